@@ -1,0 +1,47 @@
+// One build for every bundle the product ships. `--production` minifies and drops sourcemaps
+// (what the .vsix carries); `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { execFileSync } from 'node:child_process';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const skipTypecheck = process.argv.includes('--no-typecheck');
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const bundles = [
+  // The VS Code adapter. `vscode` is provided by the extension host.
+  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The host-agnostic core, for scripts and other Node programs.
+  { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
+  // The built-in demo worker: speaks τ's protocol, needs no LLM.
+  { ...node, entryPoints: ['src/demo/demoWorker.ts'], outfile: 'dist/demo-worker.js' },
+  // The write guard pi loads with `-e`.
+  { ...node, entryPoints: ['src/guard/piGuardExtension.ts'], outfile: 'dist/pi-guard.js' },
+  // The event log's script, run inside the webview.
+  { bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production, minify: production,
+    logLevel: 'warning', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
+  // The suite that runs inside a real extension host (not shipped).
+  ...(production ? [] : [{ ...node, entryPoints: ['test/host/index.ts'], outfile: 'dist-test/host/index.js', external: ['vscode', 'mocha'] }]),
+];
+
+import { existsSync } from 'node:fs';
+const present = bundles.filter((b) => existsSync(b.entryPoints[0]));
+
+if (!skipTypecheck && !watch) {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
+}
+if (watch) {
+  for (const b of present) (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(present.map((b) => esbuild.build(b)));
+}
