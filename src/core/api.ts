@@ -1,0 +1,189 @@
+// The public shape of the worker host: what `dist/core.js` exports and what the VS Code layer
+// adapts. Everything a caller gets back is a plain object whose `status` says what really
+// happened; nothing here throws for an outcome a worker can cause.
+import type { AgentEvent } from './events/agentEvent';
+import type { GuardSpec } from './guard/policy';
+
+export type DialectName = 'pi' | 'tau';
+
+/** Where a prompt came from; recorded on the turn it starts (seed 004's provenance). */
+export interface Provenance {
+  source?: string;
+  submitter?: string;
+  submissionId?: string;
+  correlation?: Record<string, unknown>;
+}
+
+export interface WorkerSpec {
+  dialect: DialectName;
+  /** The program to run. For pi, the host adds the hermetic `--mode rpc ...` arguments itself. */
+  command: string;
+  args?: string[];
+  /** Absolute working directory of the worker. */
+  cwd: string;
+  env?: Record<string, string>;
+  name?: string;
+  model?: string;
+  /** A first prompt, sent right after the readiness probe. */
+  task?: string;
+  /** Provenance of the first task. */
+  taskProvenance?: Provenance;
+  /** An agent card by name (see cards/). */
+  agent?: string;
+  /** Write guard: `true` for the workspace defaults, or explicit absolute paths. */
+  guard?: boolean | GuardSpec;
+  /** Extra tools list for pi (`--tools`). */
+  tools?: string[];
+  appendSystemPrompt?: string;
+}
+
+export type WorkerStatus = 'starting' | 'running' | 'exited' | 'stopped' | 'failed';
+
+export interface TurnSummary {
+  index: number;
+  submissionId: string | null;
+  source: string | null;
+  submitter: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  error: string | null;
+  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null }>;
+}
+
+export interface WorkerState {
+  workerId: string;
+  name: string;
+  status: WorkerStatus;
+  streaming: boolean;
+  compacting: boolean;
+  pid: number | null;
+  cwd: string;
+  dialect: DialectName;
+  command: string;
+  args: string[];
+  model: string | null;
+  sessionId: string | null;
+  agent: string | null;
+  guarded: boolean;
+  tools: string[] | null;
+  turnCount: number;
+  lastEndReason: string | null;
+  lastError: string | null;
+  exitCode: number | null;
+  signal: string | null;
+  startedAt: number;
+  protocolErrors: number;
+  stderrTail: string[];
+  stdoutTail: string[];
+  filesTouched: string[];
+  turns: TurnSummary[];
+}
+
+export type StartResult =
+  | { status: 'started'; workerId: string; pid: number; state: WorkerState; taskAccepted?: boolean; ms: number }
+  | { status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number };
+
+export type PromptResult =
+  | { status: 'accepted'; workerId: string; submissionId: string | null; streamingBehavior: StreamingBehavior | null; ms: number }
+  | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+export type AbortResult =
+  | { status: 'aborted'; workerId: string; settleMs: number; compactionCancelled: boolean | null; ms: number }
+  | { status: 'not_streaming'; workerId: string; ms: number }
+  | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+export type RedirectResult =
+  | { status: 'redirected'; workerId: string; aborted: boolean; settleMs: number; submissionId: string | null; ms: number }
+  | { status: 'error' | 'not_found'; workerId: string; error: string; aborted?: boolean; ms: number };
+
+export type CompactResult =
+  | { status: 'compacted'; workerId: string; performed: boolean; summary: string | null; tokensBefore: number | null; ms: number }
+  | { status: 'aborted'; workerId: string; ms: number }
+  | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+export type StopResult =
+  | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; ms: number }
+  | { status: 'not_found'; workerId: string; ms: number };
+
+export type StateResult =
+  | { status: WorkerStatus; workerId: string; state: WorkerState }
+  | { status: 'not_found'; workerId: string };
+
+export type StreamingBehavior = 'steer' | 'followUp';
+
+export interface PromptOptions extends Provenance {
+  streamingBehavior?: StreamingBehavior;
+}
+
+/** A request from the worker that a person (or a headless default) answers: pi's extension UI. */
+export interface UiRequest {
+  workerId: string;
+  id: string;
+  method: 'select' | 'confirm' | 'input' | 'editor';
+  title?: string;
+  message?: string;
+  options?: string[];
+  placeholder?: string;
+  prefill?: string;
+  timeout?: number;
+}
+export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/** Fire-and-forget UI from the worker (notify, setStatus, ...). */
+export interface UiNotice {
+  workerId: string;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+export interface HostLimits {
+  maxWorkers: number;
+  maxPromptBytes: number;
+  commandTimeoutMs: number;
+  settleTimeoutMs: number;
+  /** Forcible kill follows SIGTERM after this long. */
+  killGraceMs: number;
+  /** Received lines longer than this are refused as protocol errors. */
+  maxLineBytes: number;
+  /** Lines kept per stderr / stdout ring. */
+  ringLines: number;
+  /** Events kept per worker in the event store. */
+  eventStoreSize: number;
+}
+
+export interface HostOptions {
+  limits?: Partial<HostLimits>;
+  /** Where pi's guard extension bundle is (defaults next to dist/core.js). */
+  piGuardPath?: string;
+  /** Called for every message sent or received, when set (protocol trace). */
+  trace?: (workerId: string, direction: 'send' | 'receive', message: unknown) => void;
+  /** Answers pi's dialog requests; a headless host answers `cancelled`. */
+  onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
+  onUiNotice?: (notice: UiNotice) => void;
+  /** Directories searched for agent cards, in order (workspace first). */
+  agentDirs?: string[];
+  /** Where to record live worker pids so a later host can find survivors of a crash. */
+  registryFile?: string;
+}
+
+export type EventListener = (workerId: string, event: AgentEvent) => void;
+export type StateListener = (state: WorkerState) => void;
+
+export interface WorkerHost {
+  start(spec: WorkerSpec): Promise<StartResult>;
+  prompt(workerId: string, message: string, options?: PromptOptions): Promise<PromptResult>;
+  abort(workerId: string): Promise<AbortResult>;
+  redirect(workerId: string, message: string, options?: Provenance): Promise<RedirectResult>;
+  compact(workerId: string, options?: { instructions?: string }): Promise<CompactResult>;
+  state(workerId: string): StateResult;
+  list(): WorkerState[];
+  stop(workerId: string): Promise<StopResult>;
+  stopAll(): Promise<StopResult[]>;
+  /** Events of one worker still held in its bounded store, oldest first. */
+  events(workerId: string): AgentEvent[];
+  onEvent(listener: EventListener): () => void;
+  onState(listener: StateListener): () => void;
+  readonly limits: HostLimits;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,60 @@
+// The one event model the host speaks, whatever the worker's dialect: τ's AgentEvent
+// (seed 004) plus the extra fields and types either worker sends. Nothing a worker sends is
+// dropped for being unknown: unrecognised types keep their payload in `data`.
+
+/** The ten loop events of seed 004. */
+export const LOOP_EVENT_TYPES = [
+  'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update',
+  'message_end', 'tool_execution_start', 'tool_execution_update', 'tool_execution_end',
+] as const;
+
+/** Types either worker sends beyond the loop events, and the host's own. */
+export const EXTRA_EVENT_TYPES = [
+  'agent_settled', 'queue_update', 'compaction_start', 'compaction_end', 'auto_retry_start',
+  'auto_retry_end', 'extension_error', 'side_completion_start', 'side_completion_update',
+  'side_completion_end',
+  // Host-made: a line from the worker that is not a protocol message, a guard finding, the
+  // worker's exit, a prompt the host sent (so the log shows who started each turn).
+  'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr',
+] as const;
+
+export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];
+
+export interface AgentEvent {
+  /** A known type, or whatever the worker called it. */
+  type: KnownEventType | (string & {});
+  /** Milliseconds since epoch. */
+  timestamp: number;
+  turn_index?: number | null;
+  tool_call_id?: string | null;
+  tool_name?: string | null;
+  args?: Record<string, unknown> | null;
+  result?: unknown;
+  details?: Record<string, unknown> | null;
+  is_error?: boolean;
+  blocked?: boolean;
+  blocked_by?: string | null;
+  end_reason?: string | null;
+  error?: string | null;
+  message?: Record<string, unknown> | null;
+  messages?: Array<Record<string, unknown>> | null;
+  tool_results?: Array<Record<string, unknown>> | null;
+  submission_id?: string | null;
+  submitter?: string | null;
+  source?: string | null;
+  correlation?: Record<string, unknown> | null;
+  /** Streamed text of a text or thinking block (`message_update`). */
+  delta?: string | null;
+  block_type?: 'text' | 'thinking' | null;
+  /** `delta` replaces the block's text instead of extending it. */
+  replace?: boolean;
+  stop_reason?: string | null;
+  /** pi: another attempt follows this agent_end. */
+  will_retry?: boolean;
+  /** Everything else the worker sent with the event, by its own names. */
+  data?: Record<string, unknown>;
+}
+
+export function isLoopEvent(type: string): boolean {
+  return (LOOP_EVENT_TYPES as readonly string[]).includes(type);
+}
