@@ -90,7 +90,7 @@ export type PromptResult =
 
 export type AbortResult =
   | { status: 'aborted'; workerId: string; settleMs: number; compactionCancelled: boolean | null; ms: number }
-  | { status: 'not_streaming'; workerId: string; ms: number }
+  | { status: 'not_streaming'; workerId: string; note?: string; ms: number }
   | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
 
 export type RedirectResult =
@@ -168,6 +168,9 @@ export interface HostOptions {
 }
 
 export type EventListener = (workerId: string, event: AgentEvent) => void;
+/** A worker's stderr line, a non-protocol stdout line, a protocol error, or a trace line. */
+export type OutputKind = 'stderr' | 'stdout' | 'protocol' | 'trace';
+export type OutputListener = (workerId: string, kind: OutputKind, text: string) => void;
 export type StateListener = (state: WorkerState) => void;
 
 export interface WorkerHost {
@@ -184,6 +187,7 @@ export interface WorkerHost {
   events(workerId: string): AgentEvent[];
   onEvent(listener: EventListener): () => void;
   onState(listener: StateListener): () => void;
+  onOutput(listener: OutputListener): () => void;
   readonly limits: HostLimits;
   dispose(): Promise<void>;
 }

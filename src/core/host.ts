@@ -1,0 +1,149 @@
+// The worker host: owns every worker, enforces the host-wide limits, and fans events, state
+// changes and output out to listeners. This is what `dist/core.js` gives an embedder and what
+// the VS Code layer adapts.
+import { randomUUID } from 'node:crypto';
+import type {
+  EventListener, HostOptions, OutputListener, PromptOptions, Provenance, StartResult, StateListener, StateResult,
+  StopResult, WorkerHost, WorkerSpec, WorkerState,
+} from './api';
+import type { AgentEvent } from './events/agentEvent';
+import { checkSpec, resolveLimits } from './worker/limits';
+import { buildLaunch } from './worker/launch';
+import { Worker } from './worker/worker';
+import { DIALECTS } from './wire/dialects';
+
+const now = () => performance.now();
+const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+export function createWorkerHost(options: HostOptions = {}): WorkerHost {
+  const limits = resolveLimits(options.limits);
+  const workers = new Map<string, Worker>();
+  const eventListeners: EventListener[] = [];
+  const stateListeners: StateListener[] = [];
+  const outputListeners: OutputListener[] = [];
+  let sequence = 0;
+
+  const subscribe = <T>(list: T[], listener: T) => {
+    list.push(listener);
+    return () => {
+      const i = list.indexOf(listener);
+      if (i !== -1) list.splice(i, 1);
+    };
+  };
+
+  // Listeners run synchronously on the event path; one that throws is reported and the others
+  // still run.
+  const emitEvent = (worker: Worker, event: AgentEvent) => {
+    for (const listener of eventListeners) {
+      try {
+        listener(worker.id, event);
+      } catch (error) {
+        process.emitWarning(`onEvent listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+  const emitState = (worker: Worker) => {
+    if (stateListeners.length === 0) return;
+    const state = worker.state();
+    for (const listener of stateListeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        process.emitWarning(`onState listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+  const emitOutput: OutputListener = (workerId, kind, text) => {
+    for (const listener of outputListeners) {
+      try {
+        listener(workerId, kind, text);
+      } catch (error) {
+        process.emitWarning(`onOutput listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+
+  const missing = (workerId: string) => ({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
+
+  async function start(input: WorkerSpec): Promise<StartResult> {
+    const t0 = now();
+    const checked = checkSpec(input);
+    if (!checked.ok) return { status: 'error', error: checked.error, ms: elapsed(t0) };
+    const spec = checked.spec;
+    const live = [...workers.values()].filter((w) => w.live).length;
+    if (live >= limits.maxWorkers) {
+      return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
+    }
+    const launch = buildLaunch(spec, options);
+    if (!launch.ok) return { status: 'error', error: launch.error, ms: elapsed(t0) };
+    const workerId = `w${++sequence}-${randomUUID().slice(0, 8)}`;
+    const worker = new Worker(workerId, spec, launch.launch, {
+      limits,
+      dialect: DIALECTS[spec.dialect],
+      onEvent: emitEvent,
+      onState: emitState,
+      onOutput: (w, kind, text) => emitOutput(w.id, kind, text),
+      trace: options.trace ? (direction, message) => options.trace!(workerId, direction, message) : undefined,
+      onUiRequest: options.onUiRequest,
+      onUiNotice: options.onUiNotice,
+    });
+    workers.set(workerId, worker);
+    emitState(worker);
+    const probed = await worker.probe();
+    if (!probed.ok) {
+      const stderrTail = worker.state().stderrTail;
+      await worker.stop();
+      workers.delete(workerId);
+      const tail = stderrTail.join('\n').trim();
+      const error = probed.error.includes('stderr') || !tail ? probed.error : `${probed.error}; stderr:\n${tail}`;
+      return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
+    }
+    let taskAccepted: boolean | undefined;
+    if (spec.task) {
+      const first = await worker.prompt(spec.task, spec.taskProvenance ?? { source: 'task', submitter: 'start' });
+      taskAccepted = first.status === 'accepted';
+    }
+    return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ms: elapsed(t0) };
+  }
+
+  function get(workerId: string): Worker | undefined {
+    return workers.get(workerId);
+  }
+
+  async function stop(workerId: string): Promise<StopResult> {
+    const worker = get(workerId);
+    if (!worker) return { status: 'not_found', workerId, ms: 0 };
+    const result = await worker.stop();
+    workers.delete(workerId);
+    return result;
+  }
+
+  const host: WorkerHost = {
+    limits,
+    start,
+    prompt: async (workerId: string, message: string, opts?: PromptOptions) => get(workerId)?.prompt(message, opts) ?? missing(workerId),
+    abort: async (workerId: string) => get(workerId)?.abort() ?? missing(workerId),
+    redirect: async (workerId: string, message: string, provenance?: Provenance) => get(workerId)?.redirect(message, provenance) ?? missing(workerId),
+    compact: async (workerId: string, opts?: { instructions?: string }) => get(workerId)?.compact(opts?.instructions) ?? missing(workerId),
+    state(workerId: string): StateResult {
+      const worker = get(workerId);
+      if (!worker) return { status: 'not_found', workerId };
+      const state = worker.state();
+      return { status: state.status, workerId, state };
+    },
+    list: (): WorkerState[] => [...workers.values()].map((w) => w.state()),
+    stop,
+    stopAll: () => Promise.all([...workers.keys()].map(stop)),
+    events: (workerId: string) => get(workerId)?.events.toArray() ?? [],
+    onEvent: (listener) => subscribe(eventListeners, listener),
+    onState: (listener) => subscribe(stateListeners, listener),
+    onOutput: (listener) => subscribe(outputListeners, listener),
+    async dispose() {
+      await host.stopAll();
+      eventListeners.length = 0;
+      stateListeners.length = 0;
+      outputListeners.length = 0;
+    },
+  };
+  return host;
+}

@@ -1,0 +1,6 @@
+// The embedding API (`dist/core.js`): a worker host for any Node program, no VS Code needed.
+export { createWorkerHost } from './host';
+export type * from './api';
+export type { AgentEvent } from './events/agentEvent';
+export { EventBus } from './events/eventBus';
+export { DEFAULT_LIMITS } from './worker/limits';

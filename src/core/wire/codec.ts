@@ -1,0 +1,18 @@
+// What a dialect's edge translation does: one parsed line from the worker becomes a JSON-RPC
+// message for vscode-jsonrpc (responses, requests the host answers), an event for the lean
+// event path, or a protocol error; and a JSON-RPC message from the host becomes the worker's
+// wire object. Correlation, timeouts and dispatch then belong to vscode-jsonrpc for both
+// dialects; events skip its one-macrotask-per-message queue because they are the volume.
+import type { Message } from 'vscode-jsonrpc';
+import type { AgentEvent } from '../events/agentEvent';
+
+export type Decoded =
+  | { kind: 'message'; message: Message }
+  | { kind: 'event'; event: AgentEvent }
+  | { kind: 'invalid'; reason: string };
+
+export interface WireCodec {
+  decode(value: unknown): Decoded;
+  /** `undefined` means the message has no equivalent on this wire and is not sent. */
+  encode(message: Message): unknown;
+}

@@ -1,0 +1,47 @@
+// The one interface both wire protocols hide behind. A dialect knows how to frame its messages
+// (its codec), how the worker must be launched, and how each control verb is said on its wire;
+// the worker state machine above it never sees a pi command or a τ method name.
+import type { MessageConnection } from 'vscode-jsonrpc';
+import type { DialectName, Provenance, StreamingBehavior } from '../api';
+import type { WireCodec } from './codec';
+
+export interface ProbeInfo {
+  model: string | null;
+  sessionId: string | null;
+  streaming: boolean;
+  protocolVersion: string | null;
+}
+
+export interface PromptRequest extends Provenance {
+  text: string;
+  streamingBehavior?: StreamingBehavior;
+}
+
+export interface CompactAck {
+  /** τ names its compaction; its outcome arrives as a `compaction_end` event with this id. */
+  compactionId: string | null;
+  /** pi answers `compact` only when the compaction is over, with its result. */
+  result?: { summary: string | null; tokensBefore: number | null };
+}
+
+/** A refusal the worker itself answered (JSON-RPC error, pi `success: false`). */
+export class WorkerRefusal extends Error {
+  constructor(message: string, readonly code: number | null, readonly data?: unknown) {
+    super(message);
+  }
+}
+
+export interface Dialect {
+  readonly name: DialectName;
+  /** A fresh codec per connection: the pi codec remembers which requests are open. */
+  createCodec(): WireCodec;
+  /** Arguments the host adds in front of the caller's own. */
+  launchArgs(options: { model?: string; name?: string }): string[];
+  probe(connection: MessageConnection): Promise<ProbeInfo>;
+  prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null }>;
+  /** Returns the compaction the abort also reached, where the worker says so. */
+  abort(connection: MessageConnection): Promise<{ compactionId: string | null }>;
+  compact(connection: MessageConnection, instructions: string | undefined): Promise<CompactAck>;
+  /** Whether this worker's `abort` reaches a running compaction (pi 0.73.1's does not). */
+  readonly abortCancelsCompaction: boolean;
+}

@@ -1,0 +1,126 @@
+// vscode-jsonrpc MessageReader over a worker's stdout: LF framing, JSON parsing, the dialect's
+// decode, and the lean event path. Nothing received is dropped silently: every line that is
+// not a protocol message is reported through `onProtocolError` with its first bytes.
+import type { Readable } from 'node:stream';
+import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-jsonrpc';
+import type { AgentEvent } from '../events/agentEvent';
+import type { WireCodec } from './codec';
+import { LineFramer, PREVIEW_BYTES, type FramedLine } from './lineFramer';
+
+export interface ProtocolError {
+  reason: string;
+  /** The start of the offending line, escaped. */
+  preview: string;
+  bytes: number;
+}
+
+export interface JsonlReaderOptions {
+  maxLineBytes: number;
+  codec: WireCodec;
+  /**
+   * Receives events synchronously, in arrival order. A returned promise pauses reading until it
+   * settles: a slow consumer slows the worker (through the pipe) instead of growing a queue.
+   */
+  onEvent: (event: AgentEvent) => void | Promise<void>;
+  onProtocolError: (error: ProtocolError) => void;
+  /** Every received value, before decoding (protocol trace); unset costs nothing. */
+  onReceive?: (value: unknown) => void;
+}
+
+export class JsonlMessageReader extends AbstractMessageReader {
+  private readonly framer: LineFramer;
+  private callback: DataCallback | undefined;
+  /** Messages read before `listen` was called. */
+  private early: Parameters<DataCallback>[0][] = [];
+  private backlog: Buffer | undefined;
+  private waiting = false;
+
+  constructor(private readonly stream: Readable, private readonly options: JsonlReaderOptions) {
+    super();
+    this.framer = new LineFramer(options.maxLineBytes);
+    stream.on('data', (chunk: Buffer) => this.onData(chunk));
+    stream.on('end', () => {
+      this.framer.end((line) => void this.handle(line));
+      this.fireClose();
+    });
+    stream.on('error', (error) => this.fireError(error));
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    const early = this.early;
+    this.early = [];
+    for (const message of early) callback(message);
+    return { dispose: () => (this.callback = undefined) };
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.waiting) {
+      // Data that was already in flight when the stream was paused.
+      this.backlog = this.backlog ? Buffer.concat([this.backlog, chunk]) : chunk;
+      return;
+    }
+    this.feed(chunk);
+  }
+
+  private feed(chunk: Buffer): void {
+    const rest = this.framer.push(chunk, (line) => {
+      const pending = this.handle(line);
+      if (!pending) return true;
+      this.waiting = true;
+      this.stream.pause();
+      pending.then(() => this.resume(), () => this.resume());
+      return false;
+    });
+    if (rest) this.backlog = this.backlog ? Buffer.concat([rest, this.backlog]) : rest;
+  }
+
+  private resume(): void {
+    this.waiting = false;
+    const backlog = this.backlog;
+    this.backlog = undefined;
+    if (backlog) this.feed(backlog);
+    if (!this.waiting) this.stream.resume();
+  }
+
+  private handle(line: FramedLine): Promise<void> | undefined {
+    if (line.kind === 'oversized') {
+      const reason = line.complete
+        ? `line of ${line.bytes} bytes is over the ${this.options.maxLineBytes}-byte cap`
+        : `line passed the ${this.options.maxLineBytes}-byte cap without ending (${line.bytes} bytes so far); skipped through its end`;
+      this.options.onProtocolError({ reason, preview: line.preview, bytes: line.bytes });
+      return undefined;
+    }
+    if (line.kind === 'invalid_utf8') {
+      this.options.onProtocolError({ reason: 'line is not valid UTF-8', preview: line.preview, bytes: line.bytes });
+      return undefined;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch {
+      this.options.onProtocolError({ reason: 'line is not JSON', preview: head(line.text), bytes: Buffer.byteLength(line.text) });
+      return undefined;
+    }
+    this.options.onReceive?.(value);
+    const decoded = this.options.codec.decode(value);
+    switch (decoded.kind) {
+      case 'event': {
+        const pending = this.options.onEvent(decoded.event);
+        return pending instanceof Promise ? pending : undefined;
+      }
+      case 'message':
+        if (this.callback) this.callback(decoded.message);
+        else this.early.push(decoded.message);
+        return undefined;
+      case 'invalid':
+        this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: Buffer.byteLength(line.text) });
+        return undefined;
+    }
+  }
+}
+
+function head(text: string): string {
+  const cut = text.length > PREVIEW_BYTES ? text.slice(0, PREVIEW_BYTES) + '…' : text;
+  return JSON.stringify(cut).slice(1, -1);
+}

@@ -1,0 +1,250 @@
+// pi's RPC mode (`pi --mode rpc`), which is not JSON-RPC, translated at the edge so that
+// vscode-jsonrpc can own correlation: a JSON-RPC request becomes `{id, type, ...params}`, pi's
+// `{type:"response"}` becomes a JSON-RPC response by id, pi's events go to the event path, and
+// `extension_ui_request` becomes a request from the worker that the host answers.
+import { ErrorCodes, Message, type MessageConnection, type NotificationMessage, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import type { AgentEvent } from '../events/agentEvent';
+import { GUARD_MARKER, GUARD_NAME } from '../guard/veto';
+import type { Decoded, WireCodec } from './codec';
+import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
+
+/** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
+const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
+export const UI_REQUEST_PREFIX = 'ui/';
+const UI_ID_PREFIX = 'ui:';
+
+const responseSchema = z.looseObject({
+  type: z.literal('response'),
+  id: z.union([z.string(), z.number()]).optional(),
+  command: z.string(),
+  success: z.boolean(),
+  data: z.unknown().optional(),
+  error: z.string().optional(),
+});
+
+const uiRequestSchema = z.looseObject({ type: z.literal('extension_ui_request'), id: z.string(), method: z.string() });
+
+// Only what the host reads is checked; pi adds fields freely and the rest is carried in `data`.
+const eventSchema = z.looseObject({
+  type: z.string().min(1),
+  toolCallId: z.string().optional(),
+  toolName: z.string().optional(),
+  isError: z.boolean().optional(),
+  willRetry: z.boolean().optional(),
+  message: z.looseObject({}).optional(),
+  messages: z.array(z.looseObject({})).optional(),
+  assistantMessageEvent: z.looseObject({ type: z.string(), delta: z.string().optional() }).optional(),
+});
+type PiEvent = z.infer<typeof eventSchema>;
+
+export class PiCodec implements WireCodec {
+  /** Open requests by pi id, so an id-less failure can be matched to its command. */
+  private readonly open = new Map<string, string>();
+
+  decode(value: unknown): Decoded {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { kind: 'invalid', reason: 'not a pi message (expected a JSON object)' };
+    }
+    const type = (value as { type?: unknown }).type;
+    if (type === 'response') return this.decodeResponse(value);
+    if (type === 'extension_ui_request') return this.decodeUiRequest(value);
+    const parsed = eventSchema.safeParse(value);
+    if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
+    return { kind: 'event', event: normalizePiEvent(parsed.data) };
+  }
+
+  encode(message: Message): unknown {
+    if (Message.isRequest(message)) {
+      if (message.method.startsWith(UI_REQUEST_PREFIX)) return undefined;
+      const id = String(message.id);
+      this.open.set(id, message.method);
+      return { ...(message.params as object | undefined), id, type: message.method };
+    }
+    if (Message.isResponse(message)) {
+      const id = typeof message.id === 'string' && message.id.startsWith(UI_ID_PREFIX) ? message.id.slice(UI_ID_PREFIX.length) : null;
+      if (id === null) return undefined;
+      const answer = (message.result ?? { cancelled: true }) as object;
+      return { type: 'extension_ui_response', id, ...answer };
+    }
+    // Cancellation and other notifications have no pi equivalent.
+    return undefined;
+  }
+
+  private decodeResponse(value: object): Decoded {
+    const parsed = responseSchema.safeParse(value);
+    if (!parsed.success) return { kind: 'invalid', reason: `malformed pi response: ${z.prettifyError(parsed.error)}` };
+    const r = parsed.data;
+    let id = r.id === undefined ? undefined : String(r.id);
+    if (id === undefined) {
+      // pi answers an unknown command, and a line it could not parse, without the id.
+      if (r.command === 'parse') return { kind: 'invalid', reason: `pi could not parse a line the host sent: ${r.error ?? ''}` };
+      id = this.oldestOpen(r.command);
+      if (id === undefined) return { kind: 'invalid', reason: `pi response for ${r.command} that no request is waiting for: ${r.error ?? ''}` };
+    }
+    if (!this.open.delete(id)) return { kind: 'invalid', reason: `pi response with id ${id}, which no request is waiting for` };
+    const jsonrpcId = Number.isInteger(Number(id)) ? Number(id) : id;
+    const response: ResponseMessage = r.success
+      ? { jsonrpc: '2.0', id: jsonrpcId, result: r.data ?? null }
+      : { jsonrpc: '2.0', id: jsonrpcId, error: { code: ErrorCodes.UnknownErrorCode, message: r.error ?? `${r.command} failed`, data: { command: r.command } } };
+    return { kind: 'message', message: response };
+  }
+
+  private decodeUiRequest(value: object): Decoded {
+    const parsed = uiRequestSchema.safeParse(value);
+    if (!parsed.success) return { kind: 'invalid', reason: `malformed extension_ui_request: ${z.prettifyError(parsed.error)}` };
+    const { id, method, type: _type, ...params } = parsed.data;
+    if (UI_DIALOGS.has(method)) {
+      const request: RequestMessage = { jsonrpc: '2.0', id: UI_ID_PREFIX + id, method: UI_REQUEST_PREFIX + method, params: { id, ...params } };
+      return { kind: 'message', message: request };
+    }
+    const notification: NotificationMessage = { jsonrpc: '2.0', method: UI_REQUEST_PREFIX + method, params };
+    return { kind: 'message', message: notification };
+  }
+
+  private oldestOpen(command: string): string | undefined {
+    for (const [id, method] of this.open) if (method === command) return id;
+    return undefined;
+  }
+}
+
+function text(result: unknown): string | null {
+  const content = (result as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return typeof result === 'string' ? result : null;
+  return content.map((c) => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join('');
+}
+
+function lastAssistant(messages: Array<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+  if (!messages) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') return messages[i];
+  return undefined;
+}
+
+export function normalizePiEvent(e: PiEvent): AgentEvent {
+  const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent, ...rest } = e;
+  const event: AgentEvent = { type, timestamp: Date.now() };
+  switch (type) {
+    case 'message_update': {
+      // The partial message snapshot pi repeats on every update is not kept: the deltas are,
+      // and message_end carries the whole message.
+      const ame = assistantMessageEvent;
+      if (ame?.type === 'text_delta' || ame?.type === 'thinking_delta') {
+        event.delta = ame.delta ?? '';
+        event.block_type = ame.type === 'text_delta' ? 'text' : 'thinking';
+        event.replace = false;
+      }
+      if (ame) event.data = { assistantMessageEvent: { type: ame.type, contentIndex: ame.contentIndex } };
+      return event;
+    }
+    case 'message_start':
+    case 'message_end':
+      event.message = message ?? null;
+      event.stop_reason = typeof message?.stopReason === 'string' ? message.stopReason : null;
+      break;
+    case 'turn_end':
+      event.message = message ?? null;
+      event.tool_results = (rest.toolResults as Array<Record<string, unknown>> | undefined) ?? null;
+      delete rest.toolResults;
+      break;
+    case 'agent_end': {
+      event.messages = messages ?? null;
+      const last = lastAssistant(messages);
+      const stop = last?.stopReason;
+      event.end_reason = stop === 'aborted' ? 'aborted' : stop === 'error' ? 'error' : 'done';
+      if (stop === 'error') {
+        event.is_error = true;
+        event.error = typeof last?.errorMessage === 'string' ? last.errorMessage : 'the model call failed';
+      }
+      event.will_retry = willRetry === true;
+      break;
+    }
+    case 'tool_execution_start':
+    case 'tool_execution_update':
+    case 'tool_execution_end': {
+      event.tool_call_id = toolCallId ?? null;
+      event.tool_name = toolName ?? null;
+      if (rest.args && typeof rest.args === 'object') event.args = rest.args as Record<string, unknown>;
+      delete rest.args;
+      if (type === 'tool_execution_update') {
+        event.result = rest.partialResult;
+        delete rest.partialResult;
+      }
+      if (type === 'tool_execution_end') {
+        event.result = rest.result;
+        delete rest.result;
+        event.is_error = isError === true;
+        const said = text(event.result);
+        if (event.is_error && said?.includes(GUARD_MARKER)) {
+          event.blocked = true;
+          event.blocked_by = GUARD_NAME;
+        }
+      }
+      break;
+    }
+    default:
+      if (message) event.message = message;
+      if (messages) event.messages = messages;
+  }
+  if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
+  if (Object.keys(rest).length > 0) event.data = rest;
+  return event;
+}
+
+const stateSchema = z.looseObject({
+  model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable().optional(),
+  isStreaming: z.boolean().optional(),
+  sessionId: z.string().nullable().optional(),
+});
+
+const compactResultSchema = z.looseObject({ summary: z.string().optional(), tokensBefore: z.number().optional() });
+
+async function call(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  try {
+    return await connection.sendRequest(command, params ?? {});
+  } catch (error) {
+    throw asRefusal(error);
+  }
+}
+
+function asRefusal(error: unknown): Error {
+  const e = error as { message?: string; code?: number; data?: unknown };
+  if (typeof e?.code === 'number') return new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export const piDialect: Dialect = {
+  name: 'pi',
+  abortCancelsCompaction: false,
+  createCodec: () => new PiCodec(),
+  launchArgs({ model }) {
+    // Hermetic: no session file, no discovered extensions (which would make the worker load
+    // packages such as a mesh peer); an explicit `-e` still loads.
+    const args = ['--mode', 'rpc', '--no-session', '--no-extensions'];
+    if (model) args.push('--model', model);
+    return args;
+  },
+  async probe(connection): Promise<ProbeInfo> {
+    const parsed = stateSchema.safeParse(await call(connection, 'get_state'));
+    if (!parsed.success) throw new Error(`pi's get_state answer is malformed: ${z.prettifyError(parsed.error)}`);
+    const s = parsed.data;
+    const model = s.model ? [s.model.provider, s.model.id].filter(Boolean).join('/') || null : null;
+    return { model, sessionId: s.sessionId ?? null, streaming: s.isStreaming === true, protocolVersion: null };
+  },
+  async prompt(connection, request: PromptRequest) {
+    const params: Record<string, unknown> = { message: request.text };
+    if (request.streamingBehavior) params.streamingBehavior = request.streamingBehavior;
+    await call(connection, 'prompt', params);
+    // pi's events carry no submission id; the host records provenance itself.
+    return { submissionId: request.submissionId ?? null };
+  },
+  async abort(connection) {
+    await call(connection, 'abort');
+    return { compactionId: null };
+  },
+  async compact(connection, instructions): Promise<CompactAck> {
+    const result = await call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
+    const parsed = compactResultSchema.safeParse(result ?? {});
+    const r = parsed.success ? parsed.data : {};
+    return { compactionId: null, result: { summary: r.summary ?? null, tokensBefore: r.tokensBefore ?? null } };
+  },
+};

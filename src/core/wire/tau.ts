@@ -1,0 +1,180 @@
+// τ's RPC mode (`tau --mode rpc`): JSON-RPC 2.0 already, so the codec only routes. `event`
+// notifications and the separate `compaction_end` notification take the event path; responses
+// and any request τ may one day originate go to vscode-jsonrpc (which answers an unhandled
+// request with -32601, as τ's protocol asks of a host).
+import { Message, type MessageConnection } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import type { AgentEvent } from '../events/agentEvent';
+import type { Decoded, WireCodec } from './codec';
+import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo } from './dialect';
+
+/** The protocol MAJOR this host was built for. */
+export const TAU_PROTOCOL_MAJOR = 1;
+
+const nullableString = z.string().nullable().optional();
+// Unknown fields are tolerated, as τ requires of clients; the known ones must have their types.
+const wireEventSchema = z.looseObject({
+  type: z.string().min(1),
+  timestamp: z.number().optional(),
+  turn_index: z.number().nullable().optional(),
+  tool_call_id: nullableString,
+  tool_name: nullableString,
+  is_error: z.boolean().optional(),
+  error: nullableString,
+  end_reason: nullableString,
+  blocked: z.boolean().optional(),
+  blocked_by: nullableString,
+  submission_id: nullableString,
+  source: nullableString,
+  submitter: nullableString,
+  correlation: z.record(z.string(), z.unknown()).nullable().optional(),
+  delta: nullableString,
+  block_type: z.enum(['text', 'thinking']).nullable().optional(),
+  replace: z.boolean().optional(),
+  stop_reason: nullableString,
+});
+
+const compactionEndSchema = z.looseObject({
+  compaction_id: z.string(),
+  request_id: z.number().nullable().optional(),
+  is_error: z.boolean(),
+  cancelled: z.boolean(),
+  error: nullableString,
+  performed: z.boolean().optional(),
+  summary: nullableString,
+  tokens_before: z.number().nullable().optional(),
+});
+
+const envelopeSchema = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.number(), z.string(), z.null()]).optional(),
+  method: z.string().optional(),
+});
+
+export class TauCodec implements WireCodec {
+  decode(value: unknown): Decoded {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { kind: 'invalid', reason: 'not a JSON-RPC message (expected a JSON object)' };
+    }
+    const v = value as { method?: unknown; id?: unknown; params?: unknown };
+    if (v.method === 'event' && v.id === undefined) {
+      const parsed = wireEventSchema.safeParse(v.params);
+      if (!parsed.success) return { kind: 'invalid', reason: `malformed τ event: ${z.prettifyError(parsed.error)}` };
+      return { kind: 'event', event: normalizeTauEvent(parsed.data) };
+    }
+    if (v.method === 'compaction_end' && v.id === undefined) {
+      const parsed = compactionEndSchema.safeParse(v.params);
+      if (!parsed.success) return { kind: 'invalid', reason: `malformed compaction_end: ${z.prettifyError(parsed.error)}` };
+      const d = parsed.data;
+      return { kind: 'event', event: { type: 'compaction_end', timestamp: Date.now(), is_error: d.is_error, error: d.error ?? null, data: d } };
+    }
+    const envelope = envelopeSchema.safeParse(value);
+    if (!envelope.success) return { kind: 'invalid', reason: `not a JSON-RPC 2.0 message: ${z.prettifyError(envelope.error)}` };
+    const message = value as Message;
+    if (Message.isResponse(message)) {
+      if (message.id === null) return { kind: 'invalid', reason: `τ error without a request id: ${describeError(message.error)}` };
+      return { kind: 'message', message };
+    }
+    if (Message.isRequest(message) || Message.isNotification(message)) return { kind: 'message', message };
+    return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
+  }
+
+  encode(message: Message): unknown {
+    // τ would answer a `$/cancelRequest` notification with an id:null error; it has no
+    // cancellation, so the notification is not sent.
+    if (Message.isNotification(message) && message.method.startsWith('$/')) return undefined;
+    return message;
+  }
+}
+
+function describeError(error: unknown): string {
+  const e = error as { code?: number; message?: string } | undefined;
+  return e ? `${e.code ?? ''} ${e.message ?? ''}`.trim() : 'no detail';
+}
+
+function normalizeTauEvent(e: z.infer<typeof wireEventSchema>): AgentEvent {
+  const { timestamp, ...fields } = e;
+  // Every field τ sends is kept under its own name; the rest of the model matches τ's already.
+  return { ...fields, timestamp: timestamp ?? Date.now() } as AgentEvent;
+}
+
+/** τ's error codes, said so that a person knows what happened. */
+const TAU_ERRORS: Record<number, string> = {
+  [-32700]: 'the worker could not parse the request',
+  [-32600]: 'the request was not valid JSON-RPC',
+  [-32601]: 'the worker does not offer this method',
+  [-32602]: 'the worker rejected the parameters',
+  [-32603]: 'the worker failed internally',
+  [-32000]: 'the worker refused the submission',
+  [-32001]: 'the command must be called through its own method',
+  [-32002]: 'a turn is still running (or a compaction already is)',
+  [-32003]: 'the request line was too large',
+  [-32004]: 'the session is not persisted',
+};
+
+async function call(connection: MessageConnection, method: string, params?: object): Promise<Record<string, unknown>> {
+  try {
+    const result = await connection.sendRequest(method, params ?? {});
+    return (result ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    const e = error as { message?: string; code?: number; data?: unknown };
+    if (typeof e?.code === 'number') {
+      const meaning = TAU_ERRORS[e.code];
+      throw new WorkerRefusal(`τ refused ${method} (${e.code}${meaning ? `: ${meaning}` : ''}): ${e.message}`, e.code, e.data);
+    }
+    throw error;
+  }
+}
+
+const capabilitiesSchema = z.looseObject({ protocol_version: z.string().regex(/^\d+\.\d+$/), dialect: z.string().optional() });
+const stateSchema = z.looseObject({
+  session_id: z.string().nullable().optional(),
+  is_streaming: z.boolean().optional(),
+  model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable().optional(),
+});
+const promptAckSchema = z.looseObject({ accepted: z.boolean(), submission_id: z.string().nullable().optional(), rejection_reason: nullableString });
+const abortSchema = z.looseObject({ status: z.string(), compaction_id: z.string().nullable().optional() });
+const compactAckSchema = z.looseObject({ accepted: z.boolean(), compaction_id: z.string() });
+
+function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`τ's ${what} answer is malformed: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+export const tauDialect: Dialect = {
+  name: 'tau',
+  abortCancelsCompaction: true,
+  createCodec: () => new TauCodec(),
+  launchArgs: () => [],
+  async probe(connection): Promise<ProbeInfo> {
+    const caps = expect(capabilitiesSchema, await call(connection, 'get_capabilities'), 'get_capabilities');
+    const major = Number(caps.protocol_version.split('.')[0]);
+    if (major !== TAU_PROTOCOL_MAJOR) {
+      throw new Error(`τ speaks protocol ${caps.protocol_version}; this host speaks ${TAU_PROTOCOL_MAJOR}.x and sends nothing more to a different MAJOR`);
+    }
+    const state = expect(stateSchema, await call(connection, 'get_state'), 'get_state');
+    const model = state.model ? [state.model.provider, state.model.id].filter(Boolean).join('/') || null : null;
+    return { model, sessionId: state.session_id ?? null, streaming: state.is_streaming === true, protocolVersion: caps.protocol_version };
+  },
+  async prompt(connection, request) {
+    const params: Record<string, unknown> = { text: request.text };
+    if (request.source) params.source = request.source;
+    if (request.submitter) params.submitter = request.submitter;
+    if (request.submissionId) params.submission_id = request.submissionId;
+    if (request.correlation) params.correlation = request.correlation;
+    if (request.streamingBehavior) params.multitask_strategy = request.streamingBehavior === 'steer' ? 'steer' : 'enqueue';
+    const ack = expect(promptAckSchema, await call(connection, 'prompt', params), 'prompt');
+    if (!ack.accepted) throw new WorkerRefusal(`τ did not accept the prompt: ${ack.rejection_reason ?? 'no reason given'}`, null);
+    return { submissionId: ack.submission_id ?? null };
+  },
+  async abort(connection) {
+    const r = expect(abortSchema, await call(connection, 'abort'), 'abort');
+    return { compactionId: r.compaction_id ?? null };
+  },
+  async compact(connection, instructions): Promise<CompactAck> {
+    const ack = expect(compactAckSchema, await call(connection, 'compact', instructions ? { custom_instructions: instructions } : {}), 'compact');
+    return { compactionId: ack.compaction_id };
+  },
+};
+

@@ -1,0 +1,87 @@
+// The host's limits and the checks on what a caller hands it. Each broken rule is said in a
+// sentence that names the rule, and nothing is started.
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import type { HostLimits, WorkerSpec } from '../api';
+
+export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
+
+export const DEFAULT_LIMITS: HostLimits = {
+  maxWorkers: 4,
+  maxPromptBytes: 32 * 1024,
+  commandTimeoutMs: 30_000,
+  settleTimeoutMs: 60_000,
+  killGraceMs: 2_000,
+  maxLineBytes: 64 * 1024 * 1024,
+  ringLines: 200,
+  eventStoreSize: 10_000,
+};
+
+const positiveInt = z.number().int().positive();
+export const limitsSchema = z.object({
+  maxWorkers: positiveInt.max(64),
+  maxPromptBytes: positiveInt,
+  commandTimeoutMs: z.number().int().min(COMMAND_TIMEOUT_RANGE.min, 'command timeout must be at least 1 s').max(COMMAND_TIMEOUT_RANGE.max, 'command timeout must be at most 10 min'),
+  settleTimeoutMs: positiveInt.max(COMMAND_TIMEOUT_RANGE.max),
+  killGraceMs: positiveInt.max(60_000),
+  maxLineBytes: positiveInt.min(1024),
+  ringLines: positiveInt.max(100_000),
+  eventStoreSize: positiveInt.max(1_000_000),
+});
+
+export function resolveLimits(partial: Partial<HostLimits> | undefined): HostLimits {
+  const parsed = limitsSchema.safeParse({ ...DEFAULT_LIMITS, ...partial });
+  if (!parsed.success) throw new RangeError(`invalid host limits: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const guardSpecSchema = z.union([
+  z.boolean(),
+  z.object({
+    allowedPaths: z.array(z.string().refine(isAbsolute, 'guard paths must be absolute')),
+    forbiddenPaths: z.array(z.string().refine(isAbsolute, 'guard paths must be absolute')),
+    bash: z.boolean().optional(),
+  }),
+]);
+
+const provenanceSchema = z.object({
+  source: z.string().optional(),
+  submitter: z.string().optional(),
+  submissionId: z.string().optional(),
+  correlation: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const workerSpecSchema = z.object({
+  dialect: z.enum(['pi', 'tau'], { error: 'dialect must be "pi" or "tau"' }),
+  command: z.string({ error: 'command is required' }).trim().min(1, 'command is required'),
+  args: z.array(z.string()).optional(),
+  cwd: z
+    .string({ error: 'cwd is required' })
+    .refine(isAbsolute, 'cwd must be an absolute path')
+    .refine((p) => existsSync(p) && statSync(p).isDirectory(), 'cwd must be an existing directory'),
+  env: z.record(z.string(), z.string()).optional(),
+  name: z.string().optional(),
+  model: z.string().optional(),
+  task: z.string().optional(),
+  taskProvenance: provenanceSchema.optional(),
+  agent: z.string().optional(),
+  guard: guardSpecSchema.optional(),
+  tools: z.array(z.string()).optional(),
+  appendSystemPrompt: z.string().optional(),
+});
+
+export function checkSpec(spec: unknown): { ok: true; spec: WorkerSpec } | { ok: false; error: string } {
+  const parsed = workerSpecSchema.safeParse(spec);
+  if (parsed.success) return { ok: true, spec: parsed.data as WorkerSpec };
+  const issue = parsed.error.issues[0];
+  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, error: `invalid worker spec: ${where}${issue.message}` };
+}
+
+export function checkPrompt(message: unknown, limits: HostLimits): string | null {
+  if (typeof message !== 'string' || message.trim().length === 0) return 'the message is empty';
+  const bytes = Buffer.byteLength(message, 'utf8');
+  if (bytes > limits.maxPromptBytes) return `the message is ${bytes} bytes; prompts are limited to ${limits.maxPromptBytes} bytes`;
+  return null;
+}

@@ -1,0 +1,123 @@
+// Knowing a worker's whole process tree, and ending it. Once a process dies its children are
+// re-parented to init and "the children of the dead worker" can no longer be found, so the
+// tree is read while the worker is alive and every member is recorded with its start time
+// (a pid alone may be reused). pi runs its bash tool in a process group of its own, so one
+// group kill is not enough: each recorded process and each recorded group is signalled.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** Opaque start stamp: equal for the same process, different for a reused pid. */
+  start: string;
+  zombie: boolean;
+}
+
+const isLinux = process.platform === 'linux';
+
+function readProcStat(pid: number): ProcInfo | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name is in parentheses and may itself contain spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19], zombie: fields[0] === 'Z' || fields[0] === 'X' };
+}
+
+export function listProcesses(): ProcInfo[] {
+  if (isLinux) {
+    const out: ProcInfo[] = [];
+    for (const name of readdirSync('/proc')) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid)) continue;
+      const info = readProcStat(pid);
+      if (info) out.push(info);
+    }
+    return out;
+  }
+  if (process.platform === 'win32') return [];
+  const text = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart='], { encoding: 'utf8' });
+  return text.split('\n').filter(Boolean).map((line) => {
+    const [pid, ppid, pgid, stat, ...start] = line.trim().split(/\s+/);
+    return { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), start: start.join(' '), zombie: stat.startsWith('Z') };
+  });
+}
+
+/** The process and everything below it, from one reading of the process table. */
+export function processTree(rootPid: number, table = listProcesses()): ProcInfo[] {
+  const byParent = new Map<number, ProcInfo[]>();
+  let root: ProcInfo | undefined;
+  for (const p of table) {
+    if (p.pid === rootPid) root = p;
+    const siblings = byParent.get(p.ppid);
+    if (siblings) siblings.push(p);
+    else byParent.set(p.ppid, [p]);
+  }
+  if (!root) return [];
+  const out: ProcInfo[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const p = queue.shift()!;
+    out.push(p);
+    for (const child of byParent.get(p.pid) ?? []) queue.push(child);
+  }
+  return out;
+}
+
+/** Alive and still the process that was recorded (not a zombie, not a reused pid). */
+export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
+  if (isLinux) {
+    const now = readProcStat(p.pid);
+    return !!now && !now.zombie && now.start === p.start;
+  }
+  const now = listProcesses().find((q) => q.pid === p.pid);
+  return !!now && !now.zombie && now.start === p.start;
+}
+
+export function startStamp(pid: number): string | undefined {
+  return isLinux ? readProcStat(pid)?.start : listProcesses().find((q) => q.pid === pid)?.start;
+}
+
+function signal(target: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(target, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Signals every recorded group (never the host's own) and every recorded process still alive. */
+export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
+  const ownGroup = isLinux ? readProcStat(process.pid)?.pgid : undefined;
+  let reached = 0;
+  const groups = new Set(tree.map((p) => p.pgid));
+  for (const g of groups) {
+    if (g > 1 && g !== ownGroup && g !== process.pid && signal(-g, sig)) reached++;
+  }
+  for (const p of tree) {
+    if (p.pid !== process.pid && isSameLiveProcess(p) && signal(p.pid, sig)) reached++;
+  }
+  return reached;
+}
+
+/** Windows has no graceful signal: `taskkill /T` asks, `/F` forces. */
+export function taskkill(pid: number, force: boolean): void {
+  try {
+    execFileSync('taskkill', ['/pid', String(pid), '/T', ...(force ? ['/F'] : [])], { stdio: 'ignore' });
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Merges readings of the same tree, keeping every process seen in any of them. */
+export function mergeTrees(...trees: ProcInfo[][]): ProcInfo[] {
+  const seen = new Map<string, ProcInfo>();
+  for (const tree of trees) for (const p of tree) seen.set(`${p.pid}:${p.start}`, p);
+  return [...seen.values()];
+}

@@ -1,0 +1,184 @@
+// What the worker is doing, derived from its events alone, so that it is right whatever order
+// responses and events are processed in. A turn (one agent run, agent_start to its settling)
+// is settled by `agent_settled` where the worker sends it (newer pi), otherwise by an
+// `agent_end` that promises no retry while nothing is queued. τ's compaction brackets itself in
+// an unstamped agent_start/agent_end pair that is not a turn.
+import { resolve } from 'node:path';
+import type { Provenance, TurnSummary } from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+
+const MAX_TURNS_KEPT = 50;
+const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);
+const MAX_FILES_KEPT = 200;
+
+export interface Settlement {
+  endReason: string | null;
+  error: string | null;
+  at: number;
+}
+
+export class TurnTracker {
+  private inTurn = false;
+  /** Prompts the worker accepted whose agent_start has not been seen yet. */
+  private pendingStarts = 0;
+  private starts = 0;
+  private sawSettledEvent = false;
+  private queued = 0;
+  compacting = false;
+  compactionBracket = false;
+  turnCount = 0;
+  lastEndReason: string | null = null;
+  lastError: string | null = null;
+  readonly turns: TurnSummary[] = [];
+  readonly filesTouched: string[] = [];
+  /** Provenance the host recorded for prompts whose turn has not started (pi stamps none). */
+  private readonly provenance: Provenance[] = [];
+  private readonly toolArgs = new Map<string, Record<string, unknown>>();
+
+  constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
+
+  get streaming(): boolean {
+    return this.inTurn || this.pendingStarts > 0;
+  }
+
+  get agentStarts(): number {
+    return this.starts;
+  }
+
+  /** A plain prompt was accepted; `startsBefore` is `agentStarts` when it was sent. */
+  promptAccepted(startsBefore: number): void {
+    if (this.starts === startsBefore) this.pendingStarts++;
+  }
+
+  recordProvenance(p: Provenance): void {
+    this.provenance.push(p);
+  }
+
+  /** The turn a prompt would have started is not coming (the worker died, or refused). */
+  reset(): void {
+    this.inTurn = false;
+    this.pendingStarts = 0;
+    this.compacting = false;
+    this.compactionBracket = false;
+  }
+
+  get current(): TurnSummary | undefined {
+    return this.inTurn ? this.turns[this.turns.length - 1] : undefined;
+  }
+
+  observe(e: AgentEvent): void {
+    switch (e.type) {
+      case 'agent_start':
+        if (this.compacting && !e.submission_id && !this.inTurn) {
+          this.compactionBracket = true;
+          return;
+        }
+        this.begin(e);
+        return;
+      case 'agent_end':
+        if (this.compactionBracket) {
+          this.compactionBracket = false;
+          return;
+        }
+        this.end(e);
+        return;
+      case 'agent_settled':
+        this.sawSettledEvent = true;
+        if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp);
+        return;
+      case 'queue_update': {
+        const d = e.data ?? {};
+        const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+        this.queued = count(d.steering) + count(d.followUp);
+        return;
+      }
+      case 'compaction_start':
+        this.compacting = true;
+        return;
+      case 'compaction_end':
+        this.compacting = false;
+        return;
+      case 'tool_execution_start':
+        this.toolStart(e);
+        return;
+      case 'tool_execution_end':
+        this.toolEnd(e);
+        return;
+    }
+  }
+
+  markViolation(toolCallId: string | null, violation: string): void {
+    const tool = this.current?.tools.find((t) => t.toolCallId === toolCallId);
+    if (tool) tool.violation = violation;
+  }
+
+  private begin(e: AgentEvent): void {
+    if (this.inTurn) return; // a retry's repeated agent_start belongs to the same turn
+    this.starts++;
+    if (this.pendingStarts > 0) this.pendingStarts--;
+    this.inTurn = true;
+    this.turnCount++;
+    const recorded = e.submission_id ? undefined : this.provenance.shift();
+    this.turns.push({
+      index: this.turnCount,
+      submissionId: e.submission_id ?? recorded?.submissionId ?? null,
+      source: e.source ?? recorded?.source ?? null,
+      submitter: e.submitter ?? recorded?.submitter ?? null,
+      startedAt: e.timestamp,
+      endedAt: null,
+      endReason: null,
+      error: null,
+      tools: [],
+    });
+    if (this.turns.length > MAX_TURNS_KEPT) this.turns.shift();
+  }
+
+  private end(e: AgentEvent): void {
+    if (!this.inTurn) this.begin(e);
+    this.lastEndReason = e.end_reason ?? null;
+    this.lastError = e.is_error ? (e.error ?? 'the turn ended in an error') : null;
+    const turn = this.current;
+    if (turn) {
+      turn.endReason = this.lastEndReason;
+      turn.error = this.lastError;
+    }
+    if (e.will_retry || this.sawSettledEvent || this.queued > 0) return;
+    this.settle(this.lastEndReason, this.lastError, e.timestamp);
+  }
+
+  private settle(endReason: string | null, error: string | null, at: number): void {
+    const turn = this.current;
+    if (turn) turn.endedAt = at;
+    this.inTurn = false;
+    this.onSettled({ endReason, error, at });
+  }
+
+  private toolStart(e: AgentEvent): void {
+    if (!this.inTurn) this.begin(e);
+    this.current?.tools.push({ toolCallId: e.tool_call_id ?? null, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null });
+    if (e.tool_call_id && e.args) this.toolArgs.set(e.tool_call_id, e.args);
+  }
+
+  private toolEnd(e: AgentEvent): void {
+    const tool = this.current?.tools.find((t) => t.toolCallId === e.tool_call_id);
+    if (tool) {
+      tool.isError = e.is_error === true;
+      tool.blocked = e.blocked === true;
+      tool.blockedBy = e.blocked_by ?? null;
+    }
+    const args = (e.tool_call_id && this.toolArgs.get(e.tool_call_id)) || e.args;
+    if (e.tool_call_id) this.toolArgs.delete(e.tool_call_id);
+    if (!e.is_error && !e.blocked && args && WRITE_TOOLS.has(String(e.tool_name))) {
+      const path = args.path ?? args.file_path ?? args.filePath;
+      if (typeof path === 'string') this.touched(path);
+    }
+  }
+
+  private touched(path: string): void {
+    const abs = resolve(this.cwd, path);
+    const i = this.filesTouched.indexOf(abs);
+    if (i !== -1) this.filesTouched.splice(i, 1);
+    this.filesTouched.push(abs);
+    if (this.filesTouched.length > MAX_FILES_KEPT) this.filesTouched.shift();
+  }
+}

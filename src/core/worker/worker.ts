@@ -1,0 +1,523 @@
+// One worker: its child process, its connection, its state, and the control verbs. Every verb
+// resolves with an honest status; none waits forever: each wait is bounded by a timeout and
+// by the worker's exit, and an exit names its code or signal and the tail of stderr.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc';
+import type {
+  AbortResult, CompactResult, HostLimits, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
+  StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState, WorkerStatus,
+} from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+import { EventBus } from '../events/eventBus';
+import type { Dialect } from '../wire/dialect';
+import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
+import { JsonlMessageWriter } from '../wire/jsonlWriter';
+import { UI_REQUEST_PREFIX } from '../wire/pi';
+import { checkPrompt } from './limits';
+import { mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { Ring } from './ring';
+import { TurnTracker, type Settlement } from './turns';
+
+export interface WorkerContext {
+  limits: HostLimits;
+  dialect: Dialect;
+  onEvent: (worker: Worker, event: AgentEvent) => void | Promise<void>;
+  onState: (worker: Worker) => void;
+  onOutput: (worker: Worker, kind: OutputKind, text: string) => void;
+  trace?: (direction: 'send' | 'receive', message: unknown) => void;
+  onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
+  onUiNotice?: (notice: UiNotice) => void;
+}
+
+export interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  guarded: boolean;
+  tools: string[] | null;
+  agent: string | null;
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A wait that ended because of something other than what it waited for. */
+class WaitFailed extends Error {}
+
+const isWindows = process.platform === 'win32';
+const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+export class Worker {
+  readonly bus = new EventBus<AgentEvent>();
+  readonly events: Ring<AgentEvent>;
+  private readonly stderr: Ring<string>;
+  private readonly stdout: Ring<string>;
+  private readonly child: ChildProcess;
+  private readonly connection: MessageConnection;
+  private readonly writer: JsonlMessageWriter;
+  private readonly turns: TurnTracker;
+  private readonly settleWaiters = new Set<(s: Settlement) => void>();
+  private readonly exitWaiters = new Set<(e: Exit) => void>();
+  private status: WorkerStatus = 'starting';
+  private exit: Exit | null = null;
+  private stopping = false;
+  private model: string | null;
+  private sessionId: string | null = null;
+  private protocolErrors = 0;
+  private stderrPartial = '';
+  private readonly startedAt = Date.now();
+  private tree: ProcInfo[] = [];
+
+  constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
+    const { limits } = ctx;
+    this.events = new Ring(limits.eventStoreSize);
+    this.stderr = new Ring(limits.ringLines);
+    this.stdout = new Ring(limits.ringLines);
+    this.model = spec.model ?? null;
+    this.turns = new TurnTracker((s) => this.settled(s), spec.cwd);
+    this.child = spawn(launch.command, launch.args, {
+      cwd: spec.cwd,
+      env: { ...process.env, ...launch.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so that stop reaches what the worker started.
+      detached: !isWindows,
+      windowsHide: true,
+    });
+    this.child.on('error', (error) => this.onSpawnError(error));
+    this.child.on('exit', (code, signal) => this.onExit({ code, signal }));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    const codec = ctx.dialect.createCodec();
+    const reader = new JsonlMessageReader(this.child.stdout!, {
+      maxLineBytes: limits.maxLineBytes,
+      codec,
+      onEvent: (event) => this.onWireEvent(event),
+      onProtocolError: (error) => this.onProtocolError(error),
+      onReceive: ctx.trace ? (value) => ctx.trace!('receive', value) : undefined,
+    });
+    this.writer = new JsonlMessageWriter(this.child.stdin!, codec, ctx.trace ? (value) => ctx.trace!('send', value) : undefined);
+    this.writer.onError(([error]) => this.output('protocol', `write to the worker failed: ${error.message}`));
+    this.connection = createMessageConnection(reader, this.writer);
+    this.connection.onRequest((method, params) => this.onWorkerRequest(method, params));
+    this.connection.onNotification((method, params) => this.onWorkerNotification(method, params));
+    this.connection.onError(([error]) => this.output('protocol', `connection error: ${error.message}`));
+    this.connection.listen();
+  }
+
+  get pid(): number | null {
+    return this.child.pid ?? null;
+  }
+
+  get streaming(): boolean {
+    return this.turns.streaming;
+  }
+
+  get live(): boolean {
+    return this.status === 'starting' || this.status === 'running';
+  }
+
+  get currentStatus(): WorkerStatus {
+    return this.status;
+  }
+
+  state(): WorkerState {
+    return {
+      workerId: this.id,
+      name: this.spec.name ?? this.launch.agent ?? `${this.spec.dialect} worker`,
+      status: this.status,
+      streaming: this.live && this.turns.streaming,
+      compacting: this.live && this.turns.compacting,
+      pid: this.pid,
+      cwd: this.spec.cwd,
+      dialect: this.spec.dialect,
+      command: this.launch.command,
+      args: this.launch.args,
+      model: this.model,
+      sessionId: this.sessionId,
+      agent: this.launch.agent,
+      guarded: this.launch.guarded,
+      tools: this.launch.tools,
+      turnCount: this.turns.turnCount,
+      lastEndReason: this.turns.lastEndReason,
+      lastError: this.turns.lastError,
+      exitCode: this.exit?.code ?? null,
+      signal: this.exit?.signal ?? null,
+      startedAt: this.startedAt,
+      protocolErrors: this.protocolErrors,
+      stderrTail: this.stderr.tail(20),
+      stdoutTail: this.stdout.tail(20),
+      filesTouched: [...this.turns.filesTouched],
+      turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
+    };
+  }
+
+  /** The readiness probe; the worker is `running` once it answers. */
+  async probe(): Promise<{ ok: true } | { ok: false; error: string }> {
+    try {
+      const info = await this.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe');
+      this.model = info.model ?? this.model;
+      this.sessionId = info.sessionId;
+      this.status = 'running';
+      this.ctx.onState(this);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  async prompt(message: string, options: PromptOptions = {}): Promise<PromptResult> {
+    const t0 = performance.now();
+    const fail = (error: string): PromptResult => ({ status: 'error', workerId: this.id, error, ms: elapsed(t0) });
+    const refused = this.refuseUnlessRunning() ?? checkPrompt(message, this.ctx.limits);
+    if (refused) return fail(refused);
+    const queued = this.turns.streaming ? options.streamingBehavior ?? null : null;
+    if (this.turns.streaming && !queued) {
+      return fail('the worker is streaming a turn: send the message as steer (delivered after the current tool) or follow-up (delivered when the turn ends), or redirect');
+    }
+    const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
+    const startsBefore = this.turns.agentStarts;
+    if (!queued) this.turns.recordProvenance(provenance);
+    this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued } });
+    try {
+      const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt');
+      if (!queued) this.turns.promptAccepted(startsBefore);
+      this.ctx.onState(this);
+      return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ms: elapsed(t0) };
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  }
+
+  async abort(): Promise<AbortResult> {
+    const t0 = performance.now();
+    const fail = (error: string): AbortResult => ({ status: 'error', workerId: this.id, error, ms: elapsed(t0) });
+    const refused = this.refuseUnlessRunning();
+    if (refused) return fail(refused);
+    const compacting = this.turns.compacting;
+    if (!this.turns.streaming && !compacting) return { status: 'not_streaming', workerId: this.id, ms: elapsed(t0) };
+    if (!this.turns.streaming && !this.ctx.dialect.abortCancelsCompaction) {
+      return fail(`${this.spec.dialect}'s abort does not reach a running compaction; it will finish on its own`);
+    }
+    const settled = this.turns.streaming ? this.nextSettlement() : null;
+    const compactionEnd = compacting && this.ctx.dialect.abortCancelsCompaction ? this.nextEvent('compaction_end') : null;
+    const sent = performance.now();
+    try {
+      await this.request(this.ctx.dialect.abort(this.connection), 'abort');
+      let compactionCancelled: boolean | null = null;
+      if (settled) {
+        const s = await this.bounded(settled.promise, this.ctx.limits.settleTimeoutMs, 'settling after abort');
+        if (s.endReason !== 'aborted' && !compactionEnd) {
+          return { status: 'not_streaming', workerId: this.id, note: `the turn ended by itself (${s.endReason ?? 'no reason given'}) before the abort landed`, ms: elapsed(t0) };
+        }
+      }
+      if (compactionEnd) {
+        const end = await this.bounded(compactionEnd.promise, this.ctx.limits.settleTimeoutMs, 'the compaction ending after abort');
+        compactionCancelled = end.data?.cancelled === true;
+      }
+      return { status: 'aborted', workerId: this.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
+    } catch (error) {
+      return fail((error as Error).message);
+    } finally {
+      settled?.cancel();
+      compactionEnd?.cancel();
+    }
+  }
+
+  async redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
+    const t0 = performance.now();
+    const fail = (error: string, aborted?: boolean): RedirectResult => ({ status: 'error', workerId: this.id, error, aborted, ms: elapsed(t0) });
+    const refused = this.refuseUnlessRunning() ?? checkPrompt(message, this.ctx.limits);
+    if (refused) return fail(refused);
+    let aborted = false;
+    const sent = performance.now();
+    if (this.turns.streaming) {
+      const settled = this.nextSettlement();
+      try {
+        await this.request(this.ctx.dialect.abort(this.connection), 'abort');
+        const s = await this.bounded(settled.promise, this.ctx.limits.settleTimeoutMs, 'settling after abort');
+        aborted = s.endReason === 'aborted';
+      } catch (error) {
+        return fail(`${(error as Error).message}; the new instruction was not sent`);
+      } finally {
+        settled.cancel();
+      }
+    }
+    const settleMs = elapsed(sent);
+    const prompted = await this.prompt(message, provenance);
+    if (prompted.status !== 'accepted') return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
+    return { status: 'redirected', workerId: this.id, aborted, settleMs, submissionId: prompted.submissionId, ms: elapsed(t0) };
+  }
+
+  async compact(instructions?: string): Promise<CompactResult> {
+    const t0 = performance.now();
+    const fail = (error: string): CompactResult => ({ status: 'error', workerId: this.id, error, ms: elapsed(t0) });
+    const refused = this.refuseUnlessRunning();
+    if (refused) return fail(refused);
+    if (this.turns.compacting) return fail('a compaction is already running');
+    if (this.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
+    let compactionId: string | null = null;
+    // pi names no compaction; τ's compaction_end names the one its ack announced.
+    const ended = this.nextEvent('compaction_end', (e) => compactionId === null || e.data?.compaction_id === compactionId);
+    this.turns.compacting = true;
+    this.ctx.onState(this);
+    try {
+      // The summary is a model call: it gets the settle bound, not the command timeout.
+      const ack = await this.request(this.ctx.dialect.compact(this.connection, instructions), 'compact', this.ctx.limits.settleTimeoutMs);
+      if (ack.result) {
+        // pi answers when the compaction is over; its compaction_end event came first.
+        if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
+        return { status: 'compacted', workerId: this.id, performed: true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
+      }
+      compactionId = ack.compactionId;
+      const end = ended.seen?.data?.compaction_id === compactionId ? ended.seen : await this.bounded(ended.promise, this.ctx.limits.settleTimeoutMs, 'the compaction');
+      const d = end.data ?? {};
+      if (d.cancelled === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
+      if (d.is_error === true) return fail(`the compaction failed: ${String(d.error ?? 'no detail')}`);
+      return {
+        status: 'compacted', workerId: this.id, performed: d.performed === true,
+        summary: typeof d.summary === 'string' ? d.summary : null,
+        tokensBefore: typeof d.tokens_before === 'number' ? d.tokens_before : null, ms: elapsed(t0),
+      };
+    } catch (error) {
+      return fail((error as Error).message);
+    } finally {
+      ended.cancel();
+      this.turns.compacting = false;
+      this.ctx.onState(this);
+    }
+  }
+
+  /**
+   * SIGTERM first (pi ends its running tools on SIGTERM, not when its stdin closes), then close
+   * stdin, then SIGKILL for everything recorded in the tree that is still alive after the grace.
+   */
+  async stop(): Promise<StopResult> {
+    const t0 = performance.now();
+    if (!this.exit) {
+      this.stopping = true;
+      const pid = this.pid;
+      if (pid !== null) {
+        this.tree = mergeTrees(this.tree, processTree(pid));
+        if (isWindows) taskkill(pid, false);
+        else signalTree(this.tree.filter((p) => p.pid === pid), 'SIGTERM');
+      }
+      this.writer.end();
+      let exit = await this.waitExit(this.ctx.limits.killGraceMs);
+      let killed = false;
+      if (!exit && pid !== null) {
+        killed = true;
+        this.tree = mergeTrees(this.tree, processTree(pid));
+        if (isWindows) taskkill(pid, true);
+        else signalTree(this.tree, 'SIGKILL');
+        exit = await this.waitExit(this.ctx.limits.killGraceMs);
+      }
+      this.reapOrphans();
+      this.connection.dispose();
+      return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, ms: elapsed(t0) };
+    }
+    this.reapOrphans();
+    return { status: 'stopped', workerId: this.id, exitCode: this.exit.code, signal: this.exit.signal, killed: false, ms: elapsed(t0) };
+  }
+
+  /** Descendants that outlived the worker (re-parented to init) are ended too. */
+  private reapOrphans(): void {
+    if (isWindows || this.tree.length === 0) return;
+    signalTree(this.tree.filter((p) => p.pid !== this.pid), 'SIGKILL');
+  }
+
+  // ---- incoming
+
+  private onWireEvent(event: AgentEvent): void | Promise<void> {
+    this.turns.observe(event);
+    return this.deliver(event);
+  }
+
+  private deliver(event: AgentEvent): void | Promise<void> {
+    this.events.push(event);
+    const own = this.bus.emit(event);
+    const host = this.ctx.onEvent(this, event);
+    if (own instanceof Promise || host instanceof Promise) return Promise.all([own, host]).then(() => undefined);
+  }
+
+  private emitHostEvent(partial: Omit<AgentEvent, 'timestamp'>): void {
+    void this.deliver({ ...partial, timestamp: Date.now() } as AgentEvent);
+  }
+
+  /** For the host's own findings about this worker's calls (guard audits). */
+  report(event: Omit<AgentEvent, 'timestamp'>): void {
+    if (event.type === 'guard_violation' && event.tool_call_id !== undefined) this.turns.markViolation(event.tool_call_id ?? null, event.error ?? 'guard violation');
+    this.emitHostEvent(event);
+  }
+
+  private onProtocolError(error: ProtocolError): void {
+    this.protocolErrors++;
+    const text = `${error.reason} (${error.bytes} bytes): ${error.preview}`;
+    this.stdout.push(text);
+    this.output('protocol', text);
+    this.emitHostEvent({ type: 'protocol_error', is_error: true, error: error.reason, data: { preview: error.preview, bytes: error.bytes, count: this.protocolErrors } });
+  }
+
+  private onStderr(chunk: Buffer): void {
+    const text = this.stderrPartial + chunk.toString('utf8');
+    const lines = text.split('\n');
+    this.stderrPartial = lines.pop() ?? '';
+    if (this.stderrPartial.length > 64 * 1024) {
+      lines.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    for (const line of lines) {
+      const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
+      this.stderr.push(clean);
+      this.output('stderr', clean);
+    }
+  }
+
+  private async onWorkerRequest(method: string, params: unknown): Promise<unknown> {
+    if (!method.startsWith(UI_REQUEST_PREFIX)) throw new Error(`unsupported request from worker: ${method}`);
+    const p = (params ?? {}) as Record<string, unknown>;
+    const req = { ...p, workerId: this.id, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
+    if (!this.ctx.onUiRequest) return { cancelled: true };
+    try {
+      return await this.ctx.onUiRequest(req);
+    } catch {
+      return { cancelled: true };
+    }
+  }
+
+  private onWorkerNotification(method: string, params: unknown): void {
+    if (method.startsWith(UI_REQUEST_PREFIX)) {
+      this.ctx.onUiNotice?.({ workerId: this.id, method: method.slice(UI_REQUEST_PREFIX.length), params: (params ?? {}) as Record<string, unknown> });
+      return;
+    }
+    // Kept, never dropped for being unknown.
+    this.emitHostEvent({ type: method, data: { params } });
+  }
+
+  private onSpawnError(error: Error): void {
+    this.output('stderr', `could not start ${this.launch.command}: ${error.message}`);
+    this.stderr.push(`could not start ${this.launch.command}: ${error.message}`);
+    if (!this.exit) this.onExit({ code: null, signal: null }, error.message);
+  }
+
+  private onExit(exit: Exit, spawnError?: string): void {
+    if (this.exit) return;
+    this.exit = exit;
+    if (this.stderrPartial) {
+      this.stderr.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    this.status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
+    this.turns.reset();
+    const detail = spawnError ?? this.exitDescription();
+    this.emitHostEvent({ type: 'worker_exit', is_error: this.status === 'failed', error: this.status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status: this.status } });
+    for (const waiter of this.exitWaiters) waiter(exit);
+    this.exitWaiters.clear();
+    this.ctx.onState(this);
+  }
+
+  exitDescription(): string {
+    const e = this.exit;
+    if (!e) return 'the worker is running';
+    const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const tail = this.stderr.tail(10).join('\n').trim();
+    return `the worker ${how}${tail ? `; stderr:\n${tail}` : ' (stderr was empty)'}`;
+  }
+
+  private settled(s: Settlement): void {
+    for (const waiter of [...this.settleWaiters]) waiter(s);
+    this.ctx.onState(this);
+  }
+
+  // ---- waits
+
+  private output(kind: OutputKind, text: string): void {
+    this.ctx.onOutput(this, kind, text);
+  }
+
+  private refuseUnlessRunning(): string | null {
+    if (this.status === 'running') return null;
+    if (this.status === 'starting') return 'the worker is still starting';
+    return `the worker is ${this.status}: ${this.exitDescription()}`;
+  }
+
+  private nextSettlement() {
+    let cancel = () => {};
+    const promise = new Promise<Settlement>((resolve) => {
+      const waiter = (s: Settlement) => {
+        this.settleWaiters.delete(waiter);
+        resolve(s);
+      };
+      this.settleWaiters.add(waiter);
+      cancel = () => this.settleWaiters.delete(waiter);
+    });
+    return { promise, cancel };
+  }
+
+  /** The next event of a type that `match` accepts; `seen` is it, once it came. */
+  private nextEvent(type: string, match: (e: AgentEvent) => boolean = () => true) {
+    const handle = { seen: undefined as AgentEvent | undefined, promise: undefined as unknown as Promise<AgentEvent>, cancel: () => {} };
+    handle.promise = new Promise<AgentEvent>((resolve) => {
+      const off = this.bus.on(type, (e) => {
+        if (handle.seen || !match(e)) return;
+        handle.seen = e;
+        off();
+        resolve(e);
+      });
+      handle.cancel = off;
+    });
+    return handle;
+  }
+
+  private waitExit(ms: number): Promise<Exit | null> {
+    if (this.exit) return Promise.resolve(this.exit);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.exitWaiters.delete(done);
+        resolve(null);
+      }, ms);
+      const done = (e: Exit) => {
+        clearTimeout(timer);
+        resolve(e);
+      };
+      this.exitWaiters.add(done);
+    });
+  }
+
+  /** A request to the worker, bounded by the command timeout and by its exit. */
+  private request<T>(pending: Promise<T>, what: string, timeoutMs = this.ctx.limits.commandTimeoutMs): Promise<T> {
+    return this.bounded(pending, timeoutMs, what);
+  }
+
+  private bounded<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+    if (this.exit) {
+      pending.catch(() => {});
+      return Promise.reject(new WaitFailed(`${what} failed: ${this.exitDescription()}`));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new WaitFailed(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      const onExit = () => {
+        cleanup();
+        reject(new WaitFailed(`${what} failed: ${this.exitDescription()}`));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.exitWaiters.delete(onExit);
+      };
+      this.exitWaiters.add(onExit);
+      pending.then(
+        (value) => {
+          cleanup();
+          resolve(value);
+        },
+        (error) => {
+          cleanup();
+          reject(error);
+        },
+      );
+    });
+  }
+}
