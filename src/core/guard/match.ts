@@ -1,0 +1,66 @@
+// The only glob syntax a guard pattern has: `*` and `?` inside one segment, `**` for any number
+// of segments. Everything else is literal (Next.js has directories named `[id]`). A pattern also
+// covers everything beneath what it matches: forbidding `.git` forbids `.git/config`.
+import { splitPath } from './paths';
+
+export type Fold = (segment: string) => string;
+
+/** Exact names: a case-sensitive volume. */
+export const exactFold: Fold = (s) => s;
+
+/** A case-insensitive volume (APFS, NTFS also ignore Unicode normalisation). */
+export const caseFold: Fold = (s) => s.normalize('NFC').toLowerCase();
+
+/**
+ * For forbidden patterns: what Windows would make of a name (trailing dots and spaces dropped,
+ * `name:stream` is `name`), and case ignored everywhere, since a repository copied to macOS
+ * makes `.GIT` the real `.git`. Over-matching here only blocks a write; under-matching leaks one.
+ */
+export const forbiddenFold: Fold = (s) => {
+  const folded = caseFold(s).replace(/:.*$/s, '').replace(/[. ]+$/, '');
+  return folded.length > 0 ? folded : caseFold(s);
+};
+
+export function hasGlob(segment: string): boolean {
+  return segment.includes('*') || segment.includes('?');
+}
+
+export interface Pattern {
+  text: string;
+  root: string;
+  segments: string[];
+  fold: Fold;
+  regexes: Array<RegExp | null>;
+}
+
+function segmentRegex(segment: string): RegExp | null {
+  if (segment === '**' || !hasGlob(segment)) return null;
+  const body = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`, 'su');
+}
+
+export function compilePattern(text: string, fold: Fold): Pattern {
+  const { root, segments } = splitPath(text);
+  const folded = segments.map((s) => (s === '**' ? s : fold(s)));
+  return { text, root, segments: folded, fold, regexes: folded.map(segmentRegex) };
+}
+
+function matchFrom(p: Pattern, i: number, target: string[], j: number): boolean {
+  if (i === p.segments.length) return true;
+  if (p.segments[i] === '**') {
+    for (let k = j; k <= target.length; k++) if (matchFrom(p, i + 1, target, k)) return true;
+    return false;
+  }
+  if (j === target.length) return false;
+  const seg = p.fold(target[j] as string);
+  const re = p.regexes[i];
+  const ok = re ? re.test(seg) : seg === p.segments[i];
+  return ok && matchFrom(p, i + 1, target, j + 1);
+}
+
+/** Does the pattern match `abs` or one of its ancestors? */
+export function matchesPath(p: Pattern, abs: string): boolean {
+  const t = splitPath(abs);
+  if (caseFold(t.root) !== caseFold(p.root)) return false;
+  return matchFrom(p, 0, t.segments, 0);
+}

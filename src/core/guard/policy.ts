@@ -1,0 +1,187 @@
+// The write guard's policy: where a guarded worker may write. Forbidden wins over allowed, and a
+// path is judged where the OS would really write it (see paths.ts), under every reading a tool
+// might give the string; one denying reading denies.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { caseFold, compilePattern, exactFold, forbiddenFold, hasGlob, matchesPath, type Pattern } from './match';
+import {
+  MAX_PATH_CHARS, isOtherUsersHome, literalReading, physicalPath, piReading, platformCaseInsensitive,
+  probeCaseInsensitive, splitPath,
+} from './paths';
+
+export interface GuardSpec {
+  allowedPaths: string[];
+  forbiddenPaths: string[];
+  bash?: boolean;
+}
+
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_CHARS)
+  .refine((p) => !p.includes('\0'), 'contains a NUL byte')
+  .refine((p) => path.isAbsolute(p), 'is not an absolute path');
+
+export const GuardSpecSchema = z.strictObject({
+  allowedPaths: z.array(absolutePath),
+  forbiddenPaths: z.array(absolutePath),
+  bash: z.boolean().optional(),
+});
+
+/** What the host hands pi's guard extension in RPC_WORKERS_GUARD. */
+export const GuardWireSchema = z.strictObject({
+  allowedPaths: z.array(absolutePath),
+  forbiddenPaths: z.array(absolutePath),
+  bash: z.boolean(),
+  cwd: absolutePath,
+});
+export type GuardWire = z.infer<typeof GuardWireSchema>;
+
+export class GuardSpecError extends Error {}
+
+export interface ResolvedPolicy {
+  readonly root: string;
+  readonly allowed: readonly Pattern[];
+  readonly forbidden: readonly Pattern[];
+  readonly bash: boolean;
+}
+
+export interface Verdict {
+  allowed: boolean;
+  /** Which rule decided, human readable and on one line. */
+  rule: string;
+  resolved: string;
+}
+
+export interface GuardOptions {
+  /** Overrides probing the volume; for tests and hosts that know better. */
+  caseInsensitive?: boolean;
+}
+
+/** Defaults apply under the root and every allowed path, whatever else a spec says. */
+export function defaultForbidden(base: string): string[] {
+  return ['.git', '.env', '.env.*', 'node_modules'].map((name) => path.join(base, '**', name));
+}
+
+function zodMessage(err: z.ZodError): string {
+  return err.issues.map((i) => `${i.path.join('.') || 'guard'}: ${i.message}`).join('; ');
+}
+
+/** The pattern with its literal prefix resolved like a judged path, so the two compare. */
+function resolvePattern(text: string): { physical: string; lexical: string } {
+  const { root, segments } = splitPath(text);
+  const firstGlob = segments.findIndex(hasGlob);
+  const literal = firstGlob < 0 ? segments : segments.slice(0, firstGlob);
+  const rest = firstGlob < 0 ? [] : segments.slice(firstGlob);
+  if (rest.includes('..')) throw new GuardSpecError(`${JSON.stringify(text)}: ".." after a wildcard`);
+  const lexical = path.join(root, ...literal);
+  const phys = physicalPath(lexical);
+  if (!phys.ok) throw new GuardSpecError(`${JSON.stringify(text)}: ${phys.reason}`);
+  return { physical: path.join(phys.path, ...rest), lexical: path.join(lexical, ...rest) };
+}
+
+function compile(spec: { allowedPaths: string[]; forbiddenPaths: string[]; bash: boolean }, root: string, options: GuardOptions): ResolvedPolicy {
+  const allowed = [...new Set(spec.allowedPaths.map((p) => resolvePattern(p).physical))].map((text) => {
+    const insensitive = options.caseInsensitive ?? probeCaseInsensitive(text.split(/[*?]/)[0] as string) ?? platformCaseInsensitive();
+    return compilePattern(text, insensitive ? caseFold : exactFold);
+  });
+  // Forbidden patterns keep their unresolved spelling too: matching more only blocks more.
+  const forbiddenTexts = new Set(spec.forbiddenPaths.flatMap((p) => Object.values(resolvePattern(p))));
+  const forbidden = [...forbiddenTexts].map((text) => compilePattern(text, forbiddenFold));
+  return { root, allowed, forbidden, bash: spec.bash };
+}
+
+/**
+ * `true`: workspace defaults for `root` (the workspace folder holding the worker's cwd, or the
+ * cwd itself). Throws GuardSpecError for an invalid spec: a broken guard must not mean no guard.
+ */
+export function resolveGuard(spec: boolean | GuardSpec | undefined, root: string, options: GuardOptions = {}): ResolvedPolicy | null {
+  if (spec === undefined || spec === false) return null;
+  const parsedRoot = absolutePath.safeParse(root);
+  if (!parsedRoot.success) throw new GuardSpecError(`guard root: ${zodMessage(parsedRoot.error)}`);
+  const parsed = GuardSpecSchema.safeParse(spec === true ? { allowedPaths: [root], forbiddenPaths: [] } : spec);
+  if (!parsed.success) throw new GuardSpecError(zodMessage(parsed.error));
+  const { allowedPaths, forbiddenPaths, bash } = parsed.data;
+  const defaults = [root, ...allowedPaths].flatMap(defaultForbidden);
+  return compile({ allowedPaths, forbiddenPaths: [...forbiddenPaths, ...defaults], bash: bash === true }, root, options);
+}
+
+export function policyToWire(policy: ResolvedPolicy, cwd: string): GuardWire {
+  return { allowedPaths: policy.allowed.map((p) => p.text), forbiddenPaths: policy.forbidden.map((p) => p.text), bash: policy.bash, cwd };
+}
+
+/** The extension's side: the patterns are already resolved, so no defaults are added. */
+export function policyFromWire(value: unknown): { ok: true; policy: ResolvedPolicy; cwd: string } | { ok: false; error: string } {
+  const parsed = GuardWireSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, error: zodMessage(parsed.error) };
+  try {
+    return { ok: true, policy: compile(parsed.data, parsed.data.cwd, {}), cwd: parsed.data.cwd };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+const q = JSON.stringify;
+
+function refuse(reason: string, resolved = ''): Verdict {
+  return { allowed: false, rule: `refused: ${reason}`, resolved };
+}
+
+function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(): boolean; nlink: number } | null): Verdict {
+  const forbidden = policy.forbidden.find((p) => matchesPath(p, resolved));
+  if (forbidden) return { allowed: false, rule: `forbidden ${q(forbidden.text)}`, resolved };
+  const allowed = policy.allowed.find((p) => matchesPath(p, resolved));
+  if (!allowed) return { allowed: false, rule: `outside the allowed paths ${q(policy.allowed.map((p) => p.text))}`, resolved };
+  // A write through one name of a hard link changes the file under all its other names.
+  if (stat?.isFile() && stat.nlink > 1) return refuse(`hard-linked file (${stat.nlink} links)`, resolved);
+  return { allowed: true, rule: `allowed ${q(allowed.text)}`, resolved };
+}
+
+/** May a guarded worker write to `raw` (relative to `cwd`)? */
+export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string): Verdict {
+  if (typeof raw !== 'string') return refuse('path is not a string');
+  if (raw.length === 0) return refuse('empty path');
+  if (raw.includes('\0')) return refuse('NUL byte in path');
+  if (raw.length > MAX_PATH_CHARS) return refuse(`path longer than ${MAX_PATH_CHARS} characters`);
+  if (!path.isAbsolute(cwd)) return refuse(`cwd ${q(cwd)} is not absolute`);
+  if (isOtherUsersHome(raw)) return refuse('"~user" paths cannot be resolved');
+  let first: Verdict | null = null;
+  for (const reading of new Set([piReading(raw, cwd), literalReading(raw, cwd)])) {
+    const phys = physicalPath(reading);
+    if (!phys.ok) return refuse(phys.reason, reading);
+    const verdict = judgeResolved(policy, phys.path, phys.stat);
+    if (!verdict.allowed) return verdict;
+    first ??= verdict;
+  }
+  return first as Verdict;
+}
+
+export interface GuardSettings {
+  allowed?: string[];
+  forbidden?: string[];
+  bash?: boolean;
+}
+
+function settingToPath(entry: string, folder: string): string {
+  const p = entry.replaceAll('${workspaceFolder}', folder);
+  if (p.length === 0 || p.includes('\0')) throw new GuardSpecError(`guard setting ${q(entry)}: empty or NUL byte`);
+  if (p.includes('${')) throw new GuardSpecError(`guard setting ${q(entry)}: only \${workspaceFolder} is substituted`);
+  if (p.startsWith('~')) throw new GuardSpecError(`guard setting ${q(entry)}: "~" is not expanded, write an absolute path`);
+  if (/\{[^}]*,[^}]*\}/.test(p)) throw new GuardSpecError(`guard setting ${q(entry)}: no {a,b} globs, list each pattern`);
+  return path.isAbsolute(p) ? p : path.join(folder, p);
+}
+
+/**
+ * Settings entries (workspace-relative globs, absolute paths, `${workspaceFolder}`) as a spec.
+ * No allowed entries means the folder itself. Throws GuardSpecError rather than drop an entry.
+ */
+export function policyFromSettings(settings: GuardSettings, workspaceFolder: string): GuardSpec {
+  if (!path.isAbsolute(workspaceFolder)) throw new GuardSpecError(`workspace folder ${q(workspaceFolder)} is not absolute`);
+  const allowed = settings.allowed?.length ? settings.allowed : [workspaceFolder];
+  return {
+    allowedPaths: allowed.map((e) => settingToPath(e, workspaceFolder)),
+    forbiddenPaths: (settings.forbidden ?? []).map((e) => settingToPath(e, workspaceFolder)),
+    bash: settings.bash === true,
+  };
+}
+
