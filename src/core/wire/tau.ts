@@ -92,10 +92,23 @@ function describeError(error: unknown): string {
   return e ? `${e.code ?? ''} ${e.message ?? ''}`.trim() : 'no detail';
 }
 
+// The model's own names are τ's; what else τ sends (newer fields, extra types' payloads) is
+// kept in `data`.
+const MODEL_FIELDS = new Set([
+  ...Object.keys(wireEventSchema.shape), 'args', 'result', 'details', 'message', 'messages', 'tool_results',
+]);
+
 function normalizeTauEvent(e: z.infer<typeof wireEventSchema>): AgentEvent {
-  const { timestamp, ...fields } = e;
-  // Every field τ sends is kept under its own name; the rest of the model matches τ's already.
-  return { ...fields, timestamp: timestamp ?? Date.now() } as AgentEvent;
+  const event: Record<string, unknown> = { timestamp: e.timestamp ?? Date.now() };
+  let data: Record<string, unknown> | undefined;
+  for (const key in e) {
+    if (key === 'timestamp') continue;
+    const value = (e as Record<string, unknown>)[key];
+    if (MODEL_FIELDS.has(key)) event[key] = value;
+    else if (value !== null && value !== undefined) (data ??= {})[key] = value;
+  }
+  if (data) event.data = data;
+  return event as unknown as AgentEvent;
 }
 
 /** τ's error codes, said so that a person knows what happened. */

@@ -1,0 +1,280 @@
+// The built-in demo worker: a scripted stand-in for an agent that speaks τ's RPC protocol
+// (JSON-RPC 2.0 over LF-delimited stdio) and needs no model. It streams its replies word by
+// word, runs a real shell command when asked (so abort has something real to cut short),
+// queues steer and follow-up messages, and compacts its history. It is not an LLM: what it
+// says is derived from the prompt by fixed rules, and the README says so.
+//
+// Prompts it understands:
+//   run: <command>      runs `sh -c <command>` as a tool call named bash, streaming its output
+//   `<command>`         the same, for a command in backticks after "run"
+//   anything else       an echo-style reply streamed word by word
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+
+const PROTOCOL_VERSION = '1.5';
+const WORD_DELAY_MS = Number(process.env.RPC_WORKERS_DEMO_WORD_MS ?? 40);
+
+type Json = Record<string, unknown>;
+interface Submission { text: string; id: string; source: string; submitter: string; correlation: Json | null }
+
+const history: Array<{ role: string; content: string; timestamp: number }> = [];
+let turn: { submission: Submission; aborted: boolean; tool: ChildProcess | null; wake: (() => void) | null } | null = null;
+const steering: Submission[] = [];
+const followUps: Submission[] = [];
+let compaction: { id: string; timer: NodeJS.Timeout; requestId: number | null } | null = null;
+let cursor = 0;
+
+function send(message: Json): void {
+  process.stdout.write(JSON.stringify(message) + '\n');
+}
+
+function event(type: string, fields: Json = {}): void {
+  const s = turn?.submission;
+  send({
+    jsonrpc: '2.0', method: 'event', params: {
+      type, timestamp: Date.now(), turn_index: null, tool_call_id: null, tool_name: null, is_error: false, error: null,
+      end_reason: null, blocked: false, blocked_by: null, submission_id: s?.id ?? null, source: s?.source ?? null,
+      submitter: s?.submitter ?? null, correlation: s?.correlation ?? null, delta: null, block_type: null, replace: false,
+      message_count: null, stop_reason: null, dropped_tool_calls: null, cache_notice: null, cursor: null, ...fields,
+    },
+  });
+}
+
+const reply = (id: unknown, method: string, result: Json) => send({ jsonrpc: '2.0', id, result: { ...result, method } });
+const fail = (id: unknown, code: number, message: string, data?: Json) => send({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      if (turn) turn.wake = null;
+      resolve();
+    }
+    if (turn) turn.wake = done;
+  });
+}
+
+function commandIn(text: string): string | null {
+  const run = /^\s*run:\s*(.+)$/is.exec(text);
+  if (run) return run[1].trim();
+  const tick = /\brun\b[^`]*`([^`]+)`/i.exec(text);
+  return tick ? tick[1] : null;
+}
+
+async function streamText(text: string): Promise<void> {
+  const words = text.split(/(\s+)/).filter(Boolean);
+  for (const word of words) {
+    if (turn?.aborted) return;
+    event('message_update', { delta: word, block_type: 'text' });
+    await pause(WORD_DELAY_MS);
+  }
+}
+
+async function runTool(command: string, index: number): Promise<void> {
+  const id = `call-${index}-${randomUUID().slice(0, 6)}`;
+  event('tool_execution_start', { tool_call_id: id, tool_name: 'bash', args: { command } });
+  const started = Date.now();
+  const child = spawn('sh', ['-c', command], { cwd: process.cwd(), detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'] });
+  turn!.tool = child;
+  let output = '';
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    event('tool_execution_update', { tool_call_id: id, tool_name: 'bash', result: { output: chunk.toString('utf8') } });
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('close', (c) => resolve(c));
+    child.on('error', () => resolve(127));
+  });
+  turn!.tool = null;
+  const aborted = turn!.aborted;
+  event('tool_execution_end', {
+    tool_call_id: id, tool_name: 'bash', is_error: aborted || code !== 0,
+    result: { output: aborted ? `${output}\n[aborted after ${Date.now() - started} ms]` : output, exit_code: code },
+  });
+  history.push({ role: 'toolResult', content: output, timestamp: Date.now() });
+}
+
+async function runTurn(submission: Submission): Promise<void> {
+  turn = { submission, aborted: false, tool: null, wake: null };
+  event('agent_start');
+  let queue: Submission[] = [submission];
+  let index = 0;
+  while (queue.length && !turn.aborted) {
+    const current = queue.shift()!;
+    history.push({ role: 'user', content: current.text, timestamp: Date.now() });
+    event('turn_start', { turn_index: index });
+    event('message_start');
+    const command = commandIn(current.text);
+    const intro = index === 0 ? '' : 'Steered: ';
+    if (command) {
+      await streamText(`${intro}Running \`${command}\`.`);
+      event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'toolUse' });
+      if (!turn.aborted) await runTool(command, index);
+      if (!turn.aborted) await streamText(' Done.');
+    } else {
+      const text = `${intro}You said: ${current.text.trim()}. (I am the RPC Workers demo worker: scripted, no model behind me.)`;
+      await streamText(text);
+      history.push({ role: 'assistant', content: text, timestamp: Date.now() });
+      event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'stop' });
+    }
+    event('turn_end', { turn_index: index });
+    index++;
+    queue = queue.concat(steering.splice(0));
+    if (!queue.length) queue = followUps.splice(0, 1);
+    if (steering.length || followUps.length || queue.length) event('queue_update', { steering: steering.length, follow_up: followUps.length });
+  }
+  const aborted = turn.aborted;
+  cursor++;
+  event('agent_end', { end_reason: aborted ? 'aborted' : 'done', message_count: index * 2, cursor: `e-${cursor}` });
+  turn = null;
+}
+
+function submission(params: Json): Submission {
+  return {
+    text: String(params.text),
+    id: typeof params.submission_id === 'string' ? params.submission_id : randomUUID(),
+    source: typeof params.source === 'string' ? params.source : 'rpc',
+    submitter: typeof params.submitter === 'string' ? params.submitter : 'rpc-client',
+    correlation: (params.correlation as Json | undefined) ?? null,
+  };
+}
+
+const PROMPT_PARAMS = new Set(['text', 'source', 'submitter', 'submission_id', 'correlation', 'multitask_strategy', 'depth', 'images', 'store_history', 'expand_commands', 'expand_attachments', 'allow_user_input']);
+
+function onPrompt(id: unknown, params: Json): void {
+  const unknown = Object.keys(params).filter((k) => !PROMPT_PARAMS.has(k));
+  if (unknown.length) return fail(id, -32602, `Invalid params: unknown ${unknown.join(', ')}`, { method: 'prompt' });
+  if (typeof params.text !== 'string' || !params.text.trim()) return fail(id, -32602, 'Invalid params: text is required', { method: 'prompt' });
+  const s = submission(params);
+  const strategy = params.multitask_strategy ?? 'reject';
+  if (turn) {
+    if (strategy === 'steer') steering.push(s);
+    else if (strategy === 'enqueue') followUps.push(s);
+    else return fail(id, -32000, 'A turn is already running (multitask_strategy is reject)', { method: 'prompt', submission_id: s.id });
+    reply(id, 'prompt', { accepted: true, submission_id: s.id, rejection_reason: null });
+    event('queue_update', { steering: steering.length, follow_up: followUps.length });
+    return;
+  }
+  if (compaction) return fail(id, -32000, 'A compaction is running', { method: 'prompt', submission_id: s.id });
+  reply(id, 'prompt', { accepted: true, submission_id: s.id, rejection_reason: null });
+  void runTurn(s);
+}
+
+function onAbort(id: unknown): void {
+  let compactionId: string | null = null;
+  if (turn && !turn.aborted) {
+    turn.aborted = true;
+    steering.length = 0;
+    followUps.length = 0;
+    if (turn.tool?.pid) {
+      try {
+        process.kill(process.platform === 'win32' ? turn.tool.pid : -turn.tool.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
+    turn.wake?.();
+  }
+  if (compaction) {
+    compactionId = compaction.id;
+    clearTimeout(compaction.timer);
+    send({ jsonrpc: '2.0', method: 'compaction_end', params: { compaction_id: compaction.id, request_id: compaction.requestId, is_error: false, error: null, cancelled: true, cursor: `e-${cursor}` } });
+    compaction = null;
+  }
+  reply(id, 'abort', { status: 'aborted', compaction_id: compactionId });
+}
+
+function onCompact(id: unknown): void {
+  if (compaction) return fail(id, -32002, 'A compaction is already running', { method: 'compact', compaction_id: compaction.id });
+  if (turn) return fail(id, -32002, 'A turn is still running', { method: 'compact' });
+  const cid = `c-${randomUUID().slice(0, 8)}`;
+  reply(id, 'compact', { accepted: true, compaction_id: cid });
+  const performed = history.length > 2;
+  compaction = {
+    id: cid, requestId: typeof id === 'number' ? id : null,
+    timer: setTimeout(() => {
+      const before = history.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0);
+      const summary = `Summary of ${history.length} messages: ${history.filter((m) => m.role === 'user').map((m) => m.content.slice(0, 40)).join(' / ')}`;
+      if (performed) history.splice(0, history.length, { role: 'system', content: summary, timestamp: Date.now() });
+      cursor++;
+      send({
+        jsonrpc: '2.0', method: 'compaction_end', params: {
+          compaction_id: cid, request_id: compaction?.requestId ?? null, is_error: false, error: null, cancelled: false, cursor: `e-${cursor}`, performed,
+          ...(performed ? { summary, tokens_before: before, tokens_saved: before - Math.ceil(summary.length / 4) } : {}),
+        },
+      });
+      compaction = null;
+    }, 600),
+  };
+}
+
+function dispatch(message: Json): void {
+  const { id, method } = message;
+  const params = (message.params ?? {}) as Json;
+  if (typeof method !== 'string' || !method) return fail(id, -32600, 'Invalid Request');
+  switch (method) {
+    case 'get_capabilities':
+      return reply(id, method, {
+        protocol_version: PROTOCOL_VERSION, dialect: 'jsonrpc-2.0', ui_methods: [], declined: [],
+        commands: ['get_capabilities', 'get_state', 'get_messages', 'prompt', 'abort', 'compact'].map((name) => ({ name, tier: 'A' })),
+        events: ['agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end', 'tool_execution_start', 'tool_execution_update', 'tool_execution_end'],
+        limits: { max_request_line_bytes: 8388608 },
+      });
+    case 'get_state':
+      return reply(id, method, {
+        session_id: sessionId, status: turn ? 'running' : 'idle', is_streaming: !!turn,
+        model: { id: 'demo', provider: 'rpc-workers', context_window: 0 }, usage: null, message_count: history.length, cursor: `e-${cursor}`, addressable: false,
+      });
+    case 'get_messages':
+      return reply(id, method, { messages: history });
+    case 'prompt':
+      return onPrompt(id, params);
+    case 'abort':
+      return onAbort(id);
+    case 'compact':
+      return onCompact(id);
+    default:
+      return fail(id, -32601, `Method not found: ${method}`, { method });
+  }
+}
+
+const sessionId = randomUUID();
+let buffer = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => {
+  buffer += chunk;
+  let lf: number;
+  while ((lf = buffer.indexOf('\n')) !== -1) {
+    let line = buffer.slice(0, lf);
+    buffer = buffer.slice(lf + 1);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (!line.trim()) continue;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      fail(null, -32700, 'Parse error');
+      continue;
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) fail(null, -32600, 'Invalid Request');
+    else dispatch(message as Json);
+  }
+});
+process.stdin.on('end', () => {
+  if (turn?.tool?.pid) onAbort(null);
+  process.exit(0);
+});
+process.on('SIGTERM', () => {
+  if (turn?.tool?.pid) {
+    try {
+      process.kill(-turn.tool.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+  process.exit(143);
+});
+process.stderr.write(`[τ-rpc] RPC Workers demo worker ready (pid ${process.pid}, protocol ${PROTOCOL_VERSION})\n`);
