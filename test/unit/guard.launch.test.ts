@@ -1,0 +1,78 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createPiGuard } from '../../src/core/guard/piGuard';
+import { GUARD_ENV, guardedTools, piGuardLaunch } from '../../src/core/guard/piLaunch';
+import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
+import { GUARD_MARKER, formatGuardVeto, parseGuardVeto } from '../../src/core/guard/veto';
+
+describe('guard launch: pi tool list, env, veto text and the extension decision', () => {
+  let tmp: string;
+  let policy: ResolvedPolicy;
+  let withBash: ResolvedPolicy;
+
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-launch-')));
+    policy = resolveGuard(true, tmp) as ResolvedPolicy;
+    withBash = resolveGuard({ allowedPaths: [tmp], forbiddenPaths: [], bash: true }, tmp) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('guardedTools: pi defaults minus bash, only pi built-ins, bash only when allowed', () => {
+    assert.deepEqual(guardedTools(undefined, policy), ['read', 'edit', 'write']);
+    assert.deepEqual(guardedTools(undefined, withBash), ['read', 'bash', 'edit', 'write']);
+    assert.deepEqual(guardedTools(['read', 'bash', 'grep', 'my_tool', 'grep', ' ls '], policy), ['read', 'grep', 'ls']);
+    assert.deepEqual(guardedTools(['bash'], policy), []);
+  });
+
+  it('piGuardLaunch: -e bundle, --tools, and the policy in the env', () => {
+    const l = piGuardLaunch(policy, tmp, '/opt/x/dist/pi-guard.js', ['read', 'write', 'bash']);
+    assert.deepEqual(l.args, ['-e', '/opt/x/dist/pi-guard.js', '--tools', 'read,write']);
+    const wire = JSON.parse(l.env[GUARD_ENV] as string);
+    assert.equal(wire.cwd, tmp);
+    assert.equal(wire.bash, false);
+    assert.deepEqual(wire.allowedPaths, [tmp]);
+    assert.ok(wire.forbiddenPaths.includes(path.join(tmp, '**/.git')));
+    assert.deepEqual(piGuardLaunch(policy, tmp, '/b.js', ['bash']).args, ['-e', '/b.js', '--no-tools']);
+    assert.throws(() => piGuardLaunch(policy, tmp, 'dist/pi-guard.js'), /not absolute/);
+  });
+
+  it('veto text: marker first, the rule parsed back from the first line only', () => {
+    const text = formatGuardVeto('forbidden "/w/**/.git"', 'write to "/w/.git/x" is not allowed.');
+    assert.ok(text.startsWith(`${GUARD_MARKER} forbidden`));
+    assert.deepEqual(parseGuardVeto(text), { rule: 'forbidden "/w/**/.git"' });
+    assert.deepEqual(parseGuardVeto(formatGuardVeto('a\nb', 'd')), { rule: 'a b' });
+    assert.equal(parseGuardVeto('ENOENT: no such file'), null);
+    assert.equal(parseGuardVeto(`oops ${GUARD_MARKER} x`), null);
+    assert.equal(parseGuardVeto(GUARD_MARKER), null);
+    assert.equal(parseGuardVeto(undefined), null);
+  });
+
+  it('the extension decision: writes judged, bash off, unknown tools blocked, reads free', () => {
+    const guard = createPiGuard(piGuardLaunch(policy, tmp, '/b.js').env[GUARD_ENV]);
+    assert.equal(guard('write', { path: 'a.txt', content: '' }), undefined);
+    assert.equal(guard('read', { path: '/etc/passwd' }), undefined);
+    const git = guard('edit', { path: '.git/config', edits: [] });
+    assert.deepEqual(parseGuardVeto(git?.reason), { rule: `forbidden ${JSON.stringify(path.join(tmp, '**/.git'))}` });
+    assert.match(guard('write', { path: '/etc/x', content: '' })?.reason ?? '', /^\[rpc-workers guard\] outside the allowed paths/);
+    assert.match(guard('bash', { command: 'ls' })?.reason ?? '', /^\[rpc-workers guard\] bash is off under the guard/);
+    assert.match(guard('my_tool', {})?.reason ?? '', /^\[rpc-workers guard\] unknown tool "my_tool"/);
+    assert.match(guard('write', {})?.reason ?? '', /refused: path is not a string/);
+  });
+
+  it('pi\'s own cwd is judged too when it differs from the host\'s', () => {
+    const guard = createPiGuard(piGuardLaunch(policy, tmp, '/b.js').env[GUARD_ENV]);
+    assert.equal(guard('write', { path: 'x' }, tmp), undefined);
+    assert.match(guard('write', { path: 'x' }, os.homedir())?.reason ?? '', /outside the allowed paths/);
+  });
+
+  it('fails closed on a missing or invalid policy', () => {
+    for (const env of [undefined, 'not json', '{"allowedPaths":["rel"],"forbiddenPaths":[],"bash":false,"cwd":"/"}']) {
+      const guard = createPiGuard(env);
+      assert.match(guard('write', { path: path.join(tmp, 'a') })?.reason ?? '', /^\[rpc-workers guard\] invalid guard policy: /, String(env));
+      assert.ok(guard('bash', { command: 'true' })?.block);
+      assert.equal(guard('read', { path: 'a' }), undefined);
+    }
+  });
+});
