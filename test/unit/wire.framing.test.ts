@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import type { Message } from 'vscode-jsonrpc';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { JsonlMessageReader, type ProtocolError } from '../../src/core/wire/jsonlReader';
+import { LineFramer, type FramedLine } from '../../src/core/wire/lineFramer';
+import { PiCodec } from '../../src/core/wire/pi';
+import { TauCodec } from '../../src/core/wire/tau';
+
+function frame(chunks: Buffer[], max = 1024): FramedLine[] {
+  const framer = new LineFramer(max);
+  const out: FramedLine[] = [];
+  for (const c of chunks) framer.push(c, (l) => (out.push(l), true));
+  framer.end((l) => out.push(l));
+  return out;
+}
+
+const texts = (lines: FramedLine[]) => lines.map((l) => (l.kind === 'line' ? l.text : `<${l.kind}>`));
+
+describe('LineFramer', () => {
+  it('splits on LF only, strips one CR, skips blank lines, keeps U+2028/U+2029', () => {
+    const input = Buffer.from('{"a":"x\u2028y\u2029z"}\r\n\n   \r\n{"b":1}\r\r\n{"c":2}');
+    assert.deepEqual(texts(frame([input])), ['{"a":"x\u2028y\u2029z"}', '{"b":1}\r', '{"c":2}']);
+  });
+
+  it('reassembles a line split at every byte, including inside multi-byte characters', () => {
+    const line = '{"t":"héllo → 𝄞 世界"}\n';
+    const bytes = Buffer.from(line + line);
+    const chunks = [...bytes].map((b) => Buffer.from([b]));
+    assert.deepEqual(texts(frame(chunks)), [line.trim(), line.trim()]);
+  });
+
+  it('reports invalid UTF-8 but accepts a real U+FFFD', () => {
+    const bad = Buffer.concat([Buffer.from('{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]);
+    const good = Buffer.from('{"x":"\uFFFD"}\n');
+    const lines = frame([bad, good]);
+    assert.equal(lines[0].kind, 'invalid_utf8');
+    assert.deepEqual(lines[1], { kind: 'line', text: '{"x":"\uFFFD"}' });
+  });
+
+  it('refuses a line over the cap once, skips it through its LF, and goes on', () => {
+    const big = Buffer.alloc(5000, 'a');
+    const lines = frame([Buffer.from('{"before":1}\n'), big.subarray(0, 2000), big.subarray(2000), Buffer.from('\n{"after":1}\n')], 1024);
+    assert.deepEqual(texts(lines), ['{"before":1}', '<oversized>', '{"after":1}']);
+    const over = lines[1] as Extract<FramedLine, { kind: 'oversized' }>;
+    assert.equal(over.complete, false);
+    assert.ok(over.preview.startsWith('aaaa'));
+  });
+
+  it('measures a complete over-cap line in one chunk exactly', () => {
+    const lines = frame([Buffer.from('x'.repeat(1025) + '\n' + 'y'.repeat(1024) + '\n')], 1024);
+    assert.equal(lines[0].kind, 'oversized');
+    assert.deepEqual(lines[1], { kind: 'line', text: 'y'.repeat(1024) });
+  });
+});
+
+function reader(codec: TauCodec | PiCodec, onEvent: (e: AgentEvent) => void | Promise<void> = () => {}) {
+  const stream = new PassThrough();
+  const errors: ProtocolError[] = [];
+  const messages: Message[] = [];
+  const r = new JsonlMessageReader(stream, { maxLineBytes: 1 << 20, codec, onEvent, onProtocolError: (e) => errors.push(e) });
+  r.listen((m) => messages.push(m));
+  return { stream, errors, messages };
+}
+
+describe('JsonlMessageReader', () => {
+  it('sends τ events to the event path and responses to the connection, and reports garbage once each', async () => {
+    const events: AgentEvent[] = [];
+    const { stream, errors, messages } = reader(new TauCodec(), (e) => void events.push(e));
+    stream.write('banner: starting up\n');
+    stream.write('42\n[1,2]\n');
+    stream.write(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { type: 'agent_start', timestamp: 1, future_field: 'kept' } }) + '\n');
+    stream.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { method: 'get_state' } }) + '\n');
+    stream.write(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { type: 'mystery', timestamp: 2 } }) + '\n');
+    stream.end();
+    await new Promise((r) => stream.on('end', r));
+    assert.deepEqual(events.map((e) => e.type), ['agent_start', 'mystery']);
+    assert.deepEqual(events[0].data, { future_field: 'kept' });
+    assert.equal(messages.length, 1);
+    assert.deepEqual(errors.map((e) => e.reason), ['line is not JSON', 'not a JSON-RPC message (expected a JSON object)', 'not a JSON-RPC message (expected a JSON object)']);
+    assert.equal(errors[0].preview, 'banner: starting up');
+  });
+
+  it('pauses the stream while an event handler is busy and keeps order', async () => {
+    const seen: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { stream } = reader(new TauCodec(), (e) => {
+      seen.push(e.type);
+      if (e.type === 'slow') return gate;
+    });
+    const ev = (type: string) => JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { type } }) + '\n';
+    stream.write(ev('a') + ev('slow') + ev('b'));
+    stream.write(ev('c'));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(seen, ['a', 'slow']);
+    release();
+    await gate;
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(seen, ['a', 'slow', 'b', 'c']);
+  });
+});
+
+describe('PiCodec', () => {
+  it('turns requests into pi commands and correlates responses by id', () => {
+    const codec = new PiCodec();
+    assert.deepEqual(codec.encode({ jsonrpc: '2.0', id: 7, method: 'prompt', params: { message: 'hi' } } as Message), { message: 'hi', id: '7', type: 'prompt' });
+    const decoded = codec.decode({ type: 'response', id: '7', command: 'prompt', success: true });
+    assert.deepEqual(decoded, { kind: 'message', message: { jsonrpc: '2.0', id: 7, result: null } });
+    // Answered once: a second response for the same id is nobody's.
+    assert.equal(codec.decode({ type: 'response', id: '7', command: 'prompt', success: true }).kind, 'invalid');
+  });
+
+  it('matches an id-less failure (unknown command) to the oldest open request of that command', () => {
+    const codec = new PiCodec();
+    codec.encode({ jsonrpc: '2.0', id: 1, method: 'frobnicate', params: {} } as Message);
+    const decoded = codec.decode({ type: 'response', command: 'frobnicate', success: false, error: 'Unknown command: frobnicate' });
+    assert.equal(decoded.kind, 'message');
+    const m = (decoded as { message: { id: number; error: { message: string } } }).message;
+    assert.equal(m.id, 1);
+    assert.equal(m.error.message, 'Unknown command: frobnicate');
+  });
+
+  it('reports a parse failure from pi as a protocol error, not a response', () => {
+    const decoded = new PiCodec().decode({ type: 'response', command: 'parse', success: false, error: 'Failed to parse command: x' });
+    assert.equal(decoded.kind, 'invalid');
+  });
+
+  it('surfaces extension UI dialogs as requests and answers them in pi\'s shape', () => {
+    const codec = new PiCodec();
+    const decoded = codec.decode({ type: 'extension_ui_request', id: 'u1', method: 'confirm', title: 'Sure?' });
+    assert.equal(decoded.kind, 'message');
+    const req = (decoded as { message: { id: string; method: string; params: { title: string } } }).message;
+    assert.deepEqual([req.id, req.method, req.params.title], ['ui:u1', 'ui/confirm', 'Sure?']);
+    assert.deepEqual(codec.encode({ jsonrpc: '2.0', id: 'ui:u1', result: { confirmed: true } } as Message), { type: 'extension_ui_response', id: 'u1', confirmed: true });
+    const notify = codec.decode({ type: 'extension_ui_request', id: 'u2', method: 'notify', message: 'hello' });
+    assert.equal((notify as { message: { method: string; id?: unknown } }).message.method, 'ui/notify');
+    assert.equal((notify as { message: { id?: unknown } }).message.id, undefined);
+  });
+
+  it('normalizes text deltas, agent_end reasons and guard vetoes', () => {
+    const codec = new PiCodec();
+    const upd = codec.decode({ type: 'message_update', message: { role: 'assistant' }, assistantMessageEvent: { type: 'text_delta', delta: 'Hel', contentIndex: 0 } });
+    assert.deepEqual([(upd as { event: AgentEvent }).event.delta, (upd as { event: AgentEvent }).event.block_type], ['Hel', 'text']);
+    const end = codec.decode({ type: 'agent_end', messages: [{ role: 'user' }, { role: 'assistant', stopReason: 'aborted' }] });
+    assert.equal((end as { event: AgentEvent }).event.end_reason, 'aborted');
+    const veto = codec.decode({ type: 'tool_execution_end', toolCallId: 't', toolName: 'write', isError: true, result: { content: [{ type: 'text', text: '[rpc-workers guard] outside the workspace' }] } });
+    assert.equal((veto as { event: AgentEvent }).event.blocked, true);
+    const plain = codec.decode({ type: 'tool_execution_end', toolCallId: 't', toolName: 'write', isError: true, result: { content: [{ type: 'text', text: 'EACCES' }] } });
+    assert.equal((plain as { event: AgentEvent }).event.blocked, undefined);
+  });
+
+  it('keeps unknown event types with their data', () => {
+    const d = new PiCodec().decode({ type: 'mystery_event', foo: 1 });
+    assert.deepEqual(d, { kind: 'event', event: { type: 'mystery_event', timestamp: (d as { event: AgentEvent }).event.timestamp, data: { foo: 1 } } });
+  });
+});
