@@ -7,12 +7,13 @@ import type { Launch } from './worker';
 
 export function buildLaunch(spec: WorkerSpec, _options: HostOptions): { ok: true; launch: Launch } | { ok: false; error: string } {
   const dialect = DIALECTS[spec.dialect];
-  const args = [...dialect.launchArgs({ model: spec.model, name: spec.name })];
+  // The caller's args come first, so that a program that hosts the protocol under an
+  // interpreter (`node worker.js`) still receives pi's flags as its own arguments.
+  const args = [...(spec.args ?? []), ...dialect.launchArgs({ model: spec.model, name: spec.name })];
   if (spec.dialect === 'pi') {
     if (spec.appendSystemPrompt) args.push('--append-system-prompt', spec.appendSystemPrompt);
     if (spec.tools) args.push('--tools', spec.tools.join(','));
   }
-  args.push(...(spec.args ?? []));
   return {
     ok: true,
     launch: { command: spec.command, args, env: spec.env ?? {}, guarded: false, tools: spec.tools ?? null, agent: spec.agent ?? null },

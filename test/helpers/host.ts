@@ -1,0 +1,68 @@
+// Shared by the core's integration tests: a host per test, the fake worker's spec, and waits
+// that end on an event (never on a clock), each bounded so a broken test fails instead of
+// hanging.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentEvent, WorkerHost, WorkerSpec } from '../../src/core/api';
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const FAKE_WORKER = path.join(ROOT, 'test/fixtures/fake-worker.mjs');
+
+export function fakeSpec(dialect: 'pi' | 'tau', flags: string[] = [], extra: Partial<WorkerSpec> = {}): WorkerSpec {
+  return { dialect, command: process.execPath, args: [FAKE_WORKER, '--dialect', dialect, ...flags], cwd: ROOT, ...extra };
+}
+
+export function waitFor(host: WorkerHost, workerId: string, match: (e: AgentEvent) => boolean, timeoutMs = 15_000, what = 'event'): Promise<AgentEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
+    const off = host.onEvent((id, e) => {
+      if (id !== workerId || !match(e)) return;
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+export const ofType = (type: string) => (e: AgentEvent) => e.type === type;
+
+/** Every event of one worker, as it arrives. */
+export function record(host: WorkerHost, workerId: () => string | undefined): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  host.onEvent((id, e) => {
+    if (id === workerId()) out.push(e);
+  });
+  return out;
+}
+
+/** Live, non-zombie processes whose process group is `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[2]) === pgid && f[0] !== 'Z') out.push(Number(name));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return out;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export function text(events: AgentEvent[]): string {
+  return events.filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
+}
