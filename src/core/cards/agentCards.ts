@@ -1,0 +1,159 @@
+// Agent cards: Markdown with YAML front matter, the format of pi's subagent example
+// (examples/extensions/subagent/agents/*.md: name, description, tools, model), plus the guard
+// fields. The body is the card's prompt. The guard is on unless a card says `guard: false`.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { policyFromSettings, type GuardSpec } from '../guard/policy';
+
+export interface AgentCard {
+  name: string;
+  description: string;
+  tools?: string[];
+  model?: string;
+  guard: boolean;
+  /** As written in the card: workspace-relative globs, absolute paths, `${workspaceFolder}`. */
+  allowedPaths?: string[];
+  forbiddenPaths?: string[];
+  prompt: string;
+  file: string;
+}
+
+export interface CardError {
+  file: string;
+  reason: string;
+}
+
+export interface LoadedCards {
+  cards: AgentCard[];
+  errors: CardError[];
+  /** Cards hidden by an earlier one of the same name (a workspace card hides a user's card). */
+  shadowed: Array<{ name: string; file: string; by: string }>;
+}
+
+const MAX_CARD_BYTES = 256 * 1024;
+
+const toolList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (typeof v === 'string' ? v.split(',') : v).map((t) => t.trim()).filter((t) => t.length > 0))
+  .pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'tool names are letters, digits, "_" and "-"')));
+// Paths may contain commas, so a single string is one path, not a list.
+const pathList = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
+
+const FrontMatterSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a name is 1-64 letters, digits, ".", "_" or "-"'),
+    description: z.string().trim().min(1),
+    tools: toolList.optional(),
+    model: z.string().trim().min(1).optional(),
+    guard: z.boolean({ error: 'guard must be true or false' }).optional(),
+    allowed_paths: pathList.optional(),
+    forbidden_paths: pathList.optional(),
+  })
+  .refine((c) => c.guard !== false || (c.allowed_paths === undefined && c.forbidden_paths === undefined), {
+    message: 'allowed_paths/forbidden_paths given but guard is false',
+  });
+
+/** A misspelt guard key would otherwise be dropped silently, and the card guarded wrongly. */
+const MISSPELT_GUARD_KEY = /^(allowed|forbidden)[-_]?paths$/i;
+
+function splitFrontMatter(text: string): { yaml: string; body: string } | null {
+  const m = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text.replace(/^\uFEFF/, ''));
+  return m ? { yaml: m[1] ?? '', body: text.replace(/^\uFEFF/, '').slice(m[0].length) } : null;
+}
+
+export function parseAgentCard(text: string, file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
+  const parts = splitFrontMatter(text);
+  if (!parts) return { ok: false, reason: 'no YAML front matter (the file must start with a "---" line)' };
+  let data: unknown;
+  try {
+    data = parseYaml(parts.yaml);
+  } catch (err) {
+    return { ok: false, reason: `front matter is not valid YAML: ${(err as Error).message.split('\n', 1)[0]}` };
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'front matter is not a mapping' };
+  // An empty key (`model:`) means absent, as in pi's own parser.
+  const fields = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
+  const misspelt = Object.keys(fields).find((k) => MISSPELT_GUARD_KEY.test(k) && k !== 'allowed_paths' && k !== 'forbidden_paths');
+  if (misspelt) return { ok: false, reason: `unknown key "${misspelt}" (did you mean "${misspelt.toLowerCase().replace(/[-_]?paths$/, '_paths')}"?)` };
+  const parsed = FrontMatterSchema.safeParse(fields);
+  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'card'}: ${i.message}`).join('; ') };
+  const f = parsed.data;
+  const card: AgentCard = { name: f.name, description: f.description, guard: f.guard !== false, prompt: parts.body.trim(), file };
+  if (f.tools && f.tools.length > 0) card.tools = [...new Set(f.tools)];
+  if (f.model) card.model = f.model;
+  if (f.allowed_paths) card.allowedPaths = f.allowed_paths;
+  if (f.forbidden_paths) card.forbiddenPaths = f.forbidden_paths;
+  return { ok: true, card };
+}
+
+function readCard(file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
+  try {
+    const size = fs.statSync(file).size;
+    if (size > MAX_CARD_BYTES) return { ok: false, reason: `larger than ${MAX_CARD_BYTES} bytes` };
+    return parseAgentCard(fs.readFileSync(file, 'utf8'), file);
+  } catch (err) {
+    return { ok: false, reason: `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+}
+
+/** Cards from `dirs`, in order; the first card of a name wins. A bad card never stops the rest. */
+export function loadAgentCards(dirs: string[]): LoadedCards {
+  const out: LoadedCards = { cards: [], errors: [], shadowed: [] };
+  const byName = new Map<string, AgentCard>();
+  for (const dir of new Set(dirs.map((d) => path.resolve(d)))) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.name.toLowerCase().endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+        .map((e) => e.name)
+        .sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.errors.push({ file: dir, reason: `cannot list (${(err as NodeJS.ErrnoException).code})` });
+      continue;
+    }
+    for (const name of names) {
+      const file = path.join(dir, name);
+      const r = readCard(file);
+      if (!r.ok) {
+        out.errors.push({ file, reason: r.reason });
+        continue;
+      }
+      const first = byName.get(r.card.name);
+      if (first) out.shadowed.push({ name: r.card.name, file, by: first.file });
+      else {
+        byName.set(r.card.name, r.card);
+        out.cards.push(r.card);
+      }
+    }
+  }
+  return out;
+}
+
+/** Workspace `.pi/agents/` first, then pi's own agent dir (`$PI_CODING_AGENT_DIR`, ~ expanded as pi does). */
+export function defaultAgentDirs(workspaceFolder?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: string[] = []): string[] {
+  const piDir = env.PI_CODING_AGENT_DIR
+    ? env.PI_CODING_AGENT_DIR.replace(/^~(?=$|\/)/, os.homedir())
+    : path.join(os.homedir(), '.pi', 'agent');
+  return [...(workspaceFolder ? [path.join(workspaceFolder, '.pi', 'agents')] : []), path.join(piDir, 'agents'), ...extraDirs];
+}
+
+export function findCard(cards: AgentCard[], name: string): { ok: true; card: AgentCard } | { ok: false; error: string } {
+  const card = cards.find((c) => c.name === name);
+  if (card) return { ok: true, card };
+  const available = cards.map((c) => c.name).sort();
+  return {
+    ok: false,
+    error: available.length > 0
+      ? `unknown agent ${JSON.stringify(name)}; available: ${available.join(', ')}`
+      : `unknown agent ${JSON.stringify(name)}; no agent cards were found`,
+  };
+}
+
+/** The card's guard as a spec for a workspace folder; false when the card turns it off. */
+export function cardGuard(card: AgentCard, workspaceFolder: string): GuardSpec | false {
+  if (!card.guard) return false;
+  return policyFromSettings({ allowed: card.allowedPaths, forbidden: card.forbiddenPaths }, workspaceFolder);
+}

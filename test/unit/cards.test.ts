@@ -1,0 +1,127 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, parseAgentCard } from '../../src/core/cards/agentCards';
+
+const card = (front: string, body = 'You are a helper.') => `---\n${front}\n---\n\n${body}\n`;
+
+describe('agent cards', () => {
+  let tmp: string;
+  let wsDir: string;
+  let userDir: string;
+
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cards-'));
+    wsDir = path.join(tmp, 'ws', '.pi', 'agents');
+    userDir = path.join(tmp, 'user', 'agents');
+    fs.mkdirSync(wsDir, { recursive: true });
+    fs.mkdirSync(userDir, { recursive: true });
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('reads pi\'s own subagent example cards', () => {
+    const dir = path.resolve('node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/agents');
+    const { cards, errors } = loadAgentCards([dir]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(cards.map((c) => c.name), ['planner', 'reviewer', 'scout', 'worker']);
+    const planner = cards[0];
+    assert.deepEqual(planner?.tools, ['read', 'grep', 'find', 'ls']);
+    assert.equal(planner?.model, 'claude-sonnet-4-5');
+    assert.match(planner?.prompt ?? '', /^You are a planning specialist/);
+    assert.equal(planner?.guard, true);
+    assert.equal(cards[3]?.tools, undefined);
+  });
+
+  it('all fields, tools as a list, guard paths, CRLF and a BOM', () => {
+    const text = '\uFEFF---\r\nname: implementer\r\ndescription: Implements\r\ntools: [read, edit, write]\r\nmodel: mock-1\r\n'
+      + 'allowed_paths: [src, "${workspaceFolder}/test"]\r\nforbidden_paths: "src/generated, v2"\r\n---\r\nDo it.\r\n';
+    const r = parseAgentCard(text, '/x/implementer.md');
+    assert.ok(r.ok, r.ok ? '' : r.reason);
+    assert.deepEqual(r.card, {
+      name: 'implementer', description: 'Implements', tools: ['read', 'edit', 'write'], model: 'mock-1', guard: true,
+      allowedPaths: ['src', '${workspaceFolder}/test'], forbiddenPaths: ['src/generated, v2'], prompt: 'Do it.', file: '/x/implementer.md',
+    });
+    assert.deepEqual(cardGuard(r.card, '/w'), { allowedPaths: ['/w/src', '/w/test'], forbiddenPaths: ['/w/src/generated, v2'], bash: false });
+  });
+
+  it('guard defaults on; only guard: false turns it off', () => {
+    const on = parseAgentCard(card('name: a\ndescription: d'), 'a.md');
+    assert.ok(on.ok);
+    assert.equal(on.card.guard, true);
+    assert.deepEqual(cardGuard(on.card, '/w'), { allowedPaths: ['/w'], forbiddenPaths: [], bash: false });
+    const off = parseAgentCard(card('name: b\ndescription: d\nguard: false'), 'b.md');
+    assert.ok(off.ok);
+    assert.equal(cardGuard(off.card, '/w'), false);
+  });
+
+  it('invalid cards are reported with file and reason; the others still load', () => {
+    const bad: Record<string, string> = {
+      'no-front.md': 'just text',
+      'bad-yaml.md': card('name: [unclosed\ndescription: d'),
+      'no-desc.md': card('name: nodesc'),
+      'bad-name.md': card('name: "../evil"\ndescription: d'),
+      'guard-str.md': card('name: g\ndescription: d\nguard: no'),
+      'typo.md': card('name: t\ndescription: d\nallowedPaths: [src]'),
+      'contradiction.md': card('name: c\ndescription: d\nguard: false\nforbidden_paths: [x]'),
+      'bad-tool.md': card('name: bt\ndescription: d\ntools: "read, rm -rf"'),
+      'dup-key.md': card('name: dk\ndescription: d\nguard: true\nguard: false'),
+      'list.md': card('- a\n- b'),
+    };
+    for (const [f, text] of Object.entries(bad)) fs.writeFileSync(path.join(wsDir, f), text);
+    fs.writeFileSync(path.join(wsDir, 'good.md'), card('name: good\ndescription: fine'));
+    fs.writeFileSync(path.join(wsDir, 'notes.txt'), 'ignored');
+    const { cards, errors } = loadAgentCards([wsDir]);
+    assert.deepEqual(cards.map((c) => c.name), ['good']);
+    const reasons = Object.fromEntries(errors.map((e) => [path.basename(e.file), e.reason]));
+    assert.deepEqual(Object.keys(reasons).sort(), Object.keys(bad).sort());
+    assert.match(reasons['no-front.md'] ?? '', /no YAML front matter/);
+    assert.match(reasons['bad-yaml.md'] ?? '', /not valid YAML/);
+    assert.match(reasons['no-desc.md'] ?? '', /^description: /);
+    assert.match(reasons['bad-name.md'] ?? '', /^name: a name is/);
+    assert.match(reasons['guard-str.md'] ?? '', /guard must be true or false/);
+    assert.match(reasons['typo.md'] ?? '', /unknown key "allowedPaths" \(did you mean "allowed_paths"\?\)/);
+    assert.match(reasons['contradiction.md'] ?? '', /guard is false/);
+    assert.match(reasons['bad-tool.md'] ?? '', /^tools\.1: tool names/);
+    assert.match(reasons['dup-key.md'] ?? '', /not valid YAML/);
+    assert.match(reasons['list.md'] ?? '', /not a mapping/);
+  });
+
+  it('looked up in order: the first card of a name wins, the rest are listed as shadowed', () => {
+    fs.writeFileSync(path.join(wsDir, 'impl.md'), card('name: implementer\ndescription: workspace one'));
+    fs.writeFileSync(path.join(userDir, 'impl.md'), card('name: implementer\ndescription: user one\nguard: false'));
+    fs.writeFileSync(path.join(userDir, 'scout.md'), card('name: scout\ndescription: user scout'));
+    const { cards, shadowed, errors } = loadAgentCards([wsDir, userDir, path.join(tmp, 'missing')]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(cards.map((c) => `${c.name}:${c.description}`), ['implementer:workspace one', 'scout:user scout']);
+    assert.deepEqual(shadowed, [{ name: 'implementer', file: path.join(userDir, 'impl.md'), by: path.join(wsDir, 'impl.md') }]);
+  });
+
+  it('an oversized card and an unlistable directory are errors, not crashes', () => {
+    fs.writeFileSync(path.join(wsDir, 'big.md'), card('name: big\ndescription: d', 'x'.repeat(300 * 1024)));
+    const notDir = path.join(tmp, 'file-not-dir');
+    fs.writeFileSync(notDir, '');
+    const { cards, errors } = loadAgentCards([wsDir, notDir]);
+    assert.equal(cards.length, 0);
+    assert.deepEqual(errors.map((e) => [path.basename(e.file), e.reason.replace(/\d+/, 'N')]), [
+      ['big.md', 'larger than N bytes'], ['file-not-dir', 'cannot list (ENOTDIR)'],
+    ]);
+  });
+
+  it('default dirs: workspace first, then $PI_CODING_AGENT_DIR/agents or ~/.pi/agent/agents, then extras', () => {
+    assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: '/pi' }, ['/extra']), ['/w/.pi/agents', '/pi/agents', '/extra']);
+    assert.deepEqual(defaultAgentDirs(undefined, {}), [path.join(os.homedir(), '.pi/agent/agents')]);
+    assert.deepEqual(defaultAgentDirs(undefined, { PI_CODING_AGENT_DIR: '~/alt' }), [path.join(os.homedir(), 'alt/agents')]);
+  });
+
+  it('findCard: the card, or an error naming the available ones', () => {
+    fs.writeFileSync(path.join(wsDir, 'a.md'), card('name: scout\ndescription: d'));
+    fs.writeFileSync(path.join(wsDir, 'b.md'), card('name: planner\ndescription: d'));
+    const { cards } = loadAgentCards([wsDir]);
+    const hit = findCard(cards, 'scout');
+    assert.ok(hit.ok);
+    assert.equal(hit.card.name, 'scout');
+    assert.deepEqual(findCard(cards, 'Scout'), { ok: false, error: 'unknown agent "Scout"; available: planner, scout' });
+    assert.deepEqual(findCard([], 'x'), { ok: false, error: 'unknown agent "x"; no agent cards were found' });
+  });
+});
