@@ -1,0 +1,277 @@
+// Tests of the fake worker itself, driven over raw stdio in both dialects.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { StdioPeer, isAlive, killGroup, type Line } from "../fixtures/fake-worker/peer.mjs";
+import { PI_ERRORS } from "../fixtures/fake-worker/pi.mjs";
+
+const FAKE = path.resolve(import.meta.dirname, "../fixtures/fake-worker.mjs");
+const WIRE_EVENT_FIELDS = [
+  "type", "timestamp", "turn_index", "tool_call_id", "tool_name", "is_error", "error", "end_reason", "blocked", "blocked_by",
+  "submission_id", "source", "submitter", "correlation", "delta", "block_type", "replace", "message_count", "stop_reason",
+  "dropped_tool_calls", "cache_notice", "cursor",
+];
+
+const peers: StdioPeer[] = [];
+const strayGroups: number[] = [];
+let dir: string;
+
+function fake(dialect: "pi" | "tau", ...flags: string[]): StdioPeer {
+  const p = StdioPeer.spawn(process.execPath, [FAKE, "--dialect", dialect, ...flags], { cwd: dir });
+  peers.push(p);
+  return p;
+}
+
+const pidFromOutput = (line: Line): number => Number(/^(\d+)/.exec(line.partialResult?.content?.[0]?.text ?? "")?.[1]);
+const types = (p: StdioPeer, from = 0, to = p.records.length) =>
+  p.records.slice(from, to).map((r) => r.json as Line).filter((j) => j && typeof j === "object").map((j) => j.type ?? j.method);
+
+before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "fake-worker-test-"));
+});
+
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((p) => p.stop()));
+  for (const g of strayGroups.splice(0)) killGroup(g);
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("fake worker, pi dialect", () => {
+  it("answers a prompt before agent_start and streams the text word by word to agent_end", async () => {
+    const p = fake("pi");
+    const text = "hello brave  new world";
+    p.send({ id: "s", type: "get_state" });
+    const state = await p.waitFor((l) => l.id === "s");
+    assert.equal(state.data.isStreaming, false);
+    assert.equal(state.data.steeringMode, "one-at-a-time");
+    p.send({ id: "1", type: "prompt", message: text });
+    const end = await p.waitFor((l) => l.type === "agent_end");
+    const resp = p.messages.find((l) => l.id === "1")!;
+    assert.equal(resp.success, true);
+    assert.ok(p.indexOf(resp) < p.indexOf(p.messages.find((l) => l.type === "agent_start")!), "response precedes agent_start");
+    const ev = p.messages.filter((l) => l.type !== "response").map((l) => l.assistantMessageEvent?.type ?? l.type);
+    assert.deepEqual(ev, [
+      "agent_start", "turn_start", "message_start", "message_end", "message_start",
+      "text_start", "text_delta", "text_delta", "text_delta", "text_delta", "text_end",
+      "message_end", "turn_end", "agent_end",
+    ]);
+    const deltas = p.messages.filter((l) => l.assistantMessageEvent?.type === "text_delta").map((l) => l.assistantMessageEvent.delta);
+    assert.equal(deltas.join(""), text);
+    assert.deepEqual(end.messages.map((m: Line) => m.role), ["user", "assistant"]);
+    assert.equal(end.messages[1].stopReason, "stop");
+  });
+
+  it("refuses a plain prompt while streaming with pi's message, and queues one with streamingBehavior", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "wait 30000" });
+    await p.waitFor((l) => l.type === "agent_start");
+    p.send({ id: "2", type: "prompt", message: "again" });
+    const refused = await p.waitFor((l) => l.id === "2");
+    assert.deepEqual(refused, { id: "2", type: "response", command: "prompt", success: false, error: PI_ERRORS.streaming });
+    p.send({ id: "3", type: "prompt", message: "later", streamingBehavior: "followUp" });
+    assert.equal((await p.waitFor((l) => l.id === "3")).success, true);
+    assert.deepEqual(p.messages.find((l) => l.type === "queue_update"), { type: "queue_update", steering: [], followUp: ["later"] });
+  });
+
+  it("abort mid `bash sleep 30` kills the tool and ends the run as aborted, like pi", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "bash echo $$; exec sleep 30" });
+    const update = await p.waitFor((l) => l.type === "tool_execution_update" && pidFromOutput(l) > 0);
+    const pid = pidFromOutput(update);
+    strayGroups.push(pid);
+    assert.ok(isAlive(pid));
+    const from = p.records.length;
+    const t0 = Date.now();
+    p.send({ id: "a", type: "abort" });
+    await p.waitFor((l) => l.id === "a", { from });
+    assert.ok(Date.now() - t0 < 2000, "abort settled fast");
+    assert.equal(isAlive(pid), false, "the sleep is gone");
+    assert.deepEqual(types(p, from), [
+      "tool_execution_end", "message_start", "message_end", "turn_end",
+      "turn_start", "message_start", "message_end", "turn_end", "agent_end", "response",
+    ]);
+    const toolEnd = p.messages.find((l) => l.type === "tool_execution_end")!;
+    assert.equal(toolEnd.isError, true);
+    assert.match(toolEnd.result.content[0].text, /\n\n\nCommand aborted$/);
+    const last = p.messages.filter((l) => l.type === "message_end").at(-1)!;
+    assert.equal(last.message.stopReason, "aborted");
+    assert.equal(last.message.errorMessage, "Request was aborted.");
+    p.send({ id: "s", type: "get_state" });
+    assert.equal((await p.waitFor((l) => l.id === "s")).data.isStreaming, false);
+  });
+
+  it("answers unknown commands and unparseable lines without an id", async () => {
+    const p = fake("pi");
+    p.send({ id: "x", type: "bogus" });
+    p.send("not json");
+    assert.deepEqual(await p.waitFor((l) => l.command === "bogus"), { type: "response", command: "bogus", success: false, error: "Unknown command: bogus" });
+    const parse = await p.waitFor((l) => l.command === "parse");
+    assert.equal(parse.id, undefined);
+    assert.equal(parse.error, PI_ERRORS.parse(`Unexpected token 'o', "not json" is not valid JSON`));
+  });
+
+  it("compacts with compaction_start/compaction_end before the response, then refuses a second time", async () => {
+    const p = fake("pi", "--compact-ms", "10");
+    p.send({ id: "1", type: "prompt", message: "say something to compact" });
+    await p.waitFor((l) => l.type === "agent_end");
+    const from = p.records.length;
+    p.send({ id: "c", type: "compact" });
+    const resp = await p.waitFor((l) => l.id === "c");
+    assert.deepEqual(types(p, from), ["compaction_start", "compaction_end", "response"]);
+    const end = p.messages.find((l) => l.type === "compaction_end")!;
+    assert.deepEqual(resp.data, end.result);
+    assert.deepEqual(Object.keys(resp.data).sort(), ["details", "firstKeptEntryId", "summary", "tokensBefore"]);
+    assert.equal(end.aborted, false);
+    p.send({ id: "c2", type: "compact" });
+    assert.deepEqual(await p.waitFor((l) => l.id === "c2"), { id: "c2", type: "response", command: "compact", success: false, error: "Already compacted" });
+  });
+
+  it("delivers steering after the turn's tool, then a follow-up before agent_end, with pi's queue_update order", async () => {
+    const fifo = path.join(dir, `gate-${Date.now()}`);
+    execFileSync("mkfifo", [fifo]);
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: `bash read x < ${fifo}; echo released\nsay never said` });
+    await p.waitFor((l) => l.type === "tool_execution_start");
+    p.send({ id: "s", type: "steer", message: "change plan" });
+    p.send({ id: "f", type: "follow_up", message: "say follow-up ran" });
+    await p.waitFor((l) => l.id === "f");
+    const from = p.records.length;
+    writeFileSync(fifo, "go\n");
+    await p.waitFor((l) => l.type === "agent_end");
+    const seq = p.records.slice(from).map((r) => r.json as Line)
+      .filter((l) => l.type !== "message_update" && l.type !== "tool_execution_update")
+      .map((l) => (l.type === "queue_update" ? `queue:${l.steering.length}/${l.followUp.length}` : l.type.startsWith("message_") ? `${l.type}:${l.message.role}` : l.type));
+    assert.deepEqual(seq, [
+      "tool_execution_end", "message_start:toolResult", "message_end:toolResult", "turn_end",
+      "turn_start", "queue:0/1", "message_start:user", "message_end:user", "message_start:assistant", "message_end:assistant", "turn_end",
+      "turn_start", "queue:0/0", "message_start:user", "message_end:user", "message_start:assistant", "message_end:assistant", "turn_end",
+      "agent_end",
+    ]);
+    const said = p.messages.filter((l) => l.type === "message_end" && l.message.role === "assistant").map((l) => l.message.content.map((c: Line) => c.text ?? "").join(""));
+    assert.deepEqual(said.slice(-2), ["steered: change plan", "follow-up ran"]);
+  });
+
+  it("leaves a running tool orphaned when stdin closes (as pi 0.73.1 does) and exits 0", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "bash echo $$; exec sleep 30" });
+    const pid = pidFromOutput(await p.waitFor((l) => l.type === "tool_execution_update" && pidFromOutput(l) > 0));
+    strayGroups.push(pid);
+    p.closeStdin();
+    assert.deepEqual(await p.exited, { code: 0, signal: null });
+    assert.ok(isAlive(pid), "the tool outlived the worker");
+    const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+    assert.notEqual(ppid, p.pid, "re-parented away from the dead worker");
+    killGroup(pid);
+  });
+
+  it("garbage writes its junk in order and still finishes the turn", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "say before\ngarbage\nsay after" });
+    await p.waitFor((l) => l.type === "agent_end");
+    const start = p.records.findIndex((r) => r.text.startsWith("fake-worker: this line is not JSON"));
+    const r = p.records.slice(start, start + 6);
+    assert.deepEqual(r.slice(1, 3).map((x) => x.json), [42, [1, 2, 3]]);
+    assert.equal((r[3].json as Line).id, "nobody-asked-for-this");
+    assert.deepEqual(r[4].json, { type: "mystery_event", foo: 1 });
+    assert.ok(r[5].bytes.includes(0xff), "raw invalid UTF-8 byte");
+    const deltas = p.messages.filter((l) => l.assistantMessageEvent?.type === "text_delta").map((l) => l.assistantMessageEvent.delta);
+    assert.equal(deltas.join(""), "beforeline\u2028separator\u2029paragraph crlf-terminated after");
+    assert.equal(p.records.filter((x) => x.crlf).length, 1);
+  });
+});
+
+describe("fake worker, tau dialect", () => {
+  const rpc = (p: StdioPeer, id: number, method: string, params?: unknown) => {
+    p.send(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+    return p.waitFor((l) => l.id === id, { what: `reply ${id}` });
+  };
+  const events = (p: StdioPeer) => p.messages.filter((l) => l.method === "event").map((l) => l.params as Line);
+
+  it("negotiates, acks a prompt before agent_start and stamps every complete WireEvent", async () => {
+    const p = fake("tau");
+    const caps = (await rpc(p, 1, "get_capabilities")).result;
+    assert.equal(caps.protocol_version, "1.5");
+    assert.equal(caps.method, "get_capabilities");
+    assert.equal(caps.limits.max_request_line_bytes, 8388608);
+    const ack = (await rpc(p, 2, "prompt", { text: "hi there", submission_id: "s-1", correlation: { k: 1 } })).result;
+    assert.deepEqual(ack, { accepted: true, submission_id: "s-1", rejection_reason: null, method: "prompt" });
+    const end = await p.waitFor((l) => l.params?.type === "agent_end");
+    assert.ok(p.indexOf(p.messages.find((l) => l.id === 2)!) < p.indexOf(p.messages.find((l) => l.params?.type === "agent_start")!));
+    const evs = events(p);
+    assert.deepEqual(evs.map((e) => e.type), ["agent_start", "turn_start", "message_start", "message_update", "message_update", "message_end", "turn_end", "agent_end"]);
+    for (const e of evs) {
+      assert.deepEqual(Object.keys(e), WIRE_EVENT_FIELDS);
+      assert.equal(e.submission_id, "s-1");
+      assert.deepEqual([e.source, e.submitter, e.correlation], ["rpc", "rpc-client", { k: 1 }]);
+    }
+    assert.equal(evs.filter((e) => e.delta !== null).map((e) => e.delta).join(""), "hi there");
+    assert.deepEqual([end.params.end_reason, end.params.message_count, typeof end.params.cursor], ["done", 2, "string"]);
+  });
+
+  it("reports an overridden protocol version", async () => {
+    const p = fake("tau", "--protocol-version", "2.1");
+    assert.equal((await rpc(p, 1, "get_capabilities")).result.protocol_version, "2.1");
+  });
+
+  it("refuses what tau refuses: a second prompt, unknown params, fork, unknown methods, non-JSON", async () => {
+    const p = fake("tau");
+    await rpc(p, 1, "prompt", { text: "wait 30000" });
+    const busy = await rpc(p, 2, "prompt", { text: "again", submission_id: "s-2" });
+    assert.deepEqual(busy.error.code, -32000);
+    assert.deepEqual(busy.error.data, { method: "prompt", submission_id: "s-2" });
+    assert.equal((await rpc(p, 3, "prompt", { text: "x", nope: 1 })).error.code, -32602);
+    const fork = await rpc(p, 4, "prompt", { text: "x", multitask_strategy: "fork" });
+    assert.deepEqual([fork.error.code, fork.error.data.multitask_strategy], [-32602, "fork"]);
+    assert.deepEqual((await rpc(p, 5, "frobnicate")).error, { code: -32601, message: "Method not found: frobnicate", data: { method: "frobnicate" } });
+    p.send("{not json");
+    assert.deepEqual(await p.waitFor((l) => l.error?.code === -32700), { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+  });
+
+  it("abort mid `bash sleep 30` answers at once, kills the tool and ends with end_reason aborted", async () => {
+    const p = fake("tau");
+    const pidFile = path.join(dir, "tau-tool.pid");
+    await rpc(p, 1, "prompt", { text: `bash echo $$ > ${pidFile}; echo written; exec sleep 30` });
+    // τ events carry no output: the second update means "written" (so the pid file) exists.
+    await p.waitFor((l, i) => l.params?.type === "tool_execution_update" && p.messages.slice(0, i).some((m) => m.params?.type === "tool_execution_update"));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    strayGroups.push(pid);
+    assert.ok(isAlive(pid));
+    const t0 = Date.now();
+    assert.deepEqual((await rpc(p, 2, "abort")).result, { status: "aborted", compaction_id: null, method: "abort" });
+    const end = await p.waitFor((l) => l.params?.type === "agent_end");
+    assert.ok(Date.now() - t0 < 2000);
+    assert.equal(end.params.end_reason, "aborted");
+    assert.equal(isAlive(pid), false);
+    const toolEnd = events(p).find((e) => e.type === "tool_execution_end")!;
+    assert.deepEqual([toolEnd.tool_name, toolEnd.is_error], ["bash", true]);
+  });
+
+  it("compacts via the compaction_end notification; abort cancels a running one; a second compact is -32002", async () => {
+    const p = fake("tau", "--compact-ms", "30000");
+    await rpc(p, 1, "prompt", { text: "say some history" });
+    await p.waitFor((l) => l.params?.type === "agent_end");
+    const ack = (await rpc(p, 2, "compact", {})).result;
+    assert.deepEqual(ack, { accepted: true, compaction_id: "c-1", method: "compact" });
+    await p.waitFor((l) => l.params?.type === "agent_start" && l.params.submission_id === null);
+    const second = await rpc(p, 3, "compact");
+    assert.deepEqual([second.error.code, second.error.data.compaction_id], [-32002, "c-1"]);
+    assert.deepEqual((await rpc(p, 4, "abort")).result, { status: "aborted", compaction_id: "c-1", method: "abort" });
+    const done = await p.waitFor((l) => l.method === "compaction_end");
+    assert.equal(done.params.cancelled, true);
+    assert.equal(done.params.request_id, 2);
+    assert.equal("performed" in done.params, false);
+  });
+
+  it("a compaction that runs to the end reports performed with a summary", async () => {
+    const p = fake("tau", "--compact-ms", "5");
+    await rpc(p, 1, "prompt", { text: "say some history" });
+    await p.waitFor((l) => l.params?.type === "agent_end");
+    await rpc(p, 2, "compact");
+    const done = await p.waitFor((l) => l.method === "compaction_end");
+    assert.deepEqual([done.params.cancelled, done.params.performed, done.params.is_error], [false, true, false]);
+    assert.match(done.params.summary, /summary/);
+  });
+});
