@@ -3,7 +3,8 @@
 // hanging.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentEvent, WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const FAKE_WORKER = path.join(ROOT, 'test/fixtures/fake-worker.mjs');

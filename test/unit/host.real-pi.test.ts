@@ -3,18 +3,8 @@ import assert from 'node:assert/strict';
 import type { WorkerHost, WorkerSpec } from '../../src/core/api';
 import { createWorkerHost } from '../../src/core/host';
 import { groupMembers, isAlive, ofType, ROOT, waitFor } from '../helpers/host';
-// @ts-expect-error plain-JS fixture
-import { startMockLlm } from '../fixtures/mock-llm.mjs';
-// @ts-expect-error plain-JS fixture
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, piCommand, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
-
-interface MockLlm {
-  baseUrl: string;
-  requests: Array<{ messages: Array<{ role: string; content: unknown }> }>;
-  script(replies: unknown[]): void;
-  waitForRequest(n: number): Promise<unknown>;
-  close(): Promise<void>;
-}
 
 const sleepCall = { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] };
 const said = (m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
@@ -29,7 +19,7 @@ describe('the host driving real pi', function () {
   before(async () => {
     llm = await startMockLlm();
     dir = await makePiAgentDir({ baseUrl: llm.baseUrl });
-    spec = { dialect: 'pi', command: piCommand(), cwd: ROOT, model: 'mock/mock-1', env: piEnv(dir), name: 'real pi' };
+    spec = { dialect: 'pi', command: piCommand(), cwd: ROOT, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'real pi' };
   });
   after(async () => {
     await llm.close();

@@ -116,7 +116,7 @@ describe('PiCodec', () => {
     codec.encode({ jsonrpc: '2.0', id: 1, method: 'frobnicate', params: {} } as Message);
     const decoded = codec.decode({ type: 'response', command: 'frobnicate', success: false, error: 'Unknown command: frobnicate' });
     assert.equal(decoded.kind, 'message');
-    const m = (decoded as { message: { id: number; error: { message: string } } }).message;
+    const m = (decoded as unknown as { message: { id: number; error: { message: string } } }).message;
     assert.equal(m.id, 1);
     assert.equal(m.error.message, 'Unknown command: frobnicate');
   });
@@ -130,12 +130,12 @@ describe('PiCodec', () => {
     const codec = new PiCodec();
     const decoded = codec.decode({ type: 'extension_ui_request', id: 'u1', method: 'confirm', title: 'Sure?' });
     assert.equal(decoded.kind, 'message');
-    const req = (decoded as { message: { id: string; method: string; params: { title: string } } }).message;
+    const req = (decoded as unknown as { message: { id: string; method: string; params: { title: string } } }).message;
     assert.deepEqual([req.id, req.method, req.params.title], ['ui:u1', 'ui/confirm', 'Sure?']);
     assert.deepEqual(codec.encode({ jsonrpc: '2.0', id: 'ui:u1', result: { confirmed: true } } as Message), { type: 'extension_ui_response', id: 'u1', confirmed: true });
     const notify = codec.decode({ type: 'extension_ui_request', id: 'u2', method: 'notify', message: 'hello' });
-    assert.equal((notify as { message: { method: string; id?: unknown } }).message.method, 'ui/notify');
-    assert.equal((notify as { message: { id?: unknown } }).message.id, undefined);
+    assert.equal((notify as unknown as { message: { method: string; id?: unknown } }).message.method, 'ui/notify');
+    assert.equal((notify as unknown as { message: { id?: unknown } }).message.id, undefined);
   });
 
   it('normalizes text deltas, agent_end reasons and guard vetoes', () => {

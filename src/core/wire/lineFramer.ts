@@ -27,15 +27,59 @@ export class LineFramer {
   /** Frames one chunk. `emit` returns false to stop early; the unread rest is returned. */
   push(chunk: Buffer, emit: (line: FramedLine) => boolean): Buffer | undefined {
     let start = 0;
-    while (start < chunk.length) {
-      const lf = chunk.indexOf(LF, start);
+    // A line begun in an earlier chunk is finished byte-wise.
+    if (this.partBytes > 0 || this.skipping >= 0) {
+      const lf = chunk.indexOf(LF);
       if (lf === -1) {
-        this.hold(chunk, start, chunk.length, emit);
+        this.hold(chunk, 0, chunk.length, emit);
         return undefined;
       }
-      const framed = this.take(chunk, start, lf);
+      const framed = this.take(chunk, 0, lf);
       start = lf + 1;
       if (framed && !emit(framed)) return start < chunk.length ? chunk.subarray(start) : undefined;
+    }
+    const last = chunk.lastIndexOf(LF);
+    if (last >= start) {
+      const stopped = this.region(chunk, start, last, emit);
+      if (stopped !== undefined) return stopped < chunk.length ? chunk.subarray(stopped) : undefined;
+      start = last + 1;
+    }
+    if (start < chunk.length) this.hold(chunk, start, chunk.length, emit);
+    return undefined;
+  }
+
+  /**
+   * Whole lines from `start` to the LF at `last`: decoded in one call (an LF never falls inside
+   * a multi-byte character, so the region is whole characters), then split. Only a region with
+   * a replacement character is re-read line by line to tell bad bytes from a real U+FFFD.
+   * Returns where it stopped, if `emit` asked it to.
+   */
+  private region(chunk: Buffer, start: number, last: number, emit: (line: FramedLine) => boolean): number | undefined {
+    const text = chunk.toString('utf8', start, last);
+    if (text.includes('\uFFFD')) return this.regionBytewise(chunk, start, last, emit);
+    let from = 0;
+    while (from <= text.length) {
+      let lf = text.indexOf('\n', from);
+      if (lf === -1) lf = text.length;
+      let line = text.slice(from, lf);
+      from = lf + 1;
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      // A character is 1 to 3 UTF-8 bytes per UTF-16 unit: only the doubtful middle is counted.
+      const over = line.length > this.maxLineBytes || (line.length * 3 > this.maxLineBytes && Buffer.byteLength(line) > this.maxLineBytes);
+      let framed: FramedLine | undefined;
+      if (over) framed = { kind: 'oversized', bytes: Buffer.byteLength(line), complete: true, preview: preview(Buffer.from(line.slice(0, PREVIEW_BYTES))) };
+      else if (!isBlank(line)) framed = { kind: 'line', text: line };
+      if (framed && !emit(framed)) return start + Buffer.byteLength(text.slice(0, from));
+    }
+    return undefined;
+  }
+
+  private regionBytewise(chunk: Buffer, start: number, last: number, emit: (line: FramedLine) => boolean): number | undefined {
+    while (start <= last) {
+      const lf = chunk.indexOf(LF, start);
+      const framed = this.decode(chunk.subarray(start, lf));
+      start = lf + 1;
+      if (framed && !emit(framed)) return start;
     }
     return undefined;
   }

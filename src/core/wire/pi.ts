@@ -37,6 +37,12 @@ const eventSchema = z.looseObject({
   assistantMessageEvent: z.looseObject({ type: z.string(), delta: z.string().optional() }).optional(),
 });
 type PiEvent = z.infer<typeof eventSchema>;
+// Text deltas are the volume of the stream: a strip object (zod's compiled fast path) that reads
+// only what the host uses; the partial message snapshot pi repeats on each update is not kept.
+const deltaSchema = z.object({
+  type: z.literal('message_update'),
+  assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }),
+});
 
 export class PiCodec implements WireCodec {
   /** Open requests by pi id, so an id-less failure can be matched to its command. */
@@ -49,6 +55,10 @@ export class PiCodec implements WireCodec {
     const type = (value as { type?: unknown }).type;
     if (type === 'response') return this.decodeResponse(value);
     if (type === 'extension_ui_request') return this.decodeUiRequest(value);
+    if (type === 'message_update') {
+      const delta = deltaSchema.safeParse(value);
+      if (delta.success) return { kind: 'event', event: normalizeDelta(delta.data.assistantMessageEvent) };
+    }
     const parsed = eventSchema.safeParse(value);
     if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
     return { kind: 'event', event: normalizePiEvent(parsed.data) };
@@ -120,22 +130,23 @@ function lastAssistant(messages: Array<Record<string, unknown>> | undefined): Re
   return undefined;
 }
 
+function normalizeDelta(ame: z.infer<typeof deltaSchema>['assistantMessageEvent']): AgentEvent {
+  const event: AgentEvent = { type: 'message_update', timestamp: Date.now(), data: { assistantMessageEvent: { type: ame.type, contentIndex: ame.contentIndex } } };
+  if (ame.type === 'text_delta' || ame.type === 'thinking_delta') {
+    event.delta = ame.delta ?? '';
+    event.block_type = ame.type === 'text_delta' ? 'text' : 'thinking';
+    event.replace = false;
+  }
+  return event;
+}
+
 export function normalizePiEvent(e: PiEvent): AgentEvent {
   const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent, ...rest } = e;
   const event: AgentEvent = { type, timestamp: Date.now() };
   switch (type) {
-    case 'message_update': {
-      // The partial message snapshot pi repeats on every update is not kept: the deltas are,
-      // and message_end carries the whole message.
-      const ame = assistantMessageEvent;
-      if (ame?.type === 'text_delta' || ame?.type === 'thinking_delta') {
-        event.delta = ame.delta ?? '';
-        event.block_type = ame.type === 'text_delta' ? 'text' : 'thinking';
-        event.replace = false;
-      }
-      if (ame) event.data = { assistantMessageEvent: { type: ame.type, contentIndex: ame.contentIndex } };
-      return event;
-    }
+    case 'message_update':
+      if (assistantMessageEvent) return normalizeDelta(assistantMessageEvent as z.infer<typeof deltaSchema>['assistantMessageEvent']);
+      break;
     case 'message_start':
     case 'message_end':
       event.message = message ?? null;

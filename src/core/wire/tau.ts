@@ -34,6 +34,22 @@ const wireEventSchema = z.looseObject({
   stop_reason: nullableString,
 });
 
+// The stream's volume is text deltas: they are checked against a small schema (a strip object,
+// which zod compiles to a fast path; a loose one is several times slower) and take the full one
+// only when a field outside it carries a value.
+const deltaEventSchema = z.object({
+  type: z.literal('message_update'),
+  timestamp: z.number().optional(),
+  turn_index: z.number().nullable().optional(),
+  submission_id: nullableString,
+  source: nullableString,
+  submitter: nullableString,
+  delta: nullableString,
+  block_type: z.enum(['text', 'thinking']).nullable().optional(),
+  replace: z.boolean().optional(),
+});
+const DELTA_FIELDS = new Set(Object.keys(deltaEventSchema.shape));
+
 const compactionEndSchema = z.looseObject({
   compaction_id: z.string(),
   request_id: z.number().nullable().optional(),
@@ -58,6 +74,8 @@ export class TauCodec implements WireCodec {
     }
     const v = value as { method?: unknown; id?: unknown; params?: unknown };
     if (v.method === 'event' && v.id === undefined) {
+      const fast = decodeDelta(v.params);
+      if (fast) return { kind: 'event', event: fast };
       const parsed = wireEventSchema.safeParse(v.params);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed τ event: ${z.prettifyError(parsed.error)}` };
       return { kind: 'event', event: normalizeTauEvent(parsed.data) };
@@ -97,6 +115,25 @@ function describeError(error: unknown): string {
 const MODEL_FIELDS = new Set([
   ...Object.keys(wireEventSchema.shape), 'args', 'result', 'details', 'message', 'messages', 'tool_results',
 ]);
+
+function decodeDelta(params: unknown): AgentEvent | undefined {
+  if ((params as { type?: unknown } | null)?.type !== 'message_update') return undefined;
+  const parsed = deltaEventSchema.safeParse(params);
+  if (!parsed.success) return undefined;
+  let data: Record<string, unknown> | undefined;
+  const raw = params as Record<string, unknown>;
+  for (const key in raw) {
+    if (DELTA_FIELDS.has(key)) continue;
+    const value = raw[key];
+    if (value === null || value === undefined || value === false) continue;
+    if (MODEL_FIELDS.has(key)) return undefined;
+    (data ??= {})[key] = value;
+  }
+  const event = parsed.data as AgentEvent;
+  event.timestamp ??= Date.now();
+  if (data) event.data = data;
+  return event;
+}
 
 function normalizeTauEvent(e: z.infer<typeof wireEventSchema>): AgentEvent {
   const event: Record<string, unknown> = { timestamp: e.timestamp ?? Date.now() };
@@ -155,6 +192,16 @@ function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   return parsed.data;
 }
 
+/** τ's `source` is a closed set; the host's own origins are said in τ's words, and kept as `correlation.origin`. */
+const TAU_SOURCES = new Set(['interactive', 'rpc', 'extension', 'bus', 'timer', 'webhook', 'voice', 'agent']);
+const HUMAN_ORIGINS = new Set(['palette', 'editor', 'event-log', 'tree', 'keybinding']);
+
+function tauSource(origin: string): string {
+  if (TAU_SOURCES.has(origin)) return origin;
+  if (HUMAN_ORIGINS.has(origin)) return 'interactive';
+  return origin === 'api' ? 'extension' : 'rpc';
+}
+
 export const tauDialect: Dialect = {
   name: 'tau',
   abortCancelsCompaction: true,
@@ -172,10 +219,11 @@ export const tauDialect: Dialect = {
   },
   async prompt(connection, request) {
     const params: Record<string, unknown> = { text: request.text };
-    if (request.source) params.source = request.source;
+    if (request.source) params.source = tauSource(request.source);
     if (request.submitter) params.submitter = request.submitter;
     if (request.submissionId) params.submission_id = request.submissionId;
-    if (request.correlation) params.correlation = request.correlation;
+    const origin = request.source && !TAU_SOURCES.has(request.source) ? { origin: request.source } : undefined;
+    if (request.correlation || origin) params.correlation = { ...request.correlation, ...origin };
     if (request.streamingBehavior) params.multitask_strategy = request.streamingBehavior === 'steer' ? 'steer' : 'enqueue';
     const ack = expect(promptAckSchema, await call(connection, 'prompt', params), 'prompt');
     if (!ack.accepted) throw new WorkerRefusal(`τ did not accept the prompt: ${ack.rejection_reason ?? 'no reason given'}`, null);

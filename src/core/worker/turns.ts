@@ -122,7 +122,7 @@ export class TurnTracker {
     this.turns.push({
       index: this.turnCount,
       submissionId: e.submission_id ?? recorded?.submissionId ?? null,
-      source: e.source ?? recorded?.source ?? null,
+      source: (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? recorded?.source ?? null,
       submitter: e.submitter ?? recorded?.submitter ?? null,
       startedAt: e.timestamp,
       endedAt: null,
