@@ -32,6 +32,13 @@ export interface WorkerSpec {
   agent?: string;
   /** Write guard: `true` for the workspace defaults, or explicit absolute paths. */
   guard?: boolean | GuardSpec;
+  /** The workspace folder holding `cwd`: the guard's default root and where agent cards are looked up first. */
+  workspaceFolder?: string;
+  /**
+   * For workers the host audits (τ, others): abort the turn at a violation (the default) or only
+   * flag it. pi is guarded inside the worker, before the call runs.
+   */
+  onViolation?: 'abort' | 'flag';
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;

@@ -42,6 +42,8 @@ export interface Dialect {
   /** Returns the compaction the abort also reached, where the worker says so. */
   abort(connection: MessageConnection): Promise<{ compactionId: string | null }>;
   compact(connection: MessageConnection, instructions: string | undefined): Promise<CompactAck>;
+  /** The arguments of a tool call, for workers whose events do not carry them (τ 1.5). */
+  toolCallArgs?(connection: MessageConnection, toolCallId: string): Promise<unknown>;
   /** Whether this worker's `abort` reaches a running compaction (pi 0.73.1's does not). */
   readonly abortCancelsCompaction: boolean;
 }

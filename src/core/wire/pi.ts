@@ -5,7 +5,7 @@
 import { ErrorCodes, Message, type MessageConnection, type NotificationMessage, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
-import { GUARD_MARKER, GUARD_NAME } from '../guard/veto';
+import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 
@@ -184,10 +184,13 @@ export function normalizePiEvent(e: PiEvent): AgentEvent {
         event.result = rest.result;
         delete rest.result;
         event.is_error = isError === true;
-        const said = text(event.result);
-        if (event.is_error && said?.includes(GUARD_MARKER)) {
+        // A label for the host's own veto, recognised by the guard's marker; not a proof, since
+        // any failing tool could print the marker.
+        const veto = event.is_error ? parseGuardVeto(text(event.result)) : null;
+        if (veto) {
           event.blocked = true;
           event.blocked_by = GUARD_NAME;
+          event.error = veto.rule;
         }
       }
       break;

@@ -184,6 +184,7 @@ const stateSchema = z.looseObject({
 });
 const promptAckSchema = z.looseObject({ accepted: z.boolean(), submission_id: z.string().nullable().optional(), rejection_reason: nullableString });
 const abortSchema = z.looseObject({ status: z.string(), compaction_id: z.string().nullable().optional() });
+const messagesSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })) });
 const compactAckSchema = z.looseObject({ accepted: z.boolean(), compaction_id: z.string() });
 
 function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
@@ -232,6 +233,18 @@ export const tauDialect: Dialect = {
   async abort(connection) {
     const r = expect(abortSchema, await call(connection, 'abort'), 'abort');
     return { compactionId: r.compaction_id ?? null };
+  },
+  async toolCallArgs(connection, toolCallId) {
+    const { messages } = expect(messagesSchema, await call(connection, 'get_messages'), 'get_messages');
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const content = messages[i].content;
+      if (!Array.isArray(content)) continue;
+      for (const block of content) {
+        const b = block as Record<string, unknown>;
+        if (b?.type === 'toolCall' && b.id === toolCallId) return b.arguments ?? b.args ?? b.input ?? {};
+      }
+    }
+    throw new Error(`no tool call ${toolCallId} among the worker's messages`);
   },
   async compact(connection, instructions): Promise<CompactAck> {
     const ack = expect(compactAckSchema, await call(connection, 'compact', instructions ? { custom_instructions: instructions } : {}), 'compact');

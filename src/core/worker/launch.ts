@@ -1,21 +1,64 @@
 // How a spec becomes a command line. For pi the host builds the hermetic shape itself
-// (`--mode rpc --no-session --no-extensions`, model, guard extension, tools, agent card); for τ
-// and any other program it runs the configured command and args as given.
+// (`--mode rpc --no-session --no-extensions`, model, agent card, guard extension, tools); for τ
+// and any other program it runs the configured command and args as given, and a guard there is
+// an audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { HostOptions, WorkerSpec } from '../api';
+import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard } from '../cards/agentCards';
+import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
+import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
 import { DIALECTS } from '../wire/dialects';
 import type { Launch } from './worker';
 
-export function buildLaunch(spec: WorkerSpec, _options: HostOptions): { ok: true; launch: Launch } | { ok: false; error: string } {
-  const dialect = DIALECTS[spec.dialect];
+export type Built = { ok: true; launch: Launch } | { ok: false; error: string };
+
+/** dist/core.js and dist/extension.js sit beside dist/pi-guard.js. */
+export const defaultGuardBundle = () => path.join(__dirname, 'pi-guard.js');
+
+export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
+  const root = spec.workspaceFolder ?? spec.cwd;
+  let card: AgentCard | undefined;
+  if (spec.agent) {
+    const loaded = loadAgentCards(options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env }));
+    const found = findCard(loaded.cards, spec.agent);
+    if (!found.ok) return { ok: false, error: found.error };
+    card = found.card;
+    if (spec.dialect !== 'pi') return { ok: false, error: `agent cards configure pi (system prompt, tools, model); a ${spec.dialect} worker cannot take card "${card.name}"` };
+  }
+  let policy: ResolvedPolicy | null;
+  try {
+    // A specialist worker is guarded unless its card or the spec says otherwise.
+    const guard = spec.guard ?? (card ? cardGuard(card, root) : undefined);
+    policy = resolveGuard(guard, root);
+  } catch (error) {
+    return { ok: false, error: `invalid guard: ${(error as Error).message}` };
+  }
+
+  const model = spec.model ?? card?.model;
+  const tools = spec.tools ?? card?.tools;
   // The caller's args come first, so that a program that hosts the protocol under an
   // interpreter (`node worker.js`) still receives pi's flags as its own arguments.
-  const args = [...(spec.args ?? []), ...dialect.launchArgs({ model: spec.model, name: spec.name })];
+  const args = [...(spec.args ?? []), ...DIALECTS[spec.dialect].launchArgs({ model, name: spec.name })];
+  const env = { ...spec.env };
+  let shownTools: string[] | null = tools ?? null;
   if (spec.dialect === 'pi') {
-    if (spec.appendSystemPrompt) args.push('--append-system-prompt', spec.appendSystemPrompt);
-    if (spec.tools) args.push('--tools', spec.tools.join(','));
+    const append = [card?.prompt, spec.appendSystemPrompt].filter((s) => s && s.trim()).join('\n\n');
+    if (append) args.push('--append-system-prompt', append);
+    if (policy) {
+      const bundle = options.piGuardPath ?? defaultGuardBundle();
+      if (!existsSync(bundle)) return { ok: false, error: `the guard extension for pi is missing at ${bundle} (run npm run build)` };
+      const guard = piGuardLaunch(policy, spec.cwd, bundle, tools);
+      args.push(...guard.args);
+      Object.assign(env, guard.env);
+      shownTools = guardedTools(tools, policy);
+    } else if (tools) args.push('--tools', tools.join(','));
   }
   return {
     ok: true,
-    launch: { command: spec.command, args, env: spec.env ?? {}, guarded: false, tools: spec.tools ?? null, agent: spec.agent ?? null },
+    launch: {
+      command: spec.command, args, env, guarded: policy !== null, tools: shownTools, agent: card?.name ?? null,
+      audit: policy && spec.dialect !== 'pi' ? { policy, onViolation: spec.onViolation ?? 'abort' } : null,
+    },
   };
 }

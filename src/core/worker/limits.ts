@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { HostLimits, WorkerSpec } from '../api';
+import { GuardSpecSchema } from '../guard/policy';
 
 export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
 
@@ -36,14 +37,6 @@ export function resolveLimits(partial: Partial<HostLimits> | undefined): HostLim
   return parsed.data;
 }
 
-const guardSpecSchema = z.union([
-  z.boolean(),
-  z.object({
-    allowedPaths: z.array(z.string().refine(isAbsolute, 'guard paths must be absolute')),
-    forbiddenPaths: z.array(z.string().refine(isAbsolute, 'guard paths must be absolute')),
-    bash: z.boolean().optional(),
-  }),
-]);
 
 const provenanceSchema = z.object({
   source: z.string().optional(),
@@ -66,7 +59,9 @@ export const workerSpecSchema = z.object({
   task: z.string().optional(),
   taskProvenance: provenanceSchema.optional(),
   agent: z.string().optional(),
-  guard: guardSpecSchema.optional(),
+  guard: z.union([z.boolean(), GuardSpecSchema]).optional(),
+  workspaceFolder: z.string().refine(isAbsolute, 'workspaceFolder must be an absolute path').optional(),
+  onViolation: z.enum(['abort', 'flag']).optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
 });

@@ -13,6 +13,8 @@ import type { Dialect } from '../wire/dialect';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import { UI_REQUEST_PREFIX } from '../wire/pi';
+import { auditToolCall } from '../guard/audit';
+import type { ResolvedPolicy } from '../guard/policy';
 import { checkPrompt } from './limits';
 import { mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
@@ -36,6 +38,8 @@ export interface Launch {
   guarded: boolean;
   tools: string[] | null;
   agent: string | null;
+  /** The host's own check of each tool call, for workers it cannot load a guard into. */
+  audit: { policy: ResolvedPolicy; onViolation: 'abort' | 'flag' } | null;
 }
 
 interface Exit {
@@ -330,7 +334,31 @@ export class Worker {
 
   private onWireEvent(event: AgentEvent): void | Promise<void> {
     this.turns.observe(event);
-    return this.deliver(event);
+    const delivered = this.deliver(event);
+    if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
+    return delivered;
+  }
+
+  /**
+   * An audit after the fact, not a sandbox: the call may already be running when its arguments
+   * are judged. τ's events carry no arguments, so they are read from the worker's messages.
+   */
+  private async audit(event: AgentEvent): Promise<void> {
+    const { policy, onViolation } = this.launch.audit!;
+    const toolName = event.tool_name ?? '';
+    let args: unknown = event.args;
+    if (args === undefined && event.tool_call_id && this.ctx.dialect.toolCallArgs) {
+      try {
+        args = await this.request(this.ctx.dialect.toolCallArgs(this.connection, event.tool_call_id), 'reading the tool call\'s arguments');
+      } catch (error) {
+        this.report({ type: 'guard_violation', tool_call_id: event.tool_call_id, tool_name: toolName, is_error: true, error: `the guard could not read the call's arguments: ${(error as Error).message}` });
+        return;
+      }
+    }
+    const verdict = auditToolCall(policy, toolName, args ?? {}, this.spec.cwd);
+    if (!verdict.violation) return;
+    this.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
+    if (onViolation === 'abort' && this.turns.streaming) await this.abort();
   }
 
   private deliver(event: AgentEvent): void | Promise<void> {

@@ -1,0 +1,132 @@
+// Guarded workers through the host: pi enforces inside the worker (a veto before the call
+// runs); τ and other workers are audited by the host (a violation flagged, its turn aborted).
+// Agent cards set the prompt, tools, model and guard of a specialist worker.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { WorkerHost } from '../../src/core/api';
+import { createWorkerHost } from '../../src/core/host';
+import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/host';
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { makePiAgentDir, piCommand, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
+
+const GUARD_BUNDLE = path.join(ROOT, 'dist/pi-guard.js');
+
+function workspace(): string {
+  const ws = mkdtempSync(path.join(tmpdir(), 'rpcw-guard-'));
+  mkdirSync(path.join(ws, '.git'));
+  writeFileSync(path.join(ws, '.git/config'), '[core]\n');
+  writeFileSync(path.join(ws, '.env'), 'SECRET=1\n');
+  mkdirSync(path.join(ws, '.pi/agents'), { recursive: true });
+  writeFileSync(path.join(ws, '.pi/agents/implementer.md'), '---\nname: implementer\ndescription: Writes code\ntools: read, write, edit\n---\nYou implement what you are asked, and nothing else.\n');
+  return ws;
+}
+
+describe('guarded workers through the host', function () {
+  this.timeout(60_000);
+  let host: WorkerHost;
+  let ws: string;
+  before(() => {
+    if (!existsSync(GUARD_BUNDLE)) execFileSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: ROOT, stdio: 'inherit' });
+  });
+  beforeEach(() => {
+    host = createWorkerHost({ piGuardPath: GUARD_BUNDLE });
+    ws = workspace();
+  });
+  afterEach(async () => {
+    await host.dispose();
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  describe('real pi', () => {
+    let llm: MockLlm;
+    let dir: string;
+    before(async () => {
+      llm = await startMockLlm();
+      dir = await makePiAgentDir({ baseUrl: llm.baseUrl });
+    });
+    after(async () => {
+      await llm.close();
+      await removePiAgentDir(dir);
+    });
+
+    it('lets a write inside land and vetoes one into .git before it runs; the events say blocked_by the guard', async () => {
+      const started = await host.start({ dialect: 'pi', command: piCommand(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true });
+      if (started.status !== 'started') return assert.fail(started.error);
+      assert.equal(started.state.guarded, true);
+      assert.deepEqual(started.state.tools, ['read', 'edit', 'write'], 'bash is off under the guard');
+      llm.script([
+        { toolCalls: [{ name: 'write', arguments: { path: 'notes.txt', content: 'inside' } }] },
+        { toolCalls: [{ name: 'write', arguments: { path: '.git/hooks/pre-commit', content: 'evil' } }] },
+        { text: 'done' },
+      ]);
+      const ends: Array<{ tool: string | null | undefined; blocked?: boolean; by?: string | null }> = [];
+      host.onEvent((_id, e) => {
+        if (e.type === 'tool_execution_end') ends.push({ tool: e.tool_name, blocked: e.blocked, by: e.blocked_by });
+      });
+      const settled = waitFor(host, started.workerId, ofType('agent_end'), 30_000);
+      await host.prompt(started.workerId, 'write two files');
+      await settled;
+      assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'inside');
+      assert.equal(existsSync(path.join(ws, '.git/hooks/pre-commit')), false);
+      assert.deepEqual(ends.map((e) => e.blocked === true), [false, true]);
+      assert.equal(ends[1].by, 'rpc-workers-guard');
+      const s = host.state(started.workerId);
+      if (s.status === 'not_found') return assert.fail('gone');
+      assert.deepEqual(s.state.filesTouched, [path.join(ws, 'notes.txt')]);
+      assert.equal(s.state.turns[0].tools[1].blocked, true);
+    });
+
+    it('starts a specialist worker from an agent card: guarded by default, its tools, its name', async () => {
+      const started = await host.start({ dialect: 'pi', command: piCommand(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, agent: 'implementer' });
+      if (started.status !== 'started') return assert.fail(started.error);
+      assert.equal(started.state.agent, 'implementer');
+      assert.equal(started.state.guarded, true);
+      assert.deepEqual(started.state.tools, ['read', 'write', 'edit']);
+      assert.ok(started.state.args.includes('--append-system-prompt'));
+      llm.script([{ text: 'ok' }]);
+      const settled = waitFor(host, started.workerId, ofType('agent_end'), 30_000);
+      await host.prompt(started.workerId, 'hello');
+      await settled;
+      const system = llm.requests[llm.requests.length - 1].messages.find((m) => m.role === 'system');
+      assert.match(JSON.stringify(system?.content), /You implement what you are asked/);
+    });
+  });
+
+  it('refuses an unknown agent card, listing the available ones, and starts nothing', async () => {
+    const r = await host.start({ ...fakeSpec('pi'), cwd: ws, agent: 'nobody' });
+    assert.equal(r.status, 'error');
+    assert.match(r.status === 'error' ? r.error : '', /nobody.*implementer/s);
+    assert.equal(host.list().length, 0);
+  });
+
+  it('audits a τ worker: a write outside the workspace is flagged and its turn aborted', async () => {
+    const outside = path.join(mkdtempSync(path.join(tmpdir(), 'rpcw-outside-')), 'x.txt');
+    const started = await host.start({ ...fakeSpec('tau', ['--tool-delay-ms', '500']), cwd: ws, guard: true });
+    if (started.status !== 'started') return assert.fail(started.error);
+    const violation = waitFor(host, started.workerId, ofType('guard_violation'));
+    const ended = waitFor(host, started.workerId, ofType('agent_end'));
+    await host.prompt(started.workerId, `tool write ${JSON.stringify({ path: outside, content: 'y' })}`);
+    const v = await violation;
+    assert.match(v.error ?? '', /write/);
+    assert.equal((await ended).end_reason, 'aborted');
+    assert.equal(existsSync(outside), false, 'the aborted call must not have written');
+    const s = host.state(started.workerId);
+    if (s.status === 'not_found') return assert.fail('gone');
+    assert.ok(s.state.turns[0].tools[0].violation);
+  });
+
+  it('does not flag a τ write inside the workspace', async () => {
+    const started = await host.start({ ...fakeSpec('tau'), cwd: ws, guard: true });
+    if (started.status !== 'started') return assert.fail(started.error);
+    const seen: string[] = [];
+    host.onEvent((_id, e) => void seen.push(e.type));
+    const ended = waitFor(host, started.workerId, ofType('agent_end'));
+    await host.prompt(started.workerId, `tool write ${JSON.stringify({ path: path.join(ws, 'ok.txt'), content: 'fine' })}`);
+    assert.equal((await ended).end_reason, 'done');
+    assert.equal(seen.includes('guard_violation'), false);
+    assert.equal(readFileSync(path.join(ws, 'ok.txt'), 'utf8'), 'fine');
+  });
+});
