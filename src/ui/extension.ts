@@ -1,10 +1,144 @@
-// Placeholder until the UI layer lands: activates and registers one command, so the host-test
-// harness has a real extension to load.
+// Activation and lifetime only: one worker host for the window, the views, commands and status
+// bar around it, and deactivate() stopping every worker. Each piece lives in its own module.
 import * as vscode from 'vscode';
+import { createWorkerHost } from '../core/index';
+import type { WorkerHost } from '../core/api';
+import { createApi, type RpcWorkersApi } from './api';
+import { Commands } from './commands';
+import { Disposable, toDisposable } from './disposable';
+import { EventLog } from './eventLogView';
+import { answerUiRequest, handleUiNotice } from './extensionUi';
+import { OutputChannels } from './outputChannels';
+import { SessionsTree } from './sessionsTree';
+import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings';
+import { WorkersStatusBar } from './statusBar';
+import { isTrusted, UNTRUSTED_REFUSAL } from './trust';
+import { WorkerSelection } from './workerSelection';
+import { ContextKeys } from './contextKeys';
 
-export function activate(context: vscode.ExtensionContext): { ready: true } {
-  context.subscriptions.push(vscode.commands.registerCommand('rpcWorkers.showEventLog', () => undefined));
-  return { ready: true };
+/** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
+export class RpcWorkersExtension extends Disposable {
+  readonly host: WorkerHost;
+  readonly selection: WorkerSelection;
+  readonly outputs: OutputChannels;
+  readonly tree: SessionsTree;
+  readonly eventLog: EventLog;
+  readonly statusBar: WorkersStatusBar;
+  readonly commands: Commands;
+  readonly log: vscode.LogOutputChannel;
+  private current: Settings;
+  settingErrors: string[] = [];
+
+  constructor(readonly context: vscode.ExtensionContext) {
+    super();
+    this.log = this._register(vscode.window.createOutputChannel('RPC Workers', { log: true }));
+    this.current = this.readSettings(true);
+    let outputs: OutputChannels | undefined;
+    let statusBar: WorkersStatusBar | undefined;
+    let eventLog: EventLog | undefined;
+    this.host = createWorkerHost({
+      limits: hostLimits(this.current),
+      trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
+      onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
+      onUiNotice: (n) => handleUiNotice(n, {
+        setStatus: (id, key, text) => statusBar?.setNotice(id, key, text),
+        setEditorText: (id, text) => eventLog?.prefill(id, text),
+        log: (id, text) => outputs?.channel(id).info(text),
+        workerName: (id) => this.workerName(id),
+      }),
+    });
+    this.selection = this._register(new WorkerSelection());
+    this.outputs = outputs = this._register(new OutputChannels(this.host));
+    this.statusBar = statusBar = this._register(new WorkersStatusBar(this.host));
+    this.tree = this._register(new SessionsTree(this.host, this.selection));
+    this.eventLog = eventLog = this._register(new EventLog(this.host, context.extensionUri, this.selection));
+    this.commands = this._register(new Commands({
+      host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
+      outputs: this.outputs, tree: this.tree, eventLog: this.eventLog,
+    }));
+    this._register(new ContextKeys(this.host));
+    this._register(toDisposable(this.host.onState((s) => {
+      if (s.status !== 'running' && s.status !== 'starting') this.statusBar.clearNotices(s.workerId);
+    })));
+    this.tree.setUntrustedMessage(!isTrusted());
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.tree.setUntrustedMessage(false)));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      const before = this.current;
+      this.current = this.readSettings(true);
+      const changed = HOST_LIMIT_KEYS.filter((k) => before[k] !== this.current[k]);
+      if (changed.length) {
+        void vscode.window.showInformationMessage(`RPC Workers: ${changed.map((k) => `${SECTION}.${k}`).join(', ')} take effect after the window reloads.`, 'Reload Window')
+          .then((c) => c && vscode.commands.executeCommand('workbench.action.reloadWindow'));
+      }
+    }));
+    // Last resort: if the extension host goes down without deactivate() finishing, no worker
+    // process group outlives it.
+    const onExit = () => this.killAllSync();
+    process.on('exit', onExit);
+    this._register(toDisposable(() => process.off('exit', onExit)));
+  }
+
+  get settings(): Settings {
+    return this.current;
+  }
+
+  private workerName(workerId: string): string {
+    const s = this.host.state(workerId);
+    return s.status === 'not_found' ? workerId : s.state.name;
+  }
+
+  private readSettings(report: boolean): Settings {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const { settings, errors } = readSettings((key) => {
+      const inspected = config.inspect(key);
+      return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    });
+    this.settingErrors = errors;
+    if (report && errors.length) {
+      for (const e of errors) this.log.error(e);
+      void vscode.window.showErrorMessage(`RPC Workers settings: ${errors.join(' ')}`, 'Open Settings')
+        .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', SECTION));
+    }
+    return settings;
+  }
+
+  /** SIGKILL every live worker's process group, synchronously (for process exit). */
+  killAllSync(): void {
+    for (const s of this.host.list()) {
+      if (s.pid === null || (s.status !== 'running' && s.status !== 'starting')) continue;
+      try {
+        process.kill(process.platform === 'win32' ? s.pid : -s.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    try {
+      await this.host.dispose();
+    } finally {
+      this.dispose();
+    }
+  }
 }
 
-export function deactivate(): void {}
+let current: RpcWorkersExtension | undefined;
+
+export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension };
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const ext = new RpcWorkersExtension(context);
+  current = ext;
+  const api = createApi(ext.host, { trusted: isTrusted, untrustedError: UNTRUSTED_REFUSAL });
+  // Not enumerable: other extensions see the host API; the host tests can still reach the parts.
+  Object.defineProperty(api, '__ui', { value: ext, enumerable: false });
+  return api as ExtensionApi;
+}
+
+export async function deactivate(): Promise<void> {
+  const ext = current;
+  current = undefined;
+  await ext?.shutdown();
+}

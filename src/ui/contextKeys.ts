@@ -1,0 +1,41 @@
+// The context keys that `when` clauses read, set from the host's state only when they change.
+import * as vscode from 'vscode';
+import type { WorkerHost, WorkerState } from '../core/api';
+import { Disposable, toDisposable } from './disposable';
+
+export const KEYS = {
+  hasWorkers: 'rpcWorkers.hasWorkers',
+  hasRunningWorkers: 'rpcWorkers.hasRunningWorkers',
+  anyStreaming: 'rpcWorkers.anyStreaming',
+  anyIdle: 'rpcWorkers.anyIdle',
+} as const;
+
+export function contextValues(list: WorkerState[]): Record<string, boolean> {
+  const running = list.filter((s) => s.status === 'running');
+  return {
+    [KEYS.hasWorkers]: list.length > 0,
+    [KEYS.hasRunningWorkers]: running.length > 0,
+    [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
+    [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
+  };
+}
+
+export class ContextKeys extends Disposable {
+  private readonly last = new Map<string, boolean>();
+
+  constructor(private readonly host: WorkerHost) {
+    super();
+    this._register(toDisposable(host.onState(() => queueMicrotask(() => this.update()))));
+    this.update();
+  }
+
+  update(): void {
+    // host.list() after the state change: a stopped worker is gone from it only after its
+    // stopped state was emitted, so the microtask above runs this once more than strictly needed.
+    for (const [key, value] of Object.entries(contextValues(this.host.list()))) {
+      if (this.last.get(key) === value) continue;
+      this.last.set(key, value);
+      void vscode.commands.executeCommand('setContext', key, value);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
+// import, so the tree, the status bar and the tests share them.
+import type { TurnSummary, WorkerState } from '../core/api';
+
+export type WorkerContext = 'starting' | 'idle' | 'streaming' | 'compacting' | 'exited' | 'stopped' | 'failed';
+
+/** What the worker is doing, the one word menus key on. */
+export function workerPhase(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): WorkerContext {
+  if (s.status === 'running') return s.compacting ? 'compacting' : s.streaming ? 'streaming' : 'idle';
+  return s.status;
+}
+
+/** `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven. */
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): string {
+  const phase = workerPhase(s);
+  const live = s.status === 'running' || s.status === 'starting';
+  return `rpcWorker.${phase}${live ? '.live' : ''}`;
+}
+
+export function workerDescription(s: WorkerState): string {
+  const parts: string[] = [s.status];
+  if (s.model) parts.push(s.model);
+  if (s.status === 'running' && s.compacting) parts.push('compacting');
+  else if (s.status === 'running' && s.streaming) parts.push('streaming');
+  if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
+  if (s.signal) parts.push(s.signal);
+  return parts.join(' · ');
+}
+
+/** A codicon id (with ~spin where it moves) and a theme colour id, by phase. */
+export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): { id: string; color?: string } {
+  switch (workerPhase(s)) {
+    case 'starting': return { id: 'loading~spin' };
+    case 'streaming': return { id: 'sync~spin', color: 'charts.blue' };
+    case 'compacting': return { id: 'fold~spin', color: 'charts.purple' };
+    case 'idle': return { id: 'circle-filled', color: 'testing.iconPassed' };
+    case 'exited': return { id: 'circle-outline' };
+    case 'stopped': return { id: 'debug-stop' };
+    case 'failed': return { id: 'error', color: 'errorForeground' };
+  }
+}
+
+export function turnIcon(t: TurnSummary): { id: string; color?: string } {
+  if (t.endedAt === null && t.endReason === null) return { id: 'sync~spin' };
+  switch (t.endReason) {
+    case 'done': return t.error ? { id: 'error', color: 'errorForeground' } : { id: 'check', color: 'testing.iconPassed' };
+    case 'aborted': return { id: 'circle-slash', color: 'problemsWarningIcon.foreground' };
+    case 'max_turns': return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+    case 'error': return { id: 'error', color: 'errorForeground' };
+    default: return { id: 'circle-outline' };
+  }
+}
+
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function sourceLabel(source: string | null | undefined): string {
+  switch (source) {
+    case 'palette': return 'Command Palette';
+    case 'event-log': return 'event log';
+    case 'editor': return 'editor';
+    case 'api': return 'extension API';
+    case 'tree': return 'Sessions view';
+    case 'task': return 'first task';
+    case null: case undefined: case '': return 'unknown source';
+    default: return source;
+  }
+}
+
+export function turnDescription(t: TurnSummary): string {
+  const parts: string[] = [];
+  parts.push(t.endReason ?? (t.endedAt === null ? 'streaming' : 'ended'));
+  if (t.source) parts.push(`from ${sourceLabel(t.source)}`);
+  if (t.endedAt !== null) parts.push(duration(t.endedAt - t.startedAt));
+  const blocked = t.tools.filter((x) => x.blocked || x.violation).length;
+  if (t.tools.length) parts.push(`${t.tools.length} tool${t.tools.length === 1 ? '' : 's'}${blocked ? `, ${blocked} blocked` : ''}`);
+  return parts.join(' · ');
+}
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
+  return [s.command, ...s.args].map(shellQuote).join(' ');
+}

@@ -1,0 +1,80 @@
+// The profiles a person can start: the configured ones, pi when it is installed (on PATH or in
+// the workspace's node_modules/.bin), and the built-in demo worker. Pure apart from the
+// filesystem look-ups, which take their inputs as arguments.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { WorkerSpec } from '../core/api';
+import type { Profile } from './settings';
+
+export const DEMO_PROFILE = 'Demo worker';
+export const PI_PROFILE = 'pi';
+
+export interface ProfileChoice {
+  name: string;
+  detail: string;
+  /** Where it came from: the settings, found on this machine, or built in. */
+  origin: 'settings' | 'detected' | 'builtin';
+  spec: (cwd: string) => Omit<WorkerSpec, 'cwd'> & { cwd: string };
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first executable `name` in `dirs` (PATHEXT-aware on Windows). */
+export function findExecutable(name: string, dirs: string[], platform = process.platform): string | null {
+  const exts = platform === 'win32' ? ['', '.cmd', '.exe', '.bat'] : [''];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const candidate = join(dir, name + ext);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+/** Workspace `node_modules/.bin` first, then PATH. */
+export function searchDirs(workspaceFolders: string[], pathEnv = process.env.PATH ?? ''): string[] {
+  return [...workspaceFolders.map((f) => join(f, 'node_modules', '.bin')), ...pathEnv.split(delimiter)];
+}
+
+/**
+ * The demo worker runs on the extension host's own runtime: plain Node in code-server, Electron
+ * in desktop VS Code, where ELECTRON_RUN_AS_NODE makes the binary behave as Node.
+ */
+export function demoSpec(extensionPath: string, cwd: string, execPath = process.execPath): WorkerSpec {
+  return {
+    dialect: 'tau',
+    command: execPath,
+    args: [join(extensionPath, 'dist', 'demo-worker.js')],
+    cwd,
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+    name: DEMO_PROFILE,
+    model: 'demo (scripted)',
+  };
+}
+
+export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null }): ProfileChoice[] {
+  const out: ProfileChoice[] = opts.configured.map((p) => ({
+    name: p.name,
+    detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}`,
+    origin: 'settings' as const,
+    spec: (cwd: string) => ({ dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd }),
+  }));
+  const names = new Set(out.map((p) => p.name));
+  if (opts.piPath && !names.has(PI_PROFILE)) {
+    const piPath = opts.piPath;
+    out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd }) });
+  }
+  if (!names.has(DEMO_PROFILE)) {
+    out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', spec: (cwd) => demoSpec(opts.extensionPath, cwd) });
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+// The extension's settings, validated with zod when read. A value that does not fit is named
+// in an error and its default is used instead; nothing here imports vscode, so it is tested as
+// a pure module (the caller hands in a getter over `workspace.getConfiguration`).
+import { z } from 'zod';
+
+export const SECTION = 'rpcWorkers';
+
+export const profileSchema = z.object({
+  name: z.string().trim().min(1, 'a profile needs a name'),
+  dialect: z.enum(['pi', 'tau'], { error: 'dialect must be "pi" or "tau"' }),
+  command: z.string().trim().min(1, 'a profile needs a command'),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  model: z.string().optional(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+const int = (min: number, max: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+/** Each key: its schema and its default. The same numbers are in package.json's contributes. */
+export const SETTINGS = {
+  profiles: { schema: z.array(z.unknown()), default: [] as unknown[] },
+  defaultProfile: { schema: z.string(), default: '' },
+  maxWorkers: { schema: int(1, 64), default: 4 },
+  maxPromptBytes: { schema: int(1024, 16 * 1024 * 1024), default: 32 * 1024 },
+  commandTimeoutMs: { schema: int(1_000, 600_000), default: 30_000 },
+  settleTimeoutMs: { schema: int(1_000, 600_000), default: 60_000 },
+  eventLogSize: { schema: int(100, 1_000_000), default: 10_000 },
+  trace: { schema: z.boolean(), default: false },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+export interface Settings {
+  profiles: Profile[];
+  defaultProfile: string;
+  maxWorkers: number;
+  maxPromptBytes: number;
+  commandTimeoutMs: number;
+  settleTimeoutMs: number;
+  eventLogSize: number;
+  trace: boolean;
+}
+
+export interface ReadSettings {
+  settings: Settings;
+  /** One sentence per value that was not used, naming the setting. */
+  errors: string[];
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
+}
+
+/** `get(key)` returns the configured value or undefined when unset. */
+export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
+  const errors: string[] = [];
+  const value = <K extends SettingKey>(key: K) => {
+    const raw = get(key);
+    const spec = SETTINGS[key];
+    if (raw === undefined || raw === null) return spec.default;
+    const parsed = spec.schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    errors.push(`${SECTION}.${key} is invalid (${describe(parsed.error)}); using the default ${JSON.stringify(spec.default)}`);
+    return spec.default;
+  };
+  const profiles: Profile[] = [];
+  const seen = new Set<string>();
+  (value('profiles') as unknown[]).forEach((raw, i) => {
+    const parsed = profileSchema.safeParse(raw);
+    if (!parsed.success) {
+      errors.push(`${SECTION}.profiles[${i}] is invalid (${describe(parsed.error)}); that profile is ignored`);
+      return;
+    }
+    if (seen.has(parsed.data.name)) {
+      errors.push(`${SECTION}.profiles[${i}]: a profile named "${parsed.data.name}" comes earlier; this one is ignored`);
+      return;
+    }
+    seen.add(parsed.data.name);
+    profiles.push(parsed.data);
+  });
+  const settings: Settings = {
+    profiles,
+    defaultProfile: value('defaultProfile') as string,
+    maxWorkers: value('maxWorkers') as number,
+    maxPromptBytes: value('maxPromptBytes') as number,
+    commandTimeoutMs: value('commandTimeoutMs') as number,
+    settleTimeoutMs: value('settleTimeoutMs') as number,
+    eventLogSize: value('eventLogSize') as number,
+    trace: value('trace') as boolean,
+  };
+  return { settings, errors };
+}
+
+/** The settings that the host takes when it is created (a change applies after a reload). */
+export const HOST_LIMIT_KEYS: SettingKey[] = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'];
+
+export function hostLimits(s: Settings) {
+  return {
+    maxWorkers: s.maxWorkers,
+    maxPromptBytes: s.maxPromptBytes,
+    commandTimeoutMs: s.commandTimeoutMs,
+    settleTimeoutMs: s.settleTimeoutMs,
+    eventStoreSize: s.eventLogSize,
+  };
+}

@@ -1,0 +1,366 @@
+// The event log webview: receives batches of events from the extension, folds them into the
+// model, and draws the newest entries in animation-frame chunks, keeping the DOM bounded.
+// Every message from the extension is validated; nothing a worker sent is parsed as HTML.
+import { hostMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../ui/webviewProtocol';
+import { h, icon, setText } from './dom';
+import { FILTER_GROUPS, GROUP_OF, LogModel, searchText, type Entry, type FilterGroup } from './model';
+import { createRow, updateRow } from './render';
+
+declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
+const vscode = acquireVsCodeApi();
+const post = (m: WebviewMessage) => vscode.postMessage(m);
+
+/** Rows kept in the DOM (more on request, up to the max). */
+const DOM_ROWS = 500;
+const DOM_ROWS_MAX = 5000;
+/** Time a frame may spend folding events before it draws. */
+const FRAME_BUDGET_MS = 10;
+const FOLD_CHUNK = 2000;
+
+const GROUP_LABELS: Record<FilterGroup, { label: string; icon: string }> = {
+  messages: { label: 'Messages', icon: 'comment-discussion' },
+  thinking: { label: 'Thinking', icon: 'lightbulb' },
+  tools: { label: 'Tools', icon: 'tools' },
+  turns: { label: 'Turns', icon: 'play' },
+  queue: { label: 'Queue', icon: 'list-ordered' },
+  compaction: { label: 'Compaction', icon: 'fold' },
+  problems: { label: 'Problems', icon: 'warning' },
+  other: { label: 'Other', icon: 'symbol-event' },
+};
+
+interface Saved { hidden: FilterGroup[]; search: string }
+const saved = (vscode.getState() as Saved | undefined) ?? { hidden: [], search: '' };
+
+// ---- state
+let model = new LogModel();
+let worker: WorkerView | null = null;
+let storeNote = '';
+const hiddenGroups = new Set<FilterGroup>(saved.hidden.filter((g) => g in FILTER_GROUPS));
+let query = saved.search.toLowerCase();
+let maxRows = DOM_ROWS;
+let pinned = true;
+const pending: WireEvent[][] = [];
+let needsFull = true;
+let lastAppendedId = 0;
+let matchingTotal = 0;
+const rendered = new Map<number, HTMLElement>();
+let renderedOrder: number[] = [];
+let frameScheduled = false;
+
+// ---- skeleton
+const app = document.getElementById('app')!;
+const workerSelect = h('select', { class: 'worker-select', attrs: { 'aria-label': 'Worker' } });
+const statusBadge = h('span', { class: 'status-badge', attrs: { role: 'status' } });
+const chips = h('div', { class: 'chips', attrs: { role: 'toolbar', 'aria-label': 'Filter by kind' } });
+const search = h('input', { class: 'search', attrs: { type: 'search', placeholder: 'Search the log', 'aria-label': 'Search the log' } });
+search.value = saved.search;
+const counter = h('span', { class: 'counter' });
+const hiddenRow = h('div', { class: 'hidden-row' });
+const showMore = h('button', { class: 'link', text: 'Show more' });
+const list = h('div', { class: 'list', attrs: { role: 'list', 'aria-label': 'Event log', tabindex: '0' } });
+const rows = h('div', { class: 'rows' });
+const empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
+const jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
+const textarea = h('textarea', { class: 'message', attrs: { rows: '3', placeholder: 'Message the worker (Ctrl+Enter sends)', 'aria-label': 'Message' } });
+const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase() } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
+const sendBtn = btn('Send', 'send', 'Send as a prompt (Ctrl+Enter)', 'primary');
+const followBtn = btn('Follow-up', 'list-ordered', 'Deliver when the current turn ends');
+const redirectBtn = btn('Redirect', 'debug-restart', 'Abort the current turn and send this instead');
+const abortBtn = btn('Abort', 'debug-stop', 'Abort the current turn');
+const compactBtn = btn('Compact', 'fold', 'Compact the conversation');
+const stopBtn = btn('Stop', 'close', 'Stop the worker');
+const resultLine = h('div', { class: 'result', attrs: { role: 'status', 'aria-live': 'polite' } });
+
+hiddenRow.appendChild(h('span', { class: 'hidden-text' }));
+hiddenRow.appendChild(showMore);
+list.append(hiddenRow, rows, empty);
+app.replaceChildren(
+  h('div', { class: 'top' }, icon('server-process'), workerSelect, statusBadge),
+  h('div', { class: 'toolbar' }, chips, h('div', { class: 'search-row' }, search, counter)),
+  h('div', { class: 'list-wrap' }, list, jump),
+  h('div', { class: 'composer' }, textarea, h('div', { class: 'buttons' }, sendBtn, followBtn, redirectBtn, abortBtn, compactBtn, stopBtn), resultLine),
+);
+app.removeAttribute('aria-busy');
+
+for (const g of Object.keys(FILTER_GROUPS) as FilterGroup[]) {
+  const chip = h('button', { class: 'chip', title: `Show ${GROUP_LABELS[g].label.toLowerCase()}`, attrs: { 'aria-pressed': String(!hiddenGroups.has(g)), 'data-group': g } }, icon(GROUP_LABELS[g].icon), h('span', { text: ` ${GROUP_LABELS[g].label}` }));
+  chip.addEventListener('click', () => {
+    if (hiddenGroups.has(g)) hiddenGroups.delete(g);
+    else hiddenGroups.add(g);
+    chip.setAttribute('aria-pressed', String(!hiddenGroups.has(g)));
+    persist();
+    full();
+  });
+  chips.appendChild(chip);
+}
+
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+search.addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => {
+    query = search.value.trim().toLowerCase();
+    persist();
+    full();
+  }, 120);
+});
+
+showMore.addEventListener('click', () => {
+  maxRows = Math.min(DOM_ROWS_MAX, maxRows + DOM_ROWS);
+  pinned = false;
+  full();
+});
+
+list.addEventListener('scroll', () => {
+  pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  jump.classList.toggle('visible', !pinned);
+}, { passive: true });
+jump.addEventListener('click', () => {
+  pinned = true;
+  list.scrollTop = list.scrollHeight;
+  jump.classList.remove('visible');
+});
+
+workerSelect.addEventListener('change', () => {
+  if (workerSelect.value) post({ type: 'selectWorker', workerId: workerSelect.value });
+});
+
+function mode(): 'prompt' | 'steer' {
+  return worker?.streaming ? 'steer' : 'prompt';
+}
+
+function send(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): void {
+  const text = textarea.value;
+  if (!worker || !text.trim()) {
+    textarea.focus();
+    return;
+  }
+  if (kind === 'redirect') post({ type: 'redirect', workerId: worker.workerId, text });
+  else post({ type: 'send', workerId: worker.workerId, text, mode: kind });
+  lastSent = text;
+  textarea.value = '';
+  setResult(`${kind === 'followUp' ? 'Follow-up' : kind === 'steer' ? 'Steer' : kind === 'redirect' ? 'Redirect' : 'Prompt'} sent…`, 'pending');
+}
+let lastSent = '';
+
+sendBtn.addEventListener('click', () => send(mode()));
+followBtn.addEventListener('click', () => send('followUp'));
+redirectBtn.addEventListener('click', () => send('redirect'));
+abortBtn.addEventListener('click', () => worker && post({ type: 'abort', workerId: worker.workerId }));
+compactBtn.addEventListener('click', () => worker && post({ type: 'compact', workerId: worker.workerId }));
+stopBtn.addEventListener('click', () => worker && post({ type: 'stop', workerId: worker.workerId }));
+textarea.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+    ev.preventDefault();
+    send(mode());
+  }
+});
+
+function setResult(text: string, cls: 'ok' | 'info' | 'error' | 'pending'): void {
+  resultLine.className = `result result-${cls}`;
+  setText(resultLine, text);
+}
+
+function persist(): void {
+  vscode.setState({ hidden: [...hiddenGroups], search: search.value } satisfies Saved);
+}
+
+// ---- composer state
+
+function renderWorker(): void {
+  const w = worker;
+  const live = w?.status === 'running';
+  const phase = !w ? 'none' : w.status !== 'running' ? w.status : w.compacting ? 'compacting' : w.streaming ? 'streaming' : 'idle';
+  app.dataset.phase = phase;
+  setText(statusBadge, !w ? 'no worker' : `${phase}${w.model ? ` · ${w.model}` : ''}${w.pid ? ` · pid ${w.pid}` : ''}`);
+  statusBadge.className = `status-badge phase-${phase}`;
+  const streaming = !!(live && w!.streaming);
+  const compacting = !!(live && w!.compacting);
+  setText(sendBtn.querySelector('.label')!, streaming ? ' Steer' : ' Send');
+  sendBtn.title = streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)';
+  sendBtn.disabled = !live || compacting;
+  followBtn.hidden = !streaming;
+  followBtn.disabled = !streaming;
+  redirectBtn.disabled = !live || compacting;
+  abortBtn.disabled = !(streaming || compacting);
+  compactBtn.disabled = !live || streaming || compacting;
+  stopBtn.disabled = !w || w.status === 'stopped';
+  textarea.disabled = !live;
+  textarea.placeholder = !w ? 'No worker selected' : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)';
+  empty.hidden = !!w;
+}
+
+// ---- drawing
+
+const matches = (e: Entry) => !hiddenGroups.has(GROUP_OF[e.kind]) && (!query || searchText(e).toLowerCase().includes(query));
+
+function full(): void {
+  needsFull = true;
+  schedule();
+}
+
+function schedule(): void {
+  if (frameScheduled) return;
+  frameScheduled = true;
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    frameScheduled = false;
+    frame();
+  };
+  requestAnimationFrame(run);
+  // A webview in the background gets no animation frames; the log still keeps up.
+  setTimeout(run, 120);
+}
+
+function frame(): void {
+  const t0 = performance.now();
+  while (pending.length && performance.now() - t0 < FRAME_BUDGET_MS) {
+    const batch = pending[0];
+    model.apply(batch.length > FOLD_CHUNK ? batch.splice(0, FOLD_CHUNK) : pending.shift()!);
+    if (batch.length === 0 && pending[0] === batch) pending.shift();
+  }
+  if (needsFull) drawAll();
+  else drawDirty();
+  if (pending.length) schedule();
+  else app.dataset.settled = String(model.eventCount);
+}
+
+function drawAll(): void {
+  needsFull = false;
+  model.takeDirty();
+  rendered.clear();
+  const all = model.all();
+  const chosen: Entry[] = [];
+  let total = 0;
+  for (let i = all.length - 1; i >= 0; i--) {
+    const e = all[i];
+    if (!matches(e)) continue;
+    total++;
+    if (chosen.length < maxRows) chosen.push(e);
+  }
+  chosen.reverse();
+  const frag = document.createDocumentFragment();
+  renderedOrder = [];
+  for (const e of chosen) {
+    const row = createRow(e);
+    rendered.set(e.id, row);
+    renderedOrder.push(e.id);
+    frag.appendChild(row);
+  }
+  rows.replaceChildren(frag);
+  matchingTotal = total;
+  lastAppendedId = all.length ? all[all.length - 1].id : 0;
+  finishDraw();
+}
+
+function drawDirty(): void {
+  const dirty = model.takeDirty();
+  if (!dirty.length) return;
+  const frag = document.createDocumentFragment();
+  for (const e of dirty) {
+    const row = rendered.get(e.id);
+    if (row) {
+      if (row.dataset.version !== String(e.version)) updateRow(row, e);
+      continue;
+    }
+    if (e.id <= lastAppendedId) continue;
+    lastAppendedId = e.id;
+    if (!matches(e)) continue;
+    matchingTotal++;
+    const created = createRow(e);
+    rendered.set(e.id, created);
+    renderedOrder.push(e.id);
+    frag.appendChild(created);
+  }
+  rows.appendChild(frag);
+  // Bounded: the oldest rows leave the DOM; the hidden row counts them.
+  if (renderedOrder.length > maxRows) {
+    const excess = renderedOrder.splice(0, renderedOrder.length - maxRows);
+    for (const id of excess) {
+      rendered.get(id)?.remove();
+      rendered.delete(id);
+    }
+  }
+  finishDraw();
+}
+
+function finishDraw(): void {
+  const hidden = Math.max(0, matchingTotal - renderedOrder.length);
+  const parts: string[] = [];
+  if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
+  if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
+  if (storeNote) parts.push(storeNote);
+  setText(hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
+  hiddenRow.hidden = parts.length === 0;
+  showMore.hidden = hidden === 0 || maxRows >= DOM_ROWS_MAX;
+  setText(counter, `${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} events`);
+  app.dataset.rows = String(renderedOrder.length);
+  if (pinned) list.scrollTop = list.scrollHeight;
+}
+
+// ---- messages from the extension
+
+function onMessage(msg: HostMessage): void {
+  switch (msg.type) {
+    case 'reset':
+      model = new LogModel();
+      pending.length = 0;
+      worker = msg.worker;
+      storeNote = msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '';
+      maxRows = DOM_ROWS;
+      pinned = true;
+      jump.classList.remove('visible');
+      setResult('', 'info');
+      renderWorker();
+      full();
+      return;
+    case 'events':
+      if (!worker || msg.workerId !== worker.workerId) return;
+      pending.push(msg.events);
+      schedule();
+      return;
+    case 'state':
+      if (!worker || msg.worker.workerId !== worker.workerId) return;
+      worker = msg.worker;
+      renderWorker();
+      return;
+    case 'workers': {
+      const options = msg.workers.map((w) => h('option', { text: `${w.name} (${w.status})`, attrs: { value: w.workerId } }));
+      if (!msg.workers.length) options.push(h('option', { text: 'No workers', attrs: { value: '' } }));
+      workerSelect.replaceChildren(...options);
+      workerSelect.value = msg.selected ?? '';
+      workerSelect.disabled = msg.workers.length === 0;
+      return;
+    }
+    case 'prefill':
+      if (worker?.workerId === msg.workerId) {
+        textarea.value = msg.text;
+        textarea.focus();
+      }
+      return;
+    case 'result': {
+      if (worker?.workerId !== msg.workerId) return;
+      const ok = ['accepted', 'aborted', 'redirected', 'compacted', 'stopped'].includes(msg.status);
+      const info = msg.status === 'not_streaming' || msg.status === 'cancelled';
+      if (!ok && !info && !textarea.value && lastSent) textarea.value = lastSent;
+      setResult(ok ? `${msg.action}: ${msg.status}` : `${msg.action}: ${msg.message}`, ok ? 'ok' : info ? 'info' : 'error');
+      return;
+    }
+  }
+}
+
+let invalid = 0;
+window.addEventListener('message', (ev: MessageEvent) => {
+  const parsed = hostMessageSchema.safeParse(ev.data);
+  if (!parsed.success) {
+    invalid++;
+    app.dataset.invalidMessages = String(invalid);
+    console.warn('[rpc-workers] ignored an invalid message from the extension', parsed.error.issues[0]);
+    return;
+  }
+  onMessage(parsed.data);
+});
+
+renderWorker();
+post({ type: 'ready' });

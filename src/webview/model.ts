@@ -1,0 +1,399 @@
+// The event log's model: AgentEvents of either dialect folded into entries a person reads
+// (a prompt, a turn, assistant text assembled from its deltas, thinking, a tool call with its
+// streamed output, an end reason, a compaction, a queue change, a retry, a warning). Pure, no
+// DOM: the renderer draws entries, the tests feed events. Entries are capped: the oldest fall
+// out and are counted.
+import type { WireEvent } from '../ui/webviewProtocol';
+
+export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
+
+/** The filter groups of the toolbar, and which kinds each holds. */
+export const FILTER_GROUPS = {
+  messages: ['prompt', 'assistant'],
+  thinking: ['thinking'],
+  tools: ['tool'],
+  turns: ['turn', 'end'],
+  queue: ['queue'],
+  compaction: ['compaction'],
+  problems: ['warning', 'retry', 'exit'],
+  other: ['other'],
+} as const satisfies Record<string, readonly EntryKind[]>;
+export type FilterGroup = keyof typeof FILTER_GROUPS;
+export const GROUP_OF: Record<EntryKind, FilterGroup> = Object.fromEntries(
+  Object.entries(FILTER_GROUPS).flatMap(([g, kinds]) => kinds.map((k) => [k, g])),
+) as Record<EntryKind, FilterGroup>;
+
+export interface Provenance {
+  source: string | null;
+  submitter: string | null;
+  submissionId: string | null;
+  /** From the correlation the extension sets: redirect, send-selection, with file and lines. */
+  action: string | null;
+  file: string | null;
+  lines: [number, number] | null;
+}
+
+interface Base { id: number; kind: EntryKind; time: number; version: number }
+export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Provenance }
+export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Provenance }
+export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
+export interface ToolEntry extends Base {
+  kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
+  startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
+}
+export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean }
+export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
+export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
+export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
+export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
+export interface ExitEntry extends Base { kind: 'exit'; text: string; failed: boolean }
+export interface OtherEntry extends Base { kind: 'other'; type: string; text: string }
+export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
+
+export const MAX_ENTRIES = 20_000;
+const MAX_TEXT = 512 * 1024;
+const MAX_OUTPUT = 256 * 1024;
+/** Events that carry nothing a person reads beyond what other entries show. */
+const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'agent_settled', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
+/** The readable text of a tool result in either dialect (a string, {output}, pi's {content:[{text}]}). */
+export function resultText(result: unknown): string {
+  if (result === undefined || result === null) return '';
+  if (typeof result === 'string') return result;
+  const o = obj(result);
+  if (o) {
+    if (o.truncated === true && typeof o.preview === 'string') return o.preview;
+    if (typeof o.output === 'string') return o.output;
+    if (Array.isArray(o.content)) {
+      const texts = o.content.map((c) => str(obj(c)?.text)).filter((t): t is string => t !== null);
+      if (texts.length) return texts.join('\n');
+    }
+    if (typeof o.text === 'string') return o.text;
+  }
+  try {
+    return JSON.stringify(result, null, 2);
+  } catch {
+    return String(result);
+  }
+}
+
+function capTail(text: string, max: number): string {
+  return text.length > max ? `[… ${text.length - max} earlier characters not kept]\n${text.slice(text.length - max)}` : text;
+}
+
+function messageText(message: unknown, kind: 'text' | 'thinking'): string {
+  const m = obj(message);
+  if (!m) return '';
+  if (typeof m.content === 'string') return kind === 'text' ? m.content : '';
+  if (!Array.isArray(m.content)) return '';
+  return m.content.map((c) => {
+    const b = obj(c);
+    if (!b) return '';
+    if (kind === 'text' && b.type === 'text') return str(b.text) ?? '';
+    if (kind === 'thinking' && b.type === 'thinking') return str(b.thinking) ?? str(b.text) ?? '';
+    return '';
+  }).join('');
+}
+
+function provOf(e: WireEvent): Provenance {
+  const c = obj(e.correlation);
+  const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
+  return { source: e.source ?? null, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
+}
+
+export class LogModel {
+  readonly entries: Entry[] = [];
+  /** Entries that fell out of the cap. */
+  dropped = 0;
+  /** Events folded so far (a test reads it). */
+  eventCount = 0;
+  private seq = 0;
+  private head = 0; // entries[0..head) are dropped lazily, for O(1) trimming
+  private text: TextEntry | null = null;
+  private thinking: TextEntry | null = null;
+  private readonly tools = new Map<string, ToolEntry>();
+  private compaction: CompactionEntry | null = null;
+  private turns = 0;
+  /** The last plain prompt's provenance: pi's agent_start carries none, the host's prompt_sent does. */
+  private lastPrompt: Provenance | null = null;
+  /** Entries changed since the renderer last asked. */
+  readonly dirty = new Set<Entry>();
+
+  constructor(readonly maxEntries = MAX_ENTRIES) {}
+
+  get length(): number {
+    return this.entries.length - this.head;
+  }
+
+  /** The live entries, oldest first. */
+  all(): Entry[] {
+    return this.head ? this.entries.slice(this.head) : this.entries;
+  }
+
+  at(i: number): Entry {
+    return this.entries[this.head + i];
+  }
+
+  private add<E extends Entry>(entry: Omit<E, 'id' | 'version'>): E {
+    const e = { ...entry, id: ++this.seq, version: 0 } as E;
+    this.entries.push(e);
+    if (this.entries.length - this.head > this.maxEntries) {
+      const gone = this.entries[this.head];
+      this.head++;
+      this.dropped++;
+      this.forget(gone);
+      if (this.head > 4096) {
+        this.entries.splice(0, this.head);
+        this.head = 0;
+      }
+    }
+    this.dirty.add(e);
+    return e;
+  }
+
+  private forget(e: Entry): void {
+    this.dirty.delete(e);
+    if (e.kind === 'tool' && e.toolCallId && this.tools.get(e.toolCallId) === e) this.tools.delete(e.toolCallId);
+    if (this.text === e) this.text = null;
+    if (this.thinking === e) this.thinking = null;
+    if (this.compaction === e) this.compaction = null;
+  }
+
+  private touch(e: Entry): void {
+    e.version++;
+    this.dirty.add(e);
+  }
+
+  apply(events: readonly WireEvent[]): void {
+    for (const e of events) this.fold(e);
+  }
+
+  fold(e: WireEvent): void {
+    this.eventCount++;
+    const t = e.timestamp;
+    switch (e.type) {
+      case 'prompt_sent': {
+        const d = obj(e.data);
+        const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
+        const prov = provOf(e);
+        if (!behavior) this.lastPrompt = prov;
+        this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov });
+        return;
+      }
+      case 'agent_start': {
+        this.closeMessage();
+        this.turns++;
+        let prov = provOf(e);
+        if (!prov.source && this.lastPrompt) prov = this.lastPrompt;
+        this.lastPrompt = null;
+        this.add<TurnEntry>({ kind: 'turn', time: t, index: this.turns, prov });
+        return;
+      }
+      case 'message_start': {
+        this.closeMessage();
+        return;
+      }
+      case 'message_update': {
+        if (typeof e.delta !== 'string') return;
+        const kind = e.block_type === 'thinking' ? 'thinking' : 'assistant';
+        let entry = kind === 'thinking' ? this.thinking : this.text;
+        if (!entry) {
+          entry = this.add<TextEntry>({ kind, time: t, text: '', streaming: true, stopReason: null });
+          if (kind === 'thinking') this.thinking = entry;
+          else this.text = entry;
+        }
+        entry.text = e.replace ? e.delta : entry.text.length + e.delta.length > MAX_TEXT ? capTail(entry.text + e.delta, MAX_TEXT) : entry.text + e.delta;
+        this.touch(entry);
+        return;
+      }
+      case 'message_end': {
+        const role = str(obj(e.message)?.role);
+        if (role !== null && role !== 'assistant') {
+          this.closeMessage();
+          return;
+        }
+        // A worker that sent no deltas: the whole message is in message_end.
+        if (!this.text) {
+          const whole = messageText(e.message, 'text');
+          if (whole) this.text = this.add<TextEntry>({ kind: 'assistant', time: t, text: capTail(whole, MAX_TEXT), streaming: false, stopReason: null });
+        }
+        if (!this.thinking) {
+          const whole = messageText(e.message, 'thinking');
+          if (whole) this.thinking = this.add<TextEntry>({ kind: 'thinking', time: t, text: capTail(whole, MAX_TEXT), streaming: false, stopReason: null });
+        }
+        if (this.text) this.text.stopReason = e.stop_reason ?? null;
+        this.closeMessage();
+        return;
+      }
+      case 'tool_execution_start': {
+        this.closeMessage();
+        const entry = this.add<ToolEntry>({
+          kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+          startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
+        });
+        if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
+        return;
+      }
+      case 'tool_execution_update': {
+        const entry = this.tool(e);
+        const chunk = resultText(e.result);
+        // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
+        entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
+        this.touch(entry);
+        return;
+      }
+      case 'tool_execution_end': {
+        const entry = this.tool(e);
+        entry.endedAt = t;
+        entry.isError = e.is_error === true;
+        entry.blocked = e.blocked === true;
+        entry.blockedBy = e.blocked_by ?? null;
+        entry.result = capTail(resultText(e.result), MAX_OUTPUT);
+        if (entry.blocked) entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
+        if (entry.toolCallId) this.tools.delete(entry.toolCallId);
+        this.touch(entry);
+        return;
+      }
+      case 'guard_violation': {
+        const entry = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
+        if (entry) {
+          entry.violation = e.error ?? 'guard violation';
+          this.touch(entry);
+        }
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+        return;
+      }
+      case 'agent_end': {
+        this.closeMessage();
+        for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
+        this.tools.clear();
+        this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry: e.will_retry === true });
+        return;
+      }
+      case 'compaction_start': {
+        const d = obj(e.data);
+        this.compaction = this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: str(d?.reason), summary: null, tokensBefore: null, error: null, endedAt: null });
+        return;
+      }
+      case 'compaction_end': {
+        const d = obj(e.data) ?? {};
+        const r = obj(d.result);
+        const entry = this.compaction ?? this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: null, summary: null, tokensBefore: null, error: null, endedAt: null });
+        entry.endedAt = t;
+        entry.summary = str(d.summary) ?? str(r?.summary);
+        entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : typeof r?.tokensBefore === 'number' ? r.tokensBefore : null;
+        const cancelled = d.cancelled === true || d.aborted === true;
+        const failed = e.is_error === true || d.is_error === true;
+        entry.phase = cancelled ? 'cancelled' : failed ? 'failed' : 'done';
+        entry.error = failed ? (e.error ?? str(d.error) ?? str(d.errorMessage) ?? 'the compaction failed') : null;
+        if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
+        this.compaction = null;
+        this.touch(entry);
+        return;
+      }
+      case 'queue_update': {
+        const d = obj(e.data) ?? {};
+        const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
+        const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
+        this.add<QueueEntry>({ kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items });
+        return;
+      }
+      case 'auto_retry_start':
+      case 'auto_retry_end': {
+        const d = obj(e.data) ?? {};
+        const start = e.type === 'auto_retry_start';
+        const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
+        const text = start
+          ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
+          : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
+        this.add<RetryEntry>({ kind: 'retry', time: t, phase: start ? 'start' : 'end', text });
+        return;
+      }
+      case 'protocol_error': {
+        const d = obj(e.data) ?? {};
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: 'Protocol error: the worker sent a line that is not a protocol message', text: `${e.error ?? 'malformed line'}${str(d.preview) ? `\n${d.preview}` : ''}` });
+        return;
+      }
+      case 'extension_error': {
+        const d = obj(e.data) ?? {};
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, text: e.error ?? str(d.error) ?? JSON.stringify(d) });
+        return;
+      }
+      case 'worker_exit': {
+        this.closeMessage();
+        const d = obj(e.data) ?? {};
+        const status = str(d.status) ?? 'exited';
+        const how = d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
+        this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
+        return;
+      }
+      default: {
+        if (QUIET.has(e.type)) return;
+        const { type, timestamp: _t, ...rest } = e;
+        let text: string;
+        try {
+          text = JSON.stringify(rest);
+        } catch {
+          text = '';
+        }
+        this.add<OtherEntry>({ kind: 'other', time: t, type, text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text });
+      }
+    }
+  }
+
+  private tool(e: WireEvent): ToolEntry {
+    const known = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
+    if (known) return known;
+    // An update or end whose start fell out of the store (or never came).
+    const entry = this.add<ToolEntry>({
+      kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+      startedAt: e.timestamp, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
+    });
+    if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
+    return entry;
+  }
+
+  private closeMessage(): void {
+    for (const entry of [this.text, this.thinking]) {
+      if (entry && entry.streaming) {
+        entry.streaming = false;
+        this.touch(entry);
+      }
+    }
+    this.text = null;
+    this.thinking = null;
+  }
+
+  takeDirty(): Entry[] {
+    const list = [...this.dirty];
+    this.dirty.clear();
+    return list;
+  }
+}
+
+/** What a search matches against. */
+export function searchText(e: Entry): string {
+  switch (e.kind) {
+    case 'prompt': return `${e.text} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
+    case 'turn': return `turn ${e.index} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
+    case 'assistant': case 'thinking': return e.text;
+    case 'tool': return `${e.name} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
+    case 'end': return `${e.reason} ${e.error ?? ''}`;
+    case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
+    case 'queue': return `queue ${e.items.join(' ')}`;
+    case 'retry': case 'warning': case 'exit': return `${'title' in e ? e.title : ''} ${e.text}`;
+    case 'other': return `${e.type} ${e.text}`;
+  }
+}
+
+export function safeJson(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  try {
+    return JSON.stringify(v, null, 2);
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,162 @@
+// How each entry of the log is drawn, and redrawn when it changes. Every string from a worker
+// goes in as text.
+import { h, icon, setText } from './dom';
+import { safeJson, type Entry, type Provenance } from './model';
+
+export function time(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export function dur(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+const SOURCES: Record<string, { icon: string; label: string }> = {
+  palette: { icon: 'terminal', label: 'Command Palette' },
+  'event-log': { icon: 'comment', label: 'Event log composer' },
+  editor: { icon: 'edit', label: 'Editor' },
+  api: { icon: 'extensions', label: 'Extension API' },
+  tree: { icon: 'list-tree', label: 'Sessions view' },
+  task: { icon: 'tasklist', label: 'First task' },
+};
+
+export function sourceInfo(source: string | null): { icon: string; label: string; cls: string } {
+  if (!source) return { icon: 'question', label: 'Unknown source', cls: 'src-unknown' };
+  const known = SOURCES[source];
+  return known ? { ...known, cls: `src-${source}` } : { icon: 'plug', label: source, cls: 'src-other' };
+}
+
+function provLine(p: Provenance, extra?: string): HTMLElement {
+  const s = sourceInfo(p.source);
+  const parts = [`${s.label}`];
+  if (p.submitter) parts.push(`by ${p.submitter}`);
+  if (p.action === 'redirect') parts.push('redirect');
+  if (p.action === 'send-selection') parts.push('selection');
+  if (p.file) parts.push(p.lines ? `${p.file}:${p.lines[0]}${p.lines[1] !== p.lines[0] ? `-${p.lines[1]}` : ''}` : p.file);
+  if (extra) parts.push(extra);
+  const line = h('span', { class: 'prov', title: p.submissionId ? `submission ${p.submissionId}` : '' }, icon(s.icon), h('span', { text: ` ${parts.join(' · ')}` }));
+  return line;
+}
+
+function header(kindIcon: string, title: string, t: number, ...rest: (Node | null)[]): HTMLElement {
+  return h('div', { class: 'head' }, icon(kindIcon), h('span', { class: 'title', text: title }), ...rest, h('span', { class: 'time', text: time(t) }));
+}
+
+/** A fresh element for the entry. */
+export function createRow(e: Entry): HTMLElement {
+  const row = h('div', { class: `entry kind-${e.kind}`, attrs: { 'data-id': String(e.id), role: 'listitem' } });
+  updateRow(row, e);
+  return row;
+}
+
+/** Redraw `row` for the entry's current state. Tool and thinking rows keep their open state. */
+export function updateRow(row: HTMLElement, e: Entry): void {
+  row.dataset.version = String(e.version);
+  switch (e.kind) {
+    case 'prompt': {
+      const behavior = e.behavior === 'steer' ? 'Steer' : e.behavior === 'followUp' ? 'Follow-up' : e.prov.action === 'redirect' ? 'Redirect' : 'Prompt';
+      const s = sourceInfo(e.prov.source);
+      row.className = `entry kind-prompt ${s.cls}${e.behavior ? ` queued-${e.behavior}` : ''}`;
+      row.replaceChildren(header(e.behavior === 'steer' ? 'debug-step-into' : e.behavior === 'followUp' ? 'list-ordered' : 'account', behavior, e.time, provLine(e.prov)), h('div', { class: 'body text', text: e.text }));
+      return;
+    }
+    case 'turn': {
+      const s = sourceInfo(e.prov.source);
+      row.className = `entry kind-turn ${s.cls}`;
+      row.replaceChildren(header('play', `Turn ${e.index}`, e.time, provLine(e.prov)));
+      return;
+    }
+    case 'assistant': {
+      row.classList.toggle('streaming', e.streaming);
+      let body = row.querySelector<HTMLElement>('.body');
+      if (!body) {
+        row.replaceChildren(header('hubot', 'Assistant', e.time, h('span', { class: 'badge' })), (body = h('div', { class: 'body text' })));
+      }
+      setText(body, e.text);
+      setText(row.querySelector('.badge')!, e.streaming ? 'streaming…' : e.stopReason && e.stopReason !== 'stop' ? e.stopReason : '');
+      return;
+    }
+    case 'thinking': {
+      let details = row.querySelector('details');
+      if (!details) {
+        details = h('details', {}, h('summary', {}, icon('lightbulb'), h('span', { class: 'title', text: 'Thinking' }), h('span', { class: 'badge' }), h('span', { class: 'time', text: time(e.time) })), h('div', { class: 'body text' }));
+        row.replaceChildren(details);
+      }
+      setText(details.querySelector('.badge')!, e.streaming ? 'streaming…' : `${e.text.length} characters`);
+      setText(details.querySelector('.body')!, e.text);
+      return;
+    }
+    case 'tool': {
+      const open = row.querySelector('details')?.open ?? false;
+      const state = e.blocked ? 'blocked' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
+      row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
+      const summary = h('summary', {},
+        icon(state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools', state === 'running' ? 'codicon-modifier-spin' : ''),
+        h('span', { class: 'title', text: e.name }),
+        h('span', { class: 'args-brief', text: brief(e.args) }),
+        h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${dur((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
+        h('span', { class: 'time', text: time(e.time) }));
+      const body = h('div', { class: 'body' });
+      if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+      if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
+      if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
+      if (e.output && e.result === null) body.appendChild(section('Output', e.output));
+      if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));
+      const details = h('details', {}, summary, body);
+      details.open = open || e.blocked;
+      row.replaceChildren(details);
+      if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+      return;
+    }
+    case 'end': {
+      const cls = e.reason === 'done' && !e.error ? 'end-done' : e.reason === 'aborted' ? 'end-aborted' : e.reason === 'max_turns' ? 'end-max' : 'end-error';
+      row.className = `entry kind-end ${cls}`;
+      const text = `Turn ended: ${e.reason}${e.error ? ` — ${e.error}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
+      row.replaceChildren(header(cls === 'end-done' ? 'check' : cls === 'end-aborted' ? 'circle-slash' : cls === 'end-max' ? 'warning' : 'error', text, e.time));
+      return;
+    }
+    case 'compaction': {
+      row.className = `entry kind-compaction compaction-${e.phase}`;
+      const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? 'Compacted' : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
+      const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? dur(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
+      row.replaceChildren(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),
+        e.summary ? h('div', { class: 'body text', text: e.summary }) : null as unknown as Node,
+        e.error ? h('div', { class: 'body error-text', text: e.error }) : null as unknown as Node);
+      return;
+    }
+    case 'queue': {
+      const text = `Queue: ${e.steering} steer, ${e.followUp} follow-up`;
+      row.replaceChildren(header('list-ordered', text, e.time), e.items.length ? h('div', { class: 'body text', text: e.items.join('\n') }) : null as unknown as Node);
+      return;
+    }
+    case 'retry':
+      row.replaceChildren(header('refresh', e.text, e.time));
+      return;
+    case 'warning':
+      row.replaceChildren(header('warning', e.title, e.time), h('div', { class: 'body text', text: e.text }));
+      return;
+    case 'exit':
+      row.className = `entry kind-exit${e.failed ? ' exit-failed' : ''}`;
+      row.replaceChildren(header(e.failed ? 'error' : 'debug-stop', e.text, e.time));
+      return;
+    case 'other':
+      row.replaceChildren(header('symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
+      return;
+  }
+}
+
+function section(label: string, text: string): HTMLElement {
+  return h('div', { class: 'section' }, h('div', { class: 'label', text: label }), h('pre', { class: 'pre', text }));
+}
+
+function brief(args: unknown): string {
+  if (!args || typeof args !== 'object') return '';
+  const o = args as Record<string, unknown>;
+  const first = o.command ?? o.path ?? o.file_path ?? o.pattern ?? o.query ?? Object.values(o)[0];
+  const s = typeof first === 'string' ? first : safeJson(first);
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+}
