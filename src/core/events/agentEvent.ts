@@ -10,7 +10,8 @@ export const LOOP_EVENT_TYPES = [
 
 /** Types either worker sends beyond the loop events, and the host's own. */
 export const EXTRA_EVENT_TYPES = [
-  'agent_settled', 'queue_update', 'compaction_start', 'compaction_end', 'auto_retry_start',
+  'agent_settled', 'queue_update', 'compaction_start', 'compaction_end', 'auto_compaction_start',
+  'auto_compaction_end', 'auto_retry_start',
   'auto_retry_end', 'extension_error', 'side_completion_start', 'side_completion_update',
   'side_completion_end',
   // Host-made: a line from the worker that is not a protocol message, a guard finding, the

@@ -184,7 +184,10 @@ export class Worker {
     if (!queued) this.turns.recordProvenance(provenance);
     this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued } });
     try {
-      const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt');
+      // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
+      // the settle timeout, not the command timeout.
+      const bound = queued === 'followUp' ? this.ctx.limits.settleTimeoutMs : this.ctx.limits.commandTimeoutMs;
+      const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
       if (!queued) this.turns.promptAccepted(startsBefore);
       this.ctx.onState(this);
       return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ms: elapsed(t0) };

@@ -1,0 +1,92 @@
+// What each dialect does differently, through the host: τ's compaction can be cancelled by
+// abort and pi's cannot; τ refuses a different protocol MAJOR; follow-ups run after the turn;
+// pi's extension UI dialogs are answered by the host (headless: cancelled).
+import assert from 'node:assert/strict';
+import type { UiRequest, WorkerHost } from '../../src/core/api';
+import { createWorkerHost } from '../../src/core/host';
+import { fakeSpec, ofType, record, text, waitFor } from '../helpers/host';
+
+describe('dialect differences through the host', () => {
+  let host: WorkerHost;
+  afterEach(() => host?.dispose());
+
+  async function started(h: WorkerHost, spec: ReturnType<typeof fakeSpec>) {
+    const r = await h.start(spec);
+    if (r.status !== 'started') throw new Error(r.error);
+    return r.workerId;
+  }
+
+  it('τ: abort cancels a running compaction, and both verbs say so', async () => {
+    host = createWorkerHost();
+    const id = await started(host, fakeSpec('tau', ['--compact-ms', '5000']));
+    const first = waitFor(host, id, ofType('agent_end'));
+    await host.prompt(id, 'say a few words to compact');
+    await first;
+    // compact's request is written before abort's, so τ has the compaction when abort arrives.
+    const compacting = host.compact(id);
+    const aborted = await host.abort(id);
+    assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
+    assert.equal(aborted.status === 'aborted' && aborted.compactionCancelled, true);
+    assert.equal((await compacting).status, 'aborted');
+  });
+
+  it('pi: abort does not reach a running compaction, and the host does not pretend it does', async () => {
+    host = createWorkerHost();
+    const id = await started(host, fakeSpec('pi', ['--compact-ms', '1500']));
+    const first = waitFor(host, id, ofType('agent_end'));
+    await host.prompt(id, 'say a few words to compact');
+    await first;
+    const began = waitFor(host, id, ofType('compaction_start'));
+    const compacting = host.compact(id);
+    await began;
+    const aborted = await host.abort(id);
+    assert.equal(aborted.status, 'error');
+    assert.match(aborted.status === 'error' ? aborted.error : '', /does not reach a running compaction/);
+    const r = await compacting;
+    assert.equal(r.status, 'compacted', JSON.stringify(r));
+  });
+
+  it('τ: a different protocol MAJOR is refused and the worker is not kept', async () => {
+    host = createWorkerHost();
+    const r = await host.start(fakeSpec('tau', ['--protocol-version', '2.1']));
+    assert.equal(r.status, 'error');
+    assert.match(r.status === 'error' ? r.error : '', /protocol 2\.1.*1\.x/);
+    assert.equal(host.list().length, 0);
+  });
+
+  for (const dialect of ['pi', 'tau'] as const) {
+    it(`${dialect}: a follow-up sent while streaming runs after the current work`, async () => {
+      host = createWorkerHost();
+      const id = await started(host, fakeSpec(dialect));
+      const events = record(host, () => id);
+      const began = waitFor(host, id, ofType('agent_start'));
+      await host.prompt(id, 'wait 300\nsay first part');
+      await began;
+      const followed = host.prompt(id, 'say the follow-up', { streamingBehavior: 'followUp' });
+      const done = waitFor(host, id, () => text(events).includes('the follow-up'), 10_000, 'the follow-up text');
+      assert.equal((await followed).status, 'accepted');
+      await done;
+      assert.ok(text(events).indexOf('first part') < text(events).indexOf('the follow-up'));
+    });
+  }
+
+  it('pi: an extension UI dialog is answered by the host\'s handler; headless answers cancelled', async () => {
+    const asked: UiRequest[] = [];
+    host = createWorkerHost({ onUiRequest: async (req) => (asked.push(req), { confirmed: true }) });
+    const id = await started(host, fakeSpec('pi', ['--ui']));
+    const notices: string[] = [];
+    const settled = waitFor(host, id, ofType('agent_end'));
+    await host.prompt(id, 'say hi');
+    await settled;
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].method, 'confirm');
+    await host.dispose();
+
+    host = createWorkerHost({ onUiNotice: (n) => void notices.push(String(n.params.message)) });
+    const id2 = await started(host, fakeSpec('pi', ['--ui']));
+    const settled2 = waitFor(host, id2, ofType('agent_end'));
+    await host.prompt(id2, 'say hi');
+    await settled2;
+    assert.ok(notices.some((m) => /confirmed: false/.test(m)), JSON.stringify(notices));
+  });
+});
