@@ -90,7 +90,7 @@ describe('guarded workers through the host', function () {
       const settled = waitFor(host, started.workerId, ofType('agent_end'), 30_000);
       await host.prompt(started.workerId, 'hello');
       await settled;
-      const system = llm.requests[llm.requests.length - 1].messages.find((m) => m.role === 'system');
+      const system = (llm.requests[llm.requests.length - 1].messages as Array<{ role: string; content: unknown }>).find((m) => m.role === 'system');
       assert.match(JSON.stringify(system?.content), /You implement what you are asked/);
     });
   });
