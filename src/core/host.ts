@@ -95,7 +95,7 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
       await worker.stop();
       workers.delete(workerId);
       const tail = stderrTail.join('\n').trim();
-      const error = probed.error.includes('stderr') || !tail ? probed.error : `${probed.error}; stderr:\n${tail}`;
+      const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
       return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
     }
     let taskAccepted: boolean | undefined;

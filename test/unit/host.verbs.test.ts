@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { WorkerHost } from '../../src/core/api';
 import { createWorkerHost } from '../../src/core/host';
-import { fakeSpec, groupMembers, isAlive, ofType, record, text, waitFor } from '../helpers/host';
+import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
 
 for (const dialect of ['tau', 'pi'] as const) {
   describe(`control verbs on the fake worker (${dialect})`, () => {
@@ -134,6 +134,13 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal((await host.compact('nope')).status, 'not_found');
       assert.equal((await host.stop('nope')).status, 'not_found');
       assert.equal(host.state('nope').status, 'not_found');
+    });
+
+    it('fails a start whose program does not exist, saying so, with nothing left behind', async () => {
+      const r = await host.start({ dialect, command: '/nonexistent/worker-binary', cwd: ROOT });
+      assert.equal(r.status, 'error');
+      assert.match(r.status === 'error' ? r.error : '', /could not start \/nonexistent\/worker-binary: .*ENOENT/);
+      assert.equal(host.list().length, 0);
     });
 
     it('fails a start whose worker exits during the probe, with its stderr tail', async () => {

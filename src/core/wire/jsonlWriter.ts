@@ -7,6 +7,7 @@ import type { WireCodec } from './codec';
 
 export class JsonlMessageWriter extends AbstractMessageWriter {
   private closed = false;
+  private failures = 0;
 
   constructor(
     private readonly stream: Writable,
@@ -14,9 +15,10 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
     private readonly onSend?: (value: unknown) => void,
   ) {
     super();
-    stream.on('error', (error) => {
+    // The write callback reports the failure; this listener only keeps the stream's error
+    // event from being an uncaught exception.
+    stream.on('error', () => {
       this.closed = true;
-      this.fireError(error);
     });
     stream.on('close', () => {
       this.closed = true;
@@ -24,15 +26,22 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
     });
   }
 
+  // A failed write resolves: the failure is reported as this writer's error, and whoever waits
+  // for an answer is released by the worker's exit or by the command timeout. A rejection here
+  // would surface inside vscode-jsonrpc as an unhandled one.
   write(message: Message): Promise<void> {
     const value = this.codec.encode(message);
     if (value === undefined) return Promise.resolve();
     if (this.closed || this.stream.destroyed || this.stream.writableEnded) {
-      return Promise.reject(new Error('the worker\'s stdin is closed'));
+      this.fireError(new Error("the worker's stdin is closed"), message, ++this.failures);
+      return Promise.resolve();
     }
     this.onSend?.(value);
-    return new Promise((resolve, reject) => {
-      this.stream.write(JSON.stringify(value) + '\n', (error) => (error ? reject(error) : resolve()));
+    return new Promise((resolve) => {
+      this.stream.write(JSON.stringify(value) + '\n', (error) => {
+        if (error) this.fireError(error, message, ++this.failures);
+        resolve();
+      });
     });
   }
 

@@ -73,6 +73,7 @@ export class Worker {
   private stderrPartial = '';
   private readonly startedAt = Date.now();
   private tree: ProcInfo[] = [];
+  private spawnError: string | null = null;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
     const { limits } = ctx;
@@ -426,12 +427,14 @@ export class Worker {
   }
 
   private onSpawnError(error: Error): void {
-    this.output('stderr', `could not start ${this.launch.command}: ${error.message}`);
-    this.stderr.push(`could not start ${this.launch.command}: ${error.message}`);
-    if (!this.exit) this.onExit({ code: null, signal: null }, error.message);
+    const said = `could not start ${this.launch.command}: ${error.message}`;
+    this.output('stderr', said);
+    this.stderr.push(said);
+    this.spawnError = said;
+    if (!this.exit) this.onExit({ code: null, signal: null });
   }
 
-  private onExit(exit: Exit, spawnError?: string): void {
+  private onExit(exit: Exit): void {
     if (this.exit) return;
     this.exit = exit;
     if (this.stderrPartial) {
@@ -440,7 +443,7 @@ export class Worker {
     }
     this.status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.turns.reset();
-    const detail = spawnError ?? this.exitDescription();
+    const detail = this.exitDescription();
     this.emitHostEvent({ type: 'worker_exit', is_error: this.status === 'failed', error: this.status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status: this.status } });
     for (const waiter of this.exitWaiters) waiter(exit);
     this.exitWaiters.clear();
@@ -450,6 +453,7 @@ export class Worker {
   exitDescription(): string {
     const e = this.exit;
     if (!e) return 'the worker is running';
+    if (this.spawnError) return this.spawnError;
     const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
     const tail = this.stderr.tail(10).join('\n').trim();
     return `the worker ${how}${tail ? `; stderr:\n${tail}` : ' (stderr was empty)'}`;
