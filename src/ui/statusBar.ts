@@ -61,6 +61,7 @@ export class WorkersStatusBar extends Disposable {
     }
     this.item.text = t.text;
     this.item.tooltip = t.tooltip;
+    this.item.accessibilityInformation = { label: t.tooltip, role: 'button' };
     this.item.show();
   }
 }

@@ -62,7 +62,7 @@ const rows = h('div', { class: 'rows' });
 const empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
 const jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
 const textarea = h('textarea', { class: 'message', attrs: { rows: '3', placeholder: 'Message the worker (Ctrl+Enter sends)', 'aria-label': 'Message' } });
-const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase() } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
+const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase(), 'aria-label': label } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
 const sendBtn = btn('Send', 'send', 'Send as a prompt (Ctrl+Enter)', 'primary');
 const followBtn = btn('Follow-up', 'list-ordered', 'Deliver when the current turn ends');
 const redirectBtn = btn('Redirect', 'debug-restart', 'Abort the current turn and send this instead');
@@ -83,7 +83,8 @@ app.replaceChildren(
 app.removeAttribute('aria-busy');
 
 for (const g of Object.keys(FILTER_GROUPS) as FilterGroup[]) {
-  const chip = h('button', { class: 'chip', title: `Show ${GROUP_LABELS[g].label.toLowerCase()}`, attrs: { 'aria-pressed': String(!hiddenGroups.has(g)), 'data-group': g } }, icon(GROUP_LABELS[g].icon), h('span', { text: ` ${GROUP_LABELS[g].label}` }));
+  const chip = h('button', { class: 'chip', title: `Show ${GROUP_LABELS[g].label.toLowerCase()}`, attrs: { 'aria-pressed': String(!hiddenGroups.has(g)), 'data-group': g } }, icon(GROUP_LABELS[g].icon), h('span', { class: 'lbl', text: ` ${GROUP_LABELS[g].label}` }));
+  chip.setAttribute('aria-label', GROUP_LABELS[g].label);
   chip.addEventListener('click', () => {
     if (hiddenGroups.has(g)) hiddenGroups.delete(g);
     else hiddenGroups.add(g);
@@ -294,7 +295,7 @@ function finishDraw(): void {
   setText(hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
   hiddenRow.hidden = parts.length === 0;
   showMore.hidden = hidden === 0 || maxRows >= DOM_ROWS_MAX;
-  setText(counter, `${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} events`);
+  setText(counter, `${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
   app.dataset.rows = String(renderedOrder.length);
   if (pinned) list.scrollTop = list.scrollHeight;
 }

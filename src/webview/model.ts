@@ -101,7 +101,8 @@ function messageText(message: unknown, kind: 'text' | 'thinking'): string {
 function provOf(e: WireEvent): Provenance {
   const c = obj(e.correlation);
   const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
-  return { source: e.source ?? null, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
+  // τ's source is a closed set; the host keeps the extension's own origin in correlation.origin.
+  return { source: str(c?.origin) ?? e.source ?? null, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
 }
 
 export class LogModel {

@@ -1,0 +1,54 @@
+// Steps the demo scenarios share. In lib/ so that the driver, which runs every
+// scripts/ui-scenarios/*.mjs, does not take it for a scenario.
+import { clickActivityBar, runCommand, webviewFrame } from '../../ui-driver.mjs';
+
+/** Open RPC Workers, start the demo worker from the palette, and return the event log frame. */
+export async function startDemo(page, { width = 620 } = {}) {
+  await clickActivityBar(page, 'RPC Workers');
+  if (width) await widenSideBar(page, width);
+  await runCommand(page, 'RPC Workers: Start Demo Worker');
+  await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
+  const log = await webviewFrame(page, 'Event Log');
+  await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
+  return log;
+}
+
+export function sessionsRow(page, text) {
+  return page.locator('.part.sidebar .pane[aria-label^="Sessions"] .monaco-list-row[role="treeitem"], .part.sidebar .monaco-list-row[role="treeitem"]', { hasText: text }).first();
+}
+
+/** Answer the InputBox that a command opened. */
+export async function answerInput(page, text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(text);
+  await input.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** Prompt the (only) worker from the palette, as a person would. */
+export async function promptFromPalette(page, text) {
+  await runCommand(page, 'RPC Workers: Prompt');
+  await answerInput(page, text);
+}
+
+/** Drag the side bar's edge so it is `width` pixels wide (the event log reads better wide). */
+export async function widenSideBar(page, width = 600) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const sashes = page.locator('.monaco-sash.vertical');
+  const n = await sashes.count();
+  for (let i = 0; i < n; i++) {
+    const s = await sashes.nth(i).boundingBox();
+    if (!s || Math.abs(s.x + s.width / 2 - (box.x + box.width)) > 4 || s.height < box.height / 2) continue;
+    const x = s.x + s.width / 2;
+    const y = s.y + s.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + width, y, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForFunction((w) => (document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) >= w - 4, width);
+    return;
+  }
+  throw new Error('no sash at the side bar\'s edge');
+}
