@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// `npm test`: build, then every suite, then ONE closing line summing them all:
+//   N passed, N failed[, N skipped]
+// Suites, each counted on its own:
+//   unit     plain-Node mocha (.mocharc.json), spec output here, totals via scripts/mocha-totals-reporter.cjs
+//   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
+//            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
+//   package  the .vsix installed into code-server and activated (scripts/test-package.mjs)
+// A suite that cannot run (no host, crash, timeout) counts as one failure: nothing is skipped
+// silently. Exit status is non-zero when anything failed or no test ran.
+//
+// Options: --only unit,host,package   run only these suites
+//          --no-build                 skip `node esbuild.mjs`
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, makeTempDir } from './lib/paths.mjs';
+import { cleanup, onCleanup } from './lib/proc.mjs';
+
+const argv = process.argv.slice(2);
+const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+const only = onlyArg ? new Set(onlyArg.split(',')) : null;
+const wants = (suite) => !only || only.has(suite);
+const UNIT_TIMEOUT_MS = 30 * 60_000;
+
+const results = []; // { suite, host, passed, failed, pending, seconds, error }
+
+function banner(text) {
+  console.log(`\n===== ${text} =====`);
+}
+
+function record(suite, host, t0, totals, error = null) {
+  const r = { suite, host, passed: 0, failed: 0, pending: 0, ...(totals ?? {}), seconds: (Date.now() - t0) / 1000, error };
+  // A suite that did not finish or did not report is a failure, never a silent zero.
+  if (error && r.failed === 0) r.failed = 1;
+  results.push(r);
+  return r;
+}
+
+function readJson(file) {
+  try { return JSON.parse(readFileSync(file, 'utf8')); } catch { return null; }
+}
+
+function build() {
+  banner('build: node esbuild.mjs');
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+  console.log(`build ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return r.status === 0;
+}
+
+async function unitSuite() {
+  banner('unit: mocha (plain Node)');
+  const t0 = Date.now();
+  const dir = makeTempDir('unit');
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const statsFile = join(dir, 'stats.json');
+  const reporter = join(repoRoot, 'scripts', 'mocha-totals-reporter.cjs');
+  const child = spawn('npx', ['--no-install', 'mocha', '--reporter', reporter], {
+    cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, RPC_WORKERS_STATS_FILE: statsFile },
+  });
+  let tail = '';
+  child.stdout.on('data', (d) => { process.stdout.write(d); tail = (tail + d).slice(-4000); });
+  const stop = () => { try { child.kill('SIGTERM'); } catch { /* gone */ } };
+  const unregister = onCleanup(stop);
+  const timer = setTimeout(() => { console.error(`TIMEOUT: the unit suite ran longer than ${UNIT_TIMEOUT_MS / 60000} min`); stop(); }, UNIT_TIMEOUT_MS);
+  const code = await new Promise((resolve) => child.on('close', (c, sig) => resolve(c ?? sig)));
+  clearTimeout(timer);
+  unregister();
+  const stats = readJson(statsFile);
+  if (!stats) {
+    if (/No test files found/.test(tail)) return record('unit', 'node', t0, { passed: 0, failed: 0, pending: 0 }, null);
+    return record('unit', 'node', t0, null, `mocha exited ${code} without reporting totals`);
+  }
+  return record('unit', 'node', t0, stats, code !== 0 && stats.failed === 0 ? `mocha exited ${code}` : null);
+}
+
+async function hostSuite() {
+  const { runHostTests, pickHost } = await import('./run-host-tests.mjs');
+  const host = pickHost();
+  banner(`host: extension-host suite on ${host === 'electron' ? 'desktop VS Code (VSCODE_EXECUTABLE_PATH)' : 'code-server + headless Chromium'}`);
+  const t0 = Date.now();
+  try {
+    const r = await runHostTests({ host });
+    const error = !r.totals ? `the suite reported no totals (exit ${r.exitCode})`
+      : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null;
+    return record('host', r.host, t0, r.totals, error);
+  } catch (err) {
+    console.error(`host suite could not run: ${err.message}`);
+    return record('host', host, t0, null, err.message);
+  }
+}
+
+async function packageSuite() {
+  banner('package: .vsix installed into code-server');
+  const { runPackageTest } = await import('./test-package.mjs');
+  const t0 = Date.now();
+  try {
+    const r = await runPackageTest();
+    const error = !r.totals ? `the check reported no totals (exit ${r.exitCode})`
+      : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null;
+    return record('package', 'code-server', t0, r.totals, error);
+  } catch (err) {
+    console.error(`package suite could not run: ${err.message}`);
+    return record('package', 'code-server', t0, null, err.message);
+  }
+}
+
+let buildOk = true;
+if (!argv.includes('--no-build')) buildOk = build();
+if (buildOk) {
+  if (wants('unit')) await unitSuite();
+  if (wants('host')) await hostSuite();
+  if (wants('package')) await packageSuite();
+}
+await cleanup();
+
+banner('summary');
+const pad = (s, n) => String(s).padEnd(n);
+console.log(`${pad('suite', 9)}${pad('host', 13)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
+for (const r of results) {
+  console.log(`${pad(r.suite, 9)}${pad(r.host, 13)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error})` : ''}`);
+}
+if (!buildOk) console.log('the build failed: no suite ran');
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+const passed = sum('passed');
+const failed = sum('failed');
+const skipped = sum('pending');
+const ok = buildOk && failed === 0 && passed > 0;
+if (buildOk && passed === 0 && failed === 0) console.log('no test ran');
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(ok ? 0 : 1);
