@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// `npm start`: try the extension in a local code-server. Builds it, installs code-server if it
+// is not in the cache yet (scripts/ensure-code-server.mjs), starts code-server on 127.0.0.1 with
+// a throw-away profile and a copy of the sample workspace (test/workspace), and prints the URL
+// to open: the workbench with this repo as extensionDevelopmentPath. Runs until Ctrl-C, then
+// stops code-server.
+//
+// Options: --port N (or env RPC_WORKERS_PORT; default 8080, or a free port when 8080 is taken)
+//          --workspace DIR (open DIR itself instead of a copy of the sample workspace)
+//          --no-build
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { repoRoot } from './lib/paths.mjs';
+import { cleanup, onCleanup } from './lib/proc.mjs';
+import { makeSandbox, startCodeServer, workbenchUrl, portFree, freePort } from './lib/code-server.mjs';
+
+const DEFAULT_PORT = 8080;
+
+function parseArgs(argv) {
+  const o = { port: process.env.RPC_WORKERS_PORT || null, workspace: null, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') o.port = argv[++i];
+    else if (a.startsWith('--port=')) o.port = a.slice(7);
+    else if (a === '--workspace') o.workspace = resolve(argv[++i] ?? '');
+    else if (a.startsWith('--workspace=')) o.workspace = resolve(a.slice(12));
+    else if (a === '--no-build') o.build = false;
+    else throw new Error(`unknown argument: ${a} (options: --port N, --workspace DIR, --no-build)`);
+  }
+  if (o.port != null) {
+    o.port = Number(o.port);
+    if (!Number.isInteger(o.port) || o.port <= 0 || o.port > 65535) throw new Error(`not a port: ${o.port}`);
+  }
+  if (o.workspace && !(existsSync(o.workspace) && statSync(o.workspace).isDirectory())) throw new Error(`not a folder: ${o.workspace}`);
+  return o;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.build) {
+    console.log('[start] building the extension (node esbuild.mjs)');
+    if (spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) throw new Error('the build failed');
+  }
+  let port = opts.port;
+  if (port == null) port = (await portFree(DEFAULT_PORT)) ? DEFAULT_PORT : await freePort();
+  else if (!(await portFree(port))) throw new Error(`port ${port} on 127.0.0.1 is in use; choose another with --port N`);
+
+  const sandbox = makeSandbox({ workspaceFrom: opts.workspace ? null : undefined, prefix: 'start' });
+  const folder = opts.workspace ?? sandbox.workspace;
+  const server = await startCodeServer({ sandbox, folder, port });
+  const url = workbenchUrl({ origin: server.origin, folder, payload: { extensionDevelopmentPath: repoRoot } });
+  console.log('');
+  console.log(`[start] code-server is running on ${server.origin} (log: ${server.logFile})`);
+  console.log(`[start] workspace: ${folder}${opts.workspace ? '' : ' (a copy of test/workspace)'}`);
+  console.log('[start] open this URL (the extension is loaded from this repo as extensionDevelopmentPath):');
+  console.log('');
+  console.log(`  ${url}`);
+  console.log('');
+  console.log('[start] rebuild with `node esbuild.mjs` (or --watch) and run "Developer: Reload Window" to pick up changes.');
+  console.log('[start] Ctrl-C stops code-server.');
+  let stopping = false;
+  onCleanup(() => { stopping = true; }); // runs before the server's own cleanup (latest first)
+  const code = await new Promise((res) => server.child.once('exit', (c, sig) => res(c ?? sig)));
+  if (stopping) return 0;
+  console.error(`[start] code-server exited (${code}) on its own; last lines of its log are in ${server.logFile}`);
+  return 1;
+}
+
+main().then(async (code) => { await cleanup(); process.exit(code); }, async (err) => {
+  console.error(`[start] ${err.message}`);
+  await cleanup();
+  process.exit(1);
+});

@@ -1,0 +1,292 @@
+#!/usr/bin/env node
+// Drives the real workbench (code-server + headless Chromium) as a person would, and saves what
+// it shows as PNG screenshots (1280x800). Every wait is on an event or a selector, with a
+// timeout; there are no fixed sleeps.
+//
+// Module:
+//   const wb = await launchWorkbench({ workspace?, port?, settings?, extensionDevelopmentPath? })
+//   wb.page                                 the playwright Page of the workbench
+//   await runCommand(wb.page, 'RPC Workers: Show Event Log')   F1, type, pick that exact entry
+//   await clickActivityBar(wb.page, 'RPC Workers')             open a view container
+//   await clickTreeItem(wb.page, 'label')                      click a tree row by its label
+//   const wv = await webviewFrame(wb.page, 'Event Log')        a webview's content (FrameLocator)
+//   await typeInto(wv, 'textarea', 'hello')                    click and type like a person
+//   await waitForText(wv, 'hello')                             wait until text shows
+//   await screenshot(wb.page, 'name')                          docs/screenshots/name.png
+//   await wb.close()                                           stops browser and code-server
+//
+// CLI: node scripts/ui-driver.mjs [scenario ...] [--port N] [--no-build] [--list]
+//      (npm run ui -- activity-bar). Scenarios live in scripts/ui-scenarios/<name>.mjs and export
+//      a default async function({ port }); with no names, every scenario runs.
+import { mkdirSync, readdirSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, isAbsolute, dirname, basename } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { repoRoot } from './lib/paths.mjs';
+import { cleanup } from './lib/proc.mjs';
+import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
+import { formatAutomationLog } from './run-host-tests.mjs';
+
+export const VIEWPORT = { width: 1280, height: 800 };
+export const SCREENSHOT_DIR = join(repoRoot, 'docs', 'screenshots');
+const SCENARIO_DIR = join(repoRoot, 'scripts', 'ui-scenarios');
+const DEFAULT_TIMEOUT = 30_000;
+const FAILURE_DIR = join(repoRoot, 'test-results');
+
+const cssString = (s) => JSON.stringify(String(s));
+const exactRe = (s) => new RegExp(`^\\s*${String(s).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+
+/**
+ * Start code-server with the extension under development and open the workbench in headless
+ * Chromium. `workspace`: a folder to open as it is (default: a fresh copy of test/workspace).
+ * `settings`: user settings on top of the throw-away defaults (workspace trust off, ...).
+ * `log`: forward the extension host's console here (default: errors only; all with
+ * RPC_WORKERS_VERBOSE=1).
+ */
+export async function launchWorkbench({
+  workspace = null, port, settings = {}, extensionDevelopmentPath = repoRoot, timeout = 90_000, log,
+} = {}) {
+  if (extensionDevelopmentPath && !existsSync(join(extensionDevelopmentPath, 'dist', 'extension.js'))) {
+    throw new Error(`${extensionDevelopmentPath}/dist/extension.js is missing: build first (node esbuild.mjs)`);
+  }
+  const sandbox = makeSandbox({ settings, workspaceFrom: workspace ? null : SAMPLE_WORKSPACE, prefix: 'ui' });
+  const folder = workspace ?? sandbox.workspace;
+  let server = null;
+  let browser = null;
+  let page = null;
+  const close = async () => {
+    if (browser) await browser.close();
+    if (server) await server.stop();
+    sandbox.remove();
+  };
+  try {
+    server = await startCodeServer({ sandbox, folder, port });
+    browser = await launchBrowser();
+    const context = await browser.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+    page = await context.newPage();
+    page.setDefaultTimeout(DEFAULT_TIMEOUT);
+    const showAll = log ?? process.env.RPC_WORKERS_VERBOSE === '1';
+    await page.exposeFunction('codeAutomationLog', (type, message) => {
+      if (showAll || type === 'error') console.log(`[workbench${type === 'error' ? ':error' : ''}] ${formatAutomationLog(message)}`);
+    });
+    page.on('pageerror', (err) => console.error(`[workbench:page] ${err.message}`));
+    const url = workbenchUrl({ origin: server.origin, folder, payload: { extensionDevelopmentPath } });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout });
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
+    if (extensionDevelopmentPath) await page.waitForFunction(() => document.title.includes('[Extension Development Host]'), null, { timeout });
+    return { page, context, close, server, sandbox, url, workspace: folder };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * `launchWorkbench(options)`, run `fn(wb)`, close. When `fn` throws, the page is saved first as
+ * test-results/ui-<name>-failure.png, so you can see what the workbench showed.
+ */
+export async function withWorkbench(options, fn, { name = 'scenario' } = {}) {
+  const wb = await launchWorkbench(options);
+  try {
+    return await fn(wb);
+  } catch (err) {
+    await screenshot(wb.page, join(FAILURE_DIR, `ui-${name}-failure.png`), { moveMouse: false, idle: false }).catch(() => {});
+    throw err;
+  } finally {
+    await wb.close();
+  }
+}
+
+/**
+ * F1, type the command's title, pick the entry whose label is exactly `title`, run it.
+ * The palette lists the commands whose `when` holds at the moment it opens; when the command is
+ * not offered yet (say an editor is still loading), it closes the palette and opens it again,
+ * as a person would, until `timeout`.
+ */
+export async function runCommand(page, title, { timeout = DEFAULT_TIMEOUT } = {}) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  const rows = widget.locator('.quick-input-list .monaco-list-row');
+  const row = rows.filter({ has: page.locator('.label-name', { hasText: exactRe(title) }) }).first();
+  const deadline = Date.now() + timeout;
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: Math.max(1000, deadline - Date.now()) });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(5000 * attempt, deadline - Date.now())) });
+      break;
+    } catch {
+      const seen = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      await page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+      if (Date.now() >= deadline) throw new Error(`no command titled "${title}" in the command palette (${attempt} tries); it offered: ${seen.join(' | ') || 'nothing'}`);
+    }
+  }
+  await row.click();
+  await widget.waitFor({ state: 'hidden', timeout });
+}
+
+/**
+ * Click a view container's icon in the activity bar (not when it is already the open one: a
+ * second click would close it), and wait until its side bar shows.
+ */
+export async function clickActivityBar(page, title, { timeout = DEFAULT_TIMEOUT } = {}) {
+  const label = `a.action-label[aria-label=${cssString(title)}], a.action-label[aria-label^=${cssString(`${title} (`)}]`;
+  const item = page.locator('.part.activitybar li.action-item').filter({ has: page.locator(label) }).first();
+  await item.waitFor({ state: 'visible', timeout });
+  const sideBarTitle = page.locator('.part.sidebar .composite.title .title-label h2').filter({ hasText: exactRe(title) });
+  if (!(await item.getAttribute('class'))?.split(' ').includes('checked') || !(await sideBarTitle.isVisible())) {
+    await item.click();
+  }
+  await sideBarTitle.waitFor({ state: 'visible', timeout });
+}
+
+/**
+ * Wait until the workbench is idle: no "Activating Extensions..." in the status bar and no
+ * progress bar running in a view. Use it before a screenshot.
+ */
+export async function waitForIdle(page, { timeout = DEFAULT_TIMEOUT } = {}) {
+  await page.waitForFunction(() => {
+    const status = document.querySelector('.part.statusbar')?.textContent ?? '';
+    if (/Activating Extensions/i.test(status)) return false;
+    for (const bar of document.querySelectorAll('.monaco-progress-container.active')) {
+      const r = bar.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && getComputedStyle(bar).visibility !== 'hidden') return false;
+    }
+    return true;
+  }, null, { timeout, polling: 100 });
+}
+
+/**
+ * Click the tree row (explorer, a custom tree view, ...) whose label is exactly `label`.
+ * `within`: a CSS selector to look in (e.g. '.pane[aria-label^="Sessions"]' or a view's id).
+ */
+export async function clickTreeItem(page, label, { within = '.monaco-workbench', timeout = DEFAULT_TIMEOUT, button = 'left' } = {}) {
+  const rows = page.locator(within).locator('.monaco-list-row[role="treeitem"]');
+  const row = rows.filter({ has: page.locator('.label-name, .monaco-highlighted-label', { hasText: exactRe(label) }) }).first();
+  try {
+    await row.waitFor({ state: 'visible', timeout });
+  } catch {
+    const seen = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    throw new Error(`no tree row labelled "${label}" in ${within}; rows: ${seen.join(' | ') || 'none'}`);
+  }
+  await row.click({ button });
+  return row;
+}
+
+/**
+ * The content of the webview titled `title` (a string, matched exactly, or a RegExp; the title
+ * the extension gave its panel or view): a FrameLocator on the inner frame (a webview is an
+ * iframe in an iframe). Waits until it is there.
+ */
+export async function webviewFrame(page, title, { timeout = DEFAULT_TIMEOUT } = {}) {
+  const want = title instanceof RegExp ? { source: title.source, flags: title.flags } : { exact: String(title) };
+  const found = await page.waitForFunction((w) => {
+    const re = w.exact === undefined ? new RegExp(w.source, w.flags) : null;
+    for (const outer of document.querySelectorAll('iframe.webview')) {
+      let inner = null;
+      try { inner = outer.contentDocument?.querySelector('iframe#active-frame'); } catch { /* not same-origin */ }
+      if (inner && (re ? re.test(inner.title) : inner.title === w.exact)) return { id: outer.getAttribute('name'), title: inner.title };
+    }
+    return null;
+  }, want, { timeout }).catch(async () => {
+    const titles = [];
+    for (const f of page.frames()) {
+      try { titles.push(...await f.$$eval('iframe#active-frame', (els) => els.map((e) => e.title))); } catch { /* detached */ }
+    }
+    throw new Error(`no webview titled ${title instanceof RegExp ? title : `"${title}"`}; open webviews: ${titles.map((t) => `"${t}"`).join(', ') || 'none'}`);
+  });
+  const { id, title: actual } = await found.jsonValue();
+  const frame = page.frameLocator(`iframe.webview[name=${cssString(id)}]`).frameLocator(`iframe#active-frame[title=${cssString(actual)}]`);
+  await frame.locator('body').waitFor({ state: 'attached', timeout });
+  return frame;
+}
+
+/** Click the element and type `text` key by key, as a person would. */
+export async function typeInto(target, selector, text, { timeout = DEFAULT_TIMEOUT, delay = 0 } = {}) {
+  const el = target.locator(selector).first();
+  await el.waitFor({ state: 'visible', timeout });
+  await el.click();
+  await el.pressSequentially(text, { delay });
+  return el;
+}
+
+/** Wait until `text` (string or RegExp) is visible in `target` (a Page or a webview's FrameLocator). */
+export async function waitForText(target, text, { timeout = DEFAULT_TIMEOUT } = {}) {
+  const el = target.getByText(text).first();
+  await el.waitFor({ state: 'visible', timeout });
+  return el;
+}
+
+/**
+ * Save a PNG of the page (1280x800). `name` without a path goes to docs/screenshots/<name>.png.
+ * The mouse is moved off the workbench's controls first, so no hover card covers the picture,
+ * and the workbench is let settle (waitForIdle) unless `idle: false`.
+ */
+export async function screenshot(page, name, { moveMouse = true, idle = true } = {}) {
+  const path = isAbsolute(name) || name.includes('/') ? (name.endsWith('.png') ? name : `${name}.png`) : join(SCREENSHOT_DIR, `${name.replace(/\.png$/, '')}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  if (moveMouse) await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height - 60);
+  if (idle) await waitForIdle(page).catch(() => console.warn('[ui] the workbench was still busy at the screenshot'));
+  await page.screenshot({ path, type: 'png' });
+  console.log(`[ui] screenshot ${path}`);
+  return path;
+}
+
+/** Run a scenario file when it is the main module: `runScenario(import.meta.url, fn)`. */
+export async function runScenario(metaUrl, fn) {
+  if (!process.argv[1] || fileURLToPath(metaUrl) !== process.argv[1]) return;
+  const code = await runScenarios([[basename(fileURLToPath(metaUrl), '.mjs'), fn]], parseCli(process.argv.slice(2)));
+  process.exit(code);
+}
+
+async function runScenarios(list, opts) {
+  let failed = 0;
+  for (const [name, fn] of list) {
+    const t0 = Date.now();
+    console.log(`[ui] scenario ${name}`);
+    try {
+      await fn(opts);
+      console.log(`[ui] scenario ${name}: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      failed++;
+      console.error(`[ui] scenario ${name}: FAILED: ${err.stack ?? err}`);
+    }
+    await cleanup();
+  }
+  return failed ? 1 : 0;
+}
+
+function parseCli(argv) {
+  const o = { port: process.env.RPC_WORKERS_PORT ? Number(process.env.RPC_WORKERS_PORT) : undefined, build: true, names: [], list: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--port') o.port = Number(argv[++i]);
+    else if (argv[i] === '--no-build') o.build = false;
+    else if (argv[i] === '--list') o.list = true;
+    else o.names.push(argv[i]);
+  }
+  return o;
+}
+
+async function main() {
+  const opts = parseCli(process.argv.slice(2));
+  const all = readdirSync(SCENARIO_DIR).filter((f) => f.endsWith('.mjs')).map((f) => f.replace(/\.mjs$/, '')).sort();
+  if (opts.list) { console.log(all.join('\n')); return 0; }
+  const names = opts.names.length ? opts.names : all;
+  const unknown = names.filter((n) => !all.includes(n));
+  if (unknown.length) { console.error(`unknown scenario(s): ${unknown.join(', ')}; known: ${all.join(', ')}`); return 2; }
+  if (opts.build && spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) {
+    console.error('[ui] build failed'); return 1;
+  }
+  const list = [];
+  for (const n of names) list.push([n, (await import(pathToFileURL(join(SCENARIO_DIR, `${n}.mjs`)).href)).default]);
+  return runScenarios(list, opts);
+}
+
+// Not awaited at top level: scenarios import this module, and a top-level await here would
+// make that import wait for itself.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then((code) => process.exit(code), (err) => { console.error(err); process.exit(1); });
+}

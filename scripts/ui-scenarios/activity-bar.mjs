@@ -1,0 +1,14 @@
+// The RPC Workers view container, opened from the activity bar as a person would.
+// Saves docs/screenshots/activity-bar.png.
+import { withWorkbench, clickActivityBar, screenshot, runScenario } from '../ui-driver.mjs';
+
+export default async function activityBar({ port } = {}) {
+  await withWorkbench({ port }, async ({ page }) => {
+    await clickActivityBar(page, 'RPC Workers');
+    // The container's view (package.json: views.rpcWorkers) is there.
+    await page.locator('.part.sidebar .pane-header', { hasText: 'Sessions' }).first().waitFor({ state: 'visible' });
+    await screenshot(page, 'activity-bar');
+  }, { name: 'activity-bar' });
+}
+
+await runScenario(import.meta.url, activityBar);
