@@ -275,3 +275,119 @@ describe("fake worker, tau dialect", () => {
     assert.match(done.params.summary, /summary/);
   });
 });
+
+describe("fake worker, directives and flags", () => {
+  const rpc = (p: StdioPeer, id: number, method: string, params?: unknown) => {
+    p.send({ jsonrpc: "2.0", id, method, params });
+    return p.waitFor((l) => l.id === id);
+  };
+
+  it("exit <code> and kill end the process mid-turn", async () => {
+    const a = fake("pi");
+    a.send({ id: "1", type: "prompt", message: "say bye\nexit 7" });
+    assert.deepEqual(await a.exited, { code: 7, signal: null });
+    assert.ok(a.messages.some((l) => l.assistantMessageEvent?.delta === "bye"), "output before the exit is flushed");
+    const b = fake("tau");
+    b.send({ jsonrpc: "2.0", id: 1, method: "prompt", params: { text: "kill" } });
+    assert.deepEqual(await b.exited, { code: null, signal: "SIGKILL" });
+  });
+
+  it("hang: abort is answered but the run never settles", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "hang" });
+    await p.waitFor((l) => l.type === "message_start" && l.message.role === "assistant");
+    p.send({ id: "a", type: "abort" });
+    await p.waitFor((l) => l.id === "a");
+    p.send({ id: "s", type: "get_state" });
+    assert.equal((await p.waitFor((l) => l.id === "s")).data.isStreaming, true);
+    assert.equal(p.messages.some((l) => l.type === "agent_end"), false);
+  });
+
+  it("grandchild: SIGTERM kills the tool's whole group and exits 143", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "grandchild" });
+    const u = await p.waitFor((l) => /grandchild \d+/.test(l.partialResult?.content?.[0]?.text ?? ""));
+    const grandchild = Number(/grandchild (\d+)/.exec(u.partialResult.content[0].text)![1]);
+    strayGroups.push(grandchild);
+    assert.ok(isAlive(grandchild));
+    p.child.kill("SIGTERM");
+    assert.deepEqual(await p.exited, { code: 143, signal: null });
+    assert.equal(isAlive(grandchild), false);
+  });
+
+  it("--ignore-sigterm keeps serving after SIGTERM", async () => {
+    const p = fake("tau", "--ignore-sigterm");
+    await rpc(p, 1, "get_state");
+    p.child.kill("SIGTERM");
+    await p.waitForStderr(/SIGTERM ignored/);
+    await rpc(p, 2, "get_state");
+    assert.equal(p.exit, null);
+  });
+
+  it("--banner, --exit-on-probe, --silent and --hang-probe shape the readiness probe", async () => {
+    const banner = fake("tau", "--banner");
+    await rpc(banner, 1, "get_capabilities");
+    assert.equal(banner.records[0].json, undefined, "the first stdout line is not JSON");
+    const exits = fake("pi", "--exit-on-probe", "3");
+    exits.send({ id: "s", type: "get_state" });
+    assert.equal((await exits.exited).code, 3);
+    assert.match(exits.stderr, /exit-on-probe/);
+    const silent = fake("pi", "--silent", "get_state");
+    silent.send({ id: "s", type: "get_state" });
+    silent.send({ id: "m", type: "get_messages" });
+    await silent.waitFor((l) => l.id === "m");
+    assert.equal(silent.messages.some((l) => l.id === "s"), false);
+    const mute = fake("tau", "--hang-probe");
+    mute.send({ jsonrpc: "2.0", id: 1, method: "get_capabilities" });
+    mute.closeStdin();
+    assert.equal((await mute.exited).code, 0);
+    assert.equal(mute.records.length, 0);
+  });
+
+  it("--ui asks a confirm dialog before answering the prompt and notifies the answer", async () => {
+    const p = fake("pi", "--ui");
+    p.send({ id: "1", type: "prompt", message: "say hi" });
+    const req = await p.waitFor((l) => l.type === "extension_ui_request" && l.method === "confirm");
+    assert.equal(p.messages.some((l) => l.id === "1"), false);
+    p.send({ type: "extension_ui_response", id: req.id, confirmed: true });
+    await p.waitFor((l) => l.type === "agent_end");
+    assert.equal(p.messages.find((l) => l.method === "notify")!.message, "confirmed: true");
+  });
+
+  it("bytewise + bigline: a 20 kB delta line arrives intact one byte per write", async () => {
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: "bytewise\nbigline 20000" });
+    await p.waitFor((l) => l.type === "agent_end", { timeoutMs: 30_000 });
+    assert.ok(p.messages.some((l) => l.assistantMessageEvent?.delta?.length === 20000));
+  });
+
+  it("events <n> mixes text deltas with few-KiB tool updates; flood <bytes> writes at least that much", async () => {
+    const p = fake("tau");
+    await rpc(p, 1, "prompt", { text: "events 400" });
+    await p.waitFor((l) => l.params?.type === "agent_end");
+    const count = (t: string) => p.messages.filter((l) => l.params?.type === t).length;
+    assert.deepEqual([count("tool_execution_update"), count("message_update")], [20, 380]);
+    const f = fake("pi");
+    f.send({ id: "1", type: "prompt", message: "flood 2000000" });
+    await f.waitFor((l) => l.type === "agent_end", { timeoutMs: 30_000 });
+    const deltaBytes = f.records.filter((r) => (r.json as Line)?.assistantMessageEvent?.type === "text_delta").reduce((n, r) => n + r.bytes.length + 1, 0);
+    assert.ok(deltaBytes >= 2000000, `${deltaBytes}`);
+  });
+
+  it("tau: enqueue runs after the turn as its own submission; oversized and non-UTF-8 lines are refused", async () => {
+    const fifo = path.join(dir, `enqueue-${Date.now()}`);
+    execFileSync("mkfifo", [fifo]);
+    const p = fake("tau", "--max-request-line-bytes", "400");
+    await rpc(p, 1, "prompt", { text: `bash read x < ${fifo}`, submission_id: "a" });
+    p.send({ jsonrpc: "2.0", id: 2, method: "prompt", params: { text: "say queued", submission_id: "b", multitask_strategy: "enqueue" } });
+    p.send("x".repeat(450));
+    const big = await p.waitFor((l) => l.error?.code === -32003);
+    assert.deepEqual(big.error.data, { max_request_line_bytes: 400, observed_bytes: 450, line_complete: true });
+    p.child.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
+    assert.equal((await p.waitFor((l) => l.error?.code === -32700)).error.data.byte_offset, 1);
+    writeFileSync(fifo, "go\n");
+    await p.waitFor((l) => l.params?.type === "agent_end" && l.params.submission_id === "b");
+    const order = p.messages.filter((l) => l.id === 2 || ["agent_start", "agent_end"].includes(l.params?.type)).map((l) => (l.id === 2 ? "ack:b" : `${l.params.type}:${l.params.submission_id}`));
+    assert.deepEqual(order, ["agent_start:a", "agent_end:a", "ack:b", "agent_start:b", "agent_end:b"]);
+  });
+});
