@@ -66,7 +66,9 @@ function reader(codec: TauCodec | PiCodec, onEvent: (e: AgentEvent) => void | Pr
 describe('JsonlMessageReader', () => {
   it('sends τ events to the event path and responses to the connection, and reports garbage once each', async () => {
     const events: AgentEvent[] = [];
-    const { stream, errors, messages } = reader(new TauCodec(), (e) => void events.push(e));
+    const codec = new TauCodec();
+    const { stream, errors, messages } = reader(codec, (e) => void events.push(e));
+    codec.encode({ jsonrpc: '2.0', id: 1, method: 'get_state', params: {} } as Message); // the request id 1 answers
     stream.write('banner: starting up\n');
     stream.write('42\n[1,2]\n');
     stream.write(JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { type: 'agent_start', timestamp: 1, future_field: 'kept' } }) + '\n');

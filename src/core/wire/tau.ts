@@ -68,6 +68,12 @@ const envelopeSchema = z.looseObject({
 });
 
 export class TauCodec implements WireCodec {
+  /**
+   * Ids of the host's requests still waiting for an answer. vscode-jsonrpc drops a response for
+   * an id it does not know without a word, so such a response is told apart here.
+   */
+  private readonly open = new Set<number | string>();
+
   decode(value: unknown): Decoded {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return { kind: 'invalid', reason: 'not a JSON-RPC message (expected a JSON object)' };
@@ -91,6 +97,7 @@ export class TauCodec implements WireCodec {
     const message = value as Message;
     if (Message.isResponse(message)) {
       if (message.id === null) return { kind: 'invalid', reason: `τ error without a request id: ${describeError(message.error)}` };
+      if (!this.open.delete(message.id)) return { kind: 'invalid', reason: `τ response with id ${message.id}, which no request is waiting for` };
       return { kind: 'message', message };
     }
     if (Message.isRequest(message) || Message.isNotification(message)) return { kind: 'message', message };
@@ -101,6 +108,7 @@ export class TauCodec implements WireCodec {
     // τ would answer a `$/cancelRequest` notification with an id:null error; it has no
     // cancellation, so the notification is not sent.
     if (Message.isNotification(message) && message.method.startsWith('$/')) return undefined;
+    if (Message.isRequest(message) && message.id !== null) this.open.add(message.id);
     return message;
   }
 }
