@@ -154,6 +154,17 @@ describe("fake worker, pi dialect", () => {
     assert.deepEqual(said.slice(-2), ["steered: change plan", "follow-up ran"]);
   });
 
+  it("lets steering queued while idle ride along with the next prompt, as pi does", async () => {
+    const p = fake("pi");
+    p.send({ id: "s", type: "steer", message: "idle steer" });
+    await p.waitFor((l) => l.id === "s");
+    p.send({ id: "1", type: "prompt", message: "say the prompt's own reply" });
+    const end = await p.waitFor((l) => l.type === "agent_end");
+    assert.deepEqual(end.messages.map((m: Line) => m.content.map((c: Line) => c.text).join("")), ["say the prompt's own reply", "idle steer", "the prompt's own reply"]);
+    const order = p.messages.filter((l) => l.type === "queue_update" || l.type === "message_start").map((l) => (l.type === "queue_update" ? `queue:${l.steering.length}` : l.message.role));
+    assert.deepEqual(order, ["queue:1", "user", "queue:0", "user", "assistant"]);
+  });
+
   it("leaves a running tool orphaned when stdin closes (as pi 0.73.1 does) and exits 0", async () => {
     const p = fake("pi");
     p.send({ id: "1", type: "prompt", message: "bash echo $$; exec sleep 30" });
