@@ -29,7 +29,7 @@ export const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const TOTALS_RE = /HOST-TOTALS passed=(\d+) failed=(\d+) pending=(\d+)/;
 // The workbench's own chatter that reaches codeAutomationLog too; shown with RPC_WORKERS_VERBOSE=1.
 const NOISE = [/open-vsx\.org/, /^Creating a socket/, /^Resolv(ing|ed) connection token/, /^Updating additional builtin extensions cache/,
-  /^\[Service Worker\]/, /^ChatSessionStore:/];
+  /^\[Service Worker\]/, /^ChatSessionStore:/, /^Creation of workbench contribution/];
 
 /** codeAutomationLog gets a console call's arguments as a JSON array (format string first). */
 export function formatAutomationLog(message) {

@@ -5,7 +5,8 @@
 // extension host and checks that the installed copy is the one loaded, that it activates on
 // its first command, and that it registers every contributed command.
 //
-// CLI: node scripts/test-package.mjs [--keep-vsix] [--timeout-min 15]
+// CLI: node scripts/test-package.mjs [--timeout-min 15] [--no-carrier]   (leaves rpc-workers.vsix in the repo root;
+//      --no-carrier shows that code-server then ignores extensionTestsPath: the run times out)
 // Prints `HOST-TOTALS passed=N failed=N pending=N`, exits 0 only when every check passed.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -41,7 +42,7 @@ function makeCarrierExtension(dir) {
   return dir;
 }
 
-export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, keepVsix = false, carrier = true } = {}) {
+export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, carrier = true } = {}) {
   const t0 = Date.now();
   console.log('[package] npm run package');
   rmSync(VSIX, { force: true });
@@ -51,7 +52,10 @@ export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, keepVsix 
     const size = statSync(VSIX).size;
     console.log(`[package] built ${VSIX} (${(size / 1024).toFixed(0)} KiB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (size > MAX_VSIX_BYTES) throw new Error(`the .vsix is ${size} bytes, more than ${MAX_VSIX_BYTES}: check .vscodeignore`);
-    const sandbox = makeSandbox({ prefix: 'package' });
+    // An empty folder: nothing in it (like .pi/agents) activates the extension by itself.
+    const sandbox = makeSandbox({ prefix: 'package', workspaceFrom: null });
+    sandbox.workspace = join(sandbox.root, 'empty-workspace');
+    mkdirSync(sandbox.workspace);
     const vsix = join(sandbox.root, 'rpc-workers.vsix');
     copyFileSync(VSIX, vsix);
     const [node, args] = await codeServerCommand([
@@ -70,7 +74,6 @@ export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, keepVsix 
     });
     return { ...r, seconds: (Date.now() - t0) / 1000 };
   } finally {
-    if (!keepVsix) rmSync(VSIX, { force: true });
     // `npm run package` left the minified production bundles in dist/; put the dev build back.
     spawnSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: repoRoot, stdio: 'ignore' });
   }
@@ -82,7 +85,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const argv = process.argv.slice(2);
     const i = argv.indexOf('--timeout-min');
     const r = await runPackageTest({
-      keepVsix: argv.includes('--keep-vsix'),
       carrier: !argv.includes('--no-carrier'),
       timeoutMs: i >= 0 ? Number(argv[i + 1]) * 60_000 : DEFAULT_TIMEOUT_MS,
     });
