@@ -12,9 +12,10 @@ import { OutputChannels } from './outputChannels';
 import { SessionsTree } from './sessionsTree';
 import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings';
 import { WorkersStatusBar } from './statusBar';
-import { isTrusted, UNTRUSTED_REFUSAL } from './trust';
+import { isTrusted, trustState, UNTRUSTED_REFUSAL } from './trust';
 import { WorkerSelection } from './workerSelection';
 import { ContextKeys } from './contextKeys';
+import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
@@ -28,6 +29,8 @@ export class RpcWorkersExtension extends Disposable {
   readonly log: vscode.LogOutputChannel;
   private current: Settings;
   settingErrors: string[] = [];
+  /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
+  readonly trust = trustState;
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
@@ -103,16 +106,21 @@ export class RpcWorkersExtension extends Disposable {
     return settings;
   }
 
-  /** SIGKILL every live worker's process group, synchronously (for process exit). */
-  killAllSync(): void {
-    for (const s of this.host.list()) {
-      if (s.pid === null || (s.status !== 'running' && s.status !== 'starting')) continue;
-      try {
-        process.kill(process.platform === 'win32' ? s.pid : -s.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+  /**
+   * SIGKILL every live worker and everything below it, synchronously (for process exit, when
+   * there is no time for the host's graceful stop). Returns how many processes were signalled.
+   */
+  killAllSync(): number {
+    const live = this.host.list().filter((s) => s.pid !== null && (s.status === 'running' || s.status === 'starting'));
+    if (live.length === 0) return 0;
+    if (process.platform === 'win32') {
+      for (const s of live) { try { process.kill(s.pid!, 'SIGKILL'); } catch { /* gone */ } }
+      return live.length;
     }
+    const table = listProcesses();
+    let n = 0;
+    for (const s of live) n += signalTree(processTree(s.pid!, table), 'SIGKILL');
+    return n;
   }
 
   async shutdown(): Promise<void> {
@@ -126,14 +134,15 @@ export class RpcWorkersExtension extends Disposable {
 
 let current: RpcWorkersExtension | undefined;
 
-export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension };
+export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension; readonly __deactivate: () => Promise<void> };
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const ext = new RpcWorkersExtension(context);
   current = ext;
-  const api = createApi(ext.host, { trusted: isTrusted, untrustedError: UNTRUSTED_REFUSAL });
+  const api = createApi(ext.host, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL });
   // Not enumerable: other extensions see the host API; the host tests can still reach the parts.
   Object.defineProperty(api, '__ui', { value: ext, enumerable: false });
+  Object.defineProperty(api, '__deactivate', { value: deactivate, enumerable: false });
   return api as ExtensionApi;
 }
 

@@ -24,7 +24,7 @@ const icon = (i: { id: string; color?: string }) => new vscode.ThemeIcon(i.id, i
 export class SessionsTree extends Disposable implements vscode.TreeDataProvider<SessionNode> {
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<SessionNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  readonly view: vscode.TreeView<SessionNode>;
+  readonly view: vscode.TreeView<SessionNode> | undefined;
   /** Worker nodes keep their identity across refreshes, so reveal() and selection hold. */
   private readonly nodes = new Map<string, SessionNode & { kind: 'worker' }>();
   private states = new Map<string, WorkerState>();
@@ -32,23 +32,32 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** How many times the tree was told to refresh (tests read it to see that updates are event-driven). */
   refreshCount = 0;
 
-  constructor(private readonly host: WorkerHost, private readonly selection: WorkerSelection) {
+  /** A refresh is scheduled and has not run yet. */
+  get refreshPending(): boolean {
+    return this.refresh.pending;
+  }
+
+  /** `createView: false` makes a provider without a view (the host tests drive one on a fake host). */
+  constructor(private readonly host: WorkerHost, private readonly selection: WorkerSelection, { createView = true } = {}) {
     super();
-    this.view = this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true }));
+    this.view = createView ? this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true })) : undefined;
     this._register(this.refresh);
     this._register(toDisposable(host.onState(() => this.refresh.schedule())));
     this._register(toDisposable(host.onEvent((_id, e) => {
       if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
       else if (e.type === 'agent_start' || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
     })));
-    this._register(this.view.onDidChangeSelection((e) => {
-      const first = e.selection[0];
-      if (first) this.selection.set(first.workerId);
-    }));
+    if (this.view) {
+      this._register(this.view.onDidChangeSelection((e) => {
+        const first = e.selection[0];
+        if (first) this.selection.set(first.workerId);
+      }));
+    }
     this.snapshot();
   }
 
   setUntrustedMessage(untrusted: boolean): void {
+    if (!this.view) return;
     this.view.message = untrusted
       ? 'This workspace is not trusted: RPC Workers does not start workers here, because a worker runs programs with your permissions. Trust the workspace to start one.'
       : undefined;
@@ -58,7 +67,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   async reveal(workerId: string): Promise<void> {
     this.refresh.flush();
     const node = this.nodes.get(workerId);
-    if (node && this.view.visible) {
+    if (node && this.view?.visible) {
       try {
         await this.view.reveal(node, { select: true, focus: false });
       } catch {
@@ -162,10 +171,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     item.contextValue = 'rpcWorkerTurn';
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**Turn ${t.index}**\n\n`);
-    md.appendText(`Started ${new Date(t.startedAt).toLocaleTimeString()} from ${sourceLabel(t.source)}${t.submitter ? ` by ${t.submitter}` : ''}\n`);
-    if (t.submissionId) md.appendText(`Submission ${t.submissionId}\n`);
-    if (t.endedAt !== null) md.appendText(`Ended: ${t.endReason ?? 'no reason given'} after ${duration(t.endedAt - t.startedAt)}\n`);
-    if (t.error) md.appendText(`Error: ${t.error}\n`);
+    appendSafe(md, `Started ${new Date(t.startedAt).toLocaleTimeString()} from ${sourceLabel(t.source)}${t.submitter ? ` by ${t.submitter}` : ''}\n`);
+    if (t.submissionId) appendSafe(md, `Submission ${t.submissionId}\n`);
+    if (t.endedAt !== null) appendSafe(md, `Ended: ${t.endReason ?? 'no reason given'} after ${duration(t.endedAt - t.startedAt)}\n`);
+    if (t.error) appendSafe(md, `Error: ${t.error}\n`);
     item.tooltip = md;
     return item;
   }
@@ -195,17 +204,23 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 }
 
+/** appendText escapes Markdown; `<` becomes an entity too, so no tag survives either. */
+function appendSafe(md: vscode.MarkdownString, value: string): void {
+  md.appendText(value.replace(/</g, '&lt;'));
+}
+
 export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   // Worker-supplied strings go in with appendText / code blocks: escaped, never markup.
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
+  const text = (value: string) => appendSafe(md, value);
   md.appendMarkdown('**');
-  md.appendText(s.name);
+  text(s.name);
   md.appendMarkdown('**\n\n');
   const row = (label: string, value: string) => {
     md.appendMarkdown(`- ${label}: `);
-    md.appendText(value);
+    text(value);
     md.appendMarkdown('\n');
   };
   row('Status', workerDescription(s));

@@ -1,5 +1,5 @@
 // At most one call per `ms`, the last request always honoured: for UI that follows events.
-export function throttle(fn: () => void, ms: number): { schedule(): void; flush(): void; dispose(): void } {
+export function throttle(fn: () => void, ms: number): { schedule(): void; flush(): void; dispose(): void; readonly pending: boolean } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last = 0;
   let pending = false;
@@ -10,6 +10,9 @@ export function throttle(fn: () => void, ms: number): { schedule(): void; flush(
     fn();
   };
   return {
+    get pending() {
+      return pending;
+    },
     schedule() {
       if (pending) return;
       pending = true;

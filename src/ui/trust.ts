@@ -6,8 +6,11 @@ export const UNTRUSTED_REFUSAL =
   'RPC Workers does not start workers in an untrusted workspace, because a worker runs programs with your permissions. ' +
   'To trust this workspace, run "Workspaces: Manage Workspace Trust" from the Command Palette and choose "Trust".';
 
+/** Where trust is read; the host tests swap `isTrusted` to see the untrusted paths. */
+export const trustState = { isTrusted: (): boolean => vscode.workspace.isTrusted };
+
 export function isTrusted(): boolean {
-  return vscode.workspace.isTrusted;
+  return trustState.isTrusted();
 }
 
 /** Tells the person why nothing started; resolves once the message is shown. */

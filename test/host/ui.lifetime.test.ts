@@ -1,0 +1,48 @@
+// Lifetime: activation is quick, and no worker process (nor what it started) outlives the
+// extension. The last-resort kill runs here as a test; deactivate() itself runs once every other
+// test is done (a root `after` hook), since it ends the extension for the rest of the run.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { descendants, extensionApi, isAlive, nextEvent, startDemo, waitFor } from './ui.support';
+
+async function busyWorker(api: ExtensionApi, name: string): Promise<{ id: string; pids: number[] }> {
+  const id = await startDemo(api, name);
+  const started = nextEvent(api, id, 'tool_execution_start');
+  await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run: sleep 60' });
+  await started;
+  const pid = api.state(id).status === 'not_found' ? 0 : (api.state(id) as { state: { pid: number } }).state.pid;
+  const pids = await waitFor(api, 'the sleep under the worker', () => {
+    const below = descendants(pid);
+    return below.length >= 1 ? [pid, ...below] : undefined;
+  });
+  return { id, pids };
+}
+
+describe('UI lifetime', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  before(async () => { api = await extensionApi(); });
+
+  it('the last-resort kill ends every worker and its children at once', async () => {
+    const { id, pids } = await busyWorker(api, 'Doomed');
+    const n = api.__ui.killAllSync();
+    assert.ok(n >= pids.length, `signalled ${n} of ${pids.length} processes`);
+    await waitFor(api, 'the worker to be seen dead', () => api.state(id).status === 'failed' || api.state(id).status === 'exited');
+    await waitFor(api, 'every process to be gone', () => pids.every((p) => !isAlive(p)));
+    await api.stop(id);
+  });
+});
+
+// Runs after every test of the run: deactivate() stops every worker and what it started.
+after(async function () {
+  this.timeout(60_000);
+  const api = await extensionApi();
+  const { pids } = await busyWorker(api, 'Survivor?');
+  const idle = await startDemo(api, 'Idle');
+  const idlePid = (api.state(idle) as { state: { pid: number } }).state.pid;
+  await api.__deactivate();
+  const alive = [...pids, idlePid].filter(isAlive);
+  assert.deepEqual(alive, [], `processes outlived deactivate(): ${alive.join(' ')}`);
+  assert.equal(api.list().length, 0);
+});

@@ -1,0 +1,129 @@
+// Shared by the UI host tests: the running extension, its parts, and waits on events (never on
+// fixed sleeps).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import type { WorkerState } from '../../src/core/api';
+import type { ExtensionApi } from '../../src/ui/extension';
+
+export const EXTENSION_ID = 'rpc-workers.rpc-workers';
+
+export async function extensionApi(): Promise<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+  const api = await ext.activate();
+  assert.ok(api.__ui, 'the extension API does not reach its UI parts');
+  return api;
+}
+
+export function workspaceFolder(): vscode.WorkspaceFolder {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(f, 'the host opened no workspace folder');
+  return f;
+}
+
+/** Resolve when `predicate` holds, checked now and on every event/state change; reject after `ms`. */
+export function waitFor<T>(api: ExtensionApi, what: string, predicate: () => T | undefined | false, ms = 20_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      let v: T | undefined | false;
+      try {
+        v = predicate();
+      } catch (error) {
+        done();
+        reject(error);
+        return;
+      }
+      if (v) {
+        done();
+        resolve(v);
+      }
+    };
+    const offE = api.onEvent(() => check());
+    const offS = api.onState(() => check());
+    // Also re-check on a short tick: some conditions (a webview message, a tree refresh) are not
+    // host events. This is a bounded poll for an assertion, not a sleep for synchronisation.
+    const tick = setInterval(check, 25);
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+    }, ms);
+    function done() {
+      offE();
+      offS();
+      clearInterval(tick);
+      clearTimeout(timer);
+    }
+    check();
+  });
+}
+
+/** The next event of `type` from `workerId` (matching `match`), bounded by `ms`. */
+export function nextEvent(api: ExtensionApi, workerId: string, type: string, match: (e: AgentEvent) => boolean = () => true, ms = 20_000): Promise<AgentEvent> {
+  return new Promise((resolve, reject) => {
+    const off = api.onEvent((id, e) => {
+      if (id === workerId && e.type === type && match(e)) {
+        off();
+        clearTimeout(timer);
+        resolve(e);
+      }
+    });
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no ${type} from ${workerId} within ${ms} ms`));
+    }, ms);
+  });
+}
+
+export function state(api: ExtensionApi, workerId: string): WorkerState {
+  const s = api.state(workerId);
+  assert.notEqual(s.status, 'not_found', `worker ${workerId} is gone`);
+  return (s as { state: WorkerState }).state;
+}
+
+/** Start the demo worker through the command, as a keybinding or another extension would. */
+export async function startDemo(api: ExtensionApi, name = 'Demo worker'): Promise<string> {
+  const r = await vscode.commands.executeCommand<{ status: string; workerId?: string; error?: string }>('rpcWorkers.startDemoWorker', { name });
+  assert.equal(r?.status, 'started', `Start Demo Worker answered ${JSON.stringify(r)}`);
+  assert.equal(api.state(r.workerId!).status, 'running');
+  return r.workerId!;
+}
+
+export async function stopAll(): Promise<void> {
+  await vscode.commands.executeCommand('rpcWorkers.stopAll');
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie answers kill(0); it is dead for our purpose.
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\S+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** Pids below `pid` (Linux /proc). */
+export function descendants(pid: number): number[] {
+  const byParent = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = byParent.get(ppid) ?? [];
+      list.push(Number(name));
+      byParent.set(ppid, list);
+    } catch { /* gone */ }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => { for (const c of byParent.get(p) ?? []) { out.push(c); walk(c); } };
+  walk(pid);
+  return out;
+}

@@ -1,0 +1,142 @@
+// The Sessions tree: one item per worker with status, icon, tooltip and contextValue; turns with
+// their tool calls; files written, which open on click. Driven by the real host for what the
+// demo worker does, and by a fake host for what it cannot (blocked calls, written files).
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { WorkerHost, WorkerState } from '../../src/core/api';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { SessionsTree, type SessionNode } from '../../src/ui/sessionsTree';
+import { WorkerSelection } from '../../src/ui/workerSelection';
+import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor, workspaceFolder } from './ui.support';
+
+function fakeState(over: Partial<WorkerState> = {}): WorkerState {
+  return {
+    workerId: 'w-fake', name: 'Fake', status: 'running', streaming: false, compacting: false, pid: 4242, cwd: '/tmp/ws', dialect: 'pi',
+    command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, agent: null, guarded: true, tools: null, turnCount: 1,
+    lastEndReason: 'done', lastError: null, exitCode: null, signal: null, startedAt: Date.now(), protocolErrors: 0, stderrTail: [], stdoutTail: [],
+    filesTouched: [], turns: [], ...over,
+  };
+}
+
+function fakeHost(states: WorkerState[]): WorkerHost {
+  const none = () => () => {};
+  return { list: () => states, onState: none, onEvent: none, onOutput: none } as unknown as WorkerHost;
+}
+
+describe('UI Sessions tree', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  before(async () => { api = await extensionApi(); });
+  afterEach(stopAll);
+
+  it('shows a worker with its status, icon, Markdown tooltip and a contextValue by phase', async () => {
+    const id = await startDemo(api);
+    const tree = api.__ui.tree;
+    const node: SessionNode = { kind: 'worker', workerId: id };
+    await waitFor(api, 'the worker in the tree', () => tree.getChildren().some((n) => n.workerId === id));
+    const idle = tree.getTreeItem(node);
+    assert.equal(idle.contextValue, 'rpcWorker.idle.live');
+    assert.match(String(idle.description), /^running/);
+    assert.equal((idle.iconPath as vscode.ThemeIcon).id, 'circle-filled');
+    const tip = idle.tooltip as vscode.MarkdownString;
+    assert.ok(tip instanceof vscode.MarkdownString);
+    const s = state(api, id);
+    for (const part of [String(s.pid), 'tau', 'demo-worker.js', 'Turns', 'Last end reason']) assert.ok(tip.value.includes(part), `tooltip lacks ${part}: ${tip.value}`);
+    assert.equal(tip.isTrusted, false);
+
+    const started = nextEvent(api, id, 'tool_execution_start');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run: sleep 30' });
+    await started;
+    await waitFor(api, 'the streaming item', () => tree.getTreeItem(node).contextValue === 'rpcWorker.streaming.live');
+    const streaming = tree.getTreeItem(node);
+    assert.equal((streaming.iconPath as vscode.ThemeIcon).id, 'sync~spin');
+    assert.match(String(streaming.description), /streaming/);
+    // Children: the running turn with its tool call.
+    await waitFor(api, 'the turn with its tool', () => {
+      const turn = tree.getChildren(node).find((n) => n.kind === 'turn');
+      return turn && tree.getChildren(turn).length === 1 ? turn : undefined;
+    });
+    await vscode.commands.executeCommand('rpcWorkers.abort', { workerId: id });
+    await waitFor(api, 'the aborted turn', () => {
+      const turn = tree.getChildren(node).find((n) => n.kind === 'turn');
+      return turn && /aborted/.test(String(tree.getTreeItem(turn).description));
+    });
+    const turn = tree.getChildren(node).find((n) => n.kind === 'turn')!;
+    const tool = tree.getTreeItem(tree.getChildren(turn)[0]);
+    assert.equal(tool.label, 'bash');
+    assert.equal(tool.description, 'error');
+  });
+
+  it('refreshes on events, throttled, and not while nothing happens', async () => {
+    const id = await startDemo(api);
+    const tree = api.__ui.tree;
+    await waitFor(api, 'the first refresh', () => tree.refreshCount > 0);
+    const before = tree.refreshCount;
+    const end = nextEvent(api, id, 'agent_end');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'one two three four five six seven eight nine ten' });
+    await end;
+    const node: SessionNode = { kind: 'worker', workerId: id };
+    await waitFor(api, 'the tree to show the ended turn, with no refresh pending', () => {
+      const turn = tree.getChildren(node).find((n) => n.kind === 'turn');
+      return turn && /^done/.test(String(tree.getTreeItem(turn).description)) && !tree.refreshPending;
+    });
+    assert.ok(tree.refreshCount > before, 'no refresh after the turn');
+    const deltas = api.events(id).filter((e) => e.type === 'message_update').length;
+    assert.ok(tree.refreshCount - before < deltas, `the tree refreshed ${tree.refreshCount - before} times for ${deltas} deltas: not throttled`);
+    const settled = tree.refreshCount;
+    await new Promise((r) => setTimeout(r, 600)); // idle: observe that nothing refreshes
+    assert.equal(tree.refreshCount, settled, 'the tree refreshed with nothing happening (polling?)');
+  });
+
+  it('lists turns with blocked calls and end reasons, and written files that open on click', async () => {
+    const ws = workspaceFolder().uri.fsPath;
+    const file = path.join(ws, 'src', 'hello.js');
+    const s = fakeState({
+      filesTouched: [file],
+      turns: [{ index: 1, submissionId: 's1', source: 'editor', submitter: 'user', startedAt: 1000, endedAt: 3500, endReason: 'done', error: null,
+        tools: [
+          { toolCallId: 't1', toolName: 'edit', isError: false, blocked: false, blockedBy: null, violation: null },
+          { toolCallId: 't2', toolName: 'write', isError: true, blocked: true, blockedBy: 'rpc-workers-guard', violation: null },
+        ] }],
+    });
+    const tree = new SessionsTree(fakeHost([s]), new WorkerSelection(), { createView: false });
+    try {
+      const [worker] = tree.getChildren();
+      const kids = tree.getChildren(worker);
+      assert.deepEqual(kids.map((k) => k.kind), ['files', 'turn']);
+      const turnItem = tree.getTreeItem(kids[1]);
+      assert.equal(turnItem.label, 'Turn 1');
+      assert.match(String(turnItem.description), /done · from editor · 2\.5 s · 2 tools, 1 blocked/);
+      const tools = tree.getChildren(kids[1]).map((n) => tree.getTreeItem(n));
+      assert.equal(tools[1].description, '⛔ blocked by rpc-workers-guard');
+      const [fileNode] = tree.getChildren(kids[0]);
+      const fileItem = tree.getTreeItem(fileNode);
+      assert.equal(fileItem.label, 'hello.js');
+      assert.equal(fileItem.command?.command, 'vscode.open');
+      const uri = fileItem.command!.arguments![0] as vscode.Uri;
+      assert.equal(uri.fsPath, file);
+      await vscode.commands.executeCommand(fileItem.command!.command, ...fileItem.command!.arguments!);
+      await waitFor(api, 'the file to open', () => vscode.window.activeTextEditor?.document.uri.fsPath === file);
+    } finally {
+      tree.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('a failed worker shows the error icon and its last error in the tooltip; worker text is escaped', async () => {
+    const s = fakeState({ status: 'failed', exitCode: 2, name: '<img src=x onerror=alert(1)> **bold**', lastError: 'model said [click](command:evil)' });
+    const tree = new SessionsTree(fakeHost([s]), new WorkerSelection(), { createView: false });
+    try {
+      const item = tree.getTreeItem(tree.getChildren()[0]);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
+      assert.equal(item.contextValue, 'rpcWorker.failed');
+      const md = (item.tooltip as vscode.MarkdownString).value;
+      assert.ok(!md.includes('<img'), `raw HTML in the tooltip: ${md}`);
+      assert.ok(!md.includes('](command:evil)'), `a live link in the tooltip: ${md}`);
+      assert.match(md, /exit(&nbsp;| )2/);
+    } finally {
+      tree.dispose();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+// The event log's host side: its HTML and CSP, the handshake, batched delivery from the store
+// and live, validation of what the webview sends, and the replay when the view comes back.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { eventLogHtml, webviewOptions } from '../../src/ui/eventLogView';
+import { extensionApi, nextEvent, startDemo, stopAll, waitFor } from './ui.support';
+
+type Session = NonNullable<ExtensionApi['__ui']['eventLog']['session']>;
+const receive = (s: Session, m: unknown) => (s as unknown as { receive(m: unknown): void }).receive(m);
+const readies = (s: Session) => s.stats.received.filter((t) => t === 'ready').length;
+
+describe('UI event log webview', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  before(async () => { api = await extensionApi(); });
+  afterEach(stopAll);
+
+  it('HTML: CSP default-src none, scripts by nonce only, no remote or inline resources', () => {
+    const fake = { cspSource: 'https://webview.test', asWebviewUri: (u: vscode.Uri) => u } as unknown as vscode.Webview;
+    const root = vscode.Uri.file('/ext');
+    const html = eventLogHtml(fake, root, 'N0NCE');
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    assert.match(csp, /^default-src 'none'; /);
+    assert.match(csp, /script-src 'nonce-N0NCE'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+    const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
+    assert.equal(scripts.length, 1);
+    assert.match(scripts[0], /nonce="N0NCE"/);
+    assert.doesNotMatch(html, /\son[a-z]+=|style="/i, 'inline handler or style in the HTML');
+    assert.doesNotMatch(html.replace(/https:\/\/webview\.test/g, ''), /https?:\/\//, 'a remote resource in the HTML');
+    const roots = (webviewOptions(root).localResourceRoots ?? []).map((u) => u.path).sort();
+    assert.deepEqual(roots, ['/ext/dist', '/ext/media']);
+  });
+
+  it('handshakes, replays the store and streams live events in batches', async () => {
+    const id = await startDemo(api);
+    const end = nextEvent(api, id, 'agent_end');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'one two three four five six seven eight' });
+    await end;
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const session = await waitFor(api, 'the event log to say ready', () => { const s = api.__ui.eventLog.session; return s && readies(s) > 0 ? s : undefined; });
+    assert.equal(session.workerId, id);
+    await waitFor(api, 'the replay', () => session.stats.eventsPosted >= api.events(id).length);
+    const posted = session.stats.posted;
+    const before = session.stats.eventsPosted;
+    const synthetic: AgentEvent[] = Array.from({ length: 2000 }, (_, i) => ({ type: 'message_update', timestamp: Date.now(), delta: `w${i} `, block_type: 'text' }));
+    for (const e of synthetic) session.onEvent(id, e);
+    await waitFor(api, 'the burst to be sent', () => session.stats.eventsPosted - before >= 2000);
+    const messages = session.stats.posted - posted;
+    assert.ok(messages <= 5, `2000 events went out in ${messages} messages: not batched`);
+  });
+
+  it('validates what the webview sends; the composer prompts with source event-log', async () => {
+    const id = await startDemo(api);
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const session = await waitFor(api, 'the view', () => { const s = api.__ui.eventLog.session; return s && readies(s) > 0 && s.workerId === id ? s : undefined; });
+    const bad = session.stats.invalidFromWebview;
+    receive(session, { type: 'send', workerId: id, text: 'x', mode: 'shout' });
+    receive(session, { type: 'eval', code: 'alert(1)' });
+    receive(session, 'not even an object');
+    assert.equal(session.stats.invalidFromWebview, bad + 3);
+    assert.equal(api.events(id).filter((e) => e.type === 'prompt_sent').length, 0, 'an invalid message reached the worker');
+    const sent = nextEvent(api, id, 'prompt_sent');
+    receive(session, { type: 'send', workerId: id, text: 'from the composer', mode: 'prompt' });
+    const p = await sent;
+    assert.equal(p.source, 'event-log');
+    assert.equal(p.submitter, 'user');
+    assert.equal(p.data?.text, 'from the composer');
+  });
+
+  it('a hidden view is restored from the store when shown again', async () => {
+    const id = await startDemo(api);
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const session = await waitFor(api, 'the view', () => { const s = api.__ui.eventLog.session; return s && readies(s) > 0 ? s : undefined; });
+    const first = readies(session);
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const again = await waitFor(api, 'the webview to reload and say ready again', () => {
+      const s = api.__ui.eventLog.session;
+      return s && readies(s) > (s === session ? first : 0) ? s : undefined;
+    });
+    await waitFor(api, 'the replay after showing again', () => again.stats.eventsPosted >= api.events(id).length && again.workerId === id);
+  });
+
+  it('Open Event Log in Editor opens a panel fixed to one worker', async () => {
+    const a = await startDemo(api, 'A');
+    const b = await startDemo(api, 'B');
+    await vscode.commands.executeCommand('rpcWorkers.openEventLogPanel', { workerId: a });
+    const panel = await waitFor(api, 'the panel to say ready', () => api.__ui.eventLog.panelSessions.find((s) => readies(s) > 0));
+    assert.equal(panel.workerId, a);
+    api.__ui.selection.set(b);
+    assert.equal(panel.workerId, a, 'the panel followed the selection');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(api, 'the panel to close', () => api.__ui.eventLog.panelSessions.length === 0);
+  });
+});
