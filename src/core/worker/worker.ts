@@ -16,7 +16,7 @@ import { UI_REQUEST_PREFIX } from '../wire/pi';
 import { auditToolCall } from '../guard/audit';
 import type { ResolvedPolicy } from '../guard/policy';
 import { checkPrompt } from './limits';
-import { mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
 import { TurnTracker, type Settlement } from './turns';
 
@@ -320,18 +320,28 @@ export class Worker {
         else signalTree(this.tree, 'SIGKILL');
         exit = await this.waitExit(this.ctx.limits.killGraceMs);
       }
-      this.reapOrphans();
+      await this.reapOrphans();
       this.connection.dispose();
       return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, ms: elapsed(t0) };
     }
-    this.reapOrphans();
+    await this.reapOrphans();
     return { status: 'stopped', workerId: this.id, exitCode: this.exit.code, signal: this.exit.signal, killed: false, ms: elapsed(t0) };
   }
 
-  /** Descendants that outlived the worker (re-parented to init) are ended too. */
-  private reapOrphans(): void {
+  /**
+   * Descendants that outlived the worker (re-parented to init) are ended too. A SIGKILL lands
+   * when its target next runs, so stop waits (within the kill grace) until they are gone.
+   */
+  private async reapOrphans(): Promise<void> {
     if (isWindows || this.tree.length === 0) return;
-    signalTree(this.tree.filter((p) => p.pid !== this.pid), 'SIGKILL');
+    const orphans = this.tree.filter((p) => p.pid !== this.pid);
+    signalTree(orphans, 'SIGKILL');
+    const deadline = performance.now() + this.ctx.limits.killGraceMs;
+    let left = orphans.filter(isSameLiveProcess);
+    while (left.length > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      left = left.filter(isSameLiveProcess);
+    }
   }
 
   // ---- incoming

@@ -1,0 +1,143 @@
+// Hostile workers, death: a worker that exits or is killed while calls wait on it. Every pending
+// call resolves with `error` naming the exit code or signal and the stderr tail, the state says
+// `failed` (or `exited` for code 0), and no promise is left pending.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { WorkerHost, WorkerState } from '../../src/core/api';
+import { fakeSpec, ofType, waitFor } from '../helpers/host';
+import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within, type Traffic } from '../fixtures/faults-helpers';
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'rpc-faults-death-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+for (const dialect of ['pi', 'tau'] as const) {
+  describe(`faults: the worker dies (${dialect})`, () => {
+    let host: WorkerHost;
+    let traffic: Traffic[];
+    let next: ReturnType<typeof tracedHost>['next'];
+    const pids: number[] = [];
+    beforeEach(() => {
+      ({ host, traffic, next } = tracedHost());
+    });
+    afterEach(async () => {
+      await host.dispose();
+      killAll(pids.splice(0));
+    });
+
+    async function start(flags: string[]) {
+      const r = await host.start(fakeSpec(dialect, flags));
+      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+      pids.push(r.pid);
+      return r;
+    }
+
+    const sent = (id: string, verb: string) => traffic.filter((t) => t.workerId === id && t.direction === 'send' && verbOf(t.message) === verb);
+    const stateOf = (id: string): WorkerState => {
+      const s = host.state(id);
+      if (s.status === 'not_found') throw new Error(`worker ${id} vanished`);
+      return s.state;
+    };
+
+    /**
+     * A turn held in a tool until the test opens the gate, then `last` (exit N / kill). The
+     * worker ignores abort, so an abort and a redirect sent meanwhile stay pending until it dies.
+     */
+    async function dieWithCallsPending(last: string) {
+      const gate = path.join(dir, `gate-${dialect}-${Math.random().toString(36).slice(2)}`);
+      const r = await start(['--silent', 'abort']);
+      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
+      const exited = waitFor(host, r.workerId, ofType('worker_exit'));
+      assert.equal((await host.prompt(r.workerId, `bash while [ ! -e ${gate} ]; do sleep 0.02; done\n${last}`)).status, 'accepted');
+      await tool;
+      assert.equal(stateOf(r.workerId).streaming, true);
+      const abort = host.abort(r.workerId);
+      const redirect = host.redirect(r.workerId, 'say the new plan');
+      // Both aborts are on the wire (and go unanswered) before the worker is let go.
+      await next((t) => t.workerId === r.workerId && t.direction === 'send' && verbOf(t.message) === 'abort' && sent(r.workerId, 'abort').length === 2, 10_000, 'two abort requests');
+      writeFileSync(gate, '');
+      const [a, d] = await within(Promise.all([abort, redirect]), 15_000, 'the calls pending when the worker died');
+      return { r, a, d, exit: await exited };
+    }
+
+    for (const [script, code] of [['exit 1', 1], ['exit 0', 0]] as const) {
+      it(`${script} mid-turn: the pending abort and redirect fail naming code ${code} and the stderr tail; state ${code ? 'failed' : 'exited'}`, async () => {
+        const { r, a, d, exit } = await dieWithCallsPending(script);
+        const tail = new RegExp(`exited with code ${code}; stderr:\\n(.|\\n)*\\[fake-worker ${r.pid}\\]`);
+        assert.equal(a.status, 'error');
+        assert.match(a.status === 'error' ? a.error : '', new RegExp(`^abort failed: the worker exited with code ${code}; stderr:`));
+        assert.match(a.status === 'error' ? a.error : '', tail);
+        assert.equal(d.status, 'error');
+        assert.match(d.status === 'error' ? d.error : '', tail);
+        assert.match(d.status === 'error' ? d.error : '', /the new instruction was not sent$/);
+        assert.equal(sent(r.workerId, 'prompt').length, 1, 'the redirect must not have sent its prompt');
+        const s = stateOf(r.workerId);
+        assert.equal(s.status, code ? 'failed' : 'exited');
+        assert.equal(s.exitCode, code);
+        assert.equal(s.signal, null);
+        assert.equal(s.streaming, false);
+        assert.equal(exit.is_error, code !== 0);
+        assert.deepEqual((exit.data as { code: number }).code, code);
+        // What comes after is refused with the same reason; stop reports the exit it saw.
+        const late = await host.prompt(r.workerId, 'say hello?');
+        assert.equal(late.status, 'error');
+        assert.match(late.status === 'error' ? late.error : '', new RegExp(`^the worker is ${s.status}: the worker exited with code ${code}`));
+        const stopped = await host.stop(r.workerId);
+        assert.deepEqual([stopped.status, stopped.status === 'stopped' && stopped.exitCode, stopped.status === 'stopped' && stopped.killed], ['stopped', code, false]);
+      });
+    }
+
+    it('SIGKILL mid-turn: the pending calls fail naming SIGKILL and the stderr tail; state failed', async () => {
+      const { r, a, d, exit } = await dieWithCallsPending('kill');
+      for (const result of [a, d]) {
+        assert.equal(result.status, 'error');
+        assert.match(result.status === 'error' ? result.error : '', new RegExp(`the worker was killed by SIGKILL; stderr:\\n(.|\\n)*\\[fake-worker ${r.pid}\\]`));
+      }
+      const s = stateOf(r.workerId);
+      assert.deepEqual([s.status, s.exitCode, s.signal, s.streaming], ['failed', null, 'SIGKILL', false]);
+      assert.equal(exit.is_error, true);
+      assert.match(String(exit.error), /killed by SIGKILL/);
+      assert.equal(alive(r.pid), false);
+    });
+
+    it('exit during the readiness probe: start fails naming the code and the stderr tail, nothing is left', async () => {
+      const before = childrenOf().map((p) => p.pid);
+      const r = await within(host.start(fakeSpec(dialect, ['--exit-on-probe', '1'])), 20_000, 'start');
+      assert.equal(r.status, 'error');
+      if (r.status !== 'error') return;
+      assert.match(r.error, /^the worker did not become ready: the readiness probe failed: the worker exited with code 1; stderr:\n/);
+      assert.match(r.error, /--exit-on-probe: exiting with 1/);
+      assert.ok(r.stderrTail?.some((l) => l.includes('--exit-on-probe')), JSON.stringify(r.stderrTail));
+      assert.deepEqual(host.list(), []);
+      assert.equal(host.state(r.workerId!).status, 'not_found');
+      const left = childrenOf().filter((p) => !before.includes(p.pid) && cmdline(p.pid).includes('fake-worker'));
+      assert.deepEqual(left, []);
+    });
+
+    it('exit while a redirect waits for settlement: the redirect fails naming the code, its prompt is not sent', async () => {
+      const r = await start(['--no-settle']);
+      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
+      await host.prompt(r.workerId, 'bash sleep 30');
+      await tool;
+      const redirect = host.redirect(r.workerId, 'say the new plan');
+      // The abort is answered; the turn never settles; then the worker goes (SIGTERM: it exits 143).
+      const abortSent = await next((t) => t.workerId === r.workerId && t.direction === 'send' && verbOf(t.message) === 'abort', 10_000, 'the abort');
+      await next((t) => t.workerId === r.workerId && t.direction === 'receive' && (dialect === 'pi' ? t.message.type === 'response' && t.message.command === 'abort' : t.message.id === abortSent.message.id), 10_000, 'the abort\'s answer');
+      assert.equal(stateOf(r.workerId).streaming, true);
+      process.kill(r.pid, 'SIGTERM');
+      const d = await within(redirect, 15_000, 'the redirect');
+      assert.equal(d.status, 'error');
+      if (d.status !== 'error') return;
+      assert.match(d.error, /^settling after abort failed: the worker exited with code 143; stderr:\n/);
+      assert.match(d.error, /SIGTERM: killing tool processes, exiting 143/);
+      assert.match(d.error, /the new instruction was not sent$/);
+      assert.equal(sent(r.workerId, 'prompt').length, 1);
+      const s = stateOf(r.workerId);
+      assert.deepEqual([s.status, s.exitCode], ['failed', 143]);
+    });
+  });
+}

@@ -1,0 +1,113 @@
+// Hostile workers, silence: a worker that does not answer, one that never settles after an
+// abort, one that ignores SIGTERM. Each wait ends at its bound with an honest `error`, and stop
+// still ends the worker.
+import assert from 'node:assert/strict';
+import type { WorkerHost } from '../../src/core/api';
+import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/host';
+import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, verbOf, within, type Traffic } from '../fixtures/faults-helpers';
+
+const ONE_S = 1_000;
+
+for (const dialect of ['pi', 'tau'] as const) {
+  describe(`faults: the worker goes silent (${dialect})`, () => {
+    let host: WorkerHost;
+    let traffic: Traffic[];
+    const pids: number[] = [];
+    beforeEach(() => {
+      ({ host, traffic } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S } }));
+    });
+    afterEach(async () => {
+      await host.dispose();
+      killAll(pids.splice(0));
+    });
+
+    async function start(flags: string[]) {
+      const r = await host.start(fakeSpec(dialect, flags));
+      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+      pids.push(r.pid);
+      return r;
+    }
+    const sent = (id: string, verb: string) => traffic.filter((t) => t.workerId === id && t.direction === 'send' && verbOf(t.message) === verb);
+
+    it('no answer to a request: error after the command timeout; the worker is still running and stoppable', async () => {
+      const r = await start(['--silent', 'prompt']);
+      const p = await within(host.prompt(r.workerId, 'say anyone there?'), 10_000, 'the prompt');
+      assert.equal(p.status, 'error');
+      assert.equal(p.status === 'error' && p.error, 'prompt: no answer from the worker within 1 s');
+      assert.ok(p.ms >= ONE_S && p.ms < ONE_S + 5_000, `took ${p.ms} ms`);
+      assert.equal(host.state(r.workerId).status, 'running');
+      const s = await host.stop(r.workerId);
+      assert.equal(s.status, 'stopped');
+      assert.equal(s.status === 'stopped' && s.killed, false);
+      assert.ok(s.status === 'stopped' && s.ms < 2_000, JSON.stringify(s));
+      assert.deepEqual(groupMembers(r.pid), []);
+    });
+
+    it('no answer to the readiness probe: start fails after the command timeout and nothing is left', async () => {
+      const before = childrenOf().map((p) => p.pid);
+      const r = await within(host.start(fakeSpec(dialect, ['--hang-probe'])), 15_000, 'start');
+      assert.equal(r.status, 'error');
+      assert.match(r.status === 'error' ? r.error : '', /^the worker did not become ready: the readiness probe: no answer from the worker within 1 s/);
+      assert.deepEqual(host.list(), []);
+      const left = childrenOf().filter((p) => !before.includes(p.pid) && cmdline(p.pid).includes('fake-worker'));
+      assert.deepEqual(left, []);
+    });
+
+    it('never settling after abort: abort fails after the settle timeout; a redirect does not send its prompt', async () => {
+      const r = await start(['--no-settle']);
+      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
+      await host.prompt(r.workerId, 'bash sleep 30');
+      await tool;
+      const a = await within(host.abort(r.workerId), 10_000, 'the abort');
+      assert.equal(a.status, 'error');
+      assert.equal(a.status === 'error' && a.error, 'settling after abort: no answer from the worker within 1 s');
+      assert.ok(a.ms >= ONE_S, `took ${a.ms} ms`);
+      const d = await within(host.redirect(r.workerId, 'say the new plan'), 10_000, 'the redirect');
+      assert.equal(d.status, 'error');
+      assert.equal(d.status === 'error' && d.error, 'settling after abort: no answer from the worker within 1 s; the new instruction was not sent');
+      assert.equal(sent(r.workerId, 'abort').length, 2);
+      assert.equal(sent(r.workerId, 'prompt').length, 1, 'the redirect must not send its prompt');
+      const s = await host.stop(r.workerId);
+      assert.equal(s.status, 'stopped');
+      assert.deepEqual(groupMembers(r.pid), []);
+    });
+
+    if (dialect === 'tau') {
+      it('ignoring SIGTERM (and a turn that will not end): SIGKILL after the 2 s grace, stopped, nothing left', async () => {
+        // τ, on stdin EOF, waits for the turn (1 s), aborts it and waits again (5 s): with a turn
+        // that cannot end and SIGTERM ignored, only the host's SIGKILL ends it.
+        const r = await start(['--ignore-sigterm']);
+        const started = waitFor(host, r.workerId, ofType('agent_start'));
+        await host.prompt(r.workerId, 'say stuck\nhang');
+        await started;
+        const s = await within(host.stop(r.workerId), 10_000, 'stop');
+        assert.equal(s.status, 'stopped');
+        if (s.status !== 'stopped') return;
+        assert.equal(s.killed, true);
+        assert.equal(s.signal, 'SIGKILL');
+        assert.ok(s.ms >= 2_000 && s.ms < 4_000, `stop took ${s.ms} ms`);
+        assert.equal(alive(r.pid), false);
+        assert.deepEqual(groupMembers(r.pid), []);
+      });
+    } else {
+      it('ignoring SIGTERM: pi also exits when its stdin closes, so stop needs no SIGKILL', async () => {
+        const r = await start(['--ignore-sigterm']);
+        const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
+        await host.prompt(r.workerId, 'bash sleep 30');
+        await tool;
+        // The tool's process is forked just after its start event is written.
+        await until(() => treeOf(r.pid).length >= 2, 5_000, () => `the tool never appeared under ${r.pid}`);
+        const tree = treeOf(r.pid).map((p) => p.pid);
+        const s = await within(host.stop(r.workerId), 10_000, 'stop');
+        assert.equal(s.status, 'stopped');
+        if (s.status !== 'stopped') return;
+        assert.equal(s.killed, false);
+        assert.equal(s.exitCode, 0);
+        assert.ok(s.ms < 2_000, `stop took ${s.ms} ms`);
+        // pi leaves its tool running when stdin closes (its own process group); stop ends it anyway.
+        assert.deepEqual(groupMembers(r.pid), []);
+        assert.equal(tree.filter(alive).length, 0, `left: ${describePids(tree.filter(alive))}`);
+      });
+    }
+  });
+}
