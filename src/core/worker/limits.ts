@@ -24,7 +24,7 @@ export const limitsSchema = z.object({
   maxWorkers: positiveInt.max(64),
   maxPromptBytes: positiveInt,
   commandTimeoutMs: z.number().int().min(COMMAND_TIMEOUT_RANGE.min, 'command timeout must be at least 1 s').max(COMMAND_TIMEOUT_RANGE.max, 'command timeout must be at most 10 min'),
-  settleTimeoutMs: positiveInt.max(COMMAND_TIMEOUT_RANGE.max),
+  settleTimeoutMs: z.number().int().min(COMMAND_TIMEOUT_RANGE.min, 'settle timeout must be at least 1 s').max(COMMAND_TIMEOUT_RANGE.max, 'settle timeout must be at most 10 min'),
   killGraceMs: positiveInt.max(60_000),
   maxLineBytes: positiveInt.min(1024),
   ringLines: positiveInt.max(100_000),
