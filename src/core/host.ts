@@ -63,7 +63,11 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     }
   };
 
-  const missing = (workerId: string) => ({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
+  /** Ids of workers this host stopped (the latest ones), so a late verb can say so. */
+  const stoppedIds = new Set<string>();
+  const missing = (workerId: string) => ({
+    status: 'not_found' as const, workerId, error: stoppedIds.has(workerId) ? `worker ${workerId} was stopped` : `no worker with id ${workerId}`, ms: 0,
+  });
 
   async function start(input: WorkerSpec): Promise<StartResult> {
     const t0 = now();
@@ -115,6 +119,8 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     if (!worker) return { status: 'not_found', workerId, ms: 0 };
     const result = await worker.stop();
     workers.delete(workerId);
+    stoppedIds.add(workerId);
+    if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
     return result;
   }
 
