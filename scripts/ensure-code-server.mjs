@@ -17,8 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { cacheDir, makeTempDir } from './lib/paths.mjs';
+import { cacheDir, makeTempDir, isMain } from './lib/paths.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3'; // newest code-server that runs on Node 20; bundles VS Code 1.100.3
 export const APT_PACKAGES = ['libkrb5-dev', 'ripgrep', 'chromium'];
@@ -265,7 +264,7 @@ export async function ensureCodeServer({ quiet = false, system = true } = {}) {
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   const quiet = process.argv.includes('--quiet');
   try {
     if (process.argv.includes('--system-only')) {

@@ -17,11 +17,10 @@
 // suite ran tests and none failed.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { format } from 'node:util';
-import { repoRoot } from './lib/paths.mjs';
+import { repoRoot, isMain } from './lib/paths.mjs';
+import { buildExtension } from './lib/build.mjs';
 import { cleanup, onCleanup, killByEnvMarker } from './lib/proc.mjs';
 import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, logTail, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
 
@@ -190,14 +189,11 @@ function parseArgs(argv) {
   return o;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   let code = 1;
   try {
     const { build, ...opts } = parseArgs(process.argv.slice(2));
-    if (build) {
-      const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' });
-      if (b.status !== 0) throw new Error('build failed');
-    }
+    if (build && !buildExtension()) throw new Error('build failed');
     const r = await runHostTests(opts);
     const t = r.totals;
     if (!t) console.error(`[host] the suite reported no totals (exit ${r.exitCode})`);

@@ -8,10 +8,10 @@
 // Options: --port N (or env RPC_WORKERS_PORT; default 8080, or a free port when 8080 is taken)
 //          --workspace DIR (open DIR itself instead of a copy of the sample workspace)
 //          --no-build
-import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { repoRoot } from './lib/paths.mjs';
+import { buildExtension } from './lib/build.mjs';
 import { cleanup, onCleanup } from './lib/proc.mjs';
 import { makeSandbox, startCodeServer, workbenchUrl, portFree, freePort } from './lib/code-server.mjs';
 
@@ -40,7 +40,7 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.build) {
     console.log('[start] building the extension (node esbuild.mjs)');
-    if (spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) throw new Error('the build failed');
+    if (!buildExtension()) throw new Error('the build failed');
   }
   let port = opts.port;
   if (port == null) port = (await portFree(DEFAULT_PORT)) ? DEFAULT_PORT : await freePort();

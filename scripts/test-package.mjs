@@ -11,8 +11,8 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { repoRoot } from './lib/paths.mjs';
+import { repoRoot, isMain } from './lib/paths.mjs';
+import { buildExtension } from './lib/build.mjs';
 import { cleanup } from './lib/proc.mjs';
 import { makeSandbox, codeServerCommand } from './lib/code-server.mjs';
 import { runInCodeServer, DEFAULT_TIMEOUT_MS } from './run-host-tests.mjs';
@@ -75,11 +75,11 @@ export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, carrier =
     return { ...r, seconds: (Date.now() - t0) / 1000 };
   } finally {
     // `npm run package` left the minified production bundles in dist/; put the dev build back.
-    spawnSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: repoRoot, stdio: 'ignore' });
+    buildExtension({ typecheck: false, quiet: true });
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   let code = 1;
   try {
     const argv = process.argv.slice(2);

@@ -6,16 +6,17 @@
 //   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
 //            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
 //   package  the .vsix installed into code-server and activated (scripts/test-package.mjs)
-// A suite that cannot run (no host, crash, timeout) counts as one failure: nothing is skipped
-// silently. Exit status is non-zero when anything failed or no test ran.
+// A suite that cannot run (no host, crash, timeout) counts as one failure, and so does a failed
+// build (type check): nothing is skipped silently. Exit status is non-zero when anything failed or no test ran.
 //
 // Options: --only unit,host,package   run only these suites
 //          --no-build                 skip `node esbuild.mjs`
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, makeTempDir } from './lib/paths.mjs';
 import { cleanup, onCleanup } from './lib/proc.mjs';
+import { buildExtension } from './lib/build.mjs';
 
 const argv = process.argv.slice(2);
 const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
@@ -41,12 +42,20 @@ function readJson(file) {
   try { return JSON.parse(readFileSync(file, 'utf8')); } catch { return null; }
 }
 
+// The build is counted too: a type error is one failure, and the suites still run on the
+// bundles (built again without the type check) so their results are not lost. A build that
+// cannot bundle at all runs no suite.
 function build() {
   banner('build: node esbuild.mjs');
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' });
-  console.log(`build ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return r.status === 0;
+  if (buildExtension()) {
+    console.log(`build ok in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return true;
+  }
+  console.log('build FAILED; bundling again without the type check to tell a type error from a broken bundle');
+  const bundled = buildExtension({ typecheck: false });
+  record('build', bundled ? 'tsc' : 'esbuild', t0, { passed: 0, failed: 1, pending: 0 }, bundled ? 'type check failed' : 'bundling failed');
+  return bundled;
 }
 
 async function unitSuite() {
@@ -106,9 +115,9 @@ async function packageSuite() {
   }
 }
 
-let buildOk = true;
-if (!argv.includes('--no-build')) buildOk = build();
-if (buildOk) {
+let bundled = true;
+if (!argv.includes('--no-build')) bundled = build();
+if (bundled) {
   if (wants('unit')) await unitSuite();
   if (wants('host')) await hostSuite();
   if (wants('package')) await packageSuite();
@@ -121,12 +130,12 @@ console.log(`${pad('suite', 9)}${pad('host', 13)}${pad('passed', 8)}${pad('faile
 for (const r of results) {
   console.log(`${pad(r.suite, 9)}${pad(r.host, 13)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error})` : ''}`);
 }
-if (!buildOk) console.log('the build failed: no suite ran');
+if (!bundled) console.log('the build failed: no suite ran');
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 const passed = sum('passed');
 const failed = sum('failed');
 const skipped = sum('pending');
-const ok = buildOk && failed === 0 && passed > 0;
-if (buildOk && passed === 0 && failed === 0) console.log('no test ran');
+const ok = failed === 0 && passed > 0;
+if (passed === 0 && failed === 0) console.log('no test ran');
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(ok ? 0 : 1);

@@ -19,10 +19,10 @@
 //      (npm run ui -- activity-bar). Scenarios live in scripts/ui-scenarios/<name>.mjs and export
 //      a default async function({ port }); with no names, every scenario runs.
 import { mkdirSync, readdirSync, existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join, isAbsolute, dirname, basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { repoRoot } from './lib/paths.mjs';
+import { repoRoot, isMain } from './lib/paths.mjs';
+import { buildExtension } from './lib/build.mjs';
 import { cleanup } from './lib/proc.mjs';
 import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
 import { formatAutomationLog } from './run-host-tests.mjs';
@@ -237,7 +237,7 @@ export async function screenshot(page, name, { moveMouse = true, idle = true } =
 
 /** Run a scenario file when it is the main module: `runScenario(import.meta.url, fn)`. */
 export async function runScenario(metaUrl, fn) {
-  if (!process.argv[1] || fileURLToPath(metaUrl) !== process.argv[1]) return;
+  if (!isMain(metaUrl)) return;
   const code = await runScenarios([[basename(fileURLToPath(metaUrl), '.mjs'), fn]], parseCli(process.argv.slice(2)));
   process.exit(code);
 }
@@ -277,7 +277,7 @@ async function main() {
   const names = opts.names.length ? opts.names : all;
   const unknown = names.filter((n) => !all.includes(n));
   if (unknown.length) { console.error(`unknown scenario(s): ${unknown.join(', ')}; known: ${all.join(', ')}`); return 2; }
-  if (opts.build && spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) {
+  if (opts.build && !buildExtension()) {
     console.error('[ui] build failed'); return 1;
   }
   const list = [];
@@ -287,6 +287,6 @@ async function main() {
 
 // Not awaited at top level: scenarios import this module, and a top-level await here would
 // make that import wait for itself.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   main().then((code) => process.exit(code), (err) => { console.error(err); process.exit(1); });
 }

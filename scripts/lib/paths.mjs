@@ -18,3 +18,8 @@ export function makeTempDir(prefix) {
   mkdirSync(tmpdir(), { recursive: true });
   return mkdtempSync(join(tmpdir(), `rpc-workers-${prefix}-`));
 }
+
+/** Is the module at `metaUrl` the script node was started with? */
+export function isMain(metaUrl) {
+  return !!process.argv[1] && fileURLToPath(metaUrl) === resolve(process.argv[1]);
+}
