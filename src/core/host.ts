@@ -7,7 +7,7 @@ import type {
   StopResult, WorkerHost, WorkerSpec, WorkerState,
 } from './api';
 import type { AgentEvent } from './events/agentEvent';
-import { checkSpec, resolveLimits } from './worker/limits';
+import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { Worker } from './worker/worker';
 import { DIALECTS } from './wire/dialects';
@@ -74,6 +74,9 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     const checked = checkSpec(input);
     if (!checked.ok) return { status: 'error', error: checked.error, ms: elapsed(t0) };
     const spec = checked.spec;
+    // The first task obeys the prompt limit; refused before anything is spawned.
+    const taskRefused = spec.task ? checkPrompt(spec.task, limits) : null;
+    if (taskRefused) return { status: 'error', error: `invalid worker spec: task: ${taskRefused}`, ms: elapsed(t0) };
     const live = [...workers.values()].filter((w) => w.live).length;
     if (live >= limits.maxWorkers) {
       return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };

@@ -1,0 +1,158 @@
+// Limits and input checks: prompts over 32 KiB, timeouts outside 1 s..10 min, unknown worker ids,
+// a verb on a stopped worker, an invalid spec. Each is a clear `error` that names the broken rule,
+// and nothing is started (no process is spawned, nothing is sent).
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import { createWorkerHost } from '../../src/core/host';
+import { fakeSpec, ROOT } from '../helpers/host';
+import { childrenOf, killAll, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
+
+const KIB32 = 32 * 1024;
+const myChildren = () => childrenOf().map((p) => p.pid).sort();
+
+describe('faults: limits and input checks', () => {
+  describe('prompts over 32 KiB', () => {
+    let host: WorkerHost;
+    let traffic: Traffic[];
+    let id: string;
+    let pid: number;
+    before(async () => {
+      ({ host, traffic } = tracedHost());
+      const r = await host.start(fakeSpec('pi'));
+      if (r.status !== 'started') throw new Error(r.error);
+      ({ workerId: id, pid } = r);
+    });
+    after(async () => {
+      await host.dispose();
+      killAll([pid]);
+    });
+    const prompts = () => traffic.filter((t) => t.direction === 'send' && ['prompt', 'steer', 'follow_up'].includes(verbOf(t.message)!)).length;
+
+    it('refuses 32 KiB + 1 byte on prompt, steer and redirect, counting UTF-8 bytes, and sends nothing', async () => {
+      assert.equal(host.limits.maxPromptBytes, KIB32);
+      const over = `say ${'x'.repeat(KIB32 - 3)}`;
+      const accented = 'é'.repeat(KIB32 / 2 + 1); // 16,385 characters, 32,770 bytes
+      for (const [verb, call, bytes] of [
+        ['prompt', () => host.prompt(id, over), KIB32 + 1],
+        ['prompt (multi-byte)', () => host.prompt(id, accented), KIB32 + 2],
+        ['steer', () => host.prompt(id, over, { streamingBehavior: 'steer' }), KIB32 + 1],
+        ['redirect', () => host.redirect(id, over), KIB32 + 1],
+      ] as const) {
+        const r = await call();
+        assert.equal(r.status, 'error', verb);
+        assert.equal('error' in r && r.error, `the message is ${bytes} bytes; prompts are limited to ${KIB32} bytes`, verb);
+      }
+      assert.equal(prompts(), 0);
+      // Exactly at the limit is fine.
+      const at = await host.prompt(id, `say ${'y'.repeat(KIB32 - 4)}`);
+      assert.equal(at.status, 'accepted', JSON.stringify(at));
+      assert.equal(prompts(), 1);
+    });
+
+    it('refuses an empty message', async () => {
+      const r = await host.redirect(id, '   ');
+      assert.deepEqual([r.status, 'error' in r && r.error], ['error', 'the message is empty']);
+    });
+  });
+
+  describe('timeouts outside 1 s..10 min', () => {
+    for (const [limit, value, rule] of [
+      ['commandTimeoutMs', 999, 'command timeout must be at least 1 s'],
+      ['commandTimeoutMs', 600_001, 'command timeout must be at most 10 min'],
+      ['settleTimeoutMs', 999, 'settle timeout must be at least 1 s'],
+      ['settleTimeoutMs', 600_001, 'settle timeout must be at most 10 min'],
+    ] as const) {
+      it(`${limit}: ${value} is refused, naming the rule`, () => {
+        const before = myChildren();
+        assert.throws(() => createWorkerHost({ limits: { [limit]: value } }), (e: Error) => {
+          assert.ok(e instanceof RangeError);
+          assert.match(e.message, new RegExp(`^invalid host limits: (.|\\n)*${rule}(.|\\n)*${limit}`));
+          return true;
+        });
+        assert.deepEqual(myChildren(), before);
+      });
+    }
+    it('1 s and 10 min themselves are accepted', () => {
+      const host = createWorkerHost({ limits: { commandTimeoutMs: 1_000, settleTimeoutMs: 600_000 } });
+      assert.deepEqual([host.limits.commandTimeoutMs, host.limits.settleTimeoutMs], [1_000, 600_000]);
+    });
+  });
+
+  describe('unknown ids, stopped workers, invalid specs', () => {
+    let host: WorkerHost;
+    let traffic: Traffic[];
+    beforeEach(() => {
+      ({ host, traffic } = tracedHost());
+    });
+    afterEach(() => host.dispose());
+
+    async function everyVerb(id: string) {
+      return {
+        prompt: await host.prompt(id, 'say hi'),
+        abort: await host.abort(id),
+        redirect: await host.redirect(id, 'say hi'),
+        compact: await host.compact(id),
+        stop: await host.stop(id),
+        state: host.state(id),
+        events: host.events(id),
+      };
+    }
+
+    it('an unknown worker id: not_found on every verb, saying there is no such worker', async () => {
+      const r = await everyVerb('w9-nosuch');
+      for (const verb of ['prompt', 'abort', 'redirect', 'compact'] as const) {
+        assert.deepEqual([r[verb].status, 'error' in r[verb] && r[verb].error], ['not_found', 'no worker with id w9-nosuch'], verb);
+      }
+      assert.equal(r.stop.status, 'not_found');
+      assert.equal(r.state.status, 'not_found');
+      assert.deepEqual(r.events, []);
+    });
+
+    it('a verb on a stopped worker: not_found, saying it was stopped; nothing is sent', async () => {
+      const started = await host.start(fakeSpec('tau'));
+      if (started.status !== 'started') throw new Error(started.error);
+      assert.equal((await host.stop(started.workerId)).status, 'stopped');
+      const sentBefore = traffic.filter((t) => t.direction === 'send').length;
+      const r = await everyVerb(started.workerId);
+      for (const verb of ['prompt', 'abort', 'redirect', 'compact'] as const) {
+        assert.deepEqual([r[verb].status, 'error' in r[verb] && r[verb].error], ['not_found', `worker ${started.workerId} was stopped`], verb);
+      }
+      assert.equal(r.stop.status, 'not_found');
+      assert.equal(r.state.status, 'not_found');
+      assert.equal(traffic.filter((t) => t.direction === 'send').length, sentBefore);
+    });
+
+    const base = fakeSpec('tau');
+    for (const [what, spec, error] of [
+      ['a missing command', { ...base, command: undefined }, 'invalid worker spec: command: command is required'],
+      ['an empty command', { ...base, command: '  ' }, 'invalid worker spec: command: command is required'],
+      ['a relative cwd', { ...base, cwd: 'test/fixtures' }, 'invalid worker spec: cwd: cwd must be an absolute path'],
+      ['a cwd that does not exist', { ...base, cwd: path.join(ROOT, 'no-such-directory') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
+      ['a cwd that is a file', { ...base, cwd: path.join(ROOT, 'package.json') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
+      ['an unknown dialect', { ...base, dialect: 'codex' }, 'invalid worker spec: dialect: dialect must be "pi" or "tau"'],
+      ['a task over 32 KiB', { ...base, task: 'x'.repeat(KIB32 + 1) }, `invalid worker spec: task: the message is ${KIB32 + 1} bytes; prompts are limited to ${KIB32} bytes`],
+    ] as const) {
+      it(`an invalid spec, ${what}: error naming the rule, nothing started`, async () => {
+        const before = myChildren();
+        const r = await host.start(spec as unknown as WorkerSpec);
+        assert.equal(r.status, 'error');
+        assert.equal(r.status === 'error' && r.error, error);
+        assert.equal(r.status === 'error' && r.workerId, undefined);
+        assert.deepEqual(host.list(), []);
+        assert.deepEqual(myChildren(), before);
+        assert.equal(traffic.length, 0);
+      });
+    }
+
+    it('a command that cannot be spawned: error saying so, nothing left', async () => {
+      const before = myChildren();
+      const r = await host.start({ ...base, command: path.join(ROOT, 'no-such-program'), args: [] });
+      assert.equal(r.status, 'error');
+      assert.match(r.status === 'error' ? r.error : '', /no-such-program/);
+      assert.match(r.status === 'error' ? r.error : '', /ENOENT/);
+      assert.deepEqual(host.list(), []);
+      assert.deepEqual(myChildren(), before);
+    });
+  });
+});
