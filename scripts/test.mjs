@@ -128,7 +128,7 @@ banner('summary');
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('suite', 9)}${pad('host', 13)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
 for (const r of results) {
-  console.log(`${pad(r.suite, 9)}${pad(r.host, 13)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error})` : ''}`);
+  console.log(`${pad(r.suite, 9)}${pad(r.host, 13)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
 }
 if (!bundled) console.log('the build failed: no suite ran');
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
