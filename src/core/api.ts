@@ -170,8 +170,16 @@ export interface HostOptions {
   onUiNotice?: (notice: UiNotice) => void;
   /** Directories searched for agent cards, in order (workspace first). */
   agentDirs?: string[];
-  /** Where to record live worker pids so a later host can find survivors of a crash. */
+  /**
+   * Where to record live worker pids (JSON, written atomically; several hosts may share it) so
+   * that a later activation can find workers that outlived a crash: see `findSurvivors`.
+   */
   registryFile?: string;
+  /**
+   * A small watchdog process that outlives the host and, if the host dies without stopping its
+   * workers, ends their whole process trees (default true; not on Windows).
+   */
+  watchdog?: boolean;
 }
 
 export type EventListener = (workerId: string, event: AgentEvent) => void;

@@ -9,6 +9,8 @@ import type {
 import type { AgentEvent } from './events/agentEvent';
 import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
+import { WorkerRegistry } from './worker/survivors';
+import { Watchdog } from './worker/watchdog';
 import { Worker } from './worker/worker';
 import { DIALECTS } from './wire/dialects';
 
@@ -63,6 +65,16 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     }
   };
 
+  // What outlives a crash of this host: a watchdog that ends the workers' trees when the host
+  // dies without stopping them, and a registry from which the next activation learns of
+  // workers that outlived both.
+  const watchdog = options.watchdog === false ? null : new Watchdog();
+  const registry = options.registryFile ? new WorkerRegistry(options.registryFile) : null;
+  const untrack = (workerId: string, worker: Worker) => {
+    if (worker.pid !== null) watchdog?.forget(worker.pid);
+    registry?.remove(workerId);
+  };
+
   /** Ids of workers this host stopped (the latest ones), so a late verb can say so. */
   const stoppedIds = new Set<string>();
   const missing = (workerId: string) => ({
@@ -95,12 +107,17 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
       onUiNotice: options.onUiNotice,
     });
     workers.set(workerId, worker);
+    if (worker.pid !== null) {
+      watchdog?.watch(worker.pid);
+      registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
+    }
     emitState(worker);
     const probed = await worker.probe();
     if (!probed.ok) {
       const stderrTail = worker.state().stderrTail;
       await worker.stop();
       workers.delete(workerId);
+      untrack(workerId, worker);
       const tail = stderrTail.join('\n').trim();
       const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
       return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
@@ -122,6 +139,7 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     if (!worker) return { status: 'not_found', workerId, ms: 0 };
     const result = await worker.stop();
     workers.delete(workerId);
+    untrack(workerId, worker);
     stoppedIds.add(workerId);
     if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
     return result;
@@ -149,6 +167,7 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     onOutput: (listener) => subscribe(outputListeners, listener),
     async dispose() {
       await host.stopAll();
+      watchdog?.close();
       eventListeners.length = 0;
       stateListeners.length = 0;
       outputListeners.length = 0;

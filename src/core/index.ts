@@ -4,3 +4,4 @@ export type * from './api';
 export type { AgentEvent } from './events/agentEvent';
 export { EventBus } from './events/eventBus';
 export { DEFAULT_LIMITS } from './worker/limits';
+export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';

@@ -79,6 +79,11 @@ export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
   return !!now && !now.zombie && now.start === p.start;
 }
 
+/** One process's entry in the process table, if it exists. */
+export function procInfo(pid: number): ProcInfo | undefined {
+  return isLinux ? readProcStat(pid) : listProcesses().find((q) => q.pid === pid);
+}
+
 export function startStamp(pid: number): string | undefined {
   return isLinux ? readProcStat(pid)?.start : listProcesses().find((q) => q.pid === pid)?.start;
 }

@@ -1,0 +1,286 @@
+// A process that outlives the host, to end its workers' process trees if the host dies without
+// stopping them (SIGKILL, the OOM killer, a crash). Measured with pi 0.73.1: when pi's stdin
+// closes, pi exits but leaves the tool process it was running (in a process group of its own)
+// alive, re-parented to init; so the host cannot rely on its workers, and a dead host cannot act.
+//
+// The watchdog is spawned lazily at the first start, detached (a session of its own, so what
+// signals the host's group does not reach it), with a pipe from the host as its stdin. The host
+// tells it each worker's pid and start stamp as it spawns it, and to forget the worker once
+// stopped. Every 250 ms it reads each watched worker's tree from the process table, so it knows
+// the descendants while they are still parented (afterwards they cannot be found). When its stdin
+// ends, or the host's pid is no longer the same process, it freezes (SIGSTOP) every recorded
+// process and group, re-reads the table until nothing new appears under them, then SIGKILLs them
+// all and exits. `dispose` forgets every worker and closes the pipe: the watchdog then exits
+// having killed nothing.
+//
+// The program is a string run with `node -e` (passed in the environment, so that `ps` shows a
+// short line), so it needs no file of its own next to whichever bundle embeds the core
+// (dist/core.js, dist/extension.js) or the sources under test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startStamp } from './processTree';
+
+export const WATCHDOG_POLL_MS = 250;
+
+/** The watchdog program: argv = its name, the host's pid and start stamp, the poll interval (ms). */
+export const WATCHDOG_SOURCE = String.raw`
+'use strict';
+const fs = require('fs');
+const { execFileSync } = require('child_process');
+process.title = 'rpc-workers-watchdog';
+const hostPid = Number(process.argv[2]);
+const hostStart = process.argv[3];
+const pollMs = Number(process.argv[4]) || 250;
+const stateFile = process.env.RPC_WORKERS_WATCHDOG_STATE || '';
+const linux = process.platform === 'linux';
+
+function readStat(pid) {
+  try {
+    const s = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { pid: pid, ppid: Number(f[1]), pgid: Number(f[2]), start: f[19], dead: f[0] === 'Z' || f[0] === 'X' };
+  } catch (e) {
+    return null;
+  }
+}
+function table() {
+  if (linux) {
+    const out = [];
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      const p = readStat(Number(name));
+      if (p) out.push(p);
+    }
+    return out;
+  }
+  const text = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart='], { encoding: 'utf8' });
+  return text.split('\n').filter(Boolean).map(function (line) {
+    const f = line.trim().split(/\s+/);
+    return { pid: Number(f[0]), ppid: Number(f[1]), pgid: Number(f[2]), start: f.slice(4).join(' '), dead: f[3][0] === 'Z' };
+  });
+}
+const self = readStat(process.pid);
+const host = readStat(hostPid);
+// Never signalled: init's and no group, this watchdog's, and the host's (which may hold others).
+const spared = new Set([0, 1, process.pid, hostPid, self ? self.pgid : -1, host ? host.pgid : -1]);
+
+// Per watched worker (by root pid): its start stamp, every live process seen in its tree
+// ("pid:start" -> {pid, start, pgid}) and every process group seen there (pgid -> the group
+// leader's start stamp, or null when the leader was not seen). Key -1 holds processes found
+// only through a recorded group.
+const workers = new Map();
+const keyOf = function (p) { return p.pid + ':' + p.start; };
+function same(p, byPid) {
+  const now = byPid.get(p.pid);
+  return !!now && !now.dead && now.start === p.start;
+}
+function record(w, p, byPid) {
+  w.members.set(keyOf(p), { pid: p.pid, start: p.start, pgid: p.pgid });
+  if (!w.groups.has(p.pgid)) {
+    const leader = byPid.get(p.pgid);
+    w.groups.set(p.pgid, leader && leader.pgid === leader.pid ? leader.start : null);
+  }
+}
+function snapshot() {
+  const all = table();
+  const byPid = new Map();
+  const byParent = new Map();
+  for (const p of all) {
+    byPid.set(p.pid, p);
+    const list = byParent.get(p.ppid);
+    if (list) list.push(p); else byParent.set(p.ppid, [p]);
+  }
+  for (const [root, w] of workers) {
+    for (const [k, p] of w.members) if (!same(p, byPid)) w.members.delete(k);
+    const queue = [];
+    const r = byPid.get(root);
+    if (r && !r.dead && r.start === w.start) queue.push(r);
+    for (const p of w.members.values()) queue.push(byPid.get(p.pid));
+    const seen = new Set();
+    while (queue.length) {
+      const p = queue.shift();
+      if (!p || seen.has(p.pid) || spared.has(p.pid)) continue;
+      seen.add(p.pid);
+      if (!p.dead) record(w, p, byPid);
+      for (const c of byParent.get(p.pid) || []) queue.push(c);
+    }
+  }
+  if (stateFile) writeState();
+  return byPid;
+}
+// What it knows, for a test that must wait until it knows a tree (RPC_WORKERS_WATCHDOG_STATE).
+function writeState() {
+  const pids = [];
+  for (const w of workers.values()) for (const p of w.members.values()) pids.push(p.pid);
+  try {
+    fs.writeFileSync(stateFile + '.tmp', JSON.stringify({ pids: pids }));
+    fs.renameSync(stateFile + '.tmp', stateFile);
+  } catch (e) { /* a test aid only */ }
+}
+// A recorded group is still the one recorded while it has members, unless its leader's pid now
+// belongs to another process (then the id may have been reused).
+function sameGroup(pgid, leaderStart, byPid) {
+  if (spared.has(pgid)) return false;
+  const leader = byPid.get(pgid);
+  if (!leader || leader.dead) return true;
+  return leaderStart !== null && leader.start === leaderStart;
+}
+function signal(target, sig) {
+  try { process.kill(target, sig); } catch (e) { /* gone */ }
+}
+function hostAlive() {
+  if (!linux) { try { process.kill(hostPid, 0); return true; } catch (e) { return false; } }
+  const now = readStat(hostPid);
+  return !!now && !now.dead && now.start === hostStart;
+}
+
+let finishing = false;
+function finish() {
+  if (finishing) return;
+  finishing = true;
+  clearInterval(timer);
+  if (workers.size === 0) process.exit(0);
+  // Freeze what is known (each process, and each recorded group, which also holds what was
+  // forked after the last reading), then read again under it until nothing new appears.
+  const frozen = new Map();
+  const frozenGroups = new Set();
+  const strays = { start: null, members: new Map(), groups: new Map() };
+  workers.set(-1, strays);
+  let byPid = new Map();
+  for (let round = 0; round < 10; round++) {
+    byPid = snapshot();
+    let fresh = 0;
+    for (const w of workers.values()) {
+      for (const [g, leaderStart] of w.groups) {
+        if (frozenGroups.has(g) || !sameGroup(g, leaderStart, byPid)) continue;
+        frozenGroups.add(g);
+        fresh++;
+        signal(-g, 'SIGSTOP');
+      }
+    }
+    for (const p of byPid.values()) {
+      if (!p.dead && frozenGroups.has(p.pgid) && !spared.has(p.pid)) record(strays, p, byPid);
+    }
+    for (const w of workers.values()) {
+      for (const [k, p] of w.members) {
+        if (frozen.has(k)) continue;
+        frozen.set(k, p);
+        fresh++;
+        signal(p.pid, 'SIGSTOP');
+      }
+    }
+    if (fresh === 0) break;
+  }
+  for (const g of frozenGroups) signal(-g, 'SIGKILL');
+  for (const p of frozen.values()) if (same(p, byPid)) signal(p.pid, 'SIGKILL');
+  process.exit(0);
+}
+
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', function (chunk) {
+  pending += chunk;
+  let nl;
+  while ((nl = pending.indexOf('\n')) !== -1) {
+    const line = pending.slice(0, nl);
+    pending = pending.slice(nl + 1);
+    let m;
+    try { m = JSON.parse(line); } catch (e) { continue; }
+    if (typeof m.watch === 'number') {
+      const known = workers.get(m.watch);
+      if (!known || known.start !== String(m.start)) workers.set(m.watch, { start: String(m.start), members: new Map(), groups: new Map() });
+      snapshot();
+    } else if (typeof m.forget === 'number') {
+      workers.delete(m.forget);
+      if (stateFile) writeState();
+    }
+  }
+});
+process.stdin.on('end', finish);
+process.stdin.on('error', finish);
+process.on('SIGINT', function () {});
+process.on('SIGHUP', function () {});
+const timer = setInterval(function () {
+  if (!hostAlive()) return finish();
+  if (workers.size > 0) snapshot();
+}, pollMs);
+`;
+
+const isWindows = process.platform === 'win32';
+
+/** The host's side: spawns the watchdog on first use and keeps it told. A no-op on Windows. */
+export class Watchdog {
+  private child: ChildProcess | null = null;
+  private readonly watched = new Map<number, string>();
+  private closed = false;
+
+  constructor(private readonly pollMs = WATCHDOG_POLL_MS) {}
+
+  /** The watchdog's pid, once it runs. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  watch(pid: number): void {
+    if (isWindows || this.closed) return;
+    const start = startStamp(pid);
+    if (start === undefined) return;
+    this.watched.set(pid, start);
+    // A watchdog spawned now is told of every watched worker, this one included.
+    if (this.child) this.send({ watch: pid, start });
+    else this.ensure();
+  }
+
+  forget(pid: number): void {
+    if (!this.watched.delete(pid)) return;
+    this.send({ forget: pid });
+  }
+
+  /** Forgets every worker and lets the watchdog go (it exits on its stdin's end). */
+  close(): void {
+    this.closed = true;
+    for (const pid of [...this.watched.keys()]) this.forget(pid);
+    this.child?.stdin?.end();
+    this.child = null;
+  }
+
+  /** Spawns the watchdog when none runs (again, if one died), telling it every watched worker. */
+  private ensure(): boolean {
+    if (this.child) return true;
+    const hostStart = startStamp(process.pid) ?? '';
+    // Electron (VS Code's extension host) runs as plain Node with ELECTRON_RUN_AS_NODE.
+    const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1', RPC_WORKERS_WATCHDOG_SOURCE: WATCHDOG_SOURCE };
+    delete env.NODE_OPTIONS;
+    let child: ChildProcess;
+    try {
+      const args = ['-e', 'eval(process.env.RPC_WORKERS_WATCHDOG_SOURCE)', 'rpc-workers-watchdog', String(process.pid), hostStart, String(this.pollMs)];
+      child = spawn(process.execPath, args, {
+        detached: true,
+        stdio: ['pipe', 'ignore', 'ignore'],
+        env,
+        windowsHide: true,
+      });
+    } catch {
+      return false;
+    }
+    this.child = child;
+    child.on('error', () => {
+      if (this.child === child) this.child = null;
+    });
+    child.on('exit', () => {
+      if (this.child === child) this.child = null;
+    });
+    // A write to a watchdog that died is an error of its pipe, never an uncaught exception.
+    child.stdin!.on('error', () => {});
+    // Neither keeps the host's event loop alive: a host that ends closes the pipe, which is the
+    // signal to end what it left behind.
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    for (const [pid, start] of this.watched) this.send({ watch: pid, start });
+    return true;
+  }
+
+  private send(message: object): void {
+    const stdin = this.child?.stdin;
+    if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(JSON.stringify(message) + '\n');
+  }
+}
