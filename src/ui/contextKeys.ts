@@ -1,24 +1,8 @@
 // The context keys that `when` clauses read, set from the host's state only when they change.
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../core/api';
+import type { WorkerHost } from '../core/api';
+import { contextValues } from './describe';
 import { Disposable, toDisposable } from './disposable';
-
-export const KEYS = {
-  hasWorkers: 'rpcWorkers.hasWorkers',
-  hasRunningWorkers: 'rpcWorkers.hasRunningWorkers',
-  anyStreaming: 'rpcWorkers.anyStreaming',
-  anyIdle: 'rpcWorkers.anyIdle',
-} as const;
-
-export function contextValues(list: WorkerState[]): Record<string, boolean> {
-  const running = list.filter((s) => s.status === 'running');
-  return {
-    [KEYS.hasWorkers]: list.length > 0,
-    [KEYS.hasRunningWorkers]: running.length > 0,
-    [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
-    [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
-  };
-}
 
 export class ContextKeys extends Disposable {
   private readonly last = new Map<string, boolean>();

@@ -88,3 +88,31 @@ export function shellQuote(arg: string): string {
 export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
   return [s.command, ...s.args].map(shellQuote).join(' ');
 }
+
+/** The status bar's text: how many workers run and how many stream; null hides it. */
+export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): { text: string; tooltip: string } | null {
+  const running = list.filter((s) => s.status === 'running' || s.status === 'starting');
+  if (running.length === 0) return null;
+  const streaming = running.filter((s) => s.streaming).length;
+  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}`;
+  const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming. Click to show the Sessions view.`;
+  return { text, tooltip };
+}
+
+/** The context keys `when` clauses read. */
+export const KEYS = {
+  hasWorkers: 'rpcWorkers.hasWorkers',
+  hasRunningWorkers: 'rpcWorkers.hasRunningWorkers',
+  anyStreaming: 'rpcWorkers.anyStreaming',
+  anyIdle: 'rpcWorkers.anyIdle',
+} as const;
+
+export function contextValues(list: WorkerState[]): Record<string, boolean> {
+  const running = list.filter((s) => s.status === 'running');
+  return {
+    [KEYS.hasWorkers]: list.length > 0,
+    [KEYS.hasRunningWorkers]: running.length > 0,
+    [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
+    [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
+  };
+}

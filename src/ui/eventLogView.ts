@@ -15,9 +15,9 @@ import type { WorkerSelection } from './workerSelection';
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
 export const FLUSH_MS = 50;
-export const FLUSH_EVENTS = 500;
+export const FLUSH_EVENTS = 5000;
 /** Replay of the store goes out in messages of this many events. */
-export const REPLAY_CHUNK = 1000;
+export const REPLAY_CHUNK = 5000;
 const RETIRED_KEPT = 8;
 
 export function toWorkerView(s: WorkerState): WorkerView {
@@ -61,7 +61,10 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 interface Retired { state: WorkerState; events: AgentEvent[] }
 
 /** Statistics a test reads to see batching at work. */
-export interface LogStats { posted: number; eventsPosted: number; invalidFromWebview: number; lastInvalid: string | null; received: WebviewMessage['type'][] }
+export interface LogStats {
+  posted: number; eventsPosted: number; invalidFromWebview: number; lastInvalid: string | null; received: WebviewMessage['type'][];
+  rendered: Extract<WebviewMessage, { type: 'rendered' }> | null;
+}
 
 /** One webview showing one worker's log at a time. */
 class LogSession extends Disposable {
@@ -69,7 +72,7 @@ class LogSession extends Disposable {
   private ready = false;
   private buffer: WireEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [] };
+  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null };
   private readonly workersUpdate = throttle(() => this.postWorkers(), 200);
   private readonly _onDidReceive = this._register(new vscode.EventEmitter<WebviewMessage>());
   readonly onDidReceive = this._onDidReceive.event;
@@ -164,6 +167,11 @@ class LogSession extends Disposable {
       return;
     }
     const msg = parsed.data;
+    if (msg.type === 'rendered') {
+      this.stats.rendered = msg;
+      this._onDidReceive.fire(msg);
+      return;
+    }
     this.stats.received.push(msg.type);
     if (msg.type === 'ready') {
       this.ready = true;
@@ -291,7 +299,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   }
 
   /** The composer's buttons go through the same commands as the palette, with source event-log. */
-  async act(session: LogSession, msg: Exclude<WebviewMessage, { type: 'ready' | 'selectWorker' }>): Promise<void> {
+  async act(session: LogSession, msg: Exclude<WebviewMessage, { type: 'ready' | 'selectWorker' | 'rendered' }>): Promise<void> {
     const base = { workerId: msg.workerId, source: 'event-log', submitter: 'user' };
     let r: { status: string; error?: string; note?: string } | undefined;
     let action: string = msg.type;

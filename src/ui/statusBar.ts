@@ -1,18 +1,10 @@
 // The status bar item: how many workers run and how many stream; hidden when there are none.
 // A second item carries the text pi's extensions set with setStatus.
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../core/api';
+import type { WorkerHost } from '../core/api';
+import { statusText } from './describe';
 import { Disposable, toDisposable } from './disposable';
 import { throttle } from './throttle';
-
-export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): { text: string; tooltip: string } | null {
-  const running = list.filter((s) => s.status === 'running' || s.status === 'starting');
-  if (running.length === 0) return null;
-  const streaming = running.filter((s) => s.streaming).length;
-  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}`;
-  const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming. Click to show the Sessions view.`;
-  return { text, tooltip };
-}
 
 export class WorkersStatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;

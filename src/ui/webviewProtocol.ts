@@ -74,6 +74,9 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compact'), workerId: id() }),
   z.object({ type: z.literal('stop'), workerId: id() }),
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
+  /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
+  z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),
+    validateMs: z.optional(count()), foldMs: z.optional(count()), drawMs: z.optional(count()), receiveSpanMs: z.optional(count()) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -105,7 +108,8 @@ export function slimEvent(event: { type: string; timestamp: number } & Record<st
   for (const key in event) {
     if (DROPPED.has(key)) continue;
     const v = event[key];
-    if (v === undefined) continue;
+    // τ sends every field, mostly null: what is absent says the same in fewer bytes.
+    if (v === undefined || v === null || v === false && key !== 'is_error') continue;
     out[key] = key === 'type' || key === 'timestamp' ? v : slimValue(v);
   }
   return out as WireEvent;

@@ -16,6 +16,8 @@ const DOM_ROWS_MAX = 5000;
 /** Time a frame may spend folding events before it draws. */
 const FRAME_BUDGET_MS = 10;
 const FOLD_CHUNK = 2000;
+/** During a burst, draw at most this often. */
+const DRAW_EVERY_MS = 250;
 
 const GROUP_LABELS: Record<FilterGroup, { label: string; icon: string }> = {
   messages: { label: 'Messages', icon: 'comment-discussion' },
@@ -46,6 +48,9 @@ let matchingTotal = 0;
 const rendered = new Map<number, HTMLElement>();
 let renderedOrder: number[] = [];
 let frameScheduled = false;
+let lastDraw = 0;
+let lastDrawCost = 0;
+let drawTimer: ReturnType<typeof setTimeout> | undefined;
 
 // ---- skeleton
 const app = document.getElementById('app')!;
@@ -209,22 +214,49 @@ function schedule(): void {
     frameScheduled = false;
     frame();
   };
-  requestAnimationFrame(run);
+  requestAnimationFrame(() => { rafFrames++; run(); });
   // A webview in the background gets no animation frames; the log still keeps up.
   setTimeout(run, 120);
 }
 
+let frames = 0;
+let rafFrames = 0;
 function frame(): void {
+  frames++;
   const t0 = performance.now();
   while (pending.length && performance.now() - t0 < FRAME_BUDGET_MS) {
     const batch = pending[0];
     model.apply(batch.length > FOLD_CHUNK ? batch.splice(0, FOLD_CHUNK) : pending.shift()!);
     if (batch.length === 0 && pending[0] === batch) pending.shift();
   }
+  const td = performance.now();
+  timing.foldMs += td - t0;
+  // A draw that was slow earns a pause before the next one (up to DRAW_EVERY_MS): in a flood the
+  // page folds on and draws a few times a second, frames stay short, and rows that would scroll
+  // away at once are never built. A cheap draw (a streamed word) follows at once.
+  const wait = Math.min(DRAW_EVERY_MS, lastDrawCost * 4) - (td - lastDraw);
+  if (wait > 0) {
+    if (pending.length) schedule();
+    else if (!drawTimer) drawTimer = setTimeout(() => { drawTimer = undefined; schedule(); }, wait);
+    return;
+  }
+  lastDraw = td;
   if (needsFull) drawAll();
   else drawDirty();
+  lastDrawCost = performance.now() - td;
+  timing.drawMs += lastDrawCost;
   if (pending.length) schedule();
-  else app.dataset.settled = String(model.eventCount);
+  else reportRendered();
+}
+
+// Once everything sent is drawn, say what the page holds (debounced): the host tests read it.
+let reportTimer: ReturnType<typeof setTimeout> | undefined;
+function reportRendered(): void {
+  app.dataset.settled = String(model.eventCount);
+  clearTimeout(reportTimer);
+  reportTimer = setTimeout(() => {
+    post({ type: 'rendered', workerId: worker?.workerId ?? null, events: model.eventCount, entries: model.length, rows: renderedOrder.length, domNodes: document.getElementsByTagName('*').length, frames, rafFrames, ...Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])) });
+  }, 150);
 }
 
 function drawAll(): void {
@@ -258,7 +290,7 @@ function drawAll(): void {
 function drawDirty(): void {
   const dirty = model.takeDirty();
   if (!dirty.length) return;
-  const frag = document.createDocumentFragment();
+  const fresh: Entry[] = [];
   for (const e of dirty) {
     const row = rendered.get(e.id);
     if (row) {
@@ -269,12 +301,22 @@ function drawDirty(): void {
     lastAppendedId = e.id;
     if (!matches(e)) continue;
     matchingTotal++;
+    fresh.push(e);
+  }
+  // Only the newest maxRows of what came can stay: draw no row that would leave at once.
+  const keep = fresh.length > maxRows ? fresh.slice(fresh.length - maxRows) : fresh;
+  const replaceAll = keep.length >= maxRows;
+  if (replaceAll) {
+    rendered.clear();
+    renderedOrder = [];
+  }
+  const frag = document.createDocumentFragment();
+  for (const e of keep) {
     const created = createRow(e);
     rendered.set(e.id, created);
     renderedOrder.push(e.id);
     frag.appendChild(created);
   }
-  rows.appendChild(frag);
   // Bounded: the oldest rows leave the DOM; the hidden row counts them.
   if (renderedOrder.length > maxRows) {
     const excess = renderedOrder.splice(0, renderedOrder.length - maxRows);
@@ -283,6 +325,8 @@ function drawDirty(): void {
       rendered.delete(id);
     }
   }
+  if (replaceAll) rows.replaceChildren(frag);
+  else rows.appendChild(frag);
   finishDraw();
 }
 
@@ -352,8 +396,16 @@ function onMessage(msg: HostMessage): void {
 }
 
 let invalid = 0;
+const timing = { validateMs: 0, foldMs: 0, drawMs: 0, receiveSpanMs: 0 };
+let firstEventsAt = 0;
 window.addEventListener('message', (ev: MessageEvent) => {
+  const tv = performance.now();
   const parsed = hostMessageSchema.safeParse(ev.data);
+  timing.validateMs += performance.now() - tv;
+  if (parsed.success && parsed.data.type === 'events') {
+    if (!firstEventsAt) firstEventsAt = tv;
+    timing.receiveSpanMs = tv - firstEventsAt;
+  }
   if (!parsed.success) {
     invalid++;
     app.dataset.invalidMessages = String(invalid);

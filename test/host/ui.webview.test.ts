@@ -52,6 +52,40 @@ describe('UI event log webview', function () {
     assert.ok(messages <= 5, `2000 events went out in ${messages} messages: not batched`);
   });
 
+  it('100,000 events do not freeze it: all are folded, the DOM stays bounded', async function () {
+    this.timeout(120_000);
+    const id = await startDemo(api);
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const session = await waitFor(api, 'the view', () => { const s = api.__ui.eventLog.session; return s && readies(s) > 0 && s.workerId === id ? s : undefined; });
+    await waitFor(api, 'the first render report', () => session.stats.rendered?.workerId === id);
+    const base = session.stats.rendered!.events;
+    const N = 100_000;
+    const t0 = Date.now();
+    const now = Date.now();
+    for (let i = 0; i < N; i++) {
+      const k = i % 10;
+      const e: AgentEvent =
+        k < 5 ? { type: 'message_update', timestamp: now, delta: `word${i} `, block_type: i % 50 < 5 ? 'thinking' : 'text' }
+        : k === 5 ? { type: 'tool_execution_start', timestamp: now, tool_call_id: `t${i}`, tool_name: 'bash', args: { command: `echo ${i}` } }
+        : k === 6 ? { type: 'tool_execution_update', timestamp: now, tool_call_id: `t${i - 1}`, result: { output: `line ${i}\n` } }
+        : k === 7 ? { type: 'tool_execution_end', timestamp: now, tool_call_id: `t${i - 2}`, is_error: i % 70 === 7, result: { output: 'ok' } }
+        : k === 8 ? { type: 'queue_update', timestamp: now, data: { steering: [`s${i}`], followUp: [] } }
+        : { type: 'custom_event', timestamp: now, data: { n: i, html: '<img src=x onerror=alert(1)>' } };
+      session.onEvent(id, e);
+    }
+    const hostMs = Date.now() - t0;
+    const done = await waitFor(api, 'the webview to fold all 100,000 events', () => {
+      const r = session.stats.rendered;
+      return r && r.events >= base + N ? r : undefined;
+    }, 100_000);
+    const ms = Date.now() - t0;
+    assert.ok(done.rows <= 500, `${done.rows} rows in the DOM`);
+    assert.ok(done.domNodes < 15_000, `${done.domNodes} DOM nodes`);
+    assert.ok(done.entries <= 20_000, `${done.entries} entries kept`);
+    assert.ok(ms < 60_000, `100,000 events took ${ms} ms to show`);
+    console.log(`      (100,000 events folded and drawn in ${ms} ms, ${hostMs} ms of it on the host side; ${done.rows} rows, ${done.domNodes} DOM nodes, ${JSON.stringify(done)})`);
+  });
+
   it('validates what the webview sends; the composer prompts with source event-log', async () => {
     const id = await startDemo(api);
     await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });

@@ -1,0 +1,29 @@
+// The words a result is said in: the notification, the status bar and the event log's composer
+// use the same sentence. Pure, for the unit tests.
+
+export type AnyResult = { status: string; workerId?: string; error?: string; note?: string };
+
+export type Action = 'start' | 'prompt' | 'steer' | 'followUp' | 'abort' | 'redirect' | 'compact' | 'stop' | 'stopAll';
+
+const DONE: Record<Action, string> = {
+  start: 'Started', prompt: 'Prompt accepted by', steer: 'Steer queued for', followUp: 'Follow-up queued for', abort: 'Aborted the turn of',
+  redirect: 'Redirected', compact: 'Compacted', stop: 'Stopped', stopAll: 'Stopped',
+};
+
+export const QUIET_STATUSES = new Set(['started', 'accepted', 'aborted', 'redirected', 'compacted', 'stopped']);
+
+/** One line for a result: the same words the event log's composer shows. */
+export function resultSentence(action: Action, name: string, r: AnyResult): string {
+  if (QUIET_STATUSES.has(r.status)) {
+    if (action === 'compact' && r.status === 'aborted') return `The compaction of ${name} was cancelled`;
+    return `${DONE[action]} ${name}`;
+  }
+  if (r.status === 'not_streaming') return `${name} is not streaming: there was no turn to abort${r.note ? ` (${r.note})` : ''}`;
+  if (r.status === 'not_found') return `${name} is no longer there (it was stopped)`;
+  return `${actionWord(action)} ${name} failed: ${r.error ?? 'no detail'}`;
+}
+
+function actionWord(action: Action): string {
+  return { start: 'Starting', prompt: 'Prompting', steer: 'Steering', followUp: 'Queueing a follow-up for', abort: 'Aborting', redirect: 'Redirecting', compact: 'Compacting', stop: 'Stopping', stopAll: 'Stopping' }[action];
+}
+
