@@ -26,19 +26,26 @@ const responseSchema = z.looseObject({
 const uiRequestSchema = z.looseObject({ type: z.literal('extension_ui_request'), id: z.string(), method: z.string() });
 
 // Only what the host reads is checked; pi adds fields freely and the rest is carried in `data`.
-const eventSchema = z.looseObject({
+// Strip objects, which zod compiles to a fast path (a loose object is several times slower and
+// copies every field): what they strip is gathered from the wire object in one pass over its
+// keys, and nested objects are checked for being objects without being copied.
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const anObject = z.custom<Record<string, unknown>>(isObject, { message: 'expected an object' });
+const eventShape = {
   type: z.string().min(1),
   toolCallId: z.string().optional(),
   toolName: z.string().optional(),
   isError: z.boolean().optional(),
   willRetry: z.boolean().optional(),
-  message: z.looseObject({}).optional(),
-  messages: z.array(z.looseObject({})).optional(),
-  assistantMessageEvent: z.looseObject({ type: z.string(), delta: z.string().optional() }).optional(),
-});
+  message: anObject.optional(),
+  messages: z.array(anObject).optional(),
+  assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }).optional(),
+};
+const eventSchema = z.object(eventShape);
+const EVENT_FIELDS = new Set(Object.keys(eventShape));
 type PiEvent = z.infer<typeof eventSchema>;
-// Text deltas are the volume of the stream: a strip object (zod's compiled fast path) that reads
-// only what the host uses; the partial message snapshot pi repeats on each update is not kept.
+// Text deltas are the volume of the stream: a small schema that reads only what the host uses;
+// the partial message snapshot pi repeats on each update is not kept.
 const deltaSchema = z.object({
   type: z.literal('message_update'),
   assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }),
@@ -61,7 +68,7 @@ export class PiCodec implements WireCodec {
     }
     const parsed = eventSchema.safeParse(value);
     if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
-    return { kind: 'event', event: normalizePiEvent(parsed.data) };
+    return { kind: 'event', event: normalizePiEvent(parsed.data, value as Record<string, unknown>) };
   }
 
   encode(message: Message): unknown {
@@ -140,8 +147,25 @@ function normalizeDelta(ame: z.infer<typeof deltaSchema>['assistantMessageEvent'
   return event;
 }
 
-export function normalizePiEvent(e: PiEvent): AgentEvent {
-  const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent, ...rest } = e;
+const TAKEN = new Map([
+  ['turn_end', new Set(['toolResults'])],
+  ['tool_execution_start', new Set(['args'])],
+  ['tool_execution_update', new Set(['args', 'partialResult'])],
+  ['tool_execution_end', new Set(['args', 'result'])],
+]);
+
+/** `e` holds the checked fields; the others come from `raw`, the wire object. */
+export function normalizePiEvent(e: PiEvent, raw: Record<string, unknown>): AgentEvent {
+  const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent } = e;
+  // What the model names itself is not repeated in `data`.
+  const taken = TAKEN.get(type);
+  const rest: Record<string, unknown> = {};
+  let restCount = 0;
+  for (const key in raw) {
+    if (EVENT_FIELDS.has(key) || taken?.has(key)) continue;
+    rest[key] = raw[key];
+    restCount++;
+  }
   const event: AgentEvent = { type, timestamp: Date.now() };
   switch (type) {
     case 'message_update':
@@ -154,8 +178,7 @@ export function normalizePiEvent(e: PiEvent): AgentEvent {
       break;
     case 'turn_end':
       event.message = message ?? null;
-      event.tool_results = (rest.toolResults as Array<Record<string, unknown>> | undefined) ?? null;
-      delete rest.toolResults;
+      event.tool_results = (raw.toolResults as Array<Record<string, unknown>> | undefined) ?? null;
       break;
     case 'agent_end': {
       event.messages = messages ?? null;
@@ -174,15 +197,10 @@ export function normalizePiEvent(e: PiEvent): AgentEvent {
     case 'tool_execution_end': {
       event.tool_call_id = toolCallId ?? null;
       event.tool_name = toolName ?? null;
-      if (rest.args && typeof rest.args === 'object') event.args = rest.args as Record<string, unknown>;
-      delete rest.args;
-      if (type === 'tool_execution_update') {
-        event.result = rest.partialResult;
-        delete rest.partialResult;
-      }
+      if (raw.args && typeof raw.args === 'object') event.args = raw.args as Record<string, unknown>;
+      if (type === 'tool_execution_update') event.result = raw.partialResult;
       if (type === 'tool_execution_end') {
-        event.result = rest.result;
-        delete rest.result;
+        event.result = raw.result;
         event.is_error = isError === true;
         // A label for the host's own veto, recognised by the guard's marker; not a proof, since
         // any failing tool could print the marker.
@@ -200,7 +218,7 @@ export function normalizePiEvent(e: PiEvent): AgentEvent {
       if (messages) event.messages = messages;
   }
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
-  if (Object.keys(rest).length > 0) event.data = rest;
+  if (restCount > 0) event.data = rest;
   return event;
 }
 

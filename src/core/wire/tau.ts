@@ -12,8 +12,11 @@ import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo } from './
 export const TAU_PROTOCOL_MAJOR = 1;
 
 const nullableString = z.string().nullable().optional();
-// Unknown fields are tolerated, as τ requires of clients; the known ones must have their types.
-const wireEventSchema = z.looseObject({
+// The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
+// requires of clients, and kept in `data`. The schemas are strip objects, which zod compiles to
+// a fast path (a loose object is several times slower); what they strip is gathered from the
+// wire object itself, in one pass over its keys.
+const wireEventShape = {
   type: z.string().min(1),
   timestamp: z.number().optional(),
   turn_index: z.number().nullable().optional(),
@@ -32,11 +35,12 @@ const wireEventSchema = z.looseObject({
   block_type: z.enum(['text', 'thinking']).nullable().optional(),
   replace: z.boolean().optional(),
   stop_reason: nullableString,
-});
+};
+const wireEventSchema = z.object(wireEventShape);
+const WIRE_FIELDS = new Set(Object.keys(wireEventShape));
 
-// The stream's volume is text deltas: they are checked against a small schema (a strip object,
-// which zod compiles to a fast path; a loose one is several times slower) and take the full one
-// only when a field outside it carries a value.
+// The stream's volume is text deltas: they are checked against a smaller schema and take the
+// full one only when a field outside it carries a value.
 const deltaEventSchema = z.object({
   type: z.literal('message_update'),
   timestamp: z.number().optional(),
@@ -84,7 +88,7 @@ export class TauCodec implements WireCodec {
       if (fast) return { kind: 'event', event: fast };
       const parsed = wireEventSchema.safeParse(v.params);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed τ event: ${z.prettifyError(parsed.error)}` };
-      return { kind: 'event', event: normalizeTauEvent(parsed.data) };
+      return { kind: 'event', event: normalizeTauEvent(parsed.data, v.params as Record<string, unknown>) };
     }
     if (v.method === 'compaction_end' && v.id === undefined) {
       const parsed = compactionEndSchema.safeParse(v.params);
@@ -119,10 +123,8 @@ function describeError(error: unknown): string {
 }
 
 // The model's own names are τ's; what else τ sends (newer fields, extra types' payloads) is
-// kept in `data`.
-const MODEL_FIELDS = new Set([
-  ...Object.keys(wireEventSchema.shape), 'args', 'result', 'details', 'message', 'messages', 'tool_results',
-]);
+// kept in `data`. These payload fields are carried as they came, unchecked.
+const PAYLOAD_FIELDS = new Set(['args', 'result', 'details', 'message', 'messages', 'tool_results']);
 
 function decodeDelta(params: unknown): AgentEvent | undefined {
   if ((params as { type?: unknown } | null)?.type !== 'message_update') return undefined;
@@ -134,7 +136,7 @@ function decodeDelta(params: unknown): AgentEvent | undefined {
     if (DELTA_FIELDS.has(key)) continue;
     const value = raw[key];
     if (value === null || value === undefined || value === false) continue;
-    if (MODEL_FIELDS.has(key)) return undefined;
+    if (WIRE_FIELDS.has(key) || PAYLOAD_FIELDS.has(key)) return undefined;
     (data ??= {})[key] = value;
   }
   const event = parsed.data as AgentEvent;
@@ -143,13 +145,15 @@ function decodeDelta(params: unknown): AgentEvent | undefined {
   return event;
 }
 
-function normalizeTauEvent(e: z.infer<typeof wireEventSchema>): AgentEvent {
-  const event: Record<string, unknown> = { timestamp: e.timestamp ?? Date.now() };
+/** `parsed` holds the checked fields (a fresh object); the payloads and the rest come from `raw`. */
+function normalizeTauEvent(parsed: z.infer<typeof wireEventSchema>, raw: Record<string, unknown>): AgentEvent {
+  const event = parsed as Record<string, unknown>;
+  event.timestamp ??= Date.now();
   let data: Record<string, unknown> | undefined;
-  for (const key in e) {
-    if (key === 'timestamp') continue;
-    const value = (e as Record<string, unknown>)[key];
-    if (MODEL_FIELDS.has(key)) event[key] = value;
+  for (const key in raw) {
+    if (WIRE_FIELDS.has(key)) continue;
+    const value = raw[key];
+    if (PAYLOAD_FIELDS.has(key)) event[key] = value;
     else if (value !== null && value !== undefined) (data ??= {})[key] = value;
   }
   if (data) event.data = data;

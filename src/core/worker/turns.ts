@@ -10,6 +10,10 @@ import type { AgentEvent } from '../events/agentEvent';
 const MAX_TURNS_KEPT = 50;
 const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);
 const MAX_FILES_KEPT = 200;
+/** Tool calls kept per turn (about; the oldest fall out), so one long run cannot grow the state without bound. */
+export const MAX_TOOLS_PER_TURN = 1000;
+
+type ToolSummary = TurnSummary['tools'][number];
 
 export interface Settlement {
   endReason: string | null;
@@ -34,6 +38,8 @@ export class TurnTracker {
   /** Provenance the host recorded for prompts whose turn has not started (pi stamps none). */
   private readonly provenance: Provenance[] = [];
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
+  /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
+  private readonly toolsById = new Map<string | null, ToolSummary>();
 
   constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
 
@@ -111,7 +117,7 @@ export class TurnTracker {
   }
 
   markViolation(toolCallId: string | null, violation: string): void {
-    const tool = this.current?.tools.find((t) => t.toolCallId === toolCallId);
+    const tool = this.tool(toolCallId);
     if (tool) tool.violation = violation;
   }
 
@@ -120,6 +126,7 @@ export class TurnTracker {
     this.starts++;
     if (this.pendingStarts > 0) this.pendingStarts--;
     this.inTurn = true;
+    this.toolsById.clear();
     this.turnCount++;
     const recorded = e.submission_id ? undefined : this.provenance.shift();
     this.turns.push({
@@ -158,12 +165,24 @@ export class TurnTracker {
 
   private toolStart(e: AgentEvent): void {
     if (!this.inTurn) this.begin(e);
-    this.current?.tools.push({ toolCallId: e.tool_call_id ?? null, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null });
+    const tools = this.current?.tools;
+    if (tools) {
+      const id = e.tool_call_id ?? null;
+      const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null };
+      tools.push(tool);
+      if (!this.toolsById.has(id)) this.toolsById.set(id, tool);
+      // Trimmed in steps of a tenth, so a long run does not move the whole list on every call.
+      if (tools.length > MAX_TOOLS_PER_TURN + MAX_TOOLS_PER_TURN / 10) {
+        for (const old of tools.splice(0, tools.length - MAX_TOOLS_PER_TURN)) {
+          if (this.toolsById.get(old.toolCallId) === old) this.toolsById.delete(old.toolCallId);
+        }
+      }
+    }
     if (e.tool_call_id && e.args) this.toolArgs.set(e.tool_call_id, e.args);
   }
 
   private toolEnd(e: AgentEvent): void {
-    const tool = this.current?.tools.find((t) => t.toolCallId === e.tool_call_id);
+    const tool = this.tool(e.tool_call_id);
     if (tool) {
       tool.isError = e.is_error === true;
       tool.blocked = e.blocked === true;
@@ -175,6 +194,11 @@ export class TurnTracker {
       const path = args.path ?? args.file_path ?? args.filePath;
       if (typeof path === 'string') this.touched(path);
     }
+  }
+
+  /** A tool call of the current turn: a map lookup, since a long run makes thousands. */
+  private tool(toolCallId: string | null | undefined): ToolSummary | undefined {
+    return this.inTurn && toolCallId !== undefined ? this.toolsById.get(toolCallId) : undefined;
   }
 
   private touched(path: string): void {
