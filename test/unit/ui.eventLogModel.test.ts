@@ -1,0 +1,181 @@
+// The event log's model: events of either dialect folded into what a person reads.
+import * as assert from 'node:assert/strict';
+import type { WireEvent } from '../../src/ui/webviewProtocol';
+import { LogModel, resultText, searchText, type Entry } from '../../src/webview/model';
+
+const T = 1_700_000_000_000;
+const ev = (type: string, fields: Partial<WireEvent> = {}, t = T): WireEvent => ({ type, timestamp: t, ...fields } as WireEvent);
+const kinds = (m: LogModel) => m.all().map((e) => e.kind);
+type Of<K> = Entry extends infer E ? (E extends { kind: infer KK } ? (K extends KK ? E : never) : never) : never;
+const only = <K extends Entry['kind']>(m: LogModel, kind: K) => m.all().filter((e) => e.kind === kind) as Of<K>[];
+
+describe('ui event log model', () => {
+  it('τ: a prompt, its turn with provenance from correlation.origin, text assembled from deltas, the end', () => {
+    const m = new LogModel();
+    m.apply([
+      ev('prompt_sent', { source: 'editor', submitter: 'user', submission_id: 's1', correlation: { via: 'rpc-workers', action: 'redirect', file: 'src/a.ts', lines: [2, 4] }, data: { text: 'Fix it', streamingBehavior: null } }),
+      ev('agent_start', { source: 'interactive', submitter: 'user', submission_id: 's1', correlation: { origin: 'editor', action: 'redirect' } }),
+      ev('turn_start'), ev('message_start'),
+      ev('message_update', { delta: 'Hello', block_type: 'text' }),
+      ev('message_update', { delta: ' world', block_type: 'text' }),
+      ev('message_end', { stop_reason: 'stop' }),
+      ev('turn_end'), ev('agent_end', { end_reason: 'done' }),
+    ]);
+    assert.deepEqual(kinds(m), ['prompt', 'turn', 'assistant', 'end']);
+    const [prompt] = only(m, 'prompt');
+    assert.equal(prompt.text, 'Fix it');
+    assert.deepEqual(prompt.prov, { source: 'editor', submitter: 'user', submissionId: 's1', action: 'redirect', file: 'src/a.ts', lines: [2, 4] });
+    assert.equal(only(m, 'turn')[0].prov.source, 'editor', 'the turn does not say it came from the editor');
+    const [text] = only(m, 'assistant');
+    assert.equal(text.text, 'Hello world');
+    assert.equal(text.streaming, false);
+    assert.equal(only(m, 'end')[0].reason, 'done');
+  });
+
+  it('pi: no provenance on agent_start, so the turn takes the prompt the host recorded; thinking is its own entry; user messages are not assistant text', () => {
+    const m = new LogModel();
+    m.apply([
+      ev('prompt_sent', { source: 'palette', submitter: 'user', data: { text: 'hi' } }),
+      ev('agent_start'),
+      ev('message_start', { message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }),
+      ev('message_end', { message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }),
+      ev('message_start', { message: { role: 'assistant', content: [] } }),
+      ev('message_update', { delta: 'Let me think', block_type: 'thinking' }),
+      ev('message_update', { delta: 'Answer', block_type: 'text' }),
+      ev('message_end', { message: { role: 'assistant', content: [{ type: 'text', text: 'Answer' }] }, stop_reason: 'stop' }),
+      ev('agent_end', { end_reason: 'error', is_error: true, error: '429 rate limited', will_retry: true }),
+    ]);
+    assert.deepEqual(kinds(m), ['prompt', 'turn', 'thinking', 'assistant', 'end']);
+    assert.equal(only(m, 'turn')[0].prov.source, 'palette');
+    assert.equal(only(m, 'thinking')[0].text, 'Let me think');
+    const end = only(m, 'end')[0];
+    assert.equal(end.reason, 'error');
+    assert.equal(end.error, '429 rate limited');
+    assert.equal(end.willRetry, true);
+  });
+
+  it('a worker that sends no deltas: the text comes from message_end', () => {
+    const m = new LogModel();
+    m.apply([ev('message_start'), ev('message_end', { message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'Whole reply' }] } })]);
+    assert.equal(only(m, 'assistant')[0].text, 'Whole reply');
+    assert.equal(only(m, 'thinking')[0].text, 'hmm');
+  });
+
+  it('replace deltas replace the block', () => {
+    const m = new LogModel();
+    m.apply([ev('message_update', { delta: 'draft', block_type: 'text' }), ev('message_update', { delta: 'final', block_type: 'text', replace: true })]);
+    assert.equal(only(m, 'assistant')[0].text, 'final');
+  });
+
+  it('tool calls: arguments, output streamed as chunks (τ) or repeated whole (pi), result, duration, error', () => {
+    const m = new LogModel();
+    m.apply([
+      ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash', args: { command: 'ls' } }, T),
+      ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'one\n' } }),
+      ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'two\n' } }),
+      ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'read', args: { path: 'x' } }),
+      ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'li' }] } }),
+      ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }),
+      ev('tool_execution_end', { tool_call_id: 'a', is_error: true, result: { output: 'one\ntwo\n', exit_code: 1 } }, T + 1500),
+      ev('tool_execution_end', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }, T + 10),
+    ]);
+    const [a, b] = only(m, 'tool');
+    assert.equal(a.output, 'one\ntwo\n');
+    assert.equal(a.isError, true);
+    assert.equal(a.endedAt! - a.startedAt, 1500);
+    assert.deepEqual(a.args, { command: 'ls' });
+    assert.equal(b.output, 'line 1', 'a repeated whole partial result was appended');
+    assert.equal(b.result, 'line 1');
+  });
+
+  it('a vetoed call says who blocked it and why', () => {
+    const m = new LogModel();
+    m.apply([
+      ev('tool_execution_start', { tool_call_id: 'w', tool_name: 'write', args: { path: '/etc/passwd' } }),
+      ev('tool_execution_end', { tool_call_id: 'w', is_error: true, blocked: true, blocked_by: 'rpc-workers-guard', result: { content: [{ type: 'text', text: 'outside the allowed paths' }] } }),
+    ]);
+    const [t] = only(m, 'tool');
+    assert.equal(t.blocked, true);
+    assert.equal(t.blockedBy, 'rpc-workers-guard');
+    assert.equal(t.reason, 'outside the allowed paths');
+    assert.match(searchText(t), /blocked/);
+  });
+
+  it('compaction (τ and pi shapes), queue changes, retries, protocol errors, exits', () => {
+    const m = new LogModel();
+    m.apply([
+      ev('compaction_start', { data: { reason: 'manual' } }),
+      ev('compaction_end', { data: { compaction_id: 'c1', performed: true, summary: 'Summary of 4 messages', tokens_before: 1200, cancelled: false, is_error: false } }),
+      ev('compaction_start'),
+      ev('compaction_end', { data: { result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false } }),
+      ev('compaction_end', { data: { cancelled: true } }),
+      ev('queue_update', { data: { steering: ['look at tests'], followUp: ['then summarise', 'and stop'] } }),
+      ev('queue_update', { data: { steering: 0, follow_up: 1 } }),
+      ev('auto_retry_start', { data: { attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' } }),
+      ev('auto_retry_end', { data: { success: true, attempt: 2 } }),
+      ev('protocol_error', { is_error: true, error: 'not JSON', data: { preview: 'Warning: something printed to stdout', bytes: 40 } }),
+      ev('worker_exit', { is_error: true, error: 'the worker exited with code 1', data: { code: 1, signal: null, status: 'failed' } }),
+    ]);
+    const [c1, c2, c3] = only(m, 'compaction');
+    assert.deepEqual([c1.phase, c1.summary, c1.tokensBefore, c1.reason], ['done', 'Summary of 4 messages', 1200, 'manual']);
+    assert.deepEqual([c2.phase, c2.summary, c2.tokensBefore], ['done', 'pi summary', 99]);
+    assert.equal(c3.phase, 'cancelled');
+    const [q1, q2] = only(m, 'queue');
+    assert.deepEqual([q1.steering, q1.followUp, q1.items], [1, 2, ['look at tests', 'then summarise', 'and stop']]);
+    assert.deepEqual([q2.steering, q2.followUp], [0, 1]);
+    const retries = only(m, 'retry').map((r) => r.text);
+    assert.deepEqual(retries, ['Retrying (attempt 1 of 3) in 2 s: overloaded', 'Retry succeeded (attempt 2)']);
+    const [w] = only(m, 'warning');
+    assert.match(w.title, /Protocol error/);
+    assert.match(w.text, /Warning: something printed to stdout/);
+    const [x] = only(m, 'exit');
+    assert.equal(x.failed, true);
+    assert.match(x.text, /Worker failed \(exit code 1\)/);
+  });
+
+  it('unknown event types are kept as "other" entries; worker text stays text', () => {
+    const m = new LogModel();
+    m.apply([ev('brand_new_event', { data: { html: '<img src=x onerror=alert(1)>' } })]);
+    const [o] = only(m, 'other');
+    assert.equal(o.type, 'brand_new_event');
+    assert.ok(o.text.includes('<img src=x onerror=alert(1)>'));
+  });
+
+  it('resultText reads either dialect', () => {
+    assert.equal(resultText('plain'), 'plain');
+    assert.equal(resultText({ output: 'o' }), 'o');
+    assert.equal(resultText({ content: [{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }] }), 'a\nb');
+    assert.equal(resultText({ truncated: true, preview: 'pre…', chars: 9 }), 'pre…');
+    assert.equal(resultText({ n: 1 }), '{\n  "n": 1\n}');
+  });
+
+  it('stays bounded: 100,000 events fold quickly into at most maxEntries entries, the rest counted', () => {
+    const m = new LogModel(20_000);
+    const t0 = performance.now();
+    for (let i = 0; i < 100_000; i++) {
+      const k = i % 4;
+      m.fold(k === 0 ? ev('tool_execution_start', { tool_call_id: `t${i}`, tool_name: 'bash', args: { command: 'x' } })
+        : k === 1 ? ev('tool_execution_update', { tool_call_id: `t${i - 1}`, result: { output: 'y' } })
+        : k === 2 ? ev('tool_execution_end', { tool_call_id: `t${i - 2}` })
+        : ev('queue_update', { data: { steering: [], followUp: [] } }));
+    }
+    const ms = performance.now() - t0;
+    assert.equal(m.eventCount, 100_000);
+    assert.equal(m.length, 20_000);
+    assert.equal(m.dropped, 50_000 - 20_000);
+    assert.ok(ms < 3000, `folding 100,000 events took ${ms.toFixed(0)} ms`);
+    const last = m.at(m.length - 1);
+    assert.equal(last.kind, 'queue');
+    // The dirty set holds only live entries.
+    assert.ok(m.takeDirty().length <= 20_000);
+  });
+
+  it('a tool update whose start fell out of the cap gets an entry of its own', () => {
+    const m = new LogModel(2);
+    m.apply([ev('tool_execution_start', { tool_call_id: 'old', tool_name: 'bash' }), ev('queue_update'), ev('queue_update')]);
+    m.fold(ev('tool_execution_end', { tool_call_id: 'old', tool_name: 'bash', result: 'done' }));
+    const tools = only(m, 'tool');
+    assert.equal(tools.length, 1);
+    assert.equal(tools[0].result, 'done');
+  });
+});
