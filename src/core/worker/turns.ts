@@ -152,7 +152,9 @@ export class TurnTracker {
       turn.endReason = this.lastEndReason;
       turn.error = this.lastError;
     }
-    if (e.will_retry || this.sawSettledEvent || this.queued > 0) return;
+    // Messages still queued mean a continuation follows, except after an abort: pi keeps its
+    // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
+    if (e.will_retry || this.sawSettledEvent || (this.queued > 0 && e.end_reason !== 'aborted')) return;
     this.settle(this.lastEndReason, this.lastError, e.timestamp);
   }
 
