@@ -1,23 +1,24 @@
 // What a command accepts as its argument: `{ workerId, message }` (and a few more) from a
 // keybinding, a task or another extension; a Sessions tree node from a menu; a Uri from the
 // editor's context menu; or nothing from the Command Palette.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Source } from './provenance';
 
+const str = (what: string) => z.optional(z.string({ error: `${what} must be a string` }));
 export const commandArgSchema = z.looseObject({
-  workerId: z.string().min(1).optional(),
-  message: z.string().optional(),
+  workerId: z.optional(z.string({ error: 'must be a worker id (a string)' }).check(z.minLength(1, { error: 'must not be empty' }))),
+  message: str('message'),
   /** Start Worker: a profile by name; Start / Start Demo: the first task and a name. */
-  profile: z.string().optional(),
-  task: z.string().optional(),
-  name: z.string().optional(),
+  profile: str('profile'),
+  task: str('task'),
+  name: str('name'),
   /** Send Selection / Prompt while streaming: how to queue it. */
-  streamingBehavior: z.enum(['steer', 'followUp']).optional(),
+  streamingBehavior: z.optional(z.enum(['steer', 'followUp'], { error: 'must be "steer" or "followUp"' })),
   /** Provenance a caller may state; otherwise the path the command came by is used. */
-  source: z.string().optional(),
-  submitter: z.string().optional(),
+  source: str('source'),
+  submitter: str('submitter'),
   /** A Sessions tree node carries its kind. */
-  kind: z.string().optional(),
+  kind: str('kind'),
 });
 export type CommandArg = z.infer<typeof commandArgSchema>;
 

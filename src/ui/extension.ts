@@ -1,8 +1,9 @@
 // Activation and lifetime only: one worker host for the window, the views, commands and status
 // bar around it, and deactivate() stopping every worker. Each piece lives in its own module.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkerHost } from '../core/index';
-import type { WorkerHost } from '../core/api';
+import type { HostOptions, WorkerHost } from '../core/api';
+import { LazyHost } from './lazyHost';
 import { createApi, type RpcWorkersApi } from './api';
 import { Commands } from './commands';
 import { Disposable, toDisposable } from './disposable';
@@ -32,15 +33,20 @@ export class RpcWorkersExtension extends Disposable {
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
   readonly trust = trustState;
 
+  /** How long activate() took, in ms (the log says it too). */
+  activationMs = 0;
+
   constructor(readonly context: vscode.ExtensionContext) {
     super();
+    const t0 = performance.now();
     this.log = this._register(vscode.window.createOutputChannel('RPC Workers', { log: true }));
     this.current = this.readSettings(true);
     let outputs: OutputChannels | undefined;
     let statusBar: WorkersStatusBar | undefined;
     let eventLog: EventLog | undefined;
-    this.host = createWorkerHost({
-      limits: hostLimits(this.current),
+    const limits = hostLimits(this.current);
+    const options: HostOptions = {
+      limits,
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
       onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
       onUiNotice: (n) => handleUiNotice(n, {
@@ -49,7 +55,10 @@ export class RpcWorkersExtension extends Disposable {
         log: (id, text) => outputs?.channel(id).info(text),
         workerName: (id) => this.workerName(id),
       }),
-    });
+    };
+    // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation.
+    const corePath = path.join(context.extensionPath, 'dist', 'core.js');
+    this.host = new LazyHost(() => (require(corePath) as typeof import('../core/index')).createWorkerHost(options), limits);
     this.selection = this._register(new WorkerSelection());
     this.outputs = outputs = this._register(new OutputChannels(this.host));
     this.statusBar = statusBar = this._register(new WorkersStatusBar(this.host));
@@ -80,6 +89,8 @@ export class RpcWorkersExtension extends Disposable {
     const onExit = () => this.killAllSync();
     process.on('exit', onExit);
     this._register(toDisposable(() => process.off('exit', onExit)));
+    this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
+    this.log.info(`activated in ${this.activationMs} ms`);
   }
 
   get settings(): Settings {

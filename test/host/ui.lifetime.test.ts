@@ -2,6 +2,8 @@
 // extension. The last-resort kill runs here as a test; deactivate() itself runs once every other
 // test is done (a root `after` hook), since it ends the extension for the rest of the run.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
 import { descendants, extensionApi, isAlive, nextEvent, startDemo, waitFor } from './ui.support';
@@ -23,6 +25,31 @@ describe('UI lifetime', function () {
   this.timeout(60_000);
   let api: ExtensionApi;
   before(async () => { api = await extensionApi(); });
+
+  it('activates in well under 50 ms: the bundle loads and activate() runs quickly, the core waits for the first start', () => {
+    const ext = vscode.extensions.getExtension('rpc-workers.rpc-workers')!;
+    assert.ok(api.__ui.activationMs < 50, `activate() took ${api.__ui.activationMs} ms`);
+    const bundle = path.join(ext.extensionPath, 'dist', 'extension.js');
+    // A fresh copy of the bundle, as the host loads it (compile + evaluate; no activation).
+    // The test runner turns source maps on, which a user's host does not: off for the measure.
+    const cached = require.cache[bundle];
+    process.setSourceMapsEnabled(false);
+    let loadMs = Infinity;
+    try {
+      for (let i = 0; i < 3; i++) {
+        delete require.cache[bundle];
+        const t0 = performance.now();
+        require(bundle);
+        loadMs = Math.min(loadMs, performance.now() - t0);
+      }
+    } finally {
+      process.setSourceMapsEnabled(true);
+      if (cached) require.cache[bundle] = cached;
+    }
+    assert.ok(loadMs < 50, `loading dist/extension.js took ${loadMs.toFixed(1)} ms`);
+    assert.ok(fs.statSync(bundle).size < 400_000, 'the extension bundle grew past 400 kB (the core belongs in dist/core.js)');
+    console.log(`      (activate() ${api.__ui.activationMs} ms, bundle load ${loadMs.toFixed(1)} ms)`);
+  });
 
   it('the last-resort kill ends every worker and its children at once', async () => {
     const { id, pids } = await busyWorker(api, 'Doomed');
