@@ -1,31 +1,44 @@
 // Start the demo worker from the Command Palette, see it in the Sessions view, prompt it from the
-// event log's composer and watch the reply stream in. Saves docs/screenshots/demo-*.png.
+// event log's composer and watch the reply stream in; then check that what a worker says is
+// shown as text, never as HTML. Saves docs/screenshots/sessions-welcome.png and demo-*.png.
 import { launchWorkbench, clickActivityBar, runCommand, webviewFrame, typeInto, waitForText, screenshot, runScenario } from '../ui-driver.mjs';
+import { sessionsRow, widenSideBar } from './lib/demo.mjs';
 
 export default async function demoStream({ port } = {}) {
-  // Slower words, so the picture catches the reply while it streams.
   const wb = await launchWorkbench({ port });
   const { page } = wb;
   try {
     await clickActivityBar(page, 'RPC Workers');
+    await widenSideBar(page, 620);
     await page.locator('.part.sidebar .welcome-view-content', { hasText: 'Start Demo Worker' }).first().waitFor({ state: 'visible' });
     await screenshot(page, 'sessions-welcome');
 
     await runCommand(page, 'RPC Workers: Start Demo Worker');
-    const item = page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Demo worker' }).first();
-    await item.waitFor({ state: 'visible' });
-    await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'running' }).first().waitFor({ state: 'visible' });
+    await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
+    await sessionsRow(page, 'running').waitFor({ state: 'visible' });
+    await page.locator('.part.statusbar .statusbar-item[aria-label^="RPC Workers:"]').first().waitFor({ state: 'visible' });
 
     const log = await webviewFrame(page, 'Event Log');
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
-    await typeInto(log, 'textarea.message', 'Please summarise what src/hello.js does and suggest one improvement to it');
+    await typeInto(log, 'textarea.message', 'Please summarise what src/hello.js does and suggest one improvement to it, in a few short sentences');
     await log.locator('textarea.message').press('Control+Enter');
     // The reply streams word by word: catch it while the badge still says so.
     await log.locator('.kind-assistant.streaming').waitFor({ state: 'visible' });
-    await waitForText(log, /You said: Please summarise/);
+    await waitForText(log, /You said: Please summarise what/);
+    await log.locator('button[data-action="follow-up"]').waitFor({ state: 'visible' });
     await screenshot(page, 'demo-streaming');
     await log.locator('.kind-end.end-done').first().waitFor({ state: 'visible' });
+
+    // A worker that says HTML: shown as those characters, no element made of it.
+    const hostile = '<img src=x onerror=alert(1)> and <b>not bold</b>';
+    await typeInto(log, 'textarea.message', hostile);
+    await log.locator('textarea.message').press('Control+Enter');
+    await log.locator('.kind-end.end-done').nth(1).waitFor({ state: 'visible' });
+    await log.getByText(`You said: ${hostile}.`, { exact: false }).first().waitFor({ state: 'visible' });
+    const made = await log.locator('.rows img, .rows b').count();
+    if (made !== 0) throw new Error(`the event log made ${made} element(s) out of worker text`);
     await screenshot(page, 'demo-done');
+    await runCommand(page, 'RPC Workers: Stop All Workers');
   } finally {
     await wb.close();
   }

@@ -13,7 +13,7 @@ import { OutputChannels } from './outputChannels';
 import { SessionsTree } from './sessionsTree';
 import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings';
 import { WorkersStatusBar } from './statusBar';
-import { isTrusted, trustState, UNTRUSTED_REFUSAL } from './trust';
+import { trustState, UNTRUSTED_REFUSAL } from './trust';
 import { WorkerSelection } from './workerSelection';
 import { ContextKeys } from './contextKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
@@ -72,8 +72,9 @@ export class RpcWorkersExtension extends Disposable {
     this._register(toDisposable(this.host.onState((s) => {
       if (s.status !== 'running' && s.status !== 'starting') this.statusBar.clearNotices(s.workerId);
     })));
-    this.tree.setUntrustedMessage(!isTrusted());
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.tree.setUntrustedMessage(false)));
+    // An untrusted workspace is explained by the Sessions view's welcome content (package.json,
+    // `!isWorkspaceTrusted`), which has the Manage Workspace Trust button; starts are refused.
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.log.info('workspace trusted: workers may start')));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       const before = this.current;

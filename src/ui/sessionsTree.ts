@@ -56,13 +56,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     this.snapshot();
   }
 
-  setUntrustedMessage(untrusted: boolean): void {
-    if (!this.view) return;
-    this.view.message = untrusted
-      ? 'This workspace is not trusted: RPC Workers does not start workers here, because a worker runs programs with your permissions. Trust the workspace to start one.'
-      : undefined;
-  }
-
   /** Select and show a worker's item (e.g. after "Show Event Log" for it). */
   async reveal(workerId: string): Promise<void> {
     this.refresh.flush();

@@ -78,6 +78,8 @@ const resultLine = h('div', { class: 'result', attrs: { role: 'status', 'aria-li
 
 hiddenRow.appendChild(h('span', { class: 'hidden-text' }));
 hiddenRow.appendChild(showMore);
+hiddenRow.hidden = true;
+showMore.hidden = true;
 list.append(hiddenRow, rows, empty);
 app.replaceChildren(
   h('div', { class: 'top' }, icon('server-process'), workerSelect, statusBadge),

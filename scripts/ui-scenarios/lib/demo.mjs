@@ -26,10 +26,26 @@ export async function answerInput(page, text) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
-/** Prompt the (only) worker from the palette, as a person would. */
-export async function promptFromPalette(page, text) {
-  await runCommand(page, 'RPC Workers: Prompt');
+/**
+ * Run a palette command that opens an InputBox titled `inputTitle` and answer it. (The driver's
+ * runCommand waits for the palette to close, which never happens when the InputBox takes its
+ * place at once.)
+ */
+export async function commandWithInput(page, title, inputTitle, text) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await widget.locator('.quick-input-title', { hasText: inputTitle }).waitFor({ state: 'visible' });
   await answerInput(page, text);
+}
+
+/** Prompt the (only) worker from the palette, as a person would. */
+export async function promptFromPalette(page, text, workerName = 'Demo worker') {
+  await commandWithInput(page, 'RPC Workers: Prompt', `Prompt ${workerName}`, text);
 }
 
 /** Drag the side bar's edge so it is `width` pixels wide (the event log reads better wide). */

@@ -1,0 +1,28 @@
+// An untrusted workspace (Restricted Mode): the Sessions view says why nothing starts, and Start
+// Demo Worker is refused with a message that says how to trust the workspace.
+// Saves docs/screenshots/untrusted-*.png.
+import { launchWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+
+export default async function untrusted({ port } = {}) {
+  const wb = await launchWorkbench({ port, settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } });
+  const { page } = wb;
+  try {
+    await clickActivityBar(page, 'RPC Workers');
+    const welcome = page.locator('.part.sidebar .welcome-view-content', { hasText: 'This workspace is not trusted' }).first();
+    await welcome.waitFor({ state: 'visible' });
+    await welcome.locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).waitFor({ state: 'visible' });
+    const log = await webviewFrame(page, 'Event Log');
+    await log.locator('.status-badge').waitFor({ state: 'visible' });
+    await log.locator('body').evaluate(() => document.fonts.ready.then(() => undefined));
+    await runCommand(page, 'RPC Workers: Start Demo Worker');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'does not start workers in an untrusted workspace' }).first();
+    await toast.waitFor({ state: 'visible' });
+    await toast.locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'untrusted-refused');
+    if (await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Demo worker' }).count()) throw new Error('a worker started in an untrusted workspace');
+  } finally {
+    await wb.close();
+  }
+}
+
+await runScenario(import.meta.url, untrusted);
