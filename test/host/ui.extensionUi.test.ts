@@ -1,0 +1,62 @@
+// pi's extension UI requests as VS Code UI, in a real workbench: a dialog is answered through
+// the real QuickPick / InputBox, and one whose timeout passes is dismissed as cancelled.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { UiRequest } from '../../src/core/api';
+import { answerUiRequest, handleUiNotice, type NoticeSinks } from '../../src/ui/extensionUi';
+
+const req = (over: Partial<UiRequest>): UiRequest => ({ workerId: 'w1', id: 'r1', method: 'select', ...over });
+const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+
+describe('UI extension dialogs (pi)', function () {
+  this.timeout(30_000);
+
+  for (const method of ['select', 'confirm', 'input', 'editor'] as const) {
+    it(`${method}: dismissed as cancelled when its timeout passes`, async () => {
+      const t0 = Date.now();
+      const r = await answerUiRequest(req({ method, title: `Pick (${method})`, options: ['a', 'b'], message: 'Sure?', timeout: 400 }), 'pi');
+      assert.deepEqual(r, { cancelled: true });
+      assert.ok(Date.now() - t0 < 10_000, 'the dialog was not dismissed at its timeout');
+      if (method === 'editor') {
+        const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'untitled');
+        assert.equal(open.length, 0, 'the editor dialog left its document open');
+      }
+    });
+  }
+
+  it('select: the picked option is the answer', async () => {
+    const answer = answerUiRequest(req({ method: 'select', title: 'Which?', options: ['first', 'second'] }), 'pi');
+    // The workbench says nothing when the QuickPick is up: accept until the dialog answers.
+    let r: unknown;
+    for (let i = 0; i < 100 && r === undefined; i++) {
+      await accept();
+      r = await Promise.race([answer, new Promise((res) => setTimeout(() => res(undefined), 50))]);
+    }
+    assert.deepEqual(r, { value: 'first' });
+  });
+
+  it('input: the typed (prefilled) value is the answer', async () => {
+    const answer = answerUiRequest(req({ method: 'input', title: 'Name?', prefill: 'prefilled' }), 'pi');
+    let r: unknown;
+    for (let i = 0; i < 100 && r === undefined; i++) {
+      await accept();
+      r = await Promise.race([answer, new Promise((res) => setTimeout(() => res(undefined), 50))]);
+    }
+    assert.deepEqual(r, { value: 'prefilled' });
+  });
+
+  it('notices: setStatus, set_editor_text and widgets reach their sinks', () => {
+    const seen: string[] = [];
+    const sinks: NoticeSinks = {
+      setStatus: (id, key, text) => seen.push(`status ${id} ${key} ${text}`),
+      setEditorText: (id, text) => seen.push(`editor ${id} ${text}`),
+      log: (id, text) => seen.push(`log ${id} ${text}`),
+      workerName: () => 'pi',
+    };
+    handleUiNotice({ workerId: 'w1', method: 'setStatus', params: { statusKey: 'k', statusText: 'Turn 3 running' } }, sinks);
+    handleUiNotice({ workerId: 'w1', method: 'setStatus', params: { statusKey: 'k' } }, sinks);
+    handleUiNotice({ workerId: 'w1', method: 'set_editor_text', params: { text: 'draft' } }, sinks);
+    handleUiNotice({ workerId: 'w1', method: 'setWidget', params: { widgetKey: 'x', widgetLines: ['a', 'b'] } }, sinks);
+    assert.deepEqual(seen, ['status w1 k Turn 3 running', 'status w1 k undefined', 'editor w1 draft', 'log w1 [widget x]\na\nb']);
+  });
+});
