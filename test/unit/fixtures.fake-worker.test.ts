@@ -1,7 +1,7 @@
 // Tests of the fake worker itself, driven over raw stdio in both dialects.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { StdioPeer, isAlive, killGroup, type Line } from "../fixtures/fake-worker/peer.mjs";
@@ -24,6 +24,8 @@ function fake(dialect: "pi" | "tau", ...flags: string[]): StdioPeer {
   return p;
 }
 
+const procStat = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ").map(Number);
+const groupOf = (pid: number) => procStat(pid)[2];
 const pidFromOutput = (line: Line): number => Number(/^(\d+)/.exec(line.partialResult?.content?.[0]?.text ?? "")?.[1]);
 const types = (p: StdioPeer, from = 0, to = p.records.length) =>
   p.records.slice(from, to).map((r) => r.json as Line).filter((j) => j && typeof j === "object").map((j) => j.type ?? j.method);
@@ -314,16 +316,35 @@ describe("fake worker, directives and flags", () => {
     assert.equal(p.messages.some((l) => l.type === "agent_end"), false);
   });
 
-  it("grandchild: SIGTERM kills the tool's whole group and exits 143", async () => {
+  it("grandchild: the tool's sh forks a long-lived sleep, both in the tool's own group", async () => {
     const p = fake("pi");
     p.send({ id: "1", type: "prompt", message: "grandchild" });
     const u = await p.waitFor((l) => /grandchild \d+/.test(l.partialResult?.content?.[0]?.text ?? ""));
     const grandchild = Number(/grandchild (\d+)/.exec(u.partialResult.content[0].text)![1]);
-    strayGroups.push(grandchild);
-    assert.ok(isAlive(grandchild));
+    const [, sh, group] = procStat(grandchild); // fields after comm: state, ppid, pgrp
+    strayGroups.push(group);
+    assert.equal(procStat(sh)[1], p.pid, "sh is the worker's child, the sleep its grandchild");
+    assert.equal(group, sh, "detached: the tool's group is sh's own, not the worker's");
+    p.send({ id: "s", type: "get_state" });
+    assert.equal((await p.waitFor((l) => l.id === "s")).data.isStreaming, true);
+  });
+
+  it("SIGTERM kills every process of a running tool's group, then exits 143", async () => {
+    const fifo = path.join(dir, `alive-${Date.now()}`);
+    execFileSync("mkfifo", [fifo]);
+    const p = fake("pi");
+    p.send({ id: "1", type: "prompt", message: `bash sleep 600 > ${fifo} & echo "grandchild $!"; sleep 600` });
+    // The grandchild holds the FIFO's only write end: EOF here is its death, observed without a clock.
+    const reader = createReadStream(fifo);
+    const opened = new Promise<void>((resolve) => reader.once("ready", () => resolve())); // both ends are open
+    const gone = new Promise<void>((resolve) => reader.once("end", () => resolve()));
+    reader.resume();
+    const u = await p.waitFor((l) => /grandchild \d+/.test(l.partialResult?.content?.[0]?.text ?? ""));
+    strayGroups.push(groupOf(Number(/grandchild (\d+)/.exec(u.partialResult.content[0].text)![1])));
+    await opened;
     p.child.kill("SIGTERM");
     assert.deepEqual(await p.exited, { code: 143, signal: null });
-    assert.equal(isAlive(grandchild), false);
+    await gone;
   });
 
   it("--ignore-sigterm keeps serving after SIGTERM", async () => {
@@ -394,7 +415,7 @@ describe("fake worker, directives and flags", () => {
     p.send("x".repeat(450));
     const big = await p.waitFor((l) => l.error?.code === -32003);
     assert.deepEqual(big.error.data, { max_request_line_bytes: 400, observed_bytes: 450, line_complete: true });
-    p.child.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
+    p.child.stdin!.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
     assert.equal((await p.waitFor((l) => l.error?.code === -32700)).error.data.byte_offset, 1);
     writeFileSync(fifo, "go\n");
     await p.waitFor((l) => l.params?.type === "agent_end" && l.params.submission_id === "b");
