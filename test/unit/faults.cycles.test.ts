@@ -85,7 +85,8 @@ describe('faults: 1,000 start / stop cycles', function () {
     const t0 = performance.now();
     for (let i = 0; i < CYCLES; i++) await cycle(i);
     const ms = performance.now() - t0;
-    const settledFds = () => fdCount() === start.fds && childrenOf().length === start.children;
+    // Not above the starting level (the runner's own pipes may close meanwhile, never open).
+    const settledFds = () => fdCount() <= start.fds && childrenOf().length <= start.children;
     await until(settledFds, 5_000, () => `fds ${fdCount()} (start ${start.fds}): ${fdTargets().join(' ')}; children ${describePids(childrenOf().map((p) => p.pid))}`);
     const end = await figures();
     await until(() => (JSON.parse(readFileSync(process.env.RPC_WORKERS_WATCHDOG_STATE!, 'utf8')) as { pids: number[] }).pids.length === 0, 5_000, () => 'the watchdog still watches workers');
@@ -96,11 +97,14 @@ describe('faults: 1,000 start / stop cycles', function () {
     console.log(`      active resources: ${start.resources} → ${end.resources}`);
     console.log(`      heap after GC ${(start.heap / 1024 / 1024).toFixed(2)} MiB → ${(end.heap / 1024 / 1024).toFixed(2)} MiB (${((end.heap - start.heap) / 1024).toFixed(0)} KiB); watchdog RSS ${watchdogRssBefore} → ${watchdogRssAfter} KiB`);
 
-    assert.equal(end.fds, start.fds);
-    assert.equal(end.children, start.children);
+    assert.ok(end.fds <= start.fds, `fds ${start.fds} → ${end.fds}`);
+    assert.ok(end.children <= start.children, `children ${start.children} → ${end.children}`);
     assert.equal(end.processListeners, start.processListeners);
     assert.equal(stateCalls, 0);
-    assert.equal(end.resources, start.resources);
+    for (const [kind, n] of end.resources.split(' ').map((r) => r.split(':'))) {
+      const before = Number(start.resources.split(' ').find((r) => r.startsWith(`${kind}:`))?.split(':')[1] ?? 0);
+      assert.ok(Number(n) <= before, `${kind}: ${before} → ${n}`);
+    }
     assert.ok(end.heap - start.heap < 4 * 1024 * 1024, `heap grew by ${((end.heap - start.heap) / 1024).toFixed(0)} KiB`);
     assert.ok(watchdogRssAfter - watchdogRssBefore < 16 * 1024, `the watchdog grew by ${watchdogRssAfter - watchdogRssBefore} KiB`);
     assert.deepEqual(host.list(), []);

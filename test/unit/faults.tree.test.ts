@@ -35,7 +35,8 @@ for (const dialect of ['pi', 'tau'] as const) {
       await tool;
       // worker → sh → (sleep 600 &, sleep 600). τ's tool updates carry no output, so the
       // grandchildren are read from the process table.
-      await until(() => treeOf(r.pid).length >= 4, 5_000, () => `tree of ${r.pid}: ${describePids(treeOf(r.pid).map((p) => p.pid))}`);
+      // (Both sleeps exec'd: right after the fork a child is still called sh.)
+      await until(() => treeOf(r.pid).filter((p) => p.comm === 'sleep').length >= 2, 5_000, () => `tree of ${r.pid}: ${describePids(treeOf(r.pid).map((p) => p.pid))}`);
       const tree = treeOf(r.pid);
       for (const p of tree) leftovers.add(p.pid);
       const sh = tree.find((p) => p.ppid === r.pid && p.comm === 'sh');
