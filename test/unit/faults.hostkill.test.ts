@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { HostOptions, WorkerSpec } from '../../src/core/api';
+import { createWorkerHost } from '../../src/core/host';
 import { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry } from '../../src/core/worker/survivors';
 import { startStamp } from '../../src/core/worker/processTree';
 import { fakeSpec } from '../helpers/host';
@@ -127,6 +128,47 @@ describe('faults: the host goes away', () => {
     // to init only when the last one has.)
     const parents = () => shells.map((p) => stat(p)?.ppid ?? 0);
     await until(() => parents().every((pp) => !workers.some((w) => w.pid === pp) && pp !== hostPid), 5_000, () => `parents ${parents().join(', ')} (workers ${workers.map((w) => w.pid).join(', ')}, host ${hostPid})`);
+  });
+
+  it('a watchdog that dies is replaced at once and told of every worker; after dispose it exits', async function () {
+    this.timeout(60_000);
+    const state = path.join(dir, 'respawn-state.json');
+    const watchdogs = () => childrenOf().filter((p) => cmdline(p.pid).includes('rpc-workers-watchdog')).map((p) => p.pid);
+    const earlier = watchdogs();
+    process.env.RPC_WORKERS_WATCHDOG_STATE = state;
+    const host = createWorkerHost();
+    try {
+      const spec: WorkerSpec = { dialect: 'tau', command: process.execPath, args: [MINI_WORKER, '--dialect', 'tau'], cwd: ROOT };
+      const a = await host.start(spec);
+      if (a.status !== 'started') throw new Error(a.error);
+      strays.add(a.pid);
+      const [first] = watchdogs().filter((p) => !earlier.includes(p));
+      assert.ok(first, 'a watchdog was spawned at the first start');
+      const knows = (pids: number[]) => () => {
+        try {
+          const known = (JSON.parse(readFileSync(state, 'utf8')) as { pids: number[] }).pids;
+          return pids.every((p) => known.includes(p)) && known.length === pids.length;
+        } catch {
+          return false;
+        }
+      };
+      process.kill(first, 'SIGKILL');
+      await until(() => !alive(first), 5_000, () => `the watchdog ${first} lives`);
+      assert.equal(host.state(a.workerId).status, 'running', 'its death does not touch the workers');
+      rmSync(state, { force: true });
+      const b = await host.start(spec);
+      if (b.status !== 'started') throw new Error(b.error);
+      strays.add(b.pid);
+      const [second] = watchdogs().filter((p) => !earlier.includes(p) && p !== first);
+      assert.ok(second, 'a new watchdog runs');
+      await until(knows([a.pid, b.pid]), 5_000, () => `the new watchdog knows ${readFileSync(state, 'utf8')}`);
+      await host.dispose();
+      await until(() => !alive(second), 5_000, () => `the watchdog ${second} outlived dispose`);
+      assert.ok(!alive(a.pid) && !alive(b.pid));
+    } finally {
+      delete process.env.RPC_WORKERS_WATCHDOG_STATE;
+      await host.dispose();
+    }
   });
 
   describe('survivors after a crash', () => {

@@ -212,6 +212,8 @@ export class Watchdog {
   private child: ChildProcess | null = null;
   private readonly watched = new Map<number, string>();
   private closed = false;
+  /** When the last respawns happened: a watchdog that keeps dying is not respawned in a loop. */
+  private respawns: number[] = [];
 
   constructor(private readonly pollMs = WATCHDOG_POLL_MS) {}
 
@@ -267,7 +269,15 @@ export class Watchdog {
       if (this.child === child) this.child = null;
     });
     child.on('exit', () => {
-      if (this.child === child) this.child = null;
+      if (this.child !== child) return;
+      this.child = null;
+      // Killed while the host lives: a new one is told of every watched worker at once.
+      const now = Date.now();
+      this.respawns = this.respawns.filter((t) => now - t < 60_000);
+      if (!this.closed && this.watched.size > 0 && this.respawns.length < 5) {
+        this.respawns.push(now);
+        this.ensure();
+      }
     });
     // A write to a watchdog that died is an error of its pipe, never an uncaught exception.
     child.stdin!.on('error', () => {});
