@@ -97,6 +97,7 @@ for (const dialect of ['pi', 'tau'] as const) {
         const previews = errors.map((e) => String((e.data as { preview: string }).preview));
         assert.match(previews[3], dialect === 'pi' ? /^\{\\"id\\":\\"nobody-asked-for-this\\",\\"type\\":\\"response\\"/ : /^\{\\"jsonrpc\\":\\"2\.0\\",\\"id\\":987654321,/);
         assert.match(previews[4], /mystery_bytes/);
+        assert.ok(previews[4].includes('\\"text\\":\\"\\xff\\xfe\\xc3\\"'), `the bad bytes themselves: ${previews[4]}`);
         assert.ok(errors.every((e) => typeof (e.data as { bytes: number }).bytes === 'number' && (e.data as { bytes: number }).bytes > 0));
         const protocolLines = output.filter((o) => o.kind === 'protocol');
         assert.equal(protocolLines.length, 6, protocolLines.map((o) => o.text).join('\n'));

@@ -157,6 +157,29 @@ function isBlank(text: string): boolean {
 
 /** The first bytes of a line, printable, for error reports. */
 export function preview(bytes: Buffer): string {
-  const head = bytes.subarray(0, PREVIEW_BYTES).toString('utf8');
-  return JSON.stringify(head).slice(1, -1) + (bytes.length > PREVIEW_BYTES ? '…' : '');
+  const slice = bytes.subarray(0, PREVIEW_BYTES);
+  const head = slice.toString('utf8');
+  // Bytes that are not UTF-8 are shown as \xNN: a replacement character would hide them.
+  const shown = head.includes('\uFFFD') ? escapeInvalid(slice) : JSON.stringify(head).slice(1, -1);
+  return shown + (bytes.length > PREVIEW_BYTES ? '…' : '');
+}
+
+function escapeInvalid(bytes: Buffer): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len > 0 && i + len <= bytes.length) {
+      try {
+        out += JSON.stringify(strictUtf8.decode(bytes.subarray(i, i + len))).slice(1, -1);
+        i += len;
+        continue;
+      } catch {
+        // Not a whole character: the byte is escaped below.
+      }
+    }
+    out += `\\x${b.toString(16).padStart(2, '0')}`;
+    i++;
+  }
+  return out;
 }
