@@ -24,9 +24,9 @@ const strays = new Set<number>();
 before(async function () {
   this.timeout(120_000);
   dir = mkdtempSync(path.join(tmpdir(), 'rpc-faults-hostkill-'));
-  // A fresh build of dist/core.js from the sources under test, the same options as esbuild.mjs.
+  // A fresh build of dist/core.js from the sources under test, as esbuild.mjs --production makes it.
   core = path.join(dir, 'core.js');
-  await esbuild.build({ entryPoints: [path.join(ROOT, 'src/core/index.ts')], outfile: core, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'silent' });
+  await esbuild.build({ entryPoints: [path.join(ROOT, 'src/core/index.ts')], outfile: core, bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, logLevel: 'silent' });
 });
 after(() => {
   killAll(strays);
