@@ -37,6 +37,9 @@ export default async function demoRedirectSelection({ port } = {}) {
     await redirect.waitFor({ state: 'visible' });
     await redirect.getByText('From `src/hello.js`, lines 2-4').waitFor({ state: 'visible' });
     await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
+    // Bring the aborted turn's end and the redirect into view for the picture.
+    await log.locator('.kind-end.end-aborted').evaluate((el) => { el.closest('.list').scrollTop = el.offsetTop - 4; });
+    await redirect.waitFor({ state: 'visible' });
     await screenshot(page, 'redirect-done');
     // Leave nothing running: Stop All from the palette.
     await runCommand(page, 'RPC Workers: Stop All Workers');

@@ -38,6 +38,24 @@ export default async function demoStream({ port } = {}) {
     const made = await log.locator('.rows img, .rows b').count();
     if (made !== 0) throw new Error(`the event log made ${made} element(s) out of worker text`);
     await screenshot(page, 'demo-done');
+
+    // Scrolling up pauses auto-scroll and offers "Jump to latest"; new text does not pull the
+    // view down until the person asks.
+    const list = log.locator('.list');
+    await list.hover();
+    await page.mouse.wheel(0, -5000);
+    await log.locator('.jump.visible').waitFor({ state: 'visible' });
+    await typeInto(log, 'textarea.message', 'One more, while you read the top of the log');
+    await log.locator('textarea.message').press('Control+Enter');
+    await log.locator('.kind-end.end-done').nth(2).waitFor({ state: 'attached' });
+    const top = await list.evaluate((el) => el.scrollTop);
+    if (top > 40) throw new Error(`the log scrolled to ${top} while paused`);
+    await screenshot(page, 'demo-paused');
+    await log.locator('.jump.visible').click();
+    await log.locator('.jump.visible').waitFor({ state: 'hidden' });
+    const gap = await list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    if (gap > 40) throw new Error(`Jump to latest left ${gap} px below`);
+
     await runCommand(page, 'RPC Workers: Stop All Workers');
   } finally {
     await wb.close();

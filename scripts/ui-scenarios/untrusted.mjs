@@ -18,6 +18,18 @@ export default async function untrusted({ port } = {}) {
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'does not start workers in an untrusted workspace' }).first();
     await toast.waitFor({ state: 'visible' });
     await toast.locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).waitFor({ state: 'visible' });
+    // Wait for the toast to finish sliding in (its position holds for a few frames).
+    await toast.evaluate((el) => new Promise((resolve) => {
+      let last = null; let same = 0;
+      const step = () => {
+        const r = el.getBoundingClientRect();
+        const now = `${r.top},${r.left}`;
+        same = now === last ? same + 1 : 0;
+        last = now;
+        if (same >= 5 && r.bottom <= window.innerHeight) resolve(undefined); else requestAnimationFrame(step);
+      };
+      step();
+    }));
     await screenshot(page, 'untrusted-refused');
     if (await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Demo worker' }).count()) throw new Error('a worker started in an untrusted workspace');
   } finally {

@@ -118,13 +118,27 @@ showMore.addEventListener('click', () => {
   full();
 });
 
+// Auto-scroll pauses when the person scrolls up, and resumes at the bottom. Only a move up
+// unpins: the log growing below (rows settling their height) never does.
+let lastScrollTop = 0;
 list.addEventListener('scroll', () => {
-  pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const top = list.scrollTop;
+  const atBottom = list.scrollHeight - top - list.clientHeight < 40;
+  if (atBottom) pinned = true;
+  else if (top < lastScrollTop - 2) pinned = false;
+  lastScrollTop = top;
   jump.classList.toggle('visible', !pinned);
 }, { passive: true });
+// Rows measure themselves after they are drawn (content-visibility): stay at the bottom.
+new ResizeObserver(() => { if (pinned) toBottom(); }).observe(rows);
+
+function toBottom(): void {
+  list.scrollTop = list.scrollHeight;
+  lastScrollTop = list.scrollTop;
+}
 jump.addEventListener('click', () => {
   pinned = true;
-  list.scrollTop = list.scrollHeight;
+  toBottom();
   jump.classList.remove('visible');
 });
 
@@ -343,7 +357,7 @@ function finishDraw(): void {
   showMore.hidden = hidden === 0 || maxRows >= DOM_ROWS_MAX;
   setText(counter, `${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
   app.dataset.rows = String(renderedOrder.length);
-  if (pinned) list.scrollTop = list.scrollHeight;
+  if (pinned) toBottom();
 }
 
 // ---- messages from the extension

@@ -63,6 +63,8 @@ export async function widenSideBar(page, width = 600) {
     await page.mouse.down();
     await page.mouse.move(box.x + width, y, { steps: 8 });
     await page.mouse.up();
+    // Park the mouse over the empty editor area, so no hover card shows in the pictures.
+    await page.mouse.move(box.x + width + 300, y + 150);
     await page.waitForFunction((w) => (document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) >= w - 4, width);
     return;
   }
