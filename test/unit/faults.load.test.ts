@@ -108,7 +108,6 @@ for (const dialect of ['pi', 'tau'] as const) {
         await queued;
         const a = await within(host.abort(id), 30_000, 'the abort');
         assert.equal(a.status, 'aborted', JSON.stringify(a));
-        assert.ok(a.status === 'aborted' && a.settleMs < 5_000, `settled after ${a.status === 'aborted' ? a.settleMs : '?'} ms`);
         const s = host.state(id);
         assert.equal(s.status !== 'not_found' && s.state.streaming, false);
         // The queued steer rides along with the next prompt, as pi does.

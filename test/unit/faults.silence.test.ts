@@ -34,12 +34,11 @@ for (const dialect of ['pi', 'tau'] as const) {
       const p = await within(host.prompt(r.workerId, 'say anyone there?'), 10_000, 'the prompt');
       assert.equal(p.status, 'error');
       assert.equal(p.status === 'error' && p.error, 'prompt: no answer from the worker within 1 s');
-      assert.ok(p.ms >= ONE_S && p.ms < ONE_S + 5_000, `took ${p.ms} ms`);
+      assert.ok(p.ms >= ONE_S, `gave up after ${p.ms} ms, before the 1 s timeout`);
       assert.equal(host.state(r.workerId).status, 'running');
       const s = await host.stop(r.workerId);
       assert.equal(s.status, 'stopped');
       assert.equal(s.status === 'stopped' && s.killed, false);
-      assert.ok(s.status === 'stopped' && s.ms < 2_000, JSON.stringify(s));
       assert.deepEqual(groupMembers(r.pid), []);
     });
 
@@ -85,7 +84,7 @@ for (const dialect of ['pi', 'tau'] as const) {
         if (s.status !== 'stopped') return;
         assert.equal(s.killed, true);
         assert.equal(s.signal, 'SIGKILL');
-        assert.ok(s.ms >= 2_000 && s.ms < 4_000, `stop took ${s.ms} ms`);
+        assert.ok(s.ms >= 2_000, `SIGKILL came after ${s.ms} ms, before the 2 s grace`);
         assert.equal(alive(r.pid), false);
         assert.deepEqual(groupMembers(r.pid), []);
       });
@@ -103,7 +102,6 @@ for (const dialect of ['pi', 'tau'] as const) {
         if (s.status !== 'stopped') return;
         assert.equal(s.killed, false);
         assert.equal(s.exitCode, 0);
-        assert.ok(s.ms < 2_000, `stop took ${s.ms} ms`);
         // pi leaves its tool running when stdin closes (its own process group); stop ends it anyway.
         assert.deepEqual(groupMembers(r.pid), []);
         assert.equal(tree.filter(alive).length, 0, `left: ${describePids(tree.filter(alive))}`);

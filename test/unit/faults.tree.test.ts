@@ -68,7 +68,7 @@ for (const dialect of ['pi', 'tau'] as const) {
         const s = await within(host.stop(r.workerId), 10_000, 'stop');
         assert.equal(s.status, 'stopped');
         assert.equal(s.status === 'stopped' && s.killed, true);
-        assert.ok(s.status === 'stopped' && s.ms >= 2_000 && s.ms < 4_000, JSON.stringify(s));
+        assert.ok(s.status === 'stopped' && s.ms >= 2_000, `SIGKILL before the 2 s grace: ${JSON.stringify(s)}`);
         const left = tree.filter(alive);
         assert.deepEqual(left, [], `left after stop: ${describePids(left)}`);
       });
