@@ -13,6 +13,7 @@ import { OutputChannels } from './outputChannels';
 import { SessionsTree } from './sessionsTree';
 import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings';
 import { WorkersStatusBar } from './statusBar';
+import { offerSurvivorStop } from './survivors';
 import { trustState, UNTRUSTED_REFUSAL } from './trust';
 import { WorkerSelection } from './workerSelection';
 import { ContextKeys } from './contextKeys';
@@ -33,6 +34,10 @@ export class RpcWorkersExtension extends Disposable {
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
   readonly trust = trustState;
 
+  readonly registryFile: string;
+  /** The survivors offer made after activation (the host tests await it). */
+  survivorsChecked: Promise<unknown> = Promise.resolve();
+
   /** How long activate() took, in ms (the log says it too). */
   activationMs = 0;
 
@@ -45,8 +50,11 @@ export class RpcWorkersExtension extends Disposable {
     let statusBar: WorkersStatusBar | undefined;
     let eventLog: EventLog | undefined;
     const limits = hostLimits(this.current);
+    // Every worker is recorded here, so that the next activation can find the ones a crash left.
+    this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
     const options: HostOptions = {
       limits,
+      registryFile: this.registryFile,
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
       onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
       onUiNotice: (n) => handleUiNotice(n, {
@@ -90,8 +98,26 @@ export class RpcWorkersExtension extends Disposable {
     const onExit = () => this.killAllSync();
     process.on('exit', onExit);
     this._register(toDisposable(() => process.off('exit', onExit)));
+    // After activation (it loads the core): offer to stop workers an earlier crash left.
+    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors());
     this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
     this.log.info(`activated in ${this.activationMs} ms`);
+  }
+
+  private async offerSurvivors(): Promise<unknown> {
+    try {
+      const core = require(path.join(this.context.extensionPath, 'dist', 'core.js')) as typeof import('../core/index');
+      return await offerSurvivorStop(this.registryFile, {
+        find: core.findSurvivors,
+        stop: core.stopSurvivors,
+        ask: (message, ...buttons) => Promise.resolve(vscode.window.showWarningMessage(message, ...buttons)),
+        tell: (message, isError) => void (isError ? vscode.window.showErrorMessage(message) : vscode.window.showInformationMessage(message)),
+        log: (message) => this.log.info(message),
+      });
+    } catch (error) {
+      this.log.error(`could not check for workers left by an earlier window: ${(error as Error).message}`);
+      return 'none';
+    }
   }
 
   get settings(): Settings {
