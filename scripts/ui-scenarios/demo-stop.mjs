@@ -1,14 +1,28 @@
-// Stop the demo worker from its inline action in the Sessions view: the worker goes away, the
-// status bar item hides and the welcome view comes back; its event log still says it stopped.
-// Saves docs/screenshots/stop-*.png.
-import { launchWorkbench, screenshot, runScenario } from '../ui-driver.mjs';
-import { sessionsRow, startDemo } from './lib/demo.mjs';
+// Start the demo worker from the Start Worker picker, then stop it from its inline action in the
+// Sessions view: the worker goes away, the status bar item hides and the welcome view comes
+// back; its event log still says it stopped. Saves docs/screenshots/start-worker-pick.png and
+// stop-*.png.
+import { launchWorkbench, clickActivityBar, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { answerInput, sessionsRow, widenSideBar } from './lib/demo.mjs';
 
 export default async function demoStop({ port } = {}) {
   const wb = await launchWorkbench({ port });
   const { page } = wb;
   try {
-    const log = await startDemo(page);
+    // Start it the long way: the welcome view's Start Worker button, the profile picker, an
+    // empty first task.
+    await clickActivityBar(page, 'RPC Workers');
+    await widenSideBar(page, 620);
+    await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Start Worker' }).first().click();
+    const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Demo worker' }).first();
+    await pick.waitFor({ state: 'visible' });
+    await screenshot(page, 'start-worker-pick');
+    await pick.click();
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'first task (optional)' }).waitFor({ state: 'visible' });
+    await answerInput(page, '');
+    await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
+    const log = await webviewFrame(page, 'Event Log');
+    await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
     const status = page.locator('.part.statusbar .statusbar-item[aria-label^="RPC Workers:"]').first();
     await status.waitFor({ state: 'visible' });
     const row = sessionsRow(page, 'Demo worker');

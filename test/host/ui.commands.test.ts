@@ -176,6 +176,33 @@ describe('UI commands', function () {
     }
   });
 
+  it('with rpcWorkers.trace on, every message sent and received goes to the worker\'s output channel', async () => {
+    const outputs = api.__ui.outputs;
+    const seen: Array<'send' | 'receive'> = [];
+    const original = outputs.trace;
+    outputs.trace = function (this: typeof outputs, id, direction, message) {
+      seen.push(direction);
+      original.call(this, id, direction, message);
+    };
+    const config = vscode.workspace.getConfiguration('rpcWorkers');
+    try {
+      const id = await startDemo(api);
+      let end = nextEvent(api, id, 'agent_end');
+      await run('rpcWorkers.prompt', { workerId: id, message: 'untraced' });
+      await end;
+      assert.equal(seen.length, 0, 'traced with the setting off');
+      await config.update('trace', true, vscode.ConfigurationTarget.Global);
+      await waitFor(api, 'the trace setting', () => api.__ui.settings.trace);
+      end = nextEvent(api, id, 'agent_end');
+      await run('rpcWorkers.prompt', { workerId: id, message: 'traced' });
+      await end;
+      assert.ok(seen.includes('send') && seen.includes('receive'), `trace saw ${seen.length} messages`);
+    } finally {
+      outputs.trace = original;
+      await config.update('trace', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('the API that activate() returns starts and prompts, stamping its source as api', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const ext = vscode.extensions.getExtension('rpc-workers.rpc-workers')!;

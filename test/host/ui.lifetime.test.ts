@@ -72,4 +72,5 @@ after(async function () {
   const alive = [...pids, idlePid].filter(isAlive);
   assert.deepEqual(alive, [], `processes outlived deactivate(): ${alive.join(' ')}`);
   assert.equal(api.list().length, 0);
+  console.log(`      (deactivate(): ${pids.length + 1} worker processes, none left)`);
 });

@@ -1,0 +1,69 @@
+// Real pi (the devDependency, offline on the mock LLM) started and driven through the
+// extension's commands: a configured profile, a prompt whose reply streams into the event log,
+// a tool call aborted mid-command, and the turn's provenance recorded by the host (pi stamps none).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { extensionApi, nextEvent, state, stopAll, waitFor } from './ui.support';
+
+type R = { status: string; workerId?: string; error?: string };
+
+describe('UI with real pi', function () {
+  this.timeout(90_000);
+  let api: ExtensionApi;
+  let llm: MockLlm;
+  let dir: string;
+  const piBin = path.join(vscode.extensions.getExtension('rpc-workers.rpc-workers')!.extensionPath, 'node_modules', '.bin', 'pi');
+
+  before(async function () {
+    if (!fs.existsSync(piBin)) this.skip();
+    api = await extensionApi();
+    llm = await startMockLlm();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ui-pi-agent-'));
+    fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify({ providers: { mock: { baseUrl: llm.baseUrl, api: 'openai-completions', apiKey: 'x', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'mock-1' }] } } }));
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ compaction: { enabled: true, keepRecentTokens: 10, reserveTokens: 100 } }));
+    const env = { PI_CODING_AGENT_DIR: dir, PI_CODING_AGENT_SESSION_DIR: path.join(dir, 'sessions'), PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' };
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: 'pi (mock)', dialect: 'pi', command: piBin, model: 'mock/mock-1', env }], vscode.ConfigurationTarget.Global);
+    await waitFor(api, 'the pi profile', () => api.__ui.settings.profiles.some((p) => p.name === 'pi (mock)'));
+  });
+  after(async () => {
+    await stopAll();
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    await llm?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts from a profile, streams a reply into the event log, aborts a tool call, records who asked', async () => {
+    const started = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: 'pi (mock)' });
+    assert.equal(started.status, 'started', JSON.stringify(started));
+    const id = started.workerId!;
+    assert.equal(state(api, id).dialect, 'pi');
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const session = await waitFor(api, 'the event log on pi', () => { const s = api.__ui.eventLog.session; return s && s.workerId === id && s.stats.received.includes('ready') ? s : undefined; });
+
+    llm.script([{ text: 'Hello from the mock model, word by word.' }]);
+    const end = nextEvent(api, id, 'agent_end', () => true, 30_000);
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'say hello', source: 'palette', submitter: 'user' });
+    assert.equal(r.status, 'accepted', JSON.stringify(r));
+    assert.equal((await end).end_reason, 'done');
+    const deltas = api.events(id).filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
+    assert.equal(deltas, 'Hello from the mock model, word by word.');
+    const turn = state(api, id).turns.at(-1)!;
+    assert.equal(turn.source, 'palette', 'the host did not record the provenance pi does not stamp');
+    await waitFor(api, 'the webview to draw the reply', () => (session.stats.rendered?.events ?? 0) >= api.events(id).length);
+
+    llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] }]);
+    const tool = nextEvent(api, id, 'tool_execution_start', () => true, 30_000);
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run the long command' });
+    await tool;
+    const t0 = Date.now();
+    const aborted = await vscode.commands.executeCommand<R>('rpcWorkers.abort', { workerId: id });
+    assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
+    assert.ok(Date.now() - t0 < 15_000);
+    assert.equal(state(api, id).lastEndReason, 'aborted');
+  });
+});
