@@ -119,7 +119,8 @@ export class Commands extends Disposable {
         return { status: 'error', error };
       }
     } else {
-      choice = await pickProfile(choices, settings.defaultProfile);
+      // No default named: the demo worker, which needs no model, is offered first.
+      choice = await pickProfile(choices, settings.defaultProfile || DEMO_PROFILE);
       if (!choice) return cancelled;
     }
     const cwd = this.cwd();
