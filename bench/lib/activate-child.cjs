@@ -1,0 +1,38 @@
+// Run by bench/startup.mjs: `node activate-child.cjs <extension.js>` loads the bundle with
+// `vscode` resolved to bench/lib/vscode-stub.cjs and times require() and activate(), then
+// deactivate(). Prints one JSON line.
+'use strict';
+const Module = require('node:module');
+const path = require('node:path');
+const STUB = path.join(__dirname, 'vscode-stub.cjs');
+const original = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'vscode' ? STUB : original.call(this, request, ...rest);
+};
+require(STUB);
+const file = path.resolve(process.argv[2]);
+const root = path.resolve(__dirname, '../..');
+const context = {
+  subscriptions: [], extensionPath: root, extensionUri: require(STUB).Uri.file(root), extensionMode: 1,
+  globalState: { get: (_k, d) => d, update: async () => {}, keys: () => [] },
+  workspaceState: { get: (_k, d) => d, update: async () => {}, keys: () => [] },
+  storageUri: undefined, globalStorageUri: require(STUB).Uri.file(path.join(require('node:os').tmpdir(), 'rpc-workers-bench-storage')),
+  logUri: require(STUB).Uri.file(require('node:os').tmpdir()), environmentVariableCollection: {},
+  secrets: { get: async () => undefined, store: async () => {}, delete: async () => {} },
+  asAbsolutePath: (p) => path.join(root, p),
+};
+(async () => {
+  const t0 = performance.now();
+  const ext = require(file);
+  const t1 = performance.now();
+  const api = await ext.activate(context);
+  const t2 = performance.now();
+  await ext.deactivate?.();
+  for (const d of context.subscriptions) d?.dispose?.();
+  const heapMB = process.memoryUsage().heapUsed / 1024 / 1024;
+  process.stdout.write(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, api: api ? Object.keys(api).length : 0, heapMB }) + '\n');
+  process.exit(0);
+})().catch((e) => {
+  process.stderr.write(String(e?.stack ?? e) + '\n');
+  process.exit(1);
+});

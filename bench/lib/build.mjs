@@ -1,0 +1,20 @@
+// The product's bundles built into a directory of our own, with the entries and options of
+// esbuild.mjs (which builds on import, so it cannot be imported): the smoke test measures the
+// sources as they are, and start-up reports the minified sizes the .vsix would carry.
+import path from 'node:path';
+import { ROOT } from './common.mjs';
+
+export async function buildBundles(outdir, { production = false } = {}) {
+  const esbuild = await import('esbuild');
+  const common = { bundle: true, minify: production, sourcemap: false, logLevel: 'error', absWorkingDir: ROOT };
+  const node = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
+  const out = (name) => path.join(outdir, name);
+  await Promise.all([
+    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension.js'), external: ['vscode'] }),
+    esbuild.build({ ...node, entryPoints: ['src/core/index.ts'], outfile: out('core.js') }),
+    esbuild.build({ ...node, entryPoints: ['src/demo/demoWorker.ts'], outfile: out('demo-worker.js') }),
+    esbuild.build({ ...node, entryPoints: ['src/guard/piGuardExtension.ts'], outfile: out('pi-guard.js') }),
+    esbuild.build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/main.ts'], outfile: out('webview.js') }),
+  ]);
+  return outdir;
+}

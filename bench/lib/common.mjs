@@ -1,0 +1,169 @@
+// Shared by the benchmarks: paths, the product under test (dist/core.js), a bare wire client for
+// baselines, statistics, and interleaved pairing. Nothing here asserts a speed.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const FAKE_WORKER = path.join(ROOT, 'test/fixtures/fake-worker.mjs');
+const require = createRequire(import.meta.url);
+
+/** The product: the built core bundle (`dist/core.js`, or `$BENCH_DIST/core.js`). */
+export function distDir(opts = {}) {
+  return opts.dist ?? process.env.BENCH_DIST ?? path.join(ROOT, 'dist');
+}
+export function loadCore(opts = {}) {
+  return require(path.join(distDir(opts), 'core.js'));
+}
+
+/** The fake worker's argv as the host launches it for a dialect (pi gets its hermetic flags). */
+export function fakeArgs(dialect, flags = []) {
+  const args = [FAKE_WORKER, '--dialect', dialect, ...flags];
+  if (dialect === 'pi') args.push('--mode', 'rpc', '--no-session', '--no-extensions');
+  return args;
+}
+export function fakeSpec(dialect, flags = []) {
+  return { dialect, command: process.execPath, args: [FAKE_WORKER, '--dialect', dialect, ...flags], cwd: ROOT };
+}
+
+// ---- statistics
+
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+/** min / median / p95 (nearest rank) of a list of numbers. */
+export function summary(values) {
+  const s = [...values].filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const median = s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return { n: s.length, min: s[0] ?? NaN, median, p95: quantile(s, 0.95), max: s[s.length - 1] ?? NaN };
+}
+export const round = (v, d = 3) => (Number.isFinite(v) ? Math.round(v * 10 ** d) / 10 ** d : v);
+export function roundSummary(s, d = 3) {
+  return { n: s.n, min: round(s.min, d), median: round(s.median, d), p95: round(s.p95, d), max: round(s.max, d) };
+}
+
+/**
+ * A figure: product beside baseline, paired by round. `pairs` is [{product, baseline}] measured
+ * back to back (alternating order), so load on the shared machine hits both sides alike.
+ */
+export function figure({ bench, name, unit, better, product, baseline, baselineName, pairs, goal, met, note, digits = 3 }) {
+  const ratios = pairs ? pairs.map((p) => p.product / p.baseline) : [];
+  const diffs = pairs ? pairs.map((p) => p.product - p.baseline) : [];
+  return {
+    bench, name, unit, better,
+    product: roundSummary(summary(product ?? pairs.map((p) => p.product)), digits),
+    baselineName,
+    baseline: baseline || pairs ? roundSummary(summary(baseline ?? pairs.map((p) => p.baseline)), digits) : null,
+    ratio: pairs ? roundSummary(summary(ratios), 3) : null,
+    diff: pairs ? roundSummary(summary(diffs), digits) : null,
+    goal: goal ?? null, met: met ?? null, note: note ?? null,
+  };
+}
+
+// ---- a bare wire client (the baselines): spawn, split stdout on LF, JSON.parse, nothing else
+
+export class BareWorker {
+  constructor(command, args, { cwd = ROOT, env } = {}) {
+    this.child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.resume();
+    this.child.stdin.on('error', () => {});
+    this.waiters = [];
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    this.child.stdout.on('data', (chunk) => {
+      const text = rest + decoder.write(chunk);
+      let from = 0;
+      for (let lf = text.indexOf('\n'); lf !== -1; lf = text.indexOf('\n', from)) {
+        const line = text.slice(from, lf);
+        from = lf + 1;
+        let value;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        this.onValue(value);
+      }
+      rest = text.slice(from);
+    });
+  }
+
+  onValue(value) {
+    for (let i = 0; i < this.waiters.length; i++) {
+      const w = this.waiters[i];
+      if (w.match(value)) {
+        this.waiters.splice(i, 1);
+        w.resolve(value);
+        return;
+      }
+    }
+  }
+
+  /** The next value `match` accepts (registered before the write that causes it). */
+  next(match, timeoutMs = 30_000, what = 'a line') {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`bare worker: no ${what} within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({ match, resolve: (v) => (clearTimeout(timer), resolve(v)) });
+    });
+  }
+
+  send(obj) {
+    this.child.stdin.write(JSON.stringify(obj) + '\n');
+  }
+
+  async stop() {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill('SIGTERM');
+    const t = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    await this.exited;
+    clearTimeout(t);
+  }
+}
+
+/** The wire shapes of the two dialects, for bare clients. */
+export const WIRE = {
+  pi: {
+    probe: (id) => ({ id: String(id), type: 'get_state' }),
+    prompt: (id, text) => ({ id: String(id), type: 'prompt', message: text }),
+    abort: (id) => ({ id: String(id), type: 'abort' }),
+    isResponse: (v, id) => v.type === 'response' && v.id === String(id),
+    isEvent: (v) => v.type !== 'response' && v.type !== 'extension_ui_request',
+    eventType: (v) => v.type,
+  },
+  tau: {
+    probe: (id) => ({ jsonrpc: '2.0', id, method: 'get_capabilities', params: {} }),
+    prompt: (id, text) => ({ jsonrpc: '2.0', id, method: 'prompt', params: { text } }),
+    abort: (id) => ({ jsonrpc: '2.0', id, method: 'abort', params: {} }),
+    isResponse: (v, id) => v.id === id && v.method === undefined,
+    isEvent: (v) => v.id === undefined && (v.method === 'event' || v.method === 'compaction_end'),
+    eventType: (v) => (v.method === 'event' ? v.params?.type : v.method),
+  },
+};
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits on the product's event stream. */
+export function nextHostEvent(host, workerId, match, timeoutMs = 30_000, what = 'event') {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`host: no ${what} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = host.onEvent((id, e) => {
+      if (id !== workerId || !match(e)) return;
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+/** Progress, on stderr; `BENCH_QUIET=1` silences it (the smoke test). */
+export const log = (...a) => {
+  if (process.env.BENCH_QUIET !== '1') process.stderr.write(a.join(' ') + '\n');
+};

@@ -1,0 +1,65 @@
+// Run by bench/memory.mjs as `node --expose-gc memory-child.mjs <json options>`: streams n
+// events from one fake worker into the product (the host, with its event store) or into a raw
+// reader, and samples the heap after a full GC at checkpoints. Prints one JSON line.
+import { BareWorker, WIRE, fakeArgs, fakeSpec, loadCore } from './common.mjs';
+
+const opts = JSON.parse(process.argv[2]);
+const { side, dialect, n, every, storeSize } = opts;
+const MB = 1024 * 1024;
+
+function sample(events) {
+  globalThis.gc();
+  globalThis.gc();
+  const m = process.memoryUsage();
+  return { events, heapUsedMB: m.heapUsed / MB, rssMB: m.rss / MB, externalMB: m.external / MB };
+}
+
+const samples = [];
+let next = every;
+let count = 0;
+let done;
+const ended = new Promise((r) => (done = r));
+const onEvent = (type) => {
+  count++;
+  if (count >= next) {
+    samples.push(sample(count));
+    next += every;
+  }
+  if (type === 'agent_end') done();
+};
+
+let stop;
+let heldByStore = null;
+if (side === 'product') {
+  const core = loadCore(opts);
+  const host = core.createWorkerHost(storeSize ? { limits: { eventStoreSize: storeSize } } : {});
+  const started = await host.start(fakeSpec(dialect));
+  if (started.status !== 'started') throw new Error(started.error);
+  host.onEvent((id, e) => {
+    if (e.type !== 'prompt_sent') onEvent(e.type);
+  });
+  samples.push(sample(0));
+  const r = await host.prompt(started.workerId, `events ${n}`);
+  if (r.status !== 'accepted') throw new Error(r.error);
+  stop = async () => {
+    heldByStore = host.events(started.workerId).length;
+    await host.dispose();
+  };
+} else {
+  const wire = WIRE[dialect];
+  const w = new BareWorker(process.execPath, fakeArgs(dialect));
+  const probed = w.next((v) => wire.isResponse(v, 1));
+  w.send(wire.probe(1));
+  await probed;
+  w.onValue = (v) => {
+    if (wire.isEvent(v)) onEvent(wire.eventType(v));
+  };
+  samples.push(sample(0));
+  w.send(wire.prompt(2, `events ${n}`));
+  stop = () => w.stop();
+}
+await ended;
+samples.push(sample(count));
+await stop();
+process.stdout.write(JSON.stringify({ side, dialect, n, events: count, storeSize: storeSize ?? null, heldByStore, samples }) + '\n');
+process.exit(0);

@@ -1,0 +1,118 @@
+// Every benchmark of bench/ run with tiny N, so none can rot: each must produce its figures and
+// they must be sane (counts match, numbers finite). No speed is asserted here, ever: these
+// machines are shared and absolute times vary; `npm run bench` is where speed is measured.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../helpers/host';
+
+interface Summary { n: number; min: number; median: number; p95: number; max: number }
+interface Figure {
+  bench: string; name: string; unit: string; product: Summary; baseline: Summary | null;
+  ratio: Summary | null; diff: Summary | null; goal: string | null; met: boolean | null;
+}
+interface Results { figures: Figure[]; errors: Array<{ bench: string; error: string }> }
+
+// The bench scripts are plain .mjs; imported by URL so the type checker leaves them alone.
+const load = (file: string): Promise<any> => import(pathToFileURL(path.join(ROOT, 'bench', file)).href); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function sane(f: Figure): void {
+  const what = `${f.bench}: ${f.name}`;
+  assert.ok(f.product.n >= 1, `${what}: no product samples`);
+  for (const k of ['min', 'median', 'p95'] as const) assert.ok(Number.isFinite(f.product[k]), `${what}: product ${k} is ${f.product[k]}`);
+  assert.ok(f.product.min <= f.product.median && f.product.median <= f.product.p95, `${what}: min ≤ median ≤ p95`);
+  if (f.baseline) {
+    assert.equal(f.baseline.n, f.product.n, `${what}: as many baseline samples as product ones`);
+    assert.ok(Number.isFinite(f.baseline.median), `${what}: baseline median is ${f.baseline.median}`);
+  }
+  // A pair whose baseline is 0 (no long task at all, say) has no finite ratio.
+  if (f.ratio) assert.ok(f.baseline && f.ratio.n <= f.product.n, `${what}: at most one ratio per pair`);
+}
+
+describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserted)', function () {
+  this.timeout(10 * 60_000);
+  let dist: string;
+  let runner: { runAll: (o: object) => Promise<Results>; table: (r: Results, o?: object) => string; SIZES: Record<string, Record<string, object>> };
+
+  let quiet: string | undefined;
+  before(async function () {
+    this.timeout(120_000);
+    quiet = process.env.BENCH_QUIET;
+    process.env.BENCH_QUIET = '1';
+    // The bundles of the sources as they are now, in a directory of this test's own.
+    dist = mkdtempSync(path.join(tmpdir(), 'rpc-workers-bench-smoke-'));
+    await (await load('lib/build.mjs')).buildBundles(dist);
+    runner = await load('run.mjs');
+  });
+  after(() => {
+    rmSync(dist, { recursive: true, force: true });
+    if (quiet === undefined) delete process.env.BENCH_QUIET;
+    else process.env.BENCH_QUIET = quiet;
+  });
+
+  it('abort → settled: every abort lands and is paired with a bare one', async () => {
+    const { figures } = await (await load('abort.mjs')).run({ ...runner.SIZES.quick.abort, dist });
+    assert.deepEqual([...new Set(figures.map((f: Figure) => f.name.split(':')[0]))], ['fake worker (pi)', 'fake worker (tau)', 'real pi 0.73.1 + mock LLM']);
+    for (const f of figures) {
+      sane(f);
+      const sizes = runner.SIZES.quick.abort as { fakeCount: number; piCount: number };
+      assert.equal(f.product.n, f.name.startsWith('real') ? sizes.piCount : sizes.fakeCount);
+      assert.ok(f.diff && Number.isFinite(f.diff.median));
+      if (f.name.includes("host's own time")) {
+        assert.equal(typeof f.met, 'boolean');
+        assert.ok(f.product.min >= 0, 'the host\'s own time is a duration');
+      }
+    }
+    assert.equal(figures.length, 6, 'end to end and the host\'s own time, for each worker');
+  });
+
+  it('throughput: the host, the raw reader and RpcClient see the same number of events', async () => {
+    const { figures, detail } = await (await load('throughput.mjs')).run({ ...runner.SIZES.quick.throughput, dist });
+    for (const f of figures) sane(f);
+    for (const key of ['fake/pi', 'fake/tau', 'replay/pi', 'replay/tau']) {
+      const d = detail[key];
+      assert.ok(d, `no results for ${key}`);
+      const counts = new Set(Object.values(d).flat().map((m) => (m as { events: number }).events));
+      assert.equal(counts.size, 1, `${key}: event counts differ between the sides: ${[...counts].join(', ')}`);
+      assert.ok([...counts][0] > 2000, `${key}: too few events`);
+    }
+    assert.ok(figures.some((f: Figure) => f.name.includes('RpcClient')));
+  });
+
+  it('memory: heap sampled through the run, the store at its bound', async () => {
+    const { figures, detail } = await (await load('memory.mjs')).run({ ...runner.SIZES.quick.memory, dist });
+    for (const f of figures) sane(f);
+    const product = detail.product[0];
+    assert.ok(product.events >= 20_000);
+    assert.equal(product.heldByStore, 10_000, 'the store holds its bound');
+    assert.ok(product.samples.length >= 4);
+  });
+
+  it('start-up: host and bare starts, activation under the vscode stub, bundle sizes', async () => {
+    const { figures } = await (await load('startup.mjs')).run({ ...runner.SIZES.quick.startup, dist });
+    for (const f of figures) sane(f);
+    const names = figures.map((f: Figure) => f.name);
+    assert.ok(names.some((n: string) => n.startsWith('real pi')));
+    assert.ok(names.some((n: string) => n.includes('activate()')));
+    for (const bundle of ['extension.js', 'core.js', 'webview.js']) assert.ok(names.some((n: string) => n.endsWith(`minified/${bundle}`)), bundle);
+  });
+
+  it('event-log rendering: every event reaches the page, the DOM count is read', async () => {
+    const { figures, detail } = await (await load('webview.mjs')).run({ ...runner.SIZES.quick.webview, dist });
+    for (const f of figures) sane(f);
+    assert.ok(detail.product[0].rendered, 'the page reported what it drew');
+    assert.equal(detail.product[0].rendered.events, 2_000);
+    assert.ok(detail.product[0].domNodes > detail.bare[0].domNodes);
+  });
+
+  it('the table and the JSON have one row per figure', async () => {
+    const results = await runner.runAll({ only: ['memory'], quick: true, dist });
+    assert.deepEqual(results.errors, []);
+    const text = runner.table(results);
+    assert.equal(text.split('\n').length, 2 + results.figures.length);
+    assert.equal(runner.table(results, { markdown: true }).split('\n').length, 2 + results.figures.length);
+    assert.doesNotThrow(() => JSON.parse(JSON.stringify(results)));
+  });
+});
