@@ -27,6 +27,13 @@ export default async function demoAbort({ port } = {}) {
     await log.locator('.kind-tool summary').first().click();
     await log.getByText(/aborted after/).first().waitFor({ state: 'visible' });
     await log.locator('.kind-end.end-aborted').scrollIntoViewIfNeeded();
+    // The Sessions view has the turn too: expand the worker and its turn to see the tool call.
+    await sessionsRow(page, 'Demo worker').locator('.monaco-tl-twistie').click();
+    const turn = sessionsRow(page, 'Turn 1');
+    await turn.waitFor({ state: 'visible' });
+    await turn.getByText(/aborted/).waitFor({ state: 'visible' });
+    await turn.locator('.monaco-tl-twistie').click();
+    await sessionsRow(page, 'bash').waitFor({ state: 'visible' });
     await screenshot(page, 'abort-done');
   } finally {
     await wb.close();
