@@ -1,5 +1,6 @@
 // Activation and lifetime only: one worker host for the window, the views, commands and status
 // bar around it, and deactivate() stopping every worker. Each piece lives in its own module.
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostOptions, WorkerHost } from '../core/api';
@@ -105,6 +106,9 @@ export class RpcWorkersExtension extends Disposable {
   }
 
   private async offerSurvivors(): Promise<unknown> {
+    // Most activations have nothing to offer: the core is loaded only when the registry names
+    // a worker at all.
+    if (!registryNamesWorkers(this.registryFile)) return 'none';
     try {
       const core = require(path.join(this.context.extensionPath, 'dist', 'core.js')) as typeof import('../core/index');
       return await offerSurvivorStop(this.registryFile, {
@@ -167,6 +171,15 @@ export class RpcWorkersExtension extends Disposable {
     } finally {
       this.dispose();
     }
+  }
+}
+
+function registryNamesWorkers(file: string): boolean {
+  try {
+    const workers = (JSON.parse(readFileSync(file, 'utf8')) as { workers?: unknown }).workers;
+    return Array.isArray(workers) && workers.length > 0;
+  } catch {
+    return false;
   }
 }
 
