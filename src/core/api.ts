@@ -81,6 +81,8 @@ export interface WorkerState {
   signal: string | null;
   startedAt: number;
   protocolErrors: number;
+  /** Events that fell out of the bounded event store (the oldest go first). */
+  eventsDropped: number;
   stderrTail: string[];
   stdoutTail: string[];
   filesTouched: string[];

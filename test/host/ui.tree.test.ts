@@ -14,7 +14,7 @@ function fakeState(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w-fake', name: 'Fake', status: 'running', streaming: false, compacting: false, pid: 4242, cwd: '/tmp/ws', dialect: 'pi',
     command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, agent: null, guarded: true, tools: null, turnCount: 1,
-    lastEndReason: 'done', lastError: null, exitCode: null, signal: null, startedAt: Date.now(), protocolErrors: 0, stderrTail: [], stdoutTail: [],
+    lastEndReason: 'done', lastError: null, exitCode: null, signal: null, startedAt: Date.now(), protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [],
     filesTouched: [], turns: [], ...over,
   };
 }

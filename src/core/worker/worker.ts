@@ -150,6 +150,7 @@ export class Worker {
       signal: this.exit?.signal ?? null,
       startedAt: this.startedAt,
       protocolErrors: this.protocolErrors,
+      eventsDropped: this.events.evicted,
       stderrTail: this.stderr.tail(20),
       stdoutTail: this.stdout.tail(20),
       filesTouched: [...this.turns.filesTouched],
