@@ -3,7 +3,7 @@
 // filesystem look-ups, which take their inputs as arguments.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { WorkerSpec } from '../core/api';
+import type { DialectName, WorkerSpec } from '../core/api';
 import type { Profile } from './settings';
 
 export const DEMO_PROFILE = 'Demo worker';
@@ -14,6 +14,9 @@ export interface ProfileChoice {
   detail: string;
   /** Where it came from: the settings, found on this machine, or built in. */
   origin: 'settings' | 'detected' | 'builtin';
+  /** The profile asks for the write guard (rpcWorkers.profiles[].guard); only settings can. */
+  guard: boolean;
+  dialect: DialectName;
   spec: (cwd: string) => Omit<WorkerSpec, 'cwd'> & { cwd: string };
 }
 
@@ -66,15 +69,36 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     name: p.name,
     detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}`,
     origin: 'settings' as const,
+    guard: p.guard === true,
+    dialect: p.dialect,
     spec: (cwd: string) => ({ dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd }),
   }));
   const names = new Set(out.map((p) => p.name));
   if (opts.piPath && !names.has(PI_PROFILE)) {
     const piPath = opts.piPath;
-    out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd }) });
+    out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', guard: false, dialect: 'pi', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd }) });
   }
   if (!names.has(DEMO_PROFILE)) {
-    out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', spec: (cwd) => demoSpec(opts.extensionPath, cwd) });
+    out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', guard: false, dialect: 'tau', spec: (cwd) => demoSpec(opts.extensionPath, cwd) });
   }
   return out;
+}
+
+/**
+ * The pi a card worker runs on: the profile named (it must be a pi profile), else the default
+ * profile when it is pi, else pi found on this machine, else the first configured pi profile.
+ */
+export function piChoice(choices: ProfileChoice[], opts: { requested?: string; defaultName: string }): { ok: true; choice: ProfileChoice } | { ok: false; error: string } {
+  const isPi = (c: ProfileChoice) => c.dialect === 'pi';
+  if (opts.requested) {
+    const named = choices.find((c) => c.name === opts.requested);
+    if (!named) return { ok: false, error: `there is no worker profile named "${opts.requested}" (known: ${choices.map((c) => c.name).join(', ')})` };
+    if (!isPi(named)) return { ok: false, error: `profile "${named.name}" is not a pi profile: agent cards configure pi (system prompt, tools, model)` };
+    return { ok: true, choice: named };
+  }
+  const pis = choices.filter(isPi);
+  const choice = pis.find((c) => c.name === opts.defaultName) ?? pis.find((c) => c.origin === 'detected') ?? pis[0];
+  return choice
+    ? { ok: true, choice }
+    : { ok: false, error: 'pi is not installed: agent cards run on pi, and no "pi" was found in the workspace\'s node_modules/.bin or on PATH. Install it (npm install -g @mariozechner/pi-coding-agent) or add a pi profile to rpcWorkers.profiles.' };
 }

@@ -14,8 +14,12 @@ export const profileSchema = z.object({
   args: z.optional(z.array(z.string({ error: 'args must be strings' }), { error: 'args must be a list of strings' })),
   env: z.optional(z.record(z.string(), z.string({ error: 'env values must be strings' }), { error: 'env must be an object of strings' })),
   model: z.optional(z.string({ error: 'model must be a string' })),
+  /** Off by default: an unguarded worker has exactly the trust of your own tools. */
+  guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+const pathList = (what: string) => z.array(z.string({ error: `${what} must be strings` }).check(z.trim(), z.minLength(1, { error: `${what} must not be empty` })), { error: `must be a list of ${what}` });
 
 const int = (min: number, max: number) => z.int({ error: 'must be a whole number' }).check(z.minimum(min, { error: `must be at least ${min}` }), z.maximum(max, { error: `must be at most ${max}` }));
 
@@ -29,6 +33,13 @@ export const SETTINGS = {
   settleTimeoutMs: { schema: int(1_000, 600_000), default: 60_000 },
   eventLogSize: { schema: int(100, 1_000_000), default: 10_000 },
   trace: { schema: z.boolean({ error: 'must be true or false' }), default: false },
+  // Guarded workers only. Entries are checked for what the guard can honour when a worker starts
+  // (the core's policyFromSettings), where the error can name the entry.
+  'guard.allowedPaths': { schema: pathList('paths'), default: [] as string[] },
+  'guard.forbiddenPaths': { schema: pathList('paths'), default: [] as string[] },
+  'guard.allowBash': { schema: z.boolean({ error: 'must be true or false' }), default: false },
+  'guard.onViolation': { schema: z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' }), default: 'abort' as 'abort' | 'flag' },
+  agentDirs: { schema: pathList('directories'), default: [] as string[] },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -42,6 +53,16 @@ export interface Settings {
   settleTimeoutMs: number;
   eventLogSize: number;
   trace: boolean;
+  guard: GuardSettings;
+  /** Extra agent card directories, as written (see agentDirs.ts for how they resolve). */
+  agentDirs: string[];
+}
+
+export interface GuardSettings {
+  allowedPaths: string[];
+  forbiddenPaths: string[];
+  allowBash: boolean;
+  onViolation: 'abort' | 'flag';
 }
 
 export interface ReadSettings {
@@ -90,12 +111,19 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
     settleTimeoutMs: value('settleTimeoutMs') as number,
     eventLogSize: value('eventLogSize') as number,
     trace: value('trace') as boolean,
+    guard: {
+      allowedPaths: value('guard.allowedPaths') as string[],
+      forbiddenPaths: value('guard.forbiddenPaths') as string[],
+      allowBash: value('guard.allowBash') as boolean,
+      onViolation: value('guard.onViolation') as 'abort' | 'flag',
+    },
+    agentDirs: value('agentDirs') as string[],
   };
   return { settings, errors };
 }
 
 /** The settings that the host takes when it is created (a change applies after a reload). */
-export const HOST_LIMIT_KEYS: SettingKey[] = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'];
+export const HOST_LIMIT_KEYS = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'] as const satisfies readonly (SettingKey & keyof Settings)[];
 
 export function hostLimits(s: Settings) {
   return {
