@@ -5,3 +5,5 @@ export type { AgentEvent } from './events/agentEvent';
 export { EventBus } from './events/eventBus';
 export { DEFAULT_LIMITS } from './worker/limits';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';
+export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
+export { policyFromSettings } from './guard/policy';

@@ -12,6 +12,9 @@ export const commandArgSchema = z.looseObject({
   profile: str('profile'),
   task: str('task'),
   name: str('name'),
+  /** Start Worker from Agent Card: the card by name, and the workspace folder to run in. */
+  agent: str('agent'),
+  workspaceFolder: str('workspaceFolder'),
   /** Send Selection / Prompt while streaming: how to queue it. */
   streamingBehavior: z.optional(z.enum(['steer', 'followUp'], { error: 'must be "steer" or "followUp"' })),
   /** Provenance a caller may state; otherwise the path the command came by is used. */

@@ -4,7 +4,10 @@
 // clicks and keystrokes to the core's verbs.
 import * as vscode from 'vscode';
 import type { PromptResult, StartResult, StopResult, WorkerHost, WorkerSpec, WorkerState } from '../core/api';
+import { startAgentWorker, type CoreCards } from './agentStart';
+import type { CardDirs } from './cardDirs';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
+import { guardFromSettings } from './guardSpec';
 import { Disposable } from './disposable';
 import type { EventLog } from './eventLogView';
 import type { OutputChannels } from './outputChannels';
@@ -21,6 +24,7 @@ import type { WorkerSelection } from './workerSelection';
 export const COMMANDS = {
   startWorker: 'rpcWorkers.startWorker',
   startDemoWorker: 'rpcWorkers.startDemoWorker',
+  startAgentWorker: 'rpcWorkers.startAgentWorker',
   prompt: 'rpcWorkers.prompt',
   steer: 'rpcWorkers.steer',
   followUp: 'rpcWorkers.followUp',
@@ -45,6 +49,11 @@ export interface CommandServices {
   outputs: OutputChannels;
   tree: SessionsTree;
   eventLog: EventLog;
+  log: vscode.LogOutputChannel;
+  /** Card directories the host searches for the start in progress (see cardDirs.ts). */
+  cardDirs: CardDirs;
+  /** dist/core.js, required on first use (it is not loaded at activation). */
+  core(): CoreCards;
 }
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -62,6 +71,7 @@ export class Commands extends Disposable {
     const reg = (id: string, fn: (arg: unknown) => unknown) => this._register(vscode.commands.registerCommand(id, fn));
     reg(COMMANDS.startWorker, (a) => this.startWorker(a));
     reg(COMMANDS.startDemoWorker, (a) => this.startDemoWorker(a));
+    reg(COMMANDS.startAgentWorker, (a) => this.startAgentWorker(a));
     reg(COMMANDS.prompt, (a) => this.send(a, 'prompt'));
     reg(COMMANDS.steer, (a) => this.send(a, 'steer'));
     reg(COMMANDS.followUp, (a) => this.send(a, 'followUp'));
@@ -125,9 +135,37 @@ export class Commands extends Disposable {
     }
     const cwd = this.cwd();
     if (!cwd) return this.noFolder();
+    // A profile with `guard: true` runs under the settings' guard; a setting the guard cannot
+    // honour starts nothing (a broken guard must not mean no guard).
+    let guard: Pick<WorkerSpec, 'guard' | 'onViolation' | 'workspaceFolder'> = {};
+    if (choice.guard) {
+      const g = guardFromSettings(settings.guard, cwd, (gs, folder) => this.s.core().policyFromSettings(gs, folder));
+      if (!g.ok) {
+        const error = `profile "${choice.name}" asks for the guard, but ${g.error}; nothing was started`;
+        void vscode.window.showErrorMessage(`RPC Workers: ${error}`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.guard'));
+        return { status: 'error', error };
+      }
+      guard = { guard: g.guard, onViolation: g.onViolation, workspaceFolder: cwd };
+    }
     const task = await this.firstTask(p);
     if (task === null) return cancelled;
-    return this.launch({ ...choice.spec(cwd), ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p);
+    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p);
+  }
+
+  async startAgentWorker(raw?: unknown): Promise<StartResult | Refused> {
+    const p = parseCommandArg(raw, 'palette');
+    const bad = this.argError(p);
+    if (bad) return bad;
+    if (!isTrusted()) return refuseUntrusted();
+    return startAgentWorker(p, {
+      settings: () => this.s.settings(),
+      extensionPath: this.s.extensionPath,
+      core: () => this.s.core(),
+      log: this.s.log,
+      defaultFolder: () => this.cwd(),
+      firstTask: (q, title) => this.firstTask(q, title),
+      launch: (spec, task, q, dirs) => this.launch(spec, task, q, dirs),
+    });
   }
 
   async startDemoWorker(raw?: unknown): Promise<StartResult | Refused> {
@@ -156,19 +194,20 @@ export class Commands extends Disposable {
   }
 
   /** undefined: no task; null: the person cancelled. */
-  private async firstTask(p: ParsedArg): Promise<string | undefined | null> {
+  private async firstTask(p: ParsedArg, title = 'Start Worker: first task (optional)'): Promise<string | undefined | null> {
     if (p.programmatic) return p.arg.task?.trim() ? p.arg.task : undefined;
-    const task = await askMessage({ title: 'Start Worker: first task (optional)', prompt: 'What the worker should do first. Leave empty to start it idle; Escape cancels.', optional: true });
+    const task = await askMessage({ title, prompt: 'What the worker should do first. Leave empty to start it idle; Escape cancels.', optional: true });
     if (task === undefined) return null;
     return task.trim() ? task : undefined;
   }
 
-  private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg): Promise<StartResult> {
+  /** `agentDirs`: where the host looks for `spec.agent` (the directories the card was offered from). */
+  private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, agentDirs?: string[]): Promise<StartResult> {
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
-    const name = full.name ?? `${full.dialect} worker`;
+    const name = full.name ?? full.agent ?? `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
-      () => this.s.host.start(full),
+      () => this.s.cardDirs.during(agentDirs, () => this.s.host.start(full)),
     );
     if (r.status === 'started') {
       this.s.selection.set(r.workerId);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { HostOptions, WorkerHost } from '../core/api';
 import { LazyHost } from './lazyHost';
 import { createApi, type RpcWorkersApi } from './api';
+import { CardDirs } from './cardDirs';
 import { Commands } from './commands';
 import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLogView';
@@ -53,7 +54,10 @@ export class RpcWorkersExtension extends Disposable {
     const limits = hostLimits(this.current);
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
+    const cardDirs = new CardDirs();
     const options: HostOptions = {
+      // Read by the host while it builds a launch: the card directories of that start, if any.
+      get agentDirs() { return cardDirs.current; },
       limits,
       registryFile: this.registryFile,
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
@@ -67,7 +71,8 @@ export class RpcWorkersExtension extends Disposable {
     };
     // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
-    this.host = new LazyHost(() => (require(corePath) as typeof import('../core/index')).createWorkerHost(options), limits);
+    const core = () => require(corePath) as typeof import('../core/index');
+    this.host = new LazyHost(() => core().createWorkerHost(options), limits);
     this.selection = this._register(new WorkerSelection());
     this.outputs = outputs = this._register(new OutputChannels(this.host));
     this.statusBar = statusBar = this._register(new WorkersStatusBar(this.host));
@@ -75,7 +80,7 @@ export class RpcWorkersExtension extends Disposable {
     this.eventLog = eventLog = this._register(new EventLog(this.host, context.extensionUri, this.selection));
     this.commands = this._register(new Commands({
       host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
-      outputs: this.outputs, tree: this.tree, eventLog: this.eventLog,
+      outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, cardDirs, core,
     }));
     this._register(new ContextKeys(this.host));
     this._register(toDisposable(this.host.onState((s) => {
