@@ -24,7 +24,21 @@ export function workerDescription(s: WorkerState): string {
   else if (s.status === 'running' && s.streaming) parts.push('streaming');
   if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
   if (s.signal) parts.push(s.signal);
+  // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
+  if (s.guarded) parts.push('guarded');
   return parts.join(' · ');
+}
+
+/** What a worker may do, for its tooltip: its card, whether the guard confines it, its tools. */
+export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'>): { guard: string; lines: string[] } {
+  const lines: string[] = [];
+  if (s.agent) lines.push(`agent card: ${s.agent}`);
+  if (s.tools) lines.push(`tools: ${s.tools.length ? s.tools.join(', ') : 'none'}`);
+  if (!s.guarded) return { guard: 'not guarded: the worker has the trust of your own tools', lines };
+  // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
+  if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
+  if (!s.tools && s.dialect !== 'pi') lines.push("tools: the worker's own; the host audits each call's paths");
+  return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
 /** A codicon id (with ~spin where it moves) and a theme colour id, by phase. */

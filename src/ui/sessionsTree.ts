@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, WorkerHost, WorkerState } from '../core/api';
-import { commandLine, duration, sourceLabel, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { Disposable, toDisposable } from './disposable';
 import { throttle } from './throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -204,13 +204,24 @@ function appendSafe(md: vscode.MarkdownString, value: string): void {
 
 export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   // Worker-supplied strings go in with appendText / code blocks: escaped, never markup.
-  const md = new vscode.MarkdownString(undefined, false);
+  // Theme icons for the guard's shield; appendText escapes `$(...)` in worker text.
+  const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = false;
   md.supportHtml = false;
   const text = (value: string) => appendSafe(md, value);
   md.appendMarkdown('**');
   text(s.name);
   md.appendMarkdown('**\n\n');
+  const trust = trustLines(s);
+  md.appendMarkdown(s.guarded ? '$(shield) ' : '$(unlock) ');
+  text(trust.guard);
+  md.appendMarkdown('\n\n');
+  for (const line of trust.lines) {
+    md.appendMarkdown('- ');
+    text(line);
+    md.appendMarkdown('\n');
+  }
+  if (trust.lines.length) md.appendMarkdown('\n');
   const row = (label: string, value: string) => {
     md.appendMarkdown(`- ${label}: `);
     text(value);
