@@ -1,0 +1,156 @@
+// The UI's pure guard and agent-card parts: the guard settings as read, the guard a start asks
+// for (with the core's real policyFromSettings), the card QuickPick items and problem lines,
+// which pi a card runs on, and the tooltip's words about trust.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { AgentCard } from '../../src/core/cards/agentCards';
+import { policyFromSettings } from '../../src/core/guard/policy';
+import { cardItems, cardProblems } from '../../src/ui/cardItems';
+import { CardDirs } from '../../src/ui/cardDirs';
+import { trustLines, workerDescription } from '../../src/ui/describe';
+import { guardFromSettings, resolveAgentDirs } from '../../src/ui/guardSpec';
+import { piChoice, profileChoices } from '../../src/ui/profiles';
+import { readSettings, type GuardSettings } from '../../src/ui/settings';
+import type { WorkerState } from '../../src/core/api';
+
+const WS = path.resolve('/ws/project');
+const noGuard: GuardSettings = { allowedPaths: [], forbiddenPaths: [], allowBash: false, onViolation: 'abort' };
+
+describe('ui guard settings', () => {
+  it('defaults: no paths (the workspace folder), no bash, abort, no extra card dirs, profiles unguarded', () => {
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'p', dialect: 'pi', command: 'pi' }] : undefined));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(settings.guard, noGuard);
+    assert.deepEqual(settings.agentDirs, []);
+    assert.equal(settings.profiles[0].guard, undefined);
+    assert.equal(profileChoices({ configured: settings.profiles, extensionPath: '/ext', piPath: null })[0].guard, false);
+  });
+
+  it('reads the guard keys and a profile guard flag', () => {
+    const values: Record<string, unknown> = {
+      'guard.allowedPaths': ['src/**', '${workspaceFolder}/test'], 'guard.forbiddenPaths': ['secrets/'], 'guard.allowBash': true,
+      'guard.onViolation': 'flag', agentDirs: ['~/cards'], profiles: [{ name: 'g', dialect: 'tau', command: 'tau', guard: true }],
+    };
+    const { settings, errors } = readSettings((k) => values[k]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(settings.guard, { allowedPaths: ['src/**', '${workspaceFolder}/test'], forbiddenPaths: ['secrets/'], allowBash: true, onViolation: 'flag' });
+    assert.deepEqual(settings.agentDirs, ['~/cards']);
+    assert.equal(profileChoices({ configured: settings.profiles, extensionPath: '/ext', piPath: null })[0].guard, true);
+  });
+
+  it('names each invalid value and uses its default', () => {
+    const values: Record<string, unknown> = {
+      'guard.allowedPaths': 'src', 'guard.forbiddenPaths': ['ok', ''], 'guard.allowBash': 'yes', 'guard.onViolation': 'ignore', agentDirs: [3],
+      profiles: [{ name: 'g', dialect: 'pi', command: 'pi', guard: 'on' }],
+    };
+    const { settings, errors } = readSettings((k) => values[k]);
+    assert.deepEqual(settings.guard, noGuard);
+    assert.deepEqual(settings.agentDirs, []);
+    assert.equal(settings.profiles.length, 0);
+    for (const key of ['guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'agentDirs', 'profiles[0]']) {
+      assert.ok(errors.some((e) => e.startsWith(`rpcWorkers.${key}`)), `no error names ${key}: ${errors.join(' | ')}`);
+    }
+    assert.ok(errors.some((e) => /onViolation is invalid \(must be "abort" or "flag"\); using the default "abort"/.test(e)), errors.join(' | '));
+    assert.ok(errors.some((e) => /profiles\[0\] is invalid \(guard: guard must be true or false\)/.test(e)), errors.join(' | '));
+  });
+});
+
+describe('ui guard spec from settings', () => {
+  it('nothing configured: true (the workspace defaults), with onViolation', () => {
+    assert.deepEqual(guardFromSettings(noGuard, WS, policyFromSettings), { ok: true, guard: true, onViolation: 'abort' });
+  });
+
+  it('paths resolve against the workspace folder; bash and onViolation carried', () => {
+    const g = guardFromSettings({ allowedPaths: ['src/**', '${workspaceFolder}/docs'], forbiddenPaths: ['src/gen'], allowBash: true, onViolation: 'flag' }, WS, policyFromSettings);
+    assert.deepEqual(g, { ok: true, onViolation: 'flag', guard: { allowedPaths: [path.join(WS, 'src/**'), path.join(WS, 'docs')], forbiddenPaths: [path.join(WS, 'src/gen')], bash: true } });
+  });
+
+  it('only bash allowed: the workspace folder with bash, not `true` (which would drop bash)', () => {
+    const g = guardFromSettings({ ...noGuard, allowBash: true }, WS, policyFromSettings);
+    assert.deepEqual(g, { ok: true, onViolation: 'abort', guard: { allowedPaths: [WS], forbiddenPaths: [], bash: true } });
+  });
+
+  it('an entry the guard cannot honour is an error naming its setting', () => {
+    const bad = guardFromSettings({ ...noGuard, allowedPaths: ['~/x'] }, WS, policyFromSettings);
+    assert.equal(bad.ok, false);
+    assert.match((bad as { error: string }).error, /^rpcWorkers\.guard\.allowedPaths: guard setting "~\/x": "~" is not expanded/);
+    const bad2 = guardFromSettings({ ...noGuard, forbiddenPaths: ['{a,b}'] }, WS, policyFromSettings);
+    assert.match((bad2 as { error: string }).error, /^rpcWorkers\.guard\.forbiddenPaths: .*no \{a,b\} globs/);
+  });
+
+  it('agentDirs: ${workspaceFolder}, ~ and relative entries become absolute', () => {
+    assert.deepEqual(resolveAgentDirs(['${workspaceFolder}/cards', '~/my', 'rel/dir', '/abs/x/'], WS, '/home/me'),
+      [path.join(WS, 'cards'), path.join('/home/me', 'my'), path.join(WS, 'rel/dir'), path.normalize('/abs/x/')]);
+  });
+
+  it('CardDirs holds the directories only during the call, also when it throws', () => {
+    const dirs = new CardDirs();
+    assert.deepEqual(dirs.during(['/a'], () => dirs.current), ['/a']);
+    assert.equal(dirs.current, undefined);
+    assert.throws(() => dirs.during(['/b'], () => { throw new Error('x'); }));
+    assert.equal(dirs.current, undefined);
+  });
+});
+
+const card = (over: Partial<AgentCard>): AgentCard => ({ name: 'c', description: 'd', guard: true, prompt: '', file: path.join(WS, '.pi', 'agents', 'c.md'), ...over });
+
+describe('ui agent card items', () => {
+  it('label = name, description = the card, detail = tools · model · guard · file', () => {
+    const items = cardItems([
+      card({ name: 'reviewer', description: 'Reviews', tools: ['read', 'grep'] }),
+      card({ name: 'impl', description: 'Implements', model: 'm/x', guard: false, file: '/home/me/.pi/agent/agents/impl.md' }),
+      card({ name: 'scoped', allowedPaths: ['src/**'] }),
+    ], WS);
+    assert.deepEqual(items.map((i) => [i.label, i.description]), [['reviewer', 'Reviews'], ['impl', 'Implements'], ['scoped', 'd']]);
+    assert.equal(items[0].detail, `tools: read, grep · model: from the pi profile · guarded (paths from settings) · ${path.join('.pi', 'agents', 'c.md')}`);
+    assert.equal(items[1].detail, "tools: pi's defaults · model: m/x · not guarded (the card says guard: false) · /home/me/.pi/agent/agents/impl.md");
+    assert.match(items[2].detail, /guarded \(paths from the card\)/);
+    assert.equal(items[0].card.name, 'reviewer');
+  });
+
+  it('problem lines name the file and the reason, and which card hides which', () => {
+    const p = cardProblems({ errors: [{ file: '/w/.pi/agents/bad.md', reason: 'no YAML front matter' }], shadowed: [{ name: 'r', file: '/u/r.md', by: '/w/r.md' }] });
+    assert.deepEqual(p.invalid, ['/w/.pi/agents/bad.md: no YAML front matter']);
+    assert.deepEqual(p.shadowed, ['card "r" in /u/r.md is hidden by the one in /w/r.md']);
+  });
+});
+
+describe('ui pi for a card', () => {
+  const configured = [{ name: 'tau', dialect: 'tau' as const, command: 'tau' }, { name: 'pi mock', dialect: 'pi' as const, command: '/x/pi' }];
+  it('the named profile, which must be pi; else the default, else the detected pi, else a configured pi', () => {
+    const all = profileChoices({ configured, extensionPath: '/ext', piPath: '/bin/pi' });
+    assert.equal((piChoice(all, { requested: 'pi mock', defaultName: '' }) as { choice: { name: string } }).choice.name, 'pi mock');
+    assert.match((piChoice(all, { requested: 'tau', defaultName: '' }) as { error: string }).error, /not a pi profile/);
+    assert.match((piChoice(all, { requested: 'nope', defaultName: '' }) as { error: string }).error, /no worker profile named "nope"/);
+    assert.equal((piChoice(all, { defaultName: 'pi mock' }) as { choice: { name: string } }).choice.name, 'pi mock');
+    assert.equal((piChoice(all, { defaultName: '' }) as { choice: { name: string } }).choice.name, 'pi');
+    const undetected = profileChoices({ configured, extensionPath: '/ext', piPath: null });
+    assert.equal((piChoice(undetected, { defaultName: '' }) as { choice: { name: string } }).choice.name, 'pi mock');
+  });
+  it('no pi anywhere: an error that says pi is not installed', () => {
+    const r = piChoice(profileChoices({ configured: [], extensionPath: '/ext', piPath: null }), { defaultName: '' });
+    assert.equal(r.ok, false);
+    assert.match((r as { error: string }).error, /^pi is not installed/);
+  });
+});
+
+describe('ui trust words', () => {
+  const s = (over: Partial<WorkerState>) => ({ agent: null, guarded: false, tools: null, dialect: 'pi' as const, ...over });
+  it('guarded pi worker: its card, its tools, bash off', () => {
+    assert.deepEqual(trustLines(s({ agent: 'reviewer', guarded: true, tools: ['read', 'grep'] })), {
+      guard: 'guarded: writes are confined to the allowed paths',
+      lines: ['agent card: reviewer', 'tools: read, grep', 'bash: off (the guard cannot confine a shell)'],
+    });
+    assert.deepEqual(trustLines(s({ guarded: true, tools: ['read', 'bash'] })).lines, ['tools: read, bash']);
+  });
+  it('unguarded worker: the trust of your own tools; guarded τ: the host audits', () => {
+    assert.equal(trustLines(s({})).guard, 'not guarded: the worker has the trust of your own tools');
+    assert.deepEqual(trustLines(s({})).lines, []);
+    assert.deepEqual(trustLines(s({ guarded: true, dialect: 'tau' })).lines, ["tools: the worker's own; the host audits each call's paths"]);
+  });
+  it('the description ends with "guarded" for a guarded worker only', () => {
+    const base = { status: 'running', streaming: false, compacting: false, model: 'm', exitCode: null, signal: null } as const;
+    assert.equal(workerDescription({ ...base, guarded: true } as WorkerState), 'running · m · guarded');
+    assert.equal(workerDescription({ ...base, guarded: false } as WorkerState), 'running · m');
+  });
+});
