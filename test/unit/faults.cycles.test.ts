@@ -86,8 +86,11 @@ describe('faults: 1,000 start / stop cycles', function () {
     for (let i = 0; i < CYCLES; i++) await cycle(i);
     const ms = performance.now() - t0;
     // Not above the starting level (the runner's own pipes may close meanwhile, never open).
-    const settledFds = () => fdCount() <= start.fds && childrenOf().length <= start.children;
-    await until(settledFds, 5_000, () => `fds ${fdCount()} (start ${start.fds}): ${fdTargets().join(' ')}; children ${describePids(childrenOf().map((p) => p.pid))}`);
+    const count = (list: string, kind: string) => Number(list.split(' ').find((r) => r.startsWith(`${kind}:`))?.split(':')[1] ?? 0);
+    const resourcesBack = () => resources().split(' ').filter(Boolean).every((r) => Number(r.split(':')[1]) <= count(start.resources, r.split(':')[0]));
+    // Handles of the last stops close a moment after their exit events: wait for them (bounded).
+    const settledFds = () => fdCount() <= start.fds && childrenOf().length <= start.children && resourcesBack();
+    await until(settledFds, 5_000, () => `fds ${fdCount()} (start ${start.fds}): ${fdTargets().join(' ')}; children ${describePids(childrenOf().map((p) => p.pid))}; resources ${resources()} (start ${start.resources})`);
     const end = await figures();
     await until(() => (JSON.parse(readFileSync(process.env.RPC_WORKERS_WATCHDOG_STATE!, 'utf8')) as { pids: number[] }).pids.length === 0, 5_000, () => 'the watchdog still watches workers');
     const watchdogRssAfter = vmRss(watchdog.pid);
