@@ -30,6 +30,8 @@ export interface WorkerSpec {
   taskProvenance?: Provenance;
   /** An agent card by name (see cards/). */
   agent?: string;
+  /** Where `agent` is looked up, in order; by default the host's `agentDirs`, else the workspace's `.pi/agents` and pi's own. */
+  agentDirs?: string[];
   /** Write guard: `true` for the workspace defaults, or explicit absolute paths. */
   guard?: boolean | GuardSpec;
   /** The workspace folder holding `cwd`: the guard's default root and where agent cards are looked up first. */

@@ -5,7 +5,6 @@
 import * as vscode from 'vscode';
 import type { PromptResult, StartResult, StopResult, WorkerHost, WorkerSpec, WorkerState } from '../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
-import type { CardDirs } from './cardDirs';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
 import { guardFromSettings } from './guardSpec';
 import { Disposable } from './disposable';
@@ -50,8 +49,6 @@ export interface CommandServices {
   tree: SessionsTree;
   eventLog: EventLog;
   log: vscode.LogOutputChannel;
-  /** Card directories the host searches for the start in progress (see cardDirs.ts). */
-  cardDirs: CardDirs;
   /** dist/core.js, required on first use (it is not loaded at activation). */
   core(): CoreCards;
 }
@@ -207,7 +204,7 @@ export class Commands extends Disposable {
     const name = full.name ?? full.agent ?? `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
-      () => this.s.cardDirs.during(agentDirs, () => this.s.host.start(full)),
+      () => this.s.host.start(agentDirs ? { ...full, agentDirs } : full),
     );
     if (r.status === 'started') {
       this.s.selection.set(r.workerId);

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { HostOptions, WorkerHost } from '../core/api';
 import { LazyHost } from './lazyHost';
 import { createApi, type RpcWorkersApi } from './api';
-import { CardDirs } from './cardDirs';
 import { Commands } from './commands';
 import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLogView';
@@ -54,10 +53,7 @@ export class RpcWorkersExtension extends Disposable {
     const limits = hostLimits(this.current);
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
-    const cardDirs = new CardDirs();
     const options: HostOptions = {
-      // Read by the host while it builds a launch: the card directories of that start, if any.
-      get agentDirs() { return cardDirs.current; },
       limits,
       registryFile: this.registryFile,
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
@@ -80,7 +76,7 @@ export class RpcWorkersExtension extends Disposable {
     this.eventLog = eventLog = this._register(new EventLog(this.host, context.extensionUri, this.selection));
     this.commands = this._register(new Commands({
       host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
-      outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, cardDirs, core,
+      outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
     this._register(toDisposable(this.host.onState((s) => {

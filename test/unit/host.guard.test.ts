@@ -102,6 +102,21 @@ describe('guarded workers through the host', function () {
     assert.equal(host.list().length, 0);
   });
 
+  it('looks a card up in the start\'s own agentDirs', async () => {
+    const extra = mkdtempSync(path.join(tmpdir(), 'rpcw-cards-'));
+    writeFileSync(path.join(extra, 'scribe.md'), '---\nname: scribe\ndescription: Writes notes\ntools: read, write\n---\nYou write notes.\n');
+    try {
+      const r = await host.start({ ...fakeSpec('pi'), cwd: ws, agent: 'scribe', agentDirs: [extra] });
+      if (r.status !== 'started') return assert.fail(r.error);
+      assert.equal(r.state.agent, 'scribe');
+      assert.equal(r.state.guarded, true);
+      const unknown = await host.start({ ...fakeSpec('pi'), cwd: ws, agent: 'scribe' });
+      assert.equal(unknown.status, 'error', 'without agentDirs the card is not found');
+    } finally {
+      rmSync(extra, { recursive: true, force: true });
+    }
+  });
+
   it('audits a τ worker: a write outside the workspace is flagged and its turn aborted', async () => {
     const outside = path.join(mkdtempSync(path.join(tmpdir(), 'rpcw-outside-')), 'x.txt');
     const started = await host.start({ ...fakeSpec('tau', ['--tool-delay-ms', '500']), cwd: ws, guard: true });

@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import type { AgentCard } from '../../src/core/cards/agentCards';
 import { policyFromSettings } from '../../src/core/guard/policy';
 import { cardItems, cardProblems } from '../../src/ui/cardItems';
-import { CardDirs } from '../../src/ui/cardDirs';
 import { trustLines, workerDescription } from '../../src/ui/describe';
 import { guardFromSettings, resolveAgentDirs } from '../../src/ui/guardSpec';
 import { piChoice, profileChoices } from '../../src/ui/profiles';
@@ -81,14 +80,6 @@ describe('ui guard spec from settings', () => {
   it('agentDirs: ${workspaceFolder}, ~ and relative entries become absolute', () => {
     assert.deepEqual(resolveAgentDirs(['${workspaceFolder}/cards', '~/my', 'rel/dir', '/abs/x/'], WS, '/home/me'),
       [path.join(WS, 'cards'), path.join('/home/me', 'my'), path.join(WS, 'rel/dir'), path.normalize('/abs/x/')]);
-  });
-
-  it('CardDirs holds the directories only during the call, also when it throws', () => {
-    const dirs = new CardDirs();
-    assert.deepEqual(dirs.during(['/a'], () => dirs.current), ['/a']);
-    assert.equal(dirs.current, undefined);
-    assert.throws(() => dirs.during(['/b'], () => { throw new Error('x'); }));
-    assert.equal(dirs.current, undefined);
   });
 });
 

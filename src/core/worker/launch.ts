@@ -20,7 +20,7 @@ export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
   const root = spec.workspaceFolder ?? spec.cwd;
   let card: AgentCard | undefined;
   if (spec.agent) {
-    const loaded = loadAgentCards(options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env }));
+    const loaded = loadAgentCards(spec.agentDirs ?? options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env }));
     const found = findCard(loaded.cards, spec.agent);
     if (!found.ok) return { ok: false, error: found.error };
     card = found.card;

@@ -59,6 +59,7 @@ export const workerSpecSchema = z.object({
   task: z.string().optional(),
   taskProvenance: provenanceSchema.optional(),
   agent: z.string().optional(),
+  agentDirs: z.array(z.string().refine(isAbsolute, 'agentDirs must be absolute paths')).optional(),
   guard: z.union([z.boolean(), GuardSpecSchema]).optional(),
   workspaceFolder: z.string().refine(isAbsolute, 'workspaceFolder must be an absolute path').optional(),
   onViolation: z.enum(['abort', 'flag']).optional(),
