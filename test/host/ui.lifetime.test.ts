@@ -56,7 +56,9 @@ describe('UI lifetime', function () {
   it('the last-resort kill ends every worker and its children at once', async () => {
     const { id, pids } = await busyWorker(api, 'Doomed');
     const n = api.__ui.killAllSync();
-    assert.ok(n >= pids.length, `signalled ${n} of ${pids.length} processes`);
+    // The count is of signals that found their target (a group's kill may already have ended a
+    // member before it is signalled by pid); what matters is checked below: every process is gone.
+    assert.ok(n >= 1, `signalled ${n} processes`);
     await waitFor(api, 'the worker to be seen dead', () => api.state(id).status === 'failed' || api.state(id).status === 'exited');
     await waitFor(api, 'every process to be gone', () => pids.every((p) => !isAlive(p)));
     await api.stop(id);
