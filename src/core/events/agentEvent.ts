@@ -55,7 +55,3 @@ export interface AgentEvent {
   /** Everything else the worker sent with the event, by its own names. */
   data?: Record<string, unknown>;
 }
-
-export function isLoopEvent(type: string): boolean {
-  return (LOOP_EVENT_TYPES as readonly string[]).includes(type);
-}

@@ -47,9 +47,6 @@ interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-/** A wait that ended because of something other than what it waited for. */
-class WaitFailed extends Error {}
-
 const isWindows = process.platform === 'win32';
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
 
@@ -120,10 +117,6 @@ export class Worker {
 
   get live(): boolean {
     return this.status === 'starting' || this.status === 'running';
-  }
-
-  get currentStatus(): WorkerStatus {
-    return this.status;
   }
 
   state(): WorkerState {
@@ -538,16 +531,16 @@ export class Worker {
   private bounded<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
     if (this.exit) {
       pending.catch(() => {});
-      return Promise.reject(new WaitFailed(`${what} failed: ${this.exitDescription()}`));
+      return Promise.reject(new Error(`${what} failed: ${this.exitDescription()}`));
     }
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup();
-        reject(new WaitFailed(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
+        reject(new Error(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
       }, timeoutMs);
       const onExit = () => {
         cleanup();
-        reject(new WaitFailed(`${what} failed: ${this.exitDescription()}`));
+        reject(new Error(`${what} failed: ${this.exitDescription()}`));
       };
       const cleanup = () => {
         clearTimeout(timer);
