@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { WorkerHost, WorkerState } from '../../src/core/api';
 import { fakeSpec, ofType, waitFor } from '../helpers/host';
-import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within, type Traffic } from '../fixtures/faults-helpers';
+import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within } from '../fixtures/faults-helpers';
 
 let dir: string;
 before(() => {
@@ -18,11 +18,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker dies (${dialect})`, () => {
     let host: WorkerHost;
-    let traffic: Traffic[];
     let next: ReturnType<typeof tracedHost>['next'];
+    let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];
     beforeEach(() => {
-      ({ host, traffic, next } = tracedHost());
+      ({ host, next, sent } = tracedHost());
     });
     afterEach(async () => {
       await host.dispose();
@@ -36,7 +36,6 @@ for (const dialect of ['pi', 'tau'] as const) {
       return r;
     }
 
-    const sent = (id: string, verb: string) => traffic.filter((t) => t.workerId === id && t.direction === 'send' && verbOf(t.message) === verb);
     const stateOf = (id: string): WorkerState => {
       const s = host.state(id);
       if (s.status === 'not_found') throw new Error(`worker ${id} vanished`);

@@ -4,17 +4,17 @@
 import assert from 'node:assert/strict';
 import type { WorkerHost } from '../../src/core/api';
 import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/host';
-import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, verbOf, within, type Traffic } from '../fixtures/faults-helpers';
+import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, within } from '../fixtures/faults-helpers';
 
 const ONE_S = 1_000;
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker goes silent (${dialect})`, () => {
     let host: WorkerHost;
-    let traffic: Traffic[];
+    let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];
     beforeEach(() => {
-      ({ host, traffic } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S } }));
+      ({ host, sent } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S } }));
     });
     afterEach(async () => {
       await host.dispose();
@@ -27,7 +27,6 @@ for (const dialect of ['pi', 'tau'] as const) {
       pids.push(r.pid);
       return r;
     }
-    const sent = (id: string, verb: string) => traffic.filter((t) => t.workerId === id && t.direction === 'send' && verbOf(t.message) === verb);
 
     it('no answer to a request: error after the command timeout; the worker is still running and stoppable', async () => {
       const r = await start(['--silent', 'prompt']);
