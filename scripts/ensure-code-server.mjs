@@ -123,10 +123,15 @@ function missingFiles(dir) {
   return REQUIRED.filter((rel) => { try { lstatSync(join(dir, rel)); return false; } catch { return true; } });
 }
 
-function versionOk(dir) {
-  const r = spawnSync(process.execPath, [codeServerBin(dir), '--version'], { encoding: 'utf8', timeout: 60_000 });
-  return r.status === 0 && r.stdout.startsWith(`${CODE_SERVER_VERSION} `);
+/** Why `code-server --version` does not answer as expected, or null when it does. */
+function versionProblem(dir) {
+  const r = spawnSync(process.execPath, [codeServerBin(dir), '--version'], { encoding: 'utf8', timeout: 120_000 });
+  if (r.status === 0 && r.stdout.startsWith(`${CODE_SERVER_VERSION} `)) return null;
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+  return `${r.error ? r.error.message : `exit ${r.status ?? r.signal}`}${out ? `; it printed:\n${out}` : ' and printed nothing'}`;
 }
+
+const versionOk = (dir) => versionProblem(dir) === null;
 
 function readMarker(dir) {
   try { return JSON.parse(readFileSync(join(dir, MARKER), 'utf8')); } catch { return null; }
@@ -230,7 +235,14 @@ async function install(dir, log) {
     missing = missingFiles(stage);
     if (missing.length) throw new Error(`code-server install is incomplete, missing: ${missing.join(', ')} (log: ${logFile})`);
   }
-  if (!versionOk(stage)) throw new Error(`installed code-server does not run: ${process.execPath} ${codeServerBin(stage)} --version`);
+  // A first run right after the install has been seen to fail once on a busy machine and pass
+  // when run again: ask twice before giving up, and say what it answered.
+  let problem = versionProblem(stage);
+  if (problem) {
+    log(`code-server --version did not answer as expected (${problem}); asking once more`);
+    problem = versionProblem(stage);
+  }
+  if (problem) throw new Error(`installed code-server does not run: ${process.execPath} ${codeServerBin(stage)} --version: ${problem}`);
   const seconds = Math.round((Date.now() - started) / 1000);
   writeMarker(stage, { seconds });
   rmSync(dir, { recursive: true, force: true });
