@@ -15,9 +15,9 @@ import type { WorkerSelection } from './workerSelection';
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
 export const FLUSH_MS = 50;
-export const FLUSH_EVENTS = 5000;
+export const FLUSH_EVENTS = 1000;
 /** Replay of the store goes out in messages of this many events. */
-export const REPLAY_CHUNK = 5000;
+export const REPLAY_CHUNK = 1000;
 const RETIRED_KEPT = 8;
 
 export function toWorkerView(s: WorkerState): WorkerView {

@@ -5,6 +5,7 @@ import { hostMessageSchema, type HostMessage, type WebviewMessage, type WireEven
 import { h, icon, setText } from './dom';
 import { FILTER_GROUPS, GROUP_OF, LogModel, searchText, type Entry, type FilterGroup } from './model';
 import { createRow, updateRow } from './render';
+import { RowWindow } from './rowWindow';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -13,9 +14,17 @@ const post = (m: WebviewMessage) => vscode.postMessage(m);
 /** Rows kept in the DOM (more on request, up to the max). */
 const DOM_ROWS = 500;
 const DOM_ROWS_MAX = 5000;
-/** Time a frame may spend folding events before it draws. */
-const FRAME_BUDGET_MS = 10;
-const FOLD_CHUNK = 2000;
+/**
+ * Script time a frame may take: folding events first (up to FOLD_BUDGET_MS), then building rows
+ * with what is left (at least MIN_DRAW_MS). What the browser then spends on paint comes on top,
+ * and the sum stays well under the 50 ms of a long task.
+ */
+const FRAME_BUDGET_MS = 16;
+const FOLD_BUDGET_MS = 8;
+const MIN_DRAW_MS = 4;
+const FOLD_CHUNK = 500;
+/** Rows built in one frame at most: a full redraw or a burst is spread over frames. */
+const ROWS_PER_FRAME = 25;
 /** During a burst, draw at most this often. */
 const DRAW_EVERY_MS = 250;
 
@@ -39,18 +48,14 @@ let worker: WorkerView | null = null;
 let storeNote = '';
 const hiddenGroups = new Set<FilterGroup>(saved.hidden.filter((g) => g in FILTER_GROUPS));
 let query = saved.search.toLowerCase();
-let maxRows = DOM_ROWS;
 let pinned = true;
 const pending: WireEvent[][] = [];
 let needsFull = true;
 let lastAppendedId = 0;
 let matchingTotal = 0;
-const rendered = new Map<number, HTMLElement>();
-let renderedOrder: number[] = [];
 let frameScheduled = false;
 let lastDraw = 0;
 let lastDrawCost = 0;
-let drawTimer: ReturnType<typeof setTimeout> | undefined;
 
 // ---- skeleton
 const app = document.getElementById('app')!;
@@ -64,6 +69,14 @@ const hiddenRow = h('div', { class: 'hidden-row' });
 const showMore = h('button', { class: 'link', text: 'Show more' });
 const list = h('div', { class: 'list', attrs: { role: 'list', 'aria-label': 'Event log', tabindex: '0' } });
 const rows = h('div', { class: 'rows' });
+const win = new RowWindow<HTMLElement>({
+  create: createRow,
+  update: updateRow,
+  append: (r) => rows.append(...r),
+  prepend: (r) => rows.prepend(...r),
+  remove: (r) => r.remove(),
+  clear: () => rows.replaceChildren(),
+}, DOM_ROWS);
 const empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
 const jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
 const textarea = h('textarea', { class: 'message', attrs: { rows: '3', placeholder: 'Message the worker (Ctrl+Enter sends)', 'aria-label': 'Message' } });
@@ -113,7 +126,7 @@ search.addEventListener('input', () => {
 });
 
 showMore.addEventListener('click', () => {
-  maxRows = Math.min(DOM_ROWS_MAX, maxRows + DOM_ROWS);
+  win.max = Math.min(DOM_ROWS_MAX, win.max + DOM_ROWS);
   pinned = false;
   full();
 });
@@ -240,28 +253,33 @@ let rafFrames = 0;
 function frame(): void {
   frames++;
   const t0 = performance.now();
-  while (pending.length && performance.now() - t0 < FRAME_BUDGET_MS) {
+  while (pending.length && performance.now() - t0 < FOLD_BUDGET_MS) {
     const batch = pending[0];
     model.apply(batch.length > FOLD_CHUNK ? batch.splice(0, FOLD_CHUNK) : pending.shift()!);
     if (batch.length === 0 && pending[0] === batch) pending.shift();
   }
   const td = performance.now();
   timing.foldMs += td - t0;
-  // A draw that was slow earns a pause before the next one (up to DRAW_EVERY_MS): in a flood the
-  // page folds on and draws a few times a second, frames stay short, and rows that would scroll
-  // away at once are never built. A cheap draw (a streamed word) follows at once.
+  // While events keep coming, a draw that was slow earns a pause before the next one (up to
+  // DRAW_EVERY_MS): in a flood the page folds on and draws a few times a second, and rows that
+  // would scroll away at once are never built. A cheap draw (a streamed word) follows at once,
+  // and once everything is folded the rows still to build go in frame after frame.
   const wait = Math.min(DRAW_EVERY_MS, lastDrawCost * 4) - (td - lastDraw);
-  if (wait > 0) {
-    if (pending.length) schedule();
-    else if (!drawTimer) drawTimer = setTimeout(() => { drawTimer = undefined; schedule(); }, wait);
+  if (wait > 0 && pending.length) {
+    schedule();
     return;
   }
   lastDraw = td;
   if (needsFull) drawAll();
   else drawDirty();
+  const deadline = Math.max(t0 + FRAME_BUDGET_MS, td + MIN_DRAW_MS);
+  // Reading a size lays out the rows built so far, so their layout is paid inside the budget
+  // (a long reply costs more to lay out than to build) instead of after it, unmeasured.
+  if (win.waiting) win.step(ROWS_PER_FRAME, () => rows.offsetHeight >= 0 && performance.now() < deadline);
+  finishDraw();
   lastDrawCost = performance.now() - td;
   timing.drawMs += lastDrawCost;
-  if (pending.length) schedule();
+  if (pending.length || win.waiting) schedule();
   else reportRendered();
 }
 
@@ -271,14 +289,13 @@ function reportRendered(): void {
   app.dataset.settled = String(model.eventCount);
   clearTimeout(reportTimer);
   reportTimer = setTimeout(() => {
-    post({ type: 'rendered', workerId: worker?.workerId ?? null, events: model.eventCount, entries: model.length, rows: renderedOrder.length, domNodes: document.getElementsByTagName('*').length, frames, rafFrames, ...Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])) });
+    post({ type: 'rendered', workerId: worker?.workerId ?? null, events: model.eventCount, entries: model.length, rows: win.built, domNodes: document.getElementsByTagName('*').length, frames, rafFrames, ...Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])) });
   }, 150);
 }
 
 function drawAll(): void {
   needsFull = false;
   model.takeDirty();
-  rendered.clear();
   const all = model.all();
   const chosen: Entry[] = [];
   let total = 0;
@@ -286,77 +303,39 @@ function drawAll(): void {
     const e = all[i];
     if (!matches(e)) continue;
     total++;
-    if (chosen.length < maxRows) chosen.push(e);
+    if (chosen.length < win.max) chosen.push(e);
   }
-  chosen.reverse();
-  const frag = document.createDocumentFragment();
-  renderedOrder = [];
-  for (const e of chosen) {
-    const row = createRow(e);
-    rendered.set(e.id, row);
-    renderedOrder.push(e.id);
-    frag.appendChild(row);
-  }
-  rows.replaceChildren(frag);
+  win.reset(chosen.reverse());
   matchingTotal = total;
   lastAppendedId = all.length ? all[all.length - 1].id : 0;
-  finishDraw();
 }
 
 function drawDirty(): void {
-  const dirty = model.takeDirty();
-  if (!dirty.length) return;
   const fresh: Entry[] = [];
-  for (const e of dirty) {
-    const row = rendered.get(e.id);
-    if (row) {
-      if (row.dataset.version !== String(e.version)) updateRow(row, e);
+  for (const e of model.takeDirty()) {
+    if (e.id <= lastAppendedId) {
+      win.refresh(e);
       continue;
     }
-    if (e.id <= lastAppendedId) continue;
     lastAppendedId = e.id;
     if (!matches(e)) continue;
     matchingTotal++;
     fresh.push(e);
   }
-  // Only the newest maxRows of what came can stay: draw no row that would leave at once.
-  const keep = fresh.length > maxRows ? fresh.slice(fresh.length - maxRows) : fresh;
-  const replaceAll = keep.length >= maxRows;
-  if (replaceAll) {
-    rendered.clear();
-    renderedOrder = [];
-  }
-  const frag = document.createDocumentFragment();
-  for (const e of keep) {
-    const created = createRow(e);
-    rendered.set(e.id, created);
-    renderedOrder.push(e.id);
-    frag.appendChild(created);
-  }
-  // Bounded: the oldest rows leave the DOM; the hidden row counts them.
-  if (renderedOrder.length > maxRows) {
-    const excess = renderedOrder.splice(0, renderedOrder.length - maxRows);
-    for (const id of excess) {
-      rendered.get(id)?.remove();
-      rendered.delete(id);
-    }
-  }
-  if (replaceAll) rows.replaceChildren(frag);
-  else rows.appendChild(frag);
-  finishDraw();
+  win.add(fresh);
 }
 
 function finishDraw(): void {
-  const hidden = Math.max(0, matchingTotal - renderedOrder.length);
+  const hidden = Math.max(0, matchingTotal - win.size);
   const parts: string[] = [];
   if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
   if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
   if (storeNote) parts.push(storeNote);
   setText(hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
   hiddenRow.hidden = parts.length === 0;
-  showMore.hidden = hidden === 0 || maxRows >= DOM_ROWS_MAX;
+  showMore.hidden = hidden === 0 || win.max >= DOM_ROWS_MAX;
   setText(counter, `${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
-  app.dataset.rows = String(renderedOrder.length);
+  app.dataset.rows = String(win.built);
   if (pinned) toBottom();
 }
 
@@ -369,7 +348,7 @@ function onMessage(msg: HostMessage): void {
       pending.length = 0;
       worker = msg.worker;
       storeNote = msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '';
-      maxRows = DOM_ROWS;
+      win.max = DOM_ROWS;
       pinned = true;
       jump.classList.remove('visible');
       setResult('', 'info');

@@ -63,7 +63,8 @@ describe('UI with real pi', function () {
     const t0 = Date.now();
     const aborted = await vscode.commands.executeCommand<R>('rpcWorkers.abort', { workerId: id });
     assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
-    assert.ok(Date.now() - t0 < 15_000);
+    // Not a speed goal: the abort interrupted `sleep 30` instead of waiting for it to finish.
+    assert.ok(Date.now() - t0 < 15_000, `the abort took ${Date.now() - t0} ms, as if it waited for the command`);
     assert.equal(state(api, id).lastEndReason, 'aborted');
   });
 });

@@ -1,0 +1,122 @@
+// Which entries the log keeps as rows, and building them a few at a time. The window holds the
+// newest `max` matching entries; some are built (in the DOM) and the rest wait on either side of
+// them: `behind` (older than every built row, after a redraw) and `ahead` (newer, as they come).
+// Each step builds a bounded number of rows, newest first, so no frame spends long in the DOM
+// however many entries arrived at once, and the DOM always shows a contiguous run of entries in
+// order, ending at the newest built. Rows that would fall out of the window before they are
+// built are never built.
+import type { Entry } from './model';
+
+/** Where rows go: the DOM in the page, arrays in a test. */
+export interface RowSink<R> {
+  create(e: Entry): R;
+  update(row: R, e: Entry): void;
+  /** Put rows after every row there (oldest first). */
+  append(rows: R[]): void;
+  /** Put rows before every row there (oldest first). */
+  prepend(rows: R[]): void;
+  remove(row: R): void;
+  clear(): void;
+}
+
+export class RowWindow<R> {
+  private readonly rows = new Map<number, { row: R; entry: Entry; version: number }>();
+  /** Ids of the built rows, oldest first: the DOM's order. */
+  private order: number[] = [];
+  private behind: Entry[] = [];
+  private ahead: Entry[] = [];
+
+  constructor(private readonly sink: RowSink<R>, public max: number) {}
+
+  /** Entries kept (built or waiting). */
+  get size(): number {
+    return this.order.length + this.behind.length + this.ahead.length;
+  }
+
+  get built(): number {
+    return this.order.length;
+  }
+
+  /** Rows still to build. */
+  get waiting(): number {
+    return this.behind.length + this.ahead.length;
+  }
+
+  /** Start over with these entries (oldest first); the newest `max` are kept. */
+  reset(entries: readonly Entry[]): void {
+    this.sink.clear();
+    this.rows.clear();
+    this.order = [];
+    this.ahead = [];
+    this.behind = entries.length > this.max ? entries.slice(entries.length - this.max) : [...entries];
+  }
+
+  /** Entries newer than any kept (oldest first). The oldest kept leave if there are too many. */
+  add(entries: readonly Entry[]): void {
+    for (const e of entries) this.ahead.push(e);
+    this.trim();
+  }
+
+  /** Redraw a built row whose entry changed; an unbuilt one is drawn as it is when built. */
+  refresh(e: Entry): void {
+    const r = this.rows.get(e.id);
+    if (r && r.version !== e.version) {
+      this.sink.update(r.row, e);
+      r.version = e.version;
+    }
+  }
+
+  /**
+   * Build up to `limit` rows while `more()` says there is time (at least one row, so every step
+   * makes progress): newer entries first, then older ones above them. Each row goes in as it is
+   * built, so `more()` can measure what the rows built so far cost. Returns how many were built.
+   */
+  step(limit: number, more: () => boolean = () => true): number {
+    // More new entries than one step can append: appending them oldest first would build rows
+    // that the next ones push out. Start from the newest instead and fill in above them.
+    if (this.ahead.length > limit) this.reset([...this.behind, ...this.order.map((id) => this.rows.get(id)!.entry), ...this.ahead]);
+    let n = 0;
+    while (n < limit && (n === 0 || more())) {
+      if (this.ahead.length) {
+        const e = this.ahead.shift()!;
+        this.sink.append([this.build(e)]);
+        this.order.push(e.id);
+      } else if (this.behind.length) {
+        const e = this.behind.pop()!;
+        this.sink.prepend([this.build(e)]);
+        this.order.unshift(e.id);
+      } else {
+        break;
+      }
+      n++;
+    }
+    return n;
+  }
+
+  private build(e: Entry): R {
+    const row = this.sink.create(e);
+    this.rows.set(e.id, { row, entry: e, version: e.version });
+    return row;
+  }
+
+  /** Oldest first: unbuilt older entries, then built rows, then unbuilt newer ones. */
+  private trim(): void {
+    let over = this.size - this.max;
+    if (over <= 0) return;
+    const fromBehind = Math.min(over, this.behind.length);
+    this.behind.splice(0, fromBehind);
+    over -= fromBehind;
+    const fromBuilt = Math.min(over, this.order.length);
+    if (fromBuilt && fromBuilt === this.order.length) {
+      this.sink.clear();
+      this.rows.clear();
+      this.order = [];
+    } else {
+      for (const id of this.order.splice(0, fromBuilt)) {
+        this.sink.remove(this.rows.get(id)!.row);
+        this.rows.delete(id);
+      }
+    }
+    this.ahead.splice(0, over - fromBuilt);
+  }
+}
