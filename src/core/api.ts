@@ -161,6 +161,11 @@ export interface HostLimits {
   ringLines: number;
   /** Events kept per worker in the event store. */
   eventStoreSize: number;
+  /**
+   * When a line was lost mid-turn, or a prompt was accepted and no turn began, the worker is
+   * asked what it is doing this long after, and again until the doubt is gone.
+   */
+  resyncMs: number;
 }
 
 export interface HostOptions {

@@ -8,9 +8,9 @@ import type {
 import type { AgentEvent } from '../core/events/agentEvent';
 
 /** The core's defaults for what the settings do not set (src/core/worker/limits.ts). */
-const CORE_DEFAULTS: HostLimits = {
+export const CORE_DEFAULTS: HostLimits = {
   maxWorkers: 4, maxPromptBytes: 32 * 1024, commandTimeoutMs: 30_000, settleTimeoutMs: 60_000, killGraceMs: 2_000,
-  maxLineBytes: 64 * 1024 * 1024, ringLines: 200, eventStoreSize: 10_000,
+  maxLineBytes: 64 * 1024 * 1024, ringLines: 200, eventStoreSize: 10_000, resyncMs: 2_000,
 };
 
 function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string) {

@@ -318,6 +318,10 @@ export class LogModel {
         this.add<WarningEntry>({ kind: 'warning', time: t, title: 'Protocol error: the worker sent a line that is not a protocol message', text: `${e.error ?? 'malformed line'}${str(d.preview) ? `\n${d.preview}` : ''}` });
         return;
       }
+      case 'state_resync':
+        this.closeMessage();
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The worker is idle: the host corrected its view', text: e.error ?? 'the host took the worker for busy' });
+        return;
       case 'extension_error': {
         const d = obj(e.data) ?? {};
         this.add<WarningEntry>({ kind: 'warning', time: t, title: `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, text: e.error ?? str(d.error) ?? JSON.stringify(d) });

@@ -120,10 +120,31 @@ for (const dialect of ['pi', 'tau'] as const) {
       await stillUsable(id, events);
     });
 
+    if (dialect === 'pi') {
+      // pi repeats a message's whole text in text_end, message_end, turn_end and agent_end, so a
+      // line over the cap takes the turn's end with it. The host then doubts its picture and asks.
+      it('a 10 MiB reply over a 1 MiB cap takes the turn\'s end with it: the host asks pi, finds it idle, says so, and the worker is usable', async () => {
+        const { id, events } = await start([], { maxLineBytes: 1024 * 1024, resyncMs: 200 });
+        const corrected = waitFor(host, id, ofType('state_resync'), 30_000, 'the state correction');
+        const p = await host.prompt(id, `say first\nbigline ${TEN_MIB}\nsay last`);
+        assert.equal(p.status, 'accepted');
+        const e = await corrected;
+        assert.equal(e.is_error, true);
+        assert.match(String(e.error), /^the host took the worker for busy, but it is idle: a line it sent during the turn was lost \(line (passed|of \d+ bytes is over) the 1048576-byte cap/);
+        assert.ok(events.filter(ofType('protocol_error')).length >= 1);
+        assert.equal(events.filter(ofType('agent_end')).length, 0, 'the test needs the end to be lost');
+        const s = host.state(id);
+        if (s.status === 'not_found') return assert.fail('worker vanished');
+        assert.equal(s.state.streaming, false);
+        assert.equal(s.state.lastError, e.error);
+        assert.equal(s.state.turns.at(-1)!.endedAt !== null, true, 'the turn was not closed');
+        assert.ok(output.some((o) => o.kind === 'protocol' && o.text === e.error), 'the log does not say it');
+        await stillUsable(id, events);
+      });
+    }
+
     if (dialect === 'tau') {
-      // pi repeats a message's whole text in text_end, message_end, turn_end and agent_end, so
-      // with pi a line over the cap takes the turn's end with it (each reported, but the host
-      // then believes the turn is still running); τ sends a delta once.
+      // τ sends a delta once, so the line over the cap is the delta alone: no doubt arises.
       it('a 10 MiB line over a 1 MiB cap: reported once with its first bytes and skipped; what follows arrives', async () => {
         const { id, events } = await start([], { maxLineBytes: 1024 * 1024 });
         await turn(id, `say first\nbigline ${TEN_MIB}\nsay last`);
@@ -135,6 +156,7 @@ for (const dialect of ['pi', 'tau'] as const) {
         const error = events.find(ofType('protocol_error'))!;
         assert.match(String((error.data as { preview: string }).preview), /^\{\\"jsonrpc\\":\\"2\.0\\",\\"method\\":\\"event\\"/);
         assert.ok((error.data as { bytes: number }).bytes > 1024 * 1024);
+        assert.equal(events.filter(ofType('state_resync')).length, 0, 'a correction the events did not need');
         await stillUsable(id, events);
       });
     }

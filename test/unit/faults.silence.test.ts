@@ -14,7 +14,7 @@ for (const dialect of ['pi', 'tau'] as const) {
     let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];
     beforeEach(() => {
-      ({ host, sent } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S } }));
+      ({ host, sent } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S, resyncMs: 200 } }));
     });
     afterEach(async () => {
       await host.dispose();
@@ -68,6 +68,25 @@ for (const dialect of ['pi', 'tau'] as const) {
       const s = await host.stop(r.workerId);
       assert.equal(s.status, 'stopped');
       assert.deepEqual(groupMembers(r.pid), []);
+    });
+
+    it('a prompt accepted and no turn after it: the host asks the worker, finds it idle and says so; abort then has nothing to abort', async () => {
+      const r = await start(['--no-turn']);
+      const probes = sent(r.workerId, 'get_state').length;
+      const corrected = waitFor(host, r.workerId, ofType('state_resync'), 10_000, 'the state correction');
+      const p = await host.prompt(r.workerId, 'say hello');
+      assert.equal(p.status, 'accepted');
+      const before = host.state(r.workerId);
+      assert.equal(before.status !== 'not_found' && before.state.streaming, true, 'an accepted prompt is a turn on its way');
+      const e = await corrected;
+      assert.equal(e.error, 'the host took the worker for busy, but it is idle: it accepted a prompt and no turn began');
+      assert.ok(sent(r.workerId, 'get_state').length > probes, 'the host did not ask the worker');
+      const after = host.state(r.workerId);
+      if (after.status === 'not_found') return assert.fail('worker vanished');
+      assert.equal(after.state.streaming, false);
+      assert.equal(after.state.lastError, e.error);
+      const a = await host.abort(r.workerId);
+      assert.equal(a.status, 'not_streaming');
     });
 
     if (dialect === 'tau') {

@@ -54,6 +54,14 @@ describe('ui event log model', () => {
     assert.equal(end.willRetry, true);
   });
 
+  it('a state correction by the host closes the streaming text and is shown as a warning', () => {
+    const m = new LogModel();
+    m.apply([ev('agent_start'), ev('message_update', { delta: 'half a rep', block_type: 'text' }), ev('state_resync', { is_error: true, error: 'the host took the worker for busy, but it is idle: a line it sent during the turn was lost' })]);
+    assert.deepEqual(kinds(m), ['turn', 'assistant', 'warning']);
+    assert.equal(only(m, 'assistant')[0].streaming, false, 'the reply still looks like it is streaming');
+    assert.match(only(m, 'warning')[0].text, /a line it sent during the turn was lost/);
+  });
+
   it('a worker that sends no deltas: the text comes from message_end', () => {
     const m = new LogModel();
     m.apply([ev('message_start'), ev('message_end', { message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'Whole reply' }] } })]);

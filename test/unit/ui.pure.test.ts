@@ -10,6 +10,8 @@ import { contextValues, statusText, turnDescription, workerContextValue, workerD
 import { demoSpec, findExecutable, profileChoices, searchDirs } from '../../src/ui/profiles';
 import { resultSentence } from '../../src/ui/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
+import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
+import { CORE_DEFAULTS } from '../../src/ui/lazyHost';
 import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings';
 import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/ui/webviewProtocol';
 import * as manifest from '../../package.json';
@@ -69,6 +71,12 @@ describe('ui settings', () => {
       if (p.minimum !== undefined) assert.equal(spec.schema.safeParse(p.minimum - 1).success, false, `${key}: below the contributed minimum is accepted`);
       if (p.maximum !== undefined) assert.equal(spec.schema.safeParse(p.maximum + 1).success, false, `${key}: above the contributed maximum is accepted`);
     }
+  });
+});
+
+describe('ui lazy host', () => {
+  it('answers with the core\'s own default limits before the core is loaded', () => {
+    assert.deepEqual(CORE_DEFAULTS, DEFAULT_LIMITS);
   });
 });
 

@@ -17,6 +17,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxLineBytes: 64 * 1024 * 1024,
   ringLines: 200,
   eventStoreSize: 10_000,
+  resyncMs: 2_000,
 };
 
 const positiveInt = z.number().int().positive();
@@ -29,6 +30,7 @@ export const limitsSchema = z.object({
   maxLineBytes: positiveInt.min(1024),
   ringLines: positiveInt.max(100_000),
   eventStoreSize: positiveInt.max(1_000_000),
+  resyncMs: z.number().int().min(50, 'resync interval must be at least 50 ms').max(60_000, 'resync interval must be at most 1 min'),
 });
 
 export function resolveLimits(partial: Partial<HostLimits> | undefined): HostLimits {

@@ -68,6 +68,21 @@ export class TurnTracker {
     this.compactionBracket = false;
   }
 
+  /**
+   * The worker says it is idle while the host believed it streaming: the turn's end (or the
+   * turn itself) was lost. Waiters are released with `error`.
+   */
+  lost(error: string, at: number): void {
+    if (!this.streaming) return;
+    this.pendingStarts = 0;
+    this.lastEndReason = null;
+    this.lastError = error;
+    const turn = this.current;
+    if (turn) turn.error = error;
+    if (this.inTurn) this.settle(null, error, at);
+    else this.onSettled({ endReason: null, error, at });
+  }
+
   get current(): TurnSummary | undefined {
     return this.inTurn ? this.turns[this.turns.length - 1] : undefined;
   }

@@ -17,6 +17,7 @@ import { auditToolCall } from '../guard/audit';
 import type { ResolvedPolicy } from '../guard/policy';
 import { checkPrompt } from './limits';
 import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { Resync, type Doubt } from './resync';
 import { Ring } from './ring';
 import { TurnTracker, type Settlement } from './turns';
 
@@ -71,6 +72,9 @@ export class Worker {
   private readonly startedAt = Date.now();
   private tree: ProcInfo[] = [];
   private spawnError: string | null = null;
+  /** Turns settled so far (a doubt raised before one is cleared by it). */
+  private settles = 0;
+  private readonly resync: Resync;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
     const { limits } = ctx;
@@ -79,6 +83,7 @@ export class Worker {
     this.stdout = new Ring(limits.ringLines);
     this.model = spec.model ?? null;
     this.turns = new TurnTracker((s) => this.settled(s), spec.cwd);
+    this.resync = new Resync(limits.resyncMs, (d) => this.checkState(d));
     this.child = spawn(launch.command, launch.args, {
       cwd: spec.cwd,
       env: { ...process.env, ...launch.env },
@@ -183,7 +188,12 @@ export class Worker {
       // the settle timeout, not the command timeout.
       const bound = queued === 'followUp' ? this.ctx.limits.settleTimeoutMs : this.ctx.limits.commandTimeoutMs;
       const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
-      if (!queued) this.turns.promptAccepted(startsBefore);
+      if (!queued) {
+        this.turns.promptAccepted(startsBefore);
+        if (this.turns.agentStarts === startsBefore) {
+          this.resync.doubt({ reason: 'it accepted a prompt and no turn began', cleared: () => this.turns.agentStarts !== startsBefore });
+        }
+      }
       this.ctx.onState(this);
       return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ms: elapsed(t0) };
     } catch (error) {
@@ -392,6 +402,34 @@ export class Worker {
     this.stdout.push(text);
     this.output('protocol', text);
     this.emitHostEvent({ type: 'protocol_error', is_error: true, error: error.reason, data: { preview: error.preview, bytes: error.bytes, count: this.protocolErrors } });
+    // The lost line may have been the turn's end (pi repeats a long text in agent_end).
+    if (this.turns.streaming) {
+      const settles = this.settles;
+      this.resync.doubt({ reason: `a line it sent during the turn was lost (${error.reason})`, cleared: () => this.settles !== settles });
+    }
+  }
+
+  /** Asks the worker whether it is still busy; corrects the host's picture if it is not. */
+  private async checkState(doubt: Doubt): Promise<'again' | 'answered'> {
+    if (!this.live || !this.turns.streaming || doubt.cleared()) return 'answered';
+    const starts = this.turns.agentStarts;
+    const settles = this.settles;
+    let streaming: boolean;
+    try {
+      ({ streaming } = await this.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the state check'));
+    } catch (error) {
+      if (!this.live) return 'answered';
+      this.output('protocol', `could not ask the worker what it is doing: ${(error as Error).message}`);
+      return 'again';
+    }
+    // Events that came with or after the answer win over it.
+    if (!this.live || doubt.cleared() || this.turns.agentStarts !== starts || this.settles !== settles) return 'answered';
+    if (streaming) return 'again';
+    const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
+    this.output('protocol', error);
+    this.turns.lost(error, Date.now());
+    this.emitHostEvent({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
+    return 'answered';
   }
 
   private onStderr(chunk: Buffer): void {
@@ -446,6 +484,7 @@ export class Worker {
       this.stderrPartial = '';
     }
     this.status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
+    this.resync.dispose();
     this.turns.reset();
     const detail = this.exitDescription();
     this.emitHostEvent({ type: 'worker_exit', is_error: this.status === 'failed', error: this.status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status: this.status } });
@@ -464,6 +503,7 @@ export class Worker {
   }
 
   private settled(s: Settlement): void {
+    this.settles++;
     for (const waiter of [...this.settleWaiters]) waiter(s);
     this.ctx.onState(this);
   }
