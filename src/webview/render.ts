@@ -55,7 +55,6 @@ export function createRow(e: Entry): HTMLElement {
 
 /** Redraw `row` for the entry's current state. Tool and thinking rows keep their open state. */
 export function updateRow(row: HTMLElement, e: Entry): void {
-  row.dataset.version = String(e.version);
   switch (e.kind) {
     case 'prompt': {
       const behavior = e.behavior === 'steer' ? 'Steer' : e.behavior === 'followUp' ? 'Follow-up' : e.prov.action === 'redirect' ? 'Redirect' : 'Prompt';

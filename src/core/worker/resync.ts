@@ -21,10 +21,6 @@ export class Resync {
    */
   constructor(private readonly everyMs: number, private readonly check: (doubt: Doubt) => Promise<'again' | 'answered'>) {}
 
-  get pending(): boolean {
-    return this.doubts.length > 0;
-  }
-
   doubt(d: Doubt): void {
     this.doubts.push(d);
     this.arm();

@@ -411,7 +411,9 @@ export class Worker {
 
   /** Asks the worker whether it is still busy; corrects the host's picture if it is not. */
   private async checkState(doubt: Doubt): Promise<'again' | 'answered'> {
-    if (!this.live || !this.turns.streaming || doubt.cleared()) return 'answered';
+    // Resync drops a doubt the events cleared before it asks; after the answer, any start or
+    // settle since the question stands for that.
+    if (!this.live || !this.turns.streaming) return 'answered';
     const starts = this.turns.agentStarts;
     const settles = this.settles;
     let streaming: boolean;
@@ -423,7 +425,7 @@ export class Worker {
       return 'again';
     }
     // Events that came with or after the answer win over it.
-    if (!this.live || doubt.cleared() || this.turns.agentStarts !== starts || this.settles !== settles) return 'answered';
+    if (!this.live || this.turns.agentStarts !== starts || this.settles !== settles) return 'answered';
     if (streaming) return 'again';
     const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
     this.output('protocol', error);
