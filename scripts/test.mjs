@@ -6,6 +6,9 @@
 //   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
 //            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
 //   package  the .vsix installed into code-server and activated (scripts/test-package.mjs)
+// Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node) are installed
+// into the cache when missing (scripts/ensure-workers.mjs); a failed install is one failure, said
+// plainly, and the suites that need the worker then fail on their own with the same reason.
 // A suite that cannot run (no host, crash, timeout) counts as one failure, and so does a failed
 // build (type check): nothing is skipped silently. Exit status is non-zero when anything failed or no test ran.
 //
@@ -56,6 +59,17 @@ function build() {
   const bundled = buildExtension({ typecheck: false });
   record('build', bundled ? 'tsc' : 'esbuild', t0, { passed: 0, failed: 1, pending: 0 }, bundled ? 'type check failed' : 'bundling failed');
   return bundled;
+}
+
+async function workers() {
+  banner('real workers: τ and pi 1.x (installed once into the cache)');
+  const t0 = Date.now();
+  const { ensureTau, ensurePi1 } = await import('./ensure-workers.mjs');
+  const errors = [];
+  for (const [name, ensure] of [['τ', ensureTau], ['pi 1.x', ensurePi1]]) {
+    try { console.log(`${name}: ${ensure()}`); } catch (e) { console.error(`${name} could not be installed: ${e.message}`); errors.push(`${name}: ${e.message}`); }
+  }
+  if (errors.length) record('workers', 'install', t0, { passed: 0, failed: errors.length, pending: 0 }, errors.join('; '));
 }
 
 async function unitSuite() {
@@ -118,6 +132,7 @@ async function packageSuite() {
 let bundled = true;
 if (!argv.includes('--no-build')) bundled = build();
 if (bundled) {
+  if (wants('unit') || wants('host')) await workers();
   if (wants('unit')) await unitSuite();
   if (wants('host')) await hostSuite();
   if (wants('package')) await packageSuite();
