@@ -41,6 +41,13 @@ export interface WorkerSpec {
    * flag it. pi is guarded inside the worker, before the call runs.
    */
   onViolation?: 'abort' | 'flag';
+  /** Where the worker keeps its session (τ: `--session-dir`, so that compact works). */
+  sessionDir?: string;
+  /**
+   * τ: let the worker discover drop-in extensions (~/.tau/extensions) and context files
+   * (AGENTS.md from the cwd up); off by default, which launches it with `-ne -nc`.
+   */
+  discovery?: boolean;
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;

@@ -8,10 +8,12 @@ import { StdioPeer, isAlive, killGroup, type Line } from "../fixtures/fake-worke
 import { PI_ERRORS } from "../fixtures/fake-worker/pi.mjs";
 
 const FAKE = path.resolve(import.meta.dirname, "../fixtures/fake-worker.mjs");
+// τ 0.15.0 (protocol 3.1) sends every one of these on every event, in this order (read off the real program).
 const WIRE_EVENT_FIELDS = [
-  "type", "timestamp", "turn_index", "tool_call_id", "tool_name", "is_error", "error", "end_reason", "blocked", "blocked_by",
-  "submission_id", "source", "submitter", "correlation", "delta", "block_type", "replace", "message_count", "stop_reason",
-  "dropped_tool_calls", "cache_notice", "cursor",
+  "type", "timestamp", "turn_index", "tool_call_id", "tool_name", "is_error", "error", "error_detail", "response_headers", "end_reason",
+  "blocked", "blocked_by", "parent_tool_call_id", "cursor_id", "submission_id", "source", "submitter", "correlation", "delta", "block_type",
+  "replace", "message_count", "stop_reason", "dropped_tool_calls", "reasoning_level", "cache_notice", "purpose", "reason", "attempt",
+  "max_retries", "delay_seconds", "dropped", "suspension", "resolution", "close_reason", "read_only", "lock_holder", "leaf",
 ];
 
 const peers: StdioPeer[] = [];
@@ -206,7 +208,7 @@ describe("fake worker, tau dialect", () => {
   it("negotiates, acks a prompt before agent_start and stamps every complete WireEvent", async () => {
     const p = fake("tau");
     const caps = (await rpc(p, 1, "get_capabilities")).result;
-    assert.equal(caps.protocol_version, "1.5");
+    assert.equal(caps.protocol_version, "3.1");
     assert.equal(caps.method, "get_capabilities");
     assert.equal(caps.limits.max_request_line_bytes, 8388608);
     const ack = (await rpc(p, 2, "prompt", { text: "hi there", submission_id: "s-1", correlation: { k: 1 } })).result;
@@ -221,7 +223,7 @@ describe("fake worker, tau dialect", () => {
       assert.deepEqual([e.source, e.submitter, e.correlation], ["rpc", "rpc-client", { k: 1 }]);
     }
     assert.equal(evs.filter((e) => e.delta !== null).map((e) => e.delta).join(""), "hi there");
-    assert.deepEqual([end.params.end_reason, end.params.message_count, typeof end.params.cursor], ["done", 2, "string"]);
+    assert.deepEqual([end.params.end_reason, end.params.message_count, typeof end.params.leaf], ["done", 2, "string"]);
   });
 
   it("reports an overridden protocol version", async () => {

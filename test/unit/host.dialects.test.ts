@@ -46,13 +46,25 @@ describe('dialect differences through the host', () => {
     assert.equal(r.status, 'compacted', JSON.stringify(r));
   });
 
-  it('τ: a different protocol MAJOR is refused and the worker is not kept', async () => {
+  it('τ: an unknown protocol MAJOR is refused, naming what the worker speaks and what the host knows, and the worker is not kept', async () => {
     host = createWorkerHost();
-    const r = await host.start(fakeSpec('tau', ['--protocol-version', '2.1']));
+    const r = await host.start(fakeSpec('tau', ['--protocol-version', '4.0']));
     assert.equal(r.status, 'error');
-    assert.match(r.status === 'error' ? r.error : '', /protocol 2\.1.*1\.x/);
+    assert.match(r.status === 'error' ? r.error : '', /protocol 4\.0; this host knows 1\.x, 2\.x, 3\.x/);
     assert.equal(host.list().length, 0);
   });
+
+  for (const version of ['1.5', '2.1', '3.1']) {
+    it(`τ: protocol ${version} starts, and its entry id reaches listeners as \`leaf\` whatever the worker called it`, async () => {
+      host = createWorkerHost();
+      const id = await started(host, fakeSpec('tau', ['--protocol-version', version]));
+      const end = waitFor(host, id, ofType('agent_end'));
+      assert.equal((await host.prompt(id, 'say hi')).status, 'accepted');
+      const e = await end;
+      assert.match(String(e.data?.leaf), /^e-\d+$/);
+      assert.equal(e.data?.cursor, undefined);
+    });
+  }
 
   for (const dialect of ['pi', 'tau'] as const) {
     it(`${dialect}: a follow-up sent while streaming runs after the current work`, async () => {

@@ -12,6 +12,17 @@ export interface ProbeInfo {
   protocolVersion: string | null;
 }
 
+export interface LaunchOptions {
+  model?: string;
+  name?: string;
+  /** The caller's own arguments. */
+  args: string[];
+  /** Where the worker keeps its session (τ: `--session-dir`). */
+  sessionDir?: string;
+  /** Let the worker discover extensions and context files by itself (τ: no `-ne -nc`). */
+  discovery?: boolean;
+}
+
 export interface PromptRequest extends Provenance {
   text: string;
   streamingBehavior?: StreamingBehavior;
@@ -35,8 +46,8 @@ export interface Dialect {
   readonly name: DialectName;
   /** A fresh codec per connection: the pi codec remembers which requests are open. */
   createCodec(): WireCodec;
-  /** Arguments the host adds in front of the caller's own. */
-  launchArgs(options: { model?: string; name?: string }): string[];
+  /** Arguments the host adds after the caller's own (`args`), which it may read to say nothing twice. */
+  launchArgs(options: LaunchOptions): string[];
   probe(connection: MessageConnection): Promise<ProbeInfo>;
   prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null }>;
   /** Returns the compaction the abort also reached, where the worker says so. */

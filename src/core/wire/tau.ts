@@ -7,9 +7,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo } from './dialect';
-
-/** The protocol MAJOR this host was built for. */
-export const TAU_PROTOCOL_MAJOR = 1;
+import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 
 const nullableString = z.string().nullable().optional();
 // The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
@@ -84,6 +82,7 @@ export class TauCodec implements WireCodec {
     }
     const v = value as { method?: unknown; id?: unknown; params?: unknown };
     if (v.method === 'event' && v.id === undefined) {
+      if (typeof v.params === 'object' && v.params !== null) currentNames(v.params as Record<string, unknown>);
       const fast = decodeDelta(v.params);
       if (fast) return { kind: 'event', event: fast };
       const parsed = wireEventSchema.safeParse(v.params);
@@ -91,6 +90,7 @@ export class TauCodec implements WireCodec {
       return { kind: 'event', event: normalizeTauEvent(parsed.data, v.params as Record<string, unknown>) };
     }
     if (v.method === 'compaction_end' && v.id === undefined) {
+      if (typeof v.params === 'object' && v.params !== null) currentNames(v.params as Record<string, unknown>);
       const parsed = compactionEndSchema.safeParse(v.params);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed compaction_end: ${z.prettifyError(parsed.error)}` };
       const d = parsed.data;
@@ -174,7 +174,36 @@ const TAU_ERRORS: Record<number, string> = {
   [-32004]: 'the session is not persisted',
 };
 
+/** What the host learned from a worker's `get_capabilities`, per connection. */
+interface Negotiated {
+  protocol: TauProtocol;
+  version: string;
+  commands: Set<string>;
+  events: Set<string>;
+  maxRequestLineBytes: number | null;
+}
+const negotiated = new WeakMap<MessageConnection, Negotiated>();
+
+/** The id is counted at its widest, so a request is never let through that would not fit. */
+const ID_ALLOWANCE = String(Number.MAX_SAFE_INTEGER).length;
+
+/** A request the worker said it would not take is refused here, before it is sent. */
+function admissible(connection: MessageConnection, method: string, params: object): void {
+  const n = negotiated.get(connection);
+  if (!n) return;
+  if (n.commands.size > 0 && !n.commands.has(method)) {
+    throw new WorkerRefusal(`this τ (protocol ${n.version}) does not offer ${method}: its get_capabilities does not list it`, null);
+  }
+  if (n.maxRequestLineBytes !== null) {
+    const bytes = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 0, method, params })) + ID_ALLOWANCE;
+    if (bytes > n.maxRequestLineBytes) {
+      throw new WorkerRefusal(`the ${method} request would be ${bytes} bytes on the wire; this τ reads at most ${n.maxRequestLineBytes} bytes a line (limits.max_request_line_bytes), so it was not sent`, null);
+    }
+  }
+}
+
 async function call(connection: MessageConnection, method: string, params?: object): Promise<Record<string, unknown>> {
+  admissible(connection, method, params ?? {});
   try {
     const result = await connection.sendRequest(method, params ?? {});
     return (result ?? {}) as Record<string, unknown>;
@@ -188,7 +217,13 @@ async function call(connection: MessageConnection, method: string, params?: obje
   }
 }
 
-const capabilitiesSchema = z.looseObject({ protocol_version: z.string().regex(/^\d+\.\d+$/), dialect: z.string().optional() });
+const capabilitiesSchema = z.looseObject({
+  protocol_version: z.string().regex(/^\d+\.\d+$/),
+  dialect: z.string().optional(),
+  commands: z.array(z.looseObject({ name: z.string() })).optional(),
+  events: z.array(z.string()).optional(),
+  limits: z.looseObject({ max_request_line_bytes: z.number().int().positive().optional() }).optional(),
+});
 const stateSchema = z.looseObject({
   session_id: z.string().nullable().optional(),
   is_streaming: z.boolean().optional(),
@@ -219,13 +254,33 @@ export const tauDialect: Dialect = {
   name: 'tau',
   abortCancelsCompaction: true,
   createCodec: () => new TauCodec(),
-  launchArgs: () => [],
+  launchArgs({ model, args, sessionDir, discovery }) {
+    // What the caller already said is not said twice (a profile may carry `--mode rpc` itself).
+    const has = (...flags: string[]) => flags.some((f) => args.includes(f));
+    const out: string[] = [];
+    if (!has('--mode')) out.push('--mode', 'rpc');
+    // Hermetic by default: no drop-in extensions from ~/.tau/extensions and no AGENTS.md-style
+    // context files from the cwd up to /; a profile's `discovery: true` lets τ find them.
+    if (!discovery) {
+      if (!has('-ne', '--no-extensions')) out.push('-ne');
+      if (!has('-nc', '--no-context-files')) out.push('-nc');
+    }
+    // A persisted session, in the host's storage: under --no-session τ refuses compact.
+    if (sessionDir && !has('--session-dir', '--no-session')) out.push('--session-dir', sessionDir);
+    if (model && !has('--model', '-m')) out.push('--model', model);
+    return out;
+  },
   async probe(connection): Promise<ProbeInfo> {
     const caps = expect(capabilitiesSchema, await call(connection, 'get_capabilities'), 'get_capabilities');
-    const major = Number(caps.protocol_version.split('.')[0]);
-    if (major !== TAU_PROTOCOL_MAJOR) {
-      throw new Error(`τ speaks protocol ${caps.protocol_version}; this host speaks ${TAU_PROTOCOL_MAJOR}.x and sends nothing more to a different MAJOR`);
-    }
+    const protocol = tauProtocol(caps.protocol_version);
+    if ('error' in protocol) throw new Error(protocol.error);
+    negotiated.set(connection, {
+      protocol,
+      version: caps.protocol_version,
+      commands: new Set((caps.commands ?? []).map((c) => c.name)),
+      events: new Set(caps.events ?? []),
+      maxRequestLineBytes: caps.limits?.max_request_line_bytes ?? null,
+    });
     const state = expect(stateSchema, await call(connection, 'get_state'), 'get_state');
     const model = state.model ? [state.model.provider, state.model.id].filter(Boolean).join('/') || null : null;
     return { model, sessionId: state.session_id ?? null, streaming: state.is_streaming === true, protocolVersion: caps.protocol_version };

@@ -1,6 +1,6 @@
 // How a spec becomes a command line. For pi the host builds the hermetic shape itself
 // (`--mode rpc --no-session --no-extensions`, model, agent card, guard extension, tools); for τ
-// and any other program it runs the configured command and args as given, and a guard there is
+// the dialect adds `--mode rpc -ne -nc --session-dir DIR` where the caller did not; a guard there is
 // an audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -39,7 +39,8 @@ export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
   const tools = spec.tools ?? card?.tools;
   // The caller's args come first, so that a program that hosts the protocol under an
   // interpreter (`node worker.js`) still receives pi's flags as its own arguments.
-  const args = [...(spec.args ?? []), ...DIALECTS[spec.dialect].launchArgs({ model, name: spec.name })];
+  const own = spec.args ?? [];
+  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery })];
   const env = { ...spec.env };
   let shownTools: string[] | null = tools ?? null;
   if (spec.dialect === 'pi') {
