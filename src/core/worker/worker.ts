@@ -576,10 +576,19 @@ export class Worker {
       return Promise.reject(new Error(`${what} failed: ${this.exitDescription()}`));
     }
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      // Node's timers run on the loop's cached millisecond clock and can fire up to a
+      // millisecond early; "no answer within N s" is only said once N s have really passed.
+      const deadline = performance.now() + timeoutMs;
+      const expire = () => {
+        const left = deadline - performance.now();
+        if (left > 0) {
+          timer = setTimeout(expire, Math.ceil(left));
+          return;
+        }
         cleanup();
         reject(new Error(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
-      }, timeoutMs);
+      };
+      let timer = setTimeout(expire, timeoutMs);
       const onExit = () => {
         cleanup();
         reject(new Error(`${what} failed: ${this.exitDescription()}`));
