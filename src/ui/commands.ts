@@ -11,7 +11,7 @@ import { Disposable } from './disposable';
 import type { EventLog } from './eventLogView';
 import type { OutputChannels } from './outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findExecutable, profileChoices, searchDirs, type ProfileChoice } from './profiles';
+import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from './profiles';
 import { provenance, type Source } from './provenance';
 import { ResultPresenter, type Action, type AnyResult } from './results';
 import { buildSelectionMessage, selectedLines } from './selection';
@@ -43,6 +43,8 @@ export const COMMANDS = {
 export interface CommandServices {
   host: WorkerHost;
   extensionPath: string;
+  /** Where τ workers keep their sessions: the extension's workspace storage. */
+  tauSessionDir: string;
   settings(): Settings;
   selection: WorkerSelection;
   outputs: OutputChannels;
@@ -115,8 +117,11 @@ export class Commands extends Disposable {
     if (!isTrusted()) return refuseUntrusted();
     const settings = this.s.settings();
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const piPath = findExecutable('pi', searchDirs(folders));
-    const choices = profileChoices({ configured: settings.profiles, extensionPath: this.s.extensionPath, piPath });
+    const dirs = searchDirs(folders);
+    const choices = profileChoices({
+      configured: settings.profiles, extensionPath: this.s.extensionPath, piPath: findExecutable('pi', dirs),
+      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), tauSessionDir: this.s.tauSessionDir,
+    });
     let choice: ProfileChoice | undefined;
     if (p.arg.profile) {
       choice = choices.find((c) => c.name === p.arg.profile);

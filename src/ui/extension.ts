@@ -76,6 +76,8 @@ export class RpcWorkersExtension extends Disposable {
     this.eventLog = eventLog = this._register(new EventLog(this.host, context.extensionUri, this.selection));
     this.commands = this._register(new Commands({
       host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
+      // τ creates the folder itself; per workspace when there is one, so sessions stay with it.
+      tauSessionDir: path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'tau-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));

@@ -1,5 +1,5 @@
-// The profiles a person can start: the configured ones, pi when it is installed (on PATH or in
-// the workspace's node_modules/.bin), and the built-in demo worker. Pure apart from the
+// The profiles a person can start: the configured ones, pi and τ when they are installed (on PATH
+// or in the workspace's node_modules/.bin), and the built-in demo worker. Pure apart from the
 // filesystem look-ups, which take their inputs as arguments.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -8,6 +8,9 @@ import type { Profile } from './settings';
 
 export const DEMO_PROFILE = 'Demo worker';
 export const PI_PROFILE = 'pi';
+export const TAU_PROFILE = 'τ';
+/** τ's console scripts: `ffwf-tau` first, since another PyPI package also installs a `tau`. */
+export const TAU_COMMANDS = ['ffwf-tau', 'tau'];
 
 export interface ProfileChoice {
   name: string;
@@ -43,6 +46,15 @@ export function findExecutable(name: string, dirs: string[], platform = process.
   return null;
 }
 
+/** The first of `names` found in `dirs`. */
+export function findFirstExecutable(names: string[], dirs: string[]): string | null {
+  for (const name of names) {
+    const found = findExecutable(name, dirs);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Workspace `node_modules/.bin` first, then PATH. */
 export function searchDirs(workspaceFolders: string[], pathEnv = process.env.PATH ?? ''): string[] {
   return [...workspaceFolders.map((f) => join(f, 'node_modules', '.bin')), ...pathEnv.split(delimiter)];
@@ -64,19 +76,34 @@ export function demoSpec(extensionPath: string, cwd: string, execPath = process.
   };
 }
 
-export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null }): ProfileChoice[] {
+/**
+ * `tauSessionDir`: where τ workers keep their sessions (the extension's storage), so that compact
+ * works (τ refuses it under --no-session) and nothing lands in the person's own τ folder.
+ */
+export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null; tauPath?: string | null; tauSessionDir?: string }): ProfileChoice[] {
+  const sessionDir = (dialect: DialectName) => (dialect === 'tau' ? opts.tauSessionDir : undefined);
   const out: ProfileChoice[] = opts.configured.map((p) => ({
     name: p.name,
-    detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}`,
+    detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}${p.discovery ? ' · discovery on' : ''}`,
     origin: 'settings' as const,
     guard: p.guard === true,
     dialect: p.dialect,
-    spec: (cwd: string) => ({ dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd }),
+    spec: (cwd: string) => ({
+      dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd,
+      sessionDir: sessionDir(p.dialect), discovery: p.discovery,
+    }),
   }));
   const names = new Set(out.map((p) => p.name));
   if (opts.piPath && !names.has(PI_PROFILE)) {
     const piPath = opts.piPath;
     out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', guard: false, dialect: 'pi', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd }) });
+  }
+  if (opts.tauPath && !names.has(TAU_PROFILE) && !opts.configured.some((p) => p.dialect === 'tau' && p.command === opts.tauPath)) {
+    const tauPath = opts.tauPath;
+    out.push({
+      name: TAU_PROFILE, detail: `τ · ${tauPath}`, origin: 'detected', guard: false, dialect: 'tau',
+      spec: (cwd) => ({ dialect: 'tau', command: tauPath, name: TAU_PROFILE, cwd, sessionDir: sessionDir('tau') }),
+    });
   }
   if (!names.has(DEMO_PROFILE)) {
     out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', guard: false, dialect: 'tau', spec: (cwd) => demoSpec(opts.extensionPath, cwd) });

@@ -16,6 +16,8 @@ export const profileSchema = z.object({
   model: z.optional(z.string({ error: 'model must be a string' })),
   /** Off by default: an unguarded worker has exactly the trust of your own tools. */
   guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
+  /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
+  discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

@@ -1,13 +1,13 @@
 // The UI's pure modules: settings validation, the selection message, command arguments,
 // profiles, the words and icons of the tree and status bar, results, and the webview protocol.
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { parseCommandArg } from '../../src/ui/commandArgs';
 import { contextValues, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine } from '../../src/ui/describe';
-import { demoSpec, findExecutable, profileChoices, searchDirs } from '../../src/ui/profiles';
+import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/profiles';
 import { resultSentence } from '../../src/ui/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
@@ -134,6 +134,37 @@ describe('ui profiles', () => {
     assert.deepEqual(choices.map((c) => [c.name, c.origin]), [['mine', 'settings'], ['pi', 'detected'], ['Demo worker', 'builtin']]);
     assert.deepEqual(choices[1].spec('/ws'), { dialect: 'pi', command: '/bin/pi', name: 'pi', cwd: '/ws' });
     assert.equal(profileChoices({ configured: [], extensionPath: '/ext', piPath: null }).length, 1);
+  });
+
+  it('offers τ when ffwf-tau (or tau) is found, with its sessions in the extension storage; a τ profile may allow discovery', () => {
+    const choices = profileChoices({ configured: [], extensionPath: '/ext', piPath: null, tauPath: '/venv/bin/ffwf-tau', tauSessionDir: '/storage/tau-sessions' });
+    assert.deepEqual(choices.map((c) => [c.name, c.origin, c.dialect]), [['τ', 'detected', 'tau'], ['Demo worker', 'builtin', 'tau']]);
+    assert.deepEqual(choices[0].spec('/ws'), { dialect: 'tau', command: '/venv/bin/ffwf-tau', name: 'τ', cwd: '/ws', sessionDir: '/storage/tau-sessions' });
+    const configured = profileChoices({
+      configured: [{ name: 'my tau', dialect: 'tau', command: '/venv/bin/ffwf-tau', discovery: true }], extensionPath: '/ext', piPath: null,
+      tauPath: '/venv/bin/ffwf-tau', tauSessionDir: '/s',
+    });
+    // The detected τ is the configured one: offered once, as the person configured it.
+    assert.deepEqual(configured.map((c) => c.name), ['my tau', 'Demo worker']);
+    assert.equal(configured[0].spec('/ws').discovery, true);
+    assert.equal(configured[0].spec('/ws').sessionDir, '/s');
+    assert.match(configured[0].detail, /discovery on/);
+  });
+
+  it('finds τ as ffwf-tau before tau, on the search path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tau-bin-'));
+    try {
+      for (const name of ['tau', 'ffwf-tau']) {
+        writeFileSync(join(dir, name), '#!/bin/sh\n');
+        chmodSync(join(dir, name), 0o755);
+      }
+      assert.equal(findFirstExecutable(TAU_COMMANDS, ['/nonexistent', dir]), join(dir, 'ffwf-tau'));
+      rmSync(join(dir, 'ffwf-tau'));
+      assert.equal(findFirstExecutable(TAU_COMMANDS, [dir]), join(dir, 'tau'));
+      assert.equal(findFirstExecutable(TAU_COMMANDS, ['/nonexistent']), null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the demo worker runs on the host runtime as Node, even where that is Electron', () => {
