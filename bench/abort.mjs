@@ -16,14 +16,14 @@ import { BareWorker, ROOT, WIRE, fakeArgs, fakeSpec, figure, loadCore, log, next
 const MID_TOOL_MS = 30;
 
 /** A host whose trace hook notes when an abort line is written. */
-function tracedHost(core) {
+export function tracedHost(core) {
   const marks = { written: 0 };
   const isAbort = (m) => m?.type === 'abort' || m?.method === 'abort';
   const host = core.createWorkerHost({ trace: (_id, direction, message) => direction === 'send' && isAbort(message) && (marks.written = performance.now()) });
   return { host, marks };
 }
 
-function hostSide({ host, marks }, workerId, beforePrompt) {
+export function hostSide({ host, marks }, workerId, beforePrompt) {
   return async () => {
     beforePrompt?.();
     const tool = nextHostEvent(host, workerId, (e) => e.type === 'tool_execution_start', 60_000, 'tool_execution_start');
@@ -43,7 +43,7 @@ function hostSide({ host, marks }, workerId, beforePrompt) {
   };
 }
 
-function bareSide(w, dialect, beforePrompt) {
+export function bareSide(w, dialect, beforePrompt) {
   const wire = WIRE[dialect];
   let id = 100;
   const isEvent = (type) => (v) => wire.isEvent(v) && wire.eventType(v) === type;
@@ -70,14 +70,14 @@ function bareSide(w, dialect, beforePrompt) {
   };
 }
 
-async function bareReady(w, dialect) {
+export async function bareReady(w, dialect) {
   const wire = WIRE[dialect];
   const probed = w.next((v) => wire.isResponse(v, 1), 60_000, 'probe answer');
   w.send(wire.probe(1));
   await probed;
 }
 
-async function pairs(count, product, baseline) {
+export async function pairs(count, product, baseline) {
   // One of each first, unrecorded (JIT warm-up, first tool spawn).
   await product();
   await baseline();
@@ -98,7 +98,7 @@ async function pairs(count, product, baseline) {
 
 const GOAL = 'host adds < 1 ms (median)';
 
-function abortFigures(label, ps, note) {
+export function abortFigures(label, ps, note) {
   const end = figure({
     bench: 'abort', name: `${label}: abort → aborted, mid-tool`, unit: 'ms', better: 'lower', pairs: ps,
     baselineName: 'bare script: abort line → agent_end line', note,

@@ -18,7 +18,7 @@ import { BareWorker, WIRE, ROOT, distDir, fakeArgs, fakeSpec, figure, loadCore, 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** The host's probe, as a bare script sends it: τ asks for capabilities, then state; pi for state. */
-async function bareStart(command, args, dialect, env) {
+export async function bareStart(command, args, dialect, env) {
   const t0 = performance.now();
   const w = new BareWorker(command, args, { env });
   const wire = WIRE[dialect];
@@ -37,7 +37,7 @@ async function bareStart(command, args, dialect, env) {
   }
 }
 
-async function hostStart(host, spec) {
+export async function hostStart(host, spec) {
   const t0 = performance.now();
   const r = await host.start(spec);
   const ms = performance.now() - t0;
@@ -46,7 +46,7 @@ async function hostStart(host, spec) {
   return ms;
 }
 
-async function alternate(count, product, baseline) {
+export async function alternate(count, product, baseline) {
   await product();
   await baseline();
   const pairs = [];

@@ -107,6 +107,15 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.ok(detail.product[0].domNodes > detail.bare[0].domNodes);
   });
 
+  it('real τ: abort, start-up and a streamed reply, each paired with a bare script on the same τ', async () => {
+    const { figures } = await (await load('tau.mjs')).run({ ...runner.SIZES.quick.tau, dist });
+    for (const f of figures) sane(f);
+    assert.deepEqual(figures.map((f: Figure) => f.name.split(':')[0]), [
+      'real τ 0.15.0 + mock LLM', 'real τ 0.15.0 + mock LLM', 'real τ 0.15.0', 'real τ 0.15.0', 'real τ 0.15.0',
+    ]);
+    for (const f of figures) assert.ok(f.baseline, `${f.name}: a baseline in the same run`);
+  });
+
   it('the table and the JSON have one row per figure', async () => {
     const results = await runner.runAll({ only: ['memory'], quick: true, dist });
     assert.deepEqual(results.errors, []);
