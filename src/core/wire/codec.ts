@@ -4,12 +4,13 @@
 // wire object. Correlation, timeouts and dispatch then belong to vscode-jsonrpc for both
 // dialects; events skip its one-macrotask-per-message queue because they are the volume.
 import type { Message } from 'vscode-jsonrpc';
+import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 
 export type Decoded =
   | { kind: 'message'; message: Message }
   | { kind: 'event'; event: AgentEvent }
-  | { kind: 'invalid'; reason: string };
+  | { kind: 'invalid'; reason: string; otherDialect?: DialectName };
 
 export interface WireCodec {
   decode(value: unknown): Decoded;

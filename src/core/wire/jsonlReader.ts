@@ -1,6 +1,7 @@
 // vscode-jsonrpc MessageReader over a worker's stdout: LF framing, JSON parsing, the dialect's
 // decode, and the lean event path. Nothing received is dropped silently: every line that is
 // not a protocol message is reported through `onProtocolError` with its first bytes.
+import type { DialectName } from '../api';
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-jsonrpc';
 import type { AgentEvent } from '../events/agentEvent';
@@ -12,6 +13,8 @@ export interface ProtocolError {
   /** The start of the offending line, escaped. */
   preview: string;
   bytes: number;
+  /** The line is a message of the other known dialect: the worker was started with the wrong one. */
+  otherDialect?: DialectName;
 }
 
 export interface JsonlReaderOptions {
@@ -114,7 +117,7 @@ export class JsonlMessageReader extends AbstractMessageReader {
         else this.early.push(decoded.message);
         return undefined;
       case 'invalid':
-        this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: Buffer.byteLength(line.text) });
+        this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: Buffer.byteLength(line.text), otherDialect: decoded.otherDialect });
         return undefined;
     }
   }

@@ -60,6 +60,9 @@ export class PiCodec implements WireCodec {
       return { kind: 'invalid', reason: 'not a pi message (expected a JSON object)' };
     }
     const type = (value as { type?: unknown }).type;
+    if ((value as { jsonrpc?: unknown }).jsonrpc === '2.0' && type === undefined) {
+      return { kind: 'invalid', reason: 'a JSON-RPC 2.0 message: this worker speaks τ\'s protocol, not pi\'s', otherDialect: 'tau' };
+    }
     if (type === 'response') return this.decodeResponse(value);
     if (type === 'extension_ui_request') return this.decodeUiRequest(value);
     if (type === 'message_update') {

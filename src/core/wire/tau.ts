@@ -96,6 +96,9 @@ export class TauCodec implements WireCodec {
       const d = parsed.data;
       return { kind: 'event', event: { type: 'compaction_end', timestamp: Date.now(), is_error: d.is_error, error: d.error ?? null, data: d } };
     }
+    if ((value as { jsonrpc?: unknown }).jsonrpc === undefined && typeof (value as { type?: unknown }).type === 'string') {
+      return { kind: 'invalid', reason: 'a pi message ({"type": ...}, not JSON-RPC 2.0): this worker speaks pi\'s protocol, not τ\'s', otherDialect: 'pi' };
+    }
     const envelope = envelopeSchema.safeParse(value);
     if (!envelope.success) return { kind: 'invalid', reason: `not a JSON-RPC 2.0 message: ${z.prettifyError(envelope.error)}` };
     const message = value as Message;

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc';
 import type {
   AbortResult, CompactResult, HostLimits, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
-  StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState, WorkerStatus,
+  DialectName, StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState, WorkerStatus,
 } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
@@ -68,6 +68,8 @@ export class Worker {
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
+  /** Set while the readiness probe waits: a line of the other dialect ends it at once. */
+  private onWrongDialect?: (other: DialectName) => void;
   private stderrPartial = '';
   private readonly startedAt = Date.now();
   private tree: ProcInfo[] = [];
@@ -156,10 +158,19 @@ export class Worker {
     };
   }
 
-  /** The readiness probe; the worker is `running` once it answers. */
+  /**
+   * The readiness probe; the worker is `running` once it answers. A worker that answers in the
+   * other known dialect fails it at once, saying which dialect to use, instead of after the
+   * command timeout with "no answer".
+   */
   async probe(): Promise<{ ok: true } | { ok: false; error: string }> {
+    const wrongDialect = new Promise<never>((_, reject) => {
+      this.onWrongDialect = (other) => reject(new Error(
+        `the worker answered in ${other === 'tau' ? 'τ\'s protocol (JSON-RPC 2.0)' : 'pi\'s protocol (JSONL {"type": ...} messages)'}, not ${this.spec.dialect === 'tau' ? 'τ\'s' : 'pi\'s'}: set the profile's dialect to "${other}"`,
+      ));
+    });
     try {
-      const info = await this.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe');
+      const info = await Promise.race([this.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
       this.model = info.model ?? this.model;
       this.sessionId = info.sessionId;
       this.status = 'running';
@@ -167,6 +178,8 @@ export class Worker {
       return { ok: true };
     } catch (error) {
       return { ok: false, error: (error as Error).message };
+    } finally {
+      this.onWrongDialect = undefined;
     }
   }
 
@@ -397,6 +410,7 @@ export class Worker {
   }
 
   private onProtocolError(error: ProtocolError): void {
+    if (error.otherDialect) this.onWrongDialect?.(error.otherDialect);
     this.protocolErrors++;
     const text = `${error.reason} (${error.bytes} bytes): ${error.preview}`;
     this.stdout.push(text);
