@@ -1,0 +1,89 @@
+// Real τ (ffwf-tau-coding-agent 0.15.0, installed into the cache by scripts/ensure-workers.mjs,
+// offline on the mock LLM) started and driven through the extension's commands: a configured τ
+// profile, a prompt whose reply streams into the event log, and a tool call aborted mid-command.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { extensionApi, nextEvent, state, stopAll, waitFor } from './ui.support';
+
+type R = { status: string; workerId?: string; error?: string };
+
+/** scripts/ensure-workers.mjs's tauCommand(), said again: that module is not bundled into the host. */
+function tauCommand(): string {
+  const cache = process.env.RPC_WORKERS_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rpc-workers');
+  return path.join(cache, 'tau-0.15.0', 'bin', 'ffwf-tau');
+}
+
+describe('UI with real τ', function () {
+  this.timeout(90_000);
+  let api: ExtensionApi;
+  let llm: MockLlm;
+  let home: string;
+  const tau = tauCommand();
+
+  before(async () => {
+    // A missing τ fails this suite with the reason; it is never skipped.
+    assert.ok(fs.existsSync(tau), `real τ is not installed at ${tau}: run node scripts/ensure-workers.mjs tau (npm test does)`);
+    api = await extensionApi();
+    llm = await startMockLlm();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'ui-tau-home-'));
+    fs.mkdirSync(path.join(home, '.tau'));
+    fs.mkdirSync(path.join(home, 'tmp'));
+    fs.writeFileSync(path.join(home, '.tau', 'config.json'), JSON.stringify({
+      models: { mock: { backend: 'openai', model: 'mock-1', base_url: llm.baseUrl, api_key: 'not-needed', context_window: 32768, max_tokens: 1024 } },
+      default_model: 'mock',
+    }));
+    const env = { HOME: home, TMPDIR: path.join(home, 'tmp'), NO_PROXY: '127.0.0.1,localhost' };
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: 'τ (mock)', dialect: 'tau', command: tau, env }], vscode.ConfigurationTarget.Global);
+    await waitFor(api, 'the τ profile', () => api.__ui.settings.profiles.some((p) => p.name === 'τ (mock)'));
+  });
+  after(async () => {
+    await stopAll();
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    await llm?.close();
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('starts from a profile (hermetic launch, sessions in the extension storage), streams a reply into the event log, aborts a tool call', async () => {
+    const started = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: 'τ (mock)' });
+    assert.equal(started.status, 'started', JSON.stringify(started));
+    const id = started.workerId!;
+    const s = state(api, id);
+    assert.equal(s.dialect, 'tau');
+    assert.equal(s.model, 'openai/mock-1');
+    // The host decided the launch: rpc mode, no discovery, a session dir in the extension's storage.
+    assert.deepEqual(s.args.slice(0, 4), ['--mode', 'rpc', '-ne', '-nc']);
+    const sessionDir = s.args[s.args.indexOf('--session-dir') + 1];
+    assert.match(sessionDir, /tau-sessions$/);
+    assert.ok(!sessionDir.startsWith(home), 'τ sessions go to the extension storage, not the person\'s τ folder');
+
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const session = await waitFor(api, 'the event log on τ', () => { const x = api.__ui.eventLog.session; return x && x.workerId === id && x.stats.received.includes('ready') ? x : undefined; });
+
+    llm.script([{ text: 'Hello from the mock model, streamed through τ.' }]);
+    const end = nextEvent(api, id, 'agent_end', () => true, 30_000);
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'say hello', source: 'palette', submitter: 'user' });
+    assert.equal(r.status, 'accepted', JSON.stringify(r));
+    assert.equal((await end).end_reason, 'done');
+    const deltas = api.events(id).filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
+    assert.equal(deltas, 'Hello from the mock model, streamed through τ.');
+    assert.equal(state(api, id).turns.at(-1)!.source, 'palette');
+    await waitFor(api, 'the webview to draw the reply', () => (session.stats.rendered?.events ?? 0) >= api.events(id).length);
+
+    llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] }]);
+    const tool = nextEvent(api, id, 'tool_execution_start', () => true, 30_000);
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run the long command' });
+    await tool;
+    const t0 = Date.now();
+    const aborted = await vscode.commands.executeCommand<R>('rpcWorkers.abort', { workerId: id });
+    assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
+    // Not a speed goal: the abort interrupted `sleep 30` instead of waiting for it to finish.
+    assert.ok(Date.now() - t0 < 15_000, `the abort took ${Date.now() - t0} ms, as if it waited for the command`);
+    assert.equal(state(api, id).lastEndReason, 'aborted');
+    assert.equal(state(api, id).status, 'running', 'τ survives the abort');
+  });
+});
