@@ -65,6 +65,8 @@ export const workerSpecSchema = z.object({
   guard: z.union([z.boolean(), GuardSpecSchema]).optional(),
   workspaceFolder: z.string().refine(isAbsolute, 'workspaceFolder must be an absolute path').optional(),
   onViolation: z.enum(['abort', 'flag']).optional(),
+  sessionDir: z.string().refine(isAbsolute, 'sessionDir must be an absolute path').optional(),
+  discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
 });
