@@ -327,6 +327,18 @@ export class LogModel {
         this.add<WarningEntry>({ kind: 'warning', time: t, title: `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, text: e.error ?? str(d.error) ?? JSON.stringify(d) });
         return;
       }
+      case 'extension_request': {
+        const d = obj(e.data) ?? {};
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: str(d.label) ?? 'An extension asks for a response', text: str(d.sentence) ?? '' });
+        return;
+      }
+      case 'extension_request_end': {
+        const d = obj(e.data) ?? {};
+        const action = str(d.action);
+        const text = e.error ?? (action ? `Answered “${action}”${str(d.output) ? `: ${d.output}` : ''}` : str(d.status) ?? '');
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: e.is_error ? 'The extension\'s request stands' : 'Request answered', text });
+        return;
+      }
       case 'worker_exit': {
         this.closeMessage();
         const d = obj(e.data) ?? {};

@@ -15,8 +15,10 @@ export const EXTRA_EVENT_TYPES = [
   'auto_retry_end', 'extension_error', 'side_completion_start', 'side_completion_update',
   'side_completion_end',
   // Host-made: a line from the worker that is not a protocol message, a guard finding, the
-  // worker's exit, a prompt the host sent (so the log shows who started each turn).
+  // worker's exit, a prompt the host sent (so the log shows who started each turn), and a
+  // request an extension in the worker left for the person, then what became of it.
   'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr',
+  'extension_request', 'extension_request_end',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];

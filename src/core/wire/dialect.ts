@@ -35,6 +35,27 @@ export interface CompactAck {
   result?: { summary: string | null; tokensBefore: number | null };
 }
 
+/**
+ * A request an extension inside the worker left for the person (τ: an `extension_request` entry,
+ * read with `get_pending_request`): a sentence, whether it locks the session, and what to ask.
+ */
+export interface ExtensionRequest {
+  id: string;
+  extension: string;
+  sentence: string;
+  /** The worker's own framing ("Extension x requires a response"). */
+  label: string;
+  lock: boolean;
+  ask: {
+    title: string;
+    body: string | null;
+    fields: Array<{ name: string; kind: string; label: string | null; options: string[] | null; required: boolean }>;
+    actions: string[];
+  } | null;
+  /** A command that clears the lock, as the worker advises. */
+  release: string | null;
+}
+
 /** A refusal the worker itself answered (JSON-RPC error, pi `success: false`). */
 export class WorkerRefusal extends Error {
   constructor(message: string, readonly code: number | null, readonly data?: unknown) {
@@ -55,6 +76,9 @@ export interface Dialect {
   compact(connection: MessageConnection, instructions: string | undefined): Promise<CompactAck>;
   /** The arguments of a tool call, for workers whose events do not carry them (τ 1.5). */
   toolCallArgs?(connection: MessageConnection, toolCallId: string): Promise<unknown>;
+  /** The request an extension left for the person, if the worker has such requests (τ). */
+  pendingRequest?(connection: MessageConnection): Promise<ExtensionRequest | null>;
+  answerRequest?(connection: MessageConnection, id: string, action: string, values: Record<string, unknown>): Promise<{ handled: boolean; output: string | null }>;
   /** Whether this worker's `abort` reaches a running compaction (pi 0.73.1's does not). */
   readonly abortCancelsCompaction: boolean;
 }

@@ -6,7 +6,7 @@ import { Message, type MessageConnection } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
-import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo } from './dialect';
+import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 
 const nullableString = z.string().nullable().optional();
@@ -237,6 +237,40 @@ const abortSchema = z.looseObject({ status: z.string(), compaction_id: z.string(
 const messagesSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })) });
 const compactAckSchema = z.looseObject({ accepted: z.boolean(), compaction_id: z.string() });
 
+const fieldSchema = z.looseObject({
+  name: z.string(), kind: z.string(), label: z.string().nullable().optional(),
+  options: z.array(z.string()).nullable().optional(), required: z.boolean().optional(),
+});
+const requestSchema = z.looseObject({
+  entry_id: z.string(),
+  extension: z.string(),
+  sentence: z.string(),
+  label: z.string(),
+  lock: z.boolean(),
+  ask: z.looseObject({
+    title: z.string(),
+    body: z.looseObject({ kind: z.string(), text: z.string().optional() }).nullable().optional(),
+    fields: z.array(fieldSchema).optional(),
+    actions: z.array(z.looseObject({ label: z.string() })),
+  }).nullable(),
+  release: z.string().nullable().optional(),
+});
+const pendingSchema = z.looseObject({ request: requestSchema.nullable() });
+const answeredSchema = z.looseObject({ handled: z.boolean(), output: z.string().nullable().optional() });
+
+function asExtensionRequest(r: z.infer<typeof requestSchema>): ExtensionRequest {
+  return {
+    id: r.entry_id, extension: r.extension, sentence: r.sentence, label: r.label, lock: r.lock, release: r.release ?? null,
+    ask: r.ask && {
+      title: r.ask.title,
+      // A list or table body is shown as its JSON; a text body as its text.
+      body: r.ask.body ? r.ask.body.text ?? JSON.stringify(r.ask.body) : null,
+      fields: (r.ask.fields ?? []).map((f) => ({ name: f.name, kind: f.kind, label: f.label ?? null, options: f.options ?? null, required: f.required === true })),
+      actions: r.ask.actions.map((a) => a.label),
+    },
+  };
+}
+
 function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new Error(`τ's ${what} answer is malformed: ${z.prettifyError(parsed.error)}`);
@@ -315,6 +349,16 @@ export const tauDialect: Dialect = {
       }
     }
     throw new Error(`no tool call ${toolCallId} among the worker's messages`);
+  },
+  async pendingRequest(connection) {
+    // A τ without the verb (before 0.10.1) has no requests to read.
+    if (!negotiated.get(connection)?.commands.has('get_pending_request')) return null;
+    const { request } = expect(pendingSchema, await call(connection, 'get_pending_request'), 'get_pending_request');
+    return request ? asExtensionRequest(request) : null;
+  },
+  async answerRequest(connection, id, action, values) {
+    const r = expect(answeredSchema, await call(connection, 'answer_request', { request_id: id, action, values }), 'answer_request');
+    return { handled: r.handled, output: r.output ?? null };
   },
   async compact(connection, instructions): Promise<CompactAck> {
     const ack = expect(compactAckSchema, await call(connection, 'compact', instructions ? { custom_instructions: instructions } : {}), 'compact');

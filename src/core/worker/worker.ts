@@ -9,7 +9,8 @@ import type {
 } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
-import type { Dialect } from '../wire/dialect';
+import { WorkerRefusal, type Dialect } from '../wire/dialect';
+import { ExtensionRequests } from './extensionRequests';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import { UI_REQUEST_PREFIX } from '../wire/pi';
@@ -68,6 +69,7 @@ export class Worker {
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
+  private readonly extensionRequests: ExtensionRequests | null;
   /** Set while the readiness probe waits: a line of the other dialect ends it at once. */
   private onWrongDialect?: (other: DialectName) => void;
   private stderrPartial = '';
@@ -86,6 +88,7 @@ export class Worker {
     this.model = spec.model ?? null;
     this.turns = new TurnTracker((s) => this.settled(s), spec.cwd);
     this.resync = new Resync(limits.resyncMs, (d) => this.checkState(d));
+    this.extensionRequests = this.extensionRequestsFor(ctx);
     this.child = spawn(launch.command, launch.args, {
       cwd: spec.cwd,
       env: { ...process.env, ...launch.env },
@@ -175,6 +178,8 @@ export class Worker {
       this.sessionId = info.sessionId;
       this.status = 'running';
       this.ctx.onState(this);
+      // A resumed or long-lived session may already stand behind an extension's request.
+      void this.extensionRequests?.check();
       return { ok: true };
     } catch (error) {
       return { ok: false, error: (error as Error).message };
@@ -210,6 +215,8 @@ export class Worker {
       this.ctx.onState(this);
       return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ms: elapsed(t0) };
     } catch (error) {
+      // Refused for an extension's lock: put the request to the person (again, if dismissed).
+      if (error instanceof WorkerRefusal && (error.data as { lock?: unknown } | undefined)?.lock) void this.extensionRequests?.check({ retry: true });
       return fail((error as Error).message);
     }
   }
@@ -522,6 +529,18 @@ export class Worker {
     this.settles++;
     for (const waiter of [...this.settleWaiters]) waiter(s);
     this.ctx.onState(this);
+    void this.extensionRequests?.check();
+  }
+
+  private extensionRequestsFor(ctx: WorkerContext): ExtensionRequests | null {
+    const { dialect, onUiRequest } = ctx;
+    if (!dialect.pendingRequest || !dialect.answerRequest) return null;
+    return new ExtensionRequests({
+      pending: () => this.request(dialect.pendingRequest!(this.connection), 'reading the pending request'),
+      answer: (id, action, values) => this.request(dialect.answerRequest!(this.connection, id, action, values), 'answering the request'),
+      ask: onUiRequest && ((req) => onUiRequest({ ...req, workerId: this.id })),
+      emit: (event) => this.emitHostEvent(event),
+    });
   }
 
   // ---- waits
