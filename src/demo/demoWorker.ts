@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
-const PROTOCOL_VERSION = '1.5';
+const PROTOCOL_VERSION = '3.1';
 const WORD_DELAY_MS = Number(process.env.RPC_WORKERS_DEMO_WORD_MS ?? 40);
 
 type Json = Record<string, unknown>;
@@ -23,6 +23,8 @@ const steering: Submission[] = [];
 const followUps: Submission[] = [];
 let compaction: { id: string; timer: NodeJS.Timeout; requestId: number | null } | null = null;
 let cursor = 0;
+/** τ 3.x names the connection's cursor on every event; the demo has one. */
+const CURSOR_ID = 'demo';
 
 function send(message: Json): void {
   process.stdout.write(JSON.stringify(message) + '\n');
@@ -33,9 +35,9 @@ function event(type: string, fields: Json = {}): void {
   send({
     jsonrpc: '2.0', method: 'event', params: {
       type, timestamp: Date.now(), turn_index: null, tool_call_id: null, tool_name: null, is_error: false, error: null,
-      end_reason: null, blocked: false, blocked_by: null, submission_id: s?.id ?? null, source: s?.source ?? null,
+      end_reason: null, blocked: false, blocked_by: null, cursor_id: CURSOR_ID, submission_id: s?.id ?? null, source: s?.source ?? null,
       submitter: s?.submitter ?? null, correlation: s?.correlation ?? null, delta: null, block_type: null, replace: false,
-      message_count: null, stop_reason: null, dropped_tool_calls: null, cache_notice: null, cursor: null, ...fields,
+      message_count: null, stop_reason: null, dropped_tool_calls: null, cache_notice: null, leaf: null, ...fields,
     },
   });
 }
@@ -128,7 +130,7 @@ async function runTurn(submission: Submission): Promise<void> {
   }
   const aborted = turn.aborted;
   cursor++;
-  event('agent_end', { end_reason: aborted ? 'aborted' : 'done', message_count: index * 2, cursor: `e-${cursor}` });
+  event('agent_end', { end_reason: aborted ? 'aborted' : 'done', message_count: index * 2, leaf: `e-${cursor}` });
   turn = null;
 }
 
@@ -181,7 +183,7 @@ function onAbort(id: unknown): void {
   if (compaction) {
     compactionId = compaction.id;
     clearTimeout(compaction.timer);
-    send({ jsonrpc: '2.0', method: 'compaction_end', params: { compaction_id: compaction.id, request_id: compaction.requestId, is_error: false, error: null, cancelled: true, cursor: `e-${cursor}` } });
+    send({ jsonrpc: '2.0', method: 'compaction_end', params: { compaction_id: compaction.id, request_id: compaction.requestId, is_error: false, error: null, cancelled: true, leaf: `e-${cursor}` } });
     compaction = null;
   }
   reply(id, 'abort', { status: 'aborted', compaction_id: compactionId });
@@ -202,7 +204,7 @@ function onCompact(id: unknown): void {
       cursor++;
       send({
         jsonrpc: '2.0', method: 'compaction_end', params: {
-          compaction_id: cid, request_id: compaction?.requestId ?? null, is_error: false, error: null, cancelled: false, cursor: `e-${cursor}`, performed,
+          compaction_id: cid, request_id: compaction?.requestId ?? null, is_error: false, error: null, cancelled: false, leaf: `e-${cursor}`, performed,
           ...(performed ? { summary, tokens_before: before, tokens_saved: before - Math.ceil(summary.length / 4) } : {}),
         },
       });
@@ -226,7 +228,7 @@ function dispatch(message: Json): void {
     case 'get_state':
       return reply(id, method, {
         session_id: sessionId, status: turn ? 'running' : 'idle', is_streaming: !!turn,
-        model: { id: 'demo', provider: 'rpc-workers', context_window: 0 }, usage: null, message_count: history.length, cursor: `e-${cursor}`, addressable: false,
+        model: { id: 'demo', provider: 'rpc-workers', context_window: 0 }, usage: null, message_count: history.length, leaf: `e-${cursor}`, addressable: false,
       });
     case 'get_messages':
       return reply(id, method, { messages: history });
