@@ -1,0 +1,272 @@
+// One table of scenarios run on the raw wire (JSON lines) against the fake τ and the real τ
+// (ffwf-tau-coding-agent 0.15.0, protocol 3.1, on the mock LLM), so that the fake never claims
+// what τ does not do: the same sequence of events, responses and notifications, the same key
+// sets in the same order, the same error codes, messages and result shapes. What only the fake
+// does (garbage, crash, hang, floods) is tested in fixtures.fake-worker.test.ts.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { StdioPeer, type Line } from '../fixtures/fake-worker/peer.mjs';
+import { startMockLlm, type MockLlm, type MockReply } from '../fixtures/mock-llm.mjs';
+import { makeTauHome, removeTauHome, requireTau, tauEnv, tauRpcArgs } from '../fixtures/tau-env.mjs';
+
+const FAKE = path.resolve(__dirname, '../fixtures/fake-worker.mjs');
+
+/** One worker on the raw wire, and what stands for its model. */
+interface Side {
+  kind: 'fake' | 'real';
+  peer: StdioPeer;
+  /** Sends a request; resolves with its response. */
+  call(method: string, params?: Record<string, unknown>): Promise<Line>;
+  /** Sends a request without waiting; returns its id. */
+  send(method: string, params?: Record<string, unknown>): number;
+  /** The real τ's model (the mock LLM); the fake's model is the prompt text itself. */
+  llm?: MockLlm;
+  /** Index in peer.records where the scenario began (after the probe). */
+  from: number;
+}
+
+interface Scenario {
+  name: string;
+  fakeFlags?: string[];
+  run(w: Side): Promise<void>;
+}
+
+const ev = (type: string) => (l: Line) => l.method === 'event' && l.params?.type === type;
+const held = () => {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+};
+
+/** What the model says, on each side: a mock script for real τ, the prompt text for the fake. */
+function model(w: Side, real: MockReply[], fake: string): string {
+  if (w.kind === 'real') {
+    w.llm!.script(real);
+    return 'go';
+  }
+  return fake;
+}
+
+/** Two turns, so that a compaction has history before the kept turn to summarise. */
+async function history(w: Side): Promise<void> {
+  for (const said of ['Something worth summarising.', 'And a second thing.']) {
+    const from = w.peer.records.length;
+    await w.call('prompt', { text: model(w, [{ text: said }], said) });
+    await w.peer.waitFor(ev('agent_end'), { from, timeoutMs: 30_000 });
+  }
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'plain turn',
+    async run(w) {
+      const text = model(w, [{ text: 'Hello there, this is a reply.' }], 'Hello there, this is a reply.');
+      await w.call('prompt', { text });
+      await w.peer.waitFor(ev('agent_end'), { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'tool call',
+    async run(w) {
+      const text = model(w, [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] }, { text: 'done' }], 'bash echo hi\nsay done');
+      await w.call('prompt', { text });
+      await w.peer.waitFor(ev('agent_end'), { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'abort mid-tool',
+    async run(w) {
+      const text = model(w, [{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] }], 'bash sleep 30');
+      await w.call('prompt', { text });
+      await w.peer.waitFor(ev('tool_execution_start'), { from: w.from, timeoutMs: 30_000 });
+      await w.call('abort');
+      await w.peer.waitFor(ev('agent_end'), { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'compact',
+    async run(w) {
+      await history(w);
+      if (w.llm) w.llm.script([{ text: 'SUMMARY' }]);
+      await w.call('compact');
+      await w.peer.waitFor((l) => l.method === 'compaction_end', { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'abort of a compaction',
+    fakeFlags: ['--compact-ms', '60000'],
+    async run(w) {
+      const slow = held();
+      await history(w);
+      // τ asks for the history summary and the split turn's prefix summary at once: both wait.
+      if (w.llm) w.llm.script([{ text: 'SUMMARY', gate: slow.promise }, { text: 'PREFIX', gate: slow.promise }]);
+      await w.call('compact');
+      if (w.llm) await w.llm.waitForRequest(4);
+      else await w.peer.waitFor((l, i) => i > w.from && ev('agent_start')(l) && l.params.submission_id === null, { from: w.from });
+      await w.call('compact'); // single-flight: refused while the first runs
+      await w.call('abort');
+      await w.peer.waitFor((l) => l.method === 'compaction_end', { from: w.from, timeoutMs: 30_000 });
+      slow.open();
+    },
+  },
+  {
+    name: 'prompt while busy refused',
+    async run(w) {
+      const slow = held();
+      const text = model(w, [{ text: 'too late', gate: slow.promise }], 'wait 60000');
+      await w.call('prompt', { text });
+      if (w.llm) await w.llm.waitForRequest(1);
+      else await w.peer.waitFor(ev('turn_start'), { from: w.from });
+      await w.call('prompt', { text: 'interrupting', submission_id: 'busy-1' });
+      await w.call('abort');
+      slow.open(); // real τ notices the abort only when the model's answer arrives
+      await w.peer.waitFor(ev('agent_end'), { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'unknown method, declined verb, bad params',
+    async run(w) {
+      await w.call('frobnicate', {});
+      await w.call('bash', {});
+      await w.call('prompt', {});
+      await w.call('prompt', { text: 'x', bogus: 1 });
+    },
+  },
+];
+
+/**
+ * The scenario's lines, each said as a label: events by type (with the fields a host acts on),
+ * runs of text deltas as one, responses by verb, errors by code.
+ */
+function labels(w: Side): string[] {
+  const out: string[] = [];
+  for (const r of w.peer.records.slice(w.from)) {
+    const l = r.json as Line;
+    let label: string;
+    if (l?.method === 'event') {
+      const p = l.params;
+      const detail = [p.end_reason, p.stop_reason, p.tool_name, p.is_error ? 'error' : null, p.purpose, p.message_count === null ? null : `${p.message_count} messages`]
+        .filter((x) => x !== null && x !== undefined);
+      label = `${p.type}${detail.length ? `(${detail.join(',')})` : ''}`;
+    } else if (l?.method === 'compaction_end') {
+      label = `compaction_end(${l.params.cancelled ? 'cancelled' : l.params.performed ? 'performed' : 'not performed'})`;
+    } else if (l && 'result' in l) label = `ok:${l.result.method}`;
+    else if (l && 'error' in l) label = `error:${l.error.code}`;
+    else label = `junk:${r.text.slice(0, 40)}`;
+    if (label.endsWith('update') || label.startsWith('message_update') || label.startsWith('side_completion_update')) {
+      if (out[out.length - 1] === `${label}+`) continue;
+      label = `${label}+`;
+    }
+    out.push(label);
+  }
+  return out;
+}
+
+/** Every distinct key list (in order) per label: events, notifications, results, errors. */
+function shapes(w: Side): Record<string, string[]> {
+  const out: Record<string, Set<string>> = {};
+  const add = (k: string, v: object | null | undefined) => {
+    if (v && typeof v === 'object') (out[k] ??= new Set()).add(Object.keys(v).join(','));
+  };
+  for (const r of w.peer.records.slice(w.from)) {
+    const l = r.json as Line;
+    if (!l) continue;
+    add('envelope', l);
+    if (l.method === 'event') add(`event ${l.params.type}`, l.params);
+    else if (l.method === 'compaction_end') add(`compaction_end ${l.params.cancelled ? 'cancelled' : l.params.performed}`, l.params);
+    else if ('result' in l) add(`result ${l.result.method}`, l.result);
+    else if ('error' in l) {
+      add(`error ${l.error.code}`, l.error);
+      add(`error ${l.error.code} data`, l.error.data);
+    }
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, [...v].sort()]));
+}
+
+/** Error answers as code, message and data (ids and τ's long decline reasons aside). */
+function errors(w: Side): Array<{ code: number; message: string; data: unknown }> {
+  return w.peer.messages.slice(0).filter((l, i) => i >= 0 && 'error' in l && w.peer.indexOf(l) >= w.from).map((l) => {
+    const e = l.error;
+    const data = e.data && typeof e.data === 'object' ? { ...e.data } : e.data;
+    if (data?.submission_id && data.submission_id !== 'busy-1') data.submission_id = '<uuid>';
+    if (data?.compaction_id) data.compaction_id = '<id>';
+    const message = String(e.message).replace(/\(declined: .*\)$/s, '(declined: <reason>)').replace(/compaction \S+ is still/, 'compaction <id> is still');
+    return { code: e.code, message, data };
+  });
+}
+
+describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw wire', function () {
+  this.timeout(90_000);
+  let command: string;
+  const cleanups: Array<() => Promise<void> | void> = [];
+
+  before(() => {
+    command = requireTau();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  async function side(kind: 'fake' | 'real', fakeFlags: string[] = []): Promise<Side> {
+    const cwd = mkdtempSync(path.join(tmpdir(), `tau-table-${kind}-`));
+    cleanups.push(() => rmSync(cwd, { recursive: true, force: true }));
+    let peer: StdioPeer;
+    let llm: MockLlm | undefined;
+    if (kind === 'real') {
+      llm = await startMockLlm();
+      const home = await makeTauHome({ baseUrl: llm.baseUrl });
+      cleanups.push(async () => {
+        await llm!.close();
+        await removeTauHome(home);
+      });
+      peer = StdioPeer.spawn(command, tauRpcArgs(home), { env: tauEnv(home), cwd });
+    } else {
+      peer = StdioPeer.spawn(process.execPath, [FAKE, '--dialect', 'tau', '--mode', 'rpc', '--session-dir', path.join(cwd, 'sessions'), ...fakeFlags], { cwd });
+    }
+    cleanups.push(() => peer.stop());
+    let id = 0;
+    const send = (method: string, params?: Record<string, unknown>) => {
+      peer.send({ jsonrpc: '2.0', id: ++id, method, ...(params ? { params } : {}) });
+      return id;
+    };
+    const call = (method: string, params?: Record<string, unknown>) => {
+      const n = send(method, params);
+      return peer.waitFor((l) => l.id === n, { timeoutMs: 30_000, what: `the answer to ${method}` });
+    };
+    const w: Side = { kind, peer, llm, call, send, from: 0 };
+    await call('get_capabilities');
+    await call('get_state');
+    w.from = peer.records.length;
+    return w;
+  }
+
+  it('the probe: the fake claims no verb, event type or decline that real τ does not have, and the same version, limits and state shape', async () => {
+    const [fake, real] = [await side('fake'), await side('real')];
+    const caps = (w: Side) => w.peer.messages.find((l) => l.result?.method === 'get_capabilities')!.result;
+    const state = (w: Side) => w.peer.messages.find((l) => l.result?.method === 'get_state')!.result;
+    const [fc, rc] = [caps(fake), caps(real)];
+    assert.equal(rc.protocol_version, '3.1');
+    assert.equal(fc.protocol_version, rc.protocol_version);
+    assert.deepEqual(fc.limits, rc.limits);
+    assert.deepEqual(fc.ui_methods, rc.ui_methods);
+    const realVerbs = new Set(rc.commands.map((c: { name: string }) => c.name));
+    assert.deepEqual(fc.commands.map((c: { name: string }) => c.name).filter((n: string) => !realVerbs.has(n)), []);
+    assert.deepEqual(fc.events.filter((e: string) => !rc.events.includes(e)), []);
+    assert.deepEqual(fc.declined.map((d: { name: string }) => d.name).sort(), rc.declined.map((d: { name: string }) => d.name).sort());
+    assert.deepEqual(Object.keys(fc).filter((k) => !(k in rc)), [], 'no capability field real τ lacks');
+    assert.deepEqual(Object.keys(state(fake)), Object.keys(state(real)));
+  });
+
+  for (const s of SCENARIOS) {
+    it(s.name, async () => {
+      const [fake, real] = [await side('fake', s.fakeFlags), await side('real')];
+      await s.run(real);
+      await s.run(fake);
+      assert.deepEqual(labels(fake), labels(real), 'the sequence of events, responses and notifications');
+      assert.deepEqual(shapes(fake), shapes(real), 'key sets in order');
+      assert.deepEqual(errors(fake), errors(real), 'errors: code, message, data');
+    });
+  }
+});
