@@ -4,7 +4,8 @@
 // sets in the same order, the same error codes, messages and result shapes. What only the fake
 // does (garbage, crash, hang, floods) is tested in fixtures.fake-worker.test.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StdioPeer, type Line } from '../fixtures/fake-worker/peer.mjs';
@@ -25,6 +26,7 @@ interface Side {
   llm?: MockLlm;
   /** Index in peer.records where the scenario began (after the probe). */
   from: number;
+  cwd: string;
 }
 
 interface Scenario {
@@ -73,6 +75,22 @@ const SCENARIOS: Scenario[] = [
       const text = model(w, [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }] }, { text: 'done' }], 'bash echo hi\nsay done');
       await w.call('prompt', { text });
       await w.peer.waitFor(ev('agent_end'), { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'steer and follow-up while a tool runs',
+    async run(w) {
+      const fifo = path.join(w.cwd, 'gate');
+      execFileSync('mkfifo', [fifo]);
+      const read = `read x < ${fifo}`;
+      const text = model(w, [{ toolCalls: [{ name: 'bash', arguments: { command: read } }] }, { text: 'steered: steer me' }, { text: 'follow-up ran' }], `bash ${read}`);
+      await w.call('prompt', { text, submission_id: 'first' });
+      await w.peer.waitFor(ev('tool_execution_start'), { from: w.from, timeoutMs: 30_000 });
+      await w.call('prompt', { text: 'steer me', multitask_strategy: 'steer' });
+      // τ acks an enqueued prompt when it admits it, after the running turn.
+      w.send('prompt', { text: w.kind === 'real' ? 'follow me' : 'say follow-up ran', multitask_strategy: 'enqueue', submission_id: 'later' });
+      writeFileSync(fifo, 'go\n');
+      await w.peer.waitFor((l) => ev('agent_end')(l) && l.params.submission_id === 'later', { from: w.from, timeoutMs: 30_000 });
     },
   },
   {
@@ -235,7 +253,7 @@ describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw 
       const n = send(method, params);
       return peer.waitFor((l) => l.id === n, { timeoutMs: 30_000, what: `the answer to ${method}` });
     };
-    const w: Side = { kind, peer, llm, call, send, from: 0 };
+    const w: Side = { kind, peer, llm, call, send, from: 0, cwd };
     await call('get_capabilities');
     await call('get_state');
     w.from = peer.records.length;

@@ -43,6 +43,7 @@ describe('the host driving real τ 0.15.0', function () {
   let host: WorkerHost;
   const strays = new Set<number>();
   const gates: Array<() => void> = [];
+  const dirs: string[] = [];
 
   const spec = (extra: Partial<WorkerSpec> = {}): WorkerSpec => ({
     dialect: 'tau', command, cwd: ws, env: tauEnv(home), name: 'real τ', sessionDir: tauSessionDir(home), ...extra,
@@ -72,7 +73,7 @@ describe('the host driving real τ 0.15.0', function () {
     strays.clear();
     await llm.close();
     await removeTauHome(home);
-    rmSync(ws, { recursive: true, force: true });
+    for (const d of [ws, ...dirs.splice(0)]) rmSync(d, { recursive: true, force: true });
   });
 
   it('starts (get_capabilities, get_state) with its configured model and streams a reply as text deltas', async () => {
@@ -304,94 +305,121 @@ describe('the host driving real τ 0.15.0', function () {
     }
   });
 
+  it('an abort while τ waits on the model lands only when the model answers: the host says so after its settle bound, and the worker recovers', async () => {
+    await host.dispose();
+    host = createWorkerHost({ limits: { settleTimeoutMs: 1_000 } });
+    const s = await started();
+    const model = gate();
+    gates.push(model.open);
+    llm.script([{ text: 'the answer that was waited for', gate: model.promise }]);
+    const ended = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
+    await host.prompt(s.workerId, 'think slowly');
+    await llm.waitForRequest(1); // τ waits for the model's first byte
+    const a = await host.abort(s.workerId);
+    assert.equal(a.status, 'error', JSON.stringify(a));
+    assert.match(a.status === 'error' ? a.error : '', /settling after abort: no answer from the worker within 1 s/);
+    const during = host.state(s.workerId);
+    assert.equal(during.status !== 'not_found' && during.state.streaming, true, 'τ is still in its turn');
+    model.open();
+    const e = await ended;
+    assert.equal(e.end_reason, 'aborted', 'the abort took effect once the answer came');
+    const events = host.events(s.workerId);
+    assert.equal(events.some((x) => x.type === 'message_update'), false, 'none of the late answer was streamed');
+    const st = host.state(s.workerId);
+    if (st.status === 'not_found') return assert.fail('gone');
+    assert.equal(st.state.streaming, false);
+    llm.script([{ text: 'back' }]);
+    const next = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
+    assert.equal((await host.prompt(s.workerId, 'again')).status, 'accepted');
+    assert.equal((await next).end_reason, 'done');
+  });
+
   it('audits real τ\'s tool calls against the hostile-path corpus: what is flagged, whether the turn is aborted, how far the write got', async () => {
     const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'real-tau-outside-')));
-    try {
-      mkdirSync(path.join(ws, '.git/hooks'), { recursive: true });
-      writeFileSync(path.join(ws, '.git/config'), '[core]\n');
-      writeFileSync(path.join(ws, '.env'), 'SECRET=1\n');
-      symlinkSync(outside, path.join(ws, 'out-dir'));
-      // τ notices an abort only when the model's pending answer arrives (a turn waiting on the
-      // model's first byte does not end: see the report), so the next answer is released once
-      // τ has acknowledged the audit's abort.
-      let onAbortAck = () => {};
-      await host.dispose();
-      host = createWorkerHost({ trace: (_w, dir, m) => dir === 'receive' && (m as { result?: { method?: string } }).result?.method === 'abort' && onAbortAck() });
-      const s = await started({ guard: true });
-      assert.equal(s.state.guarded, true);
-      const id = s.workerId;
-      const seen: AgentEvent[] = [];
-      const log: string[] = [];
-      host.onEvent((w, e) => {
-        if (w === id && e.type === 'guard_violation') seen.push(e);
-        if (w === id) log.push(`${e.type}${e.end_reason ? `:${e.end_reason}` : ''}${e.tool_call_id ? `:${e.tool_call_id}` : ''}`);
-      });
+    // Removed after τ is stopped (afterEach): a write still in flight would make it again.
+    dirs.push(outside);
+    mkdirSync(path.join(ws, '.git/hooks'), { recursive: true });
+    writeFileSync(path.join(ws, '.git/config'), '[core]\n');
+    writeFileSync(path.join(ws, '.env'), 'SECRET=1\n');
+    symlinkSync(outside, path.join(ws, 'out-dir'));
+    // τ notices an abort only when the model's pending answer arrives (a turn waiting on the
+    // model's first byte does not end: see the test before this one), so the next answer is
+    // released once τ has acknowledged the audit's abort.
+    let onAbortAck = () => {};
+    await host.dispose();
+    host = createWorkerHost({ trace: (_w, dir, m) => dir === 'receive' && (m as { result?: { method?: string } }).result?.method === 'abort' && onAbortAck() });
+    const s = await started({ guard: true });
+    assert.equal(s.state.guarded, true);
+    const id = s.workerId;
+    const seen: AgentEvent[] = [];
+    const log: string[] = [];
+    host.onEvent((w, e) => {
+      if (w === id && e.type === 'guard_violation') seen.push(e);
+      if (w === id) log.push(`${e.type}${e.end_reason ? `:${e.end_reason}` : ''}${e.tool_call_id ? `:${e.tool_call_id}` : ''}`);
+    });
 
-      // Inside the workspace: not flagged, written.
-      llm.script([{ toolCalls: [{ name: 'write', arguments: { path: 'notes.txt', content: 'inside' }, id: 'call_inside' }] }, { text: 'done' }]);
-      const inside = waitFor(host, id, ofType('agent_end'), 30_000);
-      await host.prompt(id, 'write inside');
-      assert.equal((await inside).end_reason, 'done');
-      assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'inside');
+    // Inside the workspace: not flagged, written.
+    llm.script([{ toolCalls: [{ name: 'write', arguments: { path: 'notes.txt', content: 'inside' }, id: 'call_inside' }] }, { text: 'done' }]);
+    const inside = waitFor(host, id, ofType('agent_end'), 30_000);
+    await host.prompt(id, 'write inside');
+    assert.equal((await inside).end_reason, 'done');
+    assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'inside');
 
-      const cases: Array<{ name: string; call: { name: string; arguments: Record<string, unknown> }; rule: RegExp; target: string; expect: string }> = [
-        { name: 'absolute path outside', call: { name: 'write', arguments: { path: path.join(outside, 'abs.txt'), content: 'evil' } }, rule: /outside the allowed paths/, target: path.join(outside, 'abs.txt'), expect: 'evil' },
-        { name: '../ escape', call: { name: 'write', arguments: { path: `../${path.basename(outside)}/rel.txt`, content: 'evil' } }, rule: /outside the allowed paths/, target: path.join(outside, 'rel.txt'), expect: 'evil' },
-        { name: 'symlinked dir pointing out', call: { name: 'write', arguments: { path: 'out-dir/link.txt', content: 'evil' } }, rule: /outside the allowed paths/, target: path.join(outside, 'link.txt'), expect: 'evil' },
-        { name: '.git hook', call: { name: 'write', arguments: { path: '.git/hooks/pre-commit', content: 'evil' } }, rule: /forbidden/, target: path.join(ws, '.git/hooks/pre-commit'), expect: 'evil' },
-        { name: '.git by case', call: { name: 'write', arguments: { path: '.GIT/config', content: 'evil' } }, rule: /forbidden/, target: path.join(ws, '.GIT/config'), expect: 'evil' },
-        { name: '.env.local below', call: { name: 'write', arguments: { path: 'pkg/.env.local', content: 'evil' } }, rule: /forbidden .*\.env/, target: path.join(ws, 'pkg/.env.local'), expect: 'evil' },
-        { name: 'edit of .env', call: { name: 'edit', arguments: { path: '.env', old_string: 'SECRET=1', new_string: 'SECRET=evil' } }, rule: /forbidden .*\.env/, target: path.join(ws, '.env'), expect: 'SECRET=evil\n' },
-        { name: 'bash (not allowed under the guard)', call: { name: 'bash', arguments: { command: `echo evil > ${path.join(outside, 'bash.txt')}` } }, rule: /bash under the guard/, target: path.join(outside, 'bash.txt'), expect: 'evil\n' },
-      ];
-      const outcomes: string[] = [];
-      // When the audit's abort lands before τ asks the model again, the held-back answer stays
-      // first in the mock's queue: the next case turns it into its tool call.
-      let unused: MockReply | null = null;
-      for (const [i, c] of cases.entries()) {
-        const callId = `call_hostile_${i}`;
-        // The model's next answer is held back, so the turn is still running when the audit acts.
-        const next = gate();
-        gates.push(next.open);
-        onAbortAck = next.open;
-        const toolReply = { toolCalls: [{ ...c.call, id: callId }] };
-        const later: MockReply = { text: 'after the tool', gate: next.promise };
-        if (unused) {
-          Object.assign(unused, toolReply);
-          llm.script([later]);
-        } else llm.script([toolReply, later]);
-        const n = llm.requests.length;
-        const flagged = waitFor(host, id, (e) => e.type === 'guard_violation' && e.tool_call_id === callId, 30_000, `the violation of ${c.name}`);
-        const ended = waitFor(host, id, ofType('agent_end'), 30_000, `the end of ${c.name}'s turn`);
-        const from = log.length;
-        const sent = await host.prompt(id, `hostile ${i}`);
-        assert.equal(sent.status, 'accepted', JSON.stringify(sent));
-        const v = await flagged.catch((e: Error) => assert.fail(`${e.message}; events: ${log.slice(from).join(' ')}`));
-        const end = await ended;
-        next.open();
-        assert.match(v.error ?? '', c.rule, `${c.name}: ${v.error}`);
-        assert.equal(v.tool_name, c.call.name);
-        assert.equal(v.data?.action, 'abort');
-        assert.equal(end.end_reason, 'aborted', `${c.name}: the audit aborts the turn`);
-        const landed = existsSync(c.target) ? readFileSync(c.target, 'utf8') : null;
-        // An audit after the fact: the call may have run whole, or not at all; never half.
-        assert.ok(landed === null || landed === c.expect || (c.call.name === 'edit' && landed === 'SECRET=1\n'), `${c.name}: ${JSON.stringify(landed)}`);
-        const written = c.call.name === 'edit' ? landed === c.expect : landed !== null;
-        const early = llm.requests.length === n + 1;
-        unused = early ? later : null;
-        outcomes.push(`${c.name}: flagged (${v.error}); turn ${end.end_reason} (${early ? 'before' : 'after'} τ's next model call); write ${written ? 'LANDED' : 'did not land'}`);
-      }
-      console.log(`      guard audit of real τ:\n${outcomes.map((o) => `        ${o}`).join('\n')}`);
-      assert.equal(seen.some((e) => e.tool_call_id === 'call_inside'), false, 'the write inside was not flagged (its audit answered before the later ones)');
-      assert.equal(seen.length, cases.length);
-      const st = host.state(id);
-      if (st.status === 'not_found') return assert.fail('gone');
-      assert.equal(st.state.turns.length, cases.length + 1);
-      assert.ok(st.state.turns.slice(1).every((t) => t.tools.length === 1 && t.tools[0].violation), JSON.stringify(st.state.turns));
-      assert.equal(st.state.turns[0].tools[0].violation, null);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
+    const cases: Array<{ name: string; call: { name: string; arguments: Record<string, unknown> }; rule: RegExp; target: string; expect: string }> = [
+      { name: 'absolute path outside', call: { name: 'write', arguments: { path: path.join(outside, 'abs.txt'), content: 'evil' } }, rule: /outside the allowed paths/, target: path.join(outside, 'abs.txt'), expect: 'evil' },
+      { name: '../ escape', call: { name: 'write', arguments: { path: `../${path.basename(outside)}/rel.txt`, content: 'evil' } }, rule: /outside the allowed paths/, target: path.join(outside, 'rel.txt'), expect: 'evil' },
+      { name: 'symlinked dir pointing out', call: { name: 'write', arguments: { path: 'out-dir/link.txt', content: 'evil' } }, rule: /outside the allowed paths/, target: path.join(outside, 'link.txt'), expect: 'evil' },
+      { name: '.git hook', call: { name: 'write', arguments: { path: '.git/hooks/pre-commit', content: 'evil' } }, rule: /forbidden/, target: path.join(ws, '.git/hooks/pre-commit'), expect: 'evil' },
+      { name: '.git by case', call: { name: 'write', arguments: { path: '.GIT/config', content: 'evil' } }, rule: /forbidden/, target: path.join(ws, '.GIT/config'), expect: 'evil' },
+      { name: '.env.local below', call: { name: 'write', arguments: { path: 'pkg/.env.local', content: 'evil' } }, rule: /forbidden .*\.env/, target: path.join(ws, 'pkg/.env.local'), expect: 'evil' },
+      { name: 'edit of .env', call: { name: 'edit', arguments: { path: '.env', old_string: 'SECRET=1', new_string: 'SECRET=evil' } }, rule: /forbidden .*\.env/, target: path.join(ws, '.env'), expect: 'SECRET=evil\n' },
+      { name: 'bash (not allowed under the guard)', call: { name: 'bash', arguments: { command: `echo evil > ${path.join(outside, 'bash.txt')}` } }, rule: /bash under the guard/, target: path.join(outside, 'bash.txt'), expect: 'evil\n' },
+    ];
+    const outcomes: string[] = [];
+    // When the audit's abort lands before τ asks the model again, the held-back answer stays
+    // first in the mock's queue: the next case turns it into its tool call.
+    let unused: MockReply | null = null;
+    for (const [i, c] of cases.entries()) {
+      const callId = `call_hostile_${i}`;
+      // The model's next answer is held back, so the turn is still running when the audit acts.
+      const next = gate();
+      gates.push(next.open);
+      onAbortAck = next.open;
+      const toolReply = { toolCalls: [{ ...c.call, id: callId }] };
+      const later: MockReply = { text: 'after the tool', gate: next.promise };
+      if (unused) {
+        Object.assign(unused, toolReply);
+        llm.script([later]);
+      } else llm.script([toolReply, later]);
+      const n = llm.requests.length;
+      const flagged = waitFor(host, id, (e) => e.type === 'guard_violation' && e.tool_call_id === callId, 30_000, `the violation of ${c.name}`);
+      const ended = waitFor(host, id, ofType('agent_end'), 30_000, `the end of ${c.name}'s turn`);
+      const from = log.length;
+      const sent = await host.prompt(id, `hostile ${i}`);
+      assert.equal(sent.status, 'accepted', JSON.stringify(sent));
+      const v = await flagged.catch((e: Error) => assert.fail(`${e.message}; events: ${log.slice(from).join(' ')}`));
+      const end = await ended;
+      next.open();
+      assert.match(v.error ?? '', c.rule, `${c.name}: ${v.error}`);
+      assert.equal(v.tool_name, c.call.name);
+      assert.equal(v.data?.action, 'abort');
+      assert.equal(end.end_reason, 'aborted', `${c.name}: the audit aborts the turn`);
+      const landed = existsSync(c.target) ? readFileSync(c.target, 'utf8') : null;
+      // An audit after the fact: the call may have run whole, or not at all; never half.
+      assert.ok(landed === null || landed === c.expect || (c.call.name === 'edit' && landed === 'SECRET=1\n'), `${c.name}: ${JSON.stringify(landed)}`);
+      const written = c.call.name === 'edit' ? landed === c.expect : landed !== null;
+      const early = llm.requests.length === n + 1;
+      unused = early ? later : null;
+      outcomes.push(`${c.name}: flagged (${v.error}); turn ${end.end_reason} (${early ? 'before' : 'after'} τ's next model call); write ${written ? 'LANDED' : 'did not land'}`);
     }
+    console.log(`      guard audit of real τ:\n${outcomes.map((o) => `        ${o}`).join('\n')}`);
+    assert.equal(seen.some((e) => e.tool_call_id === 'call_inside'), false, 'the write inside was not flagged (its audit answered before the later ones)');
+    assert.equal(seen.length, cases.length);
+    const st = host.state(id);
+    if (st.status === 'not_found') return assert.fail('gone');
+    assert.equal(st.state.turns.length, cases.length + 1);
+    assert.ok(st.state.turns.slice(1).every((t) => t.tools.length === 1 && t.tools[0].violation), JSON.stringify(st.state.turns));
+    assert.equal(st.state.turns[0].tools[0].violation, null);
   });
 
   describe('a prompt over τ\'s request line limit is refused before it is sent', () => {
