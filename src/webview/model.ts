@@ -335,8 +335,9 @@ export class LogModel {
       case 'extension_request_end': {
         const d = obj(e.data) ?? {};
         const action = str(d.action);
-        const text = e.error ?? (action ? `Answered “${action}”${str(d.output) ? `: ${d.output}` : ''}` : str(d.status) ?? '');
-        this.add<WarningEntry>({ kind: 'warning', time: t, title: e.is_error ? 'The extension\'s request stands' : 'Request answered', text });
+        // Answered is news, not a problem; a request left standing is one.
+        if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The extension\'s request stands', text: e.error ?? str(d.status) ?? '' });
+        else this.add<OtherEntry>({ kind: 'other', time: t, type: 'Request answered', text: `${action ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` });
         return;
       }
       case 'worker_exit': {

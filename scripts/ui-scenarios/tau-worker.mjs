@@ -1,0 +1,109 @@
+// Real τ (0.15.0, from the cache; offline on the mock LLM) as a person meets it: Start Worker,
+// pick the τ profile, prompt from the palette, watch the reply stream into the event log; then a
+// τ with an extension that locks the session after each turn and asks for a note and a verdict:
+// the ask shows up as VS Code dialogs, the answer releases the lock, and the next prompt runs.
+// Saves docs/screenshots/tau-*.png.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMockLlm } from '../../test/fixtures/mock-llm.mjs';
+import { ensureTau } from '../ensure-workers.mjs';
+import { repoRoot } from '../lib/paths.mjs';
+import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { answerInput, promptFromPalette, sessionsRow, widenSideBar } from './lib/demo.mjs';
+
+async function startProfile(page, profile) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Start Worker');
+  // The exact entry, not "Start Worker from Agent Card" that the same words also match.
+  const row = widget.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RPC Workers: Start Worker$/ }) }).first();
+  await row.click();
+  await widget.locator('.quick-input-title', { hasText: 'Start Worker' }).waitFor({ state: 'visible' });
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: profile }).first().click();
+  // The optional first task: left empty, the worker starts idle.
+  await widget.locator('.quick-input-title', { hasText: 'first task' }).waitFor({ state: 'visible' });
+  await answerInput(page, '');
+}
+
+/** Prompt from the palette when several workers run: pick the worker, then type the message. */
+async function promptWorker(page, worker, text) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Prompt');
+  const top = widget.locator('.quick-input-list .monaco-list-row.focused .label-name');
+  await top.filter({ hasText: /^RPC Workers: Prompt$/ }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  // Two workers run: the person picks one (the one selected in the Sessions view comes first).
+  await widget.locator('.quick-input-title', { hasText: /^Prompt$/ }).waitFor({ state: 'visible' });
+  await input.fill(worker);
+  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await widget.locator('.quick-input-title', { hasText: `Prompt ${worker}` }).waitFor({ state: 'visible' });
+  await answerInput(page, text);
+}
+
+export default async function tauWorker({ port } = {}) {
+  const tau = ensureTau();
+  const llm = await startMockLlm();
+  const home = mkdtempSync(join(tmpdir(), 'ui-tau-home-'));
+  mkdirSync(join(home, '.tau'));
+  mkdirSync(join(home, 'tmp'));
+  writeFileSync(join(home, '.tau', 'config.json'), JSON.stringify({
+    models: { mock: { backend: 'openai', model: 'mock-1', base_url: llm.baseUrl, api_key: 'not-needed', context_window: 32768, max_tokens: 1024 } },
+    default_model: 'mock',
+  }));
+  const env = { HOME: home, TMPDIR: join(home, 'tmp'), NO_PROXY: '127.0.0.1,localhost' };
+  const gate = join(repoRoot, 'test', 'fixtures', 'tau-ext', 'review_gate.py');
+  const wb = await launchWorkbench({
+    port,
+    settings: {
+      'rpcWorkers.profiles': [
+        { name: 'τ (mock model)', dialect: 'tau', command: tau, env },
+        { name: 'τ with a review gate', dialect: 'tau', command: tau, args: ['-e', gate], env },
+      ],
+    },
+  });
+  const { page } = wb;
+  try {
+    await clickActivityBar(page, 'RPC Workers');
+    await widenSideBar(page, 620);
+    await startProfile(page, 'τ (mock model)');
+    await sessionsRow(page, 'τ (mock model)').filter({ hasText: 'running' }).waitFor({ state: 'visible' });
+    const log = await webviewFrame(page, 'Event Log');
+    await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
+
+    llm.script([{ text: 'Hello from τ 0.15.0. This reply came from the mock model, streamed three words at a time through the worker.', chunkDelayMs: 40 }]);
+    await promptFromPalette(page, 'Say hello', 'τ (mock model)');
+    await log.getByText('streamed three words at a time').first().waitFor({ state: 'visible' });
+    await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
+    await screenshot(page, 'tau-reply');
+
+    // The gated τ: its extension locks the session after the turn and asks.
+    await startProfile(page, 'τ with a review gate');
+    await sessionsRow(page, 'τ with a review gate').filter({ hasText: 'running' }).waitFor({ state: 'visible' });
+    llm.script([{ text: 'I changed the parser as asked.' }]);
+    await promptWorker(page, 'τ with a review gate', 'Fix the parser');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Extension review_gate requires a response' }).waitFor({ state: 'visible' });
+    await widget.locator('.quick-input-box input').fill('Looks right; keep the tests.');
+    await screenshot(page, 'tau-request-field');
+    await widget.locator('.quick-input-box input').press('Enter');
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Approve' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'tau-request-actions');
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Approve' }).click();
+    const gated = await webviewFrame(page, 'Event Log');
+    await gated.getByText('Request answered').first().waitFor({ state: 'visible' });
+    await screenshot(page, 'tau-request-answered');
+  } finally {
+    await wb.close();
+    await llm.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await runScenario(import.meta.url, tauWorker);
