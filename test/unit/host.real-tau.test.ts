@@ -154,7 +154,10 @@ describe('the host driving real τ 0.15.0', function () {
     const st = host.state(s.workerId);
     if (st.status === 'not_found') return assert.fail('gone');
     assert.equal(st.state.streaming, false);
-    assert.deepEqual(st.state.turns[0].tools.map((t) => [t.toolCallId, t.toolName, t.isError]), [['call_sleep', 'bash', true]]);
+    // τ 0.15.0 ends an aborted bash in one of two ways, by a race inside its tool (measured: 17
+    // of 20 the first, 3 the second): is_error true with "Command killed by signal 15", or
+    // is_error false with "Command was aborted". Either is τ's; the call is recorded.
+    assert.deepEqual(st.state.turns[0].tools.map((t) => [t.toolCallId, t.toolName]), [['call_sleep', 'bash']]);
 
     const n = llm.requests.length;
     llm.script([{ text: 'carrying on' }]);
@@ -166,6 +169,7 @@ describe('the host driving real τ 0.15.0', function () {
     assert.match(said(req.messages[1]), /run the long command/);
     assert.equal(req.messages[2].tool_calls[0].function.name, 'bash');
     assert.equal(req.messages[3].tool_call_id, 'call_sleep');
+    assert.match(said(req.messages[3]), /Command killed by signal 15|Command was aborted/);
     assert.match(said(req.messages[4]), /next instruction/);
     assert.equal((await next).end_reason, 'done');
   });
@@ -257,53 +261,61 @@ describe('the host driving real τ 0.15.0', function () {
     assert.deepEqual(left, [], `alive after stop: ${describePids(left)}`);
   });
 
-  it('a host killed with SIGKILL while τ runs a tool: the watchdog ends τ and its bash child', async function () {
-    this.timeout(120_000);
-    const dir = mkdtempSync(path.join(tmpdir(), 'real-tau-hostkill-'));
-    let child: ChildProcess | undefined;
-    try {
-      const core = path.join(dir, 'core.js');
-      await esbuild.build({ entryPoints: [path.join(ROOT, 'src/core/index.ts')], outfile: core, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'silent' });
-      const state = path.join(dir, 'watchdog-state.json');
-      llm.script([sleepCall()]);
-      const config = { core, host: {}, workers: [{ spec: spec(), prompt: 'run the long command', treeSize: 2 }] };
-      child = spawn(process.execPath, [HOST_PROCESS, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RPC_WORKERS_WATCHDOG_STATE: state } });
-      let stderr = '';
-      child.stderr!.on('data', (d) => (stderr += d));
-      const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-      const ready = await new Promise<{ hostPid: number; workers: Array<{ pid: number }> }>((resolve, reject) => {
-        let out = '';
-        child!.stdout!.on('data', (d) => {
-          out += d;
-          const line = out.split('\n').find((l) => l.startsWith('READY ') || l.startsWith('FAILED '));
-          if (!line) return;
-          if (line.startsWith('FAILED ')) reject(new Error(`${line}; stderr: ${stderr}`));
-          else resolve(JSON.parse(line.slice(6)));
+  // τ's own stdin-EOF handling also ends its tool (it waits 1 s, then cancels the turn, and its
+  // bash kills the tool's process group): the second case shows that without the watchdog.
+  for (const watchdog of [true, false]) {
+    it(watchdog
+      ? 'a host killed with SIGKILL while τ runs a tool: τ and its bash child are gone, the watchdog knowing the whole tree'
+      : 'the same crash without the watchdog: τ ends its bash child itself on stdin EOF and exits', async function () {
+      this.timeout(120_000);
+      const dir = mkdtempSync(path.join(tmpdir(), 'real-tau-hostkill-'));
+      let child: ChildProcess | undefined;
+      try {
+        const core = path.join(dir, 'core.js');
+        await esbuild.build({ entryPoints: [path.join(ROOT, 'src/core/index.ts')], outfile: core, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'silent' });
+        const state = path.join(dir, 'watchdog-state.json');
+        llm.script([sleepCall()]);
+        const config = { core, host: { watchdog }, workers: [{ spec: spec(), prompt: 'run the long command', treeSize: 2 }] };
+        child = spawn(process.execPath, [HOST_PROCESS, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RPC_WORKERS_WATCHDOG_STATE: state } });
+        let stderr = '';
+        child.stderr!.on('data', (d) => (stderr += d));
+        const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+        const ready = await new Promise<{ hostPid: number; workers: Array<{ pid: number }> }>((resolve, reject) => {
+          let out = '';
+          child!.stdout!.on('data', (d) => {
+            out += d;
+            const line = out.split('\n').find((l) => l.startsWith('READY ') || l.startsWith('FAILED '));
+            if (!line) return;
+            if (line.startsWith('FAILED ')) reject(new Error(`${line}; stderr: ${stderr}`));
+            else resolve(JSON.parse(line.slice(6)));
+          });
+          child!.once('exit', (code, signal) => reject(new Error(`host-process exited (${code ?? signal}) before READY; stderr: ${stderr}`)));
         });
-        child!.once('exit', (code, signal) => reject(new Error(`host-process exited (${code ?? signal}) before READY; stderr: ${stderr}`)));
-      });
-      const tau = ready.workers[0].pid;
-      strays.add(tau);
-      const sleep = await sleepOf(tau);
-      const tree = treeOf(tau).map((p) => p.pid);
-      for (const p of tree) strays.add(p);
-      await until(() => {
-        try {
-          const known = new Set((JSON.parse(readFileSync(state, 'utf8')) as { pids: number[] }).pids);
-          return tree.every((p) => known.has(p));
-        } catch {
-          return false;
-        }
-      }, 5_000, () => `the watchdog never knew τ's tree ${describePids(tree)}: ${existsSync(state) ? readFileSync(state, 'utf8') : 'no state'}`);
-      child.kill('SIGKILL');
-      await exited;
-      await until(() => tree.every((p) => !alive(p)), 10_000, () => `alive after the host's SIGKILL: ${describePids(tree.filter(alive))}`);
-      assert.ok(!alive(sleep));
-    } finally {
-      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        const tau = ready.workers[0].pid;
+        strays.add(tau);
+        const sleep = await sleepOf(tau);
+        const tree = treeOf(tau).map((p) => p.pid);
+        for (const p of tree) strays.add(p);
+        if (watchdog) {
+          await until(() => {
+            try {
+              const known = new Set((JSON.parse(readFileSync(state, 'utf8')) as { pids: number[] }).pids);
+              return tree.every((p) => known.has(p));
+            } catch {
+              return false;
+            }
+          }, 5_000, () => `the watchdog never knew τ's tree ${describePids(tree)}: ${existsSync(state) ? readFileSync(state, 'utf8') : 'no state'}`);
+        } else assert.equal(existsSync(state), false, 'no watchdog ran');
+        child.kill('SIGKILL');
+        await exited;
+        await until(() => tree.every((p) => !alive(p)), 10_000, () => `alive after the host's SIGKILL: ${describePids(tree.filter(alive))}`);
+        assert.ok(!alive(sleep));
+      } finally {
+        if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 
   it('an abort while τ waits on the model lands only when the model answers: the host says so after its settle bound, and the worker recovers', async () => {
     await host.dispose();
