@@ -118,6 +118,8 @@ export class LogModel {
   private readonly tools = new Map<string, ToolEntry>();
   private compaction: CompactionEntry | null = null;
   private turns = 0;
+  /** A turn started and its end has not come yet. */
+  private turnOpen = false;
   /** The last plain prompt's provenance: pi's agent_start carries none, the host's prompt_sent does. */
   private lastPrompt: Provenance | null = null;
   /** Entries changed since the renderer last asked. */
@@ -187,6 +189,7 @@ export class LogModel {
       case 'agent_start': {
         this.closeMessage();
         this.turns++;
+        this.turnOpen = true;
         let prov = provOf(e);
         if (!prov.source && this.lastPrompt) prov = this.lastPrompt;
         this.lastPrompt = null;
@@ -269,6 +272,7 @@ export class LogModel {
       }
       case 'agent_end': {
         this.closeMessage();
+        this.turnOpen = false;
         for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
         this.tools.clear();
         this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry: e.will_retry === true });
@@ -331,6 +335,20 @@ export class LogModel {
         this.closeMessage();
         const d = obj(e.data) ?? {};
         const status = str(d.status) ?? 'exited';
+        // A worker stopped mid-turn sends no end: its running tools and its turn end here, or
+        // they would spin "running…" forever.
+        for (const tool of this.tools.values()) {
+          if (tool.endedAt !== null) continue;
+          tool.endedAt = t;
+          tool.isError = true;
+          if (tool.result === null) tool.result = capTail(`${tool.output ? `${tool.output}\n` : ''}[cut short: the worker ${status === 'failed' ? 'failed' : 'was stopped'}]`, MAX_OUTPUT);
+          this.touch(tool);
+        }
+        this.tools.clear();
+        if (this.turnOpen) {
+          this.turnOpen = false;
+          this.add<EndEntry>({ kind: 'end', time: t, reason: 'stopped', error: null, willRetry: false });
+        }
         const how = d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
         this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
         return;
@@ -400,5 +418,30 @@ export function safeJson(v: unknown): string {
     return JSON.stringify(v, null, 2);
   } catch {
     return String(v);
+  }
+}
+
+/** How a turn's end reason is said (the worker's own word when it is not a known one). */
+export function endWords(reason: string): string {
+  switch (reason) {
+    case 'done': return 'done';
+    case 'aborted': return 'aborted';
+    case 'max_turns': return 'the turn limit was reached';
+    case 'error': return 'error';
+    case 'stopped': return 'the worker stopped';
+    case 'ended': return 'ended';
+    default: return reason.replace(/_/g, ' ');
+  }
+}
+
+/** How an assistant message's stop reason is said on its badge; '' for a plain stop. */
+export function stopReasonWords(reason: string | null): string {
+  switch (reason) {
+    case null: case '': case 'stop': case 'end_turn': case 'endTurn': return '';
+    case 'toolUse': case 'tool_use': case 'tool_calls': return 'calls a tool';
+    case 'length': case 'max_tokens': return 'cut off at the length limit';
+    case 'aborted': return 'aborted';
+    case 'error': return 'ended in an error';
+    default: return reason.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
   }
 }
