@@ -15,8 +15,8 @@ class FakeElement extends FakeNode {
   open = false;
   readonly attrs = new Map<string, string>();
   constructor(readonly tagName: string) { super(); }
-  get textContent(): string { return this.children.map((c) => c.textContent).join(''); }
-  set textContent(t: string) { this.children = t ? [new FakeNode(t)] : []; }
+  override get textContent(): string { return this.children.map((c) => c.textContent).join(''); }
+  override set textContent(t: string) { this.children = t ? [new FakeNode(t)] : []; }
   setAttribute(k: string, v: string) { this.attrs.set(k, v); }
   private adopt(items: unknown[]): FakeNode[] {
     // As the DOM does: a node goes in as itself, anything else as the text of String(it).
