@@ -65,7 +65,7 @@ export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   const o = obj(result);
   if (o) {
-    if (o.truncated === true && typeof o.preview === 'string') return o.preview;
+    if (o.truncated === true && typeof o.preview === 'string') return previewText(o.preview, typeof o.chars === 'number' ? o.chars : null);
     if (typeof o.output === 'string') return o.output;
     if (Array.isArray(o.content)) {
       const texts = o.content.map((c) => str(obj(c)?.text)).filter((t): t is string => t !== null);
@@ -78,6 +78,39 @@ export function resultText(result: unknown): string {
   } catch {
     return String(result);
   }
+}
+
+/**
+ * The readable text in the preview of a result too big to send whole: the preview is the
+ * start of the result's JSON, cut anywhere. The text of its first output or text field is
+ * decoded (escapes and all), so a big tool output reads as output, not as escaped JSON.
+ */
+export function previewText(preview: string, chars: number | null): string {
+  const m = /"(output|text|stdout|content)"\s*:\s*"/.exec(preview);
+  if (!m) return preview;
+  const more = chars !== null && chars > preview.length ? `\n[… ${chars - preview.length} more characters not shown]` : '\n[… the rest is not shown]';
+  let out = '';
+  const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
+  for (let i = m.index + m[0].length; i < preview.length; i++) {
+    const c = preview[i];
+    if (c === '"') return out;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const next = preview[i + 1];
+    if (next === undefined) break;
+    if (next === 'u') {
+      const hex = preview.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) break;
+      out += String.fromCharCode(parseInt(hex, 16));
+      i += 5;
+    } else {
+      out += ESC[next] ?? next;
+      i++;
+    }
+  }
+  return out + more;
 }
 
 function capTail(text: string, max: number): string {

@@ -1,6 +1,6 @@
 // The event log's model: events of either dialect folded into what a person reads.
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/ui/webviewProtocol';
+import { slimEvent, type WireEvent } from '../../src/ui/webviewProtocol';
 import { endWords, LogModel, resultText, searchText, stopReasonWords, type Entry } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;
@@ -219,5 +219,19 @@ describe('ui event log model', () => {
     assert.equal(stopReasonWords('someNewReason'), 'some new reason');
     assert.equal(endWords('max_turns'), 'the turn limit was reached');
     assert.equal(endWords('rate_limited'), 'rate limited');
+  });
+
+  it('a big tool output, cut by the host to a preview, reads as output and not as escaped JSON', () => {
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}\t"quoted" \\ é`).join('\n');
+    const m = new LogModel();
+    m.apply([
+      ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash' }),
+      slimEvent({ type: 'tool_execution_end', timestamp: T, tool_call_id: 'c', tool_name: 'bash', result: { output: big, exit_code: 0 } }),
+    ]);
+    const [tool] = only(m, 'tool');
+    const text = tool.result ?? '';
+    assert.ok(text.startsWith('line 0\t"quoted" \\ é\nline 1\t'), `reads: ${text.slice(0, 80)}`);
+    assert.doesNotMatch(text.slice(0, 1000), /\\n|\{"output"/);
+    assert.match(text, /more characters not shown\]$/);
   });
 });
