@@ -1,7 +1,7 @@
 // The UI's pure modules: settings validation, the selection message, command arguments,
 // profiles, the words and icons of the tree and status bar, results, and the webview protocol.
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
@@ -213,6 +213,17 @@ describe('ui words and icons', () => {
     assert.equal(resultTone('prompt', { status: 'not_found' }), 'error');
     assert.equal(resultTone('abort', { status: 'not_streaming' }), 'info');
     assert.equal(resultTone('abort', { status: 'aborted' }), 'ok');
+  });
+
+  it('Ctrl+Alt+R reaches its command with no worker running, so the command can say so (nothing hides it)', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { keybindings: Array<{ command: string; key: string; when?: string }>; commands: Array<{ command: string; enablement?: string }> };
+    };
+    const key = manifest.contributes.keybindings.find((k) => k.key === 'ctrl+alt+r');
+    assert.equal(key?.command, 'rpcWorkers.redirectWithSelection');
+    assert.doesNotMatch(key?.when ?? '', /Workers|streaming/i);
+    const cmd = manifest.contributes.commands.find((c) => c.command === 'rpcWorkers.redirectWithSelection');
+    assert.equal(cmd?.enablement, undefined, 'an enablement clause swallows the key press silently');
   });
 
   it('two workers with the same name are told apart by their number; a lone name stays as it is', () => {
