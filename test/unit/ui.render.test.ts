@@ -37,19 +37,21 @@ class FakeElement extends FakeNode {
     return null;
   }
 }
-(globalThis as unknown as { document: unknown }).document = { createElement: (tag: string) => new FakeElement(tag) };
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<WireEvent> = {}): WireEvent => ({ type, timestamp: T, ...fields } as WireEvent);
 
 describe('ui event log rows', () => {
-  // Loaded after the stand-in document exists.
   let render: typeof import('../../src/webview/render');
   let model: typeof import('../../src/webview/model');
+  const g = globalThis as unknown as { document?: unknown };
   before(async () => {
+    // Only for this file's tests: the other unit tests run without a document.
+    g.document = { createElement: (tag: string) => new FakeElement(tag) };
     render = await import('../../src/webview/render');
     model = await import('../../src/webview/model');
   });
+  after(() => { delete g.document; });
   const rowsOf = (events: WireEvent[]) => {
     const m = new model.LogModel();
     m.apply(events);
