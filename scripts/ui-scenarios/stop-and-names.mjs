@@ -52,10 +52,13 @@ export default async function stopAndNames({ port } = {}) {
     await runCommand(page, 'RPC Workers: Start Demo Worker');
     await sessionsRow(page, 'Demo worker #3').waitFor({ state: 'visible' });
     await sessionsRow(page, 'Demo worker #2').waitFor({ state: 'visible' });
+    // A start selects the new worker in the Sessions view (and so in the log) once its row is
+    // revealed: wait for that, or it would switch the log back after the pick below.
+    await page.locator('.part.sidebar .monaco-list-row.selected[role="treeitem"]', { hasText: 'Demo worker #3' }).waitFor({ state: 'visible' });
     const select = log.locator('select.worker-select');
-    await log.locator('select.worker-select option', { hasText: 'Demo worker #3 (running)' }).waitFor({ state: 'attached' });
+    await log.locator('select.worker-select option', { hasText: 'Demo worker #3' }).waitFor({ state: 'attached' });
     const options = await select.locator('option').allInnerTexts();
-    for (const want of ['Demo worker #1 (stopped)', 'Demo worker #2 (running)', 'Demo worker #3 (running)']) {
+    for (const want of ['Demo worker #1 (stopped)', 'Demo worker #2', 'Demo worker #3']) {
       if (!options.includes(want)) fail(`the log's worker list lacks "${want}": ${options.join(', ')}`);
     }
     await select.selectOption({ label: 'Demo worker #1 (stopped)' });

@@ -227,7 +227,9 @@ function renderWorker(): void {
   const w = worker;
   const v = composerView(w);
   app.dataset.phase = v.phase;
-  setText(statusBadge, !w ? 'no worker' : `${v.phase}${w.model ? ` · ${w.model}` : ''}${w.pid ? ` · pid ${w.pid}` : ''}`);
+  const badge = !w ? 'no worker' : `${v.phase}${w.model ? ` · ${w.model}` : ''}${w.pid ? ` · pid ${w.pid}` : ''}`;
+  setText(statusBadge, badge);
+  statusBadge.title = badge;
   statusBadge.className = `status-badge phase-${v.phase}`;
   setText(sendBtn.querySelector('.label')!, ` ${v.sendLabel}`);
   sendBtn.title = v.sendTitle;
@@ -391,7 +393,7 @@ function onMessage(msg: HostMessage): void {
       renderWorker();
       return;
     case 'workers': {
-      const options = msg.workers.map((w) => h('option', { text: `${w.name} (${w.status})`, attrs: { value: w.workerId } }));
+      const options = msg.workers.map((w) => h('option', { text: w.status === 'running' || w.status === 'starting' ? w.name : `${w.name} (${w.status})`, attrs: { value: w.workerId } }));
       if (!msg.workers.length) options.push(h('option', { text: 'No workers', attrs: { value: '' } }));
       workerSelect.replaceChildren(...options);
       workerSelect.value = msg.selected ?? '';
