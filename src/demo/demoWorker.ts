@@ -186,7 +186,9 @@ function onAbort(id: unknown): void {
     send({ jsonrpc: '2.0', method: 'compaction_end', params: { compaction_id: compaction.id, request_id: compaction.requestId, is_error: false, error: null, cancelled: true, leaf: `e-${cursor}` } });
     compaction = null;
   }
-  reply(id, 'abort', { status: 'aborted', compaction_id: compactionId });
+  // Aborting because stdin closed answers no request: a response with id null would be taken
+  // for a protocol error.
+  if (id !== null && id !== undefined) reply(id, 'abort', { status: 'aborted', compaction_id: compactionId });
 }
 
 function onCompact(id: unknown): void {

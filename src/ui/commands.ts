@@ -14,6 +14,7 @@ import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreamin
 import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from './profiles';
 import { provenance, type Source } from './provenance';
 import { ResultPresenter, type Action, type AnyResult } from './results';
+import { resultSentence, resultTone } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from './sessionsTree';
 import type { Settings } from './settings';
@@ -87,13 +88,19 @@ export class Commands extends Disposable {
     reg(COMMANDS.copyPid, (a) => this.copyPid(a));
   }
 
+  /** The worker's name as lists show it; a stopped worker's too, never its internal id. */
   private name(workerId: string): string {
+    const label = this.s.eventLog.label(workerId);
+    if (label) return label;
     const s = this.s.host.state(workerId);
-    return s.status === 'not_found' ? workerId : s.state.name;
+    return s.status === 'not_found' ? this.s.eventLog.lookup(workerId)?.state.name ?? 'the worker' : s.state.name;
   }
 
-  private show(action: Action, workerId: string, r: AnyResult): void {
-    this.results.show(action, this.name(workerId), r);
+  /** Says the result (notification or status bar) and puts it under the event log's composer. */
+  private show(action: Action, workerId: string, r: AnyResult, source?: string): void {
+    const name = this.name(workerId);
+    this.results.show(action, name, r);
+    this.s.eventLog.result(workerId, action, r.status, resultSentence(action, name, r), resultTone(action, r), source === 'event-log');
   }
 
   private argError(p: ParsedArg): Refused | undefined {
@@ -242,13 +249,38 @@ export class Commands extends Disposable {
       prompt: mode === 'prompt' ? 'The message to send' : mode === 'steer' ? 'Delivered after the current tool call' : 'Delivered when the current turn ends',
     });
     if (message === undefined) return cancelled;
-    return this.deliver(workerId, message, mode === 'prompt' ? p.arg.streamingBehavior : mode, source ?? p.source, p.submitter);
+    const behavior = mode === 'prompt' ? p.arg.streamingBehavior : mode;
+    const from = source ?? p.source;
+    if (mode === 'prompt' && !behavior && !p.programmatic && this.streaming(workerId)) return this.offerWhileStreaming(workerId, message, from, p.submitter);
+    return this.deliver(workerId, message, behavior, from, p.submitter);
+  }
+
+  private streaming(workerId: string): boolean {
+    const st = this.s.host.state(workerId);
+    return st.status === 'running' && st.state.streaming;
+  }
+
+  /**
+   * A prompt typed for a worker that is busy with a turn: nothing is sent and nothing typed is
+   * lost. The person picks how it goes (steer, follow-up or redirect) from buttons, and the same
+   * text is delivered that way.
+   */
+  private async offerWhileStreaming(workerId: string, message: string, source: string, submitter: string): Promise<PromptResult | Refused> {
+    const name = this.name(workerId);
+    const short = message.length > 60 ? `${message.slice(0, 60)}…` : message;
+    const choice = await vscode.window.showWarningMessage(
+      `${name} is in the middle of a turn, so "${short}" was not sent yet. Steer delivers it after the current tool call, Follow Up when the turn ends, Redirect aborts the turn and sends it now.`,
+      'Steer', 'Follow Up', 'Redirect',
+    );
+    if (choice === 'Steer' || choice === 'Follow Up') return this.deliver(workerId, message, choice === 'Steer' ? 'steer' : 'followUp', source, submitter);
+    if (choice === 'Redirect') return this.doRedirect(workerId, message, source, submitter) as Promise<PromptResult | Refused>;
+    return cancelled;
   }
 
   /** A prompt, or a steer / follow-up when `behavior` is given and the worker streams. */
   async deliver(workerId: string, message: string, behavior: 'steer' | 'followUp' | undefined, source: string, submitter: string, correlation?: Record<string, unknown>): Promise<PromptResult> {
     const r = await this.s.host.prompt(workerId, message, { ...provenance(source, submitter, correlation), streamingBehavior: behavior });
-    this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : 'prompt', workerId, r);
+    this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : behavior ?? 'prompt', workerId, r, source);
     return r;
   }
 
@@ -259,7 +291,7 @@ export class Commands extends Disposable {
     const workerId = await this.worker(p, 'Abort Turn', isStreaming, 'No worker is streaming: there is no turn to abort.');
     if (!workerId) return cancelled;
     const r = await this.s.host.abort(workerId);
-    this.show('abort', workerId, r);
+    this.show('abort', workerId, r, p.source);
     return r;
   }
 
@@ -276,7 +308,7 @@ export class Commands extends Disposable {
 
   async doRedirect(workerId: string, message: string, source: string, submitter: string, correlation?: Record<string, unknown>) {
     const r = await this.s.host.redirect(workerId, message, provenance(source, submitter, { action: 'redirect', ...correlation }));
-    this.show('redirect', workerId, r);
+    this.show('redirect', workerId, r, source);
     return r;
   }
 
@@ -325,7 +357,7 @@ export class Commands extends Disposable {
     if (!workerId) return cancelled;
     const name = this.name(workerId);
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Compacting ${name}` }, () => this.s.host.compact(workerId, p.arg.message ? { instructions: p.arg.message } : undefined));
-    this.show('compact', workerId, r);
+    this.show('compact', workerId, r, p.source);
     return r;
   }
 
@@ -335,9 +367,8 @@ export class Commands extends Disposable {
     if (bad) return bad;
     const workerId = await this.worker(p, 'Stop Worker', any, 'There is no worker to stop.');
     if (!workerId) return cancelled;
-    const name = this.name(workerId);
     const r = await this.s.host.stop(workerId);
-    this.results.show('stop', name, r);
+    this.show('stop', workerId, r, p.source);
     return r;
   }
 

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { WorkerHost, WorkerState } from '../core/api';
 import type { AgentEvent } from '../core/events/agentEvent';
 import { COMMANDS } from './commands';
+import { logWorkerList } from './describe';
 import { Disposable, toDisposable } from './disposable';
 import { throttle } from './throttle';
 import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from './webviewProtocol';
@@ -116,8 +117,8 @@ class LogSession extends Disposable {
     if (this.ready && workerId === this.workerId) this.post({ type: 'prefill', workerId, text });
   }
 
-  result(workerId: string, action: string, r: { status: string; error?: string }, message: string): void {
-    if (this.ready && workerId === this.workerId) this.post({ type: 'result', workerId, action, status: r.status, message });
+  result(workerId: string, r: { action: string; status: string; message: string; tone: 'ok' | 'info' | 'error'; own: boolean }): void {
+    if (this.ready && workerId === this.workerId) this.post({ type: 'result', workerId, ...r });
   }
 
   flush(): void {
@@ -148,7 +149,7 @@ class LogSession extends Disposable {
 
   private postWorkers(): void {
     if (!this.ready) return;
-    const list = this.log.workerList(this.workerId);
+    const list = this.log.workerList();
     this.post({ type: 'workers', workers: list, selected: this.workerId ?? null });
   }
 
@@ -180,7 +181,7 @@ class LogSession extends Disposable {
       if (this.fixed) this.setWorker(msg.workerId);
       else this.log.selection.set(msg.workerId);
     } else {
-      void this.log.act(this, msg);
+      void this.log.act(msg);
     }
     this._onDidReceive.fire(msg);
   }
@@ -278,13 +279,21 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     return r ? { state: r.state, events: r.events, evicted: r.events.length >= this.storeLimit ? 1 : 0 } : undefined;
   }
 
-  workerList(current: string | undefined): Array<{ workerId: string; name: string; status: string }> {
-    const list = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
-    if (current && !list.some((w) => w.workerId === current)) {
-      const r = this.retired.get(current);
-      if (r) list.push({ workerId: current, name: r.state.name, status: r.state.status });
-    }
-    return list;
+  /** Live workers and the stopped ones whose logs are kept, each with a name that tells it apart. */
+  workerList(): Array<{ workerId: string; name: string; status: string }> {
+    const live = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
+    const retired = [...this.retired.values()].reverse().map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
+    return logWorkerList(live, retired);
+  }
+
+  /** A worker's name as lists show it (with its number when another has the same name). */
+  label(workerId: string): string | undefined {
+    return this.workerList().find((w) => w.workerId === workerId)?.name;
+  }
+
+  /** What came of an action on a worker, for the composers showing it. */
+  result(workerId: string, action: string, status: string, message: string, tone: 'ok' | 'info' | 'error', own: boolean): void {
+    this.each((s) => s.result(workerId, { action, status, message, tone, own }));
   }
 
   private retire(state: WorkerState): void {
@@ -298,24 +307,23 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     for (const p of this.panels) fn(p);
   }
 
-  /** The composer's buttons go through the same commands as the palette, with source event-log. */
-  async act(session: LogSession, msg: Exclude<WebviewMessage, { type: 'ready' | 'selectWorker' | 'rendered' }>): Promise<void> {
+  /**
+   * The composer's buttons go through the same commands as the palette, with source event-log;
+   * the commands report the result to the composer (see Commands.show).
+   */
+  async act(msg: Exclude<WebviewMessage, { type: 'ready' | 'selectWorker' | 'rendered' }>): Promise<void> {
     const base = { workerId: msg.workerId, source: 'event-log', submitter: 'user' };
-    let r: { status: string; error?: string; note?: string } | undefined;
-    let action: string = msg.type;
     switch (msg.type) {
       case 'send': {
-        action = msg.mode;
         const cmd = msg.mode === 'prompt' ? COMMANDS.prompt : msg.mode === 'steer' ? COMMANDS.steer : COMMANDS.followUp;
-        r = await vscode.commands.executeCommand(cmd, { ...base, message: msg.text });
+        await vscode.commands.executeCommand(cmd, { ...base, message: msg.text });
         break;
       }
-      case 'redirect': r = await vscode.commands.executeCommand(COMMANDS.redirect, { ...base, message: msg.text }); break;
-      case 'abort': r = await vscode.commands.executeCommand(COMMANDS.abort, base); break;
-      case 'compact': r = await vscode.commands.executeCommand(COMMANDS.compact, base); break;
-      case 'stop': r = await vscode.commands.executeCommand(COMMANDS.stop, base); break;
+      case 'redirect': await vscode.commands.executeCommand(COMMANDS.redirect, { ...base, message: msg.text }); break;
+      case 'abort': await vscode.commands.executeCommand(COMMANDS.abort, base); break;
+      case 'compact': await vscode.commands.executeCommand(COMMANDS.compact, base); break;
+      case 'stop': await vscode.commands.executeCommand(COMMANDS.stop, base); break;
     }
-    if (r) session.result(msg.workerId, action, r, r.error ?? r.note ?? r.status);
   }
 }
 

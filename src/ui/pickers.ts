@@ -2,7 +2,7 @@
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
 import type { WorkerHost, WorkerState } from '../core/api';
-import { workerDescription, workerIcon } from './describe';
+import { workerDescription, workerIcon, workerLabels } from './describe';
 import type { ProfileChoice } from './profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
@@ -19,15 +19,22 @@ interface WorkerPick extends vscode.QuickPickItem { workerId: string }
  * told why (`none` says what was looked for) and undefined comes back.
  */
 export async function pickWorker(host: WorkerHost, opts: { title: string; filter: WorkerFilter; selected?: string; none: string }): Promise<string | undefined> {
-  const candidates = host.list().filter(opts.filter);
+  const all = host.list();
+  const candidates = all.filter(opts.filter);
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage(opts.none);
+    // With no worker running at all, the way on is to start one: offered as buttons.
+    const buttons = all.some(isLive) ? [] : ['Start Worker', 'Start Demo Worker'];
+    void vscode.window.showInformationMessage(opts.none, ...buttons).then((c) => {
+      if (c === 'Start Worker') void vscode.commands.executeCommand('rpcWorkers.startWorker');
+      else if (c === 'Start Demo Worker') void vscode.commands.executeCommand('rpcWorkers.startDemoWorker');
+    });
     return undefined;
   }
+  const labels = workerLabels(all);
   if (candidates.length === 1) return candidates[0].workerId;
   const items: WorkerPick[] = candidates.map((s) => ({
     workerId: s.workerId,
-    label: `$(${workerIcon(s).id.replace('~spin', '')}) ${s.name}`,
+    label: `$(${workerIcon(s).id.replace('~spin', '')}) ${labels.get(s.workerId) ?? s.name}`,
     description: workerDescription(s),
     detail: `pid ${s.pid ?? '-'} · ${s.cwd}`,
   }));

@@ -18,6 +18,7 @@ export function resultSentence(action: Action, name: string, r: AnyResult): stri
     if (action === 'compact' && r.status === 'aborted') return `The compaction of ${name} was cancelled`;
     return `${DONE[action]} ${name}`;
   }
+  if (action === 'stop' && r.status === 'not_found') return `${name} is already stopped`;
   if (r.status === 'not_streaming') return `${name} is not streaming: there was no turn to abort${r.note ? ` (${r.note})` : ''}`;
   if (r.status === 'not_found') return `${name} is no longer there (it was stopped)`;
   return `${actionWord(action)} ${name} failed: ${r.error ?? 'no detail'}`;
@@ -27,3 +28,10 @@ function actionWord(action: Action): string {
   return { start: 'Starting', prompt: 'Prompting', steer: 'Steering', followUp: 'Queueing a follow-up for', abort: 'Aborting', redirect: 'Redirecting', compact: 'Compacting', stop: 'Stopping', stopAll: 'Stopping' }[action];
 }
 
+
+/** How a result is shown: done as asked, information (nothing was wrong), or an error. */
+export function resultTone(action: Action, r: AnyResult): 'ok' | 'info' | 'error' {
+  if (QUIET_STATUSES.has(r.status)) return 'ok';
+  if (r.status === 'not_streaming' || r.status === 'cancelled' || (action === 'stop' && r.status === 'not_found')) return 'info';
+  return 'error';
+}

@@ -1,7 +1,7 @@
 // Results shown honestly: what went as asked is said quietly in the status bar, `not_streaming`
 // is information, an error is an error with its detail and a way to look further.
 import * as vscode from 'vscode';
-import { QUIET_STATUSES, resultSentence, type Action, type AnyResult } from './resultWords';
+import { resultSentence, resultTone, type Action, type AnyResult } from './resultWords';
 
 export type { Action, AnyResult };
 
@@ -16,11 +16,12 @@ export class ResultPresenter {
   /** Shows the result without waiting for the person to dismiss it. */
   show(action: Action, name: string, r: AnyResult): void {
     const sentence = resultSentence(action, name, r);
-    if (QUIET_STATUSES.has(r.status)) {
+    const tone = resultTone(action, r);
+    if (tone === 'ok') {
       vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000);
       return;
     }
-    if (r.status === 'not_streaming') {
+    if (tone === 'info') {
       void vscode.window.showInformationMessage(sentence);
       return;
     }

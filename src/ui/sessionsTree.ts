@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, WorkerHost, WorkerState } from '../core/api';
-import { commandLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
 import { Disposable, toDisposable } from './disposable';
 import { throttle } from './throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -145,13 +145,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   private workerItem(s: WorkerState): vscode.TreeItem {
     const hasChildren = s.turns.length > 0 || s.filesTouched.length > 0;
-    const item = new vscode.TreeItem(s.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const label = workerLabels([...this.states.values()]).get(s.workerId) ?? s.name;
+    const item = new vscode.TreeItem(label, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = s.workerId;
     item.description = workerDescription(s);
     item.iconPath = icon(workerIcon(s));
     item.contextValue = workerContextValue(s);
     item.tooltip = workerTooltip(s);
-    item.accessibilityInformation = { label: `${s.name}, ${workerDescription(s)}` };
+    item.accessibilityInformation = { label: `${label}, ${workerDescription(s)}` };
     return item;
   }
 

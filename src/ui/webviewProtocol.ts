@@ -60,7 +60,11 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     selected: z.nullable(z.string()),
   }),
   z.object({ type: z.literal('prefill'), workerId: z.string(), text: z.string() }),
-  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string() }),
+  /**
+   * What came of an action on the worker, from the composer (`own`) or from anywhere else (the
+   * palette, the tree): `message` is the sentence it is said in, `tone` how it is shown.
+   */
+  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), own: z.optional(z.boolean()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 

@@ -4,6 +4,7 @@
 import { hostMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../ui/webviewProtocol';
 import { h, icon, setText } from './dom';
 import { FILTER_GROUPS, GROUP_OF, LogModel, searchText, type Entry, type FilterGroup } from './model';
+import { afterResult, composerView, emptySendLine, pendingLine, stateLine, type Line, type Pending } from './composer';
 import { createRow, updateRow } from './render';
 import { RowWindow } from './rowWindow';
 
@@ -78,6 +79,8 @@ const win = new RowWindow<HTMLElement>({
   clear: () => rows.replaceChildren(),
 }, DOM_ROWS);
 const empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
+const filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
+filteredEmpty.hidden = true;
 const jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
 const textarea = h('textarea', { class: 'message', attrs: { rows: '3', placeholder: 'Message the worker (Ctrl+Enter sends)', 'aria-label': 'Message' } });
 const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase(), 'aria-label': label } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
@@ -87,33 +90,50 @@ const redirectBtn = btn('Redirect', 'debug-restart', 'Abort the current turn and
 const abortBtn = btn('Abort', 'debug-stop', 'Abort the current turn');
 const compactBtn = btn('Compact', 'fold', 'Compact the conversation');
 const stopBtn = btn('Stop', 'close', 'Stop the worker');
+const buttons = { send: sendBtn, followUp: followBtn, redirect: redirectBtn, abort: abortBtn, compact: compactBtn, stop: stopBtn };
 const resultLine = h('div', { class: 'result', attrs: { role: 'status', 'aria-live': 'polite' } });
 
 hiddenRow.appendChild(h('span', { class: 'hidden-text' }));
 hiddenRow.appendChild(showMore);
 hiddenRow.hidden = true;
 showMore.hidden = true;
-list.append(hiddenRow, rows, empty);
+list.append(hiddenRow, rows, empty, filteredEmpty);
 app.replaceChildren(
   h('div', { class: 'top' }, icon('server-process'), workerSelect, statusBadge),
   h('div', { class: 'toolbar' }, chips, h('div', { class: 'search-row' }, search, counter)),
   h('div', { class: 'list-wrap' }, list, jump),
-  h('div', { class: 'composer' }, textarea, h('div', { class: 'buttons' }, sendBtn, followBtn, redirectBtn, abortBtn, compactBtn, stopBtn), resultLine),
+  h('div', { class: 'composer' }, textarea, h('div', { class: 'buttons', attrs: { role: 'toolbar', 'aria-label': 'Composer actions' } }, sendBtn, followBtn, redirectBtn, abortBtn, compactBtn, stopBtn), resultLine),
 );
 app.removeAttribute('aria-busy');
 
 for (const g of Object.keys(FILTER_GROUPS) as FilterGroup[]) {
-  const chip = h('button', { class: 'chip', title: `Show ${GROUP_LABELS[g].label.toLowerCase()}`, attrs: { 'aria-pressed': String(!hiddenGroups.has(g)), 'data-group': g } }, icon(GROUP_LABELS[g].icon), h('span', { class: 'lbl', text: ` ${GROUP_LABELS[g].label}` }));
+  const chip = h('button', { class: 'chip', attrs: { 'data-group': g } }, icon(GROUP_LABELS[g].icon), h('span', { class: 'lbl', text: ` ${GROUP_LABELS[g].label}` }));
   chip.setAttribute('aria-label', GROUP_LABELS[g].label);
   chip.addEventListener('click', () => {
     if (hiddenGroups.has(g)) hiddenGroups.delete(g);
     else hiddenGroups.add(g);
-    chip.setAttribute('aria-pressed', String(!hiddenGroups.has(g)));
+    paintChip(chip, g);
     persist();
     full();
   });
+  paintChip(chip, g);
   chips.appendChild(chip);
 }
+
+function paintChip(chip: HTMLElement, g: FilterGroup): void {
+  const on = !hiddenGroups.has(g);
+  chip.setAttribute('aria-pressed', String(on));
+  chip.title = `${GROUP_LABELS[g].label}: ${on ? 'shown (click to hide)' : 'hidden (click to show)'}`;
+}
+
+filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => {
+  hiddenGroups.clear();
+  chips.querySelectorAll<HTMLElement>('.chip').forEach((chip) => paintChip(chip, chip.dataset.group as FilterGroup));
+  search.value = '';
+  query = '';
+  persist();
+  full();
+});
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 search.addEventListener('input', () => {
@@ -166,16 +186,18 @@ function mode(): 'prompt' | 'steer' {
 function send(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): void {
   const text = textarea.value;
   if (!worker || !text.trim()) {
+    showLine(emptySendLine(worker));
     textarea.focus();
     return;
   }
   if (kind === 'redirect') post({ type: 'redirect', workerId: worker.workerId, text });
   else post({ type: 'send', workerId: worker.workerId, text, mode: kind });
-  lastSent = text;
+  pendingSend = { action: kind, text };
   textarea.value = '';
-  setResult(`${kind === 'followUp' ? 'Follow-up' : kind === 'steer' ? 'Steer' : kind === 'redirect' ? 'Redirect' : 'Prompt'} sent…`, 'pending');
+  showLine(pendingLine(kind));
 }
-let lastSent = '';
+/** The message just sent, until its result comes: it goes back into the box if it failed. */
+let pendingSend: Pending | null = null;
 
 sendBtn.addEventListener('click', () => send(mode()));
 followBtn.addEventListener('click', () => send('followUp'));
@@ -190,9 +212,9 @@ textarea.addEventListener('keydown', (ev) => {
   }
 });
 
-function setResult(text: string, cls: 'ok' | 'info' | 'error' | 'pending'): void {
-  resultLine.className = `result result-${cls}`;
-  setText(resultLine, text);
+function showLine(line: Line): void {
+  resultLine.className = `result result-${line.cls}`;
+  setText(resultLine, line.text);
 }
 
 function persist(): void {
@@ -203,24 +225,18 @@ function persist(): void {
 
 function renderWorker(): void {
   const w = worker;
-  const live = w?.status === 'running';
-  const phase = !w ? 'none' : w.status !== 'running' ? w.status : w.compacting ? 'compacting' : w.streaming ? 'streaming' : 'idle';
-  app.dataset.phase = phase;
-  setText(statusBadge, !w ? 'no worker' : `${phase}${w.model ? ` · ${w.model}` : ''}${w.pid ? ` · pid ${w.pid}` : ''}`);
-  statusBadge.className = `status-badge phase-${phase}`;
-  const streaming = !!(live && w!.streaming);
-  const compacting = !!(live && w!.compacting);
-  setText(sendBtn.querySelector('.label')!, streaming ? ' Steer' : ' Send');
-  sendBtn.title = streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)';
-  sendBtn.disabled = !live || compacting;
-  followBtn.hidden = !streaming;
-  followBtn.disabled = !streaming;
-  redirectBtn.disabled = !live || compacting;
-  abortBtn.disabled = !(streaming || compacting);
-  compactBtn.disabled = !live || streaming || compacting;
-  stopBtn.disabled = !w || w.status === 'stopped';
-  textarea.disabled = !live;
-  textarea.placeholder = !w ? 'No worker selected' : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)';
+  const v = composerView(w);
+  app.dataset.phase = v.phase;
+  const badge = !w ? 'no worker' : `${v.phase}${w.model ? ` · ${w.model}` : ''}${w.pid ? ` · pid ${w.pid}` : ''}`;
+  setText(statusBadge, badge);
+  statusBadge.title = badge;
+  statusBadge.className = `status-badge phase-${v.phase}`;
+  setText(sendBtn.querySelector('.label')!, ` ${v.sendLabel}`);
+  sendBtn.title = v.sendTitle;
+  sendBtn.setAttribute('aria-label', v.sendLabel);
+  for (const [name, b] of Object.entries(buttons)) b.disabled = v.disabled[name as keyof typeof buttons];
+  textarea.disabled = v.textareaDisabled;
+  textarea.placeholder = v.placeholder;
   empty.hidden = !!w;
 }
 
@@ -334,6 +350,12 @@ function finishDraw(): void {
   setText(hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
   hiddenRow.hidden = parts.length === 0;
   showMore.hidden = hidden === 0 || win.max >= DOM_ROWS_MAX;
+  // A log that has entries but shows none says why, and how to see them again.
+  filteredEmpty.hidden = !worker || matchingTotal > 0 || model.length === 0;
+  if (!filteredEmpty.hidden) {
+    const why = [hiddenGroups.size ? `${hiddenGroups.size} filter${hiddenGroups.size === 1 ? ' is' : 's are'} off` : '', query ? `the search "${search.value.trim()}" matches nothing` : ''].filter(Boolean).join(' and ');
+    setText(filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${why || 'the filters hide them'}. `);
+  }
   setText(counter, `${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
   app.dataset.rows = String(win.built);
   if (pinned) toBottom();
@@ -351,7 +373,8 @@ function onMessage(msg: HostMessage): void {
       win.max = DOM_ROWS;
       pinned = true;
       jump.classList.remove('visible');
-      setResult('', 'info');
+      pendingSend = null;
+      showLine({ text: '', cls: 'info' });
       renderWorker();
       full();
       return;
@@ -362,11 +385,15 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'state':
       if (!worker || msg.worker.workerId !== worker.workerId) return;
+      {
+        const line = stateLine(worker, msg.worker);
+        if (line) showLine(line);
+      }
       worker = msg.worker;
       renderWorker();
       return;
     case 'workers': {
-      const options = msg.workers.map((w) => h('option', { text: `${w.name} (${w.status})`, attrs: { value: w.workerId } }));
+      const options = msg.workers.map((w) => h('option', { text: w.status === 'running' || w.status === 'starting' ? w.name : `${w.name} (${w.status})`, attrs: { value: w.workerId } }));
       if (!msg.workers.length) options.push(h('option', { text: 'No workers', attrs: { value: '' } }));
       workerSelect.replaceChildren(...options);
       workerSelect.value = msg.selected ?? '';
@@ -381,10 +408,10 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'result': {
       if (worker?.workerId !== msg.workerId) return;
-      const ok = ['accepted', 'aborted', 'redirected', 'compacted', 'stopped'].includes(msg.status);
-      const info = msg.status === 'not_streaming' || msg.status === 'cancelled';
-      if (!ok && !info && !textarea.value && lastSent) textarea.value = lastSent;
-      setResult(ok ? `${msg.action}: ${msg.status}` : `${msg.action}: ${msg.message}`, ok ? 'ok' : info ? 'info' : 'error');
+      const after = afterResult(pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own: msg.own === true }, textarea.value);
+      pendingSend = after.pending;
+      if (after.restore !== null) textarea.value = after.restore;
+      showLine(after.line);
       return;
     }
   }

@@ -65,7 +65,7 @@ export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   const o = obj(result);
   if (o) {
-    if (o.truncated === true && typeof o.preview === 'string') return o.preview;
+    if (o.truncated === true && typeof o.preview === 'string') return previewText(o.preview, typeof o.chars === 'number' ? o.chars : null);
     if (typeof o.output === 'string') return o.output;
     if (Array.isArray(o.content)) {
       const texts = o.content.map((c) => str(obj(c)?.text)).filter((t): t is string => t !== null);
@@ -78,6 +78,39 @@ export function resultText(result: unknown): string {
   } catch {
     return String(result);
   }
+}
+
+/**
+ * The readable text in the preview of a result too big to send whole: the preview is the
+ * start of the result's JSON, cut anywhere. The text of its first output or text field is
+ * decoded (escapes and all), so a big tool output reads as output, not as escaped JSON.
+ */
+export function previewText(preview: string, chars: number | null): string {
+  const m = /"(output|text|stdout|content)"\s*:\s*"/.exec(preview);
+  if (!m) return preview;
+  const more = chars !== null && chars > preview.length ? `\n[… ${chars - preview.length} more characters not shown]` : '\n[… the rest is not shown]';
+  let out = '';
+  const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
+  for (let i = m.index + m[0].length; i < preview.length; i++) {
+    const c = preview[i];
+    if (c === '"') return out;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const next = preview[i + 1];
+    if (next === undefined) break;
+    if (next === 'u') {
+      const hex = preview.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) break;
+      out += String.fromCharCode(parseInt(hex, 16));
+      i += 5;
+    } else {
+      out += ESC[next] ?? next;
+      i++;
+    }
+  }
+  return out + more;
 }
 
 function capTail(text: string, max: number): string {
@@ -118,6 +151,8 @@ export class LogModel {
   private readonly tools = new Map<string, ToolEntry>();
   private compaction: CompactionEntry | null = null;
   private turns = 0;
+  /** A turn started and its end has not come yet. */
+  private turnOpen = false;
   /** The last plain prompt's provenance: pi's agent_start carries none, the host's prompt_sent does. */
   private lastPrompt: Provenance | null = null;
   /** Entries changed since the renderer last asked. */
@@ -187,6 +222,7 @@ export class LogModel {
       case 'agent_start': {
         this.closeMessage();
         this.turns++;
+        this.turnOpen = true;
         let prov = provOf(e);
         if (!prov.source && this.lastPrompt) prov = this.lastPrompt;
         this.lastPrompt = null;
@@ -269,6 +305,7 @@ export class LogModel {
       }
       case 'agent_end': {
         this.closeMessage();
+        this.turnOpen = false;
         for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
         this.tools.clear();
         this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry: e.will_retry === true });
@@ -344,6 +381,20 @@ export class LogModel {
         this.closeMessage();
         const d = obj(e.data) ?? {};
         const status = str(d.status) ?? 'exited';
+        // A worker stopped mid-turn sends no end: its running tools and its turn end here, or
+        // they would spin "running…" forever.
+        for (const tool of this.tools.values()) {
+          if (tool.endedAt !== null) continue;
+          tool.endedAt = t;
+          tool.isError = true;
+          if (tool.result === null) tool.result = capTail(`${tool.output ? `${tool.output}\n` : ''}[cut short: the worker ${status === 'failed' ? 'failed' : 'was stopped'}]`, MAX_OUTPUT);
+          this.touch(tool);
+        }
+        this.tools.clear();
+        if (this.turnOpen) {
+          this.turnOpen = false;
+          this.add<EndEntry>({ kind: 'end', time: t, reason: 'stopped', error: null, willRetry: false });
+        }
         const how = d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
         this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
         return;
@@ -413,5 +464,30 @@ export function safeJson(v: unknown): string {
     return JSON.stringify(v, null, 2);
   } catch {
     return String(v);
+  }
+}
+
+/** How a turn's end reason is said (the worker's own word when it is not a known one). */
+export function endWords(reason: string): string {
+  switch (reason) {
+    case 'done': return 'done';
+    case 'aborted': return 'aborted';
+    case 'max_turns': return 'the turn limit was reached';
+    case 'error': return 'error';
+    case 'stopped': return 'the worker stopped';
+    case 'ended': return 'ended';
+    default: return reason.replace(/_/g, ' ');
+  }
+}
+
+/** How an assistant message's stop reason is said on its badge; '' for a plain stop. */
+export function stopReasonWords(reason: string | null): string {
+  switch (reason) {
+    case null: case '': case 'stop': case 'end_turn': case 'endTurn': return '';
+    case 'toolUse': case 'tool_use': case 'tool_calls': return 'calls a tool';
+    case 'length': case 'max_tokens': return 'cut off at the length limit';
+    case 'aborted': return 'aborted';
+    case 'error': return 'ended in an error';
+    default: return reason.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
   }
 }

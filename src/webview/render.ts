@@ -1,7 +1,7 @@
 // How each entry of the log is drawn, and redrawn when it changes. Every string from a worker
 // goes in as text.
 import { h, icon, setText } from './dom';
-import { safeJson, type Entry, type Provenance } from './model';
+import { endWords, safeJson, stopReasonWords, type Entry, type Provenance } from './model';
 
 export function time(ms: number): string {
   const d = new Date(ms);
@@ -43,7 +43,7 @@ function provLine(p: Provenance, extra?: string): HTMLElement {
 }
 
 function header(kindIcon: string, title: string, t: number, ...rest: (Node | null)[]): HTMLElement {
-  return h('div', { class: 'head' }, icon(kindIcon), h('span', { class: 'title', text: title }), ...rest, h('span', { class: 'time', text: time(t) }));
+  return h('div', { class: 'head' }, icon(kindIcon), h('span', { class: 'title', text: title }), ...rest, h('span', { class: 'time', text: time(t), title: new Date(t).toLocaleString() }));
 }
 
 /** A fresh element for the entry. */
@@ -76,7 +76,7 @@ export function updateRow(row: HTMLElement, e: Entry): void {
         row.replaceChildren(header('hubot', 'Assistant', e.time, h('span', { class: 'badge' })), (body = h('div', { class: 'body text' })));
       }
       setText(body, e.text);
-      setText(row.querySelector('.badge')!, e.streaming ? 'streaming…' : e.stopReason && e.stopReason !== 'stop' ? e.stopReason : '');
+      setText(row.querySelector('.badge')!, e.streaming ? 'streaming…' : stopReasonWords(e.stopReason));
       return;
     }
     case 'thinking': {
@@ -112,9 +112,9 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       return;
     }
     case 'end': {
-      const cls = e.reason === 'done' && !e.error ? 'end-done' : e.reason === 'aborted' ? 'end-aborted' : e.reason === 'max_turns' ? 'end-max' : 'end-error';
+      const cls = e.reason === 'done' && !e.error ? 'end-done' : e.reason === 'aborted' || e.reason === 'stopped' ? 'end-aborted' : e.reason === 'max_turns' ? 'end-max' : 'end-error';
       row.className = `entry kind-end ${cls}`;
-      const text = `Turn ended: ${e.reason}${e.error ? ` — ${e.error}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
+      const text = `Turn ended: ${endWords(e.reason)}${e.error ? ` — ${e.error}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
       row.replaceChildren(header(cls === 'end-done' ? 'check' : cls === 'end-aborted' ? 'circle-slash' : cls === 'end-max' ? 'warning' : 'error', text, e.time));
       return;
     }
@@ -122,14 +122,15 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       row.className = `entry kind-compaction compaction-${e.phase}`;
       const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? 'Compacted' : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
       const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? dur(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
-      row.replaceChildren(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),
-        e.summary ? h('div', { class: 'body text', text: e.summary }) : null as unknown as Node,
-        e.error ? h('div', { class: 'body error-text', text: e.error }) : null as unknown as Node);
+      // replaceChildren writes a null as the text "null": only nodes go in.
+      row.replaceChildren(...nodes(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),
+        e.summary ? h('div', { class: 'body text', text: e.summary }) : null,
+        e.error ? h('div', { class: 'body error-text', text: e.error }) : null));
       return;
     }
     case 'queue': {
       const text = `Queue: ${e.steering} steer, ${e.followUp} follow-up`;
-      row.replaceChildren(header('list-ordered', text, e.time), e.items.length ? h('div', { class: 'body text', text: e.items.join('\n') }) : null as unknown as Node);
+      row.replaceChildren(...nodes(header('list-ordered', text, e.time), e.items.length ? h('div', { class: 'body text', text: e.items.join('\n') }) : null));
       return;
     }
     case 'retry':
@@ -146,6 +147,11 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       row.replaceChildren(header('symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
       return;
   }
+}
+
+/** The nodes among `list` (a null given to replaceChildren or append would show as "null"). */
+export function nodes<T>(...list: (T | null | undefined | false)[]): T[] {
+  return list.filter((n): n is T => !!n);
 }
 
 function section(label: string, text: string): HTMLElement {

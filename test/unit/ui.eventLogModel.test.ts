@@ -1,7 +1,7 @@
 // The event log's model: events of either dialect folded into what a person reads.
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/ui/webviewProtocol';
-import { LogModel, resultText, searchText, type Entry } from '../../src/webview/model';
+import { slimEvent, type WireEvent } from '../../src/ui/webviewProtocol';
+import { endWords, LogModel, resultText, searchText, stopReasonWords, type Entry } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<WireEvent> = {}, t = T): WireEvent => ({ type, timestamp: t, ...fields } as WireEvent);
@@ -185,5 +185,53 @@ describe('ui event log model', () => {
     const tools = only(m, 'tool');
     assert.equal(tools.length, 1);
     assert.equal(tools[0].result, 'done');
+  });
+
+  it('a worker stopped while a tool runs: the tool stops running and the turn ends (no spinner forever)', () => {
+    const m = new LogModel();
+    m.apply([
+      ev('prompt_sent', { source: 'palette', data: { text: 'run: sleep 30' } }),
+      ev('agent_start'),
+      ev('tool_execution_start', { tool_call_id: 'c1', tool_name: 'bash', args: { command: 'sleep 30' } }),
+      ev('tool_execution_update', { tool_call_id: 'c1', result: { output: 'starting' } }),
+      ev('worker_exit', { data: { code: 0, signal: null, status: 'stopped' } }, T + 500),
+    ]);
+    const [tool] = only(m, 'tool');
+    assert.equal(tool.endedAt, T + 500, 'the tool is still running after the worker exited');
+    assert.equal(tool.isError, true);
+    assert.match(tool.result ?? '', /starting[\s\S]*cut short: the worker was stopped/);
+    assert.deepEqual(kinds(m), ['prompt', 'turn', 'tool', 'end', 'exit']);
+    assert.equal(only(m, 'end')[0].reason, 'stopped');
+    assert.equal(endWords('stopped'), 'the worker stopped');
+  });
+
+  it('a worker that exits between turns gets no made-up turn end', () => {
+    const m = new LogModel();
+    m.apply([ev('agent_start'), ev('agent_end', { end_reason: 'done' }), ev('worker_exit', { data: { code: 0, status: 'stopped' } })]);
+    assert.deepEqual(kinds(m), ['turn', 'end', 'exit']);
+  });
+
+  it('stop reasons and end reasons are said in words, not the wire\'s identifiers', () => {
+    assert.equal(stopReasonWords('toolUse'), 'calls a tool');
+    assert.equal(stopReasonWords('stop'), '');
+    assert.equal(stopReasonWords(null), '');
+    assert.equal(stopReasonWords('length'), 'cut off at the length limit');
+    assert.equal(stopReasonWords('someNewReason'), 'some new reason');
+    assert.equal(endWords('max_turns'), 'the turn limit was reached');
+    assert.equal(endWords('rate_limited'), 'rate limited');
+  });
+
+  it('a big tool output, cut by the host to a preview, reads as output and not as escaped JSON', () => {
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}\t"quoted" \\ é`).join('\n');
+    const m = new LogModel();
+    m.apply([
+      ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash' }),
+      slimEvent({ type: 'tool_execution_end', timestamp: T, tool_call_id: 'c', tool_name: 'bash', result: { output: big, exit_code: 0 } }),
+    ]);
+    const [tool] = only(m, 'tool');
+    const text = tool.result ?? '';
+    assert.ok(text.startsWith('line 0\t"quoted" \\ é\nline 1\t'), `reads: ${text.slice(0, 80)}`);
+    assert.doesNotMatch(text.slice(0, 1000), /\\n|\{"output"/);
+    assert.match(text, /more characters not shown\]$/);
   });
 });

@@ -1,14 +1,14 @@
 // The UI's pure modules: settings validation, the selection message, command arguments,
 // profiles, the words and icons of the tree and status bar, results, and the webview protocol.
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { parseCommandArg } from '../../src/ui/commandArgs';
-import { contextValues, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine } from '../../src/ui/describe';
+import { contextValues, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/describe';
 import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/profiles';
-import { resultSentence } from '../../src/ui/resultWords';
+import { resultSentence, resultTone } from '../../src/ui/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
 import { CORE_DEFAULTS } from '../../src/ui/lazyHost';
@@ -236,6 +236,41 @@ describe('ui words and icons', () => {
     assert.match(resultSentence('abort', 'W', { status: 'not_streaming', note: 'ended by itself' }), /W is not streaming: there was no turn to abort \(ended by itself\)/);
     assert.equal(resultSentence('redirect', 'W', { status: 'error', error: 'boom' }), 'Redirecting W failed: boom');
     assert.equal(resultSentence('compact', 'W', { status: 'aborted' }), 'The compaction of W was cancelled');
+  });
+
+  it('a second Stop says the worker is already stopped, as information, by name', () => {
+    assert.equal(resultSentence('stop', 'Demo worker #2', { status: 'not_found', workerId: 'w2-abcdef12' }), 'Demo worker #2 is already stopped');
+    assert.equal(resultTone('stop', { status: 'not_found' }), 'info');
+    assert.equal(resultTone('prompt', { status: 'not_found' }), 'error');
+    assert.equal(resultTone('abort', { status: 'not_streaming' }), 'info');
+    assert.equal(resultTone('abort', { status: 'aborted' }), 'ok');
+  });
+
+  it('Ctrl+Alt+R reaches its command with no worker running, so the command can say so (nothing hides it)', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { keybindings: Array<{ command: string; key: string; when?: string }>; commands: Array<{ command: string; enablement?: string }> };
+    };
+    const key = manifest.contributes.keybindings.find((k) => k.key === 'ctrl+alt+r');
+    assert.equal(key?.command, 'rpcWorkers.redirectWithSelection');
+    assert.doesNotMatch(key?.when ?? '', /Workers|streaming/i);
+    const cmd = manifest.contributes.commands.find((c) => c.command === 'rpcWorkers.redirectWithSelection');
+    assert.equal(cmd?.enablement, undefined, 'an enablement clause swallows the key press silently');
+  });
+
+  it('two workers with the same name are told apart by their number; a lone name stays as it is', () => {
+    const labels = workerLabels([{ workerId: 'w1-aaaaaaaa', name: 'Demo worker' }, { workerId: 'w3-bbbbbbbb', name: 'Demo worker' }, { workerId: 'w2-cccccccc', name: 'pi' }]);
+    assert.deepEqual([...labels.values()], ['Demo worker #1', 'Demo worker #3', 'pi']);
+  });
+
+  it("the event log's worker list keeps stopped workers (their logs stay reachable), each once", () => {
+    const list = logWorkerList(
+      [{ workerId: 'w2-b', name: 'Demo worker', status: 'running' }],
+      [{ workerId: 'w1-a', name: 'Demo worker', status: 'stopped' }, { workerId: 'w2-b', name: 'Demo worker', status: 'stopped' }],
+    );
+    assert.deepEqual(list, [
+      { workerId: 'w2-b', name: 'Demo worker #2', status: 'running' },
+      { workerId: 'w1-a', name: 'Demo worker #1', status: 'stopped' },
+    ]);
   });
 });
 

@@ -70,3 +70,18 @@ export async function widenSideBar(page, width = 600) {
   }
   throw new Error('no sash at the side bar\'s edge');
 }
+
+/** Wait until a notification toast has finished sliding in (its place holds for a few frames). */
+export async function settleToast(toast) {
+  await toast.evaluate((el) => new Promise((resolve) => {
+    let last = null; let same = 0;
+    const step = () => {
+      const r = el.getBoundingClientRect();
+      const now = `${r.top},${r.left}`;
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 5 && r.bottom <= window.innerHeight) resolve(undefined); else requestAnimationFrame(step);
+    };
+    step();
+  }));
+}

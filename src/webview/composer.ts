@@ -1,0 +1,93 @@
+// The composer's rules, pure (no DOM), so the tests hold them: which buttons may be pressed in
+// which phase, what its status line says after a result or a state change, and when a message
+// goes back into the text box. The buttons never appear or disappear: a person who clicks the
+// same spot twice must hit the same button (a vanishing Follow-up once put Compact under a
+// second click on Abort).
+import type { WorkerView } from '../ui/webviewProtocol';
+
+export const BUTTONS = ['send', 'followUp', 'redirect', 'abort', 'compact', 'stop'] as const;
+export type ButtonName = typeof BUTTONS[number];
+
+export interface ComposerView {
+  phase: string;
+  sendLabel: 'Send' | 'Steer';
+  sendTitle: string;
+  /** Every button, always present; only whether it can be pressed changes. */
+  disabled: Record<ButtonName, boolean>;
+  textareaDisabled: boolean;
+  placeholder: string;
+}
+
+export function composerView(w: WorkerView | null): ComposerView {
+  const live = w?.status === 'running';
+  const phase = !w ? 'none' : w.status !== 'running' ? w.status : w.compacting ? 'compacting' : w.streaming ? 'streaming' : 'idle';
+  const streaming = !!(live && w!.streaming);
+  const compacting = !!(live && w!.compacting);
+  return {
+    phase,
+    sendLabel: streaming ? 'Steer' : 'Send',
+    sendTitle: streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
+    disabled: {
+      send: !live || compacting,
+      followUp: !streaming,
+      redirect: !live || compacting,
+      abort: !(streaming || compacting),
+      compact: !live || streaming || compacting,
+      stop: !w || (w.status !== 'running' && w.status !== 'starting'),
+    },
+    textareaDisabled: !live,
+    placeholder: !w ? 'No worker selected' : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+  };
+}
+
+export type LineClass = 'ok' | 'info' | 'error' | 'pending';
+export interface Line { text: string; cls: LineClass }
+
+/** Statuses that mean the action went as asked. */
+const OK = new Set(['accepted', 'aborted', 'redirected', 'compacted', 'stopped', 'started']);
+/** Statuses that are information, not failure. */
+const INFO = new Set(['not_streaming', 'cancelled']);
+
+export function resultClass(status: string): LineClass {
+  return OK.has(status) ? 'ok' : INFO.has(status) ? 'info' : 'error';
+}
+
+/** Actions that carry the composer's text. */
+const CARRIES_TEXT = new Set(['prompt', 'steer', 'followUp', 'redirect']);
+
+/** A message the composer sent and whose result has not come yet. */
+export interface Pending { action: string; text: string }
+
+/**
+ * What a result does to the composer. `message` is the sentence the host words it in. The
+ * text goes back into the box only when this very message failed: a failed Abort or Stop, or
+ * the result of a command from elsewhere, never brings back an old message.
+ */
+export function afterResult(pending: Pending | null, r: { action: string; status: string; message: string; tone?: LineClass; own: boolean }, boxValue: string): { line: Line; restore: string | null; pending: Pending | null } {
+  const cls = r.tone ?? resultClass(r.status);
+  const line = { text: r.message, cls };
+  const mine = r.own && pending !== null && CARRIES_TEXT.has(r.action) && pending.action === r.action;
+  if (!mine) return { line, restore: null, pending };
+  return { line, restore: cls === 'error' && !boxValue ? pending!.text : null, pending: null };
+}
+
+export function pendingLine(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): Line {
+  return { text: `${kind === 'followUp' ? 'Follow-up' : kind === 'steer' ? 'Steer' : kind === 'redirect' ? 'Redirect' : 'Prompt'} sent…`, cls: 'pending' };
+}
+
+/** Send pressed with nothing typed. */
+export function emptySendLine(w: WorkerView | null): Line {
+  return { text: w ? 'Type a message first, then send it.' : 'No worker is selected: start one first.', cls: 'info' };
+}
+
+/**
+ * What a state change does to the line: a worker that is no longer running makes what the line
+ * said about it stale (a green "Prompt accepted" under a stopped worker), so the line says
+ * what happened to the worker instead. null: the line stays.
+ */
+export function stateLine(before: WorkerView | null, after: WorkerView): Line | null {
+  if (!before || before.workerId !== after.workerId || before.status === after.status) return null;
+  if (after.status === 'running' || after.status === 'starting') return null;
+  const how = after.status === 'failed' ? 'failed' : after.status === 'stopped' ? 'was stopped' : 'exited';
+  return { text: `${after.name} ${how}.`, cls: after.status === 'failed' ? 'error' : 'info' };
+}

@@ -1,0 +1,76 @@
+// The event log's composer: buttons that stay put, a status line that tells the truth, and a
+// message that comes back only when it was the one that failed.
+import * as assert from 'node:assert/strict';
+import type { WorkerView } from '../../src/ui/webviewProtocol';
+import { afterResult, BUTTONS, composerView, emptySendLine, stateLine } from '../../src/webview/composer';
+
+const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
+
+describe('ui event log composer', () => {
+  it('Abort clicked twice never compacts: when the turn ends Abort stays where it was (disabled) and Compact does not take its place', () => {
+    const streaming = composerView(view({ streaming: true }));
+    const idle = composerView(view());
+    // Every button is always there: what changes is only whether it can be pressed.
+    assert.deepEqual(Object.keys(streaming.disabled), [...BUTTONS]);
+    assert.deepEqual(Object.keys(idle.disabled), [...BUTTONS]);
+    assert.equal(streaming.disabled.abort, false);
+    assert.equal(idle.disabled.abort, true, 'a second click on Abort after the turn ended must hit a disabled Abort');
+    assert.equal(idle.disabled.compact, false);
+    assert.equal(streaming.disabled.compact, true);
+    assert.ok(BUTTONS.indexOf('compact') > BUTTONS.indexOf('abort'));
+  });
+
+  it('a stopped worker can be stopped no more, and its text box is off', () => {
+    const v = composerView(view({ status: 'stopped' }));
+    assert.equal(v.disabled.stop, true);
+    assert.equal(v.textareaDisabled, true);
+    assert.equal(composerView(view({ status: 'failed' })).disabled.stop, true);
+  });
+
+  it('a failed Abort or Stop does not put an old, delivered message back in the box', () => {
+    // "hello" was sent and accepted...
+    let pending = afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'accepted', message: 'Prompt accepted by Demo worker', own: true }, '').pending;
+    assert.equal(pending, null);
+    // ...then an Abort and a Stop fail: nothing comes back.
+    for (const action of ['abort', 'stop', 'compact']) {
+      const r = afterResult(pending, { action, status: 'error', message: `${action} failed`, own: true }, '');
+      assert.equal(r.restore, null, `a failed ${action} brought back a message`);
+      pending = r.pending;
+    }
+    // Even with a message still on its way, another action's failure leaves it alone.
+    const inFlight = { action: 'steer', text: 'look at b.ts' };
+    const r = afterResult(inFlight, { action: 'abort', status: 'error', message: 'Aborting failed', own: true }, '');
+    assert.equal(r.restore, null);
+    assert.deepEqual(r.pending, inFlight);
+  });
+
+  it('the message that failed comes back (into an empty box only), once', () => {
+    const r = afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'Prompting Demo worker failed: busy', tone: 'error', own: true }, '');
+    assert.equal(r.restore, 'hello');
+    assert.equal(r.pending, null);
+    assert.deepEqual(r.line, { text: 'Prompting Demo worker failed: busy', cls: 'error' });
+    assert.equal(afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'x', own: true }, 'typed since').restore, null);
+    // A palette prompt that failed is not the composer's message.
+    assert.equal(afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'x', own: false }, '').restore, null);
+  });
+
+  it('results from the palette replace the line, in words', () => {
+    const r = afterResult(null, { action: 'abort', status: 'aborted', message: 'Aborted the turn of Demo worker', tone: 'ok', own: false }, '');
+    assert.deepEqual(r.line, { text: 'Aborted the turn of Demo worker', cls: 'ok' });
+    const stop = afterResult(null, { action: 'stop', status: 'not_found', message: 'Demo worker is already stopped', tone: 'info', own: false }, '');
+    assert.equal(stop.line.cls, 'info');
+  });
+
+  it('a worker that stops makes the line say so instead of a stale green "accepted"', () => {
+    assert.deepEqual(stateLine(view(), view({ status: 'stopped' })), { text: 'Demo worker was stopped.', cls: 'info' });
+    assert.equal(stateLine(view(), view({ status: 'failed' }))?.cls, 'error');
+    assert.equal(stateLine(view(), view({ streaming: true })), null, 'a turn starting leaves the line alone');
+    assert.equal(stateLine(null, view({ status: 'stopped' })), null);
+  });
+
+  it('an empty Send says what to do', () => {
+    assert.equal(emptySendLine(view()).cls, 'info');
+    assert.match(emptySendLine(view()).text, /Type a message/);
+    assert.match(emptySendLine(null).text, /start one/);
+  });
+});

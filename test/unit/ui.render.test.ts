@@ -1,0 +1,92 @@
+// The event log's rows, drawn into a small stand-in DOM that converts what it is given the way
+// the real one does: Node.replaceChildren(null) inserts the text "null".
+import * as assert from 'node:assert/strict';
+import type { WireEvent } from '../../src/ui/webviewProtocol';
+
+class FakeNode {
+  parent: FakeElement | null = null;
+  constructor(public data = '') {}
+  get textContent(): string { return this.data; }
+}
+class FakeElement extends FakeNode {
+  children: FakeNode[] = [];
+  className = '';
+  title = '';
+  open = false;
+  readonly attrs = new Map<string, string>();
+  constructor(readonly tagName: string) { super(); }
+  override get textContent(): string { return this.children.map((c) => c.textContent).join(''); }
+  override set textContent(t: string) { this.children = t ? [new FakeNode(t)] : []; }
+  setAttribute(k: string, v: string) { this.attrs.set(k, v); }
+  private adopt(items: unknown[]): FakeNode[] {
+    // As the DOM does: a node goes in as itself, anything else as the text of String(it).
+    return items.map((x) => (x instanceof FakeNode ? x : new FakeNode(String(x))));
+  }
+  appendChild(c: FakeNode) { this.children.push(c); return c; }
+  append(...items: unknown[]) { this.children.push(...this.adopt(items)); }
+  prepend(...items: unknown[]) { this.children.unshift(...this.adopt(items)); }
+  replaceChildren(...items: unknown[]) { this.children = this.adopt(items); }
+  get classList() { return { toggle: () => undefined }; }
+  querySelector(sel: string): FakeElement | null {
+    for (const c of this.children) {
+      if (!(c instanceof FakeElement)) continue;
+      if (sel.startsWith('.') ? c.className.split(' ').includes(sel.slice(1)) : c.tagName === sel) return c;
+      const deeper = c.querySelector(sel);
+      if (deeper) return deeper;
+    }
+    return null;
+  }
+}
+
+const T = 1_700_000_000_000;
+const ev = (type: string, fields: Partial<WireEvent> = {}): WireEvent => ({ type, timestamp: T, ...fields } as WireEvent);
+
+describe('ui event log rows', () => {
+  let render: typeof import('../../src/webview/render');
+  let model: typeof import('../../src/webview/model');
+  const g = globalThis as unknown as { document?: unknown };
+  before(async () => {
+    // Only for this file's tests: the other unit tests run without a document.
+    g.document = { createElement: (tag: string) => new FakeElement(tag) };
+    render = await import('../../src/webview/render');
+    model = await import('../../src/webview/model');
+  });
+  after(() => { delete g.document; });
+  const rowsOf = (events: WireEvent[]) => {
+    const m = new model.LogModel();
+    m.apply(events);
+    return m.all().map((e) => ({ e, text: (render.createRow(e) as unknown as FakeElement).textContent }));
+  };
+
+  it('a queue entry without items and a running compaction show no "null"', () => {
+    const rows = rowsOf([
+      ev('queue_update', { data: { steering: 0, follow_up: 0 } }),
+      ev('compaction_start', { data: { reason: 'manual' } }),
+    ]);
+    assert.equal(rows.length, 2);
+    for (const r of rows) assert.doesNotMatch(r.text, /null/, `${r.e.kind} row reads: ${r.text}`);
+    assert.match(rows[1].text, /Compacting…/);
+  });
+
+  it('a finished compaction shows its summary, and no "null" for the missing error', () => {
+    const [row] = rowsOf([ev('compaction_start'), ev('compaction_end', { data: { summary: 'Short summary', tokens_before: 1200 } })]);
+    assert.match(row.text, /Compacted/);
+    assert.match(row.text, /Short summary/);
+    assert.doesNotMatch(row.text, /null/);
+  });
+
+  it('a turn ended by stopping the worker says so in words', () => {
+    const rows = rowsOf([ev('agent_start'), ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash' }), ev('worker_exit', { data: { status: 'stopped' } })]);
+    const end = rows.find((r) => r.e.kind === 'end')!;
+    assert.match(end.text, /Turn ended: the worker stopped/);
+    const tool = rows.find((r) => r.e.kind === 'tool')!;
+    assert.doesNotMatch(tool.text, /running…/);
+  });
+
+  it('an assistant message that stopped to call a tool says "calls a tool", not "toolUse"', () => {
+    const rows = rowsOf([ev('agent_start'), ev('message_update', { delta: 'Running it.', block_type: 'text' }), ev('message_end', { stop_reason: 'toolUse' })]);
+    const text = rows.find((r) => r.e.kind === 'assistant')!.text;
+    assert.doesNotMatch(text, /toolUse/);
+    assert.match(text, /calls a tool/);
+  });
+});
