@@ -8,6 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
+import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -244,9 +245,16 @@ function asRefusal(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** pi 1.x refuses a manual compact with nothing to fold: the host says so as a compaction not performed. */
+const NOTHING_TO_COMPACT = /Nothing to compact|Already compacted/;
+
 export const piDialect: Dialect = {
   name: 'pi',
+  // A pi of unknown version is not promised to stop its compaction; `traits` says by version.
   abortCancelsCompaction: false,
+  traits: piTraits,
+  preflight: ({ command, callerArgs, env, cwd }) => piPreflight(command, callerArgs, env, cwd),
+  explainStartFailure: explainLoadFailure,
   createCodec: () => new PiCodec(),
   launchArgs({ model }) {
     // Hermetic: no session file, no discovered extensions (which would make the worker load
@@ -274,9 +282,18 @@ export const piDialect: Dialect = {
     return { compactionId: null };
   },
   async compact(connection, instructions): Promise<CompactAck> {
-    const result = await call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
+    let result: unknown;
+    try {
+      result = await call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
+    } catch (error) {
+      // pi 1.x: "Nothing to compact (session too small)", "Already compacted". Not a failure.
+      if (error instanceof WorkerRefusal && NOTHING_TO_COMPACT.test(error.message)) {
+        return { compactionId: null, result: { summary: null, tokensBefore: null, performed: false, note: error.message.replace(/^pi refused: /, '') } };
+      }
+      throw error;
+    }
     const parsed = compactResultSchema.safeParse(result ?? {});
     const r = parsed.success ? parsed.data : {};
-    return { compactionId: null, result: { summary: r.summary ?? null, tokensBefore: r.tokensBefore ?? null } };
+    return { compactionId: null, result: { summary: r.summary ?? null, tokensBefore: r.tokensBefore ?? null, performed: true } };
   },
 };
