@@ -149,6 +149,36 @@ for (const pi of PI_VERSIONS) {
     });
 
     it(pi.one
+      ? 'a prompt at agent_end is refused as post-turn work (pi 1.x settles later), naming it; at agent_settled it is accepted'
+      : 'a prompt at agent_end is accepted (pi 0.73.1 settles there)', async () => {
+      const { id } = await start();
+      llm.script([{ text: 'first' }, { text: 'second' }]);
+      let atEnd!: Promise<PromptResult>;
+      let atSettled: Promise<PromptResult> | undefined;
+      const off = host.onEvent((workerId, e) => {
+        if (workerId !== id) return;
+        if (e.type === 'agent_end' && !atEnd) atEnd = host.prompt(id, 'at agent_end');
+        if (e.type === 'agent_settled' && !atSettled && pi.one) atSettled = host.prompt(id, 'at agent_settled');
+      });
+      let settles = 0;
+      const second = waitFor(host, id, (e) => e.type === 'agent_settled' && ++settles === 2, 30_000, 'the second turn');
+      try {
+        await host.prompt(id, 'first');
+        await second;
+      } finally {
+        off();
+      }
+      const end = await atEnd;
+      if (pi.one) {
+        assert.equal(end.status, 'error');
+        assert.match(end.status === 'error' ? end.error : '', /still busy after its turn \(settling\)/);
+        assert.equal((await atSettled!).status, 'accepted');
+      } else {
+        assert.equal(end.status, 'accepted', JSON.stringify(end));
+      }
+    });
+
+    it(pi.one
       ? 'a compact of a tiny session is a compaction not performed (pi 1.x: "Nothing to compact")'
       : 'a compact of a one-turn session compacts it (pi 0.73.1 has no lower bound)', async () => {
       const { id } = await start();
