@@ -59,8 +59,8 @@ for (const pi of PIS) describe(`UI with real pi ${pi.version}`, function () {
     const id = started.workerId!;
     assert.equal(state(api, id).dialect, 'pi');
     assert.equal(state(api, id).workerVersion, pi.version);
-    // The tooltip's markdown escapes punctuation (appendText): compared without the escapes.
-    assert.match(workerTooltip(state(api, id)).value.replace(/\\/g, ''), new RegExp(`Dialect: pi ${pi.version.replace(/\./g, '\\.')}`));
+    // The tooltip's markdown escapes what it shows (spaces as &nbsp;): compared without that.
+    assert.match(workerTooltip(state(api, id)).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), new RegExp(`Dialect: pi ${pi.version.replace(/\./g, '\\.')}`));
     await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
     const session = await waitFor(api, 'the event log on pi', () => { const s = api.__ui.eventLog.session; return s && s.workerId === id && s.stats.received.includes('ready') ? s : undefined; });
 
