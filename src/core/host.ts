@@ -121,7 +121,9 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
       registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
     }
     emitState(worker);
-    const probed = await worker.probe();
+    // A version asked of the program itself is asked while the worker starts, not before.
+    const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
+    if (probed.ok) worker.setVersion(version);
     if (!probed.ok) {
       const stderrTail = worker.state().stderrTail;
       await worker.stop();

@@ -50,7 +50,7 @@ export interface Dialect {
    * Learns the worker's version before it is spawned, and refuses a launch that cannot work
    * (pi 1.x on a Node older than it needs) in plain words.
    */
-  preflight?(launch: { command: string; callerArgs: readonly string[]; env: Record<string, string | undefined>; cwd: string }): Promise<{ ok: true; version: string | null } | { ok: false; error: string }>;
+  preflight?(launch: { command: string; callerArgs: readonly string[]; env: Record<string, string | undefined>; cwd: string }): Promise<{ ok: true; version: string | null; later?: Promise<string | null> } | { ok: false; error: string }>;
   /** What differs by version of the worker; the one place such differences are decided. */
   traits?(version: string | null): Partial<DialectTraits>;
   /** Plain words for a start that failed in a way the worker's stderr says badly; null if not. */

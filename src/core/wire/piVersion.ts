@@ -18,7 +18,11 @@ export interface PiPackage {
   interpreter: string | null;
 }
 
-export type Preflight = { ok: true; version: string | null } | { ok: false; error: string };
+/**
+ * `later`: the version, when it must be asked of the program itself (`--version`); the host runs
+ * that beside the worker's own start-up instead of before it.
+ */
+export type Preflight = { ok: true; version: string | null; later?: Promise<string | null> } | { ok: false; error: string };
 
 const PACKAGE_NAME = /(^|\/)pi-coding-agent$/;
 
@@ -112,7 +116,7 @@ export async function piPreflight(command: string, callerArgs: readonly string[]
     }
     return { ok: true, version: pkg.version };
   }
-  return { ok: true, version: await askVersion(command, env, cwd, timeoutMs) };
+  return { ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs) };
 }
 
 function readNodeVersion(node: string): string | null {

@@ -84,7 +84,8 @@ export class Worker {
   private settles = 0;
   private readonly resync: Resync;
   /** What this worker's dialect and version do (compaction abort, agent_settled). */
-  private readonly traits: DialectTraits;
+  private traits: DialectTraits;
+  private version: string | null;
   private lastSettlement: Settlement | null = null;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
@@ -94,7 +95,8 @@ export class Worker {
     this.stdout = new Ring(limits.ringLines);
     this.model = spec.model ?? null;
     this.turns = new TurnTracker((s) => this.settled(s), spec.cwd);
-    this.traits = traitsOf(ctx.dialect, ctx.version ?? null);
+    this.version = ctx.version ?? null;
+    this.traits = traitsOf(ctx.dialect, this.version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
     this.resync = new Resync(limits.resyncMs, (d) => this.checkState(d));
     this.child = spawn(launch.command, launch.args, {
@@ -148,7 +150,7 @@ export class Worker {
       pid: this.pid,
       cwd: this.spec.cwd,
       dialect: this.spec.dialect,
-      workerVersion: this.ctx.version ?? null,
+      workerVersion: this.version,
       command: this.launch.command,
       args: this.launch.args,
       model: this.model,
@@ -406,7 +408,16 @@ export class Worker {
 
   /** "pi 1.6.0", or the dialect's name when the version is not known. */
   private versionName(): string {
-    return this.ctx.version ? `${this.spec.dialect} ${this.ctx.version}` : this.spec.dialect;
+    return this.version ? `${this.spec.dialect} ${this.version}` : this.spec.dialect;
+  }
+
+  /** The version learned beside the start-up (`--version`), before the first turn. */
+  setVersion(version: string | null): void {
+    if (version === this.version) return;
+    this.version = version;
+    this.traits = traitsOf(this.ctx.dialect, version);
+    this.turns.setSendsSettled(this.traits.sendsSettled);
+    this.ctx.onState(this);
   }
 
   /**
