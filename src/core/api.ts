@@ -105,7 +105,11 @@ export type StartResult =
   | { status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number };
 
 export type PromptResult =
-  | { status: 'accepted'; workerId: string; submissionId: string | null; streamingBehavior: StreamingBehavior | null; ms: number }
+  | {
+    status: 'accepted'; workerId: string; submissionId: string | null; streamingBehavior: StreamingBehavior | null;
+    /** The worker consumed the prompt without starting a turn (pi 1.x: an extension command or input handler). */
+    handled?: boolean; ms: number;
+  }
   | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
 
 export type AbortResult =

@@ -162,6 +162,26 @@ describe('the host and the fake pi of each version', function () {
       }
     });
 
+    if (one) {
+      it(`pi ${version}: a prompt the worker handles without a turn ("handled") leaves it idle, with nothing to resync`, async () => {
+        const started = await host.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
+        if (started.status !== 'started') return assert.fail(started.error);
+        const id = started.workerId;
+        const r = await host.prompt(id, '/handled by an extension');
+        assert.deepEqual([r.status, r.status === 'accepted' && r.handled], ['accepted', true]);
+        const s = host.state(id);
+        assert.equal(s.status !== 'not_found' && s.state.streaming, false);
+        // The next prompt is accepted at once and its turn carries its own provenance.
+        const end = waitFor(host, id, (e) => e.type === 'agent_settled');
+        assert.equal((await host.prompt(id, 'say next', { source: 'api' })).status, 'accepted');
+        await end;
+        const after = host.state(id);
+        if (after.status === 'not_found') return assert.fail('gone');
+        assert.deepEqual([after.state.turnCount, after.state.turns[0].source], [1, 'api']);
+        assert.equal(host.events(id).some((e) => e.type === 'state_resync'), false);
+      });
+    }
+
     it(`pi ${version}: a manual compact of a one-turn session ${one ? 'is not performed (Nothing to compact), not an error' : 'compacts it'}`, async () => {
       const started = await host.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '0']), cwd: ROOT });
       if (started.status !== 'started') return assert.fail(started.error);

@@ -38,7 +38,8 @@ export interface Dialect {
   /** Arguments the host adds in front of the caller's own. */
   launchArgs(options: { model?: string; name?: string }): string[];
   probe(connection: MessageConnection): Promise<ProbeInfo>;
-  prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null }>;
+  /** `handled`: the worker consumed the prompt without starting a turn (pi 1.x `disposition: "handled"`). */
+  prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null; handled?: boolean }>;
   /** Returns the compaction the abort also reached, where the worker says so. */
   abort(connection: MessageConnection): Promise<{ compactionId: string | null }>;
   compact(connection: MessageConnection, instructions: string | undefined): Promise<CompactAck>;

@@ -273,9 +273,12 @@ export const piDialect: Dialect = {
   async prompt(connection, request: PromptRequest) {
     const params: Record<string, unknown> = { message: request.text };
     if (request.streamingBehavior) params.streamingBehavior = request.streamingBehavior;
-    await call(connection, 'prompt', params);
+    const answer = await call(connection, 'prompt', params);
+    // pi 1.x says what became of the prompt: started, queued, or handled (an extension command
+    // or input handler consumed it, and no run starts for it).
+    const disposition = (answer as { disposition?: unknown } | null)?.disposition;
     // pi's events carry no submission id; the host records provenance itself.
-    return { submissionId: request.submissionId ?? null };
+    return { submissionId: request.submissionId ?? null, handled: disposition === 'handled' };
   },
   async abort(connection) {
     await call(connection, 'abort');

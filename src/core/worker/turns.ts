@@ -87,6 +87,11 @@ export class TurnTracker {
     this.provenance.push(p);
   }
 
+  /** The last recorded prompt starts no turn (the worker handled it otherwise). */
+  dropLastProvenance(): void {
+    this.provenance.pop();
+  }
+
   /** The turn a prompt would have started is not coming (the worker died, or refused). */
   reset(): void {
     this.inTurn = false;

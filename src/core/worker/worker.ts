@@ -207,14 +207,15 @@ export class Worker {
       // the settle timeout, not the command timeout.
       const bound = queued === 'followUp' ? this.ctx.limits.settleTimeoutMs : this.ctx.limits.commandTimeoutMs;
       const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
-      if (!queued) {
+      if (!queued && ack.handled) this.turns.dropLastProvenance();
+      else if (!queued) {
         this.turns.promptAccepted(startsBefore);
         if (this.turns.agentStarts === startsBefore) {
           this.resync.doubt({ reason: 'it accepted a prompt and no turn began', cleared: () => this.turns.agentStarts !== startsBefore });
         }
       }
       this.ctx.onState(this);
-      return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ms: elapsed(t0) };
+      return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ...(ack.handled ? { handled: true } : {}), ms: elapsed(t0) };
     } catch (error) {
       return fail((error as Error).message);
     }
