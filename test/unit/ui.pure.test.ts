@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { parseCommandArg } from '../../src/ui/commandArgs';
-import { contextValues, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine } from '../../src/ui/describe';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine } from '../../src/ui/describe';
 import { demoSpec, findExecutable, profileChoices, searchDirs } from '../../src/ui/profiles';
 import { resultSentence } from '../../src/ui/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
@@ -173,6 +173,14 @@ describe('ui words and icons', () => {
     assert.equal(workerIcon(st({ status: 'starting' })).id, 'loading~spin');
     assert.equal(workerDescription(st({ streaming: true })), 'running · m · streaming');
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
+  });
+
+  it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'running · m · retrying after its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'running · m · compacting after its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'running · m · settling its turn');
+    assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: '1.6.0' })), 'pi 1.6.0');
+    assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: null })), 'pi (version not known)');
   });
 
   it('a turn: end reason, source, duration, tools and blocked calls', () => {
