@@ -9,7 +9,7 @@
 // two spans in it (write, and agent_end parsed to its wait resolved).
 import { pathToFileURL } from 'node:url';
 import { startMockLlm } from '../test/fixtures/mock-llm.mjs';
-import { makePiAgentDir, piCommand, piEnv, piRpcArgs, removePiAgentDir } from '../test/fixtures/pi-env.mjs';
+import { makePiAgentDir, PI_VERSIONS, piEnv, piRpcArgs, removePiAgentDir } from '../test/fixtures/pi-env.mjs';
 import { BareWorker, ROOT, WIRE, fakeArgs, fakeSpec, figure, loadCore, log, nextHostEvent, sleep } from './lib/common.mjs';
 
 /** How long the tool has been running when the abort is sent. */
@@ -23,7 +23,8 @@ export function tracedHost(core) {
   return { host, marks };
 }
 
-export function hostSide({ host, marks }, workerId, beforePrompt) {
+/** The end of the aborted turn: agent_end, or pi 1.x's agent_settled (it follows agent_end). */
+export function hostSide({ host, marks }, workerId, beforePrompt, endType = 'agent_end') {
   return async () => {
     beforePrompt?.();
     const tool = nextHostEvent(host, workerId, (e) => e.type === 'tool_execution_start', 60_000, 'tool_execution_start');
@@ -32,7 +33,7 @@ export function hostSide({ host, marks }, workerId, beforePrompt) {
     await tool;
     await sleep(MID_TOOL_MS);
     let ended = 0;
-    const off = host.onEvent((id, e) => id === workerId && e.type === 'agent_end' && (ended = performance.now()));
+    const off = host.onEvent((id, e) => id === workerId && e.type === endType && (ended = performance.now()));
     marks.written = 0;
     const t0 = performance.now();
     const r = await host.abort(workerId);
@@ -43,21 +44,21 @@ export function hostSide({ host, marks }, workerId, beforePrompt) {
   };
 }
 
-export function bareSide(w, dialect, beforePrompt) {
+export function bareSide(w, dialect, beforePrompt, endType = 'agent_end') {
   const wire = WIRE[dialect];
   let id = 100;
   const isEvent = (type) => (v) => wire.isEvent(v) && wire.eventType(v) === type;
   return async () => {
     beforePrompt?.();
     const tool = w.next(isEvent('tool_execution_start'), 60_000, 'tool_execution_start');
-    const ended = w.next(isEvent('agent_end'), 60_000, 'agent_end');
+    const ended = w.next(isEvent(endType), 60_000, endType);
     w.send(wire.prompt(++id, 'bash sleep 30'));
     await tool;
     await sleep(MID_TOOL_MS);
     let parsed = 0;
     const onValue = w.onValue;
     w.onValue = (v) => {
-      if (isEvent('agent_end')(v)) parsed = performance.now();
+      if (isEvent(endType)(v)) parsed = performance.now();
       onValue.call(w, v);
     };
     const t0 = performance.now();
@@ -98,13 +99,13 @@ export async function pairs(count, product, baseline) {
 
 const GOAL = 'host adds < 1 ms (median)';
 
-export function abortFigures(label, ps, note) {
+export function abortFigures(label, ps, note, endType = 'agent_end') {
   const end = figure({
     bench: 'abort', name: `${label}: abort → aborted, mid-tool`, unit: 'ms', better: 'lower', pairs: ps,
-    baselineName: 'bare script: abort line → agent_end line', note,
+    baselineName: `bare script: abort line → ${endType} line`, note,
   });
   const own = figure({
-    bench: 'abort', name: `${label}: the host's own time in it (call → line written, agent_end delivered → resolved)`, unit: 'ms', better: 'lower',
+    bench: 'abort', name: `${label}: the host's own time in it (call → line written, ${endType} delivered → resolved)`, unit: 'ms', better: 'lower',
     pairs: ps.map((p) => ({ product: p.productOwn, baseline: p.baselineOwn })), baselineName: 'the bare script\'s same two spans', goal: GOAL,
   });
   own.met = own.product.median < 1;
@@ -131,24 +132,26 @@ export async function run({ fakeCount = 50, piCount = 10, dialects = ['pi', 'tau
       await w.stop();
     }
   }
-  if (realPi && piCount > 0) {
+  // Each pi: 0.73.1 (ends a turn with agent_end) and 1.x (with agent_settled after it).
+  for (const pi of realPi && piCount > 0 ? PI_VERSIONS : []) {
+    const endType = pi.one ? 'agent_settled' : 'agent_end';
     const llm = await startMockLlm();
     const dir = await makePiAgentDir({ baseUrl: llm.baseUrl });
     const traced = tracedHost(core);
     const { host } = traced;
     const env = piEnv(dir);
-    const w = new BareWorker(piCommand(), piRpcArgs(), { env });
+    const w = new BareWorker(pi.command(), piRpcArgs(), { env });
     try {
-      const started = await host.start({ dialect: 'pi', command: piCommand(), cwd: ROOT, model: 'mock/mock-1', env, name: 'bench pi' });
-      if (started.status !== 'started') throw new Error(`start real pi: ${started.error}`);
+      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ROOT, model: 'mock/mock-1', env, name: 'bench pi' });
+      if (started.status !== 'started') throw new Error(`start real pi ${pi.version}: ${started.error}`);
       await bareReady(w, 'pi');
       // Each side's next model reply is a `sleep 30` tool call (the replies are queued in order,
       // and only one side runs at a time).
       const script = () => llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] }]);
-      const ps = await pairs(piCount, hostSide(traced, started.workerId, script), bareSide(w, 'pi', script));
-      const [f, own] = abortFigures('real pi 0.73.1 + mock LLM', ps, `${ps.length} aborts each; seed 003's anchor: ~3 ms mid-tool`);
+      const ps = await pairs(piCount, hostSide(traced, started.workerId, script, endType), bareSide(w, 'pi', script, endType));
+      const [f, own] = abortFigures(`real pi ${pi.version} + mock LLM`, ps, `${ps.length} aborts each; seed 003's anchor: ~3 ms mid-tool`, endType);
       figures.push(f, own);
-      log(`  abort real pi: host median ${f.product.median} ms, bare ${f.baseline.median} ms; host's own ${own.product.median} ms`);
+      log(`  abort real pi ${pi.version}: host median ${f.product.median} ms, bare ${f.baseline.median} ms; host's own ${own.product.median} ms`);
     } finally {
       await host.dispose();
       await w.stop();

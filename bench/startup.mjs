@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startMockLlm } from '../test/fixtures/mock-llm.mjs';
-import { makePiAgentDir, piCommand, piEnv, piRpcArgs, removePiAgentDir } from '../test/fixtures/pi-env.mjs';
+import { makePiAgentDir, PI_VERSIONS, piEnv, piRpcArgs, removePiAgentDir } from '../test/fixtures/pi-env.mjs';
 import { buildBundles } from './lib/build.mjs';
 import { BareWorker, WIRE, ROOT, distDir, fakeArgs, fakeSpec, figure, loadCore, log, round } from './lib/common.mjs';
 
@@ -88,18 +88,19 @@ export async function run({ fakeCount = 20, piCount = 5, activations = 10, realP
       }));
       log(`  startup fake ${dialect}: host ${round(figures.at(-1).product.median, 1)} ms, bare ${round(figures.at(-1).baseline.median, 1)} ms`);
     }
-    if (realPi && piCount > 0) {
+    for (const pi of realPi && piCount > 0 ? PI_VERSIONS : []) {
       const llm = await startMockLlm();
       const dir = await makePiAgentDir({ baseUrl: llm.baseUrl });
       try {
         const env = piEnv(dir);
-        const spec = { dialect: 'pi', command: piCommand(), cwd: ROOT, model: 'mock/mock-1', env, name: 'bench pi' };
-        const pairs = await alternate(piCount, () => hostStart(host, spec), () => bareStart(piCommand(), piRpcArgs(), 'pi', env));
+        const spec = { dialect: 'pi', command: pi.command(), cwd: ROOT, model: 'mock/mock-1', env, name: 'bench pi' };
+        const pairs = await alternate(piCount, () => hostStart(host, spec), () => bareStart(pi.command(), piRpcArgs(), 'pi', env));
         figures.push(figure({
-          bench: 'startup', name: 'real pi 0.73.1: spawn → started', unit: 'ms', better: 'lower', pairs,
-          baselineName: 'bare spawn + get_state', note: `${pairs.length} starts each`,
+          bench: 'startup', name: `real pi ${pi.version}: spawn → started`, unit: 'ms', better: 'lower', pairs,
+          baselineName: 'bare spawn + get_state',
+          note: `${pairs.length} starts each; the host's start includes learning pi's version (${pi.one ? '`pi --version`: pi 1.x runs behind a launcher script' : 'its package.json'})`,
         }));
-        log(`  startup real pi: host ${round(figures.at(-1).product.median, 1)} ms, bare ${round(figures.at(-1).baseline.median, 1)} ms`);
+        log(`  startup real pi ${pi.version}: host ${round(figures.at(-1).product.median, 1)} ms, bare ${round(figures.at(-1).baseline.median, 1)} ms`);
       } finally {
         await llm.close();
         await removePiAgentDir(dir);

@@ -44,7 +44,9 @@ export async function product(core, dialect, n, replayFile) {
     let done;
     const ended = new Promise((r) => (done = r));
     host.onEvent((wid, e) => {
-      if (wid !== id || e.type === 'prompt_sent') return;
+      // Only what the worker sent: not the host's own prompt_sent, nor the agent_settled it adds
+      // after a 0.73.1 agent_end.
+      if (wid !== id || e.type === 'prompt_sent' || e.data?.synthesized === true) return;
       count++;
       if (e.type === 'agent_end') done(performance.now());
     });

@@ -71,11 +71,20 @@ export interface WorkerState {
   workerId: string;
   name: string;
   status: WorkerStatus;
+  /** Busy with a turn, from the prompt until the turn settles (`agent_settled`): a plain prompt is refused. */
   streaming: boolean;
+  /**
+   * What the worker still does after its turn's run ended (pi 1.x, between `agent_end` and
+   * `agent_settled`): a retry, an automatic compaction, a queued continuation, or only settling.
+   * null while the run goes on or the worker is idle.
+   */
+  afterTurn: 'retry' | 'compaction' | 'continuation' | 'settling' | null;
   compacting: boolean;
   pid: number | null;
   cwd: string;
   dialect: DialectName;
+  /** The worker program's version where the host could learn it (pi: `--version` or its package.json). */
+  workerVersion: string | null;
   command: string;
   args: string[];
   model: string | null;
@@ -103,7 +112,11 @@ export type StartResult =
   | { status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number };
 
 export type PromptResult =
-  | { status: 'accepted'; workerId: string; submissionId: string | null; streamingBehavior: StreamingBehavior | null; ms: number }
+  | {
+    status: 'accepted'; workerId: string; submissionId: string | null; streamingBehavior: StreamingBehavior | null;
+    /** The worker consumed the prompt without starting a turn (pi 1.x: an extension command or input handler). */
+    handled?: boolean; ms: number;
+  }
   | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
 
 export type AbortResult =

@@ -89,16 +89,25 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     // The first task obeys the prompt limit; refused before anything is spawned.
     const taskRefused = spec.task ? checkPrompt(spec.task, limits) : null;
     if (taskRefused) return { status: 'error', error: `invalid worker spec: task: ${taskRefused}`, ms: elapsed(t0) };
+    const launch = buildLaunch(spec, options);
+    if (!launch.ok) return { status: 'error', error: launch.error, ms: elapsed(t0) };
+    const dialect = DIALECTS[spec.dialect];
+    // The worker's version (what differs by version is decided from it), and a launch that cannot
+    // work refused in plain words before anything is spawned.
+    const preflight = dialect.preflight
+      ? await dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
+      : { ok: true as const, version: null };
+    if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
+    // Counted after the last wait, so that starts racing each other cannot pass the limit together.
     const live = [...workers.values()].filter((w) => w.live).length;
     if (live >= limits.maxWorkers) {
       return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
     }
-    const launch = buildLaunch(spec, options);
-    if (!launch.ok) return { status: 'error', error: launch.error, ms: elapsed(t0) };
     const workerId = `w${++sequence}-${randomUUID().slice(0, 8)}`;
     const worker = new Worker(workerId, spec, launch.launch, {
       limits,
-      dialect: DIALECTS[spec.dialect],
+      dialect,
+      version: preflight.version,
       onEvent: emitEvent,
       onState: emitState,
       onOutput: (w, kind, text) => emitOutput(w.id, kind, text),
@@ -112,7 +121,9 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
       registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
     }
     emitState(worker);
-    const probed = await worker.probe();
+    // A version asked of the program itself is asked while the worker starts, not before.
+    const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
+    if (probed.ok) worker.setVersion(version);
     if (!probed.ok) {
       const stderrTail = worker.state().stderrTail;
       await worker.stop();

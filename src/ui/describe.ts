@@ -20,13 +20,27 @@ export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' |
 export function workerDescription(s: WorkerState): string {
   const parts: string[] = [s.status];
   if (s.model) parts.push(s.model);
-  if (s.status === 'running' && s.compacting) parts.push('compacting');
+  if (s.status === 'running' && s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
+  else if (s.status === 'running' && s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
   else if (s.status === 'running' && s.streaming) parts.push('streaming');
   if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
   if (s.signal) parts.push(s.signal);
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
   return parts.join(' · ');
+}
+
+/** Post-turn work (pi 1.x, between agent_end and agent_settled), said as such and not as a running turn. */
+const AFTER_TURN: Record<NonNullable<WorkerState['afterTurn']>, string> = {
+  retry: 'retrying after its turn',
+  compaction: 'compacting after its turn',
+  continuation: 'going on with queued messages',
+  settling: 'settling its turn',
+};
+
+/** The dialect and, where the host learned it, the worker's version: "pi 1.6.0". */
+export function dialectLine(s: Pick<WorkerState, 'dialect' | 'workerVersion'>): string {
+  return s.workerVersion ? `${s.dialect} ${s.workerVersion}` : `${s.dialect} (version not known)`;
 }
 
 /** What a worker may do, for its tooltip: its card, whether the guard confines it, its tools. */

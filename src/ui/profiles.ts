@@ -127,5 +127,5 @@ export function piChoice(choices: ProfileChoice[], opts: { requested?: string; d
   const choice = pis.find((c) => c.name === opts.defaultName) ?? pis.find((c) => c.origin === 'detected') ?? pis[0];
   return choice
     ? { ok: true, choice }
-    : { ok: false, error: 'pi is not installed: agent cards run on pi, and no "pi" was found in the workspace\'s node_modules/.bin or on PATH. Install it (npm install -g @mariozechner/pi-coding-agent) or add a pi profile to rpcWorkers.profiles.' };
+    : { ok: false, error: 'pi is not installed: agent cards run on pi, and no "pi" was found in the workspace\'s node_modules/.bin or on PATH. Install it (npm install -g @earendil-works/pi-coding-agent; pi 1.x needs Node ≥ 22.19) or add a pi profile to rpcWorkers.profiles.' };
 }

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, WorkerHost, WorkerState } from '../core/api';
-import { commandLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
+import { commandLine, dialectLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
 import { Disposable, toDisposable } from './disposable';
 import { throttle } from './throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -230,7 +230,7 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   };
   row('Status', workerDescription(s));
   row('PID', s.pid === null ? 'none' : String(s.pid));
-  row('Dialect', s.dialect);
+  row('Dialect', dialectLine(s));
   row('Working directory', s.cwd);
   row('Started', new Date(s.startedAt).toLocaleString());
   row('Turns', String(s.turnCount));

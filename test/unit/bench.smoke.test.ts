@@ -54,7 +54,7 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
 
   it('abort → settled: every abort lands and is paired with a bare one', async () => {
     const { figures } = await (await load('abort.mjs')).run({ ...runner.SIZES.quick.abort, dist });
-    assert.deepEqual([...new Set(figures.map((f: Figure) => f.name.split(':')[0]))], ['fake worker (pi)', 'fake worker (tau)', 'real pi 0.73.1 + mock LLM']);
+    assert.deepEqual([...new Set(figures.map((f: Figure) => f.name.split(':')[0]))], ['fake worker (pi)', 'fake worker (tau)', 'real pi 0.73.1 + mock LLM', 'real pi 1.6.0 + mock LLM']);
     for (const f of figures) {
       sane(f);
       const sizes = runner.SIZES.quick.abort as { fakeCount: number; piCount: number };
@@ -65,7 +65,7 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
         assert.ok(f.product.min >= 0, 'the host\'s own time is a duration');
       }
     }
-    assert.equal(figures.length, 6, 'end to end and the host\'s own time, for each worker');
+    assert.equal(figures.length, 8, 'end to end and the host\'s own time, for each worker');
   });
 
   it('throughput: the host, the raw reader and RpcClient see the same number of events', async () => {
@@ -94,7 +94,7 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const { figures } = await (await load('startup.mjs')).run({ ...runner.SIZES.quick.startup, dist });
     for (const f of figures) sane(f);
     const names = figures.map((f: Figure) => f.name);
-    assert.ok(names.some((n: string) => n.startsWith('real pi')));
+    assert.deepEqual(names.filter((n: string) => n.startsWith('real pi')).map((n: string) => n.split(':')[0]), ['real pi 0.73.1', 'real pi 1.6.0']);
     assert.ok(names.some((n: string) => n.includes('activate()')));
     for (const bundle of ['extension.js', 'core.js', 'webview.js']) assert.ok(names.some((n: string) => n.endsWith(`minified/${bundle}`)), bundle);
   });

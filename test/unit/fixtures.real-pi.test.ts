@@ -1,12 +1,13 @@
-// Real pi 0.73.1 on the mock LLM: proves the offline fixtures work, and that the
-// fake worker's pi dialect says what real pi says where a host depends on it.
+// Real pi on the mock LLM, 0.73.1 and 1.x: proves the offline fixtures work, and that the
+// fake worker's pi dialect (with --pi-version) says what each real pi says where a host
+// depends on it.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startMockLlm, type MockLlm } from "../fixtures/mock-llm.mjs";
-import { makePiAgentDir, piCommand, piEnv, piRpcArgs, removePiAgentDir } from "../fixtures/pi-env.mjs";
+import { makePiAgentDir, PI_VERSIONS, piEnv, piRpcArgs, removePiAgentDir } from "../fixtures/pi-env.mjs";
 import { StdioPeer, isAlive, killGroup, type Line } from "../fixtures/fake-worker/peer.mjs";
 import { PI_ERRORS } from "../fixtures/fake-worker/pi.mjs";
 
@@ -20,7 +21,7 @@ function shapeAfterFirstTurn(p: StdioPeer): string[] {
     .map((l) => (l.type === "queue_update" ? `queue:${l.steering.length}/${l.followUp.length}` : l.type.startsWith("message_") ? `${l.type}:${l.message.role}` : l.type));
 }
 
-describe("real pi 0.73.1 on the mock LLM", function () {
+for (const version of PI_VERSIONS) describe(`real pi ${version.version} on the mock LLM`, function () {
   this.timeout(60_000);
   let llm: MockLlm;
   let agentDir: string;
@@ -43,9 +44,16 @@ describe("real pi 0.73.1 on the mock LLM", function () {
   });
 
   function pi(): StdioPeer {
-    const p = StdioPeer.spawn(piCommand(), piRpcArgs(), { env: piEnv(agentDir), cwd });
+    const p = StdioPeer.spawn(version.command(), piRpcArgs(), { env: piEnv(agentDir), cwd });
     peers.push(p);
     return p;
+  }
+
+  /** The fake, speaking this pi's version. */
+  function fake(): StdioPeer {
+    const f = StdioPeer.spawn(process.execPath, [FAKE, "--dialect", "pi", "--pi-version", version.version], { cwd });
+    peers.push(f);
+    return f;
   }
 
   async function ready(p: StdioPeer): Promise<Line> {
@@ -78,13 +86,12 @@ describe("real pi 0.73.1 on the mock LLM", function () {
     p.send({ id: "a", type: "abort" });
     await p.waitFor((l) => l.id === "a");
 
-    const f = StdioPeer.spawn(process.execPath, [FAKE, "--dialect", "pi"], { cwd });
-    peers.push(f);
+    const f = fake();
     f.send({ id: "1", type: "prompt", message: "wait 30000" });
     await f.waitFor((l) => l.type === "agent_start");
     f.send({ id: "2", type: "prompt", message: "interrupting" });
-    const fake = await f.waitFor((l) => l.id === "2");
-    assert.deepEqual(fake, real);
+    const fromFake = await f.waitFor((l) => l.id === "2");
+    assert.deepEqual(fromFake, real);
     assert.equal(real.error, PI_ERRORS.streaming);
   });
 
@@ -97,8 +104,7 @@ describe("real pi 0.73.1 on the mock LLM", function () {
     };
     const real = pi();
     await ready(real);
-    const f = StdioPeer.spawn(process.execPath, [FAKE, "--dialect", "pi"], { cwd });
-    peers.push(f);
+    const f = fake();
     const fromReal = await answers(real);
     assert.deepEqual(await answers(f), fromReal);
     assert.deepEqual(fromReal.map((r) => r.error).sort(), [
@@ -124,8 +130,7 @@ describe("real pi 0.73.1 on the mock LLM", function () {
 
     const fifo = path.join(cwd, "gate");
     execFileSync("mkfifo", [fifo]);
-    const f = StdioPeer.spawn(process.execPath, [FAKE, "--dialect", "pi"], { cwd });
-    peers.push(f);
+    const f = fake();
     f.send({ id: "1", type: "prompt", message: `bash read x < ${fifo}` });
     await f.waitFor((l) => l.type === "tool_execution_start");
     f.send({ id: "s", type: "steer", message: "change plan" });
@@ -150,11 +155,9 @@ describe("real pi 0.73.1 on the mock LLM", function () {
     const pid = Number(/^(\d+)/.exec(update.partialResult.content[0].text)![1]);
     strayGroups.push(pid);
     assert.ok(isAlive(pid));
-    const t0 = Date.now();
     const from = p.records.length;
     p.send({ id: "a", type: "abort" });
     const end = await p.waitFor((l) => l.type === "agent_end");
-    assert.ok(Date.now() - t0 < 5000, "abort settles promptly");
     assert.equal(end.messages.at(-1).stopReason, "aborted");
     assert.ok(p.indexOf(await p.waitFor((l) => l.id === "a")) > p.indexOf(end), "pi answers abort after agent_end");
     assert.equal(isAlive(pid), false, "the sleep was killed");
@@ -163,8 +166,10 @@ describe("real pi 0.73.1 on the mock LLM", function () {
     // The sequence the fake's own abort test pins down.
     assert.deepEqual(p.records.slice(from).map((r) => (r.json as Line).type), [
       "tool_execution_end", "message_start", "message_end", "turn_end",
-      "turn_start", "message_start", "message_end", "turn_end", "agent_end", "response",
+      "turn_start", "message_start", "message_end", "turn_end", "agent_end",
+      ...(version.one ? ["agent_settled"] : []), "response",
     ]);
+    if (version.one) assert.deepEqual([end.willRetry, p.messages.find((l) => l.type === "agent_settled")!.aborted], [false, true]);
 
     p.send({ id: "s", type: "get_state" });
     assert.equal((await p.waitFor((l) => l.id === "s")).data.isStreaming, false);
@@ -177,5 +182,78 @@ describe("real pi 0.73.1 on the mock LLM", function () {
     assert.equal(next.messages[2].tool_calls[0].function.name, "bash");
     assert.match(next.messages[3].content, /Command aborted/);
     await p.waitFor((l, i) => l.type === "agent_end" && i > p.indexOf(end));
+  });
+
+  // What a manual compact sends, as [type, command?, success?, aborted?, error?]: the fake's must match.
+  const compactShape = (q: StdioPeer, from: number) =>
+    q.messages.slice(from).filter((l) => l.type === "compaction_start" || l.type === "compaction_end" || (l.type === "response" && (l.command === "compact" || l.command === "abort")))
+      .map((l) => (l.type === "response" ? ["response", l.command, l.success, l.error ?? null] : [l.type, l.aborted ?? null, typeof l.errorMessage === "string" ? l.errorMessage : null]));
+
+  async function turn(q: StdioPeer, id: string, message: string): Promise<void> {
+    const from = q.records.length;
+    q.send({ id, type: "prompt", message });
+    await q.waitFor((l) => l.type === (version.one ? "agent_settled" : "agent_end"), { from });
+  }
+
+  it(version.one ? "refuses to compact a one-turn session (Nothing to compact), as the fake does" : "compacts a one-turn session, as the fake does", async () => {
+    const p = pi();
+    await ready(p);
+    llm.script({ text: "short" }, { text: "SUMMARY" });
+    await turn(p, "1", "hello");
+    const from = p.messages.length;
+    p.send({ id: "c", type: "compact" });
+    await p.waitFor((l) => l.id === "c");
+    const real = compactShape(p, from);
+
+    const f = fake();
+    await turn(f, "1", "say short");
+    const fromFake = f.messages.length;
+    f.send({ id: "c", type: "compact" });
+    await f.waitFor((l) => l.id === "c");
+    assert.deepEqual(compactShape(f, fromFake), real);
+    assert.equal(real.at(-1)![2], !version.one);
+    if (version.one) assert.equal(real.at(-1)![3], PI_ERRORS.nothingToCompact);
+  });
+
+  it(version.one ? "abort cancels a running compaction (aborted: true, \"Compaction cancelled\"), as the fake does"
+    : "abort does not reach a running compaction (it ends with a summary), as the fake does", async () => {
+    const p = pi();
+    await ready(p);
+    let open!: () => void;
+    // Long enough for pi 1.x, which folds only what lies beyond compaction.keepRecentTokens (10 here).
+    llm.script({ text: "the first answer, in a few words" }, { text: "the second answer, in a few more words" }, { gate: new Promise<void>((r) => (open = r)), text: "SUMMARY" });
+    await turn(p, "1", "the first question, in a few words");
+    await turn(p, "2", "the second question, in a few words");
+    const from = p.messages.length;
+    p.send({ id: "c", type: "compact" });
+    await Promise.race([llm.waitForRequest(3), p.waitFor(() => false, { timeoutMs: 15_000, what: "the summary request" })]); // the summary request is with the model
+    p.send({ id: "a", type: "abort" });
+    await p.waitFor((l) => l.id === "a", { timeoutMs: 15_000, what: "the abort answer" });
+    open();
+    await p.waitFor((l) => l.id === "c", { timeoutMs: 15_000, what: "the compact answer" });
+    const real = compactShape(p, from);
+
+    const f = StdioPeer.spawn(process.execPath, [FAKE, "--dialect", "pi", "--pi-version", version.version, "--compact-ms", "60000"], { cwd });
+    peers.push(f);
+    await turn(f, "1", "say one");
+    await turn(f, "2", "say two");
+    const fromFake = f.messages.length;
+    f.send({ id: "c", type: "compact" });
+    await f.waitFor((l) => l.type === "compaction_start");
+    f.send({ id: "a", type: "abort" });
+    await f.waitFor((l) => l.id === "a");
+    if (!version.one) {
+      // 0.73.1's compaction runs to its end whatever abort said: the fake's takes --compact-ms.
+      assert.deepEqual(compactShape(f, fromFake), [["compaction_start", null, null], ["response", "abort", true, null]]);
+      assert.deepEqual(real.slice(0, 2), [["compaction_start", null, null], ["response", "abort", true, null]]);
+      assert.deepEqual(real.slice(2), [["compaction_end", false, null], ["response", "compact", true, null]]);
+      return;
+    }
+    await f.waitFor((l) => l.id === "c");
+    assert.deepEqual(compactShape(f, fromFake), real);
+    assert.deepEqual(real, [
+      ["compaction_start", null, null], ["compaction_end", true, null],
+      ["response", "compact", false, PI_ERRORS.compactionCancelled], ["response", "abort", true, null],
+    ]);
   });
 });

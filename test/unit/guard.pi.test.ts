@@ -1,4 +1,4 @@
-// Real pi 0.73.1 with the bundled guard extension, driven by a scripted mock LLM: the guard has
+// Real pi (0.73.1 and 1.x) with the bundled guard extension, driven by a scripted mock LLM: the guard has
 // to stop real write/edit calls before they touch the disk.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { piGuardLaunch } from '../../src/core/guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { parseGuardVeto } from '../../src/core/guard/veto';
+import { PI_VERSIONS } from '../fixtures/pi-env.mjs';
 
 type Json = Record<string, any>;
 
@@ -25,7 +26,6 @@ interface Fixtures {
   makePiAgentDir(o: { baseUrl: string }): Promise<string>;
   removePiAgentDir(dir: string): Promise<void>;
   piEnv(dir: string): Record<string, string>;
-  piCommand(): string;
   piRpcArgs(extra: string[]): string[];
 }
 async function loadFixtures(): Promise<Fixtures> {
@@ -63,7 +63,7 @@ function readUntil(child: ChildProcessWithoutNullStreams, until: (e: Json) => bo
   });
 }
 
-describe('guard on real pi: the bundled extension vetoes writes before they run', function () {
+for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bundled extension vetoes writes before they run`, function () {
   this.timeout(60000);
   let tmp: string;
   let ws: string;
@@ -115,7 +115,7 @@ describe('guard on real pi: the bundled extension vetoes writes before they run'
       },
       { text: 'done' },
     );
-    child = spawn(fx.piCommand(), fx.piRpcArgs(launch.args), { cwd: ws, env: { ...fx.piEnv(agentDir), ...launch.env } });
+    child = spawn(pi.command(), fx.piRpcArgs(launch.args), { cwd: ws, env: { ...fx.piEnv(agentDir), ...launch.env } });
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     const events = readUntil(child, (e) => e.type === 'agent_end', 45000);
     child.stdin.write(`${JSON.stringify({ id: 'p1', type: 'prompt', message: 'write some files' })}\n`);
@@ -153,7 +153,7 @@ describe('guard on real pi: the bundled extension vetoes writes before they run'
     mock.script({ toolCalls: [{ id: 'w', name: 'write', arguments: { path: 'src/unguarded.txt', content: 'x' } }] }, { text: 'done' });
     const launch = piGuardLaunch(resolveGuard(true, ws) as ResolvedPolicy, ws, path.join(tmp, 'pi-guard.js'));
     const env: Record<string, string | undefined> = { ...fx.piEnv(agentDir), RPC_WORKERS_GUARD: '{"allowedPaths": "everything"}' };
-    child = spawn(fx.piCommand(), fx.piRpcArgs(launch.args), { cwd: ws, env });
+    child = spawn(pi.command(), fx.piRpcArgs(launch.args), { cwd: ws, env });
     const events = readUntil(child, (e) => e.type === 'agent_end', 45000);
     child.stdin.write(`${JSON.stringify({ id: 'p2', type: 'prompt', message: 'write' })}\n`);
     const end = (await events).find((e) => e.type === 'tool_execution_end') as Json;

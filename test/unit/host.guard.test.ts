@@ -10,7 +10,7 @@ import type { WorkerHost } from '../../src/core/api';
 import { createWorkerHost } from '../../src/core/host';
 import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
-import { makePiAgentDir, piCommand, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
+import { makePiAgentDir, PI_VERSIONS, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 
 const GUARD_BUNDLE = path.join(ROOT, 'dist/pi-guard.js');
 
@@ -40,7 +40,7 @@ describe('guarded workers through the host', function () {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  describe('real pi', () => {
+  for (const pi of PI_VERSIONS) describe(`real pi ${pi.version}`, () => {
     let llm: MockLlm;
     let dir: string;
     before(async () => {
@@ -53,7 +53,7 @@ describe('guarded workers through the host', function () {
     });
 
     it('lets a write inside land and vetoes one into .git before it runs; the events say blocked_by the guard', async () => {
-      const started = await host.start({ dialect: 'pi', command: piCommand(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true });
+      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true });
       if (started.status !== 'started') return assert.fail(started.error);
       assert.equal(started.state.guarded, true);
       assert.deepEqual(started.state.tools, ['read', 'edit', 'write'], 'bash is off under the guard');
@@ -66,7 +66,7 @@ describe('guarded workers through the host', function () {
       host.onEvent((_id, e) => {
         if (e.type === 'tool_execution_end') ends.push({ tool: e.tool_name, blocked: e.blocked, by: e.blocked_by });
       });
-      const settled = waitFor(host, started.workerId, ofType('agent_end'), 30_000);
+      const settled = waitFor(host, started.workerId, ofType('agent_settled'), 30_000);
       await host.prompt(started.workerId, 'write two files');
       await settled;
       assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'inside');
@@ -80,14 +80,14 @@ describe('guarded workers through the host', function () {
     });
 
     it('starts a specialist worker from an agent card: guarded by default, its tools, its name', async () => {
-      const started = await host.start({ dialect: 'pi', command: piCommand(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, agent: 'implementer' });
+      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, agent: 'implementer' });
       if (started.status !== 'started') return assert.fail(started.error);
       assert.equal(started.state.agent, 'implementer');
       assert.equal(started.state.guarded, true);
       assert.deepEqual(started.state.tools, ['read', 'write', 'edit']);
       assert.ok(started.state.args.includes('--append-system-prompt'));
       llm.script([{ text: 'ok' }]);
-      const settled = waitFor(host, started.workerId, ofType('agent_end'), 30_000);
+      const settled = waitFor(host, started.workerId, ofType('agent_settled'), 30_000);
       await host.prompt(started.workerId, 'hello');
       await settled;
       const system = (llm.requests[llm.requests.length - 1].messages as Array<{ role: string; content: unknown }>).find((m) => m.role === 'system');

@@ -1,92 +1,249 @@
-// The host against real pi 0.73.1 (a devDependency), driven offline by the mock LLM.
+// The host against real pi, driven offline by the mock LLM: pi 0.73.1 (a devDependency, the
+// last @mariozechner release) and pi 1.x (@earendil-works, installed with its own Node 22 by
+// scripts/ensure-workers.mjs). Where the two differ, each test says what each must do.
 import assert from 'node:assert/strict';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import path from 'node:path';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import type { PromptResult, WorkerHost, WorkerSpec } from '../../src/core/api';
 import { createWorkerHost } from '../../src/core/host';
 import { groupMembers, isAlive, ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
-import { makePiAgentDir, piCommand, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
+import { makePiAgentDir, PI_VERSIONS, pi1PackageBin, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 
 const sleepCall = { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] };
-const said = (m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+const said = (m: { content: unknown }) =>
+  typeof m.content === 'string' ? m.content
+    : Array.isArray(m.content) ? m.content.map((c: { text?: unknown }) => (typeof c?.text === 'string' ? c.text : '')).join('')
+      : JSON.stringify(m.content);
 
-describe('the host driving real pi', function () {
-  this.timeout(60_000);
-  let llm: MockLlm;
-  let dir: string;
-  let host: WorkerHost;
-  let spec: WorkerSpec;
+for (const pi of PI_VERSIONS) {
+  describe(`the host driving real pi ${pi.version}`, function () {
+    this.timeout(60_000);
+    let llm: MockLlm;
+    let dir: string;
+    let host: WorkerHost;
+    let spec: WorkerSpec;
 
-  before(async () => {
-    llm = await startMockLlm();
-    dir = await makePiAgentDir({ baseUrl: llm.baseUrl });
-    spec = { dialect: 'pi', command: piCommand(), cwd: ROOT, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'real pi' };
+    before(async () => {
+      llm = await startMockLlm();
+      dir = await makePiAgentDir({ baseUrl: llm.baseUrl });
+      spec = { dialect: 'pi', command: pi.command(), cwd: ROOT, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'real pi' };
+    });
+    after(async () => {
+      await llm.close();
+      await removePiAgentDir(dir);
+    });
+    beforeEach(() => (host = createWorkerHost()));
+    afterEach(() => host.dispose());
+
+    async function start(): Promise<{ id: string; pid: number }> {
+      const started = await host.start(spec);
+      if (started.status !== 'started') return assert.fail(started.error);
+      return { id: started.workerId, pid: started.pid };
+    }
+
+    it('knows which pi it runs, before the first turn', async () => {
+      const started = await host.start(spec);
+      if (started.status !== 'started') return assert.fail(started.error);
+      assert.equal(started.state.workerVersion, pi.version);
+      assert.equal(started.state.afterTurn, null);
+    });
+
+    it('start → prompt → redirect → abort → stop, with a mid-tool abort that keeps history', async () => {
+      const started = await host.start(spec);
+      assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
+      if (started.status !== 'started') return;
+      const id = started.workerId;
+      assert.equal(started.state.model, 'mock/mock-1');
+
+      llm.script([{ text: 'Hello from the mock model.' }]);
+      const first = waitFor(host, id, ofType('agent_settled'), 30_000);
+      assert.equal((await host.prompt(id, 'say hello')).status, 'accepted');
+      assert.equal((await first).end_reason, 'done');
+
+      // A real bash tool call, aborted while `sleep 30` runs.
+      llm.script([sleepCall]);
+      const tool = waitFor(host, id, ofType('tool_execution_start'), 30_000);
+      assert.equal((await host.prompt(id, 'run the long command')).status, 'accepted');
+      await tool;
+      const aborted = await host.abort(id);
+      assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
+      assert.ok(isAlive(started.pid), 'pi must survive the abort');
+
+      // Redirect while idle: nothing to abort, and the prompt carries the earlier turns.
+      llm.script([{ text: 'Changing plan.' }]);
+      const redirected = waitFor(host, id, ofType('agent_settled'), 30_000);
+      const r = await host.redirect(id, 'use the cache instead');
+      assert.equal(r.status, 'redirected', JSON.stringify(r));
+      assert.equal(r.status === 'redirected' && r.aborted, false);
+      await redirected;
+      const last = llm.requests[llm.requests.length - 1];
+      const history = last.messages.map(said).join('\n');
+      assert.match(history, /say hello/);
+      assert.match(history, /run the long command/);
+      assert.match(history, /use the cache instead/);
+
+      // Redirect mid-tool: abort lands, then the new instruction.
+      llm.script([sleepCall, { text: 'Redirected.' }]);
+      const tool2 = waitFor(host, id, ofType('tool_execution_start'), 30_000);
+      await host.prompt(id, 'run it again');
+      await tool2;
+      const done = waitFor(host, id, (e) => e.type === 'agent_settled' && e.end_reason === 'done', 30_000);
+      const mid = await host.redirect(id, 'stop that, do something else');
+      assert.equal(mid.status, 'redirected', JSON.stringify(mid));
+      assert.equal(mid.status === 'redirected' && mid.aborted, true);
+      await done;
+
+      const stopped = await host.stop(id);
+      assert.equal(stopped.status, 'stopped');
+      assert.deepEqual(groupMembers(started.pid), []);
+    });
+
+    it('refuses a plain prompt while pi streams, as pi itself does', async () => {
+      const { id } = await start();
+      llm.script([sleepCall]);
+      const tool = waitFor(host, id, ofType('tool_execution_start'), 30_000);
+      await host.prompt(id, 'run the long command');
+      await tool;
+      const plain = await host.prompt(id, 'and another');
+      assert.equal(plain.status, 'error');
+      assert.equal((await host.abort(id)).status, 'aborted');
+    });
+
+    it('a caller that prompts on the end event (agent_settled) is never refused, turn after turn; each turn ends once', async () => {
+      const { id } = await start();
+      const TURNS = 6;
+      llm.script(Array.from({ length: TURNS }, (_, i) => ({ text: `reply ${i + 1}` })));
+      const ends: AgentEvent[] = [];
+      const answers: Array<Promise<PromptResult>> = [];
+      const seen: Array<{ streaming: boolean; afterTurn: string | null }> = [];
+      const off = host.onEvent((workerId, e) => {
+        if (workerId !== id || e.type !== 'agent_settled') return;
+        ends.push(e);
+        const s = host.state(id);
+        if (s.status !== 'not_found') seen.push({ streaming: s.state.streaming, afterTurn: s.state.afterTurn });
+        // At once, from inside the listener: the moment the turn ends for listeners.
+        if (ends.length < TURNS) answers.push(host.prompt(id, `turn ${ends.length + 1}`));
+      });
+      let settledCount = 0;
+      const last = waitFor(host, id, (e) => e.type === 'agent_settled' && ++settledCount === TURNS, 40_000, `${TURNS} settled turns`);
+      answers.push(host.prompt(id, 'turn 1'));
+      try {
+        await last;
+      } finally {
+        off();
+      }
+      const results = await Promise.all(answers);
+      assert.deepEqual(results.map((r) => r.status), Array(TURNS).fill('accepted'), JSON.stringify(results.filter((r) => r.status !== 'accepted')));
+      assert.deepEqual(ends.map((e) => e.end_reason), Array(TURNS).fill('done'));
+      // pi 1.x sends its own agent_settled; for 0.73.1 the host says it.
+      assert.deepEqual(ends.map((e) => e.data?.synthesized === true), Array(TURNS).fill(!pi.one));
+      assert.deepEqual(seen, Array(TURNS).fill({ streaming: false, afterTurn: null }));
+      // Every turn ended exactly once: as many ends as turns, every turn closed.
+      const state = host.state(id);
+      if (state.status === 'not_found') return assert.fail('worker gone');
+      assert.equal(state.state.turnCount, TURNS);
+      assert.ok(state.state.turns.every((t) => t.endedAt !== null && t.endReason === 'done'), JSON.stringify(state.state.turns));
+      assert.deepEqual(host.events(id).filter((e) => e.type === 'agent_settled').length, TURNS);
+      assert.deepEqual(llm.requests.slice(-TURNS).map((r) => said(r.messages[r.messages.length - 1])), Array.from({ length: TURNS }, (_, i) => `turn ${i + 1}`));
+    });
+
+    it(pi.one
+      ? 'a prompt at agent_end is refused as post-turn work (pi 1.x settles later), naming it; at agent_settled it is accepted'
+      : 'a prompt at agent_end is accepted (pi 0.73.1 settles there)', async () => {
+      const { id } = await start();
+      llm.script([{ text: 'first' }, { text: 'second' }]);
+      let atEnd!: Promise<PromptResult>;
+      let atSettled: Promise<PromptResult> | undefined;
+      const off = host.onEvent((workerId, e) => {
+        if (workerId !== id) return;
+        if (e.type === 'agent_end' && !atEnd) atEnd = host.prompt(id, 'at agent_end');
+        if (e.type === 'agent_settled' && !atSettled && pi.one) atSettled = host.prompt(id, 'at agent_settled');
+      });
+      let settles = 0;
+      const second = waitFor(host, id, (e) => e.type === 'agent_settled' && ++settles === 2, 30_000, 'the second turn');
+      try {
+        await host.prompt(id, 'first');
+        await second;
+      } finally {
+        off();
+      }
+      const end = await atEnd;
+      if (pi.one) {
+        assert.equal(end.status, 'error');
+        assert.match(end.status === 'error' ? end.error : '', /still busy after its turn \(settling\)/);
+        assert.equal((await atSettled!).status, 'accepted');
+      } else {
+        assert.equal(end.status, 'accepted', JSON.stringify(end));
+      }
+    });
+
+    it(pi.one
+      ? 'a compact of a tiny session is a compaction not performed (pi 1.x: "Nothing to compact")'
+      : 'a compact of a one-turn session compacts it (pi 0.73.1 has no lower bound)', async () => {
+      const { id } = await start();
+      llm.script([{ text: 'one short turn' }]);
+      const end = waitFor(host, id, ofType('agent_settled'), 30_000);
+      await host.prompt(id, 'hello');
+      await end;
+      llm.script([{ text: 'SUMMARY' }]);
+      const c = await host.compact(id);
+      assert.equal(c.status, 'compacted', JSON.stringify(c));
+      assert.equal(c.status === 'compacted' && c.performed, !pi.one);
+    });
+
+    it(pi.one
+      ? 'abort of a running compaction cancels it: abort says compactionCancelled, compact says aborted'
+      : 'abort of a running compaction is an error saying pi 0.73.1 cannot; the compaction finishes', async () => {
+      const { id } = await start();
+      llm.script([{ text: 'first turn, with some words' }, { text: 'second turn, with some more words' }]);
+      for (const text of ['one', 'two']) {
+        const end = waitFor(host, id, ofType('agent_settled'), 30_000);
+        assert.equal((await host.prompt(id, text)).status, 'accepted');
+        await end;
+      }
+      let open!: () => void;
+      llm.script([{ gate: new Promise<void>((r) => (open = r)), text: 'SLOW SUMMARY' }]);
+      const asked = llm.waitForRequest(llm.requests.length + 1);
+      const compacting = host.compact(id);
+      await asked; // the summary request is with the model: the compaction runs
+      const state = host.state(id);
+      assert.equal(state.status !== 'not_found' && state.state.compacting, true);
+      const aborted = await host.abort(id);
+      if (pi.one) {
+        assert.deepEqual(aborted.status === 'aborted' && aborted.compactionCancelled, true, JSON.stringify(aborted));
+        assert.equal((await compacting).status, 'aborted');
+        open();
+      } else {
+        assert.equal(aborted.status, 'error', JSON.stringify(aborted));
+        assert.match(aborted.status === 'error' ? aborted.error : '', /pi 0\.73\.1's abort does not reach a running compaction/);
+        open();
+        const c = await compacting;
+        assert.equal(c.status, 'compacted', JSON.stringify(c));
+        assert.match(c.status === 'compacted' ? c.summary ?? '' : '', /SLOW SUMMARY/);
+      }
+      const after = host.state(id);
+      assert.equal(after.status !== 'not_found' && after.state.compacting, false);
+    });
+
+    if (pi.one) {
+      it(`a start of pi ${pi.version} on a Node older than it needs is an error that says so, and nothing is spawned`, async () => {
+        const node20 = path.dirname(process.execPath);
+        const env = { ...(piEnv(dir) as Record<string, string>), PATH: `${node20}${path.delimiter}${process.env.PATH ?? ''}` };
+        const started = await host.start({ ...spec, command: pi1PackageBin(), env });
+        assert.equal(started.status, 'error');
+        const error = started.status === 'error' ? started.error : '';
+        assert.match(error, new RegExp(`^pi ${pi.version.replace(/\./g, '\\.')} needs Node ≥ 22\\.19\\.0; this Node is ${process.versions.node.replace(/\./g, '\\.')}`));
+        assert.doesNotMatch(error, /SyntaxError/);
+        assert.deepEqual(host.list(), []);
+      });
+
+      it('a pi 1.x the preflight cannot see through (run as `node cli.js`) that dies at load on an old Node: the start error explains the SyntaxError', async () => {
+        const cli = path.join(path.dirname(path.dirname(pi1PackageBin())), '@earendil-works/pi-coding-agent/dist/bundle/cli.js');
+        const started = await host.start({ ...spec, command: process.execPath, args: [cli] });
+        assert.equal(started.status, 'error');
+        assert.match(started.status === 'error' ? started.error : '', /this pi needs a newer Node than the one that ran it \(Node has no \w+ in node:\w+; pi 1\.x needs Node ≥ 22\.19\)/);
+      });
+    }
   });
-  after(async () => {
-    await llm.close();
-    await removePiAgentDir(dir);
-  });
-  beforeEach(() => (host = createWorkerHost()));
-  afterEach(() => host.dispose());
-
-  it('start → prompt → redirect → abort → stop, with a mid-tool abort that keeps history', async () => {
-    const started = await host.start(spec);
-    assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
-    if (started.status !== 'started') return;
-    const id = started.workerId;
-    assert.equal(started.state.model, 'mock/mock-1');
-
-    llm.script([{ text: 'Hello from the mock model.' }]);
-    const first = waitFor(host, id, ofType('agent_end'), 30_000);
-    assert.equal((await host.prompt(id, 'say hello')).status, 'accepted');
-    assert.equal((await first).end_reason, 'done');
-
-    // A real bash tool call, aborted while `sleep 30` runs.
-    llm.script([sleepCall]);
-    const tool = waitFor(host, id, ofType('tool_execution_start'), 30_000);
-    assert.equal((await host.prompt(id, 'run the long command')).status, 'accepted');
-    await tool;
-    const aborted = await host.abort(id);
-    assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
-    assert.ok(isAlive(started.pid), 'pi must survive the abort');
-
-    // Redirect while idle: nothing to abort, and the prompt carries the earlier turns.
-    llm.script([{ text: 'Changing plan.' }]);
-    const redirected = waitFor(host, id, ofType('agent_end'), 30_000);
-    const r = await host.redirect(id, 'use the cache instead');
-    assert.equal(r.status, 'redirected', JSON.stringify(r));
-    assert.equal(r.status === 'redirected' && r.aborted, false);
-    await redirected;
-    const last = llm.requests[llm.requests.length - 1];
-    const history = last.messages.map(said).join('\n');
-    assert.match(history, /say hello/);
-    assert.match(history, /run the long command/);
-    assert.match(history, /use the cache instead/);
-
-    // Redirect mid-tool: abort lands, then the new instruction.
-    llm.script([sleepCall, { text: 'Redirected.' }]);
-    const tool2 = waitFor(host, id, ofType('tool_execution_start'), 30_000);
-    await host.prompt(id, 'run it again');
-    await tool2;
-    const done = waitFor(host, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000);
-    const mid = await host.redirect(id, 'stop that, do something else');
-    assert.equal(mid.status, 'redirected', JSON.stringify(mid));
-    assert.equal(mid.status === 'redirected' && mid.aborted, true);
-    await done;
-
-    const stopped = await host.stop(id);
-    assert.equal(stopped.status, 'stopped');
-    assert.deepEqual(groupMembers(started.pid), []);
-  });
-
-  it('refuses a plain prompt while pi streams, as pi itself does', async () => {
-    const started = await host.start(spec);
-    if (started.status !== 'started') return assert.fail(started.error);
-    llm.script([sleepCall]);
-    const tool = waitFor(host, started.workerId, ofType('tool_execution_start'), 30_000);
-    await host.prompt(started.workerId, 'run the long command');
-    await tool;
-    const plain = await host.prompt(started.workerId, 'and another');
-    assert.equal(plain.status, 'error');
-    assert.equal((await host.abort(started.workerId)).status, 'aborted');
-  });
-});
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { parseCommandArg } from '../../src/ui/commandArgs';
-import { contextValues, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/describe';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/describe';
 import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/profiles';
 import { resultSentence, resultTone } from '../../src/ui/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
@@ -18,7 +18,7 @@ import * as manifest from '../../package.json';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {
   return {
-    workerId: 'w1', name: 'W', status: 'running', streaming: false, compacting: false, pid: 1, cwd: '/w', dialect: 'tau', command: '/usr/bin/node',
+    workerId: 'w1', name: 'W', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 1, cwd: '/w', dialect: 'tau', command: '/usr/bin/node',
     args: ['demo worker.js'], model: 'm', sessionId: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
     exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], ...over,
   };
@@ -204,6 +204,14 @@ describe('ui words and icons', () => {
     assert.equal(workerIcon(st({ status: 'starting' })).id, 'loading~spin');
     assert.equal(workerDescription(st({ streaming: true })), 'running · m · streaming');
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
+  });
+
+  it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'running · m · retrying after its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'running · m · compacting after its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'running · m · settling its turn');
+    assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: '1.6.0' })), 'pi 1.6.0');
+    assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: null })), 'pi (version not known)');
   });
 
   it('a turn: end reason, source, duration, tools and blocked calls', () => {

@@ -32,7 +32,7 @@ export interface CompactAck {
   /** τ names its compaction; its outcome arrives as a `compaction_end` event with this id. */
   compactionId: string | null;
   /** pi answers `compact` only when the compaction is over, with its result. */
-  result?: { summary: string | null; tokensBefore: number | null };
+  result?: { summary: string | null; tokensBefore: number | null; performed?: boolean; note?: string };
 }
 
 /**
@@ -70,7 +70,8 @@ export interface Dialect {
   /** Arguments the host adds after the caller's own (`args`), which it may read to say nothing twice. */
   launchArgs(options: LaunchOptions): string[];
   probe(connection: MessageConnection): Promise<ProbeInfo>;
-  prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null }>;
+  /** `handled`: the worker consumed the prompt without starting a turn (pi 1.x `disposition: "handled"`). */
+  prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null; handled?: boolean }>;
   /** Returns the compaction the abort also reached, where the worker says so. */
   abort(connection: MessageConnection): Promise<{ compactionId: string | null }>;
   compact(connection: MessageConnection, instructions: string | undefined): Promise<CompactAck>;
@@ -79,6 +80,30 @@ export interface Dialect {
   /** The request an extension left for the person, if the worker has such requests (τ). */
   pendingRequest?(connection: MessageConnection): Promise<ExtensionRequest | null>;
   answerRequest?(connection: MessageConnection, id: string, action: string, values: Record<string, unknown>): Promise<{ handled: boolean; output: string | null }>;
-  /** Whether this worker's `abort` reaches a running compaction (pi 0.73.1's does not). */
+  /** Whether this worker's `abort` reaches a running compaction, when `traits` does not say by version. */
   readonly abortCancelsCompaction: boolean;
+  /**
+   * Learns the worker's version before it is spawned, and refuses a launch that cannot work
+   * (pi 1.x on a Node older than it needs) in plain words.
+   */
+  preflight?(launch: { command: string; callerArgs: readonly string[]; env: Record<string, string | undefined>; cwd: string }): Promise<{ ok: true; version: string | null; later?: Promise<string | null> } | { ok: false; error: string }>;
+  /** What differs by version of the worker; the one place such differences are decided. */
+  traits?(version: string | null): Partial<DialectTraits>;
+  /** Plain words for a start that failed in a way the worker's stderr says badly; null if not. */
+  explainStartFailure?(stderr: string): string | null;
+}
+
+export interface DialectTraits {
+  /** `abort` reaches a running compaction (pi 1.x, τ) and its end says so. */
+  abortCancelsCompaction: boolean;
+  /**
+   * The worker ends each turn with `agent_settled` (pi 1.x): true; never: false; not known
+   * (learned from the first one seen): null.
+   */
+  sendsSettled: boolean | null;
+}
+
+/** The traits of a worker of this dialect and version. */
+export function traitsOf(dialect: Dialect, version: string | null): DialectTraits {
+  return { abortCancelsCompaction: dialect.abortCancelsCompaction, sendsSettled: null, ...dialect.traits?.(version) };
 }

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
+import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -247,9 +248,16 @@ function asRefusal(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** pi 1.x refuses a manual compact with nothing to fold: the host says so as a compaction not performed. */
+const NOTHING_TO_COMPACT = /Nothing to compact|Already compacted/;
+
 export const piDialect: Dialect = {
   name: 'pi',
+  // A pi of unknown version is not promised to stop its compaction; `traits` says by version.
   abortCancelsCompaction: false,
+  traits: piTraits,
+  preflight: ({ command, callerArgs, env, cwd }) => piPreflight(command, callerArgs, env, cwd),
+  explainStartFailure: explainLoadFailure,
   createCodec: () => new PiCodec(),
   launchArgs({ model }) {
     // Hermetic: no session file, no discovered extensions (which would make the worker load
@@ -268,18 +276,30 @@ export const piDialect: Dialect = {
   async prompt(connection, request: PromptRequest) {
     const params: Record<string, unknown> = { message: request.text };
     if (request.streamingBehavior) params.streamingBehavior = request.streamingBehavior;
-    await call(connection, 'prompt', params);
+    const answer = await call(connection, 'prompt', params);
+    // pi 1.x says what became of the prompt: started, queued, or handled (an extension command
+    // or input handler consumed it, and no run starts for it).
+    const disposition = (answer as { disposition?: unknown } | null)?.disposition;
     // pi's events carry no submission id; the host records provenance itself.
-    return { submissionId: request.submissionId ?? null };
+    return { submissionId: request.submissionId ?? null, handled: disposition === 'handled' };
   },
   async abort(connection) {
     await call(connection, 'abort');
     return { compactionId: null };
   },
   async compact(connection, instructions): Promise<CompactAck> {
-    const result = await call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
+    let result: unknown;
+    try {
+      result = await call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
+    } catch (error) {
+      // pi 1.x: "Nothing to compact (session too small)", "Already compacted". Not a failure.
+      if (error instanceof WorkerRefusal && NOTHING_TO_COMPACT.test(error.message)) {
+        return { compactionId: null, result: { summary: null, tokensBefore: null, performed: false, note: error.message.replace(/^pi refused: /, '') } };
+      }
+      throw error;
+    }
     const parsed = compactResultSchema.safeParse(result ?? {});
     const r = parsed.success ? parsed.data : {};
-    return { compactionId: null, result: { summary: r.summary ?? null, tokensBefore: r.tokensBefore ?? null } };
+    return { compactionId: null, result: { summary: r.summary ?? null, tokensBefore: r.tokensBefore ?? null, performed: true } };
   },
 };

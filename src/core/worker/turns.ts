@@ -1,8 +1,13 @@
 // What the worker is doing, derived from its events alone, so that it is right whatever order
 // responses and events are processed in. A turn (one agent run, agent_start to its settling)
-// is settled by `agent_settled` where the worker sends it (newer pi), otherwise by an
-// `agent_end` that promises no retry while nothing is queued. τ's compaction brackets itself in
-// an unstamped agent_start/agent_end pair that is not a turn.
+// is settled by `agent_settled` where the worker sends it (pi 1.x), otherwise by an `agent_end`
+// that promises no retry while nothing is queued. Settling is the one moment a turn ends for
+// everyone: the host accepts a plain prompt from then on, and the worker tells its listeners
+// with an `agent_settled` event (pi's own, or one the host makes where the worker sends none).
+// Between a pi 1.x `agent_end` and its `agent_settled` the worker still works after the turn
+// (a retry, an automatic compaction, a queued continuation, or only the settling itself):
+// `afterTurn` names it. τ's compaction brackets itself in an unstamped agent_start/agent_end
+// pair that is not a turn.
 import { resolve } from 'node:path';
 import type { Provenance, TurnSummary } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
@@ -21,12 +26,19 @@ export interface Settlement {
   at: number;
 }
 
+/** What a worker does after its turn's run ended and before the turn settles. */
+export type AfterTurn = 'retry' | 'compaction' | 'continuation' | 'settling';
+
 export class TurnTracker {
   private inTurn = false;
   /** Prompts the worker accepted whose agent_start has not been seen yet. */
   private pendingStarts = 0;
   private starts = 0;
-  private sawSettledEvent = false;
+  /** Whether the worker ends turns with agent_settled: by its version, else learned (null: not known). */
+  private sendsSettled: boolean | null = null;
+  /** The current turn's run ended (agent_end) and its settling is awaited. */
+  private runEnded = false;
+  private willRetry = false;
   private queued = 0;
   compacting = false;
   compactionBracket = false;
@@ -43,8 +55,23 @@ export class TurnTracker {
 
   constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
 
+  /** Busy with a turn (its run, or the work after it): a plain prompt is refused. */
   get streaming(): boolean {
     return this.inTurn || this.pendingStarts > 0;
+  }
+
+  /** What the worker does after the turn's run, until it settles; null while the run goes on, or idle. */
+  get afterTurn(): AfterTurn | null {
+    if (!this.inTurn || !this.runEnded) return null;
+    if (this.compacting) return 'compaction';
+    if (this.willRetry) return 'retry';
+    if (this.queued > 0) return 'continuation';
+    return 'settling';
+  }
+
+  /** Set from the worker's version (pi 1.x: true) before its first turn. */
+  setSendsSettled(sends: boolean | null): void {
+    this.sendsSettled = sends;
   }
 
   get agentStarts(): number {
@@ -60,9 +87,15 @@ export class TurnTracker {
     this.provenance.push(p);
   }
 
+  /** The last recorded prompt starts no turn (the worker handled it otherwise). */
+  dropLastProvenance(): void {
+    this.provenance.pop();
+  }
+
   /** The turn a prompt would have started is not coming (the worker died, or refused). */
   reset(): void {
     this.inTurn = false;
+    this.runEnded = false;
     this.pendingStarts = 0;
     this.compacting = false;
     this.compactionBracket = false;
@@ -104,8 +137,11 @@ export class TurnTracker {
         this.end(e);
         return;
       case 'agent_settled':
-        this.sawSettledEvent = true;
+        this.sendsSettled = true;
         if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp);
+        return;
+      case 'auto_retry_start':
+        if (this.inTurn) this.willRetry = true;
         return;
       case 'queue_update': {
         const d = e.data ?? {};
@@ -137,10 +173,17 @@ export class TurnTracker {
   }
 
   private begin(e: AgentEvent): void {
-    if (this.inTurn) return; // a retry's repeated agent_start belongs to the same turn
+    if (this.inTurn) {
+      // A retry's (or a continuation's) agent_start belongs to the same turn.
+      this.runEnded = false;
+      this.willRetry = false;
+      return;
+    }
     this.starts++;
     if (this.pendingStarts > 0) this.pendingStarts--;
     this.inTurn = true;
+    this.runEnded = false;
+    this.willRetry = false;
     this.toolsById.clear();
     this.turnCount++;
     const recorded = e.submission_id ? undefined : this.provenance.shift();
@@ -167,9 +210,11 @@ export class TurnTracker {
       turn.endReason = this.lastEndReason;
       turn.error = this.lastError;
     }
+    this.runEnded = true;
+    this.willRetry = e.will_retry === true;
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
-    if (e.will_retry || this.sawSettledEvent || (this.queued > 0 && e.end_reason !== 'aborted')) return;
+    if (e.will_retry || this.sendsSettled || (this.queued > 0 && e.end_reason !== 'aborted')) return;
     this.settle(this.lastEndReason, this.lastError, e.timestamp);
   }
 
@@ -177,6 +222,8 @@ export class TurnTracker {
     const turn = this.current;
     if (turn) turn.endedAt = at;
     this.inTurn = false;
+    this.runEnded = false;
+    this.willRetry = false;
     this.onSettled({ endReason, error, at });
   }
 

@@ -9,7 +9,7 @@ import type {
 } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
-import { WorkerRefusal, type Dialect } from '../wire/dialect';
+import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
 import { ExtensionRequests } from './extensionRequests';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
@@ -20,7 +20,7 @@ import { checkPrompt } from './limits';
 import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Resync, type Doubt } from './resync';
 import { Ring } from './ring';
-import { TurnTracker, type Settlement } from './turns';
+import { TurnTracker, type AfterTurn, type Settlement } from './turns';
 
 export interface WorkerContext {
   limits: HostLimits;
@@ -31,6 +31,8 @@ export interface WorkerContext {
   trace?: (direction: 'send' | 'receive', message: unknown) => void;
   onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
   onUiNotice?: (notice: UiNotice) => void;
+  /** The worker's version, as the dialect's preflight learned it (null: not known). */
+  version?: string | null;
 }
 
 export interface Launch {
@@ -50,6 +52,12 @@ interface Exit {
 }
 
 const isWindows = process.platform === 'win32';
+const AFTER_TURN_WORDS: Record<AfterTurn, string> = {
+  retry: 'retrying the model call',
+  compaction: 'compacting the conversation',
+  continuation: 'going on with queued messages',
+  settling: 'settling',
+};
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
 
 export class Worker {
@@ -79,6 +87,10 @@ export class Worker {
   /** Turns settled so far (a doubt raised before one is cleared by it). */
   private settles = 0;
   private readonly resync: Resync;
+  /** What this worker's dialect and version do (compaction abort, agent_settled). */
+  private traits: DialectTraits;
+  private version: string | null;
+  private lastSettlement: Settlement | null = null;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
     const { limits } = ctx;
@@ -87,6 +99,9 @@ export class Worker {
     this.stdout = new Ring(limits.ringLines);
     this.model = spec.model ?? null;
     this.turns = new TurnTracker((s) => this.settled(s), spec.cwd);
+    this.version = ctx.version ?? null;
+    this.traits = traitsOf(ctx.dialect, this.version);
+    this.turns.setSendsSettled(this.traits.sendsSettled);
     this.resync = new Resync(limits.resyncMs, (d) => this.checkState(d));
     this.extensionRequests = this.extensionRequestsFor(ctx);
     this.child = spawn(launch.command, launch.args, {
@@ -135,10 +150,12 @@ export class Worker {
       name: this.spec.name ?? this.launch.agent ?? `${this.spec.dialect} worker`,
       status: this.status,
       streaming: this.live && this.turns.streaming,
+      afterTurn: this.live ? this.turns.afterTurn : null,
       compacting: this.live && this.turns.compacting,
       pid: this.pid,
       cwd: this.spec.cwd,
       dialect: this.spec.dialect,
+      workerVersion: this.version,
       command: this.launch.command,
       args: this.launch.args,
       model: this.model,
@@ -195,6 +212,8 @@ export class Worker {
     if (refused) return fail(refused);
     const queued = this.turns.streaming ? options.streamingBehavior ?? null : null;
     if (this.turns.streaming && !queued) {
+      const after = this.turns.afterTurn;
+      if (after) return fail(`the worker is still busy after its turn (${AFTER_TURN_WORDS[after]}); prompt again once it settles (agent_settled), or send the message as follow-up`);
       return fail('the worker is streaming a turn: send the message as steer (delivered after the current tool) or follow-up (delivered when the turn ends), or redirect');
     }
     const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
@@ -206,14 +225,15 @@ export class Worker {
       // the settle timeout, not the command timeout.
       const bound = queued === 'followUp' ? this.ctx.limits.settleTimeoutMs : this.ctx.limits.commandTimeoutMs;
       const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
-      if (!queued) {
+      if (!queued && ack.handled) this.turns.dropLastProvenance();
+      else if (!queued) {
         this.turns.promptAccepted(startsBefore);
         if (this.turns.agentStarts === startsBefore) {
           this.resync.doubt({ reason: 'it accepted a prompt and no turn began', cleared: () => this.turns.agentStarts !== startsBefore });
         }
       }
       this.ctx.onState(this);
-      return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ms: elapsed(t0) };
+      return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ...(ack.handled ? { handled: true } : {}), ms: elapsed(t0) };
     } catch (error) {
       // Refused for an extension's lock: put the request to the person (again, if dismissed).
       if (error instanceof WorkerRefusal && (error.data as { lock?: unknown } | undefined)?.lock) void this.extensionRequests?.check({ retry: true });
@@ -228,11 +248,12 @@ export class Worker {
     if (refused) return fail(refused);
     const compacting = this.turns.compacting;
     if (!this.turns.streaming && !compacting) return { status: 'not_streaming', workerId: this.id, ms: elapsed(t0) };
-    if (!this.turns.streaming && !this.ctx.dialect.abortCancelsCompaction) {
-      return fail(`${this.spec.dialect}'s abort does not reach a running compaction; it will finish on its own`);
+    const cancels = this.traits.abortCancelsCompaction;
+    if (!this.turns.streaming && !cancels) {
+      return fail(`${this.versionName()}'s abort does not reach a running compaction; it will finish on its own`);
     }
     const settled = this.turns.streaming ? this.nextSettlement() : null;
-    const compactionEnd = compacting && this.ctx.dialect.abortCancelsCompaction ? this.nextEvent('compaction_end') : null;
+    const compactionEnd = compacting && cancels ? this.nextEvent('compaction_end') : null;
     const sent = performance.now();
     try {
       await this.request(this.ctx.dialect.abort(this.connection), 'abort');
@@ -245,7 +266,8 @@ export class Worker {
       }
       if (compactionEnd) {
         const end = await this.bounded(compactionEnd.promise, this.ctx.limits.settleTimeoutMs, 'the compaction ending after abort');
-        compactionCancelled = end.data?.cancelled === true;
+        // τ says `cancelled`, pi 1.x `aborted`.
+        compactionCancelled = end.data?.cancelled === true || end.data?.aborted === true;
       }
       return { status: 'aborted', workerId: this.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
     } catch (error) {
@@ -299,7 +321,7 @@ export class Worker {
       if (ack.result) {
         // pi answers when the compaction is over; its compaction_end event came first.
         if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
-        return { status: 'compacted', workerId: this.id, performed: true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
+        return { status: 'compacted', workerId: this.id, performed: ack.result.performed ?? true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
       }
       compactionId = ack.compactionId;
       const end = ended.seen?.data?.compaction_id === compactionId ? ended.seen : await this.bounded(ended.promise, this.ctx.limits.settleTimeoutMs, 'the compaction');
@@ -312,6 +334,8 @@ export class Worker {
         tokensBefore: typeof d.tokens_before === 'number' ? d.tokens_before : null, ms: elapsed(t0),
       };
     } catch (error) {
+      // pi 1.x: an abort cancelled it (compaction_end {aborted: true}, then "Compaction cancelled").
+      if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
       return fail((error as Error).message);
     } finally {
       ended.cancel();
@@ -371,10 +395,50 @@ export class Worker {
   // ---- incoming
 
   private onWireEvent(event: AgentEvent): void | Promise<void> {
+    const settles = this.settles;
     this.turns.observe(event);
+    const settledNow = this.settles !== settles;
+    // The turn's end event carries its outcome, whoever made it.
+    if (settledNow && event.type === 'agent_settled') this.describeSettled(event);
     const delivered = this.deliver(event);
+    if (settledNow && event.type !== 'agent_settled') this.announceSettled();
     if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
     return delivered;
+  }
+
+  private describeSettled(event: AgentEvent): void {
+    const s = this.lastSettlement;
+    if (!s) return;
+    event.end_reason ??= s.endReason;
+    if (s.error) {
+      event.is_error = true;
+      event.error ??= s.error;
+    }
+  }
+
+  /**
+   * The turn settled on an event other than the worker's own agent_settled (pi 0.73.1 and τ send
+   * none; a lost end is found by a state check): the host says it, so that every worker ends
+   * every turn with one agent_settled, at the moment it accepts a plain prompt again.
+   */
+  private announceSettled(): void {
+    const event: Omit<AgentEvent, 'timestamp'> = { type: 'agent_settled', data: { aborted: this.lastSettlement?.endReason === 'aborted', synthesized: true } };
+    this.describeSettled(event as AgentEvent);
+    this.emitHostEvent(event);
+  }
+
+  /** "pi 1.6.0", or the dialect's name when the version is not known. */
+  private versionName(): string {
+    return this.version ? `${this.spec.dialect} ${this.version}` : this.spec.dialect;
+  }
+
+  /** The version learned beside the start-up (`--version`), before the first turn. */
+  setVersion(version: string | null): void {
+    if (version === this.version) return;
+    this.version = version;
+    this.traits = traitsOf(this.ctx.dialect, version);
+    this.turns.setSendsSettled(this.traits.sendsSettled);
+    this.ctx.onState(this);
   }
 
   /**
@@ -450,8 +514,10 @@ export class Worker {
     if (streaming) return 'again';
     const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
     this.output('protocol', error);
+    const before = this.settles;
     this.turns.lost(error, Date.now());
     this.emitHostEvent({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
+    if (this.settles !== before) this.announceSettled();
     return 'answered';
   }
 
@@ -522,11 +588,13 @@ export class Worker {
     if (this.spawnError) return this.spawnError;
     const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
     const tail = this.stderr.tail(10).join('\n').trim();
-    return `the worker ${how}${tail ? `; stderr:\n${tail}` : ' (stderr was empty)'}`;
+    const why = this.ctx.dialect.explainStartFailure?.(this.stderr.tail(40).join('\n'));
+    return `the worker ${how}${why ? `: ${why}` : ''}${tail ? `; stderr:\n${tail}` : ' (stderr was empty)'}`;
   }
 
   private settled(s: Settlement): void {
     this.settles++;
+    this.lastSettlement = s;
     for (const waiter of [...this.settleWaiters]) waiter(s);
     this.ctx.onState(this);
     void this.extensionRequests?.check();

@@ -1,0 +1,163 @@
+// Which pi a command runs, and whether it can run here, learned before the worker is spawned.
+// pi 1.x (npm @earendil-works/pi-coding-agent) needs Node >= 22.19; on an older Node it dies
+// at load with a SyntaxError about a missing export, which says nothing to a user. Where the
+// command leads to pi's package (node_modules/.bin/pi is a link to its cli.js), its package.json
+// gives the version and the Node it needs, and the `node` its `#!/usr/bin/env node` line would
+// find on the worker's PATH is asked for its version. Otherwise (a launcher script, a wrapper)
+// `<command> --version` says the version.
+import { execFile, execFileSync } from 'node:child_process';
+import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+export interface PiPackage {
+  name: string;
+  version: string;
+  /** `engines.node`, e.g. ">=22.19.0". */
+  node: string | null;
+  /** The interpreter its bin names (`node` for `#!/usr/bin/env node`), when it is found by PATH. */
+  interpreter: string | null;
+}
+
+/**
+ * `later`: the version, when it must be asked of the program itself (`--version`); the host runs
+ * that beside the worker's own start-up instead of before it.
+ */
+export type Preflight = { ok: true; version: string | null; later?: Promise<string | null> } | { ok: false; error: string };
+
+const PACKAGE_NAME = /(^|\/)pi-coding-agent$/;
+
+/** `a` compared to `b`, both "x.y.z" (missing parts are 0; pre-release tags are ignored). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.replace(/^v/, '').split(/[.+-]/).slice(0, 3).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.replace(/^v/, '').split(/[.+-]/).slice(0, 3).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}
+
+/** The least version a `>=x.y.z` range (as pi's engines field says it) allows; null for other ranges. */
+export function minimumOf(range: string | null): string | null {
+  const m = range?.trim().match(/^>=\s*v?(\d+(?:\.\d+){0,2})$/);
+  return m ? m[1] : null;
+}
+
+/** pi's package.json, found from the command by following links and walking up from the file. */
+export function findPiPackage(command: string, env: Record<string, string | undefined>): PiPackage | null {
+  let file: string;
+  try {
+    const resolved = command.includes('/') || command.includes(path.sep) ? command : whichOnPath(command, env.PATH);
+    if (!resolved) return null;
+    file = realpathSync(resolved);
+  } catch {
+    return null;
+  }
+  let dir = path.dirname(file);
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown; engines?: { node?: unknown } };
+      if (typeof pkg.name === 'string' && PACKAGE_NAME.test(pkg.name) && typeof pkg.version === 'string') {
+        return { name: pkg.name, version: pkg.version, node: typeof pkg.engines?.node === 'string' ? pkg.engines.node : null, interpreter: shebangInterpreter(file) };
+      }
+    } catch {
+      // no package.json here, or not JSON: keep walking up
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+function shebangInterpreter(file: string): string | null {
+  try {
+    const head = readFileSync(file, 'utf8').slice(0, 200).split('\n', 1)[0];
+    const m = head.match(/^#!\s*\S*\/env\s+(?:-S\s+)?(\S+)/);
+    return m ? m[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+export function whichOnPath(name: string, pathVar: string | undefined): string | null {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The words for a pi that needs a newer Node than the one it would run on. */
+export function nodeTooOld(piVersion: string, needs: string, nodeVersion: string, nodePath: string | null): string {
+  const minimum = minimumOf(needs) ?? needs;
+  return `pi ${piVersion} needs Node ≥ ${minimum}; this Node is ${nodeVersion.replace(/^v/, '')}${nodePath ? ` (${nodePath})` : ''}. `
+    + 'Put a newer Node first on the worker\'s PATH (the profile\'s env), or run pi through a launcher that names its Node.';
+}
+
+/**
+ * Learns the version of pi behind `command` (run without arguments of the caller's own) and refuses, in plain words, a pi whose Node is too
+ * old. Never fails for not knowing: an unknown version is `null`.
+ */
+export async function piPreflight(command: string, callerArgs: readonly string[], env: Record<string, string | undefined>, cwd: string, timeoutMs = 10_000): Promise<Preflight> {
+  // `node some-worker.mjs` is not pi's own command line: its version is not asked (`node
+  // --version` would answer Node's, and a worker script might not know the flag at all).
+  if (callerArgs.length > 0) return { ok: true, version: null };
+  const pkg = findPiPackage(command, env);
+  if (pkg) {
+    const minimum = minimumOf(pkg.node);
+    if (minimum && pkg.interpreter === 'node') {
+      const node = whichOnPath('node', env.PATH);
+      const nodeVersion = node ? readNodeVersion(node) : null;
+      if (nodeVersion && compareVersions(nodeVersion, minimum) < 0) return { ok: false, error: nodeTooOld(pkg.version, pkg.node!, nodeVersion, node) };
+    }
+    return { ok: true, version: pkg.version };
+  }
+  return { ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs) };
+}
+
+function readNodeVersion(node: string): string | null {
+  try {
+    return execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function askVersion(command: string, env: Record<string, string | undefined>, cwd: string, timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, encoding: 'utf8', windowsHide: true }, (error, stdout) => {
+      const m = !error && String(stdout).trim().match(/^v?(\d+\.\d+\.\d+\S*)$/m);
+      resolve(m ? m[1] : null);
+    });
+  });
+}
+
+/**
+ * pi's stderr when it died at load on a Node that lacks what it imports, in plain words; null
+ * for any other stderr. For launches the preflight could not see through.
+ */
+export function explainLoadFailure(stderr: string): string | null {
+  const m = stderr.match(/SyntaxError: The requested module '(node:[\w/]+)' does not provide an export named '(\w+)'/);
+  if (!m) return null;
+  return `this pi needs a newer Node than the one that ran it (Node has no ${m[2]} in ${m[1]}; pi 1.x needs Node ≥ 22.19)`;
+}
+
+/** What the pi dialect does differently by version. */
+export interface PiTraits {
+  /** pi 1.x: `agent_settled` follows `agent_end` once nothing (retry, compaction, queue) remains. */
+  sendsSettled: boolean | null;
+  /** pi 1.x: `abort` cancels a running compaction (`compaction_end {aborted: true}`). */
+  abortCancelsCompaction: boolean;
+}
+
+export function piTraits(version: string | null): PiTraits {
+  if (version === null) return { sendsSettled: null, abortCancelsCompaction: false };
+  const one = compareVersions(version, '1.0.0') >= 0;
+  // Before 1.0 (0.73.1 is the last @mariozechner release) there is none; were one to come, the
+  // turn tracker learns it from the first agent_settled it sees.
+  return { sendsSettled: one ? true : null, abortCancelsCompaction: one };
+}

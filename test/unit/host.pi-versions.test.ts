@@ -1,0 +1,196 @@
+// What differs between pi 0.73.1 and pi 1.x, decided in one place (the pi dialect's traits) and
+// seen through the host: the turn's one end, post-turn work, compaction abort, the version.
+// The fake pi speaks either version (--pi-version); a launcher script makes it a command the
+// host can ask for `--version`, as it asks real pi.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PromptResult, WorkerHost } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { createWorkerHost } from '../../src/core/host';
+import { compareVersions, explainLoadFailure, minimumOf, nodeTooOld, piTraits } from '../../src/core/wire/piVersion';
+import { TurnTracker, type Settlement } from '../../src/core/worker/turns';
+import { FAKE_WORKER, ROOT, waitFor } from '../helpers/host';
+
+const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+
+describe('pi versions: the dialect decides', () => {
+  it('compares versions and reads an engines range', () => {
+    assert.ok(compareVersions('1.6.0', '1.0.0') > 0);
+    assert.ok(compareVersions('0.73.1', '1.0.0') < 0);
+    assert.ok(compareVersions('v20.20.2', '22.19.0') < 0);
+    assert.equal(compareVersions('22.19.0', '22.19'), 0);
+    assert.equal(minimumOf('>=22.19.0'), '22.19.0');
+    assert.equal(minimumOf('^22'), null);
+  });
+
+  it('pi 1.x sends agent_settled and its abort reaches a compaction; 0.73.1 neither; an unknown pi is promised nothing', () => {
+    assert.deepEqual(piTraits('1.6.0'), { sendsSettled: true, abortCancelsCompaction: true });
+    assert.deepEqual(piTraits('0.73.1'), { sendsSettled: null, abortCancelsCompaction: false });
+    assert.deepEqual(piTraits(null), { sendsSettled: null, abortCancelsCompaction: false });
+  });
+
+  it('says a too-old Node in plain words, and explains pi\'s SyntaxError at load', () => {
+    assert.equal(nodeTooOld('1.6.0', '>=22.19.0', 'v20.20.2', null).split(';')[0], 'pi 1.6.0 needs Node ≥ 22.19.0');
+    const stderr = "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'";
+    assert.match(explainLoadFailure(stderr) ?? '', /needs a newer Node.*no enableCompileCache in node:module/);
+    assert.equal(explainLoadFailure('SyntaxError: Unexpected token'), null);
+  });
+});
+
+describe('the turn tracker: one end of a turn, post-turn work said as such', () => {
+  function tracker(sendsSettled: boolean | null) {
+    const settled: Settlement[] = [];
+    const t = new TurnTracker((s) => settled.push(s), '/w');
+    t.setSendsSettled(sendsSettled);
+    return { t, settled };
+  }
+
+  it('pi 1.x: agent_end opens the after-turn phase (retry, then compaction, then settling); agent_settled alone ends the turn', () => {
+    const { t, settled } = tracker(true);
+    t.observe(ev('agent_start'));
+    assert.deepEqual([t.streaming, t.afterTurn], [true, null]);
+    t.observe(ev('agent_end', { end_reason: 'error', is_error: true, error: '429', will_retry: true }));
+    assert.deepEqual([t.streaming, t.afterTurn, settled.length], [true, 'retry', 0]);
+    t.observe(ev('agent_start'));
+    assert.deepEqual([t.afterTurn, t.turnCount], [null, 1], 'a retry is the same turn');
+    t.observe(ev('agent_end', { end_reason: 'done', will_retry: false }));
+    assert.equal(t.afterTurn, 'settling');
+    t.observe(ev('compaction_start'));
+    assert.equal(t.afterTurn, 'compaction');
+    t.observe(ev('compaction_end'));
+    assert.deepEqual([t.afterTurn, t.streaming, settled.length], ['settling', true, 0]);
+    t.observe(ev('agent_settled'));
+    assert.deepEqual([t.streaming, t.afterTurn], [false, null]);
+    assert.deepEqual(settled.map((s) => [s.endReason, s.error]), [['done', null]]);
+    assert.equal(t.turns[0].endedAt, 1);
+  });
+
+  it('pi 1.x: a queued follow-up after agent_end is a continuation of the same turn', () => {
+    const { t, settled } = tracker(true);
+    t.observe(ev('agent_start'));
+    t.observe(ev('queue_update', { data: { steering: [], followUp: ['next'] } }));
+    t.observe(ev('agent_end', { end_reason: 'done' }));
+    assert.equal(t.afterTurn, 'continuation');
+    t.observe(ev('queue_update', { data: { steering: [], followUp: [] } }));
+    t.observe(ev('agent_start'));
+    t.observe(ev('agent_end', { end_reason: 'done' }));
+    t.observe(ev('agent_settled'));
+    assert.deepEqual([settled.length, t.turnCount, t.streaming], [1, 1, false]);
+  });
+
+  it('pi 0.73.1: agent_end without retry or queue ends the turn at once; with willRetry it waits for the retry\'s end', () => {
+    const { t, settled } = tracker(null);
+    t.observe(ev('agent_start'));
+    t.observe(ev('agent_end', { end_reason: 'error', is_error: true, error: '429', will_retry: true }));
+    assert.deepEqual([t.afterTurn, settled.length], ['retry', 0]);
+    t.observe(ev('agent_start'));
+    t.observe(ev('agent_end', { end_reason: 'done' }));
+    assert.deepEqual([t.streaming, t.afterTurn, settled.length], [false, null, 1]);
+  });
+});
+
+describe('the host and the fake pi of each version', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let host: WorkerHost;
+  before(() => (dir = mkdtempSync(path.join(tmpdir(), 'pi-versions-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  beforeEach(() => (host = createWorkerHost()));
+  afterEach(() => host.dispose());
+
+  /** A command that is the fake pi of a version, as `pi` is: no arguments of its own, `--version` answers. */
+  function launcher(version: string, flags: string[] = []): string {
+    const file = path.join(dir, `pi-${version}${flags.join('')}`);
+    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_WORKER}" --dialect pi --pi-version ${version} ${flags.join(' ')} "$@"\n`);
+    chmodSync(file, 0o755);
+    return file;
+  }
+
+  for (const version of ['0.73.1', '1.6.0']) {
+    const one = version.startsWith('1.');
+
+    it(`pi ${version}: the host asks the version, and every turn ends with one agent_settled that a prompt may follow at once`, async () => {
+      const started = await host.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const id = started.workerId;
+      assert.equal(started.state.workerVersion, version);
+      const TURNS = 5;
+      const ends: AgentEvent[] = [];
+      const answers: Array<Promise<PromptResult>> = [];
+      const off = host.onEvent((workerId, e) => {
+        if (workerId !== id || e.type !== 'agent_settled') return;
+        ends.push(e);
+        if (ends.length < TURNS) answers.push(host.prompt(id, `say reply ${ends.length + 1}`));
+      });
+      let n = 0;
+      const last = waitFor(host, id, (e) => e.type === 'agent_settled' && ++n === TURNS, 20_000, `${TURNS} turns`);
+      answers.push(host.prompt(id, 'say reply 1'));
+      try {
+        await last;
+      } finally {
+        off();
+      }
+      assert.deepEqual((await Promise.all(answers)).map((r) => r.status), Array(TURNS).fill('accepted'));
+      assert.deepEqual(ends.map((e) => [e.end_reason, e.data?.synthesized === true]), Array(TURNS).fill(['done', !one]));
+      assert.equal(host.events(id).filter((e) => e.type === 'agent_settled').length, TURNS);
+    });
+
+    it(`pi ${version}: ${one ? 'abort cancels a running compaction; compact answers aborted' : 'abort of a running compaction is an error naming the version; the compaction goes on'}`, async () => {
+      const started = await host.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '20000']), cwd: ROOT });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const id = started.workerId;
+      for (const text of ['say one', 'say two']) {
+        const end = waitFor(host, id, (e) => e.type === 'agent_settled');
+        await host.prompt(id, text);
+        await end;
+      }
+      const running = waitFor(host, id, (e) => e.type === 'compaction_start');
+      const compacting = host.compact(id);
+      await running;
+      const aborted = await host.abort(id);
+      if (one) {
+        assert.deepEqual(aborted.status === 'aborted' && aborted.compactionCancelled, true, JSON.stringify(aborted));
+        assert.equal((await compacting).status, 'aborted');
+      } else {
+        assert.equal(aborted.status, 'error');
+        assert.match(aborted.status === 'error' ? aborted.error : '', /^pi 0\.73\.1's abort does not reach a running compaction/);
+        // Not waited for: the fake's compaction takes 20 s; stopping the worker ends the call.
+        await host.stop(id);
+        assert.equal((await compacting).status, 'error');
+      }
+    });
+
+    if (one) {
+      it(`pi ${version}: a prompt the worker handles without a turn ("handled") leaves it idle, with nothing to resync`, async () => {
+        const started = await host.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
+        if (started.status !== 'started') return assert.fail(started.error);
+        const id = started.workerId;
+        const r = await host.prompt(id, '/handled by an extension');
+        assert.deepEqual([r.status, r.status === 'accepted' && r.handled], ['accepted', true]);
+        const s = host.state(id);
+        assert.equal(s.status !== 'not_found' && s.state.streaming, false);
+        // The next prompt is accepted at once and its turn carries its own provenance.
+        const end = waitFor(host, id, (e) => e.type === 'agent_settled');
+        assert.equal((await host.prompt(id, 'say next', { source: 'api' })).status, 'accepted');
+        await end;
+        const after = host.state(id);
+        if (after.status === 'not_found') return assert.fail('gone');
+        assert.deepEqual([after.state.turnCount, after.state.turns[0].source], [1, 'api']);
+        assert.equal(host.events(id).some((e) => e.type === 'state_resync'), false);
+      });
+    }
+
+    it(`pi ${version}: a manual compact of a one-turn session ${one ? 'is not performed (Nothing to compact), not an error' : 'compacts it'}`, async () => {
+      const started = await host.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '0']), cwd: ROOT });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const end = waitFor(host, started.workerId, (e) => e.type === 'agent_settled');
+      await host.prompt(started.workerId, 'say one');
+      await end;
+      const c = await host.compact(started.workerId);
+      assert.equal(c.status, 'compacted', JSON.stringify(c));
+      assert.equal(c.status === 'compacted' && c.performed, !one);
+    });
+  }
+});
