@@ -86,6 +86,8 @@ describe('the host driving real τ 0.15.0', function () {
     const reply = 'Hello from the mock model, streamed to τ in several small pieces.';
     llm.script([{ text: reply }]);
     const end = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
+    // τ sends no agent_settled: the host ends the turn with its own, right after agent_end.
+    const settled = waitFor(host, s.workerId, ofType('agent_settled'), 30_000);
     const p = await host.prompt(s.workerId, 'say hello', { submissionId: 'hello-1' });
     assert.equal(p.status, 'accepted', JSON.stringify(p));
     assert.equal(p.status === 'accepted' && p.submissionId, 'hello-1', 'τ takes the host\'s submission id');
@@ -95,8 +97,9 @@ describe('the host driving real τ 0.15.0', function () {
     const deltas = events.filter((x) => x.type === 'message_update' && x.block_type === 'text');
     assert.ok(deltas.length > 1, `streamed in pieces, got ${deltas.length}`);
     assert.equal(deltas.map((x) => x.delta).join(''), reply);
+    assert.equal((await settled).data?.synthesized, true);
     assert.deepEqual(events.map((x) => x.type).filter((t) => t !== 'message_update' && t !== 'prompt_sent'),
-      ['agent_start', 'turn_start', 'message_start', 'message_end', 'turn_end', 'agent_end']);
+      ['agent_start', 'turn_start', 'message_start', 'message_end', 'turn_end', 'agent_end', 'agent_settled']);
     assert.deepEqual(userTexts(llm.requests[llm.requests.length - 1]), [JSON.stringify([{ type: 'text', text: 'say hello' }])]);
     const stored = readdirSync(tauSessionDir(home), { recursive: true }).map(String);
     assert.ok(stored.some((f) => f.includes(s.state.sessionId!)), `τ keeps its session in the spec's sessionDir: ${stored.join(', ')}`);
