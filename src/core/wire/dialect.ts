@@ -13,6 +13,8 @@ export interface ProbeInfo {
 }
 
 export interface LaunchOptions {
+  /** The program the caller runs. */
+  command: string;
   model?: string;
   name?: string;
   /** The caller's own arguments. */

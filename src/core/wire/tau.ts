@@ -277,6 +277,12 @@ function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   return parsed.data;
 }
 
+/** τ's console scripts, by name (`ffwf-tau`, or `tau`, with Windows' extensions). */
+export function isTauProgram(command: string): boolean {
+  const base = command.split(/[\\/]/).pop()!.toLowerCase().replace(/\.(exe|cmd|bat)$/, '');
+  return base === 'ffwf-tau' || base === 'tau';
+}
+
 /** τ's `source` is a closed set; the host's own origins are said in τ's words, and kept as `correlation.origin`. */
 const TAU_SOURCES = new Set(['interactive', 'rpc', 'extension', 'bus', 'timer', 'webhook', 'voice', 'agent']);
 const HUMAN_ORIGINS = new Set(['palette', 'editor', 'event-log', 'tree', 'keybinding']);
@@ -291,7 +297,10 @@ export const tauDialect: Dialect = {
   name: 'tau',
   abortCancelsCompaction: true,
   createCodec: () => new TauCodec(),
-  launchArgs({ model, args, sessionDir, discovery }) {
+  launchArgs({ command, model, args, sessionDir, discovery }) {
+    // τ's own flags go to τ itself; another program that speaks τ's protocol (the demo worker, a
+    // script) runs with its command and args as given.
+    if (!isTauProgram(command)) return [];
     // What the caller already said is not said twice (a profile may carry `--mode rpc` itself).
     const has = (...flags: string[]) => flags.some((f) => args.includes(f));
     const out: string[] = [];

@@ -1,7 +1,8 @@
 // How a spec becomes a command line. For pi the host builds the hermetic shape itself
-// (`--mode rpc --no-session --no-extensions`, model, agent card, guard extension, tools); for τ
-// the dialect adds `--mode rpc -ne -nc --session-dir DIR` where the caller did not; a guard there is
-// an audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
+// (`--mode rpc --no-session --no-extensions`, model, agent card, guard extension, tools); to τ
+// itself (`ffwf-tau`, `tau`) the dialect adds `--mode rpc -ne -nc --session-dir DIR` where the
+// caller did not, and any other program is run as given. A guard on τ or another program is an
+// audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { HostOptions, WorkerSpec } from '../api';
@@ -40,7 +41,7 @@ export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
   // The caller's args come first, so that a program that hosts the protocol under an
   // interpreter (`node worker.js`) still receives pi's flags as its own arguments.
   const own = spec.args ?? [];
-  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery })];
+  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ command: spec.command, model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery })];
   const env = { ...spec.env };
   let shownTools: string[] | null = tools ?? null;
   if (spec.dialect === 'pi') {
