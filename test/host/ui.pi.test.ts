@@ -11,14 +11,7 @@ import * as vscode from 'vscode';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import type { ExtensionApi } from '../../src/ui/extension';
 import { workerTooltip } from '../../src/ui/sessionsTree';
-import { extensionApi, nextEvent, state, stopAll, waitFor } from './ui.support';
-
-/** scripts/lib/paths.mjs's cacheDir(), which this bundled suite cannot import. */
-function cacheDir(): string {
-  if (process.env.RPC_WORKERS_CACHE_DIR) return path.resolve(process.env.RPC_WORKERS_CACHE_DIR);
-  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rpc-workers');
-}
-const PI1_VERSION = '1.6.0'; // scripts/ensure-workers.mjs's PI1_VERSION
+import { cacheDir, extensionApi, PI1_VERSION, state, stopAll, streamThenAbort, waitFor } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };
 
@@ -62,29 +55,6 @@ for (const pi of PIS) describe(`UI with real pi ${pi.version}`, function () {
     assert.equal(state(api, id).workerVersion, pi.version);
     // The tooltip's markdown escapes what it shows (spaces as &nbsp;): compared without that.
     assert.match(workerTooltip(state(api, id)).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), new RegExp(`Dialect: pi ${pi.version.replace(/\./g, '\\.')}`));
-    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
-    const session = await waitFor(api, 'the event log on pi', () => { const s = api.__ui.eventLog.session; return s && s.workerId === id && s.stats.received.includes('ready') ? s : undefined; });
-
-    llm.script([{ text: 'Hello from the mock model, word by word.' }]);
-    const end = nextEvent(api, id, 'agent_settled', () => true, 30_000);
-    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'say hello', source: 'palette', submitter: 'user' });
-    assert.equal(r.status, 'accepted', JSON.stringify(r));
-    assert.equal((await end).end_reason, 'done');
-    const deltas = api.events(id).filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
-    assert.equal(deltas, 'Hello from the mock model, word by word.');
-    const turn = state(api, id).turns.at(-1)!;
-    assert.equal(turn.source, 'palette', 'the host did not record the provenance pi does not stamp');
-    await waitFor(api, 'the webview to draw the reply', () => (session.stats.rendered?.events ?? 0) >= api.events(id).length);
-
-    llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] }]);
-    const tool = nextEvent(api, id, 'tool_execution_start', () => true, 30_000);
-    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run the long command' });
-    await tool;
-    const t0 = Date.now();
-    const aborted = await vscode.commands.executeCommand<R>('rpcWorkers.abort', { workerId: id });
-    assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
-    // Not a speed goal: the abort interrupted `sleep 30` instead of waiting for it to finish.
-    assert.ok(Date.now() - t0 < 15_000, `the abort took ${Date.now() - t0} ms, as if it waited for the command`);
-    assert.equal(state(api, id).lastEndReason, 'aborted');
+    await streamThenAbort(api, id, llm, 'Hello from the mock model, word by word.');
   });
 });

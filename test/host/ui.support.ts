@@ -2,12 +2,25 @@
 // fixed sleeps).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { WorkerState } from '../../src/core/api';
 import type { ExtensionApi } from '../../src/ui/extension';
 
 export const EXTENSION_ID = 'rpc-workers.rpc-workers';
+
+/**
+ * Where scripts/ensure-workers.mjs installs the real workers (scripts/lib/paths.mjs's cacheDir(),
+ * said again: those scripts are not bundled into the host), and the versions it pins.
+ */
+export function cacheDir(): string {
+  if (process.env.RPC_WORKERS_CACHE_DIR) return path.resolve(process.env.RPC_WORKERS_CACHE_DIR);
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rpc-workers');
+}
+export const PI1_VERSION = '1.6.0';
+export const TAU_VERSION = '0.15.0';
 
 export async function extensionApi(): Promise<ExtensionApi> {
   const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
@@ -126,4 +139,39 @@ export function descendants(pid: number): number[] {
   const walk = (p: number) => { for (const c of byParent.get(p) ?? []) { out.push(c); walk(c); } };
   walk(pid);
   return out;
+}
+
+type CommandResult = { status: string; workerId?: string; error?: string };
+
+/**
+ * What a person does with a real worker on the mock LLM, through the commands: open its event log,
+ * prompt from the palette and see the reply streamed there, then ask for a long bash command and
+ * abort it while it runs. `mock` is the mock LLM's script(). Returns the worker's last state.
+ */
+export async function streamThenAbort(api: ExtensionApi, id: string, mock: { script(...replies: object[]): void }, reply: string): Promise<WorkerState> {
+  await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+  const session = await waitFor(api, 'the event log on the worker', () => { const s = api.__ui.eventLog.session; return s && s.workerId === id && s.stats.received.includes('ready') ? s : undefined; });
+
+  mock.script({ text: reply });
+  const end = nextEvent(api, id, 'agent_settled', () => true, 30_000);
+  const r = await vscode.commands.executeCommand<CommandResult>('rpcWorkers.prompt', { workerId: id, message: 'say hello', source: 'palette', submitter: 'user' });
+  assert.equal(r.status, 'accepted', JSON.stringify(r));
+  assert.equal((await end).end_reason, 'done');
+  const deltas = api.events(id).filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
+  assert.equal(deltas, reply);
+  assert.equal(state(api, id).turns.at(-1)!.source, 'palette', 'the turn does not say the palette started it');
+  await waitFor(api, 'the webview to draw the reply', () => (session.stats.rendered?.events ?? 0) >= api.events(id).length);
+
+  mock.script({ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] });
+  const tool = nextEvent(api, id, 'tool_execution_start', () => true, 30_000);
+  await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run the long command' });
+  await tool;
+  const t0 = Date.now();
+  const aborted = await vscode.commands.executeCommand<CommandResult>('rpcWorkers.abort', { workerId: id });
+  assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
+  // Not a speed goal: the abort interrupted `sleep 30` instead of waiting for it to finish.
+  assert.ok(Date.now() - t0 < 15_000, `the abort took ${Date.now() - t0} ms, as if it waited for the command`);
+  const after = state(api, id);
+  assert.equal(after.lastEndReason, 'aborted');
+  return after;
 }

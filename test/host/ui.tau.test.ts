@@ -8,15 +8,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { extensionApi, nextEvent, state, stopAll, waitFor } from './ui.support';
+import { cacheDir, extensionApi, state, stopAll, streamThenAbort, TAU_VERSION, waitFor } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };
 
-/** scripts/ensure-workers.mjs's tauCommand(), said again: that module is not bundled into the host. */
-function tauCommand(): string {
-  const cache = process.env.RPC_WORKERS_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rpc-workers');
-  return path.join(cache, 'tau-0.15.0', 'bin', 'ffwf-tau');
-}
+/** scripts/ensure-workers.mjs's tauCommand(). */
+const tauCommand = () => path.join(cacheDir(), `tau-${TAU_VERSION}`, 'bin', 'ffwf-tau');
 
 describe('UI with real τ', function () {
   this.timeout(90_000);
@@ -48,7 +45,7 @@ describe('UI with real τ', function () {
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
-  it('starts from a profile (hermetic launch, sessions in the extension storage), streams a reply into the event log, aborts a tool call', async () => {
+  it('starts from a profile (hermetic launch, sessions in the extension storage), streams a reply into the event log, aborts a tool call, records who asked', async () => {
     const started = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: 'τ (mock)' });
     assert.equal(started.status, 'started', JSON.stringify(started));
     const id = started.workerId!;
@@ -61,29 +58,7 @@ describe('UI with real τ', function () {
     assert.match(sessionDir, /tau-sessions$/);
     assert.ok(!sessionDir.startsWith(home), 'τ sessions go to the extension storage, not the person\'s τ folder');
 
-    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
-    const session = await waitFor(api, 'the event log on τ', () => { const x = api.__ui.eventLog.session; return x && x.workerId === id && x.stats.received.includes('ready') ? x : undefined; });
-
-    llm.script([{ text: 'Hello from the mock model, streamed through τ.' }]);
-    const end = nextEvent(api, id, 'agent_end', () => true, 30_000);
-    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'say hello', source: 'palette', submitter: 'user' });
-    assert.equal(r.status, 'accepted', JSON.stringify(r));
-    assert.equal((await end).end_reason, 'done');
-    const deltas = api.events(id).filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
-    assert.equal(deltas, 'Hello from the mock model, streamed through τ.');
-    assert.equal(state(api, id).turns.at(-1)!.source, 'palette');
-    await waitFor(api, 'the webview to draw the reply', () => (session.stats.rendered?.events ?? 0) >= api.events(id).length);
-
-    llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] }]);
-    const tool = nextEvent(api, id, 'tool_execution_start', () => true, 30_000);
-    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'run the long command' });
-    await tool;
-    const t0 = Date.now();
-    const aborted = await vscode.commands.executeCommand<R>('rpcWorkers.abort', { workerId: id });
-    assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
-    // Not a speed goal: the abort interrupted `sleep 30` instead of waiting for it to finish.
-    assert.ok(Date.now() - t0 < 15_000, `the abort took ${Date.now() - t0} ms, as if it waited for the command`);
-    assert.equal(state(api, id).lastEndReason, 'aborted');
-    assert.equal(state(api, id).status, 'running', 'τ survives the abort');
+    const after = await streamThenAbort(api, id, llm, 'Hello from the mock model, streamed through τ.');
+    assert.equal(after.status, 'running', 'τ survives the abort');
   });
 });
