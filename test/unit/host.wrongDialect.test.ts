@@ -33,7 +33,9 @@ describe('a worker started with the wrong dialect (real pi 0.73.1 and real τ 0.
   });
 
   it('pi run as τ: the start fails at once and says to use "pi"', async () => {
-    const r = await host.start({ dialect: 'tau', command: piCommand(), args: ['--no-session', '--no-extensions'], cwd: ROOT, env: piEnv(piDir) as Record<string, string> });
+    // A profile that names pi's program and its rpc flags, with τ's dialect: the host adds nothing
+    // to a program that is not τ, so pi runs exactly as the profile says.
+    const r = await host.start({ dialect: 'tau', command: piCommand(), args: ['--mode', 'rpc', '--no-session', '--no-extensions'], cwd: ROOT, env: piEnv(piDir) as Record<string, string> });
     assert.equal(r.status, 'error');
     assert.match(r.status === 'error' ? r.error : '', /answered in pi's protocol .*, not τ's: set the profile's dialect to "pi"/);
     assert.equal(host.list().length, 0);
