@@ -52,6 +52,7 @@ describe('UI with real τ', function () {
     const s = state(api, id);
     assert.equal(s.dialect, 'tau');
     assert.equal(s.model, 'openai/mock-1');
+    assert.equal(s.workerVersion, TAU_VERSION, 'the tooltip says which τ');
     // The host decided the launch: rpc mode, no discovery, a session dir in the extension's storage.
     assert.deepEqual(s.args.slice(0, 4), ['--mode', 'rpc', '-ne', '-nc']);
     const sessionDir = s.args[s.args.indexOf('--session-dir') + 1];

@@ -30,3 +30,31 @@ describe('τ launch shape', () => {
     assert.deepEqual(argsOf({ dialect: 'tau', command: process.execPath, cwd: '/ws', args: ['demo-worker.js'], sessionDir: '/s', model: 'scripted' }), ['demo-worker.js']);
   });
 });
+
+describe('τ version', () => {
+  it('is read from the venv beside τ\'s console script, without running it', async () => {
+    const { tauPreflight } = await import('../../src/core/wire/tauVersion');
+    const { tauCommand } = await import('../fixtures/tau-env.mjs');
+    const r = await tauPreflight(tauCommand(), true, process.env, '/');
+    assert.deepEqual(r, { ok: true, version: '0.15.0' });
+    assert.deepEqual(await tauPreflight(process.execPath, false, process.env, '/'), { ok: true, version: null });
+  });
+
+  it('outside a venv, τ is asked with --version while it starts', async () => {
+    const { tauPreflight } = await import('../../src/core/wire/tauVersion');
+    const { mkdtempSync, writeFileSync, chmodSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'tau-version-'));
+    try {
+      const script = join(dir, 'tau');
+      writeFileSync(script, '#!/bin/sh\necho "tau 9.8.7"\n');
+      chmodSync(script, 0o755);
+      const r = await tauPreflight(script, true, process.env, dir);
+      assert.equal(r.ok && r.version, null);
+      assert.equal(await (r.ok ? r.later : undefined), '9.8.7');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

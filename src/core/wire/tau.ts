@@ -8,6 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
+import { tauPreflight } from './tauVersion';
 
 const nullableString = z.string().nullable().optional();
 // The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
@@ -297,6 +298,7 @@ export const tauDialect: Dialect = {
   name: 'tau',
   abortCancelsCompaction: true,
   createCodec: () => new TauCodec(),
+  preflight: ({ command, env, cwd }) => tauPreflight(command, isTauProgram(command), env, cwd),
   launchArgs({ command, model, args, sessionDir, discovery }) {
     // τ's own flags go to τ itself; another program that speaks τ's protocol (the demo worker, a
     // script) runs with its command and args as given.
