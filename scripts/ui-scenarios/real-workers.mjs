@@ -1,46 +1,25 @@
 // Real pi 1.6.0 and real τ 0.15.0 side by side (from the cache; offline on the mock LLM), as a
 // person sees them in the Sessions view: each row's tooltip names the worker and its version.
 // Saves docs/screenshots/real-workers-*.png.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startMockLlm } from '../../test/fixtures/mock-llm.mjs';
+import { makeTauHome, removeTauHome, tauOwnEnv } from '../../test/fixtures/tau-env.mjs';
 import { makePiAgentDir, removePiAgentDir } from '../../test/fixtures/pi-env.mjs';
 import { ensurePi1, ensureTau } from '../ensure-workers.mjs';
 import { clickActivityBar, launchWorkbench, screenshot, runScenario } from '../ui-driver.mjs';
-import { answerInput, sessionsRow, widenSideBar } from './lib/demo.mjs';
-
-async function startProfile(page, profile) {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>RPC Workers: Start Worker');
-  await widget.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RPC Workers: Start Worker$/ }) }).first().click();
-  await widget.locator('.quick-input-title', { hasText: 'Start Worker' }).waitFor({ state: 'visible' });
-  await widget.locator('.quick-input-list .monaco-list-row', { hasText: profile }).first().click();
-  await widget.locator('.quick-input-title', { hasText: 'first task' }).waitFor({ state: 'visible' });
-  await answerInput(page, '');
-}
+import { sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
 
 export default async function realWorkers({ port } = {}) {
   const tau = ensureTau();
   const pi = ensurePi1();
   const llm = await startMockLlm();
   const piDir = await makePiAgentDir({ baseUrl: llm.baseUrl });
-  const home = mkdtempSync(join(tmpdir(), 'ui-tau-home-'));
-  mkdirSync(join(home, '.tau'));
-  mkdirSync(join(home, 'tmp'));
-  writeFileSync(join(home, '.tau', 'config.json'), JSON.stringify({
-    models: { mock: { backend: 'openai', model: 'mock-1', base_url: llm.baseUrl, api_key: 'not-needed', context_window: 32768, max_tokens: 1024 } },
-    default_model: 'mock',
-  }));
+  const home = await makeTauHome({ baseUrl: llm.baseUrl });
   const wb = await launchWorkbench({
     port,
     settings: {
       'rpcWorkers.profiles': [
         { name: 'pi 1.x (mock model)', dialect: 'pi', command: pi, model: 'mock/mock-1', env: { PI_CODING_AGENT_DIR: piDir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' } },
-        { name: 'τ (mock model)', dialect: 'tau', command: tau, env: { HOME: home, TMPDIR: join(home, 'tmp'), NO_PROXY: '127.0.0.1,localhost' } },
+        { name: 'τ (mock model)', dialect: 'tau', command: tau, env: tauOwnEnv(home) },
       ],
     },
   });
@@ -63,7 +42,7 @@ export default async function realWorkers({ port } = {}) {
     await wb.close();
     await llm.close();
     await removePiAgentDir(piDir);
-    rmSync(home, { recursive: true, force: true });
+    await removeTauHome(home);
   }
 }
 

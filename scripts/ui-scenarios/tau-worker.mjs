@@ -3,30 +3,13 @@
 // τ with an extension that locks the session after each turn and asks for a note and a verdict:
 // the ask shows up as VS Code dialogs, the answer releases the lock, and the next prompt runs.
 // Saves docs/screenshots/tau-*.png.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockLlm } from '../../test/fixtures/mock-llm.mjs';
+import { makeTauHome, removeTauHome, tauOwnEnv } from '../../test/fixtures/tau-env.mjs';
 import { ensureTau } from '../ensure-workers.mjs';
 import { repoRoot } from '../lib/paths.mjs';
 import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
-import { answerInput, promptFromPalette, sessionsRow, widenSideBar } from './lib/demo.mjs';
-
-async function startProfile(page, profile) {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>RPC Workers: Start Worker');
-  // The exact entry, not "Start Worker from Agent Card" that the same words also match.
-  const row = widget.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RPC Workers: Start Worker$/ }) }).first();
-  await row.click();
-  await widget.locator('.quick-input-title', { hasText: 'Start Worker' }).waitFor({ state: 'visible' });
-  await widget.locator('.quick-input-list .monaco-list-row', { hasText: profile }).first().click();
-  // The optional first task: left empty, the worker starts idle.
-  await widget.locator('.quick-input-title', { hasText: 'first task' }).waitFor({ state: 'visible' });
-  await answerInput(page, '');
-}
+import { answerInput, promptFromPalette, sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
 
 /** Prompt from the palette when several workers run: pick the worker, then type the message. */
 async function promptWorker(page, worker, text) {
@@ -50,14 +33,8 @@ async function promptWorker(page, worker, text) {
 export default async function tauWorker({ port } = {}) {
   const tau = ensureTau();
   const llm = await startMockLlm();
-  const home = mkdtempSync(join(tmpdir(), 'ui-tau-home-'));
-  mkdirSync(join(home, '.tau'));
-  mkdirSync(join(home, 'tmp'));
-  writeFileSync(join(home, '.tau', 'config.json'), JSON.stringify({
-    models: { mock: { backend: 'openai', model: 'mock-1', base_url: llm.baseUrl, api_key: 'not-needed', context_window: 32768, max_tokens: 1024 } },
-    default_model: 'mock',
-  }));
-  const env = { HOME: home, TMPDIR: join(home, 'tmp'), NO_PROXY: '127.0.0.1,localhost' };
+  const home = await makeTauHome({ baseUrl: llm.baseUrl });
+  const env = tauOwnEnv(home);
   const gate = join(repoRoot, 'test', 'fixtures', 'tau-ext', 'review_gate.py');
   const wb = await launchWorkbench({
     port,
@@ -102,7 +79,7 @@ export default async function tauWorker({ port } = {}) {
   } finally {
     await wb.close();
     await llm.close();
-    rmSync(home, { recursive: true, force: true });
+    await removeTauHome(home);
   }
 }
 

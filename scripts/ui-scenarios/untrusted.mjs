@@ -2,6 +2,7 @@
 // Demo Worker is refused with a message that says how to trust the workspace.
 // Saves docs/screenshots/untrusted-*.png.
 import { launchWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { settleToast } from './lib/demo.mjs';
 
 export default async function untrusted({ port } = {}) {
   const wb = await launchWorkbench({ port, settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } });
@@ -18,18 +19,7 @@ export default async function untrusted({ port } = {}) {
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'does not start workers in an untrusted workspace' }).first();
     await toast.waitFor({ state: 'visible' });
     await toast.locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).waitFor({ state: 'visible' });
-    // Wait for the toast to finish sliding in (its position holds for a few frames).
-    await toast.evaluate((el) => new Promise((resolve) => {
-      let last = null; let same = 0;
-      const step = () => {
-        const r = el.getBoundingClientRect();
-        const now = `${r.top},${r.left}`;
-        same = now === last ? same + 1 : 0;
-        last = now;
-        if (same >= 5 && r.bottom <= window.innerHeight) resolve(undefined); else requestAnimationFrame(step);
-      };
-      step();
-    }));
+    await settleToast(toast);
     await screenshot(page, 'untrusted-refused');
     if (await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Demo worker' }).count()) throw new Error('a worker started in an untrusted workspace');
   } finally {

@@ -43,6 +43,22 @@ export async function commandWithInput(page, title, inputTitle, text) {
   await answerInput(page, text);
 }
 
+/** Start Worker from the palette, pick `profile`, and leave the optional first task empty. */
+export async function startProfile(page, profile) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Start Worker');
+  // The exact entry, not "Start Worker from Agent Card" that the same words also match.
+  const row = widget.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RPC Workers: Start Worker$/ }) }).first();
+  await row.click();
+  await widget.locator('.quick-input-title', { hasText: 'Start Worker' }).waitFor({ state: 'visible' });
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: profile }).first().click();
+  await widget.locator('.quick-input-title', { hasText: 'first task' }).waitFor({ state: 'visible' });
+  await answerInput(page, '');
+}
+
 /** Prompt the (only) worker from the palette, as a person would. */
 export async function promptFromPalette(page, text, workerName = 'Demo worker') {
   await commandWithInput(page, 'RPC Workers: Prompt', `Prompt ${workerName}`, text);
