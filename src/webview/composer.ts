@@ -3,7 +3,7 @@
 // goes back into the text box. The buttons never appear or disappear: a person who clicks the
 // same spot twice must hit the same button (a vanishing Follow-up once put Compact under a
 // second click on Abort).
-import type { WorkerView } from '../ui/webviewProtocol';
+import type { WorkerView } from '../protocol/messages';
 
 export const BUTTONS = ['send', 'followUp', 'redirect', 'abort', 'compact', 'stop'] as const;
 export type ButtonName = typeof BUTTONS[number];

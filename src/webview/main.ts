@@ -1,7 +1,7 @@
 // The event log webview: receives batches of events from the extension, folds them into the
 // model, and draws the newest entries in animation-frame chunks, keeping the DOM bounded.
 // Every message from the extension is validated; nothing a worker sent is parsed as HTML.
-import { hostMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../ui/webviewProtocol';
+import { hostMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../protocol/messages';
 import { h, icon, setText } from './dom';
 import { FILTER_GROUPS, GROUP_OF, LogModel, searchText, type Entry, type FilterGroup } from './model';
 import { afterResult, composerView, emptySendLine, pendingLine, stateLine, type Line, type Pending } from './composer';

@@ -3,7 +3,7 @@
 // streamed output, an end reason, a compaction, a queue change, a retry, a warning). Pure, no
 // DOM: the renderer draws entries, the tests feed events. Entries are capped: the oldest fall
 // out and are counted.
-import type { WireEvent } from '../ui/webviewProtocol';
+import type { WireEvent } from '../protocol/messages';
 
 export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
 

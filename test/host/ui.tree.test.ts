@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkerHost, WorkerState } from '../../src/core/api';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { SessionsTree, type SessionNode } from '../../src/ui/sessionsTree';
-import { WorkerSelection } from '../../src/ui/workerSelection';
+import { SessionsTree, type SessionNode } from '../../src/ui/views/sessionsTree';
+import { WorkerSelection } from '../../src/ui/views/workerSelection';
 import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor, workspaceFolder } from './ui.support';
 
 function fakeState(over: Partial<WorkerState> = {}): WorkerState {

@@ -1,6 +1,6 @@
 // The event log's model: events of either dialect folded into what a person reads.
 import * as assert from 'node:assert/strict';
-import { slimEvent, type WireEvent } from '../../src/ui/webviewProtocol';
+import { slimEvent, type WireEvent } from '../../src/protocol/messages';
 import { endWords, LogModel, resultText, searchText, stopReasonWords, type Entry } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;

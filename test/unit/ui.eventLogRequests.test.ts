@@ -1,7 +1,7 @@
 // The event log's model on τ's extension requests: the request is a warning a person must act on;
 // its answer is news, not a problem; a request left standing stays a warning and says why.
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/ui/webviewProtocol';
+import type { WireEvent } from '../../src/protocol/messages';
 import { LogModel } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;

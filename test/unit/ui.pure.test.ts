@@ -5,15 +5,15 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
-import { parseCommandArg } from '../../src/ui/commandArgs';
-import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/describe';
-import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/profiles';
-import { resultSentence, resultTone } from '../../src/ui/resultWords';
-import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
+import { parseCommandArg } from '../../src/ui/commands/commandArgs';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/views/describe';
+import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
+import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
+import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/commands/selection';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
-import { CORE_DEFAULTS } from '../../src/ui/lazyHost';
-import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings';
-import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/ui/webviewProtocol';
+import { CORE_DEFAULTS } from '../../src/ui/host/lazyHost';
+import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
 import * as manifest from '../../package.json';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {

@@ -1,7 +1,7 @@
 // The event log's rows, drawn into a small stand-in DOM that converts what it is given the way
 // the real one does: Node.replaceChildren(null) inserts the text "null".
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/ui/webviewProtocol';
+import type { WireEvent } from '../../src/protocol/messages';
 
 class FakeNode {
   parent: FakeElement | null = null;

@@ -4,8 +4,8 @@
 // workers, and loads the core on the first start(). No worker logic lives here.
 import type {
   EventListener, HostLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, WorkerHost, WorkerSpec, WorkerState,
-} from '../core/api';
-import type { AgentEvent } from '../core/events/agentEvent';
+} from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
 
 /** The core's defaults for what the settings do not set (src/core/worker/limits.ts). */
 export const CORE_DEFAULTS: HostLimits = {

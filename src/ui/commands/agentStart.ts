@@ -4,16 +4,16 @@
 // one the person sees. The core (zod, yaml) is required when the command runs, not at activation.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { StartResult, WorkerSpec } from '../core/api';
-import type { AgentCard } from '../core/cards/agentCards';
+import type { StartResult, WorkerSpec } from '../../core/api';
+import type { AgentCard } from '../../core/cards/agentCards';
 import { cardItems, cardProblems } from './cardItems';
 import type { ParsedArg } from './commandArgs';
-import { guardFromSettings } from './guardSpec';
-import { resolveAgentDirs } from './guardSpec';
-import { findExecutable, piChoice, profileChoices, searchDirs } from './profiles';
-import type { Settings } from './settings';
+import { guardFromSettings } from '../settings/guardSpec';
+import { resolveAgentDirs } from '../settings/guardSpec';
+import { findExecutable, piChoice, profileChoices, searchDirs } from '../settings/profiles';
+import type { Settings } from '../settings/settings';
 
-export type CoreCards = Pick<typeof import('../core/index'), 'loadAgentCards' | 'defaultAgentDirs' | 'policyFromSettings'>;
+export type CoreCards = Pick<typeof import('../../core/index'), 'loadAgentCards' | 'defaultAgentDirs' | 'policyFromSettings'>;
 type Refused = { status: 'cancelled' | 'error'; error?: string };
 
 export interface AgentStartDeps {

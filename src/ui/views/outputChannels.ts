@@ -2,8 +2,8 @@
 // protocol errors, and (with rpcWorkers.trace) every message sent and received. Channels outlive
 // their worker a while, so the output of one that failed to start can still be read.
 import * as vscode from 'vscode';
-import type { OutputKind, WorkerHost } from '../core/api';
-import { Disposable, toDisposable } from './disposable';
+import type { OutputKind, WorkerHost } from '../../core/api';
+import { Disposable, toDisposable } from '../disposable';
 
 const KEEP_RETIRED = 12;
 const MAX_TRACE_CHARS = 8 * 1024;

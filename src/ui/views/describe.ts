@@ -1,6 +1,6 @@
 // How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
 // import, so the tree, the status bar and the tests share them.
-import type { TurnSummary, WorkerState } from '../core/api';
+import type { TurnSummary, WorkerState } from '../../core/api';
 
 export type WorkerContext = 'starting' | 'idle' | 'streaming' | 'compacting' | 'exited' | 'stopped' | 'failed';
 

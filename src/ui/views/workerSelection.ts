@@ -2,7 +2,7 @@
 // Log" for a worker, or by the event log's own worker picker. Pickers preselect it and the event
 // log follows it.
 import * as vscode from 'vscode';
-import { Disposable } from './disposable';
+import { Disposable } from '../disposable';
 
 export class WorkerSelection extends Disposable {
   private _current: string | undefined;

@@ -3,23 +3,23 @@
 // which is also shown to the person (results.ts). No worker logic lives here: this adapts
 // clicks and keystrokes to the core's verbs.
 import * as vscode from 'vscode';
-import type { PromptResult, StartResult, StopResult, WorkerHost, WorkerSpec, WorkerState } from '../core/api';
+import type { PromptResult, StartResult, StopResult, WorkerHost, WorkerSpec, WorkerState } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
-import { guardFromSettings } from './guardSpec';
-import { Disposable } from './disposable';
-import type { EventLog } from './eventLogView';
-import type { OutputChannels } from './outputChannels';
+import { guardFromSettings } from '../settings/guardSpec';
+import { Disposable } from '../disposable';
+import type { EventLog } from '../eventLog/eventLogView';
+import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from './profiles';
-import { provenance, type Source } from './provenance';
+import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
+import { provenance, type Source } from '../host/provenance';
 import { ResultPresenter, type Action, type AnyResult } from './results';
 import { resultSentence, resultTone } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
-import type { SessionsTree } from './sessionsTree';
-import type { Settings } from './settings';
-import { isTrusted, refuseUntrusted } from './trust';
-import type { WorkerSelection } from './workerSelection';
+import type { SessionsTree } from '../views/sessionsTree';
+import type { Settings } from '../settings/settings';
+import { isTrusted, refuseUntrusted } from '../settings/trust';
+import type { WorkerSelection } from '../views/workerSelection';
 
 export const COMMANDS = {
   startWorker: 'rpcWorkers.startWorker',

@@ -1,7 +1,7 @@
 // Who started a turn: every path into the host names its source and submitter, and gets its
 // own submission id, so the event log can say who submitted each turn.
 import { randomUUID } from 'node:crypto';
-import type { Provenance } from '../core/api';
+import type { Provenance } from '../../core/api';
 
 export type Source = 'palette' | 'event-log' | 'editor' | 'api' | 'tree' | 'task';
 

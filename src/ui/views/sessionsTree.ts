@@ -2,10 +2,10 @@
 // files it wrote. Refreshed from the host's state and event streams, throttled; never polled.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TurnSummary, WorkerHost, WorkerState } from '../core/api';
+import type { TurnSummary, WorkerHost, WorkerState } from '../../core/api';
 import { commandLine, dialectLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
-import { Disposable, toDisposable } from './disposable';
-import { throttle } from './throttle';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
 
 export const SESSIONS_VIEW = 'rpcWorkers.sessions';

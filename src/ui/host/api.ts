@@ -1,7 +1,7 @@
 // What activate() hands other extensions: the host's verbs, with the provenance of what they
 // send said as `api` unless the caller names its own, and starts refused in an untrusted
 // workspace like every other start. `dispose` is not theirs to call.
-import type { PromptOptions, Provenance, StartResult, WorkerHost, WorkerSpec } from '../core/api';
+import type { PromptOptions, Provenance, StartResult, WorkerHost, WorkerSpec } from '../../core/api';
 import { provenance } from './provenance';
 
 export type RpcWorkersApi = Omit<WorkerHost, 'dispose'>;

@@ -4,14 +4,14 @@
 // validated before anything acts on it.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../core/api';
-import type { AgentEvent } from '../core/events/agentEvent';
-import { COMMANDS } from './commands';
-import { logWorkerList } from './describe';
-import { Disposable, toDisposable } from './disposable';
-import { throttle } from './throttle';
-import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from './webviewProtocol';
-import type { WorkerSelection } from './workerSelection';
+import type { WorkerHost, WorkerState } from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
+import { COMMANDS } from '../commands/commands';
+import { logWorkerList } from '../views/describe';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
+import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../../protocol/messages';
+import type { WorkerSelection } from '../views/workerSelection';
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */

@@ -1,10 +1,10 @@
 // The status bar item: how many workers run and how many stream; hidden when there are none.
 // A second item carries the text pi's extensions set with setStatus.
 import * as vscode from 'vscode';
-import type { WorkerHost } from '../core/api';
+import type { WorkerHost } from '../../core/api';
 import { statusText } from './describe';
-import { Disposable, toDisposable } from './disposable';
-import { throttle } from './throttle';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
 
 export class WorkersStatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;

@@ -1,9 +1,9 @@
 // The questions a command asks when it was not told: which worker (a QuickPick preselecting the
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../core/api';
-import { workerDescription, workerIcon, workerLabels } from './describe';
-import type { ProfileChoice } from './profiles';
+import type { WorkerHost, WorkerState } from '../../core/api';
+import { workerDescription, workerIcon, workerLabels } from '../views/describe';
+import type { ProfileChoice } from '../settings/profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
 export const isLive: WorkerFilter = (s) => s.status === 'running' || s.status === 'starting';

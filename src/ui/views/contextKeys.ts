@@ -1,8 +1,8 @@
 // The context keys that `when` clauses read, set from the host's state only when they change.
 import * as vscode from 'vscode';
-import type { WorkerHost } from '../core/api';
+import type { WorkerHost } from '../../core/api';
 import { contextValues } from './describe';
-import { Disposable, toDisposable } from './disposable';
+import { Disposable, toDisposable } from '../disposable';
 
 export class ContextKeys extends Disposable {
   private readonly last = new Map<string, boolean>();

@@ -3,7 +3,7 @@
 // filesystem look-ups, which take their inputs as arguments.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { DialectName, WorkerSpec } from '../core/api';
+import type { DialectName, WorkerSpec } from '../../core/api';
 import type { Profile } from './settings';
 
 export const DEMO_PROFILE = 'Demo worker';

@@ -4,7 +4,7 @@
 // setStatus → status bar text. A dialog whose timeout passes is dismissed and answered
 // `cancelled` (pi applies its own default then).
 import * as vscode from 'vscode';
-import type { UiNotice, UiRequest, UiResponse } from '../core/api';
+import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
 
 export interface NoticeSinks {
   setStatus(workerId: string, key: string, text: string | undefined): void;

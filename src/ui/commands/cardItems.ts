@@ -1,7 +1,7 @@
 // How agent cards are offered and reported: the QuickPick items and the sentences for cards that
 // could not be used. Pure (no vscode), so the unit tests check the words.
 import * as path from 'node:path';
-import type { AgentCard, LoadedCards } from '../core/cards/agentCards';
+import type { AgentCard, LoadedCards } from '../../core/cards/agentCards';
 
 export interface CardItem {
   label: string;

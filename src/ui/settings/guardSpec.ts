@@ -3,7 +3,7 @@
 // worker starts (see lazyHost.ts), never at activation.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { GuardSpec, GuardSettings as CoreGuardSettings } from '../core/guard/policy';
+import type { GuardSpec, GuardSettings as CoreGuardSettings } from '../../core/guard/policy';
 import { SECTION, type GuardSettings } from './settings';
 
 export type PolicyFromSettings = (settings: CoreGuardSettings, workspaceFolder: string) => GuardSpec;

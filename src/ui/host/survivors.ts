@@ -2,7 +2,7 @@
 // starts in a registry file; on the next activation the ones still alive (the same process, not
 // a reused pid) whose host is gone are offered to be stopped. Without this a crashed host leaves
 // no way back to them.
-import type { RegistryEntry, SurvivorStop } from '../core/index';
+import type { RegistryEntry, SurvivorStop } from '../../core/index';
 
 export const STOP = 'Stop Them';
 export const LEAVE = 'Leave Running';
