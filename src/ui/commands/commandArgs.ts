@@ -2,7 +2,7 @@
 // keybinding, a task or another extension; a Sessions tree node from a menu; a Uri from the
 // editor's context menu; or nothing from the Command Palette.
 import * as z from 'zod/mini';
-import type { Source } from '../host/provenance';
+import type { Source } from '../../protocol/words';
 
 const str = (what: string) => z.optional(z.string({ error: `${what} must be a string` }));
 export const commandArgSchema = z.looseObject({

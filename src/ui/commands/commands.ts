@@ -8,11 +8,13 @@ import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
 import { guardFromSettings } from '../settings/guardSpec';
 import { Disposable } from '../disposable';
+import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
-import { provenance, type Source } from '../host/provenance';
+import { provenance } from '../host/provenance';
+import type { Source } from '../../protocol/words';
 import { ResultPresenter, type Action, type AnyResult } from './results';
 import { resultSentence, resultTone } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
@@ -20,26 +22,6 @@ import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { WorkerSelection } from '../views/workerSelection';
-
-export const COMMANDS = {
-  startWorker: 'rpcWorkers.startWorker',
-  startDemoWorker: 'rpcWorkers.startDemoWorker',
-  startAgentWorker: 'rpcWorkers.startAgentWorker',
-  prompt: 'rpcWorkers.prompt',
-  steer: 'rpcWorkers.steer',
-  followUp: 'rpcWorkers.followUp',
-  abort: 'rpcWorkers.abort',
-  redirect: 'rpcWorkers.redirect',
-  redirectWithSelection: 'rpcWorkers.redirectWithSelection',
-  sendSelection: 'rpcWorkers.sendSelection',
-  compact: 'rpcWorkers.compact',
-  stop: 'rpcWorkers.stop',
-  stopAll: 'rpcWorkers.stopAll',
-  showEventLog: 'rpcWorkers.showEventLog',
-  openEventLogPanel: 'rpcWorkers.openEventLogPanel',
-  showOutput: 'rpcWorkers.showOutput',
-  copyPid: 'rpcWorkers.copyPid',
-} as const;
 
 export interface CommandServices {
   host: WorkerHost;

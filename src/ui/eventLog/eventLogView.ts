@@ -2,16 +2,16 @@
 // selected worker, and editor panels fixed to one worker. Each webview is fed from the host's
 // bounded event store when it (re)loads and then live, in batches; every message it sends is
 // validated before anything acts on it.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { WorkerHost, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
-import { COMMANDS } from '../commands/commands';
+import { COMMANDS } from '../commands/ids';
 import { logWorkerList } from '../views/describe';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
+import { eventLogHtml, webviewOptions } from './html';
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
@@ -23,40 +23,6 @@ const RETIRED_KEPT = 8;
 
 export function toWorkerView(s: WorkerState): WorkerView {
   return { workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid };
-}
-
-export function nonce(): string {
-  return randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '');
-}
-
-export function eventLogHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n = nonce()): string {
-  const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-    `script-src 'nonce-${n}'`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('media', 'codicons', 'codicon.css')}">
-<link rel="stylesheet" href="${asset('media', 'eventLog.css')}">
-<title>Event Log</title>
-</head>
-<body>
-<div id="app" class="app" aria-busy="true"></div>
-<script nonce="${n}" src="${asset('dist', 'webview.js')}"></script>
-</body>
-</html>`;
-}
-
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')] };
 }
 
 interface Retired { state: WorkerState; events: AgentEvent[] }

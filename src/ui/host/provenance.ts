@@ -2,8 +2,7 @@
 // own submission id, so the event log can say who submitted each turn.
 import { randomUUID } from 'node:crypto';
 import type { Provenance } from '../../core/api';
-
-export type Source = 'palette' | 'event-log' | 'editor' | 'api' | 'tree' | 'task';
+import type { Source } from '../../protocol/words';
 
 export function provenance(source: Source | string, submitter = 'user', correlation?: Record<string, unknown>): Provenance {
   return {

@@ -1,14 +1,8 @@
 // How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
 // import, so the tree, the status bar and the tests share them.
 import type { TurnSummary, WorkerState } from '../../core/api';
-
-export type WorkerContext = 'starting' | 'idle' | 'streaming' | 'compacting' | 'exited' | 'stopped' | 'failed';
-
-/** What the worker is doing, the one word menus key on. */
-export function workerPhase(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): WorkerContext {
-  if (s.status === 'running') return s.compacting ? 'compacting' : s.streaming ? 'streaming' : 'idle';
-  return s.status;
-}
+import { workerPhase, duration, sourceLabel } from '../../protocol/words';
+import { KEYS } from '../commands/ids';
 
 /** `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven. */
 export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): string {
@@ -79,26 +73,6 @@ export function turnIcon(t: TurnSummary): { id: string; color?: string } {
   }
 }
 
-export function duration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const m = Math.floor(ms / 60_000);
-  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
-export function sourceLabel(source: string | null | undefined): string {
-  switch (source) {
-    case 'palette': return 'Command Palette';
-    case 'event-log': return 'event log';
-    case 'editor': return 'editor';
-    case 'api': return 'extension API';
-    case 'tree': return 'Sessions view';
-    case 'task': return 'first task';
-    case null: case undefined: case '': return 'unknown source';
-    default: return source;
-  }
-}
-
 export function turnDescription(t: TurnSummary): string {
   const parts: string[] = [];
   parts.push(t.endReason ?? (t.endedAt === null ? 'streaming' : 'ended'));
@@ -126,14 +100,6 @@ export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): {
   const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming. Click to show the Sessions view.`;
   return { text, tooltip };
 }
-
-/** The context keys `when` clauses read. */
-export const KEYS = {
-  hasWorkers: 'rpcWorkers.hasWorkers',
-  hasRunningWorkers: 'rpcWorkers.hasRunningWorkers',
-  anyStreaming: 'rpcWorkers.anyStreaming',
-  anyIdle: 'rpcWorkers.anyIdle',
-} as const;
 
 export function contextValues(list: WorkerState[]): Record<string, boolean> {
   const running = list.filter((s) => s.status === 'running');

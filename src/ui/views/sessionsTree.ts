@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, WorkerHost, WorkerState } from '../../core/api';
-import { commandLine, dialectLine, duration, sourceLabel, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
+import { duration, sourceLabel } from '../../protocol/words';
+import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
