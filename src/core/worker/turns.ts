@@ -8,6 +8,12 @@
 // (a retry, an automatic compaction, a queued continuation, or only the settling itself):
 // `afterTurn` names it. τ's compaction brackets itself in an unstamped agent_start/agent_end
 // pair that is not a turn.
+//
+// This fold is the one place that decides what a turn is: it stamps every event it sees with
+// the turn it belongs to (`AgentEvent.turn`), the turn's opening event with its origin and its
+// ending event with how it ended, before the event is delivered. Everyone downstream (the
+// tree, the verbs, the Event Log, API listeners, the persisted history) reads the stamps and
+// counts nothing itself.
 import { resolve } from 'node:path';
 import type { Provenance, TurnSummary } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
@@ -52,6 +58,10 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
+  /** The turn that settled on an event other than agent_settled: the host's agent_settled ends it. */
+  private unannounced: { index: number | null; settlement: Settlement } | null = null;
+  /** The turn the worker's exit cut short: the worker_exit event ends it. */
+  private cutShort: number | null = null;
 
   constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
 
@@ -92,8 +102,17 @@ export class TurnTracker {
     this.provenance.pop();
   }
 
-  /** The turn a prompt would have started is not coming (the worker died, or refused). */
-  reset(): void {
+  /**
+   * The worker exited: the turn a prompt would have started is not coming, and a running turn
+   * ends here, cut short (the exit event that follows is stamped as its end).
+   */
+  reset(at: number, endReason = 'stopped'): void {
+    const turn = this.current;
+    if (turn) {
+      turn.endedAt = at;
+      turn.endReason = endReason;
+      this.cutShort = turn.index;
+    }
     this.inTurn = false;
     this.runEnded = false;
     this.pendingStarts = 0;
@@ -105,22 +124,72 @@ export class TurnTracker {
    * The worker says it is idle while the host believed it streaming: the turn's end (or the
    * turn itself) was lost. Waiters are released with `error`.
    */
-  lost(error: string, at: number): void {
-    if (!this.streaming) return;
+  lost(error: string, at: number): AgentEvent | null {
+    if (!this.streaming) return null;
     this.pendingStarts = 0;
     this.lastEndReason = null;
     this.lastError = error;
     const turn = this.current;
     if (turn) turn.error = error;
-    if (this.inTurn) this.settle(null, error, at);
+    if (this.inTurn) this.settle(null, error, at, null);
     else this.onSettled({ endReason: null, error, at });
+    return this.settledEvent(at);
   }
 
   get current(): TurnSummary | undefined {
     return this.inTurn ? this.turns[this.turns.length - 1] : undefined;
   }
 
-  observe(e: AgentEvent): void {
+  /**
+   * Folds in one event from the worker and stamps it. Returns the host's own agent_settled to
+   * deliver right after it when the event settled the turn without being one (pi 0.73.1 and τ
+   * send none), so that every turn of every worker ends with one agent_settled.
+   */
+  observe(e: AgentEvent): AgentEvent | null {
+    delete e.turn;
+    this.fold(e);
+    if (!e.turn) this.stampInTurn(e);
+    return this.settledEvent(e.timestamp);
+  }
+
+  /** Stamps an event the host made (a prompt it sent, a guard finding, the worker's exit). */
+  stamp(e: AgentEvent): void {
+    if (e.type === 'worker_exit' && this.cutShort !== null) {
+      e.turn = { index: this.cutShort, ends: true };
+      e.end_reason ??= 'stopped';
+      this.cutShort = null;
+      return;
+    }
+    this.stampInTurn(e);
+  }
+
+  private stampInTurn(e: AgentEvent): void {
+    if (this.inTurn) e.turn = { index: this.turnCount };
+    else delete e.turn;
+  }
+
+  /** The host's agent_settled for a turn that settled without one, once. */
+  private settledEvent(at: number): AgentEvent | null {
+    const u = this.unannounced;
+    if (!u) return null;
+    this.unannounced = null;
+    const e: AgentEvent = { type: 'agent_settled', timestamp: at, data: { aborted: u.settlement.endReason === 'aborted', synthesized: true } };
+    this.describe(e, u);
+    return e;
+  }
+
+  /** The turn's ending event says how it ended. */
+  private describe(e: AgentEvent, u: { index: number | null; settlement: Settlement }): void {
+    if (u.index !== null) e.turn = { index: u.index, ends: true };
+    else delete e.turn;
+    e.end_reason ??= u.settlement.endReason;
+    if (u.settlement.error) {
+      e.is_error = true;
+      e.error ??= u.settlement.error;
+    }
+  }
+
+  private fold(e: AgentEvent): void {
     switch (e.type) {
       case 'agent_start':
         if (this.compacting && !e.submission_id && !this.inTurn) {
@@ -138,7 +207,7 @@ export class TurnTracker {
         return;
       case 'agent_settled':
         this.sendsSettled = true;
-        if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp);
+        if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp, e);
         return;
       case 'auto_retry_start':
         if (this.inTurn) this.willRetry = true;
@@ -179,6 +248,7 @@ export class TurnTracker {
       this.willRetry = false;
       return;
     }
+    this.cutShort = null;
     this.starts++;
     if (this.pendingStarts > 0) this.pendingStarts--;
     this.inTurn = true;
@@ -187,11 +257,20 @@ export class TurnTracker {
     this.toolsById.clear();
     this.turnCount++;
     const recorded = e.submission_id ? undefined : this.provenance.shift();
+    // The opening event carries the turn's origin: the worker's own (τ), else the one the host
+    // recorded when it sent the prompt (pi stamps none).
+    e.turn = { index: this.turnCount, opens: true };
+    if (recorded) {
+      e.submission_id ??= recorded.submissionId ?? null;
+      e.source ??= recorded.source ?? null;
+      e.submitter ??= recorded.submitter ?? null;
+      if (recorded.correlation) e.correlation = { ...recorded.correlation, ...e.correlation };
+    }
     this.turns.push({
       index: this.turnCount,
-      submissionId: e.submission_id ?? recorded?.submissionId ?? null,
-      source: (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? recorded?.source ?? null,
-      submitter: e.submitter ?? recorded?.submitter ?? null,
+      submissionId: e.submission_id ?? null,
+      source: (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? null,
+      submitter: e.submitter ?? null,
       startedAt: e.timestamp,
       endedAt: null,
       endReason: null,
@@ -215,12 +294,17 @@ export class TurnTracker {
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
     if (e.will_retry || this.sendsSettled || (this.queued > 0 && e.end_reason !== 'aborted')) return;
-    this.settle(this.lastEndReason, this.lastError, e.timestamp);
+    e.turn ??= { index: this.turnCount };
+    this.settle(this.lastEndReason, this.lastError, e.timestamp, null);
   }
 
-  private settle(endReason: string | null, error: string | null, at: number): void {
+  /** `by` is the worker's own agent_settled, or null when the host must say it. */
+  private settle(endReason: string | null, error: string | null, at: number, by: AgentEvent | null): void {
     const turn = this.current;
     if (turn) turn.endedAt = at;
+    const u = { index: turn ? turn.index : null, settlement: { endReason, error, at } };
+    if (by) this.describe(by, u);
+    else this.unannounced = u;
     this.inTurn = false;
     this.runEnded = false;
     this.willRetry = false;

@@ -90,7 +90,6 @@ export class Worker {
   /** What this worker's dialect and version do (compaction abort, agent_settled). */
   private traits: DialectTraits;
   private version: string | null;
-  private lastSettlement: Settlement | null = null;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
     const { limits } = ctx;
@@ -395,36 +394,13 @@ export class Worker {
   // ---- incoming
 
   private onWireEvent(event: AgentEvent): void | Promise<void> {
-    const settles = this.settles;
-    this.turns.observe(event);
-    const settledNow = this.settles !== settles;
-    // The turn's end event carries its outcome, whoever made it.
-    if (settledNow && event.type === 'agent_settled') this.describeSettled(event);
+    // The fold stamps the event with its turn; a turn that settled without the worker's own
+    // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
+    const settled = this.turns.observe(event);
     const delivered = this.deliver(event);
-    if (settledNow && event.type !== 'agent_settled') this.announceSettled();
+    if (settled) void this.deliver(settled);
     if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
     return delivered;
-  }
-
-  private describeSettled(event: AgentEvent): void {
-    const s = this.lastSettlement;
-    if (!s) return;
-    event.end_reason ??= s.endReason;
-    if (s.error) {
-      event.is_error = true;
-      event.error ??= s.error;
-    }
-  }
-
-  /**
-   * The turn settled on an event other than the worker's own agent_settled (pi 0.73.1 and τ send
-   * none; a lost end is found by a state check): the host says it, so that every worker ends
-   * every turn with one agent_settled, at the moment it accepts a plain prompt again.
-   */
-  private announceSettled(): void {
-    const event: Omit<AgentEvent, 'timestamp'> = { type: 'agent_settled', data: { aborted: this.lastSettlement?.endReason === 'aborted', synthesized: true } };
-    this.describeSettled(event as AgentEvent);
-    this.emitHostEvent(event);
   }
 
   /** "pi 1.6.0", or the dialect's name when the version is not known. */
@@ -471,7 +447,9 @@ export class Worker {
   }
 
   private emitHostEvent(partial: Omit<AgentEvent, 'timestamp'>): void {
-    void this.deliver({ ...partial, timestamp: Date.now() } as AgentEvent);
+    const event = { ...partial, timestamp: Date.now() } as AgentEvent;
+    this.turns.stamp(event);
+    void this.deliver(event);
   }
 
   /** For the host's own findings about this worker's calls (guard audits). */
@@ -514,10 +492,9 @@ export class Worker {
     if (streaming) return 'again';
     const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
     this.output('protocol', error);
-    const before = this.settles;
-    this.turns.lost(error, Date.now());
+    const settled = this.turns.lost(error, Date.now());
     this.emitHostEvent({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
-    if (this.settles !== before) this.announceSettled();
+    if (settled) void this.deliver(settled);
     return 'answered';
   }
 
@@ -574,7 +551,7 @@ export class Worker {
     }
     this.status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.resync.dispose();
-    this.turns.reset();
+    this.turns.reset(Date.now(), this.status === 'stopped' ? 'stopped' : 'worker_exited');
     const detail = this.exitDescription();
     this.emitHostEvent({ type: 'worker_exit', is_error: this.status === 'failed', error: this.status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status: this.status } });
     for (const waiter of this.exitWaiters) waiter(exit);
@@ -594,7 +571,6 @@ export class Worker {
 
   private settled(s: Settlement): void {
     this.settles++;
-    this.lastSettlement = s;
     for (const waiter of [...this.settleWaiters]) waiter(s);
     this.ctx.onState(this);
     void this.extensionRequests?.check();
