@@ -55,10 +55,13 @@ describe('ui event log model', () => {
     assert.equal(end.willRetry, true);
   });
 
-  it('a state correction by the host closes the streaming text and is shown as a warning', () => {
+  it('a state correction by the host closes the streaming text, is shown as a warning, and ends the turn as the tree does', () => {
     const m = new LogModel();
     m.apply(stamped([ev('agent_start'), ev('message_update', { delta: 'half a rep', block_type: 'text' }), ev('state_resync', { is_error: true, error: 'the host took the worker for busy, but it is idle: a line it sent during the turn was lost' })]));
-    assert.deepEqual(kinds(m), ['turn', 'assistant', 'warning']);
+    // The correction ends the turn (the host's agent_settled follows it); the log no longer
+    // leaves it open while the tree shows it ended.
+    assert.deepEqual(kinds(m), ['turn', 'assistant', 'warning', 'end']);
+    assert.match(only(m, 'end')[0].error ?? '', /a line it sent during the turn was lost/);
     assert.equal(only(m, 'assistant')[0].streaming, false, 'the reply still looks like it is streaming');
     assert.match(only(m, 'warning')[0].text, /a line it sent during the turn was lost/);
   });

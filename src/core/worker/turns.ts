@@ -45,6 +45,8 @@ export class TurnTracker {
   /** The current turn's run ended (agent_end) and its settling is awaited. */
   private runEnded = false;
   private willRetry = false;
+  /** The worker announced a retry after its turn had settled: the next run is that retry. */
+  private retryBegins = false;
   private queued = 0;
   compacting = false;
   compactionBracket = false;
@@ -60,8 +62,6 @@ export class TurnTracker {
   private readonly toolsById = new Map<string | null, ToolSummary>();
   /** The turn that settled on an event other than agent_settled: the host's agent_settled ends it. */
   private unannounced: { index: number | null; settlement: Settlement } | null = null;
-  /** The turn the worker's exit cut short: the worker_exit event ends it. */
-  private cutShort: number | null = null;
 
   constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
 
@@ -93,10 +93,6 @@ export class TurnTracker {
     if (this.starts === startsBefore) this.pendingStarts++;
   }
 
-  recordProvenance(p: Provenance): void {
-    this.provenance.push(p);
-  }
-
   /** The last recorded prompt starts no turn (the worker handled it otherwise). */
   dropLastProvenance(): void {
     this.provenance.pop();
@@ -104,14 +100,15 @@ export class TurnTracker {
 
   /**
    * The worker exited: the turn a prompt would have started is not coming, and a running turn
-   * ends here, cut short (the exit event that follows is stamped as its end).
+   * ends here, cut short; the exit event is stamped as its end.
    */
-  reset(at: number, endReason = 'stopped'): void {
+  private exited(e: AgentEvent): void {
     const turn = this.current;
     if (turn) {
-      turn.endedAt = at;
-      turn.endReason = endReason;
-      this.cutShort = turn.index;
+      turn.endedAt = e.timestamp;
+      turn.endReason = e.data?.status === 'stopped' ? 'stopped' : 'worker_exited';
+      e.turn = { index: turn.index, ends: true };
+      e.end_reason ??= turn.endReason;
     }
     this.inTurn = false;
     this.runEnded = false;
@@ -124,16 +121,20 @@ export class TurnTracker {
    * The worker says it is idle while the host believed it streaming: the turn's end (or the
    * turn itself) was lost. Waiters are released with `error`.
    */
-  lost(error: string, at: number): AgentEvent | null {
-    if (!this.streaming) return null;
+  private lost(error: string, at: number): void {
+    if (!this.streaming) return;
     this.pendingStarts = 0;
     this.lastEndReason = null;
     this.lastError = error;
     const turn = this.current;
     if (turn) turn.error = error;
     if (this.inTurn) this.settle(null, error, at, null);
-    else this.onSettled({ endReason: null, error, at });
-    return this.settledEvent(at);
+    else {
+      // An accepted prompt whose turn never began: no turn to end, but the host still says it settled.
+      const settlement = { endReason: null, error, at };
+      this.onSettled(settlement);
+      this.unannounced = { index: null, settlement };
+    }
   }
 
   get current(): TurnSummary | undefined {
@@ -141,26 +142,16 @@ export class TurnTracker {
   }
 
   /**
-   * Folds in one event from the worker and stamps it. Returns the host's own agent_settled to
-   * deliver right after it when the event settled the turn without being one (pi 0.73.1 and τ
-   * send none), so that every turn of every worker ends with one agent_settled.
+   * Folds in one event, the worker's or the host's own, and stamps it. Returns the host's own
+   * agent_settled to deliver right after it when the event settled the turn without being one
+   * (pi 0.73.1 and τ send none; a lost end found by a state check), so that every turn of every
+   * worker ends with one agent_settled.
    */
   observe(e: AgentEvent): AgentEvent | null {
     delete e.turn;
     this.fold(e);
     if (!e.turn) this.stampInTurn(e);
     return this.settledEvent(e.timestamp);
-  }
-
-  /** Stamps an event the host made (a prompt it sent, a guard finding, the worker's exit). */
-  stamp(e: AgentEvent): void {
-    if (e.type === 'worker_exit' && this.cutShort !== null) {
-      e.turn = { index: this.cutShort, ends: true };
-      e.end_reason ??= 'stopped';
-      this.cutShort = null;
-      return;
-    }
-    this.stampInTurn(e);
   }
 
   private stampInTurn(e: AgentEvent): void {
@@ -191,6 +182,17 @@ export class TurnTracker {
 
   private fold(e: AgentEvent): void {
     switch (e.type) {
+      // The host's own events: what it sent, what it found, how the worker went.
+      case 'prompt_sent':
+        // A plain prompt starts a turn whose agent_start (pi's) will not say who asked.
+        if (!e.data?.streamingBehavior) this.provenance.push({ source: e.source ?? undefined, submitter: e.submitter ?? undefined, submissionId: e.submission_id ?? undefined, correlation: e.correlation ?? undefined });
+        return;
+      case 'state_resync':
+        this.lost(e.error ?? 'the worker is idle', e.timestamp);
+        return;
+      case 'worker_exit':
+        this.exited(e);
+        return;
       case 'agent_start':
         if (this.compacting && !e.submission_id && !this.inTurn) {
           this.compactionBracket = true;
@@ -210,7 +212,13 @@ export class TurnTracker {
         if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp, e);
         return;
       case 'auto_retry_start':
+        // pi 0.73.1 says it retries only after the failed run's agent_end, which ended the turn:
+        // the retry is a turn of its own, begun by the worker, not by the next prompt.
         if (this.inTurn) this.willRetry = true;
+        else this.retryBegins = true;
+        return;
+      case 'auto_retry_end':
+        this.retryBegins = false;
         return;
       case 'queue_update': {
         const d = e.data ?? {};
@@ -248,7 +256,6 @@ export class TurnTracker {
       this.willRetry = false;
       return;
     }
-    this.cutShort = null;
     this.starts++;
     if (this.pendingStarts > 0) this.pendingStarts--;
     this.inTurn = true;
@@ -256,7 +263,10 @@ export class TurnTracker {
     this.willRetry = false;
     this.toolsById.clear();
     this.turnCount++;
-    const recorded = e.submission_id ? undefined : this.provenance.shift();
+    const retry = this.retryBegins;
+    this.retryBegins = false;
+    const recorded = e.submission_id || retry ? undefined : this.provenance.shift();
+    if (retry) e.source ??= 'retry';
     // The opening event carries the turn's origin: the worker's own (τ), else the one the host
     // recorded when it sent the prompt (pi stamps none).
     e.turn = { index: this.turnCount, opens: true };

@@ -118,7 +118,7 @@ export class Worker {
     const reader = new JsonlMessageReader(this.child.stdout!, {
       maxLineBytes: limits.maxLineBytes,
       codec,
-      onEvent: (event) => this.onWireEvent(event),
+      onEvent: (event) => this.receive(event),
       onProtocolError: (error) => this.onProtocolError(error),
       onReceive: ctx.trace ? (value) => ctx.trace!('receive', value) : undefined,
     });
@@ -217,7 +217,6 @@ export class Worker {
     }
     const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
     const startsBefore = this.turns.agentStarts;
-    if (!queued) this.turns.recordProvenance(provenance);
     this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued } });
     try {
       // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
@@ -313,6 +312,8 @@ export class Worker {
     // pi names no compaction; τ's compaction_end names the one its ack announced.
     const ended = this.nextEvent('compaction_end', (e) => compactionId === null || e.data?.compaction_id === compactionId);
     this.turns.compacting = true;
+    // τ announces no compaction until its end: the host says it began, so the stream says it too.
+    if (!this.ctx.dialect.announcesCompaction) this.emitHostEvent({ type: 'compaction_start', data: { reason: 'manual', synthesized: true } });
     this.ctx.onState(this);
     try {
       // The summary is a model call: it gets the settle bound, not the command timeout.
@@ -393,7 +394,7 @@ export class Worker {
 
   // ---- incoming
 
-  private onWireEvent(event: AgentEvent): void | Promise<void> {
+  private receive(event: AgentEvent): void | Promise<void> {
     // The fold stamps the event with its turn; a turn that settled without the worker's own
     // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
     const settled = this.turns.observe(event);
@@ -446,10 +447,9 @@ export class Worker {
     if (own instanceof Promise || host instanceof Promise) return Promise.all([own, host]).then(() => undefined);
   }
 
+  /** The host's own events take the same fold as the worker's. */
   private emitHostEvent(partial: Omit<AgentEvent, 'timestamp'>): void {
-    const event = { ...partial, timestamp: Date.now() } as AgentEvent;
-    this.turns.stamp(event);
-    void this.deliver(event);
+    void this.receive({ ...partial, timestamp: Date.now() } as AgentEvent);
   }
 
   /** For the host's own findings about this worker's calls (guard audits). */
@@ -492,9 +492,7 @@ export class Worker {
     if (streaming) return 'again';
     const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
     this.output('protocol', error);
-    const settled = this.turns.lost(error, Date.now());
     this.emitHostEvent({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
-    if (settled) void this.deliver(settled);
     return 'answered';
   }
 
@@ -551,7 +549,6 @@ export class Worker {
     }
     this.status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.resync.dispose();
-    this.turns.reset(Date.now(), this.status === 'stopped' ? 'stopped' : 'worker_exited');
     const detail = this.exitDescription();
     this.emitHostEvent({ type: 'worker_exit', is_error: this.status === 'failed', error: this.status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status: this.status } });
     for (const waiter of this.exitWaiters) waiter(exit);
