@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 
 const opt = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
+const count = () => z.number().check(z.int(), z.minimum(0));
 
 export const workerViewSchema = z.object({
   workerId: z.string(),
@@ -22,6 +23,8 @@ export type WorkerView = z.infer<typeof workerViewSchema>;
 export const wireEventSchema = z.looseObject({
   type: z.string(),
   timestamp: z.number(),
+  /** The host's turn stamp (core/events/agentEvent.ts TurnStamp): the page groups by it and counts nothing. */
+  turn: z.optional(z.object({ index: count(), opens: z.optional(z.literal(true)), ends: z.optional(z.literal(true)) })),
   turn_index: opt(z.number()),
   tool_call_id: opt(z.string()),
   tool_name: opt(z.string()),
@@ -41,8 +44,6 @@ export type WireEvent = z.infer<typeof wireEventSchema> & {
   args?: unknown; result?: unknown; details?: unknown; message?: unknown; correlation?: Record<string, unknown> | null;
   data?: Record<string, unknown>; will_retry?: boolean; stop_reason?: string | null;
 };
-
-const count = () => z.number().check(z.int(), z.minimum(0));
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -114,7 +115,7 @@ export function slimEvent(event: { type: string; timestamp: number } & Record<st
     const v = event[key];
     // τ sends every field, mostly null: what is absent says the same in fewer bytes.
     if (v === undefined || v === null || v === false && key !== 'is_error') continue;
-    out[key] = key === 'type' || key === 'timestamp' ? v : slimValue(v);
+    out[key] = key === 'type' || key === 'timestamp' || key === 'turn' ? v : slimValue(v);
   }
   return out as WireEvent;
 }

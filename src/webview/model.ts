@@ -3,6 +3,8 @@
 // streamed output, an end reason, a compaction, a queue change, a retry, a warning). Pure, no
 // DOM: the renderer draws entries, the tests feed events. Entries are capped: the oldest fall
 // out and are counted.
+// What a turn is, who started it and how it ended is the host's word, stamped on the events
+// (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
 import type { WireEvent } from '../protocol/messages';
 
 export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
@@ -54,7 +56,7 @@ export const MAX_ENTRIES = 20_000;
 const MAX_TEXT = 512 * 1024;
 const MAX_OUTPUT = 256 * 1024;
 /** Events that carry nothing a person reads beyond what other entries show. */
-const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'agent_settled', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
+const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
@@ -150,11 +152,6 @@ export class LogModel {
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
   private compaction: CompactionEntry | null = null;
-  private turns = 0;
-  /** A turn started and its end has not come yet. */
-  private turnOpen = false;
-  /** The last plain prompt's provenance: pi's agent_start carries none, the host's prompt_sent does. */
-  private lastPrompt: Provenance | null = null;
   /** Entries changed since the renderer last asked. */
   readonly dirty = new Set<Entry>();
 
@@ -210,23 +207,19 @@ export class LogModel {
   fold(e: WireEvent): void {
     this.eventCount++;
     const t = e.timestamp;
+    if (e.turn?.opens) {
+      this.closeMessage();
+      this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
+    }
     switch (e.type) {
       case 'prompt_sent': {
         const d = obj(e.data);
         const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
-        const prov = provOf(e);
-        if (!behavior) this.lastPrompt = prov;
-        this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov });
+        this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e) });
         return;
       }
       case 'agent_start': {
         this.closeMessage();
-        this.turns++;
-        this.turnOpen = true;
-        let prov = provOf(e);
-        if (!prov.source && this.lastPrompt) prov = this.lastPrompt;
-        this.lastPrompt = null;
-        this.add<TurnEntry>({ kind: 'turn', time: t, index: this.turns, prov });
         return;
       }
       case 'message_start': {
@@ -304,11 +297,17 @@ export class LogModel {
         return;
       }
       case 'agent_end': {
+        // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
+        // failed and will be retried is said here, with its error.
         this.closeMessage();
-        this.turnOpen = false;
         for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
         this.tools.clear();
-        this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry: e.will_retry === true });
+        if (e.will_retry) this.addEnd(e, true);
+        return;
+      }
+      case 'agent_settled': {
+        this.closeMessage();
+        if (e.turn?.ends) this.addEnd(e, false);
         return;
       }
       case 'compaction_start': {
@@ -391,10 +390,7 @@ export class LogModel {
           this.touch(tool);
         }
         this.tools.clear();
-        if (this.turnOpen) {
-          this.turnOpen = false;
-          this.add<EndEntry>({ kind: 'end', time: t, reason: 'stopped', error: null, willRetry: false });
-        }
+        if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
         const how = d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
         this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
         return;
@@ -411,6 +407,10 @@ export class LogModel {
         this.add<OtherEntry>({ kind: 'other', time: t, type, text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text });
       }
     }
+  }
+
+  private addEnd(e: WireEvent, willRetry: boolean): void {
+    this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry });
   }
 
   private tool(e: WireEvent): ToolEntry {

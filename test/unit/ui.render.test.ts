@@ -2,6 +2,7 @@
 // the real one does: Node.replaceChildren(null) inserts the text "null".
 import * as assert from 'node:assert/strict';
 import type { WireEvent } from '../../src/protocol/messages';
+import { stamped } from '../fixtures/hostStream';
 
 class FakeNode {
   parent: FakeElement | null = null;
@@ -54,7 +55,7 @@ describe('ui event log rows', () => {
   after(() => { delete g.document; });
   const rowsOf = (events: WireEvent[]) => {
     const m = new model.LogModel();
-    m.apply(events);
+    m.apply(stamped(events));
     return m.all().map((e) => ({ e, text: (render.createRow(e) as unknown as FakeElement).textContent }));
   };
 

@@ -82,6 +82,8 @@ export interface Dialect {
   /** The request an extension left for the person, if the worker has such requests (τ). */
   pendingRequest?(connection: MessageConnection): Promise<ExtensionRequest | null>;
   answerRequest?(connection: MessageConnection, id: string, action: string, values: Record<string, unknown>): Promise<{ handled: boolean; output: string | null }>;
+  /** The worker sends compaction_start when a compaction it was asked for begins (pi); τ sends only the end. */
+  readonly announcesCompaction: boolean;
   /** Whether this worker's `abort` reaches a running compaction, when `traits` does not say by version. */
   readonly abortCancelsCompaction: boolean;
   /**

@@ -254,6 +254,7 @@ const NOTHING_TO_COMPACT = /Nothing to compact|Already compacted/;
 export const piDialect: Dialect = {
   name: 'pi',
   // A pi of unknown version is not promised to stop its compaction; `traits` says by version.
+  announcesCompaction: true,
   abortCancelsCompaction: false,
   traits: piTraits,
   preflight: ({ command, callerArgs, env, cwd }) => piPreflight(command, callerArgs, env, cwd),

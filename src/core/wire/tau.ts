@@ -296,6 +296,7 @@ function tauSource(origin: string): string {
 
 export const tauDialect: Dialect = {
   name: 'tau',
+  announcesCompaction: false,
   abortCancelsCompaction: true,
   createCodec: () => new TauCodec(),
   preflight: ({ command, env, cwd }) => tauPreflight(command, isTauProgram(command), env, cwd),

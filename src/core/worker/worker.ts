@@ -90,7 +90,6 @@ export class Worker {
   /** What this worker's dialect and version do (compaction abort, agent_settled). */
   private traits: DialectTraits;
   private version: string | null;
-  private lastSettlement: Settlement | null = null;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
     const { limits } = ctx;
@@ -119,7 +118,7 @@ export class Worker {
     const reader = new JsonlMessageReader(this.child.stdout!, {
       maxLineBytes: limits.maxLineBytes,
       codec,
-      onEvent: (event) => this.onWireEvent(event),
+      onEvent: (event) => this.receive(event),
       onProtocolError: (error) => this.onProtocolError(error),
       onReceive: ctx.trace ? (value) => ctx.trace!('receive', value) : undefined,
     });
@@ -218,7 +217,6 @@ export class Worker {
     }
     const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
     const startsBefore = this.turns.agentStarts;
-    if (!queued) this.turns.recordProvenance(provenance);
     this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued } });
     try {
       // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
@@ -314,6 +312,8 @@ export class Worker {
     // pi names no compaction; τ's compaction_end names the one its ack announced.
     const ended = this.nextEvent('compaction_end', (e) => compactionId === null || e.data?.compaction_id === compactionId);
     this.turns.compacting = true;
+    // τ announces no compaction until its end: the host says it began, so the stream says it too.
+    if (!this.ctx.dialect.announcesCompaction) this.emitHostEvent({ type: 'compaction_start', data: { reason: 'manual', synthesized: true } });
     this.ctx.onState(this);
     try {
       // The summary is a model call: it gets the settle bound, not the command timeout.
@@ -394,37 +394,14 @@ export class Worker {
 
   // ---- incoming
 
-  private onWireEvent(event: AgentEvent): void | Promise<void> {
-    const settles = this.settles;
-    this.turns.observe(event);
-    const settledNow = this.settles !== settles;
-    // The turn's end event carries its outcome, whoever made it.
-    if (settledNow && event.type === 'agent_settled') this.describeSettled(event);
+  private receive(event: AgentEvent): void | Promise<void> {
+    // The fold stamps the event with its turn; a turn that settled without the worker's own
+    // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
+    const settled = this.turns.observe(event);
     const delivered = this.deliver(event);
-    if (settledNow && event.type !== 'agent_settled') this.announceSettled();
+    if (settled) void this.deliver(settled);
     if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
     return delivered;
-  }
-
-  private describeSettled(event: AgentEvent): void {
-    const s = this.lastSettlement;
-    if (!s) return;
-    event.end_reason ??= s.endReason;
-    if (s.error) {
-      event.is_error = true;
-      event.error ??= s.error;
-    }
-  }
-
-  /**
-   * The turn settled on an event other than the worker's own agent_settled (pi 0.73.1 and τ send
-   * none; a lost end is found by a state check): the host says it, so that every worker ends
-   * every turn with one agent_settled, at the moment it accepts a plain prompt again.
-   */
-  private announceSettled(): void {
-    const event: Omit<AgentEvent, 'timestamp'> = { type: 'agent_settled', data: { aborted: this.lastSettlement?.endReason === 'aborted', synthesized: true } };
-    this.describeSettled(event as AgentEvent);
-    this.emitHostEvent(event);
   }
 
   /** "pi 1.6.0", or the dialect's name when the version is not known. */
@@ -470,8 +447,9 @@ export class Worker {
     if (own instanceof Promise || host instanceof Promise) return Promise.all([own, host]).then(() => undefined);
   }
 
+  /** The host's own events take the same fold as the worker's. */
   private emitHostEvent(partial: Omit<AgentEvent, 'timestamp'>): void {
-    void this.deliver({ ...partial, timestamp: Date.now() } as AgentEvent);
+    void this.receive({ ...partial, timestamp: Date.now() } as AgentEvent);
   }
 
   /** For the host's own findings about this worker's calls (guard audits). */
@@ -514,10 +492,7 @@ export class Worker {
     if (streaming) return 'again';
     const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
     this.output('protocol', error);
-    const before = this.settles;
-    this.turns.lost(error, Date.now());
     this.emitHostEvent({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
-    if (this.settles !== before) this.announceSettled();
     return 'answered';
   }
 
@@ -574,7 +549,6 @@ export class Worker {
     }
     this.status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.resync.dispose();
-    this.turns.reset();
     const detail = this.exitDescription();
     this.emitHostEvent({ type: 'worker_exit', is_error: this.status === 'failed', error: this.status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status: this.status } });
     for (const waiter of this.exitWaiters) waiter(exit);
@@ -594,7 +568,6 @@ export class Worker {
 
   private settled(s: Settlement): void {
     this.settles++;
-    this.lastSettlement = s;
     for (const waiter of [...this.settleWaiters]) waiter(s);
     this.ctx.onState(this);
     void this.extensionRequests?.check();

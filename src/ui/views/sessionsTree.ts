@@ -46,7 +46,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     this._register(toDisposable(host.onState(() => this.refresh.schedule())));
     this._register(toDisposable(host.onEvent((_id, e) => {
       if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
-      else if (e.type === 'agent_start' || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
+      else if (e.turn?.opens || e.turn?.ends || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
     })));
     if (this.view) {
       this._register(this.view.onDidChangeSelection((e) => {
