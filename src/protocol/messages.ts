@@ -20,7 +20,7 @@ export const workerViewSchema = z.object({
 export type WorkerView = z.infer<typeof workerViewSchema>;
 
 /** An AgentEvent as it travels to the webview (see slimEvent): known fields typed, the rest kept. */
-export const wireEventSchema = z.looseObject({
+export const pageEventSchema = z.looseObject({
   type: z.string(),
   timestamp: z.number(),
   /** The host's turn stamp (core/events/agentEvent.ts TurnStamp): the page groups by it and counts nothing. */
@@ -40,7 +40,7 @@ export const wireEventSchema = z.looseObject({
   block_type: opt(z.enum(['text', 'thinking'])),
   replace: z.optional(z.boolean()),
 });
-export type WireEvent = z.infer<typeof wireEventSchema> & {
+export type PageEvent = z.infer<typeof pageEventSchema> & {
   args?: unknown; result?: unknown; details?: unknown; message?: unknown; correlation?: Record<string, unknown> | null;
   data?: Record<string, unknown>; will_retry?: boolean; stop_reason?: string | null;
 };
@@ -53,7 +53,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     evicted: count(),
     storeLimit: count(),
   }),
-  z.object({ type: z.literal('events'), workerId: z.string(), events: z.array(wireEventSchema) }),
+  z.object({ type: z.literal('events'), workerId: z.string(), events: z.array(pageEventSchema) }),
   z.object({ type: z.literal('state'), worker: workerViewSchema }),
   z.object({
     type: z.literal('workers'),
@@ -108,7 +108,7 @@ function slimValue(value: unknown): unknown {
 }
 
 /** The event as the webview gets it: transcripts dropped, big fields cut to a preview. */
-export function slimEvent(event: { type: string; timestamp: number } & Record<string, unknown>): WireEvent {
+export function slimEvent(event: { type: string; timestamp: number } & Record<string, unknown>): PageEvent {
   const out: Record<string, unknown> = {};
   for (const key in event) {
     if (DROPPED.has(key)) continue;
@@ -117,5 +117,5 @@ export function slimEvent(event: { type: string; timestamp: number } & Record<st
     if (v === undefined || v === null || v === false && key !== 'is_error') continue;
     out[key] = key === 'type' || key === 'timestamp' || key === 'turn' ? v : slimValue(v);
   }
-  return out as WireEvent;
+  return out as PageEvent;
 }

@@ -18,7 +18,7 @@ export function duration(ms: number): string {
 }
 
 /** Where a message to a worker came from (a Provenance's `source`). */
-export type Source = 'palette' | 'event-log' | 'editor' | 'api' | 'tree' | 'task';
+export type Source = 'palette' | 'event-log' | 'editor' | 'api' | 'tree' | 'task' | 'retry';
 
 /** Each source's codicon and name; `proper` names keep their capitals inside a sentence. */
 const SOURCES: Record<Source, { icon: string; label: string; proper?: true }> = {
@@ -28,6 +28,8 @@ const SOURCES: Record<Source, { icon: string; label: string; proper?: true }> = 
   api: { icon: 'extensions', label: 'Extension API' },
   tree: { icon: 'list-tree', label: 'Sessions view', proper: true },
   task: { icon: 'tasklist', label: 'First task' },
+  // A run the worker began itself, retrying one that failed (pi 0.73.1 says so only after the turn ended).
+  retry: { icon: 'refresh', label: 'The worker\'s own retry' },
 };
 
 /** A source as a heading says it ("Editor"), with its icon and a CSS class; a source the host does not know keeps its own word. */

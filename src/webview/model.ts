@@ -5,7 +5,7 @@
 // out and are counted.
 // What a turn is, who started it and how it ended is the host's word, stamped on the events
 // (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
-import type { WireEvent } from '../protocol/messages';
+import type { PageEvent } from '../protocol/messages';
 
 export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
 
@@ -25,7 +25,7 @@ export const GROUP_OF: Record<EntryKind, FilterGroup> = Object.fromEntries(
   Object.entries(FILTER_GROUPS).flatMap(([g, kinds]) => kinds.map((k) => [k, g])),
 ) as Record<EntryKind, FilterGroup>;
 
-export interface Provenance {
+export interface Origin {
   source: string | null;
   submitter: string | null;
   submissionId: string | null;
@@ -36,8 +36,8 @@ export interface Provenance {
 }
 
 interface Base { id: number; kind: EntryKind; time: number; version: number }
-export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Provenance }
-export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Provenance }
+export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Origin }
+export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Origin }
 export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
 export interface ToolEntry extends Base {
   kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
@@ -133,7 +133,7 @@ function messageText(message: unknown, kind: 'text' | 'thinking'): string {
   }).join('');
 }
 
-function provOf(e: WireEvent): Provenance {
+function provOf(e: PageEvent): Origin {
   const c = obj(e.correlation);
   const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
   // τ's source is a closed set; the host keeps the extension's own origin in correlation.origin.
@@ -200,11 +200,11 @@ export class LogModel {
     this.dirty.add(e);
   }
 
-  apply(events: readonly WireEvent[]): void {
+  apply(events: readonly PageEvent[]): void {
     for (const e of events) this.fold(e);
   }
 
-  fold(e: WireEvent): void {
+  fold(e: PageEvent): void {
     this.eventCount++;
     const t = e.timestamp;
     if (e.turn?.opens) {
@@ -409,11 +409,11 @@ export class LogModel {
     }
   }
 
-  private addEnd(e: WireEvent, willRetry: boolean): void {
+  private addEnd(e: PageEvent, willRetry: boolean): void {
     this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry });
   }
 
-  private tool(e: WireEvent): ToolEntry {
+  private tool(e: PageEvent): ToolEntry {
     const known = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
     if (known) return known;
     // An update or end whose start fell out of the store (or never came).

@@ -2,7 +2,7 @@
 // goes in as text.
 import { duration, sourceInfo } from '../protocol/words';
 import { h, icon, setText } from './dom';
-import { endWords, safeJson, stopReasonWords, type Entry, type Provenance } from './model';
+import { endWords, safeJson, stopReasonWords, type Entry, type Origin } from './model';
 
 export function time(ms: number): string {
   const d = new Date(ms);
@@ -10,7 +10,7 @@ export function time(ms: number): string {
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-function provLine(p: Provenance, extra?: string): HTMLElement {
+function provLine(p: Origin, extra?: string): HTMLElement {
   const s = sourceInfo(p.source);
   const parts = [`${s.label}`];
   if (p.submitter) parts.push(`by ${p.submitter}`);

@@ -1,7 +1,7 @@
 // When the page folds and draws: batches of events wait here and are folded, then drawn, in
 // animation-frame chunks with a time budget, so a flood never freezes the page. It knows no
 // DOM: what folding and drawing are, and how a frame is asked for, are its inputs.
-import type { WireEvent } from '../protocol/messages';
+import type { PageEvent } from '../protocol/messages';
 
 /**
  * Script time a frame may take: folding events first (up to FOLD_BUDGET_MS), then building rows
@@ -18,7 +18,7 @@ const DRAW_EVERY_MS = 250;
 const BACKGROUND_FRAME_MS = 120;
 
 export interface FrameWork {
-  fold(events: WireEvent[]): void;
+  fold(events: PageEvent[]): void;
   /** Draw what changed, building rows until `deadline` (a `now()` time); true while rows still wait. */
   draw(deadline: number): boolean;
   /** Everything received is folded and drawn. */
@@ -36,14 +36,14 @@ export class RenderScheduler {
   readonly timing = { validateMs: 0, foldMs: 0, drawMs: 0, receiveSpanMs: 0 };
   frames = 0;
   rafFrames = 0;
-  private readonly pending: WireEvent[][] = [];
+  private readonly pending: PageEvent[][] = [];
   private scheduled = false;
   private lastDraw = 0;
   private lastDrawCost = 0;
 
   constructor(private readonly work: FrameWork, private readonly clock: Clock) {}
 
-  push(events: WireEvent[]): void {
+  push(events: PageEvent[]): void {
     this.pending.push(events);
     this.schedule();
   }

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { piTraits } from '../../src/core/wire/piVersion';
-import { slimEvent, type WireEvent } from '../../src/protocol/messages';
+import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { LogModel, type EndEntry, type TurnEntry } from '../../src/webview/model';
 import { hostStream } from '../fixtures/hostStream';
 import { ROOT } from '../helpers/host';
 
 const STREAMS = path.join(ROOT, 'test/fixtures/streams');
-const load = (file: string): WireEvent[] => readFileSync(path.join(STREAMS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as WireEvent);
+const load = (file: string): PageEvent[] => readFileSync(path.join(STREAMS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PageEvent);
 
 const RECORDINGS = [
   // pi 1.x says at agent_end that it retries: the retry is part of the turn.
@@ -24,7 +24,7 @@ const RECORDINGS = [
 ];
 
 /** The turns as the log draws them: each turn's number and origin, and how it ended. */
-function logTurns(events: readonly WireEvent[]): Array<{ index: number; source: string | null; endReason: string | null }> {
+function logTurns(events: readonly PageEvent[]): Array<{ index: number; source: string | null; endReason: string | null }> {
   const log = new LogModel();
   log.apply(events.map((e) => slimEvent(e as Parameters<typeof slimEvent>[0])));
   const out: Array<{ index: number; source: string | null; endReason: string | null }> = [];

@@ -1,11 +1,11 @@
 // The event log's model: events of either dialect folded into what a person reads.
 import * as assert from 'node:assert/strict';
-import { slimEvent, type WireEvent } from '../../src/protocol/messages';
+import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { stamped } from '../fixtures/hostStream';
 import { endWords, LogModel, resultText, searchText, stopReasonWords, type Entry } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;
-const ev = (type: string, fields: Partial<WireEvent> = {}, t = T): WireEvent => ({ type, timestamp: t, ...fields } as WireEvent);
+const ev = (type: string, fields: Partial<PageEvent> = {}, t = T): PageEvent => ({ type, timestamp: t, ...fields } as PageEvent);
 const kinds = (m: LogModel) => m.all().map((e) => e.kind);
 type Of<K> = Entry extends infer E ? (E extends { kind: infer KK } ? (K extends KK ? E : never) : never) : never;
 const only = <K extends Entry['kind']>(m: LogModel, kind: K) => m.all().filter((e) => e.kind === kind) as Of<K>[];

@@ -2,7 +2,7 @@
 // a frame's budget, draws until no row waits, runs a frame once whether the animation frame or
 // the background timer comes first, and says when everything is drawn.
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/protocol/messages';
+import type { PageEvent } from '../../src/protocol/messages';
 import { RenderScheduler, type Clock } from '../../src/webview/scheduler';
 
 class TestClock implements Clock {
@@ -17,7 +17,7 @@ class TestClock implements Clock {
   timer(): void { const t = this.timers; this.timers = []; for (const run of t) run(); }
 }
 
-const events = (n: number): WireEvent[] => Array.from({ length: n }, (_, i) => ({ type: 'x', timestamp: i }));
+const events = (n: number): PageEvent[] => Array.from({ length: n }, (_, i) => ({ type: 'x', timestamp: i }));
 
 describe('ui event log scheduler', () => {
   it('folds a big batch in chunks, draws until no row waits, then says it settled', () => {

@@ -9,7 +9,7 @@ import { COMMANDS } from '../commands/ids';
 import { logWorkerList } from '../views/describe';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
-import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type WireEvent, type WorkerView } from '../../protocol/messages';
+import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type PageEvent, type WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
 import { eventLogHtml, webviewOptions } from './html';
 
@@ -37,7 +37,7 @@ export interface LogStats {
 class LogSession extends Disposable {
   workerId: string | undefined;
   private ready = false;
-  private buffer: WireEvent[] = [];
+  private buffer: PageEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null };
   private readonly workersUpdate = throttle(() => this.postWorkers(), 200);
