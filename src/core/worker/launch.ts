@@ -10,7 +10,17 @@ import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard }
 import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
 import { DIALECTS } from '../wire/dialects';
-import type { Launch } from './worker';
+
+export interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  guarded: boolean;
+  tools: string[] | null;
+  agent: string | null;
+  /** The host's own check of each tool call, for workers it cannot load a guard into. */
+  audit: { policy: ResolvedPolicy; onViolation: 'abort' | 'flag' } | null;
+}
 
 export type Built = { ok: true; launch: Launch } | { ok: false; error: string };
 
