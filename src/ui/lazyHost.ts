@@ -6,12 +6,8 @@ import type {
   EventListener, HostLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, WorkerHost, WorkerSpec, WorkerState,
 } from '../core/api';
 import type { AgentEvent } from '../core/events/agentEvent';
-
-/** The core's defaults for what the settings do not set (src/core/worker/limits.ts). */
-export const CORE_DEFAULTS: HostLimits = {
-  maxWorkers: 4, maxPromptBytes: 32 * 1024, commandTimeoutMs: 30_000, settleTimeoutMs: 60_000, killGraceMs: 2_000,
-  maxLineBytes: 64 * 1024 * 1024, ringLines: 200, eventStoreSize: 10_000, resyncMs: 2_000,
-};
+// The leaf with the numbers only: the core itself is not loaded here.
+import { DEFAULT_LIMITS } from '../core/worker/defaultLimits';
 
 function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string) {
   return (...args: A) => {
@@ -33,7 +29,7 @@ export class LazyHost implements WorkerHost {
   private readonly preliminary: HostLimits;
 
   constructor(private readonly load: () => WorkerHost, limits: Partial<HostLimits>) {
-    this.preliminary = { ...CORE_DEFAULTS, ...limits };
+    this.preliminary = { ...DEFAULT_LIMITS, ...limits };
   }
 
   get loaded(): boolean {

@@ -5,20 +5,11 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { HostLimits, WorkerSpec } from '../api';
 import { GuardSpecSchema } from '../guard/policy';
+import { DEFAULT_LIMITS as DEFAULTS } from './defaultLimits';
 
 export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
 
-export const DEFAULT_LIMITS: HostLimits = {
-  maxWorkers: 4,
-  maxPromptBytes: 32 * 1024,
-  commandTimeoutMs: 30_000,
-  settleTimeoutMs: 60_000,
-  killGraceMs: 2_000,
-  maxLineBytes: 64 * 1024 * 1024,
-  ringLines: 200,
-  eventStoreSize: 10_000,
-  resyncMs: 2_000,
-};
+export const DEFAULT_LIMITS: Readonly<HostLimits> = DEFAULTS;
 
 const positiveInt = z.number().int().positive();
 export const limitsSchema = z.object({
