@@ -3,7 +3,7 @@
 // by the worker's exit, and an exit names its code or signal and the tail of stderr.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type {
-  AbortResult, CompactResult, HostLimits, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
+  AbortResult, CompactResult, SupervisorLimits, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
   DialectName, StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState,
 } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
@@ -24,7 +24,7 @@ import { WorkerProcess, type Exit } from './workerProcess';
 
 /** What the supervisor hands each worker: its limits, its dialect, and where it reports. */
 export interface WorkerSetup {
-  limits: HostLimits;
+  limits: SupervisorLimits;
   dialect: Dialect;
   onEvent: (worker: Worker, event: AgentEvent) => void | Promise<void>;
   onState: (worker: Worker) => void;
