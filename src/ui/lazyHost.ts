@@ -3,7 +3,7 @@
 // extension starts with this stand-in, which holds the listeners and answers for a host with no
 // workers, and loads the core on the first start(). No worker logic lives here.
 import type {
-  EventListener, HostLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, WorkerHost, WorkerSpec, WorkerState,
+  EventListener, SupervisorLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
 } from '../core/api';
 import type { AgentEvent } from '../core/events/agentEvent';
 // The leaf with the numbers only: the core itself is not loaded here.
@@ -21,14 +21,14 @@ function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: st
   };
 }
 
-export class LazyHost implements WorkerHost {
-  private real: WorkerHost | undefined;
+export class LazyHost implements Supervisor {
+  private real: Supervisor | undefined;
   private readonly events_ = new Set<EventListener>();
   private readonly states = new Set<StateListener>();
   private readonly outputs = new Set<OutputListener>();
-  private readonly preliminary: HostLimits;
+  private readonly preliminary: SupervisorLimits;
 
-  constructor(private readonly load: () => WorkerHost, limits: Partial<HostLimits>) {
+  constructor(private readonly load: () => Supervisor, limits: Partial<SupervisorLimits>) {
     this.preliminary = { ...DEFAULT_LIMITS, ...limits };
   }
 
@@ -36,12 +36,12 @@ export class LazyHost implements WorkerHost {
     return this.real !== undefined;
   }
 
-  get limits(): HostLimits {
+  get limits(): SupervisorLimits {
     return this.real?.limits ?? this.preliminary;
   }
 
   /** The real host, loaded now if it was not. */
-  host(): WorkerHost {
+  host(): Supervisor {
     if (!this.real) {
       const real = this.load();
       real.onEvent(fanOut(this.events_, 'onEvent') as EventListener);
