@@ -1,6 +1,9 @@
-// One worker: its child process, its connection, its state, and the control verbs. Every verb
-// resolves with an honest status; none waits forever: each wait is bounded by a timeout and
-// by the worker's exit, and an exit names its code or signal and the tail of stderr.
+// One worker: its state, the path of its events, and the control verbs. Every verb resolves with
+// an honest status; none waits forever: each wait is bounded by a timeout and by the worker's
+// exit (waits.ts), and an exit names its code or signal and the tail of stderr. Its child process
+// is a WorkerProcess (workerProcess.ts); abort, redirect and compact are in interrupts.ts, the
+// state check in resync.ts, the tool audit in toolAudit.ts, the worker's requests to the person
+// in workerRequests.ts.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type {
   AbortResult, CompactResult, SupervisorLimits, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
@@ -9,17 +12,18 @@ import type {
 import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
 import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
-import { ExtensionRequests } from './extensionRequests';
+import type { ExtensionRequests } from './extensionRequests';
 import type { ProtocolError } from '../wire/jsonlReader';
-import { UI_REQUEST_PREFIX } from '../wire/pi';
-import { auditToolCall } from '../guard/audit';
 import type { Launch } from './launch';
 import { checkPrompt } from './limits';
-import { Resync, type Doubt } from './resync';
+import { checkState, Resync, type StateCheckPort } from './resync';
 import { Ring } from './ring';
 import { Status } from './status';
+import { auditToolCallOf, type AuditPort } from './toolAudit';
 import { TurnTracker, type AfterTurn, type Settlement } from './turns';
+import { abort, compact, redirect, type InterruptPort } from './interrupts';
 import { Waits } from './waits';
+import { extensionRequestsFor, uiMessageHandlers, type ExtensionRequestsPort } from './workerRequests';
 import { WorkerProcess, type Exit } from './workerProcess';
 
 /** What the supervisor hands each worker: its limits, its dialect, and where it reports. */
@@ -51,6 +55,8 @@ export class Worker {
   private readonly process: WorkerProcess;
   private readonly connection: MessageConnection;
   private readonly waits: Waits;
+  /** What the verbs and checks in other files (interrupts, resync, toolAudit, workerRequests) use of this worker. */
+  private readonly inside: InterruptPort & StateCheckPort & AuditPort & ExtensionRequestsPort;
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
@@ -78,22 +84,37 @@ export class Worker {
     this.version = ctx.version ?? null;
     this.traits = traitsOf(ctx.dialect, this.version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
-    this.resync = new Resync(limits.resyncMs, (d) => this.checkState(d));
-    this.extensionRequests = this.extensionRequestsFor(ctx);
+    this.resync = new Resync(limits.resyncMs, (d) => checkState(this.inside, d));
     this.process = new WorkerProcess(launch, {
       cwd: spec.cwd, codec: ctx.dialect.createCodec(), maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
       killGraceMs: limits.killGraceMs, trace: ctx.trace, explainStartFailure: (stderr) => ctx.dialect.explainStartFailure?.(stderr),
     }, {
       onEvent: (event) => this.onWireEvent(event),
       onProtocolError: (error) => this.onProtocolError(error),
-      onRequest: (method, params) => this.onWorkerRequest(method, params),
-      onNotification: (method, params) => this.onWorkerNotification(method, params),
+      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event)),
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
     });
     this.connection = this.process.connection;
     this.waits = new Waits(this.bus, this.process);
+    this.inside = {
+      id, limits, cwd: spec.cwd, dialect: ctx.dialect, connection: this.connection, turns: this.turns, waits: this.waits,
+      traits: () => this.traits,
+      versionName: () => this.versionName(),
+      refuseUnlessRunning: () => this.refuseUnlessRunning(),
+      request: <T>(pending: Promise<T>, what: string, timeoutMs?: number) => this.request(pending, what, timeoutMs),
+      prompt: (message, provenance) => this.prompt(message, provenance),
+      abort: () => this.abort(),
+      stateChanged: () => this.stateChanged(),
+      live: () => this.live,
+      settles: () => this.settles,
+      say: (text) => this.output('protocol', text),
+      emit: (event) => this.emitHostEvent(event),
+      report: (event) => this.report(event),
+      announceSettled: () => this.announceSettled(),
+    };
+    this.extensionRequests = extensionRequestsFor(this.inside, ctx);
   }
 
   get pid(): number | null {
@@ -204,107 +225,16 @@ export class Worker {
     }
   }
 
-  async abort(): Promise<AbortResult> {
-    const t0 = performance.now();
-    const fail = (error: string): AbortResult => ({ status: 'error', workerId: this.id, error, ms: elapsed(t0) });
-    const refused = this.refuseUnlessRunning();
-    if (refused) return fail(refused);
-    const compacting = this.turns.compacting;
-    if (!this.turns.streaming && !compacting) return { status: 'not_streaming', workerId: this.id, ms: elapsed(t0) };
-    const cancels = this.traits.abortCancelsCompaction;
-    if (!this.turns.streaming && !cancels) {
-      return fail(`${this.versionName()}'s abort does not reach a running compaction; it will finish on its own`);
-    }
-    const settled = this.turns.streaming ? this.waits.nextSettlement() : null;
-    const compactionEnd = compacting && cancels ? this.waits.nextEvent('compaction_end') : null;
-    const sent = performance.now();
-    try {
-      await this.request(this.ctx.dialect.abort(this.connection), 'abort');
-      let compactionCancelled: boolean | null = null;
-      if (settled) {
-        const s = await this.waits.bounded(settled.promise, this.ctx.limits.settleTimeoutMs, 'settling after abort');
-        if (s.endReason !== 'aborted' && !compactionEnd) {
-          return { status: 'not_streaming', workerId: this.id, note: `the turn ended by itself (${s.endReason ?? 'no reason given'}) before the abort landed`, ms: elapsed(t0) };
-        }
-      }
-      if (compactionEnd) {
-        const end = await this.waits.bounded(compactionEnd.promise, this.ctx.limits.settleTimeoutMs, 'the compaction ending after abort');
-        // τ says `cancelled`, pi 1.x `aborted`.
-        compactionCancelled = end.data?.cancelled === true || end.data?.aborted === true;
-      }
-      return { status: 'aborted', workerId: this.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
-    } catch (error) {
-      return fail((error as Error).message);
-    } finally {
-      settled?.cancel();
-      compactionEnd?.cancel();
-    }
+  abort(): Promise<AbortResult> {
+    return abort(this.inside);
   }
 
-  async redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
-    const t0 = performance.now();
-    const fail = (error: string, aborted?: boolean): RedirectResult => ({ status: 'error', workerId: this.id, error, aborted, ms: elapsed(t0) });
-    const refused = this.refuseUnlessRunning() ?? checkPrompt(message, this.ctx.limits);
-    if (refused) return fail(refused);
-    let aborted = false;
-    const sent = performance.now();
-    if (this.turns.streaming) {
-      const settled = this.waits.nextSettlement();
-      try {
-        await this.request(this.ctx.dialect.abort(this.connection), 'abort');
-        const s = await this.waits.bounded(settled.promise, this.ctx.limits.settleTimeoutMs, 'settling after abort');
-        aborted = s.endReason === 'aborted';
-      } catch (error) {
-        return fail(`${(error as Error).message}; the new instruction was not sent`);
-      } finally {
-        settled.cancel();
-      }
-    }
-    const settleMs = elapsed(sent);
-    const prompted = await this.prompt(message, provenance);
-    if (prompted.status !== 'accepted') return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
-    return { status: 'redirected', workerId: this.id, aborted, settleMs, submissionId: prompted.submissionId, ms: elapsed(t0) };
+  redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
+    return redirect(this.inside, message, provenance);
   }
 
-  async compact(instructions?: string): Promise<CompactResult> {
-    const t0 = performance.now();
-    const fail = (error: string): CompactResult => ({ status: 'error', workerId: this.id, error, ms: elapsed(t0) });
-    const refused = this.refuseUnlessRunning();
-    if (refused) return fail(refused);
-    if (this.turns.compacting) return fail('a compaction is already running');
-    if (this.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
-    let compactionId: string | null = null;
-    // pi names no compaction; τ's compaction_end names the one its ack announced.
-    const ended = this.waits.nextEvent('compaction_end', (e) => compactionId === null || e.data?.compaction_id === compactionId);
-    this.turns.compacting = true;
-    this.stateChanged();
-    try {
-      // The summary is a model call: it gets the settle bound, not the command timeout.
-      const ack = await this.request(this.ctx.dialect.compact(this.connection, instructions), 'compact', this.ctx.limits.settleTimeoutMs);
-      if (ack.result) {
-        // pi answers when the compaction is over; its compaction_end event came first.
-        if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
-        return { status: 'compacted', workerId: this.id, performed: ack.result.performed ?? true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
-      }
-      compactionId = ack.compactionId;
-      const end = ended.seen?.data?.compaction_id === compactionId ? ended.seen : await this.waits.bounded(ended.promise, this.ctx.limits.settleTimeoutMs, 'the compaction');
-      const d = end.data ?? {};
-      if (d.cancelled === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
-      if (d.is_error === true) return fail(`the compaction failed: ${String(d.error ?? 'no detail')}`);
-      return {
-        status: 'compacted', workerId: this.id, performed: d.performed === true,
-        summary: typeof d.summary === 'string' ? d.summary : null,
-        tokensBefore: typeof d.tokens_before === 'number' ? d.tokens_before : null, ms: elapsed(t0),
-      };
-    } catch (error) {
-      // pi 1.x: an abort cancelled it (compaction_end {aborted: true}, then "Compaction cancelled").
-      if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: this.id, ms: elapsed(t0) };
-      return fail((error as Error).message);
-    } finally {
-      ended.cancel();
-      this.turns.compacting = false;
-      this.stateChanged();
-    }
+  compact(instructions?: string): Promise<CompactResult> {
+    return compact(this.inside, instructions);
   }
 
   /** Ends the worker's whole process tree (see WorkerProcess.stop). */
@@ -364,26 +294,8 @@ export class Worker {
     this.stateChanged();
   }
 
-  /**
-   * An audit after the fact, not a sandbox: the call may already be running when its arguments
-   * are judged. τ's events carry no arguments, so they are read from the worker's messages.
-   */
-  private async audit(event: AgentEvent): Promise<void> {
-    const { policy, onViolation } = this.launch.audit!;
-    const toolName = event.tool_name ?? '';
-    let args: unknown = event.args;
-    if (args === undefined && event.tool_call_id && this.ctx.dialect.toolCallArgs) {
-      try {
-        args = await this.request(this.ctx.dialect.toolCallArgs(this.connection, event.tool_call_id), 'reading the tool call\'s arguments');
-      } catch (error) {
-        this.report({ type: 'guard_violation', tool_call_id: event.tool_call_id, tool_name: toolName, is_error: true, error: `the guard could not read the call's arguments: ${(error as Error).message}` });
-        return;
-      }
-    }
-    const verdict = auditToolCall(policy, toolName, args ?? {}, this.spec.cwd);
-    if (!verdict.violation) return;
-    this.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
-    if (onViolation === 'abort' && this.turns.streaming) await this.abort();
+  private audit(event: AgentEvent): Promise<void> {
+    return auditToolCallOf(this.inside, this.launch.audit!, event);
   }
 
   private deliver(event: AgentEvent): void | Promise<void> {
@@ -417,54 +329,6 @@ export class Worker {
     }
   }
 
-  /** Asks the worker whether it is still busy; corrects the host's picture if it is not. */
-  private async checkState(doubt: Doubt): Promise<'again' | 'answered'> {
-    // Resync drops a doubt the events cleared before it asks; after the answer, any start or
-    // settle since the question stands for that.
-    if (!this.live || !this.turns.streaming) return 'answered';
-    const starts = this.turns.agentStarts;
-    const settles = this.settles;
-    let streaming: boolean;
-    try {
-      ({ streaming } = await this.waits.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the state check'));
-    } catch (error) {
-      if (!this.live) return 'answered';
-      this.output('protocol', `could not ask the worker what it is doing: ${(error as Error).message}`);
-      return 'again';
-    }
-    // Events that came with or after the answer win over it.
-    if (!this.live || this.turns.agentStarts !== starts || this.settles !== settles) return 'answered';
-    if (streaming) return 'again';
-    const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
-    this.output('protocol', error);
-    const before = this.settles;
-    this.turns.lost(error, Date.now());
-    this.emitHostEvent({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
-    if (this.settles !== before) this.announceSettled();
-    return 'answered';
-  }
-
-  private async onWorkerRequest(method: string, params: unknown): Promise<unknown> {
-    if (!method.startsWith(UI_REQUEST_PREFIX)) throw new Error(`unsupported request from worker: ${method}`);
-    const p = (params ?? {}) as Record<string, unknown>;
-    const req = { ...p, workerId: this.id, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
-    if (!this.ctx.onUiRequest) return { cancelled: true };
-    try {
-      return await this.ctx.onUiRequest(req);
-    } catch {
-      return { cancelled: true };
-    }
-  }
-
-  private onWorkerNotification(method: string, params: unknown): void {
-    if (method.startsWith(UI_REQUEST_PREFIX)) {
-      this.ctx.onUiNotice?.({ workerId: this.id, method: method.slice(UI_REQUEST_PREFIX.length), params: (params ?? {}) as Record<string, unknown> });
-      return;
-    }
-    // Kept, never dropped for being unknown.
-    this.emitHostEvent({ type: method, data: { params } });
-  }
-
   private onExit(exit: Exit): void {
     const status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
@@ -485,17 +349,6 @@ export class Worker {
     this.waits.settled(s);
     this.stateChanged();
     void this.extensionRequests?.check();
-  }
-
-  private extensionRequestsFor(ctx: WorkerSetup): ExtensionRequests | null {
-    const { dialect, onUiRequest } = ctx;
-    if (!dialect.pendingRequest || !dialect.answerRequest) return null;
-    return new ExtensionRequests({
-      pending: () => this.request(dialect.pendingRequest!(this.connection), 'reading the pending request'),
-      answer: (id, action, values) => this.request(dialect.answerRequest!(this.connection, id, action, values), 'answering the request'),
-      ask: onUiRequest && ((req) => onUiRequest({ ...req, workerId: this.id })),
-      emit: (event) => this.emitHostEvent(event),
-    });
   }
 
   /** Something listeners see in state() changed (a status change goes through `status.set`). */
