@@ -1,5 +1,5 @@
-// The public shape of the worker host: what `dist/core.js` exports and what the VS Code layer
-// adapts. Everything a caller gets back is a plain object whose `status` says what really
+// The public shape of the supervisor (the core's worker host): what `dist/core.js` exports and
+// what the VS Code layer adapts. "Host" alone is kept for VS Code's extension host. Everything a caller gets back is a plain object whose `status` says what really
 // happened; nothing here throws for an outcome a worker can cause.
 import type { AgentEvent } from './events/agentEvent';
 import type { GuardSpec } from './guard/policy';
@@ -168,7 +168,7 @@ export interface UiNotice {
   params: Record<string, unknown>;
 }
 
-export interface HostLimits {
+export interface SupervisorLimits {
   maxWorkers: number;
   maxPromptBytes: number;
   commandTimeoutMs: number;
@@ -188,8 +188,8 @@ export interface HostLimits {
   resyncMs: number;
 }
 
-export interface HostOptions {
-  limits?: Partial<HostLimits>;
+export interface SupervisorOptions {
+  limits?: Partial<SupervisorLimits>;
   /** Where pi's guard extension bundle is (defaults next to dist/core.js). */
   piGuardPath?: string;
   /** Called for every message sent or received, when set (protocol trace). */
@@ -217,7 +217,8 @@ export type OutputKind = 'stderr' | 'stdout' | 'protocol' | 'trace';
 export type OutputListener = (workerId: string, kind: OutputKind, text: string) => void;
 export type StateListener = (state: WorkerState) => void;
 
-export interface WorkerHost {
+/** Owns every worker: starts them within the limits, runs the verbs, and fans out what they say. */
+export interface Supervisor {
   start(spec: WorkerSpec): Promise<StartResult>;
   prompt(workerId: string, message: string, options?: PromptOptions): Promise<PromptResult>;
   abort(workerId: string): Promise<AbortResult>;
@@ -232,6 +233,14 @@ export interface WorkerHost {
   onEvent(listener: EventListener): () => void;
   onState(listener: StateListener): () => void;
   onOutput(listener: OutputListener): () => void;
-  readonly limits: HostLimits;
+  readonly limits: SupervisorLimits;
   dispose(): Promise<void>;
 }
+
+// The names before the supervisor had its own (dist/core.js embedders, the README's example).
+/** @deprecated Use Supervisor. */
+export type WorkerHost = Supervisor;
+/** @deprecated Use SupervisorOptions. */
+export type HostOptions = SupervisorOptions;
+/** @deprecated Use SupervisorLimits. */
+export type HostLimits = SupervisorLimits;

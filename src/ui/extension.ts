@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostOptions, WorkerHost } from '../core/api';
+import type { SupervisorOptions, Supervisor } from '../core/api';
 import { LazyHost } from './host/lazyHost';
 import { createApi, type RpcWorkersApi } from './host/api';
 import { Commands } from './commands/commands';
@@ -22,7 +22,7 @@ import { listProcesses, processTree, signalTree } from '../core/worker/processTr
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
-  readonly host: WorkerHost;
+  readonly host: Supervisor;
   readonly selection: WorkerSelection;
   readonly outputs: OutputChannels;
   readonly tree: SessionsTree;
@@ -53,7 +53,7 @@ export class RpcWorkersExtension extends Disposable {
     const limits = hostLimits(this.current);
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
-    const options: HostOptions = {
+    const options: SupervisorOptions = {
       limits,
       registryFile: this.registryFile,
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },

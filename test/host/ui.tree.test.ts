@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../../src/core/api';
+import type { Supervisor, WorkerState } from '../../src/core/api';
 import type { ExtensionApi } from '../../src/ui/extension';
 import { SessionsTree, type SessionNode } from '../../src/ui/views/sessionsTree';
 import { WorkerSelection } from '../../src/ui/views/workerSelection';
@@ -19,9 +19,9 @@ function fakeState(over: Partial<WorkerState> = {}): WorkerState {
   };
 }
 
-function fakeHost(states: WorkerState[]): WorkerHost {
+function fakeHost(states: WorkerState[]): Supervisor {
   const none = () => () => {};
-  return { list: () => states, onState: none, onEvent: none, onOutput: none } as unknown as WorkerHost;
+  return { list: () => states, onState: none, onEvent: none, onOutput: none } as unknown as Supervisor;
 }
 
 describe('UI Sessions tree', function () {

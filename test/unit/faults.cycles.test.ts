@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { readRegistry } from '../../src/core/worker/survivors';
 import { childrenOf, describePids, fdCount, fdTargets, ROOT, TAU_RESPONDER, until } from '../fixtures/faults-helpers';
 
@@ -39,13 +39,13 @@ const vmRss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 describe('faults: 1,000 start / stop cycles', function () {
   this.timeout(600_000);
-  let host: WorkerHost;
+  let host: Supervisor;
   let dir: string;
   let stateCalls = 0;
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'rpc-faults-cycles-'));
     process.env.RPC_WORKERS_WATCHDOG_STATE = path.join(dir, 'watchdog.json');
-    host = createWorkerHost({ registryFile: path.join(dir, 'workers.json') });
+    host = createSupervisor({ registryFile: path.join(dir, 'workers.json') });
   });
   after(async () => {
     await host.dispose();

@@ -11,7 +11,8 @@ import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDi
 import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/commands/selection';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
-import { CORE_DEFAULTS } from '../../src/ui/host/lazyHost';
+import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
+import { LazyHost } from '../../src/ui/host/lazyHost';
 import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
 import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
 import * as manifest from '../../package.json';
@@ -76,7 +77,21 @@ describe('ui settings', () => {
 
 describe('ui lazy host', () => {
   it('answers with the core\'s own default limits before the core is loaded', () => {
-    assert.deepEqual(CORE_DEFAULTS, DEFAULT_LIMITS);
+    const lazy = new LazyHost(() => assert.fail('the core was loaded'), {});
+    assert.deepEqual(lazy.limits, DEFAULT_LIMITS);
+    assert.equal(lazy.loaded, false);
+  });
+});
+
+describe('default limits', () => {
+  it('package.json declares the host limits\' defaults of the one copy (core/worker/defaultLimits.ts)', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown }> } } }).contributes.configuration.properties;
+    // Each host limit a setting sets, by the setting's name.
+    const declared = { maxWorkers: 'maxWorkers', maxPromptBytes: 'maxPromptBytes', commandTimeoutMs: 'commandTimeoutMs', settleTimeoutMs: 'settleTimeoutMs', eventLogSize: 'eventStoreSize' } as const;
+    for (const [setting, limit] of Object.entries(declared)) {
+      assert.equal(props[`rpcWorkers.${setting}`]?.default, LEAF_DEFAULTS[limit], `rpcWorkers.${setting}'s default`);
+    }
+    assert.deepEqual(Object.keys(hostLimits(readSettings(() => undefined).settings)).sort(), Object.values(declared).sort(), 'a host limit set by a setting is missing here');
   });
 });
 

@@ -5,19 +5,29 @@
 // audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { HostOptions, WorkerSpec } from '../api';
+import type { SupervisorOptions, WorkerSpec } from '../api';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard } from '../cards/agentCards';
 import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
 import { DIALECTS } from '../wire/dialects';
-import type { Launch } from './worker';
+
+export interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  guarded: boolean;
+  tools: string[] | null;
+  agent: string | null;
+  /** The host's own check of each tool call, for workers it cannot load a guard into. */
+  audit: { policy: ResolvedPolicy; onViolation: 'abort' | 'flag' } | null;
+}
 
 export type Built = { ok: true; launch: Launch } | { ok: false; error: string };
 
 /** dist/core.js and dist/extension.js sit beside dist/pi-guard.js. */
 export const defaultGuardBundle = () => path.join(__dirname, 'pi-guard.js');
 
-export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
+export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built {
   const root = spec.workspaceFolder ?? spec.cwd;
   let card: AgentCard | undefined;
   if (spec.agent) {

@@ -3,7 +3,7 @@
 // which is also shown to the person (results.ts). No worker logic lives here: this adapts
 // clicks and keystrokes to the core's verbs.
 import * as vscode from 'vscode';
-import type { PromptResult, StartResult, StopResult, WorkerHost, WorkerSpec, WorkerState } from '../../core/api';
+import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
 import { guardFromSettings } from '../settings/guardSpec';
@@ -24,7 +24,7 @@ import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { WorkerSelection } from '../views/workerSelection';
 
 export interface CommandServices {
-  host: WorkerHost;
+  host: Supervisor;
   extensionPath: string;
   /** Where τ workers keep their sessions: the extension's workspace storage. */
   tauSessionDir: string;

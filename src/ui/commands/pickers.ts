@@ -1,7 +1,7 @@
 // The questions a command asks when it was not told: which worker (a QuickPick preselecting the
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../../core/api';
+import type { Supervisor, WorkerState } from '../../core/api';
 import { workerDescription, workerIcon, workerLabels } from '../views/describe';
 import type { ProfileChoice } from '../settings/profiles';
 
@@ -18,7 +18,7 @@ interface WorkerPick extends vscode.QuickPickItem { workerId: string }
  * The worker to act on. With one candidate it is taken without asking; with none, the person is
  * told why (`none` says what was looked for) and undefined comes back.
  */
-export async function pickWorker(host: WorkerHost, opts: { title: string; filter: WorkerFilter; selected?: string; none: string }): Promise<string | undefined> {
+export async function pickWorker(host: Supervisor, opts: { title: string; filter: WorkerFilter; selected?: string; none: string }): Promise<string | undefined> {
   const all = host.list();
   const candidates = all.filter(opts.filter);
   if (candidates.length === 0) {

@@ -3,7 +3,7 @@
 // bounded event store when it (re)loads and then live, in batches; every message it sends is
 // validated before anything acts on it.
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../../core/api';
+import type { Supervisor, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { COMMANDS } from '../commands/ids';
 import { logWorkerList } from '../views/describe';
@@ -162,7 +162,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   /** Fires when the view's webview exists (tests wait for it). */
   readonly onDidResolve = this._onDidResolve.event;
 
-  constructor(private readonly host: WorkerHost, private readonly extensionUri: vscode.Uri, readonly selection: WorkerSelection) {
+  constructor(private readonly host: Supervisor, private readonly extensionUri: vscode.Uri, readonly selection: WorkerSelection) {
     super();
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(toDisposable(host.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));

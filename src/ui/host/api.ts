@@ -1,12 +1,12 @@
 // What activate() hands other extensions: the host's verbs, with the provenance of what they
 // send said as `api` unless the caller names its own, and starts refused in an untrusted
 // workspace like every other start. `dispose` is not theirs to call.
-import type { PromptOptions, Provenance, StartResult, WorkerHost, WorkerSpec } from '../../core/api';
+import type { PromptOptions, Provenance, StartResult, Supervisor, WorkerSpec } from '../../core/api';
 import { provenance } from './provenance';
 
-export type RpcWorkersApi = Omit<WorkerHost, 'dispose'>;
+export type RpcWorkersApi = Omit<Supervisor, 'dispose'>;
 
-export function createApi(host: WorkerHost, opts: { trusted(): boolean; untrustedError: string }): RpcWorkersApi {
+export function createApi(host: Supervisor, opts: { trusted(): boolean; untrustedError: string }): RpcWorkersApi {
   const prov = (p?: Provenance): Provenance => {
     const base = provenance(p?.source ?? 'api', p?.submitter ?? 'unknown');
     return { ...base, ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)) };

@@ -3,15 +3,11 @@
 // extension starts with this stand-in, which holds the listeners and answers for a host with no
 // workers, and loads the core on the first start(). No worker logic lives here.
 import type {
-  EventListener, HostLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, WorkerHost, WorkerSpec, WorkerState,
+  EventListener, SupervisorLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
 } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
-
-/** The core's defaults for what the settings do not set (src/core/worker/limits.ts). */
-export const CORE_DEFAULTS: HostLimits = {
-  maxWorkers: 4, maxPromptBytes: 32 * 1024, commandTimeoutMs: 30_000, settleTimeoutMs: 60_000, killGraceMs: 2_000,
-  maxLineBytes: 64 * 1024 * 1024, ringLines: 200, eventStoreSize: 10_000, resyncMs: 2_000,
-};
+// The leaf with the numbers only: the core itself is not loaded here.
+import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
 
 function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string) {
   return (...args: A) => {
@@ -25,27 +21,27 @@ function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: st
   };
 }
 
-export class LazyHost implements WorkerHost {
-  private real: WorkerHost | undefined;
+export class LazyHost implements Supervisor {
+  private real: Supervisor | undefined;
   private readonly events_ = new Set<EventListener>();
   private readonly states = new Set<StateListener>();
   private readonly outputs = new Set<OutputListener>();
-  private readonly preliminary: HostLimits;
+  private readonly preliminary: SupervisorLimits;
 
-  constructor(private readonly load: () => WorkerHost, limits: Partial<HostLimits>) {
-    this.preliminary = { ...CORE_DEFAULTS, ...limits };
+  constructor(private readonly load: () => Supervisor, limits: Partial<SupervisorLimits>) {
+    this.preliminary = { ...DEFAULT_LIMITS, ...limits };
   }
 
   get loaded(): boolean {
     return this.real !== undefined;
   }
 
-  get limits(): HostLimits {
+  get limits(): SupervisorLimits {
     return this.real?.limits ?? this.preliminary;
   }
 
   /** The real host, loaded now if it was not. */
-  host(): WorkerHost {
+  host(): Supervisor {
     if (!this.real) {
       const real = this.load();
       real.onEvent(fanOut(this.events_, 'onEvent') as EventListener);

@@ -3,6 +3,7 @@
 // a pure module (the caller hands in a getter over `workspace.getConfiguration`).
 // zod/mini: the same checks, a fraction of the bundle (activation stays quick).
 import * as z from 'zod/mini';
+import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
 
 export const SECTION = 'rpcWorkers';
 
@@ -25,15 +26,15 @@ const pathList = (what: string) => z.array(z.string({ error: `${what} must be st
 
 const int = (min: number, max: number) => z.int({ error: 'must be a whole number' }).check(z.minimum(min, { error: `must be at least ${min}` }), z.maximum(max, { error: `must be at most ${max}` }));
 
-/** Each key: its schema and its default. The same numbers are in package.json's contributes. */
+/** Each key: its schema and its default (the host's limits from the core's one copy). package.json's contributes declare the same. */
 export const SETTINGS = {
   profiles: { schema: z.array(z.unknown(), { error: 'must be a list of profiles' }), default: [] as unknown[] },
   defaultProfile: { schema: z.string({ error: 'must be a profile name' }), default: '' },
-  maxWorkers: { schema: int(1, 64), default: 4 },
-  maxPromptBytes: { schema: int(1024, 16 * 1024 * 1024), default: 32 * 1024 },
-  commandTimeoutMs: { schema: int(1_000, 600_000), default: 30_000 },
-  settleTimeoutMs: { schema: int(1_000, 600_000), default: 60_000 },
-  eventLogSize: { schema: int(100, 1_000_000), default: 10_000 },
+  maxWorkers: { schema: int(1, 64), default: DEFAULT_LIMITS.maxWorkers },
+  maxPromptBytes: { schema: int(1024, 16 * 1024 * 1024), default: DEFAULT_LIMITS.maxPromptBytes },
+  commandTimeoutMs: { schema: int(1_000, 600_000), default: DEFAULT_LIMITS.commandTimeoutMs },
+  settleTimeoutMs: { schema: int(1_000, 600_000), default: DEFAULT_LIMITS.settleTimeoutMs },
+  eventLogSize: { schema: int(100, 1_000_000), default: DEFAULT_LIMITS.eventStoreSize },
   trace: { schema: z.boolean({ error: 'must be true or false' }), default: false },
   // Guarded workers only. Entries are checked for what the guard can honour when a worker starts
   // (the core's policyFromSettings), where the error can name the entry.

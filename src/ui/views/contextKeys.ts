@@ -1,13 +1,13 @@
 // The context keys that `when` clauses read, set from the host's state only when they change.
 import * as vscode from 'vscode';
-import type { WorkerHost } from '../../core/api';
+import type { Supervisor } from '../../core/api';
 import { contextValues } from './describe';
 import { Disposable, toDisposable } from '../disposable';
 
 export class ContextKeys extends Disposable {
   private readonly last = new Map<string, boolean>();
 
-  constructor(private readonly host: WorkerHost) {
+  constructor(private readonly host: Supervisor) {
     super();
     this._register(toDisposable(host.onState(() => queueMicrotask(() => this.update()))));
     this.update();

@@ -2,7 +2,7 @@
 // protocol errors, and (with rpcWorkers.trace) every message sent and received. Channels outlive
 // their worker a while, so the output of one that failed to start can still be read.
 import * as vscode from 'vscode';
-import type { OutputKind, WorkerHost } from '../../core/api';
+import type { OutputKind, Supervisor } from '../../core/api';
 import { Disposable, toDisposable } from '../disposable';
 
 const KEEP_RETIRED = 12;
@@ -12,7 +12,7 @@ export class OutputChannels extends Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
   private readonly names = new Map<string, string>();
 
-  constructor(private readonly host: WorkerHost) {
+  constructor(private readonly host: Supervisor) {
     super();
     this._register(toDisposable(host.onOutput((id, kind, text) => this.write(id, kind, text))));
     this._register(toDisposable(host.onState((s) => {

@@ -2,7 +2,7 @@
 // files it wrote. Refreshed from the host's state and event streams, throttled; never polled.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TurnSummary, WorkerHost, WorkerState } from '../../core/api';
+import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
 import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
 import { Disposable, toDisposable } from '../disposable';
@@ -39,7 +39,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   /** `createView: false` makes a provider without a view (the host tests drive one on a fake host). */
-  constructor(private readonly host: WorkerHost, private readonly selection: WorkerSelection, { createView = true } = {}) {
+  constructor(private readonly host: Supervisor, private readonly selection: WorkerSelection, { createView = true } = {}) {
     super();
     this.view = createView ? this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true })) : undefined;
     this._register(this.refresh);

@@ -1,7 +1,7 @@
 // The status bar item: how many workers run and how many stream; hidden when there are none.
 // A second item carries the text pi's extensions set with setStatus.
 import * as vscode from 'vscode';
-import type { WorkerHost } from '../../core/api';
+import type { Supervisor } from '../../core/api';
 import { statusText } from './describe';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
@@ -12,7 +12,7 @@ export class WorkersStatusBar extends Disposable {
   private readonly noticeTexts = new Map<string, string>();
   private readonly update = throttle(() => this.render(), 100);
 
-  constructor(private readonly host: WorkerHost) {
+  constructor(private readonly host: Supervisor) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('rpcWorkers.status', vscode.StatusBarAlignment.Left, 50));
     this.item.name = 'RPC Workers';

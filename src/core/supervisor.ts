@@ -1,10 +1,10 @@
-// The worker host: owns every worker, enforces the host-wide limits, and fans events, state
-// changes and output out to listeners. This is what `dist/core.js` gives an embedder and what
+// The supervisor (the core's worker host): owns every worker, enforces the limits over all of
+// them, and fans events, state changes and output out to listeners. This is what `dist/core.js` gives an embedder and what
 // the VS Code layer adapts.
 import { randomUUID } from 'node:crypto';
 import type {
-  EventListener, HostOptions, OutputListener, PromptOptions, Provenance, StartResult, StateListener, StateResult,
-  StopResult, WorkerHost, WorkerSpec, WorkerState,
+  EventListener, OutputListener, PromptOptions, Provenance, StartResult, StateListener, StateResult,
+  StopResult, Supervisor, SupervisorOptions, WorkerSpec, WorkerState,
 } from './api';
 import type { AgentEvent } from './events/agentEvent';
 import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
@@ -17,7 +17,7 @@ import { DIALECTS } from './wire/dialects';
 const now = () => performance.now();
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
 
-export function createWorkerHost(options: HostOptions = {}): WorkerHost {
+export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   const limits = resolveLimits(options.limits);
   const workers = new Map<string, Worker>();
   const eventListeners: EventListener[] = [];
@@ -156,7 +156,7 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     return result;
   }
 
-  const host: WorkerHost = {
+  const supervisor: Supervisor = {
     limits,
     start,
     prompt: async (workerId: string, message: string, opts?: PromptOptions) => get(workerId)?.prompt(message, opts) ?? missing(workerId),
@@ -177,12 +177,12 @@ export function createWorkerHost(options: HostOptions = {}): WorkerHost {
     onState: (listener) => subscribe(stateListeners, listener),
     onOutput: (listener) => subscribe(outputListeners, listener),
     async dispose() {
-      await host.stopAll();
+      await supervisor.stopAll();
       watchdog?.close();
       eventListeners.length = 0;
       stateListeners.length = 0;
       outputListeners.length = 0;
     },
   };
-  return host;
+  return supervisor;
 }
