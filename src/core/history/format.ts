@@ -10,6 +10,9 @@
 //
 // Files in the history directory, per session `<id>`:
 //   <id>.jsonl         the events as delivered, one JSON object per line (the owner appends)
+//   <id>.1.jsonl       the segment before it: at half the session's bound the current file is
+//                      renamed over this one, so the oldest half goes at once and nothing is
+//                      ever copied (eviction costs a rename, not a rewrite)
 //   <id>.meta.json     the session's facts: who, when, summary, end or eviction (atomic rename)
 //   <id>.name.json     a name the person gave it (atomic rename; separate from the archive mark
 //   <id>.archived      and from the meta, so no edit can lose another)
@@ -20,16 +23,17 @@ import type { AgentEvent } from '../events/agentEvent';
 export const SESSION_ID = /^s-[0-9a-z]+-[0-9a-f]{8}$/;
 export const FILE_OF = {
   events: (id: string) => `${id}.jsonl`,
+  olderEvents: (id: string) => `${id}.1.jsonl`,
   meta: (id: string) => `${id}.meta.json`,
   name: (id: string) => `${id}.name.json`,
   archived: (id: string) => `${id}.archived`,
 };
 /** Every file a session may have (for delete). */
-export const sessionFiles = (id: string) => [FILE_OF.events(id), FILE_OF.meta(id), FILE_OF.name(id), FILE_OF.archived(id)];
+export const sessionFiles = (id: string) => [FILE_OF.events(id), FILE_OF.olderEvents(id), FILE_OF.meta(id), FILE_OF.name(id), FILE_OF.archived(id)];
 
 /** Bounds of the history; settings-like, each with a default. */
 export interface HistoryLimits {
-  /** Bytes of events kept per session; beyond it the oldest events are evicted (to 3/4 of it). */
+  /** Bytes of events kept per session: the oldest half is evicted when it is reached (between half and all of it is kept). */
   maxSessionBytes: number;
   /** Bytes of every session's events together; beyond it the oldest finished sessions are evicted whole. */
   maxTotalBytes: number;
@@ -43,6 +47,11 @@ export interface HistoryLimits {
   metaIntervalMs: number;
   /** Bytes per write call: bounds how long one write holds a thread of the pool. */
   maxWriteBytes: number;
+  /**
+   * Events delivered within this long are written together (0: every tick). A crash loses what
+   * was not written yet: at most this long of events, and the line being written.
+   */
+  writeIntervalMs: number;
 }
 
 export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
@@ -52,7 +61,8 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
   maxEvictedRecords: 100,
   maxPendingEvents: 200_000,
   metaIntervalMs: 1000,
-  maxWriteBytes: 1024 * 1024,
+  maxWriteBytes: 256 * 1024,
+  writeIntervalMs: 25,
 };
 
 const positive = z.number().int().positive();
@@ -64,6 +74,7 @@ export const historyLimitsSchema = z.object({
   maxPendingEvents: positive,
   metaIntervalMs: z.number().int().nonnegative(),
   maxWriteBytes: positive,
+  writeIntervalMs: z.number().int().nonnegative().max(10_000),
 }).partial().strict();
 
 export function resolveHistoryLimits(input: Partial<HistoryLimits> | undefined): { ok: true; limits: HistoryLimits } | { ok: false; error: string } {
@@ -151,7 +162,7 @@ export interface SessionSummary {
   events: number;
   lost: number;
   lastError: string | null;
-  /** Bytes of its events file now. */
+  /** Bytes of its events files now. */
   bytes: number;
   archived: boolean;
   evictedEvents: SessionMeta['evictedEvents'];
@@ -173,7 +184,7 @@ export type ReadResult =
     session: SessionSummary;
     /** Every whole event line, in the order written (oldest first). */
     events: AgentEvent[];
-    /** The file ended in an incomplete line (a crash mid-write): it was left out and is reported here. */
+    /** The file ended in an incomplete line (a crash mid-write): it was left out and is reported here (`offset` in `<id>.jsonl`). */
     torn: { bytes: number; offset: number } | null;
     /** Complete lines that were not an event (not JSON, or no type/timestamp): skipped, counted, the first described. */
     badLines: { count: number; first: string | null };

@@ -2,8 +2,7 @@
 // are queued as they are delivered (a push, nothing else, on the event path) and written by
 // `pump`, which the store runs once per tick: one batch per write, one open file per session,
 // one write in flight at a time, so lines reach the file whole and in delivery order.
-import { promises as fsp } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { close, open, promises as fsp, write } from 'node:fs';
 import path from 'node:path';
 import type { AgentEvent } from '../events/agentEvent';
 import { errorText, replaceFile, replaceFileSync } from './files';
@@ -22,7 +21,8 @@ const NL = 0x0a;
 
 export class SessionWriter {
   private pending: unknown[] = [];
-  private handle: FileHandle | null = null;
+  /** The one open file of the session (a plain fd: the callback API costs the event loop less per write than FileHandle). */
+  private fd: number | null = null;
   private pumping: Promise<void> | null = null;
   /** The file ends in part of a line (a write failed midway): the next batch starts on a new line. */
   private tornTail = false;
@@ -30,9 +30,11 @@ export class SessionWriter {
   private lastMetaAt = 0;
   private metaTimer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** Bytes in the events file (as this writer left it). */
-  bytes = 0;
+  /** Bytes and events in the current events file, and in the segment before it. */
+  private current = { bytes: 0, events: 0 };
+  private older = { bytes: 0, events: 0 };
   readonly eventsFile: string;
+  readonly olderFile: string;
   readonly metaFile: string;
 
   constructor(
@@ -43,6 +45,7 @@ export class SessionWriter {
     private readonly report: (e: Omit<HistoryError, 'at'>) => void,
   ) {
     this.eventsFile = path.join(dir, FILE_OF.events(meta.id));
+    this.olderFile = path.join(dir, FILE_OF.olderEvents(meta.id));
     this.metaFile = path.join(dir, FILE_OF.meta(meta.id));
     // Written at once, before any event, so that a session is listed (and known as interrupted)
     // whatever happens to this process next.
@@ -85,74 +88,84 @@ export class SessionWriter {
   }
 
   private async drain(): Promise<void> {
+    const half = this.limits.maxSessionBytes / 2;
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      await this.writeBatch(batch);
-      if (this.bytes > this.limits.maxSessionBytes) await this.compact();
+      // Serialised here, off the event path, the whole object as delivered. A batch is cut where
+      // the file reaches half the bound, so a slow disk (a long batch) cannot overshoot it.
+      let text = '';
+      let count = 0;
+      for (const event of batch) {
+        try {
+          text += JSON.stringify(event) + '\n';
+          count++;
+        } catch (error) {
+          this.meta.lost++;
+          this.fail('write', `an event could not be serialised: ${errorText(error)}`);
+        }
+        if (this.current.bytes + text.length >= half) {
+          await this.writeLines(text, count);
+          text = '';
+          count = 0;
+          if (this.current.bytes >= half) await this.rotate();
+        }
+      }
+      if (count > 0) await this.writeLines(text, count);
     }
     if (this.metaDirty && !this.closed) this.metaWhenDue();
   }
 
-  private async writeBatch(batch: unknown[]): Promise<void> {
-    // Serialised here, off the event path, the whole object as delivered.
-    let text = this.tornTail ? '\n' : '';
-    let written = 0;
-    for (const event of batch) {
-      try {
-        text += JSON.stringify(event) + '\n';
-        written++;
-      } catch (error) {
-        this.meta.lost++;
-        this.fail('write', `an event could not be serialised: ${errorText(error)}`);
-      }
-    }
-    if (written === 0) return;
-    const buf = Buffer.from(text, 'utf8');
+  private async writeLines(text: string, lines: number): Promise<void> {
+    const buf = Buffer.from(this.tornTail ? '\n' + text : text, 'utf8');
     let offset = 0;
     try {
-      this.handle ??= await fsp.open(this.eventsFile, 'a', 0o600);
-      const handle = this.handle;
+      this.fd ??= await new Promise<number>((resolve, reject) => open(this.eventsFile, 'a', 0o600, (error, fd) => (error ? reject(error) : resolve(fd))));
+      const fd = this.fd;
       while (offset < buf.length) {
-        const { bytesWritten } = await handle.write(buf, offset, Math.min(this.limits.maxWriteBytes, buf.length - offset));
-        offset += bytesWritten;
+        offset += await new Promise<number>((resolve, reject) => {
+          write(fd, buf, offset, Math.min(this.limits.maxWriteBytes, buf.length - offset), null, (error, n) => (error ? reject(error) : resolve(n)));
+        });
       }
       this.tornTail = false;
-      this.meta.events += written;
+      this.meta.events += lines;
+      this.current.events += lines;
     } catch (error) {
       // What reached the file stays (its last line may be partial: the next batch starts a new
       // line, so at most that one line is lost, and the reader reports it as a bad line).
       if (offset > 0) this.tornTail = buf[offset - 1] !== NL;
-      const whole = offset > 0 ? countLines(buf.subarray(0, offset)) : 0;
+      const whole = offset > 0 ? countLines(buf.subarray(0, offset)) - (buf[0] === NL ? 1 : 0) : 0;
       this.meta.events += whole;
-      this.meta.lost += written - whole;
+      this.current.events += whole;
+      this.meta.lost += lines - whole;
       this.fail('write', errorText(error));
     }
-    this.bytes += offset;
+    this.current.bytes += offset;
   }
 
-  /** Oldest-first eviction within the session: keep the newest lines up to 3/4 of the bound. */
-  private async compact(): Promise<void> {
+  /**
+   * Oldest-first eviction within the session: the current file becomes the older segment (the
+   * rename drops the one before, the oldest half), and the next write starts a new file.
+   */
+  private async rotate(): Promise<void> {
     try {
-      await this.handle?.close();
-      this.handle = null;
-      const buf = await fsp.readFile(this.eventsFile);
-      const keep = Math.floor(this.limits.maxSessionBytes * 0.75);
-      const cutAt = Math.max(0, buf.length - keep);
-      const start = cutAt === 0 ? 0 : buf.indexOf(NL, cutAt - 1) + 1 || buf.length;
-      const dropped = countLines(buf.subarray(0, start));
-      await replaceFile(this.eventsFile, buf.subarray(start));
-      this.bytes = buf.length - start;
-      const now = Date.now();
-      const prior = this.meta.evictedEvents;
-      this.meta.evictedEvents = {
-        events: (prior?.events ?? 0) + dropped, bytes: (prior?.bytes ?? 0) + start, times: (prior?.times ?? 0) + 1,
-        firstAt: prior?.firstAt ?? now, lastAt: now,
-      };
-      await this.writeMeta();
+      await this.closeFile();
+      await fsp.rename(this.eventsFile, this.olderFile);
     } catch (error) {
       this.fail('compact', errorText(error));
+      return;
     }
+    const dropped = this.older;
+    this.older = this.current;
+    this.current = { bytes: 0, events: 0 };
+    if (dropped.events === 0 && dropped.bytes === 0) return;
+    const now = Date.now();
+    const prior = this.meta.evictedEvents;
+    this.meta.evictedEvents = {
+      events: (prior?.events ?? 0) + dropped.events, bytes: (prior?.bytes ?? 0) + dropped.bytes, times: (prior?.times ?? 0) + 1,
+      firstAt: prior?.firstAt ?? now, lastAt: now,
+    };
+    await this.writeMeta();
   }
 
   private metaWhenDue(): void {
@@ -209,12 +222,18 @@ export class SessionWriter {
     if (exit) this.meta.ended = exit;
     if (this.metaTimer) clearTimeout(this.metaTimer);
     try {
-      await this.handle?.close();
+      await this.closeFile();
     } catch (error) {
       this.fail('close', errorText(error));
     }
-    this.handle = null;
     await this.writeMeta();
+  }
+
+  private closeFile(): Promise<void> {
+    const fd = this.fd;
+    this.fd = null;
+    if (fd === null) return Promise.resolve();
+    return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
   }
 
   private fail(op: HistoryError['op'], error: string): void {

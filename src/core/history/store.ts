@@ -109,7 +109,11 @@ export class HistoryStore {
     session.append(event);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.tick);
+      // One write per session per interval, whatever the number of events: each write call
+      // costs the event loop about as much as serialising many events, so writing every tick
+      // (a few events each) cost the event path more than all the serialising.
+      if (this.limits.writeIntervalMs === 0) setImmediate(this.tick);
+      else setTimeout(this.tick, this.limits.writeIntervalMs);
     }
   }
 
@@ -206,6 +210,7 @@ export class HistoryStore {
     // The record first, then the events: a crash between leaves a record and a stray file, never a session without its record.
     await replaceFile(metaFile, JSON.stringify(record) + '\n');
     await fsp.rm(path.join(this.dir, FILE_OF.events(s.id)), { force: true });
+    await fsp.rm(path.join(this.dir, FILE_OF.olderEvents(s.id)), { force: true });
   }
 
   private async removeFiles(id: string): Promise<void> {
@@ -227,7 +232,8 @@ export class HistoryStore {
     const unreadable: HistoryListing['unreadable'] = [];
     // An events file whose record is missing cannot be shown as a session; it is named, not hidden.
     for (const n of names) {
-      if (n.endsWith('.jsonl') && SESSION_ID.test(n.slice(0, -6)) && !present.has(FILE_OF.meta(n.slice(0, -6)))) unreadable.push({ file: n, error: 'no session record beside it' });
+      const id = n.replace(/(\.1)?\.jsonl$/, '');
+      if (id !== n && SESSION_ID.test(id) && !present.has(FILE_OF.meta(id))) unreadable.push({ file: n, error: 'no session record beside it' });
     }
     const read = await Promise.all(ids.map((id) => this.summary(id, present)));
     const sessions: SessionSummary[] = [];
@@ -249,10 +255,12 @@ export class HistoryStore {
     if (!meta.ok) return meta;
     const m = meta.value;
     const has = (f: string) => (present ? Promise.resolve(present.has(f)) : fsp.access(path.join(this.dir, f)).then(() => true, () => false));
-    const [name, archived, stat] = await Promise.all([
+    const statOf = (f: string) => (m.removed ? null : fsp.stat(path.join(this.dir, f)).catch(() => null));
+    const [name, archived, stat, olderStat] = await Promise.all([
       has(FILE_OF.name(id)).then((yes) => (yes ? readJson(path.join(this.dir, FILE_OF.name(id)), nameSchema) : null)),
       has(FILE_OF.archived(id)),
-      m.removed ? null : fsp.stat(path.join(this.dir, FILE_OF.events(id))).catch(() => null),
+      statOf(FILE_OF.events(id)),
+      statOf(FILE_OF.olderEvents(id)),
     ]);
     const status = m.removed ? 'evicted' : m.ended ? 'ended' : this.open_.has(id) || writerAlive(m.writer) ? 'live' : 'interrupted';
     return {
@@ -262,8 +270,8 @@ export class HistoryStore {
         id, workerId: m.workerId, name: name?.ok ? name.value.name : m.name, dialect: m.dialect, cwd: m.cwd, command: m.command,
         model: m.model, workerVersion: m.workerVersion, status, startedAt: m.startedAt, endedAt: m.ended?.at ?? null,
         endReason: m.ended?.reason ?? (status === 'interrupted' ? 'interrupted' : null), exit: m.ended,
-        lastWriteAt: stat ? stat.mtimeMs : null, turns: m.turns, lastTurnEndReason: m.lastTurnEndReason, filesTouched: m.filesTouched,
-        events: m.events - (m.evictedEvents?.events ?? 0), lost: m.lost, lastError: m.lastError, bytes: stat?.size ?? 0, archived,
+        lastWriteAt: stat?.mtimeMs ?? olderStat?.mtimeMs ?? null, turns: m.turns, lastTurnEndReason: m.lastTurnEndReason, filesTouched: m.filesTouched,
+        events: m.events - (m.evictedEvents?.events ?? 0), lost: m.lost, lastError: m.lastError, bytes: (stat?.size ?? 0) + (olderStat?.size ?? 0), archived,
         evictedEvents: m.evictedEvents, removed: m.removed,
       },
     };
@@ -277,15 +285,18 @@ export class HistoryStore {
     const s = await this.summary(sessionId);
     if (!s.ok) return { status: s.missing ? 'not_found' : 'error', sessionId, error: s.missing ? `no session ${sessionId} in ${this.dir}` : s.error };
     if (s.summary.status === 'evicted') return { status: 'evicted', session: s.summary, error: `session ${sessionId} was evicted: ${s.meta.removed!.reason}` };
-    let buf: Buffer;
+    let older: Buffer;
+    let current: Buffer;
     try {
-      buf = await fsp.readFile(path.join(this.dir, FILE_OF.events(sessionId)));
+      [current, older] = await readSegments(path.join(this.dir, FILE_OF.events(sessionId)), path.join(this.dir, FILE_OF.olderEvents(sessionId)));
     } catch (error) {
-      // A session that delivered no event yet has no file.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return { status: 'error', sessionId, error: errorText(error) };
-      buf = Buffer.alloc(0);
+      return { status: 'error', sessionId, error: errorText(error) };
     }
-    return { status: 'read', session: s.summary, ...parseEvents(buf) };
+    // A torn end of the older segment (it never has one unless a write failed) meets the first
+    // line of the current one: that makes one bad line, counted, not a torn tail.
+    const parsed = parseEvents(older.length ? Buffer.concat([older, current]) : current);
+    const torn = parsed.torn && { bytes: parsed.torn.bytes, offset: parsed.torn.offset - older.length };
+    return { status: 'read', session: s.summary, ...parsed, torn };
   }
 
   // ---- the person's edits (any window may make them, on any session)
@@ -318,6 +329,31 @@ export class HistoryStore {
     } catch (error) {
       return { status: 'error', sessionId, error: errorText(error) };
     }
+  }
+}
+
+/**
+ * The current segment, then the older one, each opened before either is read: a rotation in
+ * between makes both the same file (same inode), read once; in the other order it would skip the
+ * segment that was current. A segment not there (no event yet, never rotated) is empty.
+ */
+async function readSegments(currentFile: string, olderFile: string): Promise<[Buffer, Buffer]> {
+  const openOrNull = (f: string) => fsp.open(f, 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const current = await openOrNull(currentFile);
+  const older = await openOrNull(olderFile).catch(async (error) => {
+    await current?.close();
+    throw error;
+  });
+  try {
+    const [a, b] = await Promise.all([current?.stat(), older?.stat()]);
+    const same = a && b && a.ino === b.ino && a.dev === b.dev;
+    const empty = Buffer.alloc(0);
+    return [current ? await current.readFile() : empty, older && !same ? await older.readFile() : empty];
+  } finally {
+    await Promise.all([current?.close(), older?.close()]);
   }
 }
 
