@@ -3,6 +3,8 @@
 // happened; nothing here throws for an outcome a worker can cause.
 import type { AgentEvent } from './events/agentEvent';
 import type { GuardSpec } from './guard/policy';
+import type { HistoryError, HistoryLimits } from './history/format';
+import type { HistoryStore } from './history/store';
 
 export type DialectName = 'pi' | 'tau';
 
@@ -209,6 +211,21 @@ export interface SupervisorOptions {
    * workers, ends their whole process trees (default true; not on Windows).
    */
   watchdog?: boolean;
+  /**
+   * Where each worker's session is persisted (its events as delivered, its end): see
+   * core/history. Off when absent. Several hosts (windows) may share the directory.
+   */
+  historyDir?: string;
+  historyLimits?: Partial<HistoryLimits>;
+  /** A history write that failed (the event path goes on; default: a process warning). */
+  onHistoryError?: (error: HistoryError) => void;
+}
+
+/** The host's persisted history, when `historyDir` was given and could be used. */
+export interface HostHistoryView {
+  readonly store: HistoryStore;
+  /** The session a worker of this host writes to. */
+  sessionOf(workerId: string): string | null;
 }
 
 export type EventListener = (workerId: string, event: AgentEvent) => void;
@@ -234,6 +251,12 @@ export interface Supervisor {
   onState(listener: StateListener): () => void;
   onOutput(listener: OutputListener): () => void;
   readonly limits: SupervisorLimits;
+  /**
+   * The persisted history: null when no `historyDir` was given, or it could not be used (then
+   * `historyError` says why). Optional so that wrappers of a host need not forward it.
+   */
+  readonly history?: HostHistoryView | null;
+  readonly historyError?: string | null;
   dispose(): Promise<void>;
 }
 

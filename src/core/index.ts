@@ -8,3 +8,5 @@ export { DEFAULT_LIMITS } from './worker/limits';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';
 export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
 export { policyFromSettings } from './guard/policy';
+export { HistoryStore, DEFAULT_HISTORY_LIMITS, parseEvents } from './history';
+export type { EditResult, HistoryError, HistoryLimits, HistoryListing, ReadResult, SessionStatus, SessionSummary } from './history';

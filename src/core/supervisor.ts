@@ -7,6 +7,8 @@ import type {
   StopResult, Supervisor, SupervisorOptions, WorkerSpec, WorkerState,
 } from './api';
 import type { AgentEvent } from './events/agentEvent';
+import { HostHistory } from './history/hostHistory';
+import { HistoryStore } from './history/store';
 import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { WorkerRegistry } from './worker/survivors';
@@ -24,6 +26,9 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   const stateListeners: StateListener[] = [];
   const outputListeners: OutputListener[] = [];
   let sequence = 0;
+  const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError }) : null;
+  if (made && !made.ok) process.emitWarning(`history is off: ${made.error}`);
+  const history = made?.ok ? new HostHistory(made.store) : null;
 
   const subscribe = <T>(list: T[], listener: T) => {
     list.push(listener);
@@ -36,6 +41,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   // Listeners run synchronously on the event path; one that throws is reported and the others
   // still run.
   const emitEvent = (worker: Worker, event: AgentEvent) => {
+    history?.event(worker, event);
     for (const listener of eventListeners) {
       try {
         listener(worker.id, event);
@@ -45,6 +51,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     }
   };
   const emitState = (worker: Worker) => {
+    history?.state(worker);
     if (stateListeners.length === 0) return;
     const state = worker.state();
     for (const listener of stateListeners) {
@@ -116,6 +123,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       onUiNotice: options.onUiNotice,
     });
     workers.set(workerId, worker);
+    history?.begin(worker);
     if (worker.pid !== null) {
       watchdog?.watch(worker.pid);
       registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
@@ -176,8 +184,11 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     onEvent: (listener) => subscribe(eventListeners, listener),
     onState: (listener) => subscribe(stateListeners, listener),
     onOutput: (listener) => subscribe(outputListeners, listener),
+    history: history && { store: history.store, sessionOf: (workerId) => history.sessionOf(workerId) },
+    historyError: made && !made.ok ? made.error : null,
     async dispose() {
       await supervisor.stopAll();
+      await history?.store.close();
       watchdog?.close();
       eventListeners.length = 0;
       stateListeners.length = 0;
