@@ -20,6 +20,7 @@ import { checkPrompt } from './limits';
 import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Resync, type Doubt } from './resync';
 import { Ring } from './ring';
+import { WorkerSessions } from './sessions';
 import { TurnTracker, type AfterTurn, type Settlement } from './turns';
 
 export interface WorkerContext {
@@ -90,6 +91,8 @@ export class Worker {
   /** What this worker's dialect and version do (compaction abort, agent_settled). */
   private traits: DialectTraits;
   private version: string | null;
+  /** The worker's session: resume, the session verbs, its token accounting (see sessions.ts). */
+  readonly sessions: WorkerSessions;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerContext) {
     const { limits } = ctx;
@@ -129,6 +132,14 @@ export class Worker {
     this.connection.onNotification((method, params) => this.onWorkerNotification(method, params));
     this.connection.onError(([error]) => this.output('protocol', `connection error: ${error.message}`));
     this.connection.listen();
+    this.sessions = new WorkerSessions({
+      id, spec, dialect: ctx.dialect,
+      request: (send, what) => this.request(send(this.connection), what),
+      busy: () => this.refuseUnlessRunning() ?? (this.turns.streaming || this.turns.compacting ? 'the worker is busy with a turn or a compaction; abort it or wait for it to settle first' : null),
+      emit: (event) => this.emitHostEvent(event),
+      changed: () => this.ctx.onState(this),
+      output: (text) => this.output('protocol', text),
+    });
   }
 
   get pid(): number | null {
@@ -157,8 +168,10 @@ export class Worker {
       workerVersion: this.version,
       command: this.launch.command,
       args: this.launch.args,
-      model: this.model,
-      sessionId: this.sessionId,
+      model: this.sessions.model ?? this.model,
+      sessionId: this.sessions.ref?.id ?? this.sessionId,
+      session: this.sessions.ref,
+      usage: this.sessions.usage,
       agent: this.launch.agent,
       guarded: this.launch.guarded,
       tools: this.launch.tools,
@@ -192,6 +205,7 @@ export class Worker {
       const info = await Promise.race([this.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
       this.model = info.model ?? this.model;
       this.sessionId = info.sessionId;
+      await this.sessions.afterProbe();
       this.status = 'running';
       this.ctx.onState(this);
       // A resumed or long-lived session may already stand behind an extension's request.
@@ -571,6 +585,7 @@ export class Worker {
     for (const waiter of [...this.settleWaiters]) waiter(s);
     this.ctx.onState(this);
     void this.extensionRequests?.check();
+    void this.sessions.refreshUsage();
   }
 
   private extensionRequestsFor(ctx: WorkerContext): ExtensionRequests | null {
