@@ -185,6 +185,10 @@ export type SessionVerbResult =
   | { status: 'cancelled'; workerId: string; ms: number }
   | { status: 'unsupported' | 'error' | 'not_found'; workerId: string; error: string; ms: number };
 
+export type MarkdownResult =
+  | { status: 'exported'; workerId: string; markdown: string; ms: number }
+  | { status: 'not_found'; workerId: string; error: string; ms: number };
+
 export type StopResult =
   | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; ms: number }
   | { status: 'not_found'; workerId: string; ms: number };
@@ -286,6 +290,11 @@ export interface WorkerHost {
   setModel(workerId: string, model: string): Promise<SessionVerbResult>;
   /** pi's own HTML export of the session (`export_html`); τ declines it. */
   exportHtml(workerId: string, outputPath?: string): Promise<SessionVerbResult>;
+  /**
+   * The session as Markdown, from the events the host still holds (see `sessionMarkdown`); a
+   * running worker is asked for its messages too, for tool arguments and results its events lack (τ).
+   */
+  exportMarkdown(workerId: string): Promise<MarkdownResult>;
   state(workerId: string): StateResult;
   list(): WorkerState[];
   stop(workerId: string): Promise<StopResult>;

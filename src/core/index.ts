@@ -7,3 +7,4 @@ export { DEFAULT_LIMITS } from './worker/limits';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';
 export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
 export { policyFromSettings } from './guard/policy';
+export { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta, type ToolDetail } from './export/markdown';

@@ -55,6 +55,22 @@ async function turn(host: WorkerHost, llm: MockLlm, workerId: string, text: stri
   return settled;
 }
 
+/** A turn with a real bash call, then the session's events as Markdown. */
+async function markdownAfterTool(host: WorkerHost, llm: MockLlm, workerId: string): Promise<string> {
+  llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'echo tool-said-this' } }] }, { text: 'done with the tool' }]);
+  const settled = waitFor(host, workerId, ofType('agent_settled'), 30_000, 'the tool turn');
+  assert.equal((await host.prompt(workerId, 'run a command', { source: 'palette', submitter: 'tester' })).status, 'accepted');
+  await settled;
+  const exported = await host.exportMarkdown(workerId);
+  const md = exported.status === 'exported' ? exported.markdown : assert.fail(exported.error);
+  if (process.env.SHOW_MD) console.log(md);
+  assert.match(md, /## Turn 1\n\n\*\*Prompt\*\*[^\n]*\n\n```\nfirst question\n```\n\n\*\*Reply\*\*\n\nfirst answer\n\n_Turn ended: done_/);
+  assert.match(md, /> Forked into session[\s\S]*second question[\s\S]*> New session[\s\S]*> Model: [^\n]*mock-2[\s\S]*hello again/);
+  assert.match(md, /\*\*Prompt\*\* \(from palette, by tester\)/);
+  assert.match(md, /\*\*Tool call\*\* `bash`[\s\S]*\*\*Result\*\* of `bash` \(ok\)\n\n```\ntool-said-this\n```\n\n\*\*Reply\*\*\n\ndone with the tool\n\n_Turn ended: done_/);
+  return md;
+}
+
 const files = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String) : []);
 
 for (const pi of PI_VERSIONS) {
@@ -150,6 +166,8 @@ for (const pi of PI_VERSIONS) {
       const unknown = await host.setModel(id, 'mock/none');
       assert.equal(unknown.status, 'error');
       assert.match(unknown.status === 'error' ? unknown.error : '', /Model not found/);
+      // pi's events carry the tool call's arguments.
+      assert.match(await markdownAfterTool(host, llm, id), /\*\*Tool call\*\* `bash`\n\n```json\n\{\n {2}"command": "echo tool-said-this"\n\}\n```/);
 
       const out = path.join(storage, 'export.html');
       const exported = await host.exportHtml(id, out);
@@ -243,6 +261,8 @@ describe('sessions on real τ 0.15.0', function () {
     assert.deepEqual(conversation(llm.requests[at]), ['user: hello again']);
     assert.equal(llm.requests[at].model, 'mock-2');
 
+    // τ's events carry no arguments: they come from its messages.
+    assert.match(await markdownAfterTool(host, llm, id), /\*\*Tool call\*\* `bash`\n\n```json\n\{\n {2}"command": "echo tool-said-this"\n\}\n```/);
     const html = await host.exportHtml(id, path.join(storage, 'x.html'));
     assert.equal(html.status, 'unsupported');
     assert.match(html.status === 'unsupported' ? html.error : '', /declines export_html/);

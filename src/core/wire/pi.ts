@@ -9,7 +9,7 @@ import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
-import { modelName, type SessionVerbs } from './sessionVerbs';
+import { messagesSchema, modelName, type SessionVerbs } from './sessionVerbs';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -289,6 +289,9 @@ export const piSessions: SessionVerbs = {
   },
   async exportHtml(connection, outputPath) {
     return parse(exportSchema, await call(connection, 'export_html', outputPath ? { outputPath } : {}), 'export_html');
+  },
+  async messages(connection) {
+    return parse(messagesSchema, await call(connection, 'get_messages'), 'get_messages').messages;
   },
   async usage(connection) {
     const s = parse(statsSchema, await call(connection, 'get_session_stats'), 'get_session_stats');

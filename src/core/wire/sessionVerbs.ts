@@ -3,6 +3,7 @@
 // checked with zod in the dialect's file; a verb the worker lacks is an `Unsupported`, thrown
 // before anything is sent.
 import type { MessageConnection } from 'vscode-jsonrpc';
+import { z } from 'zod';
 import type { SessionRef, WorkerUsage } from '../api';
 
 /** The worker has no such verb (by dialect, version or capabilities); nothing was sent. */
@@ -22,9 +23,13 @@ export interface SessionVerbs {
   setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }>;
   exportHtml(connection: MessageConnection, outputPath: string | undefined): Promise<{ path: string }>;
   usage(connection: MessageConnection): Promise<WorkerUsage>;
+  /** The conversation's messages (`get_messages`), for what the events do not carry. */
+  messages(connection: MessageConnection): Promise<Array<Record<string, unknown>>>;
 }
 
 /** "provider/id" from a worker's model object. */
 export function modelName(m: { id?: string; provider?: string } | null | undefined): string | null {
   return m ? [m.provider, m.id].filter(Boolean).join('/') || null : null;
 }
+
+export const messagesSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.string() })) });

@@ -9,7 +9,7 @@ import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
-import { modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
+import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
 const nullableString = z.string().nullable().optional();
 // The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
@@ -350,6 +350,9 @@ export const tauSessions: SessionVerbs = {
   },
   exportHtml() {
     return Promise.reject(new Unsupported('τ declines export_html (its get_capabilities lists it as declined: rendering belongs in the host); export the session as Markdown instead'));
+  },
+  async messages(connection) {
+    return expect(sessionMessagesSchema, await call(connection, 'get_messages'), 'get_messages').messages;
   },
   async usage(connection) {
     offered(connection, 'get_session_stats');

@@ -5,8 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type { SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
+import type { MarkdownResult, SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
+import { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta } from '../export/markdown';
 import type { Dialect } from '../wire/dialect';
 import { Unsupported, type SessionVerbs } from '../wire/sessionVerbs';
 
@@ -123,6 +124,21 @@ export class WorkerSessions {
       const r = await this.site.request((c) => verbs.exportHtml(c, outputPath), 'export_html');
       return { status: 'exported', workerId: this.site.id, path: r.path, ms: elapsed(t0) };
     });
+  }
+
+  /** Tool details come from the worker's messages while it runs; a gone worker's events stand alone. */
+  async exportMarkdown(events: AgentEvent[], meta: MarkdownMeta): Promise<MarkdownResult> {
+    const t0 = performance.now();
+    const verbs = this.verbs;
+    let tools: MarkdownMeta['tools'];
+    if (verbs && !this.site.busy()) {
+      try {
+        tools = toolDetailsFromMessages(await this.site.request((c) => verbs.messages(c), 'get_messages'));
+      } catch (error) {
+        this.site.output(`the export goes without the worker's messages: ${(error as Error).message}`);
+      }
+    }
+    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools }), ms: elapsed(t0) };
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */

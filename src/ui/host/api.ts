@@ -25,6 +25,7 @@ export function createApi(host: WorkerHost, opts: { trusted(): boolean; untruste
     fork: (id: string, o?: { entryId?: string }) => host.fork(id, o),
     setModel: (id: string, model: string) => host.setModel(id, model),
     exportHtml: (id: string, outputPath?: string) => host.exportHtml(id, outputPath),
+    exportMarkdown: (id: string) => host.exportMarkdown(id),
     state: (id: string) => host.state(id),
     list: () => host.list(),
     stop: (id: string) => host.stop(id),

@@ -93,6 +93,10 @@ export class LazyHost implements WorkerHost {
     return this.real ? this.real.exportHtml(workerId, outputPath) : Promise.resolve(this.none(workerId));
   }
 
+  exportMarkdown(workerId: string) {
+    return this.real ? this.real.exportMarkdown(workerId) : Promise.resolve(this.none(workerId));
+  }
+
   private none(workerId: string) {
     return { status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 };
   }
