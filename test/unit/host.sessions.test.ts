@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SessionRef, WorkerHost, WorkerSpec, WorkerState } from '../../src/core/api';
 import { createWorkerHost } from '../../src/core/host';
-import { ofType, ROOT, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type ChatRequest, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv } from '../fixtures/tau-env.mjs';
@@ -269,4 +269,30 @@ describe('sessions on real τ 0.15.0', function () {
     const at2 = await host.fork(id, { entryId: 'e1' });
     assert.equal(at2.status, 'unsupported');
   });
+});
+
+// The fake workers speak pi 0.73.1's and τ 1.5's verbs only: no session verbs, no stats.
+describe('sessions on workers without the verbs', () => {
+  let host: WorkerHost;
+  beforeEach(() => (host = createWorkerHost()));
+  afterEach(() => host.dispose());
+
+  for (const dialect of ['pi', 'tau'] as const) {
+    it(`${dialect}: says unsupported for each verb, shows no usage, and says nothing on the output about it`, async () => {
+      const said: string[] = [];
+      host.onOutput((_, kind, text) => { if (kind === 'protocol') said.push(text); });
+      const s = await started(host, fakeSpec(dialect));
+      assert.ok(s.state.session?.id, 'the session id is still known (get_state)');
+      const settled = waitFor(host, s.workerId, ofType('agent_settled'));
+      assert.equal((await host.prompt(s.workerId, 'hello')).status, 'accepted');
+      await settled;
+      for (const r of [await host.newSession(s.workerId), await host.fork(s.workerId), await host.setModel(s.workerId, 'p/m')]) {
+        assert.equal(r.status, 'unsupported', JSON.stringify(r));
+      }
+      // The usage read at the settle has been answered by now: the verbs above queued behind it.
+      const now = host.state(s.workerId);
+      assert.equal(now.status !== 'not_found' && now.state.usage, null);
+      assert.deepEqual(said, []);
+    });
+  }
 });

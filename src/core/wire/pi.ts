@@ -9,7 +9,7 @@ import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
-import { messagesSchema, modelName, type SessionVerbs } from './sessionVerbs';
+import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -266,35 +266,45 @@ const statsSchema = z.looseObject({
   contextUsage: z.looseObject({ tokens: z.number().nullable(), contextWindow: z.number(), percent: z.number().nullable() }).optional(),
 });
 
+/** A pi too old (or a program too different) to know the verb says so: "Unknown command: X". */
+async function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  try {
+    return await call(connection, command, params);
+  } catch (error) {
+    if (error instanceof WorkerRefusal && /Unknown command/.test(error.message)) throw new Unsupported(`this pi does not know ${command}`);
+    throw error;
+  }
+}
+
 export const piSessions: SessionVerbs = {
   async current(connection) {
-    const s = parse(sessionStateSchema, await call(connection, 'get_state'), 'get_state');
+    const s = parse(sessionStateSchema, await sessionCall(connection, 'get_state'), 'get_state');
     return { id: s.sessionId ?? null, file: s.sessionFile ?? null };
   },
   async newSession(connection) {
-    return parse(cancelledSchema, await call(connection, 'new_session'), 'new_session');
+    return parse(cancelledSchema, await sessionCall(connection, 'new_session'), 'new_session');
   },
   // pi's `fork` starts from before an earlier user message; `clone` copies the whole path,
   // which is what τ's `fork` does.
   async fork(connection, entryId) {
     return entryId
-      ? parse(cancelledSchema, await call(connection, 'fork', { entryId }), 'fork')
-      : parse(cancelledSchema, await call(connection, 'clone'), 'clone');
+      ? parse(cancelledSchema, await sessionCall(connection, 'fork', { entryId }), 'fork')
+      : parse(cancelledSchema, await sessionCall(connection, 'clone'), 'clone');
   },
   async setModel(connection, model) {
     const slash = model.indexOf('/');
     if (slash <= 0 || slash === model.length - 1) throw new WorkerRefusal(`pi names a model as "provider/id"; "${model}" is not one`, null);
-    const m = parse(modelSchema, await call(connection, 'set_model', { provider: model.slice(0, slash), modelId: model.slice(slash + 1) }), 'set_model');
+    const m = parse(modelSchema, await sessionCall(connection, 'set_model', { provider: model.slice(0, slash), modelId: model.slice(slash + 1) }), 'set_model');
     return { model: modelName(m) };
   },
   async exportHtml(connection, outputPath) {
-    return parse(exportSchema, await call(connection, 'export_html', outputPath ? { outputPath } : {}), 'export_html');
+    return parse(exportSchema, await sessionCall(connection, 'export_html', outputPath ? { outputPath } : {}), 'export_html');
   },
   async messages(connection) {
-    return parse(messagesSchema, await call(connection, 'get_messages'), 'get_messages').messages;
+    return parse(messagesSchema, await sessionCall(connection, 'get_messages'), 'get_messages').messages;
   },
   async usage(connection) {
-    const s = parse(statsSchema, await call(connection, 'get_session_stats'), 'get_session_stats');
+    const s = parse(statsSchema, await sessionCall(connection, 'get_session_stats'), 'get_session_stats');
     return {
       scope: 'session', input: s.tokens.input, output: s.tokens.output, cacheRead: s.tokens.cacheRead, cacheWrite: s.tokens.cacheWrite,
       contextTokens: s.contextUsage?.tokens ?? null, contextWindow: s.contextUsage?.contextWindow ?? null,

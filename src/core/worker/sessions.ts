@@ -75,9 +75,18 @@ export class WorkerSessions {
       const r = await this.site.request((c) => verbs.resume!(c, wanted), `resuming session ${wanted.id}`);
       if (r.cancelled) throw new Error(`the worker's extension vetoed switching to session ${wanted.id}`);
     }
-    this.ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+    let ref: SessionRef;
+    try {
+      ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+    } catch (error) {
+      // Not knowing where a fresh worker keeps its session costs a later resume, not this start.
+      if (wanted) throw error;
+      this.site.output(`could not learn the worker's session: ${(error as Error).message}`);
+      return;
+    }
+    this.ref = ref.id !== null || ref.file !== null ? ref : null;
     if (!wanted) return;
-    if (wanted.id && this.ref.id !== wanted.id) throw new Error(`asked to resume session ${wanted.id}, but the worker is on ${this.ref.id ?? 'no session'}`);
+    if (wanted.id && ref.id !== wanted.id) throw new Error(`asked to resume session ${wanted.id}, but the worker is on ${ref.id ?? 'no session'}`);
     this.site.emit({ type: 'session_resumed', data: { session: this.ref } });
     await this.refreshUsage();
   }
