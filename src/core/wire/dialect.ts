@@ -9,6 +9,8 @@ import type { SessionVerbs } from './sessionVerbs';
 export interface ProbeInfo {
   model: string | null;
   sessionId: string | null;
+  /** The session file, where the probe's answer names it (pi's get_state `sessionFile`). */
+  sessionFile?: string | null;
   streaming: boolean;
   protocolVersion: string | null;
 }

@@ -231,6 +231,7 @@ const stateSchema = z.looseObject({
   model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable().optional(),
   isStreaming: z.boolean().optional(),
   sessionId: z.string().nullable().optional(),
+  sessionFile: z.string().nullable().optional(),
 });
 
 const compactResultSchema = z.looseObject({ summary: z.string().optional(), tokensBefore: z.number().optional() });
@@ -343,7 +344,7 @@ export const piDialect: Dialect = {
     if (!parsed.success) throw new Error(`pi's get_state answer is malformed: ${z.prettifyError(parsed.error)}`);
     const s = parsed.data;
     const model = s.model ? [s.model.provider, s.model.id].filter(Boolean).join('/') || null : null;
-    return { model, sessionId: s.sessionId ?? null, streaming: s.isStreaming === true, protocolVersion: null };
+    return { model, sessionId: s.sessionId ?? null, sessionFile: s.sessionFile ?? null, streaming: s.isStreaming === true, protocolVersion: null };
   },
   async prompt(connection, request: PromptRequest) {
     const params: Record<string, unknown> = { message: request.text };

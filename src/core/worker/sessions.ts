@@ -8,7 +8,7 @@ import type { MessageConnection } from 'vscode-jsonrpc';
 import type { MarkdownResult, SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta } from '../export/markdown';
-import type { Dialect } from '../wire/dialect';
+import type { Dialect, ProbeInfo } from '../wire/dialect';
 import { Unsupported, type SessionVerbs } from '../wire/sessionVerbs';
 
 /** What the session module needs of its worker. */
@@ -67,7 +67,7 @@ export class WorkerSessions {
    * one asked for, and learns where the conversation is kept. Throws when a resume failed, so
    * that the start fails instead of going on in a fresh session.
    */
-  async afterProbe(): Promise<void> {
+  async afterProbe(probed: ProbeInfo): Promise<void> {
     const verbs = this.verbs;
     if (!verbs) return;
     const wanted = this.site.spec.resume;
@@ -77,7 +77,10 @@ export class WorkerSessions {
     }
     let ref: SessionRef;
     try {
-      ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+      // A probe that named the file (pi) spares a request; after a switch (τ) the worker is asked again.
+      ref = probed.sessionFile !== undefined && !(wanted && verbs.resume)
+        ? { id: probed.sessionId, file: probed.sessionFile }
+        : await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
     } catch (error) {
       // Not knowing where a fresh worker keeps its session costs a later resume, not this start.
       if (wanted) throw error;

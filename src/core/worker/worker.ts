@@ -205,7 +205,7 @@ export class Worker {
       const info = await Promise.race([this.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
       this.model = info.model ?? this.model;
       this.sessionId = info.sessionId;
-      await this.sessions.afterProbe();
+      await this.sessions.afterProbe(info);
       this.status = 'running';
       this.ctx.onState(this);
       // A resumed or long-lived session may already stand behind an extension's request.
