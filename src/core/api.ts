@@ -43,8 +43,17 @@ export interface WorkerSpec {
    * flag it. pi is guarded inside the worker, before the call runs.
    */
   onViolation?: 'abort' | 'flag';
-  /** Where the worker keeps its session (τ: `--session-dir`, so that compact works). */
+  /**
+   * Where the worker keeps its session: a folder of the caller's (the extension's storage), never
+   * the person's own session folder. τ: `--session-dir` (so that compact works). pi: `--session-dir`
+   * instead of `--no-session`, so that the conversation can be resumed; without it pi stays ephemeral.
+   */
   sessionDir?: string;
+  /**
+   * Start on an earlier session instead of a fresh one: what a previous `WorkerState.session` said.
+   * pi reopens its file (which must lie in `sessionDir`); τ switches to its id after starting.
+   */
+  resume?: SessionRef;
   /**
    * τ: let the worker discover drop-in extensions (~/.tau/extensions) and context files
    * (AGENTS.md from the cwd up); off by default, which launches it with `-ne -nc`.
@@ -53,6 +62,34 @@ export interface WorkerSpec {
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;
+}
+
+/** A worker's session as the worker names it: enough to resume it later. */
+export interface SessionRef {
+  /** pi: the session header's id; τ: `session_id`. */
+  id: string | null;
+  /** The session's file (pi's `sessionFile`, τ's `list_sessions` ref); null while ephemeral or not known. */
+  file: string | null;
+}
+
+/**
+ * Tokens and context as the worker itself counts them, read at the end of each turn (pi:
+ * `get_session_stats`; τ: `get_session_stats`, whose `usage` is its last model call's).
+ */
+export interface WorkerUsage {
+  /** What the token counts cover: the whole session (pi) or the last model call (τ). */
+  scope: 'session' | 'last_call';
+  input: number | null;
+  output: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  /** The context the next call would send, as the worker estimates it; null when it cannot say (pi, right after a compaction). */
+  contextTokens: number | null;
+  contextWindow: number | null;
+  /** Cost in the worker's currency where it reports one (pi: dollars from its model prices). */
+  cost: number | null;
+  /** When the worker answered (ms since epoch). */
+  at: number;
 }
 
 export type WorkerStatus = 'starting' | 'running' | 'exited' | 'stopped' | 'failed';
@@ -91,6 +128,10 @@ export interface WorkerState {
   args: string[];
   model: string | null;
   sessionId: string | null;
+  /** The session to resume this worker's conversation from later; null when the worker keeps none. */
+  session: SessionRef | null;
+  /** The worker's own token and context accounting, refreshed when a turn settles; null until known. */
+  usage: WorkerUsage | null;
   agent: string | null;
   guarded: boolean;
   tools: string[] | null;
@@ -134,6 +175,21 @@ export type CompactResult =
   | { status: 'compacted'; workerId: string; performed: boolean; summary: string | null; tokensBefore: number | null; ms: number }
   | { status: 'aborted'; workerId: string; ms: number }
   | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+/**
+ * A session verb (new session, fork, set model, export). `unsupported`: this worker (by dialect,
+ * version or capabilities) has no such verb, and nothing was sent; `cancelled`: the worker's
+ * extension vetoed it and nothing changed.
+ */
+export type SessionVerbResult =
+  | { status: 'created' | 'forked' | 'model_set'; workerId: string; session: SessionRef | null; model: string | null; ms: number }
+  | { status: 'exported'; workerId: string; path: string; ms: number }
+  | { status: 'cancelled'; workerId: string; ms: number }
+  | { status: 'unsupported' | 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+export type MarkdownResult =
+  | { status: 'exported'; workerId: string; markdown: string; ms: number }
+  | { status: 'not_found'; workerId: string; error: string; ms: number };
 
 export type StopResult =
   | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; ms: number }
@@ -241,6 +297,22 @@ export interface Supervisor {
   abort(workerId: string): Promise<AbortResult>;
   redirect(workerId: string, message: string, options?: Provenance): Promise<RedirectResult>;
   compact(workerId: string, options?: { instructions?: string }): Promise<CompactResult>;
+  /** A fresh conversation on the running worker (pi and τ `new_session`). */
+  newSession(workerId: string): Promise<SessionVerbResult>;
+  /**
+   * Copies the conversation into a new session and goes on there (pi `clone`, τ `fork`); with
+   * `entryId`, pi's `fork`: a new session from before that user message.
+   */
+  fork(workerId: string, options?: { entryId?: string }): Promise<SessionVerbResult>;
+  /** The model for the next turn: pi "provider/id", τ a config model name. */
+  setModel(workerId: string, model: string): Promise<SessionVerbResult>;
+  /** pi's own HTML export of the session (`export_html`); τ declines it. */
+  exportHtml(workerId: string, outputPath?: string): Promise<SessionVerbResult>;
+  /**
+   * The session as Markdown, from the events the host still holds (see `sessionMarkdown`); a
+   * running worker is asked for its messages too, for tool arguments and results its events lack (τ).
+   */
+  exportMarkdown(workerId: string): Promise<MarkdownResult>;
   state(workerId: string): StateResult;
   list(): WorkerState[];
   stop(workerId: string): Promise<StopResult>;

@@ -10,3 +10,4 @@ export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
 export { policyFromSettings } from './guard/policy';
 export { HistoryStore, DEFAULT_HISTORY_LIMITS, parseEvents } from './history';
 export type { EditResult, HistoryError, HistoryLimits, HistoryListing, ReadResult, SessionStatus, SessionSummary } from './history';
+export { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta, type ToolDetail } from './export/markdown';

@@ -171,6 +171,16 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     abort: async (workerId: string) => get(workerId)?.abort() ?? missing(workerId),
     redirect: async (workerId: string, message: string, provenance?: Provenance) => get(workerId)?.redirect(message, provenance) ?? missing(workerId),
     compact: async (workerId: string, opts?: { instructions?: string }) => get(workerId)?.compact(opts?.instructions) ?? missing(workerId),
+    newSession: async (workerId: string) => get(workerId)?.sessions.newSession() ?? missing(workerId),
+    fork: async (workerId: string, opts?: { entryId?: string }) => get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
+    setModel: async (workerId: string, model: string) => get(workerId)?.sessions.setModel(model) ?? missing(workerId),
+    exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
+    async exportMarkdown(workerId: string) {
+      const worker = get(workerId);
+      if (!worker) return missing(workerId);
+      const s = worker.state();
+      return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd });
+    },
     state(workerId: string): StateResult {
       const worker = get(workerId);
       if (!worker) return { status: 'not_found', workerId };

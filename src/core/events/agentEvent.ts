@@ -19,6 +19,9 @@ export const EXTRA_EVENT_TYPES = [
   // request an extension in the worker left for the person, then what became of it.
   'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr',
   'extension_request', 'extension_request_end',
+  // Host-made: the worker resumed an earlier session, moved to another (new_session, fork), or
+  // switched its model; each names what it is on now.
+  'session_resumed', 'session_changed', 'model_changed',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];

@@ -10,6 +10,7 @@ import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard }
 import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
 import { DIALECTS } from '../wire/dialects';
+import { checkResume, resumeFileOf } from './sessions';
 
 export interface Launch {
   command: string;
@@ -46,12 +47,14 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
     return { ok: false, error: `invalid guard: ${(error as Error).message}` };
   }
 
+  const resumeRefused = checkResume(spec);
+  if (resumeRefused) return { ok: false, error: `cannot resume: ${resumeRefused}` };
   const model = spec.model ?? card?.model;
   const tools = spec.tools ?? card?.tools;
   // The caller's args come first, so that a program that hosts the protocol under an
   // interpreter (`node worker.js`) still receives pi's flags as its own arguments.
   const own = spec.args ?? [];
-  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ command: spec.command, model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery })];
+  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ command: spec.command, model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery, resumeFile: resumeFileOf(spec) })];
   const env = { ...spec.env };
   let shownTools: string[] | null = tools ?? null;
   if (spec.dialect === 'pi') {

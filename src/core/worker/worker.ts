@@ -20,6 +20,7 @@ import { checkState, Resync, type StateCheckPort } from './resync';
 import { Ring } from './ring';
 import { Status } from './status';
 import { auditToolCallOf, type AuditPort } from './toolAudit';
+import { WorkerSessions } from './sessions';
 import { TurnTracker, type AfterTurn, type Settlement } from './turns';
 import { abort, compact, redirect, type InterruptPort } from './interrupts';
 import { Waits } from './waits';
@@ -73,6 +74,8 @@ export class Worker {
   /** What this worker's dialect and version do (compaction abort, agent_settled). */
   private traits: DialectTraits;
   private version: string | null;
+  /** The worker's session: resume, the session verbs, its token accounting (see sessions.ts). */
+  readonly sessions: WorkerSessions;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
@@ -113,6 +116,14 @@ export class Worker {
       report: (event) => this.report(event),
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
+    this.sessions = new WorkerSessions({
+      id, spec, dialect: ctx.dialect,
+      request: (send, what) => this.request(send(this.connection), what),
+      busy: () => this.refuseUnlessRunning() ?? (this.turns.streaming || this.turns.compacting ? 'the worker is busy with a turn or a compaction; abort it or wait for it to settle first' : null),
+      emit: (event) => this.emitHostEvent(event),
+      changed: () => this.stateChanged(),
+      output: (text) => this.output('protocol', text),
+    });
   }
 
   get pid(): number | null {
@@ -141,8 +152,10 @@ export class Worker {
       workerVersion: this.version,
       command: this.launch.command,
       args: this.launch.args,
-      model: this.model,
-      sessionId: this.sessionId,
+      model: this.sessions.model ?? this.model,
+      sessionId: this.sessions.ref?.id ?? this.sessionId,
+      session: this.sessions.ref,
+      usage: this.sessions.usage,
       agent: this.launch.agent,
       guarded: this.launch.guarded,
       tools: this.launch.tools,
@@ -176,6 +189,7 @@ export class Worker {
       const info = await Promise.race([this.waits.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
       this.model = info.model ?? this.model;
       this.sessionId = info.sessionId;
+      await this.sessions.afterProbe(info);
       this.status.set('running');
       // A resumed or long-lived session may already stand behind an extension's request.
       void this.extensionRequests?.check();
@@ -322,6 +336,7 @@ export class Worker {
     this.waits.settled(s);
     this.stateChanged();
     void this.extensionRequests?.check();
+    void this.sessions.refreshUsage();
   }
 
   /** Something listeners see in state() changed (a status change goes through `status.set`). */

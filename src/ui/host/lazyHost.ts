@@ -73,6 +73,30 @@ export class LazyHost implements Supervisor {
     return this.real ? this.real.compact(workerId, options) : Promise.resolve({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
   }
 
+  newSession(workerId: string) {
+    return this.real ? this.real.newSession(workerId) : Promise.resolve(this.none(workerId));
+  }
+
+  fork(workerId: string, options?: { entryId?: string }) {
+    return this.real ? this.real.fork(workerId, options) : Promise.resolve(this.none(workerId));
+  }
+
+  setModel(workerId: string, model: string) {
+    return this.real ? this.real.setModel(workerId, model) : Promise.resolve(this.none(workerId));
+  }
+
+  exportHtml(workerId: string, outputPath?: string) {
+    return this.real ? this.real.exportHtml(workerId, outputPath) : Promise.resolve(this.none(workerId));
+  }
+
+  exportMarkdown(workerId: string) {
+    return this.real ? this.real.exportMarkdown(workerId) : Promise.resolve(this.none(workerId));
+  }
+
+  private none(workerId: string) {
+    return { status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 };
+  }
+
   state(workerId: string): StateResult {
     return this.real ? this.real.state(workerId) : { status: 'not_found', workerId };
   }
