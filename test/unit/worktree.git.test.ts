@@ -44,7 +44,7 @@ describe('worktree per worker (real git)', function () {
     mkdirSync(plain);
     const r = await detectRepository(plain);
     assert.equal(r.status, 'not_a_repository');
-    assert.match(r.status !== 'repository' ? r.reason : '', /not in a git repository/);
+    assert.match((r as { reason: string }).reason, /not in a git repository/);
     const c = await createWorktree({ folder: plain, workerName: 'w' });
     assert.equal(c.status, 'not_a_repository');
 

@@ -11,6 +11,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
 import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
 import { ExtensionRequests } from './extensionRequests';
+import { PendingInputs } from './pendingInput';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import { UI_REQUEST_PREFIX } from '../wire/pi';
@@ -78,6 +79,7 @@ export class Worker {
   private sessionId: string | null = null;
   private protocolErrors = 0;
   private readonly extensionRequests: ExtensionRequests | null;
+  private readonly pendingInput = new PendingInputs(() => this.ctx.onState(this));
   /** Set while the readiness probe waits: a line of the other dialect ends it at once. */
   private onWrongDialect?: (other: DialectName) => void;
   private stderrPartial = '';
@@ -175,6 +177,7 @@ export class Worker {
       stdoutTail: this.stdout.tail(20),
       filesTouched: [...this.turns.filesTouched],
       turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
+      pendingInput: this.live ? this.pendingInput.list() : [],
     };
   }
 
@@ -541,10 +544,13 @@ export class Worker {
     const p = (params ?? {}) as Record<string, unknown>;
     const req = { ...p, workerId: this.id, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
     if (!this.ctx.onUiRequest) return { cancelled: true };
+    this.pendingInput.dialogOpened(req.id, req.method, req.title ?? null);
     try {
       return await this.ctx.onUiRequest(req);
     } catch {
       return { cancelled: true };
+    } finally {
+      this.pendingInput.dialogClosed(req.id);
     }
   }
 
@@ -608,6 +614,7 @@ export class Worker {
       answer: (id, action, values) => this.request(dialect.answerRequest!(this.connection, id, action, values), 'answering the request'),
       ask: onUiRequest && ((req) => onUiRequest({ ...req, workerId: this.id })),
       emit: (event) => this.emitHostEvent(event),
+      standing: (req, asking) => this.pendingInput.requestStands(req, asking),
     });
   }
 
