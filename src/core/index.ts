@@ -7,3 +7,5 @@ export { DEFAULT_LIMITS } from './worker/limits';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';
 export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
 export { policyFromSettings } from './guard/policy';
+export * as worktree from './worktree';
+export * as attention from './attention';

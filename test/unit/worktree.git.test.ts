@@ -1,36 +1,13 @@
 // A worktree per worker, on real git repositories made here in a temp folder: create, change,
 // list, diff sides, merge (clean, conflicting, refused for a dirty tree), discard, not-a-repo.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { created, makeRepo, sh } from '../helpers/gitRepo';
 import {
   abortMerge, contentAt, createWorktree, defaultWorktreesDir, detectRepository, discardWorktree, finishMerge,
-  listWorkerWorktrees, mergeWorktree, openWorktree, previewDiscard, slugFor, workerChanges, type WorkerWorktree,
+  listWorkerWorktrees, mergeWorktree, openWorktree, previewDiscard, slugFor, workerChanges,
 } from '../../src/core/worktree';
-
-const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
-export function makeRepo(files: Record<string, string> = { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n', 'gone.txt': 'x\n', 'old.txt': 'a file long enough\nto be seen as renamed\nwhen it moves\n' }): { dir: string; repo: string } {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'rpcw-wt-')));
-  const repo = path.join(dir, 'proj');
-  mkdirSync(repo);
-  sh(repo, 'init', '-q', '-b', 'main');
-  sh(repo, 'config', 'user.name', 'Test Person');
-  sh(repo, 'config', 'user.email', 'person@example.com');
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(repo, name), text);
-  writeFileSync(path.join(repo, '.gitignore'), 'ignored/\n');
-  sh(repo, 'add', '-A');
-  sh(repo, 'commit', '-q', '-m', 'start');
-  return { dir, repo };
-}
-
-async function created(repo: string, workerName: string, extra: { worktreesDir?: string } = {}): Promise<WorkerWorktree> {
-  const r = await createWorktree({ folder: repo, workerName, ...extra });
-  if (r.status !== 'created') return assert.fail(JSON.stringify(r));
-  return r.worktree;
-}
 
 describe('worktree per worker (real git)', function () {
   this.timeout(30_000);
