@@ -64,6 +64,13 @@ describe('worktree per worker (real git)', function () {
     assert.equal((await openWorktree(repo)).status, 'not_managed');
   });
 
+  it('two starts at once with the same name get two branches', async () => {
+    const both = await Promise.all([createWorktree({ folder: repo, workerName: 'twin' }), createWorktree({ folder: repo, workerName: 'twin' })]);
+    assert.deepEqual(both.map((r) => r.status), ['created', 'created'], JSON.stringify(both));
+    const branches = both.map((r) => (r.status === 'created' ? r.worktree.branch : '')).sort();
+    assert.deepEqual(branches, ['worker/twin', 'worker/twin-2']);
+  });
+
   it('names branches safely', () => {
     assert.equal(slugFor('  ../..evil name.lock '), 'evil-name');
     assert.equal(slugFor('Café Worker #2'), 'cafe-worker-2');
@@ -75,6 +82,7 @@ describe('worktree per worker (real git)', function () {
     const wt = await created(repo, 'w');
     writeFileSync(path.join(wt.path, 'a.txt'), 'one\nTWO\nthree\nfour\n');
     writeFileSync(path.join(wt.path, 'new.txt'), 'fresh\n');
+    writeFileSync(path.join(wt.path, 'pic.bin'), Buffer.from([0, 1, 2, 0, 255]));
     unlinkSync(path.join(wt.path, 'gone.txt'));
     renameSync(path.join(wt.path, 'old.txt'), path.join(wt.path, 'moved.txt'));
     mkdirSync(path.join(wt.path, 'ignored'));
@@ -88,7 +96,8 @@ describe('worktree per worker (real git)', function () {
     if (r.status !== 'ok') return assert.fail(r.reason);
     assert.equal(r.base, wt.baseCommit);
     const by = Object.fromEntries(r.files.map((f) => [f.path, f]));
-    assert.deepEqual(Object.keys(by).sort(), ['a.txt', 'b.txt', 'gone.txt', 'moved.txt', 'new.txt']);
+    assert.deepEqual(Object.keys(by).sort(), ['a.txt', 'b.txt', 'gone.txt', 'moved.txt', 'new.txt', 'pic.bin']);
+    assert.deepEqual([by['pic.bin'].kind, by['pic.bin'].linesAdded], ['added', null], 'binary: no line counts');
     assert.equal(by['a.txt'].kind, 'modified');
     assert.deepEqual([by['a.txt'].linesAdded, by['a.txt'].linesRemoved], [2, 1]);
     assert.equal(by['b.txt'].kind, 'modified');
@@ -98,7 +107,7 @@ describe('worktree per worker (real git)', function () {
     assert.equal(by['gone.txt'].right, null);
     assert.equal(by['moved.txt'].kind, 'renamed');
     assert.equal(by['moved.txt'].oldPath, 'old.txt');
-    assert.deepEqual(r.counts, { added: 1, modified: 2, deleted: 1, renamed: 1, total: 5 });
+    assert.deepEqual(r.counts, { added: 2, modified: 2, deleted: 1, renamed: 1, total: 6 });
     // The worktree's own index is untouched (the agent's staging stays the agent's).
     assert.equal(sh(wt.path, 'diff', '--cached', '--name-only'), indexBefore);
 
@@ -122,7 +131,7 @@ describe('worktree per worker (real git)', function () {
     const m = await mergeWorktree(wt, { into: repo });
     if (m.status !== 'merged') return assert.fail(JSON.stringify(m));
     assert.ok(m.committed, 'the uncommitted work was committed on the branch');
-    assert.equal(sh(wt.path, 'log', '-1', '--format=%s'), 'w: work from its worktree');
+    assert.equal(sh(wt.path, 'log', '-1', '--format=%s'), 'w: its uncommitted work, committed to merge into main');
     assert.equal(sh(repo, 'rev-list', '--count', '--merges', 'HEAD'), '1');
     assert.equal(sh(repo, 'log', '-1', '--format=%s'), 'Merge w (worker/w) into main');
     assert.deepEqual(m.files.sort(), ['a.txt', 'new.txt']);
@@ -205,6 +214,18 @@ describe('worktree per worker (real git)', function () {
     assert.equal(sh(repo, 'branch', '--list', 'worker/w'), '');
     assert.doesNotMatch(sh(repo, 'config', '--list'), /rpcworkers/i, 'the branch\'s records went with it');
     assert.deepEqual(await listWorkerWorktrees(repo), []);
+  });
+
+  it('refuses to merge into a detached HEAD, or when the branch it came from is checked out nowhere', async () => {
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
+    sh(repo, 'checkout', '-q', '--detach');
+    assert.equal((await mergeWorktree(wt, { into: repo })).status, 'detached_head');
+    const nowhere = await mergeWorktree(wt);
+    assert.equal(nowhere.status, 'not_found');
+    assert.match((nowhere as { reason: string }).reason, /main the worker came from is not checked out/);
+    assert.equal(sh(wt.path, 'status', '--porcelain'), '?? new.txt', 'nothing was committed');
+    assert.equal((await mergeWorktree(wt, { into: wt.path })).status, 'error');
   });
 
   it('a merged worker loses nothing on discard', async () => {

@@ -56,7 +56,7 @@ export async function createWorktree(options: CreateOptions): Promise<CreateResu
   const repo = await detectRepository(options.folder);
   if (repo.status !== 'repository') return repo;
   const fail = (reason: string) => ({ status: 'error' as const, folder: repo.folder, reason });
-  const dir = path.resolve(options.worktreesDir ?? defaultWorktreesDir(repo.mainRoot));
+  let dir = path.resolve(options.worktreesDir ?? defaultWorktreesDir(repo.mainRoot));
   const prefix = options.branchPrefix ?? DEFAULT_BRANCH_PREFIX;
   const base = await git(repo.root, ['rev-parse', '--verify', '-q', `${options.base ?? 'HEAD'}^{commit}`]);
   if (!base.ok) return fail(`the base ${JSON.stringify(options.base)} is not a commit of ${repo.root}`);
@@ -64,17 +64,20 @@ export async function createWorktree(options: CreateOptions): Promise<CreateResu
   const target = options.base === undefined ? repo.branch : null;
   try {
     await mkdir(dir, { recursive: true });
+    // As git names worktrees (links resolved), so that its list and ours compare.
+    dir = await realpath(dir);
   } catch (error) {
     return fail(`could not make the worktrees folder ${dir}: ${(error as Error).message}`);
   }
   const slug = slugFor(options.workerName);
-  // Another start may take the same name between the look and the add: then try the next one.
+  // Another start may take the same name between the look and the add: then look again.
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const refs = await git(repo.root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
     if (!refs.ok) return fail(gitFailure(refs, 'listing branches'));
     const branches = new Set(refs.stdout.split('\n').filter(Boolean));
-    const pick = uniqueName(slug, prefix, branches, dir, attempt);
+    const registered = new Set((await listWorktreeEntries(repo.root) ?? []).map((e) => e.path));
+    const pick = uniqueName(slug, prefix, branches, dir, registered);
     const valid = await git(repo.root, ['check-ref-format', '--branch', pick.branch]);
     if (!valid.ok || !branchFree(pick.branch, branches)) return fail(`"${pick.branch}" is not a usable branch name (prefix ${JSON.stringify(prefix)})`);
     const add = await git(repo.root, ['worktree', 'add', '-b', pick.branch, pick.path, baseCommit]);

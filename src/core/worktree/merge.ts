@@ -58,7 +58,7 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
     return { status: 'dirty', into: root, files: overlap, reason: `${root} has uncommitted changes in ${overlap.length === 1 ? overlap[0] : `${overlap.length} files`} that the merge would write: commit or stash them first` };
   }
 
-  const committed = await commitAll(wt, options.commitMessage ?? `${wt.workerName}: work from its worktree`);
+  const committed = await commitAll(wt, options.commitMessage ?? `${wt.workerName}: its uncommitted work, committed to merge into ${targetBranch}`);
   if (committed.status === 'error') return { status: 'error', into: root, reason: committed.reason };
   const tip = await git(wt.path, ['rev-parse', 'HEAD']);
   if (!tip.ok) return { status: 'error', into: root, reason: gitFailure(tip, 'reading the worker\'s branch') };

@@ -32,12 +32,15 @@ export function branchFree(candidate: string, branches: ReadonlySet<string>): bo
   return true;
 }
 
-/** The first of `slug`, `slug-2`, `slug-3`, ... whose branch and folder are both free. */
-export function uniqueName(slug: string, prefix: string, branches: ReadonlySet<string>, dir: string, skip = 0): { name: string; branch: string; path: string } {
-  for (let n = 1, free = 0; ; n++) {
+/**
+ * The first of `slug`, `slug-2`, `slug-3`, ... whose branch and folder are both free (a folder
+ * git still has registered as a worktree counts as taken even when it is gone from the disk).
+ */
+export function uniqueName(slug: string, prefix: string, branches: ReadonlySet<string>, dir: string, registered: ReadonlySet<string>): { name: string; branch: string; path: string } {
+  for (let n = 1; ; n++) {
     const name = n === 1 ? slug : `${slug}-${n}`;
     const branch = `${prefix}${name}`;
     const where = path.join(dir, name);
-    if (branchFree(branch, branches) && !existsSync(where) && free++ >= skip) return { name, branch, path: where };
+    if (branchFree(branch, branches) && !existsSync(where) && !registered.has(where)) return { name, branch, path: where };
   }
 }
