@@ -6,7 +6,7 @@ import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import {
   abortMerge, contentAt, createWorktree, defaultWorktreesDir, detectRepository, discardWorktree, finishMerge,
-  listWorkerWorktrees, mergeWorktree, openWorktree, previewDiscard, slugFor, workerChanges,
+  listWorkerWorktrees, mergeWorktree, openWorktree, previewDiscard, slugFor, specInWorktree, workerChanges,
 } from '../../src/core/worktree';
 
 describe('worktree per worker (real git)', function () {
@@ -69,6 +69,19 @@ describe('worktree per worker (real git)', function () {
     assert.deepEqual(both.map((r) => r.status), ['created', 'created'], JSON.stringify(both));
     const branches = both.map((r) => (r.status === 'created' ? r.worktree.branch : '')).sort();
     assert.deepEqual(branches, ['worker/twin', 'worker/twin-2']);
+  });
+
+  it('moves a worker\'s spec into its worktree: cwd, workspace folder, the guard\'s paths', async () => {
+    const wt = await created(repo, 'w');
+    const spec = specInWorktree({
+      dialect: 'pi', command: 'pi', cwd: path.join(repo, 'sub'), workspaceFolder: repo,
+      guard: { allowedPaths: [repo, '/tmp/scratch'], forbiddenPaths: [path.join(repo, 'secrets')] },
+    }, wt, repo);
+    assert.equal(spec.cwd, path.join(wt.path, 'sub'));
+    assert.equal(spec.workspaceFolder, wt.path);
+    assert.deepEqual(spec.guard, { allowedPaths: [wt.path, '/tmp/scratch'], forbiddenPaths: [path.join(wt.path, 'secrets')] });
+    assert.equal(specInWorktree({ dialect: 'tau', command: 'tau', cwd: repo, guard: true }, wt, repo).guard, true);
+    assert.equal(specInWorktree({ dialect: 'tau', command: 'tau', cwd: '/elsewhere' }, wt, repo).cwd, wt.path);
   });
 
   it('names branches safely', () => {

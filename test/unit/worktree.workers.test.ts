@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkerHost, WorkerSpec } from '../../src/core/api';
 import { createWorkerHost } from '../../src/core/host';
-import { mergeWorktree, workerChanges, type WorkerWorktree } from '../../src/core/worktree';
+import { mergeWorktree, specInWorktree, workerChanges, type WorkerWorktree } from '../../src/core/worktree';
 import { created, makeRepo } from '../helpers/gitRepo';
 import { ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
@@ -46,10 +46,11 @@ for (const pi of PI_VERSIONS) describe(`two guarded pi ${pi.version} workers in 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const specFor = (wt: WorkerWorktree, i: number): WorkerSpec => ({
-    dialect: 'pi', command: pi.command(), cwd: wt.path, workspaceFolder: wt.path, guard: true,
+  // The spec as the person would have it for their checkout, moved into the worktree.
+  const specFor = (wt: WorkerWorktree, i: number): WorkerSpec => specInWorktree({
+    dialect: 'pi', command: pi.command(), cwd: repo, workspaceFolder: repo, guard: true,
     model: 'mock/mock-1', env: piEnv(dirs[i]) as Record<string, string>, name: wt.workerName,
-  });
+  }, wt, repo);
 
   it('no interference, both diffs, one clean merge and one conflict', async () => {
     const wts = [await created(repo, 'Alpha'), await created(repo, 'Beta')];
@@ -71,6 +72,7 @@ for (const pi of PI_VERSIONS) describe(`two guarded pi ${pi.version} workers in 
       const s = await host.start(specFor(wt, i));
       if (s.status !== 'started') return assert.fail(s.error);
       assert.equal(s.state.guarded, true);
+      assert.equal(s.state.cwd, wt.path);
       ids.push(s.workerId);
     }
     const blocked: Record<string, string[]> = { [ids[0]]: [], [ids[1]]: [] };
