@@ -106,6 +106,19 @@ export interface TurnSummary {
   tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null }>;
 }
 
+/** Something a worker waits for the person to answer (see WorkerState.pendingInput). */
+export interface PendingInput {
+  /** `dialog`: a pi extension dialog open now; `extension_request`: a τ extension's request that stands. */
+  kind: 'dialog' | 'extension_request';
+  id: string;
+  /** The dialog's method (select, confirm, input, editor); null for a τ request. */
+  method: string | null;
+  title: string | null;
+  /** τ: its dialogs are up now (false: dismissed or nothing to ask; the request still stands). */
+  asking?: boolean;
+  since: number;
+}
+
 export interface WorkerState {
   workerId: string;
   name: string;
@@ -148,6 +161,8 @@ export interface WorkerState {
   stdoutTail: string[];
   filesTouched: string[];
   turns: TurnSummary[];
+  /** What waits for the person now: pi dialogs open, a τ request that stands (empty when none, or not live). */
+  pendingInput: PendingInput[];
 }
 
 export type StartResult =

@@ -11,3 +11,5 @@ export { policyFromSettings } from './guard/policy';
 export { HistoryStore, DEFAULT_HISTORY_LIMITS, parseEvents } from './history';
 export type { EditResult, HistoryError, HistoryLimits, HistoryListing, ReadResult, SessionStatus, SessionSummary } from './history';
 export { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta, type ToolDetail } from './export/markdown';
+export * as worktree from './worktree';
+export * as attention from './attention';

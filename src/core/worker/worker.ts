@@ -17,6 +17,7 @@ import type { ProtocolError } from '../wire/jsonlReader';
 import type { Launch } from './launch';
 import { checkPrompt } from './limits';
 import { checkState, Resync, type StateCheckPort } from './resync';
+import { PendingInputs } from './pendingInput';
 import { Ring } from './ring';
 import { Status } from './status';
 import { auditToolCallOf, type AuditPort } from './toolAudit';
@@ -76,6 +77,8 @@ export class Worker {
   private version: string | null;
   /** The worker's session: resume, the session verbs, its token accounting (see sessions.ts). */
   readonly sessions: WorkerSessions;
+  /** What waits for the person: a pi dialog that is up, a τ extension request that stands. */
+  private readonly pendingInput = new PendingInputs(() => this.stateChanged());
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
@@ -93,7 +96,7 @@ export class Worker {
     }, {
       onEvent: (event) => this.receive(event),
       onProtocolError: (error) => this.onProtocolError(error),
-      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event)),
+      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput),
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
@@ -114,6 +117,7 @@ export class Worker {
       say: (text) => this.output('protocol', text),
       emit: (event) => this.emitHostEvent(event),
       report: (event) => this.report(event),
+      pendingInput: this.pendingInput,
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
     this.sessions = new WorkerSessions({
@@ -171,6 +175,7 @@ export class Worker {
       stdoutTail: this.stdout.tail(20),
       filesTouched: [...this.turns.filesTouched],
       turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
+      pendingInput: this.live ? this.pendingInput.list() : [],
     };
   }
 

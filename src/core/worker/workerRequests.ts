@@ -8,6 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
 import { UI_REQUEST_PREFIX } from '../wire/pi';
 import { ExtensionRequests } from './extensionRequests';
+import type { PendingInputs } from './pendingInput';
 
 export interface PersonUi {
   /** Answers a dialog; without it (a headless host) every dialog is `cancelled`. */
@@ -18,17 +19,21 @@ export interface PersonUi {
 type Emit = (event: Omit<AgentEvent, 'timestamp'>) => void;
 
 /** The connection's handlers for what the worker sends outside its events. */
-export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit) {
+export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs) {
   return {
     async onRequest(method: string, params: unknown): Promise<unknown> {
       if (!method.startsWith(UI_REQUEST_PREFIX)) throw new Error(`unsupported request from worker: ${method}`);
       const p = (params ?? {}) as Record<string, unknown>;
       const req = { ...p, workerId, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
       if (!ui.onUiRequest) return { cancelled: true };
+      // While the dialog is up, the worker waits for the person (its attention state says so).
+      pending.dialogOpened(req.id, req.method, req.title ?? null);
       try {
         return await ui.onUiRequest(req);
       } catch {
         return { cancelled: true };
+      } finally {
+        pending.dialogClosed(req.id);
       }
     },
     onNotification(method: string, params: unknown): void {
@@ -50,6 +55,7 @@ export interface ExtensionRequestsPort {
   /** A request to the worker, bounded by the command timeout and by its exit. */
   request<T>(pending: Promise<T>, what: string): Promise<T>;
   emit: Emit;
+  readonly pendingInput: PendingInputs;
 }
 
 /** τ's extension requests, for a dialect that has them; null for one that does not. */
@@ -61,5 +67,6 @@ export function extensionRequestsFor(w: ExtensionRequestsPort, { onUiRequest }: 
     answer: (id, action, values) => w.request(dialect.answerRequest!(connection, id, action, values), 'answering the request'),
     ask: onUiRequest && ((req) => onUiRequest({ ...req, workerId: w.id })),
     emit: w.emit,
+    standing: (req, asking) => w.pendingInput.requestStands(req, asking),
   });
 }
