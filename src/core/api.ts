@@ -6,7 +6,8 @@ import type { GuardSpec } from './guard/policy';
 import type { HistoryError, HistoryLimits } from './history/format';
 import type { HistoryStore } from './history/store';
 
-export type DialectName = 'pi' | 'tau';
+import type { DialectName } from './dialectName';
+export type { DialectName };
 
 /** Where a prompt came from; recorded on the turn it starts (seed 004's provenance). */
 export interface Provenance {

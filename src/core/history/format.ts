@@ -17,7 +17,7 @@
 //   <id>.name.json     a name the person gave it (atomic rename; separate from the archive mark
 //   <id>.archived      and from the meta, so no edit can lose another)
 import { z } from 'zod';
-import type { DialectName } from '../api';
+import type { DialectName } from '../dialectName';
 import type { AgentEvent } from '../events/agentEvent';
 
 export const SESSION_ID = /^s-[0-9a-z]+-[0-9a-f]{8}$/;

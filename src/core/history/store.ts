@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { DialectName } from '../api';
+import type { DialectName } from '../dialectName';
 import type { AgentEvent } from '../events/agentEvent';
 import { isSameLiveProcess, startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
