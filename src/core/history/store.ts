@@ -84,8 +84,10 @@ export class HistoryStore {
 
   /** Records a new session; its identity is on disk before this returns. */
   open(start: SessionStart): { ok: true; sessionId: string } | { ok: false; error: string } {
-    const now = Date.now();
-    const id = `s-${now.toString(36)}-${randomUUID().slice(0, 8)}`;
+    // Sub-millisecond and monotonic within the process, so sessions opened in the same
+    // millisecond still keep their order (the listing's, and eviction's oldest first).
+    const now = performance.timeOrigin + performance.now();
+    const id = `s-${Math.floor(now).toString(36)}-${randomUUID().slice(0, 8)}`;
     const meta: SessionMeta = {
       version: 1, id, workerId: start.workerId, name: start.name, dialect: start.dialect, cwd: start.cwd, command: start.command,
       model: start.model ?? null, workerVersion: start.workerVersion ?? null, writer: this.writer, startedAt: now, updatedAt: now,
