@@ -17,7 +17,7 @@ import { childrenOf, cmdline, describePids, fdCount, fdTargets, ROOT, TAU_RESPON
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const CYCLES = 1_000;
+const CYCLES = Number(process.env.CYCLES ?? 1_000);
 const WARM_UP = 20;
 const spec: WorkerSpec = { dialect: 'tau', command: TAU_RESPONDER, cwd: ROOT };
 
