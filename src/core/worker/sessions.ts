@@ -160,7 +160,13 @@ export class WorkerSessions {
       const previous = this.ref;
       const r = await this.site.request((c) => run(verbs, c), verb);
       if (r.cancelled) return { status: 'cancelled', workerId: this.site.id, ms: elapsed(t0) };
-      this.ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+      try {
+        this.ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+      } catch (error) {
+        // The move happened: it is not reported as failed for not knowing where it went.
+        this.ref = null;
+        this.site.output(`the worker moved to another session but did not say which: ${(error as Error).message}`);
+      }
       this.usage = null;
       this.site.emit({ type: 'session_changed', data: { verb, session: this.ref, previous } });
       this.site.changed();
