@@ -122,8 +122,11 @@ for (const pi of PI_VERSIONS) {
       assert.deepEqual(marks, [JSON.stringify(ref)], 'one "resumed" mark');
       assert.equal(again.state.usage?.input, 120, 'the resumed session\'s tokens are known before its next turn');
       const before = llm.requests.length;
-      await turn(host, llm, again.workerId, 'which word was it?', 'kumquat');
+      await turn(host, llm, again.workerId, 'which word was it?', 'kumquat', { prompt_tokens: 200, completion_tokens: 3 });
       assert.deepEqual(conversation(llm.requests[before]), ['user: remember the word kumquat', 'assistant: Noted: kumquat.', 'user: which word was it?']);
+      // Read again when that turn settled: pi counts the whole session, both runs of it.
+      const total = await stateWhen(host, again.workerId, (s) => s.usage?.input === 320);
+      assert.equal(total.usage!.output, 10);
     });
 
     it('refuses a resume it could not honour, before anything is spawned', async () => {
@@ -229,8 +232,11 @@ describe('sessions on real τ 0.15.0', function () {
     assert.equal(again.state.session?.id, ref.id, 'on the earlier session');
     assert.deepEqual(marks, [ref.id]);
     const before = llm.requests.length;
-    await turn(host, llm, again.workerId, 'which word was it?', 'kumquat');
+    await turn(host, llm, again.workerId, 'which word was it?', 'kumquat', { prompt_tokens: 200, completion_tokens: 3 });
     assert.deepEqual(conversation(llm.requests[before]), ['user: remember the word kumquat', 'assistant: Noted: kumquat.', 'user: which word was it?']);
+    // Read again when that turn settled: τ says its last call only.
+    const last = await stateWhen(host, again.workerId, (s) => s.usage?.input === 200);
+    assert.equal(last.usage!.output, 3);
   });
 
   it('fails the start when the session to resume is not there, instead of going on in a fresh one', async () => {
