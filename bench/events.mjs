@@ -31,8 +31,8 @@ export const EVENT_SIZES = [90, 500, 2048, 'real'];
 
 const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
 
-export async function hostSide(core, s, size, n) {
-  const host = core.createWorkerHost();
+export async function hostSide(core, s, size, n, hostOptions = {}) {
+  const host = core.createWorkerHost(hostOptions);
   try {
     const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
     if (started.status !== 'started') throw new Error(`start failed: ${started.error}`);

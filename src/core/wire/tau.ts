@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
+import { fastParser, fastSafeParse } from './fastParse';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 
@@ -35,12 +36,13 @@ const wireEventShape = {
   replace: z.boolean().optional(),
   stop_reason: nullableString,
 };
-const wireEventSchema = z.object(wireEventShape);
+export const wireEventSchema = z.object(wireEventShape);
+const fastWireEvent = fastParser(wireEventSchema);
 const WIRE_FIELDS = new Set(Object.keys(wireEventShape));
 
 // The stream's volume is text deltas: they are checked against a smaller schema and take the
 // full one only when a field outside it carries a value.
-const deltaEventSchema = z.object({
+export const deltaEventSchema = z.object({
   type: z.literal('message_update'),
   timestamp: z.number().optional(),
   turn_index: z.number().nullable().optional(),
@@ -52,6 +54,7 @@ const deltaEventSchema = z.object({
   replace: z.boolean().optional(),
 });
 const DELTA_FIELDS = new Set(Object.keys(deltaEventSchema.shape));
+const fastDeltaEvent = fastParser(deltaEventSchema);
 
 const compactionEndSchema = z.looseObject({
   compaction_id: z.string(),
@@ -86,7 +89,7 @@ export class TauCodec implements WireCodec {
       if (typeof v.params === 'object' && v.params !== null) currentNames(v.params as Record<string, unknown>);
       const fast = decodeDelta(v.params);
       if (fast) return { kind: 'event', event: fast };
-      const parsed = wireEventSchema.safeParse(v.params);
+      const parsed = fastSafeParse(wireEventSchema, fastWireEvent, v.params);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed τ event: ${z.prettifyError(parsed.error)}` };
       return { kind: 'event', event: normalizeTauEvent(parsed.data, v.params as Record<string, unknown>) };
     }
@@ -132,7 +135,7 @@ const PAYLOAD_FIELDS = new Set(['args', 'result', 'details', 'message', 'message
 
 function decodeDelta(params: unknown): AgentEvent | undefined {
   if ((params as { type?: unknown } | null)?.type !== 'message_update') return undefined;
-  const parsed = deltaEventSchema.safeParse(params);
+  const parsed = fastSafeParse(deltaEventSchema, fastDeltaEvent, params);
   if (!parsed.success) return undefined;
   let data: Record<string, unknown> | undefined;
   const raw = params as Record<string, unknown>;
