@@ -8,7 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { fastParser, fastSafeParse } from './fastParse';
-import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
+import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 
 const nullableString = z.string().nullable().optional();
@@ -86,7 +86,7 @@ export class TauCodec implements WireCodec {
     }
     const v = value as { method?: unknown; id?: unknown; params?: unknown };
     if (v.method === 'event' && v.id === undefined) {
-      if (typeof v.params === 'object' && v.params !== null) currentNames(v.params as Record<string, unknown>);
+      // τ 1.x's older names are brought to the current ones as the fields are copied (currentKey).
       const fast = decodeDelta(v.params);
       if (fast) return { kind: 'event', event: fast };
       const parsed = fastSafeParse(wireEventSchema, fastWireEvent, v.params);
@@ -144,7 +144,7 @@ function decodeDelta(params: unknown): AgentEvent | undefined {
     const value = raw[key];
     if (value === null || value === undefined || value === false) continue;
     if (WIRE_FIELDS.has(key) || PAYLOAD_FIELDS.has(key)) return undefined;
-    (data ??= {})[key] = value;
+    (data ??= {})[currentKey(raw, key)] = value;
   }
   const event = parsed.data as AgentEvent;
   event.timestamp ??= Date.now();
@@ -161,7 +161,7 @@ function normalizeTauEvent(parsed: z.infer<typeof wireEventSchema>, raw: Record<
     if (WIRE_FIELDS.has(key)) continue;
     const value = raw[key];
     if (PAYLOAD_FIELDS.has(key)) event[key] = value;
-    else if (value !== null && value !== undefined) (data ??= {})[key] = value;
+    else if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
   }
   if (data) event.data = data;
   return event as unknown as AgentEvent;
