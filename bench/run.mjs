@@ -4,7 +4,7 @@
 // beside a baseline in the same run, on the same worker program, interleaved, as
 // min / median / p95 and as a per-pair ratio (product / baseline); no figure asserts a speed.
 //
-//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,events] [--quick]
+//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events] [--quick]
 //                      [--out bench/results.json] [--markdown]
 // --quick: small N everywhere (what test/unit/bench.smoke.test.ts runs), for a look in seconds.
 // Progress goes to stderr; the table (Markdown with --markdown) to stdout.
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, distDir, log } from './lib/common.mjs';
 
-export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'events'];
+export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events'];
 
 /** Full sizes (the issue's) and the small ones the smoke test runs. */
 export const SIZES = {
@@ -25,6 +25,7 @@ export const SIZES = {
     startup: { fakeCount: 20, piCount: 5, activations: 10 },
     webview: { n: 100_000, rounds: 3 },
     tau: { abortCount: 10, startCount: 5, streamRounds: 5, words: 3000 },
+    history: { n: 200_000, rounds: 5 },
     events: { n: 150_000, rounds: 5 },
   },
   quick: {
@@ -34,6 +35,7 @@ export const SIZES = {
     startup: { fakeCount: 1, piCount: 1, activations: 1 },
     webview: { n: 2_000, rounds: 1, batchSizes: [5000, 500] },
     tau: { abortCount: 1, startCount: 1, streamRounds: 1, words: 300 },
+    history: { n: 2_000, rounds: 1, warmup: false },
     events: { n: 2_000, rounds: 1, warmup: false, sizes: [90] },
   },
 };

@@ -26,8 +26,12 @@ function program(dialect, replayFile) {
 
 const RPC_CLIENT = path.join(ROOT, 'node_modules/@mariozechner/pi-coding-agent/dist/modes/rpc/rpc-client.js');
 
-export async function product(core, dialect, n, replayFile) {
-  const host = core.createWorkerHost();
+/**
+ * `hostOptions` for the host under test; `drain(host)` is awaited after the last event and before
+ * CPU is read, so that work the host defers past the event path (history writes) is counted.
+ */
+export async function product(core, dialect, n, replayFile, { hostOptions, drain } = {}) {
+  const host = core.createWorkerHost(hostOptions);
   const p = program(dialect, replayFile);
   try {
     const started = await host.start({ dialect, command: p.command, args: [p.script, '--dialect', dialect, ...p.extra], cwd: ROOT });
@@ -49,7 +53,9 @@ export async function product(core, dialect, n, replayFile) {
     const r = await host.prompt(id, `events ${n}`);
     if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
     const t1 = await ended;
-    return measured(count, t0, t1, c0);
+    if (!drain) return measured(count, t0, t1, c0);
+    await drain(host);
+    return { ...measured(count, t0, t1, c0), drainMs: performance.now() - t1 };
   } finally {
     await host.dispose();
   }

@@ -1,10 +1,13 @@
-// The public shape of the worker host: what `dist/core.js` exports and what the VS Code layer
-// adapts. Everything a caller gets back is a plain object whose `status` says what really
+// The public shape of the supervisor (the core's worker host): what `dist/core.js` exports and
+// what the VS Code layer adapts. "Host" alone is kept for VS Code's extension host. Everything a caller gets back is a plain object whose `status` says what really
 // happened; nothing here throws for an outcome a worker can cause.
 import type { AgentEvent } from './events/agentEvent';
 import type { GuardSpec } from './guard/policy';
+import type { HistoryError, HistoryLimits } from './history/format';
+import type { HistoryStore } from './history/store';
 
-export type DialectName = 'pi' | 'tau';
+import type { DialectName } from './dialectName';
+export type { DialectName };
 
 /** Where a prompt came from; recorded on the turn it starts (seed 004's provenance). */
 export interface Provenance {
@@ -41,8 +44,17 @@ export interface WorkerSpec {
    * flag it. pi is guarded inside the worker, before the call runs.
    */
   onViolation?: 'abort' | 'flag';
-  /** Where the worker keeps its session (τ: `--session-dir`, so that compact works). */
+  /**
+   * Where the worker keeps its session: a folder of the caller's (the extension's storage), never
+   * the person's own session folder. τ: `--session-dir` (so that compact works). pi: `--session-dir`
+   * instead of `--no-session`, so that the conversation can be resumed; without it pi stays ephemeral.
+   */
   sessionDir?: string;
+  /**
+   * Start on an earlier session instead of a fresh one: what a previous `WorkerState.session` said.
+   * pi reopens its file (which must lie in `sessionDir`); τ switches to its id after starting.
+   */
+  resume?: SessionRef;
   /**
    * τ: let the worker discover drop-in extensions (~/.tau/extensions) and context files
    * (AGENTS.md from the cwd up); off by default, which launches it with `-ne -nc`.
@@ -51,6 +63,34 @@ export interface WorkerSpec {
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;
+}
+
+/** A worker's session as the worker names it: enough to resume it later. */
+export interface SessionRef {
+  /** pi: the session header's id; τ: `session_id`. */
+  id: string | null;
+  /** The session's file (pi's `sessionFile`, τ's `list_sessions` ref); null while ephemeral or not known. */
+  file: string | null;
+}
+
+/**
+ * Tokens and context as the worker itself counts them, read at the end of each turn (pi:
+ * `get_session_stats`; τ: `get_session_stats`, whose `usage` is its last model call's).
+ */
+export interface WorkerUsage {
+  /** What the token counts cover: the whole session (pi) or the last model call (τ). */
+  scope: 'session' | 'last_call';
+  input: number | null;
+  output: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  /** The context the next call would send, as the worker estimates it; null when it cannot say (pi, right after a compaction). */
+  contextTokens: number | null;
+  contextWindow: number | null;
+  /** Cost in the worker's currency where it reports one (pi: dollars from its model prices). */
+  cost: number | null;
+  /** When the worker answered (ms since epoch). */
+  at: number;
 }
 
 export type WorkerStatus = 'starting' | 'running' | 'exited' | 'stopped' | 'failed';
@@ -65,6 +105,19 @@ export interface TurnSummary {
   endReason: string | null;
   error: string | null;
   tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null }>;
+}
+
+/** Something a worker waits for the person to answer (see WorkerState.pendingInput). */
+export interface PendingInput {
+  /** `dialog`: a pi extension dialog open now; `extension_request`: a τ extension's request that stands. */
+  kind: 'dialog' | 'extension_request';
+  id: string;
+  /** The dialog's method (select, confirm, input, editor); null for a τ request. */
+  method: string | null;
+  title: string | null;
+  /** τ: its dialogs are up now (false: dismissed or nothing to ask; the request still stands). */
+  asking?: boolean;
+  since: number;
 }
 
 export interface WorkerState {
@@ -89,6 +142,10 @@ export interface WorkerState {
   args: string[];
   model: string | null;
   sessionId: string | null;
+  /** The session to resume this worker's conversation from later; null when the worker keeps none. */
+  session: SessionRef | null;
+  /** The worker's own token and context accounting, refreshed when a turn settles; null until known. */
+  usage: WorkerUsage | null;
   agent: string | null;
   guarded: boolean;
   tools: string[] | null;
@@ -105,6 +162,8 @@ export interface WorkerState {
   stdoutTail: string[];
   filesTouched: string[];
   turns: TurnSummary[];
+  /** What waits for the person now: pi dialogs open, a τ request that stands (empty when none, or not live). */
+  pendingInput: PendingInput[];
 }
 
 export type StartResult =
@@ -132,6 +191,21 @@ export type CompactResult =
   | { status: 'compacted'; workerId: string; performed: boolean; summary: string | null; tokensBefore: number | null; ms: number }
   | { status: 'aborted'; workerId: string; ms: number }
   | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+/**
+ * A session verb (new session, fork, set model, export). `unsupported`: this worker (by dialect,
+ * version or capabilities) has no such verb, and nothing was sent; `cancelled`: the worker's
+ * extension vetoed it and nothing changed.
+ */
+export type SessionVerbResult =
+  | { status: 'created' | 'forked' | 'model_set'; workerId: string; session: SessionRef | null; model: string | null; ms: number }
+  | { status: 'exported'; workerId: string; path: string; ms: number }
+  | { status: 'cancelled'; workerId: string; ms: number }
+  | { status: 'unsupported' | 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+export type MarkdownResult =
+  | { status: 'exported'; workerId: string; markdown: string; ms: number }
+  | { status: 'not_found'; workerId: string; error: string; ms: number };
 
 export type StopResult =
   | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; ms: number }
@@ -168,7 +242,7 @@ export interface UiNotice {
   params: Record<string, unknown>;
 }
 
-export interface HostLimits {
+export interface SupervisorLimits {
   maxWorkers: number;
   maxPromptBytes: number;
   commandTimeoutMs: number;
@@ -188,8 +262,8 @@ export interface HostLimits {
   resyncMs: number;
 }
 
-export interface HostOptions {
-  limits?: Partial<HostLimits>;
+export interface SupervisorOptions {
+  limits?: Partial<SupervisorLimits>;
   /** Where pi's guard extension bundle is (defaults next to dist/core.js). */
   piGuardPath?: string;
   /** Called for every message sent or received, when set (protocol trace). */
@@ -209,6 +283,21 @@ export interface HostOptions {
    * workers, ends their whole process trees (default true; not on Windows).
    */
   watchdog?: boolean;
+  /**
+   * Where each worker's session is persisted (its events as delivered, its end): see
+   * core/history. Off when absent. Several hosts (windows) may share the directory.
+   */
+  historyDir?: string;
+  historyLimits?: Partial<HistoryLimits>;
+  /** A history write that failed (the event path goes on; default: a process warning). */
+  onHistoryError?: (error: HistoryError) => void;
+}
+
+/** The host's persisted history, when `historyDir` was given and could be used. */
+export interface HostHistoryView {
+  readonly store: HistoryStore;
+  /** The session a worker of this host writes to. */
+  sessionOf(workerId: string): string | null;
 }
 
 export type EventListener = (workerId: string, event: AgentEvent) => void;
@@ -217,12 +306,29 @@ export type OutputKind = 'stderr' | 'stdout' | 'protocol' | 'trace';
 export type OutputListener = (workerId: string, kind: OutputKind, text: string) => void;
 export type StateListener = (state: WorkerState) => void;
 
-export interface WorkerHost {
+/** Owns every worker: starts them within the limits, runs the verbs, and fans out what they say. */
+export interface Supervisor {
   start(spec: WorkerSpec): Promise<StartResult>;
   prompt(workerId: string, message: string, options?: PromptOptions): Promise<PromptResult>;
   abort(workerId: string): Promise<AbortResult>;
   redirect(workerId: string, message: string, options?: Provenance): Promise<RedirectResult>;
   compact(workerId: string, options?: { instructions?: string }): Promise<CompactResult>;
+  /** A fresh conversation on the running worker (pi and τ `new_session`). */
+  newSession(workerId: string): Promise<SessionVerbResult>;
+  /**
+   * Copies the conversation into a new session and goes on there (pi `clone`, τ `fork`); with
+   * `entryId`, pi's `fork`: a new session from before that user message.
+   */
+  fork(workerId: string, options?: { entryId?: string }): Promise<SessionVerbResult>;
+  /** The model for the next turn: pi "provider/id", τ a config model name. */
+  setModel(workerId: string, model: string): Promise<SessionVerbResult>;
+  /** pi's own HTML export of the session (`export_html`); τ declines it. */
+  exportHtml(workerId: string, outputPath?: string): Promise<SessionVerbResult>;
+  /**
+   * The session as Markdown, from the events the host still holds (see `sessionMarkdown`); a
+   * running worker is asked for its messages too, for tool arguments and results its events lack (τ).
+   */
+  exportMarkdown(workerId: string): Promise<MarkdownResult>;
   state(workerId: string): StateResult;
   list(): WorkerState[];
   stop(workerId: string): Promise<StopResult>;
@@ -232,6 +338,20 @@ export interface WorkerHost {
   onEvent(listener: EventListener): () => void;
   onState(listener: StateListener): () => void;
   onOutput(listener: OutputListener): () => void;
-  readonly limits: HostLimits;
+  readonly limits: SupervisorLimits;
+  /**
+   * The persisted history: null when no `historyDir` was given, or it could not be used (then
+   * `historyError` says why). Optional so that wrappers of a host need not forward it.
+   */
+  readonly history?: HostHistoryView | null;
+  readonly historyError?: string | null;
   dispose(): Promise<void>;
 }
+
+// The names before the supervisor had its own (dist/core.js embedders, the README's example).
+/** @deprecated Use Supervisor. */
+export type WorkerHost = Supervisor;
+/** @deprecated Use SupervisorOptions. */
+export type HostOptions = SupervisorOptions;
+/** @deprecated Use SupervisorLimits. */
+export type HostLimits = SupervisorLimits;

@@ -1,5 +1,6 @@
-// The embedding API (`dist/core.js`): a worker host for any Node program, no VS Code needed.
-export { createWorkerHost } from './host';
+// The embedding API (`dist/core.js`): a supervisor of workers for any Node program, no VS Code
+// needed. createWorkerHost is its former name, kept for embedders.
+export { createSupervisor, createSupervisor as createWorkerHost } from './supervisor';
 export type * from './api';
 export type { AgentEvent } from './events/agentEvent';
 export { EventBus } from './events/eventBus';
@@ -7,3 +8,8 @@ export { DEFAULT_LIMITS } from './worker/limits';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';
 export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
 export { policyFromSettings } from './guard/policy';
+export { HistoryStore, DEFAULT_HISTORY_LIMITS, parseEvents } from './history';
+export type { EditResult, HistoryError, HistoryLimits, HistoryListing, ReadResult, SessionStatus, SessionSummary } from './history';
+export { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta, type ToolDetail } from './export/markdown';
+export * as worktree from './worktree';
+export * as attention from './attention';

@@ -3,26 +3,26 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostOptions, WorkerHost } from '../core/api';
-import { LazyHost } from './lazyHost';
-import { createApi, type RpcWorkersApi } from './api';
-import { Commands } from './commands';
+import type { SupervisorOptions, Supervisor } from '../core/api';
+import { LazyHost } from './host/lazyHost';
+import { createApi, type RpcWorkersApi } from './host/api';
+import { Commands } from './commands/commands';
 import { Disposable, toDisposable } from './disposable';
-import { EventLog } from './eventLogView';
-import { answerUiRequest, handleUiNotice } from './extensionUi';
-import { OutputChannels } from './outputChannels';
-import { SessionsTree } from './sessionsTree';
-import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings';
-import { WorkersStatusBar } from './statusBar';
-import { offerSurvivorStop } from './survivors';
-import { trustState, UNTRUSTED_REFUSAL } from './trust';
-import { WorkerSelection } from './workerSelection';
-import { ContextKeys } from './contextKeys';
+import { EventLog } from './eventLog/eventLogView';
+import { answerUiRequest, handleUiNotice } from './host/extensionUi';
+import { OutputChannels } from './views/outputChannels';
+import { SessionsTree } from './views/sessionsTree';
+import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings/settings';
+import { WorkersStatusBar } from './views/statusBar';
+import { offerSurvivorStop } from './host/survivors';
+import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
+import { WorkerSelection } from './views/workerSelection';
+import { ContextKeys } from './views/contextKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
-  readonly host: WorkerHost;
+  readonly host: Supervisor;
   readonly selection: WorkerSelection;
   readonly outputs: OutputChannels;
   readonly tree: SessionsTree;
@@ -53,7 +53,7 @@ export class RpcWorkersExtension extends Disposable {
     const limits = hostLimits(this.current);
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
-    const options: HostOptions = {
+    const options: SupervisorOptions = {
       limits,
       registryFile: this.registryFile,
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },

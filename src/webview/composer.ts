@@ -3,7 +3,8 @@
 // goes back into the text box. The buttons never appear or disappear: a person who clicks the
 // same spot twice must hit the same button (a vanishing Follow-up once put Compact under a
 // second click on Abort).
-import type { WorkerView } from '../ui/webviewProtocol';
+import type { WorkerView } from '../protocol/messages';
+import { workerPhase } from '../protocol/words';
 
 export const BUTTONS = ['send', 'followUp', 'redirect', 'abort', 'compact', 'stop'] as const;
 export type ButtonName = typeof BUTTONS[number];
@@ -20,7 +21,7 @@ export interface ComposerView {
 
 export function composerView(w: WorkerView | null): ComposerView {
   const live = w?.status === 'running';
-  const phase = !w ? 'none' : w.status !== 'running' ? w.status : w.compacting ? 'compacting' : w.streaming ? 'streaming' : 'idle';
+  const phase = !w ? 'none' : workerPhase(w);
   const streaming = !!(live && w!.streaming);
   const compacting = !!(live && w!.compacting);
   return {

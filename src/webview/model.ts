@@ -3,7 +3,9 @@
 // streamed output, an end reason, a compaction, a queue change, a retry, a warning). Pure, no
 // DOM: the renderer draws entries, the tests feed events. Entries are capped: the oldest fall
 // out and are counted.
-import type { WireEvent } from '../ui/webviewProtocol';
+// What a turn is, who started it and how it ended is the host's word, stamped on the events
+// (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
+import type { PageEvent } from '../protocol/messages';
 
 export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
 
@@ -23,7 +25,7 @@ export const GROUP_OF: Record<EntryKind, FilterGroup> = Object.fromEntries(
   Object.entries(FILTER_GROUPS).flatMap(([g, kinds]) => kinds.map((k) => [k, g])),
 ) as Record<EntryKind, FilterGroup>;
 
-export interface Provenance {
+export interface Origin {
   source: string | null;
   submitter: string | null;
   submissionId: string | null;
@@ -34,8 +36,8 @@ export interface Provenance {
 }
 
 interface Base { id: number; kind: EntryKind; time: number; version: number }
-export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Provenance }
-export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Provenance }
+export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Origin }
+export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Origin }
 export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
 export interface ToolEntry extends Base {
   kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
@@ -54,7 +56,7 @@ export const MAX_ENTRIES = 20_000;
 const MAX_TEXT = 512 * 1024;
 const MAX_OUTPUT = 256 * 1024;
 /** Events that carry nothing a person reads beyond what other entries show. */
-const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'agent_settled', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
+const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
@@ -131,7 +133,7 @@ function messageText(message: unknown, kind: 'text' | 'thinking'): string {
   }).join('');
 }
 
-function provOf(e: WireEvent): Provenance {
+function provOf(e: PageEvent): Origin {
   const c = obj(e.correlation);
   const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
   // τ's source is a closed set; the host keeps the extension's own origin in correlation.origin.
@@ -150,11 +152,6 @@ export class LogModel {
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
   private compaction: CompactionEntry | null = null;
-  private turns = 0;
-  /** A turn started and its end has not come yet. */
-  private turnOpen = false;
-  /** The last plain prompt's provenance: pi's agent_start carries none, the host's prompt_sent does. */
-  private lastPrompt: Provenance | null = null;
   /** Entries changed since the renderer last asked. */
   readonly dirty = new Set<Entry>();
 
@@ -203,30 +200,26 @@ export class LogModel {
     this.dirty.add(e);
   }
 
-  apply(events: readonly WireEvent[]): void {
+  apply(events: readonly PageEvent[]): void {
     for (const e of events) this.fold(e);
   }
 
-  fold(e: WireEvent): void {
+  fold(e: PageEvent): void {
     this.eventCount++;
     const t = e.timestamp;
+    if (e.turn?.opens) {
+      this.closeMessage();
+      this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
+    }
     switch (e.type) {
       case 'prompt_sent': {
         const d = obj(e.data);
         const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
-        const prov = provOf(e);
-        if (!behavior) this.lastPrompt = prov;
-        this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov });
+        this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e) });
         return;
       }
       case 'agent_start': {
         this.closeMessage();
-        this.turns++;
-        this.turnOpen = true;
-        let prov = provOf(e);
-        if (!prov.source && this.lastPrompt) prov = this.lastPrompt;
-        this.lastPrompt = null;
-        this.add<TurnEntry>({ kind: 'turn', time: t, index: this.turns, prov });
         return;
       }
       case 'message_start': {
@@ -304,11 +297,17 @@ export class LogModel {
         return;
       }
       case 'agent_end': {
+        // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
+        // failed and will be retried is said here, with its error.
         this.closeMessage();
-        this.turnOpen = false;
         for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
         this.tools.clear();
-        this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry: e.will_retry === true });
+        if (e.will_retry) this.addEnd(e, true);
+        return;
+      }
+      case 'agent_settled': {
+        this.closeMessage();
+        if (e.turn?.ends) this.addEnd(e, false);
         return;
       }
       case 'compaction_start': {
@@ -391,10 +390,7 @@ export class LogModel {
           this.touch(tool);
         }
         this.tools.clear();
-        if (this.turnOpen) {
-          this.turnOpen = false;
-          this.add<EndEntry>({ kind: 'end', time: t, reason: 'stopped', error: null, willRetry: false });
-        }
+        if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
         const how = d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
         this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
         return;
@@ -413,7 +409,11 @@ export class LogModel {
     }
   }
 
-  private tool(e: WireEvent): ToolEntry {
+  private addEnd(e: PageEvent, willRetry: boolean): void {
+    this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry });
+  }
+
+  private tool(e: PageEvent): ToolEntry {
     const known = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
     if (known) return known;
     // An update or end whose start fell out of the store (or never came).

@@ -1,7 +1,8 @@
 // How each entry of the log is drawn, and redrawn when it changes. Every string from a worker
 // goes in as text.
+import { duration, sourceInfo } from '../protocol/words';
 import { h, icon, setText } from './dom';
-import { endWords, safeJson, stopReasonWords, type Entry, type Provenance } from './model';
+import { endWords, safeJson, stopReasonWords, type Entry, type Origin } from './model';
 
 export function time(ms: number): string {
   const d = new Date(ms);
@@ -9,28 +10,7 @@ export function time(ms: number): string {
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-export function dur(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
-const SOURCES: Record<string, { icon: string; label: string }> = {
-  palette: { icon: 'terminal', label: 'Command Palette' },
-  'event-log': { icon: 'comment', label: 'Event log composer' },
-  editor: { icon: 'edit', label: 'Editor' },
-  api: { icon: 'extensions', label: 'Extension API' },
-  tree: { icon: 'list-tree', label: 'Sessions view' },
-  task: { icon: 'tasklist', label: 'First task' },
-};
-
-export function sourceInfo(source: string | null): { icon: string; label: string; cls: string } {
-  if (!source) return { icon: 'question', label: 'Unknown source', cls: 'src-unknown' };
-  const known = SOURCES[source];
-  return known ? { ...known, cls: `src-${source}` } : { icon: 'plug', label: source, cls: 'src-other' };
-}
-
-function provLine(p: Provenance, extra?: string): HTMLElement {
+function provLine(p: Origin, extra?: string): HTMLElement {
   const s = sourceInfo(p.source);
   const parts = [`${s.label}`];
   if (p.submitter) parts.push(`by ${p.submitter}`);
@@ -97,7 +77,7 @@ export function updateRow(row: HTMLElement, e: Entry): void {
         icon(state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools', state === 'running' ? 'codicon-modifier-spin' : ''),
         h('span', { class: 'title', text: e.name }),
         h('span', { class: 'args-brief', text: brief(e.args) }),
-        h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${dur((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
+        h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
         h('span', { class: 'time', text: time(e.time) }));
       const body = h('div', { class: 'body' });
       if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
@@ -121,7 +101,7 @@ export function updateRow(row: HTMLElement, e: Entry): void {
     case 'compaction': {
       row.className = `entry kind-compaction compaction-${e.phase}`;
       const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? 'Compacted' : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
-      const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? dur(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
+      const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? duration(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
       // replaceChildren writes a null as the text "null": only nodes go in.
       row.replaceChildren(...nodes(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),
         e.summary ? h('div', { class: 'body text', text: e.summary }) : null,

@@ -3,7 +3,7 @@
 // hanging.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -13,7 +13,7 @@ export function fakeSpec(dialect: 'pi' | 'tau', flags: string[] = [], extra: Par
   return { dialect, command: process.execPath, args: [FAKE_WORKER, '--dialect', dialect, ...flags], cwd: ROOT, ...extra };
 }
 
-export function waitFor(host: WorkerHost, workerId: string, match: (e: AgentEvent) => boolean, timeoutMs = 15_000, what = 'event'): Promise<AgentEvent> {
+export function waitFor(host: Supervisor, workerId: string, match: (e: AgentEvent) => boolean, timeoutMs = 15_000, what = 'event'): Promise<AgentEvent> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
@@ -31,7 +31,7 @@ export function waitFor(host: WorkerHost, workerId: string, match: (e: AgentEven
 export const ofType = (type: string) => (e: AgentEvent) => e.type === type;
 
 /** Every event of one worker, as it arrives. */
-export function record(host: WorkerHost, workerId: () => string | undefined): AgentEvent[] {
+export function record(host: Supervisor, workerId: () => string | undefined): AgentEvent[] {
   const out: AgentEvent[] = [];
   host.onEvent((id, e) => {
     if (id === workerId()) out.push(e);

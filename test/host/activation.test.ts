@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkerHost } from '../../src/core/api';
+import type { Supervisor } from '../../src/core/api';
 
 const EXTENSION_ID = 'rpc-workers.rpc-workers';
 
@@ -38,8 +38,8 @@ describe('activation', () => {
   it('starts a demo worker through the extension API, and it answers', async function () {
     this.timeout(60_000);
     const ext = extension();
-    // The extension's API is the core's WorkerHost (src/core/api.ts).
-    const api = (await ext.activate()) as Partial<WorkerHost> | undefined;
+    // The extension's API is the core's Supervisor (src/core/api.ts).
+    const api = (await ext.activate()) as Partial<Supervisor> | undefined;
     assert.equal(typeof api?.start, 'function', `the extension's API has no start(); it exports ${JSON.stringify(api)}`);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the host opened no workspace folder');

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { UiRequest } from '../../src/core/api';
-import { answerUiRequest, handleUiNotice, type NoticeSinks } from '../../src/ui/extensionUi';
+import { answerUiRequest, handleUiNotice, type NoticeSinks } from '../../src/ui/host/extensionUi';
 
 const req = (over: Partial<UiRequest>): UiRequest => ({ workerId: 'w1', id: 'r1', method: 'select', ...over });
 const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

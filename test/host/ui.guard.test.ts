@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import type { ExtensionApi } from '../../src/ui/extension';
-import type { SessionNode } from '../../src/ui/sessionsTree';
+import type { SessionNode } from '../../src/ui/views/sessionsTree';
 import { extensionApi, nextEvent, state, stopAll, waitFor, workspaceFolder } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };

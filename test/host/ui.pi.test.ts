@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { workerTooltip } from '../../src/ui/sessionsTree';
+import { workerTooltip } from '../../src/ui/views/sessionsTree';
 import { cacheDir, extensionApi, PI1_VERSION, state, stopAll, streamThenAbort, waitFor } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };

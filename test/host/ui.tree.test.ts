@@ -4,24 +4,24 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkerHost, WorkerState } from '../../src/core/api';
+import type { Supervisor, WorkerState } from '../../src/core/api';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { SessionsTree, type SessionNode } from '../../src/ui/sessionsTree';
-import { WorkerSelection } from '../../src/ui/workerSelection';
+import { SessionsTree, type SessionNode } from '../../src/ui/views/sessionsTree';
+import { WorkerSelection } from '../../src/ui/views/workerSelection';
 import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor, workspaceFolder } from './ui.support';
 
 function fakeState(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w-fake', name: 'Fake', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: '1.6.0', pid: 4242, cwd: '/tmp/ws', dialect: 'pi',
-    command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, agent: null, guarded: true, tools: null, turnCount: 1,
+    command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, session: null, usage: null, agent: null, guarded: true, tools: null, turnCount: 1,
     lastEndReason: 'done', lastError: null, exitCode: null, signal: null, startedAt: Date.now(), protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [],
-    filesTouched: [], turns: [], ...over,
+    filesTouched: [], turns: [], pendingInput: [], ...over,
   };
 }
 
-function fakeHost(states: WorkerState[]): WorkerHost {
+function fakeHost(states: WorkerState[]): Supervisor {
   const none = () => () => {};
-  return { list: () => states, onState: none, onEvent: none, onOutput: none } as unknown as WorkerHost;
+  return { list: () => states, onState: none, onEvent: none, onOutput: none } as unknown as Supervisor;
 }
 
 describe('UI Sessions tree', function () {

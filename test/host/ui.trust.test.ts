@@ -3,7 +3,7 @@
 // swapped where the extension reads it; the real untrusted workbench is a UI scenario.)
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { UNTRUSTED_REFUSAL } from '../../src/ui/trust';
+import { UNTRUSTED_REFUSAL } from '../../src/ui/settings/trust';
 import { extensionApi, workspaceFolder } from './ui.support';
 
 describe('UI workspace trust', function () {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { eventLogHtml, webviewOptions } from '../../src/ui/eventLogView';
+import { eventLogHtml, webviewOptions } from '../../src/ui/eventLog/html';
 import { extensionApi, nextEvent, startDemo, stopAll, waitFor } from './ui.support';
 
 type Session = NonNullable<ExtensionApi['__ui']['eventLog']['session']>;

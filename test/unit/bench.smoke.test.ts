@@ -116,6 +116,18 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     for (const f of figures) assert.ok(f.baseline, `${f.name}: a baseline in the same run`);
   });
 
+  it('history: with and without persistence the host sees the same events, and the disk catches up', async () => {
+    const { figures, detail } = await (await load('history.mjs')).run({ ...runner.SIZES.quick.history, dist });
+    for (const f of figures) sane(f);
+    assert.equal(figures.length, 4, 'events/s and CPU per event, for pi and τ');
+    for (const dialect of ['pi', 'tau']) {
+      const { on, off } = detail[dialect] as { on: Array<{ events: number; drainMs: number }>; off: Array<{ events: number }> };
+      assert.deepEqual(on.map((m) => m.events), off.map((m) => m.events), `${dialect}: the same events either way`);
+      assert.ok(on[0].events > 2000);
+      assert.ok(on.every((m) => Number.isFinite(m.drainMs) && m.drainMs >= 0));
+    }
+  });
+
   it('the event path: every recorded stream flooded, the host, the bare reader and RpcClient count the same events', async () => {
     const { figures, rows, tables } = await (await load('events.mjs')).run({ ...runner.SIZES.quick.events, dist });
     for (const f of figures) sane(f);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { WorkerHost, WorkerState } from '../../src/core/api';
+import type { Supervisor, WorkerState } from '../../src/core/api';
 import { fakeSpec, ofType, waitFor } from '../helpers/host';
 import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within } from '../fixtures/faults-helpers';
 
@@ -17,7 +17,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker dies (${dialect})`, () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     let next: ReturnType<typeof tracedHost>['next'];
     let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];

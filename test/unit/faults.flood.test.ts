@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { ofType, waitFor } from '../helpers/host';
 import { alive, killAll, MINI_WORKER, ROOT, within } from '../fixtures/faults-helpers';
 
@@ -26,10 +26,10 @@ function percentile(values: number[], p: number): number {
 
 describe('faults: a worker floods stdout', function () {
   this.timeout(240_000);
-  let host: WorkerHost;
+  let host: Supervisor;
   const pids: number[] = [];
   beforeEach(() => {
-    host = createWorkerHost();
+    host = createSupervisor();
   });
   afterEach(async () => {
     await host.dispose();

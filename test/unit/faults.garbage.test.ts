@@ -2,9 +2,9 @@
 // message arrives in order, each bad line is reported once as a protocol error quoting its first
 // bytes, and the worker stays usable.
 import assert from 'node:assert/strict';
-import type { WorkerHost } from '../../src/core/api';
+import type { Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { createWorkerHost } from '../../src/core/host';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ofType, text, waitFor } from '../helpers/host';
 
 const TEN_MIB = 10 * 1024 * 1024;
@@ -41,10 +41,10 @@ function marks(events: AgentEvent[]): string[] {
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: garbage from the worker (${dialect})`, () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     let output: Array<{ kind: string; text: string }>;
     beforeEach(() => {
-      host = createWorkerHost();
+      host = createSupervisor();
       output = [];
       host.onOutput((_id, kind, line) => output.push({ kind, text: line }));
     });
@@ -53,7 +53,7 @@ for (const dialect of ['pi', 'tau'] as const) {
     async function start(flags: string[] = [], limits = {}) {
       if (Object.keys(limits).length) {
         await host.dispose();
-        host = createWorkerHost({ limits });
+        host = createSupervisor({ limits });
         host.onOutput((_id, kind, line) => output.push({ kind, text: line }));
       }
       const r = await host.start(fakeSpec(dialect, flags));

@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import type { HostOptions, WorkerSpec } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { SupervisorOptions, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry } from '../../src/core/worker/survivors';
 import { startStamp } from '../../src/core/worker/processTree';
 import { fakeSpec } from '../helpers/host';
@@ -39,7 +39,7 @@ interface Ready {
 }
 
 /** Runs test/fixtures/host-process.mjs until it prints READY; resolves with what it started. */
-function runHost(workers: Array<{ spec: WorkerSpec; prompt?: string; treeSize?: number }>, host: Partial<HostOptions> = {}, env: NodeJS.ProcessEnv = {}) {
+function runHost(workers: Array<{ spec: WorkerSpec; prompt?: string; treeSize?: number }>, host: Partial<SupervisorOptions> = {}, env: NodeJS.ProcessEnv = {}) {
   const child: ChildProcess = spawn(process.execPath, [HOST_PROCESS, JSON.stringify({ core, host, workers })], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -136,7 +136,7 @@ describe('faults: the host goes away', () => {
     const watchdogs = () => childrenOf().filter((p) => cmdline(p.pid).includes('rpc-workers-watchdog')).map((p) => p.pid);
     const earlier = watchdogs();
     process.env.RPC_WORKERS_WATCHDOG_STATE = state;
-    const host = createWorkerHost();
+    const host = createSupervisor();
     try {
       const spec: WorkerSpec = { dialect: 'tau', command: process.execPath, args: [MINI_WORKER, '--dialect', 'tau'], cwd: ROOT };
       const a = await host.start(spec);

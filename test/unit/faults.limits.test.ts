@@ -3,8 +3,8 @@
 // and nothing is started (no process is spawned, nothing is sent).
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ROOT } from '../helpers/host';
 import { childrenOf, cmdline, killAll, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
 
@@ -16,7 +16,7 @@ const myChildren = () => childrenOf().map((p) => `${p.pid} ${cmdline(p.pid)}`).f
 
 describe('faults: limits and input checks', () => {
   describe('prompts over 32 KiB', () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     let traffic: Traffic[];
     let id: string;
     let pid: number;
@@ -68,7 +68,7 @@ describe('faults: limits and input checks', () => {
     ] as const) {
       it(`${limit}: ${value} is refused, naming the rule`, () => {
         const before = myChildren();
-        assert.throws(() => createWorkerHost({ limits: { [limit]: value } }), (e: Error) => {
+        assert.throws(() => createSupervisor({ limits: { [limit]: value } }), (e: Error) => {
           assert.ok(e instanceof RangeError);
           assert.match(e.message, new RegExp(`^invalid host limits: (.|\\n)*${rule}(.|\\n)*${limit}`));
           return true;
@@ -77,13 +77,13 @@ describe('faults: limits and input checks', () => {
       });
     }
     it('1 s and 10 min themselves are accepted', () => {
-      const host = createWorkerHost({ limits: { commandTimeoutMs: 1_000, settleTimeoutMs: 600_000 } });
+      const host = createSupervisor({ limits: { commandTimeoutMs: 1_000, settleTimeoutMs: 600_000 } });
       assert.deepEqual([host.limits.commandTimeoutMs, host.limits.settleTimeoutMs], [1_000, 600_000]);
     });
   });
 
   describe('unknown ids, stopped workers, invalid specs', () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     let traffic: Traffic[];
     beforeEach(() => {
       ({ host, traffic } = tracedHost());

@@ -2,9 +2,9 @@
 // the verbs used concurrently on each. Every result is the honest one: what the state was when
 // the verb was called decides it, and each worker's outcome is its own.
 import assert from 'node:assert/strict';
-import type { WorkerHost } from '../../src/core/api';
+import type { Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { createWorkerHost } from '../../src/core/host';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, groupMembers, text, waitFor } from '../helpers/host';
 import { childrenOf, cmdline, killAll, within } from '../fixtures/faults-helpers';
 
@@ -14,10 +14,10 @@ const LIMIT = '4 workers are running; the limit is 4 (stop one first)';
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: load, four workers at once (${dialect})`, function () {
     this.timeout(120_000);
-    let host: WorkerHost;
+    let host: Supervisor;
     const pids: number[] = [];
     before(() => {
-      host = createWorkerHost();
+      host = createSupervisor();
     });
     after(async () => {
       await host.dispose();

@@ -2,7 +2,7 @@
 // abort, one that ignores SIGTERM. Each wait ends at its bound with an honest `error`, and stop
 // still ends the worker.
 import assert from 'node:assert/strict';
-import type { WorkerHost } from '../../src/core/api';
+import type { Supervisor } from '../../src/core/api';
 import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/host';
 import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, within } from '../fixtures/faults-helpers';
 
@@ -10,7 +10,7 @@ const ONE_S = 1_000;
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker goes silent (${dialect})`, () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];
     beforeEach(() => {

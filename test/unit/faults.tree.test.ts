@@ -1,8 +1,8 @@
 // Hostile workers, process trees: a worker whose tool forks grandchildren (`sleep 600` in a
 // subshell, also one in a session of its own that no group signal reaches). Stop leaves none.
 import assert from 'node:assert/strict';
-import type { WorkerHost } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/host';
 import { alive, describePids, killAll, treeOf, until, within } from '../fixtures/faults-helpers';
 
@@ -14,10 +14,10 @@ const SCRIPTS = {
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: process trees (${dialect})`, () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     const leftovers = new Set<number>();
     beforeEach(() => {
-      host = createWorkerHost();
+      host = createSupervisor();
     });
     afterEach(async () => {
       await host.dispose();

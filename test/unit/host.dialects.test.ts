@@ -2,22 +2,22 @@
 // abort and pi's cannot; τ refuses a different protocol MAJOR; follow-ups run after the turn;
 // pi's extension UI dialogs are answered by the host (headless: cancelled).
 import assert from 'node:assert/strict';
-import type { UiRequest, WorkerHost } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { UiRequest, Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ofType, record, text, waitFor } from '../helpers/host';
 
 describe('dialect differences through the host', () => {
-  let host: WorkerHost;
+  let host: Supervisor;
   afterEach(() => host?.dispose());
 
-  async function started(h: WorkerHost, spec: ReturnType<typeof fakeSpec>) {
+  async function started(h: Supervisor, spec: ReturnType<typeof fakeSpec>) {
     const r = await h.start(spec);
     if (r.status !== 'started') throw new Error(r.error);
     return r.workerId;
   }
 
   it('τ: abort cancels a running compaction, and both verbs say so', async () => {
-    host = createWorkerHost();
+    host = createSupervisor();
     const id = await started(host, fakeSpec('tau', ['--compact-ms', '5000']));
     const first = waitFor(host, id, ofType('agent_end'));
     await host.prompt(id, 'say a few words to compact');
@@ -31,7 +31,7 @@ describe('dialect differences through the host', () => {
   });
 
   it('pi: abort does not reach a running compaction, and the host does not pretend it does', async () => {
-    host = createWorkerHost();
+    host = createSupervisor();
     const id = await started(host, fakeSpec('pi', ['--compact-ms', '1500']));
     const first = waitFor(host, id, ofType('agent_end'));
     await host.prompt(id, 'say a few words to compact');
@@ -47,7 +47,7 @@ describe('dialect differences through the host', () => {
   });
 
   it('τ: an unknown protocol MAJOR is refused, naming what the worker speaks and what the host knows, and the worker is not kept', async () => {
-    host = createWorkerHost();
+    host = createSupervisor();
     const r = await host.start(fakeSpec('tau', ['--protocol-version', '4.0']));
     assert.equal(r.status, 'error');
     assert.match(r.status === 'error' ? r.error : '', /protocol 4\.0; this host knows 1\.x, 2\.x, 3\.x/);
@@ -56,7 +56,7 @@ describe('dialect differences through the host', () => {
 
   for (const version of ['1.5', '2.1', '3.1']) {
     it(`τ: protocol ${version} starts, and its entry id reaches listeners as \`leaf\` whatever the worker called it`, async () => {
-      host = createWorkerHost();
+      host = createSupervisor();
       const id = await started(host, fakeSpec('tau', ['--protocol-version', version]));
       const end = waitFor(host, id, ofType('agent_end'));
       assert.equal((await host.prompt(id, 'say hi')).status, 'accepted');
@@ -68,7 +68,7 @@ describe('dialect differences through the host', () => {
 
   for (const dialect of ['pi', 'tau'] as const) {
     it(`${dialect}: a follow-up sent while streaming runs after the current work`, async () => {
-      host = createWorkerHost();
+      host = createSupervisor();
       const id = await started(host, fakeSpec(dialect));
       const events = record(host, () => id);
       const began = waitFor(host, id, ofType('agent_start'));
@@ -84,7 +84,7 @@ describe('dialect differences through the host', () => {
 
   it('pi: an extension UI dialog is answered by the host\'s handler; headless answers cancelled', async () => {
     const asked: UiRequest[] = [];
-    host = createWorkerHost({ onUiRequest: async (req) => (asked.push(req), { confirmed: true }) });
+    host = createSupervisor({ onUiRequest: async (req) => (asked.push(req), { confirmed: true }) });
     const id = await started(host, fakeSpec('pi', ['--ui']));
     const notices: string[] = [];
     const settled = waitFor(host, id, ofType('agent_end'));
@@ -94,7 +94,7 @@ describe('dialect differences through the host', () => {
     assert.equal(asked[0].method, 'confirm');
     await host.dispose();
 
-    host = createWorkerHost({ onUiNotice: (n) => void notices.push(String(n.params.message)) });
+    host = createSupervisor({ onUiNotice: (n) => void notices.push(String(n.params.message)) });
     const id2 = await started(host, fakeSpec('pi', ['--ui']));
     const settled2 = waitFor(host, id2, ofType('agent_end'));
     await host.prompt(id2, 'say hi');

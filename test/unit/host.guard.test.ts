@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { WorkerHost } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
@@ -26,13 +26,13 @@ function workspace(): string {
 
 describe('guarded workers through the host', function () {
   this.timeout(60_000);
-  let host: WorkerHost;
+  let host: Supervisor;
   let ws: string;
   before(() => {
     if (!existsSync(GUARD_BUNDLE)) execFileSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: ROOT, stdio: 'inherit' });
   });
   beforeEach(() => {
-    host = createWorkerHost({ piGuardPath: GUARD_BUNDLE });
+    host = createSupervisor({ piGuardPath: GUARD_BUNDLE });
     ws = workspace();
   });
   afterEach(async () => {

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PromptResult, WorkerHost } from '../../src/core/api';
+import type { PromptResult, Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { createWorkerHost } from '../../src/core/host';
+import { createSupervisor } from '../../src/core/supervisor';
 import { compareVersions, explainLoadFailure, minimumOf, nodeTooOld, piTraits } from '../../src/core/wire/piVersion';
 import { TurnTracker, type Settlement } from '../../src/core/worker/turns';
 import { FAKE_WORKER, ROOT, waitFor } from '../helpers/host';
@@ -94,10 +94,10 @@ describe('the turn tracker: one end of a turn, post-turn work said as such', () 
 describe('the host and the fake pi of each version', function () {
   this.timeout(30_000);
   let dir: string;
-  let host: WorkerHost;
+  let host: Supervisor;
   before(() => (dir = mkdtempSync(path.join(tmpdir(), 'pi-versions-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  beforeEach(() => (host = createWorkerHost()));
+  beforeEach(() => (host = createSupervisor()));
   afterEach(() => host.dispose());
 
   /** A command that is the fake pi of a version, as `pi` is: no arguments of its own, `--version` answers. */

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import type { PromptResult, WorkerHost, WorkerSpec } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { PromptResult, Supervisor, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { groupMembers, isAlive, ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, pi1PackageBin, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
@@ -21,7 +21,7 @@ for (const pi of PI_VERSIONS) {
     this.timeout(60_000);
     let llm: MockLlm;
     let dir: string;
-    let host: WorkerHost;
+    let host: Supervisor;
     let spec: WorkerSpec;
 
     before(async () => {
@@ -33,7 +33,7 @@ for (const pi of PI_VERSIONS) {
       await llm.close();
       await removePiAgentDir(dir);
     });
-    beforeEach(() => (host = createWorkerHost()));
+    beforeEach(() => (host = createSupervisor()));
     afterEach(() => host.dispose());
 
     async function start(): Promise<{ id: string; pid: number }> {

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { createWorkerHost } from '../../src/core/host';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ofType, record, waitFor } from '../helpers/host';
 import { alive, cmdline, describePids, HOST_PROCESS, killAll, ROOT, stat, treeOf, until } from '../fixtures/faults-helpers';
 import { startMockLlm, type ChatRequest, type MockLlm, type MockReply } from '../fixtures/mock-llm.mjs';
@@ -40,7 +40,7 @@ describe('the host driving real τ 0.15.0', function () {
   let llm: MockLlm;
   let home: string;
   let ws: string;
-  let host: WorkerHost;
+  let host: Supervisor;
   const strays = new Set<number>();
   const gates: Array<() => void> = [];
   const dirs: string[] = [];
@@ -63,7 +63,7 @@ describe('the host driving real τ 0.15.0', function () {
   beforeEach(async () => {
     llm = await startMockLlm();
     home = await makeTauHome({ baseUrl: llm.baseUrl });
-    host = createWorkerHost();
+    host = createSupervisor();
     ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'real-tau-ws-')));
   });
   afterEach(async () => {
@@ -322,7 +322,7 @@ describe('the host driving real τ 0.15.0', function () {
 
   it('an abort while τ waits on the model lands only when the model answers: the host says so after its settle bound, and the worker recovers', async () => {
     await host.dispose();
-    host = createWorkerHost({ limits: { settleTimeoutMs: 1_000 } });
+    host = createSupervisor({ limits: { settleTimeoutMs: 1_000 } });
     const s = await started();
     const model = gate();
     gates.push(model.open);
@@ -362,7 +362,7 @@ describe('the host driving real τ 0.15.0', function () {
     // released once τ has acknowledged the audit's abort.
     let onAbortAck = () => {};
     await host.dispose();
-    host = createWorkerHost({ trace: (_w, dir, m) => dir === 'receive' && (m as { result?: { method?: string } }).result?.method === 'abort' && onAbortAck() });
+    host = createSupervisor({ trace: (_w, dir, m) => dir === 'receive' && (m as { result?: { method?: string } }).result?.method === 'abort' && onAbortAck() });
     const s = await started({ guard: true });
     assert.equal(s.state.guarded, true);
     const id = s.workerId;
@@ -441,7 +441,7 @@ describe('the host driving real τ 0.15.0', function () {
     it('real τ: the limit is learned from get_capabilities (8388608 bytes) and an 8 MiB prompt never reaches τ', async () => {
       await host.dispose();
       const sent: unknown[] = [];
-      host = createWorkerHost({ limits: { maxPromptBytes: 16 * 1024 * 1024 }, trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
+      host = createSupervisor({ limits: { maxPromptBytes: 16 * 1024 * 1024 }, trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
       const s = await started();
       const caps = sent.find((m) => (m as { method?: string }).method === 'get_capabilities');
       assert.ok(caps, 'the probe asked for the capabilities');
@@ -463,7 +463,7 @@ describe('the host driving real τ 0.15.0', function () {
     it('the fake τ with a small limit: the refusal names its limit and the worker reads nothing', async () => {
       const sent: unknown[] = [];
       await host.dispose();
-      host = createWorkerHost({ trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
+      host = createSupervisor({ trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
       const s = await host.start(fakeSpec('tau', ['--max-request-line-bytes', '2000']));
       if (s.status !== 'started') return assert.fail(s.error);
       strays.add(s.pid);

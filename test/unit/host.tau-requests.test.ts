@@ -4,8 +4,8 @@
 // headless host answers nothing in the person's name, and τ's refusal says why, at once.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { UiRequest, WorkerHost, WorkerSpec } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { UiRequest, Supervisor, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { ofType, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv, tauSessionDir } from '../fixtures/tau-env.mjs';
@@ -17,7 +17,7 @@ describe('τ extension requests (real τ 0.15.0, a real extension)', function ()
   let llm: MockLlm;
   let home: string;
   let spec: WorkerSpec;
-  let host: WorkerHost;
+  let host: Supervisor;
   before(async () => {
     llm = await startMockLlm();
     home = await makeTauHome({ baseUrl: llm.baseUrl });
@@ -31,7 +31,7 @@ describe('τ extension requests (real τ 0.15.0, a real extension)', function ()
 
   it('the ask becomes dialogs (the field, then the actions); the answer releases the lock and the next prompt is taken', async () => {
     const asked: UiRequest[] = [];
-    host = createWorkerHost({
+    host = createSupervisor({
       onUiRequest: async (req) => {
         asked.push(req);
         return req.method === 'input' ? { value: 'looks good' } : { value: 'Approve' };
@@ -64,7 +64,7 @@ describe('τ extension requests (real τ 0.15.0, a real extension)', function ()
   });
 
   it('headless: the request stands, said in the log; a prompt is refused at once with the extension\'s own sentence', async () => {
-    host = createWorkerHost();
+    host = createSupervisor();
     const started = await host.start(spec);
     assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
     if (started.status !== 'started') return;

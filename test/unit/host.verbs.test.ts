@@ -1,16 +1,16 @@
 // The control verbs against the fake worker, in both dialects: each verb's honest status, and
 // what really happened in the worker's process tree.
 import assert from 'node:assert/strict';
-import type { WorkerHost } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
 
 for (const dialect of ['tau', 'pi'] as const) {
   describe(`control verbs on the fake worker (${dialect})`, () => {
-    let host: WorkerHost;
+    let host: Supervisor;
     let id: string | undefined;
     beforeEach(() => {
-      host = createWorkerHost();
+      host = createSupervisor();
       id = undefined;
     });
     afterEach(() => host.dispose());

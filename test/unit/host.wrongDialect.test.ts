@@ -2,8 +2,8 @@
 // in the other protocol within milliseconds, and the start fails at once saying which dialect to
 // use, instead of waiting out the command timeout and reporting "no answer".
 import assert from 'node:assert/strict';
-import type { WorkerHost } from '../../src/core/api';
-import { createWorkerHost } from '../../src/core/host';
+import type { Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
 import { ROOT } from '../helpers/host';
 import { makePiAgentDir, piCommand, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv } from '../fixtures/tau-env.mjs';
@@ -11,7 +11,7 @@ import { makeTauHome, removeTauHome, requireTau, tauEnv } from '../fixtures/tau-
 describe('a worker started with the wrong dialect (real pi 0.73.1 and real τ 0.15.0)', function () {
   // Far below the host's command timeout below: only an early failure passes.
   this.timeout(20_000);
-  let host: WorkerHost;
+  let host: Supervisor;
   let piDir: string;
   let tauHome: string;
   before(async () => {
@@ -22,7 +22,7 @@ describe('a worker started with the wrong dialect (real pi 0.73.1 and real τ 0.
     await removePiAgentDir(piDir);
     await removeTauHome(tauHome);
   });
-  beforeEach(() => (host = createWorkerHost({ limits: { commandTimeoutMs: 60_000 } })));
+  beforeEach(() => (host = createSupervisor({ limits: { commandTimeoutMs: 60_000 } })));
   afterEach(() => host.dispose());
 
   it('τ run as pi: the start fails at once and says to use "tau"', async () => {

@@ -1,7 +1,7 @@
 // The event log's composer: buttons that stay put, a status line that tells the truth, and a
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
-import type { WorkerView } from '../../src/ui/webviewProtocol';
+import type { WorkerView } from '../../src/protocol/messages';
 import { afterResult, BUTTONS, composerView, emptySendLine, stateLine } from '../../src/webview/composer';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });

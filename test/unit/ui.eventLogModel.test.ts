@@ -1,10 +1,11 @@
 // The event log's model: events of either dialect folded into what a person reads.
 import * as assert from 'node:assert/strict';
-import { slimEvent, type WireEvent } from '../../src/ui/webviewProtocol';
+import { slimEvent, type PageEvent } from '../../src/protocol/messages';
+import { stamped } from '../fixtures/hostStream';
 import { endWords, LogModel, resultText, searchText, stopReasonWords, type Entry } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;
-const ev = (type: string, fields: Partial<WireEvent> = {}, t = T): WireEvent => ({ type, timestamp: t, ...fields } as WireEvent);
+const ev = (type: string, fields: Partial<PageEvent> = {}, t = T): PageEvent => ({ type, timestamp: t, ...fields } as PageEvent);
 const kinds = (m: LogModel) => m.all().map((e) => e.kind);
 type Of<K> = Entry extends infer E ? (E extends { kind: infer KK } ? (K extends KK ? E : never) : never) : never;
 const only = <K extends Entry['kind']>(m: LogModel, kind: K) => m.all().filter((e) => e.kind === kind) as Of<K>[];
@@ -12,7 +13,7 @@ const only = <K extends Entry['kind']>(m: LogModel, kind: K) => m.all().filter((
 describe('ui event log model', () => {
   it('τ: a prompt, its turn with provenance from correlation.origin, text assembled from deltas, the end', () => {
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('prompt_sent', { source: 'editor', submitter: 'user', submission_id: 's1', correlation: { via: 'rpc-workers', action: 'redirect', file: 'src/a.ts', lines: [2, 4] }, data: { text: 'Fix it', streamingBehavior: null } }),
       ev('agent_start', { source: 'interactive', submitter: 'user', submission_id: 's1', correlation: { origin: 'editor', action: 'redirect' } }),
       ev('turn_start'), ev('message_start'),
@@ -20,7 +21,7 @@ describe('ui event log model', () => {
       ev('message_update', { delta: ' world', block_type: 'text' }),
       ev('message_end', { stop_reason: 'stop' }),
       ev('turn_end'), ev('agent_end', { end_reason: 'done' }),
-    ]);
+    ]));
     assert.deepEqual(kinds(m), ['prompt', 'turn', 'assistant', 'end']);
     const [prompt] = only(m, 'prompt');
     assert.equal(prompt.text, 'Fix it');
@@ -34,7 +35,7 @@ describe('ui event log model', () => {
 
   it('pi: no provenance on agent_start, so the turn takes the prompt the host recorded; thinking is its own entry; user messages are not assistant text', () => {
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('prompt_sent', { source: 'palette', submitter: 'user', data: { text: 'hi' } }),
       ev('agent_start'),
       ev('message_start', { message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }),
@@ -44,7 +45,7 @@ describe('ui event log model', () => {
       ev('message_update', { delta: 'Answer', block_type: 'text' }),
       ev('message_end', { message: { role: 'assistant', content: [{ type: 'text', text: 'Answer' }] }, stop_reason: 'stop' }),
       ev('agent_end', { end_reason: 'error', is_error: true, error: '429 rate limited', will_retry: true }),
-    ]);
+    ]));
     assert.deepEqual(kinds(m), ['prompt', 'turn', 'thinking', 'assistant', 'end']);
     assert.equal(only(m, 'turn')[0].prov.source, 'palette');
     assert.equal(only(m, 'thinking')[0].text, 'Let me think');
@@ -54,30 +55,33 @@ describe('ui event log model', () => {
     assert.equal(end.willRetry, true);
   });
 
-  it('a state correction by the host closes the streaming text and is shown as a warning', () => {
+  it('a state correction by the host closes the streaming text, is shown as a warning, and ends the turn as the tree does', () => {
     const m = new LogModel();
-    m.apply([ev('agent_start'), ev('message_update', { delta: 'half a rep', block_type: 'text' }), ev('state_resync', { is_error: true, error: 'the host took the worker for busy, but it is idle: a line it sent during the turn was lost' })]);
-    assert.deepEqual(kinds(m), ['turn', 'assistant', 'warning']);
+    m.apply(stamped([ev('agent_start'), ev('message_update', { delta: 'half a rep', block_type: 'text' }), ev('state_resync', { is_error: true, error: 'the host took the worker for busy, but it is idle: a line it sent during the turn was lost' })]));
+    // The correction ends the turn (the host's agent_settled follows it); the log no longer
+    // leaves it open while the tree shows it ended.
+    assert.deepEqual(kinds(m), ['turn', 'assistant', 'warning', 'end']);
+    assert.match(only(m, 'end')[0].error ?? '', /a line it sent during the turn was lost/);
     assert.equal(only(m, 'assistant')[0].streaming, false, 'the reply still looks like it is streaming');
     assert.match(only(m, 'warning')[0].text, /a line it sent during the turn was lost/);
   });
 
   it('a worker that sends no deltas: the text comes from message_end', () => {
     const m = new LogModel();
-    m.apply([ev('message_start'), ev('message_end', { message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'Whole reply' }] } })]);
+    m.apply(stamped([ev('message_start'), ev('message_end', { message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'Whole reply' }] } })]));
     assert.equal(only(m, 'assistant')[0].text, 'Whole reply');
     assert.equal(only(m, 'thinking')[0].text, 'hmm');
   });
 
   it('replace deltas replace the block', () => {
     const m = new LogModel();
-    m.apply([ev('message_update', { delta: 'draft', block_type: 'text' }), ev('message_update', { delta: 'final', block_type: 'text', replace: true })]);
+    m.apply(stamped([ev('message_update', { delta: 'draft', block_type: 'text' }), ev('message_update', { delta: 'final', block_type: 'text', replace: true })]));
     assert.equal(only(m, 'assistant')[0].text, 'final');
   });
 
   it('tool calls: arguments, output streamed as chunks (τ) or repeated whole (pi), result, duration, error', () => {
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash', args: { command: 'ls' } }, T),
       ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'one\n' } }),
       ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'two\n' } }),
@@ -86,7 +90,7 @@ describe('ui event log model', () => {
       ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }),
       ev('tool_execution_end', { tool_call_id: 'a', is_error: true, result: { output: 'one\ntwo\n', exit_code: 1 } }, T + 1500),
       ev('tool_execution_end', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }, T + 10),
-    ]);
+    ]));
     const [a, b] = only(m, 'tool');
     assert.equal(a.output, 'one\ntwo\n');
     assert.equal(a.isError, true);
@@ -98,10 +102,10 @@ describe('ui event log model', () => {
 
   it('a vetoed call says who blocked it and why', () => {
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('tool_execution_start', { tool_call_id: 'w', tool_name: 'write', args: { path: '/etc/passwd' } }),
       ev('tool_execution_end', { tool_call_id: 'w', is_error: true, blocked: true, blocked_by: 'rpc-workers-guard', result: { content: [{ type: 'text', text: 'outside the allowed paths' }] } }),
-    ]);
+    ]));
     const [t] = only(m, 'tool');
     assert.equal(t.blocked, true);
     assert.equal(t.blockedBy, 'rpc-workers-guard');
@@ -111,7 +115,7 @@ describe('ui event log model', () => {
 
   it('compaction (τ and pi shapes), queue changes, retries, protocol errors, exits', () => {
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('compaction_start', { data: { reason: 'manual' } }),
       ev('compaction_end', { data: { compaction_id: 'c1', performed: true, summary: 'Summary of 4 messages', tokens_before: 1200, cancelled: false, is_error: false } }),
       ev('compaction_start'),
@@ -123,7 +127,7 @@ describe('ui event log model', () => {
       ev('auto_retry_end', { data: { success: true, attempt: 2 } }),
       ev('protocol_error', { is_error: true, error: 'not JSON', data: { preview: 'Warning: something printed to stdout', bytes: 40 } }),
       ev('worker_exit', { is_error: true, error: 'the worker exited with code 1', data: { code: 1, signal: null, status: 'failed' } }),
-    ]);
+    ]));
     const [c1, c2, c3] = only(m, 'compaction');
     assert.deepEqual([c1.phase, c1.summary, c1.tokensBefore, c1.reason], ['done', 'Summary of 4 messages', 1200, 'manual']);
     assert.deepEqual([c2.phase, c2.summary, c2.tokensBefore], ['done', 'pi summary', 99]);
@@ -143,7 +147,7 @@ describe('ui event log model', () => {
 
   it('unknown event types are kept as "other" entries; worker text stays text', () => {
     const m = new LogModel();
-    m.apply([ev('brand_new_event', { data: { html: '<img src=x onerror=alert(1)>' } })]);
+    m.apply(stamped([ev('brand_new_event', { data: { html: '<img src=x onerror=alert(1)>' } })]));
     const [o] = only(m, 'other');
     assert.equal(o.type, 'brand_new_event');
     assert.ok(o.text.includes('<img src=x onerror=alert(1)>'));
@@ -180,7 +184,7 @@ describe('ui event log model', () => {
 
   it('a tool update whose start fell out of the cap gets an entry of its own', () => {
     const m = new LogModel(2);
-    m.apply([ev('tool_execution_start', { tool_call_id: 'old', tool_name: 'bash' }), ev('queue_update'), ev('queue_update')]);
+    m.apply(stamped([ev('tool_execution_start', { tool_call_id: 'old', tool_name: 'bash' }), ev('queue_update'), ev('queue_update')]));
     m.fold(ev('tool_execution_end', { tool_call_id: 'old', tool_name: 'bash', result: 'done' }));
     const tools = only(m, 'tool');
     assert.equal(tools.length, 1);
@@ -189,13 +193,13 @@ describe('ui event log model', () => {
 
   it('a worker stopped while a tool runs: the tool stops running and the turn ends (no spinner forever)', () => {
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('prompt_sent', { source: 'palette', data: { text: 'run: sleep 30' } }),
       ev('agent_start'),
       ev('tool_execution_start', { tool_call_id: 'c1', tool_name: 'bash', args: { command: 'sleep 30' } }),
       ev('tool_execution_update', { tool_call_id: 'c1', result: { output: 'starting' } }),
       ev('worker_exit', { data: { code: 0, signal: null, status: 'stopped' } }, T + 500),
-    ]);
+    ]));
     const [tool] = only(m, 'tool');
     assert.equal(tool.endedAt, T + 500, 'the tool is still running after the worker exited');
     assert.equal(tool.isError, true);
@@ -207,7 +211,7 @@ describe('ui event log model', () => {
 
   it('a worker that exits between turns gets no made-up turn end', () => {
     const m = new LogModel();
-    m.apply([ev('agent_start'), ev('agent_end', { end_reason: 'done' }), ev('worker_exit', { data: { code: 0, status: 'stopped' } })]);
+    m.apply(stamped([ev('agent_start'), ev('agent_end', { end_reason: 'done' }), ev('worker_exit', { data: { code: 0, status: 'stopped' } })]));
     assert.deepEqual(kinds(m), ['turn', 'end', 'exit']);
   });
 
@@ -224,10 +228,10 @@ describe('ui event log model', () => {
   it('a big tool output, cut by the host to a preview, reads as output and not as escaped JSON', () => {
     const big = Array.from({ length: 4000 }, (_, i) => `line ${i}\t"quoted" \\ é`).join('\n');
     const m = new LogModel();
-    m.apply([
+    m.apply(stamped([
       ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash' }),
       slimEvent({ type: 'tool_execution_end', timestamp: T, tool_call_id: 'c', tool_name: 'bash', result: { output: big, exit_code: 0 } }),
-    ]);
+    ]));
     const [tool] = only(m, 'tool');
     const text = tool.result ?? '';
     assert.ok(text.startsWith('line 0\t"quoted" \\ é\nline 1\t'), `reads: ${text.slice(0, 80)}`);

@@ -1,11 +1,11 @@
 // The event log's model on τ's extension requests: the request is a warning a person must act on;
 // its answer is news, not a problem; a request left standing stays a warning and says why.
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/ui/webviewProtocol';
+import type { PageEvent } from '../../src/protocol/messages';
 import { LogModel } from '../../src/webview/model';
 
 const T = 1_700_000_000_000;
-const ev = (type: string, fields: Partial<WireEvent> = {}): WireEvent => ({ type, timestamp: T, ...fields } as WireEvent);
+const ev = (type: string, fields: Partial<PageEvent> = {}): PageEvent => ({ type, timestamp: T, ...fields } as PageEvent);
 const about = { request_id: 'e1', extension: '/x/review_gate.py', label: 'Extension review_gate requires a response', lock: true, release: null };
 
 describe('ui event log model: τ extension requests', () => {

@@ -5,11 +5,11 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { AgentCard } from '../../src/core/cards/agentCards';
 import { policyFromSettings } from '../../src/core/guard/policy';
-import { cardItems, cardProblems } from '../../src/ui/cardItems';
-import { trustLines, workerDescription } from '../../src/ui/describe';
-import { guardFromSettings, resolveAgentDirs } from '../../src/ui/guardSpec';
-import { piChoice, profileChoices } from '../../src/ui/profiles';
-import { readSettings, type GuardSettings } from '../../src/ui/settings';
+import { cardItems, cardProblems } from '../../src/ui/commands/cardItems';
+import { trustLines, workerDescription } from '../../src/ui/views/describe';
+import { guardFromSettings, resolveAgentDirs } from '../../src/ui/settings/guardSpec';
+import { piChoice, profileChoices } from '../../src/ui/settings/profiles';
+import { readSettings, type GuardSettings } from '../../src/ui/settings/settings';
 import type { WorkerState } from '../../src/core/api';
 
 const WS = path.resolve('/ws/project');

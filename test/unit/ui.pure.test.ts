@@ -5,22 +5,23 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
-import { parseCommandArg } from '../../src/ui/commandArgs';
-import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/describe';
-import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/profiles';
-import { resultSentence, resultTone } from '../../src/ui/resultWords';
-import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/selection';
+import { parseCommandArg } from '../../src/ui/commands/commandArgs';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/views/describe';
+import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
+import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
+import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/commands/selection';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
-import { CORE_DEFAULTS } from '../../src/ui/lazyHost';
-import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings';
-import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/ui/webviewProtocol';
+import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
+import { LazyHost } from '../../src/ui/host/lazyHost';
+import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
 import * as manifest from '../../package.json';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w1', name: 'W', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 1, cwd: '/w', dialect: 'tau', command: '/usr/bin/node',
-    args: ['demo worker.js'], model: 'm', sessionId: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
-    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], ...over,
+    args: ['demo worker.js'], model: 'm', sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], ...over,
   };
 }
 
@@ -76,7 +77,21 @@ describe('ui settings', () => {
 
 describe('ui lazy host', () => {
   it('answers with the core\'s own default limits before the core is loaded', () => {
-    assert.deepEqual(CORE_DEFAULTS, DEFAULT_LIMITS);
+    const lazy = new LazyHost(() => assert.fail('the core was loaded'), {});
+    assert.deepEqual(lazy.limits, DEFAULT_LIMITS);
+    assert.equal(lazy.loaded, false);
+  });
+});
+
+describe('default limits', () => {
+  it('package.json declares the host limits\' defaults of the one copy (core/worker/defaultLimits.ts)', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown }> } } }).contributes.configuration.properties;
+    // Each host limit a setting sets, by the setting's name.
+    const declared = { maxWorkers: 'maxWorkers', maxPromptBytes: 'maxPromptBytes', commandTimeoutMs: 'commandTimeoutMs', settleTimeoutMs: 'settleTimeoutMs', eventLogSize: 'eventStoreSize' } as const;
+    for (const [setting, limit] of Object.entries(declared)) {
+      assert.equal(props[`rpcWorkers.${setting}`]?.default, LEAF_DEFAULTS[limit], `rpcWorkers.${setting}'s default`);
+    }
+    assert.deepEqual(Object.keys(hostLimits(readSettings(() => undefined).settings)).sort(), Object.values(declared).sort(), 'a host limit set by a setting is missing here');
   });
 });
 

@@ -1,7 +1,8 @@
 // The event log's rows, drawn into a small stand-in DOM that converts what it is given the way
 // the real one does: Node.replaceChildren(null) inserts the text "null".
 import * as assert from 'node:assert/strict';
-import type { WireEvent } from '../../src/ui/webviewProtocol';
+import type { PageEvent } from '../../src/protocol/messages';
+import { stamped } from '../fixtures/hostStream';
 
 class FakeNode {
   parent: FakeElement | null = null;
@@ -39,7 +40,7 @@ class FakeElement extends FakeNode {
 }
 
 const T = 1_700_000_000_000;
-const ev = (type: string, fields: Partial<WireEvent> = {}): WireEvent => ({ type, timestamp: T, ...fields } as WireEvent);
+const ev = (type: string, fields: Partial<PageEvent> = {}): PageEvent => ({ type, timestamp: T, ...fields } as PageEvent);
 
 describe('ui event log rows', () => {
   let render: typeof import('../../src/webview/render');
@@ -52,9 +53,9 @@ describe('ui event log rows', () => {
     model = await import('../../src/webview/model');
   });
   after(() => { delete g.document; });
-  const rowsOf = (events: WireEvent[]) => {
+  const rowsOf = (events: PageEvent[]) => {
     const m = new model.LogModel();
-    m.apply(events);
+    m.apply(stamped(events));
     return m.all().map((e) => ({ e, text: (render.createRow(e) as unknown as FakeElement).textContent }));
   };
 

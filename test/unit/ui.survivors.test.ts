@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findSurvivors, stopSurvivors } from '../../src/core/index';
 import { startStamp } from '../../src/core/worker/processTree';
-import { LEAVE, offerSurvivorStop, STOP, type SurvivorDeps } from '../../src/ui/survivors';
+import { LEAVE, offerSurvivorStop, STOP, type SurvivorDeps } from '../../src/ui/host/survivors';
 import { isAlive } from '../helpers/host';
 
 describe('survivors of a crashed window', () => {

@@ -11,7 +11,7 @@ import * as zm from 'zod/mini';
 import { MISS, fastParser } from '../../src/core/wire/fastParse';
 import { deltaSchema as piDeltaSchema, eventSchema as piEventSchema } from '../../src/core/wire/pi';
 import { deltaEventSchema as tauDeltaSchema, wireEventSchema as tauEventSchema } from '../../src/core/wire/tau';
-import { hostMessageSchema } from '../../src/ui/webviewProtocol';
+import { hostMessageSchema } from '../../src/protocol/messages';
 import { ROOT } from '../helpers/host';
 
 function recorded(name: string): Array<Record<string, unknown>> {

@@ -19,15 +19,34 @@ export const EXTRA_EVENT_TYPES = [
   // request an extension in the worker left for the person, then what became of it.
   'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr',
   'extension_request', 'extension_request_end',
+  // Host-made: the worker resumed an earlier session, moved to another (new_session, fork), or
+  // switched its model; each names what it is on now.
+  'session_resumed', 'session_changed', 'model_changed',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];
+
+/**
+ * The host's reading of an event, stamped once by the core (core/worker/turns.ts) before anyone
+ * sees it, so that the Sessions tree, the verbs, the Event Log and API listeners agree on what a
+ * turn is. Not τ's `turn_index`, which counts model calls inside one run.
+ */
+export interface TurnStamp {
+  /** The worker's turn, counted by the host from 1 and never reused. */
+  index: number;
+  /** This event opened the turn: its `source`, `submitter`, `submission_id` and `correlation` are the turn's origin. */
+  opens?: true;
+  /** This event ended the turn (its settle, or the worker's exit): `end_reason` and `error` say how. */
+  ends?: true;
+}
 
 export interface AgentEvent {
   /** A known type, or whatever the worker called it. */
   type: KnownEventType | (string & {});
   /** Milliseconds since epoch. */
   timestamp: number;
+  /** Stamped by the host: the turn this event belongs to; absent outside a turn. */
+  turn?: TurnStamp;
   turn_index?: number | null;
   tool_call_id?: string | null;
   tool_name?: string | null;

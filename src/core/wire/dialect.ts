@@ -4,10 +4,13 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type { DialectName, Provenance, StreamingBehavior } from '../api';
 import type { WireCodec } from './codec';
+import type { SessionVerbs } from './sessionVerbs';
 
 export interface ProbeInfo {
   model: string | null;
   sessionId: string | null;
+  /** The session file, where the probe's answer names it (pi's get_state `sessionFile`). */
+  sessionFile?: string | null;
   streaming: boolean;
   protocolVersion: string | null;
 }
@@ -23,6 +26,8 @@ export interface LaunchOptions {
   sessionDir?: string;
   /** Let the worker discover extensions and context files by itself (τ: no `-ne -nc`). */
   discovery?: boolean;
+  /** The session file to reopen, where the launch itself resumes (pi `--session FILE`). */
+  resumeFile?: string;
 }
 
 export interface PromptRequest extends Provenance {
@@ -82,6 +87,10 @@ export interface Dialect {
   /** The request an extension left for the person, if the worker has such requests (τ). */
   pendingRequest?(connection: MessageConnection): Promise<ExtensionRequest | null>;
   answerRequest?(connection: MessageConnection, id: string, action: string, values: Record<string, unknown>): Promise<{ handled: boolean; output: string | null }>;
+  /** The worker sends compaction_start when a compaction it was asked for begins (pi); τ sends only the end. */
+  readonly announcesCompaction: boolean;
+  /** New session, fork, model, export, resume and token accounting (see sessionVerbs.ts). */
+  readonly sessions?: SessionVerbs;
   /** Whether this worker's `abort` reaches a running compaction, when `traits` does not say by version. */
   readonly abortCancelsCompaction: boolean;
   /**

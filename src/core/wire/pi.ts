@@ -10,6 +10,7 @@ import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { fastParser, fastSafeParse } from './fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
+import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -233,6 +234,7 @@ const stateSchema = z.looseObject({
   model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable().optional(),
   isStreaming: z.boolean().optional(),
   sessionId: z.string().nullable().optional(),
+  sessionFile: z.string().nullable().optional(),
 });
 
 const compactResultSchema = z.looseObject({ summary: z.string().optional(), tokensBefore: z.number().optional() });
@@ -251,21 +253,92 @@ function asRefusal(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`pi's ${what} answer is malformed: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const sessionStateSchema = z.looseObject({ sessionId: z.string().nullable().optional(), sessionFile: z.string().nullable().optional() });
+const cancelledSchema = z.looseObject({ cancelled: z.boolean() });
+const modelSchema = z.looseObject({ id: z.string(), provider: z.string() });
+const exportSchema = z.looseObject({ path: z.string() });
+// pi 0.73.1 sums its messages, pi 1.x its session's entries; both answer this shape.
+const statsSchema = z.looseObject({
+  tokens: z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() }),
+  cost: z.number().optional(),
+  contextUsage: z.looseObject({ tokens: z.number().nullable(), contextWindow: z.number(), percent: z.number().nullable() }).optional(),
+});
+
+/** A pi too old (or a program too different) to know the verb says so: "Unknown command: X". */
+async function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  try {
+    return await call(connection, command, params);
+  } catch (error) {
+    if (error instanceof WorkerRefusal && /Unknown command/.test(error.message)) throw new Unsupported(`this pi does not know ${command}`);
+    throw error;
+  }
+}
+
+export const piSessions: SessionVerbs = {
+  async current(connection) {
+    const s = parse(sessionStateSchema, await sessionCall(connection, 'get_state'), 'get_state');
+    return { id: s.sessionId ?? null, file: s.sessionFile ?? null };
+  },
+  async newSession(connection) {
+    return parse(cancelledSchema, await sessionCall(connection, 'new_session'), 'new_session');
+  },
+  // pi's `fork` starts from before an earlier user message; `clone` copies the whole path,
+  // which is what τ's `fork` does.
+  async fork(connection, entryId) {
+    return entryId
+      ? parse(cancelledSchema, await sessionCall(connection, 'fork', { entryId }), 'fork')
+      : parse(cancelledSchema, await sessionCall(connection, 'clone'), 'clone');
+  },
+  async setModel(connection, model) {
+    const slash = model.indexOf('/');
+    if (slash <= 0 || slash === model.length - 1) throw new WorkerRefusal(`pi names a model as "provider/id"; "${model}" is not one`, null);
+    const m = parse(modelSchema, await sessionCall(connection, 'set_model', { provider: model.slice(0, slash), modelId: model.slice(slash + 1) }), 'set_model');
+    return { model: modelName(m) };
+  },
+  async exportHtml(connection, outputPath) {
+    return parse(exportSchema, await sessionCall(connection, 'export_html', outputPath ? { outputPath } : {}), 'export_html');
+  },
+  async messages(connection) {
+    return parse(messagesSchema, await sessionCall(connection, 'get_messages'), 'get_messages').messages;
+  },
+  async usage(connection) {
+    const s = parse(statsSchema, await sessionCall(connection, 'get_session_stats'), 'get_session_stats');
+    return {
+      scope: 'session', input: s.tokens.input, output: s.tokens.output, cacheRead: s.tokens.cacheRead, cacheWrite: s.tokens.cacheWrite,
+      contextTokens: s.contextUsage?.tokens ?? null, contextWindow: s.contextUsage?.contextWindow ?? null,
+      cost: s.cost ?? null, at: Date.now(),
+    };
+  },
+};
+
 /** pi 1.x refuses a manual compact with nothing to fold: the host says so as a compaction not performed. */
 const NOTHING_TO_COMPACT = /Nothing to compact|Already compacted/;
 
 export const piDialect: Dialect = {
   name: 'pi',
   // A pi of unknown version is not promised to stop its compaction; `traits` says by version.
+  announcesCompaction: true,
   abortCancelsCompaction: false,
   traits: piTraits,
   preflight: ({ command, callerArgs, env, cwd }) => piPreflight(command, callerArgs, env, cwd),
   explainStartFailure: explainLoadFailure,
+  sessions: piSessions,
   createCodec: () => new PiCodec(),
-  launchArgs({ model }) {
-    // Hermetic: no session file, no discovered extensions (which would make the worker load
-    // packages such as a mesh peer); an explicit `-e` still loads.
-    const args = ['--mode', 'rpc', '--no-session', '--no-extensions'];
+  launchArgs({ model, sessionDir, resumeFile }) {
+    // Hermetic: no discovered extensions (which would make the worker load packages such as a
+    // mesh peer; an explicit `-e` still loads), and no session file unless the caller gives a
+    // folder for it. `--session-dir` overrides $PI_CODING_AGENT_SESSION_DIR and the person's
+    // ~/.pi/agent/sessions; `--session` takes a path (an id would be looked up in every
+    // project's sessions, the person's too). pi 0.73.1 and 1.6.0 alike: a path that does not
+    // exist yet starts a new session kept at that path.
+    const session = sessionDir ? ['--session-dir', sessionDir, ...(resumeFile ? ['--session', resumeFile] : [])] : ['--no-session'];
+    const args = ['--mode', 'rpc', ...session, '--no-extensions'];
     if (model) args.push('--model', model);
     return args;
   },
@@ -274,7 +347,7 @@ export const piDialect: Dialect = {
     if (!parsed.success) throw new Error(`pi's get_state answer is malformed: ${z.prettifyError(parsed.error)}`);
     const s = parsed.data;
     const model = s.model ? [s.model.provider, s.model.id].filter(Boolean).join('/') || null : null;
-    return { model, sessionId: s.sessionId ?? null, streaming: s.isStreaming === true, protocolVersion: null };
+    return { model, sessionId: s.sessionId ?? null, sessionFile: s.sessionFile ?? null, streaming: s.isStreaming === true, protocolVersion: null };
   },
   async prompt(connection, request: PromptRequest) {
     const params: Record<string, unknown> = { message: request.text };

@@ -10,6 +10,7 @@ import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, ty
 import { fastParser, fastSafeParse } from './fastParse';
 import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
+import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
 const nullableString = z.string().nullable().optional();
 // The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
@@ -297,9 +298,85 @@ function tauSource(origin: string): string {
   return origin === 'api' ? 'extension' : 'rpc';
 }
 
+const cancelledSchema = z.looseObject({ cancelled: z.boolean() });
+const sessionStateSchema = z.looseObject({ session_id: z.string().nullable().optional(), addressable: z.boolean().optional() });
+const sessionsSchema = z.looseObject({ sessions: z.array(z.looseObject({ session_id: z.string(), ref: z.string().nullable().optional() })) });
+const setModelSchema = z.looseObject({ model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable() });
+const tokens = z.number().int().nonnegative();
+const statsSchema = z.looseObject({
+  context: z.looseObject({ tokens: z.number() }),
+  context_window: z.number().nullable(),
+  // The last model call's usage; τ keeps no session total.
+  usage: z.looseObject({
+    input_tokens: tokens, output_tokens: tokens, cache_read_tokens: tokens.optional(), cache_write_tokens: tokens.optional(),
+    cache_reported: z.boolean().optional(), cost: z.record(z.string(), z.number()).optional(),
+  }).nullable(),
+});
+
+/** A verb this τ's get_capabilities does not list is not sent; one it answers -32601 to is not offered either. */
+async function sessionCall(connection: MessageConnection, method: string, params: object = {}): Promise<Record<string, unknown>> {
+  const n = negotiated.get(connection);
+  if (n && n.commands.size > 0 && !n.commands.has(method)) throw new Unsupported(`this τ (protocol ${n.version}) does not offer ${method}`);
+  try {
+    return await call(connection, method, params);
+  } catch (error) {
+    if (error instanceof WorkerRefusal && error.code === -32601) throw new Unsupported(`this worker does not offer ${method}`);
+    throw error;
+  }
+}
+
+export const tauSessions: SessionVerbs = {
+  async current(connection) {
+    const state = expect(sessionStateSchema, await call(connection, 'get_state'), 'get_state');
+    // τ names no file in its state; list_sessions' ref is the file store's path. An
+    // unpersisted session (--no-session) is not listed.
+    let file: string | null = null;
+    if (state.session_id && state.addressable !== false && negotiated.get(connection)?.commands.has('list_sessions')) {
+      const { sessions } = expect(sessionsSchema, await call(connection, 'list_sessions'), 'list_sessions');
+      file = sessions.find((row) => row.session_id === state.session_id)?.ref ?? null;
+    }
+    return { id: state.session_id ?? null, file };
+  },
+  // Under --mode rpc τ refuses --session at startup and points at switch_session instead.
+  async resume(connection, ref) {
+    if (!ref.id) throw new Unsupported('τ resumes a session by its id, and this reference names only a file');
+    return expect(cancelledSchema, await sessionCall(connection, 'switch_session', { session_id: ref.id }), 'switch_session');
+  },
+  async newSession(connection) {
+    return expect(cancelledSchema, await sessionCall(connection, 'new_session', {}), 'new_session');
+  },
+  async fork(connection, entryId) {
+    if (entryId) throw new Unsupported('τ\'s fork copies the whole conversation; it takes no entry to fork from');
+    return expect(cancelledSchema, await sessionCall(connection, 'fork', {}), 'fork');
+  },
+  async setModel(connection, model) {
+    const r = expect(setModelSchema, await sessionCall(connection, 'set_model', { name: model }), 'set_model');
+    return { model: modelName(r.model) };
+  },
+  exportHtml() {
+    return Promise.reject(new Unsupported('τ declines export_html (its get_capabilities lists it as declined: rendering belongs in the host); export the session as Markdown instead'));
+  },
+  async messages(connection) {
+    return expect(sessionMessagesSchema, await sessionCall(connection, 'get_messages'), 'get_messages').messages;
+  },
+  async usage(connection) {
+    const s = expect(statsSchema, await sessionCall(connection, 'get_session_stats'), 'get_session_stats');
+    const u = s.usage;
+    // "Not set by any τ provider" (its Usage schema): a cost is shown only where one came.
+    const cost = u?.cost && typeof u.cost.total === 'number' ? u.cost.total : null;
+    return {
+      scope: 'last_call', input: u?.input_tokens ?? null, output: u?.output_tokens ?? null,
+      cacheRead: u?.cache_reported ? u.cache_read_tokens ?? null : null, cacheWrite: u?.cache_reported ? u.cache_write_tokens ?? null : null,
+      contextTokens: s.context.tokens, contextWindow: s.context_window, cost, at: Date.now(),
+    };
+  },
+};
+
 export const tauDialect: Dialect = {
   name: 'tau',
+  announcesCompaction: false,
   abortCancelsCompaction: true,
+  sessions: tauSessions,
   createCodec: () => new TauCodec(),
   preflight: ({ command, env, cwd }) => tauPreflight(command, isTauProgram(command), env, cwd),
   launchArgs({ command, model, args, sessionDir, discovery }) {

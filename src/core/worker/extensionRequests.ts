@@ -18,6 +18,8 @@ export interface ExtensionRequestDeps {
   /** The person, through the host's UI; undefined when the host is headless. */
   ask: Ask | undefined;
   emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  /** The request that stands after each look (null: none), and whether its dialogs are up. */
+  standing?(req: ExtensionRequest | null, asking: boolean): void;
 }
 
 export class ExtensionRequests {
@@ -55,12 +57,17 @@ export class ExtensionRequests {
       this.deps.emit({ type: 'extension_request_end', is_error: true, error: `could not read the pending request: ${(error as Error).message}` });
       return;
     }
-    if (!req || this.seen.has(req.id)) return;
+    const standing = (r: ExtensionRequest | null, asking: boolean) => this.deps.standing?.(r, asking);
+    if (!req || this.seen.has(req.id)) return standing(req, false);
     this.seen.add(req.id);
+    standing(req, req.ask !== null && this.deps.ask !== undefined);
     const about = { request_id: req.id, extension: req.extension, label: req.label, lock: req.lock, release: req.release };
     this.deps.emit({ type: 'extension_request', data: { ...about, sentence: req.sentence, ask: req.ask } });
-    const end = (status: string, extra: Record<string, unknown> = {}, error?: string) =>
+    const end = (status: string, extra: Record<string, unknown> = {}, error?: string) => {
+      // Answered, τ releases the request; otherwise it stands, waiting for the person.
+      standing(status === 'answered' ? null : req, false);
       this.deps.emit({ type: 'extension_request_end', is_error: error !== undefined, error: error ?? null, data: { ...about, status, ...extra } });
+    };
     if (!req.ask) return end('nothing to answer', {}, req.lock ? `${req.label}: ${req.sentence}${req.release ? ` (the extension names /${req.release} as the way out)` : ''}` : undefined);
     if (!this.deps.ask) return end('unanswered', {}, `${req.label}: ${req.sentence} — no one to ask (a headless host answers nothing in the person's name)`);
 

@@ -5,19 +5,30 @@
 // audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { HostOptions, WorkerSpec } from '../api';
+import type { SupervisorOptions, WorkerSpec } from '../api';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard } from '../cards/agentCards';
 import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
 import { DIALECTS } from '../wire/dialects';
-import type { Launch } from './worker';
+import { checkResume, resumeFileOf } from './sessions';
+
+export interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  guarded: boolean;
+  tools: string[] | null;
+  agent: string | null;
+  /** The host's own check of each tool call, for workers it cannot load a guard into. */
+  audit: { policy: ResolvedPolicy; onViolation: 'abort' | 'flag' } | null;
+}
 
 export type Built = { ok: true; launch: Launch } | { ok: false; error: string };
 
 /** dist/core.js and dist/extension.js sit beside dist/pi-guard.js. */
 export const defaultGuardBundle = () => path.join(__dirname, 'pi-guard.js');
 
-export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
+export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built {
   const root = spec.workspaceFolder ?? spec.cwd;
   let card: AgentCard | undefined;
   if (spec.agent) {
@@ -36,12 +47,14 @@ export function buildLaunch(spec: WorkerSpec, options: HostOptions): Built {
     return { ok: false, error: `invalid guard: ${(error as Error).message}` };
   }
 
+  const resumeRefused = checkResume(spec);
+  if (resumeRefused) return { ok: false, error: `cannot resume: ${resumeRefused}` };
   const model = spec.model ?? card?.model;
   const tools = spec.tools ?? card?.tools;
   // The caller's args come first, so that a program that hosts the protocol under an
   // interpreter (`node worker.js`) still receives pi's flags as its own arguments.
   const own = spec.args ?? [];
-  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ command: spec.command, model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery })];
+  const args = [...own, ...DIALECTS[spec.dialect].launchArgs({ command: spec.command, model, name: spec.name, args: own, sessionDir: spec.sessionDir, discovery: spec.discovery, resumeFile: resumeFileOf(spec) })];
   const env = { ...spec.env };
   let shownTools: string[] | null = tools ?? null;
   if (spec.dialect === 'pi') {

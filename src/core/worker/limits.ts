@@ -3,22 +3,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import type { HostLimits, WorkerSpec } from '../api';
+import type { SupervisorLimits, WorkerSpec } from '../api';
 import { GuardSpecSchema } from '../guard/policy';
+import { DEFAULT_LIMITS as DEFAULTS } from './defaultLimits';
 
 export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
 
-export const DEFAULT_LIMITS: HostLimits = {
-  maxWorkers: 4,
-  maxPromptBytes: 32 * 1024,
-  commandTimeoutMs: 30_000,
-  settleTimeoutMs: 60_000,
-  killGraceMs: 2_000,
-  maxLineBytes: 64 * 1024 * 1024,
-  ringLines: 200,
-  eventStoreSize: 10_000,
-  resyncMs: 2_000,
-};
+export const DEFAULT_LIMITS: Readonly<SupervisorLimits> = DEFAULTS;
 
 const positiveInt = z.number().int().positive();
 export const limitsSchema = z.object({
@@ -33,7 +24,7 @@ export const limitsSchema = z.object({
   resyncMs: z.number().int().min(50, 'resync interval must be at least 50 ms').max(60_000, 'resync interval must be at most 1 min'),
 });
 
-export function resolveLimits(partial: Partial<HostLimits> | undefined): HostLimits {
+export function resolveLimits(partial: Partial<SupervisorLimits> | undefined): SupervisorLimits {
   const parsed = limitsSchema.safeParse({ ...DEFAULT_LIMITS, ...partial });
   if (!parsed.success) throw new RangeError(`invalid host limits: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
@@ -66,6 +57,8 @@ export const workerSpecSchema = z.object({
   workspaceFolder: z.string().refine(isAbsolute, 'workspaceFolder must be an absolute path').optional(),
   onViolation: z.enum(['abort', 'flag']).optional(),
   sessionDir: z.string().refine(isAbsolute, 'sessionDir must be an absolute path').optional(),
+  resume: z.object({ id: z.string().min(1).nullable(), file: z.string().refine(isAbsolute, 'resume.file must be an absolute path').nullable() })
+    .refine((r) => r.id !== null || r.file !== null, 'resume names neither a session id nor a file').optional(),
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
@@ -79,7 +72,7 @@ export function checkSpec(spec: unknown): { ok: true; spec: WorkerSpec } | { ok:
   return { ok: false, error: `invalid worker spec: ${where}${issue.message}` };
 }
 
-export function checkPrompt(message: unknown, limits: HostLimits): string | null {
+export function checkPrompt(message: unknown, limits: SupervisorLimits): string | null {
   if (typeof message !== 'string' || message.trim().length === 0) return 'the message is empty';
   const bytes = Buffer.byteLength(message, 'utf8');
   if (bytes > limits.maxPromptBytes) return `the message is ${bytes} bytes; prompts are limited to ${limits.maxPromptBytes} bytes`;

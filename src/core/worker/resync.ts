@@ -2,6 +2,10 @@
 // picture (a line the worker sent was lost while a turn ran, and with it perhaps the turn's end;
 // or the worker accepted a prompt and no turn began), it asks the worker itself, after a pause
 // and again while the doubt lasts, until the events clear it or the worker's answer does.
+import type { AgentEvent } from '../events/agentEvent';
+import type { Dialect } from '../wire/dialect';
+import type { MessageConnection } from 'vscode-jsonrpc';
+import type { TurnTracker } from './turns';
 
 export interface Doubt {
   /** What made the host doubt, said to the person if the worker's answer proves it right. */
@@ -54,4 +58,44 @@ export class Resync {
     if (answer === 'answered') this.doubts = [];
     if (this.doubts.length) this.arm();
   }
+}
+
+/** What the state check reads and does in its worker. */
+export interface StateCheckPort {
+  readonly dialect: Dialect;
+  readonly connection: MessageConnection;
+  readonly turns: TurnTracker;
+  live(): boolean;
+  /** Turns settled so far. */
+  settles(): number;
+  /** A request to the worker, bounded by the command timeout and by its exit. */
+  request<T>(pending: Promise<T>, what: string): Promise<T>;
+  /** A line for the worker's protocol output. */
+  say(text: string): void;
+  /** A host event; state_resync goes through the turn fold, which ends what the correction settles. */
+  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+}
+
+/** Asks the worker whether it is still busy; corrects the host's picture if it is not. */
+export async function checkState(w: StateCheckPort, doubt: Doubt): Promise<'again' | 'answered'> {
+  // Resync drops a doubt the events cleared before it asks; after the answer, any start or
+  // settle since the question stands for that.
+  if (!w.live() || !w.turns.streaming) return 'answered';
+  const starts = w.turns.agentStarts;
+  const settles = w.settles();
+  let streaming: boolean;
+  try {
+    ({ streaming } = await w.request(w.dialect.probe(w.connection), 'the state check'));
+  } catch (error) {
+    if (!w.live()) return 'answered';
+    w.say(`could not ask the worker what it is doing: ${(error as Error).message}`);
+    return 'again';
+  }
+  // Events that came with or after the answer win over it.
+  if (!w.live() || w.turns.agentStarts !== starts || w.settles() !== settles) return 'answered';
+  if (streaming) return 'again';
+  const error = `the host took the worker for busy, but it is idle: ${doubt.reason}`;
+  w.say(error);
+  w.emit({ type: 'state_resync', is_error: true, error, data: { reason: doubt.reason } });
+  return 'answered';
 }

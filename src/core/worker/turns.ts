@@ -8,6 +8,12 @@
 // (a retry, an automatic compaction, a queued continuation, or only the settling itself):
 // `afterTurn` names it. τ's compaction brackets itself in an unstamped agent_start/agent_end
 // pair that is not a turn.
+//
+// This fold is the one place that decides what a turn is: it stamps every event it sees with
+// the turn it belongs to (`AgentEvent.turn`), the turn's opening event with its origin and its
+// ending event with how it ended, before the event is delivered. Everyone downstream (the
+// tree, the verbs, the Event Log, API listeners, the persisted history) reads the stamps and
+// counts nothing itself.
 import { resolve } from 'node:path';
 import type { Provenance, TurnSummary } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
@@ -39,6 +45,8 @@ export class TurnTracker {
   /** The current turn's run ended (agent_end) and its settling is awaited. */
   private runEnded = false;
   private willRetry = false;
+  /** The worker announced a retry after its turn had settled: the next run is that retry. */
+  private retryBegins = false;
   private queued = 0;
   compacting = false;
   compactionBracket = false;
@@ -52,6 +60,8 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
+  /** The turn that settled on an event other than agent_settled: the host's agent_settled ends it. */
+  private unannounced: { index: number | null; settlement: Settlement } | null = null;
 
   constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
 
@@ -83,17 +93,23 @@ export class TurnTracker {
     if (this.starts === startsBefore) this.pendingStarts++;
   }
 
-  recordProvenance(p: Provenance): void {
-    this.provenance.push(p);
-  }
-
   /** The last recorded prompt starts no turn (the worker handled it otherwise). */
   dropLastProvenance(): void {
     this.provenance.pop();
   }
 
-  /** The turn a prompt would have started is not coming (the worker died, or refused). */
-  reset(): void {
+  /**
+   * The worker exited: the turn a prompt would have started is not coming, and a running turn
+   * ends here, cut short; the exit event is stamped as its end.
+   */
+  private exited(e: AgentEvent): void {
+    const turn = this.current;
+    if (turn) {
+      turn.endedAt = e.timestamp;
+      turn.endReason = e.data?.status === 'stopped' ? 'stopped' : 'worker_exited';
+      e.turn = { index: turn.index, ends: true };
+      e.end_reason ??= turn.endReason;
+    }
     this.inTurn = false;
     this.runEnded = false;
     this.pendingStarts = 0;
@@ -105,23 +121,78 @@ export class TurnTracker {
    * The worker says it is idle while the host believed it streaming: the turn's end (or the
    * turn itself) was lost. Waiters are released with `error`.
    */
-  lost(error: string, at: number): void {
+  private lost(error: string, at: number): void {
     if (!this.streaming) return;
     this.pendingStarts = 0;
     this.lastEndReason = null;
     this.lastError = error;
     const turn = this.current;
     if (turn) turn.error = error;
-    if (this.inTurn) this.settle(null, error, at);
-    else this.onSettled({ endReason: null, error, at });
+    if (this.inTurn) this.settle(null, error, at, null);
+    else {
+      // An accepted prompt whose turn never began: no turn to end, but the host still says it settled.
+      const settlement = { endReason: null, error, at };
+      this.onSettled(settlement);
+      this.unannounced = { index: null, settlement };
+    }
   }
 
   get current(): TurnSummary | undefined {
     return this.inTurn ? this.turns[this.turns.length - 1] : undefined;
   }
 
-  observe(e: AgentEvent): void {
+  /**
+   * Folds in one event, the worker's or the host's own, and stamps it. Returns the host's own
+   * agent_settled to deliver right after it when the event settled the turn without being one
+   * (pi 0.73.1 and τ send none; a lost end found by a state check), so that every turn of every
+   * worker ends with one agent_settled.
+   */
+  observe(e: AgentEvent): AgentEvent | null {
+    delete e.turn;
+    this.fold(e);
+    if (!e.turn) this.stampInTurn(e);
+    return this.settledEvent(e.timestamp);
+  }
+
+  private stampInTurn(e: AgentEvent): void {
+    if (this.inTurn) e.turn = { index: this.turnCount };
+    else delete e.turn;
+  }
+
+  /** The host's agent_settled for a turn that settled without one, once. */
+  private settledEvent(at: number): AgentEvent | null {
+    const u = this.unannounced;
+    if (!u) return null;
+    this.unannounced = null;
+    const e: AgentEvent = { type: 'agent_settled', timestamp: at, data: { aborted: u.settlement.endReason === 'aborted', synthesized: true } };
+    this.describe(e, u);
+    return e;
+  }
+
+  /** The turn's ending event says how it ended. */
+  private describe(e: AgentEvent, u: { index: number | null; settlement: Settlement }): void {
+    if (u.index !== null) e.turn = { index: u.index, ends: true };
+    else delete e.turn;
+    e.end_reason ??= u.settlement.endReason;
+    if (u.settlement.error) {
+      e.is_error = true;
+      e.error ??= u.settlement.error;
+    }
+  }
+
+  private fold(e: AgentEvent): void {
     switch (e.type) {
+      // The host's own events: what it sent, what it found, how the worker went.
+      case 'prompt_sent':
+        // A plain prompt starts a turn whose agent_start (pi's) will not say who asked.
+        if (!e.data?.streamingBehavior) this.provenance.push({ source: e.source ?? undefined, submitter: e.submitter ?? undefined, submissionId: e.submission_id ?? undefined, correlation: e.correlation ?? undefined });
+        return;
+      case 'state_resync':
+        this.lost(e.error ?? 'the worker is idle', e.timestamp);
+        return;
+      case 'worker_exit':
+        this.exited(e);
+        return;
       case 'agent_start':
         if (this.compacting && !e.submission_id && !this.inTurn) {
           this.compactionBracket = true;
@@ -138,10 +209,16 @@ export class TurnTracker {
         return;
       case 'agent_settled':
         this.sendsSettled = true;
-        if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp);
+        if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp, e);
         return;
       case 'auto_retry_start':
+        // pi 0.73.1 says it retries only after the failed run's agent_end, which ended the turn:
+        // the retry is a turn of its own, begun by the worker, not by the next prompt.
         if (this.inTurn) this.willRetry = true;
+        else this.retryBegins = true;
+        return;
+      case 'auto_retry_end':
+        this.retryBegins = false;
         return;
       case 'queue_update': {
         const d = e.data ?? {};
@@ -186,12 +263,24 @@ export class TurnTracker {
     this.willRetry = false;
     this.toolsById.clear();
     this.turnCount++;
-    const recorded = e.submission_id ? undefined : this.provenance.shift();
+    const retry = this.retryBegins;
+    this.retryBegins = false;
+    const recorded = e.submission_id || retry ? undefined : this.provenance.shift();
+    if (retry) e.source ??= 'retry';
+    // The opening event carries the turn's origin: the worker's own (τ), else the one the host
+    // recorded when it sent the prompt (pi stamps none).
+    e.turn = { index: this.turnCount, opens: true };
+    if (recorded) {
+      e.submission_id ??= recorded.submissionId ?? null;
+      e.source ??= recorded.source ?? null;
+      e.submitter ??= recorded.submitter ?? null;
+      if (recorded.correlation) e.correlation = { ...recorded.correlation, ...e.correlation };
+    }
     this.turns.push({
       index: this.turnCount,
-      submissionId: e.submission_id ?? recorded?.submissionId ?? null,
-      source: (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? recorded?.source ?? null,
-      submitter: e.submitter ?? recorded?.submitter ?? null,
+      submissionId: e.submission_id ?? null,
+      source: (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? null,
+      submitter: e.submitter ?? null,
       startedAt: e.timestamp,
       endedAt: null,
       endReason: null,
@@ -215,12 +304,17 @@ export class TurnTracker {
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
     if (e.will_retry || this.sendsSettled || (this.queued > 0 && e.end_reason !== 'aborted')) return;
-    this.settle(this.lastEndReason, this.lastError, e.timestamp);
+    e.turn ??= { index: this.turnCount };
+    this.settle(this.lastEndReason, this.lastError, e.timestamp, null);
   }
 
-  private settle(endReason: string | null, error: string | null, at: number): void {
+  /** `by` is the worker's own agent_settled, or null when the host must say it. */
+  private settle(endReason: string | null, error: string | null, at: number, by: AgentEvent | null): void {
     const turn = this.current;
     if (turn) turn.endedAt = at;
+    const u = { index: turn ? turn.index : null, settlement: { endReason, error, at } };
+    if (by) this.describe(by, u);
+    else this.unannounced = u;
     this.inTurn = false;
     this.runEnded = false;
     this.willRetry = false;

@@ -1,0 +1,73 @@
+// Which workers need the person, derived from WorkerState alone plus a "seen" mark the UI keeps:
+//   needs-input  a pi dialog is open, or a τ extension request stands (the worker waits on them)
+//   working      starting, or busy with a turn (its run, or the work after it)
+//   failed       the process failed, or its last turn ended in an error the person has not seen
+//   done         its last turn ended and the person has not looked since
+//   stopped      stopped by the person, or exited on its own
+//   idle         running, nothing new since the person last looked (or no turn yet)
+// Pure: no clock, no I/O, so every transition can be tested on hand-made states.
+import type { TurnSummary, WorkerState } from '../api';
+
+export type Attention = 'needs-input' | 'working' | 'failed' | 'done' | 'stopped' | 'idle';
+
+export interface AttentionInfo {
+  attention: Attention;
+  /** Why, in a few words, for a tooltip or a notification. */
+  reason: string;
+}
+
+/** The last ended turn the person has seen, by TurnSummary.index (0: none). */
+export interface SeenMark {
+  turn: number;
+}
+
+export const NOTHING_SEEN: SeenMark = { turn: 0 };
+
+export function lastEndedTurn(state: WorkerState): TurnSummary | null {
+  for (let i = state.turns.length - 1; i >= 0; i--) {
+    if (state.turns[i].endedAt !== null) return state.turns[i];
+  }
+  return null;
+}
+
+/** The mark to keep when the person looks at the worker (its log shown, its row opened). */
+export function seenNow(state: WorkerState): SeenMark {
+  return { turn: lastEndedTurn(state)?.index ?? 0 };
+}
+
+export function attentionOf(state: WorkerState, seen: SeenMark = NOTHING_SEEN): AttentionInfo {
+  switch (state.status) {
+    case 'failed':
+      return { attention: 'failed', reason: exitWords(state, 'failed') };
+    case 'stopped':
+      return { attention: 'stopped', reason: 'stopped' };
+    case 'exited':
+      return { attention: 'stopped', reason: exitWords(state, 'exited on its own') };
+    case 'starting':
+      return { attention: 'working', reason: 'starting' };
+  }
+  const waiting = state.pendingInput[0];
+  if (waiting) {
+    const what = waiting.kind === 'dialog' ? `a ${waiting.method ?? 'dialog'} dialog` : 'an extension\'s request';
+    return { attention: 'needs-input', reason: `waits for your answer to ${what}${waiting.title ? `: ${waiting.title}` : ''}` };
+  }
+  if (state.streaming || state.compacting) return { attention: 'working', reason: state.compacting ? 'compacting' : 'working on a turn' };
+  const last = lastEndedTurn(state);
+  if (last && last.index > seen.turn) {
+    if (last.error) return { attention: 'failed', reason: `its turn ended in an error: ${last.error}` };
+    return { attention: 'done', reason: last.endReason === 'aborted' ? 'its turn was aborted' : 'its turn ended' };
+  }
+  return { attention: 'idle', reason: last ? 'waiting for a prompt' : 'started, no turn yet' };
+}
+
+function exitWords(state: WorkerState, how: string): string {
+  const code = state.signal ? `killed by ${state.signal}` : state.exitCode !== null ? `exit code ${state.exitCode}` : null;
+  return code ? `${how} (${code})` : how;
+}
+
+/** The workers that wait for the person (for the view container's badge): needs-input only. */
+export function waitingCount(all: Iterable<Attention>): number {
+  let n = 0;
+  for (const a of all) if (a === 'needs-input') n++;
+  return n;
+}

@@ -1,0 +1,55 @@
+// The attention of every worker, kept for the UI: each worker's seen mark and last attention.
+// Feed it each WorkerState as it comes (host.onState); it answers with the change, if any, which
+// decideNotification then judges. Holds no timers and does no I/O.
+import type { WorkerState } from '../api';
+import { attentionOf, NOTHING_SEEN, seenNow, waitingCount, type Attention, type AttentionInfo, type SeenMark } from './attention';
+import type { AttentionChange } from './notify';
+
+interface Entry {
+  seen: SeenMark;
+  info: AttentionInfo;
+  state: WorkerState;
+}
+
+export class AttentionBoard {
+  private readonly entries = new Map<string, Entry>();
+
+  /**
+   * A new state of a worker: its attention now, and the change when there is one. `looking`:
+   * the person has its log in view, so a turn that ends is seen as it ends (never "done").
+   */
+  update(state: WorkerState, looking = false): { info: AttentionInfo; change: AttentionChange | null } {
+    const was = this.entries.get(state.workerId);
+    const seen = looking ? seenNow(state) : was?.seen ?? NOTHING_SEEN;
+    const info = attentionOf(state, seen);
+    this.entries.set(state.workerId, { seen, info, state });
+    const from = was?.info.attention ?? null;
+    return { info, change: from === info.attention ? null : { workerId: state.workerId, name: state.name, from, to: info } };
+  }
+
+  /** The person looked at the worker: what ended so far is no longer news. */
+  markSeen(workerId: string): { info: AttentionInfo; change: AttentionChange | null } | null {
+    const e = this.entries.get(workerId);
+    if (!e) return null;
+    return this.update(e.state, true);
+  }
+
+  get(workerId: string): AttentionInfo | null {
+    return this.entries.get(workerId)?.info ?? null;
+  }
+
+  forget(workerId: string): void {
+    this.entries.delete(workerId);
+  }
+
+  counts(): Record<Attention, number> {
+    const out: Record<Attention, number> = { 'needs-input': 0, working: 0, failed: 0, done: 0, stopped: 0, idle: 0 };
+    for (const e of this.entries.values()) out[e.info.attention]++;
+    return out;
+  }
+
+  /** The badge on the view container: workers waiting for the person's answer. */
+  badge(): number {
+    return waitingCount([...this.entries.values()].map((e) => e.info.attention));
+  }
+}

@@ -1,0 +1,148 @@
+// A session as Markdown, made from its events alone (live from the host, or read back from the
+// history): each prompt with where it came from, the replies, each tool call with its arguments
+// and result, how each turn ended, and the session's own marks (resumed, new session, fork,
+// model, compaction, exit). Pure: the same events give the same text, whatever the dialect.
+import type { AgentEvent } from '../events/agentEvent';
+
+export interface MarkdownMeta {
+  title?: string;
+  dialect?: string;
+  model?: string | null;
+  cwd?: string;
+  /**
+   * Tool calls' arguments and results by call id, for workers whose events carry neither (τ
+   * 0.15.0): see `toolDetailsFromMessages`.
+   */
+  tools?: ReadonlyMap<string, ToolDetail>;
+}
+
+export interface ToolDetail {
+  args?: Record<string, unknown>;
+  result?: unknown;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Tool calls from a worker's message list (pi and τ `get_messages`): the assistant's toolCall
+ * blocks give the arguments, the toolResult messages the results (pi `toolCallId`, τ `tool_call_id`).
+ */
+export function toolDetailsFromMessages(messages: readonly unknown[]): Map<string, ToolDetail> {
+  const out = new Map<string, ToolDetail>();
+  const at = (id: string) => out.get(id) ?? out.set(id, {}).get(id)!;
+  for (const m of messages) {
+    if (!isRecord(m)) continue;
+    if (m.role === 'assistant' && Array.isArray(m.content)) {
+      for (const b of m.content) {
+        if (isRecord(b) && b.type === 'toolCall' && typeof b.id === 'string' && isRecord(b.arguments)) at(b.id).args = b.arguments;
+      }
+    } else if (m.role === 'toolResult') {
+      const id = m.toolCallId ?? m.tool_call_id;
+      if (typeof id === 'string') at(id).result = { content: m.content };
+    }
+  }
+  return out;
+}
+
+/** A fence longer than any run of backticks in `text`, so the block cannot end early. */
+function fenced(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+/** The text of a tool result or message content: a string, or the text blocks of a content list. */
+export function contentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const content = Array.isArray(value) ? value : (value as { content?: unknown } | null)?.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((c) => (typeof c === 'string' ? c : typeof c?.text === 'string' ? c.text : c?.type === 'image' ? '[image]' : '')).join('');
+  }
+  return value === undefined || value === null ? '' : JSON.stringify(value, null, 2);
+}
+
+const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+
+function origin(e: AgentEvent): string {
+  const parts = [e.source && `from ${e.source}`, e.submitter && `by ${e.submitter}`, e.submission_id && `submission ${e.submission_id}`].filter(Boolean);
+  const behaviour = e.data?.streamingBehavior;
+  if (behaviour === 'steer' || behaviour === 'followUp') parts.unshift(behaviour === 'steer' ? 'steer' : 'follow-up');
+  return parts.join(', ');
+}
+
+export function sessionMarkdown(events: readonly AgentEvent[], meta: MarkdownMeta = {}): string {
+  const out: string[] = [`# ${meta.title ?? 'Session'}`];
+  const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: \`${meta.cwd}\``].filter(Boolean);
+  if (facts.length) out.push('', facts.join(' · '));
+  let reply = '';
+  let turn = 0;
+  const flushReply = (full?: string) => {
+    const text = (full ?? reply).trim();
+    reply = '';
+    if (text) out.push('', '**Reply**', '', text);
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'prompt_sent': {
+        flushReply();
+        const queued = e.data?.streamingBehavior === 'steer' || e.data?.streamingBehavior === 'followUp';
+        if (!queued) out.push('', `## Turn ${++turn}`);
+        const from = origin(e);
+        out.push('', `**Prompt**${from ? ` (${from})` : ''}, ${when(e.timestamp)}`, '', fenced(String(e.data?.text ?? '')));
+        break;
+      }
+      case 'message_update':
+        if (e.block_type === 'text' && e.delta) reply = e.replace ? e.delta : reply + e.delta;
+        break;
+      case 'message_end': {
+        const m = e.message;
+        if (m && m.role !== 'assistant') break;
+        // The finished message says the whole reply; the deltas stand in where it does not.
+        const full = m ? contentText(m.content ?? m) : '';
+        flushReply(full.trim() ? full : undefined);
+        break;
+      }
+      case 'tool_execution_start': {
+        flushReply();
+        out.push('', `**Tool call** \`${e.tool_name ?? 'unknown tool'}\``);
+        const args = e.args ?? (e.tool_call_id ? meta.tools?.get(e.tool_call_id)?.args : undefined);
+        if (args && Object.keys(args).length) out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
+        break;
+      }
+      case 'tool_execution_end': {
+        const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${e.error}` : ''}` : e.is_error ? 'failed' : 'ok';
+        out.push('', `**Result** of \`${e.tool_name ?? 'unknown tool'}\` (${how})`);
+        const text = contentText(e.result ?? (e.tool_call_id ? meta.tools?.get(e.tool_call_id)?.result : undefined));
+        if (text.trim()) out.push('', fenced(text));
+        break;
+      }
+      case 'guard_violation':
+        out.push('', `> Guard: \`${e.tool_name ?? ''}\` ${e.error ?? 'violation'}`);
+        break;
+      case 'agent_settled':
+        flushReply();
+        out.push('', `_Turn ended: ${e.end_reason ?? 'no reason given'}${e.error ? ` (${e.error})` : ''}_`);
+        break;
+      case 'compaction_end':
+        out.push('', `> Compaction ${e.is_error ? `failed: ${e.error ?? ''}` : e.data?.cancelled || e.data?.aborted ? 'cancelled' : 'done'}`);
+        break;
+      case 'session_resumed':
+        out.push('', `---`, '', `> Resumed session \`${(e.data?.session as { id?: string } | undefined)?.id ?? '?'}\`, ${when(e.timestamp)}`);
+        break;
+      case 'session_changed':
+        out.push('', `---`, '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session \`${(e.data?.session as { id?: string } | undefined)?.id ?? '?'}\``);
+        break;
+      case 'model_changed':
+        out.push('', `> Model: ${String(e.data?.model ?? '?')}`);
+        break;
+      case 'worker_exit':
+        flushReply();
+        out.push('', `> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${e.error ?? ''}` : 'exited'}`);
+        break;
+      default:
+    }
+  }
+  flushReply();
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,206 @@
+// What the history keeps on disk, and the zod schemas every file is held to when read back
+// (a file written by another window, an older version, or torn by a crash is data, not trust).
+//
+// Why JSONL and not an embedded database: the .vsix must stay platform-neutral (no native
+// module such as better-sqlite3 per OS and Electron ABI), appending one line per event is the
+// cheapest write there is, a crash can only tear the last line (which the reader detects and
+// reports), and two windows never share a file they both write: each session has its own files,
+// owned by the one process that hosts the worker, and the few shared decisions (a person's rename
+// or archive, an eviction) are whole files replaced by an atomic rename.
+//
+// Files in the history directory, per session `<id>`:
+//   <id>.jsonl         the events as delivered, one JSON object per line (the owner appends)
+//   <id>.1.jsonl       the segment before it: at half the session's bound the current file is
+//                      renamed over this one, so the oldest half goes at once and nothing is
+//                      ever copied (eviction costs a rename, not a rewrite)
+//   <id>.meta.json     the session's facts: who, when, summary, end or eviction (atomic rename)
+//   <id>.name.json     a name the person gave it (atomic rename; separate from the archive mark
+//   <id>.archived      and from the meta, so no edit can lose another)
+import { z } from 'zod';
+import type { DialectName } from '../dialectName';
+import type { AgentEvent } from '../events/agentEvent';
+
+export const SESSION_ID = /^s-[0-9a-z]+-[0-9a-f]{8}$/;
+export const FILE_OF = {
+  events: (id: string) => `${id}.jsonl`,
+  olderEvents: (id: string) => `${id}.1.jsonl`,
+  meta: (id: string) => `${id}.meta.json`,
+  name: (id: string) => `${id}.name.json`,
+  archived: (id: string) => `${id}.archived`,
+};
+/** Every file a session may have (for delete). */
+export const sessionFiles = (id: string) => [FILE_OF.events(id), FILE_OF.olderEvents(id), FILE_OF.meta(id), FILE_OF.name(id), FILE_OF.archived(id)];
+
+/** Bounds of the history; settings-like, each with a default. */
+export interface HistoryLimits {
+  /** Bytes of events kept per session: the oldest half is evicted when it is reached (between half and all of it is kept). */
+  maxSessionBytes: number;
+  /** Bytes of every session's events together; beyond it the oldest finished sessions are evicted whole. */
+  maxTotalBytes: number;
+  /** Sessions kept with their events; beyond it the oldest finished ones are evicted whole. */
+  maxSessions: number;
+  /** Records of evicted sessions kept (so the person can see what went, and when). */
+  maxEvictedRecords: number;
+  /** Events waiting for the disk per session; beyond it new ones are counted as lost, never held without bound. */
+  maxPendingEvents: number;
+  /** A live session's summary is rewritten at most this often (and always at its end). */
+  metaIntervalMs: number;
+  /** Bytes per write call: bounds how long one write holds a thread of the pool. */
+  maxWriteBytes: number;
+  /**
+   * Events delivered within this long are written together (0: every tick). A crash loses what
+   * was not written yet: at most this long of events, and the line being written.
+   */
+  writeIntervalMs: number;
+}
+
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
+  maxSessionBytes: 32 * 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxSessions: 200,
+  maxEvictedRecords: 100,
+  maxPendingEvents: 200_000,
+  metaIntervalMs: 1000,
+  maxWriteBytes: 256 * 1024,
+  writeIntervalMs: 25,
+};
+
+const positive = z.number().int().positive();
+export const historyLimitsSchema = z.object({
+  maxSessionBytes: positive.min(1024),
+  maxTotalBytes: positive.min(1024),
+  maxSessions: positive,
+  maxEvictedRecords: z.number().int().nonnegative(),
+  maxPendingEvents: positive,
+  metaIntervalMs: z.number().int().nonnegative(),
+  maxWriteBytes: positive,
+  writeIntervalMs: z.number().int().nonnegative().max(10_000),
+}).partial().strict();
+
+export function resolveHistoryLimits(input: Partial<HistoryLimits> | undefined): { ok: true; limits: HistoryLimits } | { ok: false; error: string } {
+  const parsed = historyLimitsSchema.safeParse(input ?? {});
+  if (!parsed.success) return { ok: false, error: `invalid history limits: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  return { ok: true, limits: { ...DEFAULT_HISTORY_LIMITS, ...parsed.data } };
+}
+
+const exitSchema = z.object({
+  at: z.number(),
+  /** The worker's end: the `worker_exit` event's status. */
+  reason: z.string(),
+  code: z.number().nullable(),
+  signal: z.string().nullable(),
+  error: z.string().nullable(),
+});
+const evictedEventsSchema = z.object({ events: z.number(), bytes: z.number(), times: z.number(), firstAt: z.number(), lastAt: z.number() });
+const removedSchema = z.object({ at: z.number(), reason: z.string(), events: z.number(), bytes: z.number() });
+
+export const metaSchema = z.object({
+  version: z.literal(1),
+  id: z.string().regex(SESSION_ID),
+  workerId: z.string(),
+  name: z.string(),
+  dialect: z.enum(['pi', 'tau']),
+  cwd: z.string(),
+  command: z.string(),
+  model: z.string().nullable(),
+  workerVersion: z.string().nullable(),
+  /** The process that writes the session (the host), to tell a live session from an interrupted one. */
+  writer: z.object({ pid: z.number().int().positive(), start: z.string().nullable() }),
+  startedAt: z.number(),
+  updatedAt: z.number(),
+  ended: exitSchema.nullable(),
+  /** From the worker's own state at the last summary write (derived once, by the worker). */
+  turns: z.number(),
+  lastTurnEndReason: z.string().nullable(),
+  filesTouched: z.array(z.string()),
+  /** Events written to the file so far, and how many never reached it (a write failed, the queue was full). */
+  events: z.number(),
+  lost: z.number(),
+  lastError: z.string().nullable(),
+  /** The oldest events this session's bound evicted. */
+  evictedEvents: evictedEventsSchema.nullable(),
+  /** Set when the whole session was evicted: its events are gone, this record stays. */
+  removed: removedSchema.nullable(),
+});
+export type SessionMeta = z.infer<typeof metaSchema>;
+
+export const nameSchema = z.object({ name: z.string().min(1).max(500), at: z.number() });
+
+/** A line read back: the host's event shape at its least (type and time); every other field kept whole. */
+export const eventLineSchema = z.looseObject({ type: z.string(), timestamp: z.number() });
+
+export type SessionStatus = 'live' | 'ended' | 'interrupted' | 'evicted';
+
+/** One past (or live) session, as the Sessions tree shows it. */
+export interface SessionSummary {
+  id: string;
+  workerId: string;
+  /** The person's name for it when they gave one, else the worker's. */
+  name: string;
+  dialect: DialectName;
+  cwd: string;
+  command: string;
+  model: string | null;
+  workerVersion: string | null;
+  /**
+   * live: its host still runs it (this window or another). ended: its worker exited and the host
+   * recorded why. interrupted: its host went away (window reload, host killed) before the worker
+   * ended. evicted: removed by the history's bound; only this record is left.
+   */
+  status: SessionStatus;
+  startedAt: number;
+  endedAt: number | null;
+  /** The worker's end (`stopped`, `exited`, `failed`), or `interrupted`; null while live. */
+  endReason: string | null;
+  exit: SessionMeta['ended'];
+  /** The events file's last change (for an interrupted session: about when it was cut off). */
+  lastWriteAt: number | null;
+  turns: number;
+  lastTurnEndReason: string | null;
+  filesTouched: string[];
+  /** Events written as of the last summary (exact once ended; `read` counts them exactly). */
+  events: number;
+  lost: number;
+  lastError: string | null;
+  /** Bytes of its events files now. */
+  bytes: number;
+  archived: boolean;
+  evictedEvents: SessionMeta['evictedEvents'];
+  removed: SessionMeta['removed'];
+}
+
+export interface HistoryListing {
+  /** Newest first; archived ones included (flagged), evicted ones as records without events. */
+  sessions: SessionSummary[];
+  /** Whole sessions evicted whose record is still kept, and the latest such eviction. */
+  evictedSessions: { count: number; lastAt: number | null };
+  /** Files of the history that could not be read, and why (the rest are listed regardless). */
+  unreadable: Array<{ file: string; error: string }>;
+}
+
+export type ReadResult =
+  | {
+    status: 'read';
+    session: SessionSummary;
+    /** Every whole event line, in the order written (oldest first). */
+    events: AgentEvent[];
+    /** The file ended in an incomplete line (a crash mid-write): it was left out and is reported here (`offset` in `<id>.jsonl`). */
+    torn: { bytes: number; offset: number } | null;
+    /** Complete lines that were not an event (not JSON, or no type/timestamp): skipped, counted, the first described. */
+    badLines: { count: number; first: string | null };
+  }
+  | { status: 'evicted'; session: SessionSummary; error: string }
+  | { status: 'not_found' | 'error'; sessionId: string; error: string };
+
+export type EditResult =
+  | { status: 'renamed' | 'archived' | 'unarchived' | 'deleted'; sessionId: string }
+  | { status: 'live'; sessionId: string; error: string }
+  | { status: 'not_found' | 'error'; sessionId: string; error: string };
+
+/** Something the history could not do; reported, never thrown into the event path. */
+export interface HistoryError {
+  sessionId: string | null;
+  op: 'open' | 'write' | 'meta' | 'compact' | 'evict' | 'close';
+  error: string;
+  at: number;
+}

@@ -1,0 +1,404 @@
+// The persisted history of one workspace: a directory the caller gives (the extension: its
+// workspace storage), written by every window's host at once. Each process writes only the
+// sessions it hosts; everything shared is a whole file replaced atomically (see format.ts).
+//
+// Writer side (the host): `open` a session when a worker starts, `append` each delivered event
+// (queued; written once per tick, off the event path), `end` it when the worker exits.
+// Reader side (the Sessions tree, the read-only log): `list`, `read`, `rename`, `archive`, `delete`.
+// Nothing here throws into its caller for what the disk does: results say what happened, and
+// write failures go to `onError` and to the session's own record.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { DialectName } from '../dialectName';
+import type { AgentEvent } from '../events/agentEvent';
+import { isSameLiveProcess, startStamp } from '../worker/processTree';
+import { errorText, readJson, replaceFile } from './files';
+import {
+  FILE_OF, SESSION_ID, eventLineSchema, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
+  type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type ReadResult, type SessionMeta,
+  type SessionSummary,
+} from './format';
+import { SessionWriter, type SessionSnapshot } from './sessionWriter';
+
+export interface HistoryOptions {
+  dir: string;
+  limits?: Partial<HistoryLimits>;
+  /** Told of every write, summary or eviction failure (default: a process warning). */
+  onError?: (error: HistoryError) => void;
+}
+
+export interface SessionStart {
+  workerId: string;
+  name: string;
+  dialect: DialectName;
+  cwd: string;
+  command: string;
+  model?: string | null;
+  workerVersion?: string | null;
+  /** Read whenever the summary is written: the worker's own turns and touched files. */
+  snapshot?: () => SessionSnapshot;
+}
+
+export interface WorkerEnd {
+  reason: string;
+  code?: number | null;
+  signal?: string | null;
+  error?: string | null;
+}
+
+const MAX_ERRORS_KEPT = 50;
+
+export class HistoryStore {
+  readonly dir: string;
+  readonly limits: HistoryLimits;
+  /** The latest failures (oldest first), as `onError` was told of them. */
+  readonly errors: HistoryError[] = [];
+  private readonly open_ = new Map<string, SessionWriter>();
+  private readonly ending = new Set<Promise<void>>();
+  private scheduled = false;
+  private evicting: Promise<void> = Promise.resolve();
+  private readonly writer = { pid: process.pid, start: startStamp(process.pid) ?? null };
+  private readonly onError: (error: HistoryError) => void;
+
+  private constructor(dir: string, limits: HistoryLimits, onError: ((e: HistoryError) => void) | undefined) {
+    this.dir = dir;
+    this.limits = limits;
+    this.onError = onError ?? ((e) => process.emitWarning(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`));
+  }
+
+  /** A store on `dir` (created if missing), or why not: bad limits, a directory that cannot be made. */
+  static create(options: HistoryOptions): { ok: true; store: HistoryStore } | { ok: false; error: string } {
+    const limits = resolveHistoryLimits(options.limits);
+    if (!limits.ok) return limits;
+    if (!path.isAbsolute(options.dir)) return { ok: false, error: `the history directory must be an absolute path, not "${options.dir}"` };
+    try {
+      mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      return { ok: false, error: `the history directory ${options.dir} could not be made: ${errorText(error)}` };
+    }
+    return { ok: true, store: new HistoryStore(options.dir, limits.limits, options.onError) };
+  }
+
+  // ---- writer side
+
+  /** Records a new session; its identity is on disk before this returns. */
+  open(start: SessionStart): { ok: true; sessionId: string } | { ok: false; error: string } {
+    // Sub-millisecond and monotonic within the process, so sessions opened in the same
+    // millisecond still keep their order (the listing's, and eviction's oldest first).
+    const now = performance.timeOrigin + performance.now();
+    const id = `s-${Math.floor(now).toString(36)}-${randomUUID().slice(0, 8)}`;
+    const meta: SessionMeta = {
+      version: 1, id, workerId: start.workerId, name: start.name, dialect: start.dialect, cwd: start.cwd, command: start.command,
+      model: start.model ?? null, workerVersion: start.workerVersion ?? null, writer: this.writer, startedAt: now, updatedAt: now,
+      ended: null, turns: 0, lastTurnEndReason: null, filesTouched: [], events: 0, lost: 0, lastError: null, evictedEvents: null, removed: null,
+    };
+    try {
+      this.open_.set(id, new SessionWriter(meta, this.dir, this.limits, start.snapshot ?? null, (e) => this.fail(e)));
+    } catch (error) {
+      const said = errorText(error);
+      this.fail({ sessionId: id, op: 'open', error: said });
+      return { ok: false, error: said };
+    }
+    this.enforceBounds();
+    return { ok: true, sessionId: id };
+  }
+
+  /** The event path: a push onto the session's queue; the write happens on a later tick. */
+  append(sessionId: string, event: AgentEvent): void {
+    const session = this.open_.get(sessionId);
+    if (!session) return;
+    session.append(event);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      // One write per session per interval, whatever the number of events: each write call
+      // costs the event loop about as much as serialising many events, so writing every tick
+      // (a few events each) cost the event path more than all the serialising.
+      if (this.limits.writeIntervalMs === 0) setImmediate(this.tick);
+      else setTimeout(this.tick, this.limits.writeIntervalMs);
+    }
+  }
+
+  /** The session's summary changed; it is rewritten when due. */
+  touch(sessionId: string): void {
+    this.open_.get(sessionId)?.touch();
+  }
+
+  private readonly tick = () => {
+    this.scheduled = false;
+    for (const session of this.open_.values()) {
+      if (session.hasPending && !session.busy) void session.pump();
+    }
+  };
+
+  /** The worker exited: its queue is written, its file closed, and its end recorded. */
+  end(sessionId: string, end: WorkerEnd): Promise<void> {
+    const session = this.open_.get(sessionId);
+    if (!session) return Promise.resolve();
+    this.open_.delete(sessionId);
+    const done = session.end({ at: Date.now(), reason: end.reason, code: end.code ?? null, signal: end.signal ?? null, error: end.error ?? null })
+      .then(() => this.enforceBounds())
+      .finally(() => this.ending.delete(done));
+    this.ending.add(done);
+    return done;
+  }
+
+  /** Everything delivered so far is on disk (events and summaries of sessions that ended). */
+  async flush(): Promise<void> {
+    for (;;) {
+      const work = [...this.open_.values()].filter((s) => s.hasPending || s.busy).map((s) => s.pump());
+      if (work.length === 0 && this.ending.size === 0) break;
+      await Promise.all([...work, ...this.ending]);
+    }
+    await this.evicting;
+  }
+
+  /**
+   * Flushes and closes every file. A session still open (its worker was not ended: a closing host
+   * stops its workers first) keeps no end, and reads as interrupted once this process is gone.
+   */
+  async close(): Promise<void> {
+    await this.flush();
+    const open = [...this.open_.values()];
+    this.open_.clear();
+    await Promise.all(open.map((s) => s.end(null)));
+  }
+
+  private fail(e: Omit<HistoryError, 'at'>): void {
+    const error = { ...e, at: Date.now() };
+    this.errors.push(error);
+    if (this.errors.length > MAX_ERRORS_KEPT) this.errors.shift();
+    try {
+      this.onError(error);
+    } catch {
+      // The error listener's own failure has nobody left to tell.
+    }
+  }
+
+  // ---- bounds
+
+  /** Evicts the oldest finished sessions whole while the total is over its bounds (chained, never two at once here). */
+  private enforceBounds(): Promise<void> {
+    this.evicting = this.evicting.then(() => this.evictOldest()).catch((error) => this.fail({ sessionId: null, op: 'evict', error: errorText(error) }));
+    return this.evicting;
+  }
+
+  private async evictOldest(): Promise<void> {
+    const { sessions } = await this.list();
+    const kept = sessions.filter((s) => s.status !== 'evicted');
+    let total = kept.reduce((n, s) => n + s.bytes, 0);
+    let count = kept.length;
+    const candidates = kept.filter((s) => s.status === 'ended' || s.status === 'interrupted').sort((a, b) => a.startedAt - b.startedAt);
+    for (const s of candidates) {
+      const overBytes = total > this.limits.maxTotalBytes;
+      const overCount = count > this.limits.maxSessions;
+      if (!overBytes && !overCount) break;
+      const reason = overBytes ? `all sessions together held more than ${this.limits.maxTotalBytes} bytes` : `more than ${this.limits.maxSessions} sessions were kept`;
+      await this.evictSession(s, reason);
+      total -= s.bytes;
+      count--;
+    }
+    // Another window may have evicted the same session meanwhile: both wrote the same record.
+    const records = sessions.filter((s) => s.status === 'evicted').sort((a, b) => b.removed!.at - a.removed!.at);
+    for (const s of records.slice(this.limits.maxEvictedRecords)) await this.removeFiles(s.id);
+  }
+
+  private async evictSession(s: SessionSummary, reason: string): Promise<void> {
+    const metaFile = path.join(this.dir, FILE_OF.meta(s.id));
+    const meta = await readJson(metaFile, metaSchema);
+    if (!meta.ok || meta.value.removed) return;
+    const stored = meta.value.events - (meta.value.evictedEvents?.events ?? 0);
+    const record: SessionMeta = { ...meta.value, removed: { at: Date.now(), reason, events: stored, bytes: s.bytes } };
+    // The record first, then the events: a crash between leaves a record and a stray file, never a session without its record.
+    await replaceFile(metaFile, JSON.stringify(record) + '\n');
+    await fsp.rm(path.join(this.dir, FILE_OF.events(s.id)), { force: true });
+    await fsp.rm(path.join(this.dir, FILE_OF.olderEvents(s.id)), { force: true });
+  }
+
+  private async removeFiles(id: string): Promise<void> {
+    await Promise.all(sessionFiles(id).map((f) => fsp.rm(path.join(this.dir, f), { force: true })));
+  }
+
+  // ---- reader side
+
+  /** Every session of this directory, newest first, with the files that could not be read. */
+  async list(): Promise<HistoryListing> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.dir);
+    } catch (error) {
+      return { sessions: [], evictedSessions: { count: 0, lastAt: null }, unreadable: [{ file: this.dir, error: errorText(error) }] };
+    }
+    const present = new Set(names);
+    const ids = names.filter((n) => n.endsWith('.meta.json')).map((n) => n.slice(0, -'.meta.json'.length)).filter((id) => SESSION_ID.test(id));
+    const unreadable: HistoryListing['unreadable'] = [];
+    // An events file whose record is missing cannot be shown as a session; it is named, not hidden.
+    for (const n of names) {
+      const id = n.replace(/(\.1)?\.jsonl$/, '');
+      if (id !== n && SESSION_ID.test(id) && !present.has(FILE_OF.meta(id))) unreadable.push({ file: n, error: 'no session record beside it' });
+    }
+    const read = await Promise.all(ids.map((id) => this.summary(id, present)));
+    const sessions: SessionSummary[] = [];
+    read.forEach((r, i) => {
+      if (r.ok) sessions.push(r.summary);
+      else if (!r.missing) unreadable.push({ file: FILE_OF.meta(ids[i]), error: r.error });
+    });
+    sessions.sort((a, b) => b.startedAt - a.startedAt);
+    const evicted = sessions.filter((s) => s.removed);
+    return {
+      sessions,
+      evictedSessions: { count: evicted.length, lastAt: evicted.length ? Math.max(...evicted.map((s) => s.removed!.at)) : null },
+      unreadable,
+    };
+  }
+
+  private async summary(id: string, present?: Set<string>): Promise<{ ok: true; summary: SessionSummary; meta: SessionMeta } | { ok: false; missing: boolean; error: string }> {
+    const meta = await readJson(path.join(this.dir, FILE_OF.meta(id)), metaSchema);
+    if (!meta.ok) return meta;
+    const m = meta.value;
+    const has = (f: string) => (present ? Promise.resolve(present.has(f)) : fsp.access(path.join(this.dir, f)).then(() => true, () => false));
+    const statOf = (f: string) => (m.removed ? null : fsp.stat(path.join(this.dir, f)).catch(() => null));
+    const [name, archived, stat, olderStat] = await Promise.all([
+      has(FILE_OF.name(id)).then((yes) => (yes ? readJson(path.join(this.dir, FILE_OF.name(id)), nameSchema) : null)),
+      has(FILE_OF.archived(id)),
+      statOf(FILE_OF.events(id)),
+      statOf(FILE_OF.olderEvents(id)),
+    ]);
+    const status = m.removed ? 'evicted' : m.ended ? 'ended' : this.open_.has(id) || writerAlive(m.writer) ? 'live' : 'interrupted';
+    return {
+      ok: true,
+      meta: m,
+      summary: {
+        id, workerId: m.workerId, name: name?.ok ? name.value.name : m.name, dialect: m.dialect, cwd: m.cwd, command: m.command,
+        model: m.model, workerVersion: m.workerVersion, status, startedAt: m.startedAt, endedAt: m.ended?.at ?? null,
+        endReason: m.ended?.reason ?? (status === 'interrupted' ? 'interrupted' : null), exit: m.ended,
+        lastWriteAt: stat?.mtimeMs ?? olderStat?.mtimeMs ?? null, turns: m.turns, lastTurnEndReason: m.lastTurnEndReason, filesTouched: m.filesTouched,
+        events: m.events - (m.evictedEvents?.events ?? 0), lost: m.lost, lastError: m.lastError, bytes: (stat?.size ?? 0) + (olderStat?.size ?? 0), archived,
+        evictedEvents: m.evictedEvents, removed: m.removed,
+      },
+    };
+  }
+
+  /** One session's events in the order they were delivered; a torn last line is left out and reported. */
+  async read(sessionId: string): Promise<ReadResult> {
+    if (!SESSION_ID.test(sessionId)) return { status: 'not_found', sessionId, error: `"${sessionId}" is not a session id` };
+    // A session this process writes is read with everything delivered so far.
+    await this.open_.get(sessionId)?.pump();
+    const s = await this.summary(sessionId);
+    if (!s.ok) return { status: s.missing ? 'not_found' : 'error', sessionId, error: s.missing ? `no session ${sessionId} in ${this.dir}` : s.error };
+    if (s.summary.status === 'evicted') return { status: 'evicted', session: s.summary, error: `session ${sessionId} was evicted: ${s.meta.removed!.reason}` };
+    let older: Buffer;
+    let current: Buffer;
+    try {
+      [current, older] = await readSegments(path.join(this.dir, FILE_OF.events(sessionId)), path.join(this.dir, FILE_OF.olderEvents(sessionId)));
+    } catch (error) {
+      return { status: 'error', sessionId, error: errorText(error) };
+    }
+    // A torn end of the older segment (it never has one unless a write failed) meets the first
+    // line of the current one: that makes one bad line, counted, not a torn tail.
+    const parsed = parseEvents(older.length ? Buffer.concat([older, current]) : current);
+    const torn = parsed.torn && { bytes: parsed.torn.bytes, offset: parsed.torn.offset - older.length };
+    return { status: 'read', session: s.summary, ...parsed, torn };
+  }
+
+  // ---- the person's edits (any window may make them, on any session)
+
+  async rename(sessionId: string, name: string): Promise<EditResult> {
+    const trimmed = name.trim();
+    const valid = nameSchema.shape.name.safeParse(trimmed);
+    if (!valid.success) return { status: 'error', sessionId, error: `a session name must be 1 to 500 characters` };
+    return this.edit(sessionId, 'renamed', () => replaceFile(path.join(this.dir, FILE_OF.name(sessionId)), JSON.stringify({ name: trimmed, at: Date.now() }) + '\n'));
+  }
+
+  async archive(sessionId: string, archived = true): Promise<EditResult> {
+    const file = path.join(this.dir, FILE_OF.archived(sessionId));
+    return this.edit(sessionId, archived ? 'archived' : 'unarchived', () => (archived ? fsp.writeFile(file, '') : fsp.rm(file, { force: true })));
+  }
+
+  /** Deletes the session with its files; a live session is refused (stop its worker first). */
+  async delete(sessionId: string): Promise<EditResult> {
+    return this.edit(sessionId, 'deleted', () => this.removeFiles(sessionId), true);
+  }
+
+  private async edit(sessionId: string, done: 'renamed' | 'archived' | 'unarchived' | 'deleted', act: () => Promise<unknown>, refuseLive = false): Promise<EditResult> {
+    if (!SESSION_ID.test(sessionId)) return { status: 'not_found', sessionId, error: `"${sessionId}" is not a session id` };
+    const s = await this.summary(sessionId);
+    if (!s.ok && s.missing) return { status: 'not_found', sessionId, error: `no session ${sessionId} in ${this.dir}` };
+    if (refuseLive && s.ok && s.summary.status === 'live') return { status: 'live', sessionId, error: `session ${sessionId} is still running; stop its worker first` };
+    try {
+      await act();
+      return { status: done, sessionId };
+    } catch (error) {
+      return { status: 'error', sessionId, error: errorText(error) };
+    }
+  }
+}
+
+/**
+ * The current segment, then the older one, each opened before either is read: a rotation in
+ * between makes both the same file (same inode), read once; in the other order it would skip the
+ * segment that was current. A segment not there (no event yet, never rotated) is empty.
+ */
+async function readSegments(currentFile: string, olderFile: string): Promise<[Buffer, Buffer]> {
+  const openOrNull = (f: string) => fsp.open(f, 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const current = await openOrNull(currentFile);
+  const older = await openOrNull(olderFile).catch(async (error) => {
+    await current?.close();
+    throw error;
+  });
+  try {
+    const [a, b] = await Promise.all([current?.stat(), older?.stat()]);
+    const same = a && b && a.ino === b.ino && a.dev === b.dev;
+    const empty = Buffer.alloc(0);
+    return [current ? await current.readFile() : empty, older && !same ? await older.readFile() : empty];
+  } finally {
+    await Promise.all([current?.close(), older?.close()]);
+  }
+}
+
+function writerAlive(w: SessionMeta['writer']): boolean {
+  if (w.start !== null) return isSameLiveProcess({ pid: w.pid, start: w.start });
+  try {
+    process.kill(w.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Splits an events file into its events, its torn tail (if any) and the lines that were not events. */
+export function parseEvents(buf: Buffer): Omit<Extract<ReadResult, { status: 'read' }>, 'status' | 'session'> {
+  const events: AgentEvent[] = [];
+  let bad = 0;
+  let first: string | null = null;
+  let from = 0;
+  for (;;) {
+    const nl = buf.indexOf(0x0a, from);
+    if (nl === -1) break;
+    const line = buf.toString('utf8', from, nl);
+    const at = from;
+    from = nl + 1;
+    if (line.length === 0) continue;
+    let parsed: unknown;
+    let problem: string | null = null;
+    try {
+      parsed = JSON.parse(line);
+      const ok = eventLineSchema.safeParse(parsed);
+      if (!ok.success) problem = `not an event (${ok.error.issues[0]?.path.join('.') || 'root'}: ${ok.error.issues[0]?.message})`;
+    } catch (error) {
+      problem = `not JSON (${errorText(error)})`;
+    }
+    if (problem) {
+      bad++;
+      first ??= `the line at byte ${at}: ${problem}`;
+      continue;
+    }
+    // Kept whole, as delivered: the schema checks, it does not reshape.
+    events.push(parsed as AgentEvent);
+  }
+  const torn = from < buf.length ? { bytes: buf.length - from, offset: from } : null;
+  return { events, torn, badLines: { count: bad, first } };
+}

@@ -1,0 +1,209 @@
+// The supervisor (the core's worker host): owns every worker, enforces the limits over all of
+// them, and fans events, state changes and output out to listeners. This is what `dist/core.js` gives an embedder and what
+// the VS Code layer adapts.
+import { randomUUID } from 'node:crypto';
+import type {
+  EventListener, OutputListener, PromptOptions, Provenance, StartResult, StateListener, StateResult,
+  StopResult, Supervisor, SupervisorOptions, WorkerSpec, WorkerState,
+} from './api';
+import type { AgentEvent } from './events/agentEvent';
+import { HostHistory } from './history/hostHistory';
+import { HistoryStore } from './history/store';
+import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
+import { buildLaunch } from './worker/launch';
+import { WorkerRegistry } from './worker/survivors';
+import { Watchdog } from './worker/watchdog';
+import { Worker } from './worker/worker';
+import { DIALECTS } from './wire/dialects';
+
+const now = () => performance.now();
+const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
+  const limits = resolveLimits(options.limits);
+  const workers = new Map<string, Worker>();
+  const eventListeners: EventListener[] = [];
+  const stateListeners: StateListener[] = [];
+  const outputListeners: OutputListener[] = [];
+  let sequence = 0;
+  const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError }) : null;
+  if (made && !made.ok) process.emitWarning(`history is off: ${made.error}`);
+  const history = made?.ok ? new HostHistory(made.store) : null;
+
+  const subscribe = <T>(list: T[], listener: T) => {
+    list.push(listener);
+    return () => {
+      const i = list.indexOf(listener);
+      if (i !== -1) list.splice(i, 1);
+    };
+  };
+
+  // Listeners run synchronously on the event path; one that throws is reported and the others
+  // still run.
+  const emitEvent = (worker: Worker, event: AgentEvent) => {
+    history?.event(worker, event);
+    for (const listener of eventListeners) {
+      try {
+        listener(worker.id, event);
+      } catch (error) {
+        process.emitWarning(`onEvent listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+  const emitState = (worker: Worker) => {
+    history?.state(worker);
+    if (stateListeners.length === 0) return;
+    const state = worker.state();
+    for (const listener of stateListeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        process.emitWarning(`onState listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+  const emitOutput: OutputListener = (workerId, kind, text) => {
+    for (const listener of outputListeners) {
+      try {
+        listener(workerId, kind, text);
+      } catch (error) {
+        process.emitWarning(`onOutput listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+
+  // What outlives a crash of this host: a watchdog that ends the workers' trees when the host
+  // dies without stopping them, and a registry from which the next activation learns of
+  // workers that outlived both.
+  const watchdog = options.watchdog === false ? null : new Watchdog();
+  const registry = options.registryFile ? new WorkerRegistry(options.registryFile) : null;
+  const untrack = (workerId: string, worker: Worker) => {
+    if (worker.pid !== null) watchdog?.forget(worker.pid);
+    registry?.remove(workerId);
+  };
+
+  /** Ids of workers this host stopped (the latest ones), so a late verb can say so. */
+  const stoppedIds = new Set<string>();
+  const missing = (workerId: string) => ({
+    status: 'not_found' as const, workerId, error: stoppedIds.has(workerId) ? `worker ${workerId} was stopped` : `no worker with id ${workerId}`, ms: 0,
+  });
+
+  async function start(input: WorkerSpec): Promise<StartResult> {
+    const t0 = now();
+    const checked = checkSpec(input);
+    if (!checked.ok) return { status: 'error', error: checked.error, ms: elapsed(t0) };
+    const spec = checked.spec;
+    // The first task obeys the prompt limit; refused before anything is spawned.
+    const taskRefused = spec.task ? checkPrompt(spec.task, limits) : null;
+    if (taskRefused) return { status: 'error', error: `invalid worker spec: task: ${taskRefused}`, ms: elapsed(t0) };
+    const launch = buildLaunch(spec, options);
+    if (!launch.ok) return { status: 'error', error: launch.error, ms: elapsed(t0) };
+    const dialect = DIALECTS[spec.dialect];
+    // The worker's version (what differs by version is decided from it), and a launch that cannot
+    // work refused in plain words before anything is spawned.
+    const preflight = dialect.preflight
+      ? await dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
+      : { ok: true as const, version: null };
+    if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
+    // Counted after the last wait, so that starts racing each other cannot pass the limit together.
+    const live = [...workers.values()].filter((w) => w.live).length;
+    if (live >= limits.maxWorkers) {
+      return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
+    }
+    const workerId = `w${++sequence}-${randomUUID().slice(0, 8)}`;
+    const worker = new Worker(workerId, spec, launch.launch, {
+      limits,
+      dialect,
+      version: preflight.version,
+      onEvent: emitEvent,
+      onState: emitState,
+      onOutput: (w, kind, text) => emitOutput(w.id, kind, text),
+      trace: options.trace ? (direction, message) => options.trace!(workerId, direction, message) : undefined,
+      onUiRequest: options.onUiRequest,
+      onUiNotice: options.onUiNotice,
+    });
+    workers.set(workerId, worker);
+    history?.begin(worker);
+    if (worker.pid !== null) {
+      watchdog?.watch(worker.pid);
+      registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
+    }
+    emitState(worker);
+    // A version asked of the program itself is asked while the worker starts, not before.
+    const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
+    if (probed.ok) worker.setVersion(version);
+    if (!probed.ok) {
+      const stderrTail = worker.state().stderrTail;
+      await worker.stop();
+      workers.delete(workerId);
+      untrack(workerId, worker);
+      const tail = stderrTail.join('\n').trim();
+      const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
+      return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
+    }
+    let taskAccepted: boolean | undefined;
+    if (spec.task) {
+      const first = await worker.prompt(spec.task, spec.taskProvenance ?? { source: 'task', submitter: 'start' });
+      taskAccepted = first.status === 'accepted';
+    }
+    return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ms: elapsed(t0) };
+  }
+
+  function get(workerId: string): Worker | undefined {
+    return workers.get(workerId);
+  }
+
+  async function stop(workerId: string): Promise<StopResult> {
+    const worker = get(workerId);
+    if (!worker) return { status: 'not_found', workerId, ms: 0 };
+    const result = await worker.stop();
+    workers.delete(workerId);
+    untrack(workerId, worker);
+    stoppedIds.add(workerId);
+    if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
+    return result;
+  }
+
+  const supervisor: Supervisor = {
+    limits,
+    start,
+    prompt: async (workerId: string, message: string, opts?: PromptOptions) => get(workerId)?.prompt(message, opts) ?? missing(workerId),
+    abort: async (workerId: string) => get(workerId)?.abort() ?? missing(workerId),
+    redirect: async (workerId: string, message: string, provenance?: Provenance) => get(workerId)?.redirect(message, provenance) ?? missing(workerId),
+    compact: async (workerId: string, opts?: { instructions?: string }) => get(workerId)?.compact(opts?.instructions) ?? missing(workerId),
+    newSession: async (workerId: string) => get(workerId)?.sessions.newSession() ?? missing(workerId),
+    fork: async (workerId: string, opts?: { entryId?: string }) => get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
+    setModel: async (workerId: string, model: string) => get(workerId)?.sessions.setModel(model) ?? missing(workerId),
+    exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
+    async exportMarkdown(workerId: string) {
+      const worker = get(workerId);
+      if (!worker) return missing(workerId);
+      const s = worker.state();
+      return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd });
+    },
+    state(workerId: string): StateResult {
+      const worker = get(workerId);
+      if (!worker) return { status: 'not_found', workerId };
+      const state = worker.state();
+      return { status: state.status, workerId, state };
+    },
+    list: (): WorkerState[] => [...workers.values()].map((w) => w.state()),
+    stop,
+    stopAll: () => Promise.all([...workers.keys()].map(stop)),
+    events: (workerId: string) => get(workerId)?.events.toArray() ?? [],
+    onEvent: (listener) => subscribe(eventListeners, listener),
+    onState: (listener) => subscribe(stateListeners, listener),
+    onOutput: (listener) => subscribe(outputListeners, listener),
+    history: history && { store: history.store, sessionOf: (workerId) => history.sessionOf(workerId) },
+    historyError: made && !made.ok ? made.error : null,
+    async dispose() {
+      await supervisor.stopAll();
+      await history?.store.close();
+      watchdog?.close();
+      eventListeners.length = 0;
+      stateListeners.length = 0;
+      outputListeners.length = 0;
+    },
+  };
+  return supervisor;
+}

@@ -1,0 +1,35 @@
+// How a dialect says the session verbs: where the worker's session is, resuming one, a new one,
+// a fork, the model, pi's HTML export, and the worker's own token accounting. Each answer is
+// checked with zod in the dialect's file; a verb the worker lacks is an `Unsupported`, thrown
+// before anything is sent.
+import type { MessageConnection } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import type { SessionRef, WorkerUsage } from '../api';
+
+/** The worker has no such verb (by dialect, version or capabilities); nothing was sent. */
+export class Unsupported extends Error {}
+
+export interface SessionVerbs {
+  /** Where the worker's conversation is kept now. */
+  current(connection: MessageConnection): Promise<SessionRef>;
+  /**
+   * Moves a freshly started worker onto an earlier session (τ `switch_session`). Absent where
+   * the launch itself resumes (pi `--session FILE`).
+   */
+  resume?(connection: MessageConnection, ref: SessionRef): Promise<{ cancelled: boolean }>;
+  newSession(connection: MessageConnection): Promise<{ cancelled: boolean }>;
+  fork(connection: MessageConnection, entryId: string | undefined): Promise<{ cancelled: boolean }>;
+  /** Returns the model the worker says it now runs, as "provider/id" where it says both. */
+  setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }>;
+  exportHtml(connection: MessageConnection, outputPath: string | undefined): Promise<{ path: string }>;
+  usage(connection: MessageConnection): Promise<WorkerUsage>;
+  /** The conversation's messages (`get_messages`), for what the events do not carry. */
+  messages(connection: MessageConnection): Promise<Array<Record<string, unknown>>>;
+}
+
+/** "provider/id" from a worker's model object. */
+export function modelName(m: { id?: string; provider?: string } | null | undefined): string | null {
+  return m ? [m.provider, m.id].filter(Boolean).join('/') || null : null;
+}
+
+export const messagesSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.string() })) });

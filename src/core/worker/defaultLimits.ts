@@ -1,0 +1,14 @@
+// The host's default limits, the one copy. A leaf that imports nothing, so the extension's
+// activation bundle (ui/lazyHost.ts, ui/settings.ts) takes these numbers without the core;
+// package.json's settings declare the same defaults (test/unit/ui.pure.test.ts compares them).
+export const DEFAULT_LIMITS = Object.freeze({
+  maxWorkers: 4,
+  maxPromptBytes: 32 * 1024,
+  commandTimeoutMs: 30_000,
+  settleTimeoutMs: 60_000,
+  killGraceMs: 2_000,
+  maxLineBytes: 64 * 1024 * 1024,
+  ringLines: 200,
+  eventStoreSize: 10_000,
+  resyncMs: 2_000,
+});

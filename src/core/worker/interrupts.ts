@@ -1,0 +1,138 @@
+// The verbs that end what a worker is doing, or wait for it to end: abort (a turn, or a
+// compaction where the worker's abort reaches one), redirect (abort, then prompt), compact.
+// Each waits for the worker's own word that it is over (the turn settled, compaction_end),
+// bounded by the settle timeout and by the worker's exit.
+import type { MessageConnection } from 'vscode-jsonrpc';
+import type { AbortResult, CompactResult, PromptResult, Provenance, RedirectResult, SupervisorLimits } from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+import type { Dialect, DialectTraits } from '../wire/dialect';
+import { checkPrompt } from './limits';
+import type { TurnTracker } from './turns';
+import type { Waits } from './waits';
+
+/** What of its worker these verbs use. */
+export interface InterruptPort {
+  /** A host event, through the turn fold. */
+  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  readonly id: string;
+  readonly limits: SupervisorLimits;
+  readonly dialect: Dialect;
+  readonly connection: MessageConnection;
+  readonly turns: TurnTracker;
+  readonly waits: Waits;
+  /** What the worker's dialect and version do (the version may be learned after the start). */
+  traits(): DialectTraits;
+  versionName(): string;
+  refuseUnlessRunning(): string | null;
+  /** A request to the worker, bounded by the command timeout (or `timeoutMs`) and by its exit. */
+  request<T>(pending: Promise<T>, what: string, timeoutMs?: number): Promise<T>;
+  prompt(message: string, provenance: Provenance): Promise<PromptResult>;
+  stateChanged(): void;
+}
+
+const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+export async function abort(w: InterruptPort): Promise<AbortResult> {
+  const t0 = performance.now();
+  const fail = (error: string): AbortResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
+  const refused = w.refuseUnlessRunning();
+  if (refused) return fail(refused);
+  const compacting = w.turns.compacting;
+  if (!w.turns.streaming && !compacting) return { status: 'not_streaming', workerId: w.id, ms: elapsed(t0) };
+  const cancels = w.traits().abortCancelsCompaction;
+  if (!w.turns.streaming && !cancels) {
+    return fail(`${w.versionName()}'s abort does not reach a running compaction; it will finish on its own`);
+  }
+  const settled = w.turns.streaming ? w.waits.nextSettlement() : null;
+  const compactionEnd = compacting && cancels ? w.waits.nextEvent('compaction_end') : null;
+  const sent = performance.now();
+  try {
+    await w.request(w.dialect.abort(w.connection), 'abort');
+    let compactionCancelled: boolean | null = null;
+    if (settled) {
+      const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
+      if (s.endReason !== 'aborted' && !compactionEnd) {
+        return { status: 'not_streaming', workerId: w.id, note: `the turn ended by itself (${s.endReason ?? 'no reason given'}) before the abort landed`, ms: elapsed(t0) };
+      }
+    }
+    if (compactionEnd) {
+      const end = await w.waits.bounded(compactionEnd.promise, w.limits.settleTimeoutMs, 'the compaction ending after abort');
+      // τ says `cancelled`, pi 1.x `aborted`.
+      compactionCancelled = end.data?.cancelled === true || end.data?.aborted === true;
+    }
+    return { status: 'aborted', workerId: w.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
+  } catch (error) {
+    return fail((error as Error).message);
+  } finally {
+    settled?.cancel();
+    compactionEnd?.cancel();
+  }
+}
+
+export async function redirect(w: InterruptPort, message: string, provenance: Provenance): Promise<RedirectResult> {
+  const t0 = performance.now();
+  const fail = (error: string, aborted?: boolean): RedirectResult => ({ status: 'error', workerId: w.id, error, aborted, ms: elapsed(t0) });
+  const refused = w.refuseUnlessRunning() ?? checkPrompt(message, w.limits);
+  if (refused) return fail(refused);
+  let aborted = false;
+  const sent = performance.now();
+  if (w.turns.streaming) {
+    const settled = w.waits.nextSettlement();
+    try {
+      await w.request(w.dialect.abort(w.connection), 'abort');
+      const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
+      aborted = s.endReason === 'aborted';
+    } catch (error) {
+      return fail(`${(error as Error).message}; the new instruction was not sent`);
+    } finally {
+      settled.cancel();
+    }
+  }
+  const settleMs = elapsed(sent);
+  const prompted = await w.prompt(message, provenance);
+  if (prompted.status !== 'accepted') return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
+  return { status: 'redirected', workerId: w.id, aborted, settleMs, submissionId: prompted.submissionId, ms: elapsed(t0) };
+}
+
+export async function compact(w: InterruptPort, instructions?: string): Promise<CompactResult> {
+  const t0 = performance.now();
+  const fail = (error: string): CompactResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
+  const refused = w.refuseUnlessRunning();
+  if (refused) return fail(refused);
+  if (w.turns.compacting) return fail('a compaction is already running');
+  if (w.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
+  let compactionId: string | null = null;
+  // pi names no compaction; τ's compaction_end names the one its ack announced.
+  const ended = w.waits.nextEvent('compaction_end', (e) => compactionId === null || e.data?.compaction_id === compactionId);
+  w.turns.compacting = true;
+  // τ announces no compaction until its end: the host says it began, so the stream says it too.
+  if (!w.dialect.announcesCompaction) w.emit({ type: 'compaction_start', data: { reason: 'manual', synthesized: true } });
+  w.stateChanged();
+  try {
+    // The summary is a model call: it gets the settle bound, not the command timeout.
+    const ack = await w.request(w.dialect.compact(w.connection, instructions), 'compact', w.limits.settleTimeoutMs);
+    if (ack.result) {
+      // pi answers when the compaction is over; its compaction_end event came first.
+      if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
+      return { status: 'compacted', workerId: w.id, performed: ack.result.performed ?? true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
+    }
+    compactionId = ack.compactionId;
+    const end = ended.seen?.data?.compaction_id === compactionId ? ended.seen : await w.waits.bounded(ended.promise, w.limits.settleTimeoutMs, 'the compaction');
+    const d = end.data ?? {};
+    if (d.cancelled === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
+    if (d.is_error === true) return fail(`the compaction failed: ${String(d.error ?? 'no detail')}`);
+    return {
+      status: 'compacted', workerId: w.id, performed: d.performed === true,
+      summary: typeof d.summary === 'string' ? d.summary : null,
+      tokensBefore: typeof d.tokens_before === 'number' ? d.tokens_before : null, ms: elapsed(t0),
+    };
+  } catch (error) {
+    // pi 1.x: an abort cancelled it (compaction_end {aborted: true}, then "Compaction cancelled").
+    if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
+    return fail((error as Error).message);
+  } finally {
+    ended.cancel();
+    w.turns.compacting = false;
+    w.stateChanged();
+  }
+}

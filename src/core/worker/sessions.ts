@@ -1,0 +1,184 @@
+// One worker's session: which one it is on (so that the caller can resume it after the worker
+// is gone), resuming one at start, the session verbs (new, fork, model, pi's HTML export), and
+// the worker's own token accounting, read when a turn settles. Each verb resolves with an honest
+// status: `unsupported` when the worker has no such verb and nothing was sent.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MarkdownResult, SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+import { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta } from '../export/markdown';
+import type { Dialect, ProbeInfo } from '../wire/dialect';
+import { Unsupported, type SessionVerbs } from '../wire/sessionVerbs';
+
+/** What the session module needs of its worker. */
+export interface SessionSite {
+  readonly id: string;
+  readonly spec: WorkerSpec;
+  readonly dialect: Dialect;
+  /** A request to the worker, bounded by the command timeout and by its exit. */
+  request<T>(send: (connection: MessageConnection) => Promise<T>, what: string): Promise<T>;
+  /** Why the worker cannot take a session verb now (starting, streaming, gone), or null. */
+  busy(): string | null;
+  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  changed(): void;
+  output(text: string): void;
+}
+
+const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+/**
+ * A resume the launch can honour, or why not. A pi session file must be in the spec's
+ * sessionDir (pi would write beside it, and nothing of the host's goes elsewhere) and must
+ * exist: pi starts a fresh session at a path that does not, which would be no resume at all.
+ */
+export function checkResume(spec: WorkerSpec): string | null {
+  const ref = spec.resume;
+  if (!ref) return null;
+  if (!spec.sessionDir) return 'resume needs the sessionDir the session was kept in';
+  if (spec.dialect === 'tau') return ref.id ? null : 'τ resumes a session by its id; the reference names none';
+  if (!ref.file) return 'pi resumes a session from its file; the reference names none';
+  const rel = path.relative(path.resolve(spec.sessionDir), path.resolve(ref.file));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return `the session file ${ref.file} is not inside sessionDir ${spec.sessionDir}`;
+  if (!existsSync(ref.file)) return `no session file at ${ref.file} (pi writes it after the first reply; a session with no reply has nothing to resume)`;
+  return null;
+}
+
+/** The file the launch reopens (pi), if the spec resumes one. */
+export function resumeFileOf(spec: WorkerSpec): string | undefined {
+  return spec.dialect === 'pi' ? spec.resume?.file ?? undefined : undefined;
+}
+
+export class WorkerSessions {
+  ref: SessionRef | null = null;
+  usage: WorkerUsage | null = null;
+  /** The model a set_model switched to; null until one did. */
+  model: string | null = null;
+  private usageAsked = 0;
+
+  constructor(private readonly site: SessionSite) {}
+
+  private get verbs(): SessionVerbs | undefined {
+    return this.site.dialect.sessions;
+  }
+
+  /**
+   * Right after the readiness probe: moves onto the session to resume (τ), checks that it is the
+   * one asked for, and learns where the conversation is kept. Throws when a resume failed, so
+   * that the start fails instead of going on in a fresh session.
+   */
+  async afterProbe(probed: ProbeInfo): Promise<void> {
+    const verbs = this.verbs;
+    if (!verbs) return;
+    const wanted = this.site.spec.resume;
+    if (wanted && verbs.resume) {
+      const r = await this.site.request((c) => verbs.resume!(c, wanted), `resuming session ${wanted.id}`);
+      if (r.cancelled) throw new Error(`the worker's extension vetoed switching to session ${wanted.id}`);
+    }
+    let ref: SessionRef;
+    try {
+      // A probe that named the file (pi) spares a request; after a switch (τ) the worker is asked again.
+      ref = probed.sessionFile !== undefined && !(wanted && verbs.resume)
+        ? { id: probed.sessionId, file: probed.sessionFile }
+        : await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+    } catch (error) {
+      // Not knowing where a fresh worker keeps its session costs a later resume, not this start.
+      if (wanted) throw error;
+      this.site.output(`could not learn the worker's session: ${(error as Error).message}`);
+      return;
+    }
+    this.ref = ref.id !== null || ref.file !== null ? ref : null;
+    if (!wanted) return;
+    if (wanted.id && ref.id !== wanted.id) throw new Error(`asked to resume session ${wanted.id}, but the worker is on ${ref.id ?? 'no session'}`);
+    this.site.emit({ type: 'session_resumed', data: { session: this.ref } });
+    await this.refreshUsage();
+  }
+
+  /** The worker's own accounting, asked once a turn settled; a newer answer wins over an older one. */
+  async refreshUsage(): Promise<void> {
+    const verbs = this.verbs;
+    if (!verbs) return;
+    const asked = ++this.usageAsked;
+    try {
+      const usage = await this.site.request((c) => verbs.usage(c), 'reading the token usage');
+      if (asked !== this.usageAsked) return;
+      this.usage = usage;
+      this.site.changed();
+    } catch (error) {
+      // A worker without the verb has no usage to show; any other failure is said once per turn.
+      if (!(error instanceof Unsupported)) this.site.output(`could not read the worker's token usage: ${(error as Error).message}`);
+    }
+  }
+
+  newSession(): Promise<SessionVerbResult> {
+    return this.switching('created', 'new_session', (v, c) => v.newSession(c));
+  }
+
+  fork(entryId?: string): Promise<SessionVerbResult> {
+    return this.switching('forked', 'fork', (v, c) => v.fork(c, entryId));
+  }
+
+  async setModel(model: string): Promise<SessionVerbResult> {
+    const t0 = performance.now();
+    return this.guarded(t0, async (verbs) => {
+      const r = await this.site.request((c) => verbs.setModel(c, model), 'set_model');
+      this.model = r.model ?? model;
+      this.site.emit({ type: 'model_changed', data: { model: this.model, asked: model } });
+      this.site.changed();
+      return { status: 'model_set', workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
+    });
+  }
+
+  async exportHtml(outputPath?: string): Promise<SessionVerbResult> {
+    const t0 = performance.now();
+    if (outputPath !== undefined && !path.isAbsolute(outputPath)) return { status: 'error', workerId: this.site.id, error: 'the export path must be absolute', ms: 0 };
+    return this.guarded(t0, async (verbs) => {
+      const r = await this.site.request((c) => verbs.exportHtml(c, outputPath), 'export_html');
+      return { status: 'exported', workerId: this.site.id, path: r.path, ms: elapsed(t0) };
+    });
+  }
+
+  /** Tool details come from the worker's messages while it runs; a gone worker's events stand alone. */
+  async exportMarkdown(events: AgentEvent[], meta: MarkdownMeta): Promise<MarkdownResult> {
+    const t0 = performance.now();
+    const verbs = this.verbs;
+    let tools: MarkdownMeta['tools'];
+    if (verbs && !this.site.busy()) {
+      try {
+        tools = toolDetailsFromMessages(await this.site.request((c) => verbs.messages(c), 'get_messages'));
+      } catch (error) {
+        this.site.output(`the export goes without the worker's messages: ${(error as Error).message}`);
+      }
+    }
+    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools }), ms: elapsed(t0) };
+  }
+
+  /** new_session and fork: the worker moves to another session, which the state then names. */
+  private switching(status: 'created' | 'forked', verb: string, run: (v: SessionVerbs, c: MessageConnection) => Promise<{ cancelled: boolean }>): Promise<SessionVerbResult> {
+    const t0 = performance.now();
+    return this.guarded(t0, async (verbs) => {
+      const previous = this.ref;
+      const r = await this.site.request((c) => run(verbs, c), verb);
+      if (r.cancelled) return { status: 'cancelled', workerId: this.site.id, ms: elapsed(t0) };
+      this.ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+      this.usage = null;
+      this.site.emit({ type: 'session_changed', data: { verb, session: this.ref, previous } });
+      this.site.changed();
+      await this.refreshUsage();
+      return { status, workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
+    });
+  }
+
+  private async guarded(t0: number, run: (verbs: SessionVerbs) => Promise<SessionVerbResult>): Promise<SessionVerbResult> {
+    const workerId = this.site.id;
+    const verbs = this.verbs;
+    if (!verbs) return { status: 'unsupported', workerId, error: `a ${this.site.spec.dialect} worker has no session verbs`, ms: 0 };
+    const busy = this.site.busy();
+    if (busy) return { status: 'error', workerId, error: busy, ms: elapsed(t0) };
+    try {
+      return await run(verbs);
+    } catch (error) {
+      return { status: error instanceof Unsupported ? 'unsupported' : 'error', workerId, error: (error as Error).message, ms: elapsed(t0) };
+    }
+  }
+}

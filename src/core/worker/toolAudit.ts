@@ -1,0 +1,40 @@
+// The host's audit of each tool call, for workers it cannot load a guard into (τ, others): after
+// the fact, not a sandbox, since the call may already be running when its arguments are judged.
+// τ's events carry no arguments, so they are read from the worker's messages.
+import type { AgentEvent } from '../events/agentEvent';
+import { auditToolCall } from '../guard/audit';
+import type { Dialect } from '../wire/dialect';
+import type { MessageConnection } from 'vscode-jsonrpc';
+import type { Launch } from './launch';
+import type { TurnTracker } from './turns';
+
+/** What the audit reads and does in its worker. */
+export interface AuditPort {
+  readonly cwd: string;
+  readonly dialect: Dialect;
+  readonly connection: MessageConnection;
+  readonly turns: TurnTracker;
+  /** A request to the worker, bounded by the command timeout and by its exit. */
+  request<T>(pending: Promise<T>, what: string): Promise<T>;
+  /** The host's finding, as a guard_violation event marked on its tool call. */
+  report(event: Omit<AgentEvent, 'timestamp'>): void;
+  abort(): Promise<unknown>;
+}
+
+export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['audit']>, event: AgentEvent): Promise<void> {
+  const { policy, onViolation } = audit;
+  const toolName = event.tool_name ?? '';
+  let args: unknown = event.args;
+  if (args === undefined && event.tool_call_id && w.dialect.toolCallArgs) {
+    try {
+      args = await w.request(w.dialect.toolCallArgs(w.connection, event.tool_call_id), 'reading the tool call\'s arguments');
+    } catch (error) {
+      w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id, tool_name: toolName, is_error: true, error: `the guard could not read the call's arguments: ${(error as Error).message}` });
+      return;
+    }
+  }
+  const verdict = auditToolCall(policy, toolName, args ?? {}, w.cwd);
+  if (!verdict.violation) return;
+  w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
+  if (onViolation === 'abort' && w.turns.streaming) await w.abort();
+}

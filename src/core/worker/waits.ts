@@ -1,0 +1,86 @@
+// What a worker's verbs wait for: the next settled turn, the next event of a kind, or a
+// worker's answer. None waits forever: each is bounded by a timeout and by the worker's exit.
+import type { AgentEvent } from '../events/agentEvent';
+import type { EventBus } from '../events/eventBus';
+import type { Settlement } from './turns';
+import type { WorkerProcess } from './workerProcess';
+
+export class Waits {
+  private readonly settleWaiters = new Set<(s: Settlement) => void>();
+
+  constructor(private readonly bus: EventBus<AgentEvent>, private readonly process: WorkerProcess) {}
+
+  /** A turn settled: every wait for it ends. */
+  settled(s: Settlement): void {
+    for (const waiter of [...this.settleWaiters]) waiter(s);
+  }
+
+  nextSettlement() {
+    let cancel = () => {};
+    const promise = new Promise<Settlement>((resolve) => {
+      const waiter = (s: Settlement) => {
+        this.settleWaiters.delete(waiter);
+        resolve(s);
+      };
+      this.settleWaiters.add(waiter);
+      cancel = () => this.settleWaiters.delete(waiter);
+    });
+    return { promise, cancel };
+  }
+
+  /** The next event of a type that `match` accepts; `seen` is it, once it came. */
+  nextEvent(type: string, match: (e: AgentEvent) => boolean = () => true) {
+    const handle = { seen: undefined as AgentEvent | undefined, promise: undefined as unknown as Promise<AgentEvent>, cancel: () => {} };
+    handle.promise = new Promise<AgentEvent>((resolve) => {
+      const off = this.bus.on(type, (e) => {
+        if (handle.seen || !match(e)) return;
+        handle.seen = e;
+        off();
+        resolve(e);
+      });
+      handle.cancel = off;
+    });
+    return handle;
+  }
+
+  /** `pending`, unless the worker exits first or `timeoutMs` passes. */
+  bounded<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+    if (this.process.exit) {
+      pending.catch(() => {});
+      return Promise.reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
+    }
+    return new Promise<T>((resolve, reject) => {
+      // Node's timers run on the loop's cached millisecond clock and can fire up to a
+      // millisecond early; "no answer within N s" is only said once N s have really passed.
+      const deadline = performance.now() + timeoutMs;
+      const expire = () => {
+        const left = deadline - performance.now();
+        if (left > 0) {
+          timer = setTimeout(expire, Math.ceil(left));
+          return;
+        }
+        cleanup();
+        reject(new Error(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
+      };
+      let timer = setTimeout(expire, timeoutMs);
+      const offExit = this.process.onceExit(() => {
+        cleanup();
+        reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
+      });
+      const cleanup = () => {
+        clearTimeout(timer);
+        offExit();
+      };
+      pending.then(
+        (value) => {
+          cleanup();
+          resolve(value);
+        },
+        (error) => {
+          cleanup();
+          reject(error);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,209 @@
+// A worker's child process, owned by its Worker: the spawn, the JSON-RPC connection over its
+// stdin/stdout, its stderr lines, its exit, and the stop that ends its whole process tree.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc';
+import type { AgentEvent } from '../events/agentEvent';
+import type { WireCodec } from '../wire/codec';
+import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
+import { JsonlMessageWriter } from '../wire/jsonlWriter';
+import type { Launch } from './launch';
+import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { Ring } from './ring';
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** What the process tells its worker. */
+export interface ProcessListeners {
+  onEvent: (event: AgentEvent) => void | Promise<void>;
+  onProtocolError: (error: ProtocolError) => void;
+  onRequest: (method: string, params: unknown) => Promise<unknown>;
+  onNotification: (method: string, params: unknown) => void;
+  /** A complete stderr line, or the reason the program could not be started. */
+  onStderr: (line: string) => void;
+  /** The connection's own trouble (a failed write, a broken stream). */
+  onConnectionError: (text: string) => void;
+  /** Once, when the process is gone (or never started); before any exit waiter. */
+  onExit: (exit: Exit) => void;
+}
+
+export interface ProcessOptions {
+  cwd: string;
+  codec: WireCodec;
+  maxLineBytes: number;
+  ringLines: number;
+  killGraceMs: number;
+  trace?: (direction: 'send' | 'receive', message: unknown) => void;
+  /** The dialect's reading of a failed start's stderr, in plain words. */
+  explainStartFailure?: (stderr: string) => string | null | undefined;
+}
+
+const isWindows = process.platform === 'win32';
+
+export class WorkerProcess {
+  readonly connection: MessageConnection;
+  readonly stderr: Ring<string>;
+  private readonly child: ChildProcess;
+  private readonly writer: JsonlMessageWriter;
+  private readonly exitWaiters = new Set<(e: Exit) => void>();
+  private exited: Exit | null = null;
+  private spawnError: string | null = null;
+  private stderrPartial = '';
+  /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
+  private tree: ProcInfo[] = [];
+
+  constructor(private readonly launch: Launch, private readonly options: ProcessOptions, private readonly listeners: ProcessListeners) {
+    this.stderr = new Ring(options.ringLines);
+    const { trace } = options;
+    this.child = spawn(launch.command, launch.args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...launch.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so that stop reaches what the worker started.
+      detached: !isWindows,
+      windowsHide: true,
+    });
+    this.child.on('error', (error) => this.onSpawnError(error));
+    this.child.on('exit', (code, signal) => this.onExit({ code, signal }));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    const reader = new JsonlMessageReader(this.child.stdout!, {
+      maxLineBytes: options.maxLineBytes,
+      codec: options.codec,
+      onEvent: listeners.onEvent,
+      onProtocolError: listeners.onProtocolError,
+      onReceive: trace ? (value) => trace('receive', value) : undefined,
+    });
+    this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined);
+    this.writer.onError(([error]) => listeners.onConnectionError(`write to the worker failed: ${error.message}`));
+    this.connection = createMessageConnection(reader, this.writer);
+    this.connection.onRequest(listeners.onRequest);
+    this.connection.onNotification(listeners.onNotification);
+    this.connection.onError(([error]) => listeners.onConnectionError(`connection error: ${error.message}`));
+    this.connection.listen();
+  }
+
+  get pid(): number | null {
+    return this.child.pid ?? null;
+  }
+
+  /** How it ended; null while it runs. */
+  get exit(): Exit | null {
+    return this.exited;
+  }
+
+  /** Calls `waiter` once when the process exits; the returned function takes it back. */
+  onceExit(waiter: (e: Exit) => void): () => void {
+    this.exitWaiters.add(waiter);
+    return () => this.exitWaiters.delete(waiter);
+  }
+
+  /** The exit, or null if it has not come within `ms`. */
+  waitExit(ms: number): Promise<Exit | null> {
+    if (this.exited) return Promise.resolve(this.exited);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        off();
+        resolve(null);
+      }, ms);
+      const off = this.onceExit((e) => {
+        clearTimeout(timer);
+        resolve(e);
+      });
+    });
+  }
+
+  /**
+   * SIGTERM first (pi ends its running tools on SIGTERM, not when its stdin closes), then close
+   * stdin, then SIGKILL for everything recorded in the tree that is still alive after the grace.
+   */
+  async stop(): Promise<{ exit: Exit | null; killed: boolean }> {
+    if (this.exited) {
+      await this.reapOrphans();
+      return { exit: this.exited, killed: false };
+    }
+    const { killGraceMs } = this.options;
+    const pid = this.pid;
+    if (pid !== null) {
+      this.tree = mergeTrees(this.tree, processTree(pid));
+      if (isWindows) taskkill(pid, false);
+      else signalTree(this.tree.filter((p) => p.pid === pid), 'SIGTERM');
+    }
+    this.writer.end();
+    let exit = await this.waitExit(killGraceMs);
+    let killed = false;
+    if (!exit && pid !== null) {
+      killed = true;
+      this.tree = mergeTrees(this.tree, processTree(pid));
+      if (isWindows) taskkill(pid, true);
+      else signalTree(this.tree, 'SIGKILL');
+      exit = await this.waitExit(killGraceMs);
+    }
+    await this.reapOrphans();
+    this.connection.dispose();
+    return { exit, killed };
+  }
+
+  /** Why it is gone: code or signal, the dialect's reading of stderr, and stderr's tail. */
+  exitDescription(): string {
+    const e = this.exited;
+    if (!e) return 'the worker is running';
+    if (this.spawnError) return this.spawnError;
+    const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const tail = this.stderr.tail(10).join('\n').trim();
+    const why = this.options.explainStartFailure?.(this.stderr.tail(40).join('\n'));
+    return `the worker ${how}${why ? `: ${why}` : ''}${tail ? `; stderr:\n${tail}` : ' (stderr was empty)'}`;
+  }
+
+  /**
+   * Descendants that outlived the worker (re-parented to init) are ended too. A SIGKILL lands
+   * when its target next runs, so stop waits (within the kill grace) until they are gone.
+   */
+  private async reapOrphans(): Promise<void> {
+    if (isWindows || this.tree.length === 0) return;
+    const orphans = this.tree.filter((p) => p.pid !== this.pid);
+    signalTree(orphans, 'SIGKILL');
+    const deadline = performance.now() + this.options.killGraceMs;
+    let left = orphans.filter(isSameLiveProcess);
+    while (left.length > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      left = left.filter(isSameLiveProcess);
+    }
+  }
+
+  private onStderr(chunk: Buffer): void {
+    const text = this.stderrPartial + chunk.toString('utf8');
+    const lines = text.split('\n');
+    this.stderrPartial = lines.pop() ?? '';
+    if (this.stderrPartial.length > 64 * 1024) {
+      lines.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    for (const line of lines) {
+      const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
+      this.stderr.push(clean);
+      this.listeners.onStderr(clean);
+    }
+  }
+
+  private onSpawnError(error: Error): void {
+    const said = `could not start ${this.launch.command}: ${error.message}`;
+    this.listeners.onStderr(said);
+    this.stderr.push(said);
+    this.spawnError = said;
+    if (!this.exited) this.onExit({ code: null, signal: null });
+  }
+
+  private onExit(exit: Exit): void {
+    if (this.exited) return;
+    this.exited = exit;
+    if (this.stderrPartial) {
+      this.stderr.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    this.listeners.onExit(exit);
+    for (const waiter of [...this.exitWaiters]) waiter(exit);
+    this.exitWaiters.clear();
+  }
+}

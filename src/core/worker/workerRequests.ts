@@ -1,0 +1,72 @@
+// What a worker asks of the person, through the host's UI: pi's extension UI comes over the wire
+// (a dialog request to answer, or a notice such as notify or setStatus); τ's extensions leave
+// requests that the worker polls for (extensionRequests.ts). Any other notification the worker
+// sends is kept as an event, never dropped for being unknown.
+import type { MessageConnection } from 'vscode-jsonrpc';
+import type { UiNotice, UiRequest, UiResponse } from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+import type { Dialect } from '../wire/dialect';
+import { UI_REQUEST_PREFIX } from '../wire/pi';
+import { ExtensionRequests } from './extensionRequests';
+import type { PendingInputs } from './pendingInput';
+
+export interface PersonUi {
+  /** Answers a dialog; without it (a headless host) every dialog is `cancelled`. */
+  onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
+  onUiNotice?: (notice: UiNotice) => void;
+}
+
+type Emit = (event: Omit<AgentEvent, 'timestamp'>) => void;
+
+/** The connection's handlers for what the worker sends outside its events. */
+export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs) {
+  return {
+    async onRequest(method: string, params: unknown): Promise<unknown> {
+      if (!method.startsWith(UI_REQUEST_PREFIX)) throw new Error(`unsupported request from worker: ${method}`);
+      const p = (params ?? {}) as Record<string, unknown>;
+      const req = { ...p, workerId, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
+      if (!ui.onUiRequest) return { cancelled: true };
+      // While the dialog is up, the worker waits for the person (its attention state says so).
+      pending.dialogOpened(req.id, req.method, req.title ?? null);
+      try {
+        return await ui.onUiRequest(req);
+      } catch {
+        return { cancelled: true };
+      } finally {
+        pending.dialogClosed(req.id);
+      }
+    },
+    onNotification(method: string, params: unknown): void {
+      if (method.startsWith(UI_REQUEST_PREFIX)) {
+        ui.onUiNotice?.({ workerId, method: method.slice(UI_REQUEST_PREFIX.length), params: (params ?? {}) as Record<string, unknown> });
+        return;
+      }
+      // Kept, never dropped for being unknown.
+      emit({ type: method, data: { params } });
+    },
+  };
+}
+
+/** What the extension requests use of their worker. */
+export interface ExtensionRequestsPort {
+  readonly id: string;
+  readonly dialect: Dialect;
+  readonly connection: MessageConnection;
+  /** A request to the worker, bounded by the command timeout and by its exit. */
+  request<T>(pending: Promise<T>, what: string): Promise<T>;
+  emit: Emit;
+  readonly pendingInput: PendingInputs;
+}
+
+/** τ's extension requests, for a dialect that has them; null for one that does not. */
+export function extensionRequestsFor(w: ExtensionRequestsPort, { onUiRequest }: PersonUi): ExtensionRequests | null {
+  const { dialect, connection } = w;
+  if (!dialect.pendingRequest || !dialect.answerRequest) return null;
+  return new ExtensionRequests({
+    pending: () => w.request(dialect.pendingRequest!(connection), 'reading the pending request'),
+    answer: (id, action, values) => w.request(dialect.answerRequest!(connection, id, action, values), 'answering the request'),
+    ask: onUiRequest && ((req) => onUiRequest({ ...req, workerId: w.id })),
+    emit: w.emit,
+    standing: (req, asking) => w.pendingInput.requestStands(req, asking),
+  });
+}

@@ -1,0 +1,61 @@
+// Discard: remove a worker's worktree and its branch. In two steps so that nothing is lost
+// unasked: `previewDiscard` says what would go (files not committed, commits no other branch
+// holds) with a fingerprint of that state; `discardWorktree` refuses when the worktree changed
+// since the preview the person confirmed. Stopping a worker never calls either.
+import { git, gitFailure, zFields } from './git';
+import { listChanges, type ChangedFile } from './changes';
+import type { WorkerWorktree } from './create';
+
+export interface DiscardPreview {
+  status: 'ok';
+  path: string;
+  branch: string;
+  /** Changes not committed on the branch (untracked files included). */
+  uncommitted: ChangedFile[];
+  /** Commits on the branch that no other branch holds, newest first. */
+  unmergedCommits: Array<{ commit: string; subject: string }>;
+  /** Nothing would be lost: no uncommitted change, no commit only this branch has. */
+  nothingLost: boolean;
+  /** Pass back to discardWorktree: it refuses if the worktree is not the one previewed. */
+  fingerprint: string;
+}
+
+export type PreviewResult = DiscardPreview | { status: 'error'; path: string; reason: string };
+
+export async function previewDiscard(wt: WorkerWorktree): Promise<PreviewResult> {
+  const fail = (reason: string): PreviewResult => ({ status: 'error', path: wt.path, reason });
+  const head = await git(wt.path, ['rev-parse', 'HEAD']);
+  if (!head.ok) return fail(gitFailure(head, `reading ${wt.path}`));
+  const changes = await listChanges(wt.path, head.stdout.trim());
+  if (changes.status !== 'ok') return fail(changes.reason);
+  const log = await git(wt.path, ['log', '-z', '--format=%H%x1f%s', `refs/heads/${wt.branch}`, '--not', `--exclude=${wt.branch}`, '--branches']);
+  if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
+  const unmergedCommits = zFields(log.stdout).map((l) => {
+    const [commit, subject] = l.split('\x1f');
+    return { commit, subject };
+  });
+  return {
+    status: 'ok', path: wt.path, branch: wt.branch, uncommitted: changes.files, unmergedCommits,
+    nothingLost: changes.files.length === 0 && unmergedCommits.length === 0,
+    fingerprint: `${head.stdout.trim()}:${changes.snapshot}`,
+  };
+}
+
+export type DiscardResult =
+  | { status: 'discarded'; path: string; branch: string; lost: DiscardPreview }
+  | { status: 'changed_since_preview'; path: string; preview: DiscardPreview; reason: string }
+  | { status: 'error'; path: string; reason: string };
+
+export async function discardWorktree(wt: WorkerWorktree, expectedFingerprint: string): Promise<DiscardResult> {
+  const now = await previewDiscard(wt);
+  if (now.status !== 'ok') return now;
+  if (now.fingerprint !== expectedFingerprint) {
+    return { status: 'changed_since_preview', path: wt.path, preview: now, reason: `the worktree changed since you were asked (${now.uncommitted.length} uncommitted, ${now.unmergedCommits.length} unmerged commits now); nothing was removed` };
+  }
+  // From the main worktree: git will not remove the worktree it runs in.
+  const remove = await git(wt.mainRoot, ['worktree', 'remove', '--force', wt.path]);
+  if (!remove.ok) return { status: 'error', path: wt.path, reason: gitFailure(remove, `git worktree remove ${wt.path}`) };
+  const branch = await git(wt.mainRoot, ['branch', '-D', wt.branch]);
+  if (!branch.ok) return { status: 'error', path: wt.path, reason: gitFailure(branch, `the worktree is gone, but deleting its branch ${wt.branch} failed`) };
+  return { status: 'discarded', path: wt.path, branch: wt.branch, lost: now };
+}

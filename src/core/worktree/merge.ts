@@ -1,0 +1,154 @@
+// "Merge into my branch": a real `git merge` in the person's worktree, never a copy of files.
+// First everything the worker left uncommitted is committed on its own branch (in its own
+// worktree), then the branch is merged with --no-ff, so the person's history shows one merge
+// per worker. A merge that conflicts is left in progress, and the conflicted files come back
+// for the merge editor. Refused, with nothing changed, when the person's worktree has
+// uncommitted changes (or untracked files) in files the merge would write.
+import path from 'node:path';
+import { git, gitFailure, zFields } from './git';
+import { listChanges } from './changes';
+import type { WorkerWorktree } from './create';
+import { detectRepository, listWorktreeEntries } from './repo';
+
+export interface ConflictedFile {
+  /** Relative to the person's worktree. */
+  path: string;
+  absPath: string;
+  /** Index stages present (1 base, 2 the person's, 3 the worker's), as `git show :N:path` reads them. */
+  stages: Array<1 | 2 | 3>;
+}
+
+export type MergeResult =
+  | { status: 'merged'; into: string; branch: string; targetBranch: string; commit: string; committed: string | null; files: string[] }
+  | { status: 'up_to_date'; into: string; branch: string; targetBranch: string; committed: string | null }
+  | { status: 'conflicts'; into: string; branch: string; targetBranch: string; committed: string | null; conflicts: ConflictedFile[] }
+  | { status: 'dirty'; into: string; reason: string; files: string[] }
+  | { status: 'merge_in_progress' | 'detached_head' | 'not_found' | 'error'; into: string; reason: string };
+
+export interface MergeOptions {
+  /** The person's worktree (the workspace folder); default the worktree that has the branch the worker came from checked out. */
+  into?: string;
+  /** Message of the commit made of the worker's uncommitted changes. */
+  commitMessage?: string;
+}
+
+export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = {}): Promise<MergeResult> {
+  const into = options.into ?? await checkedOut(wt);
+  if (!into) return { status: 'not_found', into: wt.mainRoot, reason: `the branch ${wt.target ?? '(none recorded)'} the worker came from is not checked out in any worktree; say which worktree to merge into` };
+  const repo = await detectRepository(into);
+  if (repo.status !== 'repository') return { status: 'not_found', into, reason: repo.reason };
+  const root = repo.root;
+  if (root === wt.path) return { status: 'error', into: root, reason: 'a worktree cannot be merged into itself' };
+  if (!repo.branch) return { status: 'detached_head', into: root, reason: `${root} has a detached HEAD: check out the branch to merge into first` };
+  const targetBranch = repo.branch;
+  if ((await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) {
+    return { status: 'merge_in_progress', into: root, reason: `a merge is already in progress in ${root}: finish or abort it first` };
+  }
+
+  // What the merge would write: the worker's side since the fork, including what is not committed yet.
+  const mb = await git(wt.path, ['merge-base', 'HEAD', repo.head]);
+  if (!mb.ok) return { status: 'error', into: root, reason: gitFailure(mb, `finding where ${wt.branch} and ${targetBranch} parted`) };
+  const theirs = await listChanges(wt.path, mb.stdout.trim());
+  if (theirs.status !== 'ok') return { status: 'error', into: root, reason: theirs.reason };
+  const touched = new Set(theirs.files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])));
+  const dirty = await dirtyFiles(root);
+  if (dirty === null) return { status: 'error', into: root, reason: `could not read the status of ${root}` };
+  const overlap = dirty.filter((f) => touched.has(f));
+  if (overlap.length > 0) {
+    return { status: 'dirty', into: root, files: overlap, reason: `${root} has uncommitted changes in ${overlap.length === 1 ? overlap[0] : `${overlap.length} files`} that the merge would write: commit or stash them first` };
+  }
+
+  const committed = await commitAll(wt, options.commitMessage ?? `${wt.workerName}: its uncommitted work, committed to merge into ${targetBranch}`);
+  if (committed.status === 'error') return { status: 'error', into: root, reason: committed.reason };
+  const tip = await git(wt.path, ['rev-parse', 'HEAD']);
+  if (!tip.ok) return { status: 'error', into: root, reason: gitFailure(tip, 'reading the worker\'s branch') };
+  const base = { into: root, branch: wt.branch, targetBranch, committed: committed.commit };
+  if ((await git(root, ['merge-base', '--is-ancestor', tip.stdout.trim(), 'HEAD'])).ok) return { status: 'up_to_date', ...base };
+
+  const merge = await git(root, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${wt.workerName} (${wt.branch}) into ${targetBranch}`, wt.branch]);
+  if (merge.ok) {
+    const head = await git(root, ['rev-parse', 'HEAD']);
+    const files = await git(root, ['diff', '--name-only', '-z', 'HEAD^1', 'HEAD']);
+    return { status: 'merged', ...base, commit: head.stdout.trim(), files: zFields(files.stdout) };
+  }
+  const conflicts = await conflictedFiles(root);
+  if (conflicts.length > 0) return { status: 'conflicts', ...base, conflicts };
+  return { status: 'error', into: root, reason: gitFailure(merge, `git merge ${wt.branch}`) };
+}
+
+/** The merge in progress in `root`: the files still unmerged (empty once all are resolved). */
+export async function conflictedFiles(root: string): Promise<ConflictedFile[]> {
+  const r = await git(root, ['ls-files', '-u', '-z']);
+  const byPath = new Map<string, ConflictedFile>();
+  for (const line of zFields(r.stdout)) {
+    const tab = line.indexOf('\t');
+    const stage = Number(line.slice(0, tab).split(' ')[2]) as 1 | 2 | 3;
+    const p = line.slice(tab + 1);
+    const f = byPath.get(p) ?? { path: p, absPath: path.join(root, p), stages: [] };
+    f.stages.push(stage);
+    byPath.set(p, f);
+  }
+  return [...byPath.values()];
+}
+
+export type FinishResult =
+  | { status: 'merged'; commit: string }
+  | { status: 'conflicts'; conflicts: ConflictedFile[] }
+  | { status: 'aborted' }
+  | { status: 'no_merge' | 'error'; reason: string };
+
+/** Conclude a merge whose conflicts the person resolved (the files saved): stage them and commit. */
+export async function finishMerge(root: string): Promise<FinishResult> {
+  if (!(await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) return { status: 'no_merge', reason: `no merge is in progress in ${root}` };
+  const left = await conflictedFiles(root);
+  const stillMarked = [];
+  for (const f of left) {
+    // A file still holding conflict markers is not resolved, whatever its stage says.
+    const check = await git(root, ['diff', '--check', '--', f.path]);
+    if (!check.ok && /conflict marker/.test(check.stdout)) stillMarked.push(f);
+  }
+  if (stillMarked.length > 0) return { status: 'conflicts', conflicts: stillMarked };
+  if (left.length > 0) {
+    const add = await git(root, ['add', '--', ...left.map((f) => f.path)]);
+    if (!add.ok) return { status: 'error', reason: gitFailure(add, 'staging the resolved files') };
+  }
+  const commit = await git(root, ['commit', '--no-edit']);
+  if (!commit.ok) return { status: 'error', reason: gitFailure(commit, 'committing the merge') };
+  return { status: 'merged', commit: (await git(root, ['rev-parse', 'HEAD'])).stdout.trim() };
+}
+
+/** Give up a merge in progress: the person's branch and files go back to how they were before it. */
+export async function abortMerge(root: string): Promise<FinishResult> {
+  if (!(await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) return { status: 'no_merge', reason: `no merge is in progress in ${root}` };
+  const r = await git(root, ['merge', '--abort']);
+  return r.ok ? { status: 'aborted' } : { status: 'error', reason: gitFailure(r, 'git merge --abort') };
+}
+
+/** Commit everything in the worker's worktree on its branch; `commit` null when there was nothing. */
+export async function commitAll(wt: WorkerWorktree, message: string): Promise<{ status: 'ok'; commit: string | null } | { status: 'error'; reason: string }> {
+  const add = await git(wt.path, ['add', '-A', '--', '.']);
+  if (!add.ok) return { status: 'error', reason: gitFailure(add, `staging the changes in ${wt.path}`) };
+  if ((await git(wt.path, ['diff', '--cached', '--quiet'])).ok) return { status: 'ok', commit: null };
+  const commit = await git(wt.path, ['commit', '-q', '-m', message]);
+  if (!commit.ok) return { status: 'error', reason: gitFailure(commit, `committing the worker's changes on ${wt.branch}`) };
+  return { status: 'ok', commit: (await git(wt.path, ['rev-parse', 'HEAD'])).stdout.trim() };
+}
+
+/** Paths with uncommitted changes or untracked files, renames with both names. */
+async function dirtyFiles(root: string): Promise<string[] | null> {
+  const r = await git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  if (!r.ok) return null;
+  const f = zFields(r.stdout);
+  const out: string[] = [];
+  for (let i = 0; i < f.length; i++) {
+    out.push(f[i].slice(3));
+    if (f[i][0] === 'R' || f[i][0] === 'C') out.push(f[++i]);
+  }
+  return out;
+}
+
+async function checkedOut(wt: WorkerWorktree): Promise<string | null> {
+  if (!wt.target) return null;
+  const all = await listWorktreeEntries(wt.mainRoot);
+  return all?.find((e) => e.branch === wt.target)?.path ?? null;
+}

@@ -1,0 +1,24 @@
+// A worker started in its worktree: the spec the person chose, moved from their checkout into
+// the worktree. Its cwd (the same sub-folder, if it was one; else the worktree's top) and its workspace folder become the
+// worktree's, so `guard: true` allows the worktree alone; the paths of an explicit guard that lie
+// in the checkout move with it (an allowed path elsewhere, e.g. /tmp, stays as the person set it).
+import path from 'node:path';
+import type { WorkerSpec } from '../api';
+import type { GuardSpec } from '../guard/policy';
+import type { WorkerWorktree } from './create';
+
+/** `p` under `from` moved to the same place under `to`; anything else unchanged. */
+function moved(p: string, from: string, to: string): string {
+  const rel = path.relative(from, p);
+  return rel === '' ? to : rel.startsWith('..') || path.isAbsolute(rel) ? p : path.join(to, rel);
+}
+
+export function specInWorktree(spec: WorkerSpec, wt: WorkerWorktree, checkout: string): WorkerSpec {
+  const move = (p: string) => moved(p, checkout, wt.path);
+  const guard: WorkerSpec['guard'] = typeof spec.guard === 'object'
+    ? { ...spec.guard, allowedPaths: spec.guard.allowedPaths.map(move), forbiddenPaths: spec.guard.forbiddenPaths.map(move) } satisfies GuardSpec
+    : spec.guard;
+  // A cwd outside the checkout would leave the worker outside its worktree: it starts at the top.
+  const cwd = move(spec.cwd);
+  return { ...spec, cwd: cwd === spec.cwd ? wt.path : cwd, workspaceFolder: wt.path, guard };
+}

@@ -1,0 +1,128 @@
+// The messages between the event log's webview and the extension host, both ways, as zod
+// schemas. Imported by src/ui (host side) and src/webview (bundled into the browser script), so
+// it imports nothing but zod and the schemas' fast path. Every message is validated where it is received.
+// zod/mini: the same checks as zod, tree-shakable, so the webview bundle stays small.
+import * as z from 'zod/mini';
+import { fastParser, fastSafeParse } from '../core/wire/fastParse';
+
+const opt = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
+const count = () => z.number().check(z.int(), z.minimum(0));
+
+export const workerViewSchema = z.object({
+  workerId: z.string(),
+  name: z.string(),
+  status: z.enum(['starting', 'running', 'exited', 'stopped', 'failed']),
+  streaming: z.boolean(),
+  compacting: z.boolean(),
+  model: z.nullable(z.string()),
+  dialect: z.string(),
+  pid: z.nullable(z.number()),
+});
+export type WorkerView = z.infer<typeof workerViewSchema>;
+
+/** An AgentEvent as it travels to the webview (see slimEvent): known fields typed, the rest kept. */
+export const pageEventSchema = z.looseObject({
+  type: z.string(),
+  timestamp: z.number(),
+  /** The host's turn stamp (core/events/agentEvent.ts TurnStamp): the page groups by it and counts nothing. */
+  turn: z.optional(z.object({ index: count(), opens: z.optional(z.literal(true)), ends: z.optional(z.literal(true)) })),
+  turn_index: opt(z.number()),
+  tool_call_id: opt(z.string()),
+  tool_name: opt(z.string()),
+  is_error: z.optional(z.boolean()),
+  blocked: z.optional(z.boolean()),
+  blocked_by: opt(z.string()),
+  end_reason: opt(z.string()),
+  error: opt(z.string()),
+  submission_id: opt(z.string()),
+  source: opt(z.string()),
+  submitter: opt(z.string()),
+  delta: opt(z.string()),
+  block_type: opt(z.enum(['text', 'thinking'])),
+  replace: z.optional(z.boolean()),
+});
+export type PageEvent = z.infer<typeof pageEventSchema> & {
+  args?: unknown; result?: unknown; details?: unknown; message?: unknown; correlation?: Record<string, unknown> | null;
+  data?: Record<string, unknown>; will_retry?: boolean; stop_reason?: string | null;
+};
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('reset'),
+    worker: z.nullable(workerViewSchema),
+    /** Events the host's store held for this worker and dropped for newer ones. */
+    evicted: count(),
+    storeLimit: count(),
+  }),
+  z.object({ type: z.literal('events'), workerId: z.string(), events: z.array(pageEventSchema) }),
+  z.object({ type: z.literal('state'), worker: workerViewSchema }),
+  z.object({
+    type: z.literal('workers'),
+    workers: z.array(z.object({ workerId: z.string(), name: z.string(), status: z.string() })),
+    selected: z.nullable(z.string()),
+  }),
+  z.object({ type: z.literal('prefill'), workerId: z.string(), text: z.string() }),
+  /**
+   * What came of an action on the worker, from the composer (`own`) or from anywhere else (the
+   * palette, the tree): `message` is the sentence it is said in, `tone` how it is shown.
+   */
+  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), own: z.optional(z.boolean()) }),
+]);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+// The page may not eval (its CSP), so zod/mini runs without its compiled fast path: a batch of
+// 1,000 events cost more to validate than to draw. The schema's closure-built fast path takes
+// the batches; anything it does not take, the schema decides.
+const fastHostMessage = fastParser(hostMessageSchema);
+export const parseHostMessage = (m: unknown) => fastSafeParse(hostMessageSchema, fastHostMessage, m);
+
+const text = () => z.string().check(z.maxLength(16 * 1024 * 1024));
+const id = () => z.string().check(z.minLength(1), z.maxLength(200));
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), workerId: id(), text: text(), mode: z.enum(['prompt', 'steer', 'followUp']) }),
+  z.object({ type: z.literal('redirect'), workerId: id(), text: text() }),
+  z.object({ type: z.literal('abort'), workerId: id() }),
+  z.object({ type: z.literal('compact'), workerId: id() }),
+  z.object({ type: z.literal('stop'), workerId: id() }),
+  z.object({ type: z.literal('selectWorker'), workerId: id() }),
+  /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
+  z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),
+    validateMs: z.optional(count()), foldMs: z.optional(count()), drawMs: z.optional(count()), receiveSpanMs: z.optional(count()) }),
+]);
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+// ---- what the host sends of an event
+
+/** A field longer than this (as JSON) is cut to a preview: the log shows it, the store keeps it whole. */
+export const MAX_FIELD_CHARS = 32 * 1024;
+/** Fields the log never shows: whole transcripts that agent_end and turn_end repeat. */
+const DROPPED = new Set(['messages', 'tool_results']);
+
+function slimValue(value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (typeof value === 'string') return value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}… [${value.length - MAX_FIELD_CHARS} more characters not shown]` : value;
+  if (typeof value !== 'object') return value;
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return '[not serializable]';
+  }
+  if (json === undefined) return undefined;
+  if (json.length <= MAX_FIELD_CHARS) return value;
+  return { truncated: true, preview: `${json.slice(0, MAX_FIELD_CHARS)}…`, chars: json.length };
+}
+
+/** The event as the webview gets it: transcripts dropped, big fields cut to a preview. */
+export function slimEvent(event: { type: string; timestamp: number } & Record<string, unknown>): PageEvent {
+  const out: Record<string, unknown> = {};
+  for (const key in event) {
+    if (DROPPED.has(key)) continue;
+    const v = event[key];
+    // τ sends every field, mostly null: what is absent says the same in fewer bytes.
+    if (v === undefined || v === null || v === false && key !== 'is_error') continue;
+    out[key] = key === 'type' || key === 'timestamp' || key === 'turn' ? v : slimValue(v);
+  }
+  return out as PageEvent;
+}

@@ -1,0 +1,48 @@
+// The words the tree, the status bar and the event log page all say: a worker's phase, where a
+// turn came from, how long something took. Both bundles import this file, so it imports
+// nothing (the page must not pull in zod's full build, vscode or node).
+
+/** What a worker is doing, in one word: what menus key on and what the page shows. */
+export type WorkerPhase = 'starting' | 'idle' | 'streaming' | 'compacting' | 'exited' | 'stopped' | 'failed';
+
+export function workerPhase(s: { status: 'starting' | 'running' | 'exited' | 'stopped' | 'failed'; streaming: boolean; compacting: boolean }): WorkerPhase {
+  if (s.status === 'running') return s.compacting ? 'compacting' : s.streaming ? 'streaming' : 'idle';
+  return s.status;
+}
+
+/** "850 ms", "2.5 s", "1 min 5 s". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Where a message to a worker came from (a Provenance's `source`). */
+export type Source = 'palette' | 'event-log' | 'editor' | 'api' | 'tree' | 'task' | 'retry';
+
+/** Each source's codicon and name; `proper` names keep their capitals inside a sentence. */
+const SOURCES: Record<Source, { icon: string; label: string; proper?: true }> = {
+  palette: { icon: 'terminal', label: 'Command Palette', proper: true },
+  'event-log': { icon: 'comment', label: 'Event log composer' },
+  editor: { icon: 'edit', label: 'Editor' },
+  api: { icon: 'extensions', label: 'Extension API' },
+  tree: { icon: 'list-tree', label: 'Sessions view', proper: true },
+  task: { icon: 'tasklist', label: 'First task' },
+  // A run the worker began itself, retrying one that failed (pi 0.73.1 says so only after the turn ended).
+  retry: { icon: 'refresh', label: 'The worker\'s own retry' },
+};
+
+/** A source as a heading says it ("Editor"), with its icon and a CSS class; a source the host does not know keeps its own word. */
+export function sourceInfo(source: string | null | undefined): { icon: string; label: string; cls: string } {
+  if (!source) return { icon: 'question', label: 'Unknown source', cls: 'src-unknown' };
+  const known = (SOURCES as Record<string, { icon: string; label: string } | undefined>)[source];
+  return known ? { icon: known.icon, label: known.label, cls: `src-${source}` } : { icon: 'plug', label: source, cls: 'src-other' };
+}
+
+/** A source as a sentence says it: "from editor", "from Command Palette". */
+export function sourceLabel(source: string | null | undefined): string {
+  const known = source ? (SOURCES as Record<string, { label: string; proper?: true } | undefined>)[source] : undefined;
+  if (source && !known) return source;
+  const label = known ? known.label : 'Unknown source';
+  return known?.proper ? label : label[0].toLowerCase() + label.slice(1);
+}

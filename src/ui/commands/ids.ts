@@ -1,0 +1,31 @@
+// The names package.json declares and the code refers to: command ids and the context keys
+// that `when` clauses read. A leaf: it imports nothing, so any room can name a command without
+// importing the room that implements it.
+
+export const COMMANDS = {
+  startWorker: 'rpcWorkers.startWorker',
+  startDemoWorker: 'rpcWorkers.startDemoWorker',
+  startAgentWorker: 'rpcWorkers.startAgentWorker',
+  prompt: 'rpcWorkers.prompt',
+  steer: 'rpcWorkers.steer',
+  followUp: 'rpcWorkers.followUp',
+  abort: 'rpcWorkers.abort',
+  redirect: 'rpcWorkers.redirect',
+  redirectWithSelection: 'rpcWorkers.redirectWithSelection',
+  sendSelection: 'rpcWorkers.sendSelection',
+  compact: 'rpcWorkers.compact',
+  stop: 'rpcWorkers.stop',
+  stopAll: 'rpcWorkers.stopAll',
+  showEventLog: 'rpcWorkers.showEventLog',
+  openEventLogPanel: 'rpcWorkers.openEventLogPanel',
+  showOutput: 'rpcWorkers.showOutput',
+  copyPid: 'rpcWorkers.copyPid',
+} as const;
+
+/** The context keys `when` clauses read. */
+export const KEYS = {
+  hasWorkers: 'rpcWorkers.hasWorkers',
+  hasRunningWorkers: 'rpcWorkers.hasRunningWorkers',
+  anyStreaming: 'rpcWorkers.anyStreaming',
+  anyIdle: 'rpcWorkers.anyIdle',
+} as const;

@@ -1,0 +1,97 @@
+// The questions a command asks when it was not told: which worker (a QuickPick preselecting the
+// one selected in the Sessions view) and what message (an InputBox).
+import * as vscode from 'vscode';
+import type { Supervisor, WorkerState } from '../../core/api';
+import { workerDescription, workerIcon, workerLabels } from '../views/describe';
+import type { ProfileChoice } from '../settings/profiles';
+
+export type WorkerFilter = (s: WorkerState) => boolean;
+export const isLive: WorkerFilter = (s) => s.status === 'running' || s.status === 'starting';
+export const isRunning: WorkerFilter = (s) => s.status === 'running';
+export const isStreaming: WorkerFilter = (s) => s.status === 'running' && (s.streaming || s.compacting);
+export const isIdle: WorkerFilter = (s) => s.status === 'running' && !s.streaming && !s.compacting;
+export const any: WorkerFilter = () => true;
+
+interface WorkerPick extends vscode.QuickPickItem { workerId: string }
+
+/**
+ * The worker to act on. With one candidate it is taken without asking; with none, the person is
+ * told why (`none` says what was looked for) and undefined comes back.
+ */
+export async function pickWorker(host: Supervisor, opts: { title: string; filter: WorkerFilter; selected?: string; none: string }): Promise<string | undefined> {
+  const all = host.list();
+  const candidates = all.filter(opts.filter);
+  if (candidates.length === 0) {
+    // With no worker running at all, the way on is to start one: offered as buttons.
+    const buttons = all.some(isLive) ? [] : ['Start Worker', 'Start Demo Worker'];
+    void vscode.window.showInformationMessage(opts.none, ...buttons).then((c) => {
+      if (c === 'Start Worker') void vscode.commands.executeCommand('rpcWorkers.startWorker');
+      else if (c === 'Start Demo Worker') void vscode.commands.executeCommand('rpcWorkers.startDemoWorker');
+    });
+    return undefined;
+  }
+  const labels = workerLabels(all);
+  if (candidates.length === 1) return candidates[0].workerId;
+  const items: WorkerPick[] = candidates.map((s) => ({
+    workerId: s.workerId,
+    label: `$(${workerIcon(s).id.replace('~spin', '')}) ${labels.get(s.workerId) ?? s.name}`,
+    description: workerDescription(s),
+    detail: `pid ${s.pid ?? '-'} · ${s.cwd}`,
+  }));
+  const qp = vscode.window.createQuickPick<WorkerPick>();
+  qp.title = opts.title;
+  qp.placeholder = 'Choose a worker';
+  qp.items = items;
+  const pre = items.find((i) => i.workerId === opts.selected);
+  if (pre) qp.activeItems = [pre];
+  return new Promise((resolve) => {
+    let value: string | undefined;
+    qp.onDidAccept(() => {
+      value = qp.selectedItems[0]?.workerId ?? qp.activeItems[0]?.workerId;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(value);
+    });
+    qp.show();
+  });
+}
+
+export async function askMessage(opts: { title: string; prompt: string; placeHolder?: string; value?: string; optional?: boolean }): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title: opts.title,
+    prompt: opts.prompt,
+    placeHolder: opts.placeHolder,
+    value: opts.value,
+    ignoreFocusOut: true,
+    validateInput: opts.optional ? undefined : (v) => (v.trim() ? null : 'Type a message (Escape cancels)'),
+  });
+}
+
+interface ProfilePick extends vscode.QuickPickItem { choice: ProfileChoice }
+
+export async function pickProfile(choices: ProfileChoice[], defaultName: string): Promise<ProfileChoice | undefined> {
+  const items: ProfilePick[] = choices.map((c) => ({
+    choice: c,
+    label: c.name,
+    description: c.name === defaultName ? 'default' : c.origin === 'settings' ? 'from settings' : c.origin === 'detected' ? 'found on this machine' : 'built in',
+    detail: c.detail,
+    iconPath: new vscode.ThemeIcon(c.origin === 'builtin' ? 'beaker' : c.origin === 'detected' ? 'search' : 'gear'),
+  }));
+  const def = items.findIndex((i) => i.choice.name === defaultName);
+  if (def > 0) items.unshift(...items.splice(def, 1));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Start Worker', placeHolder: 'Which worker to start' });
+  return picked?.choice;
+}
+
+export async function askStreamingBehavior(name: string): Promise<'steer' | 'followUp' | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: '$(debug-step-into) Steer', detail: 'Delivered after the current tool call, before the turn continues', value: 'steer' as const },
+      { label: '$(list-ordered) Follow up', detail: 'Delivered when the current turn has ended', value: 'followUp' as const },
+    ],
+    { title: `${name} is streaming`, placeHolder: 'How should the message reach it?' },
+  );
+  return picked?.value;
+}

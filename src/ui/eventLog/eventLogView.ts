@@ -1,0 +1,297 @@
+// The event log's host side: a WebviewView in the RPC Workers container that follows the
+// selected worker, and editor panels fixed to one worker. Each webview is fed from the host's
+// bounded event store when it (re)loads and then live, in batches; every message it sends is
+// validated before anything acts on it.
+import * as vscode from 'vscode';
+import type { Supervisor, WorkerState } from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
+import { COMMANDS } from '../commands/ids';
+import { logWorkerList } from '../views/describe';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
+import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type PageEvent, type WorkerView } from '../../protocol/messages';
+import type { WorkerSelection } from '../views/workerSelection';
+import { eventLogHtml, webviewOptions } from './html';
+
+export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
+/** Live events are sent at most this often, or as soon as this many are waiting. */
+export const FLUSH_MS = 50;
+export const FLUSH_EVENTS = 1000;
+/** Replay of the store goes out in messages of this many events. */
+export const REPLAY_CHUNK = 1000;
+const RETIRED_KEPT = 8;
+
+export function toWorkerView(s: WorkerState): WorkerView {
+  return { workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid };
+}
+
+interface Retired { state: WorkerState; events: AgentEvent[] }
+
+/** Statistics a test reads to see batching at work. */
+export interface LogStats {
+  posted: number; eventsPosted: number; invalidFromWebview: number; lastInvalid: string | null; received: WebviewMessage['type'][];
+  rendered: Extract<WebviewMessage, { type: 'rendered' }> | null;
+}
+
+/** One webview showing one worker's log at a time. */
+class LogSession extends Disposable {
+  workerId: string | undefined;
+  private ready = false;
+  private buffer: PageEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null };
+  private readonly workersUpdate = throttle(() => this.postWorkers(), 200);
+  private readonly _onDidReceive = this._register(new vscode.EventEmitter<WebviewMessage>());
+  readonly onDidReceive = this._onDidReceive.event;
+
+  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean) {
+    super();
+    this._register(this.workersUpdate);
+    this._register(webview.onDidReceiveMessage((raw) => this.receive(raw)));
+    this._register(toDisposable(() => { if (this.timer) clearTimeout(this.timer); }));
+  }
+
+  setWorker(workerId: string | undefined): void {
+    if (workerId === this.workerId) return;
+    this.workerId = workerId;
+    if (this.ready) this.replay();
+  }
+
+  /** The webview went away (hidden): it reloads and says `ready` when shown again. */
+  unload(): void {
+    this.ready = false;
+    this.buffer = [];
+  }
+
+  onEvent(workerId: string, event: AgentEvent): void {
+    if (!this.ready || workerId !== this.workerId) return;
+    this.buffer.push(slimEvent(event as unknown as { type: string; timestamp: number }));
+    if (this.buffer.length >= FLUSH_EVENTS) this.flush();
+    else if (!this.timer) this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  onState(state: WorkerState): void {
+    if (!this.ready) return;
+    this.workersUpdate.schedule();
+    if (state.workerId !== this.workerId) return;
+    // Events that came before this state change go first.
+    this.flush();
+    this.post({ type: 'state', worker: toWorkerView(state) });
+  }
+
+  prefill(workerId: string, text: string): void {
+    if (this.ready && workerId === this.workerId) this.post({ type: 'prefill', workerId, text });
+  }
+
+  result(workerId: string, r: { action: string; status: string; message: string; tone: 'ok' | 'info' | 'error'; own: boolean }): void {
+    if (this.ready && workerId === this.workerId) this.post({ type: 'result', workerId, ...r });
+  }
+
+  flush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.buffer.length || !this.workerId) return;
+    const events = this.buffer;
+    this.buffer = [];
+    this.post({ type: 'events', workerId: this.workerId, events });
+  }
+
+  private replay(): void {
+    this.buffer = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const id = this.workerId;
+    const found = id ? this.log.lookup(id) : undefined;
+    this.post({ type: 'reset', worker: found ? toWorkerView(found.state) : null, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
+    this.postWorkers();
+    if (!id || !found) return;
+    const events = found.events;
+    for (let i = 0; i < events.length; i += REPLAY_CHUNK) {
+      this.post({ type: 'events', workerId: id, events: events.slice(i, i + REPLAY_CHUNK).map((e) => slimEvent(e as unknown as { type: string; timestamp: number })) });
+    }
+  }
+
+  private postWorkers(): void {
+    if (!this.ready) return;
+    const list = this.log.workerList();
+    this.post({ type: 'workers', workers: list, selected: this.workerId ?? null });
+  }
+
+  private post(message: HostMessage): void {
+    this.stats.posted++;
+    if (message.type === 'events') this.stats.eventsPosted += message.events.length;
+    void this.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = webviewMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.stats.invalidFromWebview++;
+      this.stats.lastInvalid = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      console.warn(`[rpc-workers] ignored an invalid message from the event log webview: ${this.stats.lastInvalid}`);
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === 'rendered') {
+      this.stats.rendered = msg;
+      this._onDidReceive.fire(msg);
+      return;
+    }
+    this.stats.received.push(msg.type);
+    if (msg.type === 'ready') {
+      this.ready = true;
+      this.replay();
+    } else if (msg.type === 'selectWorker') {
+      if (this.fixed) this.setWorker(msg.workerId);
+      else this.log.selection.set(msg.workerId);
+    } else {
+      void this.log.act(msg);
+    }
+    this._onDidReceive.fire(msg);
+  }
+}
+
+export class EventLog extends Disposable implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  private viewSession: LogSession | undefined;
+  private readonly panels = new Set<LogSession>();
+  private readonly retired = new Map<string, Retired>();
+  private readonly _onDidResolve = this._register(new vscode.EventEmitter<LogSession>());
+  /** Fires when the view's webview exists (tests wait for it). */
+  readonly onDidResolve = this._onDidResolve.event;
+
+  constructor(private readonly host: Supervisor, private readonly extensionUri: vscode.Uri, readonly selection: WorkerSelection) {
+    super();
+    this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
+    this._register(toDisposable(host.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
+    this._register(toDisposable(host.onState((state) => {
+      if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.retire(state);
+      this.each((s) => s.onState(state));
+    })));
+    this._register(selection.onDidChange((id) => this.viewSession?.setWorker(id)));
+    this._register({ dispose: () => { for (const p of this.panels) p.dispose(); this.viewSession?.dispose(); } });
+  }
+
+  get storeLimit(): number {
+    return this.host.limits.eventStoreSize;
+  }
+
+  /** The session of the sidebar view, once it is resolved. */
+  get session(): LogSession | undefined {
+    return this.viewSession;
+  }
+
+  get panelSessions(): LogSession[] {
+    return [...this.panels];
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.webview.options = webviewOptions(this.extensionUri);
+    this.viewSession?.dispose();
+    const session = new LogSession(view.webview, this, false);
+    this.viewSession = session;
+    session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
+    view.webview.html = eventLogHtml(view.webview, this.extensionUri);
+    view.onDidChangeVisibility(() => { if (!view.visible) session.unload(); });
+    view.onDidDispose(() => {
+      if (this.viewSession === session) this.viewSession = undefined;
+      this.view = undefined;
+      session.dispose();
+    });
+    this._onDidResolve.fire(session);
+  }
+
+  /** Show the view (for a worker, when given). */
+  async show(workerId: string | undefined, preserveFocus: boolean): Promise<void> {
+    if (workerId) this.selection.set(workerId);
+    if (this.view) {
+      this.view.show(preserveFocus);
+      return;
+    }
+    await vscode.commands.executeCommand(`${EVENT_LOG_VIEW}.focus`, { preserveFocus });
+  }
+
+  openPanel(workerId: string): LogSession {
+    const name = this.lookup(workerId)?.state.name ?? workerId;
+    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
+    const session = new LogSession(panel.webview, this, true);
+    session.setWorker(workerId);
+    this.panels.add(session);
+    panel.webview.html = eventLogHtml(panel.webview, this.extensionUri);
+    panel.onDidChangeViewState(() => { if (!panel.visible) session.unload(); });
+    panel.onDidDispose(() => {
+      this.panels.delete(session);
+      session.dispose();
+    });
+    return session;
+  }
+
+  /** pi's set_editor_text lands in the composer. */
+  prefill(workerId: string, text: string): void {
+    this.each((s) => s.prefill(workerId, text));
+  }
+
+  lookup(workerId: string): { state: WorkerState; events: AgentEvent[]; evicted: number } | undefined {
+    const st = this.host.state(workerId);
+    if (st.status !== 'not_found') {
+      const events = this.host.events(workerId);
+      return { state: st.state, events, evicted: events.length >= this.storeLimit ? 1 : 0 };
+    }
+    const r = this.retired.get(workerId);
+    return r ? { state: r.state, events: r.events, evicted: r.events.length >= this.storeLimit ? 1 : 0 } : undefined;
+  }
+
+  /** Live workers and the stopped ones whose logs are kept, each with a name that tells it apart. */
+  workerList(): Array<{ workerId: string; name: string; status: string }> {
+    const live = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
+    const retired = [...this.retired.values()].reverse().map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
+    return logWorkerList(live, retired);
+  }
+
+  /** A worker's name as lists show it (with its number when another has the same name). */
+  label(workerId: string): string | undefined {
+    return this.workerList().find((w) => w.workerId === workerId)?.name;
+  }
+
+  /** What came of an action on a worker, for the composers showing it. */
+  result(workerId: string, action: string, status: string, message: string, tone: 'ok' | 'info' | 'error', own: boolean): void {
+    this.each((s) => s.result(workerId, { action, status, message, tone, own }));
+  }
+
+  private retire(state: WorkerState): void {
+    // Kept so that a stopped worker's log can still be shown after the host forgets it.
+    this.retired.set(state.workerId, { state, events: this.host.events(state.workerId) });
+    while (this.retired.size > RETIRED_KEPT) this.retired.delete(this.retired.keys().next().value!);
+  }
+
+  private each(fn: (s: LogSession) => void): void {
+    if (this.viewSession) fn(this.viewSession);
+    for (const p of this.panels) fn(p);
+  }
+
+  /**
+   * The composer's buttons go through the same commands as the palette, with source event-log;
+   * the commands report the result to the composer (see Commands.show).
+   */
+  async act(msg: Exclude<WebviewMessage, { type: 'ready' | 'selectWorker' | 'rendered' }>): Promise<void> {
+    const base = { workerId: msg.workerId, source: 'event-log', submitter: 'user' };
+    switch (msg.type) {
+      case 'send': {
+        const cmd = msg.mode === 'prompt' ? COMMANDS.prompt : msg.mode === 'steer' ? COMMANDS.steer : COMMANDS.followUp;
+        await vscode.commands.executeCommand(cmd, { ...base, message: msg.text });
+        break;
+      }
+      case 'redirect': await vscode.commands.executeCommand(COMMANDS.redirect, { ...base, message: msg.text }); break;
+      case 'abort': await vscode.commands.executeCommand(COMMANDS.abort, base); break;
+      case 'compact': await vscode.commands.executeCommand(COMMANDS.compact, base); break;
+      case 'stop': await vscode.commands.executeCommand(COMMANDS.stop, base); break;
+    }
+  }
+}
+
+// Exported for tests that check a message before it is posted.
+export const validateHostMessage = (m: unknown) => hostMessageSchema.safeParse(m);

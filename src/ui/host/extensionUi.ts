@@ -1,0 +1,114 @@
+// pi's extension UI requests as VS Code UI: select → QuickPick, confirm → modal message (a
+// Yes/No QuickPick when the dialog has a timeout, since a modal cannot be dismissed), input →
+// InputBox, editor → an untitled document with Submit / Cancel; notify → notification,
+// setStatus → status bar text. A dialog whose timeout passes is dismissed and answered
+// `cancelled` (pi applies its own default then).
+import * as vscode from 'vscode';
+import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
+
+export interface NoticeSinks {
+  setStatus(workerId: string, key: string, text: string | undefined): void;
+  setEditorText(workerId: string, text: string): void;
+  log(workerId: string, text: string): void;
+  workerName(workerId: string): string;
+}
+
+const CANCELLED: UiResponse = { cancelled: true };
+
+function withTimeout(timeoutMs: number | undefined): { token: vscode.CancellationToken; done: () => void } {
+  const source = new vscode.CancellationTokenSource();
+  const timer = timeoutMs && timeoutMs > 0 ? setTimeout(() => source.cancel(), timeoutMs) : undefined;
+  return { token: source.token, done: () => { if (timer) clearTimeout(timer); source.dispose(); } };
+}
+
+export async function answerUiRequest(req: UiRequest, workerName: string): Promise<UiResponse> {
+  const title = `${workerName}: ${req.title ?? req.method}`;
+  const t = withTimeout(req.timeout);
+  try {
+    switch (req.method) {
+      case 'select': {
+        const picked = await vscode.window.showQuickPick(req.options ?? [], { title, placeHolder: req.message ?? 'Choose one', ignoreFocusOut: true }, t.token);
+        return picked === undefined ? CANCELLED : { value: picked };
+      }
+      case 'confirm': {
+        if (req.timeout && req.timeout > 0) {
+          const picked = await vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder: `${req.message ?? 'Confirm?'} (closes in ${Math.round(req.timeout / 1000)} s)`, ignoreFocusOut: true }, t.token);
+          return picked === undefined ? CANCELLED : { confirmed: picked === 'Yes' };
+        }
+        const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: req.message }, 'Yes', 'No');
+        return choice === undefined ? CANCELLED : { confirmed: choice === 'Yes' };
+      }
+      case 'input': {
+        const value = await vscode.window.showInputBox({ title, prompt: req.message, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, t.token);
+        return value === undefined ? CANCELLED : { value };
+      }
+      case 'editor':
+        return await editInDocument(req, title, t.token);
+      default:
+        return CANCELLED;
+    }
+  } finally {
+    t.done();
+  }
+}
+
+async function editInDocument(req: UiRequest, title: string, token: vscode.CancellationToken): Promise<UiResponse> {
+  const doc = await vscode.workspace.openTextDocument({ content: req.prefill ?? '', language: 'markdown' });
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  const closeIt = async () => {
+    // Close without a save prompt: empty the untitled document, then close its editor.
+    try {
+      const all = new vscode.Range(0, 0, doc.lineCount, 0);
+      await editor.edit((e) => e.delete(all));
+      for (const group of vscode.window.tabGroups.all) {
+        for (const tab of group.tabs) {
+          if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === doc.uri.toString()) await vscode.window.tabGroups.close(tab);
+        }
+      }
+    } catch {
+      // Already closed by the person.
+    }
+  };
+  const choice = await new Promise<string | undefined>((resolve) => {
+    const sub = token.onCancellationRequested(() => resolve(undefined));
+    void vscode.window.showInformationMessage(`${title} — edit the text in the new editor, then submit.`, 'Submit', 'Cancel').then((c) => {
+      sub.dispose();
+      resolve(c);
+    });
+  });
+  const text = doc.getText();
+  await closeIt();
+  return choice === 'Submit' ? { value: text } : CANCELLED;
+}
+
+export function handleUiNotice(n: UiNotice, sinks: NoticeSinks): void {
+  const p = n.params;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const name = sinks.workerName(n.workerId);
+  switch (n.method) {
+    case 'notify': {
+      const text = `${name}: ${str(p.message) ?? ''}`;
+      const kind = str(p.notifyType);
+      if (kind === 'error') void vscode.window.showErrorMessage(text);
+      else if (kind === 'warning') void vscode.window.showWarningMessage(text);
+      else void vscode.window.showInformationMessage(text);
+      return;
+    }
+    case 'setStatus':
+      sinks.setStatus(n.workerId, str(p.statusKey) ?? 'default', str(p.statusText));
+      return;
+    case 'set_editor_text':
+      sinks.setEditorText(n.workerId, str(p.text) ?? '');
+      return;
+    case 'setWidget': {
+      const lines = Array.isArray(p.widgetLines) ? p.widgetLines.map(String) : null;
+      sinks.log(n.workerId, lines ? `[widget ${str(p.widgetKey) ?? ''}]\n${lines.join('\n')}` : `[widget ${str(p.widgetKey) ?? ''} cleared]`);
+      return;
+    }
+    case 'setTitle':
+      sinks.log(n.workerId, `[title] ${str(p.title) ?? ''}`);
+      return;
+    default:
+      sinks.log(n.workerId, `[${n.method}] ${JSON.stringify(p)}`);
+  }
+}

@@ -1,0 +1,141 @@
+// The worker host, loaded when it is first needed. The core (dist/core.js: zod, vscode-jsonrpc,
+// the wire and worker code) takes ~100 ms to load; activation must take well under 50 ms, so the
+// extension starts with this stand-in, which holds the listeners and answers for a host with no
+// workers, and loads the core on the first start(). No worker logic lives here.
+import type {
+  EventListener, SupervisorLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
+} from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
+// The leaf with the numbers only: the core itself is not loaded here.
+import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
+
+function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string) {
+  return (...args: A) => {
+    for (const l of [...listeners]) {
+      try {
+        l(...args);
+      } catch (error) {
+        console.error(`[rpc-workers] ${what} listener threw`, error);
+      }
+    }
+  };
+}
+
+export class LazyHost implements Supervisor {
+  private real: Supervisor | undefined;
+  private readonly events_ = new Set<EventListener>();
+  private readonly states = new Set<StateListener>();
+  private readonly outputs = new Set<OutputListener>();
+  private readonly preliminary: SupervisorLimits;
+
+  constructor(private readonly load: () => Supervisor, limits: Partial<SupervisorLimits>) {
+    this.preliminary = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  get loaded(): boolean {
+    return this.real !== undefined;
+  }
+
+  get limits(): SupervisorLimits {
+    return this.real?.limits ?? this.preliminary;
+  }
+
+  /** The real host, loaded now if it was not. */
+  host(): Supervisor {
+    if (!this.real) {
+      const real = this.load();
+      real.onEvent(fanOut(this.events_, 'onEvent') as EventListener);
+      real.onState(fanOut(this.states, 'onState') as StateListener);
+      real.onOutput(fanOut(this.outputs, 'onOutput') as OutputListener);
+      this.real = real;
+    }
+    return this.real;
+  }
+
+  start(spec: WorkerSpec) {
+    return this.host().start(spec);
+  }
+
+  // Before the core is loaded there is no worker: every verb answers as the host would.
+  prompt(workerId: string, message: string, options?: PromptOptions) {
+    return this.real ? this.real.prompt(workerId, message, options) : Promise.resolve({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
+  }
+
+  abort(workerId: string) {
+    return this.real ? this.real.abort(workerId) : Promise.resolve({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
+  }
+
+  redirect(workerId: string, message: string, options?: Provenance) {
+    return this.real ? this.real.redirect(workerId, message, options) : Promise.resolve({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
+  }
+
+  compact(workerId: string, options?: { instructions?: string }) {
+    return this.real ? this.real.compact(workerId, options) : Promise.resolve({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
+  }
+
+  newSession(workerId: string) {
+    return this.real ? this.real.newSession(workerId) : Promise.resolve(this.none(workerId));
+  }
+
+  fork(workerId: string, options?: { entryId?: string }) {
+    return this.real ? this.real.fork(workerId, options) : Promise.resolve(this.none(workerId));
+  }
+
+  setModel(workerId: string, model: string) {
+    return this.real ? this.real.setModel(workerId, model) : Promise.resolve(this.none(workerId));
+  }
+
+  exportHtml(workerId: string, outputPath?: string) {
+    return this.real ? this.real.exportHtml(workerId, outputPath) : Promise.resolve(this.none(workerId));
+  }
+
+  exportMarkdown(workerId: string) {
+    return this.real ? this.real.exportMarkdown(workerId) : Promise.resolve(this.none(workerId));
+  }
+
+  private none(workerId: string) {
+    return { status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 };
+  }
+
+  state(workerId: string): StateResult {
+    return this.real ? this.real.state(workerId) : { status: 'not_found', workerId };
+  }
+
+  list(): WorkerState[] {
+    return this.real ? this.real.list() : [];
+  }
+
+  stop(workerId: string) {
+    return this.real ? this.real.stop(workerId) : Promise.resolve({ status: 'not_found' as const, workerId, ms: 0 });
+  }
+
+  stopAll() {
+    return this.real ? this.real.stopAll() : Promise.resolve([]);
+  }
+
+  events(workerId: string): AgentEvent[] {
+    return this.real ? this.real.events(workerId) : [];
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.events_.add(listener);
+    return () => this.events_.delete(listener);
+  }
+
+  onState(listener: StateListener): () => void {
+    this.states.add(listener);
+    return () => this.states.delete(listener);
+  }
+
+  onOutput(listener: OutputListener): () => void {
+    this.outputs.add(listener);
+    return () => this.outputs.delete(listener);
+  }
+
+  async dispose(): Promise<void> {
+    await this.real?.dispose();
+    this.events_.clear();
+    this.states.clear();
+    this.outputs.clear();
+  }
+}

@@ -1,0 +1,48 @@
+// The write guard a start asks for, from the rpcWorkers.guard.* settings. Pure: the core's
+// policyFromSettings is handed in, because the UI bundle loads the core (zod, yaml) only when a
+// worker starts (see lazyHost.ts), never at activation.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { GuardSpec, GuardSettings as CoreGuardSettings } from '../../core/guard/policy';
+import { SECTION, type GuardSettings } from './settings';
+
+export type PolicyFromSettings = (settings: CoreGuardSettings, workspaceFolder: string) => GuardSpec;
+
+export type GuardChoice =
+  | { ok: true; guard: true | GuardSpec; onViolation: 'abort' | 'flag' }
+  | { ok: false; error: string };
+
+/**
+ * `true` (the workspace defaults) when nothing is configured; otherwise the settings as a spec.
+ * An entry the guard cannot honour is an error naming its setting: a broken guard must not
+ * quietly become a wider one, nor no guard.
+ */
+export function guardFromSettings(g: GuardSettings, workspaceFolder: string, fromSettings: PolicyFromSettings): GuardChoice {
+  const onViolation = g.onViolation;
+  if (g.allowedPaths.length === 0 && g.forbiddenPaths.length === 0 && !g.allowBash) return { ok: true, guard: true, onViolation };
+  // Each list on its own first, so that the error names the setting that holds the bad entry.
+  const lists = [['guard.allowedPaths', { allowed: g.allowedPaths }], ['guard.forbiddenPaths', { forbidden: g.forbiddenPaths }]] as const;
+  for (const [key, part] of lists) {
+    try {
+      fromSettings(part, workspaceFolder);
+    } catch (error) {
+      return { ok: false, error: `${SECTION}.${key}: ${(error as Error).message}` };
+    }
+  }
+  try {
+    return { ok: true, guard: fromSettings({ allowed: g.allowedPaths, forbidden: g.forbiddenPaths, bash: g.allowBash }, workspaceFolder), onViolation };
+  } catch (error) {
+    return { ok: false, error: `${SECTION}.guard: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * rpcWorkers.agentDirs entries as absolute directories: `${workspaceFolder}` and a leading `~`
+ * are expanded, a relative entry is under the workspace folder (never the extension host's cwd).
+ */
+export function resolveAgentDirs(entries: string[], workspaceFolder: string, home = os.homedir()): string[] {
+  return entries.map((entry) => {
+    const p = entry.replaceAll('${workspaceFolder}', workspaceFolder).replace(/^~(?=$|[/\\])/, home);
+    return path.isAbsolute(p) ? path.normalize(p) : path.join(workspaceFolder, p);
+  });
+}

@@ -1,0 +1,131 @@
+// The profiles a person can start: the configured ones, pi and τ when they are installed (on PATH
+// or in the workspace's node_modules/.bin), and the built-in demo worker. Pure apart from the
+// filesystem look-ups, which take their inputs as arguments.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { DialectName, WorkerSpec } from '../../core/api';
+import type { Profile } from './settings';
+
+export const DEMO_PROFILE = 'Demo worker';
+export const PI_PROFILE = 'pi';
+export const TAU_PROFILE = 'τ';
+/** τ's console scripts: `ffwf-tau` first, since another PyPI package also installs a `tau`. */
+export const TAU_COMMANDS = ['ffwf-tau', 'tau'];
+
+export interface ProfileChoice {
+  name: string;
+  detail: string;
+  /** Where it came from: the settings, found on this machine, or built in. */
+  origin: 'settings' | 'detected' | 'builtin';
+  /** The profile asks for the write guard (rpcWorkers.profiles[].guard); only settings can. */
+  guard: boolean;
+  dialect: DialectName;
+  spec: (cwd: string) => Omit<WorkerSpec, 'cwd'> & { cwd: string };
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first executable `name` in `dirs` (PATHEXT-aware on Windows). */
+export function findExecutable(name: string, dirs: string[], platform = process.platform): string | null {
+  const exts = platform === 'win32' ? ['', '.cmd', '.exe', '.bat'] : [''];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const candidate = join(dir, name + ext);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+/** The first of `names` found in `dirs`. */
+export function findFirstExecutable(names: string[], dirs: string[]): string | null {
+  for (const name of names) {
+    const found = findExecutable(name, dirs);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Workspace `node_modules/.bin` first, then PATH. */
+export function searchDirs(workspaceFolders: string[], pathEnv = process.env.PATH ?? ''): string[] {
+  return [...workspaceFolders.map((f) => join(f, 'node_modules', '.bin')), ...pathEnv.split(delimiter)];
+}
+
+/**
+ * The demo worker runs on the extension host's own runtime: plain Node in code-server, Electron
+ * in desktop VS Code, where ELECTRON_RUN_AS_NODE makes the binary behave as Node.
+ */
+export function demoSpec(extensionPath: string, cwd: string, execPath = process.execPath): WorkerSpec {
+  return {
+    dialect: 'tau',
+    command: execPath,
+    args: [join(extensionPath, 'dist', 'demo-worker.js')],
+    cwd,
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+    name: DEMO_PROFILE,
+    model: 'demo (scripted)',
+  };
+}
+
+/**
+ * `tauSessionDir`: where τ workers keep their sessions (the extension's storage), so that compact
+ * works (τ refuses it under --no-session) and nothing lands in the person's own τ folder.
+ */
+export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null; tauPath?: string | null; tauSessionDir?: string }): ProfileChoice[] {
+  const sessionDir = (dialect: DialectName) => (dialect === 'tau' ? opts.tauSessionDir : undefined);
+  const out: ProfileChoice[] = opts.configured.map((p) => ({
+    name: p.name,
+    detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}${p.discovery ? ' · discovery on' : ''}`,
+    origin: 'settings' as const,
+    guard: p.guard === true,
+    dialect: p.dialect,
+    spec: (cwd: string) => ({
+      dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd,
+      sessionDir: sessionDir(p.dialect), discovery: p.discovery,
+    }),
+  }));
+  const names = new Set(out.map((p) => p.name));
+  if (opts.piPath && !names.has(PI_PROFILE)) {
+    const piPath = opts.piPath;
+    out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', guard: false, dialect: 'pi', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd }) });
+  }
+  if (opts.tauPath && !names.has(TAU_PROFILE) && !opts.configured.some((p) => p.dialect === 'tau' && p.command === opts.tauPath)) {
+    const tauPath = opts.tauPath;
+    out.push({
+      name: TAU_PROFILE, detail: `τ · ${tauPath}`, origin: 'detected', guard: false, dialect: 'tau',
+      spec: (cwd) => ({ dialect: 'tau', command: tauPath, name: TAU_PROFILE, cwd, sessionDir: sessionDir('tau') }),
+    });
+  }
+  if (!names.has(DEMO_PROFILE)) {
+    out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', guard: false, dialect: 'tau', spec: (cwd) => demoSpec(opts.extensionPath, cwd) });
+  }
+  return out;
+}
+
+/**
+ * The pi a card worker runs on: the profile named (it must be a pi profile), else the default
+ * profile when it is pi, else pi found on this machine, else the first configured pi profile.
+ */
+export function piChoice(choices: ProfileChoice[], opts: { requested?: string; defaultName: string }): { ok: true; choice: ProfileChoice } | { ok: false; error: string } {
+  const isPi = (c: ProfileChoice) => c.dialect === 'pi';
+  if (opts.requested) {
+    const named = choices.find((c) => c.name === opts.requested);
+    if (!named) return { ok: false, error: `there is no worker profile named "${opts.requested}" (known: ${choices.map((c) => c.name).join(', ')})` };
+    if (!isPi(named)) return { ok: false, error: `profile "${named.name}" is not a pi profile: agent cards configure pi (system prompt, tools, model)` };
+    return { ok: true, choice: named };
+  }
+  const pis = choices.filter(isPi);
+  const choice = pis.find((c) => c.name === opts.defaultName) ?? pis.find((c) => c.origin === 'detected') ?? pis[0];
+  return choice
+    ? { ok: true, choice }
+    : { ok: false, error: 'pi is not installed: agent cards run on pi, and no "pi" was found in the workspace\'s node_modules/.bin or on PATH. Install it (npm install -g @earendil-works/pi-coding-agent; pi 1.x needs Node ≥ 22.19) or add a pi profile to rpcWorkers.profiles.' };
+}

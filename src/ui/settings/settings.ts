@@ -1,0 +1,139 @@
+// The extension's settings, validated with zod when read. A value that does not fit is named
+// in an error and its default is used instead; nothing here imports vscode, so it is tested as
+// a pure module (the caller hands in a getter over `workspace.getConfiguration`).
+// zod/mini: the same checks, a fraction of the bundle (activation stays quick).
+import * as z from 'zod/mini';
+import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
+
+export const SECTION = 'rpcWorkers';
+
+const required = (what: string) => z.string({ error: what }).check(z.trim(), z.minLength(1, { error: what }));
+export const profileSchema = z.object({
+  name: required('a profile needs a name'),
+  dialect: z.enum(['pi', 'tau'], { error: 'dialect must be "pi" or "tau"' }),
+  command: required('a profile needs a command'),
+  args: z.optional(z.array(z.string({ error: 'args must be strings' }), { error: 'args must be a list of strings' })),
+  env: z.optional(z.record(z.string(), z.string({ error: 'env values must be strings' }), { error: 'env must be an object of strings' })),
+  model: z.optional(z.string({ error: 'model must be a string' })),
+  /** Off by default: an unguarded worker has exactly the trust of your own tools. */
+  guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
+  /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
+  discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+const pathList = (what: string) => z.array(z.string({ error: `${what} must be strings` }).check(z.trim(), z.minLength(1, { error: `${what} must not be empty` })), { error: `must be a list of ${what}` });
+
+const int = (min: number, max: number) => z.int({ error: 'must be a whole number' }).check(z.minimum(min, { error: `must be at least ${min}` }), z.maximum(max, { error: `must be at most ${max}` }));
+
+/** Each key: its schema and its default (the host's limits from the core's one copy). package.json's contributes declare the same. */
+export const SETTINGS = {
+  profiles: { schema: z.array(z.unknown(), { error: 'must be a list of profiles' }), default: [] as unknown[] },
+  defaultProfile: { schema: z.string({ error: 'must be a profile name' }), default: '' },
+  maxWorkers: { schema: int(1, 64), default: DEFAULT_LIMITS.maxWorkers },
+  maxPromptBytes: { schema: int(1024, 16 * 1024 * 1024), default: DEFAULT_LIMITS.maxPromptBytes },
+  commandTimeoutMs: { schema: int(1_000, 600_000), default: DEFAULT_LIMITS.commandTimeoutMs },
+  settleTimeoutMs: { schema: int(1_000, 600_000), default: DEFAULT_LIMITS.settleTimeoutMs },
+  eventLogSize: { schema: int(100, 1_000_000), default: DEFAULT_LIMITS.eventStoreSize },
+  trace: { schema: z.boolean({ error: 'must be true or false' }), default: false },
+  // Guarded workers only. Entries are checked for what the guard can honour when a worker starts
+  // (the core's policyFromSettings), where the error can name the entry.
+  'guard.allowedPaths': { schema: pathList('paths'), default: [] as string[] },
+  'guard.forbiddenPaths': { schema: pathList('paths'), default: [] as string[] },
+  'guard.allowBash': { schema: z.boolean({ error: 'must be true or false' }), default: false },
+  'guard.onViolation': { schema: z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' }), default: 'abort' as 'abort' | 'flag' },
+  agentDirs: { schema: pathList('directories'), default: [] as string[] },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+export interface Settings {
+  profiles: Profile[];
+  defaultProfile: string;
+  maxWorkers: number;
+  maxPromptBytes: number;
+  commandTimeoutMs: number;
+  settleTimeoutMs: number;
+  eventLogSize: number;
+  trace: boolean;
+  guard: GuardSettings;
+  /** Extra agent card directories, as written (see agentDirs.ts for how they resolve). */
+  agentDirs: string[];
+}
+
+export interface GuardSettings {
+  allowedPaths: string[];
+  forbiddenPaths: string[];
+  allowBash: boolean;
+  onViolation: 'abort' | 'flag';
+}
+
+export interface ReadSettings {
+  settings: Settings;
+  /** One sentence per value that was not used, naming the setting. */
+  errors: string[];
+}
+
+function describe(error: z.core.$ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
+}
+
+/** `get(key)` returns the configured value or undefined when unset. */
+export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
+  const errors: string[] = [];
+  const value = <K extends SettingKey>(key: K) => {
+    const raw = get(key);
+    const spec = SETTINGS[key];
+    if (raw === undefined || raw === null) return spec.default;
+    const parsed = spec.schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    errors.push(`${SECTION}.${key} is invalid (${describe(parsed.error)}); using the default ${JSON.stringify(spec.default)}`);
+    return spec.default;
+  };
+  const profiles: Profile[] = [];
+  const seen = new Set<string>();
+  (value('profiles') as unknown[]).forEach((raw, i) => {
+    const parsed = profileSchema.safeParse(raw);
+    if (!parsed.success) {
+      errors.push(`${SECTION}.profiles[${i}] is invalid (${describe(parsed.error)}); that profile is ignored`);
+      return;
+    }
+    if (seen.has(parsed.data.name)) {
+      errors.push(`${SECTION}.profiles[${i}]: a profile named "${parsed.data.name}" comes earlier; this one is ignored`);
+      return;
+    }
+    seen.add(parsed.data.name);
+    profiles.push(parsed.data);
+  });
+  const settings: Settings = {
+    profiles,
+    defaultProfile: value('defaultProfile') as string,
+    maxWorkers: value('maxWorkers') as number,
+    maxPromptBytes: value('maxPromptBytes') as number,
+    commandTimeoutMs: value('commandTimeoutMs') as number,
+    settleTimeoutMs: value('settleTimeoutMs') as number,
+    eventLogSize: value('eventLogSize') as number,
+    trace: value('trace') as boolean,
+    guard: {
+      allowedPaths: value('guard.allowedPaths') as string[],
+      forbiddenPaths: value('guard.forbiddenPaths') as string[],
+      allowBash: value('guard.allowBash') as boolean,
+      onViolation: value('guard.onViolation') as 'abort' | 'flag',
+    },
+    agentDirs: value('agentDirs') as string[],
+  };
+  return { settings, errors };
+}
+
+/** The settings that the host takes when it is created (a change applies after a reload). */
+export const HOST_LIMIT_KEYS = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'] as const satisfies readonly (SettingKey & keyof Settings)[];
+
+export function hostLimits(s: Settings) {
+  return {
+    maxWorkers: s.maxWorkers,
+    maxPromptBytes: s.maxPromptBytes,
+    commandTimeoutMs: s.commandTimeoutMs,
+    settleTimeoutMs: s.settleTimeoutMs,
+    eventStoreSize: s.eventLogSize,
+  };
+}

@@ -1,0 +1,144 @@
+// How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
+// import, so the tree, the status bar and the tests share them.
+import type { TurnSummary, WorkerState } from '../../core/api';
+import { workerPhase, duration, sourceLabel } from '../../protocol/words';
+import { KEYS } from '../commands/ids';
+
+/** `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven. */
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): string {
+  const phase = workerPhase(s);
+  const live = s.status === 'running' || s.status === 'starting';
+  return `rpcWorker.${phase}${live ? '.live' : ''}`;
+}
+
+export function workerDescription(s: WorkerState): string {
+  const parts: string[] = [s.status];
+  if (s.model) parts.push(s.model);
+  if (s.status === 'running' && s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
+  else if (s.status === 'running' && s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
+  else if (s.status === 'running' && s.streaming) parts.push('streaming');
+  if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
+  if (s.signal) parts.push(s.signal);
+  // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
+  if (s.guarded) parts.push('guarded');
+  return parts.join(' · ');
+}
+
+/** Post-turn work (pi 1.x, between agent_end and agent_settled), said as such and not as a running turn. */
+const AFTER_TURN: Record<NonNullable<WorkerState['afterTurn']>, string> = {
+  retry: 'retrying after its turn',
+  compaction: 'compacting after its turn',
+  continuation: 'going on with queued messages',
+  settling: 'settling its turn',
+};
+
+/** The dialect and, where the host learned it, the worker's version: "pi 1.6.0". */
+export function dialectLine(s: Pick<WorkerState, 'dialect' | 'workerVersion'>): string {
+  return s.workerVersion ? `${s.dialect} ${s.workerVersion}` : `${s.dialect} (version not known)`;
+}
+
+/** What a worker may do, for its tooltip: its card, whether the guard confines it, its tools. */
+export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'>): { guard: string; lines: string[] } {
+  const lines: string[] = [];
+  if (s.agent) lines.push(`agent card: ${s.agent}`);
+  if (s.tools) lines.push(`tools: ${s.tools.length ? s.tools.join(', ') : 'none'}`);
+  if (!s.guarded) return { guard: 'not guarded: the worker has the trust of your own tools', lines };
+  // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
+  if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
+  if (!s.tools && s.dialect !== 'pi') lines.push("tools: the worker's own; the host audits each call's paths");
+  return { guard: 'guarded: writes are confined to the allowed paths', lines };
+}
+
+/** A codicon id (with ~spin where it moves) and a theme colour id, by phase. */
+export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): { id: string; color?: string } {
+  switch (workerPhase(s)) {
+    case 'starting': return { id: 'loading~spin' };
+    case 'streaming': return { id: 'sync~spin', color: 'charts.blue' };
+    case 'compacting': return { id: 'fold~spin', color: 'charts.purple' };
+    case 'idle': return { id: 'circle-filled', color: 'testing.iconPassed' };
+    case 'exited': return { id: 'circle-outline' };
+    case 'stopped': return { id: 'debug-stop' };
+    case 'failed': return { id: 'error', color: 'errorForeground' };
+  }
+}
+
+export function turnIcon(t: TurnSummary): { id: string; color?: string } {
+  if (t.endedAt === null && t.endReason === null) return { id: 'sync~spin' };
+  switch (t.endReason) {
+    case 'done': return t.error ? { id: 'error', color: 'errorForeground' } : { id: 'check', color: 'testing.iconPassed' };
+    case 'aborted': return { id: 'circle-slash', color: 'problemsWarningIcon.foreground' };
+    case 'max_turns': return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+    case 'error': return { id: 'error', color: 'errorForeground' };
+    default: return { id: 'circle-outline' };
+  }
+}
+
+export function turnDescription(t: TurnSummary): string {
+  const parts: string[] = [];
+  parts.push(t.endReason ?? (t.endedAt === null ? 'streaming' : 'ended'));
+  if (t.source) parts.push(`from ${sourceLabel(t.source)}`);
+  if (t.endedAt !== null) parts.push(duration(t.endedAt - t.startedAt));
+  const blocked = t.tools.filter((x) => x.blocked || x.violation).length;
+  if (t.tools.length) parts.push(`${t.tools.length} tool${t.tools.length === 1 ? '' : 's'}${blocked ? `, ${blocked} blocked` : ''}`);
+  return parts.join(' · ');
+}
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
+  return [s.command, ...s.args].map(shellQuote).join(' ');
+}
+
+/** The status bar's text: how many workers run and how many stream; null hides it. */
+export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): { text: string; tooltip: string } | null {
+  const running = list.filter((s) => s.status === 'running' || s.status === 'starting');
+  if (running.length === 0) return null;
+  const streaming = running.filter((s) => s.streaming).length;
+  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}`;
+  const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming. Click to show the Sessions view.`;
+  return { text, tooltip };
+}
+
+export function contextValues(list: WorkerState[]): Record<string, boolean> {
+  const running = list.filter((s) => s.status === 'running');
+  return {
+    [KEYS.hasWorkers]: list.length > 0,
+    [KEYS.hasRunningWorkers]: running.length > 0,
+    [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
+    [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
+  };
+}
+
+/** The number in a worker id (`w12-…` → 12): the order the host started workers in. */
+export function workerNumber(workerId: string): number | null {
+  const m = /^w(\d+)-/.exec(workerId);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * What each worker is called where several are listed: its name, and when another worker has
+ * the same name, its number too ("Demo worker #2"), so two of them can be told apart. The
+ * number comes from the worker's id, so it stays the same while others come and go.
+ */
+export function workerLabels(list: ReadonlyArray<{ workerId: string; name: string }>): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const w of list) count.set(w.name, (count.get(w.name) ?? 0) + 1);
+  const labels = new Map<string, string>();
+  list.forEach((w, i) => {
+    labels.set(w.workerId, (count.get(w.name) ?? 0) > 1 ? `${w.name} #${workerNumber(w.workerId) ?? i + 1}` : w.name);
+  });
+  return labels;
+}
+
+/**
+ * The workers the event log offers: every live one, and the stopped ones it still keeps (their
+ * logs stay readable), live first and each once. `status` says which is which.
+ */
+export function logWorkerList(live: ReadonlyArray<{ workerId: string; name: string; status: string }>, retired: ReadonlyArray<{ workerId: string; name: string; status: string }>): Array<{ workerId: string; name: string; status: string }> {
+  const seen = new Set(live.map((w) => w.workerId));
+  const all = [...live, ...retired.filter((w) => !seen.has(w.workerId))];
+  const labels = workerLabels(all);
+  return all.map((w) => ({ workerId: w.workerId, name: labels.get(w.workerId) ?? w.name, status: w.status }));
+}

@@ -1,0 +1,245 @@
+// The Sessions view: one item per worker, its recent turns (with their tool calls) and the
+// files it wrote. Refreshed from the host's state and event streams, throttled; never polled.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
+import { duration, sourceLabel } from '../../protocol/words';
+import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
+import type { WorkerSelection } from './workerSelection';
+
+export const SESSIONS_VIEW = 'rpcWorkers.sessions';
+const TURNS_SHOWN = 10;
+const REFRESH_MS = 150;
+
+export type SessionNode =
+  | { kind: 'worker'; workerId: string }
+  | { kind: 'turn'; workerId: string; index: number }
+  | { kind: 'tool'; workerId: string; turn: number; i: number }
+  | { kind: 'files'; workerId: string }
+  | { kind: 'file'; workerId: string; file: string };
+
+const icon = (i: { id: string; color?: string }) => new vscode.ThemeIcon(i.id, i.color ? new vscode.ThemeColor(i.color) : undefined);
+
+export class SessionsTree extends Disposable implements vscode.TreeDataProvider<SessionNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<SessionNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  readonly view: vscode.TreeView<SessionNode> | undefined;
+  /** Worker nodes keep their identity across refreshes, so reveal() and selection hold. */
+  private readonly nodes = new Map<string, SessionNode & { kind: 'worker' }>();
+  private states = new Map<string, WorkerState>();
+  private readonly refresh = throttle(() => this.doRefresh(), REFRESH_MS);
+  /** How many times the tree was told to refresh (tests read it to see that updates are event-driven). */
+  refreshCount = 0;
+
+  /** A refresh is scheduled and has not run yet. */
+  get refreshPending(): boolean {
+    return this.refresh.pending;
+  }
+
+  /** `createView: false` makes a provider without a view (the host tests drive one on a fake host). */
+  constructor(private readonly host: Supervisor, private readonly selection: WorkerSelection, { createView = true } = {}) {
+    super();
+    this.view = createView ? this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true })) : undefined;
+    this._register(this.refresh);
+    this._register(toDisposable(host.onState(() => this.refresh.schedule())));
+    this._register(toDisposable(host.onEvent((_id, e) => {
+      if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
+      else if (e.turn?.opens || e.turn?.ends || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
+    })));
+    if (this.view) {
+      this._register(this.view.onDidChangeSelection((e) => {
+        const first = e.selection[0];
+        if (first) this.selection.set(first.workerId);
+      }));
+    }
+    this.snapshot();
+  }
+
+  /** Select and show a worker's item (e.g. after "Show Event Log" for it). */
+  async reveal(workerId: string): Promise<void> {
+    this.refresh.flush();
+    const node = this.nodes.get(workerId);
+    if (node && this.view?.visible) {
+      try {
+        await this.view.reveal(node, { select: true, focus: false });
+      } catch {
+        // The tree may not have rendered it yet; the selection service still has it.
+      }
+    }
+  }
+
+  workerState(workerId: string): WorkerState | undefined {
+    return this.states.get(workerId);
+  }
+
+  private snapshot(): void {
+    const list = this.host.list();
+    this.states = new Map(list.map((s) => [s.workerId, s]));
+    for (const id of [...this.nodes.keys()]) if (!this.states.has(id)) this.nodes.delete(id);
+    for (const s of list) if (!this.nodes.has(s.workerId)) this.nodes.set(s.workerId, { kind: 'worker', workerId: s.workerId });
+  }
+
+  private doRefresh(): void {
+    this.snapshot();
+    this.refreshCount++;
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  getParent(node: SessionNode): SessionNode | undefined {
+    switch (node.kind) {
+      case 'worker': return undefined;
+      case 'turn': case 'files': return this.nodes.get(node.workerId);
+      case 'tool': return { kind: 'turn', workerId: node.workerId, index: node.turn };
+      case 'file': return { kind: 'files', workerId: node.workerId };
+    }
+  }
+
+  getChildren(node?: SessionNode): SessionNode[] {
+    if (!node) return [...this.states.keys()].map((id) => this.nodes.get(id)!).filter(Boolean);
+    const s = this.states.get(node.workerId);
+    if (!s) return [];
+    if (node.kind === 'worker') {
+      const turns = s.turns.slice(-TURNS_SHOWN).reverse().map((t): SessionNode => ({ kind: 'turn', workerId: s.workerId, index: t.index }));
+      return s.filesTouched.length ? [{ kind: 'files', workerId: s.workerId }, ...turns] : turns;
+    }
+    if (node.kind === 'turn') {
+      const t = s.turns.find((x) => x.index === node.index);
+      return t ? t.tools.map((_, i): SessionNode => ({ kind: 'tool', workerId: s.workerId, turn: t.index, i })) : [];
+    }
+    if (node.kind === 'files') return [...s.filesTouched].reverse().map((file): SessionNode => ({ kind: 'file', workerId: s.workerId, file }));
+    return [];
+  }
+
+  getTreeItem(node: SessionNode): vscode.TreeItem {
+    const s = this.states.get(node.workerId);
+    if (!s) return new vscode.TreeItem('(gone)');
+    switch (node.kind) {
+      case 'worker': return this.workerItem(s);
+      case 'turn': return this.turnItem(s, s.turns.find((t) => t.index === node.index));
+      case 'tool': {
+        const t = s.turns.find((x) => x.index === node.turn);
+        return this.toolItem(s, t, node.i);
+      }
+      case 'files': {
+        const item = new vscode.TreeItem(`Files written (${s.filesTouched.length})`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `${s.workerId}/files`;
+        item.iconPath = new vscode.ThemeIcon('files');
+        item.contextValue = 'rpcWorkerFiles';
+        return item;
+      }
+      case 'file': {
+        const uri = vscode.Uri.file(node.file);
+        const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.None);
+        item.id = `${s.workerId}/file/${node.file}`;
+        item.label = path.basename(node.file);
+        item.description = vscode.workspace.asRelativePath(uri, false) !== node.file ? path.dirname(vscode.workspace.asRelativePath(uri, false)) : path.dirname(node.file);
+        item.tooltip = node.file;
+        item.iconPath = vscode.ThemeIcon.File;
+        item.command = { command: 'vscode.open', title: 'Open File', arguments: [uri] };
+        item.contextValue = 'rpcWorkerFile';
+        return item;
+      }
+    }
+  }
+
+  private workerItem(s: WorkerState): vscode.TreeItem {
+    const hasChildren = s.turns.length > 0 || s.filesTouched.length > 0;
+    const label = workerLabels([...this.states.values()]).get(s.workerId) ?? s.name;
+    const item = new vscode.TreeItem(label, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = s.workerId;
+    item.description = workerDescription(s);
+    item.iconPath = icon(workerIcon(s));
+    item.contextValue = workerContextValue(s);
+    item.tooltip = workerTooltip(s);
+    item.accessibilityInformation = { label: `${label}, ${workerDescription(s)}` };
+    return item;
+  }
+
+  private turnItem(s: WorkerState, t: TurnSummary | undefined): vscode.TreeItem {
+    if (!t) return new vscode.TreeItem('(turn no longer kept)');
+    const item = new vscode.TreeItem(`Turn ${t.index}`, t.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `${s.workerId}/turn/${t.index}`;
+    item.description = turnDescription(t);
+    item.iconPath = icon(turnIcon(t));
+    item.contextValue = 'rpcWorkerTurn';
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**Turn ${t.index}**\n\n`);
+    appendSafe(md, `Started ${new Date(t.startedAt).toLocaleTimeString()} from ${sourceLabel(t.source)}${t.submitter ? ` by ${t.submitter}` : ''}\n`);
+    if (t.submissionId) appendSafe(md, `Submission ${t.submissionId}\n`);
+    if (t.endedAt !== null) appendSafe(md, `Ended: ${t.endReason ?? 'no reason given'} after ${duration(t.endedAt - t.startedAt)}\n`);
+    if (t.error) appendSafe(md, `Error: ${t.error}\n`);
+    item.tooltip = md;
+    return item;
+  }
+
+  private toolItem(s: WorkerState, t: TurnSummary | undefined, i: number): vscode.TreeItem {
+    const tool = t?.tools[i];
+    if (!t || !tool) return new vscode.TreeItem('(tool call no longer kept)');
+    const name = tool.toolName ?? 'tool';
+    const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+    item.id = `${s.workerId}/turn/${t.index}/tool/${i}`;
+    if (tool.blocked) {
+      item.description = `⛔ blocked${tool.blockedBy ? ` by ${tool.blockedBy}` : ''}`;
+      item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('errorForeground'));
+    } else if (tool.violation) {
+      item.description = `⚠ ${tool.violation}`;
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    } else if (tool.isError) {
+      item.description = 'error';
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    } else {
+      item.description = t.endedAt === null && i === t.tools.length - 1 ? 'running' : 'ok';
+      item.iconPath = new vscode.ThemeIcon('tools');
+    }
+    item.tooltip = `${name}${tool.toolCallId ? ` (${tool.toolCallId})` : ''}${item.description ? `: ${item.description}` : ''}`;
+    item.contextValue = 'rpcWorkerTool';
+    return item;
+  }
+}
+
+/** appendText escapes Markdown; `<` becomes an entity too, so no tag survives either. */
+function appendSafe(md: vscode.MarkdownString, value: string): void {
+  md.appendText(value.replace(/</g, '&lt;'));
+}
+
+export function workerTooltip(s: WorkerState): vscode.MarkdownString {
+  // Worker-supplied strings go in with appendText / code blocks: escaped, never markup.
+  // Theme icons for the guard's shield; appendText escapes `$(...)` in worker text.
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  const text = (value: string) => appendSafe(md, value);
+  md.appendMarkdown('**');
+  text(s.name);
+  md.appendMarkdown('**\n\n');
+  const trust = trustLines(s);
+  md.appendMarkdown(s.guarded ? '$(shield) ' : '$(unlock) ');
+  text(trust.guard);
+  md.appendMarkdown('\n\n');
+  for (const line of trust.lines) {
+    md.appendMarkdown('- ');
+    text(line);
+    md.appendMarkdown('\n');
+  }
+  if (trust.lines.length) md.appendMarkdown('\n');
+  const row = (label: string, value: string) => {
+    md.appendMarkdown(`- ${label}: `);
+    text(value);
+    md.appendMarkdown('\n');
+  };
+  row('Status', workerDescription(s));
+  row('PID', s.pid === null ? 'none' : String(s.pid));
+  row('Dialect', dialectLine(s));
+  row('Working directory', s.cwd);
+  row('Started', new Date(s.startedAt).toLocaleString());
+  row('Turns', String(s.turnCount));
+  row('Last end reason', s.lastEndReason ?? 'none yet');
+  if (s.lastError) row('Last error', s.lastError);
+  if (s.protocolErrors) row('Protocol errors', String(s.protocolErrors));
+  row('Worker id', s.workerId);
+  md.appendMarkdown('\nCommand line:\n');
+  md.appendCodeblock(commandLine(s), 'sh');
+  return md;
+}

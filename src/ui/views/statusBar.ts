@@ -1,0 +1,59 @@
+// The status bar item: how many workers run and how many stream; hidden when there are none.
+// A second item carries the text pi's extensions set with setStatus.
+import * as vscode from 'vscode';
+import type { Supervisor } from '../../core/api';
+import { statusText } from './describe';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
+
+export class WorkersStatusBar extends Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly notices: vscode.StatusBarItem;
+  private readonly noticeTexts = new Map<string, string>();
+  private readonly update = throttle(() => this.render(), 100);
+
+  constructor(private readonly host: Supervisor) {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('rpcWorkers.status', vscode.StatusBarAlignment.Left, 50));
+    this.item.name = 'RPC Workers';
+    this.item.command = 'rpcWorkers.sessions.focus';
+    this.notices = this._register(vscode.window.createStatusBarItem('rpcWorkers.notices', vscode.StatusBarAlignment.Left, 49));
+    this.notices.name = 'RPC Workers: worker status';
+    this.notices.command = 'rpcWorkers.sessions.focus';
+    this._register(this.update);
+    this._register(toDisposable(host.onState(() => this.update.schedule())));
+    this.render();
+  }
+
+  /** pi's setStatus: `text` undefined clears the entry. */
+  setNotice(workerId: string, key: string, text: string | undefined): void {
+    const k = `${workerId}\u0000${key}`;
+    if (text === undefined || text === '') this.noticeTexts.delete(k);
+    else this.noticeTexts.set(k, text.replace(/\s+/g, ' ').slice(0, 80));
+    const texts = [...this.noticeTexts.values()];
+    if (texts.length === 0) this.notices.hide();
+    else {
+      // $( in worker text would be read as an icon: escape it.
+      this.notices.text = texts.map((t) => t.replace(/\$\(/g, '$\u200b(')).join(' | ');
+      this.notices.tooltip = 'Status set by a worker';
+      this.notices.show();
+    }
+  }
+
+  clearNotices(workerId: string): void {
+    for (const k of [...this.noticeTexts.keys()]) if (k.startsWith(`${workerId}\u0000`)) this.noticeTexts.delete(k);
+    this.setNotice(workerId, '', undefined);
+  }
+
+  render(): void {
+    const t = statusText(this.host.list());
+    if (!t) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = t.text;
+    this.item.tooltip = t.tooltip;
+    this.item.accessibilityInformation = { label: t.tooltip, role: 'button' };
+    this.item.show();
+  }
+}

@@ -1,0 +1,106 @@
+// The composer on the page: the text box, its six buttons and its status line. What may be
+// pressed and what the line says are composer.ts's rules; this applies them to the DOM and
+// sends what the person asks for.
+import type { HostMessage, WebviewMessage, WorkerView } from '../protocol/messages';
+import { afterResult, composerView, emptySendLine, pendingLine, stateLine, type ComposerView, type Line, type Pending } from './composer';
+import { h, icon, setText } from './dom';
+
+type Result = Extract<HostMessage, { type: 'result' }>;
+
+export class ComposerPanel {
+  readonly element: HTMLElement;
+  private readonly textarea = h('textarea', { class: 'message', attrs: { rows: '3', placeholder: 'Message the worker (Ctrl+Enter sends)', 'aria-label': 'Message' } });
+  private readonly resultLine = h('div', { class: 'result', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly buttons: Record<'send' | 'followUp' | 'redirect' | 'abort' | 'compact' | 'stop', HTMLButtonElement>;
+  /** The message just sent, until its result comes: it goes back into the box if it failed. */
+  private pendingSend: Pending | null = null;
+
+  /** `worker`: the worker the page shows now; `post`: a message to the extension. */
+  constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void) {
+    const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase(), 'aria-label': label } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
+    const b = this.buttons = {
+      send: btn('Send', 'send', 'Send as a prompt (Ctrl+Enter)', 'primary'),
+      followUp: btn('Follow-up', 'list-ordered', 'Deliver when the current turn ends'),
+      redirect: btn('Redirect', 'debug-restart', 'Abort the current turn and send this instead'),
+      abort: btn('Abort', 'debug-stop', 'Abort the current turn'),
+      compact: btn('Compact', 'fold', 'Compact the conversation'),
+      stop: btn('Stop', 'close', 'Stop the worker'),
+    };
+    this.element = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'buttons', attrs: { role: 'toolbar', 'aria-label': 'Composer actions' } }, b.send, b.followUp, b.redirect, b.abort, b.compact, b.stop), this.resultLine);
+
+    const act = (type: 'abort' | 'compact' | 'stop') => () => { const w = worker(); if (w) post({ type, workerId: w.workerId }); };
+    b.send.addEventListener('click', () => this.send(this.mode()));
+    b.followUp.addEventListener('click', () => this.send('followUp'));
+    b.redirect.addEventListener('click', () => this.send('redirect'));
+    b.abort.addEventListener('click', act('abort'));
+    b.compact.addEventListener('click', act('compact'));
+    b.stop.addEventListener('click', act('stop'));
+    this.textarea.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault();
+        this.send(this.mode());
+      }
+    });
+  }
+
+  /** Buttons, labels and the text box for the worker's phase; returns the view applied. */
+  show(w: WorkerView | null): ComposerView {
+    const v = composerView(w);
+    const send = this.buttons.send;
+    setText(send.querySelector('.label')!, ` ${v.sendLabel}`);
+    send.title = v.sendTitle;
+    send.setAttribute('aria-label', v.sendLabel);
+    for (const [name, b] of Object.entries(this.buttons)) b.disabled = v.disabled[name as keyof typeof this.buttons];
+    this.textarea.disabled = v.textareaDisabled;
+    this.textarea.placeholder = v.placeholder;
+    return v;
+  }
+
+  /** Another worker (or none): nothing is pending and the line is blank. */
+  reset(): void {
+    this.pendingSend = null;
+    this.showLine({ text: '', cls: 'info' });
+  }
+
+  /** The shown worker's state changed from `before`: a line that went stale says what happened. */
+  stateChanged(before: WorkerView, after: WorkerView): void {
+    const line = stateLine(before, after);
+    if (line) this.showLine(line);
+  }
+
+  prefill(text: string): void {
+    this.textarea.value = text;
+    this.textarea.focus();
+  }
+
+  result(msg: Result): void {
+    const after = afterResult(this.pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own: msg.own === true }, this.textarea.value);
+    this.pendingSend = after.pending;
+    if (after.restore !== null) this.textarea.value = after.restore;
+    this.showLine(after.line);
+  }
+
+  private mode(): 'prompt' | 'steer' {
+    return this.worker()?.streaming ? 'steer' : 'prompt';
+  }
+
+  private send(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): void {
+    const worker = this.worker();
+    const text = this.textarea.value;
+    if (!worker || !text.trim()) {
+      this.showLine(emptySendLine(worker));
+      this.textarea.focus();
+      return;
+    }
+    if (kind === 'redirect') this.post({ type: 'redirect', workerId: worker.workerId, text });
+    else this.post({ type: 'send', workerId: worker.workerId, text, mode: kind });
+    this.pendingSend = { action: kind, text };
+    this.textarea.value = '';
+    this.showLine(pendingLine(kind));
+  }
+
+  private showLine(line: Line): void {
+    this.resultLine.className = `result result-${line.cls}`;
+    setText(this.resultLine, line.text);
+  }
+}

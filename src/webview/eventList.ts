@@ -1,0 +1,179 @@
+// The log itself: the newest matching entries as rows (a bounded window of them), the notes on
+// what is not shown, and the scroll that follows the newest entry until the person scrolls up.
+// It holds the worker's folded model; the scheduler says when to fold and when to draw.
+import { h, icon, setText } from './dom';
+import { LogModel, type Entry } from './model';
+import { createRow, updateRow } from './render';
+import { RowWindow } from './rowWindow';
+
+/** Rows kept in the DOM (more on request, up to the max). */
+const DOM_ROWS = 500;
+const DOM_ROWS_MAX = 5000;
+/** Rows built in one frame at most: a full redraw or a burst is spread over frames. */
+const ROWS_PER_FRAME = 25;
+/** This close to the bottom counts as at the bottom. */
+const BOTTOM_SLACK_PX = 40;
+
+export interface ListFilter {
+  matches(e: Entry): boolean;
+  /** Why entries are hidden, '' when nothing is filtered. */
+  why(): string;
+  showAll(): void;
+  showCount(text: string): void;
+}
+
+export class EventList {
+  readonly element: HTMLElement;
+  model = new LogModel();
+  private readonly list = h('div', { class: 'list', attrs: { role: 'list', 'aria-label': 'Event log', tabindex: '0' } });
+  private readonly rows = h('div', { class: 'rows' });
+  private readonly hiddenRow = h('div', { class: 'hidden-row' });
+  private readonly showMore = h('button', { class: 'link', text: 'Show more' });
+  private readonly empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
+  private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
+  private readonly jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
+  private readonly win: RowWindow<HTMLElement>;
+  private hasWorker = false;
+  private storeNote = '';
+  private pinned = true;
+  private lastScrollTop = 0;
+  private needsFull = true;
+  private lastAppendedId = 0;
+  private matchingTotal = 0;
+
+  /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap) {
+    const rows = this.rows;
+    this.win = new RowWindow<HTMLElement>({
+      create: createRow,
+      update: updateRow,
+      append: (r) => rows.append(...r),
+      prepend: (r) => rows.prepend(...r),
+      remove: (r) => r.remove(),
+      clear: () => rows.replaceChildren(),
+    }, DOM_ROWS);
+    this.filteredEmpty.hidden = true;
+    this.hiddenRow.append(h('span', { class: 'hidden-text' }), this.showMore);
+    this.hiddenRow.hidden = true;
+    this.showMore.hidden = true;
+    this.list.append(this.hiddenRow, rows, this.empty, this.filteredEmpty);
+    this.element = h('div', { class: 'list-wrap' }, this.list, this.jump);
+
+    this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
+    this.showMore.addEventListener('click', () => {
+      this.win.max = Math.min(DOM_ROWS_MAX, this.win.max + DOM_ROWS);
+      this.pinned = false;
+      this.full();
+    });
+    // Auto-scroll pauses when the person scrolls up, and resumes at the bottom. Only a move up
+    // unpins: the log growing below (rows settling their height) never does.
+    this.list.addEventListener('scroll', () => {
+      const top = this.list.scrollTop;
+      const atBottom = this.list.scrollHeight - top - this.list.clientHeight < BOTTOM_SLACK_PX;
+      if (atBottom) this.pinned = true;
+      else if (top < this.lastScrollTop - 2) this.pinned = false;
+      this.lastScrollTop = top;
+      this.jump.classList.toggle('visible', !this.pinned);
+    }, { passive: true });
+    // Rows measure themselves after they are drawn (content-visibility): stay at the bottom.
+    new ResizeObserver(() => { if (this.pinned) this.toBottom(); }).observe(rows);
+    this.jump.addEventListener('click', () => {
+      this.pinned = true;
+      this.toBottom();
+      this.jump.classList.remove('visible');
+    });
+  }
+
+  /** Rows built. */
+  get built(): number {
+    return this.win.built;
+  }
+
+  /** A new worker's log (or none): an empty model, the default window, following the newest. */
+  reset(storeNote: string): void {
+    this.model = new LogModel();
+    this.storeNote = storeNote;
+    this.win.max = DOM_ROWS;
+    this.pinned = true;
+    this.jump.classList.remove('visible');
+  }
+
+  showWorker(present: boolean): void {
+    this.hasWorker = present;
+    this.empty.hidden = present;
+  }
+
+  /** Draw every row anew on the next frame (the filter or the worker changed). */
+  full(): void {
+    this.needsFull = true;
+    this.redraw();
+  }
+
+  /** One frame's drawing: see RenderScheduler. True while rows still wait to be built. */
+  draw(deadline: number): boolean {
+    if (this.needsFull) this.drawAll();
+    else this.drawDirty();
+    // Reading a size lays out the rows built so far, so their layout is paid inside the budget
+    // (a long reply costs more to lay out than to build) instead of after it, unmeasured.
+    if (this.win.waiting) this.win.step(ROWS_PER_FRAME, () => this.rows.offsetHeight >= 0 && performance.now() < deadline);
+    this.finishDraw();
+    return this.win.waiting > 0;
+  }
+
+  private toBottom(): void {
+    this.list.scrollTop = this.list.scrollHeight;
+    this.lastScrollTop = this.list.scrollTop;
+  }
+
+  private drawAll(): void {
+    this.needsFull = false;
+    this.model.takeDirty();
+    const all = this.model.all();
+    const chosen: Entry[] = [];
+    let total = 0;
+    for (let i = all.length - 1; i >= 0; i--) {
+      const e = all[i];
+      if (!this.filter.matches(e)) continue;
+      total++;
+      if (chosen.length < this.win.max) chosen.push(e);
+    }
+    this.win.reset(chosen.reverse());
+    this.matchingTotal = total;
+    this.lastAppendedId = all.length ? all[all.length - 1].id : 0;
+  }
+
+  private drawDirty(): void {
+    const fresh: Entry[] = [];
+    for (const e of this.model.takeDirty()) {
+      if (e.id <= this.lastAppendedId) {
+        this.win.refresh(e);
+        continue;
+      }
+      this.lastAppendedId = e.id;
+      if (!this.filter.matches(e)) continue;
+      this.matchingTotal++;
+      fresh.push(e);
+    }
+    this.win.add(fresh);
+  }
+
+  private finishDraw(): void {
+    const { model, win, matchingTotal } = this;
+    const hidden = Math.max(0, matchingTotal - win.size);
+    const parts: string[] = [];
+    if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
+    if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
+    if (this.storeNote) parts.push(this.storeNote);
+    setText(this.hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
+    this.hiddenRow.hidden = parts.length === 0;
+    this.showMore.hidden = hidden === 0 || win.max >= DOM_ROWS_MAX;
+    // A log that has entries but shows none says why, and how to see them again.
+    this.filteredEmpty.hidden = !this.hasWorker || matchingTotal > 0 || model.length === 0;
+    if (!this.filteredEmpty.hidden) {
+      setText(this.filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${this.filter.why() || 'the filters hide them'}. `);
+    }
+    this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
+    this.marks.rows = String(win.built);
+    if (this.pinned) this.toBottom();
+  }
+}

@@ -1,0 +1,98 @@
+// The Markdown export, from events alone: what each block says, fences that hold any text, and
+// the same rendering for pi-shaped and τ-shaped streams.
+import assert from 'node:assert/strict';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { contentText, sessionMarkdown, toolDetailsFromMessages } from '../../src/core/export/markdown';
+
+const T = Date.UTC(2026, 11, 3, 7, 0, 0);
+const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: T, ...extra });
+
+describe('session export as Markdown', () => {
+  it('says each prompt with its origin, the reply, each tool call with arguments and result, and how the turn ended', () => {
+    const md = sessionMarkdown([
+      ev('prompt_sent', { source: 'palette', submitter: 'ada', submission_id: 's1', data: { text: 'list the files', streamingBehavior: null } }),
+      ev('agent_start'),
+      ev('message_start', { message: { role: 'user', content: 'list the files' } }),
+      ev('message_end', { message: { role: 'user', content: 'list the files' } }),
+      ev('message_update', { delta: 'Let me ', block_type: 'text' }),
+      ev('message_update', { delta: 'look.', block_type: 'text' }),
+      ev('message_end', { message: { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'toolCall', name: 'bash' }] } }),
+      ev('tool_execution_start', { tool_name: 'bash', tool_call_id: 't1', args: { command: 'ls' } }),
+      ev('tool_execution_end', { tool_name: 'bash', tool_call_id: 't1', result: { content: [{ type: 'text', text: 'a.txt\nb.txt' }] }, is_error: false }),
+      ev('tool_execution_start', { tool_name: 'write', tool_call_id: 't2', args: { path: '/etc/x' } }),
+      ev('tool_execution_end', { tool_name: 'write', tool_call_id: 't2', result: 'refused', is_error: true, blocked: true, blocked_by: 'rpc-workers-guard', error: 'outside the workspace' }),
+      ev('message_update', { delta: 'Two files.', block_type: 'text' }),
+      ev('message_end', { message: { role: 'assistant', content: [{ type: 'text', text: 'Two files.' }] } }),
+      ev('agent_end', { end_reason: 'done' }),
+      ev('agent_settled', { end_reason: 'done' }),
+    ], { title: 'pi worker', dialect: 'pi 1.6.0', model: 'mock/mock-1' });
+    assert.equal(md, [
+      '# pi worker', '', 'Worker: pi 1.6.0 · Model: mock/mock-1', '',
+      '## Turn 1', '', '**Prompt** (from palette, by ada, submission s1), 2026-12-03 07:00:00 UTC', '', '```', 'list the files', '```', '',
+      '**Reply**', '', 'Let me look.', '',
+      '**Tool call** `bash`', '', '```json', '{\n  "command": "ls"\n}', '```', '',
+      '**Result** of `bash` (ok)', '', '```', 'a.txt\nb.txt', '```', '',
+      '**Tool call** `write`', '', '```json', '{\n  "path": "/etc/x"\n}', '```', '',
+      '**Result** of `write` (blocked by rpc-workers-guard: outside the workspace)', '', '```', 'refused', '```', '',
+      '**Reply**', '', 'Two files.', '',
+      '_Turn ended: done_', '',
+    ].join('\n'));
+  });
+
+  it('uses the streamed text where the end carries no message (τ), and marks steer, errors, resume, fork, model and exit', () => {
+    const md = sessionMarkdown([
+      ev('session_resumed', { data: { session: { id: 'abc', file: null } } }),
+      ev('prompt_sent', { source: 'api', data: { text: 'go', streamingBehavior: null } }),
+      ev('message_update', { delta: 'partial', block_type: 'text' }),
+      ev('message_update', { delta: 'whole', block_type: 'text', replace: true }),
+      ev('message_update', { delta: 'hidden thought', block_type: 'thinking' }),
+      ev('prompt_sent', { source: 'editor', data: { text: 'also this', streamingBehavior: 'steer' } }),
+      ev('message_end'),
+      ev('agent_settled', { end_reason: 'error', error: '429 from the model' }),
+      ev('session_changed', { data: { verb: 'fork', session: { id: 'def' } } }),
+      ev('model_changed', { data: { model: 'openai/mock-2' } }),
+      ev('worker_exit', { data: { status: 'stopped' } }),
+    ]);
+    assert.match(md, /> Resumed session `abc`/);
+    assert.match(md, /\*\*Reply\*\*\n\nwhole\n/);
+    assert.doesNotMatch(md, /hidden thought|partial/);
+    assert.match(md, /\*\*Prompt\*\* \(steer, from editor\)/);
+    assert.equal(md.match(/## Turn/g)?.length, 1, 'a steer joins the running turn');
+    assert.match(md, /_Turn ended: error \(429 from the model\)_/);
+    assert.match(md, /> Forked into session `def`/);
+    assert.match(md, /> Model: openai\/mock-2/);
+    assert.match(md, /> The worker was stopped/);
+  });
+
+  it('fences text that holds backticks with a longer fence', () => {
+    const md = sessionMarkdown([ev('prompt_sent', { data: { text: 'see ```js\nx\n``` and ````' } })]);
+    assert.match(md, /\n`````\nsee ```js\nx\n``` and ````\n`````\n/);
+  });
+
+  it('reads text from a string, a content list, or an object with content', () => {
+    assert.equal(contentText('x'), 'x');
+    assert.equal(contentText([{ type: 'text', text: 'a' }, { type: 'image' }]), 'a[image]');
+    assert.equal(contentText({ content: [{ type: 'text', text: 'b' }] }), 'b');
+    assert.equal(contentText({ exit: 1 }), '{\n  "exit": 1\n}');
+  });
+
+  it('fills a tool call\'s arguments and result from the worker\'s messages where its events carry none (τ), in pi\'s and τ\'s names', () => {
+    const tools = toolDetailsFromMessages([
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: [{ type: 'toolCall', id: 'a', name: 'bash', arguments: { command: 'ls' } }, { type: 'toolCall', id: 'b', name: 'read', arguments: { path: 'f' } }] },
+      { role: 'toolResult', tool_call_id: 'a', content: [{ type: 'text', text: 'τ says' }], is_error: false },
+      { role: 'toolResult', toolCallId: 'b', content: [{ type: 'text', text: 'pi says' }], isError: false },
+      'not a message',
+    ]);
+    assert.deepEqual([...tools.keys()], ['a', 'b']);
+    const md = sessionMarkdown([
+      ev('tool_execution_start', { tool_name: 'bash', tool_call_id: 'a' }),
+      ev('tool_execution_end', { tool_name: 'bash', tool_call_id: 'a', is_error: false }),
+      ev('tool_execution_end', { tool_name: 'read', tool_call_id: 'b', result: 'the event wins' }),
+    ], { tools });
+    assert.match(md, /```json\n\{\n {2}"command": "ls"\n\}\n```/);
+    assert.match(md, /\(ok\)\n\n```\nτ says\n```/);
+    assert.match(md, /the event wins/);
+    assert.doesNotMatch(md, /pi says/);
+  });
+});

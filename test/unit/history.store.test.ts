@@ -1,0 +1,249 @@
+// The history store in this process: readback order, the bounds and their visible eviction,
+// the person's edits, and failures reported instead of thrown. (Crashes and two windows at
+// once, with real processes: history.processes.test.ts.)
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { HistoryStore, parseEvents, type HistoryError, type HistoryLimits } from '../../src/core/history';
+
+let dir: string;
+let stores: HistoryStore[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'rpc-history-'));
+});
+afterEach(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  stores = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function makeStore(limits: Partial<HistoryLimits> = {}, onError?: (e: HistoryError) => void): HistoryStore {
+  const made = HistoryStore.create({ dir, limits, onError });
+  if (!made.ok) throw new Error(made.error);
+  stores.push(made.store);
+  return made.store;
+}
+function openSession(store: HistoryStore, name = 'one'): string {
+  const r = store.open({ workerId: 'w1', name, dialect: 'pi', cwd: dir, command: 'node' });
+  if (!r.ok) throw new Error(r.error);
+  return r.sessionId;
+}
+const ev = (seq: number, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type: 'message_update', timestamp: 1_700_000_000_000 + seq, delta: `d${seq}`, data: { seq }, ...extra });
+async function readOk(store: HistoryStore, id: string) {
+  const r = await store.read(id);
+  assert.equal(r.status, 'read', 'error' in r ? r.error : '');
+  if (r.status !== 'read') throw new Error('unreachable');
+  return r;
+}
+const seqs = (events: AgentEvent[]) => events.map((e) => e.data!.seq as number);
+
+describe('history store', () => {
+  it('reads events back whole and in delivery order, across many ticks and batches', async () => {
+    const store = makeStore();
+    const id = openSession(store);
+    const delivered: AgentEvent[] = [];
+    for (let i = 0; i < 3000; i++) {
+      // Fields the store does not know (the lead's `turn` stamp among them) are kept as they are.
+      const e = ev(i, { turn: { index: Math.floor(i / 100) + 1 }, nested: { a: [i, 'ü\u2028'], b: null } } as Partial<AgentEvent>);
+      delivered.push(e);
+      store.append(id, e);
+      if (i % 250 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await store.end(id, { reason: 'stopped', code: null, signal: 'SIGTERM' });
+    const r = await readOk(store, id);
+    assert.deepEqual(r.events, delivered);
+    assert.equal(r.torn, null);
+    assert.equal(r.badLines.count, 0);
+    assert.equal(r.session.status, 'ended');
+    assert.equal(r.session.endReason, 'stopped');
+    assert.equal(r.session.exit?.signal, 'SIGTERM');
+    assert.equal(r.session.events, 3000);
+  });
+
+  it('append is a queue push: nothing is on disk until a later tick', async () => {
+    const store = makeStore();
+    const id = openSession(store);
+    store.append(id, ev(0));
+    assert.equal(readdirSync(dir).some((f) => f.endsWith('.jsonl')), false, 'no write happened on the event path');
+    await store.flush();
+    assert.equal(readFileSync(path.join(dir, `${id}.jsonl`), 'utf8'), JSON.stringify(ev(0)) + '\n');
+  });
+
+  it('a live session is listed as live; once ended, with its end reason; newest first', async () => {
+    const store = makeStore();
+    const a = openSession(store, 'first');
+    const b = openSession(store, 'second');
+    await store.end(a, { reason: 'failed', code: 3, error: 'the worker exited with code 3' });
+    const { sessions } = await store.list();
+    assert.deepEqual(sessions.map((s) => [s.name, s.status, s.endReason]), [['second', 'live', null], ['first', 'ended', 'failed']]);
+    assert.equal(sessions[1].exit?.code, 3);
+    assert.equal(sessions[0].id, b);
+  });
+
+  it('per-session bound: the oldest events are evicted, the newest kept in order, and the readback says how many and when', async () => {
+    const store = makeStore({ maxSessionBytes: 8 * 1024 });
+    const id = openSession(store);
+    const before = Date.now();
+    for (let i = 0; i < 2000; i++) {
+      store.append(id, ev(i));
+      if (i % 500 === 499) await new Promise((r) => setImmediate(r));
+    }
+    await store.end(id, { reason: 'exited', code: 0 });
+    const r = await readOk(store, id);
+    const kept = seqs(r.events);
+    assert.ok(kept.length > 0 && kept.length < 2000, `kept ${kept.length}`);
+    // The newest are kept, contiguous, ending with the last one delivered.
+    assert.deepEqual(kept, Array.from({ length: kept.length }, (_, i) => 2000 - kept.length + i));
+    const evicted = r.session.evictedEvents;
+    assert.ok(evicted, 'the eviction is recorded');
+    assert.equal(evicted.events, 2000 - kept.length);
+    assert.ok(evicted.firstAt >= before && evicted.lastAt >= evicted.firstAt);
+    assert.equal(r.session.events, kept.length);
+    // Between half the bound and the bound (a batch is cut where the file reaches half of it,
+    // so even a batch of 500 events, ≈ 40 KB, cannot overshoot by more than a line).
+    assert.ok(r.session.bytes >= 4 * 1024 && r.session.bytes <= 8 * 1024 + 100, `${r.session.bytes} bytes on disk: ${readdirSync(dir)}`);
+  });
+
+  it('total bound: the oldest finished sessions are evicted whole, a live one never; the listing says how many and when', async () => {
+    const store = makeStore({ maxTotalBytes: 20 * 1024, maxSessionBytes: 16 * 1024 });
+    const live = openSession(store, 'live');
+    store.append(live, ev(0));
+    const ended: string[] = [];
+    for (let s = 0; s < 6; s++) {
+      const id = openSession(store, `s${s}`);
+      ended.push(id);
+      for (let i = 0; i < 80; i++) store.append(id, ev(i)); // ≈ 6 KiB each
+      await store.end(id, { reason: 'exited', code: 0 });
+    }
+    await store.flush();
+    const listing = await store.list();
+    const byId = new Map(listing.sessions.map((s) => [s.id, s]));
+    assert.equal(byId.get(live)!.status, 'live');
+    const total = listing.sessions.filter((s) => s.status !== 'evicted').reduce((n, s) => n + s.bytes, 0);
+    assert.ok(total <= 20 * 1024, `total ${total}`);
+    const statuses = ended.map((id) => byId.get(id)!.status);
+    // Oldest first: every evicted one started before every kept one.
+    const firstKept = statuses.indexOf('ended');
+    assert.ok(firstKept > 0, `some were evicted: ${statuses}`);
+    assert.deepEqual(statuses, [...Array(firstKept).fill('evicted'), ...Array(6 - firstKept).fill('ended')]);
+    assert.equal(listing.evictedSessions.count, firstKept);
+    const gone = byId.get(ended[0])!;
+    assert.match(gone.removed!.reason, /more than 20480 bytes/);
+    assert.equal(gone.removed!.events, 80);
+    assert.equal(listing.evictedSessions.lastAt, Math.max(...listing.sessions.filter((s) => s.removed).map((s) => s.removed!.at)));
+    assert.ok(!readdirSync(dir).includes(`${ended[0]}.jsonl`), 'its events file is gone');
+    const r = await store.read(ended[0]);
+    assert.equal(r.status, 'evicted');
+  });
+
+  it('a bound on the number of sessions; evicted records themselves are bounded', async () => {
+    const store = makeStore({ maxSessions: 2, maxEvictedRecords: 1 });
+    for (let s = 0; s < 5; s++) {
+      const id = openSession(store, `s${s}`);
+      store.append(id, ev(s));
+      await store.end(id, { reason: 'exited', code: 0 });
+    }
+    await store.flush();
+    const { sessions, evictedSessions } = await store.list();
+    assert.deepEqual(sessions.map((s) => [s.name, s.status]), [['s4', 'ended'], ['s3', 'ended'], ['s2', 'evicted']]);
+    assert.equal(evictedSessions.count, 1);
+  });
+
+  it('rename and archive keep each other (separate files), survive a new store, and delete removes every file', async () => {
+    const first = makeStore();
+    const id = openSession(first, 'worker name');
+    first.append(id, ev(0));
+    await first.end(id, { reason: 'exited', code: 0 });
+    assert.equal((await first.rename(id, '  my session ')).status, 'renamed');
+    assert.equal((await first.archive(id)).status, 'archived');
+    const second = makeStore();
+    let s = (await second.list()).sessions[0];
+    assert.equal(s.name, 'my session');
+    assert.equal(s.archived, true);
+    assert.equal((await second.archive(id, false)).status, 'unarchived');
+    s = (await second.list()).sessions[0];
+    assert.equal(s.archived, false);
+    assert.equal(s.name, 'my session');
+    assert.equal((await second.rename(id, '   ')).status, 'error');
+    assert.equal((await second.delete(id)).status, 'deleted');
+    assert.deepEqual(readdirSync(dir), []);
+    assert.equal((await second.read(id)).status, 'not_found');
+    assert.equal((await second.rename(id, 'x')).status, 'not_found');
+    assert.equal((await second.delete('../../etc/passwd')).status, 'not_found');
+  });
+
+  it('a live session cannot be deleted', async () => {
+    const store = makeStore();
+    const id = openSession(store);
+    const r = await store.delete(id);
+    assert.equal(r.status, 'live');
+    assert.ok(readdirSync(dir).includes(`${id}.meta.json`));
+  });
+
+  it('a write that fails is reported (onError, the session record), never thrown into the event path', async () => {
+    const errors: HistoryError[] = [];
+    const store = makeStore({}, (e) => errors.push(e));
+    const id = openSession(store);
+    store.append(id, ev(0));
+    await store.flush();
+    // The events file's place taken by a directory: every later open or append fails.
+    rmSync(path.join(dir, `${id}.jsonl`));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.join(dir, `${id}.jsonl`));
+    // End first so the open file is closed and the next write must reopen it.
+    await store.end(id, { reason: 'exited', code: 0 });
+    const id2 = openSession(store);
+    rmSync(path.join(dir, `${id2}.meta.json`));
+    mkdirSync(path.join(dir, `${id2}.jsonl`));
+    assert.doesNotThrow(() => store.append(id2, ev(1)));
+    await store.flush();
+    assert.ok(errors.some((e) => e.sessionId === id2 && e.op === 'write'), JSON.stringify(errors));
+    assert.equal(store.errors.at(-1)?.sessionId, id2);
+  });
+
+  it('refuses bad limits and a relative directory in plain words', () => {
+    const bad = HistoryStore.create({ dir, limits: { maxSessionBytes: -1 } });
+    assert.equal(bad.ok, false);
+    assert.match(!bad.ok ? bad.error : '', /maxSessionBytes/);
+    const rel = HistoryStore.create({ dir: 'relative/dir' });
+    assert.match(!rel.ok ? rel.error : '', /absolute/);
+  });
+
+  it('an unreadable session record is named in the listing; the others are listed regardless', async () => {
+    const store = makeStore();
+    const id = openSession(store);
+    await store.end(id, { reason: 'exited', code: 0 });
+    writeFileSync(path.join(dir, 's-zzz-0123abcd.meta.json'), '{"version": 1, "id": ');
+    const listing = await store.list();
+    assert.equal(listing.sessions.length, 1);
+    assert.deepEqual(listing.unreadable.map((u) => u.file), ['s-zzz-0123abcd.meta.json']);
+    assert.match(listing.unreadable[0].error, /not JSON/);
+  });
+});
+
+describe('history readback of a damaged file', () => {
+  it('a torn last line is left out and reported with its size and place; every whole line is kept', async () => {
+    const store = makeStore();
+    const id = openSession(store);
+    for (let i = 0; i < 5; i++) store.append(id, ev(i));
+    await store.end(id, { reason: 'exited', code: 0 });
+    const file = path.join(dir, `${id}.jsonl`);
+    const whole = readFileSync(file).length;
+    appendFileSync(file, '{"type":"message_up');
+    const r = await readOk(store, id);
+    assert.deepEqual(seqs(r.events), [0, 1, 2, 3, 4]);
+    assert.deepEqual(r.torn, { bytes: 19, offset: whole });
+    assert.equal(readFileSync(file).length, whole + 19, 'reading changes nothing');
+  });
+
+  it('a bad line in the middle is skipped and counted; the lines around it are kept', () => {
+    const text = [JSON.stringify(ev(0)), 'garbage', JSON.stringify({ type: 'x' }), JSON.stringify(ev(1)), ''].join('\n');
+    const r = parseEvents(Buffer.from(text));
+    assert.deepEqual(seqs(r.events), [0, 1]);
+    assert.equal(r.badLines.count, 2);
+    assert.match(r.badLines.first!, /byte \d+: not JSON/);
+    assert.equal(r.torn, null);
+  });
+});
