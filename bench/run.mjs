@@ -4,7 +4,7 @@
 // beside a baseline in the same run, on the same worker program, interleaved, as
 // min / median / p95 and as a per-pair ratio (product / baseline); no figure asserts a speed.
 //
-//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history] [--quick]
+//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events] [--quick]
 //                      [--out bench/results.json] [--markdown]
 // --quick: small N everywhere (what test/unit/bench.smoke.test.ts runs), for a look in seconds.
 // Progress goes to stderr; the table (Markdown with --markdown) to stdout.
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, distDir, log } from './lib/common.mjs';
 
-export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history'];
+export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events'];
 
 /** Full sizes (the issue's) and the small ones the smoke test runs. */
 export const SIZES = {
@@ -26,6 +26,7 @@ export const SIZES = {
     webview: { n: 100_000, rounds: 3 },
     tau: { abortCount: 10, startCount: 5, streamRounds: 5, words: 3000 },
     history: { n: 200_000, rounds: 5 },
+    events: { n: 150_000, rounds: 5 },
   },
   quick: {
     abort: { fakeCount: 2, piCount: 1 },
@@ -35,12 +36,14 @@ export const SIZES = {
     webview: { n: 2_000, rounds: 1, batchSizes: [5000, 500] },
     tau: { abortCount: 1, startCount: 1, streamRounds: 1, words: 300 },
     history: { n: 2_000, rounds: 1, warmup: false },
+    events: { n: 2_000, rounds: 1, warmup: false, sizes: [90] },
   },
 };
 
 export async function runAll({ only = BENCHMARKS, quick = false, dist, overrides = {} } = {}) {
   const started = new Date();
   const figures = [];
+  const tables = [];
   const errors = [];
   const timings = {};
   for (const name of only) {
@@ -50,6 +53,7 @@ export async function runAll({ only = BENCHMARKS, quick = false, dist, overrides
       const mod = await import(pathToFileURL(path.join(ROOT, 'bench', `${name}.mjs`)).href);
       const out = await mod.run({ ...SIZES[quick ? 'quick' : 'full'][name], ...overrides[name], dist });
       figures.push(...out.figures);
+      if (out.tables) tables.push(...out.tables);
     } catch (error) {
       errors.push({ bench: name, error: String(error?.stack ?? error) });
       log(`  ${name} FAILED: ${error?.stack ?? error}`);
@@ -61,7 +65,7 @@ export async function runAll({ only = BENCHMARKS, quick = false, dist, overrides
     started: started.toISOString(), seconds: timings,
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, loadavg: os.loadavg().map((v) => Math.round(v * 100) / 100), node: process.version, platform: `${process.platform} ${os.release()}` },
     dist: dist ?? distDir(),
-    figures, errors,
+    figures, tables, errors,
   };
 }
 
@@ -100,6 +104,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const out = arg('--out') ?? path.join(ROOT, 'bench/results.json');
   writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
   console.log(table(results, { markdown: argv.includes('--markdown') }));
+  // A benchmark's own summary (the event path's dialect × size table), after the figures.
+  for (const t of results.tables) console.log(`\n${t}`);
   console.log(`\n${results.command} · ${results.started} · ${results.machine.cpus} CPUs, load ${results.machine.loadavg.join(' ')} · node ${results.machine.node}`);
   console.log(`figures: ${path.relative(process.cwd(), out)}`);
   process.exit(results.errors.length ? 1 : 0);

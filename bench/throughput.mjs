@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BareWorker, FAKE_WORKER, ROOT, WIRE, fakeArgs, figure, loadCore, log } from './lib/common.mjs';
+import { BareWorker, FAKE_WORKER, ROOT, bareRun, fakeArgs, figure, loadCore, log, measured, rpcClientRun } from './lib/common.mjs';
 import { recordEvents } from './lib/record.mjs';
 
 const REPLAY_WORKER = path.join(ROOT, 'bench/lib/replay-worker.mjs');
@@ -22,12 +22,6 @@ function program(dialect, replayFile) {
   const script = replayFile ? REPLAY_WORKER : FAKE_WORKER;
   const extra = replayFile ? ['--file', replayFile] : [];
   return { command: process.execPath, script, extra };
-}
-
-function measured(count, t0, t1, c0) {
-  const cpu = process.cpuUsage(c0);
-  const seconds = (t1 - t0) / 1000;
-  return { events: count, seconds, rate: count / seconds, cpuUsPerEvent: (cpu.user + cpu.system) / count };
 }
 
 const RPC_CLIENT = path.join(ROOT, 'node_modules/@mariozechner/pi-coding-agent/dist/modes/rpc/rpc-client.js');
@@ -70,58 +64,13 @@ export async function product(core, dialect, n, replayFile, { hostOptions, drain
 export async function raw(dialect, n, replayFile) {
   const p = program(dialect, replayFile);
   const w = new BareWorker(p.command, [...fakeArgs(dialect), ...p.extra].map((a) => (a === FAKE_WORKER ? p.script : a)));
-  const wire = WIRE[dialect];
-  try {
-    const probed = w.next((v) => wire.isResponse(v, 1), 30_000, 'probe answer');
-    w.send(wire.probe(1));
-    await probed;
-    let count = 0;
-    const ended = new Promise((resolve) => {
-      w.onValue = (v) => {
-        if (!wire.isEvent(v)) return;
-        count++;
-        if (wire.eventType(v) === 'agent_end') resolve(performance.now());
-      };
-    });
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    w.send(wire.prompt(2, `events ${n}`));
-    const t1 = await ended;
-    return measured(count, t0, t1, c0);
-  } finally {
-    await w.stop();
-  }
+  return bareRun(w, dialect, `events ${n}`);
 }
 
 export async function rpcClient(n, replayFile) {
-  const { RpcClient } = await import(pathToFileURL(RPC_CLIENT).href);
   const p = program('pi', replayFile);
   // RpcClient runs `node <cliPath> --mode rpc <args>`: the worker program in the pi dialect.
-  const client = new RpcClient({ cliPath: p.script, cwd: ROOT, args: ['--dialect', 'pi', '--no-session', '--no-extensions', ...p.extra] });
-  // It copies the worker's stderr to ours; the fake worker's log lines are not wanted here.
-  const write = process.stderr.write;
-  process.stderr.write = function (chunk, ...rest) {
-    return String(chunk).startsWith('[fake-worker') ? true : write.call(this, chunk, ...rest);
-  };
-  await client.start();
-  try {
-    await client.getState(); // the same readiness probe
-    let count = 0;
-    const ended = new Promise((resolve) => {
-      client.onEvent((e) => {
-        count++;
-        if (e.type === 'agent_end') resolve(performance.now());
-      });
-    });
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await client.prompt(`events ${n}`);
-    const t1 = await ended;
-    return measured(count, t0, t1, c0);
-  } finally {
-    await client.stop();
-    process.stderr.write = write;
-  }
+  return rpcClientRun(RPC_CLIENT, { cliPath: p.script, args: ['--dialect', 'pi', '--no-session', '--no-extensions', ...p.extra], text: `events ${n}`, quiet: '[fake-worker' });
 }
 
 export async function run({ n = 200_000, rounds = 5, dialects = ['pi', 'tau'], rpc = true, sources = ['fake', 'replay'], warmup = true, ...opts } = {}) {

@@ -189,6 +189,16 @@ function webviewFigures(results, { events, batches, size, host }) {
       note: last.rendered ? `the page reported ${last.rendered.rows} rows, ${last.rendered.entries} entries for ${last.rendered.events} events` : null,
     }),
   ];
+  // The page's own account: checking and folding the batches beside drawing them (issue 16).
+  const own = results.product.filter((p) => p.rendered).map((p) => ({ product: p.rendered.validateMs + p.rendered.foldMs, baseline: p.rendered.drawMs }));
+  if (own.length) {
+    const ratios = own.map((p) => p.product / p.baseline).sort((a, b) => a - b);
+    figures.push(figure({
+      bench: 'webview', name: `event log, ${label}: validate + fold vs draw, the page's own time`, unit: 'ms', better: 'lower', digits: 0, pairs: own,
+      baselineName: 'drawing the same batches', goal: host ? 'validate + fold ≤ draw' : null, met: host ? ratios[(ratios.length - 1) >> 1] <= 1 : null,
+      note: `validate ms per run: ${results.product.map((p) => p.rendered?.validateMs ?? '?').join(', ')}; per event ${(results.product[0].rendered ? (1000 * results.product[0].rendered.validateMs) / events.length : NaN).toFixed(2)} µs`,
+    }));
+  }
   return figures;
 }
 

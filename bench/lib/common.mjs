@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FAKE_WORKER = path.join(ROOT, 'test/fixtures/fake-worker.mjs');
@@ -144,6 +144,74 @@ export const WIRE = {
     eventType: (v) => (v.method === 'event' ? v.params?.type : v.method),
   },
 };
+
+/** Events/s from the prompt to agent_end, and this process's CPU per event meanwhile. */
+export function measured(count, t0, t1, c0) {
+  const cpu = process.cpuUsage(c0);
+  const seconds = (t1 - t0) / 1000;
+  return { events: count, seconds, rate: count / seconds, cpuUsPerEvent: (cpu.user + cpu.system) / count };
+}
+
+/**
+ * A bare reader's run (the throughput baselines): probe, prompt, count the events until
+ * agent_end. Stops the worker afterwards.
+ */
+export async function bareRun(w, dialect, text) {
+  const wire = WIRE[dialect];
+  try {
+    const probed = w.next((v) => wire.isResponse(v, 1), 30_000, 'probe answer');
+    w.send(wire.probe(1));
+    await probed;
+    let count = 0;
+    const ended = new Promise((resolve) => {
+      w.onValue = (v) => {
+        if (!wire.isEvent(v)) return;
+        count++;
+        if (wire.eventType(v) === 'agent_end') resolve(performance.now());
+      };
+    });
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    w.send(wire.prompt(2, text));
+    const t1 = await ended;
+    return measured(count, t0, t1, c0);
+  } finally {
+    await w.stop();
+  }
+}
+
+/**
+ * pi's own RpcClient (a module path: each pi ships its own) reading `node <cliPath> --mode rpc
+ * <args>`: start, get_state, prompt, count onEvent until agent_end. The worker's stderr lines
+ * starting with `quiet` are not copied to ours.
+ */
+export async function rpcClientRun(modulePath, { cliPath, args, text, quiet }) {
+  const { RpcClient } = await import(pathToFileURL(modulePath).href);
+  const client = new RpcClient({ cliPath, cwd: ROOT, args });
+  const write = process.stderr.write;
+  process.stderr.write = function (chunk, ...rest) {
+    return String(chunk).startsWith(quiet) ? true : write.call(this, chunk, ...rest);
+  };
+  await client.start();
+  try {
+    await client.getState(); // the same readiness probe
+    let count = 0;
+    const ended = new Promise((resolve) => {
+      client.onEvent((e) => {
+        count++;
+        if (e.type === 'agent_end') resolve(performance.now());
+      });
+    });
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await client.prompt(text);
+    const t1 = await ended;
+    return measured(count, t0, t1, c0);
+  } finally {
+    await client.stop();
+    process.stderr.write = write;
+  }
+}
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@
 // Every message from the extension is validated; nothing a worker sent is parsed as HTML.
 // This file only wires the page's parts: the worker picker, the toolbar, the list, the
 // composer and the scheduler that paces folding and drawing.
-import { hostMessageSchema, type HostMessage, type WebviewMessage, type WorkerView } from '../protocol/messages';
+import { parseHostMessage, type HostMessage, type WebviewMessage, type WorkerView } from '../protocol/messages';
 import { ComposerPanel } from './composerPanel';
 import { EventList } from './eventList';
 import { RenderScheduler } from './scheduler';
@@ -87,7 +87,7 @@ let invalid = 0;
 let firstEventsAt = 0;
 window.addEventListener('message', (ev: MessageEvent) => {
   const tv = performance.now();
-  const parsed = hostMessageSchema.safeParse(ev.data);
+  const parsed = parseHostMessage(ev.data);
   scheduler.timing.validateMs += performance.now() - tv;
   if (parsed.success && parsed.data.type === 'events') {
     if (!firstEventsAt) firstEventsAt = tv;

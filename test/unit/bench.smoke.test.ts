@@ -128,6 +128,16 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     }
   });
 
+  it('the event path: every recorded stream flooded, the host, the bare reader and RpcClient count the same events', async () => {
+    const { figures, rows, tables } = await (await load('events.mjs')).run({ ...runner.SIZES.quick.events, dist });
+    for (const f of figures) sane(f);
+    // events.mjs throws when a side sees another count than the flood holds; here, every stream ran.
+    assert.deepEqual(rows.map((r: { stream: string }) => r.stream), ['τ 1.x', 'τ 3.x (real τ 0.15.0)', 'pi 0.73.1', 'pi 1.6.0']);
+    for (const r of rows) assert.ok(r.events >= 2_000, `${r.stream}: ${r.events} events`);
+    assert.equal(figures.filter((f: Figure) => f.name.includes('RpcClient')).length, 2, 'both pis beside their own RpcClient');
+    assert.equal(tables[0].split('\n').length, 2 + rows.length);
+  });
+
   it('the table and the JSON have one row per figure', async () => {
     const results = await runner.runAll({ only: ['memory'], quick: true, dist });
     assert.deepEqual(results.errors, []);

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
+import { fastParser, fastSafeParse } from './fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
@@ -43,15 +44,17 @@ const eventShape = {
   messages: z.array(anObject).optional(),
   assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }).optional(),
 };
-const eventSchema = z.object(eventShape);
+export const eventSchema = z.object(eventShape);
+const fastEvent = fastParser(eventSchema);
 const EVENT_FIELDS = new Set(Object.keys(eventShape));
 type PiEvent = z.infer<typeof eventSchema>;
 // Text deltas are the volume of the stream: a small schema that reads only what the host uses;
 // the partial message snapshot pi repeats on each update is not kept.
-const deltaSchema = z.object({
+export const deltaSchema = z.object({
   type: z.literal('message_update'),
   assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }),
 });
+const fastDelta = fastParser(deltaSchema);
 
 export class PiCodec implements WireCodec {
   /** Open requests by pi id, so an id-less failure can be matched to its command. */
@@ -68,10 +71,10 @@ export class PiCodec implements WireCodec {
     if (type === 'response') return this.decodeResponse(value);
     if (type === 'extension_ui_request') return this.decodeUiRequest(value);
     if (type === 'message_update') {
-      const delta = deltaSchema.safeParse(value);
+      const delta = fastSafeParse(deltaSchema, fastDelta, value);
       if (delta.success) return { kind: 'event', event: normalizeDelta(delta.data.assistantMessageEvent) };
     }
-    const parsed = eventSchema.safeParse(value);
+    const parsed = fastSafeParse(eventSchema, fastEvent, value);
     if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
     return { kind: 'event', event: normalizePiEvent(parsed.data, value as Record<string, unknown>) };
   }

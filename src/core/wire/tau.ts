@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
-import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
+import { fastParser, fastSafeParse } from './fastParse';
+import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
@@ -36,12 +37,13 @@ const wireEventShape = {
   replace: z.boolean().optional(),
   stop_reason: nullableString,
 };
-const wireEventSchema = z.object(wireEventShape);
+export const wireEventSchema = z.object(wireEventShape);
+const fastWireEvent = fastParser(wireEventSchema);
 const WIRE_FIELDS = new Set(Object.keys(wireEventShape));
 
 // The stream's volume is text deltas: they are checked against a smaller schema and take the
 // full one only when a field outside it carries a value.
-const deltaEventSchema = z.object({
+export const deltaEventSchema = z.object({
   type: z.literal('message_update'),
   timestamp: z.number().optional(),
   turn_index: z.number().nullable().optional(),
@@ -53,6 +55,7 @@ const deltaEventSchema = z.object({
   replace: z.boolean().optional(),
 });
 const DELTA_FIELDS = new Set(Object.keys(deltaEventSchema.shape));
+const fastDeltaEvent = fastParser(deltaEventSchema);
 
 const compactionEndSchema = z.looseObject({
   compaction_id: z.string(),
@@ -84,10 +87,10 @@ export class TauCodec implements WireCodec {
     }
     const v = value as { method?: unknown; id?: unknown; params?: unknown };
     if (v.method === 'event' && v.id === undefined) {
-      if (typeof v.params === 'object' && v.params !== null) currentNames(v.params as Record<string, unknown>);
+      // τ 1.x's older names are brought to the current ones as the fields are copied (currentKey).
       const fast = decodeDelta(v.params);
       if (fast) return { kind: 'event', event: fast };
-      const parsed = wireEventSchema.safeParse(v.params);
+      const parsed = fastSafeParse(wireEventSchema, fastWireEvent, v.params);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed τ event: ${z.prettifyError(parsed.error)}` };
       return { kind: 'event', event: normalizeTauEvent(parsed.data, v.params as Record<string, unknown>) };
     }
@@ -133,7 +136,7 @@ const PAYLOAD_FIELDS = new Set(['args', 'result', 'details', 'message', 'message
 
 function decodeDelta(params: unknown): AgentEvent | undefined {
   if ((params as { type?: unknown } | null)?.type !== 'message_update') return undefined;
-  const parsed = deltaEventSchema.safeParse(params);
+  const parsed = fastSafeParse(deltaEventSchema, fastDeltaEvent, params);
   if (!parsed.success) return undefined;
   let data: Record<string, unknown> | undefined;
   const raw = params as Record<string, unknown>;
@@ -142,7 +145,7 @@ function decodeDelta(params: unknown): AgentEvent | undefined {
     const value = raw[key];
     if (value === null || value === undefined || value === false) continue;
     if (WIRE_FIELDS.has(key) || PAYLOAD_FIELDS.has(key)) return undefined;
-    (data ??= {})[key] = value;
+    (data ??= {})[currentKey(raw, key)] = value;
   }
   const event = parsed.data as AgentEvent;
   event.timestamp ??= Date.now();
@@ -159,7 +162,7 @@ function normalizeTauEvent(parsed: z.infer<typeof wireEventSchema>, raw: Record<
     if (WIRE_FIELDS.has(key)) continue;
     const value = raw[key];
     if (PAYLOAD_FIELDS.has(key)) event[key] = value;
-    else if (value !== null && value !== undefined) (data ??= {})[key] = value;
+    else if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
   }
   if (data) event.data = data;
   return event as unknown as AgentEvent;

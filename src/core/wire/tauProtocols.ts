@@ -39,6 +39,18 @@ export function tauProtocol(version: string): TauProtocol | { error: string } {
 }
 
 /**
+ * The current name of an event's field `key` (the same rule as currentNames), for the copy the
+ * event path makes of the fields it does not type: renaming in place would `delete` from the
+ * parsed object, which turns it into a slow dictionary for every later read (a τ 1.x flood cost
+ * twice a 3.x one).
+ */
+export function currentKey(raw: Record<string, unknown>, key: string): string {
+  if (key === 'cursor') return raw.leaf === undefined && typeof raw.cursor === 'string' ? 'leaf' : key;
+  if (key === 'lane') return raw.cursor_id === undefined ? 'cursor_id' : key;
+  return key;
+}
+
+/**
  * Older names brought to the current ones, in place, on an object τ sent (an event's params, a
  * compaction_end, a get_state answer). A 1.x worker's `cursor` is the entry id (`leaf` today) and
  * its `lane` the session's cursor (`cursor_id` today); from 2.0 on, neither old name is sent.

@@ -1,0 +1,157 @@
+// 7. The event path at the cost of parsing (issue 16): real programs' recorded streams
+// (bench/recordings, by scripts/record-streams.mjs) replayed as a flood by
+// bench/lib/flood-worker.mjs, per dialect (τ 1.x, τ 3.x as real τ 0.15.0 speaks it, pi 0.73.1,
+// pi 1.6.0) and text-delta size, read by
+//   host    the full host: createWorkerHost → start → prompt → count onEvent until agent_end
+//   bare    the same flood read in this process: LF split + JSON.parse, nothing else
+//   rpc     pi's own RpcClient (0.73.1's for pi 0.73, 1.6.0's for pi 1.x), its onEvent
+// interleaved round by round (rotating the order), each run on a freshly started worker, and
+//   parse   JSON.parse alone on the same lines, in memory (no pipe): the floor.
+// Reported: events/s (host vs bare, host vs RpcClient) and this process's CPU per event.
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BareWorker, ROOT, bareRun, figure, loadCore, log, measured, rpcClientRun, summary } from './lib/common.mjs';
+import { buildFlood, loadRecording } from './lib/flood-worker.mjs';
+
+const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
+const RPC_CLIENTS = {
+  'pi-0.73': path.join(ROOT, 'node_modules/@mariozechner/pi-coding-agent/dist/modes/rpc/rpc-client.js'),
+  'pi-1.x': path.join(os.homedir(), '.cache/rpc-workers/pi-1.6.0/node_modules/@earendil-works/pi-coding-agent/dist/modes/rpc/rpc-client.js'),
+};
+
+/** The rows: a recording, how it is told, and its label. */
+export const STREAMS = [
+  { label: 'τ 1.x', recording: 'tau', dialect: 'tau', extra: ['--tau-protocol', '1'] },
+  { label: 'τ 3.x (real τ 0.15.0)', recording: 'tau', dialect: 'tau', extra: [] },
+  { label: 'pi 0.73.1', recording: 'pi-0.73', dialect: 'pi', extra: [] },
+  { label: 'pi 1.6.0', recording: 'pi-1.x', dialect: 'pi', extra: [] },
+];
+export const EVENT_SIZES = [90, 500, 2048, 'real'];
+
+const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
+
+export async function hostSide(core, s, size, n, hostOptions = {}) {
+  const host = core.createWorkerHost(hostOptions);
+  try {
+    const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
+    if (started.status !== 'started') throw new Error(`start failed: ${started.error}`);
+    const id = started.workerId;
+    let count = 0;
+    let done;
+    const ended = new Promise((r) => (done = r));
+    host.onEvent((wid, e) => {
+      // Only what the worker sent on stdout: not the host's prompt_sent, its stderr, nor an agent_settled the host adds.
+      if (wid !== id || e.type === 'prompt_sent' || e.type === 'stderr' || e.data?.synthesized === true) return;
+      count++;
+      if (e.type === 'agent_end') done(performance.now());
+    });
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = await host.prompt(id, 'flood');
+    if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
+    const t1 = await ended;
+    return measured(count, t0, t1, c0);
+  } finally {
+    await host.dispose();
+  }
+}
+
+const bareSide = (s, size, n) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood');
+
+function rpcSide(s, size, n) {
+  // RpcClient runs `node <cliPath> --mode rpc <args>`.
+  const [cliPath, ...args] = floodArgs(s, size, n);
+  return rpcClientRun(RPC_CLIENTS[s.recording], { cliPath, args, text: 'flood', quiet: '[flood-worker' });
+}
+
+/** JSON.parse of the flood's lines, in memory: CPU µs per event (the floor). */
+function parseAlone(flood) {
+  const lines = [...flood.head.toString().split('\n'), ...Array(flood.repeats).fill(flood.body.toString()).join('').split('\n'), ...flood.tail.toString().split('\n')].filter(Boolean);
+  const c0 = process.cpuUsage();
+  let sink = 0;
+  for (const l of lines) sink += JSON.parse(l) ? 1 : 0;
+  const cpu = process.cpuUsage(c0);
+  if (sink !== lines.length) throw new Error('parse');
+  return { cpuUs: (cpu.user + cpu.system) / lines.length };
+}
+
+/** Events per run: about 40 MB of stream, between 20,000 (or `n` if less) and `n`. */
+function eventsFor(recording, size, n) {
+  const probe = buildFlood(recording, { events: 2000, size });
+  return Math.max(Math.min(n, 20_000), Math.min(n, Math.round(40e6 / (probe.bytes / probe.events))));
+}
+
+export async function run({ n = 150_000, rounds = 5, warmup = true, streams = STREAMS.map((s) => s.label), sizes = EVENT_SIZES, rpc = true, ...opts } = {}) {
+  const core = loadCore(opts);
+  const figures = [];
+  const rows = [];
+  for (const s of STREAMS.filter((x) => streams.includes(x.label))) {
+    const recording = loadRecording(s.recording);
+    for (const size of sizes) {
+      const events = eventsFor(recording, size, n);
+      const flood = buildFlood(recording, { events, size, tau1: s.extra.includes('1') });
+      const bytes = Math.round(flood.bytes / flood.events);
+      const sides = { host: () => hostSide(core, s, size, events), bare: () => bareSide(s, size, events) };
+      if (s.dialect === 'pi' && rpc) sides.rpc = () => rpcSide(s, size, events);
+      const names = Object.keys(sides);
+      const results = Object.fromEntries(names.map((k) => [k, []]));
+      if (warmup) for (const side of names) await sides[side]();
+      const parse = [];
+      for (let r = 0; r < rounds; r++) {
+        const order = names.map((_, i) => names[(i + r) % names.length]);
+        for (const side of order) {
+          const m = await sides[side]();
+          if (m.events !== flood.events) throw new Error(`${s.label} ${size}: ${side} saw ${m.events} events of ${flood.events}`);
+          results[side].push(m);
+          log(`  events ${s.label} ${size} ${r + 1}/${rounds} ${side.padEnd(4)} ${String(Math.round(m.rate)).padStart(7)} events/s  ${m.cpuUsPerEvent.toFixed(2)} µs CPU/event`);
+        }
+        parse.push(parseAlone(flood).cpuUs);
+      }
+      const label = `${s.label}, ${size === 'real' ? 'as recorded' : `${size} B deltas`} (${bytes} B/event)`;
+      const pairs = (other, key) => results.host.map((p, i) => ({ product: p[key], baseline: results[other][i][key] }));
+      const ratio = (ps) => summary(ps.map((p) => p.product / p.baseline)).median;
+      const bare = pairs('bare', 'rate');
+      const note = `${flood.events} events/run`;
+      figures.push(figure({ bench: 'events', name: `${label}: events/s, host vs bare reader`, unit: 'events/s', better: 'higher', digits: 0, pairs: bare, baselineName: 'LF split + JSON.parse, same pipe', goal: '≥ 0.8×', met: ratio(bare) >= 0.8, note }));
+      const cpuBare = pairs('bare', 'cpuUsPerEvent');
+      figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuBare, baselineName: 'LF split + JSON.parse' }));
+      const cpuParse = results.host.map((p, i) => ({ product: p.cpuUsPerEvent, baseline: parse[i] }));
+      figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs JSON.parse alone`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuParse, baselineName: 'JSON.parse of the same lines, in memory', goal: '≤ 1.25×', met: ratio(cpuParse) <= 1.25 }));
+      let rpcRatio = null;
+      if (results.rpc) {
+        const rp = pairs('rpc', 'rate');
+        rpcRatio = ratio(rp);
+        figures.push(figure({ bench: 'events', name: `${label}: events/s, host vs pi's RpcClient`, unit: 'events/s', better: 'higher', digits: 0, pairs: rp, baselineName: "pi's own RpcClient", goal: '≥ 1×', met: rpcRatio >= 1 }));
+      }
+      const med = (side, key) => summary(results[side].map((m) => m[key])).median;
+      rows.push({
+        stream: s.label, size: size === 'real' ? 'as recorded' : `${size} B`, bytes, events: flood.events,
+        host: med('host', 'rate'), bare: med('bare', 'rate'), ratio: ratio(bare), rpc: results.rpc ? med('rpc', 'rate') : null, rpcRatio,
+        hostCpu: med('host', 'cpuUsPerEvent'), bareCpu: med('bare', 'cpuUsPerEvent'), rpcCpu: results.rpc ? med('rpc', 'cpuUsPerEvent') : null, parseCpu: summary(parse).median, parseRatio: ratio(cpuParse),
+      });
+    }
+  }
+  return { figures, tables: [eventsTable(rows)], rows };
+}
+
+const r0 = (v) => (v === null ? '–' : Math.round(v).toLocaleString('en'));
+const r2 = (v) => (v === null ? '–' : v.toFixed(2));
+
+/** The issue's table: one row per stream and size, medians of the rounds, ratios per pair. */
+export function eventsTable(rows) {
+  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse'];
+  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio)]);
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
+  const out = await run({
+    n: Number(arg('--n', 150000)), rounds: Number(arg('--rounds', 5)),
+    streams: arg('--streams', STREAMS.map((s) => s.label).join(';')).split(';'),
+    sizes: arg('--sizes', EVENT_SIZES.join(',')).split(',').map((x) => (x === 'real' ? x : Number(x))),
+  });
+  console.log(out.tables[0]);
+  console.log(`load ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+}

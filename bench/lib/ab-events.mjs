@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Two builds of the host on the same floods, interleaved run by run in one process: the
+// before/after figures of an optimisation (CPU µs per event and events/s, medians), less
+// exposed to a shared machine's load than two separate runs.
+//   node bench/lib/ab-events.mjs <distA> <distB> [rounds] [streams;...] [sizes,...]
+// Build a dist from a commit with: git worktree add /tmp/x <commit> && node -e "import('/tmp/x/bench/lib/build.mjs').then(m => m.buildBundles('/tmp/x/dist'))"
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { EVENT_SIZES, STREAMS, hostSide } from '../events.mjs';
+import { summary } from './common.mjs';
+
+const [distA, distB, rounds = '5', streams = STREAMS.map((s) => s.label).join(';'), sizes = '90,real'] = process.argv.slice(2);
+const require = createRequire(import.meta.url);
+const cores = { A: require(path.resolve(distA, 'core.js')), B: require(path.resolve(distB, 'core.js')) };
+const n = 60_000;
+console.log(`A ${distA}  B ${distB}  load ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+console.log('| stream | deltas | A µs/event | B µs/event | B/A CPU | A ev/s | B ev/s |\n|---|---|---|---|---|---|---|');
+for (const s of STREAMS.filter((x) => streams.split(';').includes(x.label))) {
+  for (const size of sizes.split(',').map((x) => (x === 'real' ? x : Number(x))).filter((x) => EVENT_SIZES.includes(x))) {
+    const r = { A: [], B: [] };
+    for (const k of ['A', 'B']) await hostSide(cores[k], s, size, n); // warm-up
+    for (let i = 0; i < Number(rounds); i++) for (const k of i % 2 ? ['B', 'A'] : ['A', 'B']) r[k].push(await hostSide(cores[k], s, size, n));
+    const med = (k, f) => summary(r[k].map(f)).median;
+    const ratio = summary(r.A.map((a, i) => r.B[i].cpuUsPerEvent / a.cpuUsPerEvent)).median;
+    console.log(`| ${s.label} | ${size} | ${med('A', (m) => m.cpuUsPerEvent).toFixed(2)} | ${med('B', (m) => m.cpuUsPerEvent).toFixed(2)} | ${ratio.toFixed(2)} | ${Math.round(med('A', (m) => m.rate))} | ${Math.round(med('B', (m) => m.rate))} |`);
+  }
+}
+console.log(`load ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The host side of bench/events.mjs alone, for a profiler: one stream, one size, a few runs.
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/lib/profile-events.mjs "τ 3.x (real τ 0.15.0)" 90 [runs] [events]
+//   node --trace-gc bench/lib/profile-events.mjs "pi 0.73.1" real
+// then `node bench/lib/profile-top.mjs /tmp/prof/*.cpuprofile` for where the time went.
+import { hostSide, STREAMS } from '../events.mjs';
+import { loadCore } from './common.mjs';
+
+const [label, sizeArg = '90', runs = '3', events = '100000'] = process.argv.slice(2);
+const stream = STREAMS.find((s) => s.label === label);
+if (!stream) throw new Error(`no stream ${label}; known: ${STREAMS.map((s) => s.label).join('; ')}`);
+const size = sizeArg === 'real' ? 'real' : Number(sizeArg);
+const core = loadCore();
+for (let i = 0; i < Number(runs); i++) {
+  const m = await hostSide(core, stream, size, Number(events));
+  process.stderr.write(`${label} ${size}: ${Math.round(m.rate)} events/s, ${m.cpuUsPerEvent.toFixed(2)} µs CPU/event\n`);
+}
