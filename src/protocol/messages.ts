@@ -3,7 +3,7 @@
 // it imports nothing but zod and the schemas' fast path. Every message is validated where it is received.
 // zod/mini: the same checks as zod, tree-shakable, so the webview bundle stays small.
 import * as z from 'zod/mini';
-import { fastParser, fastSafeParse } from '../core/wire/fastParse';
+import { fastParser, fastSafeParse } from './fastParse';
 
 const opt = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
 const count = () => z.number().check(z.int(), z.minimum(0));

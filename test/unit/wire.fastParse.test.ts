@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { MISS, fastParser } from '../../src/core/wire/fastParse';
+import { MISS, fastParser } from '../../src/protocol/fastParse';
 import { deltaSchema as piDeltaSchema, eventSchema as piEventSchema } from '../../src/core/wire/pi';
 import { deltaEventSchema as tauDeltaSchema, wireEventSchema as tauEventSchema } from '../../src/core/wire/tau';
 import { hostMessageSchema } from '../../src/protocol/messages';

@@ -8,7 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
-import { fastParser, fastSafeParse } from './fastParse';
+import { fastParser, fastSafeParse } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
-import { fastParser, fastSafeParse } from './fastParse';
+import { fastParser, fastSafeParse } from '../../protocol/fastParse';
 import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
