@@ -16,7 +16,7 @@
 // counts nothing itself.
 import { resolve } from 'node:path';
 import type { Provenance, TurnSummary } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, TurnStamp } from '../events/agentEvent';
 
 const MAX_TURNS_KEPT = 50;
 const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);
@@ -62,6 +62,8 @@ export class TurnTracker {
   private readonly toolsById = new Map<string | null, ToolSummary>();
   /** The turn that settled on an event other than agent_settled: the host's agent_settled ends it. */
   private unannounced: { index: number | null; settlement: Settlement } | null = null;
+  /** The stamp of every event inside the current turn but its opening and its end. */
+  private inTurnStamp: TurnStamp = Object.freeze({ index: 0 });
 
   constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
 
@@ -148,15 +150,15 @@ export class TurnTracker {
    * worker ends with one agent_settled.
    */
   observe(e: AgentEvent): AgentEvent | null {
-    delete e.turn;
+    // Events come unstamped: a worker's own `turn` field is kept in `data` by its codec.
     this.fold(e);
     if (!e.turn) this.stampInTurn(e);
     return this.settledEvent(e.timestamp);
   }
 
   private stampInTurn(e: AgentEvent): void {
-    if (this.inTurn) e.turn = { index: this.turnCount };
-    else delete e.turn;
+    // One frozen stamp shared by the turn's events: no allocation per event.
+    if (this.inTurn) e.turn = this.inTurnStamp;
   }
 
   /** The host's agent_settled for a turn that settled without one, once. */
@@ -172,7 +174,6 @@ export class TurnTracker {
   /** The turn's ending event says how it ended. */
   private describe(e: AgentEvent, u: { index: number | null; settlement: Settlement }): void {
     if (u.index !== null) e.turn = { index: u.index, ends: true };
-    else delete e.turn;
     e.end_reason ??= u.settlement.endReason;
     if (u.settlement.error) {
       e.is_error = true;
@@ -270,6 +271,7 @@ export class TurnTracker {
     // The opening event carries the turn's origin: the worker's own (τ), else the one the host
     // recorded when it sent the prompt (pi stamps none).
     e.turn = { index: this.turnCount, opens: true };
+    this.inTurnStamp = Object.freeze({ index: this.turnCount });
     if (recorded) {
       e.submission_id ??= recorded.submissionId ?? null;
       e.source ??= recorded.source ?? null;
@@ -304,7 +306,7 @@ export class TurnTracker {
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
     if (e.will_retry || this.sendsSettled || (this.queued > 0 && e.end_reason !== 'aborted')) return;
-    e.turn ??= { index: this.turnCount };
+    e.turn ??= this.inTurnStamp;
     this.settle(this.lastEndReason, this.lastError, e.timestamp, null);
   }
 
