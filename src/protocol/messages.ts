@@ -25,7 +25,8 @@ export const pageEventSchema = z.looseObject({
   type: z.string(),
   timestamp: z.number(),
   /** The host's turn stamp (core/events/agentEvent.ts TurnStamp): the page groups by it and counts nothing. */
-  turn: z.optional(z.object({ index: count(), opens: z.optional(z.literal(true)), ends: z.optional(z.literal(true)) })),
+  // Loose, like the event around it: the fast path then passes the stamp on as it came.
+  turn: z.optional(z.looseObject({ index: count(), opens: z.optional(z.literal(true)), ends: z.optional(z.literal(true)) })),
   turn_index: opt(z.number()),
   tool_call_id: opt(z.string()),
   tool_name: opt(z.string()),
