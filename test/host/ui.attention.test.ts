@@ -35,7 +35,7 @@ describe('UI attention', function () {
     assert.match(n[0].message, /Attn A its turn ended/);
     await vscode.commands.executeCommand('rpcWorkers.openEventLogPanel', { workerId: a });
     await waitFor(api, 'A to be seen', () => attentionOf(api, a) === 'idle');
-    assert.equal(rowIcon(api, a), 'circle-outline');
+    assert.equal(rowIcon(api, a), 'circle-filled');
     const tab = api.__ui.attention.tabs.tabs().get(a);
     assert.ok(tab, 'no log tab for A');
     assert.equal(tab.title, 'Attn A · idle');

@@ -14,7 +14,7 @@ export const ATTENTION_LOOK: Record<Attention, Look> = {
   failed: { icon: 'error', color: 'errorForeground', word: 'failed' },
   done: { icon: 'pass-filled', color: 'testing.iconPassed', word: 'done' },
   stopped: { icon: 'debug-stop', color: 'disabledForeground', word: 'stopped' },
-  idle: { icon: 'circle-outline', word: 'idle' },
+  idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: 'idle' },
 };
 
 /** A log tab's title: the worker's name and its state ("Demo worker · needs input"). */

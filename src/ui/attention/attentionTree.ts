@@ -2,9 +2,12 @@
 // first in its description, and the reason in its tooltip.
 import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
+import type { Attention } from '../../core/attention/attention';
 import type { TreeContributor } from '../views/sessionsTree';
 import { ATTENTION_LOOK } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
+
+const NEWS = new Set<Attention>(['needs-input', 'done', 'failed']);
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
   return {
@@ -12,8 +15,12 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
       const info = attention.get(s.workerId);
       if (!info) return;
       const look = ATTENTION_LOOK[info.attention];
-      item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
-      item.description = `${look.word} · ${item.description ?? ''}`;
+      // Working, idle and stopped keep the row's phase icon (it says more: starting, streaming,
+      // compacting, exited); what needs the person gets its own icon and its word first.
+      if (NEWS.has(info.attention)) {
+        item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+        item.description = `${look.word} · ${item.description ?? ''}`;
+      }
       if (item.tooltip instanceof vscode.MarkdownString) {
         item.tooltip.appendMarkdown('\n\n**');
         item.tooltip.appendText(look.word);
@@ -22,8 +29,6 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
       }
       const label = typeof item.label === 'string' ? item.label : item.label?.label ?? s.name;
       item.accessibilityInformation = { label: `${label}, ${look.word}: ${info.reason}` };
-      // Menus read it: `rpcWorker.<phase>[.live].attention-<state>`.
-      item.contextValue = `${item.contextValue ?? 'rpcWorker'}.attention-${info.attention}`;
     },
     children: () => [],
     owns: () => false,
