@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
 import { makeTempDir } from '../lib/paths.mjs';
-import { answerInput, sessionsRow, settleToast, widenSideBar } from './lib/demo.mjs';
+import { promptWorker, sessionsRow, settleToast, widenSideBar } from './lib/demo.mjs';
 
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -25,25 +25,17 @@ function gitWorkspace() {
   return { root, ws };
 }
 
-/** Prompt one of several workers from the palette: pick it, then type the message. */
-async function promptWorker(page, worker, text) {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>RPC Workers: Prompt');
-  const row = widget.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RPC Workers: Prompt$/ }) }).first();
-  await row.click();
-  await widget.locator('.quick-input-list .monaco-list-row', { hasText: worker }).first().click();
-  await widget.locator('.quick-input-title', { hasText: 'Prompt' }).waitFor({ state: 'visible' });
-  await answerInput(page, text);
-}
-
 export default async function manyWorkers({ port } = {}) {
   const { root, ws } = gitWorkspace();
-  const wb = await launchWorkbench({ port, workspace: ws });
-  const { page } = wb;
   try {
+    await withWorkbench({ port, workspace: ws }, ({ page }) => steps(page), { name: 'many-workers' });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function steps(page) {
+  {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 560);
     await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
@@ -73,14 +65,17 @@ export default async function manyWorkers({ port } = {}) {
     await screenshot(page, 'many-workers-attention');
 
     // The diff editor on #1's change: base (read-only) ↔ its worktree.
-    await sessionsRow(page, 'hello.js').click();
-    await page.locator('.editor-instance .monaco-diff-editor').first().waitFor({ state: 'visible' });
+    // The row may be re-rendered under the pointer (the tree refreshes as turns end): a person
+    // whose click did nothing clicks again.
+    const diff = page.locator('.editor-instance .monaco-diff-editor').first();
+    for (let i = 0; i < 3 && !(await diff.isVisible()); i++) {
+      await sessionsRow(page, 'hello.js').click();
+      await diff.waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
+    }
+    await diff.waitFor({ state: 'visible' });
     await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-diff');
     await runCommand(page, 'RPC Workers: Stop All Workers');
-  } finally {
-    await wb.close();
-    rmSync(root, { recursive: true, force: true });
   }
 }
 

@@ -32,7 +32,7 @@ describe('UI attention', function () {
     const n = notifiedFor(api, a);
     assert.equal(n.length, 1, JSON.stringify(n));
     assert.equal(n[0].level, 'info');
-    assert.match(n[0].message, /Attn A its turn ended/);
+    assert.equal(n[0].message, 'Attn A: its turn ended');
     await vscode.commands.executeCommand('rpcWorkers.openEventLogPanel', { workerId: a });
     await waitFor(api, 'A to be seen', () => attentionOf(api, a) === 'idle');
     assert.equal(rowIcon(api, a), 'circle-filled');

@@ -31,6 +31,7 @@ export function wireAttention(o: {
     onDidChangeSelection: onDidChangeSelection.event,
     decide: (setting, change, visible) => o.core().attention.decideNotification(setting, change, visible),
     openLog: (id) => o.eventLog.openPanel(id),
+    label: (id) => o.eventLog.label(id),
     setBadge: (badge) => { if (view) view.badge = badge; },
     log: (m) => o.log.debug(m),
   }));

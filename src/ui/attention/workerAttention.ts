@@ -23,6 +23,8 @@ export interface AttentionServices {
   /** The core's policy (dist/core.js is loaded by then: a worker runs). */
   decide(setting: NotifySetting, change: AttentionChange, logVisible: boolean): NotifyDecision;
   openLog(workerId: string): unknown;
+  /** The worker's name as lists show it ("Demo worker #2" when two share a name). */
+  label(workerId: string): string | undefined;
   /** Where the badge goes (the Sessions view). */
   setBadge(badge: vscode.ViewBadge | undefined): void;
   log?(message: string): void;
@@ -69,7 +71,8 @@ export class WorkerAttention extends Disposable {
       this.s.log?.(`attention: ${change.name} ${change.from ?? 'new'} → ${change.to.attention} (not notified: ${decision.why})`);
       return;
     }
-    this.notify(state.workerId, decision.level, decision.message);
+    // The core's decision, said with the name that tells this worker apart from its namesakes.
+    this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}`);
   }
 
   /** What the person now looks at is seen. */

@@ -90,7 +90,9 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const node = this.nodes.get(workerId);
     if (node && this.view?.visible) {
       try {
-        await this.view.reveal(node, { select: true, focus: false });
+        const s = this.states.get(workerId);
+        // Opened when another room has something under it (a worktree's changes).
+        await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
       } catch {
         // The tree may not have rendered it yet; the selection service still has it.
       }

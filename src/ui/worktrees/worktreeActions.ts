@@ -90,7 +90,7 @@ export class WorktreeActions {
     const empty = baseUri({ repo, commit: '', path: f.path });
     const left = f.left ? baseUri({ repo, commit: f.left.commit, path: f.left.path }) : empty;
     const right = f.right ? vscode.Uri.file(f.right) : empty;
-    const title = `${path.basename(f.path)} (${e.worktree.workerName}: ${f.kind}, base ↔ worktree)`;
+    const title = `${path.basename(f.path)} (${f.kind} in ${e.worktree.branch}: base ↔ worktree)`;
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
     return { status: 'shown' };
   }

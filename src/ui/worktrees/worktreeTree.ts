@@ -29,6 +29,8 @@ const fileNode = (workerId: string, file: string): ExtNode => ({ kind: 'ext', wo
 
 export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<string>): TreeContributor {
   return {
+    // A worker with a worktree opens on its changes: they are what the person reviews.
+    decorate: (s, item) => { if (worktrees.get(s.workerId) && item.collapsibleState !== undefined) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded; },
     owns: (n) => n.key === 'wt' || n.key.startsWith('wt-file:'),
     roots: () => worktrees.all().filter((e) => !live().has(e.workerId)).map((e) => wtNode(e.workerId)),
     parent: (n) => (n.key === 'wt' ? (live().has(n.workerId) ? { kind: 'worker', workerId: n.workerId } : undefined) : wtNode(n.workerId)),
@@ -52,7 +54,9 @@ export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<
 function worktreeItem(e: WorktreeEntry, s: WorkerState | undefined): vscode.TreeItem {
   const label = s ? `Worktree ${e.worktree.branch}` : `${e.worktree.workerName} (stopped) · ${e.worktree.branch}`;
   const item = new vscode.TreeItem(label, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-  item.id = `${e.workerId}/worktree`;
+  // A new id once it has files: VS Code keeps an id's collapse state, and a row first shown
+  // empty would otherwise stay closed when its changes come.
+  item.id = `${e.workerId}/worktree${e.files.length ? '' : '/empty'}`;
   item.description = e.error ? `could not list changes: ${e.error}` : countsText(e.counts);
   item.iconPath = new vscode.ThemeIcon('git-branch', e.error ? new vscode.ThemeColor('errorForeground') : undefined);
   item.tooltip = new vscode.MarkdownString(undefined, false);
