@@ -25,6 +25,23 @@ function gitWorkspace() {
   return { root, ws };
 }
 
+async function openLogTab(page, worker) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  // From the worker's row, as a person would (and so F1 reaches the workbench, not a webview).
+  await sessionsRow(page, worker).click();
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Open Log in Editor Tab');
+  await widget.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Open Log in Editor Tab$/ }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await widget.locator('.quick-input-title', { hasText: 'Open Log in Editor Tab' }).waitFor({ state: 'visible' });
+  await input.fill(worker);
+  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await page.locator('.tab', { hasText: `${worker} ·` }).waitFor({ state: 'visible' });
+}
+
 export default async function manyWorkers({ port } = {}) {
   const { root, ws } = gitWorkspace();
   try {
@@ -75,6 +92,20 @@ async function steps(page) {
     await diff.waitFor({ state: 'visible' });
     await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-diff');
+
+    // Each worker's log as an editor tab of its own, side by side, titled with name and state.
+    await runCommand(page, 'View: Close All Editors');
+    await openLogTab(page, 'Demo worker #1');
+    await (await webviewFrame(page, /^Demo worker #1 · /)).locator('.kind-end').first().waitFor({ state: 'visible' });
+    await openLogTab(page, 'Demo worker #2');
+    await page.locator('.tab', { hasText: 'Demo worker #2 · needs input' }).waitFor({ state: 'visible' });
+    await page.locator('.tab', { hasText: 'Demo worker #1 ·' }).waitFor({ state: 'visible' });
+    for (const title of [/^Demo worker #1 · /, /^Demo worker #2 · needs input$/]) {
+      const tab = await webviewFrame(page, title);
+      await tab.locator('.kind-end').first().waitFor({ state: 'visible' });
+    }
+    await screenshot(page, 'many-workers-log-tabs');
+    await sessionsRow(page, 'Demo worker #1').click(); // focus out of the webview, so F1 reaches the workbench
     await runCommand(page, 'RPC Workers: Stop All Workers');
   }
 }

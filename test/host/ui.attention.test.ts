@@ -44,6 +44,21 @@ describe('UI attention', function () {
     assert.equal(api.__ui.eventLog.panelSessions.filter((s) => s.workerId === a && s.panel).length, 1);
   });
 
+  it('two log tabs side by side: each renders its own worker', async () => {
+    const a = await startDemo(api, 'Tab A');
+    const b = await startDemo(api, 'Tab B');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const sa = api.__ui.eventLog.openPanel(a);
+    await waitFor(api, 'tab A to render', () => sa.stats.rendered?.workerId === a);
+    const sb = api.__ui.eventLog.openPanel(b);
+    await waitFor(api, 'tab B to render', () => sb.stats.rendered?.workerId === b);
+    assert.ok(sa.panel?.visible && sb.panel?.visible, 'both tabs are on screen');
+    assert.notEqual(sa.panel?.viewColumn, sb.panel?.viewColumn);
+    const before = sa.stats.posted;
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'still live?' });
+    await waitFor(api, 'tab A to get the new turn', () => sa.stats.posted > before && sa.stats.rendered?.workerId === a && sa.stats.rendered.events > 0);
+  });
+
   it('a standing extension request is needs-input: badge, warning, tab title', async () => {
     const a = await startDemo(api, 'Attn Ask');
     await startDemo(api, 'Attn Other');

@@ -382,7 +382,7 @@ export class Commands extends Disposable {
 
   async openEventLogPanel(raw?: unknown) {
     const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, 'Open Event Log in Editor', any, 'There is no worker whose log to open.');
+    const workerId = await this.worker(p, 'Open Log in Editor Tab', any, 'There is no worker whose log to open.');
     if (!workerId) return cancelled;
     this.s.eventLog.openPanel(workerId);
     return { status: 'shown', workerId };

@@ -40,7 +40,16 @@ export function wireWorktrees(o: {
     reason = r.status === 'repository' ? null : r.reason;
     await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
     if (reason) o.log.info(`worktrees are not available: ${reason}`);
+    else if (r.status === 'repository') await adoptLeftovers(r.root);
     return { available: reason === null, reason };
+  };
+  // Worktrees that workers of an earlier window left (stop and reload delete nothing): listed
+  // again from git's own records, so they can still be reviewed, merged or discarded.
+  const adoptLeftovers = async (root: string) => {
+    const known = new Set(worktrees.all().map((e) => e.worktree.path));
+    for (const wt of await core().listWorkerWorktrees(root)) {
+      if (!known.has(wt.path)) worktrees.add(`worktree:${wt.branch}`, wt, root);
+    }
   };
   // After activation: the check loads the core, which activation itself does not.
   parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check);

@@ -52,7 +52,7 @@ export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<
 }
 
 function worktreeItem(e: WorktreeEntry, s: WorkerState | undefined): vscode.TreeItem {
-  const label = s ? `Worktree ${e.worktree.branch}` : `${e.worktree.workerName} (stopped) · ${e.worktree.branch}`;
+  const label = s ? `Worktree ${e.worktree.branch}` : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
   const item = new vscode.TreeItem(label, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   // A new id once it has files: VS Code keeps an id's collapse state, and a row first shown
   // empty would otherwise stay closed when its changes come.
