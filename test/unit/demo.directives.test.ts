@@ -1,6 +1,6 @@
 // The demo worker's `write:` and `ask:` directives, through the real host (core), as the
 // many-workers scenario and the attention host tests use them: a file really written (inside its
-// folder only), and an extension request that stands, refuses prompts and is answered.
+// folder only), and an extension request that stands, refusing prompts meanwhile.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, existsSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
