@@ -19,6 +19,8 @@ describe('UI attention', function () {
   before(async () => { api = await extensionApi(); });
   afterEach(async () => {
     await stopAll();
+    // Log tabs left open would be found by other files' tests.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('rpcWorkers').update('notifications', undefined, vscode.ConfigurationTarget.Global);
   });
 

@@ -31,7 +31,10 @@ describe('UI worktrees', function () {
   this.timeout(90_000);
   let api: ExtensionApi;
   before(async () => { api = await extensionApi(); });
-  afterEach(stopAll);
+  afterEach(async () => {
+    await stopAll();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 
   it('a workspace that is not a git repository: the option is off and says why', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
