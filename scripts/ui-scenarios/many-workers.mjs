@@ -25,6 +25,13 @@ function gitWorkspace() {
   return { root, ws };
 }
 
+async function expand(page, text) {
+  const row = sessionsRow(page, text);
+  await row.waitFor({ state: 'visible' });
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+  await page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]', { hasText: text }).first().waitFor({ state: 'visible' });
+}
+
 async function openLogTab(page, worker) {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');
@@ -56,7 +63,7 @@ async function steps(page) {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 560);
     await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
-    await sessionsRow(page, 'Worktree worker/demo-worker').waitFor({ state: 'visible' });
+    await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
     await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
     await sessionsRow(page, 'Demo worker #2').waitFor({ state: 'visible' });
     await page.locator('.part.sidebar .monaco-list-row.selected[role="treeitem"]', { hasText: 'Demo worker #2' }).waitFor({ state: 'visible' });
@@ -77,6 +84,8 @@ async function steps(page) {
     const pick = page.locator('.quick-input-widget');
     if (await pick.isVisible()) await page.keyboard.press('Escape');
     await page.locator('.part.activitybar .badge .badge-content', { hasText: '1' }).first().waitFor({ state: 'visible' });
+    // Open what is closed, as a person would (a row first drawn before it had children stays closed).
+    for (const row of ['Demo worker #1', 'Worktree worker/demo-worker ', 'Demo worker #2', 'Worktree worker/demo-worker-2']) await expand(page, row);
     await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
     await sessionsRow(page, 'hello.js').waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-attention');
@@ -90,6 +99,7 @@ async function steps(page) {
       await diff.waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
     }
     await diff.waitFor({ state: 'visible' });
+    await diff.locator('.modified .view-line', { hasText: 'from a worker' }).first().waitFor({ state: 'visible' });
     await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-diff');
 
