@@ -9,26 +9,7 @@ import { makeTauHome, removeTauHome, tauOwnEnv } from '../../test/fixtures/tau-e
 import { ensureTau } from '../ensure-workers.mjs';
 import { repoRoot } from '../lib/paths.mjs';
 import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
-import { answerInput, promptFromPalette, sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
-
-/** Prompt from the palette when several workers run: pick the worker, then type the message. */
-async function promptWorker(page, worker, text) {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>RPC Workers: Prompt');
-  const top = widget.locator('.quick-input-list .monaco-list-row.focused .label-name');
-  await top.filter({ hasText: /^RPC Workers: Prompt$/ }).waitFor({ state: 'visible' });
-  await input.press('Enter');
-  // Two workers run: the person picks one (the one selected in the Sessions view comes first).
-  await widget.locator('.quick-input-title', { hasText: /^Prompt$/ }).waitFor({ state: 'visible' });
-  await input.fill(worker);
-  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
-  await input.press('Enter');
-  await widget.locator('.quick-input-title', { hasText: `Prompt ${worker}` }).waitFor({ state: 'visible' });
-  await answerInput(page, text);
-}
+import { promptFromPalette, promptWorker, sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
 
 export default async function tauWorker({ port } = {}) {
   const tau = ensureTau();

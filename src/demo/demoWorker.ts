@@ -7,9 +7,14 @@
 // Prompts it understands:
 //   run: <command>      runs `sh -c <command>` as a tool call named bash, streaming its output
 //   `<command>`         the same, for a command in backticks after "run"
+//   write: <path> = <text>  writes <text> to <path> (under its folder) as a tool call named write
+//   ask: <question>     ends its turn leaving an extension request standing, as a τ extension's
+//                       lock does: prompts are refused until it is answered (answer_request)
 //   anything else       an echo-style reply streamed word by word
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 const PROTOCOL_VERSION = '3.1';
 const WORD_DELAY_MS = Number(process.env.RPC_WORKERS_DEMO_WORD_MS ?? 40);
@@ -23,6 +28,8 @@ const steering: Submission[] = [];
 const followUps: Submission[] = [];
 let compaction: { id: string; timer: NodeJS.Timeout; requestId: number | null } | null = null;
 let cursor = 0;
+/** The extension request that stands (get_pending_request), as τ 0.15 words one. */
+let standing: Json | null = null;
 /** τ 3.x names the connection's cursor on every event; the demo has one. */
 const CURSOR_ID = 'demo';
 
@@ -99,6 +106,40 @@ async function runTool(command: string, index: number): Promise<void> {
   history.push({ role: 'toolResult', content: output, timestamp: Date.now() });
 }
 
+function writeIn(text: string): { path: string; content: string } | null {
+  const m = /^\s*write:\s*(\S+)\s*(?:=\s?([\s\S]*))?$/i.exec(text);
+  return m ? { path: m[1], content: m[2] ?? '' } : null;
+}
+
+/** A write tool call that really writes, inside the worker's folder only. */
+async function runWrite(w: { path: string; content: string }, index: number): Promise<void> {
+  const id = `call-${index}-${randomUUID().slice(0, 6)}`;
+  const target = resolve(process.cwd(), w.path);
+  event('tool_execution_start', { tool_call_id: id, tool_name: 'write', args: { path: w.path, content: w.content } });
+  let output = `wrote ${Buffer.byteLength(w.content)} bytes to ${w.path}`;
+  let isError = false;
+  const rel = relative(process.cwd(), target);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    output = `refused: ${w.path} is outside the working folder`;
+    isError = true;
+  } else {
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, w.content.endsWith('\n') ? w.content : `${w.content}\n`);
+    } catch (error) {
+      output = `could not write ${w.path}: ${(error as Error).message}`;
+      isError = true;
+    }
+  }
+  event('tool_execution_end', { tool_call_id: id, tool_name: 'write', is_error: isError, result: { output } });
+  history.push({ role: 'toolResult', content: output, timestamp: Date.now() });
+}
+
+function askIn(text: string): string | null {
+  const m = /^\s*ask:\s*(.+)$/is.exec(text);
+  return m ? m[1].trim() : null;
+}
+
 async function runTurn(submission: Submission): Promise<void> {
   turn = { submission, aborted: false, tool: null, wake: null };
   event('agent_start');
@@ -110,8 +151,24 @@ async function runTurn(submission: Submission): Promise<void> {
     event('turn_start', { turn_index: index });
     event('message_start');
     const command = commandIn(current.text);
+    const write = writeIn(current.text);
+    const question = askIn(current.text);
     const intro = index === 0 ? '' : 'Steered: ';
-    if (command) {
+    if (write) {
+      await streamText(`${intro}Writing ${write.path}.`);
+      event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'toolUse' });
+      if (!turn.aborted) await runWrite(write, index);
+    } else if (question) {
+      await streamText(`${intro}I need your answer before going on: ${question}`);
+      event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'stop' });
+      if (!turn.aborted) {
+        standing = {
+          entry_id: `req-${randomUUID().slice(0, 8)}`, extension: 'demo', label: 'Demo question', lock: true, release: null,
+          sentence: `The demo worker waits for your answer: ${question}`,
+          ask: { title: question, body: { kind: 'text', text: 'The demo worker asked this at the end of its turn.' }, fields: [], actions: [{ label: 'Approve' }, { label: 'Reject' }] },
+        };
+      }
+    } else if (command) {
       await streamText(`${intro}Running \`${command}\`.`);
       event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'toolUse' });
       if (!turn.aborted) await runTool(command, index);
@@ -148,6 +205,7 @@ const PROMPT_PARAMS = new Set(['text', 'source', 'submitter', 'submission_id', '
 
 function onPrompt(id: unknown, params: Json): void {
   const unknown = Object.keys(params).filter((k) => !PROMPT_PARAMS.has(k));
+  if (standing) return fail(id, -32010, `${standing.label}: ${standing.sentence}`, { method: 'prompt', lock: standing.entry_id });
   if (unknown.length) return fail(id, -32602, `Invalid params: unknown ${unknown.join(', ')}`, { method: 'prompt' });
   if (typeof params.text !== 'string' || !params.text.trim()) return fail(id, -32602, 'Invalid params: text is required', { method: 'prompt' });
   const s = submission(params);
@@ -223,10 +281,20 @@ function dispatch(message: Json): void {
     case 'get_capabilities':
       return reply(id, method, {
         protocol_version: PROTOCOL_VERSION, dialect: 'jsonrpc-2.0', ui_methods: [], declined: [],
-        commands: ['get_capabilities', 'get_state', 'get_messages', 'prompt', 'abort', 'compact'].map((name) => ({ name, tier: 'A' })),
+        commands: ['get_capabilities', 'get_state', 'get_messages', 'prompt', 'abort', 'compact', 'get_pending_request', 'answer_request'].map((name) => ({ name, tier: 'A' })),
         events: ['agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end', 'tool_execution_start', 'tool_execution_update', 'tool_execution_end'],
         limits: { max_request_line_bytes: 8388608 },
       });
+    case 'get_pending_request':
+      return reply(id, method, { request: standing });
+    case 'answer_request': {
+      const p = (params ?? {}) as Json;
+      if (!standing || p.request_id !== standing.entry_id) return fail(id, -32602, `Invalid params: no request ${String(p.request_id)} stands`, { method });
+      standing = null;
+      const output = `${String(p.action)}${p.values && Object.keys(p.values as Json).length ? ` ${JSON.stringify(p.values)}` : ''}`;
+      history.push({ role: 'user', content: `answer: ${output}`, timestamp: Date.now() });
+      return reply(id, method, { handled: true, output });
+    }
     case 'get_state':
       return reply(id, method, {
         session_id: sessionId, status: turn ? 'running' : 'idle', is_streaming: !!turn,

@@ -19,6 +19,8 @@ import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
 import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
+import { wireAttention, type AttentionParts } from './attention/wireAttention';
+import { wireWorktrees, type WorktreeParts } from './worktrees/wireWorktrees';
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
@@ -30,6 +32,8 @@ export class RpcWorkersExtension extends Disposable {
   readonly statusBar: WorkersStatusBar;
   readonly commands: Commands;
   readonly log: vscode.LogOutputChannel;
+  readonly attention: AttentionParts;
+  readonly worktrees: WorktreeParts;
   private current: Settings;
   settingErrors: string[] = [];
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
@@ -81,6 +85,8 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
+    this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register: (d) => this._register(d) });
+    this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register: (d) => this._register(d) });
     this._register(toDisposable(this.host.onState((s) => {
       if (s.status !== 'running' && s.status !== 'starting') this.statusBar.clearNotices(s.workerId);
     })));

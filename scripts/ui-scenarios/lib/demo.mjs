@@ -64,6 +64,25 @@ export async function promptFromPalette(page, text, workerName = 'Demo worker') 
   await commandWithInput(page, 'RPC Workers: Prompt', `Prompt ${workerName}`, text);
 }
 
+/** Prompt from the palette when several workers run: pick the worker, then type the message. */
+export async function promptWorker(page, worker, text) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Prompt');
+  const top = widget.locator('.quick-input-list .monaco-list-row.focused .label-name');
+  await top.filter({ hasText: /^RPC Workers: Prompt$/ }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  // Two workers run: the person picks one (the one selected in the Sessions view comes first).
+  await widget.locator('.quick-input-title', { hasText: /^Prompt$/ }).waitFor({ state: 'visible' });
+  await input.fill(worker);
+  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await widget.locator('.quick-input-title', { hasText: `Prompt ${worker}` }).waitFor({ state: 'visible' });
+  await answerInput(page, text);
+}
+
 /** Drag the side bar's edge so it is `width` pixels wide (the event log reads better wide). */
 export async function widenSideBar(page, width = 600) {
   const box = await page.locator('.part.sidebar').boundingBox();

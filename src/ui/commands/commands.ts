@@ -40,9 +40,14 @@ export interface CommandServices {
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
 const cancelled: Refused = { status: 'cancelled' };
+const noWorktrees: WorktreePlacer = async () => ({ status: 'error', error: 'worktrees are not available' });
+
+/** Moves a spec into a new worktree of its workspace (the worktree room sets it). */
+export type WorktreePlacer = (spec: WorkerSpec) => Promise<{ spec: WorkerSpec; started(r: StartResult): Promise<void> } | Refused>;
 
 export class Commands extends Disposable {
   readonly results: ResultPresenter;
+  worktreePlacer: WorktreePlacer | undefined;
 
   constructor(private readonly s: CommandServices) {
     super();
@@ -99,7 +104,7 @@ export class Commands extends Disposable {
 
   // ---- start
 
-  async startWorker(raw?: unknown): Promise<StartResult | Refused> {
+  async startWorker(raw?: unknown, inWorktree = false): Promise<StartResult | Refused> {
     const p = parseCommandArg(raw, 'palette');
     const bad = this.argError(p);
     if (bad) return bad;
@@ -140,7 +145,7 @@ export class Commands extends Disposable {
     }
     const task = await this.firstTask(p);
     if (task === null) return cancelled;
-    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p);
+    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p, undefined, inWorktree || choice.worktree === true);
   }
 
   async startAgentWorker(raw?: unknown): Promise<StartResult | Refused> {
@@ -155,11 +160,11 @@ export class Commands extends Disposable {
       log: this.s.log,
       defaultFolder: () => this.cwd(),
       firstTask: (q, title) => this.firstTask(q, title),
-      launch: (spec, task, q, dirs) => this.launch(spec, task, q, dirs),
+      launch: (spec, task, q, dirs) => this.launch(spec, task, q, dirs) as Promise<StartResult>,
     });
   }
 
-  async startDemoWorker(raw?: unknown): Promise<StartResult | Refused> {
+  async startDemoWorker(raw?: unknown, inWorktree = false): Promise<StartResult | Refused> {
     const p = parseCommandArg(raw, 'palette');
     const bad = this.argError(p);
     if (bad) return bad;
@@ -169,7 +174,7 @@ export class Commands extends Disposable {
     // The demo starts at once from the palette; a task comes only from the argument.
     const task = p.arg.task?.trim() ? p.arg.task : undefined;
     const spec = demoSpec(this.s.extensionPath, cwd);
-    return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p);
+    return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p, undefined, inWorktree);
   }
 
   private cwd(): string | undefined {
@@ -193,13 +198,17 @@ export class Commands extends Disposable {
   }
 
   /** `agentDirs`: where the host looks for `spec.agent` (the directories the card was offered from). */
-  private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, agentDirs?: string[]): Promise<StartResult> {
+  private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, agentDirs?: string[], inWorktree = false): Promise<StartResult | Refused> {
+    const placed = inWorktree ? await (this.worktreePlacer ?? noWorktrees)(spec) : undefined;
+    if (placed && 'status' in placed) return placed;
+    if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
     const name = full.name ?? full.agent ?? `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
       () => this.s.host.start(agentDirs ? { ...full, agentDirs } : full),
     );
+    await placed?.started(r);
     if (r.status === 'started') {
       this.s.selection.set(r.workerId);
       this.show('start', r.workerId, r);
@@ -373,7 +382,7 @@ export class Commands extends Disposable {
 
   async openEventLogPanel(raw?: unknown) {
     const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, 'Open Event Log in Editor', any, 'There is no worker whose log to open.');
+    const workerId = await this.worker(p, 'Open Log in Editor Tab', any, 'There is no worker whose log to open.');
     if (!workerId) return cancelled;
     this.s.eventLog.openPanel(workerId);
     return { status: 'shown', workerId };

@@ -36,6 +36,8 @@ export interface LogStats {
 /** One webview showing one worker's log at a time. */
 class LogSession extends Disposable {
   workerId: string | undefined;
+  /** The editor tab it lives in (none for the sidebar view). */
+  panel: vscode.WebviewPanel | undefined;
   private ready = false;
   private buffer: PageEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -54,6 +56,7 @@ class LogSession extends Disposable {
   setWorker(workerId: string | undefined): void {
     if (workerId === this.workerId) return;
     this.workerId = workerId;
+    this.log.lookingChanged();
     if (this.ready) this.replay();
   }
 
@@ -161,6 +164,9 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   private readonly _onDidResolve = this._register(new vscode.EventEmitter<LogSession>());
   /** Fires when the view's webview exists (tests wait for it). */
   readonly onDidResolve = this._onDidResolve.event;
+  private readonly _onDidChangeLooking = this._register(new vscode.EventEmitter<void>());
+  /** Which workers' logs are in view changed (a tab shown or hidden, the view's worker changed). */
+  readonly onDidChangeLooking = this._onDidChangeLooking.event;
 
   constructor(private readonly host: Supervisor, private readonly extensionUri: vscode.Uri, readonly selection: WorkerSelection) {
     super();
@@ -195,7 +201,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     this.viewSession = session;
     session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
     view.webview.html = eventLogHtml(view.webview, this.extensionUri);
-    view.onDidChangeVisibility(() => { if (!view.visible) session.unload(); });
+    view.onDidChangeVisibility(() => { if (!view.visible) session.unload(); this.lookingChanged(); });
     view.onDidDispose(() => {
       if (this.viewSession === session) this.viewSession = undefined;
       this.view = undefined;
@@ -215,19 +221,41 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   }
 
   openPanel(workerId: string): LogSession {
+    // One tab per worker: a second open shows the tab it has.
+    const open = [...this.panels].find((p) => p.fixed && p.workerId === workerId && p.panel);
+    if (open) { open.panel!.reveal(undefined, false); return open; }
     const name = this.lookup(workerId)?.state.name ?? workerId;
     const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
     const session = new LogSession(panel.webview, this, true);
+    session.panel = panel;
     session.setWorker(workerId);
     this.panels.add(session);
     panel.webview.html = eventLogHtml(panel.webview, this.extensionUri);
-    panel.onDidChangeViewState(() => { if (!panel.visible) session.unload(); });
+    panel.onDidChangeViewState(() => { if (!panel.visible) session.unload(); this.lookingChanged(); });
     panel.onDidDispose(() => {
       this.panels.delete(session);
       session.dispose();
+      this.lookingChanged();
     });
+    this._onDidOpenPanel.fire(session);
     return session;
+  }
+
+  private readonly _onDidOpenPanel = this._register(new vscode.EventEmitter<LogSession>());
+  /** A worker's log opened in an editor tab (the attention room titles it). */
+  readonly onDidOpenPanel = this._onDidOpenPanel.event;
+
+  /** The workers whose log is on screen now: the view's, if it is visible, and each visible tab's. */
+  visibleWorkers(): Set<string> {
+    const out = new Set<string>();
+    if (this.view?.visible && this.viewSession?.workerId) out.add(this.viewSession.workerId);
+    for (const p of this.panels) if (p.panel?.visible && p.workerId) out.add(p.workerId);
+    return out;
+  }
+
+  lookingChanged(): void {
+    this._onDidChangeLooking.fire();
   }
 
   /** pi's set_editor_text lands in the composer. */

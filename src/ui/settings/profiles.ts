@@ -19,6 +19,8 @@ export interface ProfileChoice {
   origin: 'settings' | 'detected' | 'builtin';
   /** The profile asks for the write guard (rpcWorkers.profiles[].guard); only settings can. */
   guard: boolean;
+  /** The profile starts each worker in a new git worktree (rpcWorkers.profiles[].worktree). */
+  worktree?: boolean;
   dialect: DialectName;
   spec: (cwd: string) => Omit<WorkerSpec, 'cwd'> & { cwd: string };
 }
@@ -87,6 +89,7 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}${p.discovery ? ' · discovery on' : ''}`,
     origin: 'settings' as const,
     guard: p.guard === true,
+    worktree: p.worktree === true,
     dialect: p.dialect,
     spec: (cwd: string) => ({
       dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd,

@@ -19,6 +19,8 @@ export const profileSchema = z.object({
   guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
   /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
+  /** Start this profile's workers each in a new git worktree of the workspace. */
+  worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -43,7 +45,12 @@ export const SETTINGS = {
   'guard.allowBash': { schema: z.boolean({ error: 'must be true or false' }), default: false },
   'guard.onViolation': { schema: z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' }), default: 'abort' as 'abort' | 'flag' },
   agentDirs: { schema: pathList('directories'), default: [] as string[] },
+  notifications: { schema: z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' }), default: 'all' as NotifySetting },
+  /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
+  worktreesDir: { schema: z.string({ error: 'must be a folder path (a string)' }), default: '' },
 } as const;
+
+export type NotifySetting = 'all' | 'needsInputAndFailures' | 'none';
 
 export type SettingKey = keyof typeof SETTINGS;
 
@@ -59,6 +66,10 @@ export interface Settings {
   guard: GuardSettings;
   /** Extra agent card directories, as written (see agentDirs.ts for how they resolve). */
   agentDirs: string[];
+  /** Which attention changes are notified while the worker's log is not in view. */
+  notifications: NotifySetting;
+  /** Where worker worktrees go; empty: the core's default beside the repository. */
+  worktreesDir: string;
 }
 
 export interface GuardSettings {
@@ -121,6 +132,8 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
       onViolation: value('guard.onViolation') as 'abort' | 'flag',
     },
     agentDirs: value('agentDirs') as string[],
+    notifications: value('notifications') as NotifySetting,
+    worktreesDir: (value('worktreesDir') as string).trim(),
   };
   return { settings, errors };
 }

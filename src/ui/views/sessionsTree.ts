@@ -18,7 +18,24 @@ export type SessionNode =
   | { kind: 'turn'; workerId: string; index: number }
   | { kind: 'tool'; workerId: string; turn: number; i: number }
   | { kind: 'files'; workerId: string }
-  | { kind: 'file'; workerId: string; file: string };
+  | { kind: 'file'; workerId: string; file: string }
+  | ExtNode;
+
+/** A node another room adds (worktree changes); `key` tells its contributor which. */
+export type ExtNode = { kind: 'ext'; workerId: string; key: string };
+
+/** Another room's part of the tree: a worker row's look, and nodes of its own. */
+export interface TreeContributor {
+  decorate?(s: WorkerState, item: vscode.TreeItem): void;
+  /** Nodes under a worker (first) or under one of its own nodes. */
+  children(s: WorkerState | undefined, parent: SessionNode): ExtNode[];
+  /** Top-level nodes after the workers (e.g. the worktree of a worker that was stopped). */
+  roots?(): ExtNode[];
+  owns(node: ExtNode): boolean;
+  /** `s` is undefined for a node whose worker the host no longer has. */
+  item(s: WorkerState | undefined, node: ExtNode): vscode.TreeItem;
+  parent?(node: ExtNode): SessionNode | undefined;
+}
 
 const icon = (i: { id: string; color?: string }) => new vscode.ThemeIcon(i.id, i.color ? new vscode.ThemeColor(i.color) : undefined);
 
@@ -32,6 +49,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private readonly refresh = throttle(() => this.doRefresh(), REFRESH_MS);
   /** How many times the tree was told to refresh (tests read it to see that updates are event-driven). */
   refreshCount = 0;
+  readonly contributors: TreeContributor[] = [];
+
+  /** Something a contributor shows changed. */
+  invalidate(): void {
+    this.refresh.schedule();
+  }
+
+  private extChildren(s: WorkerState | undefined, parent: SessionNode): SessionNode[] {
+    return this.contributors.flatMap((c) => c.children(s, parent));
+  }
 
   /** A refresh is scheduled and has not run yet. */
   get refreshPending(): boolean {
@@ -63,7 +90,9 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const node = this.nodes.get(workerId);
     if (node && this.view?.visible) {
       try {
-        await this.view.reveal(node, { select: true, focus: false });
+        const s = this.states.get(workerId);
+        // Opened when another room has something under it (a worktree's changes).
+        await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
       } catch {
         // The tree may not have rendered it yet; the selection service still has it.
       }
@@ -93,16 +122,19 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       case 'turn': case 'files': return this.nodes.get(node.workerId);
       case 'tool': return { kind: 'turn', workerId: node.workerId, index: node.turn };
       case 'file': return { kind: 'files', workerId: node.workerId };
+      case 'ext': return this.contributors.find((c) => c.owns(node))?.parent?.(node) ?? this.nodes.get(node.workerId);
     }
   }
 
   getChildren(node?: SessionNode): SessionNode[] {
-    if (!node) return [...this.states.keys()].map((id) => this.nodes.get(id)!).filter(Boolean);
+    if (!node) return [...[...this.states.keys()].map((id) => this.nodes.get(id)!).filter(Boolean), ...this.contributors.flatMap((c) => c.roots?.() ?? [])];
     const s = this.states.get(node.workerId);
+    if (node.kind === 'ext') return this.extChildren(s, node);
     if (!s) return [];
     if (node.kind === 'worker') {
       const turns = s.turns.slice(-TURNS_SHOWN).reverse().map((t): SessionNode => ({ kind: 'turn', workerId: s.workerId, index: t.index }));
-      return s.filesTouched.length ? [{ kind: 'files', workerId: s.workerId }, ...turns] : turns;
+      const ext = this.extChildren(s, node);
+      return s.filesTouched.length ? [...ext, { kind: 'files', workerId: s.workerId }, ...turns] : [...ext, ...turns];
     }
     if (node.kind === 'turn') {
       const t = s.turns.find((x) => x.index === node.index);
@@ -114,6 +146,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
     const s = this.states.get(node.workerId);
+    if (node.kind === 'ext') return this.contributors.find((c) => c.owns(node))?.item(s, node) ?? new vscode.TreeItem('(gone)');
     if (!s) return new vscode.TreeItem('(gone)');
     switch (node.kind) {
       case 'worker': return this.workerItem(s);
@@ -145,7 +178,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private workerItem(s: WorkerState): vscode.TreeItem {
-    const hasChildren = s.turns.length > 0 || s.filesTouched.length > 0;
+    const hasChildren = s.turns.length > 0 || s.filesTouched.length > 0 || this.extChildren(s, this.nodes.get(s.workerId) ?? { kind: 'worker', workerId: s.workerId }).length > 0;
     const label = workerLabels([...this.states.values()]).get(s.workerId) ?? s.name;
     const item = new vscode.TreeItem(label, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = s.workerId;
@@ -154,6 +187,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     item.contextValue = workerContextValue(s);
     item.tooltip = workerTooltip(s);
     item.accessibilityInformation = { label: `${label}, ${workerDescription(s)}` };
+    for (const c of this.contributors) c.decorate?.(s, item);
     return item;
   }
 

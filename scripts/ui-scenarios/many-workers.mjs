@@ -1,0 +1,123 @@
+// Many workers at once (issue 15), as a person meets it: two demo workers, each started in a git
+// worktree of its own (the scenario's workspace copy is made a git repository first); one writes
+// a file and ends its turn while the person looks at the other (done, with a notification), the
+// other leaves a question standing (needs input: the badge on the view). Then the diff editor on
+// the first worker's change, base ↔ worktree. Saves docs/screenshots/many-workers-*.png.
+import { execFileSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { withWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
+import { makeTempDir } from '../lib/paths.mjs';
+import { promptWorker, sessionsRow, settleToast, widenSideBar } from './lib/demo.mjs';
+
+const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+
+function gitWorkspace() {
+  const root = makeTempDir('many-workers');
+  const ws = join(root, 'workspace');
+  cpSync(SAMPLE_WORKSPACE, ws, { recursive: true });
+  git(ws, 'init', '-q', '-b', 'main');
+  git(ws, 'config', 'user.email', 'person@example.com');
+  git(ws, 'config', 'user.name', 'A Person');
+  git(ws, 'add', '-A');
+  git(ws, 'commit', '-q', '-m', 'The sample workspace');
+  return { root, ws };
+}
+
+async function expand(page, text) {
+  const row = sessionsRow(page, text);
+  await row.waitFor({ state: 'visible' });
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+  await page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]', { hasText: text }).first().waitFor({ state: 'visible' });
+}
+
+async function openLogTab(page, worker) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  // From the worker's row, as a person would (and so F1 reaches the workbench, not a webview).
+  await sessionsRow(page, worker).click();
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Open Log in Editor Tab');
+  await widget.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Open Log in Editor Tab$/ }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await widget.locator('.quick-input-title', { hasText: 'Open Log in Editor Tab' }).waitFor({ state: 'visible' });
+  await input.fill(worker);
+  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await page.locator('.tab', { hasText: `${worker} ·` }).waitFor({ state: 'visible' });
+}
+
+export default async function manyWorkers({ port } = {}) {
+  const { root, ws } = gitWorkspace();
+  try {
+    await withWorkbench({ port, workspace: ws }, ({ page }) => steps(page), { name: 'many-workers' });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function steps(page) {
+  {
+    await clickActivityBar(page, 'RPC Workers');
+    await widenSideBar(page, 560);
+    await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
+    await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
+    await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
+    await sessionsRow(page, 'Demo worker #2').waitFor({ state: 'visible' });
+    await page.locator('.part.sidebar .monaco-list-row.selected[role="treeitem"]', { hasText: 'Demo worker #2' }).waitFor({ state: 'visible' });
+    const log = await webviewFrame(page, 'Event Log');
+
+    // #1 works while the person looks at #2: its turn ends unseen (done, and a notification).
+    await promptWorker(page, 'Demo worker #1', 'write: src/hello.js = export const greet = (name) => `Hello, ${name}! (from a worker)`;');
+    await sessionsRow(page, 'done').waitFor({ state: 'visible' });
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'its turn ended' }).first();
+    await toast.waitFor({ state: 'visible' });
+    await settleToast(toast);
+    // #2 writes a note, then asks a question and waits for the answer.
+    await promptWorker(page, 'Demo worker #2', 'write: NOTES.md = # Notes from worker 2');
+    await log.locator('.kind-end').first().waitFor({ state: 'visible' });
+    await promptWorker(page, 'Demo worker #2', 'ask: Merge my notes into main?');
+    await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
+    // The τ-style request's dialog (an extension asking) shows; dismissed, it still stands.
+    const pick = page.locator('.quick-input-widget');
+    if (await pick.isVisible()) await page.keyboard.press('Escape');
+    await page.locator('.part.activitybar .badge .badge-content', { hasText: '1' }).first().waitFor({ state: 'visible' });
+    // Open what is closed, as a person would (a row first drawn before it had children stays closed).
+    for (const row of ['Demo worker #1', 'Worktree worker/demo-worker ', 'Demo worker #2', 'Worktree worker/demo-worker-2']) await expand(page, row);
+    await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
+    await sessionsRow(page, 'hello.js').waitFor({ state: 'visible' });
+    await screenshot(page, 'many-workers-attention');
+
+    // The diff editor on #1's change: base (read-only) ↔ its worktree.
+    // The row may be re-rendered under the pointer (the tree refreshes as turns end): a person
+    // whose click did nothing clicks again.
+    const diff = page.locator('.editor-instance .monaco-diff-editor').first();
+    for (let i = 0; i < 3 && !(await diff.isVisible()); i++) {
+      await sessionsRow(page, 'hello.js').click();
+      await diff.waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
+    }
+    await diff.waitFor({ state: 'visible' });
+    await diff.locator('.modified .view-line', { hasText: 'from a worker' }).first().waitFor({ state: 'visible' });
+    await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'many-workers-diff');
+
+    // Each worker's log as an editor tab of its own, side by side, titled with name and state.
+    await runCommand(page, 'View: Close All Editors');
+    await openLogTab(page, 'Demo worker #1');
+    await (await webviewFrame(page, /^Demo worker #1 · /)).locator('.kind-end').first().waitFor({ state: 'visible' });
+    await openLogTab(page, 'Demo worker #2');
+    await page.locator('.tab', { hasText: 'Demo worker #2 · needs input' }).waitFor({ state: 'visible' });
+    await page.locator('.tab', { hasText: 'Demo worker #1 ·' }).waitFor({ state: 'visible' });
+    for (const title of [/^Demo worker #1 · /, /^Demo worker #2 · needs input$/]) {
+      const tab = await webviewFrame(page, title);
+      await tab.locator('.kind-end').first().waitFor({ state: 'visible' });
+    }
+    await screenshot(page, 'many-workers-log-tabs');
+    await sessionsRow(page, 'Demo worker #1').click(); // focus out of the webview, so F1 reaches the workbench
+    await runCommand(page, 'RPC Workers: Stop All Workers');
+  }
+}
+
+await runScenario(import.meta.url, manyWorkers);

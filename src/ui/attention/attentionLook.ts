@@ -1,0 +1,29 @@
+// How each attention state is shown: a codicon, a theme colour and a word. No vscode import, so
+// the tree, the tab titles and the tests share them.
+import type { Attention } from '../../core/attention/attention';
+
+export interface Look {
+  icon: string;
+  color?: string;
+  word: string;
+}
+
+export const ATTENTION_LOOK: Record<Attention, Look> = {
+  'needs-input': { icon: 'bell-dot', color: 'notificationsWarningIcon.foreground', word: 'needs input' },
+  working: { icon: 'sync~spin', color: 'charts.blue', word: 'working' },
+  failed: { icon: 'error', color: 'errorForeground', word: 'failed' },
+  done: { icon: 'pass-filled', color: 'testing.iconPassed', word: 'done' },
+  stopped: { icon: 'debug-stop', color: 'disabledForeground', word: 'stopped' },
+  idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: 'idle' },
+};
+
+/** A log tab's title: the worker's name and its state ("Demo worker · needs input"). */
+export function tabTitle(name: string, attention: Attention | null): string {
+  return attention ? `${name} · ${ATTENTION_LOOK[attention].word}` : name;
+}
+
+/** The view's badge: how many workers wait for the person, or none. */
+export function badgeFor(waiting: number): { value: number; tooltip: string } | undefined {
+  if (waiting <= 0) return undefined;
+  return { value: waiting, tooltip: `${waiting} worker${waiting === 1 ? '' : 's'} need${waiting === 1 ? 's' : ''} your input` };
+}

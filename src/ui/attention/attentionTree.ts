@@ -1,0 +1,37 @@
+// The attention state on each worker's row of the Sessions view: its icon and colour, the word
+// first in its description, and the reason in its tooltip.
+import * as vscode from 'vscode';
+import type { WorkerState } from '../../core/api';
+import type { Attention } from '../../core/attention/attention';
+import type { TreeContributor } from '../views/sessionsTree';
+import { ATTENTION_LOOK } from './attentionLook';
+import type { WorkerAttention } from './workerAttention';
+
+const NEWS = new Set<Attention>(['needs-input', 'done', 'failed']);
+
+export function attentionContributor(attention: WorkerAttention): TreeContributor {
+  return {
+    decorate(s: WorkerState, item: vscode.TreeItem) {
+      const info = attention.get(s.workerId);
+      if (!info) return;
+      const look = ATTENTION_LOOK[info.attention];
+      // Working, idle and stopped keep the row's phase icon (it says more: starting, streaming,
+      // compacting, exited); what needs the person gets its own icon and its word first.
+      if (NEWS.has(info.attention)) {
+        item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+        item.description = `${look.word} · ${item.description ?? ''}`;
+      }
+      if (item.tooltip instanceof vscode.MarkdownString) {
+        item.tooltip.appendMarkdown('\n\n**');
+        item.tooltip.appendText(look.word);
+        item.tooltip.appendMarkdown('**: ');
+        item.tooltip.appendText(info.reason.replace(/</g, '&lt;'));
+      }
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? s.name;
+      item.accessibilityInformation = { label: `${label}, ${look.word}: ${info.reason}` };
+    },
+    children: () => [],
+    owns: () => false,
+    item: () => new vscode.TreeItem(''),
+  };
+}

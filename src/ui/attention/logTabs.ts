@@ -1,0 +1,30 @@
+// Each worker's log as an editor tab of its own: the tab's title is the worker's name and its
+// attention state, kept up to date as the state changes.
+import type * as vscode from 'vscode';
+import type { EventLog } from '../eventLog/eventLogView';
+import { Disposable } from '../disposable';
+import { tabTitle } from './attentionLook';
+import type { WorkerAttention } from './workerAttention';
+
+export class LogTabs extends Disposable {
+  constructor(private readonly eventLog: EventLog, private readonly attention: WorkerAttention) {
+    super();
+    this._register(attention.onDidChange(() => this.retitle()));
+    this._register(eventLog.onDidOpenPanel(() => this.retitle()));
+  }
+
+  /** The open tabs by worker (one each). */
+  tabs(): Map<string, vscode.WebviewPanel> {
+    const out = new Map<string, vscode.WebviewPanel>();
+    for (const s of this.eventLog.panelSessions) if (s.panel && s.workerId) out.set(s.workerId, s.panel);
+    return out;
+  }
+
+  retitle(): void {
+    for (const [id, panel] of this.tabs()) {
+      const name = this.eventLog.label(id) ?? this.eventLog.lookup(id)?.state.name ?? id;
+      const title = tabTitle(name, this.attention.get(id)?.attention ?? null);
+      if (panel.title !== title) panel.title = title;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Puts the attention room together: the board, the tree's look, the badge, the log tabs' titles.
+import * as vscode from 'vscode';
+import type { Supervisor } from '../../core/api';
+import type { EventLog } from '../eventLog/eventLogView';
+import type { Settings } from '../settings/settings';
+import type { SessionsTree } from '../views/sessionsTree';
+import type { WorkerSelection } from '../views/workerSelection';
+import { attentionContributor } from './attentionTree';
+import { LogTabs } from './logTabs';
+import { WorkerAttention } from './workerAttention';
+
+export interface AttentionParts { attention: WorkerAttention; tabs: LogTabs }
+
+export function wireAttention(o: {
+  host: Supervisor; tree: SessionsTree; eventLog: EventLog; selection: WorkerSelection; settings(): Settings;
+  core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
+}): AttentionParts {
+  const view = o.tree.view;
+  const onDidChangeSelection = new vscode.EventEmitter<unknown>();
+  o.register(onDidChangeSelection);
+  if (view) {
+    o.register(view.onDidChangeSelection(() => onDidChangeSelection.fire(undefined)));
+    o.register(view.onDidChangeVisibility(() => onDidChangeSelection.fire(undefined)));
+  }
+  const attention = o.register(new WorkerAttention({
+    host: o.host,
+    setting: () => o.settings().notifications,
+    visibleLogs: () => o.eventLog.visibleWorkers(),
+    onDidChangeLooking: o.eventLog.onDidChangeLooking,
+    selectedInView: () => (view?.visible ? view.selection[0]?.workerId : undefined),
+    onDidChangeSelection: onDidChangeSelection.event,
+    decide: (setting, change, visible) => o.core().attention.decideNotification(setting, change, visible),
+    openLog: (id) => o.eventLog.openPanel(id),
+    label: (id) => o.eventLog.label(id),
+    setBadge: (badge) => { if (view) view.badge = badge; },
+    log: (m) => o.log.debug(m),
+  }));
+  o.tree.contributors.push(attentionContributor(attention));
+  o.register(attention.onDidChange(() => o.tree.invalidate()));
+  const tabs = o.register(new LogTabs(o.eventLog, attention));
+  return { attention, tabs };
+}

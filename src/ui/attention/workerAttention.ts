@@ -1,0 +1,105 @@
+// Each worker's attention state for the UI: the core's AttentionBoard fed from the host's states,
+// "seen" when the person looks (its log on screen, or its row selected in a visible Sessions
+// view), the view's badge (workers that need input), and a notification for a change the
+// person would otherwise miss, as the rpcWorkers.notifications setting and the core's policy say.
+import * as vscode from 'vscode';
+import type { Supervisor, WorkerState } from '../../core/api';
+import { AttentionBoard } from '../../core/attention/board';
+import type { AttentionInfo } from '../../core/attention/attention';
+import type { AttentionChange, NotifyDecision, NotifySetting } from '../../core/attention/notify';
+import { Disposable, toDisposable } from '../disposable';
+import { badgeFor } from './attentionLook';
+
+export interface AttentionServices {
+  host: Supervisor;
+  setting(): NotifySetting;
+  /** The workers whose log is on screen now. */
+  visibleLogs(): Set<string>;
+  /** Fires when visibleLogs may have changed. */
+  onDidChangeLooking: vscode.Event<void>;
+  /** The worker selected in the Sessions view, when that view is visible. */
+  selectedInView(): string | undefined;
+  onDidChangeSelection: vscode.Event<unknown>;
+  /** The core's policy (dist/core.js is loaded by then: a worker runs). */
+  decide(setting: NotifySetting, change: AttentionChange, logVisible: boolean): NotifyDecision;
+  openLog(workerId: string): unknown;
+  /** The worker's name as lists show it ("Demo worker #2" when two share a name). */
+  label(workerId: string): string | undefined;
+  /** Where the badge goes (the Sessions view). */
+  setBadge(badge: vscode.ViewBadge | undefined): void;
+  log?(message: string): void;
+}
+
+export interface Notified { workerId: string; level: 'info' | 'warning' | 'error'; message: string }
+
+export class WorkerAttention extends Disposable {
+  readonly board = new AttentionBoard();
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
+  /** A worker's attention changed (its id). */
+  readonly onDidChange = this._onDidChange.event;
+  /** Every notification shown, newest last (the host tests read it). */
+  readonly notified: Notified[] = [];
+  private badgeValue = 0;
+
+  constructor(private readonly s: AttentionServices) {
+    super();
+    this._register(toDisposable(s.host.onState((state) => this.onState(state))));
+    this._register(s.onDidChangeLooking(() => this.lookNow()));
+    this._register(s.onDidChangeSelection(() => this.lookNow()));
+    for (const state of s.host.list()) this.board.update(state, false);
+    this.updateBadge();
+  }
+
+  get(workerId: string): AttentionInfo | null {
+    return this.board.get(workerId);
+  }
+
+  get badge(): number {
+    return this.badgeValue;
+  }
+
+  private looking(workerId: string): boolean {
+    return this.s.visibleLogs().has(workerId) || this.s.selectedInView() === workerId;
+  }
+
+  private onState(state: WorkerState): void {
+    const { change } = this.board.update(state, this.looking(state.workerId));
+    if (!change) return;
+    this.changed(state.workerId);
+    const decision = this.s.decide(this.s.setting(), change, this.s.visibleLogs().has(state.workerId));
+    if (!decision.notify) {
+      this.s.log?.(`attention: ${change.name} ${change.from ?? 'new'} → ${change.to.attention} (not notified: ${decision.why})`);
+      return;
+    }
+    // The core's decision, said with the name that tells this worker apart from its namesakes.
+    this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}`);
+  }
+
+  /** What the person now looks at is seen. */
+  private lookNow(): void {
+    const ids = new Set(this.s.visibleLogs());
+    const selected = this.s.selectedInView();
+    if (selected) ids.add(selected);
+    for (const id of ids) {
+      const r = this.board.markSeen(id);
+      if (r?.change) this.changed(id);
+    }
+  }
+
+  private changed(workerId: string): void {
+    this.updateBadge();
+    this._onDidChange.fire(workerId);
+  }
+
+  private updateBadge(): void {
+    this.badgeValue = this.board.badge();
+    this.s.setBadge(badgeFor(this.badgeValue));
+  }
+
+  private notify(workerId: string, level: Notified['level'], message: string): void {
+    this.notified.push({ workerId, level, message });
+    if (this.notified.length > 100) this.notified.shift();
+    const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(`RPC Workers: ${message}`, 'Open Log').then((choice) => { if (choice) this.s.openLog(workerId); });
+  }
+}

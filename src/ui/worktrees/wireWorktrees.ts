@@ -1,0 +1,78 @@
+// Puts the worktree room together: the registry of worker worktrees, their rows in the Sessions
+// view, the base side of diffs, the commands, and the context key that disables "Start in a New
+// Worktree" when the workspace is not a git repository (with the reason in the log and on use).
+import * as vscode from 'vscode';
+import type { Supervisor } from '../../core/api';
+import type { Commands } from '../commands/commands';
+import type { Settings } from '../settings/settings';
+import type { SessionsTree } from '../views/sessionsTree';
+import { BASE_SCHEME, BaseContentProvider } from './baseContent';
+import { WorktreeActions } from './worktreeActions';
+import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
+import { worktreeContributor } from './worktreeTree';
+import { WorkerWorktrees } from './workerWorktrees';
+
+export interface WorktreeParts {
+  worktrees: WorkerWorktrees;
+  actions: WorktreeActions;
+  /** The last check of the workspace (the host tests await it). */
+  checked: Promise<{ available: boolean; reason: string | null }>;
+}
+
+export function wireWorktrees(o: {
+  host: Supervisor; tree: SessionsTree; settings(): Settings; commands: Commands;
+  core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
+}): WorktreeParts {
+  const core = () => o.core().worktree;
+  const worktrees = o.register(new WorkerWorktrees(o.host, core));
+  const actions = new WorktreeActions({ host: o.host, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
+  o.commands.worktreePlacer = (spec) => actions.place(spec);
+  o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
+  const live = () => new Set(o.host.list().map((s) => s.workerId));
+  o.tree.contributors.push(worktreeContributor(worktrees, live));
+  o.register(worktrees.onDidChange(() => o.tree.invalidate()));
+
+  const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }) };
+  let reason: string | null = null;
+  const check = async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const r = folder ? await core().detectRepository(folder) : { status: 'none' as const, reason: 'no folder is open' };
+    reason = r.status === 'repository' ? null : r.reason;
+    await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
+    if (reason) o.log.info(`worktrees are not available: ${reason}`);
+    else if (r.status === 'repository') await adoptLeftovers(r.root);
+    return { available: reason === null, reason };
+  };
+  // Worktrees that workers of an earlier window left (stop and reload delete nothing): listed
+  // again from git's own records, so they can still be reviewed, merged or discarded.
+  const adoptLeftovers = async (root: string) => {
+    const known = new Set(worktrees.all().map((e) => e.worktree.path));
+    for (const wt of await core().listWorkerWorktrees(root)) {
+      if (!known.has(wt.path)) worktrees.add(`worktree:${wt.branch}`, wt, root);
+    }
+  };
+  // After activation: the check loads the core, which activation itself does not.
+  parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check);
+  o.register(vscode.workspace.onDidChangeWorkspaceFolders(() => { parts.checked = check(); }));
+
+  const unavailable = async () => {
+    const r = await parts.checked;
+    if (r.available) return null;
+    const message = `Starting a worker in its own worktree needs a git repository with at least one commit: ${r.reason}.`;
+    void vscode.window.showErrorMessage(`RPC Workers: ${message}`);
+    return { status: 'error' as const, error: message };
+  };
+  const reg = (id: string, fn: (arg: unknown) => unknown) => o.register(vscode.commands.registerCommand(id, fn));
+  reg(WORKTREE_COMMANDS.startInWorktree, async (a) => (await unavailable()) ?? o.commands.startWorker(a, true));
+  reg(WORKTREE_COMMANDS.startDemoInWorktree, async (a) => (await unavailable()) ?? o.commands.startDemoWorker(a, true));
+  reg(WORKTREE_COMMANDS.openDiff, (a) => actions.openDiff(a));
+  reg(WORKTREE_COMMANDS.merge, (a) => actions.merge(a));
+  reg(WORKTREE_COMMANDS.openWindow, (a) => actions.openInNewWindow(a));
+  reg(WORKTREE_COMMANDS.discard, (a) => actions.discard(a));
+  reg(WORKTREE_COMMANDS.refresh, async (a) => {
+    const id = (a as { workerId?: string } | undefined)?.workerId;
+    await Promise.all((id ? [id] : worktrees.all().map((e) => e.workerId)).map((w) => worktrees.refresh(w)));
+    return { status: 'refreshed' };
+  });
+  return parts;
+}

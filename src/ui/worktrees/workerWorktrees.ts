@@ -1,0 +1,80 @@
+// Which worker runs in which worktree, and what each has changed there. Changes are listed again
+// when a worker's turn ends (and when asked), never polled. Stopping a worker keeps its entry:
+// the worktree stays for the person to review, merge or discard.
+import * as vscode from 'vscode';
+import type { Supervisor } from '../../core/api';
+import type { ChangeCounts, ChangedFile, WorkerWorktree } from '../../core/worktree';
+import { Disposable, toDisposable } from '../disposable';
+
+export type WorktreeCore = typeof import('../../core/index')['worktree'];
+
+export interface WorktreeEntry {
+  workerId: string;
+  worktree: WorkerWorktree;
+  /** The person's checkout it was made from (merges go there). */
+  checkout: string;
+  files: ChangedFile[];
+  counts: ChangeCounts | null;
+  /** Why the last listing failed, if it did. */
+  error: string | null;
+}
+
+export class WorkerWorktrees extends Disposable {
+  private readonly entries = new Map<string, WorktreeEntry>();
+  private readonly pending = new Map<string, Promise<void>>();
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(host: Supervisor, private readonly core: () => WorktreeCore) {
+    super();
+    this._register(toDisposable(host.onEvent((id, e) => {
+      if ((e.turn?.ends || e.type === 'agent_end') && this.entries.has(id)) void this.refresh(id);
+    })));
+    this._register(toDisposable(host.onState((s) => {
+      if (this.entries.has(s.workerId) && s.status !== 'running' && s.status !== 'starting') void this.refresh(s.workerId);
+    })));
+  }
+
+  add(workerId: string, worktree: WorkerWorktree, checkout: string): void {
+    this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null });
+    this._onDidChange.fire(workerId);
+    void this.refresh(workerId);
+  }
+
+  remove(workerId: string): void {
+    this.entries.delete(workerId);
+    this._onDidChange.fire(workerId);
+  }
+
+  get(workerId: string): WorktreeEntry | undefined {
+    return this.entries.get(workerId);
+  }
+
+  all(): WorktreeEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** List the worker's changes again; concurrent calls share one listing and then run once more. */
+  refresh(workerId: string): Promise<void> {
+    const running = this.pending.get(workerId);
+    const next = (running ?? Promise.resolve()).then(() => this.list(workerId));
+    this.pending.set(workerId, next);
+    void next.finally(() => { if (this.pending.get(workerId) === next) this.pending.delete(workerId); });
+    return next;
+  }
+
+  private async list(workerId: string): Promise<void> {
+    const e = this.entries.get(workerId);
+    if (!e) return;
+    const r = await this.core().workerChanges(e.worktree);
+    if (this.entries.get(workerId) !== e) return;
+    if (r.status === 'ok') {
+      e.files = r.files;
+      e.counts = r.counts;
+      e.error = null;
+    } else {
+      e.error = r.reason;
+    }
+    this._onDidChange.fire(workerId);
+  }
+}

@@ -1,0 +1,201 @@
+// What the person does with a worker's worktree: start a worker in a new one, open a changed
+// file's diff, merge it into their branch, open it in a new window, discard it. Each outcome is
+// the core's status, said as it is; nothing is deleted without a modal confirmation that names
+// what would be lost, and a merge never overwrites: conflicts go to VS Code's merge editor.
+import * as path from 'node:path';
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { StartResult, Supervisor, WorkerSpec } from '../../core/api';
+import type { WorktreeCore, WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
+import { baseUri } from './baseContent';
+
+type Refused = { status: 'cancelled' | 'error'; error?: string };
+
+export interface ActionServices {
+  host: Supervisor;
+  worktrees: WorkerWorktrees;
+  core(): WorktreeCore;
+  worktreesDir(): string;
+  log: vscode.LogOutputChannel;
+}
+
+const error = (message: string): Refused => {
+  void vscode.window.showErrorMessage(`RPC Workers: ${message}`);
+  return { status: 'error', error: message };
+};
+
+/** The worker id in a command's argument: a tree node, `{ workerId }`, or none. */
+export function workerIdOf(arg: unknown): string | undefined {
+  const id = (arg as { workerId?: unknown } | undefined)?.workerId;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+/** `~/x`, an absolute path, or a path relative to the repository. Empty: the core's default. */
+export function resolveWorktreesDir(setting: string, repoRoot: string): string | undefined {
+  if (!setting) return undefined;
+  if (setting === '~' || setting.startsWith('~/')) return path.join(os.homedir(), setting.slice(1));
+  return path.resolve(repoRoot, setting);
+}
+
+export class WorktreeActions {
+  constructor(private readonly s: ActionServices) {}
+
+  /** For Commands.worktreePlacer: make the worktree, move the spec into it, keep it if the start works. */
+  async place(spec: WorkerSpec): Promise<{ spec: WorkerSpec; started(r: StartResult): Promise<void> } | Refused> {
+    const core = this.s.core();
+    const repo = await core.detectRepository(spec.cwd);
+    if (repo.status !== 'repository') return error(`cannot start ${spec.name ?? 'the worker'} in a new worktree: ${repo.reason}`);
+    const made = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Making a worktree for ${spec.name ?? 'the worker'}…` },
+      () => core.createWorktree({ folder: repo.root, workerName: spec.name ?? 'worker', worktreesDir: resolveWorktreesDir(this.s.worktreesDir(), repo.mainRoot) }),
+    );
+    if (made.status !== 'created') return error(`could not make a worktree: ${made.reason}`);
+    const wt = made.worktree;
+    this.s.log.info(`worktree ${wt.path} on branch ${wt.branch} from ${wt.target ?? 'HEAD'} at ${wt.baseCommit.slice(0, 8)}`);
+    return {
+      spec: core.specInWorktree(spec, wt, repo.root),
+      started: async (r) => {
+        if (r.status === 'started') return this.s.worktrees.add(r.workerId, wt, repo.root);
+        // Nothing was written there yet: the fresh worktree goes, unless something is in it.
+        const preview = await core.previewDiscard(wt);
+        if (preview.status === 'ok' && preview.nothingLost) await core.discardWorktree(wt, preview.fingerprint);
+        else this.s.log.warn(`the start failed; the worktree ${wt.path} is kept (it is not empty)`);
+      },
+    };
+  }
+
+  private entry(arg: unknown): WorktreeEntry | undefined {
+    const id = workerIdOf(arg);
+    const e = id ? this.s.worktrees.get(id) : undefined;
+    if (!e) void vscode.window.showErrorMessage('RPC Workers: that worker has no worktree (it was started in your checkout, or its worktree was discarded).');
+    return e;
+  }
+
+  /** A worker that is writing or waits for an answer: merging or discarding now would race it. */
+  private busy(e: WorktreeEntry): string | null {
+    const st = this.s.host.state(e.workerId);
+    if (st.status === 'not_found') return null;
+    const s = st.state;
+    if (s.pendingInput.length) return `${s.name} waits for your answer; answer it first`;
+    if (s.streaming || s.compacting || s.status === 'starting') return `${s.name} is working; wait for its turn to end (or abort it) first`;
+    return null;
+  }
+
+  async openDiff(arg: unknown): Promise<{ status: string }> {
+    const e = this.entry(arg);
+    const file = (arg as { file?: unknown } | undefined)?.file;
+    const f = e?.files.find((x) => x.path === file);
+    if (!e || !f) return { status: 'not_found' };
+    const repo = e.worktree.mainRoot;
+    const empty = baseUri({ repo, commit: '', path: f.path });
+    const left = f.left ? baseUri({ repo, commit: f.left.commit, path: f.left.path }) : empty;
+    const right = f.right ? vscode.Uri.file(f.right) : empty;
+    const title = `${path.basename(f.path)} (${f.kind} in ${e.worktree.branch}: base ↔ worktree)`;
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+    return { status: 'shown' };
+  }
+
+  async merge(arg: unknown): Promise<{ status: string; reason?: string }> {
+    const e = this.entry(arg);
+    if (!e) return { status: 'not_found' };
+    const busy = this.busy(e);
+    if (busy) return error(`not merged: ${busy}.`);
+    const core = this.s.core();
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Merging ${e.worktree.branch} into your branch…` },
+      () => core.mergeWorktree(e.worktree, { into: e.checkout }),
+    );
+    void this.s.worktrees.refresh(e.workerId);
+    switch (r.status) {
+      case 'merged':
+        void vscode.window.showInformationMessage(`RPC Workers: merged ${e.worktree.workerName} (${r.branch}) into ${r.targetBranch}: ${r.files.length} file${r.files.length === 1 ? '' : 's'}, commit ${r.commit.slice(0, 8)}.`);
+        break;
+      case 'up_to_date':
+        void vscode.window.showInformationMessage(`RPC Workers: ${r.targetBranch} already has everything ${e.worktree.workerName} did; nothing to merge.`);
+        break;
+      case 'conflicts':
+        await this.openConflicts(r.conflicts.map((c) => c.absPath));
+        void vscode.window.showWarningMessage(
+          `RPC Workers: merging ${e.worktree.workerName} into ${r.targetBranch} conflicts in ${r.conflicts.map((c) => c.path).join(', ')}. Nothing was overwritten: resolve each file in the merge editor, then Complete Merge, or Abort Merge to go back.`,
+          'Complete Merge', 'Abort Merge',
+        ).then((c) => c && this.finish(e.checkout, c === 'Abort Merge'));
+        break;
+      case 'dirty':
+        return error(`not merged: ${r.reason} (${r.files.slice(0, 5).join(', ')}${r.files.length > 5 ? ', …' : ''}). Nothing was changed.`);
+      default:
+        return error(`not merged (${r.status}): ${r.reason}`);
+    }
+    return { status: r.status };
+  }
+
+  /** VS Code's merge editor through the git extension's command when it has one; else the file (with its markers). */
+  private async openConflicts(files: string[]): Promise<void> {
+    const known = new Set(await vscode.commands.getCommands(true));
+    for (const f of files) {
+      const uri = vscode.Uri.file(f);
+      try {
+        if (known.has('git.openMergeEditor')) await vscode.commands.executeCommand('git.openMergeEditor', uri);
+        else await vscode.commands.executeCommand('vscode.open', uri);
+      } catch (err) {
+        this.s.log.warn(`merge editor for ${f}: ${(err as Error).message}; opening the file`);
+        await vscode.commands.executeCommand('vscode.open', uri);
+      }
+    }
+  }
+
+  async finish(checkout: string, abort: boolean): Promise<{ status: string }> {
+    const core = this.s.core();
+    const r = abort ? await core.abortMerge(checkout) : await core.finishMerge(checkout);
+    if (r.status === 'merged') void vscode.window.showInformationMessage(`RPC Workers: merge completed, commit ${r.commit.slice(0, 8)}.`);
+    else if (r.status === 'aborted') void vscode.window.showInformationMessage('RPC Workers: merge aborted; your branch is as it was.');
+    else if (r.status === 'conflicts') {
+      void vscode.window.showWarningMessage(`RPC Workers: not completed: ${r.conflicts.map((c) => c.path).join(', ')} still ${r.conflicts.length === 1 ? 'has' : 'have'} conflict markers.`, 'Complete Merge', 'Abort Merge')
+        .then((c) => c && this.finish(checkout, c === 'Abort Merge'));
+    } else error(`${abort ? 'abort' : 'completing the merge'} failed (${r.status}): ${r.reason}`);
+    for (const e of this.s.worktrees.all()) if (e.checkout === checkout) void this.s.worktrees.refresh(e.workerId);
+    return { status: r.status };
+  }
+
+  async openInNewWindow(arg: unknown): Promise<{ status: string }> {
+    const e = this.entry(arg);
+    if (!e) return { status: 'not_found' };
+    await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(e.worktree.path), { forceNewWindow: true });
+    return { status: 'opened' };
+  }
+
+  /** `confirm` stands in for the modal in tests (it gets the modal's message). */
+  async discard(arg: unknown, confirm?: (message: string) => Promise<boolean>): Promise<{ status: string; message?: string }> {
+    const e = this.entry(arg);
+    if (!e) return { status: 'not_found' };
+    const st = this.s.host.state(e.workerId);
+    if (st.status !== 'not_found' && (st.state.status === 'running' || st.state.status === 'starting')) {
+      error(`stop ${st.state.name} before discarding its worktree: it still runs in it.`);
+      return { status: 'running' };
+    }
+    const core = this.s.core();
+    const preview = await core.previewDiscard(e.worktree);
+    if (preview.status !== 'ok') return error(`cannot discard: ${preview.reason}`);
+    const message = discardMessage(e, preview);
+    const ok = confirm ? await confirm(message) : (await vscode.window.showWarningMessage(message, { modal: true }, 'Discard')) === 'Discard';
+    if (!ok) return { status: 'cancelled', message };
+    const r = await core.discardWorktree(e.worktree, preview.fingerprint);
+    if (r.status === 'discarded') {
+      this.s.worktrees.remove(e.workerId);
+      void vscode.window.showInformationMessage(`RPC Workers: discarded ${e.worktree.workerName}'s worktree and branch ${r.branch}.`);
+    } else if (r.status === 'changed_since_preview') {
+      void vscode.window.showWarningMessage(`RPC Workers: nothing was discarded: ${r.reason}. Look again and discard once more if you still mean it.`);
+    } else error(`discard failed: ${r.reason}`);
+    return { status: r.status, message };
+  }
+}
+
+/** The confirmation, naming what would be lost. */
+export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean }): string {
+  const head = `Discard ${e.worktree.workerName}'s worktree (${e.worktree.path}) and its branch ${e.worktree.branch}?`;
+  if (p.nothingLost) return `${head} Nothing would be lost: every change is in another branch.`;
+  const list = <T>(xs: T[], say: (x: T) => string) => xs.slice(0, 8).map(say).join(', ') + (xs.length > 8 ? `, and ${xs.length - 8} more` : '');
+  const parts: string[] = [];
+  if (p.uncommitted.length) parts.push(`${p.uncommitted.length} uncommitted file${p.uncommitted.length === 1 ? '' : 's'} (${list(p.uncommitted, (f) => `${f.path} ${f.kind}`)})`);
+  if (p.unmergedCommits.length) parts.push(`${p.unmergedCommits.length} commit${p.unmergedCommits.length === 1 ? '' : 's'} no other branch holds (${list(p.unmergedCommits, (c) => `${c.commit.slice(0, 8)} ${c.subject}`)})`);
+  return `${head} This deletes ${parts.join(' and ')}. It cannot be undone.`;
+}
