@@ -43,6 +43,13 @@ export const SETTINGS = {
   'guard.allowBash': { schema: z.boolean({ error: 'must be true or false' }), default: false },
   'guard.onViolation': { schema: z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' }), default: 'abort' as 'abort' | 'flag' },
   agentDirs: { schema: pathList('directories'), default: [] as string[] },
+  // Persisted history (issue 14): kept in the workspace's storage; the defaults are the core's
+  // (src/core/history/format.ts DEFAULT_HISTORY_LIMITS), in units a person sets.
+  'history.enabled': { schema: z.boolean({ error: 'must be true or false' }), default: true },
+  'history.maxSessions': { schema: int(1, 10_000), default: 200 },
+  'history.maxSessionMiB': { schema: int(1, 4096), default: 32 },
+  'history.maxTotalMiB': { schema: int(1, 65_536), default: 256 },
+  'history.resumeInterrupted': { schema: z.boolean({ error: 'must be true or false' }), default: false },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -59,6 +66,16 @@ export interface Settings {
   guard: GuardSettings;
   /** Extra agent card directories, as written (see agentDirs.ts for how they resolve). */
   agentDirs: string[];
+  history: HistorySettings;
+}
+
+export interface HistorySettings {
+  enabled: boolean;
+  maxSessions: number;
+  maxSessionMiB: number;
+  maxTotalMiB: number;
+  /** After a reload, sessions a window's end interrupted start again on their conversation. */
+  resumeInterrupted: boolean;
 }
 
 export interface GuardSettings {
@@ -121,12 +138,25 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
       onViolation: value('guard.onViolation') as 'abort' | 'flag',
     },
     agentDirs: value('agentDirs') as string[],
+    history: {
+      enabled: value('history.enabled') as boolean,
+      maxSessions: value('history.maxSessions') as number,
+      maxSessionMiB: value('history.maxSessionMiB') as number,
+      maxTotalMiB: value('history.maxTotalMiB') as number,
+      resumeInterrupted: value('history.resumeInterrupted') as boolean,
+    },
   };
   return { settings, errors };
 }
 
 /** The settings that the host takes when it is created (a change applies after a reload). */
 export const HOST_LIMIT_KEYS = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'] as const satisfies readonly (SettingKey & keyof Settings)[];
+
+/** The history's bounds for the host (bytes from the MiB a person sets); a change applies after a reload. */
+export function historyLimits(h: HistorySettings) {
+  const MiB = 1024 * 1024;
+  return { maxSessions: h.maxSessions, maxSessionBytes: h.maxSessionMiB * MiB, maxTotalBytes: Math.max(h.maxTotalMiB, h.maxSessionMiB) * MiB };
+}
 
 export function hostLimits(s: Settings) {
   return {
