@@ -28,6 +28,9 @@ export class PastSessions extends Disposable {
   error: string | null = null;
   showArchived = false;
   private readonly specs = new Map<string, WorkerSpec>();
+  /** History sessions this window's workers wrote (their end is written just after the worker goes). */
+  private readonly mine = new Set<string>();
+  private endRetries = 0;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this._onDidChange.event;
   private readonly relist = throttle(() => void this.load(), 300);
@@ -36,6 +39,8 @@ export class PastSessions extends Disposable {
     super();
     this._register(this.relist);
     this._register(toDisposable(host.onState((s) => {
+      const id = this.sessionOf(s.workerId);
+      if (id) this.mine.add(id);
       this.remember(s);
       // A worker that ends becomes a past session; its summary is final at its end.
       if (s.status !== 'running' && s.status !== 'starting') this.relist.schedule();
@@ -76,6 +81,12 @@ export class PastSessions extends Disposable {
         } else {
           this.listing = await store.list();
           this.error = null;
+          // A worker of this window that just ended may be listed before its end is on disk:
+          // list again shortly rather than call it "running in another window".
+          const hosted = this.ownSessionIds();
+          const ending = this.listing.sessions.some((x) => x.status === 'live' && this.mine.has(x.id) && !hosted.has(x.id));
+          if (ending && this.endRetries++ < 20) this.relist.schedule();
+          else if (!ending) this.endRetries = 0;
           void this.prune();
         }
       } catch (error) {

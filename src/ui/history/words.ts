@@ -14,6 +14,8 @@ export function endWords(s: EndFacts): string {
     case 'interrupted': return 'interrupted by reload';
     case 'evicted': return 'removed by the history bound';
     case 'ended': {
+      // A stop's own signal or exit code (143 after SIGTERM) says nothing the word does not.
+      if (s.endReason === 'stopped') return 'stopped';
       const how = s.exit?.signal ? ` (${s.exit.signal})` : s.exit?.code !== null && s.exit?.code !== undefined && s.exit.code !== 0 ? ` (exit code ${s.exit.code})` : '';
       return `${s.endReason ?? 'ended'}${how}`;
     }
