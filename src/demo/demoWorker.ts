@@ -169,7 +169,8 @@ async function runTurn(submission: Submission): Promise<void> {
     } else {
       const earlier = history.filter((m) => m.role === 'user').length - 1;
       const memory = sessionDir ? ` This session holds ${earlier === 0 ? 'no earlier prompt' : earlier === 1 ? '1 earlier prompt' : `${earlier} earlier prompts`}.` : '';
-      const text = `${intro}You said: ${current.text.trim()}.${memory} (I am the RPC Workers demo worker: scripted, no model behind me.)`;
+      const said = current.text.trim();
+      const text = `${intro}You said: ${said}${/[.!?]$/.test(said) ? '' : '.'}${memory} (I am the RPC Workers demo worker: scripted, no model behind me.)`;
       lastCall = { input: history.reduce((n, m) => n + estimate(m.content), 0), output: estimate(text) };
       await streamText(text);
       history.push({ role: 'assistant', content: text, timestamp: Date.now() });

@@ -97,7 +97,7 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
-    this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined));
+    this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
     lazy.onStarted = (id, spec) => this.past.startedWorker(id, spec);
     this.tree.attachHistory(new HistoryTreePart(this.past), this.past.onDidChange);
     this.historyCommands = this._register(new HistoryCommands({
@@ -199,6 +199,7 @@ export class RpcWorkersExtension extends Disposable {
 
   async shutdown(): Promise<void> {
     try {
+      this.past.markRunningInterrupted();
       await this.host.dispose();
     } finally {
       this.dispose();

@@ -22,19 +22,22 @@ export class HistoryTreePart {
 
   constructor(private readonly past: PastSessions) {}
 
+  /**
+   * The group shows only when it has something in it (an empty tree keeps the view's welcome
+   * content with its Start buttons). The first ask loads the listing after activation, not
+   * during it: the listing loads the core.
+   */
   roots(): PastNode[] {
-    return this.past.enabled ? [GROUP] : [];
+    if (!this.past.enabled) return [];
+    if (!this.past.loaded) {
+      setTimeout(() => void this.past.load(), 0);
+      return [];
+    }
+    return this.past.sessions().length || this.past.archivedCount() || this.past.error ? [GROUP] : [];
   }
 
   children(node: PastNode): PastNode[] {
-    if (node.kind === 'pastGroup') {
-      if (!this.past.loaded) {
-        // After activation, not during it: the listing loads the core.
-        setTimeout(() => void this.past.load(), 0);
-        return [];
-      }
-      return this.past.sessions().map((s) => this.node(s.id));
-    }
+    if (node.kind === 'pastGroup') return this.past.sessions().map((s) => this.node(s.id));
     if (node.kind === 'past') {
       const s = this.past.summary(node.sessionId);
       return s ? [...s.filesTouched].reverse().map((file): PastNode => ({ kind: 'pastFile', sessionId: s.id, file })) : [];
@@ -79,10 +82,6 @@ export class HistoryTreePart {
     item.id = 'past';
     item.iconPath = new vscode.ThemeIcon('history');
     item.contextValue = 'rpcPastGroup';
-    if (!this.past.loaded) {
-      item.description = 'loading…';
-      return item;
-    }
     const shown = this.past.sessions().length;
     const archived = this.past.archivedCount();
     const parts = [shown === 0 ? 'none' : String(shown)];

@@ -2,6 +2,7 @@
 // the core when the Sessions view first asks, never at activation), the sessions this window
 // hosts left out (they are the live part of the tree), archived ones behind a toggle, and the
 // record that lets a session be resumed later (what was started and on which conversation).
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { SessionRef, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import type { HistoryListing, SessionSummary } from '../../core/history/format';
@@ -9,7 +10,7 @@ import type { HistoryStore } from '../../core/history/store';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
-import { resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
+import { interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
 
 const BOOK_KEY = 'rpcWorkers.history.resume';
 /** Sessions resumed from sessions resumed from ...: the log shows at most this many before the current one. */
@@ -35,7 +36,12 @@ export class PastSessions extends Disposable {
   readonly onDidChange = this._onDidChange.event;
   private readonly relist = throttle(() => void this.load(), 300);
 
-  constructor(private readonly host: HistoryHost, private readonly memento: vscode.Memento, readonly enabled: boolean) {
+  /**
+   * `interruptedFile`: where the window's end names the sessions whose workers were still
+   * running (the host stops them on the way out, which the store records as `stopped`; for the
+   * person they were interrupted by the reload, and those are the ones to resume).
+   */
+  constructor(private readonly host: HistoryHost, private readonly memento: vscode.Memento, readonly enabled: boolean, private readonly interruptedFile?: string) {
     super();
     this._register(this.relist);
     this._register(toDisposable(host.onState((s) => {
@@ -79,7 +85,7 @@ export class PastSessions extends Disposable {
           this.listing = { sessions: [], evictedSessions: { count: 0, lastAt: null }, unreadable: [] };
           if (!this.enabled) this.error = 'history is off (rpcWorkers.history.enabled)';
         } else {
-          this.listing = await store.list();
+          this.listing = this.withInterrupted(await store.list());
           this.error = null;
           // A worker of this window that just ended may be listed before its end is on disk:
           // list again shortly rather than call it "running in another window".
@@ -97,6 +103,35 @@ export class PastSessions extends Disposable {
       }
     })();
     return this.loading;
+  }
+
+  /** Called at the window's end, before the host stops its workers: synchronous, so it lands. */
+  markRunningInterrupted(): void {
+    if (!this.interruptedFile || !this.host.loaded) return;
+    const running = this.host.list().filter((s) => s.status === 'running' || s.status === 'starting').map((s) => this.sessionOf(s.workerId)).filter((id): id is string => !!id);
+    const ids = [...new Set([...this.readInterrupted(), ...running])].slice(-500);
+    try {
+      writeFileSync(this.interruptedFile, JSON.stringify({ sessions: ids }));
+    } catch {
+      // No storage to write to: those sessions read as stopped.
+    }
+  }
+
+  private readInterrupted(): string[] {
+    if (!this.interruptedFile) return [];
+    try {
+      const parsed = interruptedSchema.safeParse(JSON.parse(readFileSync(this.interruptedFile, 'utf8')));
+      return parsed.success ? parsed.data.sessions : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private withInterrupted(listing: HistoryListing): HistoryListing {
+    const marked = new Set(this.readInterrupted());
+    if (!marked.size) return listing;
+    const sessions = listing.sessions.map((x) => (marked.has(x.id) && x.status === 'ended' ? { ...x, status: 'interrupted' as const, endReason: 'interrupted' } : x));
+    return { ...listing, sessions };
   }
 
   /** The listing's sessions the tree shows: not hosted by this window, archived only when asked. */

@@ -26,6 +26,8 @@ export const resumeRecordSchema = z.object({
   at: z.number(),
 });
 export const resumeRecordsSchema = z.record(z.string(), resumeRecordSchema);
+/** The sessions a window's end interrupted (see PastSessions.markRunningInterrupted). */
+export const interruptedSchema = z.object({ sessions: z.array(z.string()) });
 export interface ResumeRecord {
   spec: WorkerSpec;
   session: SessionRef;

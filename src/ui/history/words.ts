@@ -58,7 +58,9 @@ export function usageWords(u: WorkerUsage | null): string | null {
   if (!u) return null;
   const parts: string[] = [];
   if (u.contextTokens !== null && u.contextTokens !== undefined) {
-    const pct = u.contextWindow ? ` (${Math.round((u.contextTokens / u.contextWindow) * 100)}%)` : '';
+    const share = u.contextWindow ? Math.round((u.contextTokens / u.contextWindow) * 100) : 0;
+    // Under 1 % the share says nothing the numbers do not.
+    const pct = share >= 1 ? ` (${share}%)` : '';
     parts.push(`ctx ${tokens(u.contextTokens)}${u.contextWindow ? `/${tokens(u.contextWindow)}` : ''}${pct}`);
   }
   const io: string[] = [];
