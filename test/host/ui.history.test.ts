@@ -33,7 +33,7 @@ describe('UI history', function () {
     assert.match(await demoTurn(api, id, 'remember kumquat'), /no earlier prompt/);
     const sessionId = ui.past.sessionOf(id);
     assert.ok(sessionId, 'the worker has no history session: historyDir was not passed');
-    assert.ok(api.history?.store, `the host has no history: ${api.historyError}`);
+    assert.ok(ui.host.history?.store, `the host has no history: ${ui.host.historyError}`);
     await run('rpcWorkers.stop', { workerId: id });
     // The past group lists it once the worker is gone from the host's list.
     await waitFor(api, 'the stopped session among the past sessions', () => {
@@ -95,11 +95,31 @@ describe('UI history', function () {
     await run('rpcWorkers.stop', { workerId: again });
 
     // Delete: asks (here confirmed by the argument), removes the files.
-    const dir = api.history!.store.dir;
+    const dir = ui.host.history!.store.dir;
     assert.ok(fs.readdirSync(dir).some((f) => f.startsWith(sessionId)));
     assert.equal((await run('rpcWorkers.history.delete', { sessionId, confirm: true })).status, 'deleted');
     assert.ok(!fs.readdirSync(dir).some((f) => f.startsWith(sessionId)), 'files of the deleted session remain');
     assert.equal(ui.past.summary(sessionId), undefined);
+  });
+
+  it('a session the window\'s end interrupted reads as such and resumes by itself once (resumeInterrupted)', async () => {
+    const ui = api.__ui;
+    const id = await startDemo(api, 'Interrupted demo');
+    await demoTurn(api, id, 'remember fig');
+    const sessionId = ui.past.sessionOf(id)!;
+    // What shutdown() does before the host stops its workers on a reload.
+    ui.past.markRunningInterrupted();
+    await run('rpcWorkers.stop', { workerId: id });
+    await waitFor(api, 'the session listed as interrupted', () => {
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'interrupted');
+    });
+    const first = await ui.historyCommands.resumeInterrupted();
+    const mine = first.find((r) => r.sessionId === sessionId);
+    assert.equal(mine?.status, 'resumed', JSON.stringify(first));
+    assert.match(await demoTurn(api, mine.workerId!, 'and now?'), /1 earlier prompt\b/);
+    const again = await ui.historyCommands.resumeInterrupted();
+    assert.ok(!again.some((r) => r.sessionId === sessionId), 'a session already resumed was resumed again');
   });
 
   it('a session verb a worker lacks says so, and changes nothing', async () => {

@@ -13,8 +13,6 @@ export function createApi(host: Supervisor, opts: { trusted(): boolean; untruste
   };
   return {
     get limits() { return host.limits; },
-    get history() { return host.history ?? null; },
-    get historyError() { return host.historyError ?? null; },
     async start(spec: WorkerSpec): Promise<StartResult> {
       if (!opts.trusted()) return { status: 'error', error: opts.untrustedError, ms: 0 };
       return host.start(spec.task ? { ...spec, taskProvenance: prov(spec.taskProvenance) } : spec);
