@@ -26,6 +26,13 @@ export default async function reloadHistory({ port } = {}) {
     const past = sessionsRow(page, 'interrupted by reload');
     await past.waitFor({ state: 'visible' });
     await screenshot(page, 'history-interrupted');
+    // Its context menu: the history's verbs, with Resume first.
+    await past.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.locator('.action-label', { hasText: 'Resume Session' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'history-menu', { moveMouse: false });
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
 
     // Open Log: the persisted events, read-only.
     await past.click();
