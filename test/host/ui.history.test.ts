@@ -26,6 +26,8 @@ describe('UI history', function () {
   let api: ExtensionApi;
   before(async () => { api = await extensionApi(); });
   afterEach(stopAll);
+  // The past log's panel and exported documents would stay the active editor for the next suite.
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
   it('a stopped session is listed as past, opens read-only, renames, archives, exports, resumes with its conversation, and deletes', async () => {
     const ui = api.__ui;
@@ -92,6 +94,9 @@ describe('UI history', function () {
     assert.ok(firstPrompt >= 0 && firstPrompt < mark && mark < lastPrompt, `order of old prompt, resumed mark, new prompt: ${firstPrompt}, ${mark}, ${lastPrompt}`);
     assert.equal(ui.past.resumeRecord(sessionId)?.resumedInto, ui.past.sessionOf(again));
     assert.ok(state(api, again).usage, 'no usage after the resumed turn');
+    const twice = await run('rpcWorkers.history.resume', { sessionId });
+    assert.equal(twice.status, 'live', `a second worker on one conversation: ${JSON.stringify(twice)}`);
+    assert.equal(twice.workerId, again);
     await run('rpcWorkers.stop', { workerId: again });
 
     // Delete: asks (here confirmed by the argument), removes the files.

@@ -126,6 +126,9 @@ export class HistoryCommands extends Disposable {
     if (session.status === 'live') return this.fail(`"${session.name}" is still running in another window`, { status: 'live', sessionId: session.id });
     const record = this.s.past.resumeRecord(session.id);
     if (!record) return this.fail(`"${session.name}" cannot be resumed: its worker kept no conversation to return to (pi without a session folder, or a worker that offers no sessions)`, { status: 'unsupported', sessionId: session.id });
+    // Two workers on one conversation would write one session file from two processes.
+    const running = this.s.host.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
+    if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
     const spec = resumeSpec(record, profile?.env);
     const store = this.store();
