@@ -25,6 +25,8 @@ export interface HistoryHost extends Supervisor {
 export class PastSessions extends Disposable {
   private listing: HistoryListing | null = null;
   private loading: Promise<void> | null = null;
+  /** What the tree showed last: a listing that reads the same changes nothing on screen. */
+  private shown = '';
   /** Why the history cannot be shown (off, or the store could not be used); null when it can. */
   error: string | null = null;
   showArchived = false;
@@ -99,7 +101,13 @@ export class PastSessions extends Disposable {
         this.error = (error as Error).message;
       } finally {
         this.loading = null;
-        this._onDidChange.fire();
+        // Only a listing that differs redraws the tree: each redraw races the tree's own
+        // updates of live workers (VS Code's "Data tree node not found" when one is removed).
+        const now = JSON.stringify([this.error, this.listing?.sessions.map((x) => [x.id, x.name, x.status, x.turns, x.archived, x.filesTouched.length, x.endedAt, this.resumeRecord(x.id)?.resumedInto ?? null])]);
+        if (now !== this.shown) {
+          this.shown = now;
+          this._onDidChange.fire();
+        }
       }
     })();
     return this.loading;
