@@ -29,8 +29,8 @@ describe('history words', () => {
 
   it('shows usage without inventing what the worker did not report', () => {
     const u: WorkerUsage = { scope: 'session', input: 1200, output: 7, cacheRead: null, cacheWrite: null, contextTokens: 16_384, contextWindow: 32_768, cost: 0.0012, at: NOW };
-    assert.equal(usageWords(u), 'ctx 16k/33k (50%) · in 1.2k out 7 · $0.0012');
-    assert.equal(usageWords({ ...u, scope: 'last_call', cost: null, contextTokens: 42 }), 'ctx 42/33k · last call in 1.2k out 7');
+    assert.equal(usageWords(u), 'ctx 16k/33k (50%) · 1.2k in, 7 out · $0.0012');
+    assert.equal(usageWords({ ...u, scope: 'last_call', cost: null, contextTokens: 42 }), 'ctx 42/33k · last call: 1.2k in, 7 out');
     assert.equal(usageWords({ ...u, input: null, output: null, contextTokens: null, cost: null }), null);
     assert.equal(usageWords(null), null);
     assert.equal(tokens(999), '999');

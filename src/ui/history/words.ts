@@ -51,7 +51,7 @@ export function tokens(n: number): string {
 }
 
 /**
- * The worker's own accounting in one line: "ctx 3.2k/32k · in 120 · out 7 · $0.0012". τ reports
+ * The worker's own accounting in one line: "ctx 3.2k/32k · 120 in, 7 out · $0.0012". τ reports
  * the last model call only, and the line says so; unknown parts are left out, never shown as 0.
  */
 export function usageWords(u: WorkerUsage | null): string | null {
@@ -64,9 +64,9 @@ export function usageWords(u: WorkerUsage | null): string | null {
     parts.push(`ctx ${tokens(u.contextTokens)}${u.contextWindow ? `/${tokens(u.contextWindow)}` : ''}${pct}`);
   }
   const io: string[] = [];
-  if (u.input !== null) io.push(`in ${tokens(u.input)}`);
-  if (u.output !== null) io.push(`out ${tokens(u.output)}`);
-  if (io.length) parts.push(`${u.scope === 'last_call' ? 'last call ' : ''}${io.join(' ')}`);
+  if (u.input !== null) io.push(`${tokens(u.input)} in`);
+  if (u.output !== null) io.push(`${tokens(u.output)} out`);
+  if (io.length) parts.push(`${u.scope === 'last_call' ? 'last call: ' : ''}${io.join(', ')}`);
   if (u.cost !== null && u.cost !== undefined) parts.push(`$${u.cost < 0.01 ? u.cost.toFixed(4) : u.cost.toFixed(2)}`);
   return parts.length ? parts.join(' · ') : null;
 }
