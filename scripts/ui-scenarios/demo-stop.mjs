@@ -1,6 +1,6 @@
 // Start the demo worker from the Start Worker picker, then stop it from its inline action in the
-// Sessions view: the worker goes away, the status bar item hides and the welcome view comes
-// back; its event log still says it stopped. Saves docs/screenshots/start-worker-pick.png and
+// Sessions view: the worker goes away (its session moves under Past sessions), the status bar
+// item hides; its event log still says it stopped. Saves docs/screenshots/start-worker-pick.png and
 // stop-*.png.
 import { launchWorkbench, clickActivityBar, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { answerInput, sessionsRow, widenSideBar } from './lib/demo.mjs';
@@ -31,7 +31,9 @@ export default async function demoStop({ port } = {}) {
     await stop.waitFor({ state: 'visible' });
     await screenshot(page, 'stop-before', { moveMouse: false });
     await stop.click();
-    await page.locator('.part.sidebar .welcome-view-content', { hasText: 'Start Demo Worker' }).first().waitFor({ state: 'visible' });
+    // The stopped worker's session is kept (history): it moves under Past sessions.
+    await sessionsRow(page, 'Past sessions').waitFor({ state: 'visible' });
+    await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'stopped' }).first().waitFor({ state: 'visible' });
     await log.locator('.kind-exit').first().waitFor({ state: 'visible' });
     await log.locator('.status-badge.phase-stopped').waitFor({ state: 'visible' });
     await status.waitFor({ state: 'hidden' });

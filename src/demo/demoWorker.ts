@@ -11,10 +11,14 @@
 //   ask: <question>     ends its turn leaving an extension request standing, as a τ extension's
 //                       lock does: prompts are refused until it is answered (answer_request)
 //   anything else       an echo-style reply streamed word by word
+//
+// With `--session-dir DIR` it keeps its conversation in DIR (one JSONL file per session, like
+// τ's file store) and offers list_sessions and switch_session, so that a session can be resumed
+// after a reload; its replies then say how many earlier prompts the session holds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 const PROTOCOL_VERSION = '3.1';
 const WORD_DELAY_MS = Number(process.env.RPC_WORKERS_DEMO_WORD_MS ?? 40);
@@ -22,7 +26,51 @@ const WORD_DELAY_MS = Number(process.env.RPC_WORKERS_DEMO_WORD_MS ?? 40);
 type Json = Record<string, unknown>;
 interface Submission { text: string; id: string; source: string; submitter: string; correlation: Json | null }
 
-const history: Array<{ role: string; content: string; timestamp: number }> = [];
+let history: Array<{ role: string; content: string; timestamp: number }> = [];
+const sessionDirArg = process.argv.indexOf('--session-dir');
+const sessionDir = sessionDirArg > 0 ? process.argv[sessionDirArg + 1] ?? null : null;
+const SESSION_FILE = /^demo-([0-9a-f-]{36})\.jsonl$/;
+const sessionFile = (id: string) => join(sessionDir!, `demo-${id}.jsonl`);
+
+/** The whole conversation, rewritten (it is small): after each turn and each compaction. */
+function persist(): void {
+  if (!sessionDir) return;
+  try {
+    mkdirSync(sessionDir, { recursive: true });
+    writeFileSync(sessionFile(sessionId), history.map((m) => JSON.stringify(m)).join('\n') + (history.length ? '\n' : ''));
+  } catch (error) {
+    process.stderr.write(`[demo] could not write the session: ${(error as Error).message}\n`);
+  }
+}
+
+function listSessions(): Json[] {
+  if (!sessionDir) return [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(sessionDir);
+  } catch {
+    // No folder yet: no sessions.
+  }
+  return names.map((n) => SESSION_FILE.exec(n)?.[1]).filter((id): id is string => !!id).map((id) => ({ session_id: id, ref: sessionFile(id) }));
+}
+
+function onSwitchSession(id: unknown, params: Json): void {
+  const target = params.session_id;
+  if (typeof target !== 'string' || !/^[0-9a-f-]{36}$/.test(target)) return fail(id, -32602, 'Invalid params: session_id is required', { method: 'switch_session' });
+  if (turn || compaction) return fail(id, -32002, 'A turn or compaction is running', { method: 'switch_session' });
+  if (!sessionDir || !existsSync(sessionFile(target))) return fail(id, -32004, `No session ${target}`, { method: 'switch_session' });
+  try {
+    history = readFileSync(sessionFile(target), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { role: string; content: string; timestamp: number });
+  } catch (error) {
+    return fail(id, -32000, `Session ${target} is unreadable: ${(error as Error).message}`, { method: 'switch_session' });
+  }
+  sessionId = target;
+  reply(id, 'switch_session', { cancelled: false, session_id: sessionId });
+}
+
+/** A rough estimate, as a model's tokenizer would count: ~4 characters a token. */
+const estimate = (text: string) => Math.ceil(text.length / 4);
+let lastCall: { input: number; output: number } | null = null;
 let turn: { submission: Submission; aborted: boolean; tool: ChildProcess | null; wake: (() => void) | null } | null = null;
 const steering: Submission[] = [];
 const followUps: Submission[] = [];
@@ -174,7 +222,11 @@ async function runTurn(submission: Submission): Promise<void> {
       if (!turn.aborted) await runTool(command, index);
       if (!turn.aborted) await streamText(' Done.');
     } else {
-      const text = `${intro}You said: ${current.text.trim()}. (I am the RPC Workers demo worker: scripted, no model behind me.)`;
+      const earlier = history.filter((m) => m.role === 'user').length - 1;
+      const memory = sessionDir ? ` This session holds ${earlier === 0 ? 'no earlier prompt' : earlier === 1 ? '1 earlier prompt' : `${earlier} earlier prompts`}.` : '';
+      const said = current.text.trim();
+      const text = `${intro}You said: ${said}${/[.!?]$/.test(said) ? '' : '.'}${memory} (I am the RPC Workers demo worker: scripted, no model behind me.)`;
+      lastCall = { input: history.reduce((n, m) => n + estimate(m.content), 0), output: estimate(text) };
       await streamText(text);
       history.push({ role: 'assistant', content: text, timestamp: Date.now() });
       event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'stop' });
@@ -186,6 +238,7 @@ async function runTurn(submission: Submission): Promise<void> {
     if (steering.length || followUps.length || queue.length) event('queue_update', { steering: steering.length, follow_up: followUps.length });
   }
   const aborted = turn.aborted;
+  persist();
   cursor++;
   event('agent_end', { end_reason: aborted ? 'aborted' : 'done', message_count: index * 2, leaf: `e-${cursor}` });
   turn = null;
@@ -261,6 +314,7 @@ function onCompact(id: unknown): void {
       const before = history.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0);
       const summary = `Summary of ${history.length} messages: ${history.filter((m) => m.role === 'user').map((m) => m.content.slice(0, 40)).join(' / ')}`;
       if (performed) history.splice(0, history.length, { role: 'system', content: summary, timestamp: Date.now() });
+      if (performed) persist();
       cursor++;
       send({
         jsonrpc: '2.0', method: 'compaction_end', params: {
@@ -281,7 +335,7 @@ function dispatch(message: Json): void {
     case 'get_capabilities':
       return reply(id, method, {
         protocol_version: PROTOCOL_VERSION, dialect: 'jsonrpc-2.0', ui_methods: [], declined: [],
-        commands: ['get_capabilities', 'get_state', 'get_messages', 'prompt', 'abort', 'compact', 'get_pending_request', 'answer_request'].map((name) => ({ name, tier: 'A' })),
+        commands: ['get_capabilities', 'get_state', 'get_messages', 'prompt', 'abort', 'compact', 'get_pending_request', 'answer_request', 'get_session_stats', ...(sessionDir ? ['list_sessions', 'switch_session'] : [])].map((name) => ({ name, tier: 'A' })),
         events: ['agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update', 'message_end', 'tool_execution_start', 'tool_execution_update', 'tool_execution_end'],
         limits: { max_request_line_bytes: 8388608 },
       });
@@ -298,7 +352,7 @@ function dispatch(message: Json): void {
     case 'get_state':
       return reply(id, method, {
         session_id: sessionId, status: turn ? 'running' : 'idle', is_streaming: !!turn,
-        model: { id: 'demo', provider: 'rpc-workers', context_window: 0 }, usage: null, message_count: history.length, leaf: `e-${cursor}`, addressable: false,
+        model: { id: 'demo', provider: 'rpc-workers', context_window: 0 }, usage: null, message_count: history.length, leaf: `e-${cursor}`, addressable: sessionDir !== null,
       });
     case 'get_messages':
       return reply(id, method, { messages: history });
@@ -308,12 +362,24 @@ function dispatch(message: Json): void {
       return onAbort(id);
     case 'compact':
       return onCompact(id);
+    case 'list_sessions':
+      return sessionDir ? reply(id, method, { sessions: listSessions() }) : fail(id, -32601, `Method not found: ${method}`, { method });
+    case 'switch_session':
+      return sessionDir ? onSwitchSession(id, params) : fail(id, -32601, `Method not found: ${method}`, { method });
+    case 'get_session_stats':
+      // Like τ: the last model call's usage (the demo's is an estimate) and the context estimate.
+      return reply(id, method, {
+        context: { tokens: history.reduce((n, m) => n + estimate(m.content), 0) }, context_window: 32768,
+        usage: lastCall ? { input_tokens: lastCall.input, output_tokens: lastCall.output } : null,
+      });
     default:
       return fail(id, -32601, `Method not found: ${method}`, { method });
   }
 }
 
-const sessionId = randomUUID();
+let sessionId: string = randomUUID();
+// τ writes a session file when it starts; so does the demo, so that its session can be resumed.
+persist();
 let buffer = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk: string) => {

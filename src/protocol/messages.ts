@@ -17,6 +17,10 @@ export const workerViewSchema = z.object({
   model: z.nullable(z.string()),
   dialect: z.string(),
   pid: z.nullable(z.number()),
+  /** Tokens and context, as one line (the worker's own accounting); absent until known. */
+  usage: z.optional(z.string()),
+  /** Why the composer is off for a log with no worker behind it (a past session). */
+  note: z.optional(z.string()),
 });
 export type WorkerView = z.infer<typeof workerViewSchema>;
 

@@ -21,6 +21,10 @@ import { ContextKeys } from './views/contextKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
 import { wireAttention, type AttentionParts } from './attention/wireAttention';
 import { wireWorktrees, type WorktreeParts } from './worktrees/wireWorktrees';
+import { historyLimits } from './settings/settings';
+import { PastSessions } from './history/pastSessions';
+import { HistoryTreePart } from './history/historyTree';
+import { HistoryCommands } from './history/historyCommands';
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
@@ -31,6 +35,10 @@ export class RpcWorkersExtension extends Disposable {
   readonly eventLog: EventLog;
   readonly statusBar: WorkersStatusBar;
   readonly commands: Commands;
+  readonly past: PastSessions;
+  readonly historyCommands: HistoryCommands;
+  /** The automatic resume after a reload (rpcWorkers.history.resumeInterrupted); the host tests await it. */
+  resumedInterrupted: Promise<unknown> = Promise.resolve([]);
   readonly log: vscode.LogOutputChannel;
   readonly attention: AttentionParts;
   readonly worktrees: WorktreeParts;
@@ -57,9 +65,15 @@ export class RpcWorkersExtension extends Disposable {
     const limits = hostLimits(this.current);
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
+    // Per workspace: past sessions and the workers' own conversations stay with the folder. The
+    // core creates the folders when it first writes (nothing is touched at activation).
+    const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
+    const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
     const options: SupervisorOptions = {
       limits,
       registryFile: this.registryFile,
+      ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
+      onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
       trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
       onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
       onUiNotice: (n) => handleUiNotice(n, {
@@ -72,7 +86,8 @@ export class RpcWorkersExtension extends Disposable {
     // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
     const core = () => require(corePath) as typeof import('../core/index');
-    this.host = new LazyHost(() => core().createWorkerHost(options), limits);
+    const lazy = new LazyHost(() => core().createWorkerHost(options), limits);
+    this.host = lazy;
     this.selection = this._register(new WorkerSelection());
     this.outputs = outputs = this._register(new OutputChannels(this.host));
     this.statusBar = statusBar = this._register(new WorkersStatusBar(this.host));
@@ -81,12 +96,26 @@ export class RpcWorkersExtension extends Disposable {
     this.commands = this._register(new Commands({
       host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.
-      tauSessionDir: path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'tau-sessions'),
+      tauSessionDir: path.join(storage, 'tau-sessions'),
+      piSessionDir: path.join(storage, 'pi-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
     this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register: (d) => this._register(d) });
     this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register: (d) => this._register(d) });
+    this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
+    lazy.onStarted = (id, spec) => this.past.startedWorker(id, spec);
+    this.tree.attachHistory(new HistoryTreePart(this.past), this.past.onDidChange);
+    this.historyCommands = this._register(new HistoryCommands({
+      host: this.host, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
+      profiles: () => this.current.profiles,
+      markdown: (events, meta) => core().sessionMarkdown(events, meta),
+    }));
+    if (this.current.history.resumeInterrupted && historyDir) {
+      // After activation: it loads the core and starts workers.
+      this.resumedInterrupted = new Promise((resolve) => setTimeout(resolve, 0)).then(() => (trustState.isTrusted() ? this.historyCommands.resumeInterrupted() : []))
+        .catch((error) => this.log.error(`could not resume interrupted sessions: ${(error as Error).message}`));
+    }
     this._register(toDisposable(this.host.onState((s) => {
       if (s.status !== 'running' && s.status !== 'starting') this.statusBar.clearNotices(s.workerId);
     })));
@@ -176,6 +205,7 @@ export class RpcWorkersExtension extends Disposable {
 
   async shutdown(): Promise<void> {
     try {
+      this.past.markRunningInterrupted();
       await this.host.dispose();
     } finally {
       this.dispose();

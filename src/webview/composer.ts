@@ -37,7 +37,7 @@ export function composerView(w: WorkerView | null): ComposerView {
       stop: !w || (w.status !== 'running' && w.status !== 'starting'),
     },
     textareaDisabled: !live,
-    placeholder: !w ? 'No worker selected' : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
   };
 }
 

@@ -376,6 +376,18 @@ export class LogModel {
         else this.add<OtherEntry>({ kind: 'other', time: t, type: 'Request answered', text: `${action ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` });
         return;
       }
+      case 'session_resumed': case 'session_changed': case 'model_changed': {
+        // The session marks (issue 14): a resumed log has the earlier session's events above.
+        this.closeMessage();
+        const d = obj(e.data) ?? {};
+        const session = obj(d.session);
+        const sid = str(session?.id);
+        const text = e.type === 'session_resumed' ? `Resumed${sid ? ` session ${sid}` : ''}: the events above are from before; the worker continues that conversation`
+          : e.type === 'model_changed' ? `Model switched${str(d.model) ? ` to ${str(d.model)}` : ''}`
+          : `${str(d.verb) === 'fork' ? 'Forked into' : 'New'} session${sid ? ` ${sid}` : ''}`;
+        this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text });
+        return;
+      }
       case 'worker_exit': {
         this.closeMessage();
         const d = obj(e.data) ?? {};

@@ -18,7 +18,7 @@ export class WorkerPicker {
   }
 
   list(msg: Workers): void {
-    const options = msg.workers.map((w) => h('option', { text: w.status === 'running' || w.status === 'starting' ? w.name : `${w.name} (${w.status})`, attrs: { value: w.workerId } }));
+    const options = msg.workers.map((w) => h('option', { text: w.status === 'running' || w.status === 'starting' ? w.name : `${w.name} (${w.status === 'history' ? 'past session' : w.status})`, attrs: { value: w.workerId } }));
     if (!msg.workers.length) options.push(h('option', { text: 'No workers', attrs: { value: '' } }));
     this.select.replaceChildren(...options);
     this.select.value = msg.selected ?? '';
@@ -26,7 +26,7 @@ export class WorkerPicker {
   }
 
   show(w: WorkerView | null, phase: string): void {
-    const text = !w ? 'no worker' : `${phase}${w.model ? ` · ${w.model}` : ''}${w.pid ? ` · pid ${w.pid}` : ''}`;
+    const text = !w ? 'no worker' : `${w.note ? 'history (read-only)' : phase}${w.model ? ` · ${w.model}` : ''}${w.pid && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
     setText(this.badge, text);
     this.badge.title = text;
     this.badge.className = `status-badge phase-${phase}`;

@@ -20,8 +20,8 @@ describe('UI commands', function () {
     const ui = api.__ui;
     assert.equal(state(api, id).status, 'running');
     assert.equal(ui.selection.current, id, 'the new worker is not the selected one');
-    await waitFor(api, 'the tree to list the worker', () => ui.tree.getChildren().some((n) => n.workerId === id));
-    const item = ui.tree.getTreeItem(ui.tree.getChildren().find((n) => n.workerId === id)!);
+    await waitFor(api, 'the tree to list the worker', () => ui.tree.getChildren().some((n) => 'workerId' in n && n.workerId === id));
+    const item = ui.tree.getTreeItem(ui.tree.getChildren().find((n) => 'workerId' in n && n.workerId === id)!);
     assert.equal(item.label, 'Demo worker');
     assert.equal(item.contextValue, 'rpcWorker.idle.live');
     await waitFor(api, 'the status bar to count it', () => ui.statusBar.item.text.includes('1'));

@@ -34,7 +34,7 @@ describe('UI Sessions tree', function () {
     const id = await startDemo(api);
     const tree = api.__ui.tree;
     const node: SessionNode = { kind: 'worker', workerId: id };
-    await waitFor(api, 'the worker in the tree', () => tree.getChildren().some((n) => n.workerId === id));
+    await waitFor(api, 'the worker in the tree', () => tree.getChildren().some((n) => 'workerId' in n && n.workerId === id));
     const idle = tree.getTreeItem(node);
     assert.equal(idle.contextValue, 'rpcWorker.idle.live');
     assert.match(String(idle.description), /^running/);

@@ -27,7 +27,10 @@ export function wireAttention(o: {
     setting: () => o.settings().notifications,
     visibleLogs: () => o.eventLog.visibleWorkers(),
     onDidChangeLooking: o.eventLog.onDidChangeLooking,
-    selectedInView: () => (view?.visible ? view.selection[0]?.workerId : undefined),
+    selectedInView: () => {
+      const node = view?.visible ? view.selection[0] : undefined;
+      return node && 'workerId' in node ? node.workerId : undefined;
+    },
     onDidChangeSelection: onDidChangeSelection.event,
     decide: (setting, change, visible) => o.core().attention.decideNotification(setting, change, visible),
     openLog: (id) => o.eventLog.openPanel(id),

@@ -28,6 +28,8 @@ export interface CommandServices {
   extensionPath: string;
   /** Where τ workers keep their sessions: the extension's workspace storage. */
   tauSessionDir: string;
+  /** Where pi workers keep their sessions (so that they can be resumed after a reload). */
+  piSessionDir?: string;
   settings(): Settings;
   selection: WorkerSelection;
   outputs: OutputChannels;
@@ -114,7 +116,7 @@ export class Commands extends Disposable {
     const dirs = searchDirs(folders);
     const choices = profileChoices({
       configured: settings.profiles, extensionPath: this.s.extensionPath, piPath: findExecutable('pi', dirs),
-      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), tauSessionDir: this.s.tauSessionDir,
+      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
     });
     let choice: ProfileChoice | undefined;
     if (p.arg.profile) {
@@ -173,7 +175,7 @@ export class Commands extends Disposable {
     if (!cwd) return this.noFolder();
     // The demo starts at once from the palette; a task comes only from the argument.
     const task = p.arg.task?.trim() ? p.arg.task : undefined;
-    const spec = demoSpec(this.s.extensionPath, cwd);
+    const spec = demoSpec(this.s.extensionPath, cwd, undefined, this.s.tauSessionDir);
     return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p, undefined, inWorktree);
   }
 

@@ -12,6 +12,7 @@ import { throttle } from '../throttle';
 import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type PageEvent, type WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
 import { eventLogHtml, webviewOptions } from './html';
+import { usageWords } from '../history/words';
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
@@ -22,7 +23,8 @@ export const REPLAY_CHUNK = 1000;
 const RETIRED_KEPT = 8;
 
 export function toWorkerView(s: WorkerState): WorkerView {
-  return { workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid };
+  const usage = usageWords(s.usage);
+  return { workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid, ...(usage ? { usage } : {}) };
 }
 
 interface Retired { state: WorkerState; events: AgentEvent[] }
@@ -57,6 +59,11 @@ class LogSession extends Disposable {
     if (workerId === this.workerId) return;
     this.workerId = workerId;
     this.log.lookingChanged();
+    if (this.ready) this.replay();
+  }
+
+  /** Show the log again from the start (what it holds changed, not only what came after). */
+  reload(): void {
     if (this.ready) this.replay();
   }
 
@@ -107,7 +114,7 @@ class LogSession extends Disposable {
     this.timer = undefined;
     const id = this.workerId;
     const found = id ? this.log.lookup(id) : undefined;
-    this.post({ type: 'reset', worker: found ? toWorkerView(found.state) : null, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
+    this.post({ type: 'reset', worker: found ? { ...toWorkerView(found.state), ...(found.note ? { note: found.note } : {}) } : null, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
     this.postWorkers();
     if (!id || !found) return;
     const events = found.events;
@@ -118,7 +125,7 @@ class LogSession extends Disposable {
 
   private postWorkers(): void {
     if (!this.ready) return;
-    const list = this.log.workerList();
+    const list = this.log.workerList(this.workerId);
     this.post({ type: 'workers', workers: list, selected: this.workerId ?? null });
   }
 
@@ -161,6 +168,10 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   private viewSession: LogSession | undefined;
   private readonly panels = new Set<LogSession>();
   private readonly retired = new Map<string, Retired>();
+  /** Past sessions' logs, read back from the history (read-only: no worker behind them). */
+  private readonly past = new Map<string, Retired & { note: string }>();
+  /** Events of the sessions a worker resumed: its log shows them before its own. */
+  private readonly earlier = new Map<string, AgentEvent[]>();
   private readonly _onDidResolve = this._register(new vscode.EventEmitter<LogSession>());
   /** Fires when the view's webview exists (tests wait for it). */
   readonly onDidResolve = this._onDidResolve.event;
@@ -263,19 +274,39 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     this.each((s) => s.prefill(workerId, text));
   }
 
-  lookup(workerId: string): { state: WorkerState; events: AgentEvent[]; evicted: number } | undefined {
+  lookup(workerId: string): { state: WorkerState; events: AgentEvent[]; evicted: number; note?: string } | undefined {
+    const p = this.past.get(workerId);
+    if (p) return { state: p.state, events: p.events, evicted: 0, note: p.note };
     const st = this.host.state(workerId);
+    const earlier = this.earlier.get(workerId) ?? [];
     if (st.status !== 'not_found') {
       const events = this.host.events(workerId);
-      return { state: st.state, events, evicted: events.length >= this.storeLimit ? 1 : 0 };
+      return { state: st.state, events: earlier.length ? [...earlier, ...events] : events, evicted: events.length >= this.storeLimit ? 1 : 0 };
     }
     const r = this.retired.get(workerId);
-    return r ? { state: r.state, events: r.events, evicted: r.events.length >= this.storeLimit ? 1 : 0 } : undefined;
+    return r ? { state: r.state, events: earlier.length ? [...earlier, ...r.events] : r.events, evicted: r.events.length >= this.storeLimit ? 1 : 0 } : undefined;
+  }
+
+  /** Open a past session's log in a panel: the persisted events through the same page model as live ones. */
+  openPast(key: string, state: WorkerState, events: AgentEvent[], note: string): LogSession {
+    this.past.delete(key);
+    this.past.set(key, { state, events, note });
+    while (this.past.size > RETIRED_KEPT) this.past.delete(this.past.keys().next().value!);
+    return this.openPanel(key);
+  }
+
+  /** A worker resumed a past session: its log starts with that session's events. */
+  setEarlier(workerId: string, events: AgentEvent[]): void {
+    this.earlier.set(workerId, events);
+    while (this.earlier.size > RETIRED_KEPT) this.earlier.delete(this.earlier.keys().next().value!);
+    this.each((s) => { if (s.workerId === workerId) s.reload(); });
   }
 
   /** Live workers and the stopped ones whose logs are kept, each with a name that tells it apart. */
-  workerList(): Array<{ workerId: string; name: string; status: string }> {
-    const live = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
+  workerList(shown?: string): Array<{ workerId: string; name: string; status: string }> {
+    const live: Array<{ workerId: string; name: string; status: string }> = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
+    const past = shown !== undefined ? this.past.get(shown) : undefined;
+    if (past) live.push({ workerId: shown!, name: past.state.name, status: 'history' });
     const retired = [...this.retired.values()].reverse().map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
     return logWorkerList(live, retired);
   }

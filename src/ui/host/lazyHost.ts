@@ -40,6 +40,15 @@ export class LazyHost implements Supervisor {
     return this.real?.limits ?? this.preliminary;
   }
 
+  /** The persisted history (issue 14): null until the core is loaded, or when it is off or unusable. */
+  get history() {
+    return this.real?.history ?? null;
+  }
+
+  get historyError() {
+    return this.real?.historyError ?? null;
+  }
+
   /** The real host, loaded now if it was not. */
   host(): Supervisor {
     if (!this.real) {
@@ -52,8 +61,13 @@ export class LazyHost implements Supervisor {
     return this.real;
   }
 
-  start(spec: WorkerSpec) {
-    return this.host().start(spec);
+  /** Told each started worker's spec (the history keeps it, so the session can be resumed later). */
+  onStarted: ((workerId: string, spec: WorkerSpec) => void) | undefined;
+
+  async start(spec: WorkerSpec) {
+    const r = await this.host().start(spec);
+    if (r.status === 'started') this.onStarted?.(r.workerId, spec);
+    return r;
   }
 
   // Before the core is loaded there is no worker: every verb answers as the host would.

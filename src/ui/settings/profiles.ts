@@ -66,11 +66,14 @@ export function searchDirs(workspaceFolders: string[], pathEnv = process.env.PAT
  * The demo worker runs on the extension host's own runtime: plain Node in code-server, Electron
  * in desktop VS Code, where ELECTRON_RUN_AS_NODE makes the binary behave as Node.
  */
-export function demoSpec(extensionPath: string, cwd: string, execPath = process.execPath): WorkerSpec {
+export function demoSpec(extensionPath: string, cwd: string, execPath = process.execPath, sessionDir?: string): WorkerSpec {
+  // With a session folder the demo keeps its conversation there and can be resumed (it is not
+  // τ itself, so the host adds no τ flags: the folder goes in its own args).
   return {
     dialect: 'tau',
     command: execPath,
-    args: [join(extensionPath, 'dist', 'demo-worker.js')],
+    args: [join(extensionPath, 'dist', 'demo-worker.js'), ...(sessionDir ? ['--session-dir', sessionDir] : [])],
+    ...(sessionDir ? { sessionDir } : {}),
     cwd,
     env: { ELECTRON_RUN_AS_NODE: '1' },
     name: DEMO_PROFILE,
@@ -82,8 +85,8 @@ export function demoSpec(extensionPath: string, cwd: string, execPath = process.
  * `tauSessionDir`: where τ workers keep their sessions (the extension's storage), so that compact
  * works (τ refuses it under --no-session) and nothing lands in the person's own τ folder.
  */
-export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null; tauPath?: string | null; tauSessionDir?: string }): ProfileChoice[] {
-  const sessionDir = (dialect: DialectName) => (dialect === 'tau' ? opts.tauSessionDir : undefined);
+export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null; tauPath?: string | null; tauSessionDir?: string; piSessionDir?: string }): ProfileChoice[] {
+  const sessionDir = (dialect: DialectName) => (dialect === 'tau' ? opts.tauSessionDir : opts.piSessionDir);
   const out: ProfileChoice[] = opts.configured.map((p) => ({
     name: p.name,
     detail: `${p.dialect} · ${[p.command, ...(p.args ?? [])].join(' ')}${p.model ? ` · ${p.model}` : ''}${p.discovery ? ' · discovery on' : ''}`,
@@ -99,7 +102,7 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
   const names = new Set(out.map((p) => p.name));
   if (opts.piPath && !names.has(PI_PROFILE)) {
     const piPath = opts.piPath;
-    out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', guard: false, dialect: 'pi', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd }) });
+    out.push({ name: PI_PROFILE, detail: `pi · ${piPath}`, origin: 'detected', guard: false, dialect: 'pi', spec: (cwd) => ({ dialect: 'pi', command: piPath, name: PI_PROFILE, cwd, ...(opts.piSessionDir ? { sessionDir: opts.piSessionDir } : {}) }) });
   }
   if (opts.tauPath && !names.has(TAU_PROFILE) && !opts.configured.some((p) => p.dialect === 'tau' && p.command === opts.tauPath)) {
     const tauPath = opts.tauPath;
@@ -109,7 +112,7 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     });
   }
   if (!names.has(DEMO_PROFILE)) {
-    out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', guard: false, dialect: 'tau', spec: (cwd) => demoSpec(opts.extensionPath, cwd) });
+    out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', guard: false, dialect: 'tau', spec: (cwd) => demoSpec(opts.extensionPath, cwd, undefined, opts.tauSessionDir) });
   }
   return out;
 }

@@ -48,6 +48,13 @@ export const SETTINGS = {
   notifications: { schema: z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' }), default: 'all' as NotifySetting },
   /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
   worktreesDir: { schema: z.string({ error: 'must be a folder path (a string)' }), default: '' },
+  // Persisted history (issue 14): kept in the workspace's storage; the defaults are the core's
+  // (src/core/history/format.ts DEFAULT_HISTORY_LIMITS), in units a person sets.
+  'history.enabled': { schema: z.boolean({ error: 'must be true or false' }), default: true },
+  'history.maxSessions': { schema: int(1, 10_000), default: 200 },
+  'history.maxSessionMiB': { schema: int(1, 4096), default: 32 },
+  'history.maxTotalMiB': { schema: int(1, 65_536), default: 256 },
+  'history.resumeInterrupted': { schema: z.boolean({ error: 'must be true or false' }), default: false },
 } as const;
 
 export type NotifySetting = 'all' | 'needsInputAndFailures' | 'none';
@@ -70,6 +77,16 @@ export interface Settings {
   notifications: NotifySetting;
   /** Where worker worktrees go; empty: the core's default beside the repository. */
   worktreesDir: string;
+  history: HistorySettings;
+}
+
+export interface HistorySettings {
+  enabled: boolean;
+  maxSessions: number;
+  maxSessionMiB: number;
+  maxTotalMiB: number;
+  /** After a reload, sessions a window's end interrupted start again on their conversation. */
+  resumeInterrupted: boolean;
 }
 
 export interface GuardSettings {
@@ -134,12 +151,25 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
     agentDirs: value('agentDirs') as string[],
     notifications: value('notifications') as NotifySetting,
     worktreesDir: (value('worktreesDir') as string).trim(),
+    history: {
+      enabled: value('history.enabled') as boolean,
+      maxSessions: value('history.maxSessions') as number,
+      maxSessionMiB: value('history.maxSessionMiB') as number,
+      maxTotalMiB: value('history.maxTotalMiB') as number,
+      resumeInterrupted: value('history.resumeInterrupted') as boolean,
+    },
   };
   return { settings, errors };
 }
 
 /** The settings that the host takes when it is created (a change applies after a reload). */
 export const HOST_LIMIT_KEYS = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'] as const satisfies readonly (SettingKey & keyof Settings)[];
+
+/** The history's bounds for the host (bytes from the MiB a person sets); a change applies after a reload. */
+export function historyLimits(h: HistorySettings) {
+  const MiB = 1024 * 1024;
+  return { maxSessions: h.maxSessions, maxSessionBytes: h.maxSessionMiB * MiB, maxTotalBytes: Math.max(h.maxTotalMiB, h.maxSessionMiB) * MiB };
+}
 
 export function hostLimits(s: Settings) {
   return {

@@ -8,6 +8,8 @@ import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, worker
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
+import type { HistoryTreePart, PastNode } from '../history/historyTree';
+import { usageWords } from '../history/words';
 
 export const SESSIONS_VIEW = 'rpcWorkers.sessions';
 const TURNS_SHOWN = 10;
@@ -19,7 +21,8 @@ export type SessionNode =
   | { kind: 'tool'; workerId: string; turn: number; i: number }
   | { kind: 'files'; workerId: string }
   | { kind: 'file'; workerId: string; file: string }
-  | ExtNode;
+  | ExtNode
+  | PastNode;
 
 /** A node another room adds (worktree changes); `key` tells its contributor which. */
 export type ExtNode = { kind: 'ext'; workerId: string; key: string };
@@ -78,10 +81,19 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (this.view) {
       this._register(this.view.onDidChangeSelection((e) => {
         const first = e.selection[0];
-        if (first) this.selection.set(first.workerId);
+        if (first && 'workerId' in first) this.selection.set(first.workerId);
       }));
     }
     this.snapshot();
+  }
+
+  private past: HistoryTreePart | undefined;
+
+  /** Past sessions (history) below the live workers; `onChange` is when their listing changed. */
+  attachHistory(part: HistoryTreePart, onChange: vscode.Event<void>): void {
+    this.past = part;
+    this._register(onChange(() => this.refresh.schedule()));
+    this.refresh.schedule();
   }
 
   /** Select and show a worker's item (e.g. after "Show Event Log" for it). */
@@ -117,6 +129,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   getParent(node: SessionNode): SessionNode | undefined {
+    if (isPast(node)) return this.past?.parent(node);
     switch (node.kind) {
       case 'worker': return undefined;
       case 'turn': case 'files': return this.nodes.get(node.workerId);
@@ -127,7 +140,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   getChildren(node?: SessionNode): SessionNode[] {
-    if (!node) return [...[...this.states.keys()].map((id) => this.nodes.get(id)!).filter(Boolean), ...this.contributors.flatMap((c) => c.roots?.() ?? [])];
+    if (!node) return [...[...this.states.keys()].map((id) => this.nodes.get(id)!).filter(Boolean), ...this.contributors.flatMap((c) => c.roots?.() ?? []), ...(this.past?.roots() ?? [])];
+    if (isPast(node)) return this.past?.children(node) ?? [];
     const s = this.states.get(node.workerId);
     if (node.kind === 'ext') return this.extChildren(s, node);
     if (!s) return [];
@@ -145,6 +159,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
+    if (isPast(node)) return this.past ? this.past.item(node) : new vscode.TreeItem('(history off)');
     const s = this.states.get(node.workerId);
     if (node.kind === 'ext') return this.contributors.find((c) => c.owns(node))?.item(s, node) ?? new vscode.TreeItem('(gone)');
     if (!s) return new vscode.TreeItem('(gone)');
@@ -270,10 +285,16 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   row('Started', new Date(s.startedAt).toLocaleString());
   row('Turns', String(s.turnCount));
   row('Last end reason', s.lastEndReason ?? 'none yet');
+  const usage = usageWords(s.usage);
+  if (usage) row(s.usage?.scope === 'last_call' ? 'Tokens (last model call)' : 'Tokens', usage);
   if (s.lastError) row('Last error', s.lastError);
   if (s.protocolErrors) row('Protocol errors', String(s.protocolErrors));
   row('Worker id', s.workerId);
   md.appendMarkdown('\nCommand line:\n');
   md.appendCodeblock(commandLine(s), 'sh');
   return md;
+}
+
+function isPast(node: SessionNode): node is PastNode {
+  return node.kind === 'pastGroup' || node.kind === 'past' || node.kind === 'pastFile';
 }

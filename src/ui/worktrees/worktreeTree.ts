@@ -35,6 +35,7 @@ export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<
     roots: () => worktrees.all().filter((e) => !live().has(e.workerId)).map((e) => wtNode(e.workerId)),
     parent: (n) => (n.key === 'wt' ? (live().has(n.workerId) ? { kind: 'worker', workerId: n.workerId } : undefined) : wtNode(n.workerId)),
     children(_s: WorkerState | undefined, parent: SessionNode): ExtNode[] {
+      if (!('workerId' in parent)) return [];
       const e = worktrees.get(parent.workerId);
       if (!e) return [];
       if (parent.kind === 'worker') return [wtNode(e.workerId)];

@@ -1,0 +1,290 @@
+// Commands on past sessions (open the log read-only, resume, rename, archive, delete, export)
+// and the session verbs of a running worker (new session, fork, switch model, export). Each
+// says what really happened: the status the host or the store returned, in words.
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import type { StartResult, Supervisor, WorkerState } from '../../core/api';
+import type { SessionSummary } from '../../core/history/format';
+import type { EventLog } from '../eventLog/eventLogView';
+import type { SessionsTree } from '../views/sessionsTree';
+import type { WorkerSelection } from '../views/workerSelection';
+import type { Profile } from '../settings/settings';
+import { Disposable } from '../disposable';
+import { isRunning, pickWorker } from '../commands/pickers';
+import { isTrusted, refuseUntrusted } from '../settings/trust';
+import type { PastSessions } from './pastSessions';
+import { resumeSpec } from './resumeRecord';
+import { endWords } from './words';
+
+export const HISTORY_COMMANDS = {
+  openLog: 'rpcWorkers.history.openLog',
+  resume: 'rpcWorkers.history.resume',
+  rename: 'rpcWorkers.history.rename',
+  archive: 'rpcWorkers.history.archive',
+  unarchive: 'rpcWorkers.history.unarchive',
+  delete: 'rpcWorkers.history.delete',
+  exportMarkdown: 'rpcWorkers.history.exportMarkdown',
+  showArchived: 'rpcWorkers.history.showArchived',
+  hideArchived: 'rpcWorkers.history.hideArchived',
+  newSession: 'rpcWorkers.newSession',
+  fork: 'rpcWorkers.fork',
+  switchModel: 'rpcWorkers.switchModel',
+  exportWorker: 'rpcWorkers.exportMarkdown',
+} as const;
+
+const sessionArg = z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) });
+type Arg = z.infer<typeof sessionArg>;
+
+export interface HistoryServices {
+  host: Supervisor;
+  past: PastSessions;
+  eventLog: EventLog;
+  tree: SessionsTree;
+  selection: WorkerSelection;
+  log: vscode.LogOutputChannel;
+  profiles(): Profile[];
+  /** dist/core.js (loaded already when a past session is listed). */
+  markdown(events: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[0], meta: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[1]): string;
+}
+
+export type HistoryResult = { status: string; error?: string; sessionId?: string; workerId?: string; [k: string]: unknown };
+
+export class HistoryCommands extends Disposable {
+  constructor(private readonly s: HistoryServices) {
+    super();
+    const reg = (id: string, fn: (a: Arg) => Promise<HistoryResult>) => this._register(vscode.commands.registerCommand(id, async (raw: unknown) => {
+      const parsed = sessionArg.safeParse(raw ?? {});
+      if (!parsed.success) return this.fail(`invalid argument: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      return fn(parsed.data);
+    }));
+    const C = HISTORY_COMMANDS;
+    reg(C.openLog, (a) => this.openLog(a));
+    reg(C.resume, (a) => this.resume(a));
+    reg(C.rename, (a) => this.rename(a));
+    reg(C.archive, (a) => this.archive(a, true));
+    reg(C.unarchive, (a) => this.archive(a, false));
+    reg(C.delete, (a) => this.delete(a));
+    reg(C.exportMarkdown, (a) => this.exportPast(a));
+    reg(C.showArchived, async () => { s.past.setShowArchived(true); return { status: 'shown' }; });
+    reg(C.hideArchived, async () => { s.past.setShowArchived(false); return { status: 'hidden' }; });
+    reg(C.newSession, (a) => this.verb(a, 'New Session'));
+    reg(C.fork, (a) => this.verb(a, 'Fork Session'));
+    reg(C.switchModel, (a) => this.verb(a, 'Switch Model'));
+    reg(C.exportWorker, (a) => this.exportWorker(a));
+  }
+
+  private fail(error: string, extra: Partial<HistoryResult> = {}): HistoryResult {
+    void vscode.window.showErrorMessage(`RPC Workers: ${error}`);
+    return { status: 'error', error, ...extra };
+  }
+
+  /** The session the command is about: from the argument, else picked from the listing. */
+  private async session(a: Arg, title: string, filter: (s: SessionSummary) => boolean = () => true): Promise<SessionSummary | HistoryResult> {
+    if (!this.s.past.loaded) await this.s.past.load();
+    if (a.sessionId) {
+      const found = this.s.past.summary(a.sessionId);
+      if (found) return found;
+      await this.s.past.load();
+      return this.s.past.summary(a.sessionId) ?? this.fail(`no session ${a.sessionId} in this workspace's history`, { status: 'not_found', sessionId: a.sessionId });
+    }
+    const items = this.s.past.sessions().filter(filter).map((s) => ({ label: s.name, description: endWords(s), detail: `${new Date(s.startedAt).toLocaleString()} · ${s.turns} turns · ${s.dialect}`, s }));
+    if (!items.length) {
+      void vscode.window.showInformationMessage('RPC Workers: no past session to choose from.');
+      return { status: 'cancelled' };
+    }
+    const pick = await vscode.window.showQuickPick(items, { title, placeHolder: 'Past session' });
+    return pick?.s ?? { status: 'cancelled' };
+  }
+
+  private store() {
+    return this.s.past.store();
+  }
+
+  async openLog(a: Arg): Promise<HistoryResult> {
+    const s = await this.session(a, 'Open Log of a Past Session');
+    if ('status' in s && !('id' in s)) return s;
+    const session = s as SessionSummary;
+    const store = this.store();
+    if (!store) return this.fail(this.s.past.error ?? 'the history is off');
+    const read = await this.s.past.eventsWithEarlier(store, session.id);
+    if (read.error) return this.fail(`could not read the log of "${session.name}": ${read.error}`, { sessionId: session.id });
+    const key = `history:${session.id}`;
+    const note = `Past session (${endWords(session)}): read-only.${this.s.past.resumeRecord(session.id) ? ' Resume it from the Sessions view to continue.' : ''}`;
+    this.s.eventLog.openPast(key, pastState(key, session), read.events, note);
+    return { status: 'opened', sessionId: session.id, workerId: key, events: read.events.length, torn: read.torn };
+  }
+
+  async resume(a: Arg): Promise<HistoryResult> {
+    const s = await this.session(a, 'Resume a Past Session', (x) => !!this.s.past.resumeRecord(x.id) && x.status !== 'live' && x.status !== 'evicted');
+    if ('status' in s && !('id' in s)) return s;
+    return this.resumeSession(s as SessionSummary, false);
+  }
+
+  /** Start a worker on the session's conversation; its log shows the earlier events first. */
+  async resumeSession(session: SessionSummary, automatic: boolean): Promise<HistoryResult> {
+    if (!isTrusted()) return refuseUntrusted();
+    if (session.status === 'live') return this.fail(`"${session.name}" is still running in another window`, { status: 'live', sessionId: session.id });
+    const record = this.s.past.resumeRecord(session.id);
+    if (!record) return this.fail(`"${session.name}" cannot be resumed: its worker kept no conversation to return to (pi without a session folder, or a worker that offers no sessions)`, { status: 'unsupported', sessionId: session.id });
+    // Two workers on one conversation would write one session file from two processes.
+    const running = this.s.host.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
+    if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
+    const profile = this.s.profiles().find((p) => p.name === record.spec.name);
+    const spec = resumeSpec(record, profile?.env);
+    const store = this.store();
+    const earlier = store ? await this.s.past.eventsWithEarlier(store, session.id) : null;
+    const r: StartResult = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Resuming ${session.name}…`, cancellable: false },
+      () => this.s.host.start(spec),
+    );
+    if (r.status !== 'started') return this.fail(`could not resume "${session.name}": ${r.error}`, { status: 'error', sessionId: session.id, workerId: r.workerId });
+    if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier.events);
+    await this.s.past.resumed(session.id, r.workerId);
+    this.s.log.info(`resumed history session ${session.id} as worker ${r.workerId}${automatic ? ' (rpcWorkers.history.resumeInterrupted)' : ''}`);
+    if (!automatic) {
+      this.s.selection.set(r.workerId);
+      void this.s.tree.reveal(r.workerId);
+      void this.s.eventLog.show(r.workerId, true);
+    }
+    return { status: 'resumed', sessionId: session.id, workerId: r.workerId };
+  }
+
+  /** After a reload: resume what the window's end interrupted (rpcWorkers.history.resumeInterrupted). */
+  async resumeInterrupted(): Promise<HistoryResult[]> {
+    await this.s.past.load();
+    const due = this.s.past.sessions().filter((x) => x.status === 'interrupted' && !x.archived && this.s.past.resumeRecord(x.id) && !this.s.past.resumeRecord(x.id)!.resumedInto);
+    const out: HistoryResult[] = [];
+    for (const session of due) out.push(await this.resumeSession(session, true));
+    return out;
+  }
+
+  async rename(a: Arg): Promise<HistoryResult> {
+    const s = await this.session(a, 'Rename a Past Session');
+    if ('status' in s && !('id' in s)) return s;
+    const session = s as SessionSummary;
+    const name = a.name ?? await vscode.window.showInputBox({
+      title: `Rename "${session.name}"`, value: session.name, prompt: 'The name the Sessions view shows (kept across reloads)',
+      validateInput: (v) => (v.trim() ? (v.length > 500 ? 'at most 500 characters' : undefined) : 'a name cannot be empty'),
+    });
+    if (name === undefined) return { status: 'cancelled' };
+    return this.edit(session, () => this.store()!.rename(session.id, name.trim()));
+  }
+
+  async archive(a: Arg, on: boolean): Promise<HistoryResult> {
+    const s = await this.session(a, on ? 'Archive a Past Session' : 'Unarchive a Past Session', (x) => x.archived !== on);
+    if ('status' in s && !('id' in s)) return s;
+    const session = s as SessionSummary;
+    return this.edit(session, () => this.store()!.archive(session.id, on));
+  }
+
+  async delete(a: Arg): Promise<HistoryResult> {
+    const s = await this.session(a, 'Delete a Past Session');
+    if ('status' in s && !('id' in s)) return s;
+    const session = s as SessionSummary;
+    if (a.confirm !== true) {
+      const choice = await vscode.window.showWarningMessage(
+        `Delete "${session.name}"?`,
+        { modal: true, detail: `Its log (${session.events} events, ${session.turns} turns) is deleted from this workspace's history. The files it changed stay as they are.` },
+        'Delete',
+      );
+      if (choice !== 'Delete') return { status: 'cancelled', sessionId: session.id };
+    }
+    const r = await this.edit(session, () => this.store()!.delete(session.id));
+    if (r.status === 'deleted') await this.s.past.forget(session.id);
+    return r;
+  }
+
+  private async edit(session: SessionSummary, act: () => Promise<{ status: string; error?: string }>): Promise<HistoryResult> {
+    if (!this.store()) return this.fail(this.s.past.error ?? 'the history is off');
+    const r = await act();
+    await this.s.past.load();
+    if (r.status === 'live' || r.status === 'not_found' || r.status === 'error') return this.fail(`"${session.name}": ${r.error ?? r.status}`, { status: r.status, sessionId: session.id });
+    vscode.window.setStatusBarMessage(`$(check) ${session.name}: ${r.status}`, 4000);
+    return { status: r.status, sessionId: session.id };
+  }
+
+  async exportPast(a: Arg): Promise<HistoryResult> {
+    const s = await this.session(a, 'Export a Past Session to Markdown');
+    if ('status' in s && !('id' in s)) return s;
+    const session = s as SessionSummary;
+    const store = this.store();
+    if (!store) return this.fail(this.s.past.error ?? 'the history is off');
+    const read = await this.s.past.eventsWithEarlier(store, session.id);
+    if (read.error) return this.fail(`could not read "${session.name}": ${read.error}`, { sessionId: session.id });
+    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd });
+    await openMarkdown(markdown);
+    return { status: 'exported', sessionId: session.id, chars: markdown.length };
+  }
+
+  // ---- verbs of a running worker
+
+  private async running(a: Arg, title: string): Promise<WorkerState | undefined> {
+    const id = a.workerId ?? await pickWorker(this.s.host, { title, filter: isRunning, selected: this.s.selection.current, none: 'No worker is running: start one first.' });
+    if (!id) return undefined;
+    const st = this.s.host.state(id);
+    return st.status === 'not_found' ? undefined : st.state;
+  }
+
+  async verb(a: Arg, title: 'New Session' | 'Fork Session' | 'Switch Model'): Promise<HistoryResult> {
+    const w = await this.running(a, title);
+    if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
+    let r;
+    if (title === 'Switch Model') {
+      const model = a.model ?? await vscode.window.showInputBox({
+        title: `Switch Model of ${w.name}`, value: w.model ?? '',
+        prompt: w.dialect === 'pi' ? 'pi: provider/model id, e.g. anthropic/claude-sonnet-4-5' : 'τ: a model name from its configuration',
+        validateInput: (v) => (v.trim() ? undefined : 'a model cannot be empty'),
+      });
+      if (model === undefined) return { status: 'cancelled', workerId: w.workerId };
+      r = await this.s.host.setModel(w.workerId, model.trim());
+    } else {
+      r = title === 'New Session' ? await this.s.host.newSession(w.workerId) : await this.s.host.fork(w.workerId);
+    }
+    const done = r.status === 'created' || r.status === 'forked' || r.status === 'model_set';
+    const what = r.status === 'created' ? 'started a new session' : r.status === 'forked' ? 'forked its session' : r.status === 'model_set' ? `now runs ${'model' in r && r.model ? r.model : 'the model asked for'}` : '';
+    if (done) vscode.window.setStatusBarMessage(`$(check) ${w.name} ${what}`, 4000);
+    else if (r.status === 'unsupported' || r.status === 'cancelled') void vscode.window.showInformationMessage(`RPC Workers: ${title} for ${w.name}: ${r.status === 'cancelled' ? 'the worker\'s extension declined; nothing changed' : `not supported (${'error' in r ? r.error : ''})`}`);
+    else void vscode.window.showErrorMessage(`RPC Workers: ${title} for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
+    return { ...r };
+  }
+
+  async exportWorker(a: Arg): Promise<HistoryResult> {
+    const w = await this.running(a, 'Export to Markdown');
+    if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
+    let format = a.format;
+    if (!format && w.dialect === 'pi') {
+      const pick = await vscode.window.showQuickPick([
+        { label: 'Markdown', description: 'opened in an editor', format: 'markdown' as const },
+        { label: 'HTML', description: 'pi\'s own export_html, opened in the browser', format: 'html' as const },
+      ], { title: `Export ${w.name}` });
+      if (!pick) return { status: 'cancelled', workerId: w.workerId };
+      format = pick.format;
+    }
+    if (format === 'html') {
+      const r = await this.s.host.exportHtml(w.workerId);
+      if (r.status !== 'exported') return this.fail(`export of ${w.name} to HTML: ${'error' in r ? r.error : r.status}`, { status: r.status, workerId: w.workerId });
+      void vscode.env.openExternal(vscode.Uri.file(r.path));
+      return { status: 'exported', workerId: w.workerId, path: r.path };
+    }
+    const r = await this.s.host.exportMarkdown(w.workerId);
+    if (r.status !== 'exported') return this.fail(`export of ${w.name}: ${r.error}`, { status: r.status, workerId: w.workerId });
+    await openMarkdown(r.markdown);
+    return { status: 'exported', workerId: w.workerId, chars: r.markdown.length };
+  }
+}
+
+async function openMarkdown(content: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
+
+/** A past session as the Event Log's page sees a worker: ended, no pid, its name and model. */
+function pastState(key: string, s: SessionSummary): WorkerState {
+  return {
+    workerId: key, name: s.name, status: s.status === 'ended' && s.endReason === 'failed' ? 'failed' : s.status === 'ended' && s.endReason === 'stopped' ? 'stopped' : 'exited',
+    streaming: false, afterTurn: null, compacting: false, pid: null, cwd: s.cwd, dialect: s.dialect, workerVersion: s.workerVersion,
+    command: s.command, args: [], model: s.model, sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null,
+    turnCount: s.turns, lastEndReason: s.lastTurnEndReason, lastError: s.exit?.error ?? null, exitCode: s.exit?.code ?? null, signal: s.exit?.signal ?? null,
+    startedAt: s.startedAt, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: s.filesTouched, turns: [], pendingInput: [],
+  };
+}

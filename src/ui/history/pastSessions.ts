@@ -1,0 +1,270 @@
+// The workspace's past sessions as the UI sees them: the history store's listing (loaded with
+// the core when the Sessions view first asks, never at activation), the sessions this window
+// hosts left out (they are the live part of the tree), archived ones behind a toggle, and the
+// record that lets a session be resumed later (what was started and on which conversation).
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { SessionRef, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
+import type { HistoryListing, SessionSummary } from '../../core/history/format';
+import type { HistoryStore } from '../../core/history/store';
+import type { AgentEvent } from '../../core/events/agentEvent';
+import { Disposable, toDisposable } from '../disposable';
+import { throttle } from '../throttle';
+import { interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
+
+const BOOK_KEY = 'rpcWorkers.history.resume';
+/** Sessions resumed from sessions resumed from ...: the log shows at most this many before the current one. */
+const CHAIN_MAX = 8;
+
+/** What the history part of the host gives (LazyHost forwards it once the core is loaded). */
+export interface HistoryHost extends Supervisor {
+  host(): Supervisor;
+  readonly loaded: boolean;
+}
+
+export class PastSessions extends Disposable {
+  private listing: HistoryListing | null = null;
+  private loading: Promise<void> | null = null;
+  /** What the tree showed last: a listing that reads the same changes nothing on screen. */
+  private shown = '';
+  /** Why the history cannot be shown (off, or the store could not be used); null when it can. */
+  error: string | null = null;
+  showArchived = false;
+  private readonly specs = new Map<string, WorkerSpec>();
+  /** History sessions this window's workers wrote (their end is written just after the worker goes). */
+  private readonly mine = new Set<string>();
+  private endRetries = 0;
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this._onDidChange.event;
+  private readonly relist = throttle(() => void this.load(), 300);
+
+  /**
+   * `interruptedFile`: where the window's end names the sessions whose workers were still
+   * running (the host stops them on the way out, which the store records as `stopped`; for the
+   * person they were interrupted by the reload, and those are the ones to resume).
+   */
+  constructor(private readonly host: HistoryHost, private readonly memento: vscode.Memento, readonly enabled: boolean, private readonly interruptedFile?: string) {
+    super();
+    this._register(this.relist);
+    this._register(toDisposable(host.onState((s) => {
+      const id = this.sessionOf(s.workerId);
+      if (id) this.mine.add(id);
+      this.remember(s);
+      // A worker that ends becomes a past session; its summary is final at its end.
+      if (s.status !== 'running' && s.status !== 'starting') this.relist.schedule();
+    })));
+  }
+
+  /** The start spec of a worker this window started (LazyHost reports each). */
+  startedWorker(workerId: string, spec: WorkerSpec): void {
+    this.specs.set(workerId, spec);
+    const st = this.host.state(workerId);
+    if (st.status !== 'not_found') this.remember(st.state);
+  }
+
+  get loaded(): boolean {
+    return this.listing !== null;
+  }
+
+  /** The store, loading the core if needed; null when history is off or unusable. */
+  store(): HistoryStore | null {
+    if (!this.enabled) return null;
+    const real = this.host.host();
+    if (!real.history) {
+      this.error = real.historyError ?? 'the history is off';
+      return null;
+    }
+    return real.history.store;
+  }
+
+  /** Listing now (first call loads the core). Resolves when the listing is fresh. */
+  load(): Promise<void> {
+    if (this.loading) return this.loading;
+    this.loading = (async () => {
+      try {
+        const store = this.store();
+        if (!store) {
+          this.listing = { sessions: [], evictedSessions: { count: 0, lastAt: null }, unreadable: [] };
+          if (!this.enabled) this.error = 'history is off (rpcWorkers.history.enabled)';
+        } else {
+          this.listing = this.withInterrupted(await store.list());
+          this.error = null;
+          // A worker of this window that just ended may be listed before its end is on disk:
+          // list again shortly rather than call it "running in another window".
+          const hosted = this.ownSessionIds();
+          const ending = this.listing.sessions.some((x) => x.status === 'live' && this.mine.has(x.id) && !hosted.has(x.id));
+          if (ending && this.endRetries++ < 20) this.relist.schedule();
+          else if (!ending) this.endRetries = 0;
+          void this.prune();
+        }
+      } catch (error) {
+        this.error = (error as Error).message;
+      } finally {
+        this.loading = null;
+        // Only a listing that differs redraws the tree: each redraw races the tree's own
+        // updates of live workers (VS Code's "Data tree node not found" when one is removed).
+        const now = JSON.stringify([this.error, this.listing?.sessions.map((x) => [x.id, x.name, x.status, x.turns, x.archived, x.filesTouched.length, x.endedAt, this.resumeRecord(x.id)?.resumedInto ?? null])]);
+        if (now !== this.shown) {
+          this.shown = now;
+          this._onDidChange.fire();
+        }
+      }
+    })();
+    return this.loading;
+  }
+
+  /** Called at the window's end, before the host stops its workers: synchronous, so it lands. */
+  markRunningInterrupted(): void {
+    if (!this.interruptedFile || !this.host.loaded) return;
+    const running = this.host.list().filter((s) => s.status === 'running' || s.status === 'starting').map((s) => this.sessionOf(s.workerId)).filter((id): id is string => !!id);
+    const ids = [...new Set([...this.readInterrupted(), ...running])].slice(-500);
+    try {
+      writeFileSync(this.interruptedFile, JSON.stringify({ sessions: ids }));
+    } catch {
+      // No storage to write to: those sessions read as stopped.
+    }
+  }
+
+  private readInterrupted(): string[] {
+    if (!this.interruptedFile) return [];
+    try {
+      const parsed = interruptedSchema.safeParse(JSON.parse(readFileSync(this.interruptedFile, 'utf8')));
+      return parsed.success ? parsed.data.sessions : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private withInterrupted(listing: HistoryListing): HistoryListing {
+    const marked = new Set(this.readInterrupted());
+    if (!marked.size) return listing;
+    const sessions = listing.sessions.map((x) => (marked.has(x.id) && x.status === 'ended' ? { ...x, status: 'interrupted' as const, endReason: 'interrupted' } : x));
+    return { ...listing, sessions };
+  }
+
+  /** The listing's sessions the tree shows: not hosted by this window, archived only when asked. */
+  sessions(): SessionSummary[] {
+    if (!this.listing) return [];
+    const mine = this.ownSessionIds();
+    return this.listing.sessions.filter((s) => !mine.has(s.id) && (this.showArchived || !s.archived));
+  }
+
+  archivedCount(): number {
+    if (!this.listing) return 0;
+    const mine = this.ownSessionIds();
+    return this.listing.sessions.filter((s) => !mine.has(s.id) && s.archived).length;
+  }
+
+  get unreadable(): HistoryListing['unreadable'] {
+    return this.listing?.unreadable ?? [];
+  }
+
+  get evictedSessions(): HistoryListing['evictedSessions'] | null {
+    return this.listing?.evictedSessions ?? null;
+  }
+
+  summary(sessionId: string): SessionSummary | undefined {
+    return this.listing?.sessions.find((s) => s.id === sessionId);
+  }
+
+  /** The history session of a worker this window hosts. */
+  sessionOf(workerId: string): string | null {
+    return this.host.loaded ? this.host.host().history?.sessionOf(workerId) ?? null : null;
+  }
+
+  private ownSessionIds(): Set<string> {
+    const out = new Set<string>();
+    for (const s of this.host.list()) {
+      const id = this.sessionOf(s.workerId);
+      if (id) out.add(id);
+    }
+    return out;
+  }
+
+  setShowArchived(on: boolean): void {
+    this.showArchived = on;
+    void vscode.commands.executeCommand('setContext', 'rpcWorkers.history.showArchived', on);
+    this._onDidChange.fire();
+  }
+
+  // ---- the resume book (workspace state: kept across reloads, per workspace)
+
+  private book(): Record<string, ResumeRecord> {
+    const parsed = resumeRecordsSchema.safeParse(this.memento.get(BOOK_KEY, {}));
+    return parsed.success ? parsed.data : {};
+  }
+
+  resumeRecord(sessionId: string): ResumeRecord | undefined {
+    return this.book()[sessionId];
+  }
+
+  private async write(mutate: (book: Record<string, ResumeRecord>) => void): Promise<void> {
+    const book = this.book();
+    mutate(book);
+    await this.memento.update(BOOK_KEY, book);
+  }
+
+  /** A worker with a conversation to resume: record it against its history session. */
+  private remember(s: WorkerState): void {
+    const spec = this.specs.get(s.workerId);
+    const id = this.sessionOf(s.workerId);
+    if (!spec || !id || !s.session) return;
+    const prev = this.resumeRecord(id);
+    if (prev && prev.session.id === s.session.id && prev.session.file === s.session.file) return;
+    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? this.resumedFrom.get(s.workerId) ?? null, resumedInto: null, at: Date.now() };
+    void this.write((b) => { b[id] = record; });
+  }
+
+  private readonly resumedFrom = new Map<string, string>();
+
+  /** A worker started to resume `from`: its own record links back, and `from` is marked resumed. */
+  async resumed(from: string, workerId: string): Promise<void> {
+    this.resumedFrom.set(workerId, from);
+    const into = this.sessionOf(workerId);
+    await this.write((b) => {
+      if (b[from]) b[from] = { ...b[from], resumedInto: into };
+      if (into && b[into]) b[into] = { ...b[into], previous: from };
+    });
+    this._onDidChange.fire();
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    await this.write((b) => { delete b[sessionId]; });
+  }
+
+  /** Records whose session the history no longer has (deleted or evicted elsewhere) go. */
+  private async prune(): Promise<void> {
+    if (!this.listing) return;
+    const known = new Set(this.listing.sessions.filter((s) => s.status !== 'evicted').map((s) => s.id));
+    const book = this.book();
+    const gone = Object.keys(book).filter((id) => !known.has(id));
+    if (gone.length) await this.write((b) => { for (const id of gone) delete b[id]; });
+  }
+
+  /**
+   * A session's events with the sessions it was resumed from before it, oldest first, so its log
+   * reads as one conversation. `chain` names the sessions read.
+   */
+  async eventsWithEarlier(store: HistoryStore, sessionId: string): Promise<{ events: AgentEvent[]; chain: string[]; error: string | null; torn: boolean }> {
+    const chain: string[] = [];
+    for (let id: string | null = sessionId; id && chain.length < CHAIN_MAX && !chain.includes(id); id = this.resumeRecord(id)?.previous ?? null) chain.unshift(id);
+    const events: AgentEvent[] = [];
+    let error: string | null = null;
+    let torn = false;
+    for (const id of chain) {
+      const r = await store.read(id);
+      if (r.status === 'read') {
+        events.push(...r.events);
+        torn ||= r.torn !== null;
+      } else if (id === sessionId) {
+        error = r.error;
+      }
+    }
+    return { events, chain, error, torn };
+  }
+
+  /** The session a resumed start should carry (the newest conversation of that record). */
+  resumeRef(sessionId: string): SessionRef | null {
+    return this.resumeRecord(sessionId)?.session ?? null;
+  }
+}

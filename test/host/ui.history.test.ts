@@ -1,0 +1,135 @@
+// Persisted history in the window (issue 14): a demo worker's session becomes a past session in
+// the Sessions tree; its log opens read-only from the store; rename, archive, export, resume
+// (the conversation continues, the log shows the earlier events, the resumed mark, then the new
+// ones) and delete go through the commands, each with the status that really came of it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor } from './ui.support';
+
+type R = { status: string; sessionId?: string; workerId?: string; error?: string; events?: number; chars?: number };
+const run = (id: string, arg?: unknown) => vscode.commands.executeCommand<R>(id, arg);
+
+async function demoTurn(api: ExtensionApi, id: string, message: string): Promise<string> {
+  const texts: string[] = [];
+  const off = api.onEvent((w, e) => { if (w === id && e.type === 'message_update' && typeof (e as { delta?: unknown }).delta === 'string') texts.push((e as unknown as { delta: string }).delta); });
+  const settled = nextEvent(api, id, 'agent_settled');
+  assert.equal((await run('rpcWorkers.prompt', { workerId: id, message })).status, 'accepted');
+  await settled;
+  off();
+  return texts.join('');
+}
+
+describe('UI history', function () {
+  this.timeout(90_000);
+  let api: ExtensionApi;
+  before(async () => { api = await extensionApi(); });
+  afterEach(stopAll);
+  // The past log's panel and exported documents would stay the active editor for the next suite.
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('a stopped session is listed as past, opens read-only, renames, archives, exports, resumes with its conversation, and deletes', async () => {
+    const ui = api.__ui;
+    const id = await startDemo(api, 'History demo');
+    assert.match(await demoTurn(api, id, 'remember kumquat'), /no earlier prompt/);
+    const sessionId = ui.past.sessionOf(id);
+    assert.ok(sessionId, 'the worker has no history session: historyDir was not passed');
+    assert.ok(ui.host.history?.store, `the host has no history: ${ui.host.historyError}`);
+    await run('rpcWorkers.stop', { workerId: id });
+    // The past group lists it once the worker is gone from the host's list.
+    await waitFor(api, 'the stopped session among the past sessions', () => {
+      if (api.list().some((s) => s.workerId === id)) return false;
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'ended');
+    });
+    const group = ui.tree.getChildren().find((n) => n.kind === 'pastGroup');
+    assert.ok(group, 'no Past sessions group in the tree');
+    const node = ui.tree.getChildren(group).find((n) => n.kind === 'past' && n.sessionId === sessionId);
+    assert.ok(node, 'the session is not under Past sessions');
+    const item = ui.tree.getTreeItem(node);
+    assert.equal(item.label, 'History demo');
+    assert.match(String(item.description), /^stopped · 1 turn · /);
+    assert.match(String(item.contextValue), /^rpcPastSession\.ended\.resumable\.tau$/);
+
+    // Open Log: the persisted events, through the same page, composer off with a note.
+    const opened = await run('rpcWorkers.history.openLog', { sessionId });
+    assert.equal(opened.status, 'opened', JSON.stringify(opened));
+    const logged = ui.eventLog.lookup(opened.workerId!);
+    assert.ok(logged && logged.events.some((e) => e.type === 'prompt_sent') && logged.events.some((e) => e.type === 'worker_exit'), 'the read-only log lacks the persisted events');
+    assert.match(logged.note ?? '', /read-only/);
+    const panel = ui.eventLog.panelSessions.find((p) => p.workerId === opened.workerId);
+    assert.ok(panel, 'no panel for the past session');
+    await waitFor(api, 'the past log rendered', () => { const r = panel.stats.rendered; return !!r && r.workerId === opened.workerId && r.events >= logged.events.length; });
+
+    // Rename and archive are kept in the store (files another window reads too).
+    assert.equal((await run('rpcWorkers.history.rename', { sessionId, name: 'Kumquat talk' })).status, 'renamed');
+    assert.equal(ui.past.summary(sessionId)?.name, 'Kumquat talk');
+    assert.equal((await run('rpcWorkers.history.archive', { sessionId })).status, 'archived');
+    assert.ok(!ui.past.sessions().some((s) => s.id === sessionId), 'an archived session is shown without the filter');
+    await run('rpcWorkers.history.showArchived');
+    assert.ok(ui.past.sessions().some((s) => s.id === sessionId), 'Show Archived does not show it');
+    assert.equal((await run('rpcWorkers.history.unarchive', { sessionId })).status, 'unarchived');
+    await run('rpcWorkers.history.hideArchived');
+
+    // Export: Markdown of the persisted events, in an editor.
+    const exported = await run('rpcWorkers.history.exportMarkdown', { sessionId });
+    assert.equal(exported.status, 'exported');
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.languageId, 'markdown');
+    assert.match(doc!.getText(), /^# Kumquat talk/);
+    assert.match(doc!.getText(), /remember kumquat/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+    // Resume: a new worker on the same conversation; its log has the old events, the mark, the new ones.
+    const resumed = await run('rpcWorkers.history.resume', { sessionId });
+    assert.equal(resumed.status, 'resumed', JSON.stringify(resumed));
+    const again = resumed.workerId!;
+    assert.equal(state(api, again).status, 'running');
+    assert.match(await demoTurn(api, again, 'what did I say?'), /1 earlier prompt\b/);
+    const log = ui.eventLog.lookup(again)!.events;
+    const mark = log.findIndex((e) => e.type === 'session_resumed');
+    const firstPrompt = log.findIndex((e) => e.type === 'prompt_sent');
+    const lastPrompt = log.map((e) => e.type).lastIndexOf('prompt_sent');
+    assert.ok(firstPrompt >= 0 && firstPrompt < mark && mark < lastPrompt, `order of old prompt, resumed mark, new prompt: ${firstPrompt}, ${mark}, ${lastPrompt}`);
+    assert.equal(ui.past.resumeRecord(sessionId)?.resumedInto, ui.past.sessionOf(again));
+    assert.ok(state(api, again).usage, 'no usage after the resumed turn');
+    const twice = await run('rpcWorkers.history.resume', { sessionId });
+    assert.equal(twice.status, 'live', `a second worker on one conversation: ${JSON.stringify(twice)}`);
+    assert.equal(twice.workerId, again);
+    await run('rpcWorkers.stop', { workerId: again });
+
+    // Delete: asks (here confirmed by the argument), removes the files.
+    const dir = ui.host.history!.store.dir;
+    assert.ok(fs.readdirSync(dir).some((f) => f.startsWith(sessionId)));
+    assert.equal((await run('rpcWorkers.history.delete', { sessionId, confirm: true })).status, 'deleted');
+    assert.ok(!fs.readdirSync(dir).some((f) => f.startsWith(sessionId)), 'files of the deleted session remain');
+    assert.equal(ui.past.summary(sessionId), undefined);
+  });
+
+  it('a session the window\'s end interrupted reads as such and resumes by itself once (resumeInterrupted)', async () => {
+    const ui = api.__ui;
+    const id = await startDemo(api, 'Interrupted demo');
+    await demoTurn(api, id, 'remember fig');
+    const sessionId = ui.past.sessionOf(id)!;
+    // What shutdown() does before the host stops its workers on a reload.
+    ui.past.markRunningInterrupted();
+    await run('rpcWorkers.stop', { workerId: id });
+    await waitFor(api, 'the session listed as interrupted', () => {
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'interrupted');
+    });
+    const first = await ui.historyCommands.resumeInterrupted();
+    const mine = first.find((r) => r.sessionId === sessionId);
+    assert.equal(mine?.status, 'resumed', JSON.stringify(first));
+    assert.match(await demoTurn(api, mine.workerId!, 'and now?'), /1 earlier prompt\b/);
+    const again = await ui.historyCommands.resumeInterrupted();
+    assert.ok(!again.some((r) => r.sessionId === sessionId), 'a session already resumed was resumed again');
+  });
+
+  it('a session verb a worker lacks says so, and changes nothing', async () => {
+    const id = await startDemo(api);
+    const r = await run('rpcWorkers.fork', { workerId: id });
+    assert.equal(r.status, 'unsupported', JSON.stringify(r));
+  });
+});

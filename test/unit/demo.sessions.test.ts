@@ -1,0 +1,72 @@
+// The demo worker's session (issue 14): kept under --session-dir, resumed by the host's
+// switch_session after a restart, and its next reply shows that it remembers the earlier prompts.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
+import { ofType, ROOT, waitFor } from '../helpers/host';
+
+const DEMO = join(__dirname, '..', '..', 'src', 'demo', 'demoWorker.ts');
+
+function spec(dir: string, resume?: WorkerSpec['resume']): WorkerSpec {
+  return {
+    dialect: 'tau', command: process.execPath, args: ['--import', 'tsx', DEMO, '--session-dir', dir], cwd: ROOT, sessionDir: dir,
+    env: { RPC_WORKERS_DEMO_WORD_MS: '0' }, name: 'demo', ...(resume ? { resume } : {}),
+  };
+}
+
+async function reply(host: WorkerHost, workerId: string, text: string): Promise<string> {
+  const deltas: string[] = [];
+  const off = host.onEvent((id, e) => {
+    if (id === workerId && e.type === 'message_update' && typeof (e as AgentEvent & { delta?: unknown }).delta === 'string') deltas.push((e as AgentEvent & { delta: string }).delta);
+  });
+  const settled = waitFor(host, workerId, ofType('agent_settled'), 20_000, `the end of "${text}"`);
+  const r = await host.prompt(workerId, text);
+  assert.equal(r.status, 'accepted');
+  await settled;
+  off();
+  return deltas.join('');
+}
+
+describe('demo worker sessions', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let host: WorkerHost;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rpcw-demo-sess-'));
+    host = createSupervisor();
+  });
+  afterEach(async () => {
+    await host.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its conversation in the session folder and remembers it after a resume', async () => {
+    const first = await host.start(spec(dir));
+    if (first.status !== 'started') return assert.fail(first.error);
+    assert.match(await reply(host, first.workerId, 'remember kumquat'), /no earlier prompt/);
+    assert.match(await reply(host, first.workerId, 'and fig'), /1 earlier prompt\b/);
+    const st = host.state(first.workerId);
+    assert.ok(st.status !== 'not_found' && st.state.session?.id && st.state.session.file, `session: ${JSON.stringify(st.status !== 'not_found' && st.state.session)}`);
+    const ref = st.state.session;
+    assert.ok(readdirSync(dir).includes(`demo-${ref.id}.jsonl`));
+    await host.stop(first.workerId);
+
+    const second = await host.start(spec(dir, ref));
+    if (second.status !== 'started') return assert.fail(second.error);
+    assert.ok(host.events(second.workerId).some((e) => e.type === 'session_resumed'), 'no session_resumed mark');
+    assert.match(await reply(host, second.workerId, 'what did I say?'), /2 earlier prompts/);
+    const after = host.state(second.workerId);
+    assert.equal(after.status !== 'not_found' && after.state.session?.id, ref.id);
+    assert.ok(after.status !== 'not_found' && after.state.usage && after.state.usage.contextTokens! > 0, 'no usage from get_session_stats');
+  });
+
+  it('refuses to resume a session it does not have (the start fails, nothing is kept running)', async () => {
+    const r = await host.start(spec(dir, { id: '00000000-0000-4000-8000-000000000000', file: null }));
+    assert.equal(r.status, 'error');
+    assert.equal(host.list().filter((s) => s.status === 'running').length, 0);
+  });
+});

@@ -1,0 +1,83 @@
+// Pure parts of the history UI: the words a past session and a worker's usage are shown with,
+// what is stored to resume a session (no secrets, no repeated task), and the history settings.
+import * as assert from 'node:assert/strict';
+import { ago, endWords, pastDescription, tokens, usageWords } from '../../src/ui/history/words';
+import { resumeRecordsSchema, resumeSpec, storableSpec } from '../../src/ui/history/resumeRecord';
+import { historyLimits, readSettings } from '../../src/ui/settings/settings';
+import type { WorkerUsage } from '../../src/core/api';
+
+const NOW = 1_800_000_000_000;
+const base = { turns: 1, filesTouched: [] as string[], startedAt: NOW - 3_600_000, endedAt: NOW - 120_000, archived: false };
+
+describe('history words', () => {
+  it('says how a session ended as a person would', () => {
+    assert.equal(endWords({ status: 'interrupted', endReason: 'interrupted', exit: null }), 'interrupted by reload');
+    assert.equal(endWords({ status: 'ended', endReason: 'stopped', exit: { code: 143, signal: null } }), 'stopped');
+    assert.equal(endWords({ status: 'ended', endReason: 'failed', exit: { code: 2, signal: null } }), 'failed (exit code 2)');
+    assert.equal(endWords({ status: 'ended', endReason: 'exited', exit: { code: null, signal: 'SIGKILL' } }), 'exited (SIGKILL)');
+    assert.equal(endWords({ status: 'ended', endReason: 'exited', exit: { code: 0, signal: null } }), 'exited');
+    assert.equal(endWords({ status: 'live', endReason: null, exit: null }), 'running in another window');
+  });
+
+  it('describes a past session in one line, counting in words', () => {
+    assert.equal(pastDescription({ ...base, status: 'interrupted', endReason: 'interrupted', exit: null, filesTouched: ['/a', '/b'] }, null, NOW), 'interrupted by reload · 1 turn · 2 files · 2 min ago');
+    assert.equal(pastDescription({ ...base, turns: 3, status: 'ended', endReason: 'stopped', exit: null, archived: true }, 's-x', NOW), 'resumed · 3 turns · 2 min ago · archived');
+    assert.equal(ago(NOW - 5_000, NOW), 'just now');
+    assert.equal(ago(NOW - 3 * 3_600_000, NOW), '3 h ago');
+    assert.equal(ago(NOW - 4 * 86_400_000, NOW), '4 days ago');
+  });
+
+  it('shows usage without inventing what the worker did not report', () => {
+    const u: WorkerUsage = { scope: 'session', input: 1200, output: 7, cacheRead: null, cacheWrite: null, contextTokens: 16_384, contextWindow: 32_768, cost: 0.0012, at: NOW };
+    assert.equal(usageWords(u), 'ctx 16k/33k (50%) · 1.2k in, 7 out · $0.0012');
+    assert.equal(usageWords({ ...u, scope: 'last_call', cost: null, contextTokens: 42 }), 'ctx 42/33k · last call: 1.2k in, 7 out');
+    assert.equal(usageWords({ ...u, input: null, output: null, contextTokens: null, cost: null }), null);
+    assert.equal(usageWords(null), null);
+    assert.equal(tokens(999), '999');
+    assert.equal(tokens(2_500_000), '2.5M');
+  });
+});
+
+describe('resume records', () => {
+  it('store no environment but the demo runtime switch, no task, no earlier resume', () => {
+    const spec = storableSpec({
+      dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine', sessionDir: '/s', env: { OPENAI_API_KEY: 'sk-secret', ELECTRON_RUN_AS_NODE: '1' },
+      task: 'do it', taskProvenance: { source: 'task', submitter: 'x' }, resume: { id: 'old', file: '/s/old.jsonl' },
+    });
+    assert.deepEqual(spec, { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine', sessionDir: '/s', env: { ELECTRON_RUN_AS_NODE: '1' } });
+    assert.ok(!JSON.stringify(spec).includes('sk-secret'));
+  });
+
+  it('resume with the profile\'s env again and the session asked for', () => {
+    const record = { spec: { dialect: 'pi' as const, command: '/bin/pi', cwd: '/ws', name: 'mine', sessionDir: '/s' }, session: { id: 'a', file: '/s/a.jsonl' }, previous: null, resumedInto: null, at: 1 };
+    assert.deepEqual(resumeSpec(record, { OPENAI_API_KEY: 'k' }), { ...record.spec, env: { OPENAI_API_KEY: 'k' }, resume: { id: 'a', file: '/s/a.jsonl' } });
+    assert.deepEqual(resumeSpec(record, undefined), { ...record.spec, resume: { id: 'a', file: '/s/a.jsonl' } });
+  });
+
+  it('are read back through a schema: a broken record is refused, not trusted', () => {
+    assert.equal(resumeRecordsSchema.safeParse({ 's-1': { spec: { dialect: 'pi', command: '', cwd: '/ws' }, session: { id: null, file: null }, previous: null, resumedInto: null, at: 1 } }).success, false);
+    assert.equal(resumeRecordsSchema.safeParse({ 's-1': { spec: { dialect: 'tau', command: 'x', cwd: '/ws' }, session: { id: 'a', file: null }, previous: null, resumedInto: null, at: 1 } }).success, true);
+  });
+});
+
+describe('history settings', () => {
+  it('have defaults and bytes for the host', () => {
+    const { settings, errors } = readSettings(() => undefined);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(settings.history, { enabled: true, maxSessions: 200, maxSessionMiB: 32, maxTotalMiB: 256, resumeInterrupted: false });
+    assert.deepEqual(historyLimits(settings.history), { maxSessions: 200, maxSessionBytes: 32 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024 });
+  });
+
+  it('name a bad value and use the default', () => {
+    const { settings, errors } = readSettings((k) => (k === 'history.maxSessions' ? 0 : k === 'history.resumeInterrupted' ? 'yes' : undefined));
+    assert.equal(settings.history.maxSessions, 200);
+    assert.equal(settings.history.resumeInterrupted, false);
+    assert.equal(errors.length, 2);
+    assert.match(errors[0], /rpcWorkers\.history\.maxSessions is invalid \(must be at least 1\)/);
+  });
+
+  it('never give the host a total below one session', () => {
+    const { settings } = readSettings((k) => (k === 'history.maxSessionMiB' ? 64 : k === 'history.maxTotalMiB' ? 8 : undefined));
+    assert.equal(historyLimits(settings.history).maxTotalBytes, 64 * 1024 * 1024);
+  });
+});
