@@ -56,6 +56,11 @@ export interface WorkerSpec {
    */
   resume?: SessionRef;
   /**
+   * Turns the conversation already had (a resumed session's): the host numbers this worker's
+   * first turn after them, so a resumed log does not show a second "Turn 1".
+   */
+  turnsBefore?: number;
+  /**
    * τ: let the worker discover drop-in extensions (~/.tau/extensions) and context files
    * (AGENTS.md from the cwd up); off by default, which launches it with `-ne -nc`.
    */

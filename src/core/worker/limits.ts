@@ -57,6 +57,7 @@ export const workerSpecSchema = z.object({
   workspaceFolder: z.string().refine(isAbsolute, 'workspaceFolder must be an absolute path').optional(),
   onViolation: z.enum(['abort', 'flag']).optional(),
   sessionDir: z.string().refine(isAbsolute, 'sessionDir must be an absolute path').optional(),
+  turnsBefore: z.number().int().min(0).optional(),
   resume: z.object({ id: z.string().min(1).nullable(), file: z.string().refine(isAbsolute, 'resume.file must be an absolute path').nullable() })
     .refine((r) => r.id !== null || r.file !== null, 'resume names neither a session id nor a file').optional(),
   discovery: z.boolean().optional(),

@@ -65,7 +65,10 @@ export class TurnTracker {
   /** The stamp of every event inside the current turn but its opening and its end. */
   private inTurnStamp: TurnStamp = Object.freeze({ index: 0 });
 
-  constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string) {}
+  /** `turnsBefore`: turns the conversation had before this worker (a resumed session's). */
+  constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string, turnsBefore = 0) {
+    this.turnCount = turnsBefore;
+  }
 
   /** Busy with a turn (its run, or the work after it): a plain prompt is refused. */
   get streaming(): boolean {

@@ -85,7 +85,7 @@ export class Worker {
     this.events = new Ring(limits.eventStoreSize);
     this.stdout = new Ring(limits.ringLines);
     this.model = spec.model ?? null;
-    this.turns = new TurnTracker((s) => this.settled(s), spec.cwd);
+    this.turns = new TurnTracker((s) => this.settled(s), spec.cwd, spec.turnsBefore ?? 0);
     this.version = ctx.version ?? null;
     this.traits = traitsOf(ctx.dialect, this.version);
     this.turns.setSendsSettled(this.traits.sendsSettled);

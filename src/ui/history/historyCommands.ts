@@ -130,7 +130,8 @@ export class HistoryCommands extends Disposable {
     const running = this.s.host.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
-    const spec = resumeSpec(record, profile?.env);
+    // Numbered on from the session's turns, so the log does not show a second "Turn 1".
+    const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns };
     const store = this.store();
     const earlier = store ? await this.s.past.eventsWithEarlier(store, session.id) : null;
     const r: StartResult = await vscode.window.withProgress(
