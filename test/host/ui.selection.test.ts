@@ -41,6 +41,9 @@ describe('UI redirect with selection', function () {
 
   it('Send Selection with an empty selection sends the cursor line as a prompt, and queues while streaming', async () => {
     const id = await startDemo(api);
+    // The file in front again: an earlier suite's output channel (VS Code's "tasks", once the git
+    // extension ran for the worktree tests) may have taken the active editor meanwhile.
+    editor = await vscode.window.showTextDocument(editor.document, { preview: false });
     editor.selection = new vscode.Selection(5, 3, 5, 3); // line 6: module.exports
     const sent = nextEvent(api, id, 'prompt_sent');
     const ended = nextEvent(api, id, 'agent_end');
