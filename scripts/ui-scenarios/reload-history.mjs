@@ -36,7 +36,7 @@ export default async function reloadHistory({ port } = {}) {
 
     // Open Log: the persisted events, read-only.
     await past.click();
-    const readOnly = await webviewFrame(page, 'Event Log: Demo worker');
+    const readOnly = await webviewFrame(page, 'Demo worker · past session');
     await readOnly.getByText(/no earlier prompt/).first().waitFor({ state: 'visible' });
     await readOnly.locator('textarea[placeholder*="read-only"]').waitFor({ state: 'attached' });
     await screenshot(page, 'history-log-readonly');
