@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { StartResult, Supervisor, WorkerState } from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
 import type { SessionSummary } from '../../core/history/format';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { SessionsTree } from '../views/sessionsTree';
@@ -46,6 +47,9 @@ export interface HistoryServices {
   /** dist/core.js (loaded already when a past session is listed). */
   markdown(events: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[0], meta: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[1]): string;
 }
+
+/** What `session()` picked: a session, or the result to return when there is none to act on. */
+const isSession = (x: SessionSummary | HistoryResult): x is SessionSummary => 'id' in x;
 
 export type HistoryResult = { status: string; error?: string; sessionId?: string; workerId?: string; [k: string]: unknown };
 
@@ -100,14 +104,20 @@ export class HistoryCommands extends Disposable {
     return this.s.past.store();
   }
 
-  async openLog(a: Arg): Promise<HistoryResult> {
-    const s = await this.session(a, 'Open Log of a Past Session');
-    if ('status' in s && !('id' in s)) return s;
-    const session = s as SessionSummary;
+  /** A past session's events (with those of the sessions it resumed), or why they cannot be read. */
+  private async readPast(session: SessionSummary, what: string): Promise<{ ok: true; events: AgentEvent[]; torn: boolean } | { ok: false; result: HistoryResult }> {
     const store = this.store();
-    if (!store) return this.fail(this.s.past.error ?? 'the history is off');
+    if (!store) return { ok: false, result: this.fail(this.s.past.error ?? 'the history is off') };
     const read = await this.s.past.eventsWithEarlier(store, session.id);
-    if (read.error) return this.fail(`could not read the log of "${session.name}": ${read.error}`, { sessionId: session.id });
+    if (read.error) return { ok: false, result: this.fail(`could not read ${what}: ${read.error}`, { sessionId: session.id }) };
+    return { ok: true, events: read.events, torn: read.torn };
+  }
+
+  async openLog(a: Arg): Promise<HistoryResult> {
+    const session = await this.session(a, 'Open Log of a Past Session');
+    if (!isSession(session)) return session;
+    const read = await this.readPast(session, `the log of "${session.name}"`);
+    if (!read.ok) return read.result;
     const key = `history:${session.id}`;
     const note = `Past session (${endWords(session)}): read-only.${this.s.past.resumeRecord(session.id) ? ' Resume it from the Sessions view to continue.' : ''}`;
     this.s.eventLog.openPast(key, pastState(key, session), read.events, note);
@@ -115,9 +125,9 @@ export class HistoryCommands extends Disposable {
   }
 
   async resume(a: Arg): Promise<HistoryResult> {
-    const s = await this.session(a, 'Resume a Past Session', (x) => !!this.s.past.resumeRecord(x.id) && x.status !== 'live' && x.status !== 'evicted');
-    if ('status' in s && !('id' in s)) return s;
-    return this.resumeSession(s as SessionSummary, false);
+    const session = await this.session(a, 'Resume a Past Session', (x) => !!this.s.past.resumeRecord(x.id) && x.status !== 'live' && x.status !== 'evicted');
+    if (!isSession(session)) return session;
+    return this.resumeSession(session, false);
   }
 
   /** Start a worker on the session's conversation; its log shows the earlier events first. */
@@ -160,9 +170,8 @@ export class HistoryCommands extends Disposable {
   }
 
   async rename(a: Arg): Promise<HistoryResult> {
-    const s = await this.session(a, 'Rename a Past Session');
-    if ('status' in s && !('id' in s)) return s;
-    const session = s as SessionSummary;
+    const session = await this.session(a, 'Rename a Past Session');
+    if (!isSession(session)) return session;
     const name = a.name ?? await vscode.window.showInputBox({
       title: `Rename "${session.name}"`, value: session.name, prompt: 'The name the Sessions view shows (kept across reloads)',
       validateInput: (v) => (v.trim() ? (v.length > 500 ? 'at most 500 characters' : undefined) : 'a name cannot be empty'),
@@ -172,16 +181,14 @@ export class HistoryCommands extends Disposable {
   }
 
   async archive(a: Arg, on: boolean): Promise<HistoryResult> {
-    const s = await this.session(a, on ? 'Archive a Past Session' : 'Unarchive a Past Session', (x) => x.archived !== on);
-    if ('status' in s && !('id' in s)) return s;
-    const session = s as SessionSummary;
+    const session = await this.session(a, on ? 'Archive a Past Session' : 'Unarchive a Past Session', (x) => x.archived !== on);
+    if (!isSession(session)) return session;
     return this.edit(session, () => this.store()!.archive(session.id, on));
   }
 
   async delete(a: Arg): Promise<HistoryResult> {
-    const s = await this.session(a, 'Delete a Past Session');
-    if ('status' in s && !('id' in s)) return s;
-    const session = s as SessionSummary;
+    const session = await this.session(a, 'Delete a Past Session');
+    if (!isSession(session)) return session;
     if (a.confirm !== true) {
       const choice = await vscode.window.showWarningMessage(
         `Delete "${session.name}"?`,
@@ -205,13 +212,10 @@ export class HistoryCommands extends Disposable {
   }
 
   async exportPast(a: Arg): Promise<HistoryResult> {
-    const s = await this.session(a, 'Export a Past Session to Markdown');
-    if ('status' in s && !('id' in s)) return s;
-    const session = s as SessionSummary;
-    const store = this.store();
-    if (!store) return this.fail(this.s.past.error ?? 'the history is off');
-    const read = await this.s.past.eventsWithEarlier(store, session.id);
-    if (read.error) return this.fail(`could not read "${session.name}": ${read.error}`, { sessionId: session.id });
+    const session = await this.session(a, 'Export a Past Session to Markdown');
+    if (!isSession(session)) return session;
+    const read = await this.readPast(session, `"${session.name}"`);
+    if (!read.ok) return read.result;
     const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd });
     await openMarkdown(markdown);
     return { status: 'exported', sessionId: session.id, chars: markdown.length };
