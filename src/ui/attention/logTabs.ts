@@ -22,10 +22,9 @@ export class LogTabs extends Disposable {
 
   retitle(): void {
     for (const [id, panel] of this.tabs()) {
-      const shown = this.eventLog.lookup(id);
-      const name = this.eventLog.label(id) ?? shown?.state.name ?? id;
+      const name = this.eventLog.label(id) ?? this.eventLog.lookup(id)?.state.name ?? id;
       // A past session's read-only log is told apart from a live worker of the same name.
-      const title = shown?.note !== undefined ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null);
+      const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null);
       if (panel.title !== title) panel.title = title;
     }
   }

@@ -295,6 +295,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     return this.openPanel(key);
   }
 
+  /** The log shown under this key is a past session's (read-only), not a worker's. */
+  isPast(key: string): boolean {
+    return this.past.has(key);
+  }
+
   /** A worker resumed a past session: its log starts with that session's events. */
   setEarlier(workerId: string, events: AgentEvent[]): void {
     this.earlier.set(workerId, events);
