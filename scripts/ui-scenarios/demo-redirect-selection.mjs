@@ -2,19 +2,16 @@
 // src/hello.js, select the function, press the Redirect with Selection keybinding, type an
 // instruction; the event log shows the turn aborted and the redirect from the editor, naming
 // the file and lines and quoting the code. Saves docs/screenshots/redirect-*.png.
-import { launchWorkbench, clickActivityBar, clickTreeItem, screenshot, runScenario, runCommand } from '../ui-driver.mjs';
-import { answerInput, promptFromPalette, startDemo } from './lib/demo.mjs';
+import { launchWorkbench, screenshot, runScenario, runCommand } from '../ui-driver.mjs';
+import { answerInput, openHelloJs, promptFromPalette, startDemo } from './lib/demo.mjs';
 
 export default async function demoRedirectSelection({ port } = {}) {
   const wb = await launchWorkbench({ port });
   const { page } = wb;
   try {
-    await clickActivityBar(page, 'Explorer');
-    await clickTreeItem(page, 'src');
-    await clickTreeItem(page, 'hello.js');
+    await openHelloJs(page);
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor({ state: 'visible' });
-    await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
 
     const log = await startDemo(page);
     await promptFromPalette(page, 'run: sleep 30');

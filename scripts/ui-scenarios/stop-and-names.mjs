@@ -3,8 +3,8 @@
 // (no endless "running…", no false protocol error); a stopped worker stays in the log's list
 // and its log can be read; two workers of the same name are told apart in the Sessions view
 // and in the log's list. Saves docs/screenshots/stop-*.png.
-import { launchWorkbench, clickActivityBar, clickTreeItem, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
-import { promptFromPalette, sessionsRow, settleToast } from './lib/demo.mjs';
+import { launchWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { openHelloJs, promptFromPalette, sessionsRow, settleToast } from './lib/demo.mjs';
 
 const fail = (what) => { throw new Error(what); };
 
@@ -13,10 +13,7 @@ export default async function stopAndNames({ port } = {}) {
   const { page } = wb;
   try {
     // Item 11: the Redirect with Selection key with no worker running.
-    await clickActivityBar(page, 'Explorer');
-    await clickTreeItem(page, 'src');
-    await clickTreeItem(page, 'hello.js');
-    await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
+    await openHelloJs(page);
     await page.locator('.editor-instance .view-line', { hasText: 'function greet' }).first().click();
     await page.keyboard.press('Control+Alt+r');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'No worker is running' }).first();

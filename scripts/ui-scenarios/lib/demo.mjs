@@ -1,6 +1,14 @@
 // Steps the demo scenarios share. In lib/ so that the driver, which runs every
 // scripts/ui-scenarios/*.mjs, does not take it for a scenario.
-import { clickActivityBar, runCommand, webviewFrame } from '../../ui-driver.mjs';
+import { clickActivityBar, clickTreeItem, runCommand, webviewFrame } from '../../ui-driver.mjs';
+
+/** Open the sample workspace's src/hello.js from the Explorer and wait for its tab. */
+export async function openHelloJs(page) {
+  await clickActivityBar(page, 'Explorer');
+  await clickTreeItem(page, 'src');
+  await clickTreeItem(page, 'hello.js');
+  await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
+}
 
 /** Open RPC Workers, start the demo worker from the palette, and return the event log frame. */
 export async function startDemo(page, { width = 620 } = {}) {
