@@ -20,7 +20,18 @@ type Fast = (value: unknown) => unknown;
 
 /** The schema's fast path; `null` when the schema's top is outside what it knows. */
 export function fastParser<T>(schema: core.$ZodType<T>): ((value: unknown) => T | Miss) | null {
-  return (compile(schema) as ((value: unknown) => T | Miss) | null);
+  return (compile(schema, true) as ((value: unknown) => T | Miss) | null);
+}
+
+/**
+ * The schema's fast check, for a caller that reads the value where it lies and needs no copy
+ * (the event path, which copies what it keeps into its own event anyway): `true` when the schema
+ * would accept the value, `false` when it is not sure, and the schema must decide. Strip objects
+ * are checked, not copied, so a hit allocates nothing.
+ */
+export function fastChecker(schema: core.$ZodType): (value: unknown) => boolean {
+  const check = compile(schema, false);
+  return check ? (value) => check(value) !== MISS : () => false;
 }
 
 /**
@@ -58,7 +69,7 @@ interface Def {
 
 const defOf = (s: core.$ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
-function compile(schema: core.$ZodType): Fast | null {
+function compile(schema: core.$ZodType, copy: boolean): Fast | null {
   const def = defOf(schema);
   switch (def.type) {
     case 'string': return withChecks(def, (v) => typeof v === 'string');
@@ -76,11 +87,11 @@ function compile(schema: core.$ZodType): Fast | null {
       return (v) => (values.has(v) ? v : MISS);
     }
     case 'optional': {
-      const inner = compile(def.innerType!);
+      const inner = compile(def.innerType!, copy);
       return inner && ((v) => (v === undefined ? v : inner(v)));
     }
     case 'nullable': {
-      const inner = compile(def.innerType!);
+      const inner = compile(def.innerType!, copy);
       return inner && ((v) => (v === null ? v : inner(v)));
     }
     case 'custom': {
@@ -89,7 +100,7 @@ function compile(schema: core.$ZodType): Fast | null {
       return (v) => (fn(v) ? v : MISS);
     }
     case 'array': {
-      const element = compile(def.element!);
+      const element = compile(def.element!, copy);
       if (!element || def.checks?.length) return null;
       return (v) => {
         if (!Array.isArray(v)) return MISS;
@@ -98,7 +109,7 @@ function compile(schema: core.$ZodType): Fast | null {
       };
     }
     case 'record': {
-      const value = compile(def.valueType!);
+      const value = compile(def.valueType!, copy);
       if (!value || defOf(def.keyType!).type !== 'string' || defOf(def.keyType!).checks?.length) return null;
       return (v) => {
         if (!isPlain(v)) return MISS;
@@ -106,7 +117,7 @@ function compile(schema: core.$ZodType): Fast | null {
         return v;
       };
     }
-    case 'object': return compileObject(def);
+    case 'object': return compileObject(def, copy);
     case 'union': {
       if (!def.discriminator) return null;
       const key = def.discriminator;
@@ -114,7 +125,7 @@ function compile(schema: core.$ZodType): Fast | null {
       for (const option of def.options ?? []) {
         const tag = defOf(option).shape?.[key];
         const tagDef = tag && defOf(tag);
-        const fast = compile(option);
+        const fast = compile(option, copy);
         if (!fast || tagDef?.type !== 'literal') return null;
         for (const t of tagDef.values ?? []) byTag.set(t, fast);
       }
@@ -128,13 +139,16 @@ function compile(schema: core.$ZodType): Fast | null {
   }
 }
 
-/** A strip object builds the copy zod builds; a loose one (catchall unknown) passes the input on. */
-function compileObject(def: Def): Fast | null {
+/**
+ * A strip object builds the copy zod builds (unless only checking); a loose one (catchall
+ * unknown) passes the input on.
+ */
+function compileObject(def: Def, copy: boolean): Fast | null {
   if (def.checks?.length) return null;
   const keys = Object.keys(def.shape ?? {});
   const fields: Fast[] = [];
   for (const k of keys) {
-    const f = compile(def.shape![k]);
+    const f = compile(def.shape![k], copy);
     if (!f) return null;
     fields.push(f);
   }
@@ -144,7 +158,7 @@ function compileObject(def: Def): Fast | null {
   // from what it returned.
   return (v) => {
     if (!isPlain(v)) return MISS;
-    if (loose) {
+    if (loose || !copy) {
       for (let i = 0; i < keys.length; i++) {
         const x = v[keys[i]];
         if (fields[i](x) !== x) return MISS;

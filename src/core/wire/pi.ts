@@ -8,7 +8,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
-import { fastParser, fastSafeParse } from '../../protocol/fastParse';
+import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
 
@@ -29,9 +29,9 @@ const responseSchema = z.looseObject({
 const uiRequestSchema = z.looseObject({ type: z.literal('extension_ui_request'), id: z.string(), method: z.string() });
 
 // Only what the host reads is checked; pi adds fields freely and the rest is carried in `data`.
-// Strip objects, which zod compiles to a fast path (a loose object is several times slower and
-// copies every field): what they strip is gathered from the wire object in one pass over its
-// keys, and nested objects are checked for being objects without being copied.
+// The event is checked where it lies (fastChecker: no copy), and what the schema does not type
+// is gathered from the wire object in one pass over its keys; nested objects are checked for
+// being objects without being copied.
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const anObject = z.custom<Record<string, unknown>>(isObject, { message: 'expected an object' });
 const eventShape = {
@@ -45,7 +45,7 @@ const eventShape = {
   assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }).optional(),
 };
 export const eventSchema = z.object(eventShape);
-const fastEvent = fastParser(eventSchema);
+const checkEvent = fastChecker(eventSchema);
 const EVENT_FIELDS = new Set(Object.keys(eventShape));
 type PiEvent = z.infer<typeof eventSchema>;
 // Text deltas are the volume of the stream: a small schema that reads only what the host uses;
@@ -54,7 +54,7 @@ export const deltaSchema = z.object({
   type: z.literal('message_update'),
   assistantMessageEvent: z.object({ type: z.string(), delta: z.string().optional(), contentIndex: z.number().optional() }),
 });
-const fastDelta = fastParser(deltaSchema);
+const checkDelta = fastChecker(deltaSchema);
 
 export class PiCodec implements WireCodec {
   /** Open requests by pi id, so an id-less failure can be matched to its command. */
@@ -70,13 +70,15 @@ export class PiCodec implements WireCodec {
     }
     if (type === 'response') return this.decodeResponse(value);
     if (type === 'extension_ui_request') return this.decodeUiRequest(value);
-    if (type === 'message_update') {
-      const delta = fastSafeParse(deltaSchema, fastDelta, value);
-      if (delta.success) return { kind: 'event', event: normalizeDelta(delta.data.assistantMessageEvent) };
+    // Checked where it lies (the schema decides whatever the fast check is not sure of), then
+    // copied once into the host's event.
+    const raw = value as PiEvent & Record<string, unknown>;
+    if (type === 'message_update' && checkDelta(raw)) return { kind: 'event', event: normalizeDelta(raw.assistantMessageEvent!) };
+    if (!checkEvent(raw)) {
+      const parsed = eventSchema.safeParse(raw);
+      if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
     }
-    const parsed = fastSafeParse(eventSchema, fastEvent, value);
-    if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
-    return { kind: 'event', event: normalizePiEvent(parsed.data, value as Record<string, unknown>) };
+    return { kind: 'event', event: normalizePiEvent(raw, raw) };
   }
 
   encode(message: Message): unknown {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
-import { fastParser, fastSafeParse } from '../../protocol/fastParse';
+import { fastChecker } from '../../protocol/fastParse';
 import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
@@ -38,24 +38,6 @@ const wireEventShape = {
   stop_reason: nullableString,
 };
 export const wireEventSchema = z.object(wireEventShape);
-const fastWireEvent = fastParser(wireEventSchema);
-const WIRE_FIELDS = new Set(Object.keys(wireEventShape));
-
-// The stream's volume is text deltas: they are checked against a smaller schema and take the
-// full one only when a field outside it carries a value.
-export const deltaEventSchema = z.object({
-  type: z.literal('message_update'),
-  timestamp: z.number().optional(),
-  turn_index: z.number().nullable().optional(),
-  submission_id: nullableString,
-  source: nullableString,
-  submitter: nullableString,
-  delta: nullableString,
-  block_type: z.enum(['text', 'thinking']).nullable().optional(),
-  replace: z.boolean().optional(),
-});
-const DELTA_FIELDS = new Set(Object.keys(deltaEventSchema.shape));
-const fastDeltaEvent = fastParser(deltaEventSchema);
 
 const compactionEndSchema = z.looseObject({
   compaction_id: z.string(),
@@ -87,12 +69,12 @@ export class TauCodec implements WireCodec {
     }
     const v = value as { method?: unknown; id?: unknown; params?: unknown };
     if (v.method === 'event' && v.id === undefined) {
-      // τ 1.x's older names are brought to the current ones as the fields are copied (currentKey).
-      const fast = decodeDelta(v.params);
-      if (fast) return { kind: 'event', event: fast };
-      const parsed = fastSafeParse(wireEventSchema, fastWireEvent, v.params);
+      // Checked and copied in one pass; the schema decides whatever that pass is not sure of.
+      const event = tauEvent(v.params, false);
+      if (event) return { kind: 'event', event };
+      const parsed = wireEventSchema.safeParse(v.params);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed τ event: ${z.prettifyError(parsed.error)}` };
-      return { kind: 'event', event: normalizeTauEvent(parsed.data, v.params as Record<string, unknown>) };
+      return { kind: 'event', event: tauEvent(v.params, true)! };
     }
     if (v.method === 'compaction_end' && v.id === undefined) {
       if (typeof v.params === 'object' && v.params !== null) currentNames(v.params as Record<string, unknown>);
@@ -130,40 +112,40 @@ function describeError(error: unknown): string {
   return e ? `${e.code ?? ''} ${e.message ?? ''}`.trim() : 'no detail';
 }
 
-// The model's own names are τ's; what else τ sends (newer fields, extra types' payloads) is
-// kept in `data`. These payload fields are carried as they came, unchecked.
-const PAYLOAD_FIELDS = new Set(['args', 'result', 'details', 'message', 'messages', 'tool_results']);
+// The model's own names are τ's. The typed fields are checked and kept when they carry a
+// value: τ sends every field of its event, null when unused, and a null says nothing an absent
+// field does not. The payloads are carried as they came, unchecked. Whatever else τ sends (newer
+// fields, extra types' payloads) is kept in `data` when not null, under its current name (τ 1.x's
+// older names are brought to today's as they are copied: currentKey).
+const PAYLOAD = null;
+/** Each known field: its schema's fast check (fastChecker of the shape's own field), or PAYLOAD. */
+const FIELDS = new Map<string, ((value: unknown) => boolean) | typeof PAYLOAD>([
+  ...Object.entries(wireEventShape).map(([k, schema]): [string, (value: unknown) => boolean] => [k, fastChecker(schema)]),
+  ...['args', 'result', 'details', 'message', 'messages', 'tool_results'].map((k): [string, null] => [k, PAYLOAD]),
+]);
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
-function decodeDelta(params: unknown): AgentEvent | undefined {
-  if ((params as { type?: unknown } | null)?.type !== 'message_update') return undefined;
-  const parsed = fastSafeParse(deltaEventSchema, fastDeltaEvent, params);
-  if (!parsed.success) return undefined;
-  let data: Record<string, unknown> | undefined;
-  const raw = params as Record<string, unknown>;
-  for (const key in raw) {
-    if (DELTA_FIELDS.has(key)) continue;
-    const value = raw[key];
-    if (value === null || value === undefined || value === false) continue;
-    if (WIRE_FIELDS.has(key) || PAYLOAD_FIELDS.has(key)) return undefined;
-    (data ??= {})[currentKey(raw, key)] = value;
-  }
-  const event = parsed.data as AgentEvent;
-  event.timestamp ??= Date.now();
-  if (data) event.data = data;
-  return event;
-}
-
-/** `parsed` holds the checked fields (a fresh object); the payloads and the rest come from `raw`. */
-function normalizeTauEvent(parsed: z.infer<typeof wireEventSchema>, raw: Record<string, unknown>): AgentEvent {
-  const event = parsed as Record<string, unknown>;
-  event.timestamp ??= Date.now();
+/**
+ * The host's event from τ's params, checked and copied in one pass over its fields: each typed
+ * field by its schema's fast check, as the strip object `wireEventSchema` would check it.
+ * `undefined` when the pass is not sure, and the schema must decide; `checked`: it already did.
+ */
+function tauEvent(raw: unknown, checked: boolean): AgentEvent | undefined {
+  if (!isPlain(raw)) return undefined;
+  const type = raw.type;
+  if (!checked && (typeof type !== 'string' || type.length === 0)) return undefined;
+  const event: Record<string, unknown> = {};
   let data: Record<string, unknown> | undefined;
   for (const key in raw) {
-    if (WIRE_FIELDS.has(key)) continue;
     const value = raw[key];
-    if (PAYLOAD_FIELDS.has(key)) event[key] = value;
-    else if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
+    const field = FIELDS.get(key);
+    if (field === PAYLOAD) event[key] = value;
+    else if (field !== undefined) {
+      if (!checked && !field(value)) return undefined;
+      if (value !== null && value !== undefined) event[key] = value;
+    } else if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
   }
+  event.timestamp ??= Date.now();
   if (data) event.data = data;
   return event as unknown as AgentEvent;
 }
