@@ -24,7 +24,7 @@ export interface JsonlReaderOptions {
    * Receives events synchronously, in arrival order. A returned promise pauses reading until it
    * settles: a slow consumer slows the worker (through the pipe) instead of growing a queue.
    */
-  onEvent: (event: AgentEvent) => void | Promise<void>;
+  onEvent: (event: AgentEvent, line: string) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   /** Every received value, before decoding (protocol trace); unset costs nothing. */
   onReceive?: (value: unknown) => void;
@@ -109,7 +109,7 @@ export class JsonlMessageReader extends AbstractMessageReader {
     const decoded = this.options.codec.decode(value);
     switch (decoded.kind) {
       case 'event': {
-        const pending = this.options.onEvent(decoded.event);
+        const pending = this.options.onEvent(decoded.event, line.text);
         return pending instanceof Promise ? pending : undefined;
       }
       case 'message':

@@ -14,10 +14,12 @@ import { EventBus } from '../events/eventBus';
 import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
 import type { ExtensionRequests } from './extensionRequests';
 import type { ProtocolError } from '../wire/jsonlReader';
+import type { WireCodec } from '../wire/codec';
 import type { Launch } from './launch';
 import { checkPrompt } from './limits';
 import { checkState, Resync, type StateCheckPort } from './resync';
 import { PendingInputs } from './pendingInput';
+import { EventStore } from './eventStore';
 import { Ring } from './ring';
 import { Status } from './status';
 import { auditToolCallOf, type AuditPort } from './toolAudit';
@@ -52,7 +54,7 @@ const elapsed = (since: number) => Math.round((performance.now() - since) * 1000
 
 export class Worker {
   readonly bus = new EventBus<AgentEvent>();
-  readonly events: Ring<AgentEvent>;
+  readonly events: EventStore;
   private readonly stdout: Ring<string>;
   private readonly process: WorkerProcess;
   private readonly connection: MessageConnection;
@@ -82,7 +84,8 @@ export class Worker {
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
-    this.events = new Ring(limits.eventStoreSize);
+    const replay = ctx.dialect.createCodec();
+    this.events = new EventStore(limits.eventStoreSize, (line) => redecode(replay, line));
     this.stdout = new Ring(limits.ringLines);
     this.model = spec.model ?? null;
     this.turns = new TurnTracker((s) => this.settled(s), spec.cwd, spec.turnsBefore ?? 0);
@@ -94,7 +97,7 @@ export class Worker {
       cwd: spec.cwd, codec: ctx.dialect.createCodec(), maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
       killGraceMs: limits.killGraceMs, trace: ctx.trace, explainStartFailure: (stderr) => ctx.dialect.explainStartFailure?.(stderr),
     }, {
-      onEvent: (event) => this.receive(event),
+      onEvent: (event, line) => this.receive(event, line),
       onProtocolError: (error) => this.onProtocolError(error),
       ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput),
       onStderr: (line) => this.output('stderr', line),
@@ -263,11 +266,16 @@ export class Worker {
 
   // ---- incoming
 
-  private receive(event: AgentEvent): void | Promise<void> {
+  /** `line`: the worker's line the event was decoded from; the host's own events have none. */
+  private receive(event: AgentEvent, line?: string): void | Promise<void> {
     // The fold stamps the event with its turn; a turn that settled without the worker's own
     // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
     const settled = this.turns.observe(event);
-    const delivered = this.deliver(event);
+    // The store keeps the line where decoding it again gives this event: the fold changed
+    // nothing on it but the turn stamp it shares with its turn (an opening or ending event
+    // carries the host's own additions, and is kept as it is).
+    const turn = event.turn;
+    const delivered = this.deliver(event, turn && (turn.opens || turn.ends) ? undefined : line);
     if (settled) void this.deliver(settled);
     if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
     return delivered;
@@ -291,8 +299,8 @@ export class Worker {
     return auditToolCallOf(this.inside, this.launch.audit!, event);
   }
 
-  private deliver(event: AgentEvent): void | Promise<void> {
-    this.events.push(event);
+  private deliver(event: AgentEvent, line?: string): void | Promise<void> {
+    this.events.push(event, line);
     const own = this.bus.emit(event);
     const host = this.ctx.onEvent(this, event);
     if (own instanceof Promise || host instanceof Promise) return Promise.all([own, host]).then(() => undefined);
@@ -363,4 +371,12 @@ export class Worker {
   private request<T>(pending: Promise<T>, what: string, timeoutMs = this.ctx.limits.commandTimeoutMs): Promise<T> {
     return this.waits.bounded(pending, timeoutMs, what);
   }
+}
+
+/** A stored line back into its event, by a codec of the worker's dialect of its own. */
+function redecode(codec: WireCodec, line: string): AgentEvent {
+  const decoded = codec.decode(JSON.parse(line));
+  if (decoded.kind === 'event') return decoded.event;
+  // The line was an event when it came; a codec that changed its mind is the host's bug, said so.
+  return { type: 'protocol_error', timestamp: 0, is_error: true, error: `a stored event could not be read again (${decoded.kind === 'invalid' ? decoded.reason : 'not an event'})` };
 }

@@ -17,7 +17,8 @@ export interface Exit {
 
 /** What the process tells its worker. */
 export interface ProcessListeners {
-  onEvent: (event: AgentEvent) => void | Promise<void>;
+  /** `line`: the line the event was decoded from. */
+  onEvent: (event: AgentEvent, line: string) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   onRequest: (method: string, params: unknown) => Promise<unknown>;
   onNotification: (method: string, params: unknown) => void;

@@ -1,0 +1,114 @@
+// The worker's event store keeps what a worker sent as its line and reads it back on demand
+// (src/core/worker/eventStore.ts). What it gives back must be exactly what listeners were
+// given: the same events, in order, with the same timestamps and turn stamps.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { EventStore, MAX_LINE_CHARS } from '../../src/core/worker/eventStore';
+import { createSupervisor } from '../../src/core/supervisor';
+import { ROOT } from '../helpers/host';
+
+const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
+
+describe('EventStore', () => {
+  it('keeps the newest events in order, objects as they are and lines read back with their stamp and time', () => {
+    const reads: string[] = [];
+    const store = new EventStore(3, (line) => {
+      reads.push(line);
+      return { ...JSON.parse(line), timestamp: -1 } as AgentEvent;
+    });
+    const stamp = Object.freeze({ index: 4 });
+    const own: AgentEvent = { type: 'prompt_sent', timestamp: 1 };
+    store.push(own);
+    store.push({ type: 'message_update', timestamp: 2, turn: stamp, delta: 'a' }, '{"type":"message_update","delta":"a"}');
+    assert.deepEqual(reads, [], 'nothing is decoded before it is read');
+    const first = store.toArray();
+    assert.equal(first[0], own, 'the host\'s own event is the object it was');
+    assert.deepEqual(first[1], { type: 'message_update', delta: 'a', timestamp: 2, turn: stamp });
+    assert.equal(first[1].turn, stamp, 'the turn\'s shared stamp, not a copy');
+    store.push({ type: 'message_update', timestamp: 3, delta: 'b' }, '{"type":"message_update","delta":"b"}');
+    store.push({ type: 'message_update', timestamp: 4, delta: 'é\u2028' }, '{"type":"message_update","delta":"é\u2028"}');
+    assert.equal(store.length, 3);
+    assert.equal(store.evicted, 1);
+    const last = store.toArray();
+    assert.deepEqual(last.map((e) => [e.delta, e.timestamp, e.turn]), [['a', 2, stamp], ['b', 3, undefined], ['é\u2028', 4, undefined]]);
+  });
+
+  it('wraps and grows its arena, keeps long lines as events, and gives way early only at its byte bound', () => {
+    const line = (i: number, pad: number) => JSON.stringify({ type: 'message_update', delta: `${i}:${'é'.repeat(pad)}` });
+    const decode = (l: string) => ({ ...JSON.parse(l), timestamp: 0 }) as AgentEvent;
+    const ev = (l: string, i: number): AgentEvent => ({ ...JSON.parse(l), timestamp: i });
+    // A small arena that must wrap many times: every read back is the event, in order.
+    const small = new EventStore(8, decode, 4096);
+    const pushed: AgentEvent[] = [];
+    for (let i = 0; i < 500; i++) {
+      const l = line(i, (i * 37) % 90);
+      const e = ev(l, i);
+      pushed.push(e);
+      small.push(e, l);
+      assert.deepStrictEqual(small.toArray(), pushed.slice(-8), `after ${i + 1} events`);
+    }
+    assert.equal(small.evicted, 492);
+    // An arena that starts at 256 KiB and must grow twice to hold 3,000 lines of about 320 bytes.
+    const growing = new EventStore(3000, decode, 4 << 20);
+    const many: AgentEvent[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const l = line(i, 100 + (i % 50));
+      many.push(ev(l, i));
+      growing.push(many[i], l);
+    }
+    assert.deepStrictEqual(growing.toArray(), many.slice(-3000));
+    assert.equal(growing.evicted, 1000, 'only the count bound evicted');
+    // Lines longer than the bound are kept as their events, among lines.
+    const mixed = new EventStore(5, decode, 4096);
+    const long = line(1, MAX_LINE_CHARS);
+    const longEvent = ev(long, 1);
+    mixed.push(ev(line(0, 1), 0), line(0, 1));
+    mixed.push(longEvent, long);
+    mixed.push(ev(line(2, 1), 2), line(2, 1));
+    assert.equal(mixed.toArray()[1], longEvent, 'the long line\'s event object itself');
+    // At its byte bound the store keeps fewer events than its count bound, newest last, and counts the rest.
+    const bounded = new EventStore(100, decode, 2048);
+    const all: AgentEvent[] = [];
+    for (let i = 0; i < 60; i++) {
+      const l = line(i, 200);
+      all.push(ev(l, i));
+      bounded.push(all[i], l);
+    }
+    const kept = bounded.toArray();
+    assert.ok(kept.length < 10 && kept.length > 0, `a few ${kept.length}`);
+    assert.deepStrictEqual(kept, all.slice(-kept.length));
+    assert.equal(bounded.evicted + kept.length, 60);
+  });
+
+  for (const [recording, dialect] of [['tau', 'tau'], ['pi-0.73', 'pi'], ['pi-1.x', 'pi']] as const) {
+    it(`gives back exactly the events listeners were given: the recorded ${recording} stream, two turns, and after eviction`, async function () {
+      this.timeout(60_000);
+      for (const eventStoreSize of [10_000, 37]) {
+        const host = createSupervisor({ limits: { eventStoreSize } });
+        try {
+          const started = await host.start({ dialect, command: process.execPath, args: [FLOOD, '--recording', recording, '--events', '400', '--size', 'real'], cwd: ROOT });
+          assert.equal(started.status, 'started', started.status === 'started' ? '' : started.error);
+          const id = started.workerId;
+          const delivered: AgentEvent[] = [];
+          host.onEvent((wid, e) => {
+            if (wid === id) delivered.push(e);
+          });
+          for (let turn = 0; turn < 2; turn++) {
+            const settled = new Promise<void>((resolve) => host.onEvent((wid, e) => e.type === 'agent_settled' && wid === id && resolve()));
+            assert.equal((await host.prompt(id, `flood ${turn}`)).status, 'accepted');
+            await settled;
+          }
+          const stored = host.events(id);
+          assert.ok(delivered.length > 800, `two floods delivered (${delivered.length})`);
+          assert.ok(delivered.some((e) => e.turn?.opens) && delivered.some((e) => e.turn?.ends) && delivered.some((e) => e.turn && !e.turn.opens && !e.turn.ends));
+          const tail = delivered.slice(-stored.length);
+          assert.equal(stored.length, Math.min(eventStoreSize, delivered.length));
+          for (let i = 0; i < stored.length; i++) assert.deepStrictEqual(stored[i], tail[i], `event ${i} of ${stored.length} (${tail[i].type})`);
+        } finally {
+          await host.dispose();
+        }
+      }
+    });
+  }
+});
