@@ -42,8 +42,28 @@ export class EventBus<T extends { type: string }> {
     const own = this.channels.get(event.type);
     const all = event.type === ALL ? undefined : this.channels.get(ALL);
     if (!own && !all) return;
-    const handlers = own && all ? [...own, ...all] : (own ?? all)!;
-    return this.run(handlers, 0, event.type, [event]);
+    // The synchronous run allocates nothing per event; a handler's promise hands the rest over
+    // to the general run.
+    const ownCount = own ? own.length : 0;
+    const count = ownCount + (all ? all.length : 0);
+    for (let i = 0; i < count; i++) {
+      const handler = i < ownCount ? own![i] : all![i - ownCount];
+      let result: unknown;
+      try {
+        result = handler(event);
+      } catch (error) {
+        this.report(error, event.type);
+        continue;
+      }
+      if (result instanceof Promise) {
+        const rest = [...(own ?? []), ...(all ?? [])];
+        const next = () => this.run(rest, i + 1, event.type, [event]);
+        return result.then(next, (error) => {
+          this.report(error, event.type);
+          return next();
+        });
+      }
+    }
   }
 
   emit_channel(channel: string, ...args: unknown[]): void | Promise<void> {
