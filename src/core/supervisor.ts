@@ -3,21 +3,29 @@
 // the VS Code layer adapts.
 import { randomUUID } from 'node:crypto';
 import type {
-  EventListener, OutputListener, PromptOptions, Provenance, StartResult, StateListener, StateResult,
+  DialectName, EventListener, OutputListener, PromptOptions, Provenance, StartResult, StateListener, StateResult,
   StopResult, Supervisor, SupervisorOptions, WorkerSpec, WorkerState,
 } from './api';
 import type { AgentEvent } from './events/agentEvent';
 import { HostHistory } from './history/hostHistory';
+import type { LineReader } from './history/format';
 import { HistoryStore } from './history/store';
 import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { WorkerRegistry } from './worker/survivors';
 import { Watchdog } from './worker/watchdog';
 import { Worker } from './worker/worker';
+import { readBack } from './wire/codec';
 import { DIALECTS } from './wire/dialects';
 
 const now = () => performance.now();
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+/** The history's reader of a dialect's worker lines: a codec of its own, which is pure for events. */
+function lineReader(dialect: DialectName): LineReader {
+  const codec = DIALECTS[dialect].createCodec();
+  return (raw) => readBack(codec, raw);
+}
 
 export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   const limits = resolveLimits(options.limits);
@@ -26,7 +34,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   const stateListeners: StateListener[] = [];
   const outputListeners: OutputListener[] = [];
   let sequence = 0;
-  const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError }) : null;
+  const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError, lineReader }) : null;
   if (made && !made.ok) process.emitWarning(`history is off: ${made.error}`);
   const history = made?.ok ? new HostHistory(made.store) : null;
 
@@ -40,8 +48,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
 
   // Listeners run synchronously on the event path; one that throws is reported and the others
   // still run.
-  const emitEvent = (worker: Worker, event: AgentEvent) => {
-    history?.event(worker, event);
+  const emitEvent = (worker: Worker, event: AgentEvent, line?: string) => {
+    history?.event(worker, event, line);
     for (const listener of eventListeners) {
       try {
         listener(worker.id, event);

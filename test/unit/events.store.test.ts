@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { EventStore, MAX_LINE_CHARS } from '../../src/core/worker/eventStore';
+import { EventStore } from '../../src/core/worker/eventStore';
+import { lineStandsFor } from '../../src/core/events/workerLine';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { createSupervisor } from '../../src/core/supervisor';
 import { ROOT } from '../helpers/host';
 
@@ -34,7 +37,7 @@ describe('EventStore', () => {
     assert.deepEqual(last.map((e) => [e.delta, e.timestamp, e.turn]), [['a', 2, stamp], ['b', 3, undefined], ['é\u2028', 4, undefined]]);
   });
 
-  it('wraps and grows its arena, keeps long lines as events, and gives way early only at its byte bound', () => {
+  it('wraps and grows its arena, and gives way early only at its byte bound', () => {
     const line = (i: number, pad: number) => JSON.stringify({ type: 'message_update', delta: `${i}:${'é'.repeat(pad)}` });
     const decode = (l: string) => ({ ...JSON.parse(l), timestamp: 0 }) as AgentEvent;
     const ev = (l: string, i: number): AgentEvent => ({ ...JSON.parse(l), timestamp: i });
@@ -59,14 +62,15 @@ describe('EventStore', () => {
     }
     assert.deepStrictEqual(growing.toArray(), many.slice(-3000));
     assert.equal(growing.evicted, 1000, 'only the count bound evicted');
-    // Lines longer than the bound are kept as their events, among lines.
+    // A line too long for the whole arena is kept as its event, among lines.
     const mixed = new EventStore(5, decode, 4096);
-    const long = line(1, MAX_LINE_CHARS);
+    const long = line(1, 3000);
     const longEvent = ev(long, 1);
     mixed.push(ev(line(0, 1), 0), line(0, 1));
     mixed.push(longEvent, long);
     mixed.push(ev(line(2, 1), 2), line(2, 1));
     assert.equal(mixed.toArray()[1], longEvent, 'the long line\'s event object itself');
+    assert.deepStrictEqual(mixed.toArray()[2], ev(line(2, 1), 2));
     // At its byte bound the store keeps fewer events than its count bound, newest last, and counts the rest.
     const bounded = new EventStore(100, decode, 2048);
     const all: AgentEvent[] = [];
@@ -81,11 +85,23 @@ describe('EventStore', () => {
     assert.equal(bounded.evicted + kept.length, 60);
   });
 
+  it('a worker line stands for its event only when the host added nothing and it is not much longer', () => {
+    const line = '{"type":"message_update"}';
+    assert.equal(lineStandsFor({ type: 'message_update', timestamp: 1, turn: { index: 1 } }, line), true);
+    assert.equal(lineStandsFor({ type: 'agent_start', timestamp: 1, turn: { index: 1, opens: true } }, line), false, 'the opening event carries the origin the host recorded');
+    assert.equal(lineStandsFor({ type: 'agent_settled', timestamp: 1, turn: { index: 1, ends: true } }, line), false, 'the ending event says how the turn ended');
+    const snapshot = `{"type":"message_update","message":"${'x'.repeat(5000)}"}`;
+    assert.equal(lineStandsFor({ type: 'message_update', timestamp: 1, delta: 'y' }, snapshot), false, 'pi 0.73.1\'s snapshot of the whole message');
+    assert.equal(lineStandsFor({ type: 'message_update', timestamp: 1, delta: 'y'.repeat(3000) }, `{"delta":"${'y'.repeat(3000)}"}`), true, 'a long delta is its own line');
+    assert.equal(lineStandsFor({ type: 'tool_execution_end', timestamp: 1, result: 'z'.repeat(5000) }, `{"result":"${'z'.repeat(5000)}"}`), true, 'a tool\'s result is in its event too');
+  });
+
   for (const [recording, dialect] of [['tau', 'tau'], ['pi-0.73', 'pi'], ['pi-1.x', 'pi']] as const) {
     it(`gives back exactly the events listeners were given: the recorded ${recording} stream, two turns, and after eviction`, async function () {
       this.timeout(60_000);
       for (const eventStoreSize of [10_000, 37]) {
-        const host = createSupervisor({ limits: { eventStoreSize } });
+        const historyDir = mkdtempSync(path.join(os.tmpdir(), 'rpcw-store-'));
+        const host = createSupervisor({ limits: { eventStoreSize }, historyDir });
         try {
           const started = await host.start({ dialect, command: process.execPath, args: [FLOOD, '--recording', recording, '--events', '400', '--size', 'real'], cwd: ROOT });
           assert.equal(started.status, 'started', started.status === 'started' ? '' : started.error);
@@ -105,8 +121,22 @@ describe('EventStore', () => {
           const tail = delivered.slice(-stored.length);
           assert.equal(stored.length, Math.min(eventStoreSize, delivered.length));
           for (let i = 0; i < stored.length; i++) assert.deepStrictEqual(stored[i], tail[i], `event ${i} of ${stored.length} (${tail[i].type})`);
+          // The history keeps the same lines and reads them back into the same events, all of them.
+          const session = host.history!.sessionOf(id)!;
+          const read = await host.history!.store.read(session);
+          assert.equal(read.status, 'read');
+          if (read.status !== 'read') return;
+          assert.equal(read.badLines.count, 0, read.badLines.first ?? '');
+          const lines = readFileSync(path.join(historyDir, `${session}.jsonl`), 'utf8').split('\n').filter(Boolean);
+          const kept = lines.filter((l) => l.startsWith('{"timestamp":') && l.includes(',"raw":')).length;
+          // Not all: a turn's opening and ending events are the host's; pi 0.73.1's longer deltas are kept as events.
+          assert.ok(kept > lines.length / 4 && kept < lines.length, `events kept as the worker's lines: ${kept} of ${lines.length}`);
+          const persisted = read.events.slice(-delivered.length);
+          assert.equal(persisted.length, delivered.length);
+          for (let i = 0; i < delivered.length; i++) assert.deepStrictEqual(persisted[i], { ...delivered[i], ...(delivered[i].turn ? { turn: { ...delivered[i].turn } } : {}) }, `history event ${i} (${delivered[i].type})`);
         } finally {
           await host.dispose();
+          rmSync(historyDir, { recursive: true, force: true });
         }
       }
     });

@@ -36,11 +36,11 @@ export class HostHistory {
     return id;
   }
 
-  /** On the event path: a map lookup and a queue push. */
-  event(worker: HostedWorker, event: AgentEvent): void {
+  /** On the event path: a map lookup and a queue push. `line`: the worker's line that stands for the event. */
+  event(worker: HostedWorker, event: AgentEvent, line?: string): void {
     const id = this.sessions.get(worker.id) ?? this.begin(worker);
     if (id === null) return;
-    this.store.append(id, event);
+    this.store.append(id, event, line);
     if (event.type === 'worker_exit') {
       const data = event.data ?? {};
       void this.store.end(id, {

@@ -6,7 +6,7 @@ import { close, open, promises as fsp, write } from 'node:fs';
 import path from 'node:path';
 import type { AgentEvent } from '../events/agentEvent';
 import { errorText, replaceFile, replaceFileSync } from './files';
-import { FILE_OF, type HistoryError, type HistoryLimits, type SessionMeta } from './format';
+import { FILE_OF, workerLineEntry, type HistoryError, type HistoryLimits, type SessionMeta } from './format';
 
 /** What the worker itself knows about its session, read when the summary is written. */
 export interface SessionSnapshot {
@@ -61,15 +61,19 @@ export class SessionWriter {
     return this.pumping !== null;
   }
 
-  /** The event path: queue it, whole; a full queue counts it as lost rather than hold it. */
-  append(event: AgentEvent): void {
+  /**
+   * The event path: queue it, whole; a full queue counts it as lost rather than hold it. `line`:
+   * the worker's line that stands for the event, written as it came (workerLineEntry), which
+   * costs a concatenation instead of serialising the event again.
+   */
+  append(event: AgentEvent, line?: string): void {
     if (this.closed) return;
     if (this.pending.length >= this.limits.maxPendingEvents) {
       this.meta.lost++;
       this.metaDirty = true;
       return;
     }
-    this.pending.push(event);
+    this.pending.push(line === undefined ? event : workerLineEntry(event, line));
   }
 
   /** The summary changed (turn settled, files touched, ...): written when due, not at once. */
@@ -98,7 +102,7 @@ export class SessionWriter {
       let count = 0;
       for (const event of batch) {
         try {
-          text += JSON.stringify(event) + '\n';
+          text += (typeof event === 'string' ? event : JSON.stringify(event)) + '\n';
           count++;
         } catch (error) {
           this.meta.lost++;

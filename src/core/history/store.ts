@@ -15,7 +15,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { isSameLiveProcess, startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
 import {
-  FILE_OF, SESSION_ID, eventLineSchema, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
+  FILE_OF, SESSION_ID, eventLineSchema, workerLineSchema, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
   type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type ReadResult, type SessionMeta,
   type SessionSummary,
 } from './format';
@@ -26,6 +26,8 @@ export interface HistoryOptions {
   limits?: Partial<HistoryLimits>;
   /** Told of every write, summary or eviction failure (default: a process warning). */
   onError?: (error: HistoryError) => void;
+  /** A reader of a dialect's worker lines (a codec of its own); without one such lines read as bad. */
+  lineReader?: (dialect: DialectName) => LineReader;
 }
 
 export interface SessionStart {
@@ -61,7 +63,7 @@ export class HistoryStore {
   private readonly writer = { pid: process.pid, start: startStamp(process.pid) ?? null };
   private readonly onError: (error: HistoryError) => void;
 
-  private constructor(dir: string, limits: HistoryLimits, onError: ((e: HistoryError) => void) | undefined) {
+  private constructor(dir: string, limits: HistoryLimits, onError: ((e: HistoryError) => void) | undefined, private readonly lineReader?: (dialect: DialectName) => LineReader) {
     this.dir = dir;
     this.limits = limits;
     this.onError = onError ?? ((e) => process.emitWarning(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`));
@@ -77,7 +79,7 @@ export class HistoryStore {
     } catch (error) {
       return { ok: false, error: `the history directory ${options.dir} could not be made: ${errorText(error)}` };
     }
-    return { ok: true, store: new HistoryStore(options.dir, limits.limits, options.onError) };
+    return { ok: true, store: new HistoryStore(options.dir, limits.limits, options.onError, options.lineReader) };
   }
 
   // ---- writer side
@@ -105,10 +107,10 @@ export class HistoryStore {
   }
 
   /** The event path: a push onto the session's queue; the write happens on a later tick. */
-  append(sessionId: string, event: AgentEvent): void {
+  append(sessionId: string, event: AgentEvent, line?: string): void {
     const session = this.open_.get(sessionId);
     if (!session) return;
-    session.append(event);
+    session.append(event, line);
     if (!this.scheduled) {
       this.scheduled = true;
       // One write per session per interval, whatever the number of events: each write call
@@ -296,7 +298,7 @@ export class HistoryStore {
     }
     // A torn end of the older segment (it never has one unless a write failed) meets the first
     // line of the current one: that makes one bad line, counted, not a torn tail.
-    const parsed = parseEvents(older.length ? Buffer.concat([older, current]) : current);
+    const parsed = parseEvents(older.length ? Buffer.concat([older, current]) : current, this.lineReader?.(s.summary.dialect));
     const torn = parsed.torn && { bytes: parsed.torn.bytes, offset: parsed.torn.offset - older.length };
     return { status: 'read', session: s.summary, ...parsed, torn };
   }
@@ -369,8 +371,11 @@ function writerAlive(w: SessionMeta['writer']): boolean {
   }
 }
 
-/** Splits an events file into its events, its torn tail (if any) and the lines that were not events. */
-export function parseEvents(buf: Buffer): Omit<Extract<ReadResult, { status: 'read' }>, 'status' | 'session'> {
+/**
+ * Splits an events file into its events, its torn tail (if any) and the lines that were not events.
+ * `readLine` reads the worker's lines kept for their events (workerLineEntry) back into them.
+ */
+export function parseEvents(buf: Buffer, readLine?: LineReader): Omit<Extract<ReadResult, { status: 'read' }>, 'status' | 'session'> {
   const events: AgentEvent[] = [];
   let bad = 0;
   let first: string | null = null;
@@ -386,8 +391,13 @@ export function parseEvents(buf: Buffer): Omit<Extract<ReadResult, { status: 're
     let problem: string | null = null;
     try {
       parsed = JSON.parse(line);
-      const ok = eventLineSchema.safeParse(parsed);
-      if (!ok.success) problem = `not an event (${ok.error.issues[0]?.path.join('.') || 'root'}: ${ok.error.issues[0]?.message})`;
+      const kept = isWorkerLine(parsed) ? workerLine(parsed, readLine) : null;
+      if (kept && !kept.ok) problem = kept.error;
+      else if (kept) parsed = kept.event;
+      else {
+        const ok = eventLineSchema.safeParse(parsed);
+        if (!ok.success) problem = `not an event (${ok.error.issues[0]?.path.join('.') || 'root'}: ${ok.error.issues[0]?.message})`;
+      }
     } catch (error) {
       problem = `not JSON (${errorText(error)})`;
     }
@@ -401,4 +411,18 @@ export function parseEvents(buf: Buffer): Omit<Extract<ReadResult, { status: 're
   }
   const torn = from < buf.length ? { bytes: buf.length - from, offset: from } : null;
   return { events, torn, badLines: { count: bad, first } };
+}
+
+const isWorkerLine = (v: unknown): boolean => typeof v === 'object' && v !== null && 'raw' in v && !('type' in v);
+
+/** A worker's line kept for its event, read back into it with the time and turn kept beside it. */
+function workerLine(value: unknown, readLine: LineReader | undefined): ReturnType<LineReader> {
+  const entry = workerLineSchema.safeParse(value);
+  if (!entry.success) return { ok: false, error: `not a worker line (${entry.error.issues[0]?.path.join('.') || 'root'}: ${entry.error.issues[0]?.message})` };
+  if (!readLine) return { ok: false, error: 'a worker\'s line, and no reader for its dialect' };
+  const read = readLine(entry.data.raw);
+  if (!read.ok) return { ok: false, error: `a worker's line that does not read as an event: ${read.error}` };
+  read.event.timestamp = entry.data.timestamp;
+  if (entry.data.turn) read.event.turn = entry.data.turn;
+  return read;
 }

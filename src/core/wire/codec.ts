@@ -17,3 +17,13 @@ export interface WireCodec {
   /** `undefined` means the message has no equivalent on this wire and is not sent. */
   encode(message: Message): unknown;
 }
+
+/**
+ * A worker's line kept for its event (the event store, the history), read back by a codec of its
+ * dialect: event decoding is pure, so it gives the event it gave when the line came.
+ */
+export function readBack(codec: WireCodec, value: unknown): { ok: true; event: AgentEvent } | { ok: false; error: string } {
+  const decoded = codec.decode(value);
+  if (decoded.kind === 'event') return { ok: true, event: decoded.event };
+  return { ok: false, error: decoded.kind === 'invalid' ? decoded.reason : 'a message, not an event' };
+}

@@ -6,11 +6,9 @@
 // line kept as a string would do the same, and would keep alive the whole chunk of text it was
 // sliced from.) The events the host made or changed (a turn's opening and ending events, its
 // own findings) are few and are kept as the objects they are, and so is an event whose line is
-// long: pi 0.73.1 repeats the whole message so far on every text delta, which its event drops.
+// much longer than it (events/workerLine.ts decides, for the history too).
 import type { AgentEvent, TurnStamp } from '../events/agentEvent';
 
-/** A longer line is kept as its event, which is smaller. */
-export const MAX_LINE_CHARS = 4096;
 const FIRST_ARENA_BYTES = 256 * 1024;
 /** The arena grows to this, then older events give way to newer ones before the count bound. */
 export const MAX_ARENA_BYTES = 64 * 1024 * 1024;
@@ -47,17 +45,13 @@ export class EventStore {
     this.arena = Buffer.allocUnsafe(Math.min(FIRST_ARENA_BYTES, maxArenaBytes));
   }
 
-  /**
-   * Keeps `event`; `line` is the worker's line it was decoded from, when decoding that line again
-   * gives the same event back (the caller's promise: the host changed nothing on it but its
-   * turn stamp).
-   */
+  /** Keeps `event`; `line` is the worker's line that stands for it (lineStandsFor), if any. */
   push(event: AgentEvent, line?: string): void {
     if (this.size === this.capacity) this.evictOldest();
     const slot = (this.head + this.size) % this.capacity;
     this.size++;
     // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, then the bytes written count.
-    const at = line === undefined || line.length > MAX_LINE_CHARS ? -1 : this.place(line.length * 3);
+    const at = line === undefined ? -1 : this.place(line.length * 3);
     if (at < 0) {
       this.objects[slot] = event;
       return;

@@ -11,10 +11,11 @@ import type {
 } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
+import { lineStandsFor } from '../events/workerLine';
 import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
 import type { ExtensionRequests } from './extensionRequests';
 import type { ProtocolError } from '../wire/jsonlReader';
-import type { WireCodec } from '../wire/codec';
+import { readBack, type WireCodec } from '../wire/codec';
 import type { Launch } from './launch';
 import { checkPrompt } from './limits';
 import { checkState, Resync, type StateCheckPort } from './resync';
@@ -34,7 +35,8 @@ import { WorkerProcess, type Exit } from './workerProcess';
 export interface WorkerSetup {
   limits: SupervisorLimits;
   dialect: Dialect;
-  onEvent: (worker: Worker, event: AgentEvent) => void | Promise<void>;
+  /** `line`: the worker's line that stands for the event (lineStandsFor), when there is one. */
+  onEvent: (worker: Worker, event: AgentEvent, line?: string) => void | Promise<void>;
   onState: (worker: Worker) => void;
   onOutput: (worker: Worker, kind: OutputKind, text: string) => void;
   trace?: (direction: 'send' | 'receive', message: unknown) => void;
@@ -271,11 +273,8 @@ export class Worker {
     // The fold stamps the event with its turn; a turn that settled without the worker's own
     // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
     const settled = this.turns.observe(event);
-    // The store keeps the line where decoding it again gives this event: the fold changed
-    // nothing on it but the turn stamp it shares with its turn (an opening or ending event
-    // carries the host's own additions, and is kept as it is).
-    const turn = event.turn;
-    const delivered = this.deliver(event, turn && (turn.opens || turn.ends) ? undefined : line);
+    // The store and the history keep the line instead of the event where it stands for it.
+    const delivered = this.deliver(event, line !== undefined && lineStandsFor(event, line) ? line : undefined);
     if (settled) void this.deliver(settled);
     if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
     return delivered;
@@ -302,7 +301,7 @@ export class Worker {
   private deliver(event: AgentEvent, line?: string): void | Promise<void> {
     this.events.push(event, line);
     const own = this.bus.emit(event);
-    const host = this.ctx.onEvent(this, event);
+    const host = this.ctx.onEvent(this, event, line);
     if (own instanceof Promise || host instanceof Promise) return Promise.all([own, host]).then(() => undefined);
   }
 
@@ -375,8 +374,7 @@ export class Worker {
 
 /** A stored line back into its event, by a codec of the worker's dialect of its own. */
 function redecode(codec: WireCodec, line: string): AgentEvent {
-  const decoded = codec.decode(JSON.parse(line));
-  if (decoded.kind === 'event') return decoded.event;
+  const read = readBack(codec, JSON.parse(line));
   // The line was an event when it came; a codec that changed its mind is the host's bug, said so.
-  return { type: 'protocol_error', timestamp: 0, is_error: true, error: `a stored event could not be read again (${decoded.kind === 'invalid' ? decoded.reason : 'not an event'})` };
+  return read.ok ? read.event : { type: 'protocol_error', timestamp: 0, is_error: true, error: `a stored event could not be read again (${read.error})` };
 }
