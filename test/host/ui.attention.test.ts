@@ -113,8 +113,21 @@ describe('UI attention', function () {
     assert.match(warn[0].message, /Ship it\?/);
     await vscode.commands.executeCommand('rpcWorkers.openEventLogPanel', { workerId: a });
     await waitFor(api, 'the tab title', () => api.__ui.attention.tabs.tabs().get(a)?.title === 'Attn Ask · needs input');
+    // The page's status chip says it too (it said "idle"), the row's word first.
+    const tab = api.__ui.eventLog.panelSessions.find((s) => s.workerId === a)!;
+    await waitFor(api, 'the chip on the page to say needs input', () => tab.stats.rendered?.chip?.startsWith('needs input · '));
     // Looking does not answer it: still needs input.
     assert.equal(attentionOf(api, a), 'needs-input');
+    // A request that comes while the page is on screen reaches the chip too (a state, not a reload).
+    const b = await startDemo(api, 'Attn Ask Later');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'first, a plain turn' });
+    await waitFor(api, 'B\'s turn to end', () => state(api, b).turns.at(-1)?.endedAt);
+    const tabB = api.__ui.eventLog.openPanel(b);
+    await waitFor(api, 'tab B to draw with an idle chip', () => tabB.stats.rendered?.chip?.startsWith('idle · '));
+    const loads = tabB.stats.loads;
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'ask: And this?' });
+    await waitFor(api, 'tab B\'s chip to say needs input', () => tabB.stats.rendered?.chip?.startsWith('needs input · '));
+    assert.equal(tabB.stats.loads, loads, 'the page was loaded again instead of told');
   });
 
   it('rpcWorkers.notifications = needsInputAndFailures: a done turn is not notified, its state still shows', async () => {

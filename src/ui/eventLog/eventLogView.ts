@@ -4,6 +4,7 @@
 // validated before anything acts on it.
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
+import type { AttentionInfo } from '../../core/attention/attention';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { COMMANDS } from '../commands/ids';
 import { logWorkerList } from '../views/describe';
@@ -12,7 +13,7 @@ import { throttle } from '../throttle';
 import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type PageEvent, type WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
 import { eventLogHtml, webviewOptions } from './html';
-import { usageWords } from '../history/words';
+import { toWorkerView } from './workerView';
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
@@ -30,11 +31,6 @@ export const REPLAY_CHUNK = 1000;
 export const START_WAIT_MS = 3000;
 export const START_RELOADS = 4;
 const RETIRED_KEPT = 8;
-
-export function toWorkerView(s: WorkerState): WorkerView {
-  const usage = usageWords(s.usage);
-  return { workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid, ...(usage ? { usage } : {}) };
-}
 
 interface Retired { state: WorkerState; events: AgentEvent[] }
 
@@ -57,6 +53,8 @@ export class LogSession extends Disposable {
   /** Waits for the page to say `ready` (see START_WAIT_MS), and how many reloads it took so far. */
   private startTimer: ReturnType<typeof setTimeout> | undefined;
   private reloads = 0;
+  /** The attention the page was last told (so a change the state already carried is not sent twice). */
+  private shownAttention: WorkerView['attention'];
   readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null, loads: 0 };
   private readonly workersUpdate = throttle(() => this.postWorkers(), 200);
   private readonly _onDidReceive = this._register(new vscode.EventEmitter<WebviewMessage>());
@@ -136,9 +134,21 @@ export class LogSession extends Disposable {
     if (!this.ready) return;
     this.workersUpdate.schedule();
     if (state.workerId !== this.workerId) return;
+    this.postState(this.log.pageView(state));
+  }
+
+  /** The worker's attention changed with no new state (the person looked): the chip says it. */
+  attentionChanged(workerId: string, state: WorkerState): void {
+    if (!this.ready || workerId !== this.workerId) return;
+    const view = this.log.pageView(state);
+    if (view.attention !== this.shownAttention) this.postState(view);
+  }
+
+  private postState(view: WorkerView): void {
     // Events that came before this state change go first.
     this.flush();
-    this.post({ type: 'state', worker: toWorkerView(state) });
+    this.shownAttention = view.attention;
+    this.post({ type: 'state', worker: view });
   }
 
   prefill(workerId: string, text: string): void {
@@ -166,7 +176,9 @@ export class LogSession extends Disposable {
     this.timer = undefined;
     const id = this.workerId;
     const found = id ? this.log.lookup(id) : undefined;
-    this.post({ type: 'reset', worker: found ? { ...toWorkerView(found.state), ...(found.note ? { note: found.note } : {}) } : null, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
+    const worker = found ? (found.note ? { ...toWorkerView(found.state), note: found.note } : this.log.pageView(found.state)) : null;
+    this.shownAttention = worker?.attention;
+    this.post({ type: 'reset', worker, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
     this.postWorkers();
     if (!id || !found) return;
     const events = found.events;
@@ -243,6 +255,22 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     })));
     this._register(selection.onDidChange((id) => this.viewSession?.setWorker(id)));
     this._register({ dispose: () => { for (const p of this.panels) p.dispose(); this.viewSession?.dispose(); } });
+  }
+
+  /** Each worker's attention, as the Sessions view shows it (set by the attention room, which is built after the log). */
+  attentionOf: (state: WorkerState) => AttentionInfo | null = () => null;
+
+  /** A worker as the page gets it, with its attention. */
+  pageView(state: WorkerState): WorkerView {
+    return toWorkerView(state, this.attentionOf(state));
+  }
+
+  /** A worker's attention changed: the pages showing it say so. */
+  attentionChanged(workerId: string): void {
+    const st = this.host.state(workerId);
+    const state = st.status !== 'not_found' ? st.state : this.retired.get(workerId)?.state;
+    if (!state || this.past.has(workerId)) return;
+    this.each((s) => s.attentionChanged(workerId, state));
   }
 
   get storeLimit(): number {
