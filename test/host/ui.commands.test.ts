@@ -1,6 +1,8 @@
 // The commands, driven as a keybinding, a task or another extension would: with a
 // `{ workerId, message }` argument, so nothing asks. Each resolves with the host's honest result.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
@@ -148,6 +150,42 @@ describe('UI commands', function () {
       assert.deepEqual(s.args.slice(-1), [demoPath]);
     } finally {
       await config.update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Prompt right after a second worker was started offers it, and waits for it to run', async () => {
+    const first = await startDemo(api);
+    // A demo worker that starts only when the test opens its gate: it stays `starting` till then.
+    const demoPath = path.join(vscode.extensions.getExtension('rpc-workers.rpc-workers')!.extensionPath, 'dist', 'demo-worker.js');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rpcw-gate-'));
+    const gate = path.join(dir, 'open');
+    const script = path.join(dir, 'gated-demo.js');
+    writeFileSync(script, `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) { clearInterval(t); require(${JSON.stringify(demoPath)}); } }, 20);`);
+    const config = vscode.workspace.getConfiguration('rpcWorkers');
+    await config.update('profiles', [{ name: 'Gated demo', dialect: 'tau', command: process.execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(api, 'the profile setting to be read', () => api.__ui.settings.profiles.some((p) => p.name === 'Gated demo'));
+      const starting = run('rpcWorkers.startWorker', { profile: 'Gated demo' });
+      const second = await waitFor(api, 'the second worker to be starting', () => api.list().find((s) => s.status === 'starting')?.workerId);
+      api.__ui.selection.set(second);
+      // Two candidates now, one of them starting: a picker (the starting one preselected), not worker #1 at once.
+      const prompted = run('rpcWorkers.prompt', { message: 'for the new one' });
+      await waitFor(api, 'the prompt to wait for the starting worker', () => {
+        if (api.__ui.commands.waitingForStart.has(second)) return true;
+        void vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return false;
+      });
+      assert.equal(state(api, second).status, 'starting');
+      writeFileSync(gate, '');
+      assert.equal((await starting).status, 'started');
+      const r = await prompted;
+      assert.equal(r.status, 'accepted', JSON.stringify(r));
+      assert.equal(r.workerId, second);
+      assert.equal(api.events(first).filter((e) => e.type === 'prompt_sent').length, 0, 'the running worker got the prompt');
+      assert.equal(api.__ui.commands.waitingForStart.size, 0);
+    } finally {
+      await config.update('profiles', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -50,6 +50,8 @@ export type WorktreePlacer = (spec: WorkerSpec) => Promise<{ spec: WorkerSpec; s
 export class Commands extends Disposable {
   readonly results: ResultPresenter;
   worktreePlacer: WorktreePlacer | undefined;
+  /** Workers a command picked while they were still starting, and waits for. */
+  readonly waitingForStart = new Set<string>();
 
   constructor(private readonly s: CommandServices) {
     super();
@@ -101,7 +103,7 @@ export class Commands extends Disposable {
   /** The worker named by the argument, or the one the person picks. */
   private async worker(p: ParsedArg, title: string, filter: WorkerFilter, none: string): Promise<string | undefined> {
     if (p.arg.workerId) return p.arg.workerId;
-    return pickWorker(this.s.host, { title, filter, selected: this.s.selection.current, none });
+    return pickWorker(this.s.host, { title, filter, selected: this.s.selection.current, none, waiting: this.waitingForStart });
   }
 
   // ---- start

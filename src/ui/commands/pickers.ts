@@ -16,11 +16,15 @@ interface WorkerPick extends vscode.QuickPickItem { workerId: string }
 
 /**
  * The worker to act on. With one candidate it is taken without asking; with none, the person is
- * told why (`none` says what was looked for) and undefined comes back.
+ * told why (`none` says what was looked for) and undefined comes back. A worker still starting
+ * that will be a candidate once it runs is offered too (the person may have just started it and
+ * mean it): picked, it is waited for.
  */
-export async function pickWorker(host: Supervisor, opts: { title: string; filter: WorkerFilter; selected?: string; none: string }): Promise<string | undefined> {
+export async function pickWorker(host: Supervisor, opts: { title: string; filter: WorkerFilter; selected?: string; none: string; waiting?: Set<string> }): Promise<string | undefined> {
   const all = host.list();
-  const candidates = all.filter(opts.filter);
+  const ready = all.filter(opts.filter);
+  const starting = all.filter((s) => s.status === 'starting' && opts.filter({ ...s, status: 'running', streaming: false, compacting: false }));
+  const candidates = [...ready, ...starting];
   if (candidates.length === 0) {
     // With no worker running at all, the way on is to start one: offered as buttons.
     const buttons = all.some(isLive) ? [] : ['Start Worker', 'Start Demo Worker'];
@@ -31,11 +35,11 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     return undefined;
   }
   const labels = workerLabels(all);
-  if (candidates.length === 1) return candidates[0].workerId;
+  if (candidates.length === 1) return starting.length ? whenRunning(host, candidates[0], labels.get(candidates[0].workerId) ?? candidates[0].name, opts) : candidates[0].workerId;
   const items: WorkerPick[] = candidates.map((s) => ({
     workerId: s.workerId,
     label: `$(${workerIcon(s).id.replace('~spin', '')}) ${labels.get(s.workerId) ?? s.name}`,
-    description: workerDescription(s),
+    description: s.status === 'starting' ? 'starting: picked, it is used once it runs' : workerDescription(s),
     detail: `pid ${s.pid ?? '-'} · ${s.cwd}`,
   }));
   const qp = vscode.window.createQuickPick<WorkerPick>();
@@ -44,7 +48,7 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
   qp.items = items;
   const pre = items.find((i) => i.workerId === opts.selected);
   if (pre) qp.activeItems = [pre];
-  return new Promise((resolve) => {
+  const picked = await new Promise<string | undefined>((resolve) => {
     let value: string | undefined;
     qp.onDidAccept(() => {
       value = qp.selectedItems[0]?.workerId ?? qp.activeItems[0]?.workerId;
@@ -56,6 +60,37 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     });
     qp.show();
   });
+  const stillStarting = starting.find((s) => s.workerId === picked);
+  return stillStarting ? whenRunning(host, stillStarting, labels.get(stillStarting.workerId) ?? stillStarting.name, opts) : picked;
+}
+
+/**
+ * A starting worker, once it runs (a notification says what is awaited, and can cancel it); if
+ * it does not start, or no longer fits, the person is told and undefined comes back. `waiting`
+ * holds its id meanwhile.
+ */
+function whenRunning(host: Supervisor, worker: WorkerState, label: string, opts: { filter: WorkerFilter; waiting?: Set<string> }): Promise<string | undefined> {
+  const id = worker.workerId;
+  const { filter, waiting } = opts;
+  waiting?.add(id);
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Waiting for ${label} to start…`, cancellable: true }, (_progress, token) => new Promise<string | undefined>((resolve) => {
+    const settle = (value: string | undefined, warning?: string) => {
+      waiting?.delete(id);
+      off();
+      cancel.dispose();
+      if (warning) void vscode.window.showWarningMessage(warning);
+      resolve(value);
+    };
+    const check = (s: WorkerState | undefined) => {
+      if (!s || s.status === 'starting') return;
+      if (s.status === 'running' && filter(s)) settle(id);
+      else settle(undefined, s.status === 'running' ? `${label} started, but can no longer take this.` : `${label} did not start (${s.status})${s.lastError ? `: ${s.lastError}` : '.'}`);
+    };
+    const off = host.onState((s) => { if (s.workerId === id) check(s); });
+    const cancel = token.onCancellationRequested(() => settle(undefined));
+    const now = host.state(id);
+    check(now.status === 'not_found' ? { ...worker, status: 'exited' } : now.state);
+  })));
 }
 
 export async function askMessage(opts: { title: string; prompt: string; placeHolder?: string; value?: string; optional?: boolean }): Promise<string | undefined> {
