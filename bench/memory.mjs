@@ -35,8 +35,8 @@ function growth(r, storeSize) {
   const start = r.samples[0];
   return {
     from: full.events, to: last.events,
-    heapMB: mem(last) - mem(full), rssMB: last.rssMB - full.rssMB,
-    heapOverStartMB: mem(last) - mem(start), rssOverStartMB: last.rssMB - start.rssMB,
+    memMB: mem(last) - mem(full), rssMB: last.rssMB - full.rssMB,
+    memOverStartMB: mem(last) - mem(start), rssOverStartMB: last.rssMB - start.rssMB,
   };
 }
 
@@ -51,19 +51,19 @@ export async function run({ n = 1_000_000, dialect = 'tau', rounds = 1, every, .
       const res = await child({ side, dialect, n, every: step, dist });
       results[side].push(res);
       const g = growth(res, side === 'product' ? storeSize : 0);
-      log(`  memory ${side} (${res.events} events): heap + external ${round(mem(res.samples[0]), 1)} → ${round(mem(res.samples.at(-1)), 1)} MB, growth after ${g.from} events ${round(g.heapMB, 2)} MB, ${round(g.rssMB, 1)} MB RSS`);
+      log(`  memory ${side} (${res.events} events): heap + external ${round(mem(res.samples[0]), 1)} → ${round(mem(res.samples.at(-1)), 1)} MB, growth after ${g.from} events ${round(g.memMB, 2)} MB, ${round(g.rssMB, 1)} MB RSS`);
     }
   }
   const pairs = (key) => results.product.map((p, i) => ({ product: growth(p, storeSize)[key], baseline: growth(results.raw[i], 0)[key] }));
   const p0 = results.product[0];
-  const storeMB = pairs('heapOverStartMB').map((x) => x.product - x.baseline);
+  const storeMB = pairs('memOverStartMB').map((x) => x.product - x.baseline);
   const perEventBytes = storeMB.map((mb) => (mb * 1024 * 1024) / storeSize);
   const figures = [
     figure({
       bench: 'memory', name: `${n.toLocaleString('en')} events (${dialect}, mix): heap + external growth once the store is full`, unit: 'MB', better: 'lower', digits: 2,
-      pairs: pairs('heapMB'), baselineName: 'raw reader of the same stream',
+      pairs: pairs('memMB'), baselineName: 'raw reader of the same stream',
       goal: `bounded by the store (${storeSize.toLocaleString('en')} events), not by the event count`,
-      met: pairs('heapMB').every((x) => x.product < Math.max(2, Math.abs(x.baseline) * 2 + 2)),
+      met: pairs('memMB').every((x) => x.product < Math.max(2, Math.abs(x.baseline) * 2 + 2)),
       note: `heap + external after GC, from event ${growth(p0, storeSize).from.toLocaleString('en')} to ${p0.events.toLocaleString('en')}; the store held ${p0.heldByStore} events at the end`,
     }),
     figure({

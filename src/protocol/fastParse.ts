@@ -48,7 +48,7 @@ export function fastSafeParse<T>(schema: { safeParse(v: unknown): { success: tru
 
 // JSON's objects only: zod copies a record into a plain object, so any other prototype would
 // come back different.
-const isPlain = (v: unknown): v is Record<string, unknown> =>
+export const isPlain = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 interface Def {

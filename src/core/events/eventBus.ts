@@ -42,34 +42,13 @@ export class EventBus<T extends { type: string }> {
     const own = this.channels.get(event.type);
     const all = event.type === ALL ? undefined : this.channels.get(ALL);
     if (!own && !all) return;
-    // The synchronous run allocates nothing per event; a handler's promise hands the rest over
-    // to the general run.
-    const ownCount = own ? own.length : 0;
-    const count = ownCount + (all ? all.length : 0);
-    for (let i = 0; i < count; i++) {
-      const handler = i < ownCount ? own![i] : all![i - ownCount];
-      let result: unknown;
-      try {
-        result = handler(event);
-      } catch (error) {
-        this.report(error, event.type);
-        continue;
-      }
-      if (result instanceof Promise) {
-        const rest = [...(own ?? []), ...(all ?? [])];
-        const next = () => this.run(rest, i + 1, event.type, [event]);
-        return result.then(next, (error) => {
-          this.report(error, event.type);
-          return next();
-        });
-      }
-    }
+    return this.run(own, all, 0, event.type, event, undefined);
   }
 
   emit_channel(channel: string, ...args: unknown[]): void | Promise<void> {
     const handlers = this.channels.get(channel);
     if (!handlers) return;
-    return this.run(handlers, 0, channel, args);
+    return this.run(handlers, undefined, 0, channel, undefined, args);
   }
 
   get listenerCount(): number {
@@ -78,23 +57,29 @@ export class EventBus<T extends { type: string }> {
     return n;
   }
 
-  private run(handlers: Handler<T>[], from: number, channel: string, args: unknown[]): void | Promise<void> {
-    for (let i = from; i < handlers.length; i++) {
+  /**
+   * The handlers of `first` then `second` from index `from`, each given `event` (or `args`):
+   * the lists are replaced, never changed, by on/off, so a run keeps the ones it started with,
+   * and a synchronous run allocates nothing. A handler's promise is awaited before the next.
+   */
+  private run(first: Handler<T>[] | undefined, second: Handler<T>[] | undefined, from: number, channel: string, event: T | undefined, args: unknown[] | undefined): void | Promise<void> {
+    const firstCount = first ? first.length : 0;
+    const count = firstCount + (second ? second.length : 0);
+    for (let i = from; i < count; i++) {
+      const handler = (i < firstCount ? first![i] : second![i - firstCount]) as (...a: unknown[]) => unknown;
       let result: unknown;
       try {
-        result = (handlers[i] as (...a: unknown[]) => unknown)(...args);
+        result = args ? handler(...args) : handler(event);
       } catch (error) {
         this.report(error, channel);
         continue;
       }
       if (result instanceof Promise) {
-        return result.then(
-          () => this.run(handlers, i + 1, channel, args),
-          (error) => {
-            this.report(error, channel);
-            return this.run(handlers, i + 1, channel, args);
-          },
-        );
+        const next = () => this.run(first, second, i + 1, channel, event, args);
+        return result.then(next, (error) => {
+          this.report(error, channel);
+          return next();
+        });
       }
     }
   }

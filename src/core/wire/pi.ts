@@ -78,7 +78,7 @@ export class PiCodec implements WireCodec {
       const parsed = eventSchema.safeParse(raw);
       if (!parsed.success) return { kind: 'invalid', reason: `malformed pi event: ${z.prettifyError(parsed.error)}` };
     }
-    return { kind: 'event', event: normalizePiEvent(raw, raw) };
+    return { kind: 'event', event: normalizePiEvent(raw) };
   }
 
   encode(message: Message): unknown {
@@ -164,9 +164,9 @@ const TAKEN = new Map([
   ['tool_execution_end', new Set(['args', 'result'])],
 ]);
 
-/** `e` holds the checked fields; the others come from `raw`, the wire object. */
-export function normalizePiEvent(e: PiEvent, raw: Record<string, unknown>): AgentEvent {
-  const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent } = e;
+/** The host's event from the checked wire object: its typed fields read, the others carried. */
+export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentEvent {
+  const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent } = raw;
   // What the model names itself is not repeated in `data`.
   const taken = TAKEN.get(type);
   const rest: Record<string, unknown> = {};

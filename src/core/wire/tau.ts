@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
-import { fastChecker } from '../../protocol/fastParse';
+import { fastChecker, isPlain } from '../../protocol/fastParse';
 import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
@@ -123,17 +123,16 @@ const FIELDS = new Map<string, ((value: unknown) => boolean) | typeof PAYLOAD>([
   ...Object.entries(wireEventShape).map(([k, schema]): [string, (value: unknown) => boolean] => [k, fastChecker(schema)]),
   ...['args', 'result', 'details', 'message', 'messages', 'tool_results'].map((k): [string, null] => [k, PAYLOAD]),
 ]);
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
 /**
  * The host's event from τ's params, checked and copied in one pass over its fields: each typed
  * field by its schema's fast check, as the strip object `wireEventSchema` would check it.
  * `undefined` when the pass is not sure, and the schema must decide; `checked`: it already did.
  */
-function tauEvent(raw: unknown, checked: boolean): AgentEvent | undefined {
-  if (!isPlain(raw)) return undefined;
-  const type = raw.type;
-  if (!checked && (typeof type !== 'string' || type.length === 0)) return undefined;
+function tauEvent(params: unknown, checked: boolean): AgentEvent | undefined {
+  // Checked, the schema has said it is an object; else only a JSON object with a type is taken.
+  if (!checked && !(isPlain(params) && typeof params.type === 'string' && params.type.length > 0)) return undefined;
+  const raw = params as Record<string, unknown>;
   const event: Record<string, unknown> = {};
   let data: Record<string, unknown> | undefined;
   for (const key in raw) {

@@ -11,7 +11,7 @@ import type { AgentEvent, TurnStamp } from '../events/agentEvent';
 
 const FIRST_ARENA_BYTES = 256 * 1024;
 /** The arena grows to this, then older events give way to newer ones before the count bound. */
-export const MAX_ARENA_BYTES = 64 * 1024 * 1024;
+const MAX_ARENA_BYTES = 64 * 1024 * 1024;
 
 /** Reads a stored line back into the event it was (the worker's codec, which is pure for events). */
 export type Redecode = (line: string) => AgentEvent;
@@ -25,11 +25,11 @@ export class EventStore {
   /** A line's bytes in the arena; -1 for a slot kept as its event. */
   private readonly lengths: Int32Array;
   private readonly times: Float64Array;
-  private head = 0;
   private size = 0;
-  /** Where the oldest line is looked for, numbered in arrival order (the head is `evictedCount`). */
-  private oldestLineFrom = 0;
+  /** Events pushed out so far: also the arrival number of the oldest kept, whose slot is that modulo capacity. */
   private evictedCount = 0;
+  /** Where the oldest line is looked for, by arrival number. */
+  private oldestLineFrom = 0;
   private arena: Buffer;
   private writeAt = 0;
   /** Slots kept as lines: their bytes are the arena's live part, in slot order. */
@@ -48,7 +48,7 @@ export class EventStore {
   /** Keeps `event`; `line` is the worker's line that stands for it (lineStandsFor), if any. */
   push(event: AgentEvent, line?: string): void {
     if (this.size === this.capacity) this.evictOldest();
-    const slot = (this.head + this.size) % this.capacity;
+    const slot = (this.evictedCount + this.size) % this.capacity;
     this.size++;
     // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, then the bytes written count.
     const at = line === undefined ? -1 : this.place(line.length * 3);
@@ -77,7 +77,7 @@ export class EventStore {
   /** The stored events, oldest first, as they were delivered. */
   toArray(): AgentEvent[] {
     const out: AgentEvent[] = new Array(this.size);
-    for (let i = 0; i < this.size; i++) out[i] = this.read((this.head + i) % this.capacity);
+    for (let i = 0; i < this.size; i++) out[i] = this.read((this.evictedCount + i) % this.capacity);
     return out;
   }
 
@@ -92,12 +92,11 @@ export class EventStore {
   }
 
   private evictOldest(): void {
-    const slot = this.head;
+    const slot = this.evictedCount % this.capacity;
     if (this.lengths[slot] >= 0) this.lines--;
     this.objects[slot] = undefined;
     this.stamps[slot] = undefined;
     this.lengths[slot] = -1;
-    this.head = (this.head + 1) % this.capacity;
     this.size--;
     this.evictedCount++;
   }
@@ -150,7 +149,7 @@ export class EventStore {
     const next = Buffer.allocUnsafe(Math.min(bytes, this.maxArenaBytes));
     let at = 0;
     for (let i = 0; i < this.size; i++) {
-      const slot = (this.head + i) % this.capacity;
+      const slot = (this.evictedCount + i) % this.capacity;
       const len = this.lengths[slot];
       if (len < 0) continue;
       this.arena.copy(next, at, this.offsets[slot], this.offsets[slot] + len);

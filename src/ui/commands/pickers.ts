@@ -35,10 +35,11 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     return undefined;
   }
   const labels = workerLabels(all);
-  if (candidates.length === 1) return starting.length ? whenRunning(host, candidates[0], labels.get(candidates[0].workerId) ?? candidates[0].name, opts) : candidates[0].workerId;
+  const nameOf = (s: WorkerState) => labels.get(s.workerId) ?? s.name;
+  if (candidates.length === 1) return starting.length ? whenRunning(host, candidates[0], nameOf(candidates[0]), opts) : candidates[0].workerId;
   const items: WorkerPick[] = candidates.map((s) => ({
     workerId: s.workerId,
-    label: `$(${workerIcon(s).id.replace('~spin', '')}) ${labels.get(s.workerId) ?? s.name}`,
+    label: `$(${workerIcon(s).id.replace('~spin', '')}) ${nameOf(s)}`,
     description: s.status === 'starting' ? 'starting: picked, it is used once it runs' : workerDescription(s),
     detail: `pid ${s.pid ?? '-'} · ${s.cwd}`,
   }));
@@ -61,7 +62,7 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     qp.show();
   });
   const stillStarting = starting.find((s) => s.workerId === picked);
-  return stillStarting ? whenRunning(host, stillStarting, labels.get(stillStarting.workerId) ?? stillStarting.name, opts) : picked;
+  return stillStarting ? whenRunning(host, stillStarting, nameOf(stillStarting), opts) : picked;
 }
 
 /**
