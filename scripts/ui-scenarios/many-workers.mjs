@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { withWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
 import { makeTempDir } from '../lib/paths.mjs';
-import { promptWorker, sessionsRow, settleToast, widenSideBar } from './lib/demo.mjs';
+import { openLogTab, promptWorker, sessionsRow, settleToast, startTwoDemos } from './lib/demo.mjs';
 
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -32,23 +32,6 @@ async function expand(page, text) {
   await page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]', { hasText: text }).first().waitFor({ state: 'visible' });
 }
 
-async function openLogTab(page, worker) {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('.quick-input-box input');
-  // From the worker's row, as a person would (and so F1 reaches the workbench, not a webview).
-  await sessionsRow(page, worker).click();
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>RPC Workers: Open Log in Editor Tab');
-  await widget.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Open Log in Editor Tab$/ }).waitFor({ state: 'visible' });
-  await input.press('Enter');
-  await widget.locator('.quick-input-title', { hasText: 'Open Log in Editor Tab' }).waitFor({ state: 'visible' });
-  await input.fill(worker);
-  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
-  await input.press('Enter');
-  await page.locator('.tab', { hasText: `${worker} ·` }).waitFor({ state: 'visible' });
-}
-
 export default async function manyWorkers({ port } = {}) {
   const { root, ws } = gitWorkspace();
   try {
@@ -60,12 +43,7 @@ export default async function manyWorkers({ port } = {}) {
 
 async function steps(page) {
   {
-    await clickActivityBar(page, 'RPC Workers');
-    await widenSideBar(page, 560);
-    await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
-    await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
-    await runCommand(page, 'RPC Workers: Start Demo Worker in New Worktree');
-    await sessionsRow(page, 'Demo worker #2').waitFor({ state: 'visible' });
+    await startTwoDemos(page, 'RPC Workers: Start Demo Worker in New Worktree', 560);
     await page.locator('.part.sidebar .monaco-list-row.selected[role="treeitem"]', { hasText: 'Demo worker #2' }).waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');
 
@@ -84,6 +62,8 @@ async function steps(page) {
     const pick = page.locator('.quick-input-widget');
     if (await pick.isVisible()) await page.keyboard.press('Escape');
     await page.locator('.part.activitybar .badge .badge-content', { hasText: '1' }).first().waitFor({ state: 'visible' });
+    // The log beside it says what the row says (its chip once said "idle" here).
+    await log.locator('.status-badge.attention-needs-input', { hasText: /^needs input · / }).waitFor({ state: 'visible' });
     // Open what is closed, as a person would (a row first drawn before it had children stays closed).
     for (const row of ['Demo worker #1', 'Worktree worker/demo-worker ', 'Demo worker #2', 'Worktree worker/demo-worker-2']) await expand(page, row);
     await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
@@ -114,6 +94,7 @@ async function steps(page) {
       const tab = await webviewFrame(page, title);
       await tab.locator('.kind-end').first().waitFor({ state: 'visible' });
     }
+    await (await webviewFrame(page, /^Demo worker #2 · needs input$/)).locator('.status-badge.attention-needs-input', { hasText: /^needs input · / }).waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-log-tabs');
     await sessionsRow(page, 'Demo worker #1').click(); // focus out of the webview, so F1 reaches the workbench
     await runCommand(page, 'RPC Workers: Stop All Workers');

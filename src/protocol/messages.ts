@@ -1,9 +1,11 @@
 // The messages between the event log's webview and the extension host, both ways, as zod
 // schemas. Imported by src/ui (host side) and src/webview (bundled into the browser script), so
-// it imports nothing but zod and the schemas' fast path. Every message is validated where it is received.
+// it imports nothing but zod, the schemas' fast path and the shared words. Every message is
+// validated where it is received.
 // zod/mini: the same checks as zod, tree-shakable, so the webview bundle stays small.
 import * as z from 'zod/mini';
 import { fastParser, fastSafeParse } from './fastParse';
+import { ATTENTION_STATES } from './words';
 
 const opt = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
 const count = () => z.number().check(z.int(), z.minimum(0));
@@ -21,6 +23,9 @@ export const workerViewSchema = z.object({
   usage: z.optional(z.string()),
   /** Why the composer is off for a log with no worker behind it (a past session). */
   note: z.optional(z.string()),
+  /** Whether it needs the person, as the Sessions view says it (core/attention), and why; absent for a past session. */
+  attention: z.optional(z.enum(ATTENTION_STATES)),
+  attentionReason: z.optional(z.string()),
 });
 export type WorkerView = z.infer<typeof workerViewSchema>;
 
@@ -93,7 +98,9 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
   /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
   z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),
-    validateMs: z.optional(count()), foldMs: z.optional(count()), drawMs: z.optional(count()), receiveSpanMs: z.optional(count()) }),
+    validateMs: z.optional(count()), foldMs: z.optional(count()), drawMs: z.optional(count()), receiveSpanMs: z.optional(count()),
+    /** The status chip's text, as the person reads it. */
+    chip: z.optional(z.string().check(z.maxLength(1000))) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

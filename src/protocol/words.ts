@@ -1,5 +1,5 @@
-// The words the tree, the status bar and the event log page all say: a worker's phase, where a
-// turn came from, how long something took. Both bundles import this file, so it imports
+// The words the tree, the status bar and the event log page all say: a worker's phase and
+// whether it needs the person, where a turn came from, how long something took. Both bundles import this file, so it imports
 // nothing (the page must not pull in zod's full build, vscode or node).
 
 /** What a worker is doing, in one word: what menus key on and what the page shows. */
@@ -8,6 +8,30 @@ export type WorkerPhase = 'starting' | 'idle' | 'streaming' | 'compacting' | 'ex
 export function workerPhase(s: { status: 'starting' | 'running' | 'exited' | 'stopped' | 'failed'; streaming: boolean; compacting: boolean }): WorkerPhase {
   if (s.status === 'running') return s.compacting ? 'compacting' : s.streaming ? 'streaming' : 'idle';
   return s.status;
+}
+
+/**
+ * Whether a worker needs the person (derived in core/attention from WorkerState and what the
+ * person has seen). Listed here so that the tree, the tab titles and the page say it alike.
+ */
+export const ATTENTION_STATES = ['needs-input', 'working', 'failed', 'done', 'stopped', 'idle'] as const;
+export type Attention = typeof ATTENTION_STATES[number];
+
+const ATTENTION_WORDS: Record<Attention, string> = {
+  'needs-input': 'needs input', working: 'working', failed: 'failed', done: 'done', stopped: 'stopped', idle: 'idle',
+};
+
+export function attentionWord(a: Attention): string {
+  return ATTENTION_WORDS[a];
+}
+
+/**
+ * The word for an attention state that is news to the person (it waits for an answer, its turn
+ * ended unseen, it failed): said first, before the phase, on the worker's row and in its log's
+ * status chip. null: nothing new, the phase says enough.
+ */
+export function newsWord(a: Attention | null | undefined): string | null {
+  return a === 'needs-input' || a === 'done' || a === 'failed' ? ATTENTION_WORDS[a] : null;
 }
 
 /** "850 ms", "2.5 s", "1 min 5 s". */

@@ -35,6 +35,7 @@ app.removeAttribute('aria-busy');
 function showWorker(): void {
   const v = composer.show(worker);
   app.dataset.phase = v.phase;
+  app.dataset.attention = worker?.attention ?? '';
   picker.show(worker, v.phase);
   list.showWorker(worker !== null);
 }
@@ -47,7 +48,7 @@ function reportRendered(): void {
   clearTimeout(reportTimer);
   reportTimer = setTimeout(() => {
     const { frames, rafFrames, timing } = scheduler;
-    post({ type: 'rendered', workerId: worker?.workerId ?? null, events: model.eventCount, entries: model.length, rows: list.built, domNodes: document.getElementsByTagName('*').length, frames, rafFrames, ...Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])) });
+    post({ type: 'rendered', workerId: worker?.workerId ?? null, events: model.eventCount, entries: model.length, rows: list.built, domNodes: document.getElementsByTagName('*').length, frames, rafFrames, ...Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])), chip: picker.chipText });
   }, REPORT_DEBOUNCE_MS);
 }
 
@@ -70,6 +71,8 @@ function onMessage(msg: HostMessage): void {
       composer.stateChanged(worker, msg.worker);
       worker = msg.worker;
       showWorker();
+      // A frame, so that once it is drawn the `rendered` report says the chip as it is now.
+      scheduler.schedule();
       return;
     case 'workers':
       picker.list(msg);

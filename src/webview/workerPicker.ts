@@ -1,7 +1,8 @@
 // The page's top line: which worker's log is shown (a choice among the workers the extension
-// lists) and a badge with that worker's phase, model and pid.
+// lists) and a chip with that worker's state (statusChip.ts), model and pid.
 import type { HostMessage, WebviewMessage, WorkerView } from '../protocol/messages';
 import { h, icon, setText } from './dom';
+import { statusChip } from './statusChip';
 
 type Workers = Extract<HostMessage, { type: 'workers' }>;
 
@@ -25,10 +26,15 @@ export class WorkerPicker {
     this.select.disabled = msg.workers.length === 0;
   }
 
+  /** What the chip says now. */
+  get chipText(): string {
+    return this.badge.textContent ?? '';
+  }
+
   show(w: WorkerView | null, phase: string): void {
-    const text = !w ? 'no worker' : `${w.note ? 'history (read-only)' : phase}${w.model ? ` · ${w.model}` : ''}${w.pid && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
-    setText(this.badge, text);
-    this.badge.title = text;
-    this.badge.className = `status-badge phase-${phase}`;
+    const chip = statusChip(w, phase);
+    setText(this.badge, chip.text);
+    this.badge.title = chip.title;
+    this.badge.className = chip.cls;
   }
 }

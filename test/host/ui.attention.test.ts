@@ -4,9 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { extensionApi, startDemo, stopAll, waitFor } from './ui.support';
+import type { LogSession } from '../../src/ui/eventLog/eventLogView';
+import { extensionApi, startDemo, state, stopAll, waitFor } from './ui.support';
 
 const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
+const readies = (s: LogSession) => s.stats.received.filter((t) => t === 'ready').length;
 const notifiedFor = (api: ExtensionApi, id: string) => api.__ui.attention.attention.notified.filter((n) => n.workerId === id);
 const rowIcon = (api: ExtensionApi, id: string) => {
   const item = api.__ui.tree.getTreeItem({ kind: 'worker', workerId: id });
@@ -61,6 +63,42 @@ describe('UI attention', function () {
     await waitFor(api, 'tab A to get the new turn', () => sa.stats.posted > before && sa.stats.rendered?.workerId === a && sa.stats.rendered.events > 0);
   });
 
+  // In code-server a webview loaded while another one's service worker takes over is left with
+  // no script and no styles (see START_WAIT_MS); rounds, because each one races only sometimes.
+  it('two log tabs opened back to back, the second before the first has drawn: each renders its own worker', async function () {
+    this.timeout(240_000);
+    const a = await startDemo(api, 'Race A');
+    const b = await startDemo(api, 'Race B');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'one for A' });
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'one for B' });
+    await waitFor(api, 'both turns to end', () => state(api, a).turns.at(-1)?.endedAt && state(api, b).turns.at(-1)?.endedAt);
+    const drawn = (s: LogSession, id: string) => s.stats.rendered?.workerId === id && s.stats.rendered.events === api.events(id).length;
+    const said = (s: LogSession) => `rendered ${JSON.stringify(s.stats.rendered?.events ?? null)} of ${api.events(s.workerId!).length}, ready ${readies(s)}, loads ${s.stats.loads}, visible ${s.panel?.visible}`;
+    for (let round = 1; round <= 4; round++) {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await waitFor(api, 'the tabs to close', () => api.__ui.eventLog.panelSessions.length === 0);
+      const sa = api.__ui.eventLog.openPanel(a);
+      const sb = api.__ui.eventLog.openPanel(b);
+      await waitFor(api, `round ${round}: tab A and tab B to draw their own events`, () => drawn(sa, a) && drawn(sb, b), 50_000)
+        .catch((e: Error) => { throw new Error(`${e.message}: A ${said(sa)}; B ${said(sb)}`); });
+      assert.ok(sa.panel?.visible && sb.panel?.visible, 'both tabs are on screen');
+    }
+  });
+
+  it('a log page that does not start is given its page again, and then draws its worker', async () => {
+    const a = await startDemo(api, 'Reload A');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'something to draw' });
+    await waitFor(api, 'the turn to end', () => state(api, a).turns.at(-1)?.endedAt);
+    const s = api.__ui.eventLog.openPanel(a);
+    await waitFor(api, 'the tab to draw', () => s.stats.rendered?.events === api.events(a).length);
+    const before = { loads: s.stats.loads, readies: readies(s) };
+    // A page whose script never runs, as a webview left without its resources is.
+    s.load('<!DOCTYPE html><html><body>no script</body></html>');
+    await waitFor(api, 'the page to be loaded again and say ready', () => s.stats.loads >= before.loads + 2 && readies(s) > before.readies, 30_000);
+    s.stats.rendered = null;
+    await waitFor(api, 'the tab to draw again', () => s.stats.rendered?.events === api.events(a).length);
+  });
+
   it('a standing extension request is needs-input: badge, warning, tab title', async () => {
     const a = await startDemo(api, 'Attn Ask');
     await startDemo(api, 'Attn Other');
@@ -75,8 +113,21 @@ describe('UI attention', function () {
     assert.match(warn[0].message, /Ship it\?/);
     await vscode.commands.executeCommand('rpcWorkers.openEventLogPanel', { workerId: a });
     await waitFor(api, 'the tab title', () => api.__ui.attention.tabs.tabs().get(a)?.title === 'Attn Ask · needs input');
+    // The page's status chip says it too (it said "idle"), the row's word first.
+    const tab = api.__ui.eventLog.panelSessions.find((s) => s.workerId === a)!;
+    await waitFor(api, 'the chip on the page to say needs input', () => tab.stats.rendered?.chip?.startsWith('needs input · '));
     // Looking does not answer it: still needs input.
     assert.equal(attentionOf(api, a), 'needs-input');
+    // A request that comes while the page is on screen reaches the chip too (a state, not a reload).
+    const b = await startDemo(api, 'Attn Ask Later');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'first, a plain turn' });
+    await waitFor(api, 'B\'s turn to end', () => state(api, b).turns.at(-1)?.endedAt);
+    const tabB = api.__ui.eventLog.openPanel(b);
+    await waitFor(api, 'tab B to draw with an idle chip', () => tabB.stats.rendered?.chip?.startsWith('idle · '));
+    const loads = tabB.stats.loads;
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'ask: And this?' });
+    await waitFor(api, 'tab B\'s chip to say needs input', () => tabB.stats.rendered?.chip?.startsWith('needs input · '));
+    assert.equal(tabB.stats.loads, loads, 'the page was loaded again instead of told');
   });
 
   it('rpcWorkers.notifications = needsInputAndFailures: a done turn is not notified, its state still shows', async () => {

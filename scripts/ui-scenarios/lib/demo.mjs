@@ -21,6 +21,16 @@ export async function startDemo(page, { width = 620 } = {}) {
   return log;
 }
 
+/** Open RPC Workers `width` wide and start two demo workers with `command` ("Demo worker #1" and "#2"). */
+export async function startTwoDemos(page, command, width) {
+  await clickActivityBar(page, 'RPC Workers');
+  await widenSideBar(page, width);
+  await runCommand(page, command);
+  await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
+  await runCommand(page, command);
+  await sessionsRow(page, 'Demo worker #2').waitFor({ state: 'visible' });
+}
+
 export function sessionsRow(page, text) {
   return page.locator('.part.sidebar .pane[aria-label^="Sessions"] .monaco-list-row[role="treeitem"], .part.sidebar .monaco-list-row[role="treeitem"]', { hasText: text }).first();
 }
@@ -127,4 +137,22 @@ export async function settleToast(toast) {
     };
     step();
   }));
+}
+
+/** Open a worker's log in an editor tab from its row and the palette; waits for the tab, not for its page. */
+export async function openLogTab(page, worker) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('.quick-input-box input');
+  // From the worker's row, as a person would (and so F1 reaches the workbench, not a webview).
+  await sessionsRow(page, worker).click();
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>RPC Workers: Open Log in Editor Tab');
+  await widget.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Open Log in Editor Tab$/ }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await widget.locator('.quick-input-title', { hasText: 'Open Log in Editor Tab' }).waitFor({ state: 'visible' });
+  await input.fill(worker);
+  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await page.locator('.tab', { hasText: `${worker} ·` }).waitFor({ state: 'visible' });
 }

@@ -7,8 +7,9 @@
 //   idle         running, nothing new since the person last looked (or no turn yet)
 // Pure: no clock, no I/O, so every transition can be tested on hand-made states.
 import type { TurnSummary, WorkerState } from '../api';
+import type { Attention } from '../../protocol/words';
 
-export type Attention = 'needs-input' | 'working' | 'failed' | 'done' | 'stopped' | 'idle';
+export type { Attention };
 
 export interface AttentionInfo {
   attention: Attention;

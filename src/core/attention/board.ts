@@ -20,7 +20,7 @@ export class AttentionBoard {
    */
   update(state: WorkerState, looking = false): { info: AttentionInfo; change: AttentionChange | null } {
     const was = this.entries.get(state.workerId);
-    const seen = looking ? seenNow(state) : was?.seen ?? NOTHING_SEEN;
+    const seen = this.seenFor(state, looking);
     const info = attentionOf(state, seen);
     this.entries.set(state.workerId, { seen, info, state });
     const from = was?.info.attention ?? null;
@@ -32,6 +32,15 @@ export class AttentionBoard {
     const e = this.entries.get(workerId);
     if (!e) return null;
     return this.update(e.state, true);
+  }
+
+  /** The attention update(state, looking) would give, without keeping anything (for a listener that runs before update). */
+  peek(state: WorkerState, looking = false): AttentionInfo {
+    return attentionOf(state, this.seenFor(state, looking));
+  }
+
+  private seenFor(state: WorkerState, looking: boolean): SeenMark {
+    return looking ? seenNow(state) : this.entries.get(state.workerId)?.seen ?? NOTHING_SEEN;
   }
 
   get(workerId: string): AttentionInfo | null {

@@ -1,6 +1,7 @@
 // How each attention state is shown: a codicon, a theme colour and a word. No vscode import, so
 // the tree, the tab titles and the tests share them.
 import type { Attention } from '../../core/attention/attention';
+import { attentionWord } from '../../protocol/words';
 
 export interface Look {
   icon: string;
@@ -9,12 +10,12 @@ export interface Look {
 }
 
 export const ATTENTION_LOOK: Record<Attention, Look> = {
-  'needs-input': { icon: 'bell-dot', color: 'notificationsWarningIcon.foreground', word: 'needs input' },
-  working: { icon: 'sync~spin', color: 'charts.blue', word: 'working' },
-  failed: { icon: 'error', color: 'errorForeground', word: 'failed' },
-  done: { icon: 'pass-filled', color: 'testing.iconPassed', word: 'done' },
-  stopped: { icon: 'debug-stop', color: 'disabledForeground', word: 'stopped' },
-  idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: 'idle' },
+  'needs-input': { icon: 'bell-dot', color: 'notificationsWarningIcon.foreground', word: attentionWord('needs-input') },
+  working: { icon: 'sync~spin', color: 'charts.blue', word: attentionWord('working') },
+  failed: { icon: 'error', color: 'errorForeground', word: attentionWord('failed') },
+  done: { icon: 'pass-filled', color: 'testing.iconPassed', word: attentionWord('done') },
+  stopped: { icon: 'debug-stop', color: 'disabledForeground', word: attentionWord('stopped') },
+  idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: attentionWord('idle') },
 };
 
 /** A log tab's title: the worker's name and its state ("Demo worker · needs input"). */

@@ -2,12 +2,10 @@
 // first in its description, and the reason in its tooltip.
 import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
-import type { Attention } from '../../core/attention/attention';
+import { newsWord } from '../../protocol/words';
 import type { TreeContributor } from '../views/sessionsTree';
 import { ATTENTION_LOOK } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
-
-const NEWS = new Set<Attention>(['needs-input', 'done', 'failed']);
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
   return {
@@ -16,10 +14,12 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
       if (!info) return;
       const look = ATTENTION_LOOK[info.attention];
       // Working, idle and stopped keep the row's phase icon (it says more: starting, streaming,
-      // compacting, exited); what needs the person gets its own icon and its word first.
-      if (NEWS.has(info.attention)) {
+      // compacting, exited); what needs the person gets its own icon and its word first (the
+      // word the log's status chip says too).
+      const news = newsWord(info.attention);
+      if (news) {
         item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
-        item.description = `${look.word} · ${item.description ?? ''}`;
+        item.description = `${news} · ${item.description ?? ''}`;
       }
       if (item.tooltip instanceof vscode.MarkdownString) {
         item.tooltip.appendMarkdown('\n\n**');

@@ -54,6 +54,14 @@ export class WorkerAttention extends Disposable {
     return this.board.get(workerId);
   }
 
+  /**
+   * The attention of this state of a worker, as it is or as it is about to be: a listener of
+   * host.onState that runs before this one gets what the board will hold once it has run.
+   */
+  current(state: WorkerState): AttentionInfo {
+    return this.board.peek(state, this.looking(state.workerId));
+  }
+
   get badge(): number {
     return this.badgeValue;
   }

@@ -4,6 +4,7 @@
 // validated before anything acts on it.
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
+import type { AttentionInfo } from '../../core/attention/attention';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { COMMANDS } from '../commands/ids';
 import { logWorkerList } from '../views/describe';
@@ -12,7 +13,7 @@ import { throttle } from '../throttle';
 import { hostMessageSchema, slimEvent, webviewMessageSchema, type HostMessage, type WebviewMessage, type PageEvent, type WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
 import { eventLogHtml, webviewOptions } from './html';
-import { usageWords } from '../history/words';
+import { toWorkerView } from './workerView';
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
@@ -20,39 +21,87 @@ export const FLUSH_MS = 50;
 export const FLUSH_EVENTS = 1000;
 /** Replay of the store goes out in messages of this many events. */
 export const REPLAY_CHUNK = 1000;
+/**
+ * A page on screen that has not said `ready` this long after it was given its HTML is given it
+ * again, up to START_RELOADS times, each wait twice the last. In a browser workbench
+ * (code-server) every webview registers its own service worker on one shared origin; a webview
+ * whose page loads while another one's worker takes over is left without a worker, so its
+ * script and styles fail to load and it stays blank, saying nothing. Loaded again, it gets them.
+ */
+export const START_WAIT_MS = 3000;
+export const START_RELOADS = 4;
 const RETIRED_KEPT = 8;
-
-export function toWorkerView(s: WorkerState): WorkerView {
-  const usage = usageWords(s.usage);
-  return { workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid, ...(usage ? { usage } : {}) };
-}
 
 interface Retired { state: WorkerState; events: AgentEvent[] }
 
 /** Statistics a test reads to see batching at work. */
 export interface LogStats {
   posted: number; eventsPosted: number; invalidFromWebview: number; lastInvalid: string | null; received: WebviewMessage['type'][];
+  /** How many times the page was given its HTML (more than once: it did not start, see START_WAIT_MS). */
+  loads: number;
   rendered: Extract<WebviewMessage, { type: 'rendered' }> | null;
 }
 
 /** One webview showing one worker's log at a time. */
-class LogSession extends Disposable {
+export class LogSession extends Disposable {
   workerId: string | undefined;
   /** The editor tab it lives in (none for the sidebar view). */
   panel: vscode.WebviewPanel | undefined;
   private ready = false;
   private buffer: PageEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null };
+  /** Waits for the page to say `ready` (see START_WAIT_MS), and how many reloads it took so far. */
+  private startTimer: ReturnType<typeof setTimeout> | undefined;
+  private reloads = 0;
+  /** The attention the page was last told (so a change the state already carried is not sent twice). */
+  private shownAttention: WorkerView['attention'];
+  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null, loads: 0 };
   private readonly workersUpdate = throttle(() => this.postWorkers(), 200);
   private readonly _onDidReceive = this._register(new vscode.EventEmitter<WebviewMessage>());
   readonly onDidReceive = this._onDidReceive.event;
 
-  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean) {
+  /** `visible`: whether the webview is on screen now (a page off screen is not expected to start). */
+  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean, private readonly visible: () => boolean) {
     super();
     this._register(this.workersUpdate);
     this._register(webview.onDidReceiveMessage((raw) => this.receive(raw)));
-    this._register(toDisposable(() => { if (this.timer) clearTimeout(this.timer); }));
+    this._register(toDisposable(() => { clearTimeout(this.timer); clearTimeout(this.startTimer); }));
+  }
+
+  /** Give the webview its page (`html`: another page, for a test of a page that does not start). */
+  load(html = eventLogHtml(this.webview, this.log.extensionUri)): void {
+    this.unload();
+    this.stats.loads++;
+    this.webview.html = html;
+    this.watchStart(true);
+  }
+
+  /** The webview came (back) on screen: VS Code loads its page again, which should say `ready`. */
+  shown(): void {
+    this.watchStart(false);
+  }
+
+  private watchStart(restart: boolean): void {
+    if (restart) this.stopWatch();
+    if (this.ready || this.startTimer || !this.visible()) return;
+    const wait = START_WAIT_MS * 2 ** this.reloads;
+    this.startTimer = setTimeout(() => {
+      this.startTimer = undefined;
+      if (this.ready || !this.visible() || this.isDisposed) return;
+      const who = this.workerId ? ` for ${this.log.label(this.workerId) ?? this.workerId}` : '';
+      if (this.reloads >= START_RELOADS) {
+        console.warn(`[rpc-workers] the event log page${who} did not start after ${this.reloads + 1} loads; close it and open it again`);
+        return;
+      }
+      this.reloads++;
+      console.warn(`[rpc-workers] the event log page${who} did not start within ${wait} ms (its script did not run); loading it again (${this.reloads} of ${START_RELOADS})`);
+      this.load();
+    }, wait);
+  }
+
+  private stopWatch(): void {
+    clearTimeout(this.startTimer);
+    this.startTimer = undefined;
   }
 
   setWorker(workerId: string | undefined): void {
@@ -71,6 +120,7 @@ class LogSession extends Disposable {
   unload(): void {
     this.ready = false;
     this.buffer = [];
+    this.stopWatch();
   }
 
   onEvent(workerId: string, event: AgentEvent): void {
@@ -84,9 +134,21 @@ class LogSession extends Disposable {
     if (!this.ready) return;
     this.workersUpdate.schedule();
     if (state.workerId !== this.workerId) return;
+    this.postState(this.log.pageView(state));
+  }
+
+  /** The worker's attention changed with no new state (the person looked): the chip says it. */
+  attentionChanged(workerId: string, state: WorkerState): void {
+    if (!this.ready || workerId !== this.workerId) return;
+    const view = this.log.pageView(state);
+    if (view.attention !== this.shownAttention) this.postState(view);
+  }
+
+  private postState(view: WorkerView): void {
     // Events that came before this state change go first.
     this.flush();
-    this.post({ type: 'state', worker: toWorkerView(state) });
+    this.shownAttention = view.attention;
+    this.post({ type: 'state', worker: view });
   }
 
   prefill(workerId: string, text: string): void {
@@ -114,7 +176,9 @@ class LogSession extends Disposable {
     this.timer = undefined;
     const id = this.workerId;
     const found = id ? this.log.lookup(id) : undefined;
-    this.post({ type: 'reset', worker: found ? { ...toWorkerView(found.state), ...(found.note ? { note: found.note } : {}) } : null, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
+    const worker = found ? (found.note ? { ...toWorkerView(found.state), note: found.note } : this.log.pageView(found.state)) : null;
+    this.shownAttention = worker?.attention;
+    this.post({ type: 'reset', worker, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
     this.postWorkers();
     if (!id || !found) return;
     const events = found.events;
@@ -152,6 +216,8 @@ class LogSession extends Disposable {
     this.stats.received.push(msg.type);
     if (msg.type === 'ready') {
       this.ready = true;
+      this.reloads = 0;
+      this.stopWatch();
       this.replay();
     } else if (msg.type === 'selectWorker') {
       if (this.fixed) this.setWorker(msg.workerId);
@@ -179,7 +245,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   /** Which workers' logs are in view changed (a tab shown or hidden, the view's worker changed). */
   readonly onDidChangeLooking = this._onDidChangeLooking.event;
 
-  constructor(private readonly host: Supervisor, private readonly extensionUri: vscode.Uri, readonly selection: WorkerSelection) {
+  constructor(private readonly host: Supervisor, readonly extensionUri: vscode.Uri, readonly selection: WorkerSelection) {
     super();
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(toDisposable(host.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
@@ -189,6 +255,22 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     })));
     this._register(selection.onDidChange((id) => this.viewSession?.setWorker(id)));
     this._register({ dispose: () => { for (const p of this.panels) p.dispose(); this.viewSession?.dispose(); } });
+  }
+
+  /** Each worker's attention, as the Sessions view shows it (set by the attention room, which is built after the log). */
+  attentionOf: (state: WorkerState) => AttentionInfo | null = () => null;
+
+  /** A worker as the page gets it, with its attention. */
+  pageView(state: WorkerState): WorkerView {
+    return toWorkerView(state, this.attentionOf(state));
+  }
+
+  /** A worker's attention changed: the pages showing it say so. */
+  attentionChanged(workerId: string): void {
+    const st = this.host.state(workerId);
+    const state = st.status !== 'not_found' ? st.state : this.retired.get(workerId)?.state;
+    if (!state || this.past.has(workerId)) return;
+    this.each((s) => s.attentionChanged(workerId, state));
   }
 
   get storeLimit(): number {
@@ -208,11 +290,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     this.view = view;
     view.webview.options = webviewOptions(this.extensionUri);
     this.viewSession?.dispose();
-    const session = new LogSession(view.webview, this, false);
+    const session = new LogSession(view.webview, this, false, () => view.visible);
     this.viewSession = session;
     session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
-    view.webview.html = eventLogHtml(view.webview, this.extensionUri);
-    view.onDidChangeVisibility(() => { if (!view.visible) session.unload(); this.lookingChanged(); });
+    session.load();
+    view.onDidChangeVisibility(() => { if (view.visible) session.shown(); else session.unload(); this.lookingChanged(); });
     view.onDidDispose(() => {
       if (this.viewSession === session) this.viewSession = undefined;
       this.view = undefined;
@@ -238,12 +320,12 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     const name = this.lookup(workerId)?.state.name ?? workerId;
     const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
-    const session = new LogSession(panel.webview, this, true);
+    const session = new LogSession(panel.webview, this, true, () => panel.visible);
     session.panel = panel;
     session.setWorker(workerId);
     this.panels.add(session);
-    panel.webview.html = eventLogHtml(panel.webview, this.extensionUri);
-    panel.onDidChangeViewState(() => { if (!panel.visible) session.unload(); this.lookingChanged(); });
+    session.load();
+    panel.onDidChangeViewState(() => { if (panel.visible) session.shown(); else session.unload(); this.lookingChanged(); });
     panel.onDidDispose(() => {
       this.panels.delete(session);
       session.dispose();

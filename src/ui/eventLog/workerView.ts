@@ -1,0 +1,15 @@
+// A worker as the event log's page gets it (protocol/messages.ts WorkerView): no vscode import,
+// so the tests check what the page is told.
+import type { WorkerState } from '../../core/api';
+import type { AttentionInfo } from '../../core/attention/attention';
+import type { WorkerView } from '../../protocol/messages';
+import { usageWords } from '../history/words';
+
+/** `attention`: whether it needs the person, as its row in the Sessions view says (absent: not known). */
+export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): WorkerView {
+  const usage = usageWords(s.usage);
+  return {
+    workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid,
+    ...(usage ? { usage } : {}), ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
+  };
+}
