@@ -88,8 +88,13 @@ export const parseHostMessage = (m: unknown) => fastSafeParse(hostMessageSchema,
 
 const text = () => z.string().check(z.maxLength(16 * 1024 * 1024));
 const id = () => z.string().check(z.minLength(1), z.maxLength(200));
+/** Where the page's inline script (ui/eventLog/html.ts) leaves its VS Code API handle for webview.js: there is one per page. */
+export const VSCODE_API_GLOBAL = 'rpcWorkersVscodeApi';
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** A script or stylesheet of the page did not load (html.ts): the host gives it its page again. */
+  z.object({ type: z.literal('loadFailed'), what: z.string().check(z.maxLength(2000)) }),
   z.object({ type: z.literal('send'), workerId: id(), text: text(), mode: z.enum(['prompt', 'steer', 'followUp']) }),
   z.object({ type: z.literal('redirect'), workerId: id(), text: text() }),
   z.object({ type: z.literal('abort'), workerId: id() }),

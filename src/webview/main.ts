@@ -3,15 +3,17 @@
 // Every message from the extension is validated; nothing a worker sent is parsed as HTML.
 // This file only wires the page's parts: the worker picker, the toolbar, the list, the
 // composer and the scheduler that paces folding and drawing.
-import { parseHostMessage, type HostMessage, type WebviewMessage, type WorkerView } from '../protocol/messages';
+import { parseHostMessage, VSCODE_API_GLOBAL, type HostMessage, type WebviewMessage, type WorkerView } from '../protocol/messages';
 import { ComposerPanel } from './composerPanel';
 import { EventList } from './eventList';
 import { RenderScheduler } from './scheduler';
 import { Toolbar, type Saved } from './toolbar';
 import { WorkerPicker } from './workerPicker';
 
-declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
-const vscode = acquireVsCodeApi();
+type VsCodeApi = { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
+declare function acquireVsCodeApi(): VsCodeApi;
+// The page's inline script took the one handle a page may take (a page without it: take it here).
+const vscode = (window as unknown as Record<string, VsCodeApi | undefined>)[VSCODE_API_GLOBAL] ?? acquireVsCodeApi();
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 /** The `rendered` report waits for the page to stay settled this long. */
 const REPORT_DEBOUNCE_MS = 150;

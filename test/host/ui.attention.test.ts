@@ -64,7 +64,7 @@ describe('UI attention', function () {
   });
 
   // In code-server a webview loaded while another one's service worker takes over is left with
-  // no script and no styles (see START_WAIT_MS); rounds, because each one races only sometimes.
+  // no script and no styles (see START_RELOADS); rounds, because each one races only sometimes.
   it('two log tabs opened back to back, the second before the first has drawn: each renders its own worker', async function () {
     this.timeout(240_000);
     const a = await startDemo(api, 'Race A');
@@ -85,15 +85,18 @@ describe('UI attention', function () {
     }
   });
 
-  it('a log page that does not start is given its page again, and then draws its worker', async () => {
+  it('a log page whose script does not load says so, is given its page again, and then draws its worker', async () => {
     const a = await startDemo(api, 'Reload A');
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'something to draw' });
     await waitFor(api, 'the turn to end', () => state(api, a).turns.at(-1)?.endedAt);
     const s = api.__ui.eventLog.openPanel(a);
     await waitFor(api, 'the tab to draw', () => s.stats.rendered?.events === api.events(a).length);
-    const before = { loads: s.stats.loads, readies: readies(s) };
-    // A page whose script never runs, as a webview left without its resources is.
-    s.load('<!DOCTYPE html><html><body>no script</body></html>');
+    const before = { loads: s.stats.loads, readies: readies(s), failed: s.stats.received.filter((t) => t === 'loadFailed').length };
+    // The page as a webview left without its resources gets it: its script fails to load.
+    const page = s.webview.html;
+    assert.match(page, /dist\/webview\.js/);
+    s.load(page.replace('dist/webview.js', 'dist/no-such-webview.js'));
+    await waitFor(api, 'the page to say its script did not load', () => s.stats.received.filter((t) => t === 'loadFailed').length > before.failed);
     await waitFor(api, 'the page to be loaded again and say ready', () => s.stats.loads >= before.loads + 2 && readies(s) > before.readies, 30_000);
     s.stats.rendered = null;
     await waitFor(api, 'the tab to draw again', () => s.stats.rendered?.events === api.events(a).length);

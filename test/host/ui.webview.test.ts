@@ -17,7 +17,7 @@ describe('UI event log webview', function () {
   before(async () => { api = await extensionApi(); });
   afterEach(stopAll);
 
-  it('HTML: CSP default-src none, scripts by nonce only, no remote or inline resources', () => {
+  it('HTML: CSP default-src none, scripts by nonce only (the load guard the one inline), no remote resources', () => {
     const fake = { cspSource: 'https://webview.test', asWebviewUri: (u: vscode.Uri) => u } as unknown as vscode.Webview;
     const root = vscode.Uri.file('/ext');
     const html = eventLogHtml(fake, root, 'N0NCE');
@@ -26,8 +26,10 @@ describe('UI event log webview', function () {
     assert.match(csp, /script-src 'nonce-N0NCE'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
-    assert.equal(scripts.length, 1);
-    assert.match(scripts[0], /nonce="N0NCE"/);
+    assert.equal(scripts.length, 2);
+    for (const s of scripts) assert.match(s, /nonce="N0NCE"/);
+    // The inline guard comes before every file it watches.
+    assert.ok(html.indexOf('<script nonce="N0NCE">') < html.indexOf('<link'), 'the load guard runs before the stylesheets load');
     assert.doesNotMatch(html, /\son[a-z]+=|style="/i, 'inline handler or style in the HTML');
     assert.doesNotMatch(html.replace(/https:\/\/webview\.test/g, ''), /https?:\/\//, 'a remote resource in the HTML');
     const roots = (webviewOptions(root).localResourceRoots ?? []).map((u) => u.path).sort();

@@ -22,14 +22,15 @@ export const FLUSH_EVENTS = 1000;
 /** Replay of the store goes out in messages of this many events. */
 export const REPLAY_CHUNK = 1000;
 /**
- * A page on screen that has not said `ready` this long after it was given its HTML is given it
- * again, up to START_RELOADS times, each wait twice the last. In a browser workbench
- * (code-server) every webview registers its own service worker on one shared origin; a webview
- * whose page loads while another one's worker takes over is left without a worker, so its
- * script and styles fail to load and it stays blank, saying nothing. Loaded again, it gets them.
+ * A page whose script or styles failed to load says so (html.ts) and is given its page again, up
+ * to START_RELOADS times, after RELOAD_DELAY_MS and then twice the last wait. In a browser
+ * workbench (code-server) every webview registers its own service worker on one shared origin; a
+ * webview whose page loads while another one's worker takes over is left without a worker, so its
+ * script and styles fail to load and it would stay blank. Loaded again, it gets them. The page
+ * reports the failure itself, so a host too busy to hear `ready` in time reloads nothing.
  */
-export const START_WAIT_MS = 3000;
 export const START_RELOADS = 4;
+export const RELOAD_DELAY_MS = 250;
 const RETIRED_KEPT = 8;
 
 interface Retired { state: WorkerState; events: AgentEvent[] }
@@ -37,7 +38,7 @@ interface Retired { state: WorkerState; events: AgentEvent[] }
 /** Statistics a test reads to see batching at work. */
 export interface LogStats {
   posted: number; eventsPosted: number; invalidFromWebview: number; lastInvalid: string | null; received: WebviewMessage['type'][];
-  /** How many times the page was given its HTML (more than once: it did not start, see START_WAIT_MS). */
+  /** How many times the page was given its HTML (more than once: it could not load, see START_RELOADS). */
   loads: number;
   rendered: Extract<WebviewMessage, { type: 'rendered' }> | null;
 }
@@ -50,8 +51,8 @@ export class LogSession extends Disposable {
   private ready = false;
   private buffer: PageEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Waits for the page to say `ready` (see START_WAIT_MS), and how many reloads it took so far. */
-  private startTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The reload after a page said it could not load, and how many reloads it took so far. */
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private reloads = 0;
   /** The attention the page was last told (so a change the state already carried is not sent twice). */
   private shownAttention: WorkerView['attention'];
@@ -60,48 +61,37 @@ export class LogSession extends Disposable {
   private readonly _onDidReceive = this._register(new vscode.EventEmitter<WebviewMessage>());
   readonly onDidReceive = this._onDidReceive.event;
 
-  /** `visible`: whether the webview is on screen now (a page off screen is not expected to start). */
-  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean, private readonly visible: () => boolean) {
+  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean) {
     super();
     this._register(this.workersUpdate);
     this._register(webview.onDidReceiveMessage((raw) => this.receive(raw)));
-    this._register(toDisposable(() => { clearTimeout(this.timer); clearTimeout(this.startTimer); }));
+    this._register(toDisposable(() => { clearTimeout(this.timer); clearTimeout(this.reloadTimer); }));
   }
 
-  /** Give the webview its page (`html`: another page, for a test of a page that does not start). */
+  /** Give the webview its page (`html`: another page, for a test of a page that cannot load). */
   load(html = eventLogHtml(this.webview, this.log.extensionUri)): void {
     this.unload();
     this.stats.loads++;
     this.webview.html = html;
-    this.watchStart(true);
   }
 
-  /** The webview came (back) on screen: VS Code loads its page again, which should say `ready`. */
-  shown(): void {
-    this.watchStart(false);
-  }
-
-  private watchStart(restart: boolean): void {
-    if (restart) this.stopWatch();
-    if (this.ready || this.startTimer || !this.visible()) return;
-    const wait = START_WAIT_MS * 2 ** this.reloads;
-    this.startTimer = setTimeout(() => {
-      this.startTimer = undefined;
-      if (this.ready || !this.visible() || this.isDisposed) return;
-      const who = this.workerId ? ` for ${this.log.label(this.workerId) ?? this.workerId}` : '';
-      if (this.reloads >= START_RELOADS) {
-        console.warn(`[rpc-workers] the event log page${who} did not start after ${this.reloads + 1} loads; close it and open it again`);
-        return;
-      }
-      this.reloads++;
-      console.warn(`[rpc-workers] the event log page${who} did not start within ${wait} ms (its script did not run); loading it again (${this.reloads} of ${START_RELOADS})`);
-      this.load();
+  /** The page said a script or stylesheet of its own did not load (see START_RELOADS). */
+  private loadFailed(what: string): void {
+    if (this.reloadTimer) return;
+    const who = this.workerId ? ` for ${this.log.label(this.workerId) ?? this.workerId}` : '';
+    if (this.reloads >= START_RELOADS) {
+      const message = `The event log${who} could not load its page (${what}) after ${this.reloads + 1} tries. Close it and open it again.`;
+      console.warn(`[rpc-workers] ${message}`);
+      void vscode.window.showWarningMessage(message);
+      return;
+    }
+    const wait = RELOAD_DELAY_MS * 2 ** this.reloads;
+    this.reloads++;
+    console.warn(`[rpc-workers] the event log page${who} could not load ${what}; loading it again in ${wait} ms (${this.reloads} of ${START_RELOADS})`);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      if (!this.isDisposed) this.load();
     }, wait);
-  }
-
-  private stopWatch(): void {
-    clearTimeout(this.startTimer);
-    this.startTimer = undefined;
   }
 
   setWorker(workerId: string | undefined): void {
@@ -120,7 +110,6 @@ export class LogSession extends Disposable {
   unload(): void {
     this.ready = false;
     this.buffer = [];
-    this.stopWatch();
   }
 
   onEvent(workerId: string, event: AgentEvent): void {
@@ -217,8 +206,9 @@ export class LogSession extends Disposable {
     if (msg.type === 'ready') {
       this.ready = true;
       this.reloads = 0;
-      this.stopWatch();
       this.replay();
+    } else if (msg.type === 'loadFailed') {
+      this.loadFailed(msg.what);
     } else if (msg.type === 'selectWorker') {
       if (this.fixed) this.setWorker(msg.workerId);
       else this.log.selection.set(msg.workerId);
@@ -290,11 +280,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     this.view = view;
     view.webview.options = webviewOptions(this.extensionUri);
     this.viewSession?.dispose();
-    const session = new LogSession(view.webview, this, false, () => view.visible);
+    const session = new LogSession(view.webview, this, false);
     this.viewSession = session;
     session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
     session.load();
-    view.onDidChangeVisibility(() => { if (view.visible) session.shown(); else session.unload(); this.lookingChanged(); });
+    view.onDidChangeVisibility(() => { if (!view.visible) session.unload(); this.lookingChanged(); });
     view.onDidDispose(() => {
       if (this.viewSession === session) this.viewSession = undefined;
       this.view = undefined;
@@ -320,12 +310,12 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     const name = this.lookup(workerId)?.state.name ?? workerId;
     const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
-    const session = new LogSession(panel.webview, this, true, () => panel.visible);
+    const session = new LogSession(panel.webview, this, true);
     session.panel = panel;
     session.setWorker(workerId);
     this.panels.add(session);
     session.load();
-    panel.onDidChangeViewState(() => { if (panel.visible) session.shown(); else session.unload(); this.lookingChanged(); });
+    panel.onDidChangeViewState(() => { if (!panel.visible) session.unload(); this.lookingChanged(); });
     panel.onDidDispose(() => {
       this.panels.delete(session);
       session.dispose();
@@ -423,7 +413,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
    * The composer's buttons go through the same commands as the palette, with source event-log;
    * the commands report the result to the composer (see Commands.show).
    */
-  async act(msg: Exclude<WebviewMessage, { type: 'ready' | 'selectWorker' | 'rendered' }>): Promise<void> {
+  async act(msg: Exclude<WebviewMessage, { type: 'ready' | 'loadFailed' | 'selectWorker' | 'rendered' }>): Promise<void> {
     const base = { workerId: msg.workerId, source: 'event-log', submitter: 'user' };
     switch (msg.type) {
       case 'send': {

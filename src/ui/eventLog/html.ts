@@ -1,11 +1,24 @@
-// The event log's page: its HTML shell (CSP by nonce, nothing inline, nothing remote) and the
-// webview options that let it load only the extension's media/ and dist/.
+// The event log's page: its HTML shell (CSP by nonce, nothing remote) and the webview options
+// that let it load only the extension's media/ and dist/. Its one inline script, allowed by the
+// same nonce, runs before the page's files load: it takes the page's one VS Code API handle and
+// reports a script or stylesheet that fails to load, which otherwise leaves a blank page that
+// says nothing (see START_RELOADS in eventLogView.ts).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { VSCODE_API_GLOBAL } from '../../protocol/messages';
 
 export function nonce(): string {
   return randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '');
 }
+
+const LOAD_GUARD = `(() => {
+  const api = acquireVsCodeApi();
+  window.${VSCODE_API_GLOBAL} = api;
+  addEventListener('error', (e) => {
+    const t = e.target;
+    if (t instanceof HTMLScriptElement || t instanceof HTMLLinkElement) api.postMessage({ type: 'loadFailed', what: String(t.src || t.href).split('/').slice(-2).join('/') });
+  }, true);
+})();`;
 
 export function eventLogHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n = nonce()): string {
   const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
@@ -22,6 +35,7 @@ export function eventLogHtml(webview: vscode.Webview, extensionUri: vscode.Uri, 
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<script nonce="${n}">${LOAD_GUARD}</script>
 <link rel="stylesheet" href="${asset('media', 'codicons', 'codicon.css')}">
 <link rel="stylesheet" href="${asset('media', 'eventLog.css')}">
 <title>Event Log</title>
