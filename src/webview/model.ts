@@ -403,7 +403,10 @@ export class LogModel {
         }
         this.tools.clear();
         if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
-        const how = d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
+        // A stop's own SIGTERM (or the 143 a worker exits with on it) says nothing "stopped" does
+        // not, and read above a resumed session like a crash; a stop that had to kill still says so.
+        const asked = status === 'stopped' && (d.signal === 'SIGTERM' || d.code === 143 || d.code === 0);
+        const how = asked ? '' : d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
         this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
         return;
       }

@@ -145,6 +145,19 @@ describe('ui event log model', () => {
     assert.match(x.text, /Worker failed \(exit code 1\)/);
   });
 
+  it('a stop says "stopped" without the SIGTERM or 143 the stop itself caused; a forced kill and a crash say how', () => {
+    const exits = (data: Record<string, unknown>) => {
+      const m = new LogModel();
+      m.apply(stamped([ev('worker_exit', { data })]));
+      return only(m, 'exit')[0].text;
+    };
+    assert.equal(exits({ code: 143, signal: null, status: 'stopped' }), 'Worker stopped');
+    assert.equal(exits({ code: null, signal: 'SIGTERM', status: 'stopped' }), 'Worker stopped');
+    assert.equal(exits({ code: null, signal: 'SIGKILL', status: 'stopped' }), 'Worker stopped (killed by SIGKILL)');
+    assert.equal(exits({ code: null, signal: 'SIGTERM', status: 'failed' }), 'Worker failed (killed by SIGTERM)');
+    assert.equal(exits({ code: 143, signal: null, status: 'failed' }), 'Worker failed (exit code 143)');
+  });
+
   it('unknown event types are kept as "other" entries; worker text stays text', () => {
     const m = new LogModel();
     m.apply(stamped([ev('brand_new_event', { data: { html: '<img src=x onerror=alert(1)>' } })]));
