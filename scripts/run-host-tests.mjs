@@ -97,6 +97,8 @@ export async function runInCodeServer({
     await page.exposeFunction('codeAutomationExit', (code) => settle.res(Number(code)));
     page.on('crash', () => settle.rej(new Error('the workbench page crashed')));
     page.on('pageerror', (err) => console.error(`[${label}:page] ${err.message}`));
+    // The browser's own console (webview frames included), when asked: a page that stays blank says why here.
+    if (verbose) page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') console.log(`[${label}:browser:${m.type()}] ${m.text()} (${m.location()?.url ?? ''})`); });
     server.child.once('exit', (code, sig) => settle.rej(new Error(`code-server exited (${code ?? sig}) during the run:\n${logTail(server.logFile)}`)));
     const url = workbenchUrl({ origin: server.origin, folder: box.workspace, payload: { extensionDevelopmentPath, extensionTestsPath } });
     console.log(`[${label}] opening the workbench: ${url}`);

@@ -85,21 +85,33 @@ describe('UI attention', function () {
     }
   });
 
-  it('a log page whose script does not load says so, is given its page again, and then draws its worker', async () => {
-    const a = await startDemo(api, 'Reload A');
+  /** A drawn log tab is given `page` instead of its own; it must come back (loaded again) and draw. */
+  async function brokenPageComesBack(name: string, page: (own: string) => string, said?: string): Promise<void> {
+    const a = await startDemo(api, name);
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'something to draw' });
     await waitFor(api, 'the turn to end', () => state(api, a).turns.at(-1)?.endedAt);
     const s = api.__ui.eventLog.openPanel(a);
     await waitFor(api, 'the tab to draw', () => s.stats.rendered?.events === api.events(a).length);
-    const before = { loads: s.stats.loads, readies: readies(s), failed: s.stats.received.filter((t) => t === 'loadFailed').length };
-    // The page as a webview left without its resources gets it: its script fails to load.
-    const page = s.webview.html;
-    assert.match(page, /dist\/webview\.js/);
-    s.load(page.replace('dist/webview.js', 'dist/no-such-webview.js'));
-    await waitFor(api, 'the page to say its script did not load', () => s.stats.received.filter((t) => t === 'loadFailed').length > before.failed);
+    const failed = () => s.stats.received.filter((t) => t === 'loadFailed').length;
+    const before = { loads: s.stats.loads, readies: readies(s), failed: failed() };
+    s.load(page(s.webview.html));
+    if (said) await waitFor(api, said, () => failed() > before.failed);
     await waitFor(api, 'the page to be loaded again and say ready', () => s.stats.loads >= before.loads + 2 && readies(s) > before.readies, 30_000);
     s.stats.rendered = null;
     await waitFor(api, 'the tab to draw again', () => s.stats.rendered?.events === api.events(a).length);
+  }
+
+  it('a log page whose script does not load says so, is given its page again, and then draws its worker', async () => {
+    // The page as a webview left without its resources gets it: its script fails to load.
+    await brokenPageComesBack('Reload A', (own) => {
+      assert.match(own, /dist\/webview\.js/);
+      return own.replace('dist/webview.js', 'dist/no-such-webview.js');
+    }, 'the page to say its script did not load');
+  });
+
+  it('a log page of which nothing runs is given its page again after a silence, and then draws its worker', async () => {
+    // A document not served says nothing at all, not even that its files failed.
+    await brokenPageComesBack('Silent A', () => '<!DOCTYPE html><html><body>nothing runs here</body></html>');
   });
 
   it('a standing extension request is needs-input: badge, warning, tab title', async () => {

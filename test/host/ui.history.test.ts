@@ -29,6 +29,34 @@ describe('UI history', function () {
   // The past log's panel and exported documents would stay the active editor for the next suite.
   after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
+  it('a worker that fails to start is never listed as "running in another window" on its way to past', async () => {
+    const ui = api.__ui;
+    const config = vscode.workspace.getConfiguration('rpcWorkers');
+    await config.update('profiles', [{ name: 'Fails', dialect: 'tau', command: process.execPath, args: ['-e', 'console.error("no model"); process.exit(3)'], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    const seen: string[] = [];
+    let sessionId: string | null = null;
+    const record = () => { for (const s of ui.past.sessions()) seen.push(`${s.id}:${s.status}`); };
+    const sub = ui.past.onDidChange(record);
+    try {
+      await waitFor(api, 'the profile setting to be read', () => ui.settings.profiles.some((p) => p.name === 'Fails'));
+      const off = api.onState((st) => { sessionId ??= ui.past.sessionOf(st.workerId); });
+      const r = await run('rpcWorkers.startWorker', { profile: 'Fails' });
+      off();
+      assert.equal(r.status, 'error');
+      sessionId ??= r.workerId ? ui.past.sessionOf(r.workerId) : null;
+      assert.ok(sessionId, 'the failed worker has no history session');
+      await waitFor(api, 'its session to be listed as past with its end', () => {
+        void ui.past.load();
+        return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'ended');
+      });
+      record();
+      assert.deepEqual(seen.filter((x) => x.startsWith(`${sessionId}:`) && x.endsWith(':live')), [], 'listed as running in another window on its way');
+    } finally {
+      sub.dispose();
+      await config.update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a stopped session is listed as past, opens read-only, renames, archives, exports, resumes with its conversation, and deletes', async () => {
     const ui = api.__ui;
     const id = await startDemo(api, 'History demo');

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { ExtensionApi } from '../../src/ui/extension';
 import { eventLogHtml, webviewOptions } from '../../src/ui/eventLog/html';
+import { MAX_IN_FLIGHT } from '../../src/ui/eventLog/eventLogView';
 import { extensionApi, nextEvent, startDemo, stopAll, waitFor } from './ui.support';
 
 type Session = NonNullable<ExtensionApi['__ui']['eventLog']['session']>;
@@ -84,7 +85,9 @@ describe('UI event log webview', function () {
     assert.ok(done.rows <= 500, `${done.rows} rows in the DOM`);
     assert.ok(done.domNodes < 15_000, `${done.domNodes} DOM nodes`);
     assert.ok(done.entries <= 20_000, `${done.entries} entries kept`);
-    console.log(`      (100,000 events folded and drawn in ${ms} ms, ${hostMs} ms of it on the host side; ${done.rows} rows, ${done.domNodes} DOM nodes, ${JSON.stringify(done)})`);
+    // A hundred batches posted at once would queue ~10 MB on the channel the workbench shares.
+    assert.ok(session.stats.maxInFlight <= MAX_IN_FLIGHT, `${session.stats.maxInFlight} messages in flight at once`);
+    console.log(`      (100,000 events folded and drawn in ${ms} ms, ${hostMs} ms of it on the host side, at most ${session.stats.maxInFlight} messages in flight; ${done.rows} rows, ${done.domNodes} DOM nodes, ${JSON.stringify(done)})`);
   });
 
   it('validates what the webview sends; the composer prompts with source event-log', async () => {

@@ -2,6 +2,7 @@
 // selected worker, and editor panels fixed to one worker. Each webview is fed from the host's
 // bounded event store when it (re)loads and then live, in batches; every message it sends is
 // validated before anything acts on it.
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import type { AttentionInfo } from '../../core/attention/attention';
@@ -19,6 +20,12 @@ export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 /** Live events are sent at most this often, or as soon as this many are waiting. */
 export const FLUSH_MS = 50;
 export const FLUSH_EVENTS = 1000;
+/**
+ * Messages posted to a page and not yet delivered (its postMessage promise): the rest wait here,
+ * in order. A flood posted at once queues megabytes on the channel every extension shares with
+ * the workbench, which then calls the extension host unresponsive while it drains.
+ */
+export const MAX_IN_FLIGHT = 4;
 /** Replay of the store goes out in messages of this many events. */
 export const REPLAY_CHUNK = 1000;
 /**
@@ -31,13 +38,23 @@ export const REPLAY_CHUNK = 1000;
  */
 export const START_RELOADS = 4;
 export const RELOAD_DELAY_MS = 250;
+/**
+ * A page can also fail before any of it runs (its document itself is not served), and then says
+ * nothing at all. One on screen that has said nothing this long after it was loaded is treated as
+ * failed, unless the extension host was busy for most of the wait: then its `ready` may simply
+ * not have been read yet, and the wait starts again.
+ */
+export const SILENT_WAIT_MS = 4000;
+const BUSY_HOST = 0.5;
 const RETIRED_KEPT = 8;
 
 interface Retired { state: WorkerState; events: AgentEvent[] }
 
 /** Statistics a test reads to see batching at work. */
 export interface LogStats {
-  posted: number; eventsPosted: number; invalidFromWebview: number; lastInvalid: string | null; received: WebviewMessage['type'][];
+  posted: number; eventsPosted: number; invalidFromWebview: number;
+  /** The most messages that were posted and not yet delivered at once (bounded by MAX_IN_FLIGHT). */
+  maxInFlight: number; lastInvalid: string | null; received: WebviewMessage['type'][];
   /** How many times the page was given its HTML (more than once: it could not load, see START_RELOADS). */
   loads: number;
   rendered: Extract<WebviewMessage, { type: 'rendered' }> | null;
@@ -51,21 +68,31 @@ export class LogSession extends Disposable {
   private ready = false;
   private buffer: PageEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Messages waiting for one in flight to be delivered (see MAX_IN_FLIGHT); this page's only. */
+  private outbox: HostMessage[] = [];
+  private inFlight = 0;
+  /** Counts page loads, so a delivery to an earlier page does not free a slot of this one. */
+  private generation = 0;
   /** The reload after a page said it could not load, and how many reloads it took so far. */
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private reloads = 0;
+  /** Waits for a word from a page on screen (see SILENT_WAIT_MS); anything the page says ends it. */
+  private silenceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The page loaded last has said something. */
+  private heard = false;
   /** The attention the page was last told (so a change the state already carried is not sent twice). */
   private shownAttention: WorkerView['attention'];
-  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, lastInvalid: null, received: [], rendered: null, loads: 0 };
+  readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, maxInFlight: 0, lastInvalid: null, received: [], rendered: null, loads: 0 };
   private readonly workersUpdate = throttle(() => this.postWorkers(), 200);
   private readonly _onDidReceive = this._register(new vscode.EventEmitter<WebviewMessage>());
   readonly onDidReceive = this._onDidReceive.event;
 
-  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean) {
+  /** `visible`: whether the webview is on screen (a page off screen is not loaded, and says nothing). */
+  constructor(readonly webview: vscode.Webview, private readonly log: EventLog, readonly fixed: boolean, private readonly visible: () => boolean) {
     super();
     this._register(this.workersUpdate);
     this._register(webview.onDidReceiveMessage((raw) => this.receive(raw)));
-    this._register(toDisposable(() => { clearTimeout(this.timer); clearTimeout(this.reloadTimer); }));
+    this._register(toDisposable(() => { clearTimeout(this.timer); clearTimeout(this.reloadTimer); clearTimeout(this.silenceTimer); }));
   }
 
   /** Give the webview its page (`html`: another page, for a test of a page that cannot load). */
@@ -73,6 +100,22 @@ export class LogSession extends Disposable {
     this.unload();
     this.stats.loads++;
     this.webview.html = html;
+    this.shown();
+  }
+
+  /** The page is (back) on screen, loading: it should say something soon. */
+  shown(): void {
+    if (this.heard || this.silenceTimer || !this.visible()) return;
+    this.awaitWord(performance.eventLoopUtilization());
+  }
+
+  private awaitWord(since: EventLoopUtilization): void {
+    this.silenceTimer = setTimeout(() => {
+      this.silenceTimer = undefined;
+      if (this.isDisposed || !this.visible()) return;
+      if (performance.eventLoopUtilization(since).utilization > BUSY_HOST) this.awaitWord(performance.eventLoopUtilization());
+      else this.loadFailed('its page: nothing of it ran');
+    }, SILENT_WAIT_MS);
   }
 
   /** The page said a script or stylesheet of its own did not load (see START_RELOADS). */
@@ -110,6 +153,12 @@ export class LogSession extends Disposable {
   unload(): void {
     this.ready = false;
     this.buffer = [];
+    this.outbox = [];
+    this.inFlight = 0;
+    this.generation++;
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = undefined;
+    this.heard = false;
   }
 
   onEvent(workerId: string, event: AgentEvent): void {
@@ -161,6 +210,8 @@ export class LogSession extends Disposable {
 
   private replay(): void {
     this.buffer = [];
+    // What waits to be sent is superseded by the reset, except what the composer was told.
+    this.outbox = this.outbox.filter((m) => m.type === 'prefill' || m.type === 'result');
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const id = this.workerId;
@@ -183,9 +234,25 @@ export class LogSession extends Disposable {
   }
 
   private post(message: HostMessage): void {
-    this.stats.posted++;
-    if (message.type === 'events') this.stats.eventsPosted += message.events.length;
-    void this.webview.postMessage(message);
+    this.outbox.push(message);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.outbox.length) {
+      const message = this.outbox.shift()!;
+      this.stats.posted++;
+      if (message.type === 'events') this.stats.eventsPosted += message.events.length;
+      this.inFlight++;
+      this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
+      const generation = this.generation;
+      const delivered = () => {
+        if (generation !== this.generation || this.isDisposed) return;
+        this.inFlight--;
+        this.pump();
+      };
+      this.webview.postMessage(message).then(delivered, delivered);
+    }
   }
 
   private receive(raw: unknown): void {
@@ -197,6 +264,9 @@ export class LogSession extends Disposable {
       return;
     }
     const msg = parsed.data;
+    this.heard = true;
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = undefined;
     if (msg.type === 'rendered') {
       this.stats.rendered = msg;
       this._onDidReceive.fire(msg);
@@ -280,11 +350,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     this.view = view;
     view.webview.options = webviewOptions(this.extensionUri);
     this.viewSession?.dispose();
-    const session = new LogSession(view.webview, this, false);
+    const session = new LogSession(view.webview, this, false, () => view.visible);
     this.viewSession = session;
     session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
     session.load();
-    view.onDidChangeVisibility(() => { if (!view.visible) session.unload(); this.lookingChanged(); });
+    view.onDidChangeVisibility(() => { if (view.visible) session.shown(); else session.unload(); this.lookingChanged(); });
     view.onDidDispose(() => {
       if (this.viewSession === session) this.viewSession = undefined;
       this.view = undefined;
@@ -310,12 +380,12 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     const name = this.lookup(workerId)?.state.name ?? workerId;
     const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
-    const session = new LogSession(panel.webview, this, true);
+    const session = new LogSession(panel.webview, this, true, () => panel.visible);
     session.panel = panel;
     session.setWorker(workerId);
     this.panels.add(session);
     session.load();
-    panel.onDidChangeViewState(() => { if (!panel.visible) session.unload(); this.lookingChanged(); });
+    panel.onDidChangeViewState(() => { if (panel.visible) session.shown(); else session.unload(); this.lookingChanged(); });
     panel.onDidDispose(() => {
       this.panels.delete(session);
       session.dispose();

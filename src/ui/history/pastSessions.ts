@@ -142,17 +142,24 @@ export class PastSessions extends Disposable {
     return { ...listing, sessions };
   }
 
-  /** The listing's sessions the tree shows: not hosted by this window, archived only when asked. */
+  /**
+   * The listing's sessions the tree shows: not hosted by this window, archived only when asked.
+   * A session of this window's that is gone from the host but still reads live is ending: its end
+   * is not on disk yet, and a relist is due. Until then it is not shown, rather than shown as
+   * "running in another window".
+   */
   sessions(): SessionSummary[] {
-    if (!this.listing) return [];
-    const mine = this.ownSessionIds();
-    return this.listing.sessions.filter((s) => !mine.has(s.id) && (this.showArchived || !s.archived));
+    return this.shownSessions().filter((s) => this.showArchived || !s.archived);
   }
 
   archivedCount(): number {
-    if (!this.listing) return 0;
-    const mine = this.ownSessionIds();
-    return this.listing.sessions.filter((s) => !mine.has(s.id) && s.archived).length;
+    return this.shownSessions().filter((s) => s.archived).length;
+  }
+
+  private shownSessions(): SessionSummary[] {
+    if (!this.listing) return [];
+    const hosted = this.ownSessionIds();
+    return this.listing.sessions.filter((s) => !hosted.has(s.id) && !(s.status === 'live' && this.mine.has(s.id)));
   }
 
   get unreadable(): HistoryListing['unreadable'] {
