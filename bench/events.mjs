@@ -11,7 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BareWorker, ROOT, bareRun, figure, loadCore, log, measured, rpcClientRun, summary } from './lib/common.mjs';
+import { BareWorker, ROOT, bareRun, figure, loadCore, log, mainThreadMark, measured, rpcClientRun, summary } from './lib/common.mjs';
 import { buildFlood, loadRecording } from './lib/flood-worker.mjs';
 
 const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
@@ -29,7 +29,7 @@ export const STREAMS = [
 ];
 export const EVENT_SIZES = [90, 500, 2048, 'real'];
 
-const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
+export const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
 
 export async function hostSide(core, s, size, n, hostOptions = {}) {
   const host = core.createWorkerHost(hostOptions);
@@ -46,12 +46,13 @@ export async function hostSide(core, s, size, n, hostOptions = {}) {
       count++;
       if (e.type === 'agent_end') done(performance.now());
     });
+    const main0 = mainThreadMark();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await host.prompt(id, 'flood');
     if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
     const t1 = await ended;
-    return measured(count, t0, t1, c0);
+    return measured(count, t0, t1, c0, main0);
   } finally {
     await host.dispose();
   }
@@ -77,7 +78,7 @@ function parseAlone(flood) {
 }
 
 /** Events per run: about 40 MB of stream, between 20,000 (or `n` if less) and `n`. */
-function eventsFor(recording, size, n) {
+export function eventsFor(recording, size, n) {
   const probe = buildFlood(recording, { events: 2000, size });
   return Math.max(Math.min(n, 20_000), Math.min(n, Math.round(40e6 / (probe.bytes / probe.events))));
 }

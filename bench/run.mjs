@@ -4,7 +4,7 @@
 // beside a baseline in the same run, on the same worker program, interleaved, as
 // min / median / p95 and as a per-pair ratio (product / baseline); no figure asserts a speed.
 //
-//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events] [--quick]
+//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events,handover] [--quick]
 //                      [--out bench/results.json] [--markdown]
 // --quick: small N everywhere (what test/unit/bench.smoke.test.ts runs), for a look in seconds.
 // Progress goes to stderr; the table (Markdown with --markdown) to stdout.
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, distDir, log } from './lib/common.mjs';
 
-export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events'];
+export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events', 'handover'];
 
 /** Full sizes (the issue's) and the small ones the smoke test runs. */
 export const SIZES = {
@@ -27,6 +27,7 @@ export const SIZES = {
     tau: { abortCount: 10, startCount: 5, streamRounds: 5, words: 3000 },
     history: { n: 200_000, rounds: 5 },
     events: { n: 150_000, rounds: 5 },
+    handover: { n: 150_000, rounds: 5 },
   },
   quick: {
     abort: { fakeCount: 2, piCount: 1 },
@@ -37,6 +38,7 @@ export const SIZES = {
     tau: { abortCount: 1, startCount: 1, streamRounds: 1, words: 300 },
     history: { n: 2_000, rounds: 1, warmup: false },
     events: { n: 2_000, rounds: 1, warmup: false, sizes: [90] },
+    handover: { n: 2_000, rounds: 1, warmup: false },
   },
 };
 

@@ -4,10 +4,14 @@
 import path from 'node:path';
 import { ROOT } from './common.mjs';
 
+const options = (production) => {
+  const common = { bundle: true, minify: production, sourcemap: false, logLevel: 'error', absWorkingDir: ROOT };
+  return { common, node: { ...common, platform: 'node', target: 'node20', format: 'cjs' } };
+};
+
 export async function buildBundles(outdir, { production = false } = {}) {
   const esbuild = await import('esbuild');
-  const common = { bundle: true, minify: production, sourcemap: false, logLevel: 'error', absWorkingDir: ROOT };
-  const node = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
+  const { common, node } = options(production);
   const out = (name) => path.join(outdir, name);
   await Promise.all([
     esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension.js'), external: ['vscode'] }),
@@ -17,4 +21,12 @@ export async function buildBundles(outdir, { production = false } = {}) {
     esbuild.build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/main.ts'], outfile: out('webview.js') }),
   ]);
   return outdir;
+}
+
+/** bench/handover.mjs's decode thread (not a product bundle): its file in `outdir`. */
+export async function buildDecodeThread(outdir) {
+  const esbuild = await import('esbuild');
+  const outfile = path.join(outdir, 'decode-thread.js');
+  await esbuild.build({ ...options(false).node, entryPoints: ['bench/lib/decode-thread.ts'], outfile });
+  return outfile;
 }

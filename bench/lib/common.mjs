@@ -1,6 +1,7 @@
 // Shared by the benchmarks: paths, the product under test (dist/core.js), a bare wire client for
 // baselines, statistics, and interleaved pairing. Nothing here asserts a speed.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -73,24 +74,27 @@ export class BareWorker {
     this.child.stdin.on('error', () => {});
     this.waiters = [];
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
-    const decoder = new StringDecoder('utf8');
-    let rest = '';
-    this.child.stdout.on('data', (chunk) => {
-      const text = rest + decoder.write(chunk);
-      let from = 0;
-      for (let lf = text.indexOf('\n'); lf !== -1; lf = text.indexOf('\n', from)) {
-        const line = text.slice(from, lf);
-        from = lf + 1;
-        let value;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        this.onValue(value);
+    this.decoder = new StringDecoder('utf8');
+    this.rest = '';
+    this.child.stdout.on('data', (chunk) => this.onChunk(chunk));
+  }
+
+  /** One stdout chunk: LF split + JSON.parse (a subclass may read it elsewhere, bench/handover.mjs). */
+  onChunk(chunk) {
+    const text = this.rest + this.decoder.write(chunk);
+    let from = 0;
+    for (let lf = text.indexOf('\n'); lf !== -1; lf = text.indexOf('\n', from)) {
+      const line = text.slice(from, lf);
+      from = lf + 1;
+      let value;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
       }
-      rest = text.slice(from);
-    });
+      this.onValue(value);
+    }
+    this.rest = text.slice(from);
   }
 
   onValue(value) {
@@ -145,16 +149,41 @@ export const WIRE = {
   },
 };
 
-/** Events/s from the prompt to agent_end, and this process's CPU per event meanwhile. */
-export function measured(count, t0, t1, c0) {
+/**
+ * The main thread's own CPU time in µs (Linux: its schedstat, in ns; NaN elsewhere). Unlike
+ * event-loop utilisation, which is wall time, it does not count time the thread was preempted.
+ */
+function mainThreadCpuUs() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Where the main thread stood at a run's start, for `measured`. */
+export const mainThreadMark = () => ({ elu: performance.eventLoopUtilization(), cpuUs: mainThreadCpuUs() });
+
+/**
+ * Events/s from the prompt to agent_end, and meanwhile this process's CPU per event (every
+ * thread) and, given a `mainThreadMark()` from the start, the main thread's own cost per event
+ * (what a worker takes from the editor's extension host thread): its CPU, and its busy time.
+ */
+export function measured(count, t0, t1, c0, main0) {
   const cpu = process.cpuUsage(c0);
   const seconds = (t1 - t0) / 1000;
-  return { events: count, seconds, rate: count / seconds, cpuUsPerEvent: (cpu.user + cpu.system) / count };
+  const out = { events: count, seconds, rate: count / seconds, cpuUsPerEvent: (cpu.user + cpu.system) / count };
+  if (main0) {
+    out.mainCpuUsPerEvent = (mainThreadCpuUs() - main0.cpuUs) / count;
+    out.activeUsPerEvent = (performance.eventLoopUtilization(main0.elu).active * 1000) / count;
+  }
+  return out;
 }
 
 /**
  * A bare reader's run (the throughput baselines): probe, prompt, count the events until
- * agent_end. Stops the worker afterwards.
+ * agent_end. Stops the worker afterwards. A reader that decodes events itself (bench/handover.mjs)
+ * calls `onValue(event, true)` with the host's event instead of the wire object.
  */
 export async function bareRun(w, dialect, text) {
   const wire = WIRE[dialect];
@@ -164,17 +193,18 @@ export async function bareRun(w, dialect, text) {
     await probed;
     let count = 0;
     const ended = new Promise((resolve) => {
-      w.onValue = (v) => {
-        if (!wire.isEvent(v)) return;
+      w.onValue = (v, decoded = false) => {
+        if (!decoded && !wire.isEvent(v)) return;
         count++;
-        if (wire.eventType(v) === 'agent_end') resolve(performance.now());
+        if ((decoded ? v.type : wire.eventType(v)) === 'agent_end') resolve(performance.now());
       };
     });
+    const main0 = mainThreadMark();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     w.send(wire.prompt(2, text));
     const t1 = await ended;
-    return measured(count, t0, t1, c0);
+    return measured(count, t0, t1, c0, main0);
   } finally {
     await w.stop();
   }

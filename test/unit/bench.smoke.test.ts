@@ -138,6 +138,22 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 
+  it('decoding off the main thread: bare, decode thread (with and without lines) and host count the same events', async () => {
+    const { figures, rows, tables } = await (await load('handover.mjs')).run({ ...runner.SIZES.quick.handover, dist });
+    for (const f of figures) sane(f);
+    // handover.mjs throws when a side sees another count than the flood holds; here, every stream and side ran.
+    const sides = ['bare', 'thread', 'thread+lines', 'host'];
+    assert.deepEqual(rows.map((r: { side: string }) => r.side), [...sides, ...sides, ...sides]);
+    for (const r of rows) {
+      assert.ok(r.events >= 2_000, `${r.stream}: ${r.events} events`);
+      // The main thread's own CPU is read from Linux's /proc.
+      const keys = ['activeUsPerEvent', 'cpuUsPerEvent', 'rate', ...(process.platform === 'linux' ? ['mainCpuUsPerEvent'] : [])];
+      for (const k of keys) assert.ok(r[k].median > 0, `${r.stream} ${r.side}: ${k} is ${r[k].median}`);
+    }
+    assert.equal(figures.length, 3 * 3 * 2, 'per stream, each side but bare beside bare: main-thread CPU and busy time');
+    assert.equal(tables[0].split('\n').length, 2 + rows.length);
+  });
+
   it('the table and the JSON have one row per figure', async () => {
     const results = await runner.runAll({ only: ['memory'], quick: true, dist });
     assert.deepEqual(results.errors, []);
