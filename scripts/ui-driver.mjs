@@ -198,8 +198,10 @@ export async function webviewFrame(page, title, { timeout = DEFAULT_TIMEOUT } = 
     }
     throw new Error(`no webview titled ${title instanceof RegExp ? title : `"${title}"`}; open webviews: ${titles.map((t) => `"${t}"`).join(', ') || 'none'}`);
   });
-  const { id, title: actual } = await found.jsonValue();
-  const frame = page.frameLocator(`iframe.webview[name=${cssString(id)}]`).frameLocator(`iframe#active-frame[title=${cssString(actual)}]`);
+  // Found by its title, then held by its webview's id: a log tab's title changes with its
+  // worker's state ("· working" → "· idle"), and the page inside is replaced when it reloads.
+  const { id } = await found.jsonValue();
+  const frame = page.frameLocator(`iframe.webview[name=${cssString(id)}]`).frameLocator('iframe#active-frame');
   await frame.locator('body').waitFor({ state: 'attached', timeout });
   return frame;
 }
