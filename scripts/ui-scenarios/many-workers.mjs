@@ -74,11 +74,13 @@ async function steps(page) {
     // The row may be re-rendered under the pointer (the tree refreshes as turns end): a person
     // whose click did nothing clicks again.
     const diff = page.locator('.editor-instance .monaco-diff-editor').first();
-    for (let i = 0; i < 3 && !(await diff.isVisible()); i++) {
+    let clicks = 0;
+    for (; clicks < 3 && !(await diff.isVisible()); clicks++) {
       await sessionsRow(page, 'hello.js').click();
       await diff.waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
     }
     await diff.waitFor({ state: 'visible' });
+    console.log(`[ui] many-workers: the changed file's diff opened after ${clicks} click(s)`);
     await diff.locator('.modified .view-line', { hasText: 'from a worker' }).first().waitFor({ state: 'visible' });
     await page.locator('.tab.active', { hasText: 'hello.js' }).waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-diff');

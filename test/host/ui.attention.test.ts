@@ -48,6 +48,29 @@ describe('UI attention', function () {
     assert.equal(api.__ui.eventLog.panelSessions.filter((s) => s.workerId === a && s.panel).length, 1);
   });
 
+  it('selecting a done worker\'s row marks it seen only after the click\'s command could run (no redraw under the click)', async () => {
+    const a = await startDemo(api, 'Attn Click');
+    await startDemo(api, 'Attn Click B'); // selected last: A is not being looked at
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'hello there' });
+    await waitFor(api, 'A to be done', () => attentionOf(api, a) === 'done');
+    const view = api.__ui.tree.view!;
+    await vscode.commands.executeCommand('rpcWorkers.sessions.focus');
+    await waitFor(api, 'the Sessions view to be visible', () => view.visible);
+    // Runs after the extension's own selection listeners, in the same dispatch: what the click's
+    // command would find.
+    const atSelection = new Promise<string | undefined>((resolve) => {
+      const sub = view.onDidChangeSelection((e) => {
+        if (!e.selection.some((n) => 'workerId' in n && n.workerId === a)) return;
+        sub.dispose();
+        resolve(attentionOf(api, a));
+      });
+    });
+    await view.reveal({ kind: 'worker', workerId: a }, { select: true, focus: true });
+    // Marked seen at once, its row's redraw would race the command (see LOOK_DELAY_MS).
+    assert.equal(await atSelection, 'done');
+    await waitFor(api, 'A to be seen once the person has looked', () => attentionOf(api, a) === 'idle');
+  });
+
   it('two log tabs side by side: each renders its own worker', async () => {
     const a = await startDemo(api, 'Tab A');
     const b = await startDemo(api, 'Tab B');

@@ -32,6 +32,14 @@ export interface AttentionServices {
 
 export interface Notified { workerId: string; level: 'info' | 'warning' | 'error'; message: string }
 
+/**
+ * What the person looks at is marked seen this long after they looked. A click on a row of the
+ * Sessions view selects it and then runs the row's command; marking its worker seen at once
+ * redraws the tree in between, and VS Code then drops the command the click carried ("Actual
+ * command not found"), so the click did nothing.
+ */
+export const LOOK_DELAY_MS = 400;
+
 export class WorkerAttention extends Disposable {
   readonly board = new AttentionBoard();
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
@@ -40,12 +48,14 @@ export class WorkerAttention extends Disposable {
   /** Every notification shown, newest last (the host tests read it). */
   readonly notified: Notified[] = [];
   private badgeValue = 0;
+  private lookTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly s: AttentionServices) {
     super();
     this._register(toDisposable(s.host.onState((state) => this.onState(state))));
-    this._register(s.onDidChangeLooking(() => this.lookNow()));
-    this._register(s.onDidChangeSelection(() => this.lookNow()));
+    this._register(s.onDidChangeLooking(() => this.lookSoon()));
+    this._register(s.onDidChangeSelection(() => this.lookSoon()));
+    this._register(toDisposable(() => clearTimeout(this.lookTimer)));
     for (const state of s.host.list()) this.board.update(state, false);
     this.updateBadge();
   }
@@ -83,7 +93,15 @@ export class WorkerAttention extends Disposable {
     this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}`);
   }
 
-  /** What the person now looks at is seen. */
+  private lookSoon(): void {
+    if (this.lookTimer) return;
+    this.lookTimer = setTimeout(() => {
+      this.lookTimer = undefined;
+      this.lookNow();
+    }, LOOK_DELAY_MS);
+  }
+
+  /** What the person now looks at is seen (if they still look at it, see LOOK_DELAY_MS). */
   private lookNow(): void {
     const ids = new Set(this.s.visibleLogs());
     const selected = this.s.selectedInView();
