@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
-import type { LogSession } from '../../src/ui/eventLog/eventLogView';
+import { eventLogHtml } from '../../src/ui/eventLog/html';
+import { START_RELOADS, type LogSession } from '../../src/ui/eventLog/eventLogView';
 import { extensionApi, startDemo, state, stopAll, waitFor } from './ui.support';
 
 const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
@@ -135,6 +136,22 @@ describe('UI attention', function () {
   it('a log page of which nothing runs is given its page again after a silence, and then draws its worker', async () => {
     // A document not served says nothing at all, not even that its files failed.
     await brokenPageComesBack('Silent A', () => '<!DOCTYPE html><html><body>nothing runs here</body></html>');
+  });
+
+  it('a log page whose stylesheet never loads (its script runs) is loaded again at most START_RELOADS times, then a warning', async () => {
+    const a = await startDemo(api, 'Css A');
+    const s = api.__ui.eventLog.openPanel(a);
+    await waitFor(api, 'the tab to draw', () => s.stats.rendered !== null);
+    const before = s.stats.loads;
+    const failed = () => s.stats.received.filter((t) => t === 'loadFailed').length;
+    // Every load of it keeps its script, but one stylesheet is missing (as from a broken package).
+    const own = s.load.bind(s);
+    (s as unknown as { load: (h?: string) => void }).load = (h?: string) => own((h ?? eventLogHtml(s.webview, api.__ui.eventLog.extensionUri)).replace('media/eventLog.css', 'media/no-such.css'));
+    s.load();
+    // Given up: the fifth page's failure is in and no reload is pending (the loop went on: a sixth load, never this).
+    const pending = () => (s as unknown as { reloadTimer?: unknown }).reloadTimer !== undefined;
+    await waitFor(api, 'the page to be loaded START_RELOADS + 1 times, fail each time, and be given up', () => s.stats.loads - before === START_RELOADS + 1 && failed() >= START_RELOADS + 1 && !pending(), 30_000)
+      .catch((e: Error) => { throw new Error(`${e.message}: loads ${s.stats.loads - before}, failed ${failed()}`); });
   });
 
   it('a standing extension request is needs-input: badge, warning, tab title', async () => {

@@ -275,7 +275,9 @@ export class LogSession extends Disposable {
     this.stats.received.push(msg.type);
     if (msg.type === 'ready') {
       this.ready = true;
-      this.reloads = 0;
+      // A page that said a file of its own failed (its stylesheets fail before its script runs)
+      // is being loaded again: its `ready` does not count as a load that worked.
+      if (!this.reloadTimer) this.reloads = 0;
       this.replay();
     } else if (msg.type === 'loadFailed') {
       this.loadFailed(msg.what);
