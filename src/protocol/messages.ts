@@ -72,6 +72,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     selected: z.nullable(z.string()),
   }),
   z.object({ type: z.literal('prefill'), workerId: z.string(), text: z.string() }),
+  /** The webview came back on screen: a page that is still alive says `ready` again (it may have missed events). */
+  z.object({ type: z.literal('ping') }),
   /**
    * What came of an action on the worker, from the composer (`own`) or from anywhere else (the
    * palette, the tree): `message` is the sentence it is said in, `tone` how it is shown.
@@ -93,6 +95,8 @@ export const VSCODE_API_GLOBAL = 'rpcWorkersVscodeApi';
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** The page's document runs (its load guard, html.ts, says so first). */
+  z.object({ type: z.literal('loading') }),
   /** A script or stylesheet of the page did not load (html.ts): the host gives it its page again. */
   z.object({ type: z.literal('loadFailed'), what: z.string().check(z.maxLength(2000)) }),
   z.object({ type: z.literal('send'), workerId: id(), text: text(), mode: z.enum(['prompt', 'steer', 'followUp']) }),

@@ -85,6 +85,9 @@ function onMessage(msg: HostMessage): void {
     case 'result':
       if (worker?.workerId === msg.workerId) composer.result(msg);
       return;
+    case 'ping':
+      post({ type: 'ready' });
+      return;
   }
 }
 

@@ -96,46 +96,67 @@ describe('UI attention', function () {
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'one for A' });
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'one for B' });
     await waitFor(api, 'both turns to end', () => state(api, a).turns.at(-1)?.endedAt && state(api, b).turns.at(-1)?.endedAt);
-    const drawn = (s: LogSession, id: string) => s.stats.rendered?.workerId === id && s.stats.rendered.events === api.events(id).length;
-    const said = (s: LogSession) => `rendered ${JSON.stringify(s.stats.rendered?.events ?? null)} of ${api.events(s.workerId!).length}, ready ${readies(s)}, loads ${s.stats.loads}, visible ${s.panel?.visible}`;
+    // A tab of which nothing ran is replaced by a new one: each worker's tab is looked up afresh.
+    const tabOf = (id: string) => api.__ui.eventLog.panelSessions.find((s) => s.workerId === id);
+    const drawn = (s: LogSession | undefined, id: string) => s?.stats.rendered?.workerId === id && s.stats.rendered.events === api.events(id).length;
+    const said = (s: LogSession | undefined) => !s ? 'no tab' : `rendered ${JSON.stringify(s.stats.rendered?.events ?? null)} of ${api.events(s.workerId!).length}, ready ${readies(s)}, loads ${s.stats.loads}, visible ${s.panel?.visible}`;
     for (let round = 1; round <= 4; round++) {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await waitFor(api, 'the tabs to close', () => api.__ui.eventLog.panelSessions.length === 0);
-      const sa = api.__ui.eventLog.openPanel(a);
-      const sb = api.__ui.eventLog.openPanel(b);
-      await waitFor(api, `round ${round}: tab A and tab B to draw their own events`, () => drawn(sa, a) && drawn(sb, b), 50_000)
-        .catch((e: Error) => { throw new Error(`${e.message}: A ${said(sa)}; B ${said(sb)}`); });
-      assert.ok(sa.panel?.visible && sb.panel?.visible, 'both tabs are on screen');
+      api.__ui.eventLog.openPanel(a);
+      api.__ui.eventLog.openPanel(b);
+      await waitFor(api, `round ${round}: tab A and tab B to draw their own events`, () => drawn(tabOf(a), a) && drawn(tabOf(b), b), 50_000)
+        .catch((e: Error) => { throw new Error(`${e.message}: A ${said(tabOf(a))}; B ${said(tabOf(b))}`); });
+      assert.ok(tabOf(a)?.panel?.visible && tabOf(b)?.panel?.visible, 'both tabs are on screen');
     }
   });
 
   /** A drawn log tab is given `page` instead of its own; it must come back (loaded again) and draw. */
-  async function brokenPageComesBack(name: string, page: (own: string) => string, said?: string): Promise<void> {
+  async function brokenPageComesBack(name: string, page: (own: string) => string, said?: string): Promise<'reloaded' | 'replaced'> {
     const a = await startDemo(api, name);
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'something to draw' });
     await waitFor(api, 'the turn to end', () => state(api, a).turns.at(-1)?.endedAt);
     const s = api.__ui.eventLog.openPanel(a);
     await waitFor(api, 'the tab to draw', () => s.stats.rendered?.events === api.events(a).length);
     const failed = () => s.stats.received.filter((t) => t === 'loadFailed').length;
-    const before = { loads: s.stats.loads, readies: readies(s), failed: failed() };
+    const before = { loads: s.stats.loads, failed: failed() };
+    s.stats.rendered = null;
     s.load(page(s.webview.html));
     if (said) await waitFor(api, said, () => failed() > before.failed);
-    await waitFor(api, 'the page to be loaded again and say ready', () => s.stats.loads >= before.loads + 2 && readies(s) > before.readies, 30_000);
-    s.stats.rendered = null;
-    await waitFor(api, 'the tab to draw again', () => s.stats.rendered?.events === api.events(a).length);
+    // Given its page again, or (nothing of it ran) replaced by a new tab: either way it draws.
+    const tab = () => api.__ui.eventLog.panelSessions.find((x) => x.workerId === a);
+    await waitFor(api, 'the page to be loaded again, or the tab replaced, and draw', () => (s.stats.loads >= before.loads + 2 || tab() !== s) && tab()?.stats.rendered?.events === api.events(a).length, 30_000);
+    return tab() === s ? 'reloaded' : 'replaced';
   }
 
   it('a log page whose script does not load says so, is given its page again, and then draws its worker', async () => {
     // The page as a webview left without its resources gets it: its script fails to load.
-    await brokenPageComesBack('Reload A', (own) => {
+    const how = await brokenPageComesBack('Reload A', (own) => {
       assert.match(own, /dist\/webview\.js/);
       return own.replace('dist/webview.js', 'dist/no-such-webview.js');
     }, 'the page to say its script did not load');
+    assert.equal(how, 'reloaded');
   });
 
-  it('a log page of which nothing runs is given its page again after a silence, and then draws its worker', async () => {
+  it('a log tab of which nothing runs is replaced by a new tab after a silence, which draws its worker', async () => {
     // A document not served says nothing at all, not even that its files failed.
-    await brokenPageComesBack('Silent A', () => '<!DOCTYPE html><html><body>nothing runs here</body></html>');
+    // Its webview gets no better from the same page: the tab is replaced.
+    assert.equal(await brokenPageComesBack('Silent A', () => '<!DOCTYPE html><html><body>nothing runs here</body></html>'), 'replaced');
+  });
+
+  it('a tab reported hidden for a moment (its page lives on) is asked, says ready again, and gets what came meanwhile', async () => {
+    const a = await startDemo(api, 'Flicker A');
+    const s = api.__ui.eventLog.openPanel(a);
+    await waitFor(api, 'the tab to draw', () => s.stats.rendered?.workerId === a && s.stats.rendered.events === api.events(a).length);
+    const before = readies(s);
+    // What VS Code does while the editor layout splits: hidden, then visible, the page not reloaded.
+    s.unload();
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'while it was hidden' });
+    await waitFor(api, 'the turn to end', () => state(api, a).turns.at(-1)?.endedAt);
+    s.shown();
+    await waitFor(api, 'the living page to say ready again', () => readies(s) > before);
+    await waitFor(api, 'the same tab to draw the turn that came meanwhile', () => s.stats.rendered?.events === api.events(a).length && api.__ui.eventLog.panelSessions.includes(s));
+    assert.equal(s.stats.loads, 1, 'the page was loaded again instead of asked');
   });
 
   it('a log page whose stylesheet never loads (its script runs) is loaded again at most START_RELOADS times, then a warning', async () => {

@@ -93,8 +93,9 @@ export class WorkerAttention extends Disposable {
     this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}`);
   }
 
+  /** Counted from the last change of what is looked at: a second click restarts the wait. */
   private lookSoon(): void {
-    if (this.lookTimer) return;
+    clearTimeout(this.lookTimer);
     this.lookTimer = setTimeout(() => {
       this.lookTimer = undefined;
       this.lookNow();

@@ -38,11 +38,14 @@ export const REPLAY_CHUNK = 1000;
  */
 export const START_RELOADS = 4;
 export const RELOAD_DELAY_MS = 250;
+/** Failures this far apart are counted afresh (a page's files fail before or after its `ready`). */
+const FAILURES_WINDOW_MS = 60_000;
 /**
  * A page can also fail before any of it runs (its document itself is not served), and then says
- * nothing at all. One on screen that has said nothing this long after it was loaded is treated as
- * failed, unless the extension host was busy for most of the wait: then its `ready` may simply
- * not have been read yet, and the wait starts again.
+ * nothing at all. A running page's load guard says `loading` first thing, before any file loads,
+ * so a slow page is not mistaken for it. One on screen that has said nothing this long after it
+ * was loaded is treated as failed, unless the extension host was busy for most of the wait: then
+ * what the page said may simply not have been read yet, and the wait starts again.
  */
 export const SILENT_WAIT_MS = 4000;
 const BUSY_HOST = 0.5;
@@ -78,8 +81,11 @@ export class LogSession extends Disposable {
   private reloads = 0;
   /** Waits for a word from a page on screen (see SILENT_WAIT_MS); anything the page says ends it. */
   private silenceTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The page loaded last has said something. */
+  /** The page loaded last has run (its load guard said `loading`, or it said `ready` or `loadFailed`). */
   private heard = false;
+  /** The page was given up on (START_RELOADS), and the person told once. */
+  private gaveUp = false;
+  private lastFailureAt = 0;
   /** The attention the page was last told (so a change the state already carried is not sent twice). */
   private shownAttention: WorkerView['attention'];
   readonly stats: LogStats = { posted: 0, eventsPosted: 0, invalidFromWebview: 0, maxInFlight: 0, lastInvalid: null, received: [], rendered: null, loads: 0 };
@@ -100,11 +106,23 @@ export class LogSession extends Disposable {
     this.unload();
     this.stats.loads++;
     this.webview.html = html;
-    this.shown();
+    this.watch();
   }
 
-  /** The page is (back) on screen, loading: it should say something soon. */
+  /**
+   * The page is (back) on screen. VS Code loads a hidden webview's page again when it is shown,
+   * and that page says `loading` and `ready`; but a tab is also reported hidden for a moment while
+   * the editor layout splits, and then its page lives on, having missed what came meanwhile. It
+   * is asked: a living page says `ready` again, and is sent the log afresh.
+   */
   shown(): void {
+    if (this.heard || this.silenceTimer || !this.visible()) return;
+    void this.webview.postMessage({ type: 'ping' } satisfies HostMessage);
+    this.watch();
+  }
+
+  /** Waits for a word from the page on screen (see SILENT_WAIT_MS). */
+  private watch(): void {
     if (this.heard || this.silenceTimer || !this.visible()) return;
     this.awaitWord(performance.eventLoopUtilization());
   }
@@ -114,27 +132,52 @@ export class LogSession extends Disposable {
       this.silenceTimer = undefined;
       if (this.isDisposed || !this.visible()) return;
       if (performance.eventLoopUtilization(since).utilization > BUSY_HOST) this.awaitWord(performance.eventLoopUtilization());
-      else this.loadFailed('its page: nothing of it ran');
+      else this.loadFailed('its page: nothing of it ran', true);
     }, SILENT_WAIT_MS);
   }
 
-  /** The page said a script or stylesheet of its own did not load (see START_RELOADS). */
-  private loadFailed(what: string): void {
+  /**
+   * The page said a script or stylesheet of its own did not load, or nothing of it ran (see
+   * START_RELOADS). A tab whose document was not served at all gets no better from the same
+   * webview: it is replaced by a new tab.
+   */
+  private loadFailed(what: string, nothingRan = false): void {
     if (this.reloadTimer) return;
+    const now = Date.now();
+    if (now - this.lastFailureAt > FAILURES_WINDOW_MS) {
+      this.reloads = 0;
+      this.gaveUp = false;
+    }
+    this.lastFailureAt = now;
     const who = this.workerId ? ` for ${this.log.label(this.workerId) ?? this.workerId}` : '';
     if (this.reloads >= START_RELOADS) {
-      const message = `The event log${who} could not load its page (${what}) after ${this.reloads + 1} tries. Close it and open it again.`;
+      if (this.gaveUp) return;
+      this.gaveUp = true;
+      const again = this.panel ? 'Close its tab and open it again' : 'Hide the Event Log view and show it again';
+      const message = `The event log${who} could not load its page (${what}) after ${this.reloads + 1} tries. ${again}.`;
       console.warn(`[rpc-workers] ${message}`);
       void vscode.window.showWarningMessage(message);
       return;
     }
     const wait = RELOAD_DELAY_MS * 2 ** this.reloads;
     this.reloads++;
-    console.warn(`[rpc-workers] the event log page${who} could not load ${what}; loading it again in ${wait} ms (${this.reloads} of ${START_RELOADS})`);
+    console.warn(`[rpc-workers] the event log page${who} could not load ${what}; ${nothingRan && this.panel ? 'opening it in a new tab' : 'loading it again'} in ${wait} ms (${this.reloads} of ${START_RELOADS})`);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
-      if (!this.isDisposed) this.load();
+      if (this.isDisposed) return;
+      if (nothingRan && this.panel) this.log.replacePanel(this);
+      else this.load();
     }, wait);
+  }
+
+  /** Its failures so far, for the tab that replaces it (see replacePanel). */
+  failures(): { reloads: number; lastFailureAt: number } {
+    return { reloads: this.reloads, lastFailureAt: this.lastFailureAt };
+  }
+
+  inherit(f: { reloads: number; lastFailureAt: number }): void {
+    this.reloads = f.reloads;
+    this.lastFailureAt = f.lastFailureAt;
   }
 
   setWorker(workerId: string | undefined): void {
@@ -210,8 +253,8 @@ export class LogSession extends Disposable {
 
   private replay(): void {
     this.buffer = [];
-    // What waits to be sent is superseded by the reset, except what the composer was told.
-    this.outbox = this.outbox.filter((m) => m.type === 'prefill' || m.type === 'result');
+    // What waits to be sent is superseded by the reset (the page's composer starts afresh too).
+    this.outbox = [];
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const id = this.workerId;
@@ -264,20 +307,22 @@ export class LogSession extends Disposable {
       return;
     }
     const msg = parsed.data;
-    this.heard = true;
-    clearTimeout(this.silenceTimer);
-    this.silenceTimer = undefined;
+    // Only the page's own start words: a late `rendered` of the page before would hide this one's silence.
+    if (msg.type === 'loading' || msg.type === 'ready' || msg.type === 'loadFailed') {
+      this.heard = true;
+      clearTimeout(this.silenceTimer);
+      this.silenceTimer = undefined;
+    }
     if (msg.type === 'rendered') {
       this.stats.rendered = msg;
       this._onDidReceive.fire(msg);
       return;
     }
     this.stats.received.push(msg.type);
-    if (msg.type === 'ready') {
+    if (msg.type === 'loading') {
+      // Its document runs; its files may still fail (loadFailed) or it says ready.
+    } else if (msg.type === 'ready') {
       this.ready = true;
-      // A page that said a file of its own failed (its stylesheets fail before its script runs)
-      // is being loaded again: its `ready` does not count as a load that worked.
-      if (!this.reloadTimer) this.reloads = 0;
       this.replay();
     } else if (msg.type === 'loadFailed') {
       this.loadFailed(msg.what);
@@ -375,12 +420,22 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     await vscode.commands.executeCommand(`${EVENT_LOG_VIEW}.focus`, { preserveFocus });
   }
 
-  openPanel(workerId: string): LogSession {
+  /** A tab of which nothing ran, even when given its page again: a new tab in its place. */
+  replacePanel(old: LogSession): void {
+    const { panel, workerId } = old;
+    if (!panel || !workerId) return;
+    const column = panel.viewColumn;
+    const failures = old.failures();
+    panel.dispose();
+    this.openPanel(workerId, { column, preserveFocus: true }).inherit(failures);
+  }
+
+  openPanel(workerId: string, place: { column?: vscode.ViewColumn; preserveFocus?: boolean } = {}): LogSession {
     // One tab per worker: a second open shows the tab it has.
     const open = [...this.panels].find((p) => p.fixed && p.workerId === workerId && p.panel);
     if (open) { open.panel!.reveal(undefined, false); return open; }
     const name = this.lookup(workerId)?.state.name ?? workerId;
-    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
+    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, { viewColumn: place.column ?? vscode.ViewColumn.Beside, preserveFocus: place.preserveFocus ?? false }, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
     const session = new LogSession(panel.webview, this, true, () => panel.visible);
     session.panel = panel;
@@ -485,7 +540,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
    * The composer's buttons go through the same commands as the palette, with source event-log;
    * the commands report the result to the composer (see Commands.show).
    */
-  async act(msg: Exclude<WebviewMessage, { type: 'ready' | 'loadFailed' | 'selectWorker' | 'rendered' }>): Promise<void> {
+  async act(msg: Exclude<WebviewMessage, { type: 'ready' | 'loading' | 'loadFailed' | 'selectWorker' | 'rendered' }>): Promise<void> {
     const base = { workerId: msg.workerId, source: 'event-log', submitter: 'user' };
     switch (msg.type) {
       case 'send': {

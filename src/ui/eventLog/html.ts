@@ -14,6 +14,7 @@ export function nonce(): string {
 const LOAD_GUARD = `(() => {
   const api = acquireVsCodeApi();
   window.${VSCODE_API_GLOBAL} = api;
+  api.postMessage({ type: 'loading' });
   addEventListener('error', (e) => {
     const t = e.target;
     if (t instanceof HTMLScriptElement || t instanceof HTMLLinkElement) api.postMessage({ type: 'loadFailed', what: String(t.src || t.href).split('/').slice(-2).join('/') });

@@ -34,6 +34,8 @@ export class PastSessions extends Disposable {
   /** History sessions this window's workers wrote (their end is written just after the worker goes). */
   private readonly mine = new Set<string>();
   private endRetries = 0;
+  /** This window's sessions whose end is not on disk yet, with a relist due (see sessions()). */
+  private ending = new Set<string>();
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this._onDidChange.event;
   private readonly relist = throttle(() => void this.load(), 300);
@@ -92,9 +94,10 @@ export class PastSessions extends Disposable {
           // A worker of this window that just ended may be listed before its end is on disk:
           // list again shortly rather than call it "running in another window".
           const hosted = this.ownSessionIds();
-          const ending = this.listing.sessions.some((x) => x.status === 'live' && this.mine.has(x.id) && !hosted.has(x.id));
-          if (ending && this.endRetries++ < 20) this.relist.schedule();
-          else if (!ending) this.endRetries = 0;
+          const ending = this.listing.sessions.filter((x) => x.status === 'live' && this.mine.has(x.id) && !hosted.has(x.id)).map((x) => x.id);
+          if (ending.length && this.endRetries++ < 20) this.relist.schedule();
+          else if (!ending.length) this.endRetries = 0;
+          this.ending = new Set(this.relist.pending ? ending : []);
           void this.prune();
         }
       } catch (error) {
@@ -145,8 +148,8 @@ export class PastSessions extends Disposable {
   /**
    * The listing's sessions the tree shows: not hosted by this window, archived only when asked.
    * A session of this window's that is gone from the host but still reads live is ending: its end
-   * is not on disk yet, and a relist is due. Until then it is not shown, rather than shown as
-   * "running in another window".
+   * is not on disk yet, and a relist is due. While one is due it is not shown, rather than shown
+   * as "running in another window"; an end that never comes (a write that failed) shows it again.
    */
   sessions(): SessionSummary[] {
     return this.shownSessions().filter((s) => this.showArchived || !s.archived);
@@ -159,7 +162,7 @@ export class PastSessions extends Disposable {
   private shownSessions(): SessionSummary[] {
     if (!this.listing) return [];
     const hosted = this.ownSessionIds();
-    return this.listing.sessions.filter((s) => !hosted.has(s.id) && !(s.status === 'live' && this.mine.has(s.id)));
+    return this.listing.sessions.filter((s) => !hosted.has(s.id) && !this.ending.has(s.id));
   }
 
   get unreadable(): HistoryListing['unreadable'] {
