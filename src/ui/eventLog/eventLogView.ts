@@ -132,16 +132,12 @@ export class LogSession extends Disposable {
       this.silenceTimer = undefined;
       if (this.isDisposed || !this.visible()) return;
       if (performance.eventLoopUtilization(since).utilization > BUSY_HOST) this.awaitWord(performance.eventLoopUtilization());
-      else this.loadFailed('its page: nothing of it ran', true);
+      else this.loadFailed('its page: nothing of it ran');
     }, SILENT_WAIT_MS);
   }
 
-  /**
-   * The page said a script or stylesheet of its own did not load, or nothing of it ran (see
-   * START_RELOADS). A tab whose document was not served at all gets no better from the same
-   * webview: it is replaced by a new tab.
-   */
-  private loadFailed(what: string, nothingRan = false): void {
+  /** The page said a script or stylesheet of its own did not load, or nothing of it ran (see START_RELOADS). */
+  private loadFailed(what: string): void {
     if (this.reloadTimer) return;
     const now = Date.now();
     if (now - this.lastFailureAt > FAILURES_WINDOW_MS) {
@@ -161,23 +157,11 @@ export class LogSession extends Disposable {
     }
     const wait = RELOAD_DELAY_MS * 2 ** this.reloads;
     this.reloads++;
-    console.warn(`[rpc-workers] the event log page${who} could not load ${what}; ${nothingRan && this.panel ? 'opening it in a new tab' : 'loading it again'} in ${wait} ms (${this.reloads} of ${START_RELOADS})`);
+    console.warn(`[rpc-workers] the event log page${who} could not load ${what}; loading it again in ${wait} ms (${this.reloads} of ${START_RELOADS})`);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
-      if (this.isDisposed) return;
-      if (nothingRan && this.panel) this.log.replacePanel(this);
-      else this.load();
+      if (!this.isDisposed) this.load();
     }, wait);
-  }
-
-  /** Its failures so far, for the tab that replaces it (see replacePanel). */
-  failures(): { reloads: number; lastFailureAt: number } {
-    return { reloads: this.reloads, lastFailureAt: this.lastFailureAt };
-  }
-
-  inherit(f: { reloads: number; lastFailureAt: number }): void {
-    this.reloads = f.reloads;
-    this.lastFailureAt = f.lastFailureAt;
   }
 
   setWorker(workerId: string | undefined): void {
@@ -420,22 +404,12 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     await vscode.commands.executeCommand(`${EVENT_LOG_VIEW}.focus`, { preserveFocus });
   }
 
-  /** A tab of which nothing ran, even when given its page again: a new tab in its place. */
-  replacePanel(old: LogSession): void {
-    const { panel, workerId } = old;
-    if (!panel || !workerId) return;
-    const column = panel.viewColumn;
-    const failures = old.failures();
-    panel.dispose();
-    this.openPanel(workerId, { column, preserveFocus: true }).inherit(failures);
-  }
-
-  openPanel(workerId: string, place: { column?: vscode.ViewColumn; preserveFocus?: boolean } = {}): LogSession {
+  openPanel(workerId: string): LogSession {
     // One tab per worker: a second open shows the tab it has.
     const open = [...this.panels].find((p) => p.fixed && p.workerId === workerId && p.panel);
     if (open) { open.panel!.reveal(undefined, false); return open; }
     const name = this.lookup(workerId)?.state.name ?? workerId;
-    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, { viewColumn: place.column ?? vscode.ViewColumn.Beside, preserveFocus: place.preserveFocus ?? false }, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
+    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
     const session = new LogSession(panel.webview, this, true, () => panel.visible);
     session.panel = panel;
