@@ -22,7 +22,7 @@ export class LogTabs extends Disposable {
 
   retitle(): void {
     for (const [id, panel] of this.tabs()) {
-      const name = this.eventLog.label(id) ?? this.eventLog.lookup(id)?.state.name ?? id;
+      const name = this.eventLog.label(id) ?? this.eventLog.stateOf(id)?.name ?? id;
       // A past session's read-only log is told apart from a live worker of the same name.
       const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null);
       if (panel.title !== title) panel.title = title;

@@ -81,10 +81,7 @@ export class Commands extends Disposable {
 
   /** The worker's name as lists show it; a stopped worker's too, never its internal id. */
   private name(workerId: string): string {
-    const label = this.s.eventLog.label(workerId);
-    if (label) return label;
-    const s = this.s.host.state(workerId);
-    return s.status === 'not_found' ? this.s.eventLog.lookup(workerId)?.state.name ?? 'the worker' : s.state.name;
+    return this.s.eventLog.label(workerId) ?? this.s.eventLog.stateOf(workerId)?.name ?? 'the worker';
   }
 
   /** Says the result (notification or status bar) and puts it under the event log's composer. */

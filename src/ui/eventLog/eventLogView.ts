@@ -116,15 +116,19 @@ export class LogSession extends Disposable {
    * is asked: a living page says `ready` again, and is sent the log afresh.
    */
   shown(): void {
-    if (this.heard || this.silenceTimer || !this.visible()) return;
-    void this.webview.postMessage({ type: 'ping' } satisfies HostMessage);
-    this.watch();
+    if (this.watch()) void this.webview.postMessage({ type: 'ping' } satisfies HostMessage);
   }
 
-  /** Waits for a word from the page on screen (see SILENT_WAIT_MS). */
-  private watch(): void {
-    if (this.heard || this.silenceTimer || !this.visible()) return;
+  /** Waits for a word from the page on screen (see SILENT_WAIT_MS); false if none is awaited (heard, waited for already, off screen). */
+  private watch(): boolean {
+    if (this.heard || this.silenceTimer || !this.visible()) return false;
     this.awaitWord(performance.eventLoopUtilization());
+    return true;
+  }
+
+  private stopWatching(): void {
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = undefined;
   }
 
   private awaitWord(since: EventLoopUtilization): void {
@@ -183,8 +187,7 @@ export class LogSession extends Disposable {
     this.outbox = [];
     this.inFlight = 0;
     this.generation++;
-    clearTimeout(this.silenceTimer);
-    this.silenceTimer = undefined;
+    this.stopWatching();
     this.heard = false;
   }
 
@@ -294,8 +297,7 @@ export class LogSession extends Disposable {
     // Only the page's own start words: a late `rendered` of the page before would hide this one's silence.
     if (msg.type === 'loading' || msg.type === 'ready' || msg.type === 'loadFailed') {
       this.heard = true;
-      clearTimeout(this.silenceTimer);
-      this.silenceTimer = undefined;
+      this.stopWatching();
     }
     if (msg.type === 'rendered') {
       this.stats.rendered = msg;
@@ -358,10 +360,8 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
 
   /** A worker's attention changed: the pages showing it say so. */
   attentionChanged(workerId: string): void {
-    const st = this.host.state(workerId);
-    const state = st.status !== 'not_found' ? st.state : this.retired.get(workerId)?.state;
-    if (!state || this.past.has(workerId)) return;
-    this.each((s) => s.attentionChanged(workerId, state));
+    const state = this.past.has(workerId) ? undefined : this.stateOf(workerId);
+    if (state) this.each((s) => s.attentionChanged(workerId, state));
   }
 
   get storeLimit(): number {
@@ -408,7 +408,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     // One tab per worker: a second open shows the tab it has.
     const open = [...this.panels].find((p) => p.fixed && p.workerId === workerId && p.panel);
     if (open) { open.panel!.reveal(undefined, false); return open; }
-    const name = this.lookup(workerId)?.state.name ?? workerId;
+    const name = this.stateOf(workerId)?.name ?? workerId;
     const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
     const session = new LogSession(panel.webview, this, true, () => panel.visible);
@@ -445,6 +445,14 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
   /** pi's set_editor_text lands in the composer. */
   prefill(workerId: string, text: string): void {
     this.each((s) => s.prefill(workerId, text));
+  }
+
+  /** A worker's state (a past session's, live, or stopped and kept), without reading its events, which decodes the store. */
+  stateOf(workerId: string): WorkerState | undefined {
+    const p = this.past.get(workerId);
+    if (p) return p.state;
+    const st = this.host.state(workerId);
+    return st.status !== 'not_found' ? st.state : this.retired.get(workerId)?.state;
   }
 
   lookup(workerId: string): { state: WorkerState; events: AgentEvent[]; evicted: number; note?: string } | undefined {
