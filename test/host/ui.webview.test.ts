@@ -11,6 +11,17 @@ import { extensionApi, nextEvent, startDemo, stopAll, waitFor } from './ui.suppo
 type Session = NonNullable<ExtensionApi['__ui']['eventLog']['session']>;
 const receive = (s: Session, m: unknown) => (s as unknown as { receive(m: unknown): void }).receive(m);
 const readies = (s: Session) => s.stats.received.filter((t) => t === 'ready').length;
+/** The `result` messages posted to a page from now on, as they went on the wire. */
+function postedResults(s: Session): Array<Record<string, unknown>> {
+  const seen: Array<Record<string, unknown>> = [];
+  const webview = s.webview as { postMessage(m: unknown): Thenable<boolean> };
+  const post = webview.postMessage.bind(webview);
+  webview.postMessage = (m: unknown) => {
+    if ((m as { type?: unknown }).type === 'result') seen.push(m as Record<string, unknown>);
+    return post(m);
+  };
+  return seen;
+}
 
 describe('UI event log webview', function () {
   this.timeout(60_000);
@@ -106,6 +117,32 @@ describe('UI event log webview', function () {
     assert.equal(p.source, 'event-log');
     assert.equal(p.submitter, 'user');
     assert.equal(p.data?.text, 'from the composer');
+  });
+
+  // A sidebar view and an editor tab on one worker: each composer's action is answered to the
+  // page that sent it (its request id back as `seq`); the other page hears the result as news.
+  it('a composer action is answered to the page that sent it, not to another page on the same worker', async () => {
+    const id = await startDemo(api);
+    await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
+    const view = await waitFor(api, 'the view', () => { const s = api.__ui.eventLog.session; return s && readies(s) > 0 && s.workerId === id ? s : undefined; });
+    const tab = api.__ui.eventLog.openPanel(id);
+    await waitFor(api, 'the tab to say ready', () => readies(tab) > 0);
+    const inView = postedResults(view);
+    const inTab = postedResults(tab);
+    receive(tab, { type: 'send', workerId: id, text: 'from the tab', mode: 'prompt', req: 7 });
+    await waitFor(api, 'both pages to be told the result', () => inView.length > 0 && inTab.length > 0);
+    assert.equal(inTab.length, 1, JSON.stringify(inTab));
+    assert.equal(inTab[0].seq, 7, `the tab's reply does not answer its request: ${JSON.stringify(inTab[0])}`);
+    assert.ok(inView.every((r) => r.seq === undefined && r.own !== true), `the view took the tab's reply as its own: ${JSON.stringify(inView)}`);
+    // And the other way round, with both asking at once.
+    inView.length = 0;
+    inTab.length = 0;
+    receive(view, { type: 'abort', workerId: id, req: 1 });
+    receive(tab, { type: 'stop', workerId: id, req: 1 });
+    await waitFor(api, 'both replies', () => inView.some((r) => r.action === 'abort') && inTab.some((r) => r.action === 'stop'));
+    await waitFor(api, 'each page to hear of the other\'s action', () => inView.some((r) => r.action === 'stop') && inTab.some((r) => r.action === 'abort'));
+    assert.deepEqual(inView.filter((r) => r.seq !== undefined || r.own === true).map((r) => r.action), ['abort']);
+    assert.deepEqual(inTab.filter((r) => r.seq !== undefined || r.own === true).map((r) => r.action), ['stop']);
   });
 
   it('a hidden view is restored from the store when shown again', async () => {
