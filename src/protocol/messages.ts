@@ -75,10 +75,11 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   /** The webview came back on screen: a page that is still alive says `ready` again (it may have missed events). */
   z.object({ type: z.literal('ping') }),
   /**
-   * What came of an action on the worker, from the composer (`own`) or from anywhere else (the
-   * palette, the tree): `message` is the sentence it is said in, `tone` how it is shown.
+   * What came of an action on the worker: `message` is the sentence it is said in, `tone` how it
+   * is shown. `seq`: the reply to this page's request of that id; absent, the action came from
+   * elsewhere (the palette, the tree, another page on the same worker).
    */
-  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), own: z.optional(z.boolean()) }),
+  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), seq: z.optional(count()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -99,11 +100,12 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loading') }),
   /** A script or stylesheet of the page did not load (html.ts): the host gives it its page again. */
   z.object({ type: z.literal('loadFailed'), what: z.string().check(z.maxLength(2000)) }),
-  z.object({ type: z.literal('send'), workerId: id(), text: text(), mode: z.enum(['prompt', 'steer', 'followUp']) }),
-  z.object({ type: z.literal('redirect'), workerId: id(), text: text() }),
-  z.object({ type: z.literal('abort'), workerId: id() }),
-  z.object({ type: z.literal('compact'), workerId: id() }),
-  z.object({ type: z.literal('stop'), workerId: id() }),
+  // The composer's requests: `req` is the page's id for it, which the result's `seq` gives back.
+  z.object({ type: z.literal('send'), workerId: id(), text: text(), mode: z.enum(['prompt', 'steer', 'followUp']), req: z.optional(count()) }),
+  z.object({ type: z.literal('redirect'), workerId: id(), text: text(), req: z.optional(count()) }),
+  z.object({ type: z.literal('abort'), workerId: id(), req: z.optional(count()) }),
+  z.object({ type: z.literal('compact'), workerId: id(), req: z.optional(count()) }),
+  z.object({ type: z.literal('stop'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
   /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
   z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),

@@ -92,7 +92,7 @@ export class RpcWorkersExtension extends Disposable {
     this.outputs = outputs = this._register(new OutputChannels(this.host));
     this.statusBar = statusBar = this._register(new WorkersStatusBar(this.host));
     this.tree = this._register(new SessionsTree(this.host, this.selection));
-    this.eventLog = eventLog = this._register(new EventLog(this.host, context.extensionUri, this.selection));
+    this.eventLog = eventLog = this._register(new EventLog({ host: this.host, extensionUri: context.extensionUri, selection: this.selection, log: this.log }));
     this.commands = this._register(new Commands({
       host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.

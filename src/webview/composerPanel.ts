@@ -14,6 +14,10 @@ export class ComposerPanel {
   private readonly buttons: Record<'send' | 'followUp' | 'redirect' | 'abort' | 'compact' | 'stop', HTMLButtonElement>;
   /** The message just sent, until its result comes: it goes back into the box if it failed. */
   private pendingSend: Pending | null = null;
+  /** The id of each request this page makes (`req`); the host's reply carries it back as `seq`. */
+  private lastReq = 0;
+  /** The request that sent pendingSend. */
+  private pendingReq: number | undefined;
 
   /** `worker`: the worker the page shows now; `post`: a message to the extension. */
   constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void) {
@@ -28,7 +32,7 @@ export class ComposerPanel {
     };
     this.element = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'buttons', attrs: { role: 'toolbar', 'aria-label': 'Composer actions' } }, b.send, b.followUp, b.redirect, b.abort, b.compact, b.stop), this.resultLine);
 
-    const act = (type: 'abort' | 'compact' | 'stop') => () => { const w = worker(); if (w) post({ type, workerId: w.workerId }); };
+    const act = (type: 'abort' | 'compact' | 'stop') => () => { const w = worker(); if (w) post({ type, workerId: w.workerId, req: ++this.lastReq }); };
     b.send.addEventListener('click', () => this.send(this.mode()));
     b.followUp.addEventListener('click', () => this.send('followUp'));
     b.redirect.addEventListener('click', () => this.send('redirect'));
@@ -59,6 +63,7 @@ export class ComposerPanel {
   /** Another worker (or none): nothing is pending and the line is blank. */
   reset(): void {
     this.pendingSend = null;
+    this.pendingReq = undefined;
     this.showLine({ text: '', cls: 'info' });
   }
 
@@ -73,9 +78,13 @@ export class ComposerPanel {
     this.textarea.focus();
   }
 
+  /** A result: the reply to a request of this page when its `seq` says so, news otherwise. */
   result(msg: Result): void {
-    const after = afterResult(this.pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own: msg.own === true }, this.textarea.value);
+    // Only the reply to the request that sent the pending message may give it back.
+    const own = msg.seq !== undefined && msg.seq === this.pendingReq;
+    const after = afterResult(this.pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own }, this.textarea.value);
     this.pendingSend = after.pending;
+    if (!after.pending) this.pendingReq = undefined;
     if (after.restore !== null) this.textarea.value = after.restore;
     this.showLine(after.line);
   }
@@ -92,9 +101,11 @@ export class ComposerPanel {
       this.textarea.focus();
       return;
     }
-    if (kind === 'redirect') this.post({ type: 'redirect', workerId: worker.workerId, text });
-    else this.post({ type: 'send', workerId: worker.workerId, text, mode: kind });
+    const req = ++this.lastReq;
+    if (kind === 'redirect') this.post({ type: 'redirect', workerId: worker.workerId, text, req });
+    else this.post({ type: 'send', workerId: worker.workerId, text, mode: kind, req });
     this.pendingSend = { action: kind, text };
+    this.pendingReq = req;
     this.textarea.value = '';
     this.showLine(pendingLine(kind));
   }

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { START_RELOADS, type LogSession } from '../../src/ui/eventLog/eventLogView';
+import type { LogSession } from '../../src/ui/eventLog/logSession';
+import { START_RELOADS } from '../../src/ui/eventLog/pageLoadPolicy';
 import { extensionApi, startDemo, state, stopAll, waitFor } from './ui.support';
 
 const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
@@ -99,7 +100,7 @@ describe('UI attention', function () {
     // In code-server a webview can stay dead for tens of seconds however often it is given its
     // page: then the tab must have tried START_RELOADS times and told the person, never be blank
     // and silent. At least one round must draw both.
-    const toldDead = (s: LogSession | undefined) => (s as unknown as { gaveUp?: boolean } | undefined)?.gaveUp === true;
+    const toldDead = (s: LogSession | undefined) => s?.pageLoad.gaveUp === true;
     const said = (s: LogSession | undefined) => !s ? 'no tab' : `rendered ${JSON.stringify(s.stats.rendered?.events ?? null)} of ${api.events(s.workerId!).length}, ready ${readies(s)}, loads ${s.stats.loads}, given up ${toldDead(s)}, visible ${s.panel?.visible}`;
     let bothDrawn = 0;
     for (let round = 1; round <= 4; round++) {
@@ -169,7 +170,7 @@ describe('UI attention', function () {
     await waitFor(api, 'the tab to draw', () => s.stats.rendered !== null);
     // What a page with a missing stylesheet says, in either order; its loads are counted, not done
     // (five real loads of one webview in four seconds left code-server's next webview unable to load).
-    const receive = (m: unknown) => (s as unknown as { receive(m: unknown): void }).receive(m);
+    const receive = (m: unknown) => s.channel.receive(m);
     const fails = { type: 'loadFailed', what: 'media/eventLog.css' };
     const say = (n: number) => {
       receive({ type: 'loading' });
@@ -178,8 +179,7 @@ describe('UI attention', function () {
     let loads = 0;
     (s as unknown as { load(): void }).load = () => say(++loads);
     say(0);
-    const inner = s as unknown as { reloadTimer?: unknown; gaveUp: boolean };
-    await waitFor(api, 'START_RELOADS loads again, then given up', () => loads === START_RELOADS && inner.reloadTimer === undefined && inner.gaveUp, 20_000)
+    await waitFor(api, 'START_RELOADS loads again, then given up', () => loads === START_RELOADS && !s.pageLoad.reloadPending && s.pageLoad.gaveUp, 20_000)
       .catch((e: Error) => { throw new Error(`${e.message}: ${loads} loads`); });
   });
 

@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { ExtensionApi } from '../../src/ui/extension';
 import { eventLogHtml, webviewOptions } from '../../src/ui/eventLog/html';
-import { MAX_IN_FLIGHT } from '../../src/ui/eventLog/eventLogView';
+import { MAX_IN_FLIGHT } from '../../src/ui/eventLog/pageChannel';
 import { extensionApi, nextEvent, startDemo, stopAll, waitFor } from './ui.support';
 
 type Session = NonNullable<ExtensionApi['__ui']['eventLog']['session']>;
-const receive = (s: Session, m: unknown) => (s as unknown as { receive(m: unknown): void }).receive(m);
+const receive = (s: Session, m: unknown) => s.channel.receive(m);
 const readies = (s: Session) => s.stats.received.filter((t) => t === 'ready').length;
 /** The `result` messages posted to a page from now on, as they went on the wire. */
 function postedResults(s: Session): Array<Record<string, unknown>> {

@@ -20,6 +20,8 @@ export const commandArgSchema = z.looseObject({
   /** Provenance a caller may state; otherwise the path the command came by is used. */
   source: str('source'),
   submitter: str('submitter'),
+  /** The event log composer's request a result answers (EventLog.act makes it; nobody else needs it). */
+  reply: str('reply'),
   /** A Sessions tree node carries its kind. */
   kind: str('kind'),
 });

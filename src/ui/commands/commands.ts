@@ -14,7 +14,6 @@ import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
 import { provenance } from '../host/provenance';
-import type { Source } from '../../protocol/words';
 import { ResultPresenter, type Action, type AnyResult } from './results';
 import { resultSentence, resultTone } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
@@ -41,6 +40,13 @@ export interface CommandServices {
 }
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
+/** Who asked for an action: the path it came by, and the composer request it answers (if any). */
+type Asked = { source?: string; reply?: string };
+/** How the person is asked for a worker when the argument names none. */
+type WorkerPick = { title: string; filter: WorkerFilter; none: string };
+/** How a message goes: queued while the worker streams (`behavior`), who sent it, and the request it answers. */
+type Delivery = { behavior?: 'steer' | 'followUp'; source: string; submitter: string; correlation?: Record<string, unknown>; reply?: string };
+const isRefused = (x: object): x is Refused => 'status' in x;
 const cancelled: Refused = { status: 'cancelled' };
 const noWorktrees: WorktreePlacer = async () => ({ status: 'error', error: 'worktrees are not available' });
 
@@ -84,11 +90,14 @@ export class Commands extends Disposable {
     return this.s.eventLog.label(workerId) ?? this.s.eventLog.stateOf(workerId)?.name ?? 'the worker';
   }
 
-  /** Says the result (notification or status bar) and puts it under the event log's composer. */
-  private show(action: Action, workerId: string, r: AnyResult, source?: string): void {
+  /**
+   * Says the result (notification or status bar) and puts it under the event log's composers;
+   * `asked.reply`: the composer request it answers (see EventLog.act).
+   */
+  private show(action: Action, workerId: string, r: AnyResult, asked: Asked = {}): void {
     const name = this.name(workerId);
     this.results.show(action, name, r);
-    this.s.eventLog.result(workerId, action, r.status, resultSentence(action, name, r), resultTone(action, r), source === 'event-log');
+    this.s.eventLog.result(workerId, { action, status: r.status, message: resultSentence(action, name, r), tone: resultTone(action, r) }, asked.reply);
   }
 
   private argError(p: ParsedArg): Refused | undefined {
@@ -98,18 +107,31 @@ export class Commands extends Disposable {
   }
 
   /** The worker named by the argument, or the one the person picks. */
-  private async worker(p: ParsedArg, title: string, filter: WorkerFilter, none: string): Promise<string | undefined> {
+  private async worker(p: ParsedArg, pick: WorkerPick): Promise<string | undefined> {
     if (p.arg.workerId) return p.arg.workerId;
-    return pickWorker(this.s.host, { title, filter, selected: this.s.selection.current, none, waiting: this.waitingForStart });
+    return pickWorker(this.s.host, { ...pick, selected: this.s.selection.current, waiting: this.waitingForStart });
+  }
+
+  /** Every worker command's start: its argument checked, then the worker it names or the person picks. */
+  private async target(raw: unknown, pick: WorkerPick): Promise<{ p: ParsedArg; workerId: string } | Refused> {
+    const p = parseCommandArg(raw, 'palette');
+    const bad = this.argError(p);
+    if (bad) return bad;
+    const workerId = await this.worker(p, pick);
+    return workerId ? { p, workerId } : cancelled;
+  }
+
+  /** Every start command's start: its argument checked, and nothing started in an untrusted workspace. */
+  private startArg(raw: unknown): ParsedArg | Refused {
+    const p = parseCommandArg(raw, 'palette');
+    return this.argError(p) ?? (isTrusted() ? p : refuseUntrusted());
   }
 
   // ---- start
 
-  async startWorker(raw?: unknown, inWorktree = false): Promise<StartResult | Refused> {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    if (!isTrusted()) return refuseUntrusted();
+  async startWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
+    const p = this.startArg(raw);
+    if (isRefused(p)) return p;
     const settings = this.s.settings();
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const dirs = searchDirs(folders);
@@ -146,14 +168,12 @@ export class Commands extends Disposable {
     }
     const task = await this.firstTask(p);
     if (task === null) return cancelled;
-    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p, undefined, inWorktree || choice.worktree === true);
+    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p, { inWorktree: how.inWorktree || choice.worktree === true });
   }
 
   async startAgentWorker(raw?: unknown): Promise<StartResult | Refused> {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    if (!isTrusted()) return refuseUntrusted();
+    const p = this.startArg(raw);
+    if (isRefused(p)) return p;
     return startAgentWorker(p, {
       settings: () => this.s.settings(),
       extensionPath: this.s.extensionPath,
@@ -161,21 +181,19 @@ export class Commands extends Disposable {
       log: this.s.log,
       defaultFolder: () => this.cwd(),
       firstTask: (q, title) => this.firstTask(q, title),
-      launch: (spec, task, q, dirs) => this.launch(spec, task, q, dirs) as Promise<StartResult>,
+      launch: (spec, task, q, dirs) => this.launch(spec, task, q, { agentDirs: dirs }) as Promise<StartResult>,
     });
   }
 
-  async startDemoWorker(raw?: unknown, inWorktree = false): Promise<StartResult | Refused> {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    if (!isTrusted()) return refuseUntrusted();
+  async startDemoWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
+    const p = this.startArg(raw);
+    if (isRefused(p)) return p;
     const cwd = this.cwd();
     if (!cwd) return this.noFolder();
     // The demo starts at once from the palette; a task comes only from the argument.
     const task = p.arg.task?.trim() ? p.arg.task : undefined;
     const spec = demoSpec(this.s.extensionPath, cwd, undefined, this.s.tauSessionDir);
-    return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p, undefined, inWorktree);
+    return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p, { inWorktree: how.inWorktree });
   }
 
   private cwd(): string | undefined {
@@ -199,8 +217,9 @@ export class Commands extends Disposable {
   }
 
   /** `agentDirs`: where the host looks for `spec.agent` (the directories the card was offered from). */
-  private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, agentDirs?: string[], inWorktree = false): Promise<StartResult | Refused> {
-    const placed = inWorktree ? await (this.worktreePlacer ?? noWorktrees)(spec) : undefined;
+  private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, how: { agentDirs?: string[]; inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
+    const { agentDirs } = how;
+    const placed = how.inWorktree ? await (this.worktreePlacer ?? noWorktrees)(spec) : undefined;
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
@@ -214,7 +233,7 @@ export class Commands extends Disposable {
       this.s.selection.set(r.workerId);
       this.show('start', r.workerId, r);
       void this.s.tree.reveal(r.workerId);
-      if (!p.programmatic) void this.s.eventLog.show(r.workerId, true);
+      if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
       const tail = r.stderrTail?.filter((l) => l.trim()).slice(-5).join('\n');
       const message = `Could not start ${name}: ${r.error}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
@@ -226,15 +245,13 @@ export class Commands extends Disposable {
 
   // ---- messages
 
-  async send(raw: unknown, mode: 'prompt' | 'steer' | 'followUp', source?: Source): Promise<PromptResult | Refused> {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
+  async send(raw: unknown, mode: 'prompt' | 'steer' | 'followUp'): Promise<PromptResult | Refused> {
     const titles = { prompt: 'Prompt', steer: 'Steer', followUp: 'Follow Up' } as const;
     const filter = mode === 'prompt' ? isRunning : isStreaming;
     const none = mode === 'prompt' ? 'No worker is running: start one first.' : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
-    const workerId = await this.worker(p, titles[mode], filter, none);
-    if (!workerId) return cancelled;
+    const t = await this.target(raw, { title: titles[mode], filter, none });
+    if (isRefused(t)) return t;
+    const { p, workerId } = t;
     const name = this.name(workerId);
     const message = p.arg.message ?? await askMessage({
       title: `${titles[mode]} ${name}`,
@@ -242,9 +259,9 @@ export class Commands extends Disposable {
     });
     if (message === undefined) return cancelled;
     const behavior = mode === 'prompt' ? p.arg.streamingBehavior : mode;
-    const from = source ?? p.source;
-    if (mode === 'prompt' && !behavior && !p.programmatic && this.streaming(workerId)) return this.offerWhileStreaming(workerId, message, from, p.submitter);
-    return this.deliver(workerId, message, behavior, from, p.submitter);
+    const how: Delivery = { source: p.source, submitter: p.submitter, reply: p.arg.reply };
+    if (mode === 'prompt' && !behavior && !p.programmatic && this.streaming(workerId)) return this.offerWhileStreaming(workerId, message, how);
+    return this.deliver(workerId, message, { ...how, behavior });
   }
 
   private streaming(workerId: string): boolean {
@@ -257,50 +274,46 @@ export class Commands extends Disposable {
    * lost. The person picks how it goes (steer, follow-up or redirect) from buttons, and the same
    * text is delivered that way.
    */
-  private async offerWhileStreaming(workerId: string, message: string, source: string, submitter: string): Promise<PromptResult | Refused> {
+  private async offerWhileStreaming(workerId: string, message: string, how: Delivery): Promise<PromptResult | Refused> {
     const name = this.name(workerId);
     const short = message.length > 60 ? `${message.slice(0, 60)}…` : message;
     const choice = await vscode.window.showWarningMessage(
       `${name} is in the middle of a turn, so "${short}" was not sent yet. Steer delivers it after the current tool call, Follow Up when the turn ends, Redirect aborts the turn and sends it now.`,
       'Steer', 'Follow Up', 'Redirect',
     );
-    if (choice === 'Steer' || choice === 'Follow Up') return this.deliver(workerId, message, choice === 'Steer' ? 'steer' : 'followUp', source, submitter);
-    if (choice === 'Redirect') return this.doRedirect(workerId, message, source, submitter) as Promise<PromptResult | Refused>;
+    if (choice === 'Steer' || choice === 'Follow Up') return this.deliver(workerId, message, { ...how, behavior: choice === 'Steer' ? 'steer' : 'followUp' });
+    if (choice === 'Redirect') return this.doRedirect(workerId, message, how) as Promise<PromptResult | Refused>;
     return cancelled;
   }
 
   /** A prompt, or a steer / follow-up when `behavior` is given and the worker streams. */
-  async deliver(workerId: string, message: string, behavior: 'steer' | 'followUp' | undefined, source: string, submitter: string, correlation?: Record<string, unknown>): Promise<PromptResult> {
-    const r = await this.s.host.prompt(workerId, message, { ...provenance(source, submitter, correlation), streamingBehavior: behavior });
-    this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : behavior ?? 'prompt', workerId, r, source);
+  async deliver(workerId: string, message: string, how: Delivery): Promise<PromptResult> {
+    const { behavior } = how;
+    const r = await this.s.host.prompt(workerId, message, { ...provenance(how.source, how.submitter, how.correlation), streamingBehavior: behavior });
+    this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : behavior ?? 'prompt', workerId, r, how);
     return r;
   }
 
   async abort(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    const workerId = await this.worker(p, 'Abort Turn', isStreaming, 'No worker is streaming: there is no turn to abort.');
-    if (!workerId) return cancelled;
-    const r = await this.s.host.abort(workerId);
-    this.show('abort', workerId, r, p.source);
+    const t = await this.target(raw, { title: 'Abort Turn', filter: isStreaming, none: 'No worker is streaming: there is no turn to abort.' });
+    if (isRefused(t)) return t;
+    const r = await this.s.host.abort(t.workerId);
+    this.show('abort', t.workerId, r, asked(t.p));
     return r;
   }
 
-  async redirect(raw?: unknown, source?: Source) {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    const workerId = await this.worker(p, 'Redirect', isRunning, 'No worker is running: start one first.');
-    if (!workerId) return cancelled;
+  async redirect(raw?: unknown) {
+    const t = await this.target(raw, { title: 'Redirect', filter: isRunning, none: 'No worker is running: start one first.' });
+    if (isRefused(t)) return t;
+    const { p, workerId } = t;
     const message = p.arg.message ?? await askMessage({ title: `Redirect ${this.name(workerId)}`, prompt: 'The current turn is aborted and this is sent instead' });
     if (message === undefined) return cancelled;
-    return this.doRedirect(workerId, message, source ?? p.source, p.submitter);
+    return this.doRedirect(workerId, message, { source: p.source, submitter: p.submitter, reply: p.arg.reply });
   }
 
-  async doRedirect(workerId: string, message: string, source: string, submitter: string, correlation?: Record<string, unknown>) {
-    const r = await this.s.host.redirect(workerId, message, provenance(source, submitter, { action: 'redirect', ...correlation }));
-    this.show('redirect', workerId, r, source);
+  async doRedirect(workerId: string, message: string, how: Delivery) {
+    const r = await this.s.host.redirect(workerId, message, provenance(how.source, how.submitter, { action: 'redirect', ...how.correlation }));
+    this.show('redirect', workerId, r, how);
     return r;
   }
 
@@ -315,7 +328,7 @@ export class Commands extends Disposable {
       return { status: 'error' as const, error };
     }
     const title = kind === 'redirect' ? 'Redirect with Selection' : 'Send Selection';
-    const workerId = await this.worker(p, title, isRunning, 'No worker is running: start one first.');
+    const workerId = await this.worker(p, { title, filter: isRunning, none: 'No worker is running: start one first.' });
     if (!workerId) return cancelled;
     const doc = editor.document;
     const sel = editor.selection;
@@ -331,36 +344,31 @@ export class Commands extends Disposable {
     const relPath = doc.uri.scheme === 'file' ? vscode.workspace.asRelativePath(doc.uri, false) : doc.fileName;
     const message = buildSelectionMessage({ path: relPath, startLine: lines.startLine, endLine: lines.endLine, languageId: doc.languageId, code, instruction });
     const correlation = { file: relPath, lines: [lines.startLine, lines.endLine] };
-    if (kind === 'redirect') return this.doRedirect(workerId, message, p.source, p.submitter, correlation);
+    if (kind === 'redirect') return this.doRedirect(workerId, message, { source: p.source, submitter: p.submitter, correlation });
     const st = this.s.host.state(workerId);
     let behavior = p.arg.streamingBehavior;
     if (st.status === 'running' && st.state.streaming && !behavior) {
       behavior = p.programmatic ? 'steer' : await askStreamingBehavior(st.state.name);
       if (!behavior) return cancelled;
     }
-    return this.deliver(workerId, message, behavior, p.source, p.submitter, { action: 'send-selection', ...correlation });
+    return this.deliver(workerId, message, { behavior, source: p.source, submitter: p.submitter, correlation: { action: 'send-selection', ...correlation } });
   }
 
   async compact(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    const workerId = await this.worker(p, 'Compact', isIdle, 'No idle worker to compact (a streaming worker compacts after its turn).');
-    if (!workerId) return cancelled;
+    const t = await this.target(raw, { title: 'Compact', filter: isIdle, none: 'No idle worker to compact (a streaming worker compacts after its turn).' });
+    if (isRefused(t)) return t;
+    const { p, workerId } = t;
     const name = this.name(workerId);
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Compacting ${name}` }, () => this.s.host.compact(workerId, p.arg.message ? { instructions: p.arg.message } : undefined));
-    this.show('compact', workerId, r, p.source);
+    this.show('compact', workerId, r, asked(p));
     return r;
   }
 
   async stop(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const bad = this.argError(p);
-    if (bad) return bad;
-    const workerId = await this.worker(p, 'Stop Worker', any, 'There is no worker to stop.');
-    if (!workerId) return cancelled;
-    const r = await this.s.host.stop(workerId);
-    this.show('stop', workerId, r, p.source);
+    const t = await this.target(raw, { title: 'Stop Worker', filter: any, none: 'There is no worker to stop.' });
+    if (isRefused(t)) return t;
+    const r = await this.s.host.stop(t.workerId);
+    this.show('stop', t.workerId, r, asked(t.p));
     return r;
   }
 
@@ -376,14 +384,14 @@ export class Commands extends Disposable {
   async showEventLog(raw?: unknown) {
     const p = parseCommandArg(raw, 'palette');
     const workerId = p.arg.workerId ?? this.s.selection.current ?? this.s.host.list().find(isLive)?.workerId;
-    await this.s.eventLog.show(workerId, false);
+    await this.s.eventLog.show(workerId, { preserveFocus: false });
     if (workerId) void this.s.tree.reveal(workerId);
     return { status: 'shown', workerId: workerId ?? null };
   }
 
   async openEventLogPanel(raw?: unknown) {
     const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, 'Open Log in Editor Tab', any, 'There is no worker whose log to open.');
+    const workerId = await this.worker(p, { title: 'Open Log in Editor Tab', filter: any, none: 'There is no worker whose log to open.' });
     if (!workerId) return cancelled;
     this.s.eventLog.openPanel(workerId);
     return { status: 'shown', workerId };
@@ -391,7 +399,7 @@ export class Commands extends Disposable {
 
   async showOutput(raw?: unknown) {
     const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, 'Show Worker Output', any, 'There is no worker whose output to show.');
+    const workerId = await this.worker(p, { title: 'Show Worker Output', filter: any, none: 'There is no worker whose output to show.' });
     if (!workerId) return cancelled;
     const shown = this.s.outputs.show(workerId);
     return { status: shown ? 'shown' : 'not_found', workerId };
@@ -399,7 +407,7 @@ export class Commands extends Disposable {
 
   async copyPid(raw?: unknown) {
     const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, 'Copy PID', (s: WorkerState) => s.pid !== null, 'No worker has a process id.');
+    const workerId = await this.worker(p, { title: 'Copy PID', filter: (s: WorkerState) => s.pid !== null, none: 'No worker has a process id.' });
     if (!workerId) return cancelled;
     const st = this.s.host.state(workerId);
     const pid = st.status === 'not_found' ? null : st.state.pid;
@@ -408,4 +416,9 @@ export class Commands extends Disposable {
     vscode.window.setStatusBarMessage(`$(clippy) Copied PID ${pid} of ${st.status === 'not_found' ? workerId : st.state.name}`, 3000);
     return { status: 'copied' as const, workerId, pid };
   }
+}
+
+/** Who asked, as the argument says it. */
+function asked(p: ParsedArg): Asked {
+  return { source: p.source, reply: p.arg.reply };
 }

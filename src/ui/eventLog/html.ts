@@ -2,7 +2,7 @@
 // that let it load only the extension's media/ and dist/. Its one inline script, allowed by the
 // same nonce, runs before the page's files load: it takes the page's one VS Code API handle and
 // reports a script or stylesheet that fails to load, which otherwise leaves a blank page that
-// says nothing (see START_RELOADS in eventLogView.ts).
+// says nothing (see START_RELOADS in pageLoadPolicy.ts).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { VSCODE_API_GLOBAL } from '../../protocol/messages';

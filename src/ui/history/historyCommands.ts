@@ -155,7 +155,7 @@ export class HistoryCommands extends Disposable {
     if (!automatic) {
       this.s.selection.set(r.workerId);
       void this.s.tree.reveal(r.workerId);
-      void this.s.eventLog.show(r.workerId, true);
+      void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     }
     return { status: 'resumed', sessionId: session.id, workerId: r.workerId };
   }

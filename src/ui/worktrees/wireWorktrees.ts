@@ -63,8 +63,8 @@ export function wireWorktrees(o: {
     return { status: 'error' as const, error: message };
   };
   const reg = (id: string, fn: (arg: unknown) => unknown) => o.register(vscode.commands.registerCommand(id, fn));
-  reg(WORKTREE_COMMANDS.startInWorktree, async (a) => (await unavailable()) ?? o.commands.startWorker(a, true));
-  reg(WORKTREE_COMMANDS.startDemoInWorktree, async (a) => (await unavailable()) ?? o.commands.startDemoWorker(a, true));
+  reg(WORKTREE_COMMANDS.startInWorktree, async (a) => (await unavailable()) ?? o.commands.startWorker(a, { inWorktree: true }));
+  reg(WORKTREE_COMMANDS.startDemoInWorktree, async (a) => (await unavailable()) ?? o.commands.startDemoWorker(a, { inWorktree: true }));
   reg(WORKTREE_COMMANDS.openDiff, (a) => actions.openDiff(a));
   reg(WORKTREE_COMMANDS.merge, (a) => actions.merge(a));
   reg(WORKTREE_COMMANDS.openWindow, (a) => actions.openInNewWindow(a));

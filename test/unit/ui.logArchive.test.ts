@@ -1,0 +1,89 @@
+// The logs the event log keeps with no worker behind them (ui/eventLog/logArchive.ts): one bound
+// for each kind, what a page is given of a log, and `evicted` as the count its store dropped.
+import * as assert from 'node:assert/strict';
+import type { StateResult, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { BoundedMap, LOGS_KEPT, LogArchive } from '../../src/ui/eventLog/logArchive';
+
+function st(workerId: string, over: Partial<WorkerState> = {}): WorkerState {
+  return {
+    workerId, name: workerId, dialect: 'tau', status: 'running', streaming: false, compacting: false, pid: 1, model: null, cwd: '/w', lastEndReason: null, lastError: null,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], ...over,
+  } as WorkerState;
+}
+const ev = (n: number): AgentEvent => ({ type: 'message_update', timestamp: n, delta: `e${n}` });
+
+/** A supervisor's two reads, over workers the test adds and removes. */
+function liveLogs() {
+  const workers = new Map<string, { state: WorkerState; events: AgentEvent[] }>();
+  return {
+    workers,
+    state: (id: string): StateResult => {
+      const w = workers.get(id);
+      return (w ? { status: w.state.status, state: w.state } : { status: 'not_found', workerId: id }) as StateResult;
+    },
+    events: (id: string) => workers.get(id)?.events ?? [],
+  };
+}
+
+describe('ui event log archive', () => {
+  it('a bounded map keeps the newest entries by when they were last set', () => {
+    const m = new BoundedMap<string, number>(3);
+    for (const k of ['a', 'b', 'c']) m.set(k, 1);
+    m.set('a', 2); // set again: now the newest
+    m.set('d', 1);
+    assert.deepEqual(['a', 'b', 'c', 'd'].filter((k) => m.has(k)), ['a', 'c', 'd']);
+    assert.equal(m.get('a'), 2);
+    assert.equal(m.size, 3);
+  });
+
+  it('evicted is the number of events the worker\'s store dropped, live or stopped; the earlier sessions a resumed worker carries come first', () => {
+    const live = liveLogs();
+    const archive = new LogArchive(live);
+    live.workers.set('w1', { state: st('w1', { eventsDropped: 492 }), events: [ev(3), ev(4)] });
+    archive.setEarlier('w1', [ev(1), ev(2)]);
+    const shown = archive.lookup('w1')!;
+    assert.equal(shown.evicted, 492);
+    assert.deepEqual(shown.events.map((e) => e.timestamp), [1, 2, 3, 4]);
+    assert.equal(archive.lookup('w2'), undefined);
+    // Stopped and forgotten by the supervisor: the log kept at its stop is shown, with its count.
+    const stopped = st('w1', { status: 'stopped', eventsDropped: 500 });
+    live.workers.get('w1')!.state = stopped;
+    archive.retire(stopped);
+    live.workers.delete('w1');
+    assert.equal(archive.lookup('w1')!.evicted, 500);
+    assert.deepEqual(archive.lookup('w1')!.events.map((e) => e.timestamp), [1, 2, 3, 4]);
+    assert.equal(archive.stateOf('w1')?.status, 'stopped');
+    assert.deepEqual(archive.retiredList(), [{ workerId: 'w1', name: 'w1', status: 'stopped' }]);
+  });
+
+  it('a past session is read-only, named "history" in the picker, and shadows a worker of the same key', () => {
+    const live = liveLogs();
+    const archive = new LogArchive(live);
+    archive.addPast('past:1', st('past:1', { status: 'stopped', name: 'Yesterday', eventsDropped: 9 }), [ev(1)], 'a past session');
+    assert.equal(archive.isPast('past:1'), true);
+    assert.deepEqual(archive.lookup('past:1'), { state: archive.stateOf('past:1'), events: [ev(1)], evicted: 0, note: 'a past session' });
+    assert.deepEqual(archive.pastEntry('past:1'), { workerId: 'past:1', name: 'Yesterday', status: 'history' });
+    assert.equal(archive.pastEntry('w1'), undefined);
+    assert.equal(archive.pastEntry(undefined), undefined);
+  });
+
+  it(`each kind keeps its newest ${LOGS_KEPT}`, () => {
+    const live = liveLogs();
+    const archive = new LogArchive(live);
+    for (let i = 0; i <= LOGS_KEPT; i++) {
+      archive.retire(st(`r${i}`, { status: 'stopped' }));
+      archive.addPast(`p${i}`, st(`p${i}`), [], 'past');
+      live.workers.set(`e${i}`, { state: st(`e${i}`), events: [] });
+      archive.setEarlier(`e${i}`, [ev(i)]);
+    }
+    assert.equal(archive.stateOf('r0'), undefined, 'the oldest stopped worker is still kept');
+    assert.ok(archive.stateOf('r1'));
+    assert.equal(archive.retiredList().length, LOGS_KEPT);
+    assert.equal(archive.retiredList()[0].workerId, `r${LOGS_KEPT}`, 'newest first');
+    assert.equal(archive.isPast('p0'), false);
+    assert.equal(archive.isPast('p1'), true);
+    assert.deepEqual(archive.lookup('e0')!.events, [], 'the oldest earlier events are still kept');
+    assert.deepEqual(archive.lookup('e1')!.events, [ev(1)]);
+  });
+});
