@@ -9,7 +9,6 @@
 // the replay worker (bench/lib/replay-worker.mjs) writing the fake worker's recorded stream at
 // no cost of its own: there the reading side is the bottleneck. CPU time of this process per
 // event is reported for both (it is what the reader costs, whoever is slower).
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BareWorker, FAKE_WORKER, ROOT, bareRun, fakeArgs, figure, loadCore, log, measured, rpcClientRun } from './lib/common.mjs';

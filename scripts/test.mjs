@@ -2,6 +2,8 @@
 // `npm test`: build, then every suite, then ONE closing line summing them all:
 //   N passed, N failed[, N skipped]
 // Suites, each counted on its own:
+//   lint     ESLint over the tree (`npm run lint`) and Prettier over the files it formats
+//            (`npm run format:check`): each one check, counted as one test
 //   unit     plain-Node mocha (.mocharc.json), spec output here, totals via scripts/mocha-totals-reporter.cjs
 //   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
 //            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
@@ -12,7 +14,7 @@
 // A suite that cannot run (no host, crash, timeout) counts as one failure, and so does a failed
 // build (type check): nothing is skipped silently. Exit status is non-zero when anything failed or no test ran.
 //
-// Options: --only unit,host,package   run only these suites
+// Options: --only lint,unit,host,package   run only these suites
 //          --no-build                 skip `node esbuild.mjs`
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -70,6 +72,27 @@ async function workers() {
     try { console.log(`${name}: ${ensure()}`); } catch (e) { console.error(`${name} could not be installed: ${e.message}`); errors.push(`${name}: ${e.message}`); }
   }
   if (errors.length) record('workers', 'install', t0, { passed: 0, failed: errors.length, pending: 0 }, errors.join('; '));
+}
+
+/** `npm run <script>`, its output here; resolves with its exit status. */
+function npmRun(script) {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    const unregister = onCleanup(() => { try { child.kill('SIGTERM'); } catch { /* gone */ } });
+    child.on('close', (c, sig) => { unregister(); resolve(c ?? sig); });
+  });
+}
+
+async function lintSuite() {
+  banner('lint: ESLint, and Prettier over the files it formats');
+  const t0 = Date.now();
+  const failures = [];
+  for (const script of ['lint', 'format:check']) {
+    const code = await npmRun(script);
+    console.log(`${script}: ${code === 0 ? 'clean' : `FAILED (exit ${code})`}`);
+    if (code !== 0) failures.push(`${script} exited ${code}`);
+  }
+  return record('lint', 'node', t0, { passed: 2 - failures.length, failed: failures.length, pending: 0 }, failures.length ? failures.join('; ') : null);
 }
 
 async function unitSuite() {
@@ -131,6 +154,7 @@ async function packageSuite() {
 
 let bundled = true;
 if (!argv.includes('--no-build')) bundled = build();
+if (wants('lint')) await lintSuite();
 if (bundled) {
   if (wants('unit') || wants('host')) await workers();
   if (wants('unit')) await unitSuite();

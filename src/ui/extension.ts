@@ -85,6 +85,7 @@ export class RpcWorkersExtension extends Disposable {
     };
     // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path at run time, which esbuild must not bundle
     const core = () => require(corePath) as typeof import('../core/index');
     const lazy = new LazyHost(() => core().createWorkerHost(options), limits);
     this.host = lazy;
@@ -148,6 +149,7 @@ export class RpcWorkersExtension extends Disposable {
     // a worker at all.
     if (!registryNamesWorkers(this.registryFile)) return 'none';
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above: dist/core.js, not bundled
       const core = require(path.join(this.context.extensionPath, 'dist', 'core.js')) as typeof import('../core/index');
       return await offerSurvivorStop(this.registryFile, {
         find: core.findSurvivors,

@@ -143,6 +143,9 @@ describe('UI event log webview', function () {
     await waitFor(api, 'each page to hear of the other\'s action', () => inView.some((r) => r.action === 'stop') && inTab.some((r) => r.action === 'abort'));
     assert.deepEqual(inView.filter((r) => r.seq !== undefined || r.own === true).map((r) => r.action), ['abort']);
     assert.deepEqual(inTab.filter((r) => r.seq !== undefined || r.own === true).map((r) => r.action), ['stop']);
+    // A tab left open would be found by the next test.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(api, 'the tab to close', () => api.__ui.eventLog.panelSessions.length === 0);
   });
 
   it('a hidden view is restored from the store when shown again', async () => {

@@ -12,6 +12,7 @@ import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { parseGuardVeto } from '../../src/core/guard/veto';
 import { PI_VERSIONS } from '../fixtures/pi-env.mjs';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pi's lines read by shape: the assertions are the types
 type Json = Record<string, any>;
 
 // The fixtures are plain .mjs without declarations; these are the parts used here.

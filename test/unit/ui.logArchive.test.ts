@@ -7,8 +7,28 @@ import { BoundedMap, LOGS_KEPT, LogArchive } from '../../src/ui/eventLog/logArch
 
 function st(workerId: string, over: Partial<WorkerState> = {}): WorkerState {
   return {
-    workerId, name: workerId, dialect: 'tau', status: 'running', streaming: false, compacting: false, pid: 1, model: null, cwd: '/w', lastEndReason: null, lastError: null,
-    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], ...over,
+    workerId,
+    name: workerId,
+    dialect: 'tau',
+    status: 'running',
+    streaming: false,
+    compacting: false,
+    pid: 1,
+    model: null,
+    cwd: '/w',
+    lastEndReason: null,
+    lastError: null,
+    exitCode: null,
+    signal: null,
+    startedAt: 0,
+    protocolErrors: 0,
+    eventsDropped: 0,
+    stderrTail: [],
+    stdoutTail: [],
+    filesTouched: [],
+    turns: [],
+    pendingInput: [],
+    ...over,
   } as WorkerState;
 }
 const ev = (n: number): AgentEvent => ({ type: 'message_update', timestamp: n, delta: `e${n}` });
@@ -32,19 +52,25 @@ describe('ui event log archive', () => {
     for (const k of ['a', 'b', 'c']) m.set(k, 1);
     m.set('a', 2); // set again: now the newest
     m.set('d', 1);
-    assert.deepEqual(['a', 'b', 'c', 'd'].filter((k) => m.has(k)), ['a', 'c', 'd']);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].filter((k) => m.has(k)),
+      ['a', 'c', 'd'],
+    );
     assert.equal(m.get('a'), 2);
     assert.equal(m.size, 3);
   });
 
-  it('evicted is the number of events the worker\'s store dropped, live or stopped; the earlier sessions a resumed worker carries come first', () => {
+  it("evicted is the number of events the worker's store dropped, live or stopped; the earlier sessions a resumed worker carries come first", () => {
     const live = liveLogs();
     const archive = new LogArchive(live);
     live.workers.set('w1', { state: st('w1', { eventsDropped: 492 }), events: [ev(3), ev(4)] });
     archive.setEarlier('w1', [ev(1), ev(2)]);
     const shown = archive.lookup('w1')!;
     assert.equal(shown.evicted, 492);
-    assert.deepEqual(shown.events.map((e) => e.timestamp), [1, 2, 3, 4]);
+    assert.deepEqual(
+      shown.events.map((e) => e.timestamp),
+      [1, 2, 3, 4],
+    );
     assert.equal(archive.lookup('w2'), undefined);
     // Stopped and forgotten by the supervisor: the log kept at its stop is shown, with its count.
     const stopped = st('w1', { status: 'stopped', eventsDropped: 500 });
@@ -52,7 +78,10 @@ describe('ui event log archive', () => {
     archive.retire(stopped);
     live.workers.delete('w1');
     assert.equal(archive.lookup('w1')!.evicted, 500);
-    assert.deepEqual(archive.lookup('w1')!.events.map((e) => e.timestamp), [1, 2, 3, 4]);
+    assert.deepEqual(
+      archive.lookup('w1')!.events.map((e) => e.timestamp),
+      [1, 2, 3, 4],
+    );
     assert.equal(archive.stateOf('w1')?.status, 'stopped');
     assert.deepEqual(archive.retiredList(), [{ workerId: 'w1', name: 'w1', status: 'stopped' }]);
   });

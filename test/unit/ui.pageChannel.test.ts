@@ -9,15 +9,32 @@ import { MAX_IN_FLIGHT, PageChannel, type PageHandlers } from '../../src/ui/even
 function setup() {
   const posted: HostMessage[] = [];
   const deliveries: Array<() => void> = [];
-  const webview = { postMessage: (m: HostMessage) => { posted.push(m); return new Promise<boolean>((resolve) => deliveries.push(() => resolve(true))); } } as unknown as vscode.Webview;
+  const webview = {
+    postMessage: (m: HostMessage) => {
+      posted.push(m);
+      return new Promise<boolean>((resolve) => deliveries.push(() => resolve(true)));
+    },
+  } as unknown as vscode.Webview;
   const handled: WebviewMessage[] = [];
   const warnings: string[] = [];
   const heard: WebviewMessage['type'][] = [];
-  const handler = (m: WebviewMessage) => { handled.push(m); };
-  const handlers = Object.fromEntries(['ready', 'loading', 'loadFailed', 'send', 'redirect', 'abort', 'compact', 'stop', 'selectWorker', 'rendered'].map((t) => [t, handler])) as unknown as PageHandlers;
-  const channel = new PageChannel(webview, handlers, (m) => warnings.push(m), (m) => heard.push(m.type));
+  const handler = (m: WebviewMessage) => {
+    handled.push(m);
+  };
+  const handlers = Object.fromEntries(
+    ['ready', 'loading', 'loadFailed', 'send', 'redirect', 'abort', 'compact', 'stop', 'selectWorker', 'rendered'].map((t) => [t, handler]),
+  ) as unknown as PageHandlers;
+  const channel = new PageChannel(
+    webview,
+    handlers,
+    (m) => warnings.push(m),
+    (m) => heard.push(m.type),
+  );
   /** Lets the webview deliver what it holds, and the promise callbacks run. */
-  const deliver = async () => { for (const d of deliveries.splice(0)) d(); await new Promise((r) => setImmediate(r)); };
+  const deliver = async () => {
+    for (const d of deliveries.splice(0)) d();
+    await new Promise((r) => setImmediate(r));
+  };
   return { channel, posted, handled, warnings, heard, deliver };
 }
 
@@ -39,7 +56,10 @@ describe('ui event log page channel', () => {
     channel.receive({ type: 'ready' });
     channel.receive({ type: 'abort', workerId: 'w1', req: 3 });
     channel.receive({ type: 'rendered', workerId: 'w1', events: 1, entries: 1, rows: 1, domNodes: 10 });
-    assert.deepEqual(handled.map((m) => m.type), ['ready', 'abort', 'rendered']);
+    assert.deepEqual(
+      handled.map((m) => m.type),
+      ['ready', 'abort', 'rendered'],
+    );
     assert.deepEqual(handled[1], { type: 'abort', workerId: 'w1', req: 3 });
     assert.deepEqual(heard, ['ready', 'abort', 'rendered']);
     assert.deepEqual(channel.stats.received, ['ready', 'abort']);
@@ -60,13 +80,16 @@ describe('ui event log page channel', () => {
     assert.equal(posted.length, MAX_IN_FLIGHT);
     await deliver();
     assert.equal(posted.length, MAX_IN_FLIGHT * 2);
-    assert.deepEqual(posted.map((m) => (m as { text: string }).text), ['0', '1', '2', '3', '4', '5', '6', '7']);
+    assert.deepEqual(
+      posted.map((m) => (m as { text: string }).text),
+      ['0', '1', '2', '3', '4', '5', '6', '7'],
+    );
     assert.equal(channel.stats.maxInFlight, MAX_IN_FLIGHT);
     channel.pageGone();
     for (let i = 10; i < 20; i++) channel.post({ type: 'prefill', workerId: 'w1', text: String(i) });
-    assert.equal(posted.length, MAX_IN_FLIGHT * 3, 'the new page waits for the old page\'s deliveries');
+    assert.equal(posted.length, MAX_IN_FLIGHT * 3, "the new page waits for the old page's deliveries");
     await deliver();
     assert.equal(posted.length, MAX_IN_FLIGHT * 4);
-    assert.equal(channel.stats.maxInFlight, MAX_IN_FLIGHT, 'the old page\'s deliveries freed slots of the new one');
+    assert.equal(channel.stats.maxInFlight, MAX_IN_FLIGHT, "the old page's deliveries freed slots of the new one");
   });
 });

@@ -14,7 +14,9 @@ class FakeClock implements PageLoadClock {
     this.timers.push({ at: this.time + ms, run, id });
     return id;
   };
-  clearTimeout = (id: unknown) => { this.timers = this.timers.filter((t) => t.id !== id); };
+  clearTimeout = (id: unknown) => {
+    this.timers = this.timers.filter((t) => t.id !== id);
+  };
   busySince = () => () => this.busy;
   get pending(): number[] {
     return this.timers.map((t) => t.at - this.time);
@@ -36,14 +38,19 @@ class FakeClock implements PageLoadClock {
 function setup(visible = true) {
   const clock = new FakeClock();
   const seen = { reloads: 0, warnings: [] as string[], told: [] as string[], visible };
-  const policy = new PageLoadPolicy({
-    visible: () => seen.visible,
-    reload: () => { seen.reloads++; },
-    warn: (m) => seen.warnings.push(m),
-    giveUp: (m) => seen.told.push(m),
-    who: () => ' for Demo',
-    howAgain: () => 'Close its tab and open it again',
-  }, clock);
+  const policy = new PageLoadPolicy(
+    {
+      visible: () => seen.visible,
+      reload: () => {
+        seen.reloads++;
+      },
+      warn: (m) => seen.warnings.push(m),
+      giveUp: (m) => seen.told.push(m),
+      who: () => ' for Demo',
+      howAgain: () => 'Close its tab and open it again',
+    },
+    clock,
+  );
   return { clock, seen, policy };
 }
 

@@ -21,7 +21,12 @@ import { toWorkerView } from './workerView';
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 
 /** What a command says of an action, for the composers showing its worker. */
-export interface ActionResult { action: string; status: string; message: string; tone: 'ok' | 'info' | 'error' }
+export interface ActionResult {
+  action: string;
+  status: string;
+  message: string;
+  tone: 'ok' | 'info' | 'error';
+}
 
 export interface EventLogOptions {
   host: Supervisor;
@@ -65,12 +70,21 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.archive = new LogArchive(o.host);
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(toDisposable(o.host.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
-    this._register(toDisposable(o.host.onState((state) => {
-      if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.archive.retire(state);
-      this.each((s) => s.onState(state));
-    })));
+    this._register(
+      toDisposable(
+        o.host.onState((state) => {
+          if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.archive.retire(state);
+          this.each((s) => s.onState(state));
+        }),
+      ),
+    );
     this._register(o.selection.onDidChange((id) => this.viewSession?.setWorker(id)));
-    this._register({ dispose: () => { for (const p of this.panels) p.dispose(); this.viewSession?.dispose(); } });
+    this._register({
+      dispose: () => {
+        for (const p of this.panels) p.dispose();
+        this.viewSession?.dispose();
+      },
+    });
   }
 
   /** Each worker's attention, as the Sessions view shows it (none until the attention room gives it). */
@@ -108,7 +122,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.viewSession = session;
     session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
     session.load();
-    view.onDidChangeVisibility(() => { if (view.visible) session.shown(); else session.unload(); this.lookingChanged(); });
+    view.onDidChangeVisibility(() => {
+      if (view.visible) session.shown();
+      else session.unload();
+      this.lookingChanged();
+    });
     view.onDidDispose(() => {
       if (this.viewSession === session) this.viewSession = undefined;
       this.view = undefined;
@@ -130,15 +148,25 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   openPanel(workerId: string): LogSession {
     // One tab per worker: a second open shows the tab it has.
     const open = [...this.panels].find((p) => p.fixed && p.workerId === workerId && p.panel);
-    if (open) { open.panel!.reveal(undefined, false); return open; }
+    if (open) {
+      open.panel!.reveal(undefined, false);
+      return open;
+    }
     const name = this.stateOf(workerId)?.name ?? workerId;
-    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false });
+    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, {
+      ...webviewOptions(this.extensionUri),
+      retainContextWhenHidden: false,
+    });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
     const session = new LogSession({ webview: panel.webview, log: this, fixed: true, visible: () => panel.visible, panel });
     session.setWorker(workerId);
     this.panels.add(session);
     session.load();
-    panel.onDidChangeViewState(() => { if (panel.visible) session.shown(); else session.unload(); this.lookingChanged(); });
+    panel.onDidChangeViewState(() => {
+      if (panel.visible) session.shown();
+      else session.unload();
+      this.lookingChanged();
+    });
     panel.onDidDispose(() => {
       this.panels.delete(session);
       session.dispose();
@@ -196,7 +224,9 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   /** A worker resumed a past session: its log starts with that session's events. */
   setEarlier(workerId: string, events: AgentEvent[]): void {
     this.archive.setEarlier(workerId, events);
-    this.each((s) => { if (s.workerId === workerId) s.reload(); });
+    this.each((s) => {
+      if (s.workerId === workerId) s.reload();
+    });
   }
 
   /** Live workers and the stopped ones whose logs are kept, each with a name that tells it apart. */
@@ -243,6 +273,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
 }
 
 const COMMAND_OF = {
-  prompt: COMMANDS.prompt, steer: COMMANDS.steer, followUp: COMMANDS.followUp,
-  redirect: COMMANDS.redirect, abort: COMMANDS.abort, compact: COMMANDS.compact, stop: COMMANDS.stop,
+  prompt: COMMANDS.prompt,
+  steer: COMMANDS.steer,
+  followUp: COMMANDS.followUp,
+  redirect: COMMANDS.redirect,
+  abort: COMMANDS.abort,
+  compact: COMMANDS.compact,
+  stop: COMMANDS.stop,
 } as const;

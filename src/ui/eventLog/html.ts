@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import { VSCODE_API_GLOBAL } from '../../protocol/messages';
 
 export function nonce(): string {
-  return randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(16)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 const LOAD_GUARD = `(() => {
@@ -23,13 +25,7 @@ const LOAD_GUARD = `(() => {
 
 export function eventLogHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n = nonce()): string {
   const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-    `script-src 'nonce-${n}'`,
-  ].join('; ');
+  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `script-src 'nonce-${n}'`].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -41,7 +41,12 @@ export class BoundedMap<K, V> {
 }
 
 /** What a page is given of a log: its worker, its events (oldest first), and how many its store dropped. */
-export interface LogContents { state: WorkerState; events: AgentEvent[]; evicted: number; note?: string }
+export interface LogContents {
+  state: WorkerState;
+  events: AgentEvent[];
+  evicted: number;
+  note?: string;
+}
 
 /** The supervisor's side of it: the live workers' states and events. */
 export interface LiveLogs {
@@ -49,7 +54,10 @@ export interface LiveLogs {
   events(workerId: string): AgentEvent[];
 }
 
-interface Kept { state: WorkerState; events: AgentEvent[] }
+interface Kept {
+  state: WorkerState;
+  events: AgentEvent[];
+}
 
 export class LogArchive {
   private readonly retired = new BoundedMap<string, Kept>(LOGS_KEPT);
@@ -105,6 +113,9 @@ export class LogArchive {
 
   /** Stopped workers whose logs are kept, newest first. */
   retiredList(): Array<{ workerId: string; name: string; status: string }> {
-    return this.retired.values().reverse().map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
+    return this.retired
+      .values()
+      .reverse()
+      .map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
   }
 }

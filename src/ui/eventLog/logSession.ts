@@ -81,21 +81,42 @@ export class LogSession extends Disposable {
       who: () => (this.workerId ? ` for ${this.log.label(this.workerId) ?? this.workerId}` : ''),
       howAgain: () => (this.panel ? 'Close its tab and open it again' : 'Hide the Event Log view and show it again'),
     });
-    this.channel = new PageChannel(this.webview, {
-      loading: () => this.pageLoad.heardFromPage(), // its document runs; its files may still fail, or it says ready
-      ready: () => { this.pageLoad.heardFromPage(); this.ready = true; this.replay(); },
-      loadFailed: (m) => { this.pageLoad.heardFromPage(); this.pageLoad.failed(m.what); },
-      selectWorker: (m) => { if (this.fixed) this.setWorker(m.workerId); else this.log.select(m.workerId); },
-      send: (m) => void this.log.act(this, m),
-      redirect: (m) => void this.log.act(this, m),
-      abort: (m) => void this.log.act(this, m),
-      compact: (m) => void this.log.act(this, m),
-      stop: (m) => void this.log.act(this, m),
-      rendered: () => {},
-    }, (message) => this.log.warn(message), (msg) => this._onDidReceive.fire(msg));
+    this.channel = new PageChannel(
+      this.webview,
+      {
+        loading: () => this.pageLoad.heardFromPage(), // its document runs; its files may still fail, or it says ready
+        ready: () => {
+          this.pageLoad.heardFromPage();
+          this.ready = true;
+          this.replay();
+        },
+        loadFailed: (m) => {
+          this.pageLoad.heardFromPage();
+          this.pageLoad.failed(m.what);
+        },
+        selectWorker: (m) => {
+          if (this.fixed) this.setWorker(m.workerId);
+          else this.log.select(m.workerId);
+        },
+        send: (m) => void this.log.act(this, m),
+        redirect: (m) => void this.log.act(this, m),
+        abort: (m) => void this.log.act(this, m),
+        compact: (m) => void this.log.act(this, m),
+        stop: (m) => void this.log.act(this, m),
+        rendered: () => {},
+      },
+      (message) => this.log.warn(message),
+      (msg) => this._onDidReceive.fire(msg),
+    );
     this._register(this.workersUpdate);
     this._register(this.webview.onDidReceiveMessage((raw) => this.channel.receive(raw)));
-    this._register(toDisposable(() => { clearTimeout(this.timer); this.pageLoad.dispose(); this.channel.close(); }));
+    this._register(
+      toDisposable(() => {
+        clearTimeout(this.timer);
+        this.pageLoad.dispose();
+        this.channel.close();
+      }),
+    );
   }
 
   get stats(): LogStats {

@@ -15,9 +15,13 @@ export const MAX_IN_FLIGHT = 4;
 
 /** Statistics a test reads to see batching at work. */
 export interface LogStats {
-  posted: number; eventsPosted: number; invalidFromWebview: number;
+  posted: number;
+  eventsPosted: number;
+  invalidFromWebview: number;
   /** The most messages that were posted and not yet delivered at once (bounded by MAX_IN_FLIGHT). */
-  maxInFlight: number; lastInvalid: string | null; received: WebviewMessage['type'][];
+  maxInFlight: number;
+  lastInvalid: string | null;
+  received: WebviewMessage['type'][];
   /** How many times the page was given its HTML (more than once: it could not load, see START_RELOADS). */
   loads: number;
   rendered: Extract<WebviewMessage, { type: 'rendered' }> | null;
@@ -39,7 +43,12 @@ export class PageChannel {
   private closed = false;
 
   /** `warn`: a line for the extension's log; `heard`: called after each valid message is handled. */
-  constructor(private readonly webview: vscode.Webview, private readonly handlers: PageHandlers, private readonly warn: (message: string) => void, private readonly heard: (msg: WebviewMessage) => void) {}
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly handlers: PageHandlers,
+    private readonly warn: (message: string) => void,
+    private readonly heard: (msg: WebviewMessage) => void,
+  ) {}
 
   /** A message as it came from the page, not yet trusted. */
   receive(raw: unknown): void {

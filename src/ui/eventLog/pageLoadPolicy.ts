@@ -71,7 +71,10 @@ export class PageLoadPolicy {
   private lastFailureAt = 0;
   private disposed = false;
 
-  constructor(private readonly hooks: PageLoadHooks, private readonly clock: PageLoadClock = realClock) {}
+  constructor(
+    private readonly hooks: PageLoadHooks,
+    private readonly clock: PageLoadClock = realClock,
+  ) {}
 
   /** The page was given up on (START_RELOADS), and the person told once. */
   get gaveUp(): boolean {

@@ -9,7 +9,15 @@ import { usageWords } from '../history/words';
 export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): WorkerView {
   const usage = usageWords(s.usage);
   return {
-    workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid,
-    ...(usage ? { usage } : {}), ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
+    workerId: s.workerId,
+    name: s.name,
+    status: s.status,
+    streaming: s.streaming,
+    compacting: s.compacting,
+    model: s.model,
+    dialect: s.dialect,
+    pid: s.pid,
+    ...(usage ? { usage } : {}),
+    ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
   };
 }
