@@ -1,0 +1,71 @@
+// The worker profiles Start Worker offers: the configured ones, pi and τ when found, the demo.
+import * as assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
+
+describe('ui profiles', () => {
+  it('offers the configured profiles, pi when found, and the demo worker', () => {
+    const choices = profileChoices({ configured: [{ name: 'mine', dialect: 'tau', command: 'tau', args: ['--mode', 'rpc'] }], extensionPath: '/ext', piPath: '/bin/pi' });
+    assert.deepEqual(choices.map((c) => [c.name, c.origin]), [['mine', 'settings'], ['pi', 'detected'], ['Demo worker', 'builtin']]);
+    assert.deepEqual(choices[1].spec('/ws'), { dialect: 'pi', command: '/bin/pi', name: 'pi', cwd: '/ws' });
+    assert.equal(profileChoices({ configured: [], extensionPath: '/ext', piPath: null }).length, 1);
+  });
+
+  it('offers τ when ffwf-tau (or tau) is found, with its sessions in the extension storage; a τ profile may allow discovery', () => {
+    const choices = profileChoices({ configured: [], extensionPath: '/ext', piPath: null, tauPath: '/venv/bin/ffwf-tau', tauSessionDir: '/storage/tau-sessions' });
+    assert.deepEqual(choices.map((c) => [c.name, c.origin, c.dialect]), [['τ', 'detected', 'tau'], ['Demo worker', 'builtin', 'tau']]);
+    assert.deepEqual(choices[0].spec('/ws'), { dialect: 'tau', command: '/venv/bin/ffwf-tau', name: 'τ', cwd: '/ws', sessionDir: '/storage/tau-sessions' });
+    const configured = profileChoices({
+      configured: [{ name: 'my tau', dialect: 'tau', command: '/venv/bin/ffwf-tau', discovery: true }], extensionPath: '/ext', piPath: null,
+      tauPath: '/venv/bin/ffwf-tau', tauSessionDir: '/s',
+    });
+    // The detected τ is the configured one: offered once, as the person configured it.
+    assert.deepEqual(configured.map((c) => c.name), ['my tau', 'Demo worker']);
+    assert.equal(configured[0].spec('/ws').discovery, true);
+    assert.equal(configured[0].spec('/ws').sessionDir, '/s');
+    assert.match(configured[0].detail, /discovery on/);
+  });
+
+  it('finds τ as ffwf-tau before tau, on the search path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tau-bin-'));
+    try {
+      for (const name of ['tau', 'ffwf-tau']) {
+        writeFileSync(join(dir, name), '#!/bin/sh\n');
+        chmodSync(join(dir, name), 0o755);
+      }
+      assert.equal(findFirstExecutable(TAU_COMMANDS, ['/nonexistent', dir]), join(dir, 'ffwf-tau'));
+      rmSync(join(dir, 'ffwf-tau'));
+      assert.equal(findFirstExecutable(TAU_COMMANDS, [dir]), join(dir, 'tau'));
+      assert.equal(findFirstExecutable(TAU_COMMANDS, ['/nonexistent']), null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the demo worker runs on the host runtime as Node, even where that is Electron', () => {
+    const spec = demoSpec('/ext', '/ws', '/opt/electron');
+    assert.equal(spec.command, '/opt/electron');
+    assert.deepEqual(spec.args, ['/ext/dist/demo-worker.js']);
+    assert.equal(spec.env?.ELECTRON_RUN_AS_NODE, '1');
+  });
+
+  it('finds an executable in the workspace node_modules/.bin before PATH, and skips what is not executable', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ui-profiles-'));
+    const ws = join(root, 'ws');
+    const bin = join(ws, 'node_modules', '.bin');
+    const onPath = join(root, 'path');
+    mkdirSync(bin, { recursive: true });
+    mkdirSync(onPath);
+    writeFileSync(join(onPath, 'pi'), '#!/bin/sh\n');
+    chmodSync(join(onPath, 'pi'), 0o755);
+    assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(onPath, 'pi'));
+    writeFileSync(join(bin, 'pi'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'pi'), 0o644);
+    if (process.getuid?.() !== 0) assert.equal(findExecutable('pi', [bin]), null, 'a non-executable file was taken');
+    chmodSync(join(bin, 'pi'), 0o755);
+    assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(bin, 'pi'));
+    assert.equal(findExecutable('nope', searchDirs([ws], onPath)), null);
+  });
+});

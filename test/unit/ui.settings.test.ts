@@ -1,0 +1,78 @@
+// The settings as the UI reads them: validation, the host limits they make (and the lazy host's
+// before the core loads), and package.json declaring the same defaults.
+import * as assert from 'node:assert/strict';
+import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
+import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
+import { LazyHost } from '../../src/ui/host/lazyHost';
+import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import * as manifest from '../../package.json';
+
+describe('ui settings', () => {
+  it('uses the defaults when nothing is set, and passes them to the host limits', () => {
+    const { settings, errors } = readSettings(() => undefined);
+    assert.deepEqual(errors, []);
+    assert.equal(settings.maxWorkers, 4);
+    assert.deepEqual(hostLimits(settings), { maxWorkers: 4, maxPromptBytes: 32768, commandTimeoutMs: 30000, settleTimeoutMs: 60000, eventStoreSize: 10000 });
+  });
+
+  it('names an invalid value and uses its default', () => {
+    const values: Record<string, unknown> = { maxWorkers: 0, commandTimeoutMs: 2.5, trace: 'yes', eventLogSize: 500 };
+    const { settings, errors } = readSettings((k) => values[k]);
+    assert.equal(settings.maxWorkers, 4);
+    assert.equal(settings.commandTimeoutMs, 30000);
+    assert.equal(settings.trace, false);
+    assert.equal(settings.eventLogSize, 500);
+    assert.equal(errors.length, 3);
+    assert.match(errors[0], /^rpcWorkers\.maxWorkers is invalid \(must be at least 1\); using the default 4$/);
+    assert.match(errors.join('\n'), /rpcWorkers\.commandTimeoutMs is invalid \(must be a whole number\)/);
+  });
+
+  it('keeps the valid profiles and names each invalid or duplicate one', () => {
+    const profiles = [
+      { name: 'tau', dialect: 'tau', command: 'tau', args: ['--mode', 'rpc'] },
+      { name: 'bad', dialect: 'gpt', command: 'x' },
+      { name: 'tau', dialect: 'pi', command: 'pi' },
+      { dialect: 'pi', command: 'pi' },
+    ];
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? profiles : undefined));
+    assert.deepEqual(settings.profiles.map((p) => p.name), ['tau']);
+    assert.equal(errors.length, 3);
+    assert.match(errors[0], /profiles\[1\] is invalid \(dialect: dialect must be "pi" or "tau"\)/);
+    assert.match(errors[1], /profiles\[2\]: a profile named "tau" comes earlier/);
+    assert.match(errors[2], /profiles\[3\] is invalid \(name:/);
+  });
+
+  it('package.json declares every setting with the same default and range', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown; minimum?: number; maximum?: number; description?: string; markdownDescription?: string }> } } }).contributes.configuration.properties;
+    for (const [key, spec] of Object.entries(SETTINGS)) {
+      const p = props[`rpcWorkers.${key}`];
+      assert.ok(p, `rpcWorkers.${key} is not contributed`);
+      assert.deepEqual(p.default, spec.default, `default of ${key}`);
+      assert.ok(p.description || p.markdownDescription, `${key} has no description`);
+      const check = spec.schema.safeParse(p.default);
+      assert.ok(check.success, `the contributed default of ${key} fails its own schema`);
+      if (p.minimum !== undefined) assert.equal(spec.schema.safeParse(p.minimum - 1).success, false, `${key}: below the contributed minimum is accepted`);
+      if (p.maximum !== undefined) assert.equal(spec.schema.safeParse(p.maximum + 1).success, false, `${key}: above the contributed maximum is accepted`);
+    }
+  });
+});
+
+describe('ui lazy host', () => {
+  it('answers with the core\'s own default limits before the core is loaded', () => {
+    const lazy = new LazyHost(() => assert.fail('the core was loaded'), {});
+    assert.deepEqual(lazy.limits, DEFAULT_LIMITS);
+    assert.equal(lazy.loaded, false);
+  });
+});
+
+describe('default limits', () => {
+  it('package.json declares the host limits\' defaults of the one copy (core/worker/defaultLimits.ts)', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown }> } } }).contributes.configuration.properties;
+    // Each host limit a setting sets, by the setting's name.
+    const declared = { maxWorkers: 'maxWorkers', maxPromptBytes: 'maxPromptBytes', commandTimeoutMs: 'commandTimeoutMs', settleTimeoutMs: 'settleTimeoutMs', eventLogSize: 'eventStoreSize' } as const;
+    for (const [setting, limit] of Object.entries(declared)) {
+      assert.equal(props[`rpcWorkers.${setting}`]?.default, LEAF_DEFAULTS[limit], `rpcWorkers.${setting}'s default`);
+    }
+    assert.deepEqual(Object.keys(hostLimits(readSettings(() => undefined).settings)).sort(), Object.values(declared).sort(), 'a host limit set by a setting is missing here');
+  });
+});

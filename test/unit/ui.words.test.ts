@@ -1,0 +1,104 @@
+// The words and icons of the Sessions tree, the status bar and the results, as the person reads them.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkerState } from '../../src/core/api';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/views/describe';
+import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
+
+function st(over: Partial<WorkerState> = {}): WorkerState {
+  return {
+    workerId: 'w1', name: 'W', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 1, cwd: '/w', dialect: 'tau', command: '/usr/bin/node',
+    args: ['demo worker.js'], model: 'm', sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], ...over,
+  };
+}
+
+describe('ui words and icons', () => {
+  it('contextValue, icon and description follow the phase', () => {
+    assert.equal(workerContextValue(st()), 'rpcWorker.idle.live');
+    assert.equal(workerContextValue(st({ streaming: true })), 'rpcWorker.streaming.live');
+    assert.equal(workerContextValue(st({ compacting: true, streaming: true })), 'rpcWorker.compacting.live');
+    assert.equal(workerContextValue(st({ status: 'failed' })), 'rpcWorker.failed');
+    assert.equal(workerIcon(st({ streaming: true })).id, 'sync~spin');
+    assert.equal(workerIcon(st({ status: 'failed' })).id, 'error');
+    assert.equal(workerIcon(st({ status: 'starting' })).id, 'loading~spin');
+    assert.equal(workerDescription(st({ streaming: true })), 'running · m · streaming');
+    assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
+  });
+
+  it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'running · m · retrying after its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'running · m · compacting after its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'running · m · settling its turn');
+    assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: '1.6.0' })), 'pi 1.6.0');
+    assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: null })), 'pi (version not known)');
+  });
+
+  it('a turn: end reason, source, duration, tools and blocked calls', () => {
+    const t = { index: 2, submissionId: null, source: 'palette', submitter: 'user', startedAt: 0, endedAt: 61_000, endReason: 'max_turns', error: null,
+      tools: [{ toolCallId: 'a', toolName: 'bash', isError: false, blocked: true, blockedBy: 'guard', violation: null }] };
+    assert.equal(turnDescription(t), 'max_turns · from Command Palette · 1 min 1 s · 1 tool, 1 blocked');
+    assert.equal(turnDescription({ ...t, endedAt: null, endReason: null, tools: [] }), 'streaming · from Command Palette');
+  });
+
+  it('status bar: hidden with no worker, counts running and streaming', () => {
+    assert.equal(statusText([]), null);
+    assert.equal(statusText([{ status: 'stopped', streaming: false }]), null);
+    const t = statusText([{ status: 'running', streaming: true }, { status: 'running', streaming: false }])!;
+    assert.equal(t.text, '$(sync~spin) 2 · 1 streaming');
+    assert.match(t.tooltip, /2 workers running, 1 streaming/);
+  });
+
+  it('context keys', () => {
+    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false });
+  });
+
+  it('command lines are shell-quoted', () => {
+    assert.equal(commandLine(st()), "/usr/bin/node 'demo worker.js'");
+    assert.equal(commandLine(st({ command: 'x', args: ["it's"] })), `x 'it'\\''s'`);
+  });
+
+  it('results are said honestly', () => {
+    assert.equal(resultSentence('prompt', 'W', { status: 'accepted' }), 'Prompt accepted by W');
+    assert.match(resultSentence('abort', 'W', { status: 'not_streaming', note: 'ended by itself' }), /W is not streaming: there was no turn to abort \(ended by itself\)/);
+    assert.equal(resultSentence('redirect', 'W', { status: 'error', error: 'boom' }), 'Redirecting W failed: boom');
+    assert.equal(resultSentence('compact', 'W', { status: 'aborted' }), 'The compaction of W was cancelled');
+  });
+
+  it('a second Stop says the worker is already stopped, as information, by name', () => {
+    assert.equal(resultSentence('stop', 'Demo worker #2', { status: 'not_found', workerId: 'w2-abcdef12' }), 'Demo worker #2 is already stopped');
+    assert.equal(resultTone('stop', { status: 'not_found' }), 'info');
+    assert.equal(resultTone('prompt', { status: 'not_found' }), 'error');
+    assert.equal(resultTone('abort', { status: 'not_streaming' }), 'info');
+    assert.equal(resultTone('abort', { status: 'aborted' }), 'ok');
+  });
+
+  it('Ctrl+Alt+R reaches its command with no worker running, so the command can say so (nothing hides it)', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { keybindings: Array<{ command: string; key: string; when?: string }>; commands: Array<{ command: string; enablement?: string }> };
+    };
+    const key = manifest.contributes.keybindings.find((k) => k.key === 'ctrl+alt+r');
+    assert.equal(key?.command, 'rpcWorkers.redirectWithSelection');
+    assert.doesNotMatch(key?.when ?? '', /Workers|streaming/i);
+    const cmd = manifest.contributes.commands.find((c) => c.command === 'rpcWorkers.redirectWithSelection');
+    assert.equal(cmd?.enablement, undefined, 'an enablement clause swallows the key press silently');
+  });
+
+  it('two workers with the same name are told apart by their number; a lone name stays as it is', () => {
+    const labels = workerLabels([{ workerId: 'w1-aaaaaaaa', name: 'Demo worker' }, { workerId: 'w3-bbbbbbbb', name: 'Demo worker' }, { workerId: 'w2-cccccccc', name: 'pi' }]);
+    assert.deepEqual([...labels.values()], ['Demo worker #1', 'Demo worker #3', 'pi']);
+  });
+
+  it("the event log's worker list keeps stopped workers (their logs stay reachable), each once", () => {
+    const list = logWorkerList(
+      [{ workerId: 'w2-b', name: 'Demo worker', status: 'running' }],
+      [{ workerId: 'w1-a', name: 'Demo worker', status: 'stopped' }, { workerId: 'w2-b', name: 'Demo worker', status: 'stopped' }],
+    );
+    assert.deepEqual(list, [
+      { workerId: 'w2-b', name: 'Demo worker #2', status: 'running' },
+      { workerId: 'w1-a', name: 'Demo worker #1', status: 'stopped' },
+    ]);
+  });
+});
