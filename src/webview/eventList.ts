@@ -2,7 +2,8 @@
 // what is not shown, and the scroll that follows the newest entry until the person scrolls up.
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
 import { h, icon, setText } from './dom';
-import { LogModel, type Entry } from './model';
+import type { Entry } from './entries';
+import { LogModel } from './model';
 import { createRow, updateRow } from './render';
 import { RowWindow } from './rowWindow';
 

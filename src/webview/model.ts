@@ -6,139 +6,14 @@
 // What a turn is, who started it and how it ended is the host's word, stamped on the events
 // (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
 import type { PageEvent } from '../protocol/messages';
-
-export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
-
-/** The filter groups of the toolbar, and which kinds each holds. */
-export const FILTER_GROUPS = {
-  messages: ['prompt', 'assistant'],
-  thinking: ['thinking'],
-  tools: ['tool'],
-  turns: ['turn', 'end'],
-  queue: ['queue'],
-  compaction: ['compaction'],
-  problems: ['warning', 'retry', 'exit'],
-  other: ['other'],
-} as const satisfies Record<string, readonly EntryKind[]>;
-export type FilterGroup = keyof typeof FILTER_GROUPS;
-export const GROUP_OF: Record<EntryKind, FilterGroup> = Object.fromEntries(
-  Object.entries(FILTER_GROUPS).flatMap(([g, kinds]) => kinds.map((k) => [k, g])),
-) as Record<EntryKind, FilterGroup>;
-
-export interface Origin {
-  source: string | null;
-  submitter: string | null;
-  submissionId: string | null;
-  /** From the correlation the extension sets: redirect, send-selection, with file and lines. */
-  action: string | null;
-  file: string | null;
-  lines: [number, number] | null;
-}
-
-interface Base { id: number; kind: EntryKind; time: number; version: number }
-export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Origin }
-export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Origin }
-export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
-export interface ToolEntry extends Base {
-  kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
-  startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
-}
-export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean }
-export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
-export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
-export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
-export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
-export interface ExitEntry extends Base { kind: 'exit'; text: string; failed: boolean }
-export interface OtherEntry extends Base { kind: 'other'; type: string; text: string }
-export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
+import type { CompactionEntry, EndEntry, Entry, ExitEntry, OtherEntry, PromptEntry, QueueEntry, RetryEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
+import { capTail, messageText, obj, provOf, resultText, str } from './payload';
 
 export const MAX_ENTRIES = 20_000;
 const MAX_TEXT = 512 * 1024;
 const MAX_OUTPUT = 256 * 1024;
 /** Events that carry nothing a person reads beyond what other entries show. */
 const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
-
-/** The readable text of a tool result in either dialect (a string, {output}, pi's {content:[{text}]}). */
-export function resultText(result: unknown): string {
-  if (result === undefined || result === null) return '';
-  if (typeof result === 'string') return result;
-  const o = obj(result);
-  if (o) {
-    if (o.truncated === true && typeof o.preview === 'string') return previewText(o.preview, typeof o.chars === 'number' ? o.chars : null);
-    if (typeof o.output === 'string') return o.output;
-    if (Array.isArray(o.content)) {
-      const texts = o.content.map((c) => str(obj(c)?.text)).filter((t): t is string => t !== null);
-      if (texts.length) return texts.join('\n');
-    }
-    if (typeof o.text === 'string') return o.text;
-  }
-  try {
-    return JSON.stringify(result, null, 2);
-  } catch {
-    return String(result);
-  }
-}
-
-/**
- * The readable text in the preview of a result too big to send whole: the preview is the
- * start of the result's JSON, cut anywhere. The text of its first output or text field is
- * decoded (escapes and all), so a big tool output reads as output, not as escaped JSON.
- */
-export function previewText(preview: string, chars: number | null): string {
-  const m = /"(output|text|stdout|content)"\s*:\s*"/.exec(preview);
-  if (!m) return preview;
-  const more = chars !== null && chars > preview.length ? `\n[… ${chars - preview.length} more characters not shown]` : '\n[… the rest is not shown]';
-  let out = '';
-  const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
-  for (let i = m.index + m[0].length; i < preview.length; i++) {
-    const c = preview[i];
-    if (c === '"') return out;
-    if (c !== '\\') {
-      out += c;
-      continue;
-    }
-    const next = preview[i + 1];
-    if (next === undefined) break;
-    if (next === 'u') {
-      const hex = preview.slice(i + 2, i + 6);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) break;
-      out += String.fromCharCode(parseInt(hex, 16));
-      i += 5;
-    } else {
-      out += ESC[next] ?? next;
-      i++;
-    }
-  }
-  return out + more;
-}
-
-function capTail(text: string, max: number): string {
-  return text.length > max ? `[… ${text.length - max} earlier characters not kept]\n${text.slice(text.length - max)}` : text;
-}
-
-function messageText(message: unknown, kind: 'text' | 'thinking'): string {
-  const m = obj(message);
-  if (!m) return '';
-  if (typeof m.content === 'string') return kind === 'text' ? m.content : '';
-  if (!Array.isArray(m.content)) return '';
-  return m.content.map((c) => {
-    const b = obj(c);
-    if (!b) return '';
-    if (kind === 'text' && b.type === 'text') return str(b.text) ?? '';
-    if (kind === 'thinking' && b.type === 'thinking') return str(b.thinking) ?? str(b.text) ?? '';
-    return '';
-  }).join('');
-}
-
-function provOf(e: PageEvent): Origin {
-  const c = obj(e.correlation);
-  const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
-  // τ's source is a closed set; the host keeps the extension's own origin in correlation.origin.
-  return { source: str(c?.origin) ?? e.source ?? null, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
-}
 
 export class LogModel {
   readonly entries: Entry[] = [];
@@ -212,216 +87,253 @@ export class LogModel {
       this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
     }
     switch (e.type) {
-      case 'prompt_sent': {
-        const d = obj(e.data);
-        const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
-        this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e) });
-        return;
-      }
-      case 'agent_start': {
-        this.closeMessage();
-        return;
-      }
-      case 'message_start': {
-        this.closeMessage();
-        return;
-      }
-      case 'message_update': {
-        if (typeof e.delta !== 'string') return;
-        const kind = e.block_type === 'thinking' ? 'thinking' : 'assistant';
-        let entry = kind === 'thinking' ? this.thinking : this.text;
-        if (!entry) {
-          entry = this.add<TextEntry>({ kind, time: t, text: '', streaming: true, stopReason: null });
-          if (kind === 'thinking') this.thinking = entry;
-          else this.text = entry;
-        }
-        entry.text = e.replace ? e.delta : entry.text.length + e.delta.length > MAX_TEXT ? capTail(entry.text + e.delta, MAX_TEXT) : entry.text + e.delta;
-        this.touch(entry);
-        return;
-      }
-      case 'message_end': {
-        const role = str(obj(e.message)?.role);
-        if (role !== null && role !== 'assistant') {
-          this.closeMessage();
-          return;
-        }
-        // A worker that sent no deltas: the whole message is in message_end.
-        if (!this.text) {
-          const whole = messageText(e.message, 'text');
-          if (whole) this.text = this.add<TextEntry>({ kind: 'assistant', time: t, text: capTail(whole, MAX_TEXT), streaming: false, stopReason: null });
-        }
-        if (!this.thinking) {
-          const whole = messageText(e.message, 'thinking');
-          if (whole) this.thinking = this.add<TextEntry>({ kind: 'thinking', time: t, text: capTail(whole, MAX_TEXT), streaming: false, stopReason: null });
-        }
-        if (this.text) this.text.stopReason = e.stop_reason ?? null;
-        this.closeMessage();
-        return;
-      }
-      case 'tool_execution_start': {
-        this.closeMessage();
-        const entry = this.add<ToolEntry>({
-          kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
-          startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
-        });
-        if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
-        return;
-      }
-      case 'tool_execution_update': {
-        const entry = this.tool(e);
-        const chunk = resultText(e.result);
-        // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
-        entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
-        this.touch(entry);
-        return;
-      }
-      case 'tool_execution_end': {
-        const entry = this.tool(e);
-        entry.endedAt = t;
-        entry.isError = e.is_error === true;
-        entry.blocked = e.blocked === true;
-        entry.blockedBy = e.blocked_by ?? null;
-        entry.result = capTail(resultText(e.result), MAX_OUTPUT);
-        if (entry.blocked) entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
-        if (entry.toolCallId) this.tools.delete(entry.toolCallId);
-        this.touch(entry);
-        return;
-      }
-      case 'guard_violation': {
-        const entry = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
-        if (entry) {
-          entry.violation = e.error ?? 'guard violation';
-          this.touch(entry);
-        }
-        this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
-        return;
-      }
-      case 'agent_end': {
-        // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
-        // failed and will be retried is said here, with its error.
-        this.closeMessage();
-        for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
-        this.tools.clear();
-        if (e.will_retry) this.addEnd(e, true);
-        return;
-      }
-      case 'agent_settled': {
-        this.closeMessage();
-        if (e.turn?.ends) this.addEnd(e, false);
-        return;
-      }
-      case 'compaction_start': {
-        const d = obj(e.data);
-        this.compaction = this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: str(d?.reason), summary: null, tokensBefore: null, error: null, endedAt: null });
-        return;
-      }
-      case 'compaction_end': {
-        const d = obj(e.data) ?? {};
-        const r = obj(d.result);
-        const entry = this.compaction ?? this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: null, summary: null, tokensBefore: null, error: null, endedAt: null });
-        entry.endedAt = t;
-        entry.summary = str(d.summary) ?? str(r?.summary);
-        entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : typeof r?.tokensBefore === 'number' ? r.tokensBefore : null;
-        const cancelled = d.cancelled === true || d.aborted === true;
-        const failed = e.is_error === true || d.is_error === true;
-        entry.phase = cancelled ? 'cancelled' : failed ? 'failed' : 'done';
-        entry.error = failed ? (e.error ?? str(d.error) ?? str(d.errorMessage) ?? 'the compaction failed') : null;
-        if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
-        this.compaction = null;
-        this.touch(entry);
-        return;
-      }
-      case 'queue_update': {
-        const d = obj(e.data) ?? {};
-        const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
-        const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
-        this.add<QueueEntry>({ kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items });
-        return;
-      }
-      case 'auto_retry_start':
-      case 'auto_retry_end': {
-        const d = obj(e.data) ?? {};
-        const start = e.type === 'auto_retry_start';
-        const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
-        const text = start
-          ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
-          : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
-        this.add<RetryEntry>({ kind: 'retry', time: t, phase: start ? 'start' : 'end', text });
-        return;
-      }
-      case 'protocol_error': {
-        const d = obj(e.data) ?? {};
-        this.add<WarningEntry>({ kind: 'warning', time: t, title: 'Protocol error: the worker sent a line that is not a protocol message', text: `${e.error ?? 'malformed line'}${str(d.preview) ? `\n${d.preview}` : ''}` });
-        return;
-      }
-      case 'state_resync':
-        this.closeMessage();
-        this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The worker is idle: the host corrected its view', text: e.error ?? 'the host took the worker for busy' });
-        return;
-      case 'extension_error': {
-        const d = obj(e.data) ?? {};
-        this.add<WarningEntry>({ kind: 'warning', time: t, title: `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, text: e.error ?? str(d.error) ?? JSON.stringify(d) });
-        return;
-      }
-      case 'extension_request': {
-        const d = obj(e.data) ?? {};
-        this.add<WarningEntry>({ kind: 'warning', time: t, title: str(d.label) ?? 'An extension asks for a response', text: str(d.sentence) ?? '' });
-        return;
-      }
-      case 'extension_request_end': {
-        const d = obj(e.data) ?? {};
-        const action = str(d.action);
-        // Answered is news, not a problem; a request left standing is one.
-        if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The extension\'s request stands', text: e.error ?? str(d.status) ?? '' });
-        else this.add<OtherEntry>({ kind: 'other', time: t, type: 'Request answered', text: `${action ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` });
-        return;
-      }
-      case 'session_resumed': case 'session_changed': case 'model_changed': {
-        // The session marks (issue 14): a resumed log has the earlier session's events above.
-        this.closeMessage();
-        const d = obj(e.data) ?? {};
-        const session = obj(d.session);
-        const sid = str(session?.id);
-        const text = e.type === 'session_resumed' ? `Resumed${sid ? ` session ${sid}` : ''}: the events above are from before; the worker continues that conversation`
-          : e.type === 'model_changed' ? `Model switched${str(d.model) ? ` to ${str(d.model)}` : ''}`
-          : `${str(d.verb) === 'fork' ? 'Forked into' : 'New'} session${sid ? ` ${sid}` : ''}`;
-        this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text });
-        return;
-      }
-      case 'worker_exit': {
-        this.closeMessage();
-        const d = obj(e.data) ?? {};
-        const status = str(d.status) ?? 'exited';
-        // A worker stopped mid-turn sends no end: its running tools and its turn end here, or
-        // they would spin "running…" forever.
-        for (const tool of this.tools.values()) {
-          if (tool.endedAt !== null) continue;
-          tool.endedAt = t;
-          tool.isError = true;
-          if (tool.result === null) tool.result = capTail(`${tool.output ? `${tool.output}\n` : ''}[cut short: the worker ${status === 'failed' ? 'failed' : 'was stopped'}]`, MAX_OUTPUT);
-          this.touch(tool);
-        }
-        this.tools.clear();
-        if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
-        // A stop's own SIGTERM (or the 143 a worker exits with on it) says nothing "stopped" does
-        // not, and read above a resumed session like a crash; a stop that had to kill still says so.
-        const asked = status === 'stopped' && (d.signal === 'SIGTERM' || d.code === 143 || d.code === 0);
-        const how = asked ? '' : d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
-        this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
-        return;
-      }
-      default: {
-        if (QUIET.has(e.type)) return;
-        const { type, timestamp: _t, ...rest } = e;
-        let text: string;
-        try {
-          text = JSON.stringify(rest);
-        } catch {
-          text = '';
-        }
-        this.add<OtherEntry>({ kind: 'other', time: t, type, text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text });
-      }
+      case 'prompt_sent': return this.promptSent(e, t);
+      case 'agent_start': return this.closeMessage();
+      case 'message_start': return this.closeMessage();
+      case 'message_update': return this.messageUpdate(e, t);
+      case 'message_end': return this.messageEnd(e, t);
+      case 'tool_execution_start': return this.toolExecutionStart(e, t);
+      case 'tool_execution_update': return this.toolExecutionUpdate(e, t);
+      case 'tool_execution_end': return this.toolExecutionEnd(e, t);
+      case 'guard_violation': return this.guardViolation(e, t);
+      case 'agent_end': return this.agentEnd(e, t);
+      case 'agent_settled': return this.agentSettled(e, t);
+      case 'compaction_start': return this.compactionStart(e, t);
+      case 'compaction_end': return this.compactionEnd(e, t);
+      case 'queue_update': return this.queueUpdate(e, t);
+      case 'auto_retry_start': case 'auto_retry_end': return this.retry(e, t);
+      case 'protocol_error': return this.protocolError(e, t);
+      case 'state_resync': return this.stateResync(e, t);
+      case 'extension_error': return this.extensionError(e, t);
+      case 'extension_request': return this.extensionRequest(e, t);
+      case 'extension_request_end': return this.extensionRequestEnd(e, t);
+      case 'session_resumed': case 'session_changed': case 'model_changed': return this.sessionMark(e, t);
+      case 'worker_exit': return this.workerExit(e, t);
+      default: return this.other(e, t);
     }
+  }
+
+  /** `prompt_sent`. */
+  private promptSent(e: PageEvent, t: number): void {
+    const d = obj(e.data);
+    const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
+    this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e) });
+  }
+
+  /** `message_update`. */
+  private messageUpdate(e: PageEvent, t: number): void {
+    if (typeof e.delta !== 'string') return;
+    const kind = e.block_type === 'thinking' ? 'thinking' : 'assistant';
+    let entry = kind === 'thinking' ? this.thinking : this.text;
+    if (!entry) {
+      entry = this.add<TextEntry>({ kind, time: t, text: '', streaming: true, stopReason: null });
+      if (kind === 'thinking') this.thinking = entry;
+      else this.text = entry;
+    }
+    entry.text = e.replace ? e.delta : entry.text.length + e.delta.length > MAX_TEXT ? capTail(entry.text + e.delta, MAX_TEXT) : entry.text + e.delta;
+    this.touch(entry);
+  }
+
+  /** `message_end`. */
+  private messageEnd(e: PageEvent, t: number): void {
+    const role = str(obj(e.message)?.role);
+    if (role !== null && role !== 'assistant') {
+      this.closeMessage();
+      return;
+    }
+    // A worker that sent no deltas: the whole message is in message_end.
+    if (!this.text) {
+      const whole = messageText(e.message, 'text');
+      if (whole) this.text = this.add<TextEntry>({ kind: 'assistant', time: t, text: capTail(whole, MAX_TEXT), streaming: false, stopReason: null });
+    }
+    if (!this.thinking) {
+      const whole = messageText(e.message, 'thinking');
+      if (whole) this.thinking = this.add<TextEntry>({ kind: 'thinking', time: t, text: capTail(whole, MAX_TEXT), streaming: false, stopReason: null });
+    }
+    if (this.text) this.text.stopReason = e.stop_reason ?? null;
+    this.closeMessage();
+  }
+
+  /** `tool_execution_start`. */
+  private toolExecutionStart(e: PageEvent, t: number): void {
+    this.closeMessage();
+    const entry = this.add<ToolEntry>({
+      kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+      startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
+    });
+    if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
+  }
+
+  /** `tool_execution_update`. */
+  private toolExecutionUpdate(e: PageEvent, _t: number): void {
+    const entry = this.tool(e);
+    const chunk = resultText(e.result);
+    // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
+    entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
+    this.touch(entry);
+  }
+
+  /** `tool_execution_end`. */
+  private toolExecutionEnd(e: PageEvent, t: number): void {
+    const entry = this.tool(e);
+    entry.endedAt = t;
+    entry.isError = e.is_error === true;
+    entry.blocked = e.blocked === true;
+    entry.blockedBy = e.blocked_by ?? null;
+    entry.result = capTail(resultText(e.result), MAX_OUTPUT);
+    if (entry.blocked) entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
+    if (entry.toolCallId) this.tools.delete(entry.toolCallId);
+    this.touch(entry);
+  }
+
+  /** `guard_violation`. */
+  private guardViolation(e: PageEvent, t: number): void {
+    const entry = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
+    if (entry) {
+      entry.violation = e.error ?? 'guard violation';
+      this.touch(entry);
+    }
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+  }
+
+  /** `agent_end`. */
+  private agentEnd(e: PageEvent, t: number): void {
+    // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
+    // failed and will be retried is said here, with its error.
+    this.closeMessage();
+    for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
+    this.tools.clear();
+    if (e.will_retry) this.addEnd(e, true);
+  }
+
+  /** `agent_settled`. */
+  private agentSettled(e: PageEvent, _t: number): void {
+    this.closeMessage();
+    if (e.turn?.ends) this.addEnd(e, false);
+  }
+
+  /** `compaction_start`. */
+  private compactionStart(e: PageEvent, t: number): void {
+    const d = obj(e.data);
+    this.compaction = this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: str(d?.reason), summary: null, tokensBefore: null, error: null, endedAt: null });
+  }
+
+  /** `compaction_end`. */
+  private compactionEnd(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    const r = obj(d.result);
+    const entry = this.compaction ?? this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: null, summary: null, tokensBefore: null, error: null, endedAt: null });
+    entry.endedAt = t;
+    entry.summary = str(d.summary) ?? str(r?.summary);
+    entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : typeof r?.tokensBefore === 'number' ? r.tokensBefore : null;
+    const cancelled = d.cancelled === true || d.aborted === true;
+    const failed = e.is_error === true || d.is_error === true;
+    entry.phase = cancelled ? 'cancelled' : failed ? 'failed' : 'done';
+    entry.error = failed ? (e.error ?? str(d.error) ?? str(d.errorMessage) ?? 'the compaction failed') : null;
+    if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
+    this.compaction = null;
+    this.touch(entry);
+  }
+
+  /** `queue_update`. */
+  private queueUpdate(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
+    const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
+    this.add<QueueEntry>({ kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items });
+  }
+
+  /** `auto_retry_start`, `auto_retry_end`. */
+  private retry(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    const start = e.type === 'auto_retry_start';
+    const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
+    const text = start
+      ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
+      : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
+    this.add<RetryEntry>({ kind: 'retry', time: t, phase: start ? 'start' : 'end', text });
+  }
+
+  /** `protocol_error`. */
+  private protocolError(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: 'Protocol error: the worker sent a line that is not a protocol message', text: `${e.error ?? 'malformed line'}${str(d.preview) ? `\n${d.preview}` : ''}` });
+  }
+
+  /** `state_resync`. */
+  private stateResync(e: PageEvent, t: number): void {
+    this.closeMessage();
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The worker is idle: the host corrected its view', text: e.error ?? 'the host took the worker for busy' });
+  }
+
+  /** `extension_error`. */
+  private extensionError(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, text: e.error ?? str(d.error) ?? JSON.stringify(d) });
+  }
+
+  /** `extension_request`. */
+  private extensionRequest(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: str(d.label) ?? 'An extension asks for a response', text: str(d.sentence) ?? '' });
+  }
+
+  /** `extension_request_end`. */
+  private extensionRequestEnd(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    const action = str(d.action);
+    // Answered is news, not a problem; a request left standing is one.
+    if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The extension\'s request stands', text: e.error ?? str(d.status) ?? '' });
+    else this.add<OtherEntry>({ kind: 'other', time: t, type: 'Request answered', text: `${action ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` });
+  }
+
+  /** `session_resumed`, `session_changed`, `model_changed`. */
+  private sessionMark(e: PageEvent, t: number): void {
+    // The session marks (issue 14): a resumed log has the earlier session's events above.
+    this.closeMessage();
+    const d = obj(e.data) ?? {};
+    const session = obj(d.session);
+    const sid = str(session?.id);
+    const text = e.type === 'session_resumed' ? `Resumed${sid ? ` session ${sid}` : ''}: the events above are from before; the worker continues that conversation`
+      : e.type === 'model_changed' ? `Model switched${str(d.model) ? ` to ${str(d.model)}` : ''}`
+      : `${str(d.verb) === 'fork' ? 'Forked into' : 'New'} session${sid ? ` ${sid}` : ''}`;
+    this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text });
+  }
+
+  /** `worker_exit`. */
+  private workerExit(e: PageEvent, t: number): void {
+    this.closeMessage();
+    const d = obj(e.data) ?? {};
+    const status = str(d.status) ?? 'exited';
+    // A worker stopped mid-turn sends no end: its running tools and its turn end here, or
+    // they would spin "running…" forever.
+    for (const tool of this.tools.values()) {
+      if (tool.endedAt !== null) continue;
+      tool.endedAt = t;
+      tool.isError = true;
+      if (tool.result === null) tool.result = capTail(`${tool.output ? `${tool.output}\n` : ''}[cut short: the worker ${status === 'failed' ? 'failed' : 'was stopped'}]`, MAX_OUTPUT);
+      this.touch(tool);
+    }
+    this.tools.clear();
+    if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
+    // A stop's own SIGTERM (or the 143 a worker exits with on it) says nothing "stopped" does
+    // not, and read above a resumed session like a crash; a stop that had to kill still says so.
+    const asked = status === 'stopped' && (d.signal === 'SIGTERM' || d.code === 143 || d.code === 0);
+    const how = asked ? '' : d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
+    this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
+  }
+
+  /** Any other event: shown as its fields (unless it is one of the quiet ones). */
+  private other(e: PageEvent, t: number): void {
+    if (QUIET.has(e.type)) return;
+    const { type, timestamp: _t, ...rest } = e;
+    let text: string;
+    try {
+      text = JSON.stringify(rest);
+    } catch {
+      text = '';
+    }
+    this.add<OtherEntry>({ kind: 'other', time: t, type, text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text });
   }
 
   private addEnd(e: PageEvent, willRetry: boolean): void {
@@ -455,54 +367,5 @@ export class LogModel {
     const list = [...this.dirty];
     this.dirty.clear();
     return list;
-  }
-}
-
-/** What a search matches against. */
-export function searchText(e: Entry): string {
-  switch (e.kind) {
-    case 'prompt': return `${e.text} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
-    case 'turn': return `turn ${e.index} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
-    case 'assistant': case 'thinking': return e.text;
-    case 'tool': return `${e.name} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
-    case 'end': return `${e.reason} ${e.error ?? ''}`;
-    case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
-    case 'queue': return `queue ${e.items.join(' ')}`;
-    case 'retry': case 'warning': case 'exit': return `${'title' in e ? e.title : ''} ${e.text}`;
-    case 'other': return `${e.type} ${e.text}`;
-  }
-}
-
-export function safeJson(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  try {
-    return JSON.stringify(v, null, 2);
-  } catch {
-    return String(v);
-  }
-}
-
-/** How a turn's end reason is said (the worker's own word when it is not a known one). */
-export function endWords(reason: string): string {
-  switch (reason) {
-    case 'done': return 'done';
-    case 'aborted': return 'aborted';
-    case 'max_turns': return 'the turn limit was reached';
-    case 'error': return 'error';
-    case 'stopped': return 'the worker stopped';
-    case 'ended': return 'ended';
-    default: return reason.replace(/_/g, ' ');
-  }
-}
-
-/** How an assistant message's stop reason is said on its badge; '' for a plain stop. */
-export function stopReasonWords(reason: string | null): string {
-  switch (reason) {
-    case null: case '': case 'stop': case 'end_turn': case 'endTurn': return '';
-    case 'toolUse': case 'tool_use': case 'tool_calls': return 'calls a tool';
-    case 'length': case 'max_tokens': return 'cut off at the length limit';
-    case 'aborted': return 'aborted';
-    case 'error': return 'ended in an error';
-    default: return reason.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
   }
 }

@@ -2,7 +2,7 @@
 // goes in as text.
 import { duration, sourceInfo } from '../protocol/words';
 import { h, icon, setText } from './dom';
-import { endWords, safeJson, stopReasonWords, type Entry, type Origin } from './model';
+import { endWords, safeJson, stopReasonWords, type CompactionEntry, type EndEntry, type Entry, type Origin, type PromptEntry, type TextEntry, type ToolEntry } from './entries';
 
 export function time(ms: number): string {
   const d = new Date(ms);
@@ -36,78 +36,18 @@ export function createRow(e: Entry): HTMLElement {
 /** Redraw `row` for the entry's current state. Tool and thinking rows keep their open state. */
 export function updateRow(row: HTMLElement, e: Entry): void {
   switch (e.kind) {
-    case 'prompt': {
-      const behavior = e.behavior === 'steer' ? 'Steer' : e.behavior === 'followUp' ? 'Follow-up' : e.prov.action === 'redirect' ? 'Redirect' : 'Prompt';
-      const s = sourceInfo(e.prov.source);
-      row.className = `entry kind-prompt ${s.cls}${e.behavior ? ` queued-${e.behavior}` : ''}`;
-      row.replaceChildren(header(e.behavior === 'steer' ? 'debug-step-into' : e.behavior === 'followUp' ? 'list-ordered' : 'account', behavior, e.time, provLine(e.prov)), h('div', { class: 'body text', text: e.text }));
-      return;
-    }
+    case 'prompt': return drawPrompt(row, e);
     case 'turn': {
       const s = sourceInfo(e.prov.source);
       row.className = `entry kind-turn ${s.cls}`;
       row.replaceChildren(header('play', `Turn ${e.index}`, e.time, provLine(e.prov)));
       return;
     }
-    case 'assistant': {
-      row.classList.toggle('streaming', e.streaming);
-      let body = row.querySelector<HTMLElement>('.body');
-      if (!body) {
-        row.replaceChildren(header('hubot', 'Assistant', e.time, h('span', { class: 'badge' })), (body = h('div', { class: 'body text' })));
-      }
-      setText(body, e.text);
-      setText(row.querySelector('.badge')!, e.streaming ? 'streaming…' : stopReasonWords(e.stopReason));
-      return;
-    }
-    case 'thinking': {
-      let details = row.querySelector('details');
-      if (!details) {
-        details = h('details', {}, h('summary', {}, icon('lightbulb'), h('span', { class: 'title', text: 'Thinking' }), h('span', { class: 'badge' }), h('span', { class: 'time', text: time(e.time) })), h('div', { class: 'body text' }));
-        row.replaceChildren(details);
-      }
-      setText(details.querySelector('.badge')!, e.streaming ? 'streaming…' : `${e.text.length} characters`);
-      setText(details.querySelector('.body')!, e.text);
-      return;
-    }
-    case 'tool': {
-      const open = row.querySelector('details')?.open ?? false;
-      const state = e.blocked ? 'blocked' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
-      row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
-      const summary = h('summary', {},
-        icon(state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools', state === 'running' ? 'codicon-modifier-spin' : ''),
-        h('span', { class: 'title', text: e.name }),
-        h('span', { class: 'args-brief', text: brief(e.args) }),
-        h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
-        h('span', { class: 'time', text: time(e.time) }));
-      const body = h('div', { class: 'body' });
-      if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
-      if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
-      if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
-      if (e.output && e.result === null) body.appendChild(section('Output', e.output));
-      if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));
-      const details = h('details', {}, summary, body);
-      details.open = open || e.blocked;
-      row.replaceChildren(details);
-      if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
-      return;
-    }
-    case 'end': {
-      const cls = e.reason === 'done' && !e.error ? 'end-done' : e.reason === 'aborted' || e.reason === 'stopped' ? 'end-aborted' : e.reason === 'max_turns' ? 'end-max' : 'end-error';
-      row.className = `entry kind-end ${cls}`;
-      const text = `Turn ended: ${endWords(e.reason)}${e.error ? ` — ${e.error}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
-      row.replaceChildren(header(cls === 'end-done' ? 'check' : cls === 'end-aborted' ? 'circle-slash' : cls === 'end-max' ? 'warning' : 'error', text, e.time));
-      return;
-    }
-    case 'compaction': {
-      row.className = `entry kind-compaction compaction-${e.phase}`;
-      const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? 'Compacted' : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
-      const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? duration(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
-      // replaceChildren writes a null as the text "null": only nodes go in.
-      row.replaceChildren(...nodes(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),
-        e.summary ? h('div', { class: 'body text', text: e.summary }) : null,
-        e.error ? h('div', { class: 'body error-text', text: e.error }) : null));
-      return;
-    }
+    case 'assistant': return drawAssistant(row, e);
+    case 'thinking': return drawThinking(row, e);
+    case 'tool': return drawTool(row, e);
+    case 'end': return drawEnd(row, e);
+    case 'compaction': return drawCompaction(row, e);
     case 'queue': {
       const text = `Queue: ${e.steering} steer, ${e.followUp} follow-up`;
       row.replaceChildren(...nodes(header('list-ordered', text, e.time), e.items.length ? h('div', { class: 'body text', text: e.items.join('\n') }) : null));
@@ -127,6 +67,72 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       row.replaceChildren(header('symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
       return;
   }
+}
+
+function drawPrompt(row: HTMLElement, e: PromptEntry): void {
+  const behavior = e.behavior === 'steer' ? 'Steer' : e.behavior === 'followUp' ? 'Follow-up' : e.prov.action === 'redirect' ? 'Redirect' : 'Prompt';
+  const s = sourceInfo(e.prov.source);
+  row.className = `entry kind-prompt ${s.cls}${e.behavior ? ` queued-${e.behavior}` : ''}`;
+  row.replaceChildren(header(e.behavior === 'steer' ? 'debug-step-into' : e.behavior === 'followUp' ? 'list-ordered' : 'account', behavior, e.time, provLine(e.prov)), h('div', { class: 'body text', text: e.text }));
+}
+
+function drawAssistant(row: HTMLElement, e: TextEntry): void {
+  row.classList.toggle('streaming', e.streaming);
+  let body = row.querySelector<HTMLElement>('.body');
+  if (!body) {
+    row.replaceChildren(header('hubot', 'Assistant', e.time, h('span', { class: 'badge' })), (body = h('div', { class: 'body text' })));
+  }
+  setText(body, e.text);
+  setText(row.querySelector('.badge')!, e.streaming ? 'streaming…' : stopReasonWords(e.stopReason));
+}
+
+function drawThinking(row: HTMLElement, e: TextEntry): void {
+  let details = row.querySelector('details');
+  if (!details) {
+    details = h('details', {}, h('summary', {}, icon('lightbulb'), h('span', { class: 'title', text: 'Thinking' }), h('span', { class: 'badge' }), h('span', { class: 'time', text: time(e.time) })), h('div', { class: 'body text' }));
+    row.replaceChildren(details);
+  }
+  setText(details.querySelector('.badge')!, e.streaming ? 'streaming…' : `${e.text.length} characters`);
+  setText(details.querySelector('.body')!, e.text);
+}
+
+function drawTool(row: HTMLElement, e: ToolEntry): void {
+  const open = row.querySelector('details')?.open ?? false;
+  const state = e.blocked ? 'blocked' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
+  row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
+  const summary = h('summary', {},
+    icon(state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools', state === 'running' ? 'codicon-modifier-spin' : ''),
+    h('span', { class: 'title', text: e.name }),
+    h('span', { class: 'args-brief', text: brief(e.args) }),
+    h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
+    h('span', { class: 'time', text: time(e.time) }));
+  const body = h('div', { class: 'body' });
+  if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+  if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
+  if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
+  if (e.output && e.result === null) body.appendChild(section('Output', e.output));
+  if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));
+  const details = h('details', {}, summary, body);
+  details.open = open || e.blocked;
+  row.replaceChildren(details);
+  if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+}
+
+function drawEnd(row: HTMLElement, e: EndEntry): void {
+  const cls = e.reason === 'done' && !e.error ? 'end-done' : e.reason === 'aborted' || e.reason === 'stopped' ? 'end-aborted' : e.reason === 'max_turns' ? 'end-max' : 'end-error';
+  row.className = `entry kind-end ${cls}`;
+  const text = `Turn ended: ${endWords(e.reason)}${e.error ? ` — ${e.error}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
+  row.replaceChildren(header(cls === 'end-done' ? 'check' : cls === 'end-aborted' ? 'circle-slash' : cls === 'end-max' ? 'warning' : 'error', text, e.time));
+}
+
+function drawCompaction(row: HTMLElement, e: CompactionEntry): void {
+  row.className = `entry kind-compaction compaction-${e.phase}`;
+  const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? 'Compacted' : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
+  const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? duration(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
+  // replaceChildren writes a null as the text "null": only nodes go in.
+  row.replaceChildren(...nodes(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),
+    e.summary ? h('div', { class: 'body text', text: e.summary }) : null,
+    e.error ? h('div', { class: 'body error-text', text: e.error }) : null));
 }
 
 /** The nodes among `list` (a null given to replaceChildren or append would show as "null"). */

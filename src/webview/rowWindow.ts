@@ -5,7 +5,7 @@
 // however many entries arrived at once, and the DOM always shows a contiguous run of entries in
 // order, ending at the newest built. Rows that would fall out of the window before they are
 // built are never built.
-import type { Entry } from './model';
+import type { Entry } from './entries';
 
 /** Where rows go: the DOM in the page, arrays in a test. */
 export interface RowSink<R> {

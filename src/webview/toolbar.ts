@@ -1,7 +1,7 @@
 // The log's toolbar: a chip per kind of entry (on or off) and the search box. It says which
 // entries match and why none do; what it holds is kept in the webview's saved state.
 import { h, icon, setText } from './dom';
-import { FILTER_GROUPS, GROUP_OF, searchText, type Entry, type FilterGroup } from './model';
+import { FILTER_GROUPS, GROUP_OF, searchText, type Entry, type FilterGroup } from './entries';
 
 const GROUP_LABELS: Record<FilterGroup, { label: string; icon: string }> = {
   messages: { label: 'Messages', icon: 'comment-discussion' },

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { piTraits } from '../../src/core/wire/piVersion';
 import { slimEvent, type PageEvent } from '../../src/protocol/messages';
-import { LogModel, type EndEntry, type TurnEntry } from '../../src/webview/model';
+import type { EndEntry, TurnEntry } from '../../src/webview/entries';
+import { LogModel } from '../../src/webview/model';
 import { hostStream } from '../fixtures/hostStream';
 import { ROOT } from '../helpers/host';
 

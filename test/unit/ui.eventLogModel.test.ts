@@ -2,7 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { stamped } from '../fixtures/hostStream';
-import { endWords, LogModel, resultText, searchText, stopReasonWords, type Entry } from '../../src/webview/model';
+import { endWords, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
+import { LogModel } from '../../src/webview/model';
+import { resultText } from '../../src/webview/payload';
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}, t = T): PageEvent => ({ type, timestamp: t, ...fields } as PageEvent);

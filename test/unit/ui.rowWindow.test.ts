@@ -1,7 +1,7 @@
 // The event log's row window: which entries are rows, built a bounded number per frame, always
 // a contiguous run in order, never more than the window holds.
 import * as assert from 'node:assert/strict';
-import type { Entry } from '../../src/webview/model';
+import type { Entry } from '../../src/webview/entries';
 import { RowWindow, type RowSink } from '../../src/webview/rowWindow';
 
 interface Row { id: number; version: number }

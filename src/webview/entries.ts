@@ -1,0 +1,98 @@
+// What the event log shows: its entries (a prompt, a turn, assistant text, thinking, a tool call,
+// an end, a compaction, a queue change, a retry, a warning, an exit, anything else), the
+// toolbar's filter groups, and how an entry is searched and its words are said. The model
+// (model.ts) makes entries; the renderer (render.ts) draws them.
+
+export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
+
+/** The filter groups of the toolbar, and which kinds each holds. */
+export const FILTER_GROUPS = {
+  messages: ['prompt', 'assistant'],
+  thinking: ['thinking'],
+  tools: ['tool'],
+  turns: ['turn', 'end'],
+  queue: ['queue'],
+  compaction: ['compaction'],
+  problems: ['warning', 'retry', 'exit'],
+  other: ['other'],
+} as const satisfies Record<string, readonly EntryKind[]>;
+export type FilterGroup = keyof typeof FILTER_GROUPS;
+export const GROUP_OF: Record<EntryKind, FilterGroup> = Object.fromEntries(
+  Object.entries(FILTER_GROUPS).flatMap(([g, kinds]) => kinds.map((k) => [k, g])),
+) as Record<EntryKind, FilterGroup>;
+
+export interface Origin {
+  source: string | null;
+  submitter: string | null;
+  submissionId: string | null;
+  /** From the correlation the extension sets: redirect, send-selection, with file and lines. */
+  action: string | null;
+  file: string | null;
+  lines: [number, number] | null;
+}
+
+interface Base { id: number; kind: EntryKind; time: number; version: number }
+export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Origin }
+export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Origin }
+export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
+export interface ToolEntry extends Base {
+  kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
+  startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
+}
+export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean }
+export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
+export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
+export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
+export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
+export interface ExitEntry extends Base { kind: 'exit'; text: string; failed: boolean }
+export interface OtherEntry extends Base { kind: 'other'; type: string; text: string }
+export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
+
+/** What a search matches against. */
+export function searchText(e: Entry): string {
+  switch (e.kind) {
+    case 'prompt': return `${e.text} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
+    case 'turn': return `turn ${e.index} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
+    case 'assistant': case 'thinking': return e.text;
+    case 'tool': return `${e.name} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
+    case 'end': return `${e.reason} ${e.error ?? ''}`;
+    case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
+    case 'queue': return `queue ${e.items.join(' ')}`;
+    case 'retry': case 'warning': case 'exit': return `${'title' in e ? e.title : ''} ${e.text}`;
+    case 'other': return `${e.type} ${e.text}`;
+  }
+}
+
+export function safeJson(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  try {
+    return JSON.stringify(v, null, 2);
+  } catch {
+    return String(v);
+  }
+}
+
+/** How a turn's end reason is said (the worker's own word when it is not a known one). */
+export function endWords(reason: string): string {
+  switch (reason) {
+    case 'done': return 'done';
+    case 'aborted': return 'aborted';
+    case 'max_turns': return 'the turn limit was reached';
+    case 'error': return 'error';
+    case 'stopped': return 'the worker stopped';
+    case 'ended': return 'ended';
+    default: return reason.replace(/_/g, ' ');
+  }
+}
+
+/** How an assistant message's stop reason is said on its badge; '' for a plain stop. */
+export function stopReasonWords(reason: string | null): string {
+  switch (reason) {
+    case null: case '': case 'stop': case 'end_turn': case 'endTurn': return '';
+    case 'toolUse': case 'tool_use': case 'tool_calls': return 'calls a tool';
+    case 'length': case 'max_tokens': return 'cut off at the length limit';
+    case 'aborted': return 'aborted';
+    case 'error': return 'ended in an error';
+    default: return reason.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
+  }
+}
