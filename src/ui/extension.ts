@@ -59,41 +59,27 @@ export class RpcWorkersExtension extends Disposable {
     const t0 = performance.now();
     this.log = this._register(vscode.window.createOutputChannel('RPC Workers', { log: true }));
     this.current = this.readSettings(true);
-    let outputs: OutputChannels | undefined;
-    let statusBar: WorkersStatusBar | undefined;
-    let eventLog: EventLog | undefined;
-    const limits = hostLimits(this.current);
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
     // Per workspace: past sessions and the workers' own conversations stay with the folder. The
     // core creates the folders when it first writes (nothing is touched at activation).
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
-    const options: SupervisorOptions = {
-      limits,
-      registryFile: this.registryFile,
-      ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
-      onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
-      trace: (id, direction, message) => { if (this.current.trace) outputs?.trace(id, direction, message); },
-      onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
-      onUiNotice: (n) => handleUiNotice(n, {
-        setStatus: (id, key, text) => statusBar?.setNotice(id, key, text),
-        setEditorText: (id, text) => eventLog?.prefill(id, text),
-        log: (id, text) => outputs?.channel(id).info(text),
-        workerName: (id) => this.workerName(id),
-      }),
-    };
-    // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation.
+    // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation; so are the
+    // supervisor's options, which speak to the parts made below.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path at run time, which esbuild must not bundle
     const core = () => require(corePath) as typeof import('../core/index');
-    const lazy = new LazyHost(() => core().createWorkerHost(options), limits);
+    const limits = hostLimits(this.current);
+    const lazy = new LazyHost(() => core().createWorkerHost(this.supervisorOptions(limits, historyDir)), limits);
     this.host = lazy;
     this.selection = this._register(new WorkerSelection());
-    this.outputs = outputs = this._register(new OutputChannels(this.host));
-    this.statusBar = statusBar = this._register(new WorkersStatusBar(this.host));
-    this.tree = this._register(new SessionsTree(this.host, this.selection));
-    this.eventLog = eventLog = this._register(new EventLog({ host: this.host, extensionUri: context.extensionUri, selection: this.selection, log: this.log }));
+    this.outputs = this._register(new OutputChannels(this.host));
+    this.statusBar = this._register(new WorkersStatusBar(this.host));
+    this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
+    lazy.onStarted = (id, spec) => this.past.startedWorker(id, spec);
+    this.tree = this._register(new SessionsTree(this.host, this.selection, { history: { part: new HistoryTreePart(this.past), onChange: this.past.onDidChange } }));
+    this.eventLog = this._register(new EventLog({ host: this.host, extensionUri: context.extensionUri, selection: this.selection, log: this.log }));
     this.commands = this._register(new Commands({
       host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.
@@ -102,11 +88,9 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
-    this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register: (d) => this._register(d) });
-    this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register: (d) => this._register(d) });
-    this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
-    lazy.onStarted = (id, spec) => this.past.startedWorker(id, spec);
-    this.tree.attachHistory(new HistoryTreePart(this.past), this.past.onDidChange);
+    const register = <T extends vscode.Disposable>(d: T) => this._register(d);
+    this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });
+    this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register });
     this.historyCommands = this._register(new HistoryCommands({
       host: this.host, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
       profiles: () => this.current.profiles,
@@ -117,6 +101,33 @@ export class RpcWorkersExtension extends Disposable {
       this.resumedInterrupted = new Promise((resolve) => setTimeout(resolve, 0)).then(() => (trustState.isTrusted() ? this.historyCommands.resumeInterrupted() : []))
         .catch((error) => this.log.error(`could not resume interrupted sessions: ${(error as Error).message}`));
     }
+    this.watch();
+    // After activation (it loads the core): offer to stop workers an earlier crash left.
+    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors());
+    this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
+    this.log.info(`activated in ${this.activationMs} ms`);
+  }
+
+  /** What the supervisor is made with, when the first worker starts (the parts it speaks to exist by then). */
+  private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
+    return {
+      limits,
+      registryFile: this.registryFile,
+      ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
+      onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
+      trace: (id, direction, message) => { if (this.current.trace) this.outputs.trace(id, direction, message); },
+      onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
+      onUiNotice: (n) => handleUiNotice(n, {
+        setStatus: (id, key, text) => this.statusBar.setNotice(id, key, text),
+        setEditorText: (id, text) => this.eventLog.prefill(id, text),
+        log: (id, text) => this.outputs.channel(id).info(text),
+        workerName: (id) => this.workerName(id),
+      }),
+    };
+  }
+
+  /** What the extension follows for as long as it lives: worker ends, trust, settings, the process's exit. */
+  private watch(): void {
     this._register(toDisposable(this.host.onState((s) => {
       if (s.status !== 'running' && s.status !== 'starting') this.statusBar.clearNotices(s.workerId);
     })));
@@ -138,10 +149,6 @@ export class RpcWorkersExtension extends Disposable {
     const onExit = () => this.killAllSync();
     process.on('exit', onExit);
     this._register(toDisposable(() => process.off('exit', onExit)));
-    // After activation (it loads the core): offer to stop workers an earlier crash left.
-    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors());
-    this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
-    this.log.info(`activated in ${this.activationMs} ms`);
   }
 
   private async offerSurvivors(): Promise<unknown> {

@@ -72,77 +72,94 @@ function origin(e: AgentEvent): string {
 }
 
 export function sessionMarkdown(events: readonly AgentEvent[], meta: MarkdownMeta = {}): string {
-  const out: string[] = [`# ${meta.title ?? 'Session'}`];
-  const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: \`${meta.cwd}\``].filter(Boolean);
-  if (facts.length) out.push('', facts.join(' · '));
-  let reply = '';
-  let turn = 0;
-  const flushReply = (full?: string) => {
-    const text = (full ?? reply).trim();
-    reply = '';
-    if (text) out.push('', '**Reply**', '', text);
-  };
-  for (const e of events) {
-    switch (e.type) {
-      case 'prompt_sent': {
-        flushReply();
-        const queued = e.data?.streamingBehavior === 'steer' || e.data?.streamingBehavior === 'followUp';
-        if (!queued) out.push('', `## Turn ${++turn}`);
-        const from = origin(e);
-        out.push('', `**Prompt**${from ? ` (${from})` : ''}, ${when(e.timestamp)}`, '', fenced(String(e.data?.text ?? '')));
-        break;
-      }
-      case 'message_update':
-        if (e.block_type === 'text' && e.delta) reply = e.replace ? e.delta : reply + e.delta;
-        break;
-      case 'message_end': {
-        const m = e.message;
-        if (m && m.role !== 'assistant') break;
-        // The finished message says the whole reply; the deltas stand in where it does not.
-        const full = m ? contentText(m.content ?? m) : '';
-        flushReply(full.trim() ? full : undefined);
-        break;
-      }
-      case 'tool_execution_start': {
-        flushReply();
-        out.push('', `**Tool call** \`${e.tool_name ?? 'unknown tool'}\``);
-        const args = e.args ?? (e.tool_call_id ? meta.tools?.get(e.tool_call_id)?.args : undefined);
-        if (args && Object.keys(args).length) out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
-        break;
-      }
-      case 'tool_execution_end': {
-        const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${e.error}` : ''}` : e.is_error ? 'failed' : 'ok';
-        out.push('', `**Result** of \`${e.tool_name ?? 'unknown tool'}\` (${how})`);
-        const text = contentText(e.result ?? (e.tool_call_id ? meta.tools?.get(e.tool_call_id)?.result : undefined));
-        if (text.trim()) out.push('', fenced(text));
-        break;
-      }
-      case 'guard_violation':
-        out.push('', `> Guard: \`${e.tool_name ?? ''}\` ${e.error ?? 'violation'}`);
-        break;
-      case 'agent_settled':
-        flushReply();
-        out.push('', `_Turn ended: ${e.end_reason ?? 'no reason given'}${e.error ? ` (${e.error})` : ''}_`);
-        break;
-      case 'compaction_end':
-        out.push('', `> Compaction ${e.is_error ? `failed: ${e.error ?? ''}` : e.data?.cancelled || e.data?.aborted ? 'cancelled' : 'done'}`);
-        break;
-      case 'session_resumed':
-        out.push('', `---`, '', `> Resumed session \`${(e.data?.session as { id?: string } | undefined)?.id ?? '?'}\`, ${when(e.timestamp)}`);
-        break;
-      case 'session_changed':
-        out.push('', `---`, '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session \`${(e.data?.session as { id?: string } | undefined)?.id ?? '?'}\``);
-        break;
-      case 'model_changed':
-        out.push('', `> Model: ${String(e.data?.model ?? '?')}`);
-        break;
-      case 'worker_exit':
-        flushReply();
-        out.push('', `> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${e.error ?? ''}` : 'exited'}`);
-        break;
-      default:
-    }
+  const doc = new SessionDoc(meta);
+  for (const e of events) doc.add(e);
+  return doc.end();
+}
+
+/** The document being written: its lines, the reply being assembled from deltas, the turn count. */
+class SessionDoc {
+  private readonly out: string[];
+  private reply = '';
+  private turn = 0;
+
+  constructor(private readonly meta: MarkdownMeta) {
+    this.out = [`# ${meta.title ?? 'Session'}`];
+    const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: \`${meta.cwd}\``].filter(Boolean);
+    if (facts.length) this.out.push('', facts.join(' · '));
   }
-  flushReply();
-  return `${out.join('\n')}\n`;
+
+  add(e: AgentEvent): void {
+    switch (e.type) {
+      case 'prompt_sent': return this.prompt(e);
+      case 'message_update':
+        if (e.block_type === 'text' && e.delta) this.reply = e.replace ? e.delta : this.reply + e.delta;
+        return;
+      case 'message_end': return this.messageEnd(e);
+      case 'tool_execution_start': return this.toolStart(e);
+      case 'tool_execution_end': return this.toolEnd(e);
+      case 'agent_settled':
+      case 'worker_exit':
+        this.flushReply();
+        break;
+    }
+    const line = noteLine(e);
+    if (line !== null) this.out.push('', ...line);
+  }
+
+  end(): string {
+    this.flushReply();
+    return `${this.out.join('\n')}\n`;
+  }
+
+  private flushReply(full?: string): void {
+    const text = (full ?? this.reply).trim();
+    this.reply = '';
+    if (text) this.out.push('', '**Reply**', '', text);
+  }
+
+  private prompt(e: AgentEvent): void {
+    this.flushReply();
+    const queued = e.data?.streamingBehavior === 'steer' || e.data?.streamingBehavior === 'followUp';
+    if (!queued) this.out.push('', `## Turn ${++this.turn}`);
+    const from = origin(e);
+    this.out.push('', `**Prompt**${from ? ` (${from})` : ''}, ${when(e.timestamp)}`, '', fenced(String(e.data?.text ?? '')));
+  }
+
+  private messageEnd(e: AgentEvent): void {
+    const m = e.message;
+    if (m && m.role !== 'assistant') return;
+    // The finished message says the whole reply; the deltas stand in where it does not.
+    const full = m ? contentText(m.content ?? m) : '';
+    this.flushReply(full.trim() ? full : undefined);
+  }
+
+  private toolStart(e: AgentEvent): void {
+    this.flushReply();
+    this.out.push('', `**Tool call** \`${e.tool_name ?? 'unknown tool'}\``);
+    const args = e.args ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.args : undefined);
+    if (args && Object.keys(args).length) this.out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
+  }
+
+  private toolEnd(e: AgentEvent): void {
+    const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${e.error}` : ''}` : e.is_error ? 'failed' : 'ok';
+    this.out.push('', `**Result** of \`${e.tool_name ?? 'unknown tool'}\` (${how})`);
+    const text = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
+    if (text.trim()) this.out.push('', fenced(text));
+  }
+}
+
+/** The one-line notes some events leave in the document (after a blank line); null for the rest. */
+function noteLine(e: AgentEvent): string[] | null {
+  const sessionId = () => (e.data?.session as { id?: string } | undefined)?.id ?? '?';
+  switch (e.type) {
+    case 'guard_violation': return [`> Guard: \`${e.tool_name ?? ''}\` ${e.error ?? 'violation'}`];
+    case 'agent_settled': return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${e.error ? ` (${e.error})` : ''}_`];
+    case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${e.error ?? ''}` : e.data?.cancelled || e.data?.aborted ? 'cancelled' : 'done'}`];
+    case 'session_resumed': return ['---', '', `> Resumed session \`${sessionId()}\`, ${when(e.timestamp)}`];
+    case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session \`${sessionId()}\``];
+    case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];
+    case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${e.error ?? ''}` : 'exited'}`];
+    default: return null;
+  }
 }

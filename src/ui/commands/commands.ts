@@ -3,7 +3,7 @@
 // which is also shown to the person (results.ts). No worker logic lives here: this adapts
 // clicks and keystrokes to the core's verbs.
 import * as vscode from 'vscode';
-import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
+import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
 import { guardFromSettings } from '../settings/guardSpec';
@@ -11,9 +11,10 @@ import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
+import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
 import { provenance } from '../host/provenance';
+import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
 import { resultSentence, resultTone } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
@@ -61,9 +62,10 @@ export class Commands extends Disposable {
 
   constructor(private readonly s: CommandServices) {
     super();
+    const views = viewCommands(s, (p, pick) => this.worker(p, pick));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
-      showEventLog: (id) => void this.showEventLog({ workerId: id }),
+      showEventLog: (id) => void views.showEventLog({ workerId: id }),
     });
     const reg = (id: string, fn: (arg: unknown) => unknown) => this._register(vscode.commands.registerCommand(id, fn));
     reg(COMMANDS.startWorker, (a) => this.startWorker(a));
@@ -79,10 +81,10 @@ export class Commands extends Disposable {
     reg(COMMANDS.compact, (a) => this.compact(a));
     reg(COMMANDS.stop, (a) => this.stop(a));
     reg(COMMANDS.stopAll, () => this.stopAll());
-    reg(COMMANDS.showEventLog, (a) => this.showEventLog(a));
-    reg(COMMANDS.openEventLogPanel, (a) => this.openEventLogPanel(a));
-    reg(COMMANDS.showOutput, (a) => this.showOutput(a));
-    reg(COMMANDS.copyPid, (a) => this.copyPid(a));
+    reg(COMMANDS.showEventLog, views.showEventLog);
+    reg(COMMANDS.openEventLogPanel, views.openEventLogPanel);
+    reg(COMMANDS.showOutput, views.showOutput);
+    reg(COMMANDS.copyPid, views.copyPid);
   }
 
   /** The worker's name as lists show it; a stopped worker's too, never its internal id. */
@@ -379,43 +381,6 @@ export class Commands extends Disposable {
     return r;
   }
 
-  // ---- views
-
-  async showEventLog(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const workerId = p.arg.workerId ?? this.s.selection.current ?? this.s.host.list().find(isLive)?.workerId;
-    await this.s.eventLog.show(workerId, { preserveFocus: false });
-    if (workerId) void this.s.tree.reveal(workerId);
-    return { status: 'shown', workerId: workerId ?? null };
-  }
-
-  async openEventLogPanel(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, { title: 'Open Log in Editor Tab', filter: any, none: 'There is no worker whose log to open.' });
-    if (!workerId) return cancelled;
-    this.s.eventLog.openPanel(workerId);
-    return { status: 'shown', workerId };
-  }
-
-  async showOutput(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, { title: 'Show Worker Output', filter: any, none: 'There is no worker whose output to show.' });
-    if (!workerId) return cancelled;
-    const shown = this.s.outputs.show(workerId);
-    return { status: shown ? 'shown' : 'not_found', workerId };
-  }
-
-  async copyPid(raw?: unknown) {
-    const p = parseCommandArg(raw, 'palette');
-    const workerId = await this.worker(p, { title: 'Copy PID', filter: (s: WorkerState) => s.pid !== null, none: 'No worker has a process id.' });
-    if (!workerId) return cancelled;
-    const st = this.s.host.state(workerId);
-    const pid = st.status === 'not_found' ? null : st.state.pid;
-    if (pid === null) return { status: 'not_found' as const, workerId };
-    await vscode.env.clipboard.writeText(String(pid));
-    vscode.window.setStatusBarMessage(`$(clippy) Copied PID ${pid} of ${st.status === 'not_found' ? workerId : st.state.name}`, 3000);
-    return { status: 'copied' as const, workerId, pid };
-  }
 }
 
 /** Who asked, as the argument says it. */

@@ -68,9 +68,20 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return this.refresh.pending;
   }
 
-  /** `createView: false` makes a provider without a view (the host tests drive one on a fake host). */
-  constructor(private readonly host: Supervisor, private readonly selection: WorkerSelection, { createView = true } = {}) {
+  /** Past sessions (history) below the live workers. */
+  private readonly past: HistoryTreePart | undefined;
+
+  /**
+   * `createView: false` makes a provider without a view (the host tests drive one on a fake host);
+   * `history`: past sessions below the live workers, and when their listing changes.
+   */
+  constructor(private readonly host: Supervisor, private readonly selection: WorkerSelection, { createView = true, history }: { createView?: boolean; history?: { part: HistoryTreePart; onChange: vscode.Event<void> } } = {}) {
     super();
+    if (history) {
+      this.past = history.part;
+      this._register(history.onChange(() => this.refresh.schedule()));
+      this.refresh.schedule();
+    }
     this.view = createView ? this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true })) : undefined;
     this._register(this.refresh);
     this._register(toDisposable(host.onState(() => this.refresh.schedule())));
@@ -85,15 +96,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       }));
     }
     this.snapshot();
-  }
-
-  private past: HistoryTreePart | undefined;
-
-  /** Past sessions (history) below the live workers; `onChange` is when their listing changed. */
-  attachHistory(part: HistoryTreePart, onChange: vscode.Event<void>): void {
-    this.past = part;
-    this._register(onChange(() => this.refresh.schedule()));
-    this.refresh.schedule();
   }
 
   /** Select and show a worker's item (e.g. after "Show Event Log" for it). */

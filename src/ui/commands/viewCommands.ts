@@ -1,0 +1,64 @@
+// The commands that show a worker's views: its Event Log (the sidebar view, or an editor tab of
+// its own), its output channel, its process id. Commands (commands.ts) registers them.
+import * as vscode from 'vscode';
+import type { Supervisor, WorkerState } from '../../core/api';
+import type { EventLog } from '../eventLog/eventLogView';
+import type { OutputChannels } from '../views/outputChannels';
+import type { SessionsTree } from '../views/sessionsTree';
+import type { WorkerSelection } from '../views/workerSelection';
+import { parseCommandArg, type ParsedArg } from './commandArgs';
+import { any, isLive, type WorkerFilter } from './pickers';
+
+/** What these commands use of the extension (Commands' services). */
+export interface ViewServices {
+  host: Supervisor;
+  selection: WorkerSelection;
+  eventLog: EventLog;
+  tree: SessionsTree;
+  outputs: OutputChannels;
+}
+
+type Cancelled = { status: 'cancelled' };
+const cancelled: Cancelled = { status: 'cancelled' };
+/** The worker the argument names, or the one the person picks (Commands.worker). */
+type PickWorker = (p: ParsedArg, pick: { title: string; filter: WorkerFilter; none: string }) => Promise<string | undefined>;
+
+export function viewCommands(s: ViewServices, worker: PickWorker) {
+  return {
+    async showEventLog(raw?: unknown) {
+      const p = parseCommandArg(raw, 'palette');
+      const workerId = p.arg.workerId ?? s.selection.current ?? s.host.list().find(isLive)?.workerId;
+      await s.eventLog.show(workerId, { preserveFocus: false });
+      if (workerId) void s.tree.reveal(workerId);
+      return { status: 'shown', workerId: workerId ?? null };
+    },
+
+    async openEventLogPanel(raw?: unknown) {
+      const p = parseCommandArg(raw, 'palette');
+      const workerId = await worker(p, { title: 'Open Log in Editor Tab', filter: any, none: 'There is no worker whose log to open.' });
+      if (!workerId) return cancelled;
+      s.eventLog.openPanel(workerId);
+      return { status: 'shown', workerId };
+    },
+
+    async showOutput(raw?: unknown) {
+      const p = parseCommandArg(raw, 'palette');
+      const workerId = await worker(p, { title: 'Show Worker Output', filter: any, none: 'There is no worker whose output to show.' });
+      if (!workerId) return cancelled;
+      const shown = s.outputs.show(workerId);
+      return { status: shown ? 'shown' : 'not_found', workerId };
+    },
+
+    async copyPid(raw?: unknown) {
+      const p = parseCommandArg(raw, 'palette');
+      const workerId = await worker(p, { title: 'Copy PID', filter: (w: WorkerState) => w.pid !== null, none: 'No worker has a process id.' });
+      if (!workerId) return cancelled;
+      const st = s.host.state(workerId);
+      const pid = st.status === 'not_found' ? null : st.state.pid;
+      if (pid === null) return { status: 'not_found' as const, workerId };
+      await vscode.env.clipboard.writeText(String(pid));
+      vscode.window.setStatusBarMessage(`$(clippy) Copied PID ${pid} of ${st.status === 'not_found' ? workerId : st.state.name}`, 3000);
+      return { status: 'copied' as const, workerId, pid };
+    },
+  };
+}
