@@ -24,7 +24,7 @@ async function hostSide() {
   const dir = mkdtempSync(path.join(tmpdir(), 'rpc-workers-bench-ui-'));
   const out = path.join(dir, 'log.cjs');
   await esbuild.build({
-    stdin: { contents: "export { slimEvent } from './src/protocol/messages'; export { FLUSH_EVENTS } from './src/ui/eventLog/eventLogView';", resolveDir: ROOT, loader: 'ts' },
+    stdin: { contents: "export { slimEvent } from './src/protocol/messages'; export { FLUSH_EVENTS } from './src/ui/eventLog/logSession';", resolveDir: ROOT, loader: 'ts' },
     bundle: true, platform: 'node', format: 'cjs', outfile: out, logLevel: 'error',
     alias: { vscode: path.join(ROOT, 'bench/lib/vscode-stub.cjs') },
   });

@@ -1,4 +1,4 @@
-// The fast path of a zod schema (src/core/wire/fastParse.ts) against the schema itself: on the
+// The fast path of a zod schema (src/protocol/fastParse.ts) against the schema itself: on the
 // real programs' recorded events (bench/recordings) and on thousands of their mutations, it
 // either answers exactly what the schema's parse answers, or steps aside (MISS); it never
 // accepts what the schema refuses. And it does take the real events, or it would be no use.
