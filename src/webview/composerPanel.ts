@@ -14,8 +14,12 @@ export class ComposerPanel {
   private readonly buttons: Record<'send' | 'followUp' | 'redirect' | 'abort' | 'compact' | 'stop', HTMLButtonElement>;
   /** The message just sent, until its result comes: it goes back into the box if it failed. */
   private pendingSend: Pending | null = null;
-  /** The id of each request this page makes (`req`); the host's reply carries it back as `seq`. */
-  private lastReq = 0;
+  /**
+   * The id of each request this page makes (`req`); the host's reply carries it back as `seq`.
+   * It starts anywhere, so that a page loaded again does not reuse the ids of the page before,
+   * whose replies may still be on their way.
+   */
+  private lastReq = Math.floor(Math.random() * 2 ** 30);
   /** The request that sent pendingSend. */
   private pendingReq: number | undefined;
 
