@@ -7,6 +7,8 @@ import type { HistoryError, HistoryLimits } from './history/format';
 import type { HistoryStore } from './history/store';
 
 import type { DialectName } from './dialectName';
+import type { PermissionAsk } from './wire/dialect';
+export type { PermissionAsk };
 export type { DialectName };
 
 /** Where a prompt came from; recorded on the turn it starts (seed 004's provenance). */
@@ -65,6 +67,11 @@ export interface WorkerSpec {
    * (AGENTS.md from the cwd up); off by default, which launches it with `-ne -nc`.
    */
   discovery?: boolean;
+  /**
+   * ACP: the session mode to set once the session exists (Claude's adapter starts in `auto`,
+   * which asks a classifier model first; `default` asks the person).
+   */
+  mode?: string;
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;
@@ -169,6 +176,12 @@ export interface WorkerState {
   turns: TurnSummary[];
   /** What waits for the person now: pi dialogs open, a τ request that stands (empty when none, or not live). */
   pendingInput: PendingInput[];
+  /** The session mode the worker is in, where it has modes (ACP); null otherwise. */
+  mode: string | null;
+  /** Why Compact cannot run on this worker at all (an ACP agent without one); null: it can. */
+  compactUnavailable: string | null;
+  /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */
+  midTurn: { steer: boolean; followUp: 'worker' | 'host' };
 }
 
 export type StartResult =
@@ -204,6 +217,7 @@ export type CompactResult =
  */
 export type SessionVerbResult =
   | { status: 'created' | 'forked' | 'model_set'; workerId: string; session: SessionRef | null; model: string | null; ms: number }
+  | { status: 'mode_set'; workerId: string; session: SessionRef | null; model: string | null; mode: string | null; ms: number }
   | { status: 'exported'; workerId: string; path: string; ms: number }
   | { status: 'cancelled'; workerId: string; ms: number }
   | { status: 'unsupported' | 'error' | 'not_found'; workerId: string; error: string; ms: number };
@@ -240,6 +254,18 @@ export interface UiRequest {
 }
 export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
 
+/**
+ * An agent asks before a tool runs (ACP `session/request_permission`): the person picks one of
+ * its options, or dismisses the question. `signal` aborts when the question is moot (the turn
+ * was aborted, the worker stopped).
+ */
+export interface PermissionRequest extends PermissionAsk {
+  workerId: string;
+  id: string;
+  signal: AbortSignal;
+}
+export type PermissionAnswer = { optionId: string } | { cancelled: true };
+
 /** Fire-and-forget UI from the worker (notify, setStatus, ...). */
 export interface UiNotice {
   workerId: string;
@@ -273,11 +299,18 @@ export interface SupervisorOptions {
   piGuardPath?: string;
   /** Called for every message sent or received, when set (protocol trace). */
   trace?: (workerId: string, direction: 'send' | 'receive', message: unknown) => void;
+  /**
+   * Answers an agent's permission requests (ACP); without it every request is rejected (its
+   * reject option, else cancelled) and the log says so.
+   */
+  onPermission?: (req: PermissionRequest) => Promise<PermissionAnswer>;
   /** Answers pi's dialog requests; a headless host answers `cancelled`. */
   onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
   onUiNotice?: (notice: UiNotice) => void;
   /** Directories searched for agent cards, in order (workspace first). */
   agentDirs?: string[];
+  /** This host's version, for handshakes that name the client (ACP's clientInfo). */
+  clientVersion?: string;
   /**
    * Where to record live worker pids (JSON, written atomically; several hosts may share it) so
    * that a later activation can find workers that outlived a crash: see `findSurvivors`.
@@ -327,6 +360,8 @@ export interface Supervisor {
   fork(workerId: string, options?: { entryId?: string }): Promise<SessionVerbResult>;
   /** The model for the next turn: pi "provider/id", τ a config model name. */
   setModel(workerId: string, model: string): Promise<SessionVerbResult>;
+  /** Moves an ACP agent's session into another of its modes (`session/set_mode` or its mode option). */
+  setMode(workerId: string, mode: string): Promise<SessionVerbResult>;
   /** pi's own HTML export of the session (`export_html`); τ declines it. */
   exportHtml(workerId: string, outputPath?: string): Promise<SessionVerbResult>;
   /**

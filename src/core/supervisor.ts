@@ -129,6 +129,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       trace: options.trace ? (direction, message) => options.trace!(workerId, direction, message) : undefined,
       onUiRequest: options.onUiRequest,
       onUiNotice: options.onUiNotice,
+      onPermission: options.onPermission,
+      clientVersion: options.clientVersion,
     });
     workers.set(workerId, worker);
     history?.begin(worker);
@@ -139,7 +141,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     emitState(worker);
     // A version asked of the program itself is asked while the worker starts, not before.
     const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
-    if (probed.ok) worker.setVersion(version);
+    // A version the handshake named (ACP's agentInfo) stands where the preflight learned none.
+    if (probed.ok && version !== null) worker.setVersion(version);
     if (!probed.ok) {
       const stderrTail = worker.state().stderrTail;
       await worker.stop();
@@ -182,6 +185,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     newSession: async (workerId: string) => get(workerId)?.sessions.newSession() ?? missing(workerId),
     fork: async (workerId: string, opts?: { entryId?: string }) => get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
     setModel: async (workerId: string, model: string) => get(workerId)?.sessions.setModel(model) ?? missing(workerId),
+    setMode: async (workerId: string, mode: string) => get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
     exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
     async exportMarkdown(workerId: string) {
       const worker = get(workerId);

@@ -7,8 +7,14 @@ import type { WireCodec } from '../wire/codec';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import type { Launch } from './launch';
-import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { commandLine, commandName, isSameLiveProcess, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
+
+/** What ran below a worker at one moment (see WorkerProcess.baseline). */
+export interface Baseline {
+  keys: Set<string>;
+  names: Set<string>;
+}
 
 export interface Exit {
   code: number | null;
@@ -18,7 +24,7 @@ export interface Exit {
 /** What the process tells its worker. */
 export interface ProcessListeners {
   /** `line`: the line the event was decoded from. */
-  onEvent: (event: AgentEvent, line: string) => void | Promise<void>;
+  onEvent: (event: AgentEvent, line?: string) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   onRequest: (method: string, params: unknown) => Promise<unknown>;
   onNotification: (method: string, params: unknown) => void;
@@ -42,6 +48,9 @@ export interface ProcessOptions {
 }
 
 const isWindows = process.platform === 'win32';
+const keyOf = (p: ProcInfo) => `${p.pid}:${p.start}`;
+/** The shells agents run their commands in. */
+const SHELL = /^(ba|da|z|k|fi|tc|c)?sh$|^pwsh$/;
 
 export class WorkerProcess {
   readonly connection: MessageConnection;
@@ -76,7 +85,7 @@ export class WorkerProcess {
       onProtocolError: listeners.onProtocolError,
       onReceive: trace ? (value) => trace('receive', value) : undefined,
     });
-    this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined);
+    this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
     this.writer.onError(([error]) => listeners.onConnectionError(`write to the worker failed: ${error.message}`));
     this.connection = createMessageConnection(reader, this.writer);
     this.connection.onRequest(listeners.onRequest);
@@ -144,6 +153,79 @@ export class WorkerProcess {
     await this.reapOrphans();
     this.connection.dispose();
     return { exit, killed };
+  }
+
+  /** The processes below the worker now (the worker itself left out): who they are and what runs. */
+  baseline(): Baseline {
+    const pid = this.pid;
+    const keys = new Set<string>();
+    const names = new Set<string>();
+    if (pid === null || this.exited || isWindows) return { keys, names };
+    for (const p of processTree(pid).slice(1)) {
+      keys.add(keyOf(p));
+      const name = commandName(p.pid);
+      if (name) names.add(name);
+    }
+    return { keys, names };
+  }
+
+  /**
+   * Ends the commands that appeared below the worker since `before` and still run after
+   * `graceMs` (the worker had that long to end them itself): each new subtree and everything in
+   * it, but for one whose top runs a program the worker already ran before (its own helpers: the
+   * agent's CLI, its server), unless that is a shell. Returns the tops it ended, with their
+   * command lines.
+   */
+  async endCommandsSince(before: Baseline, graceMs: number): Promise<Array<{ pid: number; command: string | null }>> {
+    const pid = this.pid;
+    if (pid === null || this.exited || isWindows) return [];
+    const fresh = () => {
+      const tree = processTree(pid).filter((p) => !p.zombie);
+      const isNew = (p: ProcInfo) => !before.keys.has(keyOf(p));
+      const byPid = new Map(tree.map((p) => [p.pid, p]));
+      const tops = tree.slice(1).filter((p) => {
+        if (!isNew(p)) return false;
+        const parent = byPid.get(p.ppid);
+        if (parent && parent.pid !== pid && isNew(parent)) return false;
+        const name = commandName(p.pid) ?? '';
+        return SHELL.test(name) || !before.names.has(name);
+      });
+      const below = new Map<number, ProcInfo[]>();
+      for (const p of tree) below.set(p.ppid, [...(below.get(p.ppid) ?? []), p]);
+      const all: ProcInfo[] = [];
+      const queue = [...tops];
+      while (queue.length) {
+        const p = queue.shift()!;
+        all.push(p);
+        queue.push(...(below.get(p.pid) ?? []));
+      }
+      return { tops, all };
+    };
+    const deadline = performance.now() + graceMs;
+    let left = fresh();
+    while (left.all.length > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      left = fresh();
+    }
+    if (left.all.length === 0) return [];
+    const ended = left.tops.map((p) => ({ pid: p.pid, command: commandLine(p.pid) }));
+    const workerGroup = procInfo(pid)?.pgid;
+    for (const p of left.all) {
+      try {
+        // A group of the command's own (pi-style shells) is ended whole; never the worker's group.
+        if (p.pgid !== workerGroup && p.pgid === p.pid) process.kill(-p.pgid, 'SIGKILL');
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    const until = performance.now() + this.options.killGraceMs;
+    let alive = left.all.filter(isSameLiveProcess);
+    while (alive.length > 0 && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      alive = alive.filter(isSameLiveProcess);
+    }
+    return ended;
   }
 
   /** Why it is gone: code or signal, the dialect's reading of stderr, and stderr's tail. */

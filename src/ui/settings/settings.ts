@@ -4,13 +4,14 @@
 // zod/mini: the same checks, a fraction of the bundle (activation stays quick).
 import * as z from 'zod/mini';
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
+import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 
 export const SECTION = 'rpcWorkers';
 
 const required = (what: string) => z.string({ error: what }).check(z.trim(), z.minLength(1, { error: what }));
 export const profileSchema = z.object({
   name: required('a profile needs a name'),
-  dialect: z.enum(['pi', 'tau'], { error: 'dialect must be "pi" or "tau"' }),
+  dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
   command: required('a profile needs a command'),
   args: z.optional(z.array(z.string({ error: 'args must be strings' }), { error: 'args must be a list of strings' })),
   env: z.optional(z.record(z.string(), z.string({ error: 'env values must be strings' }), { error: 'env must be an object of strings' })),
