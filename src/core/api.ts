@@ -178,6 +178,8 @@ export interface WorkerState {
   pendingInput: PendingInput[];
   /** The session mode the worker is in, where it has modes (ACP); null otherwise. */
   mode: string | null;
+  /** The modes it offers (ACP), for Switch Mode…; absent where it has none. */
+  modes?: Array<{ id: string; name: string }>;
   /** Why Compact cannot run on this worker at all (an ACP agent without one); null: it can. */
   compactUnavailable: string | null;
   /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */

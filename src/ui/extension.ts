@@ -10,6 +10,8 @@ import { Commands } from './commands/commands';
 import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
+import { askPermission, ProposedChanges } from './host/permissions';
+import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
 import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings/settings';
@@ -69,7 +71,10 @@ export class RpcWorkersExtension extends Disposable {
     // core creates the folders when it first writes (nothing is touched at activation).
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
+    const changes = this._register(new ProposedChanges(COMMANDS.openChange));
     const options: SupervisorOptions = {
+      clientVersion: String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
+      onPermission: (req) => askPermission(req, this.workerName(req.workerId), changes),
       limits,
       registryFile: this.registryFile,
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),

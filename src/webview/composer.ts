@@ -13,6 +13,8 @@ export interface ComposerView {
   phase: string;
   sendLabel: 'Send' | 'Steer';
   sendTitle: string;
+  /** Why Compact is greyed out for good (the worker has none), or null. */
+  compactTitle: string | null;
   /** Every button, always present; only whether it can be pressed changes. */
   disabled: Record<ButtonName, boolean>;
   textareaDisabled: boolean;
@@ -24,20 +26,23 @@ export function composerView(w: WorkerView | null): ComposerView {
   const phase = !w ? 'none' : workerPhase(w);
   const streaming = !!(live && w!.streaming);
   const compacting = !!(live && w!.compacting);
+  const noSteer = streaming && w!.noSteer === true;
   return {
     phase,
     sendLabel: streaming ? 'Steer' : 'Send',
-    sendTitle: streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
+    sendTitle: noSteer ? 'This agent cannot be steered inside its turn: Follow-up sends it when the turn ends, Redirect aborts the turn and sends it now'
+      : streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
+    compactTitle: w?.noCompact ?? null,
     disabled: {
-      send: !live || compacting,
+      send: !live || compacting || noSteer,
       followUp: !streaming,
       redirect: !live || compacting,
       abort: !(streaming || compacting),
-      compact: !live || streaming || compacting,
+      compact: !live || streaming || compacting || !!w?.noCompact,
       stop: !w || (w.status !== 'running' && w.status !== 'starting'),
     },
     textareaDisabled: !live,
-    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? `The worker is ${w.status}` : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
   };
 }
 

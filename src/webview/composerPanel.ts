@@ -51,6 +51,7 @@ export class ComposerPanel {
     send.title = v.sendTitle;
     send.setAttribute('aria-label', v.sendLabel);
     for (const [name, b] of Object.entries(this.buttons)) b.disabled = v.disabled[name as keyof typeof this.buttons];
+    this.buttons.compact.title = v.compactTitle ?? 'Compact the conversation';
     this.textarea.disabled = v.textareaDisabled;
     this.textarea.placeholder = v.placeholder;
     return v;

@@ -7,13 +7,13 @@
 // (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
 import type { PageEvent } from '../protocol/messages';
 
-export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
+export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'question' | 'plan' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
 
 /** The filter groups of the toolbar, and which kinds each holds. */
 export const FILTER_GROUPS = {
-  messages: ['prompt', 'assistant'],
+  messages: ['prompt', 'assistant', 'plan'],
   thinking: ['thinking'],
-  tools: ['tool'],
+  tools: ['tool', 'question'],
   turns: ['turn', 'end'],
   queue: ['queue'],
   compaction: ['compaction'],
@@ -39,10 +39,15 @@ interface Base { id: number; kind: EntryKind; time: number; version: number }
 export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Origin }
 export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Origin }
 export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
+/** A file change a tool call makes or proposes; `oldText` null for a new file. */
+export interface Change { path: string; oldText: string | null; newText: string }
 export interface ToolEntry extends Base {
-  kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
+  kind: 'tool'; toolCallId: string | null; name: string; title: string | null; changes: Change[]; args: unknown; output: string; result: string | null;
   startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
 }
+/** The worker asks the person before a tool runs; `answer` once answered (or cancelled). */
+export interface QuestionEntry extends Base { kind: 'question'; title: string; command: string | null; options: string[]; answer: string | null; note: string | null; dismissed: boolean }
+export interface PlanEntry extends Base { kind: 'plan'; items: Array<{ content: string; status: string }> }
 export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean }
 export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
 export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
@@ -50,13 +55,15 @@ export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'
 export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
 export interface ExitEntry extends Base { kind: 'exit'; text: string; failed: boolean }
 export interface OtherEntry extends Base { kind: 'other'; type: string; text: string }
-export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
+export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | QuestionEntry | PlanEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
 
 export const MAX_ENTRIES = 20_000;
 const MAX_TEXT = 512 * 1024;
 const MAX_OUTPUT = 256 * 1024;
 /** Events that carry nothing a person reads beyond what other entries show. */
-const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
+const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end',
+  // Read into the worker's row and the log's header (usage, commands, options, title), not rows.
+  'usage_update', 'commands_changed', 'config_changed', 'session_info']);
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
@@ -133,6 +140,14 @@ function messageText(message: unknown, kind: 'text' | 'thinking'): string {
   }).join('');
 }
 
+function changesOf(v: unknown): Change[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((d) => {
+    const o = obj(d);
+    return o && typeof o.path === 'string' && typeof o.newText === 'string' ? [{ path: o.path, oldText: str(o.oldText), newText: o.newText }] : [];
+  });
+}
+
 function provOf(e: PageEvent): Origin {
   const c = obj(e.correlation);
   const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
@@ -151,6 +166,9 @@ export class LogModel {
   private text: TextEntry | null = null;
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
+  private readonly questions = new Map<string, QuestionEntry>();
+  private plan: PlanEntry | null = null;
+  private userText: PromptEntry | null = null;
   private compaction: CompactionEntry | null = null;
   /** Entries changed since the renderer last asked. */
   readonly dirty = new Set<Entry>();
@@ -193,6 +211,9 @@ export class LogModel {
     if (this.text === e) this.text = null;
     if (this.thinking === e) this.thinking = null;
     if (this.compaction === e) this.compaction = null;
+    if (this.plan === e) this.plan = null;
+    if (this.userText === e) this.userText = null;
+    if (e.kind === 'question') for (const [k, q] of this.questions) if (q === e) this.questions.delete(k);
   }
 
   private touch(e: Entry): void {
@@ -209,6 +230,7 @@ export class LogModel {
     const t = e.timestamp;
     if (e.turn?.opens) {
       this.closeMessage();
+      this.plan = null;
       this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
     }
     switch (e.type) {
@@ -261,7 +283,7 @@ export class LogModel {
       case 'tool_execution_start': {
         this.closeMessage();
         const entry = this.add<ToolEntry>({
-          kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+          kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: changesOf(e.diffs), args: e.args ?? null, output: '', result: null,
           startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
         });
         if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
@@ -269,6 +291,7 @@ export class LogModel {
       }
       case 'tool_execution_update': {
         const entry = this.tool(e);
+        this.learnTool(entry, e);
         const chunk = resultText(e.result);
         // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
         entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
@@ -277,6 +300,7 @@ export class LogModel {
       }
       case 'tool_execution_end': {
         const entry = this.tool(e);
+        this.learnTool(entry, e);
         entry.endedAt = t;
         entry.isError = e.is_error === true;
         entry.blocked = e.blocked === true;
@@ -285,6 +309,69 @@ export class LogModel {
         if (entry.blocked) entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
         if (entry.toolCallId) this.tools.delete(entry.toolCallId);
         this.touch(entry);
+        return;
+      }
+      case 'permission_request': {
+        this.closeMessage();
+        const d = obj(e.data) ?? {};
+        const options = Array.isArray(d.options) ? d.options.map((o) => str(obj(o)?.name)).filter((n): n is string => n !== null) : [];
+        const q = this.add<QuestionEntry>({ kind: 'question', time: t, title: e.title ?? 'A tool call', command: str(d.command), options, answer: null, note: null, dismissed: false });
+        const id = str(d.id);
+        if (id) this.questions.set(id, q);
+        if (e.tool_call_id) {
+          const tool = this.tools.get(e.tool_call_id);
+          if (tool) this.learnTool(tool, e);
+        }
+        return;
+      }
+      case 'permission_end': {
+        const d = obj(e.data) ?? {};
+        const id = str(d.id);
+        const q = id ? this.questions.get(id) : undefined;
+        if (!q) return;
+        if (id) this.questions.delete(id);
+        q.answer = str(d.optionName);
+        q.dismissed = q.answer === null;
+        q.note = e.error ?? str(d.note);
+        this.touch(q);
+        return;
+      }
+      case 'plan': {
+        const d = obj(e.data) ?? {};
+        const items = Array.isArray(d.entries) ? d.entries.flatMap((x) => {
+          const o = obj(x);
+          return o && typeof o.content === 'string' ? [{ content: o.content, status: str(o.status) ?? 'pending' }] : [];
+        }) : [];
+        // An agent sends its whole plan each time: the turn's plan is one entry, kept current.
+        if (this.plan && !e.turn?.opens) {
+          this.plan.items = items;
+          this.touch(this.plan);
+        } else this.plan = this.add<PlanEntry>({ kind: 'plan', time: t, items });
+        return;
+      }
+      case 'user_message': {
+        // A conversation the agent replays (a loaded session): the person's words, in chunks.
+        if (typeof e.delta !== 'string') return;
+        if (!this.userText) {
+          this.closeMessage();
+          this.userText = this.add<PromptEntry>({ kind: 'prompt', time: t, text: '', behavior: null, prov: provOf(e) });
+        }
+        this.userText.text = capTail(this.userText.text + e.delta, MAX_TEXT);
+        this.touch(this.userText);
+        return;
+      }
+      case 'mode_changed': {
+        const mode = str(obj(e.data)?.mode);
+        this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text: `Mode: ${mode ?? 'changed'}` });
+        return;
+      }
+      case 'processes_ended': {
+        const d = obj(e.data) ?? {};
+        const list = Array.isArray(d.processes) ? d.processes.map((p) => {
+          const o = obj(p);
+          return `${str(o?.command) ?? 'a process'} (pid ${typeof o?.pid === 'number' ? o.pid : '?'})`;
+        }) : [];
+        this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The host ended what the worker left running after the abort', text: list.join('\n') });
         return;
       }
       case 'guard_violation': {
@@ -424,6 +511,14 @@ export class LogModel {
     }
   }
 
+  /** What an update or end says of the call that its start did not (an agent's title, input, changes). */
+  private learnTool(entry: ToolEntry, e: PageEvent): void {
+    if (e.title && e.title !== entry.title) entry.title = e.title;
+    if (e.args && (entry.args === null || entry.args === undefined)) entry.args = e.args;
+    const changes = changesOf(e.diffs);
+    if (changes.length) entry.changes = changes;
+  }
+
   private addEnd(e: PageEvent, willRetry: boolean): void {
     this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry });
   }
@@ -433,7 +528,7 @@ export class LogModel {
     if (known) return known;
     // An update or end whose start fell out of the store (or never came).
     const entry = this.add<ToolEntry>({
-      kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+      kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: [], args: e.args ?? null, output: '', result: null,
       startedAt: e.timestamp, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
@@ -449,6 +544,7 @@ export class LogModel {
     }
     this.text = null;
     this.thinking = null;
+    this.userText = null;
   }
 
   takeDirty(): Entry[] {
@@ -464,7 +560,9 @@ export function searchText(e: Entry): string {
     case 'prompt': return `${e.text} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
     case 'turn': return `turn ${e.index} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
     case 'assistant': case 'thinking': return e.text;
-    case 'tool': return `${e.name} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
+    case 'question': return `${e.title} ${e.command ?? ''} ${e.options.join(' ')} ${e.answer ?? ''} ${e.note ?? ''}`;
+    case 'plan': return e.items.map((i) => i.content).join(' ');
+    case 'tool': return `${e.name} ${e.title ?? ''} ${e.changes.map((c) => c.path).join(' ')} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
     case 'end': return `${e.reason} ${e.error ?? ''}`;
     case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
     case 'queue': return `queue ${e.items.join(' ')}`;

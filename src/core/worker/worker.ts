@@ -198,7 +198,7 @@ export class Worker {
       filesTouched: [...this.turns.filesTouched],
       turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
       pendingInput: this.live ? this.pendingInput.list() : [],
-      mode: this.ctx.dialect.modes?.(this.connection)?.current ?? null,
+      ...this.modeState(),
       compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
       midTurn: this.ctx.dialect.midTurn ?? { steer: true, followUp: 'worker' },
     };
@@ -307,6 +307,11 @@ export class Worker {
     if (event.type === 'usage_update') void this.sessions.refreshUsage();
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
+  }
+
+  private modeState(): Pick<WorkerState, 'mode' | 'modes'> {
+    const modes = this.ctx.dialect.modes?.(this.connection);
+    return modes ? { mode: modes.current, modes: modes.available } : { mode: null };
   }
 
   /** "pi 1.6.0", or the dialect's name when the version is not known. */

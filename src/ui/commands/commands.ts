@@ -12,7 +12,7 @@ import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isLive, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
+import { DEMO_PROFILE, demoSpec, findAcpAgents, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
 import { provenance } from '../host/provenance';
 import type { Source } from '../../protocol/words';
 import { ResultPresenter, type Action, type AnyResult } from './results';
@@ -115,7 +115,7 @@ export class Commands extends Disposable {
     const dirs = searchDirs(folders);
     const choices = profileChoices({
       configured: settings.profiles, extensionPath: this.s.extensionPath, piPath: findExecutable('pi', dirs),
-      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
+      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), acpPaths: findAcpAgents(dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
     });
     let choice: ProfileChoice | undefined;
     if (p.arg.profile) {

@@ -534,6 +534,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
       case 'abort': await vscode.commands.executeCommand(COMMANDS.abort, base); break;
       case 'compact': await vscode.commands.executeCommand(COMMANDS.compact, base); break;
       case 'stop': await vscode.commands.executeCommand(COMMANDS.stop, base); break;
+      case 'openChange': await vscode.commands.executeCommand(COMMANDS.openChange, { path: msg.path, oldText: msg.oldText, newText: msg.newText }); break;
     }
   }
 }

@@ -10,6 +10,7 @@ export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): 
   const usage = usageWords(s.usage);
   return {
     workerId: s.workerId, name: s.name, status: s.status, streaming: s.streaming, compacting: s.compacting, model: s.model, dialect: s.dialect, pid: s.pid,
-    ...(usage ? { usage } : {}), ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
+    ...(usage ? { usage } : {}), ...(s.compactUnavailable ? { noCompact: s.compactUnavailable } : {}), ...(s.midTurn?.steer === false ? { noSteer: true } : {}),
+    ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
   };
 }

@@ -30,10 +30,11 @@ export const HISTORY_COMMANDS = {
   newSession: 'rpcWorkers.newSession',
   fork: 'rpcWorkers.fork',
   switchModel: 'rpcWorkers.switchModel',
+  switchMode: 'rpcWorkers.switchMode',
   exportWorker: 'rpcWorkers.exportMarkdown',
 } as const;
 
-const sessionArg = z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) });
+const sessionArg = z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), mode: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) });
 type Arg = z.infer<typeof sessionArg>;
 
 export interface HistoryServices {
@@ -74,6 +75,7 @@ export class HistoryCommands extends Disposable {
     reg(C.newSession, (a) => this.verb(a, 'New Session'));
     reg(C.fork, (a) => this.verb(a, 'Fork Session'));
     reg(C.switchModel, (a) => this.verb(a, 'Switch Model'));
+    reg(C.switchMode, (a) => this.switchMode(a));
     reg(C.exportWorker, (a) => this.exportWorker(a));
   }
 
@@ -237,7 +239,7 @@ export class HistoryCommands extends Disposable {
     if (title === 'Switch Model') {
       const model = a.model ?? await vscode.window.showInputBox({
         title: `Switch Model of ${w.name}`, value: w.model ?? '',
-        prompt: w.dialect === 'pi' ? 'pi: provider/model id, e.g. anthropic/claude-sonnet-4-5' : 'τ: a model name from its configuration',
+        prompt: w.dialect === 'pi' ? 'pi: provider/model id, e.g. anthropic/claude-sonnet-4-5' : w.dialect === 'acp' ? 'one of the models the agent lists (its model option)' : 'τ: a model name from its configuration',
         validateInput: (v) => (v.trim() ? undefined : 'a model cannot be empty'),
       });
       if (model === undefined) return { status: 'cancelled', workerId: w.workerId };
@@ -250,6 +252,23 @@ export class HistoryCommands extends Disposable {
     if (done) vscode.window.setStatusBarMessage(`$(check) ${w.name} ${what}`, 4000);
     else if (r.status === 'unsupported' || r.status === 'cancelled') void vscode.window.showInformationMessage(`RPC Workers: ${title} for ${w.name}: ${r.status === 'cancelled' ? 'the worker\'s extension declined; nothing changed' : `not supported (${'error' in r ? r.error : ''})`}`);
     else void vscode.window.showErrorMessage(`RPC Workers: ${title} for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
+    return { ...r };
+  }
+
+  /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
+  async switchMode(a: Arg): Promise<HistoryResult> {
+    const w = await this.running(a, 'Switch Mode');
+    if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
+    const modes = w.modes ?? [];
+    if (modes.length === 0) {
+      void vscode.window.showInformationMessage(`RPC Workers: ${w.name} has no modes to switch between (only ACP agents that list modes do).`);
+      return { status: 'unsupported', workerId: w.workerId, error: 'the worker has no modes' };
+    }
+    const picked = a.mode ?? (await vscode.window.showQuickPick(modes.map((m) => ({ label: m.name, description: m.id === w.mode ? 'current' : m.id, id: m.id })), { title: `Switch Mode of ${w.name}` }))?.id;
+    if (picked === undefined) return { status: 'cancelled', workerId: w.workerId };
+    const r = await this.s.host.setMode(w.workerId, picked);
+    if (r.status === 'mode_set') vscode.window.setStatusBarMessage(`$(check) ${w.name} is in mode ${modes.find((m) => m.id === r.mode)?.name ?? r.mode}`, 4000);
+    else void vscode.window.showErrorMessage(`RPC Workers: Switch Mode for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
     return { ...r };
   }
 

@@ -20,6 +20,8 @@ export const profileSchema = z.object({
   guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
   /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
+  /** ACP: the session mode to start in (Claude's adapter: "default" asks before tools). */
+  mode: z.optional(z.string({ error: 'mode must be a string' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
 });
