@@ -6,7 +6,8 @@
 //   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
 //            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
 //   package  the .vsix installed into code-server and activated (scripts/test-package.mjs)
-// Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node) are installed
+// Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node, the five ACP
+// agents from npm) are installed
 // into the cache when missing (scripts/ensure-workers.mjs); a failed install is one failure, said
 // plainly, and the suites that need the worker then fail on their own with the same reason.
 // A suite that cannot run (no host, crash, timeout) counts as one failure, and so does a failed
@@ -62,11 +63,12 @@ function build() {
 }
 
 async function workers() {
-  banner('real workers: τ and pi 1.x (installed once into the cache)');
+  banner('real workers: τ, pi 1.x and the five ACP agents (installed once into the cache)');
   const t0 = Date.now();
-  const { ensureTau, ensurePi1 } = await import('./ensure-workers.mjs');
+  const { ensureTau, ensurePi1, ensureAcpAgent, ACP_AGENTS } = await import('./ensure-workers.mjs');
   const errors = [];
-  for (const [name, ensure] of [['τ', ensureTau], ['pi 1.x', ensurePi1]]) {
+  const acp = Object.values(ACP_AGENTS).map((a) => [`ACP ${a.name} (${a.package}@${a.version})`, () => ensureAcpAgent(a.name)]);
+  for (const [name, ensure] of [['τ', ensureTau], ['pi 1.x', ensurePi1], ...acp]) {
     try { console.log(`${name}: ${ensure()}`); } catch (e) { console.error(`${name} could not be installed: ${e.message}`); errors.push(`${name}: ${e.message}`); }
   }
   if (errors.length) record('workers', 'install', t0, { passed: 0, failed: errors.length, pending: 0 }, errors.join('; '));
