@@ -74,7 +74,8 @@ for (const name of ACP_AGENT_NAMES) {
       mock = await startMockLlm({ defaultText: 'unscripted' });
       home = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-home-`));
       cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-cwd-`));
-      host = createSupervisor({ ...(process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {}), onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; } });
+      // A loaded 2-CPU machine: OpenCode's first session takes 20 s even when idle.
+      host = createSupervisor({ limits: { commandTimeoutMs: 120_000 }, ...(process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {}), onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; } });
     });
     after(async () => {
       await host?.dispose();
@@ -134,18 +135,17 @@ for (const name of ACP_AGENT_NAMES) {
       assert.equal((await host.prompt(workerId, 'Run the long command')).status, 'accepted');
       await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
       const running = withToken(token);
-      if (process.env.ACP_TRACE) for (const t of running) console.log('CMD', t, readFileSync(`/proc/${t}/stat`, 'utf8').split(') ')[1].split(' ').slice(1, 4).join(' '), /RPC_WORKERS_WORKER/.test(readFileSync(`/proc/${t}/environ`, 'latin1')));
-      if (process.env.ACP_TRACE) console.log(processTree(pid).map((p) => `${p.pid}<${p.ppid} ${readFileSync(`/proc/${p.pid}/comm`, 'utf8').trim()}`).join('\n'));
       const events = record(host, () => workerId);
       const a = await host.abort(workerId);
       assert.equal(a.status, 'aborted', JSON.stringify(a));
       await waitUntil(() => running.every((p) => !isAlive(p)), `no process of the command (${running.join(', ')}) to be left`, 5_000);
       assert.deepEqual(withToken(token), []);
       assert.equal(stateOf().streaming, false);
-      // codex-acp leaves its command running after a cancel: the host ended it and said so. The
-      // others end their own, and the host has nothing to end.
-      const swept = events.filter((e) => e.type === 'processes_ended');
-      assert.equal(swept.length, name === 'codex' ? 1 : 0, `processes_ended: ${JSON.stringify(swept)}`);
+      // What the host ended after the abort (where the agent left it running) is the command and
+      // nothing of the agent's own.
+      for (const e of events.filter((x) => x.type === 'processes_ended')) {
+        for (const p of e.data?.processes as Array<{ command: string | null }>) assert.ok(p.command?.includes(token), `the host ended ${p.command}`);
+      }
     });
 
     it('the next prompt sees the history, at the mock', async () => {

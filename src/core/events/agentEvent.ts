@@ -87,6 +87,11 @@ export interface AgentEvent {
   locations?: ToolLocation[] | null;
   /** File changes the call makes or proposes, drawn as diffs. */
   diffs?: ToolDiff[] | null;
+  /**
+   * The worker replayed this from an earlier session while it reopened it (ACP `session/load`):
+   * part of no turn of this worker, and never its state.
+   */
+  replayed?: true;
   /** Everything else the worker sent with the event, by its own names. */
   data?: Record<string, unknown>;
 }

@@ -184,6 +184,8 @@ interface OpenRequest {
 
 export class AcpCodec implements WireCodec {
   private readonly open = new Map<number | string, OpenRequest>();
+  /** session/load requests not answered yet. */
+  private loading = 0;
 
   constructor(readonly state: AcpState = new AcpState()) {}
 
@@ -214,6 +216,11 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
+    // While session/load is answered, the agent replays the conversation so far.
+    if (this.loading > 0) {
+      event.replayed = true;
+      return { kind: 'event', event };
+    }
     this.state.observe(event);
     return { kind: 'event', event };
   }
@@ -223,6 +230,7 @@ export class AcpCodec implements WireCodec {
     const asked = this.open.get(message.id);
     if (!asked) return { kind: 'invalid', reason: `ACP response with id ${message.id}, which no request is waiting for` };
     this.open.delete(message.id);
+    if (asked.method === ACP.loadSession) this.loading--;
     if (asked.method === ACP.prompt) return { kind: 'message', message, event: turnEnd(message) };
     if (!message.error && (asked.method === ACP.newSession || asked.method === ACP.loadSession || asked.method === ACP.resumeSession)) {
       const result = sessionSchema.safeParse(message.result ?? {});
@@ -239,6 +247,7 @@ export class AcpCodec implements WireCodec {
     if (Message.isRequest(message) && message.id !== null) {
       const params = (message.params ?? {}) as { sessionId?: unknown };
       this.open.set(message.id, { method: message.method, sessionId: typeof params.sessionId === 'string' ? params.sessionId : null });
+      if (message.method === ACP.loadSession) this.loading++;
     }
     return message;
   }

@@ -302,7 +302,7 @@ export class Worker {
     // The store and the history keep the line instead of the event where it stands for it.
     const delivered = this.deliver(event, line !== undefined && lineStandsFor(event, line) ? line : undefined);
     if (settled) void this.deliver(settled);
-    if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
+    if (this.launch.audit && event.type === 'tool_execution_start' && !event.replayed) void this.audit(event);
     // The agent's usage readout (ACP) is its session's accounting, read as it comes.
     if (event.type === 'usage_update') void this.sessions.refreshUsage();
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();

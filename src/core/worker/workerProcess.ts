@@ -7,7 +7,9 @@ import type { WireCodec } from '../wire/codec';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import type { Launch } from './launch';
-import { commandLine, commandName, isSameLiveProcess, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
 
 /** What ran below a worker at one moment (see WorkerProcess.baseline). */
@@ -48,6 +50,7 @@ export interface ProcessOptions {
 }
 
 const isWindows = process.platform === 'win32';
+const MARK = 'RPC_WORKERS_WORKER';
 const keyOf = (p: ProcInfo) => `${p.pid}:${p.start}`;
 /** The shells agents run their commands in. */
 const SHELL = /^(ba|da|z|k|fi|tc|c)?sh$|^pwsh$/;
@@ -64,12 +67,17 @@ export class WorkerProcess {
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
   private tree: ProcInfo[] = [];
 
+  /** The value of MARK in this worker's environment, and so in its descendants'. */
+  private readonly mark = `${process.pid}-${randomUUID()}`;
+
   constructor(private readonly launch: Launch, private readonly options: ProcessOptions, private readonly listeners: ProcessListeners) {
     this.stderr = new Ring(options.ringLines);
     const { trace } = options;
     this.child = spawn(launch.command, launch.args, {
       cwd: options.cwd,
-      env: { ...process.env, ...launch.env },
+      // Every process the worker starts inherits the mark, so that one that left its tree (a
+      // command Codex runs detached) is still known as the worker's.
+      env: { ...process.env, ...launch.env, [MARK]: this.mark },
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so that stop reaches what the worker started.
       detached: !isWindows,
@@ -161,7 +169,7 @@ export class WorkerProcess {
     const keys = new Set<string>();
     const names = new Set<string>();
     if (pid === null || this.exited || isWindows) return { keys, names };
-    for (const p of processTree(pid).slice(1)) {
+    for (const p of this.ownProcesses(pid)) {
       keys.add(keyOf(p));
       const name = commandName(p.pid);
       if (name) names.add(name);
@@ -169,18 +177,36 @@ export class WorkerProcess {
     return { keys, names };
   }
 
+  /** The worker's descendants, and the processes that left its tree but carry its mark (Linux). */
+  private ownProcesses(pid: number): ProcInfo[] {
+    const table = listProcesses();
+    const tree = processTree(pid, table).slice(1);
+    if (process.platform !== 'linux') return tree;
+    const inTree = new Set(tree.map((p) => p.pid));
+    const needle = `${MARK}=${this.mark}\0`;
+    for (const p of table) {
+      if (p.pid === pid || inTree.has(p.pid) || p.zombie) continue;
+      try {
+        if (readFileSync(`/proc/${p.pid}/environ`, 'latin1').includes(needle)) tree.push(p);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+    return tree;
+  }
+
   /**
-   * Ends the commands that appeared below the worker since `before` and still run after
-   * `graceMs` (the worker had that long to end them itself): each new subtree and everything in
-   * it, but for one whose top runs a program the worker already ran before (its own helpers: the
-   * agent's CLI, its server), unless that is a shell. Returns the tops it ended, with their
-   * command lines.
+   * Ends what appeared below the worker since `before` (or left its tree carrying its mark) and
+   * still runs after `graceMs`, the worker's own time to end it: each new subtree whole, but for
+   * one whose top runs a program the worker already ran (its own helpers: Claude's `claude auth
+   * status`, Codex's sandboxed `codex`), unless that is a shell. Returns the tops it ended, with
+   * their command lines.
    */
   async endCommandsSince(before: Baseline, graceMs: number): Promise<Array<{ pid: number; command: string | null }>> {
     const pid = this.pid;
     if (pid === null || this.exited || isWindows) return [];
     const fresh = () => {
-      const tree = processTree(pid).filter((p) => !p.zombie);
+      const tree = [...processTree(pid).slice(0, 1), ...this.ownProcesses(pid)].filter((p) => !p.zombie);
       const isNew = (p: ProcInfo) => !before.keys.has(keyOf(p));
       const byPid = new Map(tree.map((p) => [p.pid, p]));
       const tops = tree.slice(1).filter((p) => {
