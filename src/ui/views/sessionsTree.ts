@@ -281,6 +281,7 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   row('Status', workerDescription(s));
   row('PID', s.pid === null ? 'none' : String(s.pid));
   row('Dialect', dialectLine(s));
+  if (s.mode) row('Mode', s.modes?.find((m) => m.id === s.mode)?.name ?? s.mode);
   row('Working directory', s.cwd);
   row('Started', new Date(s.startedAt).toLocaleString());
   row('Turns', String(s.turnCount));
