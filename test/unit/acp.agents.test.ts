@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolReply } from '../fixtures/acp-env.mjs';
-import { startMockLlm, toolResultsOf, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, hasWriteTool, readToolReply, shellToolReply, writeToolReply } from '../fixtures/acp-env.mjs';
+import { startMockLlm, toolResultsOf, toolsOf, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { AcpClient, pick, type Json } from '../helpers/acpClient';
 
 /** The model API each agent calls, and whether it asks before a shell command (measured). */
@@ -90,6 +90,15 @@ for (const name of ACP_AGENT_NAMES) {
       assert.equal(call?.api, EXPECTED[name].api);
       assert.match(JSON.stringify(mock.requests[n0]), /Say hello/);
       assert.equal(mock.pending(), 0, 'the scripted reply was taken by the turn, not by a side call');
+      // The tool replies of acp-env name tools this agent really offers, with every required argument.
+      const offered = toolsOf(call!.api, call!.body);
+      const replies = [shellToolReply(name, 'true'), ...(hasWriteTool(name) ? [writeToolReply(name, '/x', 'y'), readToolReply(name, '/x')] : [])];
+      for (const { toolCalls: [tc] } of replies) {
+        const tool = offered.find((t) => t.name === tc.name);
+        assert.ok(tool, `${name} offers no tool ${tc.name} (it offers ${offered.map((t) => t.name).join(', ')})`);
+        for (const r of tool.required) assert.ok(r in (tc.arguments ?? {}), `${tc.name} needs ${r}`);
+        for (const a of Object.keys(tc.arguments ?? {})) assert.ok(tool.properties.includes(a), `${tc.name} has no argument ${a}`);
+      }
     });
 
     it('runs a shell command through its own tool, asking first where it asks, and the next model call carries the result', async () => {
