@@ -168,7 +168,8 @@ export const acpAgentInstalled = (name) => existsSync(join(acpAgentDir(name), '.
 // A run of the installed binary with nothing of this user's: no home, no config, no update.
 function checkEnv(dir) {
   const home = join(dir, '.check-home');
-  mkdirSync(home, { recursive: true });
+  // Each dir must exist: codex falls back to ~/.codex for a CODEX_HOME that does not.
+  for (const d of ['.config', '.local/share', '.cache', '.local/state', '.copilot', '.codex', '.claude']) mkdirSync(join(home, d), { recursive: true });
   return {
     ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state'), COPILOT_HOME: join(home, '.copilot'),
