@@ -69,8 +69,8 @@ for (const name of ACP_AGENT_NAMES) {
       const s = await step(client.request('session/new', { cwd, mcpServers: [] }), 60_000, 'session/new');
       assert.equal(typeof s.sessionId, 'string');
       sessionId = s.sessionId;
-      // Claude starts in mode "auto", which asks a classifier model before each tool; "default"
-      // asks the client instead.
+      // Claude starts in mode "auto", which ran this command without asking anyone; "default"
+      // asks the client.
       if (name === 'claude') await step(client.request('session/set_mode', { sessionId, modeId: 'default' }), 30_000, 'set_mode');
     });
 
