@@ -142,7 +142,7 @@ export function ensurePi1() {
  * `node_modules/.bin`; `args` make it speak ACP on stdio; `check` is an argv that proves the
  * installed binary runs (and `expect` what its output must contain) without a model or a login.
  */
-export const ACP_AGENTS = Object.freeze({
+const ACP_AGENT_SPECS = {
   copilot: { name: 'copilot', package: '@github/copilot', version: '1.0.102', bin: 'copilot', args: ['--acp'], check: ['--version'], expect: '1.0.102' },
   gemini: { name: 'gemini', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--acp'], check: ['--version'], expect: '0.61.0' },
   opencode: { name: 'opencode', package: 'opencode-ai', version: '1.18.33', bin: 'opencode', args: ['acp'], check: ['--version'], expect: '1.18.33' },
@@ -150,7 +150,9 @@ export const ACP_AGENTS = Object.freeze({
   // codex-acp runs `codex app-server` of @openai/codex (a dependency, native binary in an
   // optional dependency): the check runs that codex too.
   codex: { name: 'codex', package: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp', args: [], check: ['--version'], expect: '2.6.0', also: { bin: 'codex', check: ['--version'], expect: 'codex' } },
-});
+};
+/** Each with `command()`: the path of its executable in the cache (installed or not). */
+export const ACP_AGENTS = Object.freeze(Object.fromEntries(Object.entries(ACP_AGENT_SPECS).map(([k, a]) => [k, Object.freeze({ ...a, command: () => acpAgentCommand(k) })])));
 export const ACP_AGENT_NAMES = Object.freeze(Object.keys(ACP_AGENTS));
 
 function acpAgent(name) {
@@ -168,7 +170,8 @@ export const acpAgentInstalled = (name) => existsSync(join(acpAgentDir(name), '.
 // A run of the installed binary with nothing of this user's: no home, no config, no update.
 function checkEnv(dir) {
   const home = join(dir, '.check-home');
-  mkdirSync(home, { recursive: true });
+  // Each dir must exist: codex falls back to ~/.codex for a CODEX_HOME that does not.
+  for (const d of ['.config', '.local/share', '.cache', '.local/state', '.copilot', '.codex', '.claude']) mkdirSync(join(home, d), { recursive: true });
   return {
     ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state'), COPILOT_HOME: join(home, '.copilot'),
@@ -194,9 +197,15 @@ export function ensureAcpAgent(name) {
     log(`installing ${a.package}@${a.version} into ${dir}`);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `rpc-workers-acp-${a.name}`, private: true }));
     // unsafe-perm: as root npm would otherwise run install scripts as nobody, who cannot write here.
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', dir, `${a.package}@${a.version}`], {
-      stdio: 'inherit', env: { ...process.env, npm_config_unsafe_perm: 'true', npm_config_update_notifier: 'false' },
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', dir, `${a.package}@${a.version}`], {
+      stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', env: { ...process.env, npm_config_unsafe_perm: 'true', npm_config_update_notifier: 'false' },
     });
+    if (npm.stderr) process.stderr.write(npm.stderr);
+    if (npm.error || npm.status !== 0) {
+      // The reason a test run reports: npm's own last words, not only its exit status.
+      const said = (npm.stderr ?? '').trim().split('\n').slice(-4).join(' | ');
+      throw new Error(`npm install ${a.package}@${a.version} ${npm.error ? `could not run: ${npm.error.message}` : `exited ${npm.status ?? npm.signal}`}${said ? `: ${said}` : ''}`);
+    }
     if (!existsSync(acpAgentCommand(name))) throw new Error(`${a.package}@${a.version} installed no ${a.bin} in ${join(dir, 'node_modules', '.bin')}`);
     runCheck(dir, acpAgentCommand(name), a.check, a.expect);
     if (a.also) runCheck(dir, acpAgentBin(name, a.also.bin), a.also.check, a.also.expect);

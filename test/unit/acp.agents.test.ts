@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolReply } from '../fixtures/acp-env.mjs';
-import { startMockLlm, toolResultsOf, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, hasWriteTool, readToolReply, shellToolReply, writeToolReply } from '../fixtures/acp-env.mjs';
+import { startMockLlm, toolResultsOf, toolsOf, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { AcpClient, pick, type Json } from '../helpers/acpClient';
 
 /** The model API each agent calls, and whether it asks before a shell command (measured). */
@@ -35,13 +35,15 @@ function groupAlive(pgid: number): boolean {
 for (const name of ACP_AGENT_NAMES) {
   const agent = ACP_AGENTS[name];
   describe(`ACP agent ${name} (${agent.package}@${agent.version}) on the mock model`, function () {
-    this.timeout(45_000);
+    this.timeout(120_000); // a loaded 2-CPU machine: Claude's and OpenCode's first session takes 15-25 s there
     let mock: MockLlm;
     let home: string;
     let cwd: string;
     let client: AcpClient | undefined;
     let sessionId: string;
     const stderrTail = () => (client ? `\n--- agent stderr (tail) ---\n${client.stderr.slice(-1500)}` : '');
+    /** A bounded step whose failure carries the agent's stderr. */
+    const step = <T>(p: Promise<T>, ms: number, what: string) => within(p, ms, `${name} ${what}`).catch((e: Error) => { throw new Error(`${e.message}${stderrTail()}`); });
 
     before(async function () {
       // Installed by `npm test` first; run alone, this installs it (once) or fails with the reason.
@@ -61,15 +63,15 @@ for (const name of ACP_AGENT_NAMES) {
     it('initializes with protocol version 1, names itself, and opens a session in the temp cwd', async () => {
       const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
       client = new AcpClient({ ...launch, cwd, onPermission: (p) => pick(p, 'allow_once') });
-      const init = await within(client.initialize(), 30_000, `${name} initialize`).catch((e) => { throw new Error(`${e.message}${stderrTail()}`); });
+      const init = await step(client.initialize(), 60_000, 'initialize');
       assert.equal(init.protocolVersion, 1);
       assert.equal(init.agentInfo?.version, agent.version, `agentInfo: ${JSON.stringify(init.agentInfo)}`);
-      const s = await within(client.request('session/new', { cwd, mcpServers: [] }), 30_000, `${name} session/new`);
+      const s = await step(client.request('session/new', { cwd, mcpServers: [] }), 60_000, 'session/new');
       assert.equal(typeof s.sessionId, 'string');
       sessionId = s.sessionId;
-      // Claude starts in mode "auto", which asks a classifier model before each tool; "default"
-      // asks the client instead.
-      if (name === 'claude') await within(client.request('session/set_mode', { sessionId, modeId: 'default' }), 15_000, 'set_mode');
+      // Claude starts in mode "auto", which ran this command without asking anyone; "default"
+      // asks the client.
+      if (name === 'claude') await step(client.request('session/set_mode', { sessionId, modeId: 'default' }), 30_000, 'set_mode');
     });
 
     it('streams the answer to "Say hello" and ends the turn with end_turn', async () => {
@@ -78,7 +80,7 @@ for (const name of ACP_AGENT_NAMES) {
       mock.script({ text: said });
       const u0 = client.updates.length;
       const n0 = mock.requests.length;
-      const r = await within(client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Say hello' }] }), 30_000, `${name} prompt`);
+      const r = await step(client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Say hello' }] }), 60_000, 'prompt');
       assert.equal(r.stopReason, 'end_turn');
       const chunks = client.updates.slice(u0).filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk');
       assert.ok(chunks.length >= 2, `streamed in ${chunks.length} chunk(s)`);
@@ -88,6 +90,15 @@ for (const name of ACP_AGENT_NAMES) {
       assert.equal(call?.api, EXPECTED[name].api);
       assert.match(JSON.stringify(mock.requests[n0]), /Say hello/);
       assert.equal(mock.pending(), 0, 'the scripted reply was taken by the turn, not by a side call');
+      // The tool replies of acp-env name tools this agent really offers, with every required argument.
+      const offered = toolsOf(call!.api, call!.body);
+      const replies = [shellToolReply(name, 'true'), ...(hasWriteTool(name) ? [writeToolReply(name, '/x', 'y'), readToolReply(name, '/x')] : [])];
+      for (const { toolCalls: [tc] } of replies) {
+        const tool = offered.find((t) => t.name === tc.name);
+        assert.ok(tool, `${name} offers no tool ${tc.name} (it offers ${offered.map((t) => t.name).join(', ')})`);
+        for (const r of tool.required) assert.ok(r in (tc.arguments ?? {}), `${tc.name} needs ${r}`);
+        for (const a of Object.keys(tc.arguments ?? {})) assert.ok(tool.properties.includes(a), `${tc.name} has no argument ${a}`);
+      }
     });
 
     it('runs a shell command through its own tool, asking first where it asks, and the next model call carries the result', async () => {
@@ -97,7 +108,7 @@ for (const name of ACP_AGENT_NAMES) {
       const p0 = client.permissions.length;
       const u0 = client.updates.length;
       const n0 = mock.requests.length;
-      const r = await within(client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Write the marker file' }] }), 40_000, `${name} shell turn`);
+      const r = await step(client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Write the marker file' }] }), 60_000, 'shell turn');
       assert.equal(r.stopReason, 'end_turn');
       assert.equal(readFileSync(path.join(cwd, 'marker'), 'utf8'), 'hi\n');
       const asked = client.permissions.slice(p0);
@@ -123,7 +134,7 @@ for (const name of ACP_AGENT_NAMES) {
       assert.ok(client, 'no agent (the first test failed)');
       const pgid = client.child.pid!;
       client.closeStdin();
-      const exit = await within(client.exited, 15_000, `${name} exit after stdin closed`);
+      const exit = await step(client.exited, 15_000, 'exit after stdin closed');
       assert.ok(exit.code !== null || exit.signal !== null);
       // Helpers the agent started (Gemini's relaunch, Codex's app-server) go with it; the group
       // is polled because their exit follows the leader's by a moment.
