@@ -16,7 +16,10 @@ import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolR
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { isAlive, ofType, record, text, waitFor } from '../helpers/host';
 
-/** Whether the agent asks before a shell command, and whether it can resume a session (measured). */
+/** The adapters that offer a steer of their own (initialize `_meta.steering.supported`). */
+const STEERS = new Set(['claude', 'codex']);
+
+/** Whether the agent asks before a shell command (measured). */
 const EXPECTED: Record<string, { asks: boolean }> = {
   copilot: { asks: true },
   gemini: { asks: true },
@@ -124,6 +127,31 @@ for (const name of ACP_AGENT_NAMES) {
       }
       const tools = events.filter((e: AgentEvent) => e.type === 'tool_execution_end');
       assert.ok(tools.some((e) => e.is_error === false), `tool ends: ${JSON.stringify(tools).slice(0, 500)}`);
+    });
+
+    it(STEERS.has(name) ? 'a steer joins the running turn (its adapter\'s _session/steering) and the next model call carries it' : 'a steer is refused with the reason and Redirect offered; a follow-up is held and sent when the turn ends', async () => {
+      const token = `rpc-workers-steer-${name}-${process.pid}`;
+      mock.script(shellToolReply(name, `python3 -c "import time; time.sleep(3)" ${token}`), { text: 'Steered or not, done.' });
+      const n0 = mock.requests.length;
+      const settled = waitFor(host, workerId, (e) => e.type === 'agent_settled', 90_000, 'the steered turn');
+      assert.equal((await host.prompt(workerId, 'Run the short command')).status, 'accepted');
+      await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
+      const steer = await host.prompt(workerId, 'Also mention bananas', { streamingBehavior: 'steer' });
+      if (STEERS.has(name)) {
+        assert.equal(steer.status, 'accepted', JSON.stringify(steer));
+        await settled;
+        assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /Also mention bananas/, 'the model saw the steer');
+        return;
+      }
+      assert.equal(steer.status, 'error');
+      assert.match(steer.error ?? '', /cannot be steered.*redirect/);
+      mock.script({ text: 'Followed up.' });
+      const follow = host.prompt(workerId, 'And now a follow-up', { streamingBehavior: 'followUp' });
+      await settled;
+      const next = waitFor(host, workerId, (e) => e.type === 'agent_settled', 90_000, 'the follow-up turn');
+      assert.equal((await follow).status, 'accepted');
+      await next;
+      assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /And now a follow-up/);
     });
 
     it('abort mid-command: aborted, and no process of the command is left', async () => {

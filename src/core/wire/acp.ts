@@ -33,6 +33,9 @@ export const ACP = {
  * What the host really implements of the client's side. Files and terminals through the editor
  * are not offered: an agent then uses its own, and the host's guard audits what it reports.
  */
+/** Claude's and Codex's adapters' steer into a running turn (not in ACP v1). */
+const STEER = '_session/steering';
+
 export const CLIENT_CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false }, terminal: false } as const;
 
 /** JSON-RPC error codes ACP gives a meaning. */
@@ -50,6 +53,7 @@ const initializeSchema = z.looseObject({
   }).optional(),
   authMethods: z.array(authMethodSchema).optional(),
   agentInfo: z.looseObject({ name: z.string(), title: z.string().nullable().optional(), version: z.string().optional() }).nullable().optional(),
+  _meta: z.looseObject({ steering: z.looseObject({ supported: z.boolean().optional() }).optional() }).nullable().optional(),
 });
 const modeSchema = z.looseObject({ id: z.string(), name: z.string() });
 const modesSchema = z.looseObject({ currentModeId: z.string().nullable().optional(), availableModes: z.array(modeSchema) }).nullable().optional();
@@ -124,6 +128,8 @@ export class AcpState {
   usage: { used: number; size: number; cost: number | null } | null = null;
   /** The running turn's `session/prompt`, settled when it is answered (either way). */
   turn: Promise<void> | null = null;
+  /** The agent takes `_session/steering` into a running turn (its initialize `_meta.steering`). */
+  steers = false;
   /** Counts aborts, so that a follow-up the host queued knows the turn it waited for was aborted. */
   aborts = 0;
 
@@ -572,7 +578,8 @@ export const acpDialect: Dialect = {
   name: 'acp',
   announcesCompaction: false,
   abortCancelsCompaction: false,
-  midTurn: { steer: false, followUp: 'host' },
+  // Claude's and Codex's adapters offer a real steer of their own (`_session/steering`).
+  midTurn: (connection) => ({ steer: states.get(connection)?.steers === true, followUp: 'host' }),
   sweepsAfterAbort: true,
   sessions: acpSessions,
   createCodec: () => new AcpCodec(),
@@ -599,6 +606,7 @@ export const acpDialect: Dialect = {
     s.agentVersion = init.agentInfo?.version ?? null;
     s.loadSession = init.agentCapabilities?.loadSession === true;
     s.canResume = init.agentCapabilities?.sessionCapabilities?.resume != null;
+    s.steers = init._meta?.steering?.supported === true;
     await openSession(connection, ctx, agent, init.authMethods ?? []);
     if (ctx.mode) await setMode(connection, ctx.mode);
     if (ctx.model && ctx.model !== s.model) await setModel(connection, ctx.model);
@@ -614,7 +622,11 @@ export const acpDialect: Dialect = {
         if (s.aborts !== aborts) throw new WorkerRefusal('the turn was aborted before the follow-up the host was holding could be sent; it was not sent', null);
       }
     } else if (request.streamingBehavior === 'steer') {
-      throw new WorkerRefusal('an ACP agent cannot be steered inside its turn (ACP v1 has no steer): redirect instead (abort, then this message), or send it as a follow-up', null);
+      if (!s.steers) throw new WorkerRefusal('an ACP agent cannot be steered inside its turn (ACP v1 has no steer): redirect instead (abort, then this message), or send it as a follow-up', null);
+      // The adapters' own extension: the text joins the running turn at the next model call.
+      const r = await call(connection, STEER, { ...sessionParams(connection), prompt: [{ type: 'text', text: request.text }] }, z.looseObject({ outcome: z.string() }));
+      if (r.outcome !== 'injected') throw new WorkerRefusal(`the agent did not take the steer (it answered ${r.outcome}); nothing was sent into the turn`, null);
+      return { submissionId: null };
     }
     const params = { ...sessionParams(connection), prompt: [{ type: 'text', text: request.text }] };
     const answered = connection.sendRequest(ACP.prompt, params).then(() => undefined, () => undefined);

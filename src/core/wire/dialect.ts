@@ -117,7 +117,7 @@ export interface Dialect {
    * What the worker can take while a turn runs: a steer into the turn, and a follow-up queued by
    * the worker itself or held by the host until the turn is answered. Absent: both, by the worker.
    */
-  readonly midTurn?: { steer: boolean; followUp: 'worker' | 'host' };
+  midTurn?(connection: MessageConnection): { steer: boolean; followUp: 'worker' | 'host' };
   /**
    * After an abort, the host ends what the worker started during the turn and left running
    * (Codex's agent leaves its shell command running after a cancel).

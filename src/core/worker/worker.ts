@@ -200,7 +200,7 @@ export class Worker {
       pendingInput: this.live ? this.pendingInput.list() : [],
       ...this.modeState(),
       compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
-      midTurn: this.ctx.dialect.midTurn ?? { steer: true, followUp: 'worker' },
+      midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
     };
   }
 
@@ -239,7 +239,7 @@ export class Worker {
     const refused = this.refuseUnlessRunning() ?? checkPrompt(message, this.ctx.limits);
     if (refused) return fail(refused);
     const queued = this.turns.streaming ? options.streamingBehavior ?? null : null;
-    const midTurn = this.ctx.dialect.midTurn;
+    const midTurn = this.ctx.dialect.midTurn?.(this.connection);
     if (queued === 'steer' && midTurn && !midTurn.steer) {
       return fail(`${this.versionName()} cannot be steered inside its turn (the protocol has no steer): redirect instead (abort the turn, then send this), or send it as a follow-up`);
     }
