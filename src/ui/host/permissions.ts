@@ -46,7 +46,10 @@ export class ProposedChanges extends Disposable {
       this.texts.delete(before.query);
       this.texts.delete(after.query);
     }, { once: true });
-    await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    // Beside the file the person is in; with no editor open, in the editor area itself (Beside
+    // would leave an empty group next to it).
+    const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, viewColumn, preserveFocus: true });
   }
 }
 
