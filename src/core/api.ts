@@ -1,14 +1,12 @@
 // The public shape of the supervisor (the core's worker host): what `dist/core.js` exports and
 // what the VS Code layer adapts. "Host" alone is kept for VS Code's extension host. Everything a caller gets back is a plain object whose `status` says what really
 // happened; nothing here throws for an outcome a worker can cause.
-import type { AgentEvent } from './events/agentEvent';
+import type { AgentEvent, PermissionOption, ToolDiff, ToolLocation } from './events/agentEvent';
 import type { GuardSpec } from './guard/policy';
 import type { HistoryError, HistoryLimits } from './history/format';
 import type { HistoryStore } from './history/store';
 
 import type { DialectName } from './dialectName';
-import type { PermissionAsk } from './wire/dialect';
-export type { PermissionAsk };
 export type { DialectName };
 
 /** Where a prompt came from; recorded on the turn it starts (seed 004's provenance). */
@@ -255,6 +253,19 @@ export interface UiRequest {
   timeout?: number;
 }
 export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/** A tool call the agent asks the person about before it runs. */
+export interface PermissionAsk {
+  toolCallId: string;
+  title: string;
+  toolKind: string | null;
+  /** The shell command, when the call runs one. */
+  command: string | null;
+  args: Record<string, unknown> | null;
+  diffs: ToolDiff[];
+  locations: ToolLocation[];
+  options: PermissionOption[];
+}
 
 /**
  * An agent asks before a tool runs (ACP `session/request_permission`): the person picks one of

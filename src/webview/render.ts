@@ -82,13 +82,13 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       const body = h('div', { class: 'body' });
       if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
       if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
-      e.changes.forEach((c, i) => body.appendChild(changeSection(c, i)));
+      (e.changes ?? []).forEach((c, i) => body.appendChild(changeSection(c, i)));
       if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
       if (e.output && e.result === null) body.appendChild(section('Output', e.output));
       if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));
       const details = h('details', {}, summary, body);
       // A change is what a person wants to see of an edit: it shows without a click.
-      details.open = open || e.blocked || e.changes.length > 0;
+      details.open = open || e.blocked || (e.changes ?? []).length > 0;
       row.replaceChildren(details);
       if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
       return;

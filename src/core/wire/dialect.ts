@@ -2,8 +2,7 @@
 // (its codec), how the worker must be launched, and how each control verb is said on its wire;
 // the worker state machine above it never sees a pi command or a τ method name.
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type { DialectName, Provenance, SessionRef, StreamingBehavior } from '../api';
-import type { PermissionOption, ToolDiff, ToolLocation } from '../events/agentEvent';
+import type { DialectName, PermissionAsk, Provenance, SessionRef, StreamingBehavior } from '../api';
 import type { WireCodec } from './codec';
 import type { SessionVerbs } from './sessionVerbs';
 
@@ -27,19 +26,6 @@ export interface ProbeContext {
   mode?: string;
   /** This host's version, for the handshake's client info. */
   clientVersion?: string;
-}
-
-/** A tool call the agent asks the person about before it runs. */
-export interface PermissionAsk {
-  toolCallId: string;
-  title: string;
-  toolKind: string | null;
-  /** The shell command, when the call runs one. */
-  command: string | null;
-  args: Record<string, unknown> | null;
-  diffs: ToolDiff[];
-  locations: ToolLocation[];
-  options: PermissionOption[];
 }
 
 /** A request the agent sends the host, read by its dialect; `answer` says it on the wire. */
