@@ -4,7 +4,9 @@
 // timeout; there are no fixed sleeps.
 //
 // Module:
-//   const wb = await launchWorkbench({ workspace?, port?, settings?, extensionDevelopmentPath? })
+//   const wb = await launchWorkbench({ workspace?, port?, settings?, extensionDevelopmentPath?, codeServer? })
+//                                           codeServer: 'current' (default: today's VS Code, what
+//                                           people see), 'floor', or a version; or RPC_WORKERS_CODE_SERVER
 //   wb.page                                 the playwright Page of the workbench
 //   await runCommand(wb.page, 'RPC Workers: Show Event Log')   F1, type, pick that exact entry
 //   await clickActivityBar(wb.page, 'RPC Workers')             open a view container
@@ -24,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot, isMain } from './lib/paths.mjs';
 import { buildExtension } from './lib/build.mjs';
 import { cleanup } from './lib/proc.mjs';
-import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
+import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, workbenchContext, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
 import { formatAutomationLog } from './run-host-tests.mjs';
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -44,7 +46,7 @@ const exactRe = (s) => new RegExp(`^\\s*${String(s).replace(/[.*+?^${}()|[\]\\]/
  * RPC_WORKERS_VERBOSE=1).
  */
 export async function launchWorkbench({
-  workspace = null, port, settings = {}, extensionDevelopmentPath = repoRoot, timeout = 90_000, log,
+  workspace = null, port, settings = {}, extensionDevelopmentPath = repoRoot, timeout = 90_000, log, codeServer,
 } = {}) {
   if (extensionDevelopmentPath && !existsSync(join(extensionDevelopmentPath, 'dist', 'extension.js'))) {
     throw new Error(`${extensionDevelopmentPath}/dist/extension.js is missing: build first (node esbuild.mjs)`);
@@ -60,9 +62,9 @@ export async function launchWorkbench({
     sandbox.remove();
   };
   try {
-    server = await startCodeServer({ sandbox, folder, port });
+    server = await startCodeServer({ sandbox, folder, port, version: codeServer ?? process.env.RPC_WORKERS_CODE_SERVER ?? 'current' });
     browser = await launchBrowser();
-    const context = await browser.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+    const context = await workbenchContext(browser, server.codeServer, { viewport: VIEWPORT, deviceScaleFactor: 1 });
     page = await context.newPage();
     page.setDefaultTimeout(DEFAULT_TIMEOUT);
     const showAll = log ?? process.env.RPC_WORKERS_VERBOSE === '1';
