@@ -4,8 +4,11 @@
 // Suites, each counted on its own:
 //   unit     plain-Node mocha (.mocharc.json), spec output here, totals via scripts/mocha-totals-reporter.cjs
 //   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
-//            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
-//   package  the .vsix installed into code-server and activated (scripts/test-package.mjs)
+//            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs) on each
+//            of two VS Code versions, one row each: the engines floor (code-server 4.100.3,
+//            VS Code 1.100) and today's (code-server 4.139.1, VS Code 1.139)
+//   package  the .vsix checked (vsce ls) and installed into both code-servers, activated, and
+//            its demo worker started there (scripts/test-package.mjs)
 // Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node) are installed
 // into the cache when missing (scripts/ensure-workers.mjs); a failed install is one failure, said
 // plainly, and the suites that need the worker then fail on their own with the same reason.
@@ -13,6 +16,7 @@
 // build (type check): nothing is skipped silently. Exit status is non-zero when anything failed or no test ran.
 //
 // Options: --only unit,host,package   run only these suites
+//          --code-server floor,current   which code-servers the host and package suites run on (default both)
 //          --no-build                 skip `node esbuild.mjs`
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -25,6 +29,7 @@ const argv = process.argv.slice(2);
 const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const wants = (suite) => !only || only.has(suite);
+const csArg = argv.includes('--code-server') ? argv[argv.indexOf('--code-server') + 1] : 'floor,current';
 const UNIT_TIMEOUT_MS = 30 * 60_000;
 
 const results = []; // { suite, host, passed, failed, pending, seconds, error }
@@ -98,34 +103,56 @@ async function unitSuite() {
   return record('unit', 'node', t0, stats, code !== 0 && stats.failed === 0 ? `mocha exited ${code}` : null);
 }
 
+/** The code-servers asked for (--code-server), as versions; a wrong name fails the run at once. */
+async function codeServers() {
+  const { resolveCodeServerVersion, CODE_SERVERS } = await import('./ensure-code-server.mjs');
+  return csArg.split(',').filter(Boolean).map((name) => {
+    const version = resolveCodeServerVersion(name);
+    return { version, row: `VS Code ${CODE_SERVERS[version].vscode}` };
+  });
+}
+
+const totalsError = (r, what) => (!r.totals ? `${what} reported no totals (exit ${r.exitCode})`
+  : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null);
+
 async function hostSuite() {
   const { runHostTests, pickHost } = await import('./run-host-tests.mjs');
   const host = pickHost();
-  banner(`host: extension-host suite on ${host === 'electron' ? 'desktop VS Code (VSCODE_EXECUTABLE_PATH)' : 'code-server + headless Chromium'}`);
-  const t0 = Date.now();
-  try {
-    const r = await runHostTests({ host });
-    const error = !r.totals ? `the suite reported no totals (exit ${r.exitCode})`
-      : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null;
-    return record('host', r.host, t0, r.totals, error);
-  } catch (err) {
-    console.error(`host suite could not run: ${err.message}`);
-    return record('host', host, t0, null, err.message);
+  if (host === 'electron') {
+    banner('host: extension-host suite on desktop VS Code (VSCODE_EXECUTABLE_PATH)');
+    const t0 = Date.now();
+    try {
+      const r = await runHostTests({ host });
+      return record('host', 'electron', t0, r.totals, totalsError(r, 'the suite'));
+    } catch (err) {
+      console.error(`host suite could not run: ${err.message}`);
+      return record('host', 'electron', t0, null, err.message);
+    }
+  }
+  for (const { version, row } of await codeServers()) {
+    banner(`host: extension-host suite on ${row} (code-server ${version}) + headless Chromium`);
+    const t0 = Date.now();
+    try {
+      const r = await runHostTests({ host, codeServer: version, label: `host ${row}` });
+      record('host', row, t0, r.totals, totalsError(r, 'the suite'));
+    } catch (err) {
+      console.error(`host suite on ${row} could not run: ${err.message}`);
+      record('host', row, t0, null, err.message);
+    }
   }
 }
 
 async function packageSuite() {
-  banner('package: .vsix installed into code-server');
   const { runPackageTest } = await import('./test-package.mjs');
+  const servers = await codeServers();
+  banner(`package: .vsix checked, then installed into ${servers.map((s) => s.row).join(' and ')}`);
   const t0 = Date.now();
   try {
-    const r = await runPackageTest();
-    const error = !r.totals ? `the check reported no totals (exit ${r.exitCode})`
-      : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null;
-    return record('package', 'code-server', t0, r.totals, error);
+    const runs = await runPackageTest({ codeServers: servers.map((s) => s.version) });
+    for (const r of runs) record('package', r.row ?? 'vsix', r.t0 ?? t0, r.totals, r.error ?? totalsError(r, 'the check'));
   } catch (err) {
     console.error(`package suite could not run: ${err.message}`);
-    return record('package', 'code-server', t0, null, err.message);
+    return record('package', 'vsix', t0, null, err.message);
   }
 }
 
@@ -141,9 +168,9 @@ await cleanup();
 
 banner('summary');
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`${pad('suite', 9)}${pad('host', 13)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
+console.log(`${pad('suite', 9)}${pad('host', 17)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
 for (const r of results) {
-  console.log(`${pad(r.suite, 9)}${pad(r.host, 13)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+  console.log(`${pad(r.suite, 9)}${pad(r.host, 17)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
 }
 if (!bundled) console.log('the build failed: no suite ran');
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
