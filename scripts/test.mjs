@@ -17,6 +17,7 @@
 //
 // Options: --only unit,host,package   run only these suites
 //          --code-server floor,current   which code-servers the host and package suites run on (default both)
+//          --floor full|smoke         the whole host suite on the floor (default), or its smoke subset (FLOOR_SMOKE_GREP)
 //          --no-build                 skip `node esbuild.mjs`
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -30,6 +31,14 @@ const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : nul
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const wants = (suite) => !only || only.has(suite);
 const csArg = argv.includes('--code-server') ? argv[argv.indexOf('--code-server') + 1] : 'floor,current';
+const floorArg = argv.includes('--floor') ? argv[argv.indexOf('--floor') + 1] : 'full';
+if (!['full', 'smoke'].includes(floorArg)) throw new Error(`--floor takes full or smoke, not ${floorArg}`);
+/**
+ * The floor's smoke subset (--floor smoke): activation, every command, the Sessions tree and the
+ * event log's page, the parts most bound to the VS Code API's version. A mocha grep on the
+ * suites' names.
+ */
+export const FLOOR_SMOKE_GREP = '^(activation|UI commands|UI Sessions tree|UI event log webview) ';
 const UNIT_TIMEOUT_MS = 30 * 60_000;
 
 const results = []; // { suite, host, passed, failed, pending, seconds, error }
@@ -129,11 +138,14 @@ async function hostSuite() {
       return record('host', 'electron', t0, null, err.message);
     }
   }
-  for (const { version, row } of await codeServers()) {
-    banner(`host: extension-host suite on ${row} (code-server ${version}) + headless Chromium`);
+  const { FLOOR_VERSION } = await import('./ensure-code-server.mjs');
+  for (const { version, row: name } of await codeServers()) {
+    const smoke = version === FLOOR_VERSION && floorArg === 'smoke';
+    const row = smoke ? `${name} smoke` : name;
+    banner(`host: extension-host suite${smoke ? ` (smoke subset: ${FLOOR_SMOKE_GREP})` : ''} on ${name} (code-server ${version}) + headless Chromium`);
     const t0 = Date.now();
     try {
-      const r = await runHostTests({ host, codeServer: version, label: `host ${row}` });
+      const r = await runHostTests({ host, codeServer: version, label: `host ${row}`, ...(smoke ? { env: { RPC_WORKERS_HOST_GREP: FLOOR_SMOKE_GREP } } : {}) });
       record('host', row, t0, r.totals, totalsError(r, 'the suite'));
     } catch (err) {
       console.error(`host suite on ${row} could not run: ${err.message}`);
@@ -168,9 +180,9 @@ await cleanup();
 
 banner('summary');
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`${pad('suite', 9)}${pad('host', 17)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
+console.log(`${pad('suite', 9)}${pad('host', 23)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
 for (const r of results) {
-  console.log(`${pad(r.suite, 9)}${pad(r.host, 17)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+  console.log(`${pad(r.suite, 9)}${pad(r.host, 23)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
 }
 if (!bundled) console.log('the build failed: no suite ran');
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
