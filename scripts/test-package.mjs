@@ -108,20 +108,24 @@ export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, carrier =
       ...checkPackageFiles(listed),
       ...manifestFiles(manifest).filter((f) => !listed.includes(f)).map((f) => `does not ship ${f}, which package.json names`),
     ]);
+    vsixStep.seconds = (Date.now() - t0) / 1000;
     for (const version of codeServers) {
       const t1 = Date.now();
       const row = `VS Code ${CODE_SERVERS[version].vscode}`;
       try {
         const r = await installAndCheck({ version, carrier, timeoutMs: timeoutMs - (Date.now() - t0) });
-        out.push({ ...r, row, t0: t1 });
+        out.push({ ...r, row, t0: t1, seconds: (Date.now() - t1) / 1000 });
       } catch (err) {
         console.error(`[package] on ${row}: ${err.message}`);
-        out.push({ row, t0: t1, totals: null, error: err.message });
+        out.push({ row, t0: t1, totals: null, error: err.message, seconds: (Date.now() - t1) / 1000 });
       }
     }
     return out;
   } catch (err) {
-    out.push({ row: 'vsix', t0, totals: null, error: err.message });
+    // What failed is the package itself (the build, vsce ls, a code-server that would not install it).
+    let step = out.find((r) => r.row === 'vsix');
+    if (!step) { step = { row: 'vsix', t0 }; out.push(step); }
+    Object.assign(step, { totals: null, error: err.message, seconds: (Date.now() - t0) / 1000 });
     return out;
   } finally {
     // `npm run package` left the minified production bundles in dist/; put the dev build back.
@@ -168,7 +172,7 @@ if (isMain(import.meta.url)) {
     code = 0;
     for (const r of runs) {
       const t = r.totals;
-      console.log(t ? `[package] ${r.row}: passed=${t.passed} failed=${t.failed} pending=${t.pending} in ${((Date.now() - r.t0) / 1000).toFixed(1)} s` : `[package] ${r.row}: no totals (${r.error ?? `exit ${r.exitCode}`})`);
+      console.log(t ? `[package] ${r.row}: passed=${t.passed} failed=${t.failed} pending=${t.pending} in ${r.seconds.toFixed(1)} s` : `[package] ${r.row}: no totals (${r.error ?? `exit ${r.exitCode}`})`);
       if (!(r.exitCode === 0 && t && t.failed === 0 && t.passed > 0)) code = 1;
     }
   } catch (err) {
