@@ -48,7 +48,9 @@ async function main() {
 
   const sandbox = makeSandbox({ workspaceFrom: opts.workspace ? null : undefined, prefix: 'start' });
   const folder = opts.workspace ?? sandbox.workspace;
-  const server = await startCodeServer({ sandbox, folder, port });
+  // The floor (VS Code 1.100): a built 1.139 workbench ignores the URL's extensionDevelopmentPath
+  // unless its smoke-test driver is on, which only the test runners can do (an init script).
+  const server = await startCodeServer({ sandbox, folder, port, version: 'floor' });
   const url = workbenchUrl({ origin: server.origin, folder, payload: { extensionDevelopmentPath: repoRoot } });
   console.log('');
   console.log(`[start] code-server is running on ${server.origin} (log: ${server.logFile})`);

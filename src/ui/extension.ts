@@ -20,6 +20,7 @@ import { offerSurvivorStop } from './host/survivors';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
 import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
+import { WalkthroughKeys } from './walkthrough/walkthroughKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
 import { wireAttention, type AttentionParts } from './attention/wireAttention';
 import { wireWorktrees, type WorktreeParts } from './worktrees/wireWorktrees';
@@ -43,6 +44,7 @@ export class RpcWorkersExtension extends Disposable {
   resumedInterrupted: Promise<unknown> = Promise.resolve([]);
   readonly log: vscode.LogOutputChannel;
   readonly attention: AttentionParts;
+  readonly walkthrough: WalkthroughKeys;
   readonly worktrees: WorktreeParts;
   private current: Settings;
   settingErrors: string[] = [];
@@ -106,6 +108,7 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
+    this.walkthrough = this._register(new WalkthroughKeys(this.host));
     this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register: (d) => this._register(d) });
     this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register: (d) => this._register(d) });
     this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));

@@ -40,6 +40,13 @@ export interface TreeContributor {
   parent?(node: ExtNode): SessionNode | undefined;
 }
 
+/** Asked for the item of a worker that is no longer in the tree. */
+export class WorkerLeftTree extends Error {
+  constructor(readonly workerId: string) {
+    super(`worker ${workerId} has left the Sessions tree`);
+  }
+}
+
 const icon = (i: { id: string; color?: string }) => new vscode.ThemeIcon(i.id, i.color ? new vscode.ThemeColor(i.color) : undefined);
 
 export class SessionsTree extends Disposable implements vscode.TreeDataProvider<SessionNode> {
@@ -106,7 +113,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         // Opened when another room has something under it (a worktree's changes).
         await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
       } catch {
-        // The tree may not have rendered it yet; the selection service still has it.
+        // The tree may not have rendered it yet, or the worker left meanwhile (getTreeItem
+        // refused it); the selection service still has it.
       }
     }
   }
@@ -162,6 +170,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (isPast(node)) return this.past ? this.past.item(node) : new vscode.TreeItem('(history off)');
     const s = this.states.get(node.workerId);
     if (node.kind === 'ext') return this.contributors.find((c) => c.owns(node))?.item(s, node) ?? new vscode.TreeItem('(gone)');
+    // A worker revealed just before it left (started and stopped at once): VS Code asks for its
+    // item only after its own refresh, and an item it cannot find under the root is logged as
+    // "Failed to resolve tree node" (1.139). Refused here, the reveal ends quietly (see reveal()).
+    if (!s && node.kind === 'worker') throw new WorkerLeftTree(node.workerId);
     if (!s) return new vscode.TreeItem('(gone)');
     switch (node.kind) {
       case 'worker': return this.workerItem(s);
