@@ -212,9 +212,17 @@ export class AcpCodec implements WireCodec {
   }
 
   private update(params: unknown): Decoded {
-    const parsed = updateParamsSchema.safeParse(params);
-    if (!parsed.success) return { kind: 'invalid', reason: `malformed session/update: ${z.prettifyError(parsed.error)}` };
-    const { sessionId, update } = parsed.data;
+    // The volume of a turn is text chunks: checked where they lie, without a schema's copy.
+    let sessionId: string;
+    let update: z.infer<typeof updateSchema>;
+    if (isPlain(params) && typeof params.sessionId === 'string' && params.sessionId.length > 0 && isPlain(params.update) && typeof params.update.sessionUpdate === 'string' && params.update.sessionUpdate.length > 0) {
+      sessionId = params.sessionId;
+      update = params.update as z.infer<typeof updateSchema>;
+    } else {
+      const parsed = updateParamsSchema.safeParse(params);
+      if (!parsed.success) return { kind: 'invalid', reason: `malformed session/update: ${z.prettifyError(parsed.error)}` };
+      ({ sessionId, update } = parsed.data);
+    }
     // Before the session/new answer no session is known: such updates (Copilot's and Codex's
     // commands) are the new session's, and are kept.
     if (this.state.sessions.size > 0 && !this.state.sessions.has(sessionId)) {
@@ -339,6 +347,17 @@ function toolEvent(type: string, t: z.infer<typeof toolCallSchema>): AgentEvent 
 
 const DONE = new Set(['completed', 'failed']);
 
+/** A text chunk as the event, when it is plainly one; undefined: the schema decides. */
+function textChunk(update: Record<string, unknown>, timestamp: number): AgentEvent | undefined {
+  const content = update.content;
+  if (!isPlain(content) || content.type !== 'text' || typeof content.text !== 'string') return undefined;
+  const messageId = update.messageId;
+  if (messageId !== undefined && messageId !== null && typeof messageId !== 'string') return undefined;
+  const data = messageId ? { messageId } : undefined;
+  if (update.sessionUpdate === 'user_message_chunk') return { type: 'user_message', timestamp, delta: content.text, data };
+  return { type: 'message_update', timestamp, delta: content.text, block_type: update.sessionUpdate === 'agent_thought_chunk' ? 'thinking' : 'text', data };
+}
+
 /** One `session/update` in the one event model; pure, so a stored line reads back the same. */
 export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | { invalid: string } {
   const timestamp = Date.now();
@@ -348,6 +367,8 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
     case 'agent_message_chunk':
     case 'agent_thought_chunk':
     case 'user_message_chunk': {
+      const fast = textChunk(update, timestamp);
+      if (fast) return fast;
       const c = chunkSchema.safeParse(update);
       if (!c.success) return bad(c.error);
       const text = textOf(c.data.content);
