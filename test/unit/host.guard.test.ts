@@ -166,4 +166,21 @@ describe('guarded workers through the host', function () {
     assert.equal(seen.includes('guard_violation'), false);
     assert.equal(readFileSync(path.join(ws, 'ok.txt'), 'utf8'), 'fine');
   });
+
+  it('audits a τ worker fail-closed: tools and argument names it does not know are flagged, whatever they name', async () => {
+    const calls = [
+      `tool write_file ${JSON.stringify({ filepath: '../escape.txt', content: 'x' })}`,
+      `tool save ${JSON.stringify({ output: '../escape.txt' })}`,
+      `tool write ${JSON.stringify({ path: 'ok.txt', content: 'x', options: { a: { b: { c: { path: '../deep.txt' } } } } })}`,
+      `tool python ${JSON.stringify({ code: 'open("/tmp/x", "w").write("y")' })}`,
+    ];
+    for (const call of calls) {
+      const started = await host.start({ ...fakeSpec('tau'), cwd: ws, guard: true, onViolation: 'flag' });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const violation = waitFor(host, started.workerId, ofType('guard_violation'), 10_000, `a violation for ${call}`);
+      await host.prompt(started.workerId, call);
+      assert.ok((await violation).error, call);
+      await host.stop(started.workerId);
+    }
+  });
 });

@@ -14,6 +14,9 @@ import { processTree } from './processTree';
 export type CgroupSupport = { ok: true; root: string } | { ok: false; reason: string };
 
 let support: CgroupSupport | null = null;
+/** Folders this process made and has not removed yet. */
+const made = new Set<string>();
+let exitHooked = false;
 
 /** Where cgroup v2 is mounted, by /proc/self/mountinfo (its mount root, its mount point). */
 function cgroup2Mount(): { root: string; point: string } | null {
@@ -53,14 +56,20 @@ function probe(): CgroupSupport {
       rmdirSync(root);
       return { ok: false, reason: `${mount.point} is not a cgroup v2 file system` };
     }
-    // Empty by then if every worker was stopped; a host that exits without dispose leaves none.
-    process.once('exit', () => {
-      try {
-        rmdirSync(root);
-      } catch {
-        // Still holds a worker's cgroup (the watchdog removes those) or already removed.
-      }
-    });
+    made.add(root);
+    if (made.size === 1 && !exitHooked) {
+      exitHooked = true;
+      // Empty by then if every worker was stopped; a host that exits without dispose leaves none.
+      process.once('exit', () => {
+        for (const r of made) {
+          try {
+            rmdirSync(r);
+          } catch {
+            // Still holds a worker's cgroup (the watchdog removes those) or already removed.
+          }
+        }
+      });
+    }
     return { ok: true, root };
   } catch (error) {
     return { ok: false, reason: `cannot create a cgroup under this process's: ${(error as Error).message}` };
@@ -90,6 +99,7 @@ export function releaseCgroupRoot(): void {
   if (!support?.ok) return;
   try {
     rmdirSync(support.root);
+    made.delete(support.root);
     support = null;
   } catch {
     // A worker's cgroup still holds something; the next dispose tries again.
