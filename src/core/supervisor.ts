@@ -14,6 +14,7 @@ import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { WorkerRegistry } from './worker/survivors';
 import { Watchdog } from './worker/watchdog';
+import { describeCut } from './events/cutEvent';
 import { releaseCgroupRoot, WorkerCgroup } from './worker/cgroup';
 import { Worker } from './worker/worker';
 import { readBack } from './wire/codec';
@@ -51,6 +52,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   // still run.
   const emitEvent = (worker: Worker, event: AgentEvent, line?: string) => {
     history?.event(worker, event, line);
+    // A very long line kept as a preview (events/cutEvent.ts) is said in the worker's output too.
+    if (event.cut) emitOutput(worker.id, 'protocol', `kept a preview only: ${describeCut(event.type, event.cut)}`);
     for (const listener of eventListeners) {
       try {
         listener(worker.id, event);

@@ -54,6 +54,8 @@ export const pageEventSchema = z.looseObject({
 export type PageEvent = z.infer<typeof pageEventSchema> & {
   args?: unknown; result?: unknown; details?: unknown; message?: unknown; correlation?: Record<string, unknown> | null;
   data?: Record<string, unknown>; will_retry?: boolean; stop_reason?: string | null;
+  /** Set when the host kept a preview of long fields (core/events/agentEvent.ts EventCut). */
+  cut?: unknown;
 };
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
