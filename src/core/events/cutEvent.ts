@@ -22,6 +22,25 @@ const MAX_DEPTH = 32;
 /** How many cut fields the event names; the rest are counted. */
 const MAX_NAMED = 20;
 
+/** About how many characters an event's strings hold (keys included); stops counting at `cap`. */
+export function approxChars(value: unknown, cap: number): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && n <= cap) {
+    const v = stack.pop();
+    if (typeof v === 'string') n += v.length;
+    else if (v !== null && typeof v === 'object') {
+      n += 16;
+      if (Array.isArray(v)) for (const item of v) stack.push(item);
+      else for (const k in v) {
+        n += k.length;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    } else n += 8;
+  }
+  return n;
+}
+
 interface Walk {
   budget: number;
   nodes: number;
@@ -54,7 +73,7 @@ function walk(value: unknown, w: Walk, path: string, depth: number): unknown {
   if (typeof value === 'string') return cutString(value, w, path);
   if (value === null || typeof value !== 'object') return value;
   if (++w.nodes > MAX_NODES || depth > MAX_DEPTH) {
-    note(w, path, JSON.stringify(value)?.length ?? 0);
+    note(w, path, approxChars(value, 64 * 1024 * 1024));
     return '[cut: nested too deep or too many values]';
   }
   if (Array.isArray(value)) {

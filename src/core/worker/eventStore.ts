@@ -8,6 +8,7 @@
 // own findings) are few and are kept as the objects they are, and so is an event whose line is
 // much longer than it (events/workerLine.ts decides, for the history too).
 import type { AgentEvent, TurnStamp } from '../events/agentEvent';
+import { approxChars } from '../events/cutEvent';
 
 const FIRST_ARENA_BYTES = 256 * 1024;
 /** The arena grows to this, then older events give way to newer ones before the count bound. */
@@ -20,25 +21,6 @@ const MAX_ARENA_BYTES = 64 * 1024 * 1024;
 const MAX_OBJECT_CHARS = 16 * 1024 * 1024;
 /** A fixed charge per object event for its keys and structure. */
 const OBJECT_OVERHEAD = 256;
-
-/** About how many characters an event's strings hold (keys included); stops counting at `cap`. */
-export function approxChars(value: unknown, cap: number): number {
-  let n = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && n <= cap) {
-    const v = stack.pop();
-    if (typeof v === 'string') n += v.length;
-    else if (v !== null && typeof v === 'object') {
-      n += 16;
-      if (Array.isArray(v)) for (const item of v) stack.push(item);
-      else for (const k in v) {
-        n += k.length;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    } else n += 8;
-  }
-  return n;
-}
 
 /** Reads a stored line back into the event it was (the worker's codec, which is pure for events). */
 export type Redecode = (line: string) => AgentEvent;
