@@ -57,5 +57,9 @@ describe('guard: a change to how workers start, made while a worker ran, is conf
     writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{"rpcWorkers.profiles": []}');
     watch.observe(live());
     assert.deepEqual(watch.pending(), [path.join(ws, '.vscode', 'settings.json')]);
+    // Put back as it was, there is nothing left to confirm.
+    writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
+    watch.observe(live());
+    assert.deepEqual(watch.pending(), []);
   });
 });

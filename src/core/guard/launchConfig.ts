@@ -46,7 +46,8 @@ export function cardFolderSources(dir: string): ConfigSource[] {
 
 export class LaunchConfigWatch {
   private baseline = new Map<string, string>();
-  private readonly changed = new Set<string>();
+  /** Pending sources, each with the content (digest) it had when the person last had it. */
+  private readonly changed = new Map<string, string>();
   /** A worker ran at some time since the baseline was taken. */
   private ran = false;
 
@@ -66,11 +67,14 @@ export class LaunchConfigWatch {
    */
   observe(liveWorkers: number): void {
     const now = this.read();
-    if (this.ran) {
-      for (const label of new Set([...now.keys(), ...this.baseline.keys()])) {
-        if ((now.get(label) ?? 'absent') !== (this.baseline.get(label) ?? 'absent')) this.changed.add(label);
-      }
+    for (const label of new Set([...now.keys(), ...this.baseline.keys()])) {
+      const was = this.baseline.get(label) ?? 'absent';
+      const is = now.get(label) ?? 'absent';
+      if (is === was) continue;
+      if (this.ran && !this.changed.has(label)) this.changed.set(label, was);
     }
+    // Put back as it was: nothing left to confirm for it.
+    for (const [label, was] of this.changed) if ((now.get(label) ?? 'absent') === was) this.changed.delete(label);
     this.baseline = now;
     this.ran = liveWorkers > 0;
   }
@@ -82,7 +86,7 @@ export class LaunchConfigWatch {
 
   /** The sources that changed while a worker ran and are not confirmed yet. */
   pending(): string[] {
-    return [...this.changed].sort();
+    return [...this.changed.keys()].sort();
   }
 
   /** The person accepted the changes. */
