@@ -335,6 +335,12 @@ export interface SupervisorOptions {
    */
   watchdog?: boolean;
   /**
+   * On Linux with a writable cgroup v2: each worker in a cgroup of its own, killed whole at
+   * Stop (and by the watchdog if the host dies), so a process that double-forks into a new
+   * session is ended too (default true; where unavailable, see `cgroupSupport()`).
+   */
+  cgroups?: boolean;
+  /**
    * Where each worker's session is persisted (its events as delivered, its end): see
    * core/history. Off when absent. Several hosts (windows) may share the directory.
    */

@@ -14,6 +14,8 @@ import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { WorkerRegistry } from './worker/survivors';
 import { Watchdog } from './worker/watchdog';
+import { describeCut } from './events/cutEvent';
+import { releaseCgroupRoot, WorkerCgroup } from './worker/cgroup';
 import { Worker } from './worker/worker';
 import { readBack } from './wire/codec';
 import { DIALECTS } from './wire/dialects';
@@ -50,6 +52,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   // still run.
   const emitEvent = (worker: Worker, event: AgentEvent, line?: string) => {
     history?.event(worker, event, line);
+    // A very long line kept as a preview (events/cutEvent.ts) is said in the worker's output too.
+    if (event.cut) emitOutput(worker.id, 'protocol', `kept a preview only: ${describeCut(event.type, event.cut)}`);
     for (const listener of eventListeners) {
       try {
         listener(worker.id, event);
@@ -85,8 +89,14 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   // workers that outlived both.
   const watchdog = options.watchdog === false ? null : new Watchdog();
   const registry = options.registryFile ? new WorkerRegistry(options.registryFile) : null;
-  const untrack = (workerId: string, worker: Worker) => {
-    if (worker.pid !== null) watchdog?.forget(worker.pid);
+  // On Linux, where cgroup v2 lets it, each worker in a cgroup of its own: what double-forks
+  // out of its tree and its groups is still in there.
+  const cgroups = new Map<string, WorkerCgroup>();
+  /** After the worker's own stop: what the watchdog saw of it, and its cgroup, are ended too. */
+  const untrack = async (workerId: string, worker: Worker) => {
+    if (worker.pid !== null) await watchdog?.end(worker.pid);
+    await cgroups.get(workerId)?.kill();
+    cgroups.delete(workerId);
     registry?.remove(workerId);
   };
 
@@ -135,7 +145,9 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     workers.set(workerId, worker);
     history?.begin(worker);
     if (worker.pid !== null) {
-      watchdog?.watch(worker.pid);
+      const cgroup = options.cgroups === false ? null : WorkerCgroup.contain(workerId, worker.pid);
+      if (cgroup) cgroups.set(workerId, cgroup);
+      watchdog?.watch(worker.pid, cgroup?.dir ?? null);
       registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
     }
     emitState(worker);
@@ -147,7 +159,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       const stderrTail = worker.state().stderrTail;
       await worker.stop();
       workers.delete(workerId);
-      untrack(workerId, worker);
+      await untrack(workerId, worker);
       const tail = stderrTail.join('\n').trim();
       const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
       return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
@@ -169,7 +181,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     if (!worker) return { status: 'not_found', workerId, ms: 0 };
     const result = await worker.stop();
     workers.delete(workerId);
-    untrack(workerId, worker);
+    await untrack(workerId, worker);
     stoppedIds.add(workerId);
     if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
     return result;
@@ -212,6 +224,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       await supervisor.stopAll();
       await history?.store.close();
       watchdog?.close();
+      if (cgroups.size === 0) releaseCgroupRoot();
       eventListeners.length = 0;
       stateListeners.length = 0;
       outputListeners.length = 0;

@@ -60,6 +60,8 @@ export type PageEvent = z.infer<typeof pageEventSchema> & {
   title?: string | null; tool_kind?: string | null; diffs?: unknown; locations?: unknown;
   args?: unknown; result?: unknown; details?: unknown; message?: unknown; correlation?: Record<string, unknown> | null;
   data?: Record<string, unknown>; will_retry?: boolean; stop_reason?: string | null;
+  /** Set when the host kept a preview of long fields (core/events/agentEvent.ts EventCut). */
+  cut?: unknown;
 };
 
 export const hostMessageSchema = z.discriminatedUnion('type', [

@@ -233,6 +233,13 @@ export class LogModel {
       this.plan = null;
       this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
     }
+    // The host kept only a preview of this event's long fields (core/events/cutEvent.ts).
+    const cut = obj(e.cut);
+    if (cut && Array.isArray(cut.fields)) {
+      const fields = (cut.fields as unknown[]).map((f) => `${str(obj(f)?.path) ?? '?'} (${Number(obj(f)?.chars ?? 0).toLocaleString('en-US')} characters)`).join(', ');
+      const more = typeof cut.more === 'number' ? ` and ${cut.more} more` : '';
+      this.add<WarningEntry>({ kind: 'warning', time: t, title: `Cut: ${e.type}`, text: `a ${(Number(cut.lineChars) / (1024 * 1024)).toFixed(1)} MiB line from the worker; the host kept a preview (first and last characters) of ${fields}${more}` });
+    }
     switch (e.type) {
       case 'prompt_sent': {
         const d = obj(e.data);

@@ -137,7 +137,9 @@ describe('ui trust words', () => {
   it('unguarded worker: the trust of your own tools; guarded τ: the host audits', () => {
     assert.equal(trustLines(s({})).guard, 'not guarded: the worker has the trust of your own tools');
     assert.deepEqual(trustLines(s({})).lines, []);
-    assert.deepEqual(trustLines(s({ guarded: true, dialect: 'tau' })).lines, ["tools: the worker's own; the host audits each call's paths"]);
+    const tau = trustLines(s({ guarded: true, dialect: 'tau' }));
+    assert.equal(tau.guard, 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged');
+    assert.deepEqual(tau.lines, ["tools: the worker's own; the host checks each call after it is made and may abort the turn"]);
   });
   it('the description ends with "guarded" for a guarded worker only', () => {
     const base = { status: 'running', streaming: false, compacting: false, model: 'm', exitCode: null, signal: null } as const;

@@ -46,6 +46,16 @@ export interface TurnStamp {
   ends?: true;
 }
 
+/** Fields the host cut to a preview because the line they came in was very long (events/cutEvent.ts). */
+export interface EventCut {
+  /** The line's length, in characters. */
+  lineChars: number;
+  /** Each cut field by its path in the event, and its length before the cut. */
+  fields: Array<{ path: string; chars: number }>;
+  /** Cut fields beyond those named. */
+  more?: number;
+}
+
 export interface AgentEvent {
   /** A known type, or whatever the worker called it. */
   type: KnownEventType | (string & {});
@@ -94,6 +104,8 @@ export interface AgentEvent {
   replayed?: true;
   /** Everything else the worker sent with the event, by its own names. */
   data?: Record<string, unknown>;
+  /** Set by the host when it kept only a preview of long fields. */
+  cut?: EventCut;
 }
 
 export interface ToolLocation {

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc';
 import type { AgentEvent } from '../events/agentEvent';
+import { CUT_LINE_CHARS, cutEvent } from '../events/cutEvent';
 import type { WireCodec } from '../wire/codec';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
@@ -25,7 +26,11 @@ export interface Exit {
 
 /** What the process tells its worker. */
 export interface ProcessListeners {
-  /** `line`: the line the event was decoded from. */
+  /**
+   * `line`: the line the event was decoded from; absent when the event is not that line's
+   * whole content (a very long line's event, its long fields cut to a preview: cutEvent.ts), or
+   * has no line of its own (ACP: a prompt's answer, a prompt sent).
+   */
   onEvent: (event: AgentEvent, line?: string) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   onRequest: (method: string, params: unknown) => Promise<unknown>;
@@ -89,7 +94,12 @@ export class WorkerProcess {
     const reader = new JsonlMessageReader(this.child.stdout!, {
       maxLineBytes: options.maxLineBytes,
       codec: options.codec,
-      onEvent: listeners.onEvent,
+      // The length test is all a normal line costs; a very long one is rebuilt, bounded.
+      onEvent: (event, line) => {
+        if (line === undefined || line.length <= CUT_LINE_CHARS) return listeners.onEvent(event, line);
+        const kept = cutEvent(event, line.length);
+        return kept.cut ? listeners.onEvent(kept.event) : listeners.onEvent(event, line);
+      },
       onProtocolError: listeners.onProtocolError,
       onReceive: trace ? (value) => trace('receive', value) : undefined,
     });

@@ -21,6 +21,7 @@ import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
+import { LaunchConfigGate } from '../settings/launchConfigGate';
 import type { WorkerSelection } from '../views/workerSelection';
 
 export interface CommandServices {
@@ -52,9 +53,12 @@ export class Commands extends Disposable {
   worktreePlacer: WorktreePlacer | undefined;
   /** Workers a command picked while they were still starting, and waits for. */
   readonly waitingForStart = new Set<string>();
+  /** Asks the person about a change to profiles, guard settings or cards made while a worker ran. */
+  readonly launchConfig: LaunchConfigGate;
 
   constructor(private readonly s: CommandServices) {
     super();
+    this.launchConfig = this._register(new LaunchConfigGate(s.host, s.settings));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void this.showEventLog({ workerId: id }),
@@ -110,6 +114,11 @@ export class Commands extends Disposable {
     const bad = this.argError(p);
     if (bad) return bad;
     if (!isTrusted()) return refuseUntrusted();
+    const confirmed = await this.launchConfig.confirm(p.programmatic);
+    if (!confirmed.ok) {
+      if (!confirmed.cancelled) void vscode.window.showErrorMessage(`RPC Workers: ${confirmed.error}`);
+      return { status: confirmed.cancelled ? 'cancelled' : 'error', error: confirmed.error };
+    }
     const settings = this.s.settings();
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const dirs = searchDirs(folders);
@@ -154,6 +163,11 @@ export class Commands extends Disposable {
     const bad = this.argError(p);
     if (bad) return bad;
     if (!isTrusted()) return refuseUntrusted();
+    const confirmed = await this.launchConfig.confirm(p.programmatic);
+    if (!confirmed.ok) {
+      if (!confirmed.cancelled) void vscode.window.showErrorMessage(`RPC Workers: ${confirmed.error}`);
+      return { status: confirmed.cancelled ? 'cancelled' : 'error', error: confirmed.error };
+    }
     return startAgentWorker(p, {
       settings: () => this.s.settings(),
       extensionPath: this.s.extensionPath,

@@ -45,7 +45,11 @@ export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 
   if (!s.guarded) return { guard: 'not guarded: the worker has the trust of your own tools', lines };
   // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
   if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
-  if (!s.tools && s.dialect !== 'pi') lines.push("tools: the worker's own; the host audits each call's paths");
+  // τ and others: an audit after the call, which says what it checks (tools it does not know are flagged).
+  if (s.dialect !== 'pi') {
+    if (!s.tools) lines.push("tools: the worker's own; the host checks each call after it is made and may abort the turn");
+    return { guard: 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged', lines };
+  }
   return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
