@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { parseCommandArg } from '../../src/ui/commands/commandArgs';
-import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/views/describe';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
 import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
 import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
 import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/commands/selection';
@@ -259,6 +259,9 @@ describe('ui words and icons', () => {
     assert.match(resultSentence('abort', 'W', { status: 'not_streaming', note: 'ended by itself' }), /W is not streaming: there was no turn to abort \(ended by itself\)/);
     assert.equal(resultSentence('redirect', 'W', { status: 'error', error: 'boom' }), 'Redirecting W failed: boom');
     assert.equal(resultSentence('compact', 'W', { status: 'aborted' }), 'The compaction of W was cancelled');
+    assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: true }), 'Compacted W');
+    assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false }), 'Nothing to compact in W');
+    assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false, note: 'Already compacted' }), 'Nothing to compact in W (Already compacted)');
   });
 
   it('a second Stop says the worker is already stopped, as information, by name', () => {
@@ -280,19 +283,14 @@ describe('ui words and icons', () => {
     assert.equal(cmd?.enablement, undefined, 'an enablement clause swallows the key press silently');
   });
 
-  it('two workers with the same name are told apart by their number; a lone name stays as it is', () => {
-    const labels = workerLabels([{ workerId: 'w1-aaaaaaaa', name: 'Demo worker' }, { workerId: 'w3-bbbbbbbb', name: 'Demo worker' }, { workerId: 'w2-cccccccc', name: 'pi' }]);
-    assert.deepEqual([...labels.values()], ['Demo worker #1', 'Demo worker #3', 'pi']);
-  });
-
-  it("the event log's worker list keeps stopped workers (their logs stay reachable), each once", () => {
+  it("the event log's worker list keeps stopped workers (their logs stay reachable), each once, under the name the host gave it", () => {
     const list = logWorkerList(
-      [{ workerId: 'w2-b', name: 'Demo worker', status: 'running' }],
-      [{ workerId: 'w1-a', name: 'Demo worker', status: 'stopped' }, { workerId: 'w2-b', name: 'Demo worker', status: 'stopped' }],
+      [{ workerId: 'w2-b', name: 'Demo worker #2', status: 'running' }],
+      [{ workerId: 'w1-a', name: 'Demo worker', status: 'stopped' }, { workerId: 'w2-b', name: 'Demo worker #2', status: 'stopped' }],
     );
     assert.deepEqual(list, [
       { workerId: 'w2-b', name: 'Demo worker #2', status: 'running' },
-      { workerId: 'w1-a', name: 'Demo worker #1', status: 'stopped' },
+      { workerId: 'w1-a', name: 'Demo worker', status: 'stopped' },
     ]);
   });
 });
