@@ -15,7 +15,7 @@ import { readSettings } from '../../src/ui/settings/settings';
 import { ofType, record, ROOT, waitFor } from '../helpers/host';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { requireTau } from '../fixtures/tau-env.mjs';
-import { pi1Dir } from '../../scripts/ensure-workers.mjs';
+import { pi1LauncherDir } from '../fixtures/pi-env.mjs';
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
@@ -101,7 +101,7 @@ describe('the README\'s first-worker recipes, as written', function () {
   });
 
   // pi 1.x reads "$NAME" as an environment variable; 0.73.1 takes the bare name (the README says so).
-  for (const pi of [{ version: '0.73.1', bin: () => path.join(ROOT, 'node_modules', '.bin'), key: (k: string) => k.replace(/^\$/, '') }, { version: '1.6.0', bin: pi1Dir, key: (k: string) => k }]) {
+  for (const pi of [{ version: '0.73.1', bin: () => path.join(ROOT, 'node_modules', '.bin'), key: (k: string) => k.replace(/^\$/, '') }, { version: '1.6.0', bin: pi1LauncherDir, key: (k: string) => k }]) {
     const piHome = (config: any) => {
       for (const p of Object.values<any>(config.providers)) {
         p.baseUrl = llm.baseUrl;
