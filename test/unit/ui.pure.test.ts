@@ -281,6 +281,10 @@ describe('ui words and icons', () => {
     assert.doesNotMatch(key?.when ?? '', /Workers|streaming/i);
     const cmd = manifest.contributes.commands.find((c) => c.command === 'rpcWorkers.redirectWithSelection');
     assert.equal(cmd?.enablement, undefined, 'an enablement clause swallows the key press silently');
+    // A disabled command is missing from the palette, and its name typed there ran another (issue 28).
+    for (const id of ['rpcWorkers.startWorkerInWorktree', 'rpcWorkers.startDemoWorkerInWorktree']) {
+      assert.equal(manifest.contributes.commands.find((c) => c.command === id)?.enablement, undefined, `${id} is disabled outside a repository instead of saying why`);
+    }
   });
 
   it("the event log's worker list keeps stopped workers (their logs stay reachable), each once, under the name the host gave it", () => {
