@@ -217,14 +217,16 @@ describe('ui words and icons', () => {
     assert.equal(workerIcon(st({ streaming: true })).id, 'sync~spin');
     assert.equal(workerIcon(st({ status: 'failed' })).id, 'error');
     assert.equal(workerIcon(st({ status: 'starting' })).id, 'loading~spin');
-    assert.equal(workerDescription(st({ streaming: true })), 'running · m · streaming');
+    assert.equal(workerDescription(st({ streaming: true })), 'streaming · m');
+    // The tree says what the log's chip says, first (issue 28).
+    assert.equal(workerDescription(st({})), 'idle · m');
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
   });
 
   it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
-    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'running · m · retrying after its turn');
-    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'running · m · compacting after its turn');
-    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'running · m · settling its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'retrying after its turn · m');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'compacting after its turn · m');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'settling its turn · m');
     assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: '1.6.0' })), 'pi 1.6.0');
     assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: null })), 'pi (version not known)');
   });

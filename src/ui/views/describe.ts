@@ -11,14 +11,20 @@ export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' |
   return `rpcWorker.${phase}${live ? '.live' : ''}`;
 }
 
+/**
+ * What a worker is doing first, in the words of the log's chip ("idle", "streaming", "compacting
+ * after its turn"; a worker that is not running, its status and how it ended), then its model:
+ * a narrow side bar cuts the end off.
+ */
 export function workerDescription(s: WorkerState): string {
-  const parts: string[] = [s.status];
-  if (s.model) parts.push(s.model);
-  if (s.status === 'running' && s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
-  else if (s.status === 'running' && s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
-  else if (s.status === 'running' && s.streaming) parts.push('streaming');
+  const parts: string[] = [];
+  if (s.status !== 'running') parts.push(s.status);
+  else if (s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
+  else if (s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
+  else parts.push(s.streaming ? 'streaming' : 'idle');
   if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
   if (s.signal) parts.push(s.signal);
+  if (s.model) parts.push(s.model);
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
   return parts.join(' · ');
