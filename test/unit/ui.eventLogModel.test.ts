@@ -11,6 +11,18 @@ type Of<K> = Entry extends infer E ? (E extends { kind: infer KK } ? (K extends 
 const only = <K extends Entry['kind']>(m: LogModel, kind: K) => m.all().filter((e) => e.kind === kind) as Of<K>[];
 
 describe('ui event log model', () => {
+  it('session marks are marks with their own icon, not problems with a stop sign, and lead with no raw session id (issue 28)', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('session_resumed', { data: { session: { id: '0f8e2c1a-5b7d-4e3f-9a21-c0ffee123456', file: null } } } as Partial<PageEvent>),
+      ev('session_changed', { data: { verb: 'fork', session: { id: 'abcdef0123456789', file: null } } } as Partial<PageEvent>),
+    ]));
+    assert.deepEqual(kinds(m), ['other', 'other']);
+    const [resumed, forked] = only(m, 'other');
+    assert.deepEqual([resumed.type, resumed.icon, resumed.text], ['Resumed', 'history', 'the events above are from before; the worker continues that conversation']);
+    assert.deepEqual([forked.type, forked.icon, forked.text], ['Forked', 'repo-forked', 'into session abcdef01']);
+  });
+
   it('τ: a prompt, its turn with provenance from correlation.origin, text assembled from deltas, the end', () => {
     const m = new LogModel();
     m.apply(stamped([
