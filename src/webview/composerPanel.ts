@@ -115,6 +115,7 @@ export class ComposerPanel {
 
   private showLine(line: Line): void {
     this.resultLine.className = `result result-${line.cls}`;
+    this.resultLine.title = line.text;
     setText(this.resultLine, line.text);
   }
 }
