@@ -131,9 +131,11 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     }
     const workerId = `w${++sequence}-${randomUUID().slice(0, 8)}`;
     // Named here, after the last wait, so that two starts racing each other get two names. A
-    // resumed session goes on under the name it had.
+    // resumed session goes on under the name it had, unless a live worker has it (sessions from
+    // before names were unique share theirs).
     const wanted = spec.name ?? launch.launch.agent ?? `${spec.dialect} worker`;
-    const name = spec.resume ? wanted : uniqueWorkerName(wanted, names);
+    const clash = [...workers.values()].some((w) => w.live && w.state().name === wanted);
+    const name = spec.resume && !clash ? wanted : uniqueWorkerName(wanted, names);
     names.add(name);
     const worker = new Worker(workerId, { ...spec, name }, launch.launch, {
       limits,

@@ -80,5 +80,9 @@ describe('worker names', function () {
     assert.deepEqual([c.name, d.name].sort(), ['tau worker #3', 'tau worker #4']);
     const resumed = await started(second, spec('tau worker #2', sessions, { resume: ref ?? undefined }));
     assert.equal(resumed.name, 'tau worker #2');
+    await second.stop(resumed.workerId);
+    // A session from before names were unique may share its name with a live worker: then it is numbered on.
+    const again = await started(second, spec('tau worker #3', sessions, { resume: ref ?? undefined }));
+    assert.equal(again.name, 'tau worker #5');
   });
 });
