@@ -25,6 +25,11 @@ export interface WorkerSpec {
   /** Absolute working directory of the worker. */
   cwd: string;
   env?: Record<string, string>;
+  /**
+   * The name asked for (default: the agent card's, else "<dialect> worker"). The worker gets it
+   * when no worker of this host and no past session has it, else the next number after it
+   * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given.
+   */
   name?: string;
   model?: string;
   /** A first prompt, sent right after the readiness probe. */
@@ -132,6 +137,7 @@ export interface PendingInput {
 
 export interface WorkerState {
   workerId: string;
+  /** The worker's one display name, given when it started (see WorkerSpec.name); kept in its history. */
   name: string;
   status: WorkerStatus;
   /** Busy with a turn, from the prompt until the turn settles (`agent_settled`): a plain prompt is refused. */

@@ -17,6 +17,7 @@ import { Watchdog } from './worker/watchdog';
 import { describeCut } from './events/cutEvent';
 import { releaseCgroupRoot, WorkerCgroup } from './worker/cgroup';
 import { Worker } from './worker/worker';
+import { uniqueWorkerName } from './worker/names';
 import { readBack } from './wire/codec';
 import { DIALECTS } from './wire/dialects';
 
@@ -102,6 +103,13 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
 
   /** Ids of workers this host stopped (the latest ones), so a late verb can say so. */
   const stoppedIds = new Set<string>();
+  // Every name this host gave, and the history's (read once): a new worker's name is none of them.
+  const names = new Set<string>();
+  let historyNames: Promise<void> | null = null;
+  const namesKnown = () => historyNames ??= history
+    ? history.store.list().then((l) => { for (const s of l.sessions) names.add(s.name); }, () => undefined)
+    : Promise.resolve();
+
   const missing = (workerId: string) => ({
     status: 'not_found' as const, workerId, error: stoppedIds.has(workerId) ? `worker ${workerId} was stopped` : `no worker with id ${workerId}`, ms: 0,
   });
@@ -119,9 +127,12 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     const dialect = DIALECTS[spec.dialect];
     // The worker's version (what differs by version is decided from it), and a launch that cannot
     // work refused in plain words before anything is spawned.
-    const preflight = dialect.preflight
-      ? await dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
-      : { ok: true as const, version: null };
+    const [preflight] = await Promise.all([
+      dialect.preflight
+        ? dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
+        : { ok: true as const, version: null, later: undefined },
+      namesKnown(),
+    ]);
     if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
     // Counted after the last wait, so that starts racing each other cannot pass the limit together.
     const live = [...workers.values()].filter((w) => w.live).length;
@@ -129,7 +140,14 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
     }
     const workerId = `w${++sequence}-${randomUUID().slice(0, 8)}`;
-    const worker = new Worker(workerId, spec, launch.launch, {
+    // Named here, after the last wait, so that two starts racing each other get two names. A
+    // resumed session goes on under the name it had, unless a live worker has it (sessions from
+    // before names were unique share theirs).
+    const wanted = spec.name ?? launch.launch.agent ?? `${spec.dialect} worker`;
+    const clash = [...workers.values()].some((w) => w.live && w.state().name === wanted);
+    const name = spec.resume && !clash ? wanted : uniqueWorkerName(wanted, names);
+    names.add(name);
+    const worker = new Worker(workerId, { ...spec, name }, launch.launch, {
       limits,
       dialect,
       version: preflight.version,

@@ -14,7 +14,7 @@ import { askPermission, ProposedChanges } from './host/permissions';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
-import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings/settings';
+import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
@@ -188,7 +188,7 @@ export class RpcWorkersExtension extends Disposable {
     this.settingErrors = errors;
     if (report && errors.length) {
       for (const e of errors) this.log.error(e);
-      void vscode.window.showErrorMessage(`RPC Workers settings: ${errors.join(' ')}`, 'Open Settings')
+      void vscode.window.showErrorMessage(settingsMessage(errors), 'Open Settings')
         .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', SECTION));
     }
     return settings;

@@ -3,7 +3,7 @@
 // goes back into the text box. The buttons never appear or disappear: a person who clicks the
 // same spot twice must hit the same button (a vanishing Follow-up once put Compact under a
 // second click on Abort).
-import type { WorkerView } from '../protocol/messages';
+import type { PageEvent, WorkerView } from '../protocol/messages';
 import { workerPhase } from '../protocol/words';
 
 export const BUTTONS = ['send', 'followUp', 'redirect', 'abort', 'compact', 'stop'] as const;
@@ -96,4 +96,28 @@ export function stateLine(before: WorkerView | null, after: WorkerView): Line | 
   if (after.status === 'running' || after.status === 'starting') return null;
   const how = after.status === 'failed' ? 'failed' : after.status === 'stopped' ? 'was stopped' : 'exited';
   return { text: `${after.name} ${how}.`, cls: after.status === 'failed' ? 'error' : 'info' };
+}
+
+/** What a queued steer or follow-up waits for: the worker's queue of that kind to empty. */
+export type Queued = 'steer' | 'followUp' | null;
+
+/** A result that queues a message starts the wait; any other result ends it (it said something newer). */
+export function queuedAfter(r: { action: string; status: string }): Queued {
+  return (r.action === 'steer' || r.action === 'followUp') && r.status === 'accepted' ? r.action : null;
+}
+
+/**
+ * The worker's queue emptied of what the line said was queued: the line says it was delivered,
+ * instead of "Follow-up queued…" standing after the worker took it up. null: the line stays.
+ */
+export function queueLine(queued: Queued, events: ReadonlyArray<Pick<PageEvent, 'type'> & { data?: unknown }>, name: string): { line: Line | null; queued: Queued } {
+  if (!queued) return { line: null, queued };
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
+  for (const e of events) {
+    if (e.type !== 'queue_update') continue;
+    const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Record<string, unknown>;
+    const left = queued === 'steer' ? count(d.steering) : count(d.followUp ?? d.follow_up);
+    if (left === 0) return { line: { text: `${queued === 'steer' ? 'Steer' : 'Follow-up'} delivered to ${name}`, cls: 'ok' }, queued: null };
+  }
+  return { line: null, queued };
 }

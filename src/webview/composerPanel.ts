@@ -1,8 +1,8 @@
 // The composer on the page: the text box, its six buttons and its status line. What may be
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
-import type { HostMessage, WebviewMessage, WorkerView } from '../protocol/messages';
-import { afterResult, composerView, emptySendLine, pendingLine, stateLine, type ComposerView, type Line, type Pending } from './composer';
+import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
+import { afterResult, composerView, emptySendLine, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
@@ -57,9 +57,13 @@ export class ComposerPanel {
     return v;
   }
 
+  /** A steer or follow-up the line says is queued (see queueLine). */
+  private queued: Queued = null;
+
   /** Another worker (or none): nothing is pending and the line is blank. */
   reset(): void {
     this.pendingSend = null;
+    this.queued = null;
     this.showLine({ text: '', cls: 'info' });
   }
 
@@ -77,8 +81,18 @@ export class ComposerPanel {
   result(msg: Result): void {
     const after = afterResult(this.pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own: msg.own === true }, this.textarea.value);
     this.pendingSend = after.pending;
+    this.queued = queuedAfter(msg);
     if (after.restore !== null) this.textarea.value = after.restore;
     this.showLine(after.line);
+  }
+
+  /** The shown worker's events: a queued message it took up is said to be delivered. */
+  events(events: PageEvent[]): void {
+    const w = this.worker();
+    if (!this.queued || !w) return;
+    const next = queueLine(this.queued, events, w.name);
+    this.queued = next.queued;
+    if (next.line) this.showLine(next.line);
   }
 
   private mode(): 'prompt' | 'steer' {
@@ -102,6 +116,7 @@ export class ComposerPanel {
 
   private showLine(line: Line): void {
     this.resultLine.className = `result result-${line.cls}`;
+    this.resultLine.title = line.text;
     setText(this.resultLine, line.text);
   }
 }

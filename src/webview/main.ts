@@ -69,6 +69,7 @@ function onMessage(msg: HostMessage): void {
     case 'events':
       if (!worker || msg.workerId !== worker.workerId) return;
       scheduler.push(msg.events);
+      composer.events(msg.events);
       return;
     case 'state':
       if (!worker || msg.worker.workerId !== worker.workerId) return;

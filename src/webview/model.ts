@@ -54,7 +54,7 @@ export interface QueueEntry extends Base { kind: 'queue'; steering: number; foll
 export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
 export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
 export interface ExitEntry extends Base { kind: 'exit'; text: string; failed: boolean }
-export interface OtherEntry extends Base { kind: 'other'; type: string; text: string }
+export interface OtherEntry extends Base { kind: 'other'; type: string; text: string; /** A codicon of its own (the session marks). */ icon?: string }
 export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | QuestionEntry | PlanEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
 
 export const MAX_ENTRIES = 20_000;
@@ -476,10 +476,12 @@ export class LogModel {
         const d = obj(e.data) ?? {};
         const session = obj(d.session);
         const sid = str(session?.id);
-        const text = e.type === 'session_resumed' ? `Resumed${sid ? ` session ${sid}` : ''}: the events above are from before; the worker continues that conversation`
-          : e.type === 'model_changed' ? `Model switched${str(d.model) ? ` to ${str(d.model)}` : ''}`
-          : `${str(d.verb) === 'fork' ? 'Forked into' : 'New'} session${sid ? ` ${sid}` : ''}`;
-        this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text });
+        // Marks, not problems: their own icon (not a stop sign), and no raw session id up front.
+        const short = sid ? ` ${sid.slice(0, 8)}` : '';
+        const mark = e.type === 'session_resumed' ? { type: 'Resumed', icon: 'history', text: 'the events above are from before; the worker continues that conversation' }
+          : e.type === 'model_changed' ? { type: 'Model switched', icon: 'arrow-swap', text: str(d.model) ? `to ${str(d.model)}` : '' }
+          : str(d.verb) === 'fork' ? { type: 'Forked', icon: 'repo-forked', text: `into session${short}` } : { type: 'New session', icon: 'add', text: short.trim() };
+        this.add<OtherEntry>({ kind: 'other', time: t, ...mark });
         return;
       }
       case 'worker_exit': {

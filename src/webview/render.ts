@@ -144,7 +144,7 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       row.replaceChildren(header(e.failed ? 'error' : 'debug-stop', e.text, e.time));
       return;
     case 'other':
-      row.replaceChildren(header('symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
+      row.replaceChildren(header(e.icon ?? 'symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
       return;
   }
 }

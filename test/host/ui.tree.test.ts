@@ -37,7 +37,7 @@ describe('UI Sessions tree', function () {
     await waitFor(api, 'the worker in the tree', () => tree.getChildren().some((n) => 'workerId' in n && n.workerId === id));
     const idle = tree.getTreeItem(node);
     assert.equal(idle.contextValue, 'rpcWorker.idle.live');
-    assert.match(String(idle.description), /^running/);
+    assert.match(String(idle.description), /^idle\b/);
     assert.equal((idle.iconPath as vscode.ThemeIcon).id, 'circle-filled');
     const tip = idle.tooltip as vscode.MarkdownString;
     assert.ok(tip instanceof vscode.MarkdownString);

@@ -22,6 +22,18 @@ describe('ui event log model', () => {
     assert.equal(w.text, 'a 40.0 MiB line from the worker; the host kept a preview (first and last characters) of result.content[0].text (41,943,000 characters)');
   });
 
+  it('session marks are marks with their own icon, not problems with a stop sign, and lead with no raw session id (issue 28)', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('session_resumed', { data: { session: { id: '0f8e2c1a-5b7d-4e3f-9a21-c0ffee123456', file: null } } } as Partial<PageEvent>),
+      ev('session_changed', { data: { verb: 'fork', session: { id: 'abcdef0123456789', file: null } } } as Partial<PageEvent>),
+    ]));
+    assert.deepEqual(kinds(m), ['other', 'other']);
+    const [resumed, forked] = only(m, 'other');
+    assert.deepEqual([resumed.type, resumed.icon, resumed.text], ['Resumed', 'history', 'the events above are from before; the worker continues that conversation']);
+    assert.deepEqual([forked.type, forked.icon, forked.text], ['Forked', 'repo-forked', 'into session abcdef01']);
+  });
+
   it('τ: a prompt, its turn with provenance from correlation.origin, text assembled from deltas, the end', () => {
     const m = new LogModel();
     m.apply(stamped([

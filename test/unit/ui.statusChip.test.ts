@@ -43,6 +43,12 @@ describe('ui event log status chip', () => {
     assert.match(chip.title, /needs input: waits for your answer to an extension's request: Ship it\?/);
   });
 
+  it('a stopped worker\'s chip shows no pid: its process is gone (issue 28)', () => {
+    assert.equal(chipFor(state({ status: 'stopped' })).chip.text, 'stopped · demo-model');
+    assert.equal(chipFor(state({ status: 'failed', exitCode: 1 })).chip.text, 'failed · demo-model');
+    assert.equal(chipFor(state()).chip.text, 'idle · demo-model · pid 42');
+  });
+
   it('a pi dialog open mid-turn needs input too, and the chip says that and not "streaming"', () => {
     const dialog = { kind: 'dialog' as const, id: 'd1', method: 'select', title: 'Pick one', since: 1 };
     const { chip } = chipFor(state({ streaming: true, pendingInput: [dialog] }));

@@ -488,16 +488,17 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider {
     this.each((s) => { if (s.workerId === workerId) s.reload(); });
   }
 
-  /** Live workers and the stopped ones whose logs are kept, each with a name that tells it apart. */
+  /** Live workers and the stopped ones whose logs are kept, each under its one name. */
   workerList(shown?: string): Array<{ workerId: string; name: string; status: string }> {
     const live: Array<{ workerId: string; name: string; status: string }> = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
     const past = shown !== undefined ? this.past.get(shown) : undefined;
     if (past) live.push({ workerId: shown!, name: past.state.name, status: 'history' });
-    const retired = [...this.retired.values()].reverse().map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
+    // A past session whose worker this window still keeps is that worker: listed once (names are unique).
+    const retired = [...this.retired.values()].reverse().filter((r) => r.state.name !== past?.state.name).map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
     return logWorkerList(live, retired);
   }
 
-  /** A worker's name as lists show it (with its number when another has the same name). */
+  /** A worker's name as lists show it. */
   label(workerId: string): string | undefined {
     return this.workerList().find((w) => w.workerId === workerId)?.name;
   }

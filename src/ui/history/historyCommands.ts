@@ -143,7 +143,8 @@ export class HistoryCommands extends Disposable {
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
-    const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns };
+    // Under the session's own name (a rename included): the same conversation goes on.
+    const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns, name: session.name };
     const store = this.store();
     const earlier = store ? await this.s.past.eventsWithEarlier(store, session.id) : null;
     const r: StartResult = await vscode.window.withProgress(
@@ -152,6 +153,8 @@ export class HistoryCommands extends Disposable {
     );
     if (r.status !== 'started') return this.fail(`could not resume "${session.name}": ${r.error}`, { status: 'error', sessionId: session.id, workerId: r.workerId });
     if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier.events);
+    // A read-only tab of the session goes on as the resumed worker's log: its old events, then the new ones.
+    for (const p of this.s.eventLog.panelSessions) if (p.workerId === `history:${session.id}`) p.setWorker(r.workerId);
     await this.s.past.resumed(session.id, r.workerId);
     this.s.log.info(`resumed history session ${session.id} as worker ${r.workerId}${automatic ? ' (rpcWorkers.history.resumeInterrupted)' : ''}`);
     if (!automatic) {

@@ -110,6 +110,11 @@ function describe(error: z.core.$ZodError): string {
 }
 
 /** `get(key)` returns the configured value or undefined when unset. */
+/** The notification for invalid settings: each error its own sentence (they ran together before). */
+export function settingsMessage(errors: string[]): string {
+  return `RPC Workers settings: ${errors.map((e) => (/[.!?]$/.test(e) ? e : `${e}.`)).join(' ')}`;
+}
+
 export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
   const errors: string[] = [];
   const value = <K extends SettingKey>(key: K) => {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
+import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -206,7 +206,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   private workerItem(s: WorkerState): vscode.TreeItem {
     const hasChildren = s.turns.length > 0 || s.filesTouched.length > 0 || this.extChildren(s, this.nodes.get(s.workerId) ?? { kind: 'worker', workerId: s.workerId }).length > 0;
-    const label = workerLabels([...this.states.values()]).get(s.workerId) ?? s.name;
+    const label = s.name;
     const item = new vscode.TreeItem(label, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = s.workerId;
     item.description = workerDescription(s);
