@@ -6,7 +6,7 @@
 // nowhere is named with the command that installs it.
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { pi1Command, pi1Dir, tauCommand, tauDir, PI1_VERSION, TAU_VERSION } from '../ensure-workers.mjs';
+import { ACP_AGENTS, acpAgentDir, pi1Command, pi1Dir, tauCommand, tauDir, PI1_VERSION, TAU_VERSION } from '../ensure-workers.mjs';
 import { repoRoot } from './paths.mjs';
 
 const executable = (file) => {
@@ -40,6 +40,13 @@ export const WORKERS = [
       { file: join(repoRoot, 'node_modules', '.bin', 'pi'), what: 'pi 0.73.1, this repository\'s devDependency' },
     ],
   },
+  // The ACP agents, by the command Start Worker looks for (src/ui/settings/profiles.ts ACP_AGENTS).
+  ...Object.entries(ACP_AGENTS).map(([key, a]) => ({
+    name: `ACP ${a.name}`, commands: [a.bin],
+    install: `npm install -g ${a.package}`,
+    config: 'its own key or login (README: "ACP agents")',
+    cached: () => [{ file: a.command(), what: `${a.package} ${a.version} installed by npm test`, complete: join(acpAgentDir(key), '.complete') }],
+  })),
 ];
 
 /**

@@ -28,6 +28,11 @@ describe('npm start: the real workers it finds', () => {
     assert.deepEqual(describeWorkers(found), [
       '  τ: not found. Install it with: pipx install ffwf-tau-coding-agent   (Python 3.12 or newer)',
       '  pi: not found. Install it with: npm install -g @earendil-works/pi-coding-agent   (Node 22.19 or newer)',
+      '  ACP copilot: not found. Install it with: npm install -g @github/copilot',
+      '  ACP gemini: not found. Install it with: npm install -g @google/gemini-cli',
+      '  ACP opencode: not found. Install it with: npm install -g opencode-ai',
+      '  ACP claude: not found. Install it with: npm install -g @agentclientprotocol/claude-agent-acp',
+      '  ACP codex: not found. Install it with: npm install -g @agentclientprotocol/codex-acp',
     ]);
   });
 
@@ -35,7 +40,7 @@ describe('npm start: the real workers it finds', () => {
     const tau = exe(path.join(dir, 'bin', 'ffwf-tau'));
     const pi = exe(path.join(dir, 'ws', 'node_modules', '.bin', 'pi'));
     const found = findWorkers({ workspace: path.join(dir, 'ws'), pathEnv: path.join(dir, 'bin'), cache: false });
-    assert.deepEqual(found.workers.map((w: { found: { command: string } | null }) => w.found?.command), [tau, pi]);
+    assert.deepEqual(found.workers.map((w: { found: { command: string } | null }) => w.found?.command), [tau, pi, undefined, undefined, undefined, undefined, undefined]);
     assert.deepEqual(found.links, []);
     assert.match(describeWorkers(found)[0], /^ {2}τ: found \(on your PATH: .*ffwf-tau\); Start Worker offers it/);
   });
