@@ -175,7 +175,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     if (probed.ok && version !== null) worker.setVersion(version);
     if (!probed.ok) {
       const stderrTail = worker.state().stderrTail;
-      await worker.stop();
+      await worker.failStart(probed.error);
       workers.delete(workerId);
       await untrack(workerId, worker);
       const tail = stderrTail.join('\n').trim();

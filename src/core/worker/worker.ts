@@ -71,6 +71,8 @@ export class Worker {
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
+  /** Why its start failed, when it did (failStart). */
+  private startFailure: string | null = null;
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
@@ -284,6 +286,15 @@ export class Worker {
     return compact(this.inside, instructions);
   }
 
+  /**
+   * Ends a worker whose start failed (its readiness probe): it ends `failed`, with the reason,
+   * not `stopped`, in its state, its exit event and its history.
+   */
+  failStart(reason: string): Promise<StopResult> {
+    this.startFailure = reason;
+    return this.stop();
+  }
+
   /** Ends the worker's whole process tree (see WorkerProcess.stop). */
   async stop(): Promise<StopResult> {
     const t0 = performance.now();
@@ -380,10 +391,10 @@ export class Worker {
 
   private onExit(exit: Exit): void {
     this.permissions.cancelAll('the worker exited');
-    const status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
+    const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();
-      const detail = this.exitDescription();
+      const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : this.exitDescription();
       this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status } });
     });
   }
