@@ -6,7 +6,7 @@
 // interleaved round by round (rotating the order), each run on a freshly started agent, per
 // text-chunk size. Reported: this process's main-thread CPU per event, host ÷ bare.
 import path from 'node:path';
-import { BareWorker, ROOT, figure, loadCore, log, mainThreadMark, measured } from './lib/common.mjs';
+import { BareWorker, ROOT, figure, hostFloodRun, loadCore, log, mainThreadMark, measured } from './lib/common.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -14,29 +14,13 @@ const argsFor = (size, n) => [AGENT, '--events', String(n), '--size', String(siz
 
 async function hostSide(core, size, n) {
   const host = core.createSupervisor();
-  try {
-    const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n), cwd: ROOT });
-    if (started.status !== 'started') throw new Error(`start failed: ${started.error}`);
-    const id = started.workerId;
-    let count = 0;
-    let done;
-    const ended = new Promise((r) => (done = r));
-    host.onEvent((wid, e) => {
-      // What the agent sent: its updates and the prompt's answer (agent_end), not the host's own.
-      if (wid !== id || e.type === 'prompt_sent' || e.type === 'agent_start' || e.type === 'stderr' || e.data?.synthesized === true) return;
-      count++;
-      if (e.type === 'agent_end') done(performance.now());
-    });
-    const main0 = mainThreadMark();
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const r = await host.prompt(id, 'flood');
-    if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
-    const t1 = await ended;
-    return measured(count, t0, t1, c0, main0);
-  } finally {
+  const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n), cwd: ROOT });
+  if (started.status !== 'started') {
     await host.dispose();
+    throw new Error(`start failed: ${started.error}`);
   }
+  // What the agent sent: its updates and the prompt's answer (agent_end), not the host's own.
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true);
 }
 
 async function bareSide(size, n) {
