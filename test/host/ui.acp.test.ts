@@ -42,7 +42,7 @@ describe('UI with an ACP agent', function () {
     assert.match(workerTooltip(state(api, id)).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /Dialect: acp 1\.2\.3/);
     const marker = path.join(workspaceFolder().uri.fsPath, `acp-marker-${Date.now()}`);
     const asked = nextEvent(api, id, 'permission_request');
-    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: `shell: echo hi > ${marker}` });
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: `shell: echo hi > '${marker}'` });
     assert.equal(r.status, 'accepted');
     await asked;
     await waitFor(api, 'the worker to need input', () => attentionOf(api, id) === 'needs-input');

@@ -61,6 +61,11 @@ describe('UI worktrees', function () {
     } finally {
       fs.rmSync(path.join(folder, '.git'), { recursive: true, force: true });
     }
+    // VS Code 1.139's watcher does not report a whole .git folder going away; the command checks
+    // again each time it runs, says why it cannot, and the option follows.
+    const again = await vscode.commands.executeCommand<{ status: string; error?: string }>('rpcWorkers.startDemoWorkerInWorktree', { name: 'No repo again' });
+    assert.equal(again.status, 'error');
+    assert.match(again.error ?? '', /needs a git repository/);
     await available(false);
   });
 
