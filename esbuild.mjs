@@ -15,6 +15,11 @@ const node = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  // VS Code's extension host (1.101+) traps the global `navigator` with a getter that logs
+  // "navigator is now a global in nodejs" for every extension that reads it; zod's Cloudflare
+  // probe (`typeof navigator`, run as each object schema is made) is such a read. Nothing in
+  // these Node bundles wants a browser's navigator, so the name is compiled out of them.
+  define: { navigator: 'undefined' },
 };
 
 /** @type {esbuild.BuildOptions[]} */

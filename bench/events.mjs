@@ -11,7 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BareWorker, ROOT, bareRun, figure, loadCore, log, mainThreadMark, measured, rpcClientRun, summary } from './lib/common.mjs';
+import { BareWorker, ROOT, bareRun, figure, hostFloodRun, loadCore, log, rpcClientRun, summary } from './lib/common.mjs';
 import { buildFlood, loadRecording } from './lib/flood-worker.mjs';
 
 const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
@@ -33,29 +33,13 @@ export const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--
 
 export async function hostSide(core, s, size, n, hostOptions = {}) {
   const host = core.createWorkerHost(hostOptions);
-  try {
-    const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
-    if (started.status !== 'started') throw new Error(`start failed: ${started.error}`);
-    const id = started.workerId;
-    let count = 0;
-    let done;
-    const ended = new Promise((r) => (done = r));
-    host.onEvent((wid, e) => {
-      // Only what the worker sent on stdout: not the host's prompt_sent, its stderr, nor an agent_settled the host adds.
-      if (wid !== id || e.type === 'prompt_sent' || e.type === 'stderr' || e.data?.synthesized === true) return;
-      count++;
-      if (e.type === 'agent_end') done(performance.now());
-    });
-    const main0 = mainThreadMark();
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const r = await host.prompt(id, 'flood');
-    if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
-    const t1 = await ended;
-    return measured(count, t0, t1, c0, main0);
-  } finally {
+  const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
+  if (started.status !== 'started') {
     await host.dispose();
+    throw new Error(`start failed: ${started.error}`);
   }
+  // Only what the worker sent on stdout: not the host's prompt_sent, its stderr, nor an agent_settled the host adds.
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true);
 }
 
 const bareSide = (s, size, n) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood');

@@ -12,7 +12,7 @@
 //
 // CLI: node scripts/run-host-tests.mjs [--host auto|code-server|electron] [--no-build]
 //        [--tests dist-test/host/index.js] [--extension <dir>] [--workspace <dir>]
-//        [--timeout-min 15] [--grep <pattern>]
+//        [--timeout-min 15] [--grep <pattern>] [--code-server floor|current|4.x.y]
 // Prints `HOST-TOTALS passed=N failed=N pending=N` (from the suite) and exits 0 only when the
 // suite ran tests and none failed.
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { format } from 'node:util';
 import { repoRoot, isMain } from './lib/paths.mjs';
 import { buildExtension } from './lib/build.mjs';
 import { cleanup, onCleanup, killByEnvMarker } from './lib/proc.mjs';
-import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, logTail, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
+import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, workbenchContext, logTail, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
 
 export const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const TOTALS_RE = /HOST-TOTALS passed=(\d+) failed=(\d+) pending=(\d+)/;
@@ -66,7 +66,7 @@ function withTimeout(promise, ms, what) {
  */
 export async function runInCodeServer({
   extensionDevelopmentPath = repoRoot, extensionTestsPath, workspaceFrom = SAMPLE_WORKSPACE, settings = {},
-  sandbox = null, env = {}, timeoutMs = DEFAULT_TIMEOUT_MS, label = 'host', quietLog = false,
+  sandbox = null, env = {}, timeoutMs = DEFAULT_TIMEOUT_MS, label = 'host', quietLog = false, codeServer,
 }) {
   const box = sandbox ?? makeSandbox({ settings, workspaceFrom, prefix: label });
   const verbose = process.env.RPC_WORKERS_VERBOSE === '1';
@@ -75,10 +75,10 @@ export async function runInCodeServer({
   let browser = null;
   const t0 = Date.now();
   try {
-    server = await startCodeServer({ sandbox: box, env: { RPC_WORKERS_COLOR: colorEnv(), ...env, RPC_WORKERS_STATS_FILE: statsFile } });
-    console.log(`[${label}] code-server ${server.origin} up in ${((Date.now() - t0) / 1000).toFixed(1)} s (log: ${server.logFile})`);
+    server = await startCodeServer({ sandbox: box, version: codeServer, env: { RPC_WORKERS_COLOR: colorEnv(), ...env, RPC_WORKERS_STATS_FILE: statsFile } });
+    console.log(`[${label}] code-server ${server.codeServer.version} (VS Code ${server.codeServer.vscode}) ${server.origin} up in ${((Date.now() - t0) / 1000).toFixed(1)} s (log: ${server.logFile})`);
     browser = await launchBrowser();
-    const context = await browser.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await workbenchContext(browser, server.codeServer, { viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     let lineTotals = null;
     const logLines = [];
@@ -186,6 +186,7 @@ function parseArgs(argv) {
     else if (a === '--workspace') o.workspaceFrom = resolve(next());
     else if (a === '--timeout-min') o.timeoutMs = Number(next()) * 60_000;
     else if (a === '--grep') process.env.RPC_WORKERS_HOST_GREP = next();
+    else if (a === '--code-server') o.codeServer = next();
     else throw new Error(`unknown argument: ${a}`);
   }
   return o;

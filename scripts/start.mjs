@@ -3,17 +3,34 @@
 // is not in the cache yet (scripts/ensure-code-server.mjs), starts code-server on 127.0.0.1 with
 // a throw-away profile and a copy of the sample workspace (test/workspace), and prints the URL
 // to open: the workbench with this repo as extensionDevelopmentPath. Runs until Ctrl-C, then
-// stops code-server.
+// stops code-server. It says which real workers (τ, pi) it found, each of which Start Worker
+// then offers, and how to install the others (scripts/lib/workers-found.mjs). The sample
+// workspace is a git repository, so that Start Worker in New Worktree works in it.
 //
 // Options: --port N (or env RPC_WORKERS_PORT; default 8080, or a free port when 8080 is taken)
 //          --workspace DIR (open DIR itself instead of a copy of the sample workspace)
 //          --no-build
+import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { repoRoot } from './lib/paths.mjs';
 import { buildExtension } from './lib/build.mjs';
 import { cleanup, onCleanup } from './lib/proc.mjs';
 import { makeSandbox, startCodeServer, workbenchUrl, portFree, freePort } from './lib/code-server.mjs';
+import { describeWorkers, findWorkers, linkWorkers } from './lib/workers-found.mjs';
+
+/** The sample workspace as a repository with one commit (worktrees need a commit to branch from). */
+function makeRepository(folder) {
+  const git = (...args) => execFileSync('git', args, { cwd: folder, stdio: 'pipe' });
+  try {
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('-c', 'user.name=RPC Workers', '-c', 'user.email=rpc-workers@localhost', 'commit', '-q', '-m', 'The sample workspace');
+    return null;
+  } catch (e) {
+    return `the sample workspace is not a git repository (${String(e.stderr || e.message).trim()}); Start Worker in New Worktree will say so`;
+  }
+}
 
 const DEFAULT_PORT = 8080;
 
@@ -48,11 +65,20 @@ async function main() {
 
   const sandbox = makeSandbox({ workspaceFrom: opts.workspace ? null : undefined, prefix: 'start' });
   const folder = opts.workspace ?? sandbox.workspace;
-  const server = await startCodeServer({ sandbox, folder, port });
+  const noRepo = opts.workspace ? null : makeRepository(folder);
+  if (noRepo) console.warn(`[start] ${noRepo}`);
+  const found = findWorkers({ workspace: folder });
+  const bin = linkWorkers(found.links, join(sandbox.root, 'workers-bin'));
+  const env = bin ? { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } : {};
+  // The floor (VS Code 1.100): a built 1.139 workbench ignores the URL's extensionDevelopmentPath
+  // unless its smoke-test driver is on, which only the test runners can do (an init script).
+  const server = await startCodeServer({ sandbox, folder, port, env, version: 'floor' });
   const url = workbenchUrl({ origin: server.origin, folder, payload: { extensionDevelopmentPath: repoRoot } });
   console.log('');
   console.log(`[start] code-server is running on ${server.origin} (log: ${server.logFile})`);
-  console.log(`[start] workspace: ${folder}${opts.workspace ? '' : ' (a copy of test/workspace)'}`);
+  console.log(`[start] workspace: ${folder}${opts.workspace ? '' : ' (a copy of test/workspace, a git repository)'}`);
+  console.log('[start] real workers (the Demo worker needs none):');
+  for (const line of describeWorkers(found)) console.log(`[start] ${line}`);
   console.log('[start] open this URL (the extension is loaded from this repo as extensionDevelopmentPath):');
   console.log('');
   console.log(`  ${url}`);

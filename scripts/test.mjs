@@ -6,15 +6,21 @@
 //            (`npm run format:check`): each one check, counted as one test
 //   unit     plain-Node mocha (.mocharc.json), spec output here, totals via scripts/mocha-totals-reporter.cjs
 //   host     test/host/ inside a real extension host: desktop VS Code when VSCODE_EXECUTABLE_PATH
-//            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs)
-//   package  the .vsix installed into code-server and activated (scripts/test-package.mjs)
-// Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node) are installed
+//            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs) on each
+//            of two VS Code versions, one row each: the engines floor (code-server 4.100.3,
+//            VS Code 1.100) and today's (code-server 4.139.1, VS Code 1.139)
+//   package  the .vsix checked (vsce ls) and installed into both code-servers, activated, and
+//            its demo worker started there (scripts/test-package.mjs)
+// Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node, the five ACP
+// agents from npm) are installed
 // into the cache when missing (scripts/ensure-workers.mjs); a failed install is one failure, said
 // plainly, and the suites that need the worker then fail on their own with the same reason.
 // A suite that cannot run (no host, crash, timeout) counts as one failure, and so does a failed
 // build (type check): nothing is skipped silently. Exit status is non-zero when anything failed or no test ran.
 //
 // Options: --only lint,unit,host,package   run only these suites
+//          --code-server floor,current   which code-servers the host and package suites run on (default both)
+//          --floor smoke|full         the floor's smoke subset (default, FLOOR_SMOKE_GREP), or the whole host suite there too
 //          --no-build                 skip `node esbuild.mjs`
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -27,6 +33,17 @@ const argv = process.argv.slice(2);
 const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const wants = (suite) => !only || only.has(suite);
+const csArg = argv.includes('--code-server') ? argv[argv.indexOf('--code-server') + 1] : 'floor,current';
+// The floor runs the smoke subset by default: with the whole suite on both versions npm test took
+// about 33 min on 2 busy CPUs (unit 18, host 6.3 + 3.5, package 4); see README, Tests.
+const floorArg = argv.includes('--floor') ? argv[argv.indexOf('--floor') + 1] : 'smoke';
+if (!['full', 'smoke'].includes(floorArg)) throw new Error(`--floor takes full or smoke, not ${floorArg}`);
+/**
+ * The floor's smoke subset (--floor smoke): activation, every command, the Sessions tree and the
+ * event log's page, the parts most bound to the VS Code API's version. A mocha grep on the
+ * suites' names.
+ */
+export const FLOOR_SMOKE_GREP = '^(activation|UI commands|UI Sessions tree|UI event log webview) ';
 const UNIT_TIMEOUT_MS = 30 * 60_000;
 
 const results = []; // { suite, host, passed, failed, pending, seconds, error }
@@ -35,8 +52,9 @@ function banner(text) {
   console.log(`\n===== ${text} =====`);
 }
 
-function record(suite, host, t0, totals, error = null) {
-  const r = { suite, host, passed: 0, failed: 0, pending: 0, ...(totals ?? {}), seconds: (Date.now() - t0) / 1000, error };
+/** `seconds`: the step's own time, where it was not the last thing before this call. */
+function record(suite, host, t0, totals, error = null, seconds = (Date.now() - t0) / 1000) {
+  const r = { suite, host, passed: 0, failed: 0, pending: 0, ...(totals ?? {}), seconds, error };
   // A suite that did not finish or did not report is a failure, never a silent zero.
   if (error && r.failed === 0) r.failed = 1;
   results.push(r);
@@ -64,11 +82,12 @@ function build() {
 }
 
 async function workers() {
-  banner('real workers: τ and pi 1.x (installed once into the cache)');
+  banner('real workers: τ, pi 1.x and the five ACP agents (installed once into the cache)');
   const t0 = Date.now();
-  const { ensureTau, ensurePi1 } = await import('./ensure-workers.mjs');
+  const { ensureTau, ensurePi1, ensureAcpAgent, ACP_AGENTS } = await import('./ensure-workers.mjs');
   const errors = [];
-  for (const [name, ensure] of [['τ', ensureTau], ['pi 1.x', ensurePi1]]) {
+  const acp = Object.values(ACP_AGENTS).map((a) => [`ACP ${a.name} (${a.package}@${a.version})`, () => ensureAcpAgent(a.name)]);
+  for (const [name, ensure] of [['τ', ensureTau], ['pi 1.x', ensurePi1], ...acp]) {
     try { console.log(`${name}: ${ensure()}`); } catch (e) { console.error(`${name} could not be installed: ${e.message}`); errors.push(`${name}: ${e.message}`); }
   }
   if (errors.length) record('workers', 'install', t0, { passed: 0, failed: errors.length, pending: 0 }, errors.join('; '));
@@ -121,34 +140,59 @@ async function unitSuite() {
   return record('unit', 'node', t0, stats, code !== 0 && stats.failed === 0 ? `mocha exited ${code}` : null);
 }
 
+/** The code-servers asked for (--code-server), as versions; a wrong name fails the run at once. */
+async function codeServers() {
+  const { resolveCodeServerVersion, CODE_SERVERS } = await import('./ensure-code-server.mjs');
+  return csArg.split(',').filter(Boolean).map((name) => {
+    const version = resolveCodeServerVersion(name);
+    return { version, row: `VS Code ${CODE_SERVERS[version].vscode}` };
+  });
+}
+
+const totalsError = (r, what) => (!r.totals ? `${what} reported no totals (exit ${r.exitCode})`
+  : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null);
+
 async function hostSuite() {
   const { runHostTests, pickHost } = await import('./run-host-tests.mjs');
   const host = pickHost();
-  banner(`host: extension-host suite on ${host === 'electron' ? 'desktop VS Code (VSCODE_EXECUTABLE_PATH)' : 'code-server + headless Chromium'}`);
-  const t0 = Date.now();
-  try {
-    const r = await runHostTests({ host });
-    const error = !r.totals ? `the suite reported no totals (exit ${r.exitCode})`
-      : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null;
-    return record('host', r.host, t0, r.totals, error);
-  } catch (err) {
-    console.error(`host suite could not run: ${err.message}`);
-    return record('host', host, t0, null, err.message);
+  if (host === 'electron') {
+    banner('host: extension-host suite on desktop VS Code (VSCODE_EXECUTABLE_PATH)');
+    const t0 = Date.now();
+    try {
+      const r = await runHostTests({ host });
+      return record('host', 'electron', t0, r.totals, totalsError(r, 'the suite'));
+    } catch (err) {
+      console.error(`host suite could not run: ${err.message}`);
+      return record('host', 'electron', t0, null, err.message);
+    }
+  }
+  const { FLOOR_VERSION } = await import('./ensure-code-server.mjs');
+  for (const { version, row: name } of await codeServers()) {
+    const smoke = version === FLOOR_VERSION && floorArg === 'smoke';
+    const row = smoke ? `${name} smoke` : name;
+    banner(`host: extension-host suite${smoke ? ` (smoke subset: ${FLOOR_SMOKE_GREP})` : ''} on ${name} (code-server ${version}) + headless Chromium`);
+    const t0 = Date.now();
+    try {
+      const r = await runHostTests({ host, codeServer: version, label: `host ${row}`, ...(smoke ? { env: { RPC_WORKERS_HOST_GREP: FLOOR_SMOKE_GREP } } : {}) });
+      record('host', row, t0, r.totals, totalsError(r, 'the suite'));
+    } catch (err) {
+      console.error(`host suite on ${row} could not run: ${err.message}`);
+      record('host', row, t0, null, err.message);
+    }
   }
 }
 
 async function packageSuite() {
-  banner('package: .vsix installed into code-server');
   const { runPackageTest } = await import('./test-package.mjs');
+  const servers = await codeServers();
+  banner(`package: .vsix checked, then installed into ${servers.map((s) => s.row).join(' and ')}`);
   const t0 = Date.now();
   try {
-    const r = await runPackageTest();
-    const error = !r.totals ? `the check reported no totals (exit ${r.exitCode})`
-      : r.exitCode !== 0 && r.totals.failed === 0 ? `the host exited ${r.exitCode}` : null;
-    return record('package', 'code-server', t0, r.totals, error);
+    const runs = await runPackageTest({ codeServers: servers.map((s) => s.version) });
+    for (const r of runs) record('package', r.row ?? 'vsix', r.t0 ?? t0, r.totals, r.error ?? (r.row === 'vsix' ? null : totalsError(r, 'the check')), r.seconds);
   } catch (err) {
     console.error(`package suite could not run: ${err.message}`);
-    return record('package', 'code-server', t0, null, err.message);
+    return record('package', 'vsix', t0, null, err.message);
   }
 }
 
@@ -165,9 +209,9 @@ await cleanup();
 
 banner('summary');
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`${pad('suite', 9)}${pad('host', 13)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
+console.log(`${pad('suite', 9)}${pad('host', 23)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
 for (const r of results) {
-  console.log(`${pad(r.suite, 9)}${pad(r.host, 13)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+  console.log(`${pad(r.suite, 9)}${pad(r.host, 23)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
 }
 if (!bundled) console.log('the build failed: no suite ran');
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);

@@ -4,7 +4,9 @@
 // timeout; there are no fixed sleeps.
 //
 // Module:
-//   const wb = await launchWorkbench({ workspace?, port?, settings?, extensionDevelopmentPath? })
+//   const wb = await launchWorkbench({ workspace?, port?, settings?, extensionDevelopmentPath?, codeServer? })
+//                                           codeServer: 'current' (default: today's VS Code, what
+//                                           people see), 'floor', or a version; or RPC_WORKERS_CODE_SERVER
 //   wb.page                                 the playwright Page of the workbench
 //   await runCommand(wb.page, 'RPC Workers: Show Event Log')   F1, type, pick that exact entry
 //   await clickActivityBar(wb.page, 'RPC Workers')             open a view container
@@ -18,14 +20,31 @@
 // CLI: node scripts/ui-driver.mjs [scenario ...] [--port N] [--no-build] [--list]
 //      (npm run ui -- activity-bar). Scenarios live in scripts/ui-scenarios/<name>.mjs and export
 //      a default async function({ port }); with no names, every scenario runs.
-import { mkdirSync, readdirSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join, isAbsolute, dirname, basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot, isMain } from './lib/paths.mjs';
 import { buildExtension } from './lib/build.mjs';
 import { cleanup } from './lib/proc.mjs';
-import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
+import { makeSandbox, startCodeServer, launchBrowser, workbenchUrl, workbenchContext, SAMPLE_WORKSPACE } from './lib/code-server.mjs';
 import { formatAutomationLog } from './run-host-tests.mjs';
+import { CODE_SERVERS, resolveCodeServerVersion } from './ensure-code-server.mjs';
+
+/**
+ * The extension as an installed copy in the profile's extensions dir (what the workbench scans at
+ * start): the files the .vsix carries. Used where the URL payload's extensionDevelopmentPath is
+ * read only with the smoke-test driver on (VS Code 1.139), because that driver also keeps every
+ * notification from showing as a toast (NotificationsToasts.addToast), and a person sees toasts.
+ */
+function installCopy(extensionDir, extensionsDir) {
+  const manifest = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8'));
+  const dst = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  mkdirSync(dst, { recursive: true });
+  for (const f of ['package.json', 'dist', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    if (existsSync(join(extensionDir, f))) cpSync(join(extensionDir, f), join(dst, f), { recursive: true });
+  }
+  return dst;
+}
 
 export const VIEWPORT = { width: 1280, height: 800 };
 export const SCREENSHOT_DIR = join(repoRoot, 'docs', 'screenshots');
@@ -44,13 +63,16 @@ const exactRe = (s) => new RegExp(`^\\s*${String(s).replace(/[.*+?^${}()|[\]\\]/
  * RPC_WORKERS_VERBOSE=1).
  */
 export async function launchWorkbench({
-  workspace = null, port, settings = {}, extensionDevelopmentPath = repoRoot, timeout = 90_000, log,
+  workspace = null, port, settings = {}, extensionDevelopmentPath = repoRoot, timeout = 90_000, log, codeServer,
 } = {}) {
   if (extensionDevelopmentPath && !existsSync(join(extensionDevelopmentPath, 'dist', 'extension.js'))) {
     throw new Error(`${extensionDevelopmentPath}/dist/extension.js is missing: build first (node esbuild.mjs)`);
   }
   const sandbox = makeSandbox({ settings, workspaceFrom: workspace ? null : SAMPLE_WORKSPACE, prefix: 'ui' });
   const folder = workspace ?? sandbox.workspace;
+  const version = resolveCodeServerVersion(codeServer ?? process.env.RPC_WORKERS_CODE_SERVER ?? 'current');
+  const asInstalled = !!extensionDevelopmentPath && CODE_SERVERS[version].payloadNeedsSmokeDriver;
+  if (asInstalled) installCopy(extensionDevelopmentPath, sandbox.extensionsDir);
   let server = null;
   let browser = null;
   let page = null;
@@ -60,9 +82,9 @@ export async function launchWorkbench({
     sandbox.remove();
   };
   try {
-    server = await startCodeServer({ sandbox, folder, port });
+    server = await startCodeServer({ sandbox, folder, port, version });
     browser = await launchBrowser();
-    const context = await browser.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+    const context = await workbenchContext(browser, asInstalled ? null : server.codeServer, { viewport: VIEWPORT, deviceScaleFactor: 1 });
     page = await context.newPage();
     page.setDefaultTimeout(DEFAULT_TIMEOUT);
     const showAll = log ?? process.env.RPC_WORKERS_VERBOSE === '1';
@@ -70,11 +92,12 @@ export async function launchWorkbench({
       if (showAll || type === 'error') console.log(`[workbench${type === 'error' ? ':error' : ''}] ${formatAutomationLog(message)}`);
     });
     page.on('pageerror', (err) => console.error(`[workbench:page] ${err.message}`));
-    const url = workbenchUrl({ origin: server.origin, folder, payload: { extensionDevelopmentPath } });
+    const url = workbenchUrl({ origin: server.origin, folder, payload: asInstalled ? {} : { extensionDevelopmentPath } });
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout });
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
-    if (extensionDevelopmentPath) await page.waitForFunction(() => document.title.includes('[Extension Development Host]'), null, { timeout });
+    if (asInstalled) await page.locator('.part.activitybar a.action-label[aria-label^="RPC Workers"]').waitFor({ timeout });
+    else if (extensionDevelopmentPath) await page.waitForFunction(() => document.title.includes('[Extension Development Host]'), null, { timeout });
     return { page, context, close, server, sandbox, url, workspace: folder };
   } catch (err) {
     await close();

@@ -265,3 +265,29 @@ export function nextHostEvent(host, workerId, match, timeoutMs = 30_000, what = 
 export const log = (...a) => {
   if (process.env.BENCH_QUIET !== '1') process.stderr.write(a.join(' ') + '\n');
 };
+
+/**
+ * A started worker's flood, read by the host: prompt it, count the events `counts` accepts until
+ * its agent_end, and measure this process meanwhile. `host` is disposed afterwards.
+ */
+export async function hostFloodRun(host, workerId, counts) {
+  try {
+    let count = 0;
+    let done;
+    const ended = new Promise((r) => (done = r));
+    host.onEvent((wid, e) => {
+      if (wid !== workerId || !counts(e)) return;
+      count++;
+      if (e.type === 'agent_end') done(performance.now());
+    });
+    const main0 = mainThreadMark();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = await host.prompt(workerId, 'flood');
+    if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
+    const t1 = await ended;
+    return measured(count, t0, t1, c0, main0);
+  } finally {
+    await host.dispose();
+  }
+}

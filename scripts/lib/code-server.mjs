@@ -24,6 +24,10 @@ export const DEFAULT_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
   'window.restoreWindows': 'none',
+  // VS Code 1.10x+ opens the Chat view in the secondary side bar by default; it takes ~300 px of
+  // every screenshot and is no part of what is tested. (Unknown keys are ignored by 1.100.)
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
 };
 
 /** A free TCP port on 127.0.0.1 (the OS picks it). */
@@ -66,21 +70,26 @@ export function makeSandbox({ settings = {}, workspaceFrom = SAMPLE_WORKSPACE, p
   return { root, userDataDir, extensionsDir, workspace, remove };
 }
 
-/** The `code-server` command line, as [command, args] (code-server is a JS entry point). */
-export async function codeServerCommand(args, { quiet = false } = {}) {
-  const cs = await ensureCodeServer({ quiet });
-  return [process.execPath, [cs.bin, ...args]];
+/**
+ * The `code-server` command line, as [command, args] (code-server is a JS entry point run on its
+ * own Node). `version`: 'floor', 'current' or a version (see ensure-code-server.mjs).
+ */
+export async function codeServerCommand(args, { quiet = false, version } = {}) {
+  const cs = await ensureCodeServer({ quiet, version });
+  return [cs.node, [cs.bin, ...args]];
 }
 
 /**
  * Start code-server on 127.0.0.1 and wait until it listens. `port` omitted: a free one (and a
  * retry if it was taken meanwhile). Output goes to `<sandbox>/code-server.log`; with `echo`
- * (or RPC_WORKERS_VERBOSE=1) it is also printed. Returns
- * `{ port, origin, stop(), child, logFile, runId }`.
+ * (or RPC_WORKERS_VERBOSE=1) it is also printed. `version`: which code-server (default
+ * RPC_WORKERS_CODE_SERVER, else the floor). Returns
+ * `{ port, origin, stop(), child, logFile, runId, codeServer }` (`codeServer`: what
+ * ensureCodeServer answered: version, vscode, payloadNeedsSmokeDriver, ...).
  */
-export async function startCodeServer({ sandbox, folder = sandbox.workspace, port, env = {}, echo = process.env.RPC_WORKERS_VERBOSE === '1', quiet = false, timeoutMs = 90_000 }) {
+export async function startCodeServer({ sandbox, folder = sandbox.workspace, port, env = {}, echo = process.env.RPC_WORKERS_VERBOSE === '1', quiet = false, timeoutMs = 90_000, version }) {
   const fixedPort = port != null;
-  const cs = await ensureCodeServer({ quiet });
+  const cs = await ensureCodeServer({ quiet, version });
   const logFile = join(sandbox.root, 'code-server.log');
   for (let attempt = 1; ; attempt++) {
     const p = fixedPort ? Number(port) : await freePort();
@@ -93,7 +102,7 @@ export async function startCodeServer({ sandbox, folder = sandbox.workspace, por
       ...(folder ? [folder] : []),
     ];
     writeFileSync(join(sandbox.root, 'code-server-config.yaml'), 'auth: none\ncert: false\n');
-    const child = spawnManaged(process.execPath, args, {
+    const child = spawnManaged(cs.node, args, {
       env: { ...process.env, ...env, RPC_WORKERS_RUN_ID: runId },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -121,7 +130,7 @@ export async function startCodeServer({ sandbox, folder = sandbox.workspace, por
     };
     try {
       await ready;
-      return { port: p, origin: `http://127.0.0.1:${p}`, stop, child, logFile, runId };
+      return { port: p, origin: `http://127.0.0.1:${p}`, stop, child, logFile, runId, codeServer: cs };
     } catch (err) {
       await stop();
       if (err.code === 'EADDRINUSE' && !fixedPort && attempt < 4) continue;
@@ -148,6 +157,39 @@ export function workbenchUrl({ origin, folder, payload = {} }) {
   let url = `${origin}/?${params.toString().replace(/%2F/g, '/')}`;
   if (pairs.length) url += `&payload=${encodeURIComponent(JSON.stringify(pairs))}`;
   return url;
+}
+
+/**
+ * Make the workbench page honour the URL payload's extensionDevelopmentPath / extensionTestsPath
+ * where the built workbench ignores them unless its smoke-test driver is on (VS Code 1.139).
+ * code-server refuses --enable-smoke-test-driver, and rewriting the served page makes Chromium
+ * block its WebSocket; so the flag is put into the page's configuration (the data-settings of
+ * #vscode-workbench-web-configuration) as the workbench reads it, from an init script that runs
+ * before any script of the page.
+ */
+/* global Element -- the init script runs in the workbench page, where Element is a global */
+export async function enablePayloadInPage(context) {
+  await context.addInitScript(() => {
+    const getAttribute = Element.prototype.getAttribute;
+    Element.prototype.getAttribute = function patchedGetAttribute(name) {
+      const value = getAttribute.call(this, name);
+      if (name !== 'data-settings' || this.id !== 'vscode-workbench-web-configuration' || !value) return value;
+      try {
+        const config = JSON.parse(value);
+        config.developmentOptions = { ...(config.developmentOptions ?? {}), enableSmokeTestDriver: true };
+        return JSON.stringify(config);
+      } catch {
+        return value;
+      }
+    };
+  });
+}
+
+/** A browser context for a workbench of `codeServer` (what startCodeServer answered). */
+export async function workbenchContext(browser, codeServer, options = {}) {
+  const context = await browser.browser.newContext(options);
+  if (codeServer?.payloadNeedsSmokeDriver) await enablePayloadInPage(context);
+  return context;
 }
 
 export const CHROMIUM_ARGS = [

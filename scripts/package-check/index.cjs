@@ -1,6 +1,6 @@
 // A tests module (extensionTestsPath) for scripts/test-package.mjs: runs in a host where the
 // extension was INSTALLED from the .vsix (no extensionDevelopmentPath pointing at the repo) and
-// checks what a user would get. Plain CommonJS, no build step, no mocha: three checks, counted.
+// checks what a user would get. Plain CommonJS, no build step, no mocha: four checks, counted.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -45,6 +45,31 @@ exports.run = async function run() {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = commands.filter((c) => !registered.has(c));
     assert.deepEqual(missing, []);
+  });
+  await check('starts the demo worker from the installed copy, which streams a turn to its end', async () => {
+    assert.ok(ext, 'not installed');
+    const api = await ext.activate();
+    assert.equal(typeof api?.list, 'function', 'the extension exports no API');
+    const r = await vscode.commands.executeCommand('rpcWorkers.startDemoWorker', { task: 'say hello from the package test', name: 'Package demo' });
+    assert.equal(r?.status, 'started', `the demo worker did not start: ${JSON.stringify(r)}`);
+    try {
+      const s0 = api.list().find((s) => s.workerId === r.workerId);
+      assert.ok(s0, 'the started worker is not listed');
+      // The demo worker is the .vsix's own dist/demo-worker.js, run by the host's Node.
+      assert.ok(s0.args.some((a) => a.startsWith(ext.extensionPath + path.sep) && a.endsWith('demo-worker.js')), `not the installed demo worker: ${s0.command} ${s0.args.join(' ')}`);
+      const ended = await new Promise((resolve, reject) => {
+        const done = (s) => s.workerId === r.workerId && s.turns.some((t) => t.endedAt !== null);
+        const now = api.list().find(done);
+        if (now) return resolve(now);
+        const timer = setTimeout(() => { off(); reject(new Error(`no turn ended within 30 s: ${JSON.stringify(api.list().find((s) => s.workerId === r.workerId)?.turns)}`)); }, 30_000);
+        const off = api.onState((s) => { if (done(s)) { clearTimeout(timer); off(); resolve(s); } });
+      });
+      const turn = ended.turns.find((t) => t.endedAt !== null);
+      assert.equal(turn.error, null, `the turn ended in an error: ${turn.error}`);
+      assert.equal(ended.protocolErrors, 0, 'the worker wrote lines that are not its protocol');
+    } finally {
+      await api.stop(r.workerId);
+    }
   });
   console.log(`HOST-TOTALS passed=${results.passed} failed=${results.failed} pending=${results.pending}`);
   if (process.env.RPC_WORKERS_STATS_FILE) fs.writeFileSync(process.env.RPC_WORKERS_STATS_FILE, JSON.stringify({ suite: 'package', ...results }));

@@ -100,6 +100,18 @@ export default async function composerSteady({ port } = {}) {
     if (/null/.test(await compaction.innerText())) fail(`the compaction entry reads: ${await compaction.innerText()}`);
     await screenshot(page, 'composer-queue-compaction');
 
+    // Issue 28: a follow-up the worker takes up is said to be delivered ("queued" stood), and
+    // the demo answers it as a follow-up, not as a steer.
+    await log.locator('textarea.message').fill('run: sleep 2');
+    await log.locator('textarea.message').press('Control+Enter');
+    await log.locator('.kind-tool.tool-running').waitFor({ state: 'visible' });
+    await log.locator('textarea.message').fill('and then wave');
+    await log.locator('button[data-action="follow-up"]').click();
+    await line.getByText('Follow-up queued for Demo worker').waitFor({ state: 'visible' });
+    await line.getByText('Follow-up delivered to Demo worker').waitFor({ state: 'visible' });
+    await log.locator('.kind-assistant', { hasText: 'Follow-up: You said: and then wave' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'composer-follow-up-delivered');
+
     // Item 10: turn every filter off: the log says why it is empty and how to see it again.
     const chips = log.locator('.chip');
     for (let i = 0; i < await chips.count(); i++) await chips.nth(i).click();

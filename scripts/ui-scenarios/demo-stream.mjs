@@ -15,7 +15,7 @@ export default async function demoStream({ port } = {}) {
 
     await runCommand(page, 'RPC Workers: Start Demo Worker');
     await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
-    await sessionsRow(page, 'running').waitFor({ state: 'visible' });
+    await sessionsRow(page, 'idle').waitFor({ state: 'visible' });
     await page.locator('.part.statusbar .statusbar-item[aria-label^="RPC Workers:"]').first().waitFor({ state: 'visible' });
 
     const log = await webviewFrame(page, 'Event Log');

@@ -16,14 +16,14 @@ async function steps(page) {
   const log = await webviewFrame(page, 'Event Log');
   await log.locator('.worker-select option:checked', { hasText: 'Demo worker #2' }).waitFor({ state: 'attached' });
   await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
-  await promptWorker(page, 'Demo worker #1', 'Tell me something, number one');
+  await promptWorker(page, 'Demo worker', 'Tell me something, number one');
   await promptWorker(page, 'Demo worker #2', 'Tell me something, number two');
   // Both from the palette, one right after the other: the second is asked for as soon as the
   // first tab is there, before its page has drawn.
-  await openLogTab(page, 'Demo worker #1');
+  await openLogTab(page, 'Demo worker');
   await openLogTab(page, 'Demo worker #2');
   for (const n of [1, 2]) {
-    const tab = await webviewFrame(page, new RegExp(`^Demo worker #${n} · `));
+    const tab = await webviewFrame(page, n === 1 ? /^Demo worker · / : /^Demo worker #2 · /);
     await tab.locator('.kind-assistant', { hasText: `number ${n === 1 ? 'one' : 'two'}` }).first().waitFor({ state: 'visible' });
     await tab.locator('.status-badge', { hasText: /^idle · / }).waitFor({ state: 'visible' });
   }

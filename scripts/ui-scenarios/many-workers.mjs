@@ -47,8 +47,8 @@ async function steps(page) {
     await page.locator('.part.sidebar .monaco-list-row.selected[role="treeitem"]', { hasText: 'Demo worker #2' }).waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');
 
-    // #1 works while the person looks at #2: its turn ends unseen (done, and a notification).
-    await promptWorker(page, 'Demo worker #1', 'write: src/hello.js = export const greet = (name) => `Hello, ${name}! (from a worker)`;');
+    // The first worker works while the person looks at #2: its turn ends unseen (done, and a notification).
+    await promptWorker(page, 'Demo worker', 'write: src/hello.js = export const greet = (name) => `Hello, ${name}! (from a worker)`;');
     await sessionsRow(page, 'done').waitFor({ state: 'visible' });
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'its turn ended' }).first();
     await toast.waitFor({ state: 'visible' });
@@ -65,7 +65,7 @@ async function steps(page) {
     // The log beside it says what the row says (its chip once said "idle" here).
     await log.locator('.status-badge.attention-needs-input', { hasText: /^needs input · / }).waitFor({ state: 'visible' });
     // Open what is closed, as a person would (a row first drawn before it had children stays closed).
-    for (const row of ['Demo worker #1', 'Worktree worker/demo-worker ', 'Demo worker #2', 'Worktree worker/demo-worker-2']) await expand(page, row);
+    for (const row of ['Demo worker', 'Worktree worker/demo-worker ', 'Demo worker #2', 'Worktree worker/demo-worker-2']) await expand(page, row);
     await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
     await sessionsRow(page, 'hello.js').waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-attention');
@@ -87,18 +87,18 @@ async function steps(page) {
 
     // Each worker's log as an editor tab of its own, side by side, titled with name and state.
     await runCommand(page, 'View: Close All Editors');
-    await openLogTab(page, 'Demo worker #1');
-    await (await webviewFrame(page, /^Demo worker #1 · /)).locator('.kind-end').first().waitFor({ state: 'visible' });
+    await openLogTab(page, 'Demo worker');
+    await (await webviewFrame(page, /^Demo worker · /)).locator('.kind-end').first().waitFor({ state: 'visible' });
     await openLogTab(page, 'Demo worker #2');
     await page.locator('.tab', { hasText: 'Demo worker #2 · needs input' }).waitFor({ state: 'visible' });
-    await page.locator('.tab', { hasText: 'Demo worker #1 ·' }).waitFor({ state: 'visible' });
-    for (const title of [/^Demo worker #1 · /, /^Demo worker #2 · needs input$/]) {
+    await page.locator('.tab', { hasText: 'Demo worker ·' }).waitFor({ state: 'visible' });
+    for (const title of [/^Demo worker · /, /^Demo worker #2 · needs input$/]) {
       const tab = await webviewFrame(page, title);
       await tab.locator('.kind-end').first().waitFor({ state: 'visible' });
     }
     await (await webviewFrame(page, /^Demo worker #2 · needs input$/)).locator('.status-badge.attention-needs-input', { hasText: /^needs input · / }).waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-log-tabs');
-    await sessionsRow(page, 'Demo worker #1').click(); // focus out of the webview, so F1 reaches the workbench
+    await sessionsRow(page, 'Demo worker').click(); // focus out of the webview, so F1 reaches the workbench
     await runCommand(page, 'RPC Workers: Stop All Workers');
   }
 }

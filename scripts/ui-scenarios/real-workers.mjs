@@ -29,7 +29,7 @@ export default async function realWorkers({ port } = {}) {
     await widenSideBar(page, 620);
     for (const profile of ['pi 1.x (mock model)', 'τ (mock model)']) {
       await startProfile(page, profile);
-      await sessionsRow(page, profile).filter({ hasText: 'running' }).waitFor({ state: 'visible' });
+      await sessionsRow(page, profile).filter({ hasText: 'idle' }).waitFor({ state: 'visible' });
     }
     for (const [profile, version, shot] of [['pi 1.x (mock model)', 'pi 1.6.0', 'real-workers-pi-tooltip'], ['τ (mock model)', 'tau 0.15.0', 'real-workers-tau-tooltip']]) {
       await sessionsRow(page, profile).locator('.label-name').first().hover();

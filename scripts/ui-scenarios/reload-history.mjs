@@ -51,7 +51,7 @@ export default async function reloadHistory({ port } = {}) {
     // The side bar's log webview may be replaced while the resumed worker is selected: look again.
     for (let attempt = 1; ; attempt++) {
       log = await webviewFrame(page, 'Event Log');
-      if (await log.getByText(/Resumed session/).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+      if (await log.getByText(/^Resumed$/).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
       if (attempt === 3) throw new Error('the resumed worker\'s log shows no Resumed mark');
     }
     await log.getByText(/remember the word kumquat/).first().waitFor({ state: 'visible' });

@@ -2,7 +2,9 @@
 // worker says so and offers to start one; Stop while a tool runs ends the tool and the turn
 // (no endless "running…", no false protocol error); a stopped worker stays in the log's list
 // and its log can be read; two workers of the same name are told apart in the Sessions view
-// and in the log's list. Saves docs/screenshots/stop-*.png.
+// and in the log's list, each by the one name the host gave it ("Demo worker", "#2", "#3"), and
+// the stopped one's past session says the same (issue 28). Saves docs/screenshots/stop-*.png and
+// names-past-session.png.
 import { launchWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { openHelloJs, promptFromPalette, sessionsRow, settleToast } from './lib/demo.mjs';
 
@@ -55,14 +57,28 @@ export default async function stopAndNames({ port } = {}) {
     const select = log.locator('select.worker-select');
     await log.locator('select.worker-select option', { hasText: 'Demo worker #3' }).waitFor({ state: 'attached' });
     const options = await select.locator('option').allInnerTexts();
-    for (const want of ['Demo worker #1 (stopped)', 'Demo worker #2', 'Demo worker #3']) {
+    for (const want of ['Demo worker (stopped)', 'Demo worker #2', 'Demo worker #3']) {
       if (!options.includes(want)) fail(`the log's worker list lacks "${want}": ${options.join(', ')}`);
     }
-    await select.selectOption({ label: 'Demo worker #1 (stopped)' });
+    await select.selectOption({ label: 'Demo worker (stopped)' });
     await log.locator('.status-badge.phase-stopped').waitFor({ state: 'visible' });
     await log.locator('.kind-end', { hasText: 'Turn ended: the worker stopped' }).waitFor({ state: 'visible' });
     if (!await log.locator('button[data-action="stop"]').isDisabled()) fail('Stop is enabled for a stopped worker');
     await screenshot(page, 'stop-names-and-stopped-log');
+
+    // Issue 28: the stopped one's past session, opened from Past sessions, is listed once, under
+    // its own name, and says when it ran; the live ones keep theirs.
+    const past = sessionsRow(page, /Demo worker(?! #)\s*(today|yesterday) \d\d:\d\d · stopped · 1 turn/);
+    await past.waitFor({ state: 'visible' });
+    await past.click();
+    await page.locator('.tab', { hasText: 'Demo worker · past session' }).waitFor({ state: 'visible' });
+    const pastLog = await webviewFrame(page, /^Demo worker · past session$/);
+    await pastLog.locator('.kind-end', { hasText: 'Turn ended: the worker stopped' }).waitFor({ state: 'visible' });
+    const listed = await pastLog.locator('select.worker-select option').allInnerTexts();
+    const mine = listed.filter((o) => o.startsWith('Demo worker'));
+    if (JSON.stringify(mine.sort()) !== JSON.stringify(['Demo worker #2', 'Demo worker #3', 'Demo worker (past session)'])) fail(`the past tab lists ${listed.join(', ')}`);
+    await screenshot(page, 'names-past-session');
+    await sessionsRow(page, 'Demo worker #3').click(); // out of the webview, so F1 reaches the workbench
     await runCommand(page, 'RPC Workers: Stop All Workers');
   } finally {
     await wb.close();

@@ -31,7 +31,7 @@ export default async function tauWorker({ port } = {}) {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 620);
     await startProfile(page, 'τ (mock model)');
-    await sessionsRow(page, 'τ (mock model)').filter({ hasText: 'running' }).waitFor({ state: 'visible' });
+    await sessionsRow(page, 'τ (mock model)').filter({ hasText: 'idle' }).waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
 
@@ -43,7 +43,7 @@ export default async function tauWorker({ port } = {}) {
 
     // The gated τ: its extension locks the session after the turn and asks.
     await startProfile(page, 'τ with a review gate');
-    await sessionsRow(page, 'τ with a review gate').filter({ hasText: 'running' }).waitFor({ state: 'visible' });
+    await sessionsRow(page, 'τ with a review gate').filter({ hasText: 'idle' }).waitFor({ state: 'visible' });
     llm.script([{ text: 'I changed the parser as asked.' }]);
     await promptWorker(page, 'τ with a review gate', 'Fix the parser');
     const widget = page.locator('.quick-input-widget');

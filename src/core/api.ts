@@ -1,7 +1,7 @@
 // The public shape of the supervisor (the core's worker host): what `dist/core.js` exports and
 // what the VS Code layer adapts. "Host" alone is kept for VS Code's extension host. Everything a caller gets back is a plain object whose `status` says what really
 // happened; nothing here throws for an outcome a worker can cause.
-import type { AgentEvent } from './events/agentEvent';
+import type { AgentEvent, PermissionOption, ToolDiff, ToolLocation } from './events/agentEvent';
 import type { GuardSpec } from './guard/policy';
 import type { HistoryError, HistoryLimits } from './history/format';
 import type { HistoryStore } from './history/store';
@@ -25,6 +25,11 @@ export interface WorkerSpec {
   /** Absolute working directory of the worker. */
   cwd: string;
   env?: Record<string, string>;
+  /**
+   * The name asked for (default: the agent card's, else "<dialect> worker"). The worker gets it
+   * when no worker of this host and no past session has it, else the next number after it
+   * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given.
+   */
   name?: string;
   model?: string;
   /** A first prompt, sent right after the readiness probe. */
@@ -65,6 +70,11 @@ export interface WorkerSpec {
    * (AGENTS.md from the cwd up); off by default, which launches it with `-ne -nc`.
    */
   discovery?: boolean;
+  /**
+   * ACP: the session mode to set once the session exists (Claude's adapter starts in `auto`,
+   * which asks a classifier model first; `default` asks the person).
+   */
+  mode?: string;
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;
@@ -127,6 +137,7 @@ export interface PendingInput {
 
 export interface WorkerState {
   workerId: string;
+  /** The worker's one display name, given when it started (see WorkerSpec.name); kept in its history. */
   name: string;
   status: WorkerStatus;
   /** Busy with a turn, from the prompt until the turn settles (`agent_settled`): a plain prompt is refused. */
@@ -169,6 +180,14 @@ export interface WorkerState {
   turns: TurnSummary[];
   /** What waits for the person now: pi dialogs open, a τ request that stands (empty when none, or not live). */
   pendingInput: PendingInput[];
+  /** The session mode the worker is in, where it has modes (ACP); null otherwise. */
+  mode: string | null;
+  /** The modes it offers (ACP), for Switch Mode…; absent where it has none. */
+  modes?: Array<{ id: string; name: string }>;
+  /** Why Compact cannot run on this worker at all (an ACP agent without one); null: it can. */
+  compactUnavailable: string | null;
+  /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */
+  midTurn: { steer: boolean; followUp: 'worker' | 'host' };
 }
 
 export type StartResult =
@@ -204,6 +223,7 @@ export type CompactResult =
  */
 export type SessionVerbResult =
   | { status: 'created' | 'forked' | 'model_set'; workerId: string; session: SessionRef | null; model: string | null; ms: number }
+  | { status: 'mode_set'; workerId: string; session: SessionRef | null; model: string | null; mode: string | null; ms: number }
   | { status: 'exported'; workerId: string; path: string; ms: number }
   | { status: 'cancelled'; workerId: string; ms: number }
   | { status: 'unsupported' | 'error' | 'not_found'; workerId: string; error: string; ms: number };
@@ -240,6 +260,31 @@ export interface UiRequest {
 }
 export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
 
+/** A tool call the agent asks the person about before it runs. */
+export interface PermissionAsk {
+  toolCallId: string;
+  title: string;
+  toolKind: string | null;
+  /** The shell command, when the call runs one. */
+  command: string | null;
+  args: Record<string, unknown> | null;
+  diffs: ToolDiff[];
+  locations: ToolLocation[];
+  options: PermissionOption[];
+}
+
+/**
+ * An agent asks before a tool runs (ACP `session/request_permission`): the person picks one of
+ * its options, or dismisses the question. `signal` aborts when the question is moot (the turn
+ * was aborted, the worker stopped).
+ */
+export interface PermissionRequest extends PermissionAsk {
+  workerId: string;
+  id: string;
+  signal: AbortSignal;
+}
+export type PermissionAnswer = { optionId: string } | { cancelled: true };
+
 /** Fire-and-forget UI from the worker (notify, setStatus, ...). */
 export interface UiNotice {
   workerId: string;
@@ -273,11 +318,18 @@ export interface SupervisorOptions {
   piGuardPath?: string;
   /** Called for every message sent or received, when set (protocol trace). */
   trace?: (workerId: string, direction: 'send' | 'receive', message: unknown) => void;
+  /**
+   * Answers an agent's permission requests (ACP); without it every request is rejected (its
+   * reject option, else cancelled) and the log says so.
+   */
+  onPermission?: (req: PermissionRequest) => Promise<PermissionAnswer>;
   /** Answers pi's dialog requests; a headless host answers `cancelled`. */
   onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
   onUiNotice?: (notice: UiNotice) => void;
   /** Directories searched for agent cards, in order (workspace first). */
   agentDirs?: string[];
+  /** This host's version, for handshakes that name the client (ACP's clientInfo). */
+  clientVersion?: string;
   /**
    * Where to record live worker pids (JSON, written atomically; several hosts may share it) so
    * that a later activation can find workers that outlived a crash: see `findSurvivors`.
@@ -288,6 +340,12 @@ export interface SupervisorOptions {
    * workers, ends their whole process trees (default true; not on Windows).
    */
   watchdog?: boolean;
+  /**
+   * On Linux with a writable cgroup v2: each worker in a cgroup of its own, killed whole at
+   * Stop (and by the watchdog if the host dies), so a process that double-forks into a new
+   * session is ended too (default true; where unavailable, see `cgroupSupport()`).
+   */
+  cgroups?: boolean;
   /**
    * Where each worker's session is persisted (its events as delivered, its end): see
    * core/history. Off when absent. Several hosts (windows) may share the directory.
@@ -327,6 +385,8 @@ export interface Supervisor {
   fork(workerId: string, options?: { entryId?: string }): Promise<SessionVerbResult>;
   /** The model for the next turn: pi "provider/id", τ a config model name. */
   setModel(workerId: string, model: string): Promise<SessionVerbResult>;
+  /** Moves an ACP agent's session into another of its modes (`session/set_mode` or its mode option). */
+  setMode(workerId: string, mode: string): Promise<SessionVerbResult>;
   /** pi's own HTML export of the session (`export_html`); τ declines it. */
   exportHtml(workerId: string, outputPath?: string): Promise<SessionVerbResult>;
   /**

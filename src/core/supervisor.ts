@@ -14,7 +14,10 @@ import { checkPrompt, checkSpec, resolveLimits } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { WorkerRegistry } from './worker/survivors';
 import { Watchdog } from './worker/watchdog';
+import { describeCut } from './events/cutEvent';
+import { releaseCgroupRoot, WorkerCgroup } from './worker/cgroup';
 import { Worker } from './worker/worker';
+import { uniqueWorkerName } from './worker/names';
 import { readBack } from './wire/codec';
 import { DIALECTS } from './wire/dialects';
 
@@ -50,6 +53,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   // still run.
   const emitEvent = (worker: Worker, event: AgentEvent, line?: string) => {
     history?.event(worker, event, line);
+    // A very long line kept as a preview (events/cutEvent.ts) is said in the worker's output too.
+    if (event.cut) emitOutput(worker.id, 'protocol', `kept a preview only: ${describeCut(event.type, event.cut)}`);
     for (const listener of eventListeners) {
       try {
         listener(worker.id, event);
@@ -85,13 +90,26 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   // workers that outlived both.
   const watchdog = options.watchdog === false ? null : new Watchdog();
   const registry = options.registryFile ? new WorkerRegistry(options.registryFile) : null;
-  const untrack = (workerId: string, worker: Worker) => {
-    if (worker.pid !== null) watchdog?.forget(worker.pid);
+  // On Linux, where cgroup v2 lets it, each worker in a cgroup of its own: what double-forks
+  // out of its tree and its groups is still in there.
+  const cgroups = new Map<string, WorkerCgroup>();
+  /** After the worker's own stop: what the watchdog saw of it, and its cgroup, are ended too. */
+  const untrack = async (workerId: string, worker: Worker) => {
+    if (worker.pid !== null) await watchdog?.end(worker.pid);
+    await cgroups.get(workerId)?.kill();
+    cgroups.delete(workerId);
     registry?.remove(workerId);
   };
 
   /** Ids of workers this host stopped (the latest ones), so a late verb can say so. */
   const stoppedIds = new Set<string>();
+  // Every name this host gave, and the history's (read once): a new worker's name is none of them.
+  const names = new Set<string>();
+  let historyNames: Promise<void> | null = null;
+  const namesKnown = () => historyNames ??= history
+    ? history.store.list().then((l) => { for (const s of l.sessions) names.add(s.name); }, () => undefined)
+    : Promise.resolve();
+
   const missing = (workerId: string) => ({
     status: 'not_found' as const, workerId, error: stoppedIds.has(workerId) ? `worker ${workerId} was stopped` : `no worker with id ${workerId}`, ms: 0,
   });
@@ -109,9 +127,12 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     const dialect = DIALECTS[spec.dialect];
     // The worker's version (what differs by version is decided from it), and a launch that cannot
     // work refused in plain words before anything is spawned.
-    const preflight = dialect.preflight
-      ? await dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
-      : { ok: true as const, version: null };
+    const [preflight] = await Promise.all([
+      dialect.preflight
+        ? dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
+        : { ok: true as const, version: null, later: undefined },
+      namesKnown(),
+    ]);
     if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
     // Counted after the last wait, so that starts racing each other cannot pass the limit together.
     const live = [...workers.values()].filter((w) => w.live).length;
@@ -119,7 +140,14 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
     }
     const workerId = `w${++sequence}-${randomUUID().slice(0, 8)}`;
-    const worker = new Worker(workerId, spec, launch.launch, {
+    // Named here, after the last wait, so that two starts racing each other get two names. A
+    // resumed session goes on under the name it had, unless a live worker has it (sessions from
+    // before names were unique share theirs).
+    const wanted = spec.name ?? launch.launch.agent ?? `${spec.dialect} worker`;
+    const clash = [...workers.values()].some((w) => w.live && w.state().name === wanted);
+    const name = spec.resume && !clash ? wanted : uniqueWorkerName(wanted, names);
+    names.add(name);
+    const worker = new Worker(workerId, { ...spec, name }, launch.launch, {
       limits,
       dialect,
       version: preflight.version,
@@ -129,22 +157,27 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       trace: options.trace ? (direction, message) => options.trace!(workerId, direction, message) : undefined,
       onUiRequest: options.onUiRequest,
       onUiNotice: options.onUiNotice,
+      onPermission: options.onPermission,
+      clientVersion: options.clientVersion,
     });
     workers.set(workerId, worker);
     history?.begin(worker);
     if (worker.pid !== null) {
-      watchdog?.watch(worker.pid);
+      const cgroup = options.cgroups === false ? null : WorkerCgroup.contain(workerId, worker.pid);
+      if (cgroup) cgroups.set(workerId, cgroup);
+      watchdog?.watch(worker.pid, cgroup?.dir ?? null);
       registry?.record(workerId, worker.pid, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
     }
     emitState(worker);
     // A version asked of the program itself is asked while the worker starts, not before.
     const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
-    if (probed.ok) worker.setVersion(version);
+    // A version the handshake named (ACP's agentInfo) stands where the preflight learned none.
+    if (probed.ok && version !== null) worker.setVersion(version);
     if (!probed.ok) {
       const stderrTail = worker.state().stderrTail;
-      await worker.stop();
+      await worker.failStart(probed.error);
       workers.delete(workerId);
-      untrack(workerId, worker);
+      await untrack(workerId, worker);
       const tail = stderrTail.join('\n').trim();
       const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
       return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
@@ -166,7 +199,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     if (!worker) return { status: 'not_found', workerId, ms: 0 };
     const result = await worker.stop();
     workers.delete(workerId);
-    untrack(workerId, worker);
+    await untrack(workerId, worker);
     stoppedIds.add(workerId);
     if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
     return result;
@@ -182,6 +215,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     newSession: async (workerId: string) => get(workerId)?.sessions.newSession() ?? missing(workerId),
     fork: async (workerId: string, opts?: { entryId?: string }) => get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
     setModel: async (workerId: string, model: string) => get(workerId)?.sessions.setModel(model) ?? missing(workerId),
+    setMode: async (workerId: string, mode: string) => get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
     exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
     async exportMarkdown(workerId: string) {
       const worker = get(workerId);
@@ -208,6 +242,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       await supervisor.stopAll();
       await history?.store.close();
       watchdog?.close();
+      if (cgroups.size === 0) releaseCgroupRoot();
       eventListeners.length = 0;
       stateListeners.length = 0;
       outputListeners.length = 0;

@@ -188,6 +188,9 @@ function askIn(text: string): string | null {
   return m ? m[1].trim() : null;
 }
 
+/** Follow-ups taken into a turn: answered as such, not as a steer. */
+const followedUp = new WeakSet<Submission>();
+
 async function runTurn(submission: Submission): Promise<void> {
   turn = { submission, aborted: false, tool: null, wake: null };
   event('agent_start');
@@ -201,7 +204,7 @@ async function runTurn(submission: Submission): Promise<void> {
     const command = commandIn(current.text);
     const write = writeIn(current.text);
     const question = askIn(current.text);
-    const intro = index === 0 ? '' : 'Steered: ';
+    const intro = index === 0 ? '' : followedUp.has(current) ? 'Follow-up: ' : 'Steered: ';
     if (write) {
       await streamText(`${intro}Writing ${write.path}.`);
       event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'toolUse' });
@@ -234,7 +237,10 @@ async function runTurn(submission: Submission): Promise<void> {
     event('turn_end', { turn_index: index });
     index++;
     queue = queue.concat(steering.splice(0));
-    if (!queue.length) queue = followUps.splice(0, 1);
+    if (!queue.length) {
+      queue = followUps.splice(0, 1);
+      for (const f of queue) followedUp.add(f);
+    }
     if (steering.length || followUps.length || queue.length) event('queue_update', { steering: steering.length, follow_up: followUps.length });
   }
   const aborted = turn.aborted;

@@ -21,6 +21,10 @@ export const workerViewSchema = z.object({
   pid: z.nullable(z.number()),
   /** Tokens and context, as one line (the worker's own accounting); absent until known. */
   usage: z.optional(z.string()),
+  /** Why Compact can never run on this worker (an ACP agent without /compact). */
+  noCompact: z.optional(z.string()),
+  /** The worker cannot be steered inside its turn (ACP): follow-ups are held by the host instead. */
+  noSteer: z.optional(z.boolean()),
   /** Why the composer is off for a log with no worker behind it (a past session). */
   note: z.optional(z.string()),
   /** Whether it needs the person, as the Sessions view says it (core/attention), and why; absent for a past session. */
@@ -52,8 +56,12 @@ export const pageEventSchema = z.looseObject({
   replace: z.optional(z.boolean()),
 });
 export type PageEvent = z.infer<typeof pageEventSchema> & {
+  /** A tool call's own words, its kind and its changes (any dialect that gives them: ACP). */
+  title?: string | null; tool_kind?: string | null; diffs?: unknown; locations?: unknown;
   args?: unknown; result?: unknown; details?: unknown; message?: unknown; correlation?: Record<string, unknown> | null;
   data?: Record<string, unknown>; will_retry?: boolean; stop_reason?: string | null;
+  /** Set when the host kept a preview of long fields (core/events/agentEvent.ts EventCut). */
+  cut?: unknown;
 };
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
@@ -107,6 +115,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compact'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('stop'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
+  /** A tool call's change, opened in VS Code's diff editor. */
+  z.object({ type: z.literal('openChange'), workerId: id(), path: z.string().check(z.maxLength(4096)), oldText: z.nullable(z.string()), newText: z.string() }),
   /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
   z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),
     validateMs: z.optional(count()), foldMs: z.optional(count()), drawMs: z.optional(count()), receiveSpanMs: z.optional(count()),

@@ -10,14 +10,17 @@ import { Commands } from './commands/commands';
 import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
+import { askPermission, ProposedChanges } from './host/permissions';
+import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
-import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, type Settings } from './settings/settings';
+import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
 import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
+import { WalkthroughKeys } from './walkthrough/walkthroughKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
 import { wireAttention, type AttentionParts } from './attention/wireAttention';
 import { wireWorktrees, type WorktreeParts } from './worktrees/wireWorktrees';
@@ -41,7 +44,10 @@ export class RpcWorkersExtension extends Disposable {
   resumedInterrupted: Promise<unknown> = Promise.resolve([]);
   readonly log: vscode.LogOutputChannel;
   readonly attention: AttentionParts;
+  readonly walkthrough: WalkthroughKeys;
   readonly worktrees: WorktreeParts;
+  /** The proposed changes of permission questions, each openable in the diff editor. */
+  private readonly changes: ProposedChanges;
   private current: Settings;
   settingErrors: string[] = [];
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
@@ -65,6 +71,7 @@ export class RpcWorkersExtension extends Disposable {
     // core creates the folders when it first writes (nothing is touched at activation).
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
+    this.changes = this._register(new ProposedChanges(COMMANDS.openChange));
     // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation; so are the
     // supervisor's options, which speak to the parts made below.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
@@ -88,6 +95,7 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
+    this.walkthrough = this._register(new WalkthroughKeys(this.host));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
     this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });
     this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register });
@@ -111,6 +119,8 @@ export class RpcWorkersExtension extends Disposable {
   /** What the supervisor is made with, when the first worker starts (the parts it speaks to exist by then). */
   private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
     return {
+      clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
+      onPermission: (req) => askPermission(req, this.workerName(req.workerId), this.changes),
       limits,
       registryFile: this.registryFile,
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
@@ -189,7 +199,7 @@ export class RpcWorkersExtension extends Disposable {
     this.settingErrors = errors;
     if (report && errors.length) {
       for (const e of errors) this.log.error(e);
-      void vscode.window.showErrorMessage(`RPC Workers settings: ${errors.join(' ')}`, 'Open Settings')
+      void vscode.window.showErrorMessage(settingsMessage(errors), 'Open Settings')
         .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', SECTION));
     }
     return settings;

@@ -3,7 +3,7 @@
 // goes back into the text box. The buttons never appear or disappear: a person who clicks the
 // same spot twice must hit the same button (a vanishing Follow-up once put Compact under a
 // second click on Abort).
-import type { WorkerView } from '../protocol/messages';
+import type { PageEvent, WorkerView } from '../protocol/messages';
 import { workerPhase } from '../protocol/words';
 
 export const BUTTONS = ['send', 'followUp', 'redirect', 'abort', 'compact', 'stop'] as const;
@@ -13,6 +13,8 @@ export interface ComposerView {
   phase: string;
   sendLabel: 'Send' | 'Steer';
   sendTitle: string;
+  /** Why Compact is greyed out for good (the worker has none), or null. */
+  compactTitle: string | null;
   /** Every button, always present; only whether it can be pressed changes. */
   disabled: Record<ButtonName, boolean>;
   textareaDisabled: boolean;
@@ -24,20 +26,23 @@ export function composerView(w: WorkerView | null): ComposerView {
   const phase = !w ? 'none' : workerPhase(w);
   const streaming = !!(live && w!.streaming);
   const compacting = !!(live && w!.compacting);
+  const noSteer = streaming && w!.noSteer === true;
   return {
     phase,
     sendLabel: streaming ? 'Steer' : 'Send',
-    sendTitle: streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
+    sendTitle: noSteer ? 'This agent cannot be steered inside its turn: Follow-up sends it when the turn ends, Redirect aborts the turn and sends it now'
+      : streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
+    compactTitle: w?.noCompact ?? null,
     disabled: {
-      send: !live || compacting,
+      send: !live || compacting || noSteer,
       followUp: !streaming,
       redirect: !live || compacting,
       abort: !(streaming || compacting),
-      compact: !live || streaming || compacting,
+      compact: !live || streaming || compacting || !!w?.noCompact,
       stop: !w || (w.status !== 'running' && w.status !== 'starting'),
     },
     textareaDisabled: !live,
-    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? `The worker is ${w.status}` : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? `The worker is ${w.status}` : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
   };
 }
 
@@ -91,4 +96,28 @@ export function stateLine(before: WorkerView | null, after: WorkerView): Line | 
   if (after.status === 'running' || after.status === 'starting') return null;
   const how = after.status === 'failed' ? 'failed' : after.status === 'stopped' ? 'was stopped' : 'exited';
   return { text: `${after.name} ${how}.`, cls: after.status === 'failed' ? 'error' : 'info' };
+}
+
+/** What a queued steer or follow-up waits for: the worker's queue of that kind to empty. */
+export type Queued = 'steer' | 'followUp' | null;
+
+/** A result that queues a message starts the wait; any other result ends it (it said something newer). */
+export function queuedAfter(r: { action: string; status: string }): Queued {
+  return (r.action === 'steer' || r.action === 'followUp') && r.status === 'accepted' ? r.action : null;
+}
+
+/**
+ * The worker's queue emptied of what the line said was queued: the line says it was delivered,
+ * instead of "Follow-up queued…" standing after the worker took it up. null: the line stays.
+ */
+export function queueLine(queued: Queued, events: ReadonlyArray<Pick<PageEvent, 'type'> & { data?: unknown }>, name: string): { line: Line | null; queued: Queued } {
+  if (!queued) return { line: null, queued };
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
+  for (const e of events) {
+    if (e.type !== 'queue_update') continue;
+    const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Record<string, unknown>;
+    const left = queued === 'steer' ? count(d.steering) : count(d.followUp ?? d.follow_up);
+    if (left === 0) return { line: { text: `${queued === 'steer' ? 'Steer' : 'Follow-up'} delivered to ${name}`, cls: 'ok' }, queued: null };
+  }
+  return { line: null, queued };
 }

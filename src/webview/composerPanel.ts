@@ -1,8 +1,8 @@
 // The composer on the page: the text box, its six buttons and its status line. What may be
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
-import type { HostMessage, WebviewMessage, WorkerView } from '../protocol/messages';
-import { afterResult, composerView, emptySendLine, pendingLine, stateLine, type ComposerView, type Line, type Pending } from './composer';
+import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
+import { afterResult, composerView, emptySendLine, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
@@ -59,15 +59,20 @@ export class ComposerPanel {
     send.title = v.sendTitle;
     send.setAttribute('aria-label', v.sendLabel);
     for (const [name, b] of Object.entries(this.buttons)) b.disabled = v.disabled[name as keyof typeof this.buttons];
+    this.buttons.compact.title = v.compactTitle ?? 'Compact the conversation';
     this.textarea.disabled = v.textareaDisabled;
     this.textarea.placeholder = v.placeholder;
     return v;
   }
 
+  /** A steer or follow-up the line says is queued (see queueLine). */
+  private queued: Queued = null;
+
   /** Another worker (or none): nothing is pending and the line is blank. */
   reset(): void {
     this.pendingSend = null;
     this.pendingReq = undefined;
+    this.queued = null;
     this.showLine({ text: '', cls: 'info' });
   }
 
@@ -89,8 +94,18 @@ export class ComposerPanel {
     const after = afterResult(this.pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own }, this.textarea.value);
     this.pendingSend = after.pending;
     if (!after.pending) this.pendingReq = undefined;
+    this.queued = queuedAfter(msg);
     if (after.restore !== null) this.textarea.value = after.restore;
     this.showLine(after.line);
+  }
+
+  /** The shown worker's events: a queued message it took up is said to be delivered. */
+  events(events: PageEvent[]): void {
+    const w = this.worker();
+    if (!this.queued || !w) return;
+    const next = queueLine(this.queued, events, w.name);
+    this.queued = next.queued;
+    if (next.line) this.showLine(next.line);
   }
 
   private mode(): 'prompt' | 'steer' {
@@ -116,6 +131,7 @@ export class ComposerPanel {
 
   private showLine(line: Line): void {
     this.resultLine.className = `result result-${line.cls}`;
+    this.resultLine.title = line.text;
     setText(this.resultLine, line.text);
   }
 }

@@ -1,15 +1,15 @@
 // What the event log shows: its entries (a prompt, a turn, assistant text, thinking, a tool call,
-// an end, a compaction, a queue change, a retry, a warning, an exit, anything else), the
+// a permission question, a plan, an end, a compaction, a queue change, a retry, a warning, an exit, anything else), the
 // toolbar's filter groups, and how an entry is searched and its words are said. The model
 // (model.ts) makes entries; the renderer (render.ts) draws them.
 
-export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
+export type EntryKind = 'prompt' | 'turn' | 'assistant' | 'thinking' | 'tool' | 'question' | 'plan' | 'end' | 'compaction' | 'queue' | 'retry' | 'warning' | 'exit' | 'other';
 
 /** The filter groups of the toolbar, and which kinds each holds. */
 export const FILTER_GROUPS = {
-  messages: ['prompt', 'assistant'],
+  messages: ['prompt', 'assistant', 'plan'],
   thinking: ['thinking'],
-  tools: ['tool'],
+  tools: ['tool', 'question'],
   turns: ['turn', 'end'],
   queue: ['queue'],
   compaction: ['compaction'],
@@ -35,18 +35,23 @@ interface Base { id: number; kind: EntryKind; time: number; version: number }
 export interface PromptEntry extends Base { kind: 'prompt'; text: string; behavior: 'steer' | 'followUp' | null; prov: Origin }
 export interface TurnEntry extends Base { kind: 'turn'; index: number; prov: Origin }
 export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: string; streaming: boolean; stopReason: string | null }
+/** A file change a tool call makes or proposes; `oldText` null for a new file. */
+export interface Change { path: string; oldText: string | null; newText: string }
 export interface ToolEntry extends Base {
-  kind: 'tool'; toolCallId: string | null; name: string; args: unknown; output: string; result: string | null;
+  kind: 'tool'; toolCallId: string | null; name: string; title: string | null; changes: Change[]; args: unknown; output: string; result: string | null;
   startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
 }
+/** The worker asks the person before a tool runs; `answer` once answered (or cancelled). */
+export interface QuestionEntry extends Base { kind: 'question'; title: string; command: string | null; options: string[]; answer: string | null; note: string | null; dismissed: boolean }
+export interface PlanEntry extends Base { kind: 'plan'; items: Array<{ content: string; status: string }> }
 export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean }
 export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
 export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
 export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
 export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
 export interface ExitEntry extends Base { kind: 'exit'; text: string; failed: boolean }
-export interface OtherEntry extends Base { kind: 'other'; type: string; text: string }
-export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
+export interface OtherEntry extends Base { kind: 'other'; type: string; text: string; /** A codicon of its own (the session marks). */ icon?: string }
+export type Entry = PromptEntry | TurnEntry | TextEntry | ToolEntry | QuestionEntry | PlanEntry | EndEntry | CompactionEntry | QueueEntry | RetryEntry | WarningEntry | ExitEntry | OtherEntry;
 
 /** What a search matches against. */
 export function searchText(e: Entry): string {
@@ -54,7 +59,9 @@ export function searchText(e: Entry): string {
     case 'prompt': return `${e.text} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
     case 'turn': return `turn ${e.index} ${e.prov.source ?? ''} ${e.prov.submitter ?? ''}`;
     case 'assistant': case 'thinking': return e.text;
-    case 'tool': return `${e.name} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
+    case 'question': return `${e.title} ${e.command ?? ''} ${e.options.join(' ')} ${e.answer ?? ''} ${e.note ?? ''}`;
+    case 'plan': return e.items.map((i) => i.content).join(' ');
+    case 'tool': return `${e.name} ${e.title ?? ''} ${e.changes.map((c) => c.path).join(' ')} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
     case 'end': return `${e.reason} ${e.error ?? ''}`;
     case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
     case 'queue': return `queue ${e.items.join(' ')}`;

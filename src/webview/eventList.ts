@@ -2,7 +2,7 @@
 // what is not shown, and the scroll that follows the newest entry until the person scrolls up.
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
 import { h, icon, setText } from './dom';
-import type { Entry } from './entries';
+import type { Change, Entry } from './entries';
 import { LogModel } from './model';
 import { createRow, updateRow } from './render';
 import { RowWindow } from './rowWindow';
@@ -43,8 +43,17 @@ export class EventList {
   private matchingTotal = 0;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap) {
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, openChange?: (change: Change) => void) {
     const rows = this.rows;
+    // A tool call's change opens in the editor's diff view (render.ts draws the button).
+    rows.addEventListener('click', (ev) => {
+      const button = (ev.target as Element | null)?.closest?.('[data-change]');
+      const row = button?.closest('.entry') as HTMLElement | null | undefined;
+      if (!button || !row || !openChange) return;
+      const entry = this.model.all().find((x) => String(x.id) === row.dataset.id);
+      const change = entry?.kind === 'tool' ? entry.changes[Number(button.getAttribute('data-change'))] : undefined;
+      if (change) openChange(change);
+    });
     this.win = new RowWindow<HTMLElement>({
       create: createRow,
       update: updateRow,

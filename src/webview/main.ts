@@ -23,7 +23,9 @@ let worker: WorkerView | null = null;
 
 const picker = new WorkerPicker(post);
 const toolbar = new Toolbar((vscode.getState() as Saved | undefined) ?? { hidden: [], search: '' }, () => list.full(), (s) => vscode.setState(s));
-const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset);
+const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, (change) => {
+  if (worker) post({ type: 'openChange', workerId: worker.workerId, ...change });
+});
 const composer = new ComposerPanel(() => worker, post);
 const scheduler: RenderScheduler = new RenderScheduler({
   fold: (events) => list.model.apply(events),
@@ -67,6 +69,7 @@ function onMessage(msg: HostMessage): void {
     case 'events':
       if (!worker || msg.workerId !== worker.workerId) return;
       scheduler.push(msg.events);
+      composer.events(msg.events);
       return;
     case 'state':
       if (!worker || msg.worker.workerId !== worker.workerId) return;

@@ -6,14 +6,16 @@
 // What a turn is, who started it and how it ended is the host's word, stamped on the events
 // (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
 import type { PageEvent } from '../protocol/messages';
-import type { CompactionEntry, EndEntry, Entry, ExitEntry, OtherEntry, PromptEntry, QueueEntry, RetryEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
-import { capTail, messageText, obj, provOf, resultText, str } from './payload';
+import type { CompactionEntry, EndEntry, Entry, ExitEntry, OtherEntry, PlanEntry, PromptEntry, QuestionEntry, QueueEntry, RetryEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
+import { capTail, changesOf, messageText, obj, provOf, resultText, str } from './payload';
 
 export const MAX_ENTRIES = 20_000;
 const MAX_TEXT = 512 * 1024;
 const MAX_OUTPUT = 256 * 1024;
 /** Events that carry nothing a person reads beyond what other entries show. */
-const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end']);
+const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end',
+  // Read into the worker's row and the log's header (usage, commands, options, title), not rows.
+  'usage_update', 'commands_changed', 'config_changed', 'session_info']);
 
 export class LogModel {
   readonly entries: Entry[] = [];
@@ -26,6 +28,9 @@ export class LogModel {
   private text: TextEntry | null = null;
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
+  private readonly questions = new Map<string, QuestionEntry>();
+  private plan: PlanEntry | null = null;
+  private userText: PromptEntry | null = null;
   private compaction: CompactionEntry | null = null;
   /** Entries changed since the renderer last asked. */
   readonly dirty = new Set<Entry>();
@@ -68,6 +73,9 @@ export class LogModel {
     if (this.text === e) this.text = null;
     if (this.thinking === e) this.thinking = null;
     if (this.compaction === e) this.compaction = null;
+    if (this.plan === e) this.plan = null;
+    if (this.userText === e) this.userText = null;
+    if (e.kind === 'question') for (const [k, q] of this.questions) if (q === e) this.questions.delete(k);
   }
 
   private touch(e: Entry): void {
@@ -84,7 +92,15 @@ export class LogModel {
     const t = e.timestamp;
     if (e.turn?.opens) {
       this.closeMessage();
+      this.plan = null;
       this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
+    }
+    // The host kept only a preview of this event's long fields (core/events/cutEvent.ts).
+    const cut = obj(e.cut);
+    if (cut && Array.isArray(cut.fields)) {
+      const fields = (cut.fields as unknown[]).map((f) => `${str(obj(f)?.path) ?? '?'} (${Number(obj(f)?.chars ?? 0).toLocaleString('en-US')} characters)`).join(', ');
+      const more = typeof cut.more === 'number' ? ` and ${cut.more} more` : '';
+      this.add<WarningEntry>({ kind: 'warning', time: t, title: `Cut: ${e.type}`, text: `a ${(Number(cut.lineChars) / (1024 * 1024)).toFixed(1)} MiB line from the worker; the host kept a preview (first and last characters) of ${fields}${more}` });
     }
     switch (e.type) {
       case 'prompt_sent': return this.promptSent(e, t);
@@ -95,6 +111,12 @@ export class LogModel {
       case 'tool_execution_start': return this.toolExecutionStart(e, t);
       case 'tool_execution_update': return this.toolExecutionUpdate(e, t);
       case 'tool_execution_end': return this.toolExecutionEnd(e, t);
+      case 'permission_request': return this.permissionRequest(e, t);
+      case 'permission_end': return this.permissionEnd(e, t);
+      case 'plan': return this.planUpdate(e, t);
+      case 'user_message': return this.userMessage(e, t);
+      case 'mode_changed': return this.modeChanged(e, t);
+      case 'processes_ended': return this.processesEnded(e, t);
       case 'guard_violation': return this.guardViolation(e, t);
       case 'agent_end': return this.agentEnd(e, t);
       case 'agent_settled': return this.agentSettled(e, t);
@@ -158,7 +180,7 @@ export class LogModel {
   private toolExecutionStart(e: PageEvent, t: number): void {
     this.closeMessage();
     const entry = this.add<ToolEntry>({
-      kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+      kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: changesOf(e.diffs), args: e.args ?? null, output: '', result: null,
       startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
@@ -167,6 +189,7 @@ export class LogModel {
   /** `tool_execution_update`. */
   private toolExecutionUpdate(e: PageEvent, _t: number): void {
     const entry = this.tool(e);
+    this.learnTool(entry, e);
     const chunk = resultText(e.result);
     // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
     entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
@@ -176,6 +199,7 @@ export class LogModel {
   /** `tool_execution_end`. */
   private toolExecutionEnd(e: PageEvent, t: number): void {
     const entry = this.tool(e);
+    this.learnTool(entry, e);
     entry.endedAt = t;
     entry.isError = e.is_error === true;
     entry.blocked = e.blocked === true;
@@ -184,6 +208,86 @@ export class LogModel {
     if (entry.blocked) entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
     if (entry.toolCallId) this.tools.delete(entry.toolCallId);
     this.touch(entry);
+  }
+
+  /** `permission_request`: the worker asks the person before a tool runs. */
+  private permissionRequest(e: PageEvent, t: number): void {
+    this.closeMessage();
+    const d = obj(e.data) ?? {};
+    const options = Array.isArray(d.options) ? d.options.map((o) => str(obj(o)?.name)).filter((n): n is string => n !== null) : [];
+    const q = this.add<QuestionEntry>({ kind: 'question', time: t, title: e.title ?? 'A tool call', command: str(d.command), options, answer: null, note: null, dismissed: false });
+    const id = str(d.id);
+    if (id) this.questions.set(id, q);
+    if (e.tool_call_id) {
+      const tool = this.tools.get(e.tool_call_id);
+      if (tool) this.learnTool(tool, e);
+    }
+  }
+
+  /** `permission_end`: the question's answer, or none (cancelled). */
+  private permissionEnd(e: PageEvent, _t: number): void {
+    const d = obj(e.data) ?? {};
+    const id = str(d.id);
+    const q = id ? this.questions.get(id) : undefined;
+    if (!q) return;
+    if (id) this.questions.delete(id);
+    q.answer = str(d.optionName);
+    q.dismissed = q.answer === null;
+    q.note = e.error ?? str(d.note);
+    this.touch(q);
+  }
+
+  /** `plan`. */
+  private planUpdate(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    const items = Array.isArray(d.entries)
+      ? d.entries.flatMap((x) => {
+          const o = obj(x);
+          return o && typeof o.content === 'string' ? [{ content: o.content, status: str(o.status) ?? 'pending' }] : [];
+        })
+      : [];
+    // An agent sends its whole plan each time: the turn's plan is one entry, kept current.
+    if (this.plan && !e.turn?.opens) {
+      this.plan.items = items;
+      this.touch(this.plan);
+    } else this.plan = this.add<PlanEntry>({ kind: 'plan', time: t, items });
+  }
+
+  /** `user_message`: a conversation the agent replays (a loaded session): the person's words, in chunks. */
+  private userMessage(e: PageEvent, t: number): void {
+    if (typeof e.delta !== 'string') return;
+    if (!this.userText) {
+      this.closeMessage();
+      this.userText = this.add<PromptEntry>({ kind: 'prompt', time: t, text: '', behavior: null, prov: provOf(e) });
+    }
+    this.userText.text = capTail(this.userText.text + e.delta, MAX_TEXT);
+    this.touch(this.userText);
+  }
+
+  /** `mode_changed`. */
+  private modeChanged(e: PageEvent, t: number): void {
+    const mode = str(obj(e.data)?.mode);
+    this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text: `Mode: ${mode ?? 'changed'}` });
+  }
+
+  /** `processes_ended`: what the host ended after an abort. */
+  private processesEnded(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    const list = Array.isArray(d.processes)
+      ? d.processes.map((p) => {
+          const o = obj(p);
+          return `${str(o?.command) ?? 'a process'} (pid ${typeof o?.pid === 'number' ? o.pid : '?'})`;
+        })
+      : [];
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The host ended what the worker left running after the abort', text: list.join('\n') });
+  }
+
+  /** What an update or end says of the call that its start did not (an agent's title, input, changes). */
+  private learnTool(entry: ToolEntry, e: PageEvent): void {
+    if (e.title && e.title !== entry.title) entry.title = e.title;
+    if (e.args && (entry.args === null || entry.args === undefined)) entry.args = e.args;
+    const changes = changesOf(e.diffs);
+    if (changes.length) entry.changes = changes;
   }
 
   /** `guard_violation`. */
@@ -294,10 +398,12 @@ export class LogModel {
     const d = obj(e.data) ?? {};
     const session = obj(d.session);
     const sid = str(session?.id);
-    const text = e.type === 'session_resumed' ? `Resumed${sid ? ` session ${sid}` : ''}: the events above are from before; the worker continues that conversation`
-      : e.type === 'model_changed' ? `Model switched${str(d.model) ? ` to ${str(d.model)}` : ''}`
-      : `${str(d.verb) === 'fork' ? 'Forked into' : 'New'} session${sid ? ` ${sid}` : ''}`;
-    this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text });
+    // Marks, not problems: their own icon (not a stop sign), and no raw session id up front.
+    const short = sid ? ` ${sid.slice(0, 8)}` : '';
+    const mark = e.type === 'session_resumed' ? { type: 'Resumed', icon: 'history', text: 'the events above are from before; the worker continues that conversation' }
+      : e.type === 'model_changed' ? { type: 'Model switched', icon: 'arrow-swap', text: str(d.model) ? `to ${str(d.model)}` : '' }
+      : str(d.verb) === 'fork' ? { type: 'Forked', icon: 'repo-forked', text: `into session${short}` } : { type: 'New session', icon: 'add', text: short.trim() };
+    this.add<OtherEntry>({ kind: 'other', time: t, ...mark });
   }
 
   /** `worker_exit`. */
@@ -345,7 +451,7 @@ export class LogModel {
     if (known) return known;
     // An update or end whose start fell out of the store (or never came).
     const entry = this.add<ToolEntry>({
-      kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', args: e.args ?? null, output: '', result: null,
+      kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: [], args: e.args ?? null, output: '', result: null,
       startedAt: e.timestamp, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
@@ -361,6 +467,7 @@ export class LogModel {
     }
     this.text = null;
     this.thinking = null;
+    this.userText = null;
   }
 
   takeDirty(): Entry[] {

@@ -3,7 +3,7 @@
 // dialects hand over normalised needs none of this: it is kept apart from the fold so that each
 // piece can go once the dialects normalise that payload themselves.
 import type { PageEvent } from '../protocol/messages';
-import type { Origin } from './entries';
+import type { Change, Origin } from './entries';
 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
@@ -85,4 +85,13 @@ export function provOf(e: PageEvent): Origin {
   const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
   // τ's source is a closed set; the host keeps the extension's own origin in correlation.origin.
   return { source: str(c?.origin) ?? e.source ?? null, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
+}
+
+/** The file changes a tool event carries (`diffs`), those well formed. */
+export function changesOf(v: unknown): Change[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((d) => {
+    const o = obj(d);
+    return o && typeof o.path === 'string' && typeof o.newText === 'string' ? [{ path: o.path, oldText: str(o.oldText), newText: o.newText }] : [];
+  });
 }

@@ -2,7 +2,7 @@
 // goes in as text.
 import { duration, sourceInfo } from '../protocol/words';
 import { h, icon, setText } from './dom';
-import { endWords, safeJson, stopReasonWords, type CompactionEntry, type EndEntry, type Entry, type Origin, type PromptEntry, type TextEntry, type ToolEntry } from './entries';
+import { endWords, safeJson, stopReasonWords, type Change, type CompactionEntry, type EndEntry, type Entry, type Origin, type PlanEntry, type PromptEntry, type QuestionEntry, type TextEntry, type ToolEntry } from './entries';
 
 export function time(ms: number): string {
   const d = new Date(ms);
@@ -46,6 +46,8 @@ export function updateRow(row: HTMLElement, e: Entry): void {
     case 'assistant': return drawAssistant(row, e);
     case 'thinking': return drawThinking(row, e);
     case 'tool': return drawTool(row, e);
+    case 'question': return drawQuestion(row, e);
+    case 'plan': return drawPlan(row, e);
     case 'end': return drawEnd(row, e);
     case 'compaction': return drawCompaction(row, e);
     case 'queue': {
@@ -64,7 +66,7 @@ export function updateRow(row: HTMLElement, e: Entry): void {
       row.replaceChildren(header(e.failed ? 'error' : 'debug-stop', e.text, e.time));
       return;
     case 'other':
-      row.replaceChildren(header('symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
+      row.replaceChildren(header(e.icon ?? 'symbol-event', e.type, e.time, h('span', { class: 'args-brief', text: e.text })));
       return;
   }
 }
@@ -102,20 +104,58 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
   const summary = h('summary', {},
     icon(state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools', state === 'running' ? 'codicon-modifier-spin' : ''),
-    h('span', { class: 'title', text: e.name }),
+    h('span', { class: 'title', text: e.title ?? e.name }),
     h('span', { class: 'args-brief', text: brief(e.args) }),
     h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
     h('span', { class: 'time', text: time(e.time) }));
   const body = h('div', { class: 'body' });
   if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
   if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
+  (e.changes ?? []).forEach((c, i) => body.appendChild(changeSection(c, i)));
   if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
   if (e.output && e.result === null) body.appendChild(section('Output', e.output));
   if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));
   const details = h('details', {}, summary, body);
-  details.open = open || e.blocked;
+  // A change is what a person wants to see of an edit: it shows without a click.
+  details.open = open || e.blocked || (e.changes ?? []).length > 0;
   row.replaceChildren(details);
   if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+}
+
+function drawQuestion(row: HTMLElement, e: QuestionEntry): void {
+  const state = e.answer !== null ? 'answered' : e.dismissed ? 'dismissed' : 'open';
+  row.className = `entry kind-question question-${state}`;
+  const title = `${state === 'open' ? 'Asks' : 'Asked'}: ${e.title}`;
+  const answer = e.answer !== null ? `→ ${e.answer}` : e.dismissed ? '→ no answer (cancelled)' : `waiting for you: ${e.options.join(' · ')}`;
+  row.replaceChildren(...nodes(header(state === 'open' ? 'question' : state === 'answered' ? 'pass' : 'circle-slash', title, e.time, h('span', { class: 'badge', text: answer })),
+    e.command ? h('pre', { class: 'pre', text: `$ ${e.command}` }) : null,
+    e.note ? h('div', { class: 'body text', text: e.note }) : null));
+}
+
+function drawPlan(row: HTMLElement, e: PlanEntry): void {
+  const done = e.items.filter((i) => i.status === 'completed').length;
+  const list = h('ul', { class: 'plan' }, ...e.items.map((i) => h('li', { class: `plan-${i.status}` },
+    icon(i.status === 'completed' ? 'pass-filled' : i.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'),
+    h('span', { text: ` ${i.content}` }))));
+  row.replaceChildren(header('checklist', `Plan: ${done} of ${e.items.length} done`, e.time), list);
+}
+
+/** A change as lines taken out and put in, between what both sides share; and a button for the diff editor. */
+function changeSection(c: Change, index: number): HTMLElement {
+  const before = (c.oldText ?? '').split('\n');
+  const after = c.newText.split('\n');
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  const lines = [
+    ...before.slice(start, before.length - end).map((l) => h('div', { class: 'del', text: `- ${l}` })),
+    ...after.slice(start, after.length - end).map((l) => h('div', { class: 'ins', text: `+ ${l}` })),
+  ];
+  const label = `${c.oldText === null ? 'New file' : 'Change'}: ${c.path}${start ? ` (from line ${start + 1})` : ''}`;
+  return h('div', { class: 'section change' },
+    h('div', { class: 'label' }, h('span', { text: label }), h('button', { class: 'link open-change', text: 'Open diff', attrs: { 'data-change': String(index), title: 'Open this change in the diff editor' } })),
+    h('div', { class: 'pre diff' }, ...(lines.length ? lines : [h('div', { text: '(no change in the text)' })])));
 }
 
 function drawEnd(row: HTMLElement, e: EndEntry): void {

@@ -16,7 +16,9 @@ export function statusChip(w: WorkerView | null, phase: string): StatusChip {
   if (!w) return { text: 'no worker', title: 'no worker', cls: `status-badge phase-${phase}` };
   // A past session's log has no worker behind it: nothing about it is news.
   const news = w.note ? null : newsWord(w.attention);
-  const text = `${w.note ? 'history (read-only)' : news ?? phase}${w.model ? ` · ${w.model}` : ''}${w.pid && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
+  // A pid is shown while its process lives: a stopped worker's is gone (and may be another's by now).
+  const live = w.status === 'running' || w.status === 'starting';
+  const text = `${w.note ? 'history (read-only)' : news ?? phase}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
   const title = news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}` : text;
   return { text, title, cls: `status-badge phase-${phase}${news ? ` attention-${w.attention}` : ''}` };
 }

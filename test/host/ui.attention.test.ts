@@ -226,4 +226,23 @@ describe('UI attention', function () {
     await waitFor(api, 'A to need input', () => attentionOf(api, a) === 'needs-input');
     assert.equal(notifiedFor(api, a).length, 1);
   });
+
+  it('a start that fails is said once, by the start, not again as a failed worker (issue 28); a worker that ran and died is notified', async () => {
+    const config = vscode.workspace.getConfiguration('rpcWorkers');
+    await config.update('profiles', [{ name: 'Fails at once', dialect: 'tau', command: process.execPath, args: ['-e', 'console.error("no model"); process.exit(3)'], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(api, 'the profile setting to be read', () => api.__ui.settings.profiles.some((p) => p.name === 'Fails at once'));
+      const r = await vscode.commands.executeCommand<{ status: string; workerId?: string }>('rpcWorkers.startWorker', { profile: 'Fails at once' });
+      assert.equal(r.status, 'error');
+      assert.ok(r.workerId, 'the failed start names no worker');
+      assert.deepEqual(notifiedFor(api, r.workerId), [], 'a second notification for the failed start');
+    } finally {
+      await config.update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const a = await startDemo(api, 'Attn dies');
+    await startDemo(api, 'Attn dies B'); // selected last: A is not being looked at
+    process.kill(state(api, a).pid!, 'SIGKILL');
+    await waitFor(api, 'A to be failed', () => attentionOf(api, a) === 'failed');
+    assert.equal(notifiedFor(api, a).filter((n) => n.level === 'error').length, 1, JSON.stringify(notifiedFor(api, a)));
+  });
 });

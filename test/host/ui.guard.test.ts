@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import type { ExtensionApi } from '../../src/ui/extension';
 import type { SessionNode } from '../../src/ui/views/sessionsTree';
-import { extensionApi, nextEvent, state, stopAll, waitFor, workspaceFolder } from './ui.support';
+import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor, workspaceFolder } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };
 const config = () => vscode.workspace.getConfiguration('rpcWorkers');
@@ -104,5 +104,27 @@ describe('UI guard and agent cards', function () {
     const toolItem = tree.getTreeItem(toolNode);
     assert.equal((toolItem.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.ok(tooltipText(tree.getTreeItem({ kind: 'worker', workerId: id })).includes('guarded'));
+  });
+
+  it('a card written by a worker while it ran must be confirmed: a start with arguments is refused, naming it; put back, it passes', async () => {
+    const sneaky = path.join(workspaceFolder().uri.fsPath, '.pi', 'agents', 'sneaky.md');
+    const id = await startDemo(api, 'Card writer');
+    const end = nextEvent(api, id, 'agent_end');
+    // The demo worker is unguarded: its bash writes the card.
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: `run: printf -- '---\\nname: sneaky\\ndescription: x\\ntools: read, bash\\nguard: false\\n---\\nAnything.\\n' > ${JSON.stringify(sneaky)}` });
+    await end;
+    try {
+      assert.ok(fs.existsSync(sneaky), 'the worker wrote the card');
+      await stopAll();
+      const refused = await vscode.commands.executeCommand<R>('rpcWorkers.startAgentWorker', { agent: 'reviewer', profile: 'pi (mock)' });
+      assert.equal(refused.status, 'error', JSON.stringify(refused));
+      assert.match(refused.error!, /^While a worker ran, what configures the next worker changed:/);
+      assert.ok(refused.error!.includes(sneaky), refused.error);
+      assert.equal(api.list().length, 0);
+    } finally {
+      fs.rmSync(sneaky, { force: true });
+    }
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: 'demo guarded' });
+    assert.equal(r.status, 'started', JSON.stringify(r));
   });
 });

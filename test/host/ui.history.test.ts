@@ -77,7 +77,7 @@ describe('UI history', function () {
     assert.ok(node, 'the session is not under Past sessions');
     const item = ui.tree.getTreeItem(node);
     assert.equal(item.label, 'History demo');
-    assert.match(String(item.description), /^stopped · 1 turn · /);
+    assert.match(String(item.description), /^(today|yesterday) \d\d:\d\d · stopped · 1 turn$/);
     assert.match(String(item.contextValue), /^rpcPastSession\.ended\.resumable\.tau$/);
 
     // Open Log: the persisted events, through the same page, composer off with a note.

@@ -47,6 +47,26 @@ describe('UI worktrees', function () {
     assert.equal(r.status, 'error');
     assert.match(r.error ?? '', /needs a git repository/);
     assert.equal(api.list().length, 0, 'a worker was started anyway');
+
+    // The folder becomes a repository: the option is on at once, with no reload (issue 28, minor 4).
+    let latest: { available: boolean } | undefined;
+    const available = (want: boolean) => waitFor(api, `the worktree option ${want ? 'on' : 'off'}`, () => {
+      void api.__ui.worktrees.checked.then((c) => { latest = c; });
+      return latest?.available === want;
+    });
+    git(folder, 'init', '-q', '-b', 'main');
+    try {
+      git(folder, '-c', 'user.email=test@example.com', '-c', 'user.name=Test', 'commit', '-q', '--allow-empty', '-m', 'first');
+      await available(true);
+    } finally {
+      fs.rmSync(path.join(folder, '.git'), { recursive: true, force: true });
+    }
+    // VS Code 1.139's watcher does not report a whole .git folder going away; the command checks
+    // again each time it runs, says why it cannot, and the option follows.
+    const again = await vscode.commands.executeCommand<{ status: string; error?: string }>('rpcWorkers.startDemoWorkerInWorktree', { name: 'No repo again' });
+    assert.equal(again.status, 'error');
+    assert.match(again.error ?? '', /needs a git repository/);
+    await available(false);
   });
 
   async function startIn(repo: string, name: string): Promise<string> {

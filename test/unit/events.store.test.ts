@@ -37,6 +37,23 @@ describe('EventStore', () => {
     assert.deepEqual(last.map((e) => [e.delta, e.timestamp, e.turn]), [['a', 2, stamp], ['b', 3, undefined], ['é\u2028', 4, undefined]]);
   });
 
+  it('events kept as objects are bounded in bytes too, not only in count: the oldest give way', () => {
+    // A worker's turns open and end (events kept as objects) with a 200 KB text each: 1,000 of
+    // them under a 10,000-event bound would be 200 MB kept.
+    const store = new EventStore(10_000, () => assert.fail('no line to read'), 64 * 1024 * 1024, 16 * 1024 * 1024);
+    const text = 'z'.repeat(200_000);
+    for (let i = 0; i < 1_000; i++) store.push({ type: 'agent_end', timestamp: i, turn: { index: i, ends: true }, error: `${i} ${text}` });
+    const kept = store.toArray();
+    const chars = kept.reduce((n, e) => n + (e.error?.length ?? 0), 0);
+    assert.ok(chars <= 16 * 1024 * 1024, `kept ${chars} characters in ${kept.length} events`);
+    assert.ok(kept.length >= 50, `kept only ${kept.length}`);
+    assert.equal(store.evicted, 1_000 - kept.length);
+    assert.equal(kept.at(-1)!.timestamp, 999, 'the newest is kept');
+    // One event over the whole bound is still kept (the newest always is), alone.
+    store.push({ type: 'agent_end', timestamp: 1_000, error: 'w'.repeat(17 * 1024 * 1024) });
+    assert.deepEqual(store.toArray().map((e) => e.timestamp), [1_000]);
+  });
+
   it('wraps and grows its arena, and gives way early only at its byte bound', () => {
     const line = (i: number, pad: number) => JSON.stringify({ type: 'message_update', delta: `${i}:${'é'.repeat(pad)}` });
     const decode = (l: string) => ({ ...JSON.parse(l), timestamp: 0 }) as AgentEvent;

@@ -6,7 +6,7 @@
 // (checked to be the same processes) and stopped.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -14,8 +14,9 @@ import type { SupervisorOptions, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry } from '../../src/core/worker/survivors';
 import { startStamp } from '../../src/core/worker/processTree';
+import { cgroupSupport } from '../../src/core/worker/cgroup';
 import { fakeSpec } from '../helpers/host';
-import { alive, childrenOf, cmdline, describePids, HOST_PROCESS, killAll, MINI_WORKER, ROOT, stat, treeOf, until } from '../fixtures/faults-helpers';
+import { alive, childrenOf, cmdline, describePids, HOST_PROCESS, killAll, MINI_WORKER, ROOT, stat, table, treeOf, until } from '../fixtures/faults-helpers';
 
 let dir: string;
 let core: string;
@@ -104,6 +105,38 @@ describe('faults: the host goes away', () => {
       return `still alive after the host's SIGKILL: ${describePids(left)}${alive(watchdog[0].pid) ? `; the watchdog ${watchdog[0].pid}` : ''}`;
     }, 10);
     console.log(`      host SIGKILL → ${workers.length} workers and ${all.length - workers.length} tool processes gone in ${(performance.now() - t0).toFixed(0)} ms (last seen ${ms.toFixed(0)} ms)`);
+  });
+
+  it('a host SIGKILLed while a tool\'s job has double-forked into a session of its own: the watchdog kills the worker\'s cgroup', async function () {
+    this.timeout(120_000);
+    const support = cgroupSupport();
+    if (!support.ok) {
+      // Where no cgroup v2 is writable the job escapes: README "Known limits" says so.
+      assert.ok(support.reason.length > 0);
+      return;
+    }
+    const { child, ready, exited } = runHost([{ spec: fakeSpec('pi'), prompt: `bash setsid sh -c 'sleep 600 & echo "bg $!"'; sleep 600`, treeSize: 3 }]);
+    const { hostPid, workers } = await ready;
+    for (const p of treeOf(workers[0].pid)) strays.add(p.pid);
+    // The escaped sleep: in the worker's cgroup, out of its tree and its groups.
+    const inCgroup = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(`/rpc-workers-${hostPid}-`);
+      } catch {
+        return false;
+      }
+    };
+    const escaped = () => table().filter((p) => p.comm === 'sleep' && inCgroup(p.pid) && !treeOf(workers[0].pid).some((q) => q.pid === p.pid));
+    await until(() => escaped().length === 1, 5_000, () => `no escaped sleep in the cgroup of ${describePids(treeOf(workers[0].pid).map((p) => p.pid))}`);
+    const [job] = escaped();
+    strays.add(job.pid);
+    assert.notEqual(job.pgid, workers[0].pid);
+    child.kill('SIGKILL');
+    await exited;
+    await until(() => !alive(job.pid) && !alive(workers[0].pid), 5_000, () => `alive after the host's SIGKILL: ${describePids([job.pid, workers[0].pid].filter(alive))}`, 10);
+    // The watchdog removes the cgroups it killed, and the host's folder of them.
+    const root = path.dirname(support.root);
+    await until(() => !readdirSync(root).some((n) => n.startsWith(`rpc-workers-${hostPid}-`)), 5_000, () => `left in ${root}: ${readdirSync(root).filter((n) => n.includes(String(hostPid)))}`);
   });
 
   it('without the watchdog the same crash leaves the tools running (what it is there for)', async function () {

@@ -133,7 +133,7 @@ describe('faults: limits and input checks', () => {
       ['a relative cwd', { ...base, cwd: 'test/fixtures' }, 'invalid worker spec: cwd: cwd must be an absolute path'],
       ['a cwd that does not exist', { ...base, cwd: path.join(ROOT, 'no-such-directory') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
       ['a cwd that is a file', { ...base, cwd: path.join(ROOT, 'package.json') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
-      ['an unknown dialect', { ...base, dialect: 'codex' }, 'invalid worker spec: dialect: dialect must be "pi" or "tau"'],
+      ['an unknown dialect', { ...base, dialect: 'codex' }, 'invalid worker spec: dialect: dialect must be "pi", "tau" or "acp"'],
       ['a task over 32 KiB', { ...base, task: 'x'.repeat(KIB32 + 1) }, `invalid worker spec: task: the message is ${KIB32 + 1} bytes; prompts are limited to ${KIB32} bytes`],
     ] as const) {
       it(`an invalid spec, ${what}: error naming the rule, nothing started`, async () => {

@@ -23,15 +23,13 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     assert.deepEqual(auditToolCall(policy, 'write', { path: 'src/a.ts', content: 'x' }, ws), { violation: null, paths: [path.join(ws, 'src/a.ts')] });
   });
 
-  it('each path key is judged, and the first bad one is the violation', () => {
-    for (const key of ['path', 'file_path', 'filePath', 'target', 'destination']) {
-      const r = auditToolCall(policy, 'write_file', { [key]: '../escape.txt' }, ws);
-      assert.match(r.violation ?? '', /^write_file "\.\.\/escape\.txt": outside the allowed paths/, key);
+  it('the path of write and edit is judged where it lands', () => {
+    for (const tool of ['write', 'edit']) {
+      const r = auditToolCall(policy, tool, { path: '../escape.txt' }, ws);
+      assert.match(r.violation ?? '', new RegExp(`^${tool} "\\.\\./escape\\.txt": outside the allowed paths`), tool);
       assert.deepEqual(r.paths, [path.join(tmp, 'escape.txt')]);
     }
-    const r = auditToolCall(policy, 'move', { paths: ['src/ok.ts', 'up/x', '.git/config'] }, ws);
-    assert.match(r.violation ?? '', /^move "up\/x": outside/);
-    assert.equal(r.paths.length, 3);
+    assert.match(auditToolCall(policy, 'write', { path: 'up/x', content: '' }, ws).violation ?? '', /^write "up\/x": outside/);
   });
 
   it('nested edits and patch text are looked into', () => {
@@ -56,7 +54,29 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
 
   it('hostile argument values are refused, not crashed on', () => {
     assert.match(auditToolCall(policy, 'write', { path: 'a\0b' }, ws).violation ?? '', /NUL byte/);
-    assert.equal(auditToolCall(policy, 'write', null, ws).violation, null);
-    assert.equal(auditToolCall(policy, 'todo', { items: ['x'] }, ws).violation, null);
+    assert.match(auditToolCall(policy, 'write', null, ws).violation ?? '', /no "path" the audit can judge/);
+  });
+
+  it('fails closed: a tool it does not know to be read-only or how to judge is flagged', () => {
+    for (const [tool, args] of [
+      ['write_file', { filepath: '../escape.txt', content: 'x' }],
+      ['save', { output: '../escape.txt' }],
+      ['python', { code: 'open("/etc/x", "w")' }],
+      ['todo', { items: ['x'] }],
+      ['mcp__fs__write', { path: 'src/inside.ts' }],
+    ] as const) {
+      assert.match(auditToolCall(policy, tool, args, ws).violation ?? '', /not a tool the audit knows/, tool);
+    }
+  });
+
+  it('fails closed: a known tool with an argument it does not know, or no path, is flagged', () => {
+    const deep = { path: 'src/ok.ts', content: 'x', options: { a: { b: { c: { path: '../deep.txt' } } } } };
+    assert.match(auditToolCall(policy, 'write', deep, ws).violation ?? '', /argument "options" is not one the audit knows/);
+    assert.match(auditToolCall(policy, 'edit', { file: '../x', old_string: 'a', new_string: 'b' }, ws).violation ?? '', /argument "file"|no "path"/);
+    assert.match(auditToolCall(policy, 'write', { path: 42, content: 'x' }, ws).violation ?? '', /no "path" the audit can judge/);
+    assert.match(auditToolCall(policy, 'apply_patch', { input: 'no file names here' }, ws).violation ?? '', /names no file/);
+    // τ's own shapes pass when inside.
+    assert.equal(auditToolCall(policy, 'edit', { path: 'src/a.ts', old_string: 'a', new_string: 'b', replace_all: true }, ws).violation, null);
+    assert.equal(auditToolCall(policy, 'write', { path: 'src/a.ts', content: 'x', encoding: 'utf-8' }, ws).violation, null);
   });
 });

@@ -79,6 +79,28 @@ describe('guarded workers through the host', function () {
       assert.equal(s.state.turns[0].tools[1].blocked, true);
     });
 
+    it('vetoes what configures the next worker: .vscode/settings.json, a workspace card, .tau/, a *.code-workspace, the start\'s card folder', async () => {
+      const cards = mkdtempSync(path.join(ws, 'cards-'));
+      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true, agentDirs: [cards] });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const settings = JSON.stringify({ 'rpcWorkers.guard.allowBash': true, 'rpcWorkers.profiles': [{ name: 'evil', dialect: 'pi', command: 'sh' }] });
+      const card = '---\nname: reviewer\ndescription: Reviews\ntools: read, bash, write\nguard: false\n---\nAnything goes.\n';
+      const targets = ['.vscode/settings.json', '.pi/agents/reviewer.md', '.tau/config.toml', 'app.code-workspace', path.join(cards, 'reviewer.md'), 'sub/.vscode/tasks.json'];
+      llm.script([
+        ...targets.map((t) => ({ toolCalls: [{ name: 'write', arguments: { path: t, content: t.endsWith('.md') ? card : settings } }] })),
+        { text: 'done' },
+      ]);
+      const ends: boolean[] = [];
+      host.onEvent((_id, e) => {
+        if (e.type === 'tool_execution_end') ends.push(e.blocked === true);
+      });
+      const settled = waitFor(host, started.workerId, ofType('agent_settled'), 30_000);
+      await host.prompt(started.workerId, 'loosen your guard');
+      await settled;
+      assert.deepEqual(ends, targets.map(() => true), 'every write vetoed');
+      for (const t of targets) assert.equal(existsSync(path.resolve(ws, t)), false, `${t} was written`);
+    });
+
     it('starts a specialist worker from an agent card: guarded by default, its tools, its name', async () => {
       const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, agent: 'implementer' });
       if (started.status !== 'started') return assert.fail(started.error);
@@ -143,5 +165,22 @@ describe('guarded workers through the host', function () {
     assert.equal((await ended).end_reason, 'done');
     assert.equal(seen.includes('guard_violation'), false);
     assert.equal(readFileSync(path.join(ws, 'ok.txt'), 'utf8'), 'fine');
+  });
+
+  it('audits a τ worker fail-closed: tools and argument names it does not know are flagged, whatever they name', async () => {
+    const calls = [
+      `tool write_file ${JSON.stringify({ filepath: '../escape.txt', content: 'x' })}`,
+      `tool save ${JSON.stringify({ output: '../escape.txt' })}`,
+      `tool write ${JSON.stringify({ path: 'ok.txt', content: 'x', options: { a: { b: { c: { path: '../deep.txt' } } } } })}`,
+      `tool python ${JSON.stringify({ code: 'open("/tmp/x", "w").write("y")' })}`,
+    ];
+    for (const call of calls) {
+      const started = await host.start({ ...fakeSpec('tau'), cwd: ws, guard: true, onViolation: 'flag' });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const violation = waitFor(host, started.workerId, ofType('guard_violation'), 10_000, `a violation for ${call}`);
+      await host.prompt(started.workerId, call);
+      assert.ok((await violation).error, call);
+      await host.stop(started.workerId);
+    }
   });
 });

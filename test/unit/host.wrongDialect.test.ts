@@ -25,11 +25,16 @@ describe('a worker started with the wrong dialect (real pi 0.73.1 and real τ 0.
   beforeEach(() => (host = createSupervisor({ limits: { commandTimeoutMs: 60_000 } })));
   afterEach(() => host.dispose());
 
-  it('τ run as pi: the start fails at once and says to use "tau"', async () => {
+  it('τ run as pi: the start fails at once and says to use "tau"; the worker ends failed, not stopped (its past session says so)', async () => {
+    const exits: Array<{ data?: Record<string, unknown>; error?: string | null }> = [];
+    host.onEvent((_, e) => { if (e.type === 'worker_exit') exits.push(e); });
     const r = await host.start({ dialect: 'pi', command: requireTau(), args: ['--mode', 'rpc'], cwd: ROOT, env: tauEnv(tauHome) });
     assert.equal(r.status, 'error');
     assert.match(r.status === 'error' ? r.error : '', /answered in τ's protocol \(JSON-RPC 2\.0\), not pi's: set the profile's dialect to "tau"/);
     assert.equal(host.list().length, 0);
+    assert.equal(exits.length, 1);
+    assert.equal(exits[0].data?.status, 'failed');
+    assert.match(exits[0].error ?? '', /did not become ready: the worker answered in τ's protocol/);
   });
 
   it('pi run as τ: the start fails at once and says to use "pi"', async () => {

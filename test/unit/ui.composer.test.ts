@@ -2,7 +2,7 @@
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
-import { afterResult, BUTTONS, composerView, emptySendLine, stateLine } from '../../src/webview/composer';
+import { afterResult, BUTTONS, composerView, emptySendLine, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
 
@@ -72,5 +72,20 @@ describe('ui event log composer', () => {
     assert.equal(emptySendLine(view()).cls, 'info');
     assert.match(emptySendLine(view()).text, /Type a message/);
     assert.match(emptySendLine(null).text, /start one/);
+  });
+});
+
+describe('ui composer: a queued message taken up', () => {
+  it('"Follow-up queued" gives way to "delivered" once the worker\'s follow-up queue empties (issue 28); a steer likewise; nothing else ends it', () => {
+    assert.equal(queuedAfter({ action: 'followUp', status: 'accepted' }), 'followUp');
+    assert.equal(queuedAfter({ action: 'steer', status: 'accepted' }), 'steer');
+    assert.equal(queuedAfter({ action: 'abort', status: 'aborted' }), null);
+    assert.equal(queuedAfter({ action: 'followUp', status: 'error' }), null);
+    const demo = (steering: number, follow_up: number) => ({ type: 'queue_update', data: { steering, follow_up } });
+    const pi = (steering: string[], followUp: string[]) => ({ type: 'queue_update', data: { steering, followUp } });
+    assert.deepEqual(queueLine('followUp', [demo(0, 1), { type: 'turn_end' }], 'W'), { line: null, queued: 'followUp' });
+    assert.deepEqual(queueLine('followUp', [demo(1, 0)], 'W'), { line: { text: 'Follow-up delivered to W', cls: 'ok' }, queued: null });
+    assert.deepEqual(queueLine('steer', [pi(['a'], []), pi([], [])], 'W'), { line: { text: 'Steer delivered to W', cls: 'ok' }, queued: null });
+    assert.deepEqual(queueLine(null, [demo(0, 0)], 'W'), { line: null, queued: null });
   });
 });

@@ -13,6 +13,29 @@ type Of<K> = Entry extends infer E ? (E extends { kind: infer KK } ? (K extends 
 const only = <K extends Entry['kind']>(m: LogModel, kind: K) => m.all().filter((e) => e.kind === kind) as Of<K>[];
 
 describe('ui event log model', () => {
+  it('an event the host cut to a preview shows a warning naming the fields and the line\'s size', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('tool_execution_start', { tool_call_id: 'c1', tool_name: 'bash', args: { command: 'yes' } }),
+      ev('tool_execution_update', { tool_call_id: 'c1', tool_name: 'bash', result: { content: [{ type: 'text', text: 'y…[cut]…y' }] }, cut: { lineChars: 40 * 1024 * 1024, fields: [{ path: 'result.content[0].text', chars: 41_943_000 }] } } as never),
+    ]));
+    const [w] = only(m, 'warning');
+    assert.equal(w.title, 'Cut: tool_execution_update');
+    assert.equal(w.text, 'a 40.0 MiB line from the worker; the host kept a preview (first and last characters) of result.content[0].text (41,943,000 characters)');
+  });
+
+  it('session marks are marks with their own icon, not problems with a stop sign, and lead with no raw session id (issue 28)', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('session_resumed', { data: { session: { id: '0f8e2c1a-5b7d-4e3f-9a21-c0ffee123456', file: null } } } as Partial<PageEvent>),
+      ev('session_changed', { data: { verb: 'fork', session: { id: 'abcdef0123456789', file: null } } } as Partial<PageEvent>),
+    ]));
+    assert.deepEqual(kinds(m), ['other', 'other']);
+    const [resumed, forked] = only(m, 'other');
+    assert.deepEqual([resumed.type, resumed.icon, resumed.text], ['Resumed', 'history', 'the events above are from before; the worker continues that conversation']);
+    assert.deepEqual([forked.type, forked.icon, forked.text], ['Forked', 'repo-forked', 'into session abcdef01']);
+  });
+
   it('τ: a prompt, its turn with provenance from correlation.origin, text assembled from deltas, the end', () => {
     const m = new LogModel();
     m.apply(stamped([

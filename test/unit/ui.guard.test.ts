@@ -9,7 +9,7 @@ import { cardItems, cardProblems } from '../../src/ui/commands/cardItems';
 import { trustLines, workerDescription } from '../../src/ui/views/describe';
 import { guardFromSettings, resolveAgentDirs } from '../../src/ui/settings/guardSpec';
 import { piChoice, profileChoices } from '../../src/ui/settings/profiles';
-import { readSettings, type GuardSettings } from '../../src/ui/settings/settings';
+import { readSettings, settingsMessage, type GuardSettings } from '../../src/ui/settings/settings';
 import type { WorkerState } from '../../src/core/api';
 
 const WS = path.resolve('/ws/project');
@@ -51,6 +51,9 @@ describe('ui guard settings', () => {
     }
     assert.ok(errors.some((e) => /onViolation is invalid \(must be "abort" or "flag"\); using the default "abort"/.test(e)), errors.join(' | '));
     assert.ok(errors.some((e) => /profiles\[0\] is invalid \(guard: guard must be true or false\)/.test(e)), errors.join(' | '));
+    // The notification: one sentence each, not run together (issue 28).
+    assert.equal(settingsMessage(errors.slice(0, 2)), `RPC Workers settings: ${errors[0]}. ${errors[1]}.`);
+    assert.equal(settingsMessage(['Ends already.']), 'RPC Workers settings: Ends already.');
   });
 });
 
@@ -137,11 +140,13 @@ describe('ui trust words', () => {
   it('unguarded worker: the trust of your own tools; guarded τ: the host audits', () => {
     assert.equal(trustLines(s({})).guard, 'not guarded: the worker has the trust of your own tools');
     assert.deepEqual(trustLines(s({})).lines, []);
-    assert.deepEqual(trustLines(s({ guarded: true, dialect: 'tau' })).lines, ["tools: the worker's own; the host audits each call's paths"]);
+    const tau = trustLines(s({ guarded: true, dialect: 'tau' }));
+    assert.equal(tau.guard, 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged');
+    assert.deepEqual(tau.lines, ["tools: the worker's own; the host checks each call after it is made and may abort the turn"]);
   });
   it('the description ends with "guarded" for a guarded worker only', () => {
     const base = { status: 'running', streaming: false, compacting: false, model: 'm', exitCode: null, signal: null } as const;
-    assert.equal(workerDescription({ ...base, guarded: true } as WorkerState), 'running · m · guarded');
-    assert.equal(workerDescription({ ...base, guarded: false } as WorkerState), 'running · m');
+    assert.equal(workerDescription({ ...base, guarded: true } as WorkerState), 'idle · m · guarded');
+    assert.equal(workerDescription({ ...base, guarded: false } as WorkerState), 'idle · m');
   });
 });

@@ -1,13 +1,14 @@
 // Pure parts of the history UI: the words a past session and a worker's usage are shown with,
 // what is stored to resume a session (no secrets, no repeated task), and the history settings.
 import * as assert from 'node:assert/strict';
-import { ago, endWords, pastDescription, tokens, usageWords } from '../../src/ui/history/words';
+import { ago, endWords, pastDescription, ranAt, tokens, usageWords } from '../../src/ui/history/words';
 import { resumeRecordsSchema, resumeSpec, storableSpec } from '../../src/ui/history/resumeRecord';
 import { historyLimits, readSettings } from '../../src/ui/settings/settings';
 import type { WorkerUsage } from '../../src/core/api';
 
-const NOW = 1_800_000_000_000;
-const base = { turns: 1, filesTouched: [] as string[], startedAt: NOW - 3_600_000, endedAt: NOW - 120_000, archived: false };
+// Local times, so that the words do not depend on the machine's time zone.
+const NOW = new Date(2027, 0, 15, 16, 30).getTime();
+const base = { turns: 1, filesTouched: [] as string[], startedAt: new Date(2027, 0, 15, 14, 2).getTime(), endedAt: NOW - 120_000, archived: false };
 
 describe('history words', () => {
   it('says how a session ended as a person would', () => {
@@ -20,8 +21,13 @@ describe('history words', () => {
   });
 
   it('describes a past session in one line, counting in words', () => {
-    assert.equal(pastDescription({ ...base, status: 'interrupted', endReason: 'interrupted', exit: null, filesTouched: ['/a', '/b'] }, null, NOW), 'interrupted by reload · 1 turn · 2 files · 2 min ago');
-    assert.equal(pastDescription({ ...base, turns: 3, status: 'ended', endReason: 'stopped', exit: null, archived: true }, 's-x', NOW), 'resumed · 3 turns · 2 min ago · archived');
+    assert.equal(pastDescription({ ...base, status: 'interrupted', endReason: 'interrupted', exit: null, filesTouched: ['/a', '/b'] }, null, NOW), 'today 14:02 · interrupted by reload · 1 turn · 2 files');
+    assert.equal(pastDescription({ ...base, turns: 3, status: 'ended', endReason: 'stopped', exit: null, archived: true }, 's-x', NOW), 'today 14:02 · resumed · 3 turns · archived');
+    assert.equal(ranAt(new Date(2027, 0, 15, 0, 5).getTime(), NOW), 'today 00:05');
+    assert.equal(ranAt(new Date(2027, 0, 14, 23, 59).getTime(), NOW), 'yesterday 23:59');
+    assert.equal(ranAt(new Date(2027, 0, 11, 9, 7).getTime(), NOW), 'Mon 09:07');
+    assert.equal(ranAt(new Date(2027, 0, 3, 9, 7).getTime(), NOW), '3 Jan 09:07');
+    assert.equal(ranAt(new Date(2026, 11, 3, 9, 7).getTime(), NOW), '3 Dec 2026');
     assert.equal(ago(NOW - 5_000, NOW), 'just now');
     assert.equal(ago(NOW - 3 * 3_600_000, NOW), '3 h ago');
     assert.equal(ago(NOW - 4 * 86_400_000, NOW), '4 days ago');

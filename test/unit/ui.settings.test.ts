@@ -37,7 +37,7 @@ describe('ui settings', () => {
     const { settings, errors } = readSettings((k) => (k === 'profiles' ? profiles : undefined));
     assert.deepEqual(settings.profiles.map((p) => p.name), ['tau']);
     assert.equal(errors.length, 3);
-    assert.match(errors[0], /profiles\[1\] is invalid \(dialect: dialect must be "pi" or "tau"\)/);
+    assert.match(errors[0], /profiles\[1\] is invalid \(dialect: dialect must be "pi", "tau" or "acp"\)/);
     assert.match(errors[1], /profiles\[2\]: a profile named "tau" comes earlier/);
     assert.match(errors[2], /profiles\[3\] is invalid \(name:/);
   });

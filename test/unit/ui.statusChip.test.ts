@@ -15,7 +15,7 @@ function state(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 42, cwd: '/w', dialect: 'tau', command: 'node',
     args: [], model: 'demo-model', sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
-    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], ...over,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
   };
 }
 const turn = (index: number, over: Partial<TurnSummary> = {}): TurnSummary => ({ index, submissionId: null, source: null, submitter: null, startedAt: 1, endedAt: 2, endReason: 'done', error: null, tools: [], ...over });
@@ -41,6 +41,12 @@ describe('ui event log status chip', () => {
     assert.match(chip.cls, /\bphase-idle\b/);
     assert.match(chip.cls, /\battention-needs-input\b/);
     assert.match(chip.title, /needs input: waits for your answer to an extension's request: Ship it\?/);
+  });
+
+  it('a stopped worker\'s chip shows no pid: its process is gone (issue 28)', () => {
+    assert.equal(chipFor(state({ status: 'stopped' })).chip.text, 'stopped · demo-model');
+    assert.equal(chipFor(state({ status: 'failed', exitCode: 1 })).chip.text, 'failed · demo-model');
+    assert.equal(chipFor(state()).chip.text, 'idle · demo-model · pid 42');
   });
 
   it('a pi dialog open mid-turn needs input too, and the chip says that and not "streaming"', () => {

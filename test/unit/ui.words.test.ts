@@ -3,14 +3,14 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
-import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList, workerLabels } from '../../src/ui/views/describe';
+import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
 import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w1', name: 'W', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 1, cwd: '/w', dialect: 'tau', command: '/usr/bin/node',
     args: ['demo worker.js'], model: 'm', sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
-    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], ...over,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
   };
 }
 
@@ -23,14 +23,16 @@ describe('ui words and icons', () => {
     assert.equal(workerIcon(st({ streaming: true })).id, 'sync~spin');
     assert.equal(workerIcon(st({ status: 'failed' })).id, 'error');
     assert.equal(workerIcon(st({ status: 'starting' })).id, 'loading~spin');
-    assert.equal(workerDescription(st({ streaming: true })), 'running · m · streaming');
+    assert.equal(workerDescription(st({ streaming: true })), 'streaming · m');
+    // The tree says what the log's chip says, first (issue 28).
+    assert.equal(workerDescription(st({})), 'idle · m');
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
   });
 
   it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
-    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'running · m · retrying after its turn');
-    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'running · m · compacting after its turn');
-    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'running · m · settling its turn');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'retrying after its turn · m');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'compacting after its turn · m');
+    assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'settling its turn · m');
     assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: '1.6.0' })), 'pi 1.6.0');
     assert.equal(dialectLine(st({ dialect: 'pi', workerVersion: null })), 'pi (version not known)');
   });
@@ -65,6 +67,9 @@ describe('ui words and icons', () => {
     assert.match(resultSentence('abort', 'W', { status: 'not_streaming', note: 'ended by itself' }), /W is not streaming: there was no turn to abort \(ended by itself\)/);
     assert.equal(resultSentence('redirect', 'W', { status: 'error', error: 'boom' }), 'Redirecting W failed: boom');
     assert.equal(resultSentence('compact', 'W', { status: 'aborted' }), 'The compaction of W was cancelled');
+    assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: true }), 'Compacted W');
+    assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false }), 'Nothing to compact in W');
+    assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false, note: 'Already compacted' }), 'Nothing to compact in W (Already compacted)');
   });
 
   it('a second Stop says the worker is already stopped, as information, by name', () => {
@@ -84,21 +89,20 @@ describe('ui words and icons', () => {
     assert.doesNotMatch(key?.when ?? '', /Workers|streaming/i);
     const cmd = manifest.contributes.commands.find((c) => c.command === 'rpcWorkers.redirectWithSelection');
     assert.equal(cmd?.enablement, undefined, 'an enablement clause swallows the key press silently');
+    // A disabled command is missing from the palette, and its name typed there ran another (issue 28).
+    for (const id of ['rpcWorkers.startWorkerInWorktree', 'rpcWorkers.startDemoWorkerInWorktree']) {
+      assert.equal(manifest.contributes.commands.find((c) => c.command === id)?.enablement, undefined, `${id} is disabled outside a repository instead of saying why`);
+    }
   });
 
-  it('two workers with the same name are told apart by their number; a lone name stays as it is', () => {
-    const labels = workerLabels([{ workerId: 'w1-aaaaaaaa', name: 'Demo worker' }, { workerId: 'w3-bbbbbbbb', name: 'Demo worker' }, { workerId: 'w2-cccccccc', name: 'pi' }]);
-    assert.deepEqual([...labels.values()], ['Demo worker #1', 'Demo worker #3', 'pi']);
-  });
-
-  it("the event log's worker list keeps stopped workers (their logs stay reachable), each once", () => {
+  it("the event log's worker list keeps stopped workers (their logs stay reachable), each once, under the name the host gave it", () => {
     const list = logWorkerList(
-      [{ workerId: 'w2-b', name: 'Demo worker', status: 'running' }],
-      [{ workerId: 'w1-a', name: 'Demo worker', status: 'stopped' }, { workerId: 'w2-b', name: 'Demo worker', status: 'stopped' }],
+      [{ workerId: 'w2-b', name: 'Demo worker #2', status: 'running' }],
+      [{ workerId: 'w1-a', name: 'Demo worker', status: 'stopped' }, { workerId: 'w2-b', name: 'Demo worker #2', status: 'stopped' }],
     );
     assert.deepEqual(list, [
       { workerId: 'w2-b', name: 'Demo worker #2', status: 'running' },
-      { workerId: 'w1-a', name: 'Demo worker #1', status: 'stopped' },
+      { workerId: 'w1-a', name: 'Demo worker', status: 'stopped' },
     ]);
   });
 });

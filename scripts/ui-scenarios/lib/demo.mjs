@@ -21,7 +21,7 @@ export async function startDemo(page, { width = 620 } = {}) {
   return log;
 }
 
-/** Open RPC Workers `width` wide and start two demo workers with `command` ("Demo worker #1" and "#2"). */
+/** Open RPC Workers `width` wide and start two demo workers with `command` ("Demo worker" and "Demo worker #2"). */
 export async function startTwoDemos(page, command, width) {
   await clickActivityBar(page, 'RPC Workers');
   await widenSideBar(page, width);
@@ -31,7 +31,16 @@ export async function startTwoDemos(page, command, width) {
   await sessionsRow(page, 'Demo worker #2').waitFor({ state: 'visible' });
 }
 
+/**
+ * Text that matches a worker's name and not a longer one's: "Demo worker" is not "Demo worker #2"
+ * (each worker has one name, numbered from the second on).
+ */
+export function workerName(name) {
+  return typeof name === 'string' ? new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\d| #\\d)`) : name;
+}
+
 export function sessionsRow(page, text) {
+  text = workerName(text);
   return page.locator('.part.sidebar .pane[aria-label^="Sessions"] .monaco-list-row[role="treeitem"], .part.sidebar .monaco-list-row[role="treeitem"]', { hasText: text }).first();
 }
 
@@ -95,8 +104,7 @@ export async function promptWorker(page, worker, text) {
   // Two workers run: the person picks one (the one selected in the Sessions view comes first).
   await widget.locator('.quick-input-title', { hasText: /^Prompt$/ }).waitFor({ state: 'visible' });
   await input.fill(worker);
-  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
-  await input.press('Enter');
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: workerName(worker) }).first().click();
   await widget.locator('.quick-input-title', { hasText: `Prompt ${worker}` }).waitFor({ state: 'visible' });
   await answerInput(page, text);
 }
@@ -152,7 +160,6 @@ export async function openLogTab(page, worker) {
   await input.press('Enter');
   await widget.locator('.quick-input-title', { hasText: 'Open Log in Editor Tab' }).waitFor({ state: 'visible' });
   await input.fill(worker);
-  await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: worker }).waitFor({ state: 'visible' });
-  await input.press('Enter');
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: workerName(worker) }).first().click();
   await page.locator('.tab', { hasText: `${worker} ·` }).waitFor({ state: 'visible' });
 }

@@ -22,6 +22,12 @@ export const EXTRA_EVENT_TYPES = [
   // Host-made: the worker resumed an earlier session, moved to another (new_session, fork), or
   // switched its model; each names what it is on now.
   'session_resumed', 'session_changed', 'model_changed',
+  // Said by agents of any dialect that has them (ACP today), in the one model: the agent's plan
+  // as a checklist, the user's own words replayed, the agent asking the person before a tool
+  // runs and the answer, its mode or options changing, its slash commands, its usage readout,
+  // the session's title, and processes the host ended after an abort.
+  'plan', 'user_message', 'permission_request', 'permission_end', 'mode_changed', 'config_changed',
+  'commands_changed', 'usage_update', 'session_info', 'processes_ended',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];
@@ -38,6 +44,16 @@ export interface TurnStamp {
   opens?: true;
   /** This event ended the turn (its settle, or the worker's exit): `end_reason` and `error` say how. */
   ends?: true;
+}
+
+/** Fields the host cut to a preview because the line they came in was very long (events/cutEvent.ts). */
+export interface EventCut {
+  /** The line's length, in characters. */
+  lineChars: number;
+  /** Each cut field by its path in the event, and its length before the cut. */
+  fields: Array<{ path: string; chars: number }>;
+  /** Cut fields beyond those named. */
+  more?: number;
 }
 
 export interface AgentEvent {
@@ -73,6 +89,40 @@ export interface AgentEvent {
   stop_reason?: string | null;
   /** pi: another attempt follows this agent_end. */
   will_retry?: boolean;
+  /** A person's reading of the tool call ("Run `npm test`"), where the worker gives one. */
+  title?: string | null;
+  /** What the call does, where the worker says (read, edit, delete, move, search, execute, think, fetch, other). */
+  tool_kind?: string | null;
+  /** Files the call touches. */
+  locations?: ToolLocation[] | null;
+  /** File changes the call makes or proposes, drawn as diffs. */
+  diffs?: ToolDiff[] | null;
+  /**
+   * The worker replayed this from an earlier session while it reopened it (ACP `session/load`):
+   * part of no turn of this worker, and never its state.
+   */
+  replayed?: true;
   /** Everything else the worker sent with the event, by its own names. */
   data?: Record<string, unknown>;
+  /** Set by the host when it kept only a preview of long fields. */
+  cut?: EventCut;
+}
+
+export interface ToolLocation {
+  path: string;
+  line?: number | null;
+}
+
+/** One file's change: `oldText` null for a new file. */
+export interface ToolDiff {
+  path: string;
+  oldText: string | null;
+  newText: string;
+}
+
+/** A choice the agent offers when it asks before a tool runs. */
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});
 }

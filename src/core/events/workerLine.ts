@@ -14,6 +14,8 @@ const SLACK = 1024;
  * which its event drops, so such a line is kept only while it is short.
  */
 export function lineStandsFor(event: AgentEvent, line: string): boolean {
+  // The replay mark is the host's: the line alone does not say it.
+  if (event.replayed) return false;
   const turn = event.turn;
   if (turn !== undefined && (turn.opens === true || turn.ends === true)) return false;
   return event.type !== 'message_update' || line.length <= SLACK + 2 * (event.delta?.length ?? 0);

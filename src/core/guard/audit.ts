@@ -1,5 +1,6 @@
 // For workers the host cannot load a guard into (τ, others): judge a tool call from its arguments
-// as it is reported. This reports a violation; only an in-process guard can prevent one.
+// as it is reported. This reports a violation; only an in-process guard can prevent one. It
+// fails closed: what it does not know (a tool, an argument) is a violation, not a pass.
 import { judgePath, type ResolvedPolicy } from './policy';
 
 /** Tools that only read: their paths are not judged, a guard confines writes. */
@@ -53,6 +54,25 @@ export interface AuditResult {
   paths: string[];
 }
 
+/**
+ * The writing tools the audit knows (τ 0.15.0's and pi's): each names the file it writes in
+ * `path` and takes only these arguments. Any other argument could name another file (a
+ * `filepath`, an `output`, a path nested in options), so it is flagged, not guessed at.
+ */
+const WRITERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  write: new Set(['path', 'content', 'encoding']),
+  edit: new Set(['path', 'old_string', 'new_string', 'replace_all', 'edits', 'oldText', 'newText']),
+};
+/** Patch tools: every file their patch text names is judged. */
+const PATCHERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  apply_patch: new Set(['input', 'patch']),
+};
+const KNOWN = `it judges write and edit by their "path" and apply_patch by its patch, and passes ${[...READ_ONLY_TOOLS].join(', ')}`;
+
+/**
+ * Fails closed: a tool is passed only when it is known to be read-only, or known to write what
+ * its arguments name and every such name is allowed. Anything else is a violation.
+ */
 export function auditToolCall(policy: ResolvedPolicy, toolName: string, args: unknown, cwd: string): AuditResult {
   if (READ_ONLY_TOOLS.has(toolName)) return { violation: null, paths: [] };
   if (SHELL_TOOLS.has(toolName)) {
@@ -60,9 +80,22 @@ export function auditToolCall(policy: ResolvedPolicy, toolName: string, args: un
       ? { violation: null, paths: [] }
       : { violation: `${toolName} under the guard: a shell cannot be audited by path, and bash is not allowed`, paths: [] };
   }
+  const keys = WRITERS[toolName] ?? PATCHERS[toolName];
+  if (!keys) return { violation: `${toolName}: not a tool the audit knows (${KNOWN}), so what it writes cannot be checked`, paths: [] };
+  const record = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const unknown = Object.keys(record).find((k) => !keys.has(k));
+  if (unknown !== undefined) return { violation: `${toolName}: argument ${JSON.stringify(unknown)} is not one the audit knows, so where the call writes cannot be checked`, paths: [] };
+  let raws: string[];
+  if (WRITERS[toolName]) {
+    if (typeof record.path !== 'string') return { violation: `${toolName}: no "path" the audit can judge`, paths: [] };
+    raws = [record.path];
+  } else {
+    raws = [...new Set(Object.values(record).flatMap((v) => (typeof v === 'string' ? patchPaths(v) : [])))];
+    if (raws.length === 0) return { violation: `${toolName}: its patch names no file the audit can judge`, paths: [] };
+  }
   let violation: string | null = null;
   const paths: string[] = [];
-  for (const raw of extractPaths(args)) {
+  for (const raw of raws) {
     const verdict = judgePath(policy, raw, cwd);
     if (verdict.resolved) paths.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${toolName} ${JSON.stringify(raw)}: ${verdict.rule}`;

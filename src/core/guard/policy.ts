@@ -56,11 +56,23 @@ export interface Verdict {
 export interface GuardOptions {
   /** Overrides probing the volume; for tests and hosts that know better. */
   caseInsensitive?: boolean;
+  /** Absolute folders forbidden too, wherever they are (the agent card folders a start reads). */
+  alsoForbidden?: string[];
 }
 
-/** Defaults apply under the root and every allowed path, whatever else a spec says. */
+/**
+ * Forbidden at any depth under the root and every allowed path, whatever else a spec says:
+ * secrets and repository internals, and what configures the next worker or the editor (the
+ * workspace's settings with its `rpcWorkers.profiles` and `rpcWorkers.guard.*`, agent cards,
+ * the agents' own config folders), so a guarded worker cannot loosen the guard of the next one.
+ */
+export const DEFAULT_FORBIDDEN_NAMES = [
+  '.git', '.env', '.env.*', 'node_modules',
+  '.vscode', '*.code-workspace', '.pi', '.tau', '.claude', '.gemini', '.codex', '.cursor', '.agents',
+] as const;
+
 export function defaultForbidden(base: string): string[] {
-  return ['.git', '.env', '.env.*', 'node_modules'].map((name) => path.join(base, '**', name));
+  return DEFAULT_FORBIDDEN_NAMES.map((name) => path.join(base, '**', name));
 }
 
 function zodMessage(err: z.ZodError): string {
@@ -102,7 +114,7 @@ export function resolveGuard(spec: boolean | GuardSpec | undefined, root: string
   const parsed = GuardSpecSchema.safeParse(spec === true ? { allowedPaths: [root], forbiddenPaths: [] } : spec);
   if (!parsed.success) throw new GuardSpecError(zodMessage(parsed.error));
   const { allowedPaths, forbiddenPaths, bash } = parsed.data;
-  const defaults = [root, ...allowedPaths].flatMap(defaultForbidden);
+  const defaults = [...[root, ...allowedPaths].flatMap(defaultForbidden), ...(options.alsoForbidden ?? []).filter((p) => path.isAbsolute(p))];
   return compile({ allowedPaths, forbiddenPaths: [...forbiddenPaths, ...defaults], bash: bash === true }, root, options);
 }
 

@@ -20,7 +20,7 @@
 //   <id>.name.json     a name the person gave it (atomic rename; separate from the archive mark
 //   <id>.archived      and from the meta, so no edit can lose another)
 import { z } from 'zod';
-import type { DialectName } from '../dialectName';
+import { DIALECT_NAMES, type DialectName } from '../dialectName';
 import type { AgentEvent } from '../events/agentEvent';
 
 export const SESSION_ID = /^s-[0-9a-z]+-[0-9a-f]{8}$/;
@@ -102,7 +102,7 @@ export const metaSchema = z.object({
   id: z.string().regex(SESSION_ID),
   workerId: z.string(),
   name: z.string(),
-  dialect: z.enum(['pi', 'tau']),
+  dialect: z.enum(DIALECT_NAMES),
   cwd: z.string(),
   command: z.string(),
   model: z.string().nullable(),

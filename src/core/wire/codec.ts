@@ -8,7 +8,9 @@ import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 
 export type Decoded =
-  | { kind: 'message'; message: Message }
+  // `event`: what the message means for the turn, delivered before it (ACP's session/prompt
+  // answer is the turn's end); such an event has no line of its own to stand for it.
+  | { kind: 'message'; message: Message; event?: AgentEvent }
   | { kind: 'event'; event: AgentEvent }
   | { kind: 'invalid'; reason: string; otherDialect?: DialectName };
 
@@ -16,6 +18,8 @@ export interface WireCodec {
   decode(value: unknown): Decoded;
   /** `undefined` means the message has no equivalent on this wire and is not sent. */
   encode(message: Message): unknown;
+  /** What a message the host sends means for the turn (ACP: a prompt sent is the turn's start). */
+  announce?(message: Message): AgentEvent | undefined;
 }
 
 /**

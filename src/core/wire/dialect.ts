@@ -2,7 +2,7 @@
 // (its codec), how the worker must be launched, and how each control verb is said on its wire;
 // the worker state machine above it never sees a pi command or a τ method name.
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type { DialectName, Provenance, StreamingBehavior } from '../api';
+import type { DialectName, PermissionAsk, Provenance, SessionRef, StreamingBehavior } from '../api';
 import type { WireCodec } from './codec';
 import type { SessionVerbs } from './sessionVerbs';
 
@@ -13,7 +13,25 @@ export interface ProbeInfo {
   sessionFile?: string | null;
   streaming: boolean;
   protocolVersion: string | null;
+  /** The worker's own version, where its handshake names it (ACP `agentInfo.version`). */
+  workerVersion?: string | null;
 }
+
+/** What the probe may need of the spec (ACP opens its session in the probe). */
+export interface ProbeContext {
+  cwd: string;
+  resume?: SessionRef;
+  model?: string;
+  /** The session mode to set once the session exists (ACP). */
+  mode?: string;
+  /** This host's version, for the handshake's client info. */
+  clientVersion?: string;
+}
+
+/** A request the agent sends the host, read by its dialect; `answer` says it on the wire. */
+export type AgentRequest =
+  | { kind: 'permission'; sessionId: string; ask: PermissionAsk; answer: (optionId: string | null) => unknown }
+  | { kind: 'invalid'; reason: string; answer: unknown };
 
 export interface LaunchOptions {
   /** The program the caller runs. */
@@ -76,7 +94,27 @@ export interface Dialect {
   createCodec(): WireCodec;
   /** Arguments the host adds after the caller's own (`args`), which it may read to say nothing twice. */
   launchArgs(options: LaunchOptions): string[];
-  probe(connection: MessageConnection): Promise<ProbeInfo>;
+  probe(connection: MessageConnection, context: ProbeContext): Promise<ProbeInfo>;
+  /** Whether a turn runs, for a dialect that has no verb to ask (ACP: its prompt is unanswered). */
+  streaming?(connection: MessageConnection): boolean;
+  /** Links a connection to its codec, for a dialect whose verbs read what the codec saw (ACP). */
+  bind?(codec: WireCodec, connection: MessageConnection): void;
+  /**
+   * What the worker can take while a turn runs: a steer into the turn, and a follow-up queued by
+   * the worker itself or held by the host until the turn is answered. Absent: both, by the worker.
+   */
+  midTurn?(connection: MessageConnection): { steer: boolean; followUp: 'worker' | 'host' };
+  /**
+   * After an abort, the host ends what the worker started during the turn and left running
+   * (Codex's agent leaves its shell command running after a cancel).
+   */
+  readonly sweepsAfterAbort?: boolean;
+  /** Why this worker cannot compact now (no compaction at all), or null. */
+  compactUnavailable?(connection: MessageConnection): string | null;
+  /** A request from the worker that the host answers (ACP permission requests); null: not one. */
+  agentRequest?(method: string, params: unknown): AgentRequest | null;
+  /** The session modes the worker offers, where it has modes (ACP). */
+  modes?(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string }> } | null;
   /** `handled`: the worker consumed the prompt without starting a turn (pi 1.x `disposition: "handled"`). */
   prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null; handled?: boolean }>;
   /** Returns the compaction the abort also reached, where the worker says so. */

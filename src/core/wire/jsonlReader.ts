@@ -24,7 +24,7 @@ export interface JsonlReaderOptions {
    * Receives events synchronously, in arrival order. A returned promise pauses reading until it
    * settles: a slow consumer slows the worker (through the pipe) instead of growing a queue.
    */
-  onEvent: (event: AgentEvent, line: string) => void | Promise<void>;
+  onEvent: (event: AgentEvent, line?: string) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   /** Every received value, before decoding (protocol trace); unset costs nothing. */
   onReceive?: (value: unknown) => void;
@@ -113,6 +113,8 @@ export class JsonlMessageReader extends AbstractMessageReader {
         return pending instanceof Promise ? pending : undefined;
       }
       case 'message':
+        // The event first: whoever the answer resolves then sees the turn already ended.
+        if (decoded.event) void this.options.onEvent(decoded.event);
         if (this.callback) this.callback(decoded.message);
         else this.early.push(decoded.message);
         return undefined;

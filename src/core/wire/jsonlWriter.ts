@@ -3,6 +3,7 @@
 // error of this writer (reported, never an uncaught exception that takes the host down).
 import type { Writable } from 'node:stream';
 import { AbstractMessageWriter, type Message } from 'vscode-jsonrpc';
+import type { AgentEvent } from '../events/agentEvent';
 import type { WireCodec } from './codec';
 
 export class JsonlMessageWriter extends AbstractMessageWriter {
@@ -13,6 +14,8 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
     private readonly stream: Writable,
     private readonly codec: WireCodec,
     private readonly onSend?: (value: unknown) => void,
+    /** What a sent message means for the turn, where the codec says (announce). */
+    private readonly onAnnounce?: (event: AgentEvent) => void,
   ) {
     super();
     // The write callback reports the failure; this listener only keeps the stream's error
@@ -37,6 +40,8 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
       return Promise.resolve();
     }
     this.onSend?.(value);
+    const announced = this.codec.announce?.(message);
+    if (announced) this.onAnnounce?.(announced);
     return new Promise((resolve) => {
       this.stream.write(JSON.stringify(value) + '\n', (error) => {
         if (error) this.fireError(error, message, ++this.failures);

@@ -8,10 +8,19 @@
 // own findings) are few and are kept as the objects they are, and so is an event whose line is
 // much longer than it (events/workerLine.ts decides, for the history too).
 import type { AgentEvent, TurnStamp } from '../events/agentEvent';
+import { approxChars } from '../events/cutEvent';
 
 const FIRST_ARENA_BYTES = 256 * 1024;
 /** The arena grows to this, then older events give way to newer ones before the count bound. */
 const MAX_ARENA_BYTES = 64 * 1024 * 1024;
+/**
+ * What the events kept as objects may hold, in characters of their strings (about as many bytes,
+ * twice that for text outside Latin-1), before older ones give way. Each such event is itself
+ * bounded (events/cutEvent.ts), so this and the arena bound a worker's store in bytes.
+ */
+const MAX_OBJECT_CHARS = 16 * 1024 * 1024;
+/** A fixed charge per object event for its keys and structure. */
+const OBJECT_OVERHEAD = 256;
 
 /** Reads a stored line back into the event it was (the worker's codec, which is pure for events). */
 export type Redecode = (line: string) => AgentEvent;
@@ -25,6 +34,9 @@ export class EventStore {
   /** A line's bytes in the arena; -1 for a slot kept as its event. */
   private readonly lengths: Int32Array;
   private readonly times: Float64Array;
+  /** What each slot kept as an object was charged (approxChars), and the sum. */
+  private readonly charged: Float64Array;
+  private objectChars = 0;
   private size = 0;
   /** Events pushed out so far: also the arrival number of the oldest kept, whose slot is that modulo capacity. */
   private evictedCount = 0;
@@ -35,13 +47,14 @@ export class EventStore {
   /** Slots kept as lines: their bytes are the arena's live part, in slot order. */
   private lines = 0;
 
-  constructor(readonly capacity: number, private readonly redecode: Redecode, private readonly maxArenaBytes = MAX_ARENA_BYTES) {
+  constructor(readonly capacity: number, private readonly redecode: Redecode, private readonly maxArenaBytes = MAX_ARENA_BYTES, private readonly maxObjectChars = MAX_OBJECT_CHARS) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`event store capacity must be a positive integer, got ${capacity}`);
     this.objects = new Array(capacity);
     this.stamps = new Array(capacity);
     this.offsets = new Int32Array(capacity);
     this.lengths = new Int32Array(capacity).fill(-1);
     this.times = new Float64Array(capacity);
+    this.charged = new Float64Array(capacity);
     this.arena = Buffer.allocUnsafe(Math.min(FIRST_ARENA_BYTES, maxArenaBytes));
   }
 
@@ -54,6 +67,11 @@ export class EventStore {
     const at = line === undefined ? -1 : this.place(line.length * 3);
     if (at < 0) {
       this.objects[slot] = event;
+      const chars = OBJECT_OVERHEAD + approxChars(event, this.maxObjectChars);
+      this.charged[slot] = chars;
+      this.objectChars += chars;
+      // The newest is always kept, however large; older ones give way until the rest fits.
+      while (this.objectChars > this.maxObjectChars && this.size > 1) this.evictOldest();
       return;
     }
     const written = this.arena.write(line!, at, 'utf8');
@@ -94,6 +112,10 @@ export class EventStore {
   private evictOldest(): void {
     const slot = this.evictedCount % this.capacity;
     if (this.lengths[slot] >= 0) this.lines--;
+    else {
+      this.objectChars -= this.charged[slot];
+      this.charged[slot] = 0;
+    }
     this.objects[slot] = undefined;
     this.stamps[slot] = undefined;
     this.lengths[slot] = -1;

@@ -28,6 +28,10 @@ export interface InterruptPort {
   request<T>(pending: Promise<T>, what: string, timeoutMs?: number): Promise<T>;
   prompt(message: string, provenance: Provenance): Promise<PromptResult>;
   stateChanged(): void;
+  /** Answers every question the agent has open (ACP permission requests) `cancelled`. */
+  cancelQuestions(reason: string): void;
+  /** Ends what the agent left running of an aborted turn (dialects that sweep). */
+  sweepAfterAbort(): Promise<void>;
 }
 
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
@@ -47,6 +51,8 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   const compactionEnd = compacting && cancels ? w.waits.nextEvent('compaction_end') : null;
   const sent = performance.now();
   try {
+    // ACP: a question left open would hold the agent's turn; the cancel answers it first.
+    w.cancelQuestions('the turn was aborted');
     await w.request(w.dialect.abort(w.connection), 'abort');
     let compactionCancelled: boolean | null = null;
     if (settled) {
@@ -54,6 +60,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
       if (s.endReason !== 'aborted' && !compactionEnd) {
         return { status: 'not_streaming', workerId: w.id, note: `the turn ended by itself (${s.endReason ?? 'no reason given'}) before the abort landed`, ms: elapsed(t0) };
       }
+      await w.sweepAfterAbort();
     }
     if (compactionEnd) {
       const end = await w.waits.bounded(compactionEnd.promise, w.limits.settleTimeoutMs, 'the compaction ending after abort');
@@ -79,9 +86,11 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   if (w.turns.streaming) {
     const settled = w.waits.nextSettlement();
     try {
+      w.cancelQuestions('the turn was redirected');
       await w.request(w.dialect.abort(w.connection), 'abort');
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
       aborted = s.endReason === 'aborted';
+      if (aborted) await w.sweepAfterAbort();
     } catch (error) {
       return fail(`${(error as Error).message}; the new instruction was not sent`);
     } finally {
@@ -99,6 +108,8 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   const fail = (error: string): CompactResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
   const refused = w.refuseUnlessRunning();
   if (refused) return fail(refused);
+  const unavailable = w.dialect.compactUnavailable?.(w.connection);
+  if (unavailable) return fail(unavailable);
   if (w.turns.compacting) return fail('a compaction is already running');
   if (w.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
   let compactionId: string | null = null;
@@ -114,6 +125,11 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
     if (ack.result) {
       // pi answers when the compaction is over; its compaction_end event came first.
       if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
+      // A compaction the host announced (ACP's slash command) ends where the worker answered.
+      if (!w.dialect.announcesCompaction) {
+        w.emit({ type: 'compaction_end', is_error: false, data: { synthesized: true, performed: ack.result.performed ?? true, cancelled: ack.result.note === 'cancelled' } });
+        if (ack.result.note === 'cancelled') return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
+      }
       return { status: 'compacted', workerId: w.id, performed: ack.result.performed ?? true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
     }
     compactionId = ack.compactionId;

@@ -4,6 +4,7 @@
 // caller did not, and any other program is run as given. A guard on τ or another program is an
 // audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { SupervisorOptions, WorkerSpec } from '../api';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard } from '../cards/agentCards';
@@ -31,8 +32,9 @@ export const defaultGuardBundle = () => path.join(__dirname, 'pi-guard.js');
 export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built {
   const root = spec.workspaceFolder ?? spec.cwd;
   let card: AgentCard | undefined;
+  const cardDirs = spec.agentDirs ?? options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env });
   if (spec.agent) {
-    const loaded = loadAgentCards(spec.agentDirs ?? options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env }));
+    const loaded = loadAgentCards(cardDirs);
     const found = findCard(loaded.cards, spec.agent);
     if (!found.ok) return { ok: false, error: found.error };
     card = found.card;
@@ -42,7 +44,11 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
   try {
     // A specialist worker is guarded unless its card or the spec says otherwise.
     const guard = spec.guard ?? (card ? cardGuard(card, root) : undefined);
-    policy = resolveGuard(guard, root);
+    // Where cards are read, and pi's and τ's own config, wherever they are: a guarded worker
+    // must not write the card or settings the next worker starts from.
+    const home = os.homedir();
+    const configDirs = [...cardDirs, ...defaultAgentDirs(root, { ...process.env, ...spec.env }).map((d) => path.dirname(d)), path.join(home, '.tau'), path.join(home, '.pi')];
+    policy = resolveGuard(guard, root, { alsoForbidden: [...new Set(configDirs)] });
   } catch (error) {
     return { ok: false, error: `invalid guard: ${(error as Error).message}` };
   }

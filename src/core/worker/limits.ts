@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { SupervisorLimits, WorkerSpec } from '../api';
 import { GuardSpecSchema } from '../guard/policy';
 import { DEFAULT_LIMITS as DEFAULTS } from './defaultLimits';
+import { DIALECT_ERROR, DIALECT_NAMES } from '../dialectName';
 
 export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
 
@@ -39,7 +40,7 @@ const provenanceSchema = z.object({
 });
 
 export const workerSpecSchema = z.object({
-  dialect: z.enum(['pi', 'tau'], { error: 'dialect must be "pi" or "tau"' }),
+  dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
   command: z.string({ error: 'command is required' }).trim().min(1, 'command is required'),
   args: z.array(z.string()).optional(),
   cwd: z
@@ -63,6 +64,7 @@ export const workerSpecSchema = z.object({
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
+  mode: z.string().min(1).optional(),
 });
 
 export function checkSpec(spec: unknown): { ok: true; spec: WorkerSpec } | { ok: false; error: string } {

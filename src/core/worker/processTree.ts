@@ -126,3 +126,24 @@ export function mergeTrees(...trees: ProcInfo[][]): ProcInfo[] {
   for (const tree of trees) for (const p of tree) seen.set(`${p.pid}:${p.start}`, p);
   return [...seen.values()];
 }
+
+/** A process's command line, for saying what the host ended ("sleep 600"); null where unknown. */
+export function commandLine(pid: number): string | null {
+  if (!isLinux) return null;
+  try {
+    const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return text.split('\0').filter(Boolean).join(' ') || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The executable's short name (`bash`), Linux only. */
+export function commandName(pid: number): string | null {
+  if (!isLinux) return null;
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}

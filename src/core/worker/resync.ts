@@ -63,6 +63,7 @@ export class Resync {
 /** What the state check reads and does in its worker. */
 export interface StateCheckPort {
   readonly dialect: Dialect;
+  readonly cwd: string;
   readonly connection: MessageConnection;
   readonly turns: TurnTracker;
   live(): boolean;
@@ -85,7 +86,8 @@ export async function checkState(w: StateCheckPort, doubt: Doubt): Promise<'agai
   const settles = w.settles();
   let streaming: boolean;
   try {
-    ({ streaming } = await w.request(w.dialect.probe(w.connection), 'the state check'));
+    // A dialect without a state verb (ACP) knows from its own open prompt; the others are asked.
+    streaming = w.dialect.streaming ? w.dialect.streaming(w.connection) : (await w.request(w.dialect.probe(w.connection, { cwd: w.cwd }), 'the state check')).streaming;
   } catch (error) {
     if (!w.live()) return 'answered';
     w.say(`could not ask the worker what it is doing: ${(error as Error).message}`);

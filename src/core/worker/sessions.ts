@@ -35,6 +35,8 @@ const elapsed = (since: number) => Math.round((performance.now() - since) * 1000
 export function checkResume(spec: WorkerSpec): string | null {
   const ref = spec.resume;
   if (!ref) return null;
+  // An ACP agent keeps its sessions itself and resumes one by its id.
+  if (spec.dialect === 'acp') return ref.id ? null : 'an ACP agent resumes a session by its id; the reference names none';
   if (!spec.sessionDir) return 'resume needs the sessionDir the session was kept in';
   if (spec.dialect === 'tau') return ref.id ? null : 'τ resumes a session by its id; the reference names none';
   if (!ref.file) return 'pi resumes a session from its file; the reference names none';
@@ -126,6 +128,18 @@ export class WorkerSessions {
       this.site.emit({ type: 'model_changed', data: { model: this.model, asked: model } });
       this.site.changed();
       return { status: 'model_set', workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
+    });
+  }
+
+  /** Moves the session into another of the agent's modes (ACP); its mode_changed update follows or is made here. */
+  async setMode(mode: string): Promise<SessionVerbResult> {
+    const t0 = performance.now();
+    return this.guarded(t0, async (verbs) => {
+      if (!verbs.setMode) throw new Unsupported(`a ${this.site.spec.dialect} worker has no modes`);
+      const r = await this.site.request((c) => verbs.setMode!(c, mode), 'set_mode');
+      this.site.emit({ type: 'mode_changed', data: { mode: r.mode ?? mode, asked: mode } });
+      this.site.changed();
+      return { status: 'mode_set', workerId: this.site.id, session: this.ref, model: this.model, mode: r.mode ?? mode, ms: elapsed(t0) };
     });
   }
 

@@ -153,6 +153,8 @@ export class TurnTracker {
    * worker ends with one agent_settled.
    */
   observe(e: AgentEvent): AgentEvent | null {
+    // An earlier session's events, replayed while it reopens: history, not this worker's turns.
+    if (e.replayed) return null;
     // Events come unstamped: a worker's own `turn` field is kept in `data` by its codec.
     this.fold(e);
     if (!e.turn) this.stampInTurn(e);

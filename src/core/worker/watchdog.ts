@@ -80,7 +80,7 @@ function record(w, p, byPid) {
     w.groups.set(p.pgid, leader && leader.pgid === leader.pid ? leader.start : null);
   }
 }
-function snapshot() {
+function snapshot(only) {
   const all = table();
   const byPid = new Map();
   const byParent = new Map();
@@ -89,11 +89,13 @@ function snapshot() {
     const list = byParent.get(p.ppid);
     if (list) list.push(p); else byParent.set(p.ppid, [p]);
   }
-  for (const [root, w] of workers) {
+  const list = only || Array.from(workers.values());
+  for (const w of list) {
+    const root = w.root;
     for (const [k, p] of w.members) if (!same(p, byPid)) w.members.delete(k);
     const queue = [];
     const r = byPid.get(root);
-    if (r && !r.dead && r.start === w.start) queue.push(r);
+    if (r && !r.dead && r.start === w.start && root !== undefined) queue.push(r);
     for (const p of w.members.values()) queue.push(byPid.get(p.pid));
     const seen = new Set();
     while (queue.length) {
@@ -133,23 +135,19 @@ function hostAlive() {
   return !!now && !now.dead && now.start === hostStart;
 }
 
-let finishing = false;
-function finish() {
-  if (finishing) return;
-  finishing = true;
-  clearInterval(timer);
-  if (workers.size === 0) process.exit(0);
-  // Freeze what is known (each process, and each recorded group, which also holds what was
-  // forked after the last reading), then read again under it until nothing new appears.
+// Freezes what is known of the given workers (each process, and each recorded group, which also
+// holds what was forked after the last reading), reads again under it until nothing new
+// appears, then SIGKILLs it all; and kills their cgroups, which hold what escaped both.
+function endWorkers(ws) {
   const frozen = new Map();
   const frozenGroups = new Set();
-  const strays = { start: null, members: new Map(), groups: new Map() };
-  workers.set(-1, strays);
+  const strays = { root: undefined, start: null, members: new Map(), groups: new Map() };
+  const all = ws.concat([strays]);
   let byPid = new Map();
   for (let round = 0; round < 10; round++) {
-    byPid = snapshot();
+    byPid = snapshot(all);
     let fresh = 0;
-    for (const w of workers.values()) {
+    for (const w of all) {
       for (const [g, leaderStart] of w.groups) {
         if (frozenGroups.has(g) || !sameGroup(g, leaderStart, byPid)) continue;
         frozenGroups.add(g);
@@ -160,7 +158,7 @@ function finish() {
     for (const p of byPid.values()) {
       if (!p.dead && frozenGroups.has(p.pgid) && !spared.has(p.pid)) record(strays, p, byPid);
     }
-    for (const w of workers.values()) {
+    for (const w of all) {
       for (const [k, p] of w.members) {
         if (frozen.has(k)) continue;
         frozen.set(k, p);
@@ -172,7 +170,39 @@ function finish() {
   }
   for (const g of frozenGroups) signal(-g, 'SIGKILL');
   for (const p of frozen.values()) if (same(p, byPid)) signal(p.pid, 'SIGKILL');
-  process.exit(0);
+  for (const w of ws) if (w.cgroup) { try { fs.writeFileSync(w.cgroup + '/cgroup.kill', '1'); } catch (e) { /* gone, or before 5.14 */ } }
+  return Array.from(frozen.values());
+}
+// A SIGKILL lands when its target next runs: calls back once none of them is alive (or after 2 s).
+function whenGone(procs, then) {
+  const until = Date.now() + 2000;
+  (function check() {
+    const left = procs.filter(function (p) { const now = readStat(p.pid); return !!now && !now.dead && now.start === p.start; });
+    if (left.length && Date.now() < until) return setTimeout(check, 10);
+    then();
+  })();
+}
+
+let finishing = false;
+function finish() {
+  if (finishing) return;
+  finishing = true;
+  clearInterval(timer);
+  if (workers.size === 0) process.exit(0);
+  const ws = Array.from(workers.values());
+  endWorkers(ws);
+  // A killed cgroup empties as its processes are reaped; only then can it be removed.
+  const until = Date.now() + 2000;
+  const left = ws.filter(function (w) { return w.cgroup; }).map(function (w) { return w.cgroup; });
+  const roots = new Set(left.map(function (c) { return c.slice(0, c.lastIndexOf('/')); }));
+  (function sweep() {
+    for (let i = left.length - 1; i >= 0; i--) {
+      try { fs.rmdirSync(left[i]); left.splice(i, 1); } catch (e) { if (e.code === 'ENOENT') left.splice(i, 1); }
+    }
+    if (left.length && Date.now() < until) return setTimeout(sweep, 10);
+    for (const r of roots) { try { fs.rmdirSync(r); } catch (e) { /* another worker's, or busy */ } }
+    process.exit(0);
+  })();
 }
 
 let pending = '';
@@ -187,14 +217,27 @@ process.stdin.on('data', function (chunk) {
     try { m = JSON.parse(line); } catch (e) { continue; }
     if (typeof m.watch === 'number') {
       const known = workers.get(m.watch);
-      if (!known || known.start !== String(m.start)) workers.set(m.watch, { start: String(m.start), members: new Map(), groups: new Map() });
+      if (!known || known.start !== String(m.start)) workers.set(m.watch, { root: m.watch, start: String(m.start), cgroup: typeof m.cgroup === 'string' ? m.cgroup : null, members: new Map(), groups: new Map() });
       snapshot();
+    } else if (typeof m.end === 'number') {
+      // Stop: end everything ever seen of this worker (a job whose shell exited is out of its
+      // tree by now, but still recorded, and still in its group), then forget it.
+      const w = workers.get(m.end);
+      const killed = w ? endWorkers([w]) : [];
+      workers.delete(m.end);
+      if (stateFile) writeState();
+      const ended = m.end;
+      whenGone(killed, function () { reply({ ended: ended }); });
     } else if (typeof m.forget === 'number') {
       workers.delete(m.forget);
       if (stateFile) writeState();
     }
   }
 });
+function reply(message) {
+  try { process.stdout.write(JSON.stringify(message) + '\n'); } catch (e) { /* the host is gone */ }
+}
+process.stdout.on('error', function () {});
 process.stdin.on('end', finish);
 process.stdin.on('error', finish);
 process.on('SIGINT', function () {});
@@ -210,7 +253,10 @@ const isWindows = process.platform === 'win32';
 /** The host's side: spawns the watchdog on first use and keeps it told. A no-op on Windows. */
 export class Watchdog {
   private child: ChildProcess | null = null;
-  private readonly watched = new Map<number, string>();
+  private readonly watched = new Map<number, { start: string; cgroup: string | null }>();
+  /** Stops waiting for the watchdog to say it ended a worker (pid -> resolve). */
+  private readonly ending = new Map<number, () => void>();
+  private replies = '';
   private closed = false;
   /** When the last respawns happened: a watchdog that keeps dying is not respawned in a loop. */
   private respawns: number[] = [];
@@ -222,14 +268,37 @@ export class Watchdog {
     return this.child?.pid ?? null;
   }
 
-  watch(pid: number): void {
+  /** `cgroup`: the worker's cgroup folder, killed too if the host dies. */
+  watch(pid: number, cgroup: string | null = null): void {
     if (isWindows || this.closed) return;
     const start = startStamp(pid);
     if (start === undefined) return;
-    this.watched.set(pid, start);
+    this.watched.set(pid, { start, cgroup });
     // A watchdog spawned now is told of every watched worker, this one included.
-    if (this.child) this.send({ watch: pid, start });
+    if (this.child) this.send({ watch: pid, start, cgroup });
     else this.ensure();
+  }
+
+  /**
+   * Has the watchdog end every process it ever saw of the worker (and their process groups),
+   * then forget it. Stop calls it after the worker's own stop: a tool's background job whose
+   * shell has exited is no longer in the worker's tree, but the watchdog recorded it while it
+   * was. Resolves when the watchdog says it is done, or after `timeoutMs` if it does not.
+   */
+  end(pid: number, timeoutMs = 3_000): Promise<void> {
+    if (!this.watched.has(pid) || !this.child) return Promise.resolve(this.forget(pid));
+    this.watched.delete(pid);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.ending.delete(pid);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.ending.get(pid)?.();
+      this.ending.set(pid, done);
+      this.send({ end: pid });
+    });
   }
 
   forget(pid: number): void {
@@ -260,7 +329,7 @@ export class Watchdog {
       const args = ['--max-old-space-size=16', '--max-semi-space-size=1', '-e', 'eval(process.env.RPC_WORKERS_WATCHDOG_SOURCE)', 'rpc-workers-watchdog', String(process.pid), hostStart, String(this.pollMs)];
       child = spawn(process.execPath, args, {
         detached: true,
-        stdio: ['pipe', 'ignore', 'ignore'],
+        stdio: ['pipe', 'pipe', 'ignore'],
         env,
         windowsHide: true,
       });
@@ -274,6 +343,7 @@ export class Watchdog {
     child.on('exit', () => {
       if (this.child !== child) return;
       this.child = null;
+      for (const done of [...this.ending.values()]) done();
       // Killed while the host lives: a new one is told of every watched worker at once.
       const now = Date.now();
       this.respawns = this.respawns.filter((t) => now - t < 60_000);
@@ -288,8 +358,28 @@ export class Watchdog {
     // signal to end what it left behind.
     child.unref();
     (child.stdin as unknown as { unref?: () => void }).unref?.();
-    for (const [pid, start] of this.watched) this.send({ watch: pid, start });
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => this.onReply(chunk));
+    child.stdout!.on('error', () => {});
+    (child.stdout as unknown as { unref?: () => void }).unref?.();
+    for (const [pid, w] of this.watched) this.send({ watch: pid, start: w.start, cgroup: w.cgroup });
     return true;
+  }
+
+  private onReply(chunk: string): void {
+    this.replies += chunk;
+    let nl: number;
+    while ((nl = this.replies.indexOf('\n')) !== -1) {
+      const line = this.replies.slice(0, nl);
+      this.replies = this.replies.slice(nl + 1);
+      try {
+        const m = JSON.parse(line) as { ended?: unknown };
+        if (typeof m.ended === 'number') this.ending.get(m.ended)?.();
+      } catch {
+        // Not a reply.
+      }
+    }
+    if (this.replies.length > 4096) this.replies = '';
   }
 
   private send(message: object): void {

@@ -6,7 +6,7 @@
 // in workerRequests.ts.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type {
-  AbortResult, CompactResult, SupervisorLimits, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
+  AbortResult, CompactResult, SupervisorLimits, SupervisorOptions, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
   DialectName, StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState,
 } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
@@ -29,7 +29,9 @@ import { TurnTracker, type AfterTurn, type Settlement } from './turns';
 import { abort, compact, redirect, type InterruptPort } from './interrupts';
 import { Waits } from './waits';
 import { extensionRequestsFor, uiMessageHandlers, type ExtensionRequestsPort } from './workerRequests';
-import { WorkerProcess, type Exit } from './workerProcess';
+import { WorkerProcess, type Baseline, type Exit } from './workerProcess';
+import { Permissions } from './permissions';
+import { DIALECT_TITLES } from '../dialectName';
 
 /** What the supervisor hands each worker: its limits, its dialect, and where it reports. */
 export interface WorkerSetup {
@@ -42,6 +44,9 @@ export interface WorkerSetup {
   trace?: (direction: 'send' | 'receive', message: unknown) => void;
   onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
   onUiNotice?: (notice: UiNotice) => void;
+  onPermission?: SupervisorOptions['onPermission'];
+  /** This host's version, said in handshakes that ask for it (ACP). */
+  clientVersion?: string;
   /** The worker's version, as the dialect's preflight learned it (null: not known). */
   version?: string | null;
 }
@@ -66,6 +71,8 @@ export class Worker {
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
+  /** Why its start failed, when it did (failStart). */
+  private startFailure: string | null = null;
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
@@ -83,6 +90,10 @@ export class Worker {
   readonly sessions: WorkerSessions;
   /** What waits for the person: a pi dialog that is up, a τ extension request that stands. */
   private readonly pendingInput = new PendingInputs(() => this.stateChanged());
+  /** What the agent asks before its tools run (ACP), open until answered or cancelled. */
+  private readonly permissions: Permissions;
+  /** The processes below the worker when the running turn began (dialects that sweep after an abort). */
+  private turnBaseline: Baseline | null = null;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
@@ -95,18 +106,24 @@ export class Worker {
     this.traits = traitsOf(ctx.dialect, this.version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
     this.resync = new Resync(limits.resyncMs, (d) => checkState(this.inside, d));
+    this.permissions = new Permissions({
+      workerId: id, ask: ctx.onPermission, emit: (event) => this.emitHostEvent(event), pending: this.pendingInput,
+      inTurn: () => this.turns.streaming,
+    });
+    const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
-      cwd: spec.cwd, codec: ctx.dialect.createCodec(), maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
+      cwd: spec.cwd, codec, maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
       killGraceMs: limits.killGraceMs, trace: ctx.trace, explainStartFailure: (stderr) => ctx.dialect.explainStartFailure?.(stderr),
     }, {
       onEvent: (event, line) => this.receive(event, line),
       onProtocolError: (error) => this.onProtocolError(error),
-      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput),
+      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput, { dialect: ctx.dialect, permissions: this.permissions }),
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
     });
     this.connection = this.process.connection;
+    ctx.dialect.bind?.(codec, this.connection);
     this.waits = new Waits(this.bus, this.process);
     this.inside = {
       id, limits, cwd: spec.cwd, dialect: ctx.dialect, connection: this.connection, turns: this.turns, waits: this.waits,
@@ -123,6 +140,8 @@ export class Worker {
       emit: (event) => this.emitHostEvent(event),
       report: (event) => this.report(event),
       pendingInput: this.pendingInput,
+      cancelQuestions: (reason) => this.permissions.cancelAll(reason),
+      sweepAfterAbort: () => this.sweepAfterAbort(),
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
     this.sessions = new WorkerSessions({
@@ -181,6 +200,9 @@ export class Worker {
       filesTouched: [...this.turns.filesTouched],
       turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
       pendingInput: this.live ? this.pendingInput.list() : [],
+      ...this.modeState(),
+      compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
+      midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
     };
   }
 
@@ -192,11 +214,13 @@ export class Worker {
   async probe(): Promise<{ ok: true } | { ok: false; error: string }> {
     const wrongDialect = new Promise<never>((_, reject) => {
       this.onWrongDialect = (other) => reject(new Error(
-        `the worker answered in ${other === 'tau' ? 'τ\'s protocol (JSON-RPC 2.0)' : 'pi\'s protocol (JSONL {"type": ...} messages)'}, not ${this.spec.dialect === 'tau' ? 'τ\'s' : 'pi\'s'}: set the profile's dialect to "${other}"`,
+        `the worker answered in ${other === 'pi' ? 'pi\'s protocol (JSONL {"type": ...} messages)' : `${DIALECT_TITLES[other]}'s protocol (JSON-RPC 2.0)`}, not ${DIALECT_TITLES[this.spec.dialect]}'s: set the profile's dialect to "${other}"`,
       ));
     });
     try {
-      const info = await Promise.race([this.waits.bounded(this.ctx.dialect.probe(this.connection), this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
+      const probe = this.ctx.dialect.probe(this.connection, { cwd: this.spec.cwd, resume: this.spec.resume, model: this.spec.model, mode: this.spec.mode, clientVersion: this.ctx.clientVersion });
+      const info = await Promise.race([this.waits.bounded(probe, this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
+      if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
       this.model = info.model ?? this.model;
       this.sessionId = info.sessionId;
       await this.sessions.afterProbe(info);
@@ -217,6 +241,10 @@ export class Worker {
     const refused = this.refuseUnlessRunning() ?? checkPrompt(message, this.ctx.limits);
     if (refused) return fail(refused);
     const queued = this.turns.streaming ? options.streamingBehavior ?? null : null;
+    const midTurn = this.ctx.dialect.midTurn?.(this.connection);
+    if (queued === 'steer' && midTurn && !midTurn.steer) {
+      return fail(`${this.versionName()} cannot be steered inside its turn (the protocol has no steer): redirect instead (abort the turn, then send this), or send it as a follow-up`);
+    }
     if (this.turns.streaming && !queued) {
       const after = this.turns.afterTurn;
       if (after) return fail(`the worker is still busy after its turn (${AFTER_TURN_WORDS[after]}); prompt again once it settles (agent_settled), or send the message as follow-up`);
@@ -224,7 +252,7 @@ export class Worker {
     }
     const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
     const startsBefore = this.turns.agentStarts;
-    this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued } });
+    this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued, ...(queued === 'followUp' && midTurn?.followUp === 'host' ? { queuedBy: 'host' } : {}) } });
     try {
       // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
       // the settle timeout, not the command timeout.
@@ -258,6 +286,15 @@ export class Worker {
     return compact(this.inside, instructions);
   }
 
+  /**
+   * Ends a worker whose start failed (its readiness probe): it ends `failed`, with the reason,
+   * not `stopped`, in its state, its exit event and its history.
+   */
+  failStart(reason: string): Promise<StopResult> {
+    this.startFailure = reason;
+    return this.stop();
+  }
+
   /** Ends the worker's whole process tree (see WorkerProcess.stop). */
   async stop(): Promise<StopResult> {
     const t0 = performance.now();
@@ -276,8 +313,16 @@ export class Worker {
     // The store and the history keep the line instead of the event where it stands for it.
     const delivered = this.deliver(event, line !== undefined && lineStandsFor(event, line) ? line : undefined);
     if (settled) void this.deliver(settled);
-    if (this.launch.audit && event.type === 'tool_execution_start') void this.audit(event);
+    if (this.launch.audit && event.type === 'tool_execution_start' && !event.replayed) void this.audit(event);
+    // The agent's usage readout (ACP) is its session's accounting, read as it comes.
+    if (event.type === 'usage_update') void this.sessions.refreshUsage();
+    if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
+  }
+
+  private modeState(): Pick<WorkerState, 'mode' | 'modes'> {
+    const modes = this.ctx.dialect.modes?.(this.connection);
+    return modes ? { mode: modes.current, modes: modes.available } : { mode: null };
   }
 
   /** "pi 1.6.0", or the dialect's name when the version is not known. */
@@ -292,6 +337,20 @@ export class Worker {
     this.traits = traitsOf(this.ctx.dialect, version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
     this.stateChanged();
+  }
+
+  /**
+   * After an aborted turn: the shell commands the agent started during it and left running are
+   * ended by the host, and the log says which.
+   */
+  private async sweepAfterAbort(): Promise<void> {
+    const baseline = this.turnBaseline;
+    if (!baseline || !this.ctx.dialect.sweepsAfterAbort) return;
+    const ended = await this.process.endCommandsSince(baseline, Math.min(this.ctx.limits.killGraceMs, 1000));
+    if (ended.length === 0) return;
+    const list = ended.map((p) => `${p.command ?? 'a process'} (pid ${p.pid})`).join(', ');
+    this.output('protocol', `after the abort, the agent had left ${ended.length === 1 ? 'a command' : `${ended.length} commands`} running; the host ended ${list}`);
+    this.emitHostEvent({ type: 'processes_ended', data: { reason: 'abort', processes: ended } });
   }
 
   private audit(event: AgentEvent): Promise<void> {
@@ -331,10 +390,11 @@ export class Worker {
   }
 
   private onExit(exit: Exit): void {
-    const status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
+    this.permissions.cancelAll('the worker exited');
+    const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();
-      const detail = this.exitDescription();
+      const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : this.exitDescription();
       this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status } });
     });
   }

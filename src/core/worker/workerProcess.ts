@@ -3,12 +3,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc';
 import type { AgentEvent } from '../events/agentEvent';
+import { CUT_LINE_CHARS, cutEvent } from '../events/cutEvent';
 import type { WireCodec } from '../wire/codec';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import type { Launch } from './launch';
-import { isSameLiveProcess, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
+
+/** What ran below a worker at one moment (see WorkerProcess.baseline). */
+export interface Baseline {
+  keys: Set<string>;
+  names: Set<string>;
+}
 
 export interface Exit {
   code: number | null;
@@ -17,8 +26,12 @@ export interface Exit {
 
 /** What the process tells its worker. */
 export interface ProcessListeners {
-  /** `line`: the line the event was decoded from. */
-  onEvent: (event: AgentEvent, line: string) => void | Promise<void>;
+  /**
+   * `line`: the line the event was decoded from; absent when the event is not that line's
+   * whole content (a very long line's event, its long fields cut to a preview: cutEvent.ts), or
+   * has no line of its own (ACP: a prompt's answer, a prompt sent).
+   */
+  onEvent: (event: AgentEvent, line?: string) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   onRequest: (method: string, params: unknown) => Promise<unknown>;
   onNotification: (method: string, params: unknown) => void;
@@ -42,6 +55,10 @@ export interface ProcessOptions {
 }
 
 const isWindows = process.platform === 'win32';
+const MARK = 'RPC_WORKERS_WORKER';
+const keyOf = (p: ProcInfo) => `${p.pid}:${p.start}`;
+/** The shells agents run their commands in. */
+const SHELL = /^(ba|da|z|k|fi|tc|c)?sh$|^pwsh$/;
 
 export class WorkerProcess {
   readonly connection: MessageConnection;
@@ -55,12 +72,17 @@ export class WorkerProcess {
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
   private tree: ProcInfo[] = [];
 
+  /** The value of MARK in this worker's environment, and so in its descendants'. */
+  private readonly mark = `${process.pid}-${randomUUID()}`;
+
   constructor(private readonly launch: Launch, private readonly options: ProcessOptions, private readonly listeners: ProcessListeners) {
     this.stderr = new Ring(options.ringLines);
     const { trace } = options;
     this.child = spawn(launch.command, launch.args, {
       cwd: options.cwd,
-      env: { ...process.env, ...launch.env },
+      // Every process the worker starts inherits the mark, so that one that left its tree (a
+      // command Codex runs detached) is still known as the worker's.
+      env: { ...process.env, ...launch.env, [MARK]: this.mark },
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so that stop reaches what the worker started.
       detached: !isWindows,
@@ -72,11 +94,16 @@ export class WorkerProcess {
     const reader = new JsonlMessageReader(this.child.stdout!, {
       maxLineBytes: options.maxLineBytes,
       codec: options.codec,
-      onEvent: listeners.onEvent,
+      // The length test is all a normal line costs; a very long one is rebuilt, bounded.
+      onEvent: (event, line) => {
+        if (line === undefined || line.length <= CUT_LINE_CHARS) return listeners.onEvent(event, line);
+        const kept = cutEvent(event, line.length);
+        return kept.cut ? listeners.onEvent(kept.event) : listeners.onEvent(event, line);
+      },
       onProtocolError: listeners.onProtocolError,
       onReceive: trace ? (value) => trace('receive', value) : undefined,
     });
-    this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined);
+    this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
     this.writer.onError(([error]) => listeners.onConnectionError(`write to the worker failed: ${error.message}`));
     this.connection = createMessageConnection(reader, this.writer);
     this.connection.onRequest(listeners.onRequest);
@@ -144,6 +171,97 @@ export class WorkerProcess {
     await this.reapOrphans();
     this.connection.dispose();
     return { exit, killed };
+  }
+
+  /** The processes below the worker now (the worker itself left out): who they are and what runs. */
+  baseline(): Baseline {
+    const pid = this.pid;
+    const keys = new Set<string>();
+    const names = new Set<string>();
+    if (pid === null || this.exited || isWindows) return { keys, names };
+    for (const p of this.ownProcesses(pid)) {
+      keys.add(keyOf(p));
+      const name = commandName(p.pid);
+      if (name) names.add(name);
+    }
+    return { keys, names };
+  }
+
+  /** The worker's descendants, and the processes that left its tree but carry its mark (Linux). */
+  private ownProcesses(pid: number): ProcInfo[] {
+    const table = listProcesses();
+    const tree = processTree(pid, table).slice(1);
+    if (process.platform !== 'linux') return tree;
+    const inTree = new Set(tree.map((p) => p.pid));
+    const needle = `${MARK}=${this.mark}\0`;
+    for (const p of table) {
+      if (p.pid === pid || inTree.has(p.pid) || p.zombie) continue;
+      try {
+        if (readFileSync(`/proc/${p.pid}/environ`, 'latin1').includes(needle)) tree.push(p);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+    return tree;
+  }
+
+  /**
+   * Ends what appeared below the worker since `before` (or left its tree carrying its mark) and
+   * still runs after `graceMs`, the worker's own time to end it: each new subtree whole, but for
+   * one whose top runs a program the worker already ran (its own helpers: Claude's `claude auth
+   * status`, Codex's sandboxed `codex`), unless that is a shell. Returns the tops it ended, with
+   * their command lines.
+   */
+  async endCommandsSince(before: Baseline, graceMs: number): Promise<Array<{ pid: number; command: string | null }>> {
+    const pid = this.pid;
+    if (pid === null || this.exited || isWindows) return [];
+    const fresh = () => {
+      const tree = [...processTree(pid).slice(0, 1), ...this.ownProcesses(pid)].filter((p) => !p.zombie);
+      const isNew = (p: ProcInfo) => !before.keys.has(keyOf(p));
+      const byPid = new Map(tree.map((p) => [p.pid, p]));
+      const tops = tree.slice(1).filter((p) => {
+        if (!isNew(p)) return false;
+        const parent = byPid.get(p.ppid);
+        if (parent && parent.pid !== pid && isNew(parent)) return false;
+        const name = commandName(p.pid) ?? '';
+        return SHELL.test(name) || !before.names.has(name);
+      });
+      const below = new Map<number, ProcInfo[]>();
+      for (const p of tree) below.set(p.ppid, [...(below.get(p.ppid) ?? []), p]);
+      const all: ProcInfo[] = [];
+      const queue = [...tops];
+      while (queue.length) {
+        const p = queue.shift()!;
+        all.push(p);
+        queue.push(...(below.get(p.pid) ?? []));
+      }
+      return { tops, all };
+    };
+    const deadline = performance.now() + graceMs;
+    let left = fresh();
+    while (left.all.length > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      left = fresh();
+    }
+    if (left.all.length === 0) return [];
+    const ended = left.tops.map((p) => ({ pid: p.pid, command: commandLine(p.pid) }));
+    const workerGroup = procInfo(pid)?.pgid;
+    for (const p of left.all) {
+      try {
+        // A group of the command's own (pi-style shells) is ended whole; never the worker's group.
+        if (p.pgid !== workerGroup && p.pgid === p.pid) process.kill(-p.pgid, 'SIGKILL');
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    const until = performance.now() + this.options.killGraceMs;
+    let alive = left.all.filter(isSameLiveProcess);
+    while (alive.length > 0 && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      alive = alive.filter(isSameLiveProcess);
+    }
+    return ended;
   }
 
   /** Why it is gone: code or signal, the dialect's reading of stderr, and stderr's tail. */

@@ -9,6 +9,7 @@ import type { Dialect } from '../wire/dialect';
 import { UI_REQUEST_PREFIX } from '../wire/pi';
 import { ExtensionRequests } from './extensionRequests';
 import type { PendingInputs } from './pendingInput';
+import type { Permissions } from './permissions';
 
 export interface PersonUi {
   /** Answers a dialog; without it (a headless host) every dialog is `cancelled`. */
@@ -19,10 +20,20 @@ export interface PersonUi {
 type Emit = (event: Omit<AgentEvent, 'timestamp'>) => void;
 
 /** The connection's handlers for what the worker sends outside its events. */
-export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs) {
+export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs, agent: { dialect: Dialect; permissions: Permissions }) {
   return {
     async onRequest(method: string, params: unknown): Promise<unknown> {
-      if (!method.startsWith(UI_REQUEST_PREFIX)) throw new Error(`unsupported request from worker: ${method}`);
+      const request = agent.dialect.agentRequest?.(method, params);
+      if (request?.kind === 'permission') return agent.permissions.handle(request);
+      if (request?.kind === 'invalid') {
+        emit({ type: 'protocol_error', is_error: true, error: request.reason, data: { preview: JSON.stringify(params ?? null).slice(0, 200) } });
+        return request.answer;
+      }
+      if (!method.startsWith(UI_REQUEST_PREFIX)) {
+        // Answered with an error by vscode-jsonrpc, and said in the log: never a silent refusal.
+        emit({ type: 'protocol_error', is_error: true, error: `the worker asked ${method}, which this host does not offer; it was answered with an error` });
+        throw new Error(`unsupported request from worker: ${method}`);
+      }
       const p = (params ?? {}) as Record<string, unknown>;
       const req = { ...p, workerId, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
       if (!ui.onUiRequest) return { cancelled: true };

@@ -11,6 +11,8 @@ export class LogTabs extends Disposable {
     super();
     this._register(attention.onDidChange(() => this.retitle()));
     this._register(eventLog.onDidOpenPanel(() => this.retitle()));
+    // A tab switched to another worker (its dropdown, or a resume) is titled for the one it shows.
+    this._register(eventLog.onDidChangeLooking(() => this.retitle()));
   }
 
   /** The open tabs by worker (one each). */

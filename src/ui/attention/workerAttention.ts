@@ -48,6 +48,8 @@ export class WorkerAttention extends Disposable {
   /** Every notification shown, newest last (the host tests read it). */
   readonly notified: Notified[] = [];
   private badgeValue = 0;
+  /** Workers seen running: one that fails before it ever ran failed its start, which Start says itself. */
+  private readonly ran = new Set<string>();
   private lookTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly s: AttentionServices) {
@@ -56,7 +58,10 @@ export class WorkerAttention extends Disposable {
     this._register(s.onDidChangeLooking(() => this.lookSoon()));
     this._register(s.onDidChangeSelection(() => this.lookSoon()));
     this._register(toDisposable(() => clearTimeout(this.lookTimer)));
-    for (const state of s.host.list()) this.board.update(state, false);
+    for (const state of s.host.list()) {
+      if (state.status === 'running') this.ran.add(state.workerId);
+      this.board.update(state, false);
+    }
     this.updateBadge();
   }
 
@@ -81,9 +86,16 @@ export class WorkerAttention extends Disposable {
   }
 
   private onState(state: WorkerState): void {
+    if (state.status === 'running') this.ran.add(state.workerId);
+    const ran = this.ran.has(state.workerId);
+    if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.ran.delete(state.workerId);
     const { change } = this.board.update(state, this.looking(state.workerId));
     if (!change) return;
     this.changed(state.workerId);
+    if (state.status === 'failed' && !ran) {
+      this.s.log?.(`attention: ${change.name} failed to start (not notified: the start's own error says so)`);
+      return;
+    }
     const decision = this.s.decide(this.s.setting(), change, this.s.visibleLogs().has(state.workerId));
     if (!decision.notify) {
       this.s.log?.(`attention: ${change.name} ${change.from ?? 'new'} → ${change.to.attention} (not notified: ${decision.why})`);

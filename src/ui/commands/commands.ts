@@ -12,7 +12,7 @@ import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
+import { DEMO_PROFILE, demoSpec, findAcpAgents, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
@@ -21,6 +21,7 @@ import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
+import { LaunchConfigGate } from '../settings/launchConfigGate';
 import type { WorkerSelection } from '../views/workerSelection';
 
 export interface CommandServices {
@@ -59,10 +60,13 @@ export class Commands extends Disposable {
   worktreePlacer: WorktreePlacer | undefined;
   /** Workers a command picked while they were still starting, and waits for. */
   readonly waitingForStart = new Set<string>();
+  /** Asks the person about a change to profiles, guard settings or cards made while a worker ran. */
+  readonly launchConfig: LaunchConfigGate;
 
   constructor(private readonly s: CommandServices) {
     super();
     const views = viewCommands(s, (p, pick) => this.worker(p, pick));
+    this.launchConfig = this._register(new LaunchConfigGate(s.host, s.settings));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),
@@ -129,17 +133,30 @@ export class Commands extends Disposable {
     return this.argError(p) ?? (isTrusted() ? p : refuseUntrusted());
   }
 
+  /**
+   * startArg, then the person's confirmation of a launch configuration (profiles, guard settings,
+   * cards) changed while a worker ran, before a start that reads it uses it.
+   */
+  private async confirmedStartArg(raw: unknown): Promise<ParsedArg | Refused> {
+    const p = this.startArg(raw);
+    if (isRefused(p)) return p;
+    const confirmed = await this.launchConfig.confirm(p.programmatic);
+    if (confirmed.ok) return p;
+    if (!confirmed.cancelled) void vscode.window.showErrorMessage(`RPC Workers: ${confirmed.error}`);
+    return { status: confirmed.cancelled ? 'cancelled' : 'error', error: confirmed.error };
+  }
+
   // ---- start
 
   async startWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
-    const p = this.startArg(raw);
+    const p = await this.confirmedStartArg(raw);
     if (isRefused(p)) return p;
     const settings = this.s.settings();
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const dirs = searchDirs(folders);
     const choices = profileChoices({
       configured: settings.profiles, extensionPath: this.s.extensionPath, piPath: findExecutable('pi', dirs),
-      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
+      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), acpPaths: findAcpAgents(dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
     });
     let choice: ProfileChoice | undefined;
     if (p.arg.profile) {
@@ -174,7 +191,7 @@ export class Commands extends Disposable {
   }
 
   async startAgentWorker(raw?: unknown): Promise<StartResult | Refused> {
-    const p = this.startArg(raw);
+    const p = await this.confirmedStartArg(raw);
     if (isRefused(p)) return p;
     return startAgentWorker(p, {
       settings: () => this.s.settings(),

@@ -20,6 +20,8 @@ export const COMMANDS = {
   openEventLogPanel: 'rpcWorkers.openEventLogPanel',
   showOutput: 'rpcWorkers.showOutput',
   copyPid: 'rpcWorkers.copyPid',
+  /** Internal: a tool call's change in the diff editor (the Event Log's Open diff). */
+  openChange: 'rpcWorkers.openChange',
 } as const;
 
 /** The context keys `when` clauses read. */

@@ -2,7 +2,7 @@
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
-import { workerDescription, workerIcon, workerLabels } from '../views/describe';
+import { workerDescription, workerIcon } from '../views/describe';
 import type { ProfileChoice } from '../settings/profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
@@ -34,8 +34,7 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     });
     return undefined;
   }
-  const labels = workerLabels(all);
-  const nameOf = (s: WorkerState) => labels.get(s.workerId) ?? s.name;
+  const nameOf = (s: WorkerState) => s.name;
   if (candidates.length === 1) return starting.length ? whenRunning(host, candidates[0], nameOf(candidates[0]), opts) : candidates[0].workerId;
   const items: WorkerPick[] = candidates.map((s) => ({
     workerId: s.workerId,

@@ -1,7 +1,7 @@
 // The words a result is said in: the notification, the status bar and the event log's composer
 // use the same sentence. Pure, for the unit tests.
 
-export type AnyResult = { status: string; workerId?: string; error?: string; note?: string };
+export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean };
 
 export type Action = 'start' | 'prompt' | 'steer' | 'followUp' | 'abort' | 'redirect' | 'compact' | 'stop' | 'stopAll';
 
@@ -16,6 +16,8 @@ export const QUIET_STATUSES = new Set(['started', 'accepted', 'aborted', 'redire
 export function resultSentence(action: Action, name: string, r: AnyResult): string {
   if (QUIET_STATUSES.has(r.status)) {
     if (action === 'compact' && r.status === 'aborted') return `The compaction of ${name} was cancelled`;
+    // What the log's compaction row says too: a compaction the worker did not perform compacted nothing.
+    if (action === 'compact' && r.performed === false) return `Nothing to compact in ${name}${r.note ? ` (${r.note})` : ''}`;
     return `${DONE[action]} ${name}`;
   }
   if (action === 'stop' && r.status === 'not_found') return `${name} is already stopped`;

@@ -15,7 +15,7 @@ import type { WorkerSelection } from '../views/workerSelection';
 import { webviewOptions } from './html';
 import { LogArchive, type LogContents } from './logArchive';
 import { LogSession, type LogHost } from './logSession';
-import type { PageRequest } from './pageChannel';
+import type { PageMessage, PageRequest } from './pageChannel';
 import { toWorkerView } from './workerView';
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
@@ -229,15 +229,19 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     });
   }
 
-  /** Live workers and the stopped ones whose logs are kept, each with a name that tells it apart. */
+  /** Live workers and the stopped ones whose logs are kept, each under its one name. */
   workerList(shown?: string): Array<{ workerId: string; name: string; status: string }> {
     const live: Array<{ workerId: string; name: string; status: string }> = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
     const past = this.archive.pastEntry(shown);
     if (past) live.push(past);
-    return logWorkerList(live, this.archive.retiredList());
+    // A past session whose worker this window still keeps is that worker: listed once (names are unique).
+    return logWorkerList(
+      live,
+      this.archive.retiredList().filter((r) => r.name !== past?.name),
+    );
   }
 
-  /** A worker's name as lists show it (with its number when another has the same name). */
+  /** A worker's name as lists show it. */
   label(workerId: string): string | undefined {
     return this.workerList().find((w) => w.workerId === workerId)?.name;
   }
@@ -269,6 +273,11 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     } finally {
       if (reply) this.asking.delete(reply);
     }
+  }
+
+  /** A change drawn in a log (a permission question's, a tool's) opened in the diff editor. */
+  async openChange(msg: PageMessage<'openChange'>): Promise<void> {
+    await vscode.commands.executeCommand(COMMANDS.openChange, { path: msg.path, oldText: msg.oldText, newText: msg.newText });
   }
 }
 

@@ -10,7 +10,7 @@ import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import { eventLogHtml } from './html';
 import type { LogContents } from './logArchive';
-import { PageChannel, type LogStats, type PageRequest } from './pageChannel';
+import { PageChannel, type LogStats, type PageMessage, type PageRequest } from './pageChannel';
 import { PageLoadPolicy } from './pageLoadPolicy';
 import { toWorkerView } from './workerView';
 
@@ -32,6 +32,8 @@ export interface LogHost {
   select(workerId: string): void;
   /** A composer's request: it goes through the commands, and its result is this page's reply. */
   act(from: LogSession, msg: PageRequest): Promise<void>;
+  /** A change the page draws, opened in the diff editor (no reply: the editor is the answer). */
+  openChange(msg: PageMessage<'openChange'>): Promise<void>;
   lookingChanged(): void;
   warn(message: string): void;
 }
@@ -103,6 +105,7 @@ export class LogSession extends Disposable {
         abort: (m) => void this.log.act(this, m),
         compact: (m) => void this.log.act(this, m),
         stop: (m) => void this.log.act(this, m),
+        openChange: (m) => void this.log.openChange(m),
         rendered: () => {},
       },
       (message) => this.log.warn(message),

@@ -18,6 +18,8 @@ export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): 
     dialect: s.dialect,
     pid: s.pid,
     ...(usage ? { usage } : {}),
+    ...(s.compactUnavailable ? { noCompact: s.compactUnavailable } : {}),
+    ...(s.midTurn?.steer === false ? { noSteer: true } : {}),
     ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
   };
 }

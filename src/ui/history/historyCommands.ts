@@ -30,10 +30,11 @@ export const HISTORY_COMMANDS = {
   newSession: 'rpcWorkers.newSession',
   fork: 'rpcWorkers.fork',
   switchModel: 'rpcWorkers.switchModel',
+  switchMode: 'rpcWorkers.switchMode',
   exportWorker: 'rpcWorkers.exportMarkdown',
 } as const;
 
-const sessionArg = z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) });
+const sessionArg = z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), mode: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) });
 type Arg = z.infer<typeof sessionArg>;
 
 export interface HistoryServices {
@@ -74,6 +75,7 @@ export class HistoryCommands extends Disposable {
     reg(C.newSession, (a) => this.verb(a, 'New Session'));
     reg(C.fork, (a) => this.verb(a, 'Fork Session'));
     reg(C.switchModel, (a) => this.verb(a, 'Switch Model'));
+    reg(C.switchMode, (a) => this.switchMode(a));
     reg(C.exportWorker, (a) => this.exportWorker(a));
   }
 
@@ -141,7 +143,8 @@ export class HistoryCommands extends Disposable {
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
-    const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns };
+    // Under the session's own name (a rename included): the same conversation goes on.
+    const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns, name: session.name };
     const store = this.store();
     const earlier = store ? await this.s.past.eventsWithEarlier(store, session.id) : null;
     const r: StartResult = await vscode.window.withProgress(
@@ -150,6 +153,8 @@ export class HistoryCommands extends Disposable {
     );
     if (r.status !== 'started') return this.fail(`could not resume "${session.name}": ${r.error}`, { status: 'error', sessionId: session.id, workerId: r.workerId });
     if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier.events);
+    // A read-only tab of the session goes on as the resumed worker's log: its old events, then the new ones.
+    for (const p of this.s.eventLog.panelSessions) if (p.workerId === `history:${session.id}`) p.setWorker(r.workerId);
     await this.s.past.resumed(session.id, r.workerId);
     this.s.log.info(`resumed history session ${session.id} as worker ${r.workerId}${automatic ? ' (rpcWorkers.history.resumeInterrupted)' : ''}`);
     if (!automatic) {
@@ -237,7 +242,7 @@ export class HistoryCommands extends Disposable {
     if (title === 'Switch Model') {
       const model = a.model ?? await vscode.window.showInputBox({
         title: `Switch Model of ${w.name}`, value: w.model ?? '',
-        prompt: w.dialect === 'pi' ? 'pi: provider/model id, e.g. anthropic/claude-sonnet-4-5' : 'τ: a model name from its configuration',
+        prompt: w.dialect === 'pi' ? 'pi: provider/model id, e.g. anthropic/claude-sonnet-4-5' : w.dialect === 'acp' ? 'one of the models the agent lists (its model option)' : 'τ: a model name from its configuration',
         validateInput: (v) => (v.trim() ? undefined : 'a model cannot be empty'),
       });
       if (model === undefined) return { status: 'cancelled', workerId: w.workerId };
@@ -250,6 +255,23 @@ export class HistoryCommands extends Disposable {
     if (done) vscode.window.setStatusBarMessage(`$(check) ${w.name} ${what}`, 4000);
     else if (r.status === 'unsupported' || r.status === 'cancelled') void vscode.window.showInformationMessage(`RPC Workers: ${title} for ${w.name}: ${r.status === 'cancelled' ? 'the worker\'s extension declined; nothing changed' : `not supported (${'error' in r ? r.error : ''})`}`);
     else void vscode.window.showErrorMessage(`RPC Workers: ${title} for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
+    return { ...r };
+  }
+
+  /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
+  async switchMode(a: Arg): Promise<HistoryResult> {
+    const w = await this.running(a, 'Switch Mode');
+    if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
+    const modes = w.modes ?? [];
+    if (modes.length === 0) {
+      void vscode.window.showInformationMessage(`RPC Workers: ${w.name} has no modes to switch between (only ACP agents that list modes do).`);
+      return { status: 'unsupported', workerId: w.workerId, error: 'the worker has no modes' };
+    }
+    const picked = a.mode ?? (await vscode.window.showQuickPick(modes.map((m) => ({ label: m.name, description: m.id === w.mode ? 'current' : m.id, id: m.id })), { title: `Switch Mode of ${w.name}` }))?.id;
+    if (picked === undefined) return { status: 'cancelled', workerId: w.workerId };
+    const r = await this.s.host.setMode(w.workerId, picked);
+    if (r.status === 'mode_set') vscode.window.setStatusBarMessage(`$(check) ${w.name} is in mode ${modes.find((m) => m.id === r.mode)?.name ?? r.mode}`, 4000);
+    else void vscode.window.showErrorMessage(`RPC Workers: Switch Mode for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
     return { ...r };
   }
 
@@ -291,5 +313,6 @@ function pastState(key: string, s: SessionSummary): WorkerState {
     command: s.command, args: [], model: s.model, sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null,
     turnCount: s.turns, lastEndReason: s.lastTurnEndReason, lastError: s.exit?.error ?? null, exitCode: s.exit?.code ?? null, signal: s.exit?.signal ?? null,
     startedAt: s.startedAt, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: s.filesTouched, turns: [], pendingInput: [],
+    mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' },
   };
 }

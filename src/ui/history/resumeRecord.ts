@@ -3,10 +3,11 @@
 // zod: workspace state written by another version is data, not trust.
 import * as z from 'zod/mini';
 import type { SessionRef, WorkerSpec } from '../../core/api';
+import { DIALECT_NAMES } from '../../core/dialectName';
 
 const sessionRefSchema = z.object({ id: z.nullable(z.string()), file: z.nullable(z.string()) });
 const specSchema = z.looseObject({
-  dialect: z.enum(['pi', 'tau']),
+  dialect: z.enum(DIALECT_NAMES),
   command: z.string().check(z.minLength(1)),
   cwd: z.string().check(z.minLength(1)),
   args: z.optional(z.array(z.string())),

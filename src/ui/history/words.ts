@@ -35,10 +35,29 @@ export function ago(at: number, now: number): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** When a session ran, in local time: "today 14:02", "yesterday 09:10", "Mon 14:02", "3 Dec 14:02", "3 Dec 2025". */
+export function ranAt(at: number, now: number): string {
+  const d = new Date(at);
+  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const midnight = (t: number) => { const x = new Date(t); x.setHours(0, 0, 0, 0); return x.getTime(); };
+  const days = Math.round((midnight(now) - midnight(at)) / 86_400_000);
+  if (days <= 0) return `today ${hm}`;
+  if (days === 1) return `yesterday ${hm}`;
+  if (days < 7) return `${DAYS[d.getDay()]} ${hm}`;
+  if (d.getFullYear() === new Date(now).getFullYear()) return `${d.getDate()} ${MONTHS[d.getMonth()]} ${hm}`;
+  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
+}
+
+/**
+ * A past session in one line, when it ran first: sessions of one name (from before names were
+ * unique, or renamed alike) are told apart by it, and a narrow tree cuts the end off.
+ */
 export function pastDescription(s: EndFacts & { turns: number; filesTouched: string[]; startedAt: number; endedAt: number | null; archived: boolean }, resumedInto: string | null, now: number): string {
-  const parts = [resumedInto ? 'resumed' : endWords(s), plural(s.turns, 'turn')];
+  const parts = [ranAt(s.startedAt, now), resumedInto ? 'resumed' : endWords(s), plural(s.turns, 'turn')];
   if (s.filesTouched.length) parts.push(plural(s.filesTouched.length, 'file'));
-  parts.push(ago(s.endedAt ?? s.startedAt, now));
   if (s.archived) parts.push('archived');
   return parts.join(' · ');
 }

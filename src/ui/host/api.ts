@@ -24,6 +24,7 @@ export function createApi(host: Supervisor, opts: { trusted(): boolean; untruste
     newSession: (id: string) => host.newSession(id),
     fork: (id: string, o?: { entryId?: string }) => host.fork(id, o),
     setModel: (id: string, model: string) => host.setModel(id, model),
+    setMode: (id: string, mode: string) => host.setMode(id, mode),
     exportHtml: (id: string, outputPath?: string) => host.exportHtml(id, outputPath),
     exportMarkdown: (id: string) => host.exportMarkdown(id),
     state: (id: string) => host.state(id),

@@ -95,6 +95,10 @@ export class LazyHost implements Supervisor {
     return this.real ? this.real.fork(workerId, options) : Promise.resolve(this.none(workerId));
   }
 
+  setMode(workerId: string, mode: string) {
+    return this.real ? this.real.setMode(workerId, mode) : Promise.resolve(this.none(workerId));
+  }
+
   setModel(workerId: string, model: string) {
     return this.real ? this.real.setModel(workerId, model) : Promise.resolve(this.none(workerId));
   }

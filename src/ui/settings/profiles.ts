@@ -12,6 +12,25 @@ export const TAU_PROFILE = 'τ';
 /** τ's console scripts: `ffwf-tau` first, since another PyPI package also installs a `tau`. */
 export const TAU_COMMANDS = ['ffwf-tau', 'tau'];
 
+/**
+ * The ACP agents Start Worker offers when their command is installed: the command and its ACP
+ * flag, and the one-line install a person runs when it is not (README, "ACP agents").
+ */
+export const ACP_AGENTS = [
+  // Claude's adapter starts in `auto`, which asks a classifier model before each tool; `default`
+  // asks the person instead.
+  { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', install: 'npm install -g @agentclientprotocol/claude-agent-acp' },
+  { name: 'Codex', command: 'codex-acp', args: [] as string[], install: 'npm install -g @agentclientprotocol/codex-acp' },
+  { name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], install: 'npm install -g @github/copilot' },
+  { name: 'Gemini', command: 'gemini', args: ['--acp'], install: 'npm install -g @google/gemini-cli' },
+  { name: 'OpenCode', command: 'opencode', args: ['acp'], install: 'npm install -g opencode-ai' },
+] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; install: string }>;
+
+/** Where each ACP agent's command was found (null: not installed), by its name in ACP_AGENTS. */
+export function findAcpAgents(dirs: string[]): Record<string, string | null> {
+  return Object.fromEntries(ACP_AGENTS.map((a) => [a.name, findExecutable(a.command, dirs)]));
+}
+
 export interface ProfileChoice {
   name: string;
   detail: string;
@@ -85,7 +104,7 @@ export function demoSpec(extensionPath: string, cwd: string, execPath = process.
  * `tauSessionDir`: where τ workers keep their sessions (the extension's storage), so that compact
  * works (τ refuses it under --no-session) and nothing lands in the person's own τ folder.
  */
-export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null; tauPath?: string | null; tauSessionDir?: string; piSessionDir?: string }): ProfileChoice[] {
+export function profileChoices(opts: { configured: Profile[]; extensionPath: string; piPath: string | null; tauPath?: string | null; acpPaths?: Record<string, string | null>; tauSessionDir?: string; piSessionDir?: string }): ProfileChoice[] {
   const sessionDir = (dialect: DialectName) => (dialect === 'tau' ? opts.tauSessionDir : opts.piSessionDir);
   const out: ProfileChoice[] = opts.configured.map((p) => ({
     name: p.name,
@@ -96,7 +115,7 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     dialect: p.dialect,
     spec: (cwd: string) => ({
       dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd,
-      sessionDir: sessionDir(p.dialect), discovery: p.discovery,
+      sessionDir: sessionDir(p.dialect), discovery: p.discovery, ...(p.mode ? { mode: p.mode } : {}),
     }),
   }));
   const names = new Set(out.map((p) => p.name));
@@ -109,6 +128,15 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     out.push({
       name: TAU_PROFILE, detail: `τ · ${tauPath}`, origin: 'detected', guard: false, dialect: 'tau',
       spec: (cwd) => ({ dialect: 'tau', command: tauPath, name: TAU_PROFILE, cwd, sessionDir: sessionDir('tau') }),
+    });
+  }
+  for (const agent of ACP_AGENTS) {
+    const path = opts.acpPaths?.[agent.name];
+    if (!path || names.has(agent.name) || opts.configured.some((p) => p.dialect === 'acp' && p.command === path)) continue;
+    const mode = 'mode' in agent ? agent.mode : undefined;
+    out.push({
+      name: agent.name, detail: `ACP · ${[path, ...agent.args].join(' ')}`, origin: 'detected', guard: false, dialect: 'acp',
+      spec: (cwd) => ({ dialect: 'acp', command: path, args: [...agent.args], name: agent.name, cwd, ...(mode ? { mode } : {}) }),
     });
   }
   if (!names.has(DEMO_PROFILE)) {

@@ -4,13 +4,14 @@
 // zod/mini: the same checks, a fraction of the bundle (activation stays quick).
 import * as z from 'zod/mini';
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
+import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 
 export const SECTION = 'rpcWorkers';
 
 const required = (what: string) => z.string({ error: what }).check(z.trim(), z.minLength(1, { error: what }));
 export const profileSchema = z.object({
   name: required('a profile needs a name'),
-  dialect: z.enum(['pi', 'tau'], { error: 'dialect must be "pi" or "tau"' }),
+  dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
   command: required('a profile needs a command'),
   args: z.optional(z.array(z.string({ error: 'args must be strings' }), { error: 'args must be a list of strings' })),
   env: z.optional(z.record(z.string(), z.string({ error: 'env values must be strings' }), { error: 'env must be an object of strings' })),
@@ -19,6 +20,8 @@ export const profileSchema = z.object({
   guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
   /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
+  /** ACP: the session mode to start in (Claude's adapter: "default" asks before tools). */
+  mode: z.optional(z.string({ error: 'mode must be a string' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
 });
@@ -107,6 +110,11 @@ function describe(error: z.core.$ZodError): string {
 }
 
 /** `get(key)` returns the configured value or undefined when unset. */
+/** The notification for invalid settings: each error its own sentence (they ran together before). */
+export function settingsMessage(errors: string[]): string {
+  return `RPC Workers settings: ${errors.map((e) => (/[.!?]$/.test(e) ? e : `${e}.`)).join(' ')}`;
+}
+
 export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
   const errors: string[] = [];
   const value = <K extends SettingKey>(key: K) => {

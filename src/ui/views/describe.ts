@@ -11,14 +11,20 @@ export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' |
   return `rpcWorker.${phase}${live ? '.live' : ''}`;
 }
 
+/**
+ * What a worker is doing first, in the words of the log's chip ("idle", "streaming", "compacting
+ * after its turn"; a worker that is not running, its status and how it ended), then its model:
+ * a narrow side bar cuts the end off.
+ */
 export function workerDescription(s: WorkerState): string {
-  const parts: string[] = [s.status];
-  if (s.model) parts.push(s.model);
-  if (s.status === 'running' && s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
-  else if (s.status === 'running' && s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
-  else if (s.status === 'running' && s.streaming) parts.push('streaming');
+  const parts: string[] = [];
+  if (s.status !== 'running') parts.push(s.status);
+  else if (s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
+  else if (s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
+  else parts.push(s.streaming ? 'streaming' : 'idle');
   if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
   if (s.signal) parts.push(s.signal);
+  if (s.model) parts.push(s.model);
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
   return parts.join(' · ');
@@ -45,7 +51,11 @@ export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 
   if (!s.guarded) return { guard: 'not guarded: the worker has the trust of your own tools', lines };
   // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
   if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
-  if (!s.tools && s.dialect !== 'pi') lines.push("tools: the worker's own; the host audits each call's paths");
+  // τ and others: an audit after the call, which says what it checks (tools it does not know are flagged).
+  if (s.dialect !== 'pi') {
+    if (!s.tools) lines.push("tools: the worker's own; the host checks each call after it is made and may abort the turn");
+    return { guard: 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged', lines };
+  }
   return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
@@ -111,34 +121,13 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
   };
 }
 
-/** The number in a worker id (`w12-…` → 12): the order the host started workers in. */
-export function workerNumber(workerId: string): number | null {
-  const m = /^w(\d+)-/.exec(workerId);
-  return m ? Number(m[1]) : null;
-}
-
-/**
- * What each worker is called where several are listed: its name, and when another worker has
- * the same name, its number too ("Demo worker #2"), so two of them can be told apart. The
- * number comes from the worker's id, so it stays the same while others come and go.
- */
-export function workerLabels(list: ReadonlyArray<{ workerId: string; name: string }>): Map<string, string> {
-  const count = new Map<string, number>();
-  for (const w of list) count.set(w.name, (count.get(w.name) ?? 0) + 1);
-  const labels = new Map<string, string>();
-  list.forEach((w, i) => {
-    labels.set(w.workerId, (count.get(w.name) ?? 0) > 1 ? `${w.name} #${workerNumber(w.workerId) ?? i + 1}` : w.name);
-  });
-  return labels;
-}
-
 /**
  * The workers the event log offers: every live one, and the stopped ones it still keeps (their
- * logs stay readable), live first and each once. `status` says which is which.
+ * logs stay readable), live first and each once. `status` says which is which. Each is listed
+ * under the one name the host gave it when it started (never renumbered here), so the list,
+ * the tree, the tab and the notifications agree.
  */
 export function logWorkerList(live: ReadonlyArray<{ workerId: string; name: string; status: string }>, retired: ReadonlyArray<{ workerId: string; name: string; status: string }>): Array<{ workerId: string; name: string; status: string }> {
   const seen = new Set(live.map((w) => w.workerId));
-  const all = [...live, ...retired.filter((w) => !seen.has(w.workerId))];
-  const labels = workerLabels(all);
-  return all.map((w) => ({ workerId: w.workerId, name: labels.get(w.workerId) ?? w.name, status: w.status }));
+  return [...live, ...retired.filter((w) => !seen.has(w.workerId))].map((w) => ({ workerId: w.workerId, name: w.name, status: w.status }));
 }

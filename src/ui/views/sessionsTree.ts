@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, workerLabels } from './describe';
+import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -38,6 +38,13 @@ export interface TreeContributor {
   /** `s` is undefined for a node whose worker the host no longer has. */
   item(s: WorkerState | undefined, node: ExtNode): vscode.TreeItem;
   parent?(node: ExtNode): SessionNode | undefined;
+}
+
+/** Asked for the item of a worker that is no longer in the tree. */
+export class WorkerLeftTree extends Error {
+  constructor(readonly workerId: string) {
+    super(`worker ${workerId} has left the Sessions tree`);
+  }
 }
 
 const icon = (i: { id: string; color?: string }) => new vscode.ThemeIcon(i.id, i.color ? new vscode.ThemeColor(i.color) : undefined);
@@ -108,7 +115,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         // Opened when another room has something under it (a worktree's changes).
         await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
       } catch {
-        // The tree may not have rendered it yet; the selection service still has it.
+        // The tree may not have rendered it yet, or the worker left meanwhile (getTreeItem
+        // refused it); the selection service still has it.
       }
     }
   }
@@ -164,6 +172,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (isPast(node)) return this.past ? this.past.item(node) : new vscode.TreeItem('(history off)');
     const s = this.states.get(node.workerId);
     if (node.kind === 'ext') return this.contributors.find((c) => c.owns(node))?.item(s, node) ?? new vscode.TreeItem('(gone)');
+    // A worker revealed just before it left (started and stopped at once): VS Code asks for its
+    // item only after its own refresh, and an item it cannot find under the root is logged as
+    // "Failed to resolve tree node" (1.139). Refused here, the reveal ends quietly (see reveal()).
+    if (!s && node.kind === 'worker') throw new WorkerLeftTree(node.workerId);
     if (!s) return new vscode.TreeItem('(gone)');
     switch (node.kind) {
       case 'worker': return this.workerItem(s);
@@ -196,7 +208,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   private workerItem(s: WorkerState): vscode.TreeItem {
     const hasChildren = s.turns.length > 0 || s.filesTouched.length > 0 || this.extChildren(s, this.nodes.get(s.workerId) ?? { kind: 'worker', workerId: s.workerId }).length > 0;
-    const label = workerLabels([...this.states.values()]).get(s.workerId) ?? s.name;
+    const label = s.name;
     const item = new vscode.TreeItem(label, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = s.workerId;
     item.description = workerDescription(s);
@@ -283,6 +295,7 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   row('Status', workerDescription(s));
   row('PID', s.pid === null ? 'none' : String(s.pid));
   row('Dialect', dialectLine(s));
+  if (s.mode) row('Mode', s.modes?.find((m) => m.id === s.mode)?.name ?? s.mode);
   row('Working directory', s.cwd);
   row('Started', new Date(s.startedAt).toLocaleString());
   row('Turns', String(s.turnCount));

@@ -54,9 +54,20 @@ export function wireWorktrees(o: {
   // After activation: the check loads the core, which activation itself does not.
   parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check);
   o.register(vscode.workspace.onDidChangeWorkspaceFolders(() => { parts.checked = check(); }));
+  // A folder that becomes a repository (git init, its first commit) is one at once, not after a reload.
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (folder) {
+    const git = o.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/{HEAD,refs/heads/**}')));
+    const again = () => { parts.checked = check(); };
+    o.register(git.onDidCreate(again));
+    o.register(git.onDidChange(again));
+    o.register(git.onDidDelete(again));
+  }
 
+  // The commands are never disabled (a disabled command is missing from the palette, and its
+  // name typed there runs another); each asks again and, when it cannot run, says why.
   const unavailable = async () => {
-    const r = await parts.checked;
+    const r = await (parts.checked = check());
     if (r.available) return null;
     const message = `Starting a worker in its own worktree needs a git repository with at least one commit: ${r.reason}.`;
     void vscode.window.showErrorMessage(`RPC Workers: ${message}`);

@@ -1,0 +1,11 @@
+export interface FoundWorker {
+  name: string;
+  commands: string[];
+  install: string;
+  config: string;
+  found: { command: string; where: string } | null;
+}
+export interface Found { workers: FoundWorker[]; links: Array<{ name: string; target: string }> }
+export declare function findWorkers(opts?: { workspace?: string | null; pathEnv?: string; cache?: boolean }): Found;
+export declare function linkWorkers(links: Found['links'], dir: string): string | null;
+export declare function describeWorkers(found: Pick<Found, 'workers'>): string[];

@@ -1,0 +1,58 @@
+// An ACP agent (the fake ACP agent, which asks before its edits and commands as Claude, Copilot
+// and Gemini do) as a person meets it: Start Worker from a profile, a prompt whose edit comes up
+// as a question with the change in the diff editor beside it while the Sessions view says the
+// worker needs input, the answer, then a long command aborted. Saves docs/screenshots/acp-*.png.
+import { join } from 'node:path';
+import { repoRoot } from '../lib/paths.mjs';
+import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { promptFromPalette, sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
+
+const PROFILE = 'Claude-like agent (fake)';
+
+export default async function acpApproval({ port } = {}) {
+  const fake = join(repoRoot, 'test', 'fixtures', 'fake-acp-agent.mjs');
+  const wb = await launchWorkbench({
+    port,
+    settings: { 'rpcWorkers.profiles': [{ name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake] }] },
+  });
+  const { page } = wb;
+  try {
+    await clickActivityBar(page, 'RPC Workers');
+    await widenSideBar(page, 560);
+    await startProfile(page, PROFILE);
+    await sessionsRow(page, PROFILE).waitFor({ state: 'visible' });
+    const log = await webviewFrame(page, 'Event Log');
+
+    // The edit: a question with the agent's options, the change beside it, needs input.
+    await promptFromPalette(page, 'edit: src/hello.js', PROFILE);
+    const question = page.locator('.quick-input-widget .quick-input-title', { hasText: 'asks: Edit src/hello.js' });
+    await question.waitFor({ state: 'visible' });
+    await page.locator('.tab', { hasText: '(proposed)' }).first().waitFor({ state: 'visible' });
+    await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
+    await log.locator('.kind-question.question-open').waitFor({ state: 'visible' });
+    await screenshot(page, 'acp-approval-diff', { moveMouse: false });
+
+    // Allow it: the question row says so, the tool row shows the change as a diff.
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Allow' }).first().click();
+    await log.locator('.kind-question.question-answered').waitFor({ state: 'visible' });
+    await log.locator('.kind-tool .diff .ins').first().waitFor({ state: 'visible' });
+    await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
+    await screenshot(page, 'acp-approval-answered');
+
+    // A long command, allowed, then aborted from the palette.
+    await promptFromPalette(page, 'shell: echo working; sleep 30', PROFILE);
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Allow once' }).first().click();
+    await log.locator('.kind-tool.tool-running').waitFor({ state: 'visible' });
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('>RPC Workers: Abort Turn');
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Abort Turn$/ }).waitFor({ state: 'visible' });
+    await input.press('Enter');
+    await log.locator('.kind-end.end-aborted').waitFor({ state: 'visible' });
+    await screenshot(page, 'acp-aborted');
+  } finally {
+    await wb.close();
+  }
+}
+
+await runScenario(import.meta.url, acpApproval);

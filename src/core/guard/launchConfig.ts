@@ -1,0 +1,96 @@
+// What decides how the next worker starts (profiles, guard settings, agent cards), watched for
+// changes made while a worker ran. Such a change may be the worker's own (an unguarded worker,
+// or one whose guard allowed it), so the next start that would use it asks the person first.
+// A change made while no worker ran is the person's and passes silently.
+//
+// The sources are read, not watched: `observe` is called at each start and whenever a worker
+// ends, which is enough to place every change either inside or outside the time a worker ran.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** One thing that configures workers: `read` gives its content, or null when it is absent. */
+export interface ConfigSource {
+  label: string;
+  read(): string | null;
+}
+
+const digest = (text: string | null) => (text === null ? 'absent' : createHash('sha256').update(text).digest('hex'));
+
+function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** A file's content. */
+export function fileSource(file: string, label = file): ConfigSource {
+  return { label, read: () => readOrNull(file) };
+}
+
+/** Every agent card (`*.md`) of a folder, one source per card, plus one for the set of names (a new card shadows). */
+export function cardFolderSources(dir: string): ConfigSource[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+  } catch {
+    // Absent: the listing source below says so.
+  }
+  return [
+    { label: `${dir}${path.sep} (its cards)`, read: () => { try { return readdirSync(dir).filter((n) => n.endsWith('.md')).sort().join('\n'); } catch { return null; } } },
+    ...names.map((n) => fileSource(path.join(dir, n))),
+  ];
+}
+
+export class LaunchConfigWatch {
+  private baseline = new Map<string, string>();
+  /** Pending sources, each with the content (digest) it had when the person last had it. */
+  private readonly changed = new Map<string, string>();
+  /** A worker ran at some time since the baseline was taken. */
+  private ran = false;
+
+  constructor(private readonly sources: () => ConfigSource[]) {
+    this.baseline = this.read();
+  }
+
+  private read(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const s of this.sources()) out.set(s.label, digest(s.read()));
+    return out;
+  }
+
+  /**
+   * Compares the sources with the last reading; what differs is held for confirmation if a
+   * worker ran since then. `liveWorkers`: how many run now.
+   */
+  observe(liveWorkers: number): void {
+    const now = this.read();
+    for (const label of new Set([...now.keys(), ...this.baseline.keys()])) {
+      const was = this.baseline.get(label) ?? 'absent';
+      const is = now.get(label) ?? 'absent';
+      if (is === was) continue;
+      if (this.ran && !this.changed.has(label)) this.changed.set(label, was);
+    }
+    // Put back as it was: nothing left to confirm for it.
+    for (const [label, was] of this.changed) if ((now.get(label) ?? 'absent') === was) this.changed.delete(label);
+    this.baseline = now;
+    this.ran = liveWorkers > 0;
+  }
+
+  /** A worker was started: from now on a change is made while it runs. */
+  started(): void {
+    this.ran = true;
+  }
+
+  /** The sources that changed while a worker ran and are not confirmed yet. */
+  pending(): string[] {
+    return [...this.changed.keys()].sort();
+  }
+
+  /** The person accepted the changes. */
+  confirm(): void {
+    this.changed.clear();
+  }
+}

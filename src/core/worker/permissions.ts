@@ -1,0 +1,72 @@
+// An agent asking the person before a tool runs (ACP `session/request_permission`): the
+// question goes to whoever answers for the person (the editor's UI, or a headless host's
+// `onPermission`), the worker shows as needing input while it is open, the log shows both the
+// question and the answer, and an abort answers every open question `cancelled`, as ACP asks.
+import type { PermissionAnswer, PermissionRequest } from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+import type { AgentRequest } from '../wire/dialect';
+import type { PendingInputs } from './pendingInput';
+
+export interface PermissionSite {
+  workerId: string;
+  ask?: (req: PermissionRequest) => Promise<PermissionAnswer>;
+  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  pending: PendingInputs;
+  /** A turn is running: a question outside one is answered cancelled. */
+  inTurn(): boolean;
+}
+
+type Permission = Extract<AgentRequest, { kind: 'permission' }>;
+
+export class Permissions {
+  private readonly open = new Map<string, AbortController>();
+  private seq = 0;
+
+  constructor(private readonly site: PermissionSite) {}
+
+  get count(): number {
+    return this.open.size;
+  }
+
+  async handle(request: Permission): Promise<unknown> {
+    const { ask } = request;
+    const id = `permission-${++this.seq}`;
+    const { site } = this;
+    site.emit({
+      type: 'permission_request', tool_call_id: ask.toolCallId, title: ask.title, tool_kind: ask.toolKind, args: ask.args,
+      diffs: ask.diffs.length ? ask.diffs : null, locations: ask.locations.length ? ask.locations : null,
+      data: { id, command: ask.command, options: ask.options },
+    });
+    const end = (optionId: string | null, note: string | null, isError = false) => {
+      const option = ask.options.find((o) => o.optionId === optionId);
+      site.emit({
+        type: 'permission_end', tool_call_id: ask.toolCallId, title: ask.title, is_error: isError, error: isError ? note : null,
+        data: { id, outcome: option ? 'selected' : 'cancelled', optionId: option?.optionId ?? null, optionName: option?.name ?? null, optionKind: option?.kind ?? null, note },
+      });
+      return request.answer(option ? option.optionId : null);
+    };
+    if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', true);
+    if (!site.ask) {
+      const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
+      return end(reject?.optionId ?? null, 'no one can answer here (the host has no onPermission): rejected', true);
+    }
+    const controller = new AbortController();
+    this.open.set(id, controller);
+    site.pending.dialogOpened(id, 'permission', ask.title);
+    const cancelled = new Promise<PermissionAnswer>((resolve) => controller.signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
+    try {
+      const answer = await Promise.race([site.ask({ ...ask, workerId: site.workerId, id, signal: controller.signal }).catch((): PermissionAnswer => ({ cancelled: true })), cancelled]);
+      if (controller.signal.aborted) return end(null, String(controller.signal.reason ?? 'cancelled'));
+      if ('optionId' in answer && ask.options.some((o) => o.optionId === answer.optionId)) return end(answer.optionId, null);
+      return end(null, 'the person dismissed the question');
+    } finally {
+      this.open.delete(id);
+      site.pending.dialogClosed(id);
+    }
+  }
+
+  /** Every open question answered `cancelled` (an abort, a stop). */
+  cancelAll(reason: string): void {
+    for (const controller of this.open.values()) controller.abort(reason);
+  }
+}

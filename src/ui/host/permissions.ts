@@ -1,0 +1,96 @@
+// An agent's question before a tool runs (ACP session/request_permission), asked in the editor:
+// a QuickPick with the agent's own options, the tool's title and command, and, where the call
+// carries a change, VS Code's diff editor beside the question. The question goes away by itself
+// when it becomes moot (the turn was aborted, the worker stopped).
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import type { PermissionAnswer, PermissionRequest } from '../../core/api';
+import type { PermissionOption, ToolDiff } from '../../core/events/agentEvent';
+import { Disposable } from '../disposable';
+
+const SCHEME = 'rpc-workers-change';
+const changeArg = z.object({ path: z.string(), oldText: z.optional(z.nullable(z.string())), newText: z.string() });
+
+const ICONS: Record<string, string> = { allow_once: '$(check)', allow_always: '$(check-all)', reject_once: '$(close)', reject_always: '$(circle-slash)' };
+
+/** Read-only documents holding the two sides of a proposed change, for the diff editor. */
+export class ProposedChanges extends Disposable {
+  private readonly texts = new Map<string, string>();
+  private seq = 0;
+
+  constructor(openCommand: string) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => this.texts.get(uri.query) ?? '' }));
+    // The Event Log's "Open diff" on a tool call's change.
+    this._register(vscode.commands.registerCommand(openCommand, async (raw: unknown) => {
+      const arg = changeArg.safeParse(raw);
+      if (!arg.success) return { status: 'error', error: 'invalid argument: a change needs path and newText' };
+      await this.show({ path: arg.data.path, oldText: arg.data.oldText ?? null, newText: arg.data.newText }, `${vscode.workspace.asRelativePath(arg.data.path)} (change)`, this.kept.signal);
+      return { status: 'opened' };
+    }));
+    this._register({ dispose: () => this.kept.abort() });
+  }
+
+  /** Changes opened on request stay readable until the extension goes. */
+  private readonly kept = new AbortController();
+
+  /** Opens the change beside the editor; its documents are forgotten when `signal` aborts. */
+  async show(diff: ToolDiff, title: string, signal: AbortSignal): Promise<void> {
+    const n = ++this.seq;
+    const name = diff.path.split(/[\\/]/).pop() || 'file';
+    const before = vscode.Uri.from({ scheme: SCHEME, path: `/${n}/before/${name}`, query: `${n}-before` });
+    const after = vscode.Uri.from({ scheme: SCHEME, path: `/${n}/after/${name}`, query: `${n}-after` });
+    this.texts.set(before.query, diff.oldText ?? '');
+    this.texts.set(after.query, diff.newText);
+    signal.addEventListener('abort', () => {
+      this.texts.delete(before.query);
+      this.texts.delete(after.query);
+    }, { once: true });
+    // Beside the file the person is in; with no editor open, in the editor area itself (Beside
+    // would leave an empty group next to it).
+    const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, viewColumn, preserveFocus: true });
+  }
+}
+
+interface OptionItem extends vscode.QuickPickItem {
+  option: PermissionOption;
+}
+
+export async function askPermission(req: PermissionRequest, workerName: string, changes: ProposedChanges | null): Promise<PermissionAnswer> {
+  const done = new AbortController();
+  const moot = () => done.abort();
+  req.signal.addEventListener('abort', moot, { once: true });
+  try {
+    const where = req.diffs.map((d) => vscode.workspace.asRelativePath(d.path)).join(', ') || req.locations.map((l) => vscode.workspace.asRelativePath(l.path)).join(', ');
+    for (const diff of req.diffs.slice(0, 3)) void changes?.show(diff, `${workerName}: ${req.title} (proposed)`, done.signal);
+    return await new Promise<PermissionAnswer>((resolve) => {
+      const pick = vscode.window.createQuickPick<OptionItem>();
+      pick.title = `${workerName} asks: ${req.title}`;
+      pick.placeholder = req.command ? `$ ${req.command}` : where ? `Changes ${where}` : 'Pick an answer (Escape dismisses the question)';
+      pick.ignoreFocusOut = true;
+      pick.items = req.options.map((option) => ({
+        option,
+        label: `${ICONS[option.kind] ?? '$(question)'} ${option.name}`,
+        description: option.kind === 'allow_always' ? 'the agent remembers this for the session' : undefined,
+      }));
+      let answered = false;
+      const finish = (answer: PermissionAnswer) => {
+        if (answered) return;
+        answered = true;
+        pick.dispose();
+        resolve(answer);
+      };
+      pick.onDidAccept(() => {
+        const chosen = pick.selectedItems[0];
+        if (chosen) finish({ optionId: chosen.option.optionId });
+      });
+      pick.onDidHide(() => finish({ cancelled: true }));
+      done.signal.addEventListener('abort', () => finish({ cancelled: true }), { once: true });
+      pick.show();
+    });
+  } finally {
+    req.signal.removeEventListener('abort', moot);
+    done.abort();
+  }
+}

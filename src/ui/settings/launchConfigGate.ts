@@ -1,0 +1,85 @@
+// The person confirms a change to what configures workers (workspace profiles, guard settings,
+// agent cards) made while a worker ran: it may be the worker's own doing. The core decides
+// which changes those are (core/guard/launchConfig.ts); this reads VS Code's side of them and
+// asks before a start that would use them.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Supervisor } from '../../core/api';
+// A leaf of the core (node built-ins only), so activation does not load the core.
+import { cardFolderSources, LaunchConfigWatch, type ConfigSource } from '../../core/guard/launchConfig';
+import { resolveAgentDirs } from './guardSpec';
+import type { Settings } from './settings';
+
+/** The settings a worker's start reads workspace-first. */
+export const WATCHED_SETTINGS = [
+  'profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation',
+] as const;
+
+function sources(settings: () => Settings): ConfigSource[] {
+  const out: ConfigSource[] = [];
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  for (const key of WATCHED_SETTINGS) {
+    out.push({
+      label: `workspace setting rpcWorkers.${key}`,
+      read: () => JSON.stringify([
+        vscode.workspace.getConfiguration('rpcWorkers').inspect(key)?.workspaceValue,
+        ...folders.map((f) => vscode.workspace.getConfiguration('rpcWorkers', f.uri).inspect(key)?.workspaceFolderValue),
+      ]),
+    });
+  }
+  const piDir = process.env.PI_CODING_AGENT_DIR?.replace(/^~(?=$|\/)/, os.homedir()) ?? path.join(os.homedir(), '.pi', 'agent');
+  const dirs = new Set<string>([path.join(piDir, 'agents')]);
+  for (const f of folders) {
+    dirs.add(path.join(f.uri.fsPath, '.pi', 'agents'));
+    for (const d of resolveAgentDirs(settings().agentDirs, f.uri.fsPath)) dirs.add(d);
+  }
+  for (const d of dirs) out.push(...cardFolderSources(d));
+  return out;
+}
+
+export class LaunchConfigGate {
+  private watching: LaunchConfigWatch | undefined;
+  private readonly off: () => void;
+
+  constructor(private readonly host: Supervisor, private readonly settings: () => Settings) {
+    this.off = host.onState((s) => {
+      if (s.status === 'starting' || s.status === 'running') this.watch.started();
+      // A worker's end closes the time it ran: what changed until then is held.
+      else this.watch.observe(this.live());
+    });
+  }
+
+  /** Made at first use, not at activation: until a worker starts, every change is the person's. */
+  private get watch(): LaunchConfigWatch {
+    this.watching ??= new LaunchConfigWatch(() => sources(this.settings));
+    return this.watching;
+  }
+
+  private live(): number {
+    return this.host.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
+  }
+
+  /**
+   * Before a start: true when nothing changed while a worker ran, or the person confirms what
+   * did. `programmatic` starts (other extensions, commands with arguments) cannot be asked and
+   * are refused until the person has confirmed through a start of their own.
+   */
+  async confirm(programmatic: boolean): Promise<{ ok: true } | { ok: false; error: string; cancelled?: boolean }> {
+    this.watch.observe(this.live());
+    const changed = this.watch.pending();
+    if (changed.length === 0) return { ok: true };
+    const list = changed.map((c) => `• ${c}`).join('\n');
+    const what = `While a worker ran, what configures the next worker changed:\n${list}\nA worker may have changed it itself (to loosen its guard, or to shadow a card).`;
+    if (programmatic) return { ok: false, error: `${what}\nStart a worker from the Command Palette to review and confirm the change; nothing was started.` };
+    const use = 'Start With These Changes';
+    const choice = await vscode.window.showWarningMessage('Worker settings or agent cards changed while a worker ran', { modal: true, detail: what }, use);
+    if (choice !== use) return { ok: false, cancelled: true, error: 'the changed worker configuration was not confirmed' };
+    this.watch.confirm();
+    return { ok: true };
+  }
+
+  dispose(): void {
+    this.off();
+  }
+}

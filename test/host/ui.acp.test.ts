@@ -1,0 +1,82 @@
+// An ACP agent in a real extension host: a profile with `"dialect": "acp"` (the fake ACP agent,
+// which asks before its shell commands and its edits as Claude, Copilot and Gemini do), its
+// permission question put to the person as a QuickPick while the tree says it needs input, the
+// answer reaching the agent, the change of an edit in the diff editor, and an abort that takes the
+// open question away. The five real agents are driven by the core's own suite (acp.real.test.ts).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/ui/extension';
+import { workerTooltip } from '../../src/ui/views/sessionsTree';
+import { EXTENSION_ID, extensionApi, nextEvent, state, stopAll, waitFor, workspaceFolder } from './ui.support';
+
+type R = { status: string; workerId?: string; error?: string };
+const PROFILE = 'Fake ACP agent';
+const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
+
+describe('UI with an ACP agent', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+
+  before(async () => {
+    api = await extensionApi();
+    const fake = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'fake-acp-agent.mjs');
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    await waitFor(api, 'the ACP profile', () => api.__ui.settings.profiles.some((p) => p.name === PROFILE));
+  });
+  after(async () => {
+    await stopAll();
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  async function start(): Promise<string> {
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: PROFILE });
+    assert.equal(r.status, 'started', JSON.stringify(r));
+    return r.workerId!;
+  }
+
+  it('starts from a profile, says it is an ACP agent, and its question is answered from a QuickPick while it needs input', async () => {
+    const id = await start();
+    assert.equal(state(api, id).dialect, 'acp');
+    assert.match(workerTooltip(state(api, id)).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /Dialect: acp 1\.2\.3/);
+    const marker = path.join(workspaceFolder().uri.fsPath, `acp-marker-${Date.now()}`);
+    const asked = nextEvent(api, id, 'permission_request');
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: `shell: echo hi > '${marker}'` });
+    assert.equal(r.status, 'accepted');
+    await asked;
+    await waitFor(api, 'the worker to need input', () => attentionOf(api, id) === 'needs-input');
+    assert.equal(fs.existsSync(marker), false, 'nothing ran before the answer');
+    const answered = nextEvent(api, id, 'permission_end');
+    const settled = nextEvent(api, id, 'agent_settled');
+    // The first option is the agent's "Allow once".
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await answered).data?.optionKind, 'allow_once');
+    await settled;
+    assert.equal(fs.readFileSync(marker, 'utf8'), 'hi\n');
+    fs.rmSync(marker, { force: true });
+    assert.notEqual(attentionOf(api, id), 'needs-input');
+  });
+
+  it('an edit\'s change opens in the diff editor beside the question; abort takes the question away', async () => {
+    const id = await start();
+    const asked = nextEvent(api, id, 'permission_request');
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'edit: src/app.ts' });
+    const q = await asked;
+    assert.equal(q.diffs?.[0]?.newText, 'new line\n');
+    await waitFor(api, 'the diff editor with the proposed change', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'rpc-workers-change')));
+    const ended = nextEvent(api, id, 'permission_end');
+    const a = await vscode.commands.executeCommand<R>('rpcWorkers.abort', { workerId: id });
+    assert.equal(a.status, 'aborted', JSON.stringify(a));
+    assert.equal((await ended).data?.outcome, 'cancelled');
+    await waitFor(api, 'the worker not to need input', () => attentionOf(api, id) !== 'needs-input');
+    assert.equal(state(api, id).lastEndReason, 'aborted');
+  });
+
+  it('Compact is refused with the reason for an agent without one', async () => {
+    const id = await start();
+    const c = await vscode.commands.executeCommand<R>('rpcWorkers.compact', { workerId: id });
+    assert.equal(c.status, 'error');
+    assert.match(c.error ?? '', /no compaction/);
+  });
+});

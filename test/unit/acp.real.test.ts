@@ -1,0 +1,240 @@
+// The ACP dialect driving the five real agents (scripts/ensure-workers.mjs installs them, pinned;
+// test/fixtures/acp-env.mjs points each at the mock model server): start, a streamed reply, a
+// shell command through the agent's own tool and its permission question, an abort mid-command
+// after which no process of that command is left (the process table), a next prompt that sees the
+// history (at the mock), resume after a restart where the agent offers it, and a stop with no
+// survivor. The same verbs against the fake agent, and the bad input, are in acp.fake.test.ts.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PermissionRequest, Supervisor, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { createSupervisor } from '../../src/core/supervisor';
+import { processTree } from '../../src/core/worker/processTree';
+import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolReply } from '../fixtures/acp-env.mjs';
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+import { HOST_PROCESS } from '../fixtures/faults-helpers';
+import { spawn } from 'node:child_process';
+
+/** The adapters that offer a steer of their own (initialize `_meta.steering.supported`). */
+const STEERS = new Set(['claude', 'codex']);
+
+/** Whether the agent asks before a shell command (measured). */
+const EXPECTED: Record<string, { asks: boolean }> = {
+  copilot: { asks: true },
+  gemini: { asks: true },
+  opencode: { asks: false },
+  claude: { asks: true },
+  codex: { asks: false },
+};
+
+/** Live processes whose command line holds `token`, from the process table. */
+function withToken(token: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry)) && Number(entry) !== process.pid) out.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return out;
+}
+
+async function waitUntil(ok: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+for (const name of ACP_AGENT_NAMES) {
+  const agent = ACP_AGENTS[name];
+  describe(`ACP worker: real ${name} (${agent.package}@${agent.version})`, function () {
+    this.timeout(120_000);
+    let mock: MockLlm;
+    let home: string;
+    let cwd: string;
+    let host: Supervisor;
+    let workerId: string;
+    let pid: number;
+    const asked: PermissionRequest[] = [];
+    const stateOf = (id = workerId): WorkerState => {
+      const s = host.state(id);
+      if (s.status === 'not_found') throw new Error('the worker vanished');
+      return s.state;
+    };
+    const spec = (extra: Record<string, unknown> = {}) => {
+      const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
+      return { dialect: 'acp' as const, command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`, ...(name === 'claude' ? { mode: 'default' } : {}), ...extra };
+    };
+
+    before(async function () {
+      this.timeout(10 * 60_000);
+      ensureAcpAgent(name);
+      mock = await startMockLlm({ defaultText: 'unscripted' });
+      home = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-home-`));
+      cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-cwd-`));
+      // A loaded 2-CPU machine: OpenCode's first session takes 20 s even when idle.
+      host = createSupervisor({ limits: { commandTimeoutMs: 120_000 }, ...(process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {}), onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; } });
+    });
+    after(async () => {
+      await host?.dispose();
+      await mock?.close();
+      for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('starts: the handshake, a session in its folder, the agent\'s own version', async () => {
+      const r = await host.start(spec());
+      assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+      if (r.status !== 'started') return;
+      workerId = r.workerId;
+      pid = r.pid;
+      const s = stateOf();
+      assert.equal(s.dialect, 'acp');
+      assert.equal(s.workerVersion, agent.version);
+      assert.ok(s.sessionId);
+      if (name === 'claude') assert.equal(s.mode, 'default');
+    });
+
+    it('a prompt is accepted, its reply streams as text deltas, and the turn settles done', async () => {
+      const said = `Hello from the mock model to ${name}.`;
+      mock.script({ text: said });
+      const events = record(host, () => workerId);
+      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the hello turn');
+      assert.equal((await host.prompt(workerId, 'Say hello')).status, 'accepted');
+      const end = await settled;
+      assert.equal(end.end_reason, 'done', JSON.stringify(end));
+      assert.ok(text(events).includes(said), text(events));
+      assert.ok(events.filter((e) => e.type === 'message_update').length >= 2, 'streamed in pieces');
+    });
+
+    it('a shell command runs through its own tool, asked about where the agent asks, and is shown as a tool call', async () => {
+      const asked0 = asked.length;
+      mock.script(shellToolReply(name, 'echo hi > marker'), { text: 'The command ran.' });
+      const events = record(host, () => workerId);
+      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the shell turn');
+      assert.equal((await host.prompt(workerId, 'Write the marker file')).status, 'accepted');
+      const end = await settled;
+      assert.equal(end.end_reason, 'done', JSON.stringify(end));
+      assert.equal(readFileSync(path.join(cwd, 'marker'), 'utf8'), 'hi\n');
+      assert.equal(asked.length - asked0, EXPECTED[name].asks ? 1 : 0, 'permission questions');
+      if (EXPECTED[name].asks) {
+        assert.ok(events.some((e) => e.type === 'permission_request'));
+        assert.equal(events.find((e) => e.type === 'permission_end')?.data?.optionKind, 'allow_once');
+      }
+      const tools = events.filter((e: AgentEvent) => e.type === 'tool_execution_end');
+      assert.ok(tools.some((e) => e.is_error === false), `tool ends: ${JSON.stringify(tools).slice(0, 500)}`);
+    });
+
+    it(STEERS.has(name) ? 'a steer joins the running turn (its adapter\'s _session/steering) and the next model call carries it' : 'a steer is refused with the reason and Redirect offered; a follow-up is held and sent when the turn ends', async () => {
+      const token = `rpc-workers-steer-${name}-${process.pid}`;
+      mock.script(shellToolReply(name, `python3 -c "import time; time.sleep(3)" ${token}`), { text: 'Steered or not, done.' });
+      const n0 = mock.requests.length;
+      const settled = waitFor(host, workerId, (e) => e.type === 'agent_settled', 90_000, 'the steered turn');
+      assert.equal((await host.prompt(workerId, 'Run the short command')).status, 'accepted');
+      await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
+      const steer = await host.prompt(workerId, 'Also mention bananas', { streamingBehavior: 'steer' });
+      if (STEERS.has(name)) {
+        assert.equal(steer.status, 'accepted', JSON.stringify(steer));
+        await settled;
+        assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /Also mention bananas/, 'the model saw the steer');
+        return;
+      }
+      assert.equal(steer.status, 'error');
+      assert.match(steer.error ?? '', /cannot be steered.*redirect/);
+      mock.script({ text: 'Followed up.' });
+      const follow = host.prompt(workerId, 'And now a follow-up', { streamingBehavior: 'followUp' });
+      await settled;
+      const next = waitFor(host, workerId, (e) => e.type === 'agent_settled', 90_000, 'the follow-up turn');
+      assert.equal((await follow).status, 'accepted');
+      await next;
+      assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /And now a follow-up/);
+    });
+
+    it('abort mid-command: aborted, and no process of the command is left', async () => {
+      // Found by a token in its command line: Codex runs commands in a sandbox whose pids differ.
+      const token = `rpc-workers-long-${name}-${process.pid}`;
+      // Claude refuses `sleep N` as a command; a Python sleep is the same long-running command.
+      const command = `python3 -c "import time; time.sleep(600)" ${token}`;
+      mock.script(shellToolReply(name, command), { text: 'unreachable' });
+      assert.equal((await host.prompt(workerId, 'Run the long command')).status, 'accepted');
+      await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
+      const running = withToken(token);
+      const events = record(host, () => workerId);
+      const a = await host.abort(workerId);
+      assert.equal(a.status, 'aborted', JSON.stringify(a));
+      // Within a moment of the answer (Codex ends its sandboxed command by itself, a little later).
+      await waitUntil(() => withToken(token).length === 0, `no process of the command (${running.join(', ')}; now ${withToken(token).join(', ')}) to be left`, 5_000);
+      assert.equal(stateOf().streaming, false);
+      // What the host ended after the abort (where the agent left it running) is the command and
+      // nothing of the agent's own.
+      for (const e of events.filter((x) => x.type === 'processes_ended')) {
+        for (const p of e.data?.processes as Array<{ command: string | null }>) assert.ok(p.command?.includes(token), `the host ended ${p.command}`);
+      }
+    });
+
+    it('the next prompt sees the history, at the mock', async () => {
+      mock.script({ text: 'I remember.' });
+      const n0 = mock.requests.length;
+      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the history turn');
+      await host.prompt(workerId, 'What did I ask first?');
+      assert.equal((await settled).end_reason, 'done');
+      const body = JSON.stringify(mock.requests.slice(n0));
+      assert.match(body, /Say hello/);
+      assert.match(body, /What did I ask first\?/);
+    });
+
+    it('stop ends its whole process tree; a restart resumes the session where the agent offers it', async () => {
+      const session = stateOf().session;
+      const tree = processTree(pid);
+      assert.equal((await host.stop(workerId)).status, 'stopped');
+      await waitUntil(() => tree.every((p) => !isAlive(p.pid)), 'every process of the agent to be gone', 10_000);
+      const r = await host.start(spec({ resume: session ?? undefined }));
+      if (r.status === 'error') {
+        // Said plainly: an agent without either verb, or Gemini 0.61.0, whose session/load now
+        // and then answers -32603 after a stop on a loaded machine (docs/real-workers.md).
+        const why = name === 'gemini' ? /cannot resume a session: it offers neither|the agent refused session\/load \(-32603\)/ : /cannot resume a session: it offers neither session\/resume nor session\/load/;
+        assert.match(r.error, why);
+        return;
+      }
+      workerId = r.workerId;
+      pid = r.pid;
+      assert.equal(stateOf().sessionId, session?.id);
+      mock.script({ text: 'Still here.' });
+      const n0 = mock.requests.length;
+      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the resumed turn');
+      await host.prompt(workerId, 'Are you there?');
+      assert.equal((await settled).end_reason, 'done');
+      assert.match(JSON.stringify(mock.requests.slice(n0)), /Say hello/, 'the resumed session carries the history');
+      const tree2 = processTree(pid);
+      await host.stop(workerId);
+      await waitUntil(() => tree2.every((p) => !isAlive(p.pid)), 'every process of the resumed agent to be gone', 10_000);
+    });
+
+    it('a host killed with SIGKILL leaves no process of the agent (its watchdog)', async () => {
+      const launch = spec();
+      const child = spawn(process.execPath, [HOST_PROCESS, JSON.stringify({ core: path.join(ROOT, 'dist', 'core.js'), host: { limits: { commandTimeoutMs: 120_000 } }, workers: [{ spec: launch }] })], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stderr!.on('data', (d) => (err += d));
+      const ready = await new Promise<{ hostPid: number; workers: Array<{ pid: number }> }>((resolve, reject) => {
+        child.stdout!.on('data', (d) => {
+          out += d;
+          const line = out.split('\n').find((l) => l.startsWith('READY ') || l.startsWith('FAILED '));
+          if (line?.startsWith('READY ')) resolve(JSON.parse(line.slice(6)));
+          else if (line) reject(new Error(`${line}; stderr: ${err}`));
+        });
+        child.once('exit', (code) => reject(new Error(`the host exited (${code}) before READY; stderr: ${err}`)));
+      });
+      const tree = processTree(ready.workers[0].pid);
+      assert.ok(tree.length >= 1);
+      child.kill('SIGKILL');
+      await waitUntil(() => tree.every((p) => !isAlive(p.pid)), `every process of ${name} (${tree.map((p) => p.pid).join(', ')}) to be gone after the host's SIGKILL`, 20_000);
+    });
+  });
+}

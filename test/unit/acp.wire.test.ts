@@ -1,0 +1,104 @@
+// The ACP codec on the recorded wire lines of the five real agents (shared/notes/acp-transcripts):
+// every line the agents sent is read as a message or an event, none as garbage; the events are
+// the one event model (the page folds them with no ACP knowledge); a stored line reads back as
+// the event it gave.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Message } from 'vscode-jsonrpc';
+import { AcpCodec, updateEvent } from '../../src/core/wire/acp';
+import { readBack } from '../../src/core/wire/codec';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { LogModel } from '../../src/webview/model';
+import { slimEvent } from '../../src/protocol/messages';
+import { ROOT } from '../helpers/host';
+
+// Copied from shared/notes/acp-transcripts: recorded against the mock model, on 2026-12-03.
+const TRANSCRIPTS = path.join(ROOT, 'test', 'fixtures', 'acp-transcripts');
+const files = readdirSync(TRANSCRIPTS).filter((f) => /-(hello|shell-cancel)\.jsonl$/.test(f)).sort();
+
+interface Line { dir: 'c2a' | 'a2c'; msg: Record<string, unknown> }
+
+/** Plays a transcript: the client's requests through encode, the agent's lines through decode. */
+function play(file: string) {
+  const codec = new AcpCodec();
+  const events: AgentEvent[] = [];
+  const invalid: string[] = [];
+  const messages: Message[] = [];
+  const lines = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+  for (const { dir, msg } of lines) {
+    if (dir === 'c2a') {
+      codec.encode(msg as unknown as Message);
+      const announced = codec.announce(msg as unknown as Message);
+      if (announced) events.push(announced);
+      continue;
+    }
+    const d = codec.decode(msg);
+    if (d.kind === 'invalid') invalid.push(`${d.reason}: ${JSON.stringify(msg).slice(0, 200)}`);
+    else if (d.kind === 'event') events.push(d.event);
+    else {
+      if (d.event) events.push(d.event);
+      messages.push(d.message);
+    }
+  }
+  return { codec, events, invalid, messages, lines };
+}
+
+describe('ACP codec: the five real agents\' recorded lines', () => {
+  it('has the ten transcripts', () => {
+    assert.equal(files.length, 10, files.join(', '));
+  });
+
+  for (const file of files) {
+    describe(file, () => {
+      const played = play(file);
+
+      it('reads every line the agent sent: no line is garbage', () => {
+        assert.deepEqual(played.invalid, []);
+      });
+
+      it('each prompt is a turn: one agent_start when it is sent and one agent_end when it is answered', () => {
+        const prompts = played.lines.filter((l) => l.dir === 'c2a' && l.msg.method === 'session/prompt').length;
+        const answers = played.lines.filter((l) => l.dir === 'a2c' && l.msg.id !== undefined && l.msg.method === undefined).length;
+        assert.equal(played.events.filter((e) => e.type === 'agent_start').length, prompts);
+        const ends = played.events.filter((e) => e.type === 'agent_end');
+        // A cancelled shell turn may be the transcript's last line or not; every answer present is an end.
+        assert.ok(ends.length >= 1 && ends.length <= prompts, `${ends.length} ends for ${prompts} prompts (${answers} answers)`);
+        if (/hello/.test(file)) assert.equal(ends[0].end_reason, 'done');
+        if (/shell-cancel/.test(file)) assert.ok(ends.some((e) => e.end_reason === 'aborted'), ends.map((e) => e.end_reason).join(', '));
+      });
+
+      it('the streamed text is the reply the mock model gave', () => {
+        const text = played.events.filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
+        if (/hello/.test(file)) assert.match(text, /Hello from the mock LLM\./);
+        else assert.ok(text.length > 0, 'some text streamed');
+      });
+
+      it('a stored update line reads back as the event it gave', () => {
+        const fresh = new AcpCodec();
+        for (const l of played.lines) {
+          if (l.dir !== 'a2c' || l.msg.method !== 'session/update') continue;
+          const back = readBack(fresh, l.msg);
+          assert.ok(back.ok, JSON.stringify(l.msg).slice(0, 200));
+          const again = updateEvent((l.msg.params as { update: { sessionUpdate: string } }).update);
+          assert.ok(!('invalid' in again));
+          assert.equal(back.event.type, (again as AgentEvent).type);
+        }
+      });
+
+      it('the page folds them with nothing of ACP: text, tools by their title, no raw kind names', () => {
+        const model = new LogModel();
+        model.apply(played.events.map((e) => slimEvent(e as unknown as { type: string; timestamp: number })));
+        const kinds = new Set(model.all().map((e) => e.kind));
+        assert.ok(kinds.has('assistant'));
+        const others = model.all().filter((e) => e.kind === 'other').map((e) => (e as { type: string }).type);
+        assert.ok(others.every((t) => !/^(available_commands_update|usage_update|agent_message_chunk|tool_call|session_info_update|config_option_update)$/.test(t)), others.join(', '));
+        if (/shell-cancel/.test(file) && !/gemini/.test(file)) {
+          const tools = model.all().filter((e) => e.kind === 'tool');
+          assert.ok(tools.length >= 1, 'the shell call is a tool row');
+          assert.ok(tools.every((t) => t.kind === 'tool' && (t.title ?? t.name) !== 'tool'), 'named by the agent\'s title or kind');
+        }
+      });
+    });
+  }
+});

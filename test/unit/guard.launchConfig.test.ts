@@ -1,0 +1,65 @@
+// A change to what configures the next worker, made while a worker ran, is held for the person
+// to confirm; one made while no worker ran passes. The worker here is the fake pi, unguarded,
+// writing a card that shadows the person's through its real write tool.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
+import { cardFolderSources, fileSource, LaunchConfigWatch } from '../../src/core/guard/launchConfig';
+import { fakeSpec, ofType, waitFor } from '../helpers/host';
+
+describe('guard: a change to how workers start, made while a worker ran, is confirmed', () => {
+  let ws: string;
+  let host: Supervisor;
+  let watch: LaunchConfigWatch;
+  const live = () => host.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
+  beforeEach(() => {
+    ws = mkdtempSync(path.join(tmpdir(), 'rpcw-launchcfg-'));
+    mkdirSync(path.join(ws, '.pi', 'agents'), { recursive: true });
+    mkdirSync(path.join(ws, '.vscode'));
+    writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
+    host = createSupervisor();
+    watch = new LaunchConfigWatch(() => [fileSource(path.join(ws, '.vscode', 'settings.json')), ...cardFolderSources(path.join(ws, '.pi', 'agents'))]);
+    host.onState((s) => {
+      if (s.status === 'starting' || s.status === 'running') watch.started();
+      else watch.observe(live());
+    });
+  });
+  afterEach(async () => {
+    await host.dispose();
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('a card written by a worker while it ran is held until confirmed; a change after it ended is the person\'s', async () => {
+    const r = await host.start({ ...fakeSpec('pi'), cwd: ws });
+    if (r.status !== 'started') throw new Error(r.error);
+    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
+    const card = '---\nname: reviewer\ndescription: Reviews\ntools: read, bash\n---\nAnything goes.\n';
+    await host.prompt(r.workerId, `tool write ${JSON.stringify({ path: '.pi/agents/reviewer.md', content: card })}`);
+    await settled;
+    assert.equal((await host.stop(r.workerId)).status, 'stopped');
+    watch.observe(live());
+    const card1 = path.join(ws, '.pi', 'agents', 'reviewer.md');
+    assert.deepEqual(watch.pending(), [`${path.join(ws, '.pi', 'agents')}${path.sep} (its cards)`, card1].sort());
+    watch.confirm();
+    assert.deepEqual(watch.pending(), []);
+    // The person edits the settings with no worker running: nothing to confirm.
+    writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{"rpcWorkers.guard.allowBash": true}');
+    watch.observe(live());
+    assert.deepEqual(watch.pending(), []);
+  });
+
+  it('a settings change while a worker still runs is held at the next start\'s check', async () => {
+    const r = await host.start({ ...fakeSpec('pi'), cwd: ws });
+    if (r.status !== 'started') throw new Error(r.error);
+    writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{"rpcWorkers.profiles": []}');
+    watch.observe(live());
+    assert.deepEqual(watch.pending(), [path.join(ws, '.vscode', 'settings.json')]);
+    // Put back as it was, there is nothing left to confirm.
+    writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
+    watch.observe(live());
+    assert.deepEqual(watch.pending(), []);
+  });
+});
