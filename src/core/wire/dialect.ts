@@ -45,7 +45,12 @@ export interface PermissionAsk {
 /** A request the agent sends the host, read by its dialect; `answer` says it on the wire. */
 export type AgentRequest =
   | { kind: 'permission'; sessionId: string; ask: PermissionAsk; answer: (optionId: string | null) => unknown }
-  | { kind: 'invalid'; reason: string; answer: unknown };
+  /** `fs/read_text_file`: the text of `path` (absolute), from its 1-based `line`, at most `limit` lines. */
+  | { kind: 'readFile'; sessionId: string; path: string; line: number | null; limit: number | null }
+  /** `fs/write_text_file`: `content` as the whole new text of `path` (absolute). */
+  | { kind: 'writeFile'; sessionId: string; path: string; content: string }
+  /** `refuse`: answered with a JSON-RPC error (invalid params) rather than with `answer` as the result. */
+  | { kind: 'invalid'; reason: string; answer: unknown; refuse?: boolean };
 
 export interface LaunchOptions {
   /** The program the caller runs. */
@@ -127,6 +132,8 @@ export interface Dialect {
   compactUnavailable?(connection: MessageConnection): string | null;
   /** A request from the worker that the host answers (ACP permission requests); null: not one. */
   agentRequest?(method: string, params: unknown): AgentRequest | null;
+  /** The agent asks before it writes (in its current mode), so a guard can refuse first (ACP). */
+  writesVetoed?(connection: MessageConnection): boolean;
   /** The session modes the worker offers, where it has modes (ACP). */
   modes?(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string }> } | null;
   /** `handled`: the worker consumed the prompt without starting a turn (pi 1.x `disposition: "handled"`). */

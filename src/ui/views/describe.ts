@@ -37,8 +37,14 @@ export function dialectLine(s: Pick<WorkerState, 'dialect' | 'workerVersion'>): 
   return s.workerVersion ? `${s.dialect} ${s.workerVersion}` : `${s.dialect} (version not known)`;
 }
 
+/** How the guard holds the worker: before a write, or after it was reported. */
+export const WRITE_GUARD_WORDS: Record<NonNullable<WorkerState['writeGuard']>, string> = {
+  vetoed: 'writes are vetoed: one outside the allowed paths is refused before it happens',
+  audited: 'writes are audited after the fact: one outside the allowed paths is flagged once reported, not prevented',
+};
+
 /** What a worker may do, for its tooltip: its card, whether the guard confines it, its tools. */
-export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'>): { guard: string; lines: string[] } {
+export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'> & Partial<Pick<WorkerState, 'writeGuard'>>): { guard: string; lines: string[] } {
   const lines: string[] = [];
   if (s.agent) lines.push(`agent card: ${s.agent}`);
   if (s.tools) lines.push(`tools: ${s.tools.length ? s.tools.join(', ') : 'none'}`);
@@ -46,6 +52,7 @@ export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 
   // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
   if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
   if (!s.tools && s.dialect !== 'pi') lines.push("tools: the worker's own; the host audits each call's paths");
+  if (s.writeGuard) lines.push(WRITE_GUARD_WORDS[s.writeGuard]);
   return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
