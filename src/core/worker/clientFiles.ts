@@ -49,7 +49,7 @@ export class ClientFiles {
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
     const file = this.confine('fs/read_text_file', raw);
-    let text = await this.site.files?.read(file) ?? null;
+    let text = await this.editor('read', () => this.site.files?.read(file)) ?? null;
     if (text === null) {
       try {
         text = await readFile(file, 'utf8');
@@ -79,7 +79,7 @@ export class ClientFiles {
       }
     }
     let through: 'editor' | 'disk' = 'editor';
-    if (!(await this.site.files?.write(file, content))) {
+    if (!(await this.editor('write', () => this.site.files?.write(file, content)))) {
       through = 'disk';
       try {
         await mkdir(path.dirname(file), { recursive: true });
@@ -90,6 +90,17 @@ export class ClientFiles {
     }
     this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data: { op: 'write', path: file, through, bytes: Buffer.byteLength(content) } });
     return {};
+  }
+
+  /** The editor's side; its failure is the agent's error and a line in the log, never lost. */
+  private async editor<T>(op: 'read' | 'write', run: () => Promise<T> | undefined): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      const text = `the editor could not ${op} the file: ${(error as Error).message}`;
+      this.site.emit({ type: 'client_file', is_error: true, error: text, data: { op } });
+      throw new ResponseError(REFUSED, text);
+    }
   }
 
   /** The absolute path, if it lies in the worker's folder (symlinks followed); else refused. */
