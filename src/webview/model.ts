@@ -377,6 +377,15 @@ export class LogModel {
         this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The host ended what the worker left running after the abort', text: list.join('\n') });
         return;
       }
+      case 'terminal': {
+        const d = obj(e.data) ?? {};
+        if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'A terminal of the agent was refused', text: e.error ?? '' });
+        else if (d.op === 'ended') {
+          const list = Array.isArray(d.terminals) ? d.terminals.map((x) => str(obj(x)?.command) ?? 'a command') : [];
+          this.add<WarningEntry>({ kind: 'warning', time: t, title: `The host ended the agent's terminal commands (${str(d.reason) ?? 'stop'})`, text: list.join('\n') });
+        } else if (d.op === 'create') this.add<OtherEntry>({ kind: 'other', time: t, type: 'terminal', text: `runs in a host terminal: ${str(d.command) ?? ''}` });
+        return;
+      }
       case 'client_file': {
         const d = obj(e.data) ?? {};
         if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'A file request of the agent was refused', text: e.error ?? '' });

@@ -4,7 +4,7 @@
 // first. Driven with the fake ACP agent (test/fixtures/fake-acp-agent.mjs), whose `read:`,
 // `write:` and `edit:` prompts do what Gemini and the others were seen to do.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from '../../src/core/api';
@@ -16,7 +16,29 @@ import { acpDialect, CLIENT_CAPABILITIES } from '../../src/core/wire/acp';
 import { slice } from '../../src/core/worker/clientFiles';
 import { LogModel, type ToolEntry, type WarningEntry } from '../../src/webview/model';
 import type { PageEvent } from '../../src/protocol/messages';
-import { ofType, record, ROOT, text, waitFor } from '../helpers/host';
+import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+
+/** Live processes whose command line holds `token`, from the process table. */
+function withToken(token: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry))) out.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return out;
+}
+
+async function waitUntil(ok: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 
@@ -143,6 +165,50 @@ describe('ACP: files through the host', () => {
     assert.deepEqual(acpDialect.agentRequest!('fs/read_text_file', { sessionId: 's', path: '/a', line: 3, limit: null }), { kind: 'readFile', sessionId: 's', path: '/a', line: 3, limit: null });
     assert.equal(slice('a\nb\nc', 3, 5), 'c');
     assert.equal(slice('a\nb\n', 1, 0), '');
+  });
+
+  describe('terminals the host owns', () => {
+    it('runs the command in the worker\'s folder with the request\'s env, streams its output into the tool call\'s row, and answers its exit and output', async () => {
+      const id = await start();
+      const r = await turn(id, 'term: echo "in $(pwd) $FAKE_TERM"; echo err >&2; exit 3');
+      assert.equal(r.said, `exit 3: ${JSON.stringify(`in ${dir} yes\nerr\n`)}`);
+      const call = r.events.find((e) => e.type === 'tool_execution_start')!;
+      const streamed = r.events.filter((e) => e.type === 'tool_execution_update' && e.data?.terminalId);
+      assert.ok(streamed.length > 0, 'the output reached the log');
+      assert.equal(streamed[0].tool_call_id, call.tool_call_id, 'in the row of the call that names the terminal');
+      const m = new LogModel();
+      m.apply(r.events as unknown as PageEvent[]);
+      assert.match((m.all().find((e) => e.kind === 'tool') as ToolEntry).output, /in .* yes\nerr\n/);
+    });
+
+    it('outputByteLimit keeps the end of the output and says it was truncated', async () => {
+      const id = await start();
+      assert.equal((await turn(id, 'termlimit 10: printf 0123456789abcdef')).said, `exit 0: ${JSON.stringify('6789abcdef')} truncated true`);
+      assert.equal((await turn(id, 'termlimit 100: printf short')).said, `exit 0: ${JSON.stringify('short')} truncated false`);
+    });
+
+    it('a cwd outside the worker\'s folder is refused, and the log says so', async () => {
+      const id = await start();
+      const r = await turn(id, `termcwd ${outside}: pwd`);
+      assert.match(r.said, /^terminal refused \(-32001\): terminal\/create cwd .* refused: it is outside the worker's folder/);
+      assert.ok(r.events.some((e) => e.type === 'terminal' && e.is_error));
+    });
+
+    for (const how of ['abort', 'stop'] as const) {
+      it(`${how} ends the command's whole tree, though the agent leaves the terminal running`, async () => {
+        const id = await start();
+        const token = `rpc-hands-${how}-${process.pid}`;
+        // A tree: sh, a child shell in the background, and the sleeps under both.
+        const p = await host.prompt(id, `term: (python3 -c "import time; time.sleep(600)" ${token}-a &) ; python3 -c "import time; time.sleep(600)" ${token}-b`);
+        assert.equal(p.status, 'accepted');
+        await waitUntil(() => withToken(`${token}-a`).length > 0 && withToken(`${token}-b`).length > 0, 'both commands to run');
+        const running = withToken(token);
+        if (how === 'abort') assert.equal((await host.abort(id)).status, 'aborted');
+        else assert.equal((await host.stop(id)).status, 'stopped');
+        await waitUntil(() => running.every((pid) => !isAlive(pid)), `no process of the command to be left (${running.join(', ')})`, 5_000);
+        assert.deepEqual(withToken(token), []);
+      });
+    }
   });
 
   describe('the guard as a wall', () => {

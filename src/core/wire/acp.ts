@@ -29,14 +29,20 @@ export const ACP = {
   requestPermission: 'session/request_permission',
   readTextFile: 'fs/read_text_file',
   writeTextFile: 'fs/write_text_file',
+  terminalCreate: 'terminal/create',
+  terminalOutput: 'terminal/output',
+  terminalWait: 'terminal/wait_for_exit',
+  terminalKill: 'terminal/kill',
+  terminalRelease: 'terminal/release',
 } as const;
 
 /**
  * What the host really implements of the client's side: files through the editor (an open
  * file's text, unsaved edits included; a write to an open file as an edit of it), confined to
- * the worker's folder and, for a guarded worker, refused before anything is written.
+ * the worker's folder and, for a guarded worker, refused before anything is written; and
+ * terminals the host owns, ended whole on kill, release, abort and stop.
  */
-export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
+export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const;
 
 /** JSON-RPC error codes ACP gives a meaning. */
 const AUTH_REQUIRED = -32000;
@@ -113,6 +119,18 @@ const readFileSchema = z.looseObject({
   line: z.number().int().min(1).nullable().optional(),
   limit: z.number().int().min(0).nullable().optional(),
 });
+const terminalCreateSchema = z.looseObject({
+  sessionId: z.string().min(1),
+  command: z.string().min(1),
+  args: z.array(z.string()).nullable().optional(),
+  env: z.array(z.looseObject({ name: z.string().min(1), value: z.string() })).nullable().optional(),
+  cwd: z.string().min(1).nullable().optional(),
+  outputByteLimit: z.number().int().min(0).nullable().optional(),
+});
+const terminalIdSchema = z.looseObject({ sessionId: z.string().min(1), terminalId: z.string().min(1) });
+const TERMINAL_OPS: Record<string, 'output' | 'wait' | 'kill' | 'release'> = {
+  [ACP.terminalOutput]: 'output', [ACP.terminalWait]: 'wait', [ACP.terminalKill]: 'kill', [ACP.terminalRelease]: 'release',
+};
 const writeFileSchema = z.looseObject({ sessionId: z.string().min(1), path: z.string().min(1), content: z.string() });
 
 // ---- what the host knows of one agent connection, shared by its codec and its verbs
@@ -679,6 +697,18 @@ export const acpDialect: Dialect = {
       const r = writeFileSchema.safeParse(params);
       if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
       return { kind: 'writeFile', sessionId: r.data.sessionId, path: r.data.path, content: r.data.content };
+    }
+    if (method === ACP.terminalCreate) {
+      const r = terminalCreateSchema.safeParse(params);
+      if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
+      const d = r.data;
+      return { kind: 'terminal', op: 'create', sessionId: d.sessionId, command: d.command, args: d.args ?? [], env: d.env ?? [], cwd: d.cwd ?? null, outputByteLimit: d.outputByteLimit ?? null };
+    }
+    const op = TERMINAL_OPS[method];
+    if (op) {
+      const r = terminalIdSchema.safeParse(params);
+      if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
+      return { kind: 'terminal', op, sessionId: r.data.sessionId, terminalId: r.data.terminalId };
     }
     return null;
   },

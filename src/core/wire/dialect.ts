@@ -49,6 +49,9 @@ export type AgentRequest =
   | { kind: 'readFile'; sessionId: string; path: string; line: number | null; limit: number | null }
   /** `fs/write_text_file`: `content` as the whole new text of `path` (absolute). */
   | { kind: 'writeFile'; sessionId: string; path: string; content: string }
+  /** terminal/*: a command the host runs and owns (see core/worker/terminals.ts). */
+  | { kind: 'terminal'; op: 'create'; sessionId: string; command: string; args: string[]; env: Array<{ name: string; value: string }>; cwd: string | null; outputByteLimit: number | null }
+  | { kind: 'terminal'; op: 'output' | 'wait' | 'kill' | 'release'; sessionId: string; terminalId: string }
   /** `refuse`: answered with a JSON-RPC error (invalid params) rather than with `answer` as the result. */
   | { kind: 'invalid'; reason: string; answer: unknown; refuse?: boolean };
 

@@ -32,6 +32,7 @@ import { extensionRequestsFor, uiMessageHandlers, type ExtensionRequestsPort } f
 import { WorkerProcess, type Baseline, type Exit } from './workerProcess';
 import { Permissions } from './permissions';
 import { ClientFiles } from './clientFiles';
+import { Terminals } from './terminals';
 import { permissionVeto } from '../guard/wall';
 import { DIALECT_TITLES } from '../dialectName';
 
@@ -98,6 +99,8 @@ export class Worker {
   private turnBaseline: Baseline | null = null;
   /** The agent's file requests (ACP fs/*). */
   private readonly files: ClientFiles;
+  /** The commands the host runs for the agent (ACP terminal/*). */
+  private readonly terminals: Terminals;
   /** Tool calls reported pending (ACP): audited once they run, unless the guard already judged them as a question. */
   private readonly auditLater = new Map<string, AgentEvent>();
   /** The agent was seen asking before a write: its writes meet the wall. */
@@ -130,6 +133,10 @@ export class Worker {
       emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
       judged: (toolCallId) => this.auditLater.delete(toolCallId),
     });
+    this.terminals = new Terminals({
+      root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, env: launch.env, killGraceMs: Math.min(limits.killGraceMs, 1000),
+      emit: (event) => this.emitHostEvent(event),
+    });
     const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
       cwd: spec.cwd, codec, maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
@@ -137,7 +144,7 @@ export class Worker {
     }, {
       onEvent: (event, line) => this.receive(event, line),
       onProtocolError: (error) => this.onProtocolError(error),
-      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput, { dialect: ctx.dialect, permissions: this.permissions, files: this.files }),
+      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput, { dialect: ctx.dialect, permissions: this.permissions, files: this.files, terminals: this.terminals }),
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
@@ -295,11 +302,16 @@ export class Worker {
     }
   }
 
-  abort(): Promise<AbortResult> {
-    return abort(this.inside);
+  async abort(): Promise<AbortResult> {
+    // The host's terminals end with the cancel, not when the agent gets round to it.
+    const ended = this.turns.streaming ? this.terminals.endAll('abort') : null;
+    const r = await abort(this.inside);
+    await ended;
+    return r;
   }
 
-  redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
+  async redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
+    if (this.turns.streaming) await this.terminals.endAll('abort');
     return redirect(this.inside, message, provenance);
   }
 
@@ -311,6 +323,8 @@ export class Worker {
   async stop(): Promise<StopResult> {
     const t0 = performance.now();
     if (!this.process.exit) this.stopping = true;
+    // The host's own children first: the agent's exit would not end them.
+    await this.terminals.endAll('stop');
     const { exit, killed } = await this.process.stop();
     return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, ms: elapsed(t0) };
   }
@@ -326,6 +340,7 @@ export class Worker {
     const delivered = this.deliver(event, line !== undefined && lineStandsFor(event, line) ? line : undefined);
     if (settled) void this.deliver(settled);
     this.files.observe(event);
+    this.terminals.observe(event);
     if (this.launch.audit && !event.replayed) this.auditWhenRun(event);
     // The agent's usage readout (ACP) is its session's accounting, read as it comes.
     if (event.type === 'usage_update') void this.sessions.refreshUsage();
@@ -357,6 +372,7 @@ export class Worker {
    * ended by the host, and the log says which.
    */
   private async sweepAfterAbort(): Promise<void> {
+    await this.terminals.endAll('abort');
     const baseline = this.turnBaseline;
     if (!baseline || !this.ctx.dialect.sweepsAfterAbort) return;
     const ended = await this.process.endCommandsSince(baseline, Math.min(this.ctx.limits.killGraceMs, 1000));
@@ -435,6 +451,7 @@ export class Worker {
 
   private onExit(exit: Exit): void {
     this.permissions.cancelAll('the worker exited');
+    void this.terminals.endAll('exit');
     const status = this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();
