@@ -72,6 +72,11 @@ export interface WorkerSpec {
    * which asks a classifier model first; `default` asks the person).
    */
   mode?: string;
+  /**
+   * Offer an ACP agent the host's files (fs/read_text_file, fs/write_text_file: the editor's
+   * open documents, confined to the worker's folder, walled by the guard). Default true.
+   */
+  clientFiles?: boolean;
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;

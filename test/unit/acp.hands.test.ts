@@ -156,6 +156,12 @@ describe('ACP: files through the host', () => {
     assert.match((await turn(id, 'read: relative.txt')).said, /ACP paths must be absolute/);
   });
 
+  it('a worker started with clientFiles: false is not offered the host\'s files', async () => {
+    const id = await start({ clientFiles: false });
+    assert.equal((await turn(id, `read: ${path.join(dir, 'lines.txt')}`)).said, 'The client offers no file reads.');
+    assert.equal((await turn(id, `write: ${path.join(dir, 'w.txt')} = x`)).said, 'The client offers no file writes.');
+  });
+
   it('malformed file requests are refused as invalid params', () => {
     const r = acpDialect.agentRequest!('fs/read_text_file', { sessionId: 's', path: 3 });
     assert.equal(r?.kind, 'invalid');

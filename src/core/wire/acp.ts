@@ -632,7 +632,7 @@ export const acpDialect: Dialect = {
     s.cwd = ctx.cwd;
     const init = await call(connection, ACP.initialize, {
       protocolVersion: ACP_PROTOCOL_VERSION,
-      clientCapabilities: CLIENT_CAPABILITIES,
+      clientCapabilities: ctx.clientFiles === false ? { ...CLIENT_CAPABILITIES, fs: { readTextFile: false, writeTextFile: false } } : CLIENT_CAPABILITIES,
       clientInfo: { name: 'rpc-workers', title: 'RPC Workers', version: ctx.clientVersion ?? '0.0.0' },
     }, initializeSchema);
     const agent = init.agentInfo?.title ?? init.agentInfo?.name ?? 'the agent';

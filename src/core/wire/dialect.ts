@@ -25,6 +25,8 @@ export interface ProbeContext {
   model?: string;
   /** The session mode to set once the session exists (ACP). */
   mode?: string;
+  /** false: the host's files are not offered (ACP). */
+  clientFiles?: boolean;
   /** This host's version, for the handshake's client info. */
   clientVersion?: string;
 }

@@ -41,6 +41,8 @@ export class ClientFiles {
 
   /** Remembers which tool call names which paths (its locations and diffs). */
   observe(event: AgentEvent): void {
+    // A turn's calls are its own; the next turn starts afresh.
+    if (event.type === 'agent_settled') this.callOf.clear();
     if (!event.tool_call_id || event.replayed) return;
     for (const p of [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)]) {
       if (path.isAbsolute(p)) this.callOf.set(path.resolve(p), event.tool_call_id);

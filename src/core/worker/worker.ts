@@ -246,7 +246,7 @@ export class Worker {
       ));
     });
     try {
-      const probe = this.ctx.dialect.probe(this.connection, { cwd: this.spec.cwd, resume: this.spec.resume, model: this.spec.model, mode: this.spec.mode, clientVersion: this.ctx.clientVersion });
+      const probe = this.ctx.dialect.probe(this.connection, { cwd: this.spec.cwd, resume: this.spec.resume, model: this.spec.model, mode: this.spec.mode, clientFiles: this.spec.clientFiles, clientVersion: this.ctx.clientVersion });
       const info = await Promise.race([this.waits.bounded(probe, this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
       if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
       this.model = info.model ?? this.model;
