@@ -200,6 +200,16 @@ describe('ACP: files through the host', () => {
       assert.ok(r.events.some((e) => e.type === 'terminal' && e.is_error));
     });
 
+    it('under a guard without bash a terminal command is refused before it runs, shown as a blocked call; with bash it runs', async () => {
+      const id = await start({ guard: true });
+      const r = await turn(id, `term: touch ${path.join(dir, 'ran-under-guard')}`);
+      assert.match(r.said, /^terminal refused \(-32001\): the host's guard refused this command before it ran/);
+      assert.equal(existsSync(path.join(dir, 'ran-under-guard')), false);
+      assert.equal(r.events.find((e) => e.type === 'guard_violation')?.blocked, true);
+      const ok = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [], bash: true } });
+      assert.equal((await turn(ok, 'term: echo yes')).said, `exit 0: ${JSON.stringify('yes\n')}`);
+    });
+
     for (const how of ['abort', 'stop'] as const) {
       it(`${how} ends the command's whole tree, though the agent leaves the terminal running`, async () => {
         const id = await start();

@@ -9,6 +9,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
+import { GUARD_NAME } from '../guard/veto';
 
 export interface TerminalCreate {
   command: string;
@@ -25,6 +26,9 @@ export interface TerminalsSite {
   env: Record<string, string>;
   emit(event: Omit<AgentEvent, 'timestamp'>): void;
   killGraceMs: number;
+  /** Under a guard without bash, a command cannot be confined by path: refused as pi's guard drops bash. */
+  shellBlocked: boolean;
+  report(event: Omit<AgentEvent, 'timestamp'>): void;
 }
 
 type ExitStatus = { exitCode: number | null; signal: string | null };
@@ -135,6 +139,12 @@ export class Terminals {
   }
 
   create(req: TerminalCreate): { terminalId: string } {
+    const commandLine = [req.command, ...req.args].join(' ');
+    if (this.site.shellBlocked) {
+      const veto = `terminal command ${JSON.stringify(commandLine)} under the guard: a shell cannot be confined by path checks, and bash is not allowed`;
+      this.site.report({ type: 'guard_violation', tool_call_id: null, tool_name: 'terminal/create', is_error: true, error: veto, blocked: true, blocked_by: GUARD_NAME, data: { action: 'refused' } });
+      throw new ResponseError(REFUSED, `the host's guard refused this command before it ran: ${veto}`);
+    }
     const cwd = this.confine(req.cwd ?? this.site.cwd);
     const env: Record<string, string> = { ...process.env as Record<string, string>, ...this.site.env };
     for (const { name, value } of req.env) env[name] = value;

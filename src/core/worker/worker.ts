@@ -135,7 +135,8 @@ export class Worker {
     });
     this.terminals = new Terminals({
       root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, env: launch.env, killGraceMs: Math.min(limits.killGraceMs, 1000),
-      emit: (event) => this.emitHostEvent(event),
+      emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
+      shellBlocked: launch.audit !== null && !launch.audit.policy.bash,
     });
     const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
