@@ -42,10 +42,10 @@ export const ACP = {
  * the worker's folder and, for a guarded worker, refused before anything is written; and
  * terminals the host owns, ended whole on kill, release, abort and stop.
  */
+export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const;
+
 /** Claude's and Codex's adapters' steer into a running turn (not in ACP v1). */
 const STEER = '_session/steering';
-
-export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const;
 
 /** JSON-RPC error codes ACP gives a meaning. */
 const AUTH_REQUIRED = -32000;
