@@ -75,6 +75,11 @@ export interface WorkerSpec {
    * which asks a classifier model first; `default` asks the person).
    */
   mode?: string;
+  /**
+   * Offer an ACP agent the host's files (fs/read_text_file, fs/write_text_file: the editor's
+   * open documents, confined to the worker's folder, walled by the guard). Default true.
+   */
+  clientFiles?: boolean;
   /** Extra tools list for pi (`--tools`). */
   tools?: string[];
   appendSystemPrompt?: string;
@@ -164,6 +169,13 @@ export interface WorkerState {
   usage: WorkerUsage | null;
   agent: string | null;
   guarded: boolean;
+  /**
+   * How the guard holds a guarded worker to its policy: `vetoed`, a write outside it is refused
+   * before it happens (pi's guard inside the worker; an ACP agent that asks before it writes or
+   * writes through the host); `audited`, each tool call is judged as it is reported, after the
+   * write may have landed (τ, an ACP agent that writes by itself). null: not guarded.
+   */
+  writeGuard: 'vetoed' | 'audited' | null;
   tools: string[] | null;
   turnCount: number;
   lastEndReason: string | null;
@@ -312,6 +324,14 @@ export interface SupervisorLimits {
   resyncMs: number;
 }
 
+/** The editor's side of an agent's file requests (ACP fs/*); paths are absolute. */
+export interface ClientFileAccess {
+  /** The text of the open document (unsaved edits included); null: not open, the host reads the disk. */
+  read(path: string): Promise<string | null>;
+  /** true: written through the open document; false: not open, the host writes the disk. */
+  write(path: string, content: string): Promise<boolean>;
+}
+
 export interface SupervisorOptions {
   limits?: Partial<SupervisorLimits>;
   /** Where pi's guard extension bundle is (defaults next to dist/core.js). */
@@ -323,6 +343,8 @@ export interface SupervisorOptions {
    * reject option, else cancelled) and the log says so.
    */
   onPermission?: (req: PermissionRequest) => Promise<PermissionAnswer>;
+  /** Where an agent's file reads and writes go first (the editor's open documents); else the disk. */
+  files?: ClientFileAccess;
   /** Answers pi's dialog requests; a headless host answers `cancelled`. */
   onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
   onUiNotice?: (notice: UiNotice) => void;

@@ -158,6 +158,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       onUiRequest: options.onUiRequest,
       onUiNotice: options.onUiNotice,
       onPermission: options.onPermission,
+      files: options.files,
       clientVersion: options.clientVersion,
     });
     workers.set(workerId, worker);

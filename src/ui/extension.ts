@@ -11,6 +11,7 @@ import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
 import { askPermission, ProposedChanges } from './host/permissions';
+import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
@@ -121,6 +122,7 @@ export class RpcWorkersExtension extends Disposable {
     return {
       clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
       onPermission: (req) => askPermission(req, this.workerName(req.workerId), this.changes),
+      files: editorFiles,
       limits,
       registryFile: this.registryFile,
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),

@@ -118,6 +118,8 @@ export class LogModel {
       case 'mode_changed': return this.modeChanged(e, t);
       case 'processes_ended': return this.processesEnded(e, t);
       case 'guard_violation': return this.guardViolation(e, t);
+      case 'terminal': return this.terminal(e, t);
+      case 'client_file': return this.clientFile(e, t);
       case 'agent_end': return this.agentEnd(e, t);
       case 'agent_settled': return this.agentSettled(e, t);
       case 'compaction_start': return this.compactionStart(e, t);
@@ -202,10 +204,13 @@ export class LogModel {
     this.learnTool(entry, e);
     entry.endedAt = t;
     entry.isError = e.is_error === true;
-    entry.blocked = e.blocked === true;
-    entry.blockedBy = e.blocked_by ?? null;
     entry.result = capTail(resultText(e.result), MAX_OUTPUT);
-    if (entry.blocked) entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
+    // A call the host's guard refused before it ran stays blocked whatever the agent reports after.
+    if (e.blocked === true) {
+      entry.blocked = true;
+      entry.blockedBy = e.blocked_by ?? null;
+      entry.reason = e.error ?? str(obj(e.data)?.reason) ?? entry.result;
+    }
     if (entry.toolCallId) this.tools.delete(entry.toolCallId);
     this.touch(entry);
   }
@@ -295,9 +300,32 @@ export class LogModel {
     const entry = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
     if (entry) {
       entry.violation = e.error ?? 'guard violation';
+      // Refused before it ran (an ACP question or a write through the host): shown as pi's vetoes are.
+      if (e.blocked === true) {
+        entry.blocked = true;
+        entry.blockedBy = e.blocked_by ?? null;
+        entry.reason = e.error ?? 'guard violation';
+      }
       this.touch(entry);
     }
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard${e.blocked === true ? ' (refused before it happened)' : ''}: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+  }
+
+  /** `terminal`: a command the agent runs in a host terminal, refused, or ended by the host. */
+  private terminal(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'A terminal of the agent was refused', text: e.error ?? '' });
+    else if (d.op === 'ended') {
+      const list = Array.isArray(d.terminals) ? d.terminals.map((x) => str(obj(x)?.command) ?? 'a command') : [];
+      this.add<WarningEntry>({ kind: 'warning', time: t, title: `The host ended the agent's terminal commands (${str(d.reason) ?? 'stop'})`, text: list.join('\n') });
+    } else if (d.op === 'create') this.add<OtherEntry>({ kind: 'other', time: t, type: 'terminal', text: `runs in a host terminal: ${str(d.command) ?? ''}` });
+  }
+
+  /** `client_file`: a file the agent wrote through the host, or a file request refused. */
+  private clientFile(e: PageEvent, t: number): void {
+    const d = obj(e.data) ?? {};
+    if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'A file request of the agent was refused', text: e.error ?? '' });
+    else this.add<OtherEntry>({ kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` });
   }
 
   /** `agent_end`. */

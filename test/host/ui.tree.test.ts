@@ -13,7 +13,7 @@ import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor, workspaceF
 function fakeState(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w-fake', name: 'Fake', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: '1.6.0', pid: 4242, cwd: '/tmp/ws', dialect: 'pi',
-    command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, session: null, usage: null, agent: null, guarded: true, tools: null, turnCount: 1,
+    command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, session: null, usage: null, agent: null, guarded: true, writeGuard: 'vetoed', tools: null, turnCount: 1,
     lastEndReason: 'done', lastError: null, exitCode: null, signal: null, startedAt: Date.now(), protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [],
     filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
   };

@@ -70,7 +70,9 @@ for (const name of ACP_AGENT_NAMES) {
     };
     const spec = (extra: Record<string, unknown> = {}) => {
       const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
-      return { dialect: 'acp' as const, command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`, ...(name === 'claude' ? { mode: 'default' } : {}), ...extra };
+      return { dialect: 'acp' as const, command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`, ...(name === 'claude' ? { mode: 'default' } : {}),
+        // As Start Worker's Gemini profile (offered the host's files, Gemini 0.61.0 cannot create a new file).
+        ...(name === 'gemini' ? { clientFiles: false } : {}), ...extra };
     };
 
     before(async function () {

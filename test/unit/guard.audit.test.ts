@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { auditToolCall, extractPaths, patchPaths } from '../../src/core/guard/audit';
+import { auditKindCall, auditToolCall, extractPaths, patchPaths } from '../../src/core/guard/audit';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 
 describe('guard audit: judging reported tool calls of workers without an in-process guard', () => {
@@ -78,5 +78,22 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     // τ's own shapes pass when inside.
     assert.equal(auditToolCall(policy, 'edit', { path: 'src/a.ts', old_string: 'a', new_string: 'b', replace_all: true }, ws).violation, null);
     assert.equal(auditToolCall(policy, 'write', { path: 'src/a.ts', content: 'x', encoding: 'utf-8' }, ws).violation, null);
+  });
+});
+
+describe('guard audit: a call the agent says the kind of (ACP)', () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-kind-'));
+  const policy = resolveGuard(true, ws) as ResolvedPolicy;
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('reading kinds pass; a shell passes only with bash; an edit is judged by every path it names; any other kind fails closed', () => {
+    for (const kind of ['read', 'search', 'think', 'fetch']) assert.equal(auditKindCall(policy, kind, [], ws).violation, null, kind);
+    assert.match(auditKindCall(policy, 'execute', [], ws).violation ?? '', /bash is not allowed/);
+    const withBash = resolveGuard({ allowedPaths: [ws], forbiddenPaths: [], bash: true }, ws) as ResolvedPolicy;
+    assert.equal(auditKindCall(withBash, 'execute', [], ws).violation, null);
+    assert.equal(auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws).violation, null);
+    assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'ok.ts'), '/etc/passwd'], ws).violation ?? '', /^edit "\/etc\/passwd"/);
+    assert.match(auditKindCall(policy, 'delete', [], ws).violation ?? '', /names no path/);
+    assert.match(auditKindCall(policy, 'other', [], ws).violation ?? '', /does not say it only reads/);
   });
 });

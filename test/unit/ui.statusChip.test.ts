@@ -14,7 +14,7 @@ import { statusChip } from '../../src/webview/statusChip';
 function state(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 42, cwd: '/w', dialect: 'tau', command: 'node',
-    args: [], model: 'demo-model', sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
+    args: [], model: 'demo-model', sessionId: null, session: null, usage: null, agent: null, guarded: false, writeGuard: null, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
     exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
   };
 }

@@ -28,6 +28,10 @@ export const EXTRA_EVENT_TYPES = [
   // the session's title, and processes the host ended after an abort.
   'plan', 'user_message', 'permission_request', 'permission_end', 'mode_changed', 'config_changed',
   'commands_changed', 'usage_update', 'session_info', 'processes_ended',
+  // Host-made: an agent's file read or write through the host (ACP fs/*), or its refusal.
+  'client_file',
+  // Host-made: a terminal the host runs for an agent (ACP terminal/*), and the ones it ended.
+  'terminal',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];

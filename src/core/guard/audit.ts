@@ -102,3 +102,29 @@ export function auditToolCall(policy: ResolvedPolicy, toolName: string, args: un
   }
   return { violation, paths };
 }
+
+/** What a call does by the agent's own word (ACP's tool kinds): these only read. */
+const READING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
+const WRITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
+
+/**
+ * A call the agent says the kind of (ACP): reading kinds pass, a shell passes only with bash
+ * allowed, an edit, delete or move is judged by every path it names (its locations, its diffs,
+ * path fields of its input), and any other kind fails closed.
+ */
+export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string): AuditResult {
+  if (READING_KINDS.has(kind)) return { violation: null, paths: [] };
+  if (kind === 'execute') {
+    return policy.bash ? { violation: null, paths: [] } : { violation: 'a shell command under the guard: a shell cannot be audited by path, and bash is not allowed', paths: [] };
+  }
+  if (!WRITING_KINDS.has(kind)) return { violation: `a call of kind "${kind}": the agent does not say it only reads, so what it writes cannot be checked`, paths: [] };
+  if (paths.length === 0) return { violation: `${kind}: it names no path the audit can judge`, paths: [] };
+  let violation: string | null = null;
+  const resolved: string[] = [];
+  for (const raw of paths) {
+    const verdict = judgePath(policy, raw, cwd);
+    if (verdict.resolved) resolved.push(verdict.resolved);
+    if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
+  }
+  return { violation, paths: resolved };
+}

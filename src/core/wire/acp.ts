@@ -27,16 +27,25 @@ export const ACP = {
   setModel: 'session/set_model',
   update: 'session/update',
   requestPermission: 'session/request_permission',
+  readTextFile: 'fs/read_text_file',
+  writeTextFile: 'fs/write_text_file',
+  terminalCreate: 'terminal/create',
+  terminalOutput: 'terminal/output',
+  terminalWait: 'terminal/wait_for_exit',
+  terminalKill: 'terminal/kill',
+  terminalRelease: 'terminal/release',
 } as const;
 
 /**
- * What the host really implements of the client's side. Files and terminals through the editor
- * are not offered: an agent then uses its own, and the host's guard audits what it reports.
+ * What the host really implements of the client's side: files through the editor (an open
+ * file's text, unsaved edits included; a write to an open file as an edit of it), confined to
+ * the worker's folder and, for a guarded worker, refused before anything is written; and
+ * terminals the host owns, ended whole on kill, release, abort and stop.
  */
+export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const;
+
 /** Claude's and Codex's adapters' steer into a running turn (not in ACP v1). */
 const STEER = '_session/steering';
-
-export const CLIENT_CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false }, terminal: false } as const;
 
 /** JSON-RPC error codes ACP gives a meaning. */
 const AUTH_REQUIRED = -32000;
@@ -107,6 +116,26 @@ const permissionSchema = z.looseObject({
   toolCall: z.looseObject({ ...toolFields, toolCallId: z.string() }),
   options: z.array(z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() })).min(1),
 });
+
+const readFileSchema = z.looseObject({
+  sessionId: z.string().min(1),
+  path: z.string().min(1),
+  line: z.number().int().min(1).nullable().optional(),
+  limit: z.number().int().min(0).nullable().optional(),
+});
+const terminalCreateSchema = z.looseObject({
+  sessionId: z.string().min(1),
+  command: z.string().min(1),
+  args: z.array(z.string()).nullable().optional(),
+  env: z.array(z.looseObject({ name: z.string().min(1), value: z.string() })).nullable().optional(),
+  cwd: z.string().min(1).nullable().optional(),
+  outputByteLimit: z.number().int().min(0).nullable().optional(),
+});
+const terminalIdSchema = z.looseObject({ sessionId: z.string().min(1), terminalId: z.string().min(1) });
+const TERMINAL_OPS: Record<string, 'output' | 'wait' | 'kill' | 'release'> = {
+  [ACP.terminalOutput]: 'output', [ACP.terminalWait]: 'wait', [ACP.terminalKill]: 'kill', [ACP.terminalRelease]: 'release',
+};
+const writeFileSchema = z.looseObject({ sessionId: z.string().min(1), path: z.string().min(1), content: z.string() });
 
 // ---- what the host knows of one agent connection, shared by its codec and its verbs
 
@@ -595,6 +624,21 @@ function permissionRequest(params: unknown): AgentRequest {
   };
 }
 
+/**
+ * Agents seen asking before every file write in their asking modes (docs/acp-agents-findings.md):
+ * Copilot, Gemini, Claude (not in `auto`, `acceptEdits`, `bypassPermissions`). OpenCode asks
+ * only when its config says so, and Codex never does: they are known as askers only once seen
+ * asking (worker.ts).
+ */
+const ASKS_BEFORE_WRITING: ReadonlySet<string> = new Set(['Copilot', 'gemini-cli', '@agentclientprotocol/claude-agent-acp', '@zed-industries/claude-code-acp']);
+const NON_ASKING_MODE = /auto|accept|bypass|yolo|full.?access|allow.?all/i;
+
+export function writesVetoed(connection: MessageConnection): boolean {
+  const s = states.get(connection);
+  if (!s?.agentName || !ASKS_BEFORE_WRITING.has(s.agentName)) return false;
+  return !NON_ASKING_MODE.test(s.mode ?? '');
+}
+
 export const acpDialect: Dialect = {
   name: 'acp',
   announcesCompaction: false,
@@ -616,7 +660,7 @@ export const acpDialect: Dialect = {
     s.cwd = ctx.cwd;
     const init = await call(connection, ACP.initialize, {
       protocolVersion: ACP_PROTOCOL_VERSION,
-      clientCapabilities: CLIENT_CAPABILITIES,
+      clientCapabilities: ctx.clientFiles === false ? { ...CLIENT_CAPABILITIES, fs: { readTextFile: false, writeTextFile: false } } : CLIENT_CAPABILITIES,
       clientInfo: { name: 'rpc-workers', title: 'RPC Workers', version: ctx.clientVersion ?? '0.0.0' },
     }, initializeSchema);
     const agent = init.agentInfo?.title ?? init.agentInfo?.name ?? 'the agent';
@@ -677,9 +721,32 @@ export const acpDialect: Dialect = {
   },
   agentRequest(method, params) {
     if (method === ACP.requestPermission) return permissionRequest(params);
+    if (method === ACP.readTextFile) {
+      const r = readFileSchema.safeParse(params);
+      if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
+      return { kind: 'readFile', sessionId: r.data.sessionId, path: r.data.path, line: r.data.line ?? null, limit: r.data.limit ?? null };
+    }
+    if (method === ACP.writeTextFile) {
+      const r = writeFileSchema.safeParse(params);
+      if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
+      return { kind: 'writeFile', sessionId: r.data.sessionId, path: r.data.path, content: r.data.content };
+    }
+    if (method === ACP.terminalCreate) {
+      const r = terminalCreateSchema.safeParse(params);
+      if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
+      const d = r.data;
+      return { kind: 'terminal', op: 'create', sessionId: d.sessionId, command: d.command, args: d.args ?? [], env: d.env ?? [], cwd: d.cwd ?? null, outputByteLimit: d.outputByteLimit ?? null };
+    }
+    const op = TERMINAL_OPS[method];
+    if (op) {
+      const r = terminalIdSchema.safeParse(params);
+      if (!r.success) return { kind: 'invalid', reason: `malformed ${method}: ${z.prettifyError(r.error)}`, answer: null, refuse: true };
+      return { kind: 'terminal', op, sessionId: r.data.sessionId, terminalId: r.data.terminalId };
+    }
     return null;
   },
   modes: modesOf,
+  writesVetoed,
   explainStartFailure(stderr) {
     if (/--dangerously-skip-permissions cannot be used with root/.test(stderr)) return 'Claude Code refuses to run as root unless IS_SANDBOX=1 is set in the profile\'s env';
     return null;

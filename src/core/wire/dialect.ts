@@ -24,6 +24,8 @@ export interface ProbeContext {
   model?: string;
   /** The session mode to set once the session exists (ACP). */
   mode?: string;
+  /** false: the host's files are not offered (ACP). */
+  clientFiles?: boolean;
   /** This host's version, for the handshake's client info. */
   clientVersion?: string;
 }
@@ -31,7 +33,15 @@ export interface ProbeContext {
 /** A request the agent sends the host, read by its dialect; `answer` says it on the wire. */
 export type AgentRequest =
   | { kind: 'permission'; sessionId: string; ask: PermissionAsk; answer: (optionId: string | null) => unknown }
-  | { kind: 'invalid'; reason: string; answer: unknown };
+  /** `fs/read_text_file`: the text of `path` (absolute), from its 1-based `line`, at most `limit` lines. */
+  | { kind: 'readFile'; sessionId: string; path: string; line: number | null; limit: number | null }
+  /** `fs/write_text_file`: `content` as the whole new text of `path` (absolute). */
+  | { kind: 'writeFile'; sessionId: string; path: string; content: string }
+  /** terminal/*: a command the host runs and owns (see core/worker/terminals.ts). */
+  | { kind: 'terminal'; op: 'create'; sessionId: string; command: string; args: string[]; env: Array<{ name: string; value: string }>; cwd: string | null; outputByteLimit: number | null }
+  | { kind: 'terminal'; op: 'output' | 'wait' | 'kill' | 'release'; sessionId: string; terminalId: string }
+  /** `refuse`: answered with a JSON-RPC error (invalid params) rather than with `answer` as the result. */
+  | { kind: 'invalid'; reason: string; answer: unknown; refuse?: boolean };
 
 export interface LaunchOptions {
   /** The program the caller runs. */
@@ -113,6 +123,8 @@ export interface Dialect {
   compactUnavailable?(connection: MessageConnection): string | null;
   /** A request from the worker that the host answers (ACP permission requests); null: not one. */
   agentRequest?(method: string, params: unknown): AgentRequest | null;
+  /** The agent asks before it writes (in its current mode), so a guard can refuse first (ACP). */
+  writesVetoed?(connection: MessageConnection): boolean;
   /** The session modes the worker offers, where it has modes (ACP). */
   modes?(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string }> } | null;
   /** `handled`: the worker consumed the prompt without starting a turn (pi 1.x `disposition: "handled"`). */

@@ -65,6 +65,7 @@ export const workerSpecSchema = z.object({
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
   mode: z.string().min(1).optional(),
+  clientFiles: z.boolean().optional(),
 });
 
 export function checkSpec(spec: unknown): { ok: true; spec: WorkerSpec } | { ok: false; error: string } {

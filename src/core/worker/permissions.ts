@@ -4,7 +4,9 @@
 // question and the answer, and an abort answers every open question `cancelled`, as ACP asks.
 import type { PermissionAnswer, PermissionRequest } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
+import type { PermissionAsk } from '../api';
 import type { AgentRequest } from '../wire/dialect';
+import { GUARD_NAME } from '../guard/veto';
 import type { PendingInputs } from './pendingInput';
 
 export interface PermissionSite {
@@ -14,6 +16,10 @@ export interface PermissionSite {
   pending: PendingInputs;
   /** A turn is running: a question outside one is answered cancelled. */
   inTurn(): boolean;
+  /** The guard's reason to reject the call without asking; null: ask. Absent: no guard. */
+  veto?: (ask: PermissionAsk) => string | null;
+  /** The guard's finding, marked on its tool call. */
+  report?: (event: Omit<AgentEvent, 'timestamp'>) => void;
 }
 
 type Permission = Extract<AgentRequest, { kind: 'permission' }>;
@@ -46,6 +52,16 @@ export class Permissions {
       return request.answer(option ? option.optionId : null);
     };
     if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', true);
+    const veto = site.veto?.(ask) ?? null;
+    if (veto !== null) {
+      // Refused before it could run, as pi's guard blocks a call: the person is not asked.
+      (site.report ?? site.emit)({
+        type: 'guard_violation', tool_call_id: ask.toolCallId, tool_name: ask.toolKind ?? ask.title, is_error: true, error: veto,
+        blocked: true, blocked_by: GUARD_NAME, args: ask.args, data: { action: 'rejected' },
+      });
+      const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
+      return end(reject?.optionId ?? null, `the write guard rejected it without asking: ${veto}`, true);
+    }
     if (!site.ask) {
       const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
       return end(reject?.optionId ?? null, 'no one can answer here (the host has no onPermission): rejected', true);

@@ -31,6 +31,9 @@ import { Waits } from './waits';
 import { extensionRequestsFor, uiMessageHandlers, type ExtensionRequestsPort } from './workerRequests';
 import { WorkerProcess, type Baseline, type Exit } from './workerProcess';
 import { Permissions } from './permissions';
+import { ClientFiles } from './clientFiles';
+import { Terminals } from './terminals';
+import { permissionVeto } from '../guard/wall';
 import { DIALECT_TITLES } from '../dialectName';
 
 /** What the supervisor hands each worker: its limits, its dialect, and where it reports. */
@@ -45,6 +48,8 @@ export interface WorkerSetup {
   onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
   onUiNotice?: (notice: UiNotice) => void;
   onPermission?: SupervisorOptions['onPermission'];
+  /** The editor's open documents, for an agent's file requests. */
+  files?: SupervisorOptions['files'];
   /** This host's version, said in handshakes that ask for it (ACP). */
   clientVersion?: string;
   /** The worker's version, as the dialect's preflight learned it (null: not known). */
@@ -94,6 +99,14 @@ export class Worker {
   private readonly permissions: Permissions;
   /** The processes below the worker when the running turn began (dialects that sweep after an abort). */
   private turnBaseline: Baseline | null = null;
+  /** The agent's file requests (ACP fs/*). */
+  private readonly files: ClientFiles;
+  /** The commands the host runs for the agent (ACP terminal/*). */
+  private readonly terminals: Terminals;
+  /** Tool calls reported pending (ACP): audited once they run, unless the guard already judged them as a question. */
+  private readonly auditLater = new Map<string, AgentEvent>();
+  /** The agent was seen asking before a write: its writes meet the wall. */
+  private askedBeforeWriting = false;
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
@@ -109,6 +122,23 @@ export class Worker {
     this.permissions = new Permissions({
       workerId: id, ask: ctx.onPermission, emit: (event) => this.emitHostEvent(event), pending: this.pendingInput,
       inTurn: () => this.turns.streaming,
+      veto: launch.audit ? (ask) => {
+        // Judged here, before the person is asked: the audit after the fact is not needed for it.
+        this.auditLater.delete(ask.toolCallId);
+        if (ask.toolKind === 'edit' || ask.toolKind === 'delete' || ask.toolKind === 'move' || ask.diffs.length > 0) this.askedBeforeWriting = true;
+        return permissionVeto(launch.audit!.policy, ask, spec.cwd);
+      } : undefined,
+      report: (event) => this.report(event),
+    });
+    this.files = new ClientFiles({
+      root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, files: ctx.files, policy: launch.audit?.policy ?? null,
+      emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
+      judged: (toolCallId) => this.auditLater.delete(toolCallId),
+    });
+    this.terminals = new Terminals({
+      root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, env: launch.env, killGraceMs: Math.min(limits.killGraceMs, 1000),
+      emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
+      shellBlocked: launch.audit !== null && !launch.audit.policy.bash,
     });
     const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
@@ -117,7 +147,7 @@ export class Worker {
     }, {
       onEvent: (event, line) => this.receive(event, line),
       onProtocolError: (error) => this.onProtocolError(error),
-      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput, { dialect: ctx.dialect, permissions: this.permissions }),
+      ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput, { dialect: ctx.dialect, permissions: this.permissions, files: this.files, terminals: this.terminals }),
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
@@ -186,6 +216,7 @@ export class Worker {
       usage: this.sessions.usage,
       agent: this.launch.agent,
       guarded: this.launch.guarded,
+      writeGuard: this.writeGuard(),
       tools: this.launch.tools,
       turnCount: this.turns.turnCount,
       lastEndReason: this.turns.lastEndReason,
@@ -218,7 +249,7 @@ export class Worker {
       ));
     });
     try {
-      const probe = this.ctx.dialect.probe(this.connection, { cwd: this.spec.cwd, resume: this.spec.resume, model: this.spec.model, mode: this.spec.mode, clientVersion: this.ctx.clientVersion });
+      const probe = this.ctx.dialect.probe(this.connection, { cwd: this.spec.cwd, resume: this.spec.resume, model: this.spec.model, mode: this.spec.mode, clientFiles: this.spec.clientFiles, clientVersion: this.ctx.clientVersion });
       const info = await Promise.race([this.waits.bounded(probe, this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
       if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
       this.model = info.model ?? this.model;
@@ -274,11 +305,16 @@ export class Worker {
     }
   }
 
-  abort(): Promise<AbortResult> {
-    return abort(this.inside);
+  async abort(): Promise<AbortResult> {
+    // The host's terminals end with the cancel, not when the agent gets round to it.
+    const ended = this.turns.streaming ? this.terminals.endAll('abort') : null;
+    const r = await abort(this.inside);
+    await ended;
+    return r;
   }
 
-  redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
+  async redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
+    if (this.turns.streaming) await this.terminals.endAll('abort');
     return redirect(this.inside, message, provenance);
   }
 
@@ -299,6 +335,8 @@ export class Worker {
   async stop(): Promise<StopResult> {
     const t0 = performance.now();
     if (!this.process.exit) this.stopping = true;
+    // The host's own children first: the agent's exit would not end them.
+    await this.terminals.endAll('stop');
     const { exit, killed } = await this.process.stop();
     return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, ms: elapsed(t0) };
   }
@@ -313,7 +351,9 @@ export class Worker {
     // The store and the history keep the line instead of the event where it stands for it.
     const delivered = this.deliver(event, line !== undefined && lineStandsFor(event, line) ? line : undefined);
     if (settled) void this.deliver(settled);
-    if (this.launch.audit && event.type === 'tool_execution_start' && !event.replayed) void this.audit(event);
+    this.files.observe(event);
+    this.terminals.observe(event);
+    if (this.launch.audit && !event.replayed) this.auditWhenRun(event);
     // The agent's usage readout (ACP) is its session's accounting, read as it comes.
     if (event.type === 'usage_update') void this.sessions.refreshUsage();
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
@@ -344,6 +384,7 @@ export class Worker {
    * ended by the host, and the log says which.
    */
   private async sweepAfterAbort(): Promise<void> {
+    await this.terminals.endAll('abort');
     const baseline = this.turnBaseline;
     if (!baseline || !this.ctx.dialect.sweepsAfterAbort) return;
     const ended = await this.process.endCommandsSince(baseline, Math.min(this.ctx.limits.killGraceMs, 1000));
@@ -351,6 +392,37 @@ export class Worker {
     const list = ended.map((p) => `${p.command ?? 'a process'} (pid ${p.pid})`).join(', ');
     this.output('protocol', `after the abort, the agent had left ${ended.length === 1 ? 'a command' : `${ended.length} commands`} running; the host ended ${list}`);
     this.emitHostEvent({ type: 'processes_ended', data: { reason: 'abort', processes: ended } });
+  }
+
+  /**
+   * A call reported pending (an ACP agent that may still ask) is judged when it runs; one the
+   * agent asked about was judged as a question (the wall), before it could run.
+   */
+  private auditWhenRun(event: AgentEvent): void {
+    const id = event.tool_call_id;
+    const status = (event.data as { status?: unknown } | null | undefined)?.status;
+    if (event.type === 'tool_execution_start') {
+      if (status === 'pending' && id) this.auditLater.set(id, event);
+      else void this.audit(event);
+      return;
+    }
+    if (!id || !this.auditLater.has(id)) return;
+    if (event.type === 'tool_execution_end' && status !== 'completed') {
+      this.auditLater.delete(id);
+      return;
+    }
+    if (status === 'in_progress' || status === 'completed') {
+      const start = this.auditLater.get(id)!;
+      this.auditLater.delete(id);
+      void this.audit({ ...start, args: event.args ?? start.args });
+    }
+  }
+
+  private writeGuard(): WorkerState['writeGuard'] {
+    if (!this.launch.guarded) return null;
+    if (!this.launch.audit) return 'vetoed';
+    const seen = this.askedBeforeWriting || this.files.writes > 0;
+    return seen || this.ctx.dialect.writesVetoed?.(this.connection) ? 'vetoed' : 'audited';
   }
 
   private audit(event: AgentEvent): Promise<void> {
@@ -391,6 +463,7 @@ export class Worker {
 
   private onExit(exit: Exit): void {
     this.permissions.cancelAll('the worker exited');
+    void this.terminals.endAll('exit');
     const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();

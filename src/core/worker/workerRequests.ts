@@ -2,7 +2,7 @@
 // (a dialog request to answer, or a notice such as notify or setStatus); τ's extensions leave
 // requests that the worker polls for (extensionRequests.ts). Any other notification the worker
 // sends is kept as an event, never dropped for being unknown.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import type { UiNotice, UiRequest, UiResponse } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
@@ -10,6 +10,8 @@ import { UI_REQUEST_PREFIX } from '../wire/pi';
 import { ExtensionRequests } from './extensionRequests';
 import type { PendingInputs } from './pendingInput';
 import type { Permissions } from './permissions';
+import type { ClientFiles } from './clientFiles';
+import type { Terminals } from './terminals';
 
 export interface PersonUi {
   /** Answers a dialog; without it (a headless host) every dialog is `cancelled`. */
@@ -20,13 +22,24 @@ export interface PersonUi {
 type Emit = (event: Omit<AgentEvent, 'timestamp'>) => void;
 
 /** The connection's handlers for what the worker sends outside its events. */
-export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs, agent: { dialect: Dialect; permissions: Permissions }) {
+export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs, agent: { dialect: Dialect; permissions: Permissions; files: ClientFiles; terminals: Terminals }) {
   return {
     async onRequest(method: string, params: unknown): Promise<unknown> {
       const request = agent.dialect.agentRequest?.(method, params);
       if (request?.kind === 'permission') return agent.permissions.handle(request);
+      if (request?.kind === 'readFile') return agent.files.read(request.path, request.line, request.limit);
+      if (request?.kind === 'writeFile') return agent.files.write(request.path, request.content);
+      if (request?.kind === 'terminal') {
+        const t = agent.terminals;
+        if (request.op === 'create') return t.create(request);
+        if (request.op === 'output') return t.output(request.terminalId);
+        if (request.op === 'wait') return t.waitForExit(request.terminalId);
+        if (request.op === 'kill') return t.kill(request.terminalId);
+        return t.release(request.terminalId);
+      }
       if (request?.kind === 'invalid') {
         emit({ type: 'protocol_error', is_error: true, error: request.reason, data: { preview: JSON.stringify(params ?? null).slice(0, 200) } });
+        if (request.refuse) throw new ResponseError(-32602, request.reason);
         return request.answer;
       }
       if (!method.startsWith(UI_REQUEST_PREFIX)) {

@@ -310,7 +310,7 @@ function pastState(key: string, s: SessionSummary): WorkerState {
   return {
     workerId: key, name: s.name, status: s.status === 'ended' && s.endReason === 'failed' ? 'failed' : s.status === 'ended' && s.endReason === 'stopped' ? 'stopped' : 'exited',
     streaming: false, afterTurn: null, compacting: false, pid: null, cwd: s.cwd, dialect: s.dialect, workerVersion: s.workerVersion,
-    command: s.command, args: [], model: s.model, sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null,
+    command: s.command, args: [], model: s.model, sessionId: null, session: null, usage: null, agent: null, guarded: false, writeGuard: null, tools: null,
     turnCount: s.turns, lastEndReason: s.lastTurnEndReason, lastError: s.exit?.error ?? null, exitCode: s.exit?.code ?? null, signal: s.exit?.signal ?? null,
     startedAt: s.startedAt, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: s.filesTouched, turns: [], pendingInput: [],
     mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' },

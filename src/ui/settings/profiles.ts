@@ -22,9 +22,11 @@ export const ACP_AGENTS = [
   { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', install: 'npm install -g @agentclientprotocol/claude-agent-acp' },
   { name: 'Codex', command: 'codex-acp', args: [] as string[], install: 'npm install -g @agentclientprotocol/codex-acp' },
   { name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], install: 'npm install -g @github/copilot' },
-  { name: 'Gemini', command: 'gemini', args: ['--acp'], install: 'npm install -g @google/gemini-cli' },
+  // Gemini 0.61.0, offered the host's files, cannot create a new file (it reads first and takes
+  // the host's "not found" for a failure): it keeps its own files; its questions meet the wall.
+  { name: 'Gemini', command: 'gemini', args: ['--acp'], clientFiles: false, install: 'npm install -g @google/gemini-cli' },
   { name: 'OpenCode', command: 'opencode', args: ['acp'], install: 'npm install -g opencode-ai' },
-] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; install: string }>;
+] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; install: string }>;
 
 /** Where each ACP agent's command was found (null: not installed), by its name in ACP_AGENTS. */
 export function findAcpAgents(dirs: string[]): Record<string, string | null> {
@@ -134,9 +136,10 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     const path = opts.acpPaths?.[agent.name];
     if (!path || names.has(agent.name) || opts.configured.some((p) => p.dialect === 'acp' && p.command === path)) continue;
     const mode = 'mode' in agent ? agent.mode : undefined;
+    const files = 'clientFiles' in agent ? { clientFiles: agent.clientFiles } : {};
     out.push({
       name: agent.name, detail: `ACP · ${[path, ...agent.args].join(' ')}`, origin: 'detected', guard: false, dialect: 'acp',
-      spec: (cwd) => ({ dialect: 'acp', command: path, args: [...agent.args], name: agent.name, cwd, ...(mode ? { mode } : {}) }),
+      spec: (cwd) => ({ dialect: 'acp', command: path, args: [...agent.args], name: agent.name, cwd, ...(mode ? { mode } : {}), ...files }),
     });
   }
   if (!names.has(DEMO_PROFILE)) {

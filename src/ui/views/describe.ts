@@ -43,17 +43,26 @@ export function dialectLine(s: Pick<WorkerState, 'dialect' | 'workerVersion'>): 
   return s.workerVersion ? `${s.dialect} ${s.workerVersion}` : `${s.dialect} (version not known)`;
 }
 
+/** How the guard holds the worker: before a write, or after it was reported. */
+export const WRITE_GUARD_WORDS: Record<NonNullable<WorkerState['writeGuard']>, string> = {
+  vetoed: 'writes are vetoed: one outside the allowed paths is refused before it happens',
+  audited: 'writes are audited after the fact: one outside the allowed paths is flagged once reported, not prevented',
+};
+
 /** What a worker may do, for its tooltip: its card, whether the guard confines it, its tools. */
-export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'>): { guard: string; lines: string[] } {
+export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'> & Partial<Pick<WorkerState, 'writeGuard'>>): { guard: string; lines: string[] } {
   const lines: string[] = [];
   if (s.agent) lines.push(`agent card: ${s.agent}`);
   if (s.tools) lines.push(`tools: ${s.tools.length ? s.tools.join(', ') : 'none'}`);
   if (!s.guarded) return { guard: 'not guarded: the worker has the trust of your own tools', lines };
   // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
   if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
-  // τ and others: an audit after the call, which says what it checks (tools it does not know are flagged).
+  if (s.writeGuard) lines.push(WRITE_GUARD_WORDS[s.writeGuard]);
+  // τ and others: an audit after the call, which says what it checks (tools it does not know are
+  // flagged); an ACP agent that asks or writes through the host meets a wall before the write.
   if (s.dialect !== 'pi') {
     if (!s.tools) lines.push("tools: the worker's own; the host checks each call after it is made and may abort the turn");
+    if (s.writeGuard === 'vetoed') return { guard: 'guarded: writes outside the allowed paths are refused before they happen', lines };
     return { guard: 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged', lines };
   }
   return { guard: 'guarded: writes are confined to the allowed paths', lines };

@@ -1,0 +1,134 @@
+// An agent's files through the host (ACP fs/read_text_file, fs/write_text_file): read from the
+// editor where the file is open (unsaved edits included) and from disk otherwise, written
+// through the editor where it is open. Confined to the worker's folder (its workspace folder or
+// worktree, else its cwd); for a guarded worker a write outside the policy is refused before
+// anything is written. Every refusal is a JSON-RPC error that says why, and is in the log.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ResponseError } from 'vscode-jsonrpc';
+import type { ClientFileAccess } from '../api';
+import type { AgentEvent } from '../events/agentEvent';
+import { physicalPath } from '../guard/paths';
+import type { ResolvedPolicy } from '../guard/policy';
+import { GUARD_NAME } from '../guard/veto';
+import { writeVeto } from '../guard/wall';
+
+/** ACP's "resource not found". */
+export const RESOURCE_NOT_FOUND = -32002;
+/** A refusal of this host (outside the folder, the guard): JSON-RPC's server-error range. */
+export const REFUSED = -32001;
+
+export interface ClientFilesSite {
+  /** The folder the agent's files are confined to. */
+  root: string;
+  cwd: string;
+  files?: ClientFileAccess;
+  policy: ResolvedPolicy | null;
+  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  /** The guard's finding, marked on its tool call. */
+  report(event: Omit<AgentEvent, 'timestamp'>): void;
+  /** The guard judged this call's write here, before it happened: no audit after it is needed. */
+  judged(toolCallId: string): void;
+}
+
+export class ClientFiles {
+  /** The running tool call that names each path, so a refused write is shown on its row. */
+  private readonly callOf = new Map<string, string>();
+  /** Writes that came through the host (the agent writes through the client). */
+  writes = 0;
+
+  constructor(private readonly site: ClientFilesSite) {}
+
+  /** Remembers which tool call names which paths (its locations and diffs). */
+  observe(event: AgentEvent): void {
+    // A turn's calls are its own; the next turn starts afresh.
+    if (event.type === 'agent_settled') this.callOf.clear();
+    if (!event.tool_call_id || event.replayed) return;
+    for (const p of [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)]) {
+      if (path.isAbsolute(p)) this.callOf.set(path.resolve(p), event.tool_call_id);
+    }
+  }
+
+  async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
+    const file = this.confine('fs/read_text_file', raw);
+    let text = await this.editor('read', () => this.site.files?.read(file)) ?? null;
+    if (text === null) {
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') throw new ResponseError(RESOURCE_NOT_FOUND, `Resource not found: ${file}`, { uri: file });
+        throw new ResponseError(REFUSED, `cannot read ${file}: ${(error as Error).message}`);
+      }
+    }
+    return { content: slice(text, line, limit) };
+  }
+
+  async write(raw: string, content: string): Promise<Record<string, never>> {
+    const file = this.confine('fs/write_text_file', raw);
+    this.writes++;
+    const { policy } = this.site;
+    if (policy) {
+      const veto = writeVeto(policy, file, this.site.cwd);
+      const toolCallId = this.callOf.get(file) ?? null;
+      if (toolCallId) this.site.judged(toolCallId);
+      if (veto) {
+        this.site.report({
+          type: 'guard_violation', tool_call_id: toolCallId, tool_name: 'fs/write_text_file', is_error: true, error: veto,
+          blocked: true, blocked_by: GUARD_NAME, data: { action: 'refused', path: file },
+        });
+        throw new ResponseError(REFUSED, `the host's write guard refused this write before anything was written: ${veto}`);
+      }
+    }
+    let through: 'editor' | 'disk' = 'editor';
+    if (!(await this.editor('write', () => this.site.files?.write(file, content)))) {
+      through = 'disk';
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, content, 'utf8');
+      } catch (error) {
+        throw new ResponseError(REFUSED, `cannot write ${file}: ${(error as Error).message}`);
+      }
+    }
+    this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data: { op: 'write', path: file, through, bytes: Buffer.byteLength(content) } });
+    return {};
+  }
+
+  /** The editor's side; its failure is the agent's error and a line in the log, never lost. */
+  private async editor<T>(op: 'read' | 'write', run: () => Promise<T> | undefined): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      const text = `the editor could not ${op} the file: ${(error as Error).message}`;
+      this.site.emit({ type: 'client_file', is_error: true, error: text, data: { op } });
+      throw new ResponseError(REFUSED, text);
+    }
+  }
+
+  /** The absolute path, if it lies in the worker's folder (symlinks followed); else refused. */
+  private confine(method: string, raw: string): string {
+    const refuse = (why: string): never => {
+      const error = `${method} ${JSON.stringify(raw)} refused: ${why}`;
+      this.site.emit({ type: 'client_file', is_error: true, error, data: { op: method === 'fs/read_text_file' ? 'read' : 'write', path: raw, refused: true } });
+      throw new ResponseError(REFUSED, error);
+    };
+    if (raw.includes('\0')) return refuse('the path holds a NUL byte');
+    if (!path.isAbsolute(raw)) return refuse('ACP paths must be absolute');
+    const file = path.resolve(raw);
+    const real = physicalPath(file);
+    const root = physicalPath(this.site.root);
+    if (!real.ok) return refuse(real.reason);
+    if (!root.ok) return refuse(`the worker's folder cannot be resolved (${root.reason})`);
+    const rel = path.relative(root.path, real.path);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return refuse(`it is outside the worker's folder ${this.site.root}`);
+    return file;
+  }
+}
+
+/** `limit` lines from the 1-based `line` on, each with its own line end. */
+export function slice(text: string, line: number | null, limit: number | null): string {
+  if (line === null && limit === null) return text;
+  const lines = text.split(/(?<=\n)/);
+  const start = Math.max(0, (line ?? 1) - 1);
+  return lines.slice(start, limit === null ? undefined : start + limit).join('');
+}

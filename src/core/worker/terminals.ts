@@ -1,0 +1,213 @@
+// Terminals the host owns (ACP terminal/*): an agent's command runs as the host's child, in a
+// process group of its own, with its cwd confined to the worker's folder; its output streams
+// into the row of the tool call that names the terminal; kill, release, an abort and a stop end
+// the command's whole tree (its group and every descendant, whatever it did to leave the group).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ResponseError } from 'vscode-jsonrpc';
+import type { AgentEvent } from '../events/agentEvent';
+import { physicalPath } from '../guard/paths';
+import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
+import { REFUSED } from './clientFiles';
+import { GUARD_NAME } from '../guard/veto';
+
+export interface TerminalCreate {
+  command: string;
+  args: string[];
+  env: Array<{ name: string; value: string }>;
+  cwd: string | null;
+  outputByteLimit: number | null;
+}
+
+export interface TerminalsSite {
+  root: string;
+  cwd: string;
+  /** The worker's own environment, under the request's. */
+  env: Record<string, string>;
+  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  killGraceMs: number;
+  /** Under a guard without bash, a command cannot be confined by path: refused as pi's guard drops bash. */
+  shellBlocked: boolean;
+  report(event: Omit<AgentEvent, 'timestamp'>): void;
+}
+
+type ExitStatus = { exitCode: number | null; signal: string | null };
+
+/** How often output is said in the tool's row at most; a chatty command is not an event per chunk. */
+const STREAM_MS = 50;
+
+class Terminal {
+  output = '';
+  truncated = false;
+  exit: ExitStatus | null = null;
+  readonly exited: Promise<ExitStatus>;
+  /** The descendants seen so far, so that one that left the group is still ended. */
+  private seen: ProcInfo[] = [];
+  toolCallId: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(readonly id: string, readonly command: string, private readonly child: ChildProcess, private readonly limit: number | null, private readonly say: (t: Terminal) => void) {
+    const take = (chunk: Buffer) => this.append(chunk.toString('utf8'));
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+    this.exited = new Promise((resolve) => {
+      child.on('close', (code, signal) => {
+        this.exit = { exitCode: code, signal };
+        this.flush();
+        resolve(this.exit);
+      });
+      child.on('error', (error) => {
+        this.append(`${error.message}\n`);
+        this.exit = { exitCode: null, signal: null };
+        resolve(this.exit);
+      });
+    });
+  }
+
+  private append(text: string): void {
+    this.output += text;
+    if (this.limit !== null && Buffer.byteLength(this.output) > this.limit) {
+      // Cut at the front, on a character boundary, as ACP asks.
+      const buf = Buffer.from(this.output);
+      let start = buf.length - this.limit;
+      while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
+      this.output = buf.subarray(start).toString('utf8');
+      this.truncated = true;
+    }
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), STREAM_MS);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.child.pid && this.exit === null) this.seen = mergeTrees(this.seen, processTree(this.child.pid));
+    this.say(this);
+  }
+
+  get running(): boolean {
+    return this.exit === null;
+  }
+
+  /** Ends the group and every descendant seen: TERM, then KILL after the grace. */
+  async end(graceMs: number): Promise<void> {
+    const pid = this.child.pid;
+    if (!pid) return;
+    const tree = mergeTrees(this.seen, processTree(pid));
+    const group = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, sig);
+      } catch {
+        // The group is gone.
+      }
+    };
+    group('SIGTERM');
+    signalTree(tree, 'SIGTERM');
+    const done = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), graceMs).unref())]);
+    // A descendant that ignored TERM or left the group is killed all the same.
+    group('SIGKILL');
+    signalTree(mergeTrees(tree, processTree(pid)), 'SIGKILL');
+    if (!done) await this.exited;
+  }
+}
+
+export class Terminals {
+  private readonly open = new Map<string, Terminal>();
+  /** Tool calls that name a terminal before or after it has output. */
+  private readonly callOf = new Map<string, string>();
+  private seq = 0;
+
+  constructor(private readonly site: TerminalsSite) {}
+
+  get count(): number {
+    return this.open.size;
+  }
+
+  /** Learns which tool call shows which terminal (its content names the terminalId). */
+  observe(event: AgentEvent): void {
+    const ids = (event.data as { terminals?: unknown } | null | undefined)?.terminals;
+    if (!event.tool_call_id || !Array.isArray(ids)) return;
+    for (const id of ids) {
+      if (typeof id !== 'string') continue;
+      this.callOf.set(id, event.tool_call_id);
+      // An id the host never made (Codex names its own) is not looked up as the host's.
+      const t = this.open.get(id);
+      if (t && t.toolCallId === null) {
+        t.toolCallId = event.tool_call_id;
+        if (t.output) t.flush();
+      }
+    }
+  }
+
+  create(req: TerminalCreate): { terminalId: string } {
+    const commandLine = [req.command, ...req.args].join(' ');
+    if (this.site.shellBlocked) {
+      const veto = `terminal command ${JSON.stringify(commandLine)} under the guard: a shell cannot be confined by path checks, and bash is not allowed`;
+      this.site.report({ type: 'guard_violation', tool_call_id: null, tool_name: 'terminal/create', is_error: true, error: veto, blocked: true, blocked_by: GUARD_NAME, data: { action: 'refused' } });
+      throw new ResponseError(REFUSED, `the host's guard refused this command before it ran: ${veto}`);
+    }
+    const cwd = this.confine(req.cwd ?? this.site.cwd);
+    const env: Record<string, string> = { ...process.env as Record<string, string>, ...this.site.env };
+    for (const { name, value } of req.env) env[name] = value;
+    const id = `term-${++this.seq}`;
+    // A group of its own: the host ends it whole, and the agent's own exit does not.
+    const child = spawn(req.command, req.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit, (x) => this.say(x));
+    t.toolCallId = this.callOf.get(id) ?? null;
+    this.open.set(id, t);
+    this.site.emit({ type: 'terminal', data: { op: 'create', terminalId: id, command: t.command, cwd, pid: child.pid ?? null } });
+    return { terminalId: id };
+  }
+
+  output(id: string): { output: string; truncated: boolean; exitStatus?: ExitStatus } {
+    const t = this.get(id);
+    return { output: t.output, truncated: t.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
+  }
+
+  async waitForExit(id: string): Promise<ExitStatus> {
+    return this.get(id).exited;
+  }
+
+  async kill(id: string): Promise<Record<string, never>> {
+    await this.get(id).end(this.site.killGraceMs);
+    return {};
+  }
+
+  async release(id: string): Promise<Record<string, never>> {
+    const t = this.get(id);
+    this.open.delete(id);
+    if (t.running) await t.end(this.site.killGraceMs);
+    return {};
+  }
+
+  /** Every terminal's whole tree ended (an abort, a stop, the worker's exit); says which were running. */
+  async endAll(reason: string): Promise<void> {
+    const running = [...this.open.values()].filter((t) => t.running);
+    await Promise.all(running.map((t) => t.end(this.site.killGraceMs)));
+    if (reason !== 'abort') this.open.clear();
+    if (running.length) this.site.emit({ type: 'terminal', data: { op: 'ended', reason, terminals: running.map((t) => ({ terminalId: t.id, command: t.command })) } });
+  }
+
+  private say(t: Terminal): void {
+    if (!t.toolCallId) return;
+    this.site.emit({ type: 'tool_execution_update', tool_call_id: t.toolCallId, result: { output: t.output }, data: { terminalId: t.id } });
+  }
+
+  private get(id: string): Terminal {
+    const t = this.open.get(id);
+    if (!t) throw new ResponseError(-32602, `no terminal ${JSON.stringify(id)} of this host (created and not released)`);
+    return t;
+  }
+
+  private confine(cwd: string): string {
+    if (!path.isAbsolute(cwd)) throw new ResponseError(REFUSED, `terminal/create cwd ${JSON.stringify(cwd)} refused: ACP paths must be absolute`);
+    const real = physicalPath(path.resolve(cwd));
+    const root = physicalPath(this.site.root);
+    const rel = real.ok && root.ok ? path.relative(root.path, real.path) : '..';
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      const error = `terminal/create cwd ${JSON.stringify(cwd)} refused: it is outside the worker's folder ${this.site.root}`;
+      this.site.emit({ type: 'terminal', is_error: true, error, data: { op: 'create', refused: true } });
+      throw new ResponseError(REFUSED, error);
+    }
+    return cwd;
+  }
+}

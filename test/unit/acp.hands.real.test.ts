@@ -1,0 +1,98 @@
+// The agent's files through the host with the one real agent that uses them by default: Gemini
+// CLI (docs/acp-agents-findings.md) reads a file through the client before its write_file (to
+// learn the old text) and writes an existing file through the client once allowed. Driven on the
+// mock model (test/fixtures/acp-env.mjs). Copilot, OpenCode (by default), Claude and Codex never
+// ask for client files; their writes meet the guard as questions (the wall) or as audits.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PermissionRequest, Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
+import { ACP_AGENTS, acpAgentLaunch, ensureAcpAgent, writeToolReply } from '../fixtures/acp-env.mjs';
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ofType, record, waitFor } from '../helpers/host';
+
+const name = 'gemini';
+
+describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@${ACP_AGENTS[name].version})`, function () {
+  this.timeout(120_000);
+  let mock: MockLlm;
+  let home: string;
+  let cwd: string;
+  let host: Supervisor;
+  let workerId: string;
+  const asked: PermissionRequest[] = [];
+  const reads: string[] = [];
+  const editorWrites: string[] = [];
+  let openFile: string;
+
+  before(async function () {
+    this.timeout(10 * 60_000);
+    ensureAcpAgent(name);
+    mock = await startMockLlm({ defaultText: 'unscripted' });
+    home = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hands-gemini-home-'));
+    cwd = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hands-gemini-cwd-'));
+    mkdirSync(path.join(cwd, 'src'));
+    openFile = path.join(cwd, 'src', 'open.txt');
+    writeFileSync(openFile, 'saved on disk\n');
+    writeFileSync(path.join(cwd, 'README.md'), 'the readme\n');
+    host = createSupervisor({
+      limits: { commandTimeoutMs: 120_000 },
+      onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
+      // The editor has src/open.txt open with an unsaved edit; the host writes the disk.
+      files: {
+        read: async (p) => { reads.push(p); return p === openFile ? 'unsaved in the editor\n' : null; },
+        write: async (p) => { editorWrites.push(p); return false; },
+      },
+    });
+    const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
+    const r = await host.start({
+      dialect: 'acp', command: launch.command, args: launch.args, env: launch.env, cwd, name: 'real gemini',
+      guard: { allowedPaths: [path.join(cwd, 'src')], forbiddenPaths: [] },
+    });
+    assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+    if (r.status === 'started') workerId = r.workerId;
+  });
+  after(async () => {
+    await host?.dispose();
+    await mock?.close();
+    for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a write inside the policy: read through the host (the unsaved text is the old side of its question), asked, written through the host', async () => {
+    const state = host.state(workerId);
+    assert.equal(state.status !== 'not_found' && state.state.writeGuard, 'vetoed', 'Gemini asks before it writes');
+    mock.script(writeToolReply(name, openFile, 'written by gemini\n'), { text: 'Written.' });
+    const events = record(host, () => workerId);
+    const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the write turn');
+    assert.equal((await host.prompt(workerId, 'Write the file')).status, 'accepted');
+    assert.equal((await settled).end_reason, 'done');
+    assert.ok(reads.includes(openFile), `Gemini read the file through the host first (reads: ${reads.join(', ')})`);
+    assert.equal(asked.length, 1, 'the person was asked');
+    const diff = asked[0].diffs.find((d) => d.path === openFile);
+    assert.equal(diff?.oldText, 'unsaved in the editor\n', 'the agent saw the editor\'s text, unsaved edit included');
+    assert.equal(readFileSync(openFile, 'utf8'), 'written by gemini\n');
+    assert.deepEqual(editorWrites, [openFile]);
+    assert.equal(events.find((e) => e.type === 'client_file')?.data?.path, openFile);
+    assert.equal(events.filter((e) => e.type === 'guard_violation').length, 0);
+  });
+
+  it('a write outside the policy is rejected without asking the person, before anything is written, and shown as a blocked call', async () => {
+    const readme = path.join(cwd, 'README.md');
+    const asked0 = asked.length;
+    mock.script(writeToolReply(name, readme, 'overwritten\n'), { text: 'Tried.' });
+    const events = record(host, () => workerId);
+    const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the refused write turn');
+    assert.equal((await host.prompt(workerId, 'Overwrite the readme')).status, 'accepted');
+    await settled;
+    assert.equal(readFileSync(readme, 'utf8'), 'the readme\n', 'nothing was written');
+    assert.equal(asked.length, asked0, 'the person was not asked');
+    const v = events.find((e) => e.type === 'guard_violation');
+    assert.ok(v, 'a guard_violation is in the log');
+    assert.equal(v.blocked, true);
+    assert.match(v.error ?? '', /README\.md.*outside the allowed paths/);
+    const end = events.find((e) => e.type === 'permission_end');
+    assert.equal(end?.data?.optionKind, 'reject_once', JSON.stringify(end?.data));
+  });
+});

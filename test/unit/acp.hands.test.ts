@@ -1,0 +1,310 @@
+// The editor as the agent's hands (ACP fs/*): files read and written through the host, confined
+// to the worker's folder, the editor's open documents first; and the guard as a wall, refusing a
+// write outside its policy before it happens, whether the agent writes through the host or asks
+// first. Driven with the fake ACP agent (test/fixtures/fake-acp-agent.mjs), whose `read:`,
+// `write:` and `edit:` prompts do what Gemini and the others were seen to do.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { createSupervisor } from '../../src/core/supervisor';
+import { resolveGuard } from '../../src/core/guard/policy';
+import { permissionVeto } from '../../src/core/guard/wall';
+import { acpDialect, CLIENT_CAPABILITIES } from '../../src/core/wire/acp';
+import { slice } from '../../src/core/worker/clientFiles';
+import { LogModel } from '../../src/webview/model';
+import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
+import type { PageEvent } from '../../src/protocol/messages';
+import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+
+/** Live processes whose command line holds `token`, from the process table. */
+function withToken(token: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry))) out.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return out;
+}
+
+async function waitUntil(ok: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
+
+let base: string;
+let dir: string;
+let outside: string;
+before(() => {
+  base = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hands-'));
+  dir = path.join(base, 'work');
+  outside = path.join(base, 'elsewhere');
+  mkdirSync(dir);
+  mkdirSync(outside);
+});
+after(() => rmSync(base, { recursive: true, force: true }));
+
+describe('ACP: files through the host', () => {
+  let host: Supervisor;
+  let asked: PermissionRequest[];
+  function make(options: SupervisorOptions = {}) {
+    asked = [];
+    host = createSupervisor({
+      onPermission: async (req): Promise<PermissionAnswer> => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
+      ...options,
+    });
+  }
+  beforeEach(() => make());
+  afterEach(() => host.dispose());
+
+  async function start(extra: Partial<WorkerSpec> = {}) {
+    const r = await host.start({ dialect: 'acp', command: process.execPath, args: [FAKE_ACP], cwd: dir, name: 'Fake agent', ...extra });
+    if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+    return r.workerId;
+  }
+  /** One turn; what the agent said and every event of it. */
+  async function turn(id: string, prompt: string): Promise<{ said: string; events: AgentEvent[] }> {
+    const events = record(host, () => id);
+    const settled = waitFor(host, id, ofType('agent_settled'));
+    const p = await host.prompt(id, prompt);
+    assert.equal(p.status, 'accepted', p.status === 'error' ? p.error : '');
+    await settled;
+    return { said: text(events), events };
+  }
+  const stateOf = (id: string): WorkerState => {
+    const s = host.state(id);
+    if (s.status === 'not_found') throw new Error('vanished');
+    return s.state;
+  };
+
+  it('advertises file reads and writes, and reads a file from disk with line and limit honoured', async () => {
+    assert.deepEqual(CLIENT_CAPABILITIES.fs, { readTextFile: true, writeTextFile: true });
+    const file = path.join(dir, 'lines.txt');
+    writeFileSync(file, 'one\ntwo\nthree\nfour\n');
+    const id = await start();
+    assert.equal((await turn(id, `read: ${file}`)).said, `read: ${JSON.stringify('one\ntwo\nthree\nfour\n')}`);
+    assert.equal((await turn(id, `read: ${file} line 2 limit 2`)).said, `read: ${JSON.stringify('two\nthree\n')}`);
+    assert.equal((await turn(id, `read: ${file} line 4`)).said, `read: ${JSON.stringify('four\n')}`);
+  });
+
+  it('reads an open document\'s text (unsaved edits included) through the host\'s file access, and the disk for a file not open', async () => {
+    const open = path.join(dir, 'open.txt');
+    const closed = path.join(dir, 'closed.txt');
+    writeFileSync(open, 'saved text\n');
+    writeFileSync(closed, 'on disk\n');
+    const reads: string[] = [];
+    const files: ClientFileAccess = {
+      read: async (p) => { reads.push(p); return p === open ? 'unsaved edit\nsecond\n' : null; },
+      write: async () => false,
+    };
+    make({ files });
+    const id = await start();
+    assert.equal((await turn(id, `read: ${open}`)).said, `read: ${JSON.stringify('unsaved edit\nsecond\n')}`);
+    assert.equal((await turn(id, `read: ${open} line 2`)).said, `read: ${JSON.stringify('second\n')}`);
+    assert.equal((await turn(id, `read: ${closed}`)).said, `read: ${JSON.stringify('on disk\n')}`);
+    assert.deepEqual(reads, [open, open, closed]);
+  });
+
+  it('a missing file is ACP\'s "resource not found"', async () => {
+    const id = await start();
+    const missing = path.join(dir, 'nope.txt');
+    assert.equal((await turn(id, `read: ${missing}`)).said, `read failed (-32002): Resource not found: ${missing}`);
+  });
+
+  it('writes to disk, creating the folders, or through the open document when the editor has it', async () => {
+    const written: Array<[string, string]> = [];
+    const openDoc = path.join(dir, 'doc.txt');
+    writeFileSync(openDoc, 'before\n');
+    make({ files: { read: async () => null, write: async (p, c) => { if (p !== openDoc) return false; written.push([p, c]); return true; } } });
+    const id = await start();
+    const fresh = path.join(dir, 'sub', 'new.txt');
+    const a = await turn(id, `write: ${fresh} = hello there`);
+    assert.equal(a.said, 'wrote');
+    assert.equal(readFileSync(fresh, 'utf8'), 'hello there');
+    assert.deepEqual(a.events.find((e) => e.type === 'client_file')?.data, { op: 'write', path: fresh, through: 'disk', bytes: 11 });
+    const b = await turn(id, `write: ${openDoc} = through the editor`);
+    assert.equal(b.said, 'wrote');
+    assert.deepEqual(written, [[openDoc, 'through the editor']]);
+    assert.equal(readFileSync(openDoc, 'utf8'), 'before\n', 'the host left the disk to the editor');
+    assert.equal(b.events.find((e) => e.type === 'client_file')?.data?.through, 'editor');
+  });
+
+  it('a read or write outside the worker\'s folder is refused with an error saying why, also through a symlink, and the log says so', async () => {
+    const secret = path.join(outside, 'secret.txt');
+    writeFileSync(secret, 'not yours\n');
+    symlinkSync(outside, path.join(dir, 'link'));
+    const id = await start();
+    const r = await turn(id, `read: ${secret}`);
+    assert.match(r.said, /^read failed \(-32001\): fs\/read_text_file ".*secret.txt" refused: it is outside the worker's folder /);
+    const refused = r.events.find((e) => e.type === 'client_file' && e.is_error);
+    assert.ok(refused, 'the refusal is in the log');
+    assert.match(refused.error!, /outside the worker's folder/);
+    assert.match((await turn(id, `read: ${path.join(dir, 'link', 'secret.txt')}`)).said, /outside the worker's folder/);
+    const w = await turn(id, `write: ${path.join(dir, 'link', 'planted.txt')} = x`);
+    assert.match(w.said, /^write failed \(-32001\): .*outside the worker's folder/);
+    assert.equal(existsSync(path.join(outside, 'planted.txt')), false);
+    assert.match((await turn(id, 'read: relative.txt')).said, /ACP paths must be absolute/);
+  });
+
+  it('a worker started with clientFiles: false is not offered the host\'s files', async () => {
+    const id = await start({ clientFiles: false });
+    assert.equal((await turn(id, `read: ${path.join(dir, 'lines.txt')}`)).said, 'The client offers no file reads.');
+    assert.equal((await turn(id, `write: ${path.join(dir, 'w.txt')} = x`)).said, 'The client offers no file writes.');
+  });
+
+  it('malformed file requests are refused as invalid params', () => {
+    const r = acpDialect.agentRequest!('fs/read_text_file', { sessionId: 's', path: 3 });
+    assert.equal(r?.kind, 'invalid');
+    assert.equal(r?.kind === 'invalid' && r.refuse, true);
+    const w = acpDialect.agentRequest!('fs/write_text_file', { sessionId: 's', path: '/a' });
+    assert.equal(w?.kind === 'invalid' && w.refuse, true, 'a write without content is refused');
+    assert.deepEqual(acpDialect.agentRequest!('fs/read_text_file', { sessionId: 's', path: '/a', line: 3, limit: null }), { kind: 'readFile', sessionId: 's', path: '/a', line: 3, limit: null });
+    assert.equal(slice('a\nb\nc', 3, 5), 'c');
+    assert.equal(slice('a\nb\n', 1, 0), '');
+  });
+
+  describe('terminals the host owns', () => {
+    it('runs the command in the worker\'s folder with the request\'s env, streams its output into the tool call\'s row, and answers its exit and output', async () => {
+      const id = await start();
+      const r = await turn(id, 'term: echo "in $(pwd) $FAKE_TERM"; echo err >&2; exit 3');
+      assert.equal(r.said, `exit 3: ${JSON.stringify(`in ${dir} yes\nerr\n`)}`);
+      const call = r.events.find((e) => e.type === 'tool_execution_start')!;
+      const streamed = r.events.filter((e) => e.type === 'tool_execution_update' && e.data?.terminalId);
+      assert.ok(streamed.length > 0, 'the output reached the log');
+      assert.equal(streamed[0].tool_call_id, call.tool_call_id, 'in the row of the call that names the terminal');
+      const m = new LogModel();
+      m.apply(r.events as unknown as PageEvent[]);
+      assert.match((m.all().find((e) => e.kind === 'tool') as ToolEntry).output, /in .* yes\nerr\n/);
+    });
+
+    it('outputByteLimit keeps the end of the output and says it was truncated', async () => {
+      const id = await start();
+      assert.equal((await turn(id, 'termlimit 10: printf 0123456789abcdef')).said, `exit 0: ${JSON.stringify('6789abcdef')} truncated true`);
+      assert.equal((await turn(id, 'termlimit 100: printf short')).said, `exit 0: ${JSON.stringify('short')} truncated false`);
+    });
+
+    it('a cwd outside the worker\'s folder is refused, and the log says so', async () => {
+      const id = await start();
+      const r = await turn(id, `termcwd ${outside}: pwd`);
+      assert.match(r.said, /^terminal refused \(-32001\): terminal\/create cwd .* refused: it is outside the worker's folder/);
+      assert.ok(r.events.some((e) => e.type === 'terminal' && e.is_error));
+    });
+
+    it('under a guard without bash a terminal command is refused before it runs, shown as a blocked call; with bash it runs', async () => {
+      const id = await start({ guard: true });
+      const r = await turn(id, `term: touch ${path.join(dir, 'ran-under-guard')}`);
+      assert.match(r.said, /^terminal refused \(-32001\): the host's guard refused this command before it ran/);
+      assert.equal(existsSync(path.join(dir, 'ran-under-guard')), false);
+      assert.equal(r.events.find((e) => e.type === 'guard_violation')?.blocked, true);
+      const ok = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [], bash: true } });
+      const second = await turn(ok, 'term: echo yes');
+      assert.equal(second.said, `exit 0: ${JSON.stringify('yes\n')}`, JSON.stringify(second.events.filter((e) => e.type !== 'message_update').map((e) => [e.type, e.error ?? e.data]).slice(0, 12)));
+    });
+
+    for (const how of ['abort', 'stop'] as const) {
+      it(`${how} ends the command's whole tree, though the agent leaves the terminal running`, async () => {
+        const id = await start();
+        const token = `rpc-hands-${how}-${process.pid}`;
+        // A tree: sh, a child shell in the background, and the sleeps under both.
+        const p = await host.prompt(id, `term: (python3 -c "import time; time.sleep(600)" ${token}-a &) ; python3 -c "import time; time.sleep(600)" ${token}-b`);
+        assert.equal(p.status, 'accepted');
+        await waitUntil(() => withToken(`${token}-a`).length > 0 && withToken(`${token}-b`).length > 0, 'both commands to run');
+        const running = withToken(token);
+        if (how === 'abort') assert.equal((await host.abort(id)).status, 'aborted');
+        else assert.equal((await host.stop(id)).status, 'stopped');
+        await waitUntil(() => running.every((pid) => !isAlive(pid)), `no process of the command to be left (${running.join(', ')})`, 5_000);
+        assert.deepEqual(withToken(token), []);
+      });
+    }
+  });
+
+  describe('the guard as a wall', () => {
+    it('a write through the host outside the policy is refused before anything is written, shown as a blocked call; one inside lands', async () => {
+      const id = await start({ guard: { allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [] } });
+      const target = path.join(dir, 'README.md');
+      const r = await turn(id, `write: ${target} = overwritten`);
+      assert.match(r.said, /^write failed \(-32001\): the host's write guard refused this write before anything was written: write to ".*README.md": outside the allowed paths/);
+      assert.equal(existsSync(target), false, 'nothing was written');
+      const call = r.events.find((e) => e.type === 'tool_execution_start')!;
+      const v = r.events.find((e) => e.type === 'guard_violation')!;
+      assert.ok(v, 'a guard_violation is in the log');
+      assert.equal(v.blocked, true);
+      assert.equal(v.blocked_by, 'rpc-workers-guard');
+      assert.equal(v.tool_call_id, call.tool_call_id, 'marked on the call that wrote');
+      assert.equal(r.events.find((e) => e.type === 'agent_end')?.end_reason, 'done', 'a refused write is not a reason to abort the turn');
+      // The page shows it as pi's vetoes: the call's row blocked, with the policy's reason.
+      const m = new LogModel();
+      m.apply(r.events as unknown as PageEvent[]);
+      const row = m.all().find((e) => e.kind === 'tool') as ToolEntry;
+      assert.equal(row.blocked, true);
+      assert.equal(row.blockedBy, 'rpc-workers-guard');
+      assert.match(row.reason!, /outside the allowed paths/);
+      assert.ok(m.all().some((e) => e.kind === 'warning' && (e as WarningEntry).title.startsWith('Guard (refused before it happened)')));
+      const inside = path.join(dir, 'src', 'ok.ts');
+      assert.equal((await turn(id, `write: ${inside} = fine`)).said, 'wrote');
+      assert.equal(readFileSync(inside, 'utf8'), 'fine');
+      assert.equal(stateOf(id).writeGuard, 'vetoed', 'an agent that writes through the host meets the wall');
+    });
+
+    it('a question about an edit outside the policy is answered with the agent\'s reject option without asking the person; one inside is asked', async () => {
+      const id = await start({ guard: true });
+      assert.equal(stateOf(id).writeGuard, 'audited', 'until the agent is seen asking or writing through the host, its writes are audited');
+      const r = await turn(id, `edit: ${path.join(outside, 'x.ts')}`);
+      assert.equal(asked.length, 0, 'the person was not asked');
+      const end = r.events.find((e) => e.type === 'permission_end')!;
+      assert.equal(end.data?.optionId, 'reject');
+      assert.match(String(end.data?.note), /the write guard rejected it without asking: edit ".*x.ts": outside the allowed paths/);
+      const v = r.events.find((e) => e.type === 'guard_violation')!;
+      assert.equal(v.blocked, true);
+      assert.equal(v.tool_call_id, end.tool_call_id);
+      assert.equal(r.events.filter((e) => e.type === 'guard_violation').length, 1, 'the call the wall judged is not audited again');
+      assert.equal(r.events.find((e) => e.type === 'agent_end')?.end_reason, 'done', 'the turn goes on: the call never ran');
+      const m = new LogModel();
+      m.apply(r.events as unknown as PageEvent[]);
+      assert.equal((m.all().find((e) => e.kind === 'tool') as ToolEntry).blocked, true, 'the failed end the agent reports after keeps the row blocked');
+      await turn(id, `edit: ${path.join(dir, 'y.ts')}`);
+      assert.equal(asked.length, 1, 'an edit inside is put to the person');
+      assert.equal(stateOf(id).writeGuard, 'vetoed');
+    });
+
+    it('an unguarded worker has no wall: the same edit is asked, and writeGuard is null', async () => {
+      const id = await start();
+      await turn(id, `edit: ${path.join(outside, 'x.ts')}`);
+      assert.equal(asked.length, 1);
+      assert.equal(stateOf(id).writeGuard, null);
+    });
+  });
+});
+
+describe('ACP: the wall\'s judgement of a question', () => {
+  const policy = () => resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: false }, dir)!;
+  const ask = (over: Partial<Parameters<typeof permissionVeto>[1]>) => ({ toolKind: 'edit', args: null, diffs: [], locations: [], ...over });
+
+  it('judges locations, diffs and path fields of the input; names the rule', () => {
+    assert.equal(permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, 'a.ts'), line: null }] }), dir), null);
+    assert.match(permissionVeto(policy(), ask({ diffs: [{ path: path.join(outside, 'a.ts'), oldText: null, newText: 'x' }] }), dir)!, /outside the allowed paths/);
+    assert.match(permissionVeto(policy(), ask({ toolKind: 'delete', args: { file_path: path.join(outside, 'b') } }), dir)!, /^delete ".*b": outside/);
+    assert.match(permissionVeto(policy(), ask({ toolKind: 'move', args: { from: path.join(dir, 'a'), to: path.join(outside, 'a') } }), dir)!, /^move/);
+    // Copilot's question carries a unified diff in rawInput.diff.
+    assert.match(permissionVeto(policy(), ask({ args: { diff: '--- a/../elsewhere/c.ts\n+++ b/../elsewhere/c.ts\n@@\n+x\n' } }), dir)!, /elsewhere/);
+    assert.match(permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, '.git', 'config'), line: null }] }), dir)!, /forbidden/);
+  });
+
+  it('an edit naming no path cannot be confined; a shell is rejected unless bash is allowed; a read is not judged', () => {
+    assert.match(permissionVeto(policy(), ask({}), dir)!, /names no path/);
+    assert.match(permissionVeto(policy(), ask({ toolKind: 'execute', args: { command: 'ls' } }), dir)!, /shell/);
+    assert.equal(permissionVeto(resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: true }, dir)!, ask({ toolKind: 'execute' }), dir), null);
+    assert.equal(permissionVeto(policy(), ask({ toolKind: 'read', locations: [{ path: '/etc/passwd', line: null }] }), dir), null);
+  });
+});
