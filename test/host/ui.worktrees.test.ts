@@ -54,15 +54,19 @@ describe('UI worktrees', function () {
       void api.__ui.worktrees.checked.then((c) => { latest = c; });
       return latest?.available === want;
     });
+    // VS Code 1.139's file watcher reports git's files coming and going in some runs and not in
+    // others (seen both ways in CI); there the option follows at the next check, which each
+    // worktree command makes. VS Code 1.100's watcher reports them: there it is held to that.
+    const watched = !/^1\.1[3-9]\d/.test(vscode.version);
     git(folder, 'init', '-q', '-b', 'main');
     try {
       git(folder, '-c', 'user.email=test@example.com', '-c', 'user.name=Test', 'commit', '-q', '--allow-empty', '-m', 'first');
+      if (!watched) await api.__ui.worktrees.recheck();
       await available(true);
     } finally {
       fs.rmSync(path.join(folder, '.git'), { recursive: true, force: true });
     }
-    // VS Code 1.139's watcher does not report a whole .git folder going away; the command checks
-    // again each time it runs, says why it cannot, and the option follows.
+    // The command checks again each time it runs, says why it cannot, and the option follows.
     const again = await vscode.commands.executeCommand<{ status: string; error?: string }>('rpcWorkers.startDemoWorkerInWorktree', { name: 'No repo again' });
     assert.equal(again.status, 'error');
     assert.match(again.error ?? '', /needs a git repository/);

@@ -17,6 +17,8 @@ export interface WorktreeParts {
   actions: WorktreeActions;
   /** The last check of the workspace (the host tests await it). */
   checked: Promise<{ available: boolean; reason: string | null }>;
+  /** Checks again now (what the watcher and each worktree command do). */
+  recheck(): Promise<{ available: boolean; reason: string | null }>;
 }
 
 export function wireWorktrees(o: {
@@ -32,7 +34,7 @@ export function wireWorktrees(o: {
   o.tree.contributors.push(worktreeContributor(worktrees, live));
   o.register(worktrees.onDidChange(() => o.tree.invalidate()));
 
-  const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }) };
+  const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };
   let reason: string | null = null;
   const check = async () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
