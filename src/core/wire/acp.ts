@@ -382,9 +382,14 @@ function textChunk(update: Record<string, unknown>, timestamp: number): AgentEve
   if (!isPlain(content) || content.type !== 'text' || typeof content.text !== 'string') return undefined;
   const messageId = update.messageId;
   if (messageId !== undefined && messageId !== null && typeof messageId !== 'string') return undefined;
+  return chunkEvent(String(update.sessionUpdate), content.text, messageId as string | null | undefined, timestamp);
+}
+
+/** A text chunk of the agent's, its thought's or the user's, in the one model. */
+function chunkEvent(kind: string, text: string, messageId: string | null | undefined, timestamp: number): AgentEvent {
   const data = messageId ? { messageId } : undefined;
-  if (update.sessionUpdate === 'user_message_chunk') return { type: 'user_message', timestamp, delta: content.text, data };
-  return { type: 'message_update', timestamp, delta: content.text, block_type: update.sessionUpdate === 'agent_thought_chunk' ? 'thinking' : 'text', data };
+  if (kind === 'user_message_chunk') return { type: 'user_message', timestamp, delta: text, data };
+  return { type: 'message_update', timestamp, delta: text, block_type: kind === 'agent_thought_chunk' ? 'thinking' : 'text', data };
 }
 
 /** One `session/update` in the one event model; pure, so a stored line reads back the same. */
@@ -400,25 +405,15 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
       if (fast) return fast;
       const c = chunkSchema.safeParse(update);
       if (!c.success) return bad(c.error);
-      const text = textOf(c.data.content);
-      const data = c.data.messageId ? { messageId: c.data.messageId } : undefined;
-      if (kind === 'user_message_chunk') return { type: 'user_message', timestamp, delta: text, data };
-      return { type: 'message_update', timestamp, delta: text, block_type: kind === 'agent_thought_chunk' ? 'thinking' : 'text', data };
+      return chunkEvent(kind, textOf(c.data.content), c.data.messageId, timestamp);
     }
-    case 'tool_call': {
+    case 'tool_call':
+    case 'tool_call_update': {
       const t = toolCallSchema.safeParse(update);
       if (!t.success) return bad(t.error);
       // A call reported already finished has no running phase to show.
       const done = DONE.has(t.data.status ?? '');
-      const event = toolEvent(done ? 'tool_execution_end' : 'tool_execution_start', t.data);
-      if (done) event.is_error = t.data.status === 'failed';
-      return event;
-    }
-    case 'tool_call_update': {
-      const t = toolCallSchema.safeParse(update);
-      if (!t.success) return bad(t.error);
-      const done = DONE.has(t.data.status ?? '');
-      const event = toolEvent(done ? 'tool_execution_end' : 'tool_execution_update', t.data);
+      const event = toolEvent(done ? 'tool_execution_end' : kind === 'tool_call' ? 'tool_execution_start' : 'tool_execution_update', t.data);
       if (done) event.is_error = t.data.status === 'failed';
       return event;
     }
