@@ -45,7 +45,12 @@ describe('UI worker names', function () {
     });
     assert.equal(pastItem.label, name);
     assert.match(String(pastItem.description), /^(today|yesterday) \d\d:\d\d · stopped · 0 turns$/);
-    assert.equal(ui.past.summary(ui.past.sessionOf(b)!)?.name, `${name} #2`, 'the history keeps the name the views show');
+    // The listing above may predate the second worker's record: wait until it lists that one too.
+    const summaryB = await waitFor(api, 'the second worker in the history listing', () => {
+      void ui.past.load();
+      return ui.past.summary(ui.past.sessionOf(b)!);
+    });
+    assert.equal(summaryB.name, `${name} #2`, 'the history keeps the name the views show');
 
     // Its read-only log: listed once, under its name; the live ones under theirs.
     const opened = await run('rpcWorkers.history.openLog', { sessionId: sessionA });
