@@ -196,6 +196,11 @@ export interface WorkerState {
   mode: string | null;
   /** The modes it offers (ACP), for Switch Mode…; absent where it has none. */
   modes?: Array<{ id: string; name: string }>;
+  /**
+   * What the person allowed always for this worker (an ACP agent's questions), answered by the
+   * host without asking again until forgotten; absent where the host keeps no such rules.
+   */
+  allowedAlways?: AllowedRule[];
   /** Why Compact cannot run on this worker at all (an ACP agent without one); null: it can. */
   compactUnavailable: string | null;
   /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */
@@ -239,6 +244,20 @@ export type SessionVerbResult =
   | { status: 'exported'; workerId: string; path: string; ms: number }
   | { status: 'cancelled'; workerId: string; ms: number }
   | { status: 'unsupported' | 'error' | 'not_found'; workerId: string; error: string; ms: number };
+
+/** An "allow always" the host remembers for a worker (see permissionRules.ts). */
+export interface AllowedRule {
+  /** What a later question must match: `execute: <command>` or `<kind>: <title>`. */
+  key: string;
+  /** The option the person picked, given again when the agent offers it. */
+  optionId: string;
+  /** When it was remembered (ms since the epoch). */
+  since: number;
+}
+
+export type ForgetResult =
+  | { status: 'forgotten'; workerId: string; forgotten: number; ms: number }
+  | { status: 'not_found'; workerId: string; error: string; ms: number };
 
 export type MarkdownResult =
   | { status: 'exported'; workerId: string; markdown: string; ms: number }
@@ -417,6 +436,8 @@ export interface Supervisor {
    */
   exportMarkdown(workerId: string): Promise<MarkdownResult>;
   state(workerId: string): StateResult;
+  /** Forgets one of the worker's "allow always" rules (by key), or all of them. */
+  forgetAllowed(workerId: string, key?: string): Promise<ForgetResult>;
   list(): WorkerState[];
   stop(workerId: string): Promise<StopResult>;
   stopAll(): Promise<StopResult[]>;

@@ -217,6 +217,10 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     fork: async (workerId: string, opts?: { entryId?: string }) => get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
     setModel: async (workerId: string, model: string) => get(workerId)?.sessions.setModel(model) ?? missing(workerId),
     setMode: async (workerId: string, mode: string) => get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
+    forgetAllowed: async (workerId: string, key?: string) => {
+      const worker = get(workerId);
+      return worker ? { status: 'forgotten' as const, workerId, forgotten: worker.forgetAllowed(key), ms: 0 } : missing(workerId);
+    },
     exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
     async exportMarkdown(workerId: string) {
       const worker = get(workerId);

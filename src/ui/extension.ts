@@ -11,6 +11,7 @@ import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
 import { askPermission, ProposedChanges } from './host/permissions';
+import { registerForgetAllowed } from './host/forgetAllowed';
 import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
@@ -96,6 +97,7 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.host));
+    this._register(registerForgetAllowed(this.host, () => this.selection.current));
     this.walkthrough = this._register(new WalkthroughKeys(this.host));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
     this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from '../../src/core/api';
-import type { AgentEvent } from '../../src/core/events/agentEvent';
+import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { resolveGuard } from '../../src/core/guard/policy';
 import { permissionVeto } from '../../src/core/guard/wall';
@@ -17,7 +16,8 @@ import { slice } from '../../src/core/worker/clientFiles';
 import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import type { PageEvent } from '../../src/protocol/messages';
-import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+import { isAlive } from '../helpers/host';
+import { fakeAcpWorkers } from '../helpers/fakeAcp';
 
 /** Live processes whose command line holds `token`, from the process table. */
 function withToken(token: string): number[] {
@@ -41,7 +41,6 @@ async function waitUntil(ok: () => boolean, what: string, ms = 15_000): Promise<
   }
 }
 
-const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 
 let base: string;
 let dir: string;
@@ -68,25 +67,7 @@ describe('ACP: files through the host', () => {
   beforeEach(() => make());
   afterEach(() => host.dispose());
 
-  async function start(extra: Partial<WorkerSpec> = {}) {
-    const r = await host.start({ dialect: 'acp', command: process.execPath, args: [FAKE_ACP], cwd: dir, name: 'Fake agent', ...extra });
-    if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
-    return r.workerId;
-  }
-  /** One turn; what the agent said and every event of it. */
-  async function turn(id: string, prompt: string): Promise<{ said: string; events: AgentEvent[] }> {
-    const events = record(host, () => id);
-    const settled = waitFor(host, id, ofType('agent_settled'));
-    const p = await host.prompt(id, prompt);
-    assert.equal(p.status, 'accepted', p.status === 'error' ? p.error : '');
-    await settled;
-    return { said: text(events), events };
-  }
-  const stateOf = (id: string): WorkerState => {
-    const s = host.state(id);
-    if (s.status === 'not_found') throw new Error('vanished');
-    return s.state;
-  };
+  const { start, turn, stateOf } = fakeAcpWorkers(() => host, () => dir);
 
   it('advertises file reads and writes, and reads a file from disk with line and limit honoured', async () => {
     assert.deepEqual(CLIENT_CAPABILITIES.fs, { readTextFile: true, writeTextFile: true });

@@ -8,6 +8,7 @@ import type { PermissionAsk } from '../api';
 import type { AgentRequest } from '../wire/dialect';
 import { GUARD_NAME } from '../guard/veto';
 import type { PendingInputs } from './pendingInput';
+import { PermissionRules } from './permissionRules';
 
 export interface PermissionSite {
   workerId: string;
@@ -20,6 +21,8 @@ export interface PermissionSite {
   veto?: (ask: PermissionAsk) => string | null;
   /** The guard's finding, marked on its tool call. */
   report?: (event: Omit<AgentEvent, 'timestamp'>) => void;
+  /** The worker's state changed (a rule remembered or forgotten). */
+  changed?: () => void;
 }
 
 type Permission = Extract<AgentRequest, { kind: 'permission' }>;
@@ -27,8 +30,12 @@ type Permission = Extract<AgentRequest, { kind: 'permission' }>;
 export class Permissions {
   private readonly open = new Map<string, AbortController>();
   private seq = 0;
+  /** What the person allowed always, answered without asking again. */
+  readonly rules: PermissionRules;
 
-  constructor(private readonly site: PermissionSite) {}
+  constructor(private readonly site: PermissionSite) {
+    this.rules = new PermissionRules(() => site.changed?.());
+  }
 
   get count(): number {
     return this.open.size;
@@ -43,11 +50,11 @@ export class Permissions {
       diffs: ask.diffs.length ? ask.diffs : null, locations: ask.locations.length ? ask.locations : null,
       data: { id, command: ask.command, options: ask.options },
     });
-    const end = (optionId: string | null, note: string | null, isError = false) => {
+    const end = (optionId: string | null, note: string | null, isError = false, rule: string | null = null) => {
       const option = ask.options.find((o) => o.optionId === optionId);
       site.emit({
         type: 'permission_end', tool_call_id: ask.toolCallId, title: ask.title, is_error: isError, error: isError ? note : null,
-        data: { id, outcome: option ? 'selected' : 'cancelled', optionId: option?.optionId ?? null, optionName: option?.name ?? null, optionKind: option?.kind ?? null, note },
+        data: { id, outcome: option ? 'selected' : 'cancelled', optionId: option?.optionId ?? null, optionName: option?.name ?? null, optionKind: option?.kind ?? null, note, ...(rule ? { rule } : {}) },
       });
       return request.answer(option ? option.optionId : null);
     };
@@ -62,6 +69,9 @@ export class Permissions {
       const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
       return end(reject?.optionId ?? null, `the write guard rejected it without asking: ${veto}`, true);
     }
+    // After the wall: a rule never lets through what the policy refuses.
+    const remembered = this.rules.match(ask);
+    if (remembered) return end(remembered.option.optionId, `answered by the rule remembered for this worker (allowed always: ${remembered.rule.key})`, false, remembered.rule.key);
     if (!site.ask) {
       const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
       return end(reject?.optionId ?? null, 'no one can answer here (the host has no onPermission): rejected', true);
@@ -73,7 +83,11 @@ export class Permissions {
     try {
       const answer = await Promise.race([site.ask({ ...ask, workerId: site.workerId, id, signal: controller.signal }).catch((): PermissionAnswer => ({ cancelled: true })), cancelled]);
       if (controller.signal.aborted) return end(null, String(controller.signal.reason ?? 'cancelled'));
-      if ('optionId' in answer && ask.options.some((o) => o.optionId === answer.optionId)) return end(answer.optionId, null);
+      const picked = 'optionId' in answer ? ask.options.find((o) => o.optionId === answer.optionId) : undefined;
+      if (picked) {
+        this.rules.answered(ask, picked);
+        return end(picked.optionId, null);
+      }
       return end(null, 'the person dismissed the question');
     } finally {
       this.open.delete(id);

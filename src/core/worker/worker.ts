@@ -129,6 +129,7 @@ export class Worker {
         return permissionVeto(launch.audit!.policy, ask, spec.cwd);
       } : undefined,
       report: (event) => this.report(event),
+      changed: () => this.stateChanged(),
     });
     this.files = new ClientFiles({
       root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, files: ctx.files, policy: launch.audit?.policy ?? null,
@@ -188,6 +189,11 @@ export class Worker {
     return this.process.pid;
   }
 
+  /** Forgets one "allow always" rule (by key), or all; says how many went. */
+  forgetAllowed(key?: string): number {
+    return this.permissions.rules.forget(key);
+  }
+
   get streaming(): boolean {
     return this.turns.streaming;
   }
@@ -231,6 +237,7 @@ export class Worker {
       filesTouched: [...this.turns.filesTouched],
       turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
       pendingInput: this.live ? this.pendingInput.list() : [],
+      allowedAlways: this.permissions.rules.list(),
       ...this.modeState(),
       compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
       midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },

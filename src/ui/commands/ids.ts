@@ -22,6 +22,9 @@ export const COMMANDS = {
   copyPid: 'rpcWorkers.copyPid',
   /** Internal: a tool call's change in the diff editor (the Event Log's Open diff). */
   openChange: 'rpcWorkers.openChange',
+  forgetAllowed: 'rpcWorkers.forgetAllowed',
+  /** Internal: a host terminal's output in a VS Code terminal (the Event Log's Show in Terminal). */
+  showHostTerminal: 'rpcWorkers.showHostTerminal',
 } as const;
 
 /** The context keys `when` clauses read. */

@@ -25,6 +25,7 @@ export function createApi(host: Supervisor, opts: { trusted(): boolean; untruste
     fork: (id: string, o?: { entryId?: string }) => host.fork(id, o),
     setModel: (id: string, model: string) => host.setModel(id, model),
     setMode: (id: string, mode: string) => host.setMode(id, mode),
+    forgetAllowed: (id: string, key?: string) => host.forgetAllowed(id, key),
     exportHtml: (id: string, outputPath?: string) => host.exportHtml(id, outputPath),
     exportMarkdown: (id: string) => host.exportMarkdown(id),
     state: (id: string) => host.state(id),

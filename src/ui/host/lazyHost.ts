@@ -99,6 +99,10 @@ export class LazyHost implements Supervisor {
     return this.real ? this.real.setMode(workerId, mode) : Promise.resolve(this.none(workerId));
   }
 
+  forgetAllowed(workerId: string, key?: string) {
+    return this.real ? this.real.forgetAllowed(workerId, key) : Promise.resolve(this.none(workerId));
+  }
+
   setModel(workerId: string, model: string) {
     return this.real ? this.real.setModel(workerId, model) : Promise.resolve(this.none(workerId));
   }

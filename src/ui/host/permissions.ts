@@ -72,7 +72,7 @@ export async function askPermission(req: PermissionRequest, workerName: string, 
       pick.items = req.options.map((option) => ({
         option,
         label: `${ICONS[option.kind] ?? '$(question)'} ${option.name}`,
-        description: option.kind === 'allow_always' ? 'the agent remembers this for the session' : undefined,
+        description: option.kind === 'allow_always' ? 'remembered for this worker (its tooltip lists it; Forget Always-Allowed Actions… clears it)' : undefined,
       }));
       let answered = false;
       const finish = (answer: PermissionAnswer) => {

@@ -267,6 +267,19 @@ function appendSafe(md: vscode.MarkdownString, value: string): void {
   md.appendText(value.replace(/</g, '&lt;'));
 }
 
+/** What the person allowed always for the worker (answered without asking until forgotten). */
+function allowedLines(md: vscode.MarkdownString, s: WorkerState): void {
+  const rules = s.allowedAlways ?? [];
+  if (!rules.length) return;
+  md.appendMarkdown('$(check-all) Allowed always (Forget Always-Allowed Actions… clears them):\n\n');
+  for (const r of rules) {
+    md.appendMarkdown('- ');
+    appendSafe(md, r.key);
+    md.appendMarkdown('\n');
+  }
+  md.appendMarkdown('\n');
+}
+
 export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   // Worker-supplied strings go in with appendText / code blocks: escaped, never markup.
   // Theme icons for the guard's shield; appendText escapes `$(...)` in worker text.
@@ -287,6 +300,7 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
     md.appendMarkdown('\n');
   }
   if (trust.lines.length) md.appendMarkdown('\n');
+  allowedLines(md, s);
   const row = (label: string, value: string) => {
     md.appendMarkdown(`- ${label}: `);
     text(value);
