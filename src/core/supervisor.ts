@@ -160,6 +160,12 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       onPermission: options.onPermission,
       files: options.files,
       clientVersion: options.clientVersion,
+      // A host terminal is the host's child, not the worker's: put with the worker, so that Stop
+      // (its cgroup, what the watchdog saw) and a host that dies end it too.
+      onTerminalSpawn: (w, pid) => {
+        cgroups.get(w.id)?.adopt(pid);
+        if (w.pid !== null) watchdog?.adopt(w.pid, pid);
+      },
     });
     workers.set(workerId, worker);
     history?.begin(worker);

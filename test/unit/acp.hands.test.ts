@@ -4,6 +4,7 @@
 // first. Driven with the fake ACP agent (test/fixtures/fake-acp-agent.mjs), whose `read:`,
 // `write:` and `edit:` prompts do what Gemini and the others were seen to do.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { resolveGuard } from '../../src/core/guard/policy';
 import { permissionVeto } from '../../src/core/guard/wall';
 import { acpDialect, CLIENT_CAPABILITIES } from '../../src/core/wire/acp';
 import { slice } from '../../src/core/worker/clientFiles';
+import { cgroupSupport } from '../../src/core/worker/cgroup';
 import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import type { PageEvent } from '../../src/protocol/messages';
@@ -208,6 +210,26 @@ describe('ACP: files through the host', () => {
         assert.deepEqual(withToken(token), []);
       });
     }
+  });
+
+  describe('a host terminal is the worker\'s', () => {
+    const cg = cgroupSupport();
+    if (!cg.ok) it(`no cgroup here, so a command that escapes its terminal may outlive Stop (${cg.reason})`, () => assert.ok(cg.reason.length > 0));
+    else it('Stop ends a command that left the terminal\'s tree and group (setsid, its parent exited): it was born in the worker\'s cgroup', async () => {
+      const id = await start();
+      const token = `rpc-hands-escaped-${process.pid}`;
+      // The command escapes once it is told to, so that it surely started as the terminal's.
+      const go = path.join(base, `go-${process.pid}`);
+      execFileSync('mkfifo', [go]);
+      const r = turn(id, `term: cat ${go} >/dev/null; setsid python3 -c "import time; time.sleep(600)" ${token} >/dev/null 2>&1 &`);
+      await waitUntil(() => withToken(go).length > 0, 'the command to wait on its go');
+      writeFileSync(go, 'go\n');
+      assert.match((await r).said, /^exit 0/);
+      await waitUntil(() => withToken(token).length > 0, 'the escaped command to run');
+      const escaped = withToken(token);
+      assert.equal((await host.stop(id)).status, 'stopped');
+      await waitUntil(() => escaped.every((pid) => !isAlive(pid)), `the escaped command (${escaped.join(', ')}) to be ended by Stop`, 5_000);
+    });
   });
 
   describe('the guard as a wall', () => {

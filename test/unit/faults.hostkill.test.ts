@@ -64,6 +64,16 @@ function runHost(workers: Array<{ spec: WorkerSpec; prompt?: string; treeSize?: 
   return { child, ready, exited };
 }
 
+/** The watchdog's state file (RPC_WORKERS_WATCHDOG_STATE) lists every one of `pids`. */
+function watchdogKnows(state: string, pids: number[]): boolean {
+  try {
+    const known = new Set((JSON.parse(readFileSync(state, 'utf8')) as { pids: number[] }).pids);
+    return pids.every((p) => known.has(p));
+  } catch {
+    return false;
+  }
+}
+
 const FOUR_GRANDCHILDREN = Array.from({ length: 4 }, () => ({ spec: fakeSpec('pi'), prompt: 'grandchild', treeSize: 4 }));
 
 describe('faults: the host goes away', () => {
@@ -88,14 +98,7 @@ describe('faults: the host goes away', () => {
     strays.add(watchdog[0].pid);
     assert.notEqual(watchdog[0].pgid, stat(hostPid)!.pgid, 'the watchdog is not in the host\'s process group');
     // The watchdog reads the trees every 250 ms; what it knows is what it can end.
-    await until(() => {
-      try {
-        const known = new Set((JSON.parse(readFileSync(state, 'utf8')) as { pids: number[] }).pids);
-        return all.every((p) => known.has(p));
-      } catch {
-        return false;
-      }
-    }, 5_000, () => `the watchdog never knew the whole tree: ${readFileSync(state, 'utf8')}`);
+    await until(() => watchdogKnows(state, all), 5_000, () => `the watchdog never knew the whole tree: ${readFileSync(state, 'utf8')}`);
 
     const t0 = performance.now();
     child.kill('SIGKILL');
@@ -105,6 +108,26 @@ describe('faults: the host goes away', () => {
       return `still alive after the host's SIGKILL: ${describePids(left)}${alive(watchdog[0].pid) ? `; the watchdog ${watchdog[0].pid}` : ''}`;
     }, 10);
     console.log(`      host SIGKILL → ${workers.length} workers and ${all.length - workers.length} tool processes gone in ${(performance.now() - t0).toFixed(0)} ms (last seen ${ms.toFixed(0)} ms)`);
+  });
+
+  it('a host SIGKILLed while an ACP agent\'s command runs in a host terminal (the host\'s child, not the worker\'s): the watchdog ends it', async function () {
+    this.timeout(120_000);
+    const token = `rpc-hostkill-terminal-${process.pid}`;
+    const state = path.join(dir, 'watchdog-terminal.json');
+    const spec: WorkerSpec = { dialect: 'acp', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs')], cwd: dir };
+    const { child, ready, exited } = runHost([{ spec, prompt: `term: python3 -c "import time; time.sleep(600)" ${token}` }], {}, { RPC_WORKERS_WATCHDOG_STATE: state });
+    const { hostPid, workers } = await ready;
+    for (const p of treeOf(workers[0].pid)) strays.add(p.pid);
+    // The host's own command line holds the prompt, so the token too.
+    const command = () => table().filter((p) => p.pid !== hostPid && cmdline(p.pid).includes(token) && p.state !== 'Z').map((p) => p.pid);
+    await until(() => command().length > 0, 10_000, () => 'the terminal\'s command never ran');
+    const pids = command();
+    for (const pid of pids) strays.add(pid);
+    assert.ok(pids.every((pid) => !treeOf(workers[0].pid).some((p) => p.pid === pid)), 'the command is not in the worker\'s tree');
+    await until(() => watchdogKnows(state, pids), 5_000, () => `the watchdog never knew the terminal's command ${pids.join(', ')}: ${readFileSync(state, 'utf8')}`);
+    child.kill('SIGKILL');
+    await exited;
+    await until(() => pids.every((p) => !alive(p)), 5_000, () => `the terminal's command is alive after the host's SIGKILL: ${describePids(pids.filter(alive))}`, 10);
   });
 
   it('a host SIGKILLed while a tool\'s job has double-forked into a session of its own: the watchdog kills the worker\'s cgroup', async function () {

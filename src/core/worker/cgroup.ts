@@ -140,6 +140,17 @@ export class WorkerCgroup {
     }
   }
 
+  /** A process the host spawned for the worker (an ACP terminal's command) joins its cgroup; false: it could not. */
+  adopt(pid: number): boolean {
+    try {
+      this.move(pid);
+      for (const p of processTree(pid)) if (p.pid !== pid) this.move(p.pid);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private move(pid: number): void {
     writeFileSync(path.join(this.dir, 'cgroup.procs'), String(pid));
   }

@@ -29,6 +29,8 @@ export interface TerminalsSite {
   /** Under a guard without bash, a command cannot be confined by path: refused as pi's guard drops bash. */
   shellBlocked: boolean;
   report(event: Omit<AgentEvent, 'timestamp'>): void;
+  /** A command was spawned: the supervisor puts it with the worker (its cgroup, its watchdog entry). */
+  spawned?: (pid: number) => void;
 }
 
 type ExitStatus = { exitCode: number | null; signal: string | null };
@@ -151,6 +153,7 @@ export class Terminals {
     const id = `term-${++this.seq}`;
     // A group of its own: the host ends it whole, and the agent's own exit does not.
     const child = spawn(req.command, req.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) this.site.spawned?.(child.pid);
     const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit, (x) => this.say(x));
     t.toolCallId = this.callOf.get(id) ?? null;
     this.open.set(id, t);

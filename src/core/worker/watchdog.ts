@@ -6,7 +6,8 @@
 // The watchdog is spawned lazily at the first start, detached (a session of its own, so what
 // signals the host's group does not reach it), with a pipe from the host as its stdin. The host
 // tells it each worker's pid and start stamp as it spawns it, and to forget the worker once
-// stopped. Every 250 ms it reads each watched worker's tree from the process table, so it knows
+// stopped; and each command the host runs for a worker (an ACP terminal, the host's child, not
+// the worker's), as another root of that worker's tree. Every 250 ms it reads each watched worker's tree from the process table, so it knows
 // the descendants while they are still parented (afterwards they cannot be found). When its stdin
 // ends, or the host's pid is no longer the same process, it freezes (SIGSTOP) every recorded
 // process and group, re-reads the table until nothing new appears under them, then SIGKILLs them
@@ -96,6 +97,14 @@ function snapshot(only) {
     const queue = [];
     const r = byPid.get(root);
     if (r && !r.dead && r.start === w.start && root !== undefined) queue.push(r);
+    // The commands the host runs for it: their trees are the worker's too.
+    if (w.adopted) {
+      for (const [pid, start] of w.adopted) {
+        const a = byPid.get(pid);
+        if (a && !a.dead && a.start === start) queue.push(a);
+        else w.adopted.delete(pid);
+      }
+    }
     for (const p of w.members.values()) queue.push(byPid.get(p.pid));
     const seen = new Set();
     while (queue.length) {
@@ -219,6 +228,13 @@ process.stdin.on('data', function (chunk) {
       const known = workers.get(m.watch);
       if (!known || known.start !== String(m.start)) workers.set(m.watch, { root: m.watch, start: String(m.start), cgroup: typeof m.cgroup === 'string' ? m.cgroup : null, members: new Map(), groups: new Map() });
       snapshot();
+    } else if (typeof m.adopt === 'number') {
+      const w = workers.get(m.owner);
+      if (w) {
+        if (!w.adopted) w.adopted = new Map();
+        w.adopted.set(m.adopt, String(m.start));
+        snapshot([w]);
+      }
     } else if (typeof m.end === 'number') {
       // Stop: end everything ever seen of this worker (a job whose shell exited is out of its
       // tree by now, but still recorded, and still in its group), then forget it.
@@ -253,7 +269,7 @@ const isWindows = process.platform === 'win32';
 /** The host's side: spawns the watchdog on first use and keeps it told. A no-op on Windows. */
 export class Watchdog {
   private child: ChildProcess | null = null;
-  private readonly watched = new Map<number, { start: string; cgroup: string | null }>();
+  private readonly watched = new Map<number, { start: string; cgroup: string | null; adopted: Map<number, string> }>();
   /** Stops waiting for the watchdog to say it ended a worker (pid -> resolve). */
   private readonly ending = new Map<number, () => void>();
   private replies = '';
@@ -273,10 +289,22 @@ export class Watchdog {
     if (isWindows || this.closed) return;
     const start = startStamp(pid);
     if (start === undefined) return;
-    this.watched.set(pid, { start, cgroup });
+    this.watched.set(pid, { start, cgroup, adopted: new Map() });
     // A watchdog spawned now is told of every watched worker, this one included.
     if (this.child) this.send({ watch: pid, start, cgroup });
     else this.ensure();
+  }
+
+  /**
+   * A process the host spawned for a watched worker (a command in an ACP terminal): its tree is
+   * ended with the worker's, on Stop and when the host dies.
+   */
+  adopt(owner: number, pid: number): void {
+    const w = this.watched.get(owner);
+    const start = startStamp(pid);
+    if (!w || start === undefined) return;
+    w.adopted.set(pid, start);
+    this.send({ adopt: pid, start, owner });
   }
 
   /**
@@ -362,7 +390,10 @@ export class Watchdog {
     child.stdout!.on('data', (chunk: string) => this.onReply(chunk));
     child.stdout!.on('error', () => {});
     (child.stdout as unknown as { unref?: () => void }).unref?.();
-    for (const [pid, w] of this.watched) this.send({ watch: pid, start: w.start, cgroup: w.cgroup });
+    for (const [pid, w] of this.watched) {
+      this.send({ watch: pid, start: w.start, cgroup: w.cgroup });
+      for (const [a, start] of w.adopted) this.send({ adopt: a, start, owner: pid });
+    }
     return true;
   }
 

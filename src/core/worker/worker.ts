@@ -50,6 +50,8 @@ export interface WorkerSetup {
   onPermission?: SupervisorOptions['onPermission'];
   /** The editor's open documents, for an agent's file requests. */
   files?: SupervisorOptions['files'];
+  /** A command the host spawned for the worker (an ACP terminal): the worker's, for Stop and the watchdog. */
+  onTerminalSpawn?: (worker: Worker, pid: number) => void;
   /** This host's version, said in handshakes that ask for it (ACP). */
   clientVersion?: string;
   /** The worker's version, as the dialect's preflight learned it (null: not known). */
@@ -140,6 +142,7 @@ export class Worker {
       root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, env: launch.env, killGraceMs: Math.min(limits.killGraceMs, 1000),
       emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
       shellBlocked: launch.audit !== null && !launch.audit.policy.bash,
+      spawned: (pid) => ctx.onTerminalSpawn?.(this, pid),
     });
     const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
