@@ -116,6 +116,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
   /** A tool call's change, opened in VS Code's diff editor. */
+  /** A host terminal's output, shown in a VS Code terminal. */
+  z.object({ type: z.literal('showTerminal'), workerId: id(), terminalId: z.string().check(z.minLength(1), z.maxLength(200)) }),
   z.object({ type: z.literal('openChange'), workerId: id(), path: z.string().check(z.maxLength(4096)), oldText: z.nullable(z.string()), newText: z.string() }),
   /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
   z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),

@@ -12,6 +12,7 @@ import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
 import { askPermission, ProposedChanges } from './host/permissions';
 import { registerForgetAllowed } from './host/forgetAllowed';
+import { registerHostTerminal } from './host/hostTerminal';
 import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
@@ -98,6 +99,7 @@ export class RpcWorkersExtension extends Disposable {
     }));
     this._register(new ContextKeys(this.host));
     this._register(registerForgetAllowed(this.host, () => this.selection.current));
+    this._register(registerHostTerminal(this.host));
     this.walkthrough = this._register(new WalkthroughKeys(this.host));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
     this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });

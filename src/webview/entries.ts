@@ -40,6 +40,8 @@ export interface Change { path: string; oldText: string | null; newText: string 
 export interface ToolEntry extends Base {
   kind: 'tool'; toolCallId: string | null; name: string; title: string | null; changes: Change[]; args: unknown; output: string; result: string | null;
   startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
+  /** The host terminals whose output the call shows (ACP), each openable in a VS Code terminal. */
+  terminals?: string[];
 }
 /** The worker asks the person before a tool runs; `answer` once answered (or cancelled). */
 export interface QuestionEntry extends Base { kind: 'question'; title: string; command: string | null; options: string[]; answer: string | null; note: string | null; dismissed: boolean }

@@ -43,8 +43,13 @@ export class EventList {
   private matchingTotal = 0;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, openChange?: (change: Change) => void) {
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, openChange?: (change: Change) => void, showTerminal?: (terminalId: string) => void) {
     const rows = this.rows;
+    // A host terminal's output in a VS Code terminal (render.ts draws the button).
+    rows.addEventListener('click', (ev) => {
+      const id = (ev.target as Element | null)?.closest?.('[data-terminal]')?.getAttribute('data-terminal');
+      if (id && showTerminal) showTerminal(id);
+    });
     // A tool call's change opens in the editor's diff view (render.ts draws the button).
     rows.addEventListener('click', (ev) => {
       const button = (ev.target as Element | null)?.closest?.('[data-change]');

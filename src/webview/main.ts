@@ -25,6 +25,8 @@ const picker = new WorkerPicker(post);
 const toolbar = new Toolbar((vscode.getState() as Saved | undefined) ?? { hidden: [], search: '' }, () => list.full(), (s) => vscode.setState(s));
 const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, (change) => {
   if (worker) post({ type: 'openChange', workerId: worker.workerId, ...change });
+}, (terminalId) => {
+  if (worker) post({ type: 'showTerminal', workerId: worker.workerId, terminalId });
 });
 const composer = new ComposerPanel(() => worker, post);
 const scheduler: RenderScheduler = new RenderScheduler({

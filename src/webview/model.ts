@@ -186,6 +186,7 @@ export class LogModel {
       startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
+    this.learnTool(entry, e);
   }
 
   /** `tool_execution_update`. */
@@ -293,6 +294,9 @@ export class LogModel {
     if (e.args && (entry.args === null || entry.args === undefined)) entry.args = e.args;
     const changes = changesOf(e.diffs);
     if (changes.length) entry.changes = changes;
+    const d = obj(e.data);
+    const named = [...(Array.isArray(d?.terminals) ? d.terminals : []), d?.terminalId].filter((x): x is string => typeof x === 'string');
+    for (const id of named) if (!entry.terminals?.includes(id)) entry.terminals = [...(entry.terminals ?? []), id];
   }
 
   /** `guard_violation`. */

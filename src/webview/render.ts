@@ -112,6 +112,10 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
   if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
   (e.changes ?? []).forEach((c, i) => body.appendChild(changeSection(c, i)));
+  for (const id of e.terminals ?? []) {
+    body.appendChild(h('div', { class: 'section terminal' }, h('div', { class: 'label' }, h('span', { text: `Host terminal ${id}` }),
+      h('button', { class: 'link open-terminal', text: 'Show in Terminal', attrs: { 'data-terminal': id, title: 'Show this command\'s output, so far and live, in a read-only VS Code terminal' } }))));
+  }
   if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
   if (e.output && e.result === null) body.appendChild(section('Output', e.output));
   if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));

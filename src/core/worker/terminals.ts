@@ -157,6 +157,8 @@ export class Terminals {
     const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit, (x) => this.say(x));
     t.toolCallId = this.callOf.get(id) ?? null;
     this.open.set(id, t);
+    // Said for whoever shows the output (a VS Code terminal on the Event Log's click).
+    void t.exited.then((x) => this.site.emit({ type: 'terminal', data: { op: 'exit', terminalId: id, exitCode: x.exitCode, signal: x.signal } }));
     this.site.emit({ type: 'terminal', data: { op: 'create', terminalId: id, command: t.command, cwd, pid: child.pid ?? null } });
     return { terminalId: id };
   }

@@ -276,6 +276,10 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   /** A change drawn in a log (a permission question's, a tool's) opened in the diff editor. */
+  async showTerminal(msg: PageMessage<'showTerminal'>): Promise<void> {
+    await vscode.commands.executeCommand(COMMANDS.showHostTerminal, { workerId: msg.workerId, terminalId: msg.terminalId });
+  }
+
   async openChange(msg: PageMessage<'openChange'>): Promise<void> {
     await vscode.commands.executeCommand(COMMANDS.openChange, { path: msg.path, oldText: msg.oldText, newText: msg.newText });
   }

@@ -34,6 +34,7 @@ export interface LogHost {
   act(from: LogSession, msg: PageRequest): Promise<void>;
   /** A change the page draws, opened in the diff editor (no reply: the editor is the answer). */
   openChange(msg: PageMessage<'openChange'>): Promise<void>;
+  showTerminal(msg: PageMessage<'showTerminal'>): Promise<void>;
   lookingChanged(): void;
   warn(message: string): void;
 }
@@ -106,6 +107,7 @@ export class LogSession extends Disposable {
         compact: (m) => void this.log.act(this, m),
         stop: (m) => void this.log.act(this, m),
         openChange: (m) => void this.log.openChange(m),
+        showTerminal: (m) => void this.log.showTerminal(m),
         rendered: () => {},
       },
       (message) => this.log.warn(message),

@@ -1,0 +1,51 @@
+// The Event Log's "Show in Terminal" on a tool call that runs a command in a host terminal (ACP):
+// a VS Code terminal showing that command's output so far, then live, and how it exited. It is a
+// view: the command runs as the host's child whatever this terminal does, so typing into it does
+// nothing (it says so), and closing it neither kills nor releases the command.
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import type { Supervisor } from '../../core/api';
+import { COMMANDS } from '../commands/ids';
+import { TerminalFeed } from './terminalFeed';
+
+const showArg = z.object({ workerId: z.string().check(z.minLength(1)), terminalId: z.string().check(z.minLength(1)) });
+
+export function registerHostTerminal(host: Supervisor): vscode.Disposable {
+  return vscode.commands.registerCommand(COMMANDS.showHostTerminal, (raw: unknown) => {
+    const arg = showArg.safeParse(raw);
+    if (!arg.success) return { status: 'error', error: 'invalid argument: workerId and terminalId are needed' };
+    const { workerId, terminalId } = arg.data;
+    const st = host.state(workerId);
+    const name = st.status === 'not_found' ? workerId : st.state.name;
+    const events = host.events(workerId);
+    const started = events.find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
+    if (!started) return { status: 'not_found', error: `no host terminal ${terminalId} of ${name} in its log` };
+    const command = String((started.data as { command?: unknown }).command ?? '');
+    const write = new vscode.EventEmitter<string>();
+    const feed = new TerminalFeed(terminalId);
+    let off: (() => void) | null = null;
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: write.event,
+      open: () => {
+        write.fire(`\x1b[2m$ ${command}\r\n(read-only: the agent's command runs in the host; typing here does nothing)\x1b[0m\r\n`);
+        for (const e of events) write.fire(feed.take(e));
+        if (!feed.exited) {
+          off = host.onEvent((id, e) => {
+            if (id !== workerId) return;
+            const text = feed.take(e);
+            if (text) write.fire(text);
+            if (feed.exited) off?.();
+          });
+        }
+      },
+      close: () => {
+        off?.();
+        write.dispose();
+      },
+      handleInput: () => write.fire('\x1b[2m(read-only)\x1b[0m'),
+    };
+    const terminal = vscode.window.createTerminal({ name: `${name}: ${terminalId}`, pty, iconPath: new vscode.ThemeIcon('terminal') });
+    terminal.show(true);
+    return { status: 'opened', terminalId };
+  });
+}

@@ -1,0 +1,49 @@
+// A host terminal's output in a VS Code terminal (the Event Log's "Show in Terminal"): the tool
+// call's row names its terminal, and the feed the Pseudoterminal writes gives the output so far,
+// then live, and how the command exited. Driven with the fake ACP agent's `term:` command.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Supervisor } from '../../src/core/api';
+import { createSupervisor } from '../../src/core/supervisor';
+import { TerminalFeed } from '../../src/ui/host/terminalFeed';
+import { LogModel } from '../../src/webview/model';
+import type { ToolEntry } from '../../src/webview/entries';
+import type { PageEvent } from '../../src/protocol/messages';
+import { fakeAcpWorkers } from '../helpers/fakeAcp';
+
+describe('ACP: a host terminal shown in a VS Code terminal', () => {
+  let dir: string;
+  let host: Supervisor;
+  before(() => { dir = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hostterm-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  beforeEach(() => { host = createSupervisor({}); });
+  afterEach(() => host.dispose());
+  const { start, turn } = fakeAcpWorkers(() => host, () => dir);
+
+  it('the row names the terminal; the feed shows its output with CRLF line ends and its exit code', async () => {
+    const id = await start();
+    const r = await turn(id, 'term: echo one; echo two; exit 3');
+    const m = new LogModel();
+    m.apply(r.events as unknown as PageEvent[]);
+    const row = m.all().find((e) => e.kind === 'tool') as ToolEntry;
+    assert.deepEqual(row.terminals, ['term-1'], 'the row offers Show in Terminal for its terminal');
+    // Opened after the command ended: what the log holds, replayed.
+    const feed = new TerminalFeed('term-1');
+    const text = host.events(id).map((e) => feed.take(e)).join('');
+    assert.equal(text, 'one\r\ntwo\r\n\r\n[the command exited with code 3]\r\n');
+    assert.equal(feed.exited, true);
+    assert.equal(new TerminalFeed('term-2').take(host.events(id).at(-1)!), '', 'another terminal\'s events write nothing');
+  });
+
+  it('live: output as it comes, a front cut by the byte limit said, and an end by a signal named', () => {
+    const feed = new TerminalFeed('t');
+    const update = (output: string) => ({ type: 'tool_execution_update' as const, result: { output }, data: { terminalId: 't' } });
+    assert.equal(feed.take(update('ab\n')), 'ab\r\n');
+    assert.equal(feed.take(update('ab\ncd')), 'cd');
+    assert.match(feed.take(update('cdef')), /front was cut .*\r\ncdef$/);
+    assert.equal(feed.take({ type: 'terminal', data: { op: 'exit', terminalId: 't', exitCode: null, signal: 'SIGTERM' } }), '\r\n[the command was ended by SIGTERM]\r\n');
+    assert.equal(feed.take(update('more')), '', 'nothing after the exit');
+  });
+});
