@@ -304,6 +304,17 @@ describe('ACP: the wall\'s judgement of a question', () => {
     assert.match(permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, '.git', 'config'), line: null }] }), dir)!, /forbidden/);
   });
 
+  it('Copilot\'s create inside the policy passes: its diff names a/dev/null and the absolute path with git\'s prefix for its slash', () => {
+    // Allowed: src/ only, so neither dev/null nor tmp/… read under the worker's folder passes.
+    const srcOnly = resolveGuard({ allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [], bash: false }, dir)!;
+    const target = path.join(dir, 'src', 'new.txt');
+    const diff = `--- a/dev/null\n+++ b/${target.slice(1)}\n@@ -0,0 +1 @@\n+x\n`;
+    assert.equal(permissionVeto(srcOnly, ask({ locations: [{ path: target, line: null }], args: { diff } }), dir), null);
+    // Outside, the named path is refused whatever the patch text says.
+    const away = path.join(outside, 'new.txt');
+    assert.match(permissionVeto(policy(), ask({ locations: [{ path: away, line: null }], args: { diff: `--- a/dev/null\n+++ b/${away.slice(1)}\n` } }), dir)!, /outside the allowed paths/);
+  });
+
   it('an edit naming no path cannot be confined; a shell is rejected unless bash is allowed; a read is not judged', () => {
     assert.match(permissionVeto(policy(), ask({}), dir)!, /names no path/);
     assert.match(permissionVeto(policy(), ask({ toolKind: 'execute', args: { command: 'ls' } }), dir)!, /shell/);

@@ -38,6 +38,8 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     assert.deepEqual(patchPaths(patch), ['src/a.ts', '.env']);
     assert.match(auditToolCall(policy, 'apply_patch', { input: patch }, ws).violation ?? '', /forbidden .*\.env"$/);
     assert.deepEqual(patchPaths('--- a/src/x.ts\n+++ b/src/x.ts\n--- /dev/null'), ['src/x.ts']);
+    // Copilot CLI 1.0.102's diff of a new file: the old side is git's "a/dev/null".
+    assert.deepEqual(patchPaths('--- a/dev/null\n+++ b/src/new.txt'), ['src/new.txt']);
   });
 
   it('read-only tools are never violations, even outside', () => {

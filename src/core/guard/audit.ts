@@ -21,7 +21,9 @@ export function patchPaths(text: string): string[] {
     const codex = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+?)\r?$/.exec(line);
     const unified = /^(?:\+\+\+|---) (?:[ab]\/)?(.+?)(?:\t.*)?\r?$/.exec(line);
     const name = codex?.[1] ?? unified?.[1];
-    if (name && name !== '/dev/null') found.push(name);
+    // A new or deleted file's other side is /dev/null; Copilot CLI 1.0.102 writes it with git's
+    // prefix ("--- a/dev/null"), which is no file of the worker's either.
+    if (name && name !== '/dev/null' && !(unified && name === 'dev/null')) found.push(name);
   }
   return [...new Set(found)];
 }

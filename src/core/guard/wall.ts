@@ -23,7 +23,12 @@ export function permissionVeto(policy: ResolvedPolicy, ask: Pick<PermissionAsk, 
   const kind = ask.toolKind ?? '';
   if (kind === 'execute') return policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed';
   if (!WRITING_KINDS.has(kind) && ask.diffs.length === 0) return null;
-  const paths = [...new Set([...ask.locations.map((l) => l.path), ...ask.diffs.map((d) => d.path), ...extractPaths(ask.args ?? {})])];
+  const named = [...ask.locations.map((l) => l.path), ...ask.diffs.map((d) => d.path)];
+  // Copilot CLI 1.0.102's patch text names an absolute path with git's prefix in place of its
+  // leading slash ("+++ b/tmp/w/src/new.txt" for /tmp/w/src/new.txt): a name that is, with the
+  // slash back, one of the absolute paths the question names is that file, not one under cwd.
+  const fromArgs = extractPaths(ask.args ?? {}).map((p) => (!p.startsWith('/') && named.includes(`/${p}`) ? `/${p}` : p));
+  const paths = [...new Set([...named, ...fromArgs])];
   if (paths.length === 0) return `${kind || 'a change'} that names no path: the guard cannot tell what it writes`;
   for (const raw of paths) {
     const v = judgePath(policy, raw, cwd);

@@ -1,0 +1,102 @@
+// The guard table of the README, measured: for each of the five real ACP agents, a guarded worker
+// (allowed: src/) whose model asks it to write a new file outside the policy and then one inside.
+// An agent that asks before it writes, or writes through the host, meets the wall: the outside
+// file is untouched and the call is blocked in the log. One that writes by itself is audited: the
+// write lands and the audit flags it after the fact. The outcome each agent gets is asserted as
+// the README's table says (and docs/real-workers.md). Driven on the mock model (acp-env.mjs).
+// Codex has no file tool of its own (it writes through its shell), so its write is a shell command.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PermissionRequest, Supervisor } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { createSupervisor } from '../../src/core/supervisor';
+import { ACP_AGENTS, acpAgentLaunch, ensureAcpAgent, hasWriteTool, shellToolReply, writeToolReply } from '../fixtures/acp-env.mjs';
+import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ofType, record, waitFor } from '../helpers/host';
+
+type Outcome = 'vetoed' | 'audited';
+/** What the README's guard table says each agent gets by its defaults. */
+const TABLE: Record<keyof typeof ACP_AGENTS, Outcome> = { claude: 'vetoed', codex: 'audited', copilot: 'vetoed', gemini: 'vetoed', opencode: 'audited' };
+
+for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
+  describe(`the guard with real ${name} (${ACP_AGENTS[name].package}@${ACP_AGENTS[name].version})`, function () {
+    this.timeout(180_000);
+    let mock: MockLlm;
+    let home: string;
+    let cwd: string;
+    let host: Supervisor;
+    let workerId: string;
+    const asked: PermissionRequest[] = [];
+
+    before(async function () {
+      this.timeout(10 * 60_000);
+      ensureAcpAgent(name);
+      mock = await startMockLlm({ defaultText: 'unscripted' });
+      home = mkdtempSync(path.join(tmpdir(), `rpc-acp-guard-${name}-home-`));
+      cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-guard-${name}-cwd-`));
+      mkdirSync(path.join(cwd, 'src'));
+      host = createSupervisor({
+        limits: { commandTimeoutMs: 120_000 },
+        onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
+      });
+      const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
+      const r = await host.start({
+        dialect: 'acp', command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`,
+        // As Start Worker's profiles start them: Claude in its default mode, Gemini not offered the
+        // host's files (offered them, Gemini 0.61.0 cannot create a new file).
+        ...(name === 'claude' ? { mode: 'default' } : {}), ...(name === 'gemini' ? { clientFiles: false } : {}),
+        // The guard's defaults otherwise: bash off, so a write through a shell (Codex's) is flagged too.
+        guard: { allowedPaths: [path.join(cwd, 'src')], forbiddenPaths: [] },
+      });
+      assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+      if (r.status === 'started') workerId = r.workerId;
+    });
+    after(async () => {
+      await host?.dispose();
+      await mock?.close();
+      for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
+    });
+
+    /** One turn in which the model writes `file`; the turn's events. Only the tool call is scripted:
+     *  an agent that ends its turn on a refusal takes no second reply, and the mock's default
+     *  answers any call after it. */
+    async function write(file: string, content: string): Promise<AgentEvent[]> {
+      mock.script(hasWriteTool(name) ? writeToolReply(name, file, content) : shellToolReply(name, `printf '%s' '${content}' > '${file}'`));
+      const events = record(host, () => workerId);
+      const settled = waitFor(host, workerId, ofType('agent_settled'), 120_000, `${name}'s write turn`);
+      assert.equal((await host.prompt(workerId, `Write ${path.basename(file)}`)).status, 'accepted');
+      await settled;
+      return events;
+    }
+
+    it(`a write outside the policy is ${TABLE[name]}, as the README's table says; one inside lands unflagged`, async () => {
+      // New files: Copilot's `create` refuses one that exists.
+      const outside = path.join(cwd, 'NOTES.md');
+      const events = await write(outside, 'outside');
+      const violations = events.filter((e) => e.type === 'guard_violation');
+      const landed = existsSync(outside);
+      // Audited: judged as it was reported, after the fact; whether the write landed first is a
+      // race with the abort that follows a finding (Codex reports its shell call before running it).
+      const seen: Outcome | string = !landed && violations.some((v) => v.blocked) ? 'vetoed'
+        : violations.some((v) => !v.blocked) ? 'audited'
+          : `neither: written ${landed}, violations ${JSON.stringify(violations.map((v) => ({ blocked: v.blocked, error: v.error })))}`;
+      const st = host.state(workerId);
+      console.log(`      ${name}: outside write ${seen} (landed: ${landed}); asked ${asked.length}; writeGuard ${st.status !== 'not_found' ? st.state.writeGuard : '?'}`);
+      assert.equal(seen, TABLE[name]);
+      assert.equal(st.status !== 'not_found' && st.state.writeGuard, TABLE[name], 'the tree says the same');
+      const inside = path.join(cwd, 'src', 'new.txt');
+      const second = await write(inside, 'after');
+      if (!hasWriteTool(name)) {
+        // Codex writes through its shell, and under a guard without bash every shell call is flagged.
+        assert.ok(second.some((e) => e.type === 'guard_violation' && !e.blocked && /shell/.test(e.error ?? '')), `${name}'s shell write is flagged`);
+        return;
+      }
+      const calls = () => JSON.stringify(second.filter((e) => e.type.startsWith('tool_') || e.type.startsWith('permission') || e.type === 'guard_violation').map((e) => [e.type, e.title ?? e.tool_name, e.error ?? e.data?.optionKind ?? null]));
+      assert.ok(existsSync(inside), `${name} wrote inside the policy: ${calls()}`);
+      assert.equal(readFileSync(inside, 'utf8'), 'after');
+      assert.deepEqual(second.filter((e) => e.type === 'guard_violation').map((e) => e.error), []);
+    });
+  });
+}
