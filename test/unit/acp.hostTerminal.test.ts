@@ -46,4 +46,10 @@ describe('ACP: a host terminal shown in a VS Code terminal', () => {
     assert.equal(feed.take({ type: 'terminal', data: { op: 'exit', terminalId: 't', exitCode: null, signal: 'SIGTERM' } }), '\r\n[the command was ended by SIGTERM]\r\n');
     assert.equal(feed.take(update('more')), '', 'nothing after the exit');
   });
+
+  it('a command that exits before its output reaches the row: the exit brings the output', () => {
+    const feed = new TerminalFeed('t');
+    assert.equal(feed.take({ type: 'terminal', data: { op: 'exit', terminalId: 't', exitCode: 3, signal: null, output: 'one\ntwo\n' } }), 'one\r\ntwo\r\n\r\n[the command exited with code 3]\r\n');
+    assert.equal(feed.take({ type: 'tool_execution_update', result: { output: 'one\ntwo\n' }, data: { terminalId: 't' } }), '');
+  });
 });

@@ -157,8 +157,10 @@ export class Terminals {
     const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit, (x) => this.say(x));
     t.toolCallId = this.callOf.get(id) ?? null;
     this.open.set(id, t);
-    // Said for whoever shows the output (a VS Code terminal on the Event Log's click).
-    void t.exited.then((x) => this.site.emit({ type: 'terminal', data: { op: 'exit', terminalId: id, exitCode: x.exitCode, signal: x.signal } }));
+    // Said for whoever shows the output (a VS Code terminal on the Event Log's click), with the
+    // output: a command that ends before the agent names its tool call exits before its output
+    // reaches that call's row.
+    void t.exited.then((x) => this.site.emit({ type: 'terminal', data: { op: 'exit', terminalId: id, exitCode: x.exitCode, signal: x.signal, output: t.output } }));
     this.site.emit({ type: 'terminal', data: { op: 'create', terminalId: id, command: t.command, cwd, pid: child.pid ?? null } });
     return { terminalId: id };
   }

@@ -21,19 +21,25 @@ export class TerminalFeed {
     if (this.done) return '';
     const d = (event.data ?? {}) as Record<string, unknown>;
     if (event.type === 'tool_execution_update' && d.terminalId === this.terminalId) {
-      const output = (event.result as { output?: unknown } | null | undefined)?.output;
-      if (typeof output !== 'string') return '';
-      // Each update carries the whole output so far; under the agent's byte limit its front is cut.
-      const previous = this.shown;
-      this.shown = output;
-      if (output.startsWith(previous)) return crlf(output.slice(previous.length));
-      return crlf(`\n[the output's front was cut by the agent's byte limit; what is kept now:]\n${output}`);
+      return this.output((event.result as { output?: unknown } | null | undefined)?.output);
     }
     if (event.type === 'terminal' && d.op === 'exit' && d.terminalId === this.terminalId) {
+      // The exit carries the whole output: a quick command exits before its output reaches the row.
+      const rest = this.output(d.output);
       this.done = true;
       const how = typeof d.signal === 'string' ? `was ended by ${d.signal}` : `exited with code ${String(d.exitCode)}`;
-      return crlf(`\n[the command ${how}]\n`);
+      return rest + crlf(`\n[the command ${how}]\n`);
     }
     return '';
+  }
+
+  /** What `output` (the whole output so far) adds to what was shown. */
+  private output(output: unknown): string {
+    if (typeof output !== 'string') return '';
+    // Under the agent's byte limit the front is cut.
+    const previous = this.shown;
+    this.shown = output;
+    if (output.startsWith(previous)) return crlf(output.slice(previous.length));
+    return crlf(`\n[the output's front was cut by the agent's byte limit; what is kept now:]\n${output}`);
   }
 }
