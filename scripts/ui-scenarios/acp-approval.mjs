@@ -2,27 +2,15 @@
 // and Gemini do) as a person meets it: Start Worker from a profile, a prompt whose edit comes up
 // as a question with the change in the diff editor beside it while the Sessions view says the
 // worker needs input, the answer, then a long command aborted. Saves docs/screenshots/acp-*.png.
-import { join } from 'node:path';
-import { repoRoot } from '../lib/paths.mjs';
-import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
-import { promptFromPalette, sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
+import { screenshot, runScenario } from '../ui-driver.mjs';
+import { promptFromPalette, sessionsRow } from './lib/demo.mjs';
+import { startFakeAcp } from './lib/fakeAcp.mjs';
 
 const PROFILE = 'Claude-like agent (fake)';
 
 export default async function acpApproval({ port } = {}) {
-  const fake = join(repoRoot, 'test', 'fixtures', 'fake-acp-agent.mjs');
-  const wb = await launchWorkbench({
-    port,
-    settings: { 'rpcWorkers.profiles': [{ name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake] }] },
-  });
-  const { page } = wb;
+  const { wb, page, log } = await startFakeAcp({ port, profile: PROFILE });
   try {
-    await clickActivityBar(page, 'RPC Workers');
-    await widenSideBar(page, 560);
-    await startProfile(page, PROFILE);
-    await sessionsRow(page, PROFILE).waitFor({ state: 'visible' });
-    const log = await webviewFrame(page, 'Event Log');
-
     // The edit: a question with the agent's options, the change beside it, needs input.
     await promptFromPalette(page, 'edit: src/hello.js', PROFILE);
     const question = page.locator('.quick-input-widget .quick-input-title', { hasText: 'asks: Edit src/hello.js' });
