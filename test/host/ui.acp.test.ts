@@ -73,6 +73,28 @@ describe('UI with an ACP agent', function () {
     assert.equal(state(api, id).lastEndReason, 'aborted');
   });
 
+  it('allow always: the next same command is not asked, the tooltip lists the rule, Forget Always-Allowed Actions clears it', async () => {
+    const id = await start();
+    const asked = nextEvent(api, id, 'permission_request');
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'shell: echo always' });
+    await asked;
+    const answered = nextEvent(api, id, 'permission_end');
+    const settled = nextEvent(api, id, 'agent_settled');
+    // The second option is the agent's "Always allow".
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await answered).data?.optionKind, 'allow_always');
+    await settled;
+    const tip = () => workerTooltip(state(api, id)).value.replace(/\\/g, '').replace(/&nbsp;/g, ' ');
+    assert.match(tip(), /Allowed always[\s\S]*execute: echo always/);
+    const again = nextEvent(api, id, 'permission_end');
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'shell: echo always' });
+    assert.equal((await again).data?.rule, 'execute: echo always', 'answered by the rule, not asked');
+    const f = await vscode.commands.executeCommand<R & { forgotten?: number }>('rpcWorkers.forgetAllowed', { workerId: id, all: true });
+    assert.equal(f.forgotten, 1, JSON.stringify(f));
+    assert.doesNotMatch(tip(), /Allowed always/);
+  });
+
   it('Compact is refused with the reason for an agent without one', async () => {
     const id = await start();
     const c = await vscode.commands.executeCommand<R>('rpcWorkers.compact', { workerId: id });
