@@ -21,6 +21,10 @@ async function demoTurn(api: ExtensionApi, id: string, message: string): Promise
   return texts.join('');
 }
 
+const pastRow = (api: ExtensionApi, sessionId: string) => api.__ui.tree.getTreeItem({ kind: 'past', sessionId });
+/** The tooltip's text, as a person reads it (without the markdown's escapes). */
+const pastTooltip = (api: ExtensionApi, sessionId: string) => (pastRow(api, sessionId).tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+
 describe('UI history', function () {
   this.timeout(90_000);
   let api: ExtensionApi;
@@ -147,12 +151,40 @@ describe('UI history', function () {
       void ui.past.load();
       return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'interrupted');
     });
+    assert.match(pastRow(api, sessionId).description as string, / · interrupted while idle · 1 turn$/);
+    assert.match(pastTooltip(api, sessionId), /Ended: interrupted by reload while idle\n- Started: [^]*- Turns: 1 \(last: done\)/);
     const first = await ui.historyCommands.resumeInterrupted();
     const mine = first.find((r) => r.sessionId === sessionId);
     assert.equal(mine?.status, 'resumed', JSON.stringify(first));
     assert.match(await demoTurn(api, mine.workerId!, 'and now?'), /1 earlier prompt\b/);
     const again = await ui.historyCommands.resumeInterrupted();
     assert.ok(!again.some((r) => r.sessionId === sessionId), 'a session already resumed was resumed again');
+  });
+
+  // Issue 28, minor 9: the row, the tooltip, the log and the resumed worker agree on a turn the
+  // reload cut short.
+  it('a session interrupted mid-turn says so on its row and tooltip, as its log does, and resumes holding that turn\'s prompt', async () => {
+    const ui = api.__ui;
+    const id = await startDemo(api, 'Interrupted mid-turn');
+    await demoTurn(api, id, 'remember fig');
+    const sessionId = ui.past.sessionOf(id)!;
+    const running = nextEvent(api, id, 'tool_execution_start');
+    assert.equal((await run('rpcWorkers.prompt', { workerId: id, message: 'run: sleep 30' })).status, 'accepted');
+    await running;
+    ui.past.markRunningInterrupted();
+    await run('rpcWorkers.stop', { workerId: id });
+    const past = await waitFor(api, 'the session listed as interrupted', () => {
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'interrupted');
+    });
+    assert.equal(past.lastTurnEndReason, 'stopped');
+    assert.match(pastRow(api, sessionId).description as string, / · interrupted mid-turn · 2 turns$/);
+    assert.match(pastTooltip(api, sessionId), /Ended: interrupted mid-turn by reload\n[^]*- Turns: 2 \(last: the worker stopped: the reload cut it short\)/);
+    const log = await ui.past.eventsWithEarlier(ui.host.history!.store, sessionId);
+    assert.ok(log.events.some((e) => e.turn?.ends && e.end_reason === 'stopped'), 'the log has no turn ended by the stop');
+    const resumed = (await ui.historyCommands.resumeInterrupted()).find((r) => r.sessionId === sessionId);
+    assert.equal(resumed?.status, 'resumed', JSON.stringify(resumed));
+    assert.match(await demoTurn(api, resumed.workerId!, 'what did I say?'), /2 earlier prompts/);
   });
 
   it('a session verb a worker lacks says so, and changes nothing', async () => {
