@@ -1,5 +1,5 @@
 // Persisted history across a reload (issue 14): start the demo worker, prompt it, reload the
-// window; the session is listed under Past sessions as interrupted by the reload, its log opens
+// window; the session is listed under Past sessions as interrupted while idle, its log opens
 // read-only; Resume starts the worker on the same conversation (the log shows the earlier
 // events, a Resumed mark, then the new ones) and its next reply says it has the earlier prompt.
 // Saves docs/screenshots/history-*.png.
@@ -19,11 +19,11 @@ export default async function reloadHistory({ port } = {}) {
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 90_000 });
     // The reloaded window brings back the RPC Workers side bar it had; open it if it did not.
-    const group = sessionsRow(page, 'Past sessions');
+    const group = sessionsRow(page, /^Past sessions/); // its count follows the label with no space: not a worker's name
     if (!(await group.waitFor({ state: 'visible', timeout: 20_000 }).then(() => true, () => false))) await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 620);
     await group.waitFor({ state: 'visible' });
-    const past = sessionsRow(page, 'interrupted by reload');
+    const past = sessionsRow(page, 'interrupted while idle');
     await past.waitFor({ state: 'visible' });
     await screenshot(page, 'history-interrupted');
     // Its context menu: the history's verbs, with Resume first.

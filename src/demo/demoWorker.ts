@@ -199,6 +199,9 @@ async function runTurn(submission: Submission): Promise<void> {
   while (queue.length && !turn.aborted) {
     const current = queue.shift()!;
     history.push({ role: 'user', content: current.text, timestamp: Date.now() });
+    // Kept at once: a turn cut short by a stop (a reload) shows its prompt in the host's log, so
+    // the resumed session holds that prompt too.
+    persist();
     event('turn_start', { turn_index: index });
     event('message_start');
     const command = commandIn(current.text);

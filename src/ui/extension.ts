@@ -114,6 +114,9 @@ export class RpcWorkersExtension extends Disposable {
       this.resumedInterrupted = new Promise((resolve) => setTimeout(resolve, 0)).then(() => (trustState.isTrusted() ? this.historyCommands.resumeInterrupted() : []))
         .catch((error) => this.log.error(`could not resume interrupted sessions: ${(error as Error).message}`));
     }
+    // A log tab VS Code brings back after a reload shows what its worker or session is now: once
+    // the automatic resume has run, the worker that resumed it.
+    this.eventLog.restorer = (shows) => this.resumedInterrupted.then(() => this.historyCommands.restoreKey(shows));
     this.watch();
     // After activation (it loads the core): offer to stop workers an earlier crash left.
     this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors());

@@ -22,7 +22,11 @@ const app = document.getElementById('app')!;
 let worker: WorkerView | null = null;
 
 const picker = new WorkerPicker(post);
-const toolbar = new Toolbar((vscode.getState() as Saved | undefined) ?? { hidden: [], search: '' }, () => list.full(), (s) => vscode.setState(s));
+/** The page's state, kept by VS Code across reloads: the toolbar's, and (for a tab) what it shows. */
+const saveState = (part: Partial<Saved> | { shows: string | null }) => vscode.setState({ ...(vscode.getState() as object | undefined), ...part });
+// The state may hold only `shows` (a tab restored before its toolbar saved anything).
+const saved = (vscode.getState() ?? {}) as Partial<Saved>;
+const toolbar = new Toolbar({ hidden: Array.isArray(saved.hidden) ? saved.hidden : [], search: typeof saved.search === 'string' ? saved.search : '' }, () => list.full(), saveState);
 const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, (change) => {
   if (worker) post({ type: 'openChange', workerId: worker.workerId, ...change });
 }, (terminalId) => {
@@ -83,6 +87,8 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'workers':
       picker.list(msg);
+      // A log tab comes back after a reload showing this (the host's panel serializer reads it).
+      saveState({ shows: msg.selected });
       return;
     case 'prefill':
       if (worker?.workerId === msg.workerId) composer.prefill(msg.text);

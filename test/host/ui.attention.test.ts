@@ -72,6 +72,29 @@ describe('UI attention', function () {
     await waitFor(api, 'A to be seen once the person has looked', () => attentionOf(api, a) === 'idle');
   });
 
+  // Issue 28, minor 8: a new worker's row is selected when it starts, and the sidebar log then
+  // changed to another worker through its own picker leaves the tree's selection where it was.
+  it('a worker whose row is selected but whose log is not on screen gets its done mark and notification', async () => {
+    const a = await startDemo(api, 'Attn Shown');
+    const b = await startDemo(api, 'Attn Selected');
+    const view = api.__ui.tree.view!;
+    await vscode.commands.executeCommand('rpcWorkers.sessions.focus');
+    await waitFor(api, 'the Sessions view to be visible', () => view.visible);
+    await view.reveal({ kind: 'worker', workerId: b }, { select: true, focus: false });
+    await waitFor(api, 'B\'s row to be selected', () => view.selection.some((n) => 'workerId' in n && n.workerId === b));
+    // What the log's worker picker does: the sidebar log shows A; the tree's row stays B's.
+    api.__ui.eventLog.select(a);
+    await api.__ui.eventLog.show(undefined, { preserveFocus: true });
+    await waitFor(api, 'the sidebar log to show A', () => api.__ui.eventLog.visibleWorkers().has(a));
+    assert.ok(view.selection.some((n) => 'workerId' in n && n.workerId === b), 'B\'s row is no longer selected');
+    assert.ok(!api.__ui.eventLog.visibleWorkers().has(b), 'B\'s log is on screen');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: b, message: 'finish while selected' });
+    await waitFor(api, 'B\'s turn to end', () => state(api, b).turns.at(-1)?.endedAt);
+    await waitFor(api, 'B to be done', () => attentionOf(api, b) === 'done');
+    assert.equal(rowIcon(api, b), 'pass-filled');
+    assert.deepEqual(notifiedFor(api, b).map((n) => n.message), ['Attn Selected: its turn ended']);
+  });
+
   it('two log tabs side by side: each renders its own worker', async () => {
     const a = await startDemo(api, 'Tab A');
     const b = await startDemo(api, 'Tab B');

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
+import { EVENT_LOG_PANEL } from '../../src/ui/eventLog/eventLogView';
 import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor } from './ui.support';
 
 type R = { status: string; sessionId?: string; workerId?: string; error?: string; events?: number; chars?: number };
@@ -20,6 +21,10 @@ async function demoTurn(api: ExtensionApi, id: string, message: string): Promise
   off();
   return texts.join('');
 }
+
+const pastRow = (api: ExtensionApi, sessionId: string) => api.__ui.tree.getTreeItem({ kind: 'past', sessionId });
+/** The tooltip's text, as a person reads it (without the markdown's escapes). */
+const pastTooltip = (api: ExtensionApi, sessionId: string) => (pastRow(api, sessionId).tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
 
 describe('UI history', function () {
   this.timeout(90_000);
@@ -147,12 +152,70 @@ describe('UI history', function () {
       void ui.past.load();
       return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'interrupted');
     });
+    assert.match(pastRow(api, sessionId).description as string, / · interrupted while idle · 1 turn$/);
+    assert.match(pastTooltip(api, sessionId), /Ended: interrupted by reload while idle\n- Started: [^]*- Turns: 1 \(last: done\)/);
     const first = await ui.historyCommands.resumeInterrupted();
     const mine = first.find((r) => r.sessionId === sessionId);
     assert.equal(mine?.status, 'resumed', JSON.stringify(first));
     assert.match(await demoTurn(api, mine.workerId!, 'and now?'), /1 earlier prompt\b/);
     const again = await ui.historyCommands.resumeInterrupted();
     assert.ok(!again.some((r) => r.sessionId === sessionId), 'a session already resumed was resumed again');
+  });
+
+  // Issue 28, minor 9: the row, the tooltip, the log and the resumed worker agree on a turn the
+  // reload cut short.
+  it('a session interrupted mid-turn says so on its row and tooltip, as its log does, and resumes holding that turn\'s prompt', async () => {
+    const ui = api.__ui;
+    const id = await startDemo(api, 'Interrupted mid-turn');
+    await demoTurn(api, id, 'remember fig');
+    const sessionId = ui.past.sessionOf(id)!;
+    const running = nextEvent(api, id, 'tool_execution_start');
+    assert.equal((await run('rpcWorkers.prompt', { workerId: id, message: 'run: sleep 30' })).status, 'accepted');
+    await running;
+    ui.past.markRunningInterrupted();
+    await run('rpcWorkers.stop', { workerId: id });
+    const past = await waitFor(api, 'the session listed as interrupted', () => {
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'interrupted');
+    });
+    assert.equal(past.lastTurnEndReason, 'stopped');
+    assert.match(pastRow(api, sessionId).description as string, / · interrupted mid-turn · 2 turns$/);
+    assert.match(pastTooltip(api, sessionId), /Ended: interrupted mid-turn by reload\n[^]*- Turns: 2 \(last: the worker stopped: the reload cut it short\)/);
+    const log = await ui.past.eventsWithEarlier(ui.host.history!.store, sessionId);
+    assert.ok(log.events.some((e) => e.turn?.ends && e.end_reason === 'stopped'), 'the log has no turn ended by the stop');
+    const resumed = (await ui.historyCommands.resumeInterrupted()).find((r) => r.sessionId === sessionId);
+    assert.equal(resumed?.status, 'resumed', JSON.stringify(resumed));
+    assert.match(await demoTurn(api, resumed.workerId!, 'what did I say?'), /2 earlier prompts/);
+  });
+
+  // Issue 28, polish: an editor-tab log came back empty-handed after a reload. VS Code gives the
+  // serializer a new panel and the page's saved state; here the panel is made as VS Code would.
+  it('a log tab brought back after a reload shows its session read-only, or the worker that resumed it; a state naming nothing closes it', async () => {
+    const ui = api.__ui;
+    const restoreFrom = (shows: unknown) => ui.eventLog.restore(vscode.window.createWebviewPanel(EVENT_LOG_PANEL, 'Event Log', vscode.ViewColumn.One, {}), { hidden: [], search: '', shows });
+    const id = await startDemo(api, 'Tab comes back');
+    await demoTurn(api, id, 'remember quince');
+    const sessionId = ui.past.sessionOf(id)!;
+    await run('rpcWorkers.stop', { workerId: id });
+    await waitFor(api, 'the session listed as past', () => {
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === sessionId && s.status === 'ended');
+    });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const past = await restoreFrom(id);
+    assert.equal(past?.workerId, `history:${sessionId}`);
+    await waitFor(api, 'the tab titled for its session', () => past.panel?.title === 'Tab comes back · past session');
+    await waitFor(api, 'the restored tab to draw the session', () => past.stats.rendered?.workerId === past.workerId && (past.stats.rendered?.events ?? 0) > 0);
+    // The same tab again (two tabs were open on it): one is enough.
+    assert.equal(await restoreFrom(`history:${sessionId}`), undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const resumed = await run('rpcWorkers.history.resume', { sessionId });
+    assert.equal(resumed.status, 'resumed', JSON.stringify(resumed));
+    const live = await restoreFrom(id);
+    assert.equal(live?.workerId, resumed.workerId, 'the tab does not show the worker that resumed its session');
+    await waitFor(api, 'the restored tab to draw the live worker', () => live!.stats.rendered?.workerId === resumed.workerId);
+    for (const nothing of [42, null, 'w999-nosuch']) assert.equal(await restoreFrom(nothing), undefined, `restored from ${JSON.stringify(nothing)}`);
+    assert.equal(ui.eventLog.panelSessions.filter((s) => s.panel).length, 1, 'a tab naming nothing was left open');
   });
 
   it('a session verb a worker lacks says so, and changes nothing', async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { WorkerHost, WorkerSpec, WorkerState } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { ofType, ROOT, waitFor } from '../helpers/host';
 
@@ -62,6 +62,29 @@ describe('demo worker sessions', function () {
     const after = host.state(second.workerId);
     assert.equal(after.status !== 'not_found' && after.state.session?.id, ref.id);
     assert.ok(after.status !== 'not_found' && after.state.usage && after.state.usage.contextTokens! > 0, 'no usage from get_session_stats');
+  });
+
+  // Issue 28, minor 9: the log of a session stopped mid-turn shows its prompt; the resumed worker
+  // must count it too, and the stopped turn is the worker's last end.
+  it('a session stopped mid-turn: the turn ends "stopped", and the resumed worker holds its prompt', async () => {
+    const first = await host.start(spec(dir));
+    if (first.status !== 'started') return assert.fail(first.error);
+    assert.match(await reply(host, first.workerId, 'remember kumquat'), /no earlier prompt/);
+    const running = waitFor(host, first.workerId, ofType('tool_execution_start'), 20_000, 'the command to start');
+    assert.equal((await host.prompt(first.workerId, 'run: sleep 30')).status, 'accepted');
+    await running;
+    const ref = (() => { const st = host.state(first.workerId); return st.status !== 'not_found' ? st.state.session : null; })();
+    assert.ok(ref, 'no session');
+    let last: WorkerState | undefined;
+    const off = host.onState((state) => { if (state.workerId === first.workerId) last = state; });
+    await host.stop(first.workerId);
+    off();
+    assert.equal(last?.status, 'stopped');
+    assert.equal(last.turns.at(-1)?.endReason, 'stopped');
+    assert.equal(last.lastEndReason, 'stopped', 'the turn the stop cut short is the last end');
+    const second = await host.start(spec(dir, ref));
+    if (second.status !== 'started') return assert.fail(second.error);
+    assert.match(await reply(host, second.workerId, 'what did I say?'), /2 earlier prompts/);
   });
 
   it('refuses to resume a session it does not have (the start fails, nothing is kept running)', async () => {

@@ -1,7 +1,7 @@
 // Pure parts of the history UI: the words a past session and a worker's usage are shown with,
 // what is stored to resume a session (no secrets, no repeated task), and the history settings.
 import * as assert from 'node:assert/strict';
-import { ago, endWords, pastDescription, ranAt, tokens, usageWords } from '../../src/ui/history/words';
+import { ago, endWords, lastTurnWords, pastDescription, ranAt, tokens, usageWords } from '../../src/ui/history/words';
 import { resumeRecordsSchema, resumeSpec, storableSpec } from '../../src/ui/history/resumeRecord';
 import { historyLimits, readSettings } from '../../src/ui/settings/settings';
 import type { WorkerUsage } from '../../src/core/api';
@@ -18,6 +18,24 @@ describe('history words', () => {
     assert.equal(endWords({ status: 'ended', endReason: 'exited', exit: { code: null, signal: 'SIGKILL' } }), 'exited (SIGKILL)');
     assert.equal(endWords({ status: 'ended', endReason: 'exited', exit: { code: 0, signal: null } }), 'exited');
     assert.equal(endWords({ status: 'live', endReason: null, exit: null }), 'running in another window');
+  });
+
+  // Issue 28, minor 9: a reload's stop ends a running turn ("Turn ended: the worker stopped" in
+  // the log); an idle worker's session was interrupted with every turn over.
+  it('tells a session interrupted mid-turn from one interrupted while idle, as its log does', () => {
+    const stoppedByReload = { status: 'interrupted' as const, endReason: 'interrupted', exit: { code: null, signal: 'SIGTERM' } };
+    const midTurn = { ...stoppedByReload, lastTurnEndReason: 'stopped' };
+    const idle = { ...stoppedByReload, lastTurnEndReason: 'done' };
+    assert.equal(endWords(midTurn), 'interrupted mid-turn by reload');
+    assert.equal(endWords(idle), 'interrupted by reload while idle');
+    assert.equal(lastTurnWords(midTurn), 'the worker stopped: the reload cut it short');
+    assert.equal(lastTurnWords(idle), 'done');
+    assert.equal(lastTurnWords({ ...idle, status: 'ended', endReason: 'stopped', lastTurnEndReason: 'max_turns' }), 'the turn limit was reached');
+    assert.equal(lastTurnWords({ ...idle, lastTurnEndReason: null }), null);
+    assert.equal(pastDescription({ ...base, turns: 2, ...midTurn }, null, NOW), 'today 14:02 · interrupted mid-turn · 2 turns');
+    assert.equal(pastDescription({ ...base, turns: 2, ...idle }, null, NOW), 'today 14:02 · interrupted while idle · 2 turns');
+    // A host that died keeps no end: whether a turn ran is not known, and nothing is claimed.
+    assert.equal(endWords({ status: 'interrupted', endReason: 'interrupted', exit: null, lastTurnEndReason: 'done' }), 'interrupted by reload');
   });
 
   it('describes a past session in one line, counting in words', () => {

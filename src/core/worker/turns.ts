@@ -112,6 +112,8 @@ export class TurnTracker {
     if (turn) {
       turn.endedAt = e.timestamp;
       turn.endReason = e.data?.status === 'stopped' ? 'stopped' : 'worker_exited';
+      // The worker's last end is this one: the history's summary says what its log says.
+      this.lastEndReason = turn.endReason;
       e.turn = { index: turn.index, ends: true };
       e.end_reason ??= turn.endReason;
     }

@@ -16,22 +16,11 @@ export function wireAttention(o: {
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): AttentionParts {
   const view = o.tree.view;
-  const onDidChangeSelection = new vscode.EventEmitter<unknown>();
-  o.register(onDidChangeSelection);
-  if (view) {
-    o.register(view.onDidChangeSelection(() => onDidChangeSelection.fire(undefined)));
-    o.register(view.onDidChangeVisibility(() => onDidChangeSelection.fire(undefined)));
-  }
   const attention = o.register(new WorkerAttention({
     host: o.host,
     setting: () => o.settings().notifications,
     visibleLogs: () => o.eventLog.visibleWorkers(),
     onDidChangeLooking: o.eventLog.onDidChangeLooking,
-    selectedInView: () => {
-      const node = view?.visible ? view.selection[0] : undefined;
-      return node && 'workerId' in node ? node.workerId : undefined;
-    },
-    onDidChangeSelection: onDidChangeSelection.event,
     decide: (setting, change, visible) => o.core().attention.decideNotification(setting, change, visible),
     openLog: (id) => o.eventLog.openPanel(id),
     label: (id) => o.eventLog.label(id),

@@ -1,6 +1,6 @@
 // Each worker's attention state for the UI: the core's AttentionBoard fed from the host's states,
-// "seen" when the person looks (its log on screen, or its row selected in a visible Sessions
-// view), the view's badge (workers that need input), and a notification for a change the
+// "seen" when the person looks (its log on screen: a selected tree row alone is not looking, since
+// the log's own picker can show another worker while the row stays selected), the view's badge (workers that need input), and a notification for a change the
 // person would otherwise miss, as the rpcWorkers.notifications setting and the core's policy say.
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
@@ -17,9 +17,6 @@ export interface AttentionServices {
   visibleLogs(): Set<string>;
   /** Fires when visibleLogs may have changed. */
   onDidChangeLooking: vscode.Event<void>;
-  /** The worker selected in the Sessions view, when that view is visible. */
-  selectedInView(): string | undefined;
-  onDidChangeSelection: vscode.Event<unknown>;
   /** The core's policy (dist/core.js is loaded by then: a worker runs). */
   decide(setting: NotifySetting, change: AttentionChange, logVisible: boolean): NotifyDecision;
   openLog(workerId: string): unknown;
@@ -56,7 +53,6 @@ export class WorkerAttention extends Disposable {
     super();
     this._register(toDisposable(s.host.onState((state) => this.onState(state))));
     this._register(s.onDidChangeLooking(() => this.lookSoon()));
-    this._register(s.onDidChangeSelection(() => this.lookSoon()));
     this._register(toDisposable(() => clearTimeout(this.lookTimer)));
     for (const state of s.host.list()) {
       if (state.status === 'running') this.ran.add(state.workerId);
@@ -82,7 +78,7 @@ export class WorkerAttention extends Disposable {
   }
 
   private looking(workerId: string): boolean {
-    return this.s.visibleLogs().has(workerId) || this.s.selectedInView() === workerId;
+    return this.s.visibleLogs().has(workerId);
   }
 
   private onState(state: WorkerState): void {
@@ -116,10 +112,7 @@ export class WorkerAttention extends Disposable {
 
   /** What the person now looks at is seen (if they still look at it, see LOOK_DELAY_MS). */
   private lookNow(): void {
-    const ids = new Set(this.s.visibleLogs());
-    const selected = this.s.selectedInView();
-    if (selected) ids.add(selected);
-    for (const id of ids) {
+    for (const id of this.s.visibleLogs()) {
       const r = this.board.markSeen(id);
       if (r?.change) this.changed(id);
     }

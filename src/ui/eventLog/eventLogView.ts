@@ -17,6 +17,12 @@ import { LogArchive, type LogContents } from './logArchive';
 import { LogSession, type LogHost } from './logSession';
 import type { PageMessage, PageRequest } from './pageChannel';
 import { toWorkerView } from './workerView';
+import * as z from 'zod/mini';
+
+/** The editor-tab log's webview type (package.json activates on it to bring tabs back). */
+export const EVENT_LOG_PANEL = 'rpcWorkers.eventLogPanel';
+/** What the page keeps in its state that the host reads back (the rest is the page's own). */
+const savedPageSchema = z.object({ shows: z.optional(z.nullable(z.string())) });
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 
@@ -69,6 +75,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     if (o.attentionOf) this.attentionOf = o.attentionOf;
     this.archive = new LogArchive(o.host);
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
+    this._register(vscode.window.registerWebviewPanelSerializer(EVENT_LOG_PANEL, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state).then(() => undefined) }));
     this._register(toDisposable(o.host.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
     this._register(
       toDisposable(
@@ -152,11 +159,37 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
       open.panel!.reveal(undefined, false);
       return open;
     }
-    const name = this.stateOf(workerId)?.name ?? workerId;
-    const panel = vscode.window.createWebviewPanel('rpcWorkers.eventLogPanel', `Event Log: ${name}`, vscode.ViewColumn.Beside, {
+    const panel = vscode.window.createWebviewPanel(EVENT_LOG_PANEL, `Event Log: ${this.stateOf(workerId)?.name ?? workerId}`, vscode.ViewColumn.Beside, {
       ...webviewOptions(this.extensionUri),
       retainContextWhenHidden: false,
     });
+    return this.adopt(panel, workerId);
+  }
+
+  /**
+   * A log tab VS Code brought back after a reload: its page's state names the worker (or past
+   * session) it showed, and `restorer` says what that is now (the resumed worker, or the past
+   * session read-only). A tab whose log is gone closes.
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<LogSession | undefined> {
+    const shows = savedPageSchema.safeParse(state);
+    const key = shows.success && shows.data.shows ? await this.restorer(shows.data.shows).catch((e: Error) => {
+      this.log.warn(`could not bring back the log tab of ${shows.data.shows}: ${e.message}`);
+      return null;
+    }) : null;
+    if (!key || [...this.panels].some((p) => p.workerId === key && p.panel)) {
+      panel.dispose();
+      return undefined;
+    }
+    panel.webview.options = webviewOptions(this.extensionUri);
+    panel.title = `Event Log: ${this.stateOf(key)?.name ?? key}`;
+    return this.adopt(panel, key);
+  }
+
+  /** What a restored tab's saved worker or session is now: a key to show, or null (set by the extension). */
+  restorer: (shows: string) => Promise<string | null> = () => Promise.resolve(null);
+
+  private adopt(panel: vscode.WebviewPanel, workerId: string): LogSession {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
     const session = new LogSession({ webview: panel.webview, log: this, fixed: true, visible: () => panel.visible, panel });
     session.setWorker(workerId);
@@ -211,9 +244,9 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   /** Open a past session's log in a panel: the persisted events through the same page model as live ones. */
-  openPast(key: string, state: WorkerState, events: AgentEvent[], note: string): LogSession {
+  /** A past session's log, read-only under `key`, for a tab to show. */
+  keepPast(key: string, state: WorkerState, events: AgentEvent[], note: string): void {
     this.archive.addPast(key, state, events, note);
-    return this.openPanel(key);
   }
 
   /** The log shown under this key is a past session's (read-only), not a worker's. */

@@ -54,6 +54,9 @@ const isSession = (x: SessionSummary | HistoryResult): x is SessionSummary => 'i
 
 export type HistoryResult = { status: string; error?: string; sessionId?: string; workerId?: string; [k: string]: unknown };
 
+/** A past session's log is kept under this prefix and its id. */
+const PAST_KEY = 'history:';
+
 export class HistoryCommands extends Disposable {
   constructor(private readonly s: HistoryServices) {
     super();
@@ -120,10 +123,34 @@ export class HistoryCommands extends Disposable {
     if (!isSession(session)) return session;
     const read = await this.readPast(session, `the log of "${session.name}"`);
     if (!read.ok) return read.result;
-    const key = `history:${session.id}`;
-    const note = `Past session (${endWords(session)}): read-only.${this.s.past.resumeRecord(session.id) ? ' Resume it from the Sessions view to continue.' : ''}`;
-    this.s.eventLog.openPast(key, pastState(key, session), read.events, note);
+    const key = this.keepPast(session, read.events);
+    this.s.eventLog.openPanel(key);
     return { status: 'opened', sessionId: session.id, workerId: key, events: read.events.length, torn: read.torn };
+  }
+
+  /** The past session's log kept for the log's pages, read-only; its key. */
+  private keepPast(session: SessionSummary, events: AgentEvent[]): string {
+    const key = `${PAST_KEY}${session.id}`;
+    const note = `Past session (${endWords(session)}): read-only.${this.s.past.resumeRecord(session.id) ? ' Resume it from the Sessions view to continue.' : ''}`;
+    this.s.eventLog.keepPast(key, pastState(key, session), events, note);
+    return key;
+  }
+
+  /**
+   * What a log tab that showed `shows` (a worker's id or a past session's key) before a reload
+   * shows now: that worker if it still runs, the worker that resumed its session, or its session
+   * read-only; null when the history has none of it.
+   */
+  async restoreKey(shows: string): Promise<string | null> {
+    if (this.s.host.list().some((w) => w.workerId === shows)) return shows;
+    await this.s.past.load();
+    const session = shows.startsWith(PAST_KEY) ? this.s.past.summary(shows.slice(PAST_KEY.length)) : this.s.past.sessions().find((x) => x.workerId === shows);
+    if (!session) return null;
+    const into = this.s.past.resumeRecord(session.id)?.resumedInto;
+    const live = into ? this.s.host.list().find((w) => this.s.past.sessionOf(w.workerId) === into) : undefined;
+    if (live) return live.workerId;
+    const read = await this.readPast(session, `the log of "${session.name}"`);
+    return read.ok ? this.keepPast(session, read.events) : null;
   }
 
   async resume(a: Arg): Promise<HistoryResult> {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionSummary } from '../../core/history/format';
 import { duration } from '../../protocol/words';
 import type { PastSessions } from './pastSessions';
-import { endWords, pastDescription } from './words';
+import { endWords, lastTurnWords, pastDescription } from './words';
 
 export type PastNode =
   | { kind: 'pastGroup' }
@@ -116,7 +116,8 @@ export class HistoryTreePart {
     if (s.exit?.error) row('Error', s.exit.error);
     row('Started', new Date(s.startedAt).toLocaleString());
     if (s.endedAt) row('Ran for', duration(s.endedAt - s.startedAt));
-    row('Turns', `${s.turns}${s.lastTurnEndReason ? ` (last: ${s.lastTurnEndReason})` : ''}`);
+    const last = lastTurnWords(s);
+    row('Turns', `${s.turns}${last ? ` (last: ${last})` : ''}`);
     row('Files touched', String(s.filesTouched.length));
     row('Worker', `${s.dialect === 'tau' ? 'τ' : 'pi'}${s.workerVersion ? ` ${s.workerVersion}` : ''}${s.model ? ` · ${s.model}` : ''}`);
     row('Folder', s.cwd);

@@ -1,17 +1,33 @@
 // Words for past sessions and token usage (pure: unit-tested without VS Code).
 import type { WorkerUsage } from '../../core/api';
+import { endWords as turnEndWords } from '../../webview/entries';
 
 interface EndFacts {
   status: 'live' | 'ended' | 'interrupted' | 'evicted';
   endReason: string | null;
   exit: { code: number | null; signal: string | null } | null;
+  /** The last turn's end; `stopped` when the worker's stop cut a running turn short. */
+  lastTurnEndReason?: string | null;
+}
+
+/**
+ * Interrupted by a reload that stopped the worker (its exit recorded): a running turn was cut
+ * short, and its log says "Turn ended: the worker stopped". A host that died keeps no exit, and
+ * whether a turn ran then is not known.
+ */
+function interruptedMidTurn(s: EndFacts): boolean | null {
+  if (s.status !== 'interrupted' || !s.exit) return null;
+  return s.lastTurnEndReason === 'stopped';
 }
 
 /** How a session ended, as a person would say it. */
 export function endWords(s: EndFacts): string {
   switch (s.status) {
     case 'live': return 'running in another window';
-    case 'interrupted': return 'interrupted by reload';
+    case 'interrupted': {
+      const mid = interruptedMidTurn(s);
+      return mid === null ? 'interrupted by reload' : mid ? 'interrupted mid-turn by reload' : 'interrupted by reload while idle';
+    }
     case 'evicted': return 'removed by the history bound';
     case 'ended': {
       // A stop's own signal or exit code (143 after SIGTERM) says nothing the word does not.
@@ -20,6 +36,19 @@ export function endWords(s: EndFacts): string {
       return `${s.endReason ?? 'ended'}${how}`;
     }
   }
+}
+
+/** How the last turn ended, in the log's words (null before any turn ended). */
+export function lastTurnWords(s: EndFacts): string | null {
+  if (!s.lastTurnEndReason) return null;
+  if (interruptedMidTurn(s)) return `${turnEndWords('stopped')}: the reload cut it short`;
+  return turnEndWords(s.lastTurnEndReason);
+}
+
+/** A past session's end, short enough for its row. */
+function endShort(s: EndFacts): string {
+  const mid = interruptedMidTurn(s);
+  return mid === null ? endWords(s) : mid ? 'interrupted mid-turn' : 'interrupted while idle';
 }
 
 /** "5 min ago", "yesterday"-ish without a locale library. */
@@ -56,7 +85,7 @@ export function ranAt(at: number, now: number): string {
  * unique, or renamed alike) are told apart by it, and a narrow tree cuts the end off.
  */
 export function pastDescription(s: EndFacts & { turns: number; filesTouched: string[]; startedAt: number; endedAt: number | null; archived: boolean }, resumedInto: string | null, now: number): string {
-  const parts = [ranAt(s.startedAt, now), resumedInto ? 'resumed' : endWords(s), plural(s.turns, 'turn')];
+  const parts = [ranAt(s.startedAt, now), resumedInto ? 'resumed' : endShort(s), plural(s.turns, 'turn')];
   if (s.filesTouched.length) parts.push(plural(s.filesTouched.length, 'file'));
   if (s.archived) parts.push('archived');
   return parts.join(' · ');
