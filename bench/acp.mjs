@@ -12,7 +12,7 @@ const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
 const argsFor = (size, n) => [AGENT, '--events', String(n), '--size', String(size)];
 
-async function hostSide(core, size, n) {
+export async function hostSide(core, size, n) {
   const host = core.createSupervisor();
   const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n), cwd: ROOT });
   if (started.status !== 'started') {
@@ -23,7 +23,7 @@ async function hostSide(core, size, n) {
   return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true);
 }
 
-async function bareSide(size, n) {
+export async function bareSide(size, n) {
   const w = new BareWorker(process.execPath, argsFor(size, n));
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });

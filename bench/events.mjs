@@ -42,7 +42,7 @@ export async function hostSide(core, s, size, n, hostOptions = {}) {
   return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true);
 }
 
-const bareSide = (s, size, n) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood');
+export const bareSide = (s, size, n) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood');
 
 function rpcSide(s, size, n) {
   // RpcClient runs `node <cliPath> --mode rpc <args>`.
