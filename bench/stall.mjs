@@ -3,7 +3,8 @@
 // the bare reader (LF split + JSON.parse in one go per chunk) on the same flood, interleaved:
 //   one     one flood at a time: the longest stall
 //   eight   eight floods at once: delay p99 and max
-// per dialect (τ 3.x as real τ 0.15.0 speaks it, pi 1.6.0, ACP), 90 B text deltas.
+// per dialect (τ 3.x as real τ 0.15.0 speaks it, pi 1.6.0, ACP), 90 B text deltas, from the
+// prompt (every worker started) to the last event read.
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -18,17 +19,26 @@ const pi = events.STREAMS.find((s) => s.label === 'pi 1.6.0');
 /** A side: host or bare, per dialect. */
 function sides(core, n) {
   return [
-    { label: 'τ 3.x', host: () => events.hostSide(core, tau, SIZE, n), bare: () => events.bareSide(tau, SIZE, n) },
-    { label: 'pi 1.6.0', host: () => events.hostSide(core, pi, SIZE, n), bare: () => events.bareSide(pi, SIZE, n) },
-    { label: 'ACP', host: () => acp.hostSide(core, SIZE, n), bare: () => acp.bareSide(SIZE, n) },
+    { label: 'τ 3.x', host: (ready) => events.hostSide(core, tau, SIZE, n, {}, ready), bare: (ready) => events.bareSide(tau, SIZE, n, ready) },
+    { label: 'pi 1.6.0', host: (ready) => events.hostSide(core, pi, SIZE, n, {}, ready), bare: (ready) => events.bareSide(pi, SIZE, n, ready) },
+    { label: 'ACP', host: (ready) => acp.hostSide(core, SIZE, n, ready), bare: (ready) => acp.bareSide(SIZE, n, ready) },
   ];
 }
 
-/** The event-loop delay while `width` copies of `run` go at once: max and p99, ms. */
+/**
+ * The event-loop delay while `width` copies of `run` flood at once: max and p99, ms. Measured
+ * from when every worker has started (spawning is not reading) until every flood is read.
+ */
 async function delayed(run, width) {
   const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  const runs = await Promise.all(Array.from({ length: width }, () => run()));
+  const waiting = [];
+  const ready = () => new Promise((resolve) => {
+    waiting.push(resolve);
+    if (waiting.length < width) return;
+    h.enable();
+    for (const go of waiting) go();
+  });
+  const runs = await Promise.all(Array.from({ length: width }, () => run(ready)));
   h.disable();
   return { max: h.max / 1e6, p99: h.percentile(99) / 1e6, events: runs.map((m) => m.events) };
 }
