@@ -12,7 +12,7 @@ const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
 const argsFor = (size, n) => [AGENT, '--events', String(n), '--size', String(size)];
 
-async function hostSide(core, size, n) {
+export async function hostSide(core, size, n, ready) {
   const host = core.createSupervisor();
   const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n), cwd: ROOT });
   if (started.status !== 'started') {
@@ -20,10 +20,10 @@ async function hostSide(core, size, n) {
     throw new Error(`start failed: ${started.error}`);
   }
   // What the agent sent: its updates and the prompt's answer (agent_end), not the host's own.
-  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true);
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true, ready);
 }
 
-async function bareSide(size, n) {
+export async function bareSide(size, n, ready) {
   const w = new BareWorker(process.execPath, argsFor(size, n));
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });
@@ -40,6 +40,7 @@ async function bareSide(size, n) {
         if (v.id === 3) resolve(performance.now());
       };
     });
+    if (ready) await ready();
     const main0 = mainThreadMark();
     const c0 = process.cpuUsage();
     const t0 = performance.now();

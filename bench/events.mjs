@@ -31,7 +31,7 @@ export const EVENT_SIZES = [90, 500, 2048, 'real'];
 
 export const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
 
-export async function hostSide(core, s, size, n, hostOptions = {}) {
+export async function hostSide(core, s, size, n, hostOptions = {}, ready = undefined) {
   const host = core.createWorkerHost(hostOptions);
   const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
   if (started.status !== 'started') {
@@ -39,10 +39,10 @@ export async function hostSide(core, s, size, n, hostOptions = {}) {
     throw new Error(`start failed: ${started.error}`);
   }
   // Only what the worker sent on stdout: not the host's prompt_sent, its stderr, nor an agent_settled the host adds.
-  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true);
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true, ready);
 }
 
-const bareSide = (s, size, n) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood');
+export const bareSide = (s, size, n, ready) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood', ready);
 
 function rpcSide(s, size, n) {
   // RpcClient runs `node <cliPath> --mode rpc <args>`.

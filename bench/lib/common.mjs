@@ -185,7 +185,8 @@ export function measured(count, t0, t1, c0, main0) {
  * agent_end. Stops the worker afterwards. A reader that decodes events itself (bench/handover.mjs)
  * calls `onValue(event, true)` with the host's event instead of the wire object.
  */
-export async function bareRun(w, dialect, text) {
+/** `ready`, if given, is awaited just before the prompt: a benchmark's measuring starts there. */
+export async function bareRun(w, dialect, text, ready) {
   const wire = WIRE[dialect];
   try {
     const probed = w.next((v) => wire.isResponse(v, 1), 30_000, 'probe answer');
@@ -199,6 +200,7 @@ export async function bareRun(w, dialect, text) {
         if ((decoded ? v.type : wire.eventType(v)) === 'agent_end') resolve(performance.now());
       };
     });
+    if (ready) await ready();
     const main0 = mainThreadMark();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -270,7 +272,7 @@ export const log = (...a) => {
  * A started worker's flood, read by the host: prompt it, count the events `counts` accepts until
  * its agent_end, and measure this process meanwhile. `host` is disposed afterwards.
  */
-export async function hostFloodRun(host, workerId, counts) {
+export async function hostFloodRun(host, workerId, counts, ready) {
   try {
     let count = 0;
     let done;
@@ -280,6 +282,7 @@ export async function hostFloodRun(host, workerId, counts) {
       count++;
       if (e.type === 'agent_end') done(performance.now());
     });
+    if (ready) await ready();
     const main0 = mainThreadMark();
     const c0 = process.cpuUsage();
     const t0 = performance.now();

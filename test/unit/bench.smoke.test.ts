@@ -154,6 +154,15 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 
+  it('stalls: one and eight floods per dialect, host and bare reader, every event read', async () => {
+    // stall.mjs throws when a side or round saw another count of events than the others.
+    const { figures, rows, tables } = await (await load('stall.mjs')).run({ ...runner.SIZES.quick.stall, dist });
+    for (const f of figures) sane(f);
+    assert.deepEqual(rows.map((r: unknown[]) => r[0]), ['τ 3.x', 'pi 1.6.0', 'ACP']);
+    assert.equal(figures.length, 3 * 3, 'per dialect: one flood max, eight floods p99 and max');
+    assert.equal(tables[0].split('\n').length, 3 + rows.length, 'head, rule, rows, load');
+  });
+
   it('the table and the JSON have one row per figure', async () => {
     const results = await runner.runAll({ only: ['memory'], quick: true, dist });
     assert.deepEqual(results.errors, []);

@@ -54,13 +54,13 @@ describe('LineFramer', () => {
   });
 });
 
-function reader(codec: TauCodec | PiCodec, onEvent: (e: AgentEvent) => void | Promise<void> = () => {}) {
+function reader(codec: TauCodec | PiCodec, onEvent: (e: AgentEvent) => void | Promise<void> = () => {}, sliceMs?: number) {
   const stream = new PassThrough();
   const errors: ProtocolError[] = [];
   const messages: Message[] = [];
-  const r = new JsonlMessageReader(stream, { maxLineBytes: 1 << 20, codec, onEvent, onProtocolError: (e) => errors.push(e) });
+  const r = new JsonlMessageReader(stream, { maxLineBytes: 1 << 20, codec, onEvent, onProtocolError: (e) => errors.push(e), sliceMs });
   r.listen((m) => messages.push(m));
-  return { stream, errors, messages };
+  return { stream, errors, messages, r };
 }
 
 describe('JsonlMessageReader', () => {
@@ -100,6 +100,32 @@ describe('JsonlMessageReader', () => {
     await gate;
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(seen, ['a', 'slow', 'b', 'c']);
+  });
+
+  it('reads a long chunk in slices, pausing the stream between them, in order and losing nothing', async () => {
+    const total = 1000;
+    const seen: number[] = [];
+    // Events delivered in one callback (a run ends at the next microtask checkpoint).
+    const runs: number[] = [];
+    const pausedBetween: boolean[] = [];
+    let run = 0;
+    const { stream, r } = reader(new TauCodec(), (e) => {
+      seen.push((e.data as { n: number }).n);
+      if (run++ === 0) {
+        queueMicrotask(() => {
+          runs.push(run);
+          run = 0;
+          if (seen.length < total) pausedBetween.push(stream.isPaused());
+        });
+      }
+    }, 0);
+    const closed = new Promise<number>((resolve) => r.onClose(() => resolve(seen.length)));
+    const ev = (n: number) => JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { type: 'tick', n } }) + '\n';
+    stream.end(Array.from({ length: total }, (_, i) => ev(i)).join(''));
+    assert.equal(await closed, total, 'the close comes after every event');
+    assert.deepEqual(seen, Array.from({ length: total }, (_, i) => i));
+    assert.ok(runs.length > 1 && Math.max(...runs) < total, `one callback handled ${Math.max(...runs)} of ${total} events`);
+    assert.ok(pausedBetween.length > 0 && pausedBetween.every(Boolean), 'the stream is paused while lines wait');
   });
 });
 

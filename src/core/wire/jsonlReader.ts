@@ -28,6 +28,32 @@ export interface JsonlReaderOptions {
   onProtocolError: (error: ProtocolError) => void;
   /** Every received value, before decoding (protocol trace); unset costs nothing. */
   onReceive?: (value: unknown) => void;
+  /**
+   * Longest a read callback may run before the rest waits for the next turn (ms). A flood's
+   * chunk holds thousands of lines: read in one go it would hold the editor's thread for tens
+   * of milliseconds. While the rest waits the stream is paused, so the worker is held by its pipe.
+   */
+  sliceMs?: number;
+}
+
+/** Lines read between clock checks: the clock costs more than a short line. */
+const LINES_PER_CHECK = 32;
+const DEFAULT_SLICE_MS = 4;
+
+/**
+ * Reading time spent in this turn of the event loop by every reader together: eight workers'
+ * pipes are read in one poll phase, so a budget per reader alone would let them stall eight times
+ * as long. Reset on the next turn.
+ */
+const turn = { used: 0, resetting: false };
+function spend(ms: number): void {
+  turn.used += ms;
+  if (turn.resetting) return;
+  turn.resetting = true;
+  setImmediate(() => {
+    turn.used = 0;
+    turn.resetting = false;
+  });
 }
 
 export class JsonlMessageReader extends AbstractMessageReader {
@@ -37,14 +63,18 @@ export class JsonlMessageReader extends AbstractMessageReader {
   private early: Parameters<DataCallback>[0][] = [];
   private backlog: Buffer | undefined;
   private waiting = false;
+  /** The stream ended while lines still waited: the close comes after them. */
+  private ended = false;
+  private readonly sliceMs: number;
 
   constructor(private readonly stream: Readable, private readonly options: JsonlReaderOptions) {
     super();
     this.framer = new LineFramer(options.maxLineBytes);
+    this.sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
     stream.on('data', (chunk: Buffer) => this.onData(chunk));
     stream.on('end', () => {
-      this.framer.end((line) => void this.handle(line));
-      this.fireClose();
+      this.ended = true;
+      if (!this.waiting) this.finish();
     });
     stream.on('error', (error) => this.fireError(error));
   }
@@ -66,16 +96,34 @@ export class JsonlMessageReader extends AbstractMessageReader {
     this.feed(chunk);
   }
 
+  private finish(): void {
+    this.framer.end((line) => void this.handle(line));
+    this.fireClose();
+  }
+
   private feed(chunk: Buffer): void {
+    const t0 = performance.now();
+    const budget = this.sliceMs - turn.used;
+    let lines = 0;
     const rest = this.framer.push(chunk, (line) => {
       const pending = this.handle(line);
-      if (!pending) return true;
-      this.waiting = true;
-      this.stream.pause();
-      pending.then(() => this.resume(), () => this.resume());
+      if (pending) {
+        this.wait();
+        pending.then(() => this.resume(), () => this.resume());
+        return false;
+      }
+      if (++lines % LINES_PER_CHECK !== 0 || performance.now() - t0 < budget) return true;
+      this.wait();
+      setImmediate(() => this.resume());
       return false;
     });
+    spend(performance.now() - t0);
     if (rest) this.backlog = this.backlog ? Buffer.concat([rest, this.backlog]) : rest;
+  }
+
+  private wait(): void {
+    this.waiting = true;
+    this.stream.pause();
   }
 
   private resume(): void {
@@ -83,7 +131,9 @@ export class JsonlMessageReader extends AbstractMessageReader {
     const backlog = this.backlog;
     this.backlog = undefined;
     if (backlog) this.feed(backlog);
-    if (!this.waiting) this.stream.resume();
+    if (this.waiting) return;
+    if (this.ended) this.finish();
+    else this.stream.resume();
   }
 
   private handle(line: FramedLine): Promise<void> | undefined {

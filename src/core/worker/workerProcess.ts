@@ -57,6 +57,9 @@ export interface ProcessOptions {
 const isWindows = process.platform === 'win32';
 const MARK = 'RPC_WORKERS_WORKER';
 const keyOf = (p: ProcInfo) => `${p.pid}:${p.start}`;
+/** Longest the exit's report waits for the worker's output to end (see exitAfterOutput). */
+const OUTPUT_GRACE_MS = 500;
+
 /** The shells agents run their commands in. */
 const SHELL = /^(ba|da|z|k|fi|tc|c)?sh$|^pwsh$/;
 
@@ -67,6 +70,9 @@ export class WorkerProcess {
   private readonly writer: JsonlMessageWriter;
   private readonly exitWaiters = new Set<(e: Exit) => void>();
   private exited: Exit | null = null;
+  /** Set once the reader has handled the worker's last line (its stdout ended). */
+  private outputEnded = false;
+  private afterOutput: (() => void) | null = null;
   private spawnError: string | null = null;
   private stderrPartial = '';
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
@@ -89,7 +95,7 @@ export class WorkerProcess {
       windowsHide: true,
     });
     this.child.on('error', (error) => this.onSpawnError(error));
-    this.child.on('exit', (code, signal) => this.onExit({ code, signal }));
+    this.child.on('exit', (code, signal) => this.exitAfterOutput({ code, signal }));
     this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
     const reader = new JsonlMessageReader(this.child.stdout!, {
       maxLineBytes: options.maxLineBytes,
@@ -102,6 +108,10 @@ export class WorkerProcess {
       },
       onProtocolError: listeners.onProtocolError,
       onReceive: trace ? (value) => trace('receive', value) : undefined,
+    });
+    reader.onClose(() => {
+      this.outputEnded = true;
+      this.afterOutput?.();
     });
     this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
     this.writer.onError(([error]) => listeners.onConnectionError(`write to the worker failed: ${error.message}`));
@@ -312,6 +322,21 @@ export class WorkerProcess {
     this.stderr.push(said);
     this.spawnError = said;
     if (!this.exited) this.onExit({ code: null, signal: null });
+  }
+
+  /**
+   * Node's 'exit' can come before the reader has handled the worker's last lines (still in the
+   * pipe, or held across a yield): reported then, they would land after the worker's exit, out of
+   * order. So the exit waits for the output's end, but no longer than OUTPUT_GRACE_MS, since a
+   * grandchild that inherited stdout can hold the pipe open long after the worker is gone.
+   */
+  private exitAfterOutput(exit: Exit): void {
+    if (this.outputEnded) return this.onExit(exit);
+    const timer = setTimeout(() => this.onExit(exit), Math.min(OUTPUT_GRACE_MS, this.options.killGraceMs / 2));
+    this.afterOutput = () => {
+      clearTimeout(timer);
+      this.onExit(exit);
+    };
   }
 
   private onExit(exit: Exit): void {
