@@ -173,10 +173,13 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
    */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<LogSession | undefined> {
     const shows = savedPageSchema.safeParse(state);
-    const key = shows.success && shows.data.shows ? await this.restorer(shows.data.shows).catch((e: Error) => {
-      this.log.warn(`could not bring back the log tab of ${shows.data.shows}: ${e.message}`);
-      return null;
-    }) : null;
+    const key =
+      shows.success && shows.data.shows
+        ? await this.restorer(shows.data.shows).catch((e: Error) => {
+            this.log.warn(`could not bring back the log tab of ${shows.data.shows}: ${e.message}`);
+            return null;
+          })
+        : null;
     if (!key || [...this.panels].some((p) => p.workerId === key && p.panel)) {
       panel.dispose();
       return undefined;
