@@ -3,23 +3,15 @@ import type { MessageConnection } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import { WorkerRefusal, type ProbeContext } from './dialect';
 import { Unsupported, type SessionVerbs } from './sessionVerbs';
+import { parseAnswer, request } from './requests';
 import { ACP, AUTH_REQUIRED, authMethodSchema, configOptionSchema, sessionSchema } from './acpProtocol';
 import { states, stateOf } from './acpState';
 
 // ---- the verbs
 
 export async function call<T>(connection: MessageConnection, method: string, params: object, schema: z.ZodType<T>): Promise<T> {
-  let result: unknown;
-  try {
-    result = await connection.sendRequest(method, params);
-  } catch (error) {
-    const e = error as { message?: string; code?: number; data?: unknown };
-    if (typeof e?.code === 'number') throw new WorkerRefusal(`the agent refused ${method} (${e.code}): ${e.message}`, e.code, e.data);
-    throw error;
-  }
-  const parsed = schema.safeParse(result ?? {});
-  if (!parsed.success) throw new Error(`the agent's ${method} answer is malformed: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  const result = await request(connection, method, params, (e) => new WorkerRefusal(`the agent refused ${method} (${e.code}): ${e.message}`, e.code, e.data));
+  return parseAnswer(schema, result ?? {}, `the agent's ${method}`);
 }
 
 /** The agent's own words for a start that needs a login, with the command it names. */

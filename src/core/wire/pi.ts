@@ -10,7 +10,8 @@ import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
-import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
+import { messagesSchema, modelName, type SessionVerbs } from './sessionVerbs';
+import { parseAnswer, request, sessionRequest } from './requests';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -241,24 +242,12 @@ const stateSchema = z.looseObject({
 
 const compactResultSchema = z.looseObject({ summary: z.string().optional(), tokensBefore: z.number().optional() });
 
-async function call(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
-  try {
-    return await connection.sendRequest(command, params ?? {});
-  } catch (error) {
-    throw asRefusal(error);
-  }
-}
-
-function asRefusal(error: unknown): Error {
-  const e = error as { message?: string; code?: number; data?: unknown };
-  if (typeof e?.code === 'number') return new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data);
-  return error instanceof Error ? error : new Error(String(error));
+function call(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  return request(connection, command, params ?? {}, (e) => new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data));
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`pi's ${what} answer is malformed: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return parseAnswer(schema, value, `pi's ${what}`);
 }
 
 const sessionStateSchema = z.looseObject({ sessionId: z.string().nullable().optional(), sessionFile: z.string().nullable().optional() });
@@ -273,13 +262,8 @@ const statsSchema = z.looseObject({
 });
 
 /** A pi too old (or a program too different) to know the verb says so: "Unknown command: X". */
-async function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
-  try {
-    return await call(connection, command, params);
-  } catch (error) {
-    if (error instanceof WorkerRefusal && /Unknown command/.test(error.message)) throw new Unsupported(`this pi does not know ${command}`);
-    throw error;
-  }
+function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  return sessionRequest(call(connection, command, params), (r) => /Unknown command/.test(r.message), `this pi does not know ${command}`);
 }
 
 export const piSessions: SessionVerbs = {
