@@ -7,15 +7,9 @@
 // (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
 import type { PageEvent } from '../protocol/messages';
 import type { CompactionEntry, EndEntry, Entry, ExitEntry, OtherEntry, PlanEntry, PromptEntry, QuestionEntry, QueueEntry, RetryEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
-import { capTail, changesOf, messageText, obj, provOf, resultText, str } from './payload';
+import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, messageText, obj, provOf, QUIET, resultText, str, terminalsOf } from './payload';
 
 export const MAX_ENTRIES = 20_000;
-const MAX_TEXT = 512 * 1024;
-const MAX_OUTPUT = 256 * 1024;
-/** Events that carry nothing a person reads beyond what other entries show. */
-const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end',
-  // Read into the worker's row and the log's header (usage, commands, options, title), not rows.
-  'usage_update', 'commands_changed', 'config_changed', 'session_info']);
 
 export class LogModel {
   readonly entries: Entry[] = [];
@@ -294,9 +288,7 @@ export class LogModel {
     if (e.args && (entry.args === null || entry.args === undefined)) entry.args = e.args;
     const changes = changesOf(e.diffs);
     if (changes.length) entry.changes = changes;
-    const d = obj(e.data);
-    const named = [...(Array.isArray(d?.terminals) ? d.terminals : []), d?.terminalId].filter((x): x is string => typeof x === 'string');
-    for (const id of named) if (!entry.terminals?.includes(id)) entry.terminals = [...(entry.terminals ?? []), id];
+    for (const id of terminalsOf(e.data)) if (!entry.terminals?.includes(id)) entry.terminals = [...(entry.terminals ?? []), id];
   }
 
   /** `guard_violation`. */

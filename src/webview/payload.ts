@@ -5,6 +5,14 @@
 import type { PageEvent } from '../protocol/messages';
 import type { Change, Origin } from './entries';
 
+/** How much of one text (a prompt, a message, thinking) and of one tool's output an entry keeps. */
+export const MAX_TEXT = 512 * 1024;
+export const MAX_OUTPUT = 256 * 1024;
+/** Events that carry nothing a person reads beyond what other entries show. */
+export const QUIET = new Set(['turn_start', 'turn_end', 'message_start', 'stderr', 'side_completion_start', 'side_completion_update', 'side_completion_end',
+  // Read into the worker's row and the log's header (usage, commands, options, title), not rows.
+  'usage_update', 'commands_changed', 'config_changed', 'session_info']);
+
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
@@ -94,4 +102,10 @@ export function changesOf(v: unknown): Change[] {
     const o = obj(d);
     return o && typeof o.path === 'string' && typeof o.newText === 'string' ? [{ path: o.path, oldText: str(o.oldText), newText: o.newText }] : [];
   });
+}
+
+/** The host terminals a tool event names (its data's `terminals` and `terminalId`). */
+export function terminalsOf(data: unknown): string[] {
+  const d = obj(data);
+  return [...(Array.isArray(d?.terminals) ? d.terminals : []), d?.terminalId].filter((x): x is string => typeof x === 'string');
 }

@@ -31,3 +31,10 @@ export function readBack(codec: WireCodec, value: unknown): { ok: true; event: A
   if (decoded.kind === 'event') return { ok: true, event: decoded.event };
   return { ok: false, error: decoded.kind === 'invalid' ? decoded.reason : 'a message, not an event' };
 }
+
+/** A stored line back into its event, by a codec of the worker's dialect of its own. */
+export function redecode(codec: WireCodec, line: string): AgentEvent {
+  const read = readBack(codec, JSON.parse(line));
+  // The line was an event when it came; a codec that changed its mind is the host's bug, said so.
+  return read.ok ? read.event : { type: 'protocol_error', timestamp: 0, is_error: true, error: `a stored event could not be read again (${read.error})` };
+}

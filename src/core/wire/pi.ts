@@ -10,7 +10,8 @@ import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
-import { messagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
+import { messagesSchema, modelName, type SessionVerbs } from './sessionVerbs';
+import { parseAnswer, request, sessionRequest } from './requests';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -164,18 +165,58 @@ const TAKEN = new Map([
   ['tool_execution_end', new Set(['args', 'result'])],
 ]);
 
-/** The host's event from the checked wire object: its typed fields read, the others carried. */
-export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentEvent {
-  const { type, toolCallId, toolName, isError, willRetry, message, messages, assistantMessageEvent } = raw;
+/** The fields of a pi event the host does not read itself, carried in `data` (how many). */
+function restOf(raw: PiEvent & Record<string, unknown>): { rest: Record<string, unknown>; count: number } {
   // What the model names itself is not repeated in `data`.
-  const taken = TAKEN.get(type);
+  const taken = TAKEN.get(raw.type);
   const rest: Record<string, unknown> = {};
-  let restCount = 0;
+  let count = 0;
   for (const key in raw) {
     if (EVENT_FIELDS.has(key) || taken?.has(key)) continue;
     rest[key] = raw[key];
-    restCount++;
+    count++;
   }
+  return { rest, count };
+}
+
+/** agent_end: how the turn ended, read from its last assistant message. */
+function agentEnd(event: AgentEvent, messages: PiEvent['messages'], willRetry: unknown): void {
+  event.messages = messages ?? null;
+  const last = lastAssistant(messages);
+  const stop = last?.stopReason;
+  event.end_reason = stop === 'aborted' ? 'aborted' : stop === 'error' ? 'error' : 'done';
+  if (stop === 'error') {
+    event.is_error = true;
+    event.error = typeof last?.errorMessage === 'string' ? last.errorMessage : 'the model call failed';
+  }
+  event.will_retry = willRetry === true;
+}
+
+/** tool_execution_start, _update and _end: the call, its arguments, its result, a guard's veto. */
+function toolExecution(event: AgentEvent, raw: PiEvent & Record<string, unknown>): void {
+  const { type, toolCallId, toolName, isError } = raw;
+  event.tool_call_id = toolCallId ?? null;
+  event.tool_name = toolName ?? null;
+  if (raw.args && typeof raw.args === 'object') event.args = raw.args as Record<string, unknown>;
+  if (type === 'tool_execution_update') event.result = raw.partialResult;
+  if (type === 'tool_execution_end') {
+    event.result = raw.result;
+    event.is_error = isError === true;
+    // A label for the host's own veto, recognised by the guard's marker; not a proof, since
+    // any failing tool could print the marker.
+    const veto = event.is_error ? parseGuardVeto(text(event.result)) : null;
+    if (veto) {
+      event.blocked = true;
+      event.blocked_by = GUARD_NAME;
+      event.error = veto.rule;
+    }
+  }
+}
+
+/** The host's event from the checked wire object: its typed fields read, the others carried. */
+export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentEvent {
+  const { type, isError, willRetry, message, messages, assistantMessageEvent } = raw;
+  const { rest, count } = restOf(raw);
   const event: AgentEvent = { type, timestamp: Date.now() };
   switch (type) {
     case 'message_update':
@@ -190,45 +231,20 @@ export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentE
       event.message = message ?? null;
       event.tool_results = (raw.toolResults as Array<Record<string, unknown>> | undefined) ?? null;
       break;
-    case 'agent_end': {
-      event.messages = messages ?? null;
-      const last = lastAssistant(messages);
-      const stop = last?.stopReason;
-      event.end_reason = stop === 'aborted' ? 'aborted' : stop === 'error' ? 'error' : 'done';
-      if (stop === 'error') {
-        event.is_error = true;
-        event.error = typeof last?.errorMessage === 'string' ? last.errorMessage : 'the model call failed';
-      }
-      event.will_retry = willRetry === true;
+    case 'agent_end':
+      agentEnd(event, messages, willRetry);
       break;
-    }
     case 'tool_execution_start':
     case 'tool_execution_update':
-    case 'tool_execution_end': {
-      event.tool_call_id = toolCallId ?? null;
-      event.tool_name = toolName ?? null;
-      if (raw.args && typeof raw.args === 'object') event.args = raw.args as Record<string, unknown>;
-      if (type === 'tool_execution_update') event.result = raw.partialResult;
-      if (type === 'tool_execution_end') {
-        event.result = raw.result;
-        event.is_error = isError === true;
-        // A label for the host's own veto, recognised by the guard's marker; not a proof, since
-        // any failing tool could print the marker.
-        const veto = event.is_error ? parseGuardVeto(text(event.result)) : null;
-        if (veto) {
-          event.blocked = true;
-          event.blocked_by = GUARD_NAME;
-          event.error = veto.rule;
-        }
-      }
+    case 'tool_execution_end':
+      toolExecution(event, raw);
       break;
-    }
     default:
       if (message) event.message = message;
       if (messages) event.messages = messages;
   }
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
-  if (restCount > 0) event.data = rest;
+  if (count > 0) event.data = rest;
   return event;
 }
 
@@ -241,24 +257,12 @@ const stateSchema = z.looseObject({
 
 const compactResultSchema = z.looseObject({ summary: z.string().optional(), tokensBefore: z.number().optional() });
 
-async function call(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
-  try {
-    return await connection.sendRequest(command, params ?? {});
-  } catch (error) {
-    throw asRefusal(error);
-  }
-}
-
-function asRefusal(error: unknown): Error {
-  const e = error as { message?: string; code?: number; data?: unknown };
-  if (typeof e?.code === 'number') return new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data);
-  return error instanceof Error ? error : new Error(String(error));
+function call(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  return request(connection, command, params ?? {}, (e) => new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data));
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`pi's ${what} answer is malformed: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return parseAnswer(schema, value, `pi's ${what}`);
 }
 
 const sessionStateSchema = z.looseObject({ sessionId: z.string().nullable().optional(), sessionFile: z.string().nullable().optional() });
@@ -273,13 +277,8 @@ const statsSchema = z.looseObject({
 });
 
 /** A pi too old (or a program too different) to know the verb says so: "Unknown command: X". */
-async function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
-  try {
-    return await call(connection, command, params);
-  } catch (error) {
-    if (error instanceof WorkerRefusal && /Unknown command/.test(error.message)) throw new Unsupported(`this pi does not know ${command}`);
-    throw error;
-  }
+function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
+  return sessionRequest(call(connection, command, params), (r) => /Unknown command/.test(r.message), `this pi does not know ${command}`);
 }
 
 export const piSessions: SessionVerbs = {

@@ -11,6 +11,7 @@ import { fastChecker, isPlain } from '../../protocol/fastParse';
 import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
 import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
+import { parseAnswer, request, sessionRequest } from './requests';
 
 const nullableString = z.string().nullable().optional();
 // The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
@@ -193,17 +194,11 @@ function admissible(connection: MessageConnection, method: string, params: objec
 
 async function call(connection: MessageConnection, method: string, params?: object): Promise<Record<string, unknown>> {
   admissible(connection, method, params ?? {});
-  try {
-    const result = await connection.sendRequest(method, params ?? {});
-    return (result ?? {}) as Record<string, unknown>;
-  } catch (error) {
-    const e = error as { message?: string; code?: number; data?: unknown };
-    if (typeof e?.code === 'number') {
-      const meaning = TAU_ERRORS[e.code];
-      throw new WorkerRefusal(`τ refused ${method} (${e.code}${meaning ? `: ${meaning}` : ''}): ${e.message}`, e.code, e.data);
-    }
-    throw error;
-  }
+  const result = await request(connection, method, params ?? {}, (e) => {
+    const meaning = TAU_ERRORS[e.code];
+    return new WorkerRefusal(`τ refused ${method} (${e.code}${meaning ? `: ${meaning}` : ''}): ${e.message}`, e.code, e.data);
+  });
+  return (result ?? {}) as Record<string, unknown>;
 }
 
 const capabilitiesSchema = z.looseObject({
@@ -258,9 +253,7 @@ function asExtensionRequest(r: z.infer<typeof requestSchema>): ExtensionRequest 
 }
 
 function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`τ's ${what} answer is malformed: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return parseAnswer(schema, value, `τ's ${what}`);
 }
 
 /** τ's console scripts, by name (`ffwf-tau`, or `tau`, with Windows' extensions). */
@@ -298,12 +291,7 @@ const statsSchema = z.looseObject({
 async function sessionCall(connection: MessageConnection, method: string, params: object = {}): Promise<Record<string, unknown>> {
   const n = negotiated.get(connection);
   if (n && n.commands.size > 0 && !n.commands.has(method)) throw new Unsupported(`this τ (protocol ${n.version}) does not offer ${method}`);
-  try {
-    return await call(connection, method, params);
-  } catch (error) {
-    if (error instanceof WorkerRefusal && error.code === -32601) throw new Unsupported(`this worker does not offer ${method}`);
-    throw error;
-  }
+  return sessionRequest(call(connection, method, params), (r) => r.code === -32601, `this worker does not offer ${method}`);
 }
 
 export const tauSessions: SessionVerbs = {

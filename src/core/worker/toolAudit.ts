@@ -41,3 +41,39 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
   if (onViolation === 'abort' && w.turns.streaming) await w.abort();
 }
+
+/** The audit of calls as they run, holding back a call reported pending until it runs. */
+export class AuditWhenRun {
+  private readonly later = new Map<string, AgentEvent>();
+
+  constructor(private readonly audit: (event: AgentEvent) => Promise<void>) {}
+
+  /** A call the wall judged as a question before it could run is not audited again. */
+  judged(toolCallId: string): void {
+    this.later.delete(toolCallId);
+  }
+
+  /**
+   * A call reported pending (an ACP agent that may still ask) is judged when it runs; one the
+   * agent asked about was judged as a question (the wall), before it could run.
+   */
+  see(event: AgentEvent): void {
+    const id = event.tool_call_id;
+    const status = (event.data as { status?: unknown } | null | undefined)?.status;
+    if (event.type === 'tool_execution_start') {
+      if (status === 'pending' && id) this.later.set(id, event);
+      else void this.audit(event);
+      return;
+    }
+    if (!id || !this.later.has(id)) return;
+    if (event.type === 'tool_execution_end' && status !== 'completed') {
+      this.later.delete(id);
+      return;
+    }
+    if (status === 'in_progress' || status === 'completed') {
+      const start = this.later.get(id)!;
+      this.later.delete(id);
+      void this.audit({ ...start, args: event.args ?? start.args });
+    }
+  }
+}

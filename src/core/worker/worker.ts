@@ -15,7 +15,7 @@ import { lineStandsFor } from '../events/workerLine';
 import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
 import type { ExtensionRequests } from './extensionRequests';
 import type { ProtocolError } from '../wire/jsonlReader';
-import { readBack, type WireCodec } from '../wire/codec';
+import { redecode } from '../wire/codec';
 import type { Launch } from './launch';
 import { checkPrompt } from './limits';
 import { checkState, Resync, type StateCheckPort } from './resync';
@@ -23,7 +23,7 @@ import { PendingInputs } from './pendingInput';
 import { EventStore } from './eventStore';
 import { Ring } from './ring';
 import { Status } from './status';
-import { auditToolCallOf, type AuditPort } from './toolAudit';
+import { auditToolCallOf, AuditWhenRun, type AuditPort } from './toolAudit';
 import { WorkerSessions } from './sessions';
 import { TurnTracker, type AfterTurn, type Settlement } from './turns';
 import { abort, compact, redirect, type InterruptPort } from './interrupts';
@@ -106,7 +106,7 @@ export class Worker {
   /** The commands the host runs for the agent (ACP terminal/*). */
   private readonly terminals: Terminals;
   /** Tool calls reported pending (ACP): audited once they run, unless the guard already judged them as a question. */
-  private readonly auditLater = new Map<string, AgentEvent>();
+  private readonly auditLater = new AuditWhenRun((event) => auditToolCallOf(this.inside, this.launch.audit!, event));
   /** The agent was seen asking before a write: its writes meet the wall. */
   private askedBeforeWriting = false;
 
@@ -126,7 +126,7 @@ export class Worker {
       inTurn: () => this.turns.streaming,
       veto: launch.audit ? (ask) => {
         // Judged here, before the person is asked: the audit after the fact is not needed for it.
-        this.auditLater.delete(ask.toolCallId);
+        this.auditLater.judged(ask.toolCallId);
         if (ask.toolKind === 'edit' || ask.toolKind === 'delete' || ask.toolKind === 'move' || ask.diffs.length > 0) this.askedBeforeWriting = true;
         return permissionVeto(launch.audit!.policy, ask, spec.cwd);
       } : undefined,
@@ -136,7 +136,7 @@ export class Worker {
     this.files = new ClientFiles({
       root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, files: ctx.files, policy: launch.audit?.policy ?? null,
       emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
-      judged: (toolCallId) => this.auditLater.delete(toolCallId),
+      judged: (toolCallId) => this.auditLater.judged(toolCallId),
     });
     this.terminals = new Terminals({
       root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, env: launch.env, killGraceMs: Math.min(limits.killGraceMs, 1000),
@@ -363,7 +363,7 @@ export class Worker {
     if (settled) void this.deliver(settled);
     this.files.observe(event);
     this.terminals.observe(event);
-    if (this.launch.audit && !event.replayed) this.auditWhenRun(event);
+    if (this.launch.audit && !event.replayed) this.auditLater.see(event);
     // The agent's usage readout (ACP) is its session's accounting, read as it comes.
     if (event.type === 'usage_update') void this.sessions.refreshUsage();
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
@@ -404,39 +404,11 @@ export class Worker {
     this.emitHostEvent({ type: 'processes_ended', data: { reason: 'abort', processes: ended } });
   }
 
-  /**
-   * A call reported pending (an ACP agent that may still ask) is judged when it runs; one the
-   * agent asked about was judged as a question (the wall), before it could run.
-   */
-  private auditWhenRun(event: AgentEvent): void {
-    const id = event.tool_call_id;
-    const status = (event.data as { status?: unknown } | null | undefined)?.status;
-    if (event.type === 'tool_execution_start') {
-      if (status === 'pending' && id) this.auditLater.set(id, event);
-      else void this.audit(event);
-      return;
-    }
-    if (!id || !this.auditLater.has(id)) return;
-    if (event.type === 'tool_execution_end' && status !== 'completed') {
-      this.auditLater.delete(id);
-      return;
-    }
-    if (status === 'in_progress' || status === 'completed') {
-      const start = this.auditLater.get(id)!;
-      this.auditLater.delete(id);
-      void this.audit({ ...start, args: event.args ?? start.args });
-    }
-  }
-
   private writeGuard(): WorkerState['writeGuard'] {
     if (!this.launch.guarded) return null;
     if (!this.launch.audit) return 'vetoed';
     const seen = this.askedBeforeWriting || this.files.writes > 0;
     return seen || this.ctx.dialect.writesVetoed?.(this.connection) ? 'vetoed' : 'audited';
-  }
-
-  private audit(event: AgentEvent): Promise<void> {
-    return auditToolCallOf(this.inside, this.launch.audit!, event);
   }
 
   private deliver(event: AgentEvent, line?: string): void | Promise<void> {
@@ -513,11 +485,4 @@ export class Worker {
   private request<T>(pending: Promise<T>, what: string, timeoutMs = this.ctx.limits.commandTimeoutMs): Promise<T> {
     return this.waits.bounded(pending, timeoutMs, what);
   }
-}
-
-/** A stored line back into its event, by a codec of the worker's dialect of its own. */
-function redecode(codec: WireCodec, line: string): AgentEvent {
-  const read = readBack(codec, JSON.parse(line));
-  // The line was an event when it came; a codec that changed its mind is the host's bug, said so.
-  return read.ok ? read.event : { type: 'protocol_error', timestamp: 0, is_error: true, error: `a stored event could not be read again (${read.error})` };
 }

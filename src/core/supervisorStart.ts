@@ -1,0 +1,105 @@
+// A worker's start, as the supervisor does it: the spec and the first task checked, the launch
+// built and preflighted, the limit counted after the last wait, a unique name given, the
+// process contained, and the handshake awaited before the first task is sent.
+import { randomUUID } from 'node:crypto';
+import type { StartResult, SupervisorLimits, SupervisorOptions, WorkerSpec } from './api';
+import type { HostHistory } from './history/hostHistory';
+import { checkPrompt, checkSpec } from './worker/limits';
+import { buildLaunch } from './worker/launch';
+import { Worker } from './worker/worker';
+import { uniqueWorkerName } from './worker/names';
+import { DIALECTS } from './wire/dialects';
+import type { Containment } from './containment';
+import type { Fanout } from './supervisorFanout';
+
+const now = () => performance.now();
+const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+
+/** What a start reads and changes of the supervisor that owns the worker. */
+export interface StartContext {
+  limits: SupervisorLimits;
+  options: SupervisorOptions;
+  workers: Map<string, Worker>;
+  /** Every name the supervisor gave, and the history's once namesKnown settles. */
+  names: Set<string>;
+  namesKnown(): Promise<void>;
+  nextSequence(): number;
+  fanout: Fanout;
+  containment: Containment;
+  history: HostHistory | null;
+}
+
+export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise<StartResult> {
+  const { limits, options, workers, names, fanout, containment, history } = ctx;
+  const t0 = now();
+  const checked = checkSpec(input);
+  if (!checked.ok) return { status: 'error', error: checked.error, ms: elapsed(t0) };
+  const spec = checked.spec;
+  // The first task obeys the prompt limit; refused before anything is spawned.
+  const taskRefused = spec.task ? checkPrompt(spec.task, limits) : null;
+  if (taskRefused) return { status: 'error', error: `invalid worker spec: task: ${taskRefused}`, ms: elapsed(t0) };
+  const launch = buildLaunch(spec, options);
+  if (!launch.ok) return { status: 'error', error: launch.error, ms: elapsed(t0) };
+  const dialect = DIALECTS[spec.dialect];
+  // The worker's version (what differs by version is decided from it), and a launch that cannot
+  // work refused in plain words before anything is spawned.
+  const [preflight] = await Promise.all([
+    dialect.preflight
+      ? dialect.preflight({ command: launch.launch.command, callerArgs: spec.args ?? [], env: { ...process.env, ...launch.launch.env }, cwd: spec.cwd })
+      : { ok: true as const, version: null, later: undefined },
+    ctx.namesKnown(),
+  ]);
+  if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
+  // Counted after the last wait, so that starts racing each other cannot pass the limit together.
+  const live = [...workers.values()].filter((w) => w.live).length;
+  if (live >= limits.maxWorkers) {
+    return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
+  }
+  const workerId = `w${ctx.nextSequence()}-${randomUUID().slice(0, 8)}`;
+  // Named here, after the last wait, so that two starts racing each other get two names. A
+  // resumed session goes on under the name it had, unless a live worker has it (sessions from
+  // before names were unique share theirs).
+  const wanted = spec.name ?? launch.launch.agent ?? `${spec.dialect} worker`;
+  const clash = [...workers.values()].some((w) => w.live && w.state().name === wanted);
+  const name = spec.resume && !clash ? wanted : uniqueWorkerName(wanted, names);
+  names.add(name);
+  const worker = new Worker(workerId, { ...spec, name }, launch.launch, {
+    limits,
+    dialect,
+    version: preflight.version,
+    onEvent: fanout.emitEvent,
+    onState: fanout.emitState,
+    onOutput: (w, kind, text) => fanout.emitOutput(w.id, kind, text),
+    trace: options.trace ? (direction, message) => options.trace!(workerId, direction, message) : undefined,
+    onUiRequest: options.onUiRequest,
+    onUiNotice: options.onUiNotice,
+    onPermission: options.onPermission,
+    files: options.files,
+    clientVersion: options.clientVersion,
+    onTerminalSpawn: (w, pid) => containment.adopt(w.id, w, pid),
+  });
+  workers.set(workerId, worker);
+  history?.begin(worker);
+  containment.track(workerId, worker, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
+  fanout.emitState(worker);
+  // A version asked of the program itself is asked while the worker starts, not before.
+  const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
+  // A version the handshake named (ACP's agentInfo) stands where the preflight learned none.
+  if (probed.ok && version !== null) worker.setVersion(version);
+  if (!probed.ok) {
+    const stderrTail = worker.state().stderrTail;
+    await worker.failStart(probed.error);
+    workers.delete(workerId);
+    await containment.untrack(workerId, worker);
+    const tail = stderrTail.join('\n').trim();
+    const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
+    return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
+  }
+  let taskAccepted: boolean | undefined;
+  if (spec.task) {
+    const first = await worker.prompt(spec.task, spec.taskProvenance ?? { source: 'task', submitter: 'start' });
+    taskAccepted = first.status === 'accepted';
+  }
+  return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ms: elapsed(t0) };
+}
+

@@ -1,0 +1,135 @@
+// ACP's codec: lines to events and messages, messages to lines; a session/prompt answer is the
+// turn's end.
+import { Message, type ResponseMessage } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import type { AgentEvent } from '../events/agentEvent';
+import type { Decoded, WireCodec } from './codec';
+import { isPlain } from '../../protocol/fastParse';
+import { ACP, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
+import { AcpState } from './acpState';
+import { updateEvent } from './acpEvents';
+
+// ---- the codec: lines to events and messages, messages to lines
+
+/** What the host asked, by request id, so that an answer can be read for what it answers. */
+export interface OpenRequest {
+  method: string;
+  sessionId: string | null;
+}
+
+export class AcpCodec implements WireCodec {
+  private readonly open = new Map<number | string, OpenRequest>();
+  /** session/load requests not answered yet. */
+  private loading = 0;
+
+  constructor(readonly state: AcpState = new AcpState()) {}
+
+  decode(value: unknown): Decoded {
+    if (!isPlain(value)) return { kind: 'invalid', reason: 'not a JSON-RPC message (expected a JSON object)' };
+    if (value.jsonrpc !== '2.0') {
+      if (typeof value.type === 'string') return { kind: 'invalid', reason: 'a pi message ({"type": ...}, not JSON-RPC 2.0): this worker speaks pi\'s protocol, not ACP', otherDialect: 'pi' };
+      return { kind: 'invalid', reason: 'not a JSON-RPC 2.0 message (no "jsonrpc": "2.0")' };
+    }
+    if (value.method === ACP.update && value.id === undefined) return this.update(value.params);
+    const message = value as unknown as Message;
+    if (Message.isResponse(message)) return this.response(message);
+    if (Message.isRequest(message) || Message.isNotification(message)) {
+      if (typeof message.method !== 'string') return { kind: 'invalid', reason: 'a JSON-RPC message whose method is not a string' };
+      return { kind: 'message', message };
+    }
+    return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
+  }
+
+  private update(params: unknown): Decoded {
+    // The volume of a turn is text chunks: checked where they lie, without a schema's copy.
+    let sessionId: string;
+    let update: z.infer<typeof updateSchema>;
+    if (isPlain(params) && typeof params.sessionId === 'string' && params.sessionId.length > 0 && isPlain(params.update) && typeof params.update.sessionUpdate === 'string' && params.update.sessionUpdate.length > 0) {
+      sessionId = params.sessionId;
+      update = params.update as z.infer<typeof updateSchema>;
+    } else {
+      const parsed = updateParamsSchema.safeParse(params);
+      if (!parsed.success) return { kind: 'invalid', reason: `malformed session/update: ${z.prettifyError(parsed.error)}` };
+      ({ sessionId, update } = parsed.data);
+    }
+    // Before the session/new answer no session is known: such updates (Copilot's and Codex's
+    // commands) are the new session's, and are kept.
+    if (this.state.sessions.size > 0 && !this.state.sessions.has(sessionId)) {
+      return { kind: 'invalid', reason: `session/update for session ${sessionId}, which is not this worker's (${[...this.state.sessions].join(', ')})` };
+    }
+    const event = updateEvent(update);
+    if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
+    // While session/load is answered, the agent replays the conversation so far.
+    if (this.loading > 0) {
+      event.replayed = true;
+      return { kind: 'event', event };
+    }
+    this.state.observe(event);
+    return { kind: 'event', event };
+  }
+
+  private response(message: ResponseMessage): Decoded {
+    if (message.id === null) return { kind: 'invalid', reason: `ACP error without a request id: ${describeError(message.error)}` };
+    const asked = this.open.get(message.id);
+    if (!asked) return { kind: 'invalid', reason: `ACP response with id ${message.id}, which no request is waiting for` };
+    this.open.delete(message.id);
+    if (asked.method === ACP.loadSession) this.loading--;
+    if (asked.method === ACP.prompt) return { kind: 'message', message, event: turnEnd(message) };
+    if (!message.error && (asked.method === ACP.newSession || asked.method === ACP.loadSession || asked.method === ACP.resumeSession)) {
+      const result = sessionSchema.safeParse(message.result ?? {});
+      const id = asked.method === ACP.newSession ? (result.success ? result.data.sessionId : undefined) : asked.sessionId;
+      if (id) this.state.sessions.add(id);
+    }
+    return { kind: 'message', message };
+  }
+
+  encode(message: Message): unknown {
+    // ACP's cancellation of a request is `$/cancel_request`, and only some agents take it; the
+    // host ends a turn with session/cancel instead, so vscode-jsonrpc's is not sent.
+    if (Message.isNotification(message) && message.method.startsWith('$/')) return undefined;
+    if (Message.isRequest(message) && message.id !== null) {
+      const params = (message.params ?? {}) as { sessionId?: unknown };
+      this.open.set(message.id, { method: message.method, sessionId: typeof params.sessionId === 'string' ? params.sessionId : null });
+      if (message.method === ACP.loadSession) this.loading++;
+    }
+    return message;
+  }
+
+  /** A prompt sent is the turn's start: the agent says nothing until its first update. */
+  announce(message: Message): AgentEvent | undefined {
+    if (!Message.isRequest(message) || message.method !== ACP.prompt) return undefined;
+    return { type: 'agent_start', timestamp: Date.now() };
+  }
+}
+
+export function describeError(error: unknown): string {
+  const e = error as { code?: number; message?: string } | undefined;
+  return e ? `${e.code ?? ''} ${e.message ?? ''}`.trim() : 'no detail';
+}
+
+/** ACP's stop reasons in the host's words for how a turn ended. */
+export const END_REASONS: Record<string, string> = {
+  end_turn: 'done',
+  cancelled: 'aborted',
+  max_turn_requests: 'max_turns',
+  max_tokens: 'max_tokens',
+  refusal: 'refusal',
+};
+
+/** The `session/prompt` answer: the turn's end, with how it ended and what it used. */
+export function turnEnd(message: ResponseMessage): AgentEvent {
+  const timestamp = Date.now();
+  if (message.error) {
+    return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error: `the agent answered the prompt with an error (${describeError(message.error)})`, data: { error: message.error } };
+  }
+  const parsed = promptResultSchema.safeParse(message.result);
+  if (!parsed.success) return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error: `malformed session/prompt answer: ${z.prettifyError(parsed.error)}` };
+  const { stopReason, usage } = parsed.data;
+  const event: AgentEvent = { type: 'agent_end', timestamp, end_reason: END_REASONS[stopReason] ?? stopReason, stop_reason: stopReason };
+  if (stopReason === 'refusal') {
+    event.is_error = true;
+    event.error = 'the agent refused to go on';
+  }
+  if (usage) event.data = { usage };
+  return event;
+}

@@ -1,0 +1,126 @@
+// Each ACP `session/update` in the one event model (text chunks, tool calls, plan, usage,
+// commands, mode and config changes).
+import { z } from 'zod';
+import type { AgentEvent, ToolDiff, ToolLocation } from '../events/agentEvent';
+import { isPlain } from '../../protocol/fastParse';
+import { contentBlockSchema, toolContentSchema, toolCallSchema, updateSchema, chunkSchema, planSchema, usageSchema, commandsSchema } from './acpProtocol';
+
+export function textOf(block: z.infer<typeof contentBlockSchema> | undefined): string {
+  if (!block) return '';
+  if (block.type === 'text') return block.text ?? '';
+  // An image, audio or resource block is named, not lost.
+  return `[${block.type}]`;
+}
+
+/** A tool call's content in the one model: its text as output, its diffs, its terminals. */
+export function toolContent(content: Array<z.infer<typeof toolContentSchema>> | null | undefined) {
+  const texts: string[] = [];
+  const diffs: ToolDiff[] = [];
+  const terminals: string[] = [];
+  for (const c of content ?? []) {
+    if (c.type === 'diff' && typeof c.path === 'string' && typeof c.newText === 'string') diffs.push({ path: c.path, oldText: c.oldText ?? null, newText: c.newText });
+    else if (c.type === 'terminal' && c.terminalId) terminals.push(c.terminalId);
+    else if (c.type === 'content') texts.push(textOf(c.content));
+  }
+  return { text: texts.join('\n'), diffs, terminals };
+}
+
+/** The fields a tool_call and a tool_call_update share, in the one model. */
+export function toolEvent(type: string, t: z.infer<typeof toolCallSchema>): AgentEvent {
+  const { text, diffs, terminals } = toolContent(t.content);
+  const event: AgentEvent = { type, timestamp: Date.now(), tool_call_id: t.toolCallId };
+  if (t.kind) {
+    event.tool_kind = t.kind;
+    event.tool_name = t.kind;
+  }
+  if (t.title) event.title = t.title;
+  if (isPlain(t.rawInput)) event.args = t.rawInput;
+  if (t.locations?.length) event.locations = t.locations.map((l): ToolLocation => ({ path: l.path, line: l.line ?? null }));
+  if (diffs.length) event.diffs = diffs;
+  if (text || t.rawOutput !== undefined) event.result = { output: text || (typeof t.rawOutput === 'string' ? t.rawOutput : ''), ...(t.rawOutput !== undefined ? { raw: t.rawOutput } : {}) };
+  const data: Record<string, unknown> = {};
+  if (t.status) data.status = t.status;
+  if (terminals.length) data.terminals = terminals;
+  if (Object.keys(data).length) event.data = data;
+  return event;
+}
+
+export const DONE = new Set(['completed', 'failed']);
+
+/** A text chunk as the event, when it is plainly one; undefined: the schema decides. */
+export function textChunk(update: Record<string, unknown>, timestamp: number): AgentEvent | undefined {
+  const content = update.content;
+  if (!isPlain(content) || content.type !== 'text' || typeof content.text !== 'string') return undefined;
+  const messageId = update.messageId;
+  if (messageId !== undefined && messageId !== null && typeof messageId !== 'string') return undefined;
+  return chunkEvent(String(update.sessionUpdate), content.text, messageId as string | null | undefined, timestamp);
+}
+
+/** A text chunk of the agent's, its thought's or the user's, in the one model. */
+export function chunkEvent(kind: string, text: string, messageId: string | null | undefined, timestamp: number): AgentEvent {
+  const data = messageId ? { messageId } : undefined;
+  if (kind === 'user_message_chunk') return { type: 'user_message', timestamp, delta: text, data };
+  return { type: 'message_update', timestamp, delta: text, block_type: kind === 'agent_thought_chunk' ? 'thinking' : 'text', data };
+}
+
+/** One `session/update` in the one event model; pure, so a stored line reads back the same. */
+export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | { invalid: string } {
+  const timestamp = Date.now();
+  const kind = update.sessionUpdate;
+  const bad = (error: z.ZodError) => ({ invalid: `malformed ${kind} update: ${z.prettifyError(error)}` });
+  switch (kind) {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+    case 'user_message_chunk': {
+      const fast = textChunk(update, timestamp);
+      if (fast) return fast;
+      const c = chunkSchema.safeParse(update);
+      if (!c.success) return bad(c.error);
+      return chunkEvent(kind, textOf(c.data.content), c.data.messageId, timestamp);
+    }
+    case 'tool_call':
+    case 'tool_call_update': {
+      const t = toolCallSchema.safeParse(update);
+      if (!t.success) return bad(t.error);
+      // A call reported already finished has no running phase to show.
+      const done = DONE.has(t.data.status ?? '');
+      const event = toolEvent(done ? 'tool_execution_end' : kind === 'tool_call' ? 'tool_execution_start' : 'tool_execution_update', t.data);
+      if (done) event.is_error = t.data.status === 'failed';
+      return event;
+    }
+    case 'plan': {
+      const p = planSchema.safeParse(update);
+      if (!p.success) return bad(p.error);
+      return { type: 'plan', timestamp, data: { entries: p.data.entries.map((e) => ({ content: e.content, status: e.status ?? 'pending', priority: e.priority ?? null })) } };
+    }
+    case 'usage_update': {
+      const u = usageSchema.safeParse(update);
+      if (!u.success) return bad(u.error);
+      return { type: 'usage_update', timestamp, data: { used: u.data.used, size: u.data.size, cost: u.data.cost?.amount ?? null, currency: u.data.cost?.currency ?? null } };
+    }
+    case 'available_commands_update': {
+      const c = commandsSchema.safeParse(update);
+      if (!c.success) return bad(c.error);
+      return { type: 'commands_changed', timestamp, data: { commands: c.data.availableCommands.map((x) => x.name) } };
+    }
+    case 'current_mode_update': {
+      const mode = (update as { currentModeId?: unknown }).currentModeId;
+      if (typeof mode !== 'string') return { invalid: 'malformed current_mode_update: currentModeId is not a string' };
+      return { type: 'mode_changed', timestamp, data: { mode } };
+    }
+    case 'config_option_update': {
+      const options = (update as { configOptions?: unknown }).configOptions;
+      if (!Array.isArray(options)) return { invalid: 'malformed config_option_update: configOptions is not a list' };
+      return { type: 'config_changed', timestamp, data: { options } };
+    }
+    case 'session_info_update': {
+      const { sessionUpdate: _, ...rest } = update;
+      return { type: 'session_info', timestamp, data: rest };
+    }
+    default: {
+      // A kind this host does not know yet is kept under its own name, never dropped.
+      const { sessionUpdate: _, ...rest } = update;
+      return { type: kind, timestamp, data: rest };
+    }
+  }
+}

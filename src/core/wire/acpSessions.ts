@@ -1,0 +1,134 @@
+// ACP's session verbs: opening (new, load or resume) with login advice, model and mode, usage.
+import type { MessageConnection } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import { WorkerRefusal, type ProbeContext } from './dialect';
+import { Unsupported, type SessionVerbs } from './sessionVerbs';
+import { parseAnswer, request } from './requests';
+import { ACP, AUTH_REQUIRED, authMethodSchema, configOptionSchema, sessionSchema } from './acpProtocol';
+import { states, stateOf } from './acpState';
+
+// ---- the verbs
+
+export async function call<T>(connection: MessageConnection, method: string, params: object, schema: z.ZodType<T>): Promise<T> {
+  const result = await request(connection, method, params, (e) => new WorkerRefusal(`the agent refused ${method} (${e.code}): ${e.message}`, e.code, e.data));
+  return parseAnswer(schema, result ?? {}, `the agent's ${method}`);
+}
+
+/** The agent's own words for a start that needs a login, with the command it names. */
+export function loginAdvice(agent: string, said: string, methods: Array<z.infer<typeof authMethodSchema>>): string {
+  const ways = methods.map((m) => `${m.name}${m.description ? `: ${m.description}` : ''}`);
+  const command = methods.map((m) => /`([^`]+)`/.exec(m.description ?? '')?.[1]).find(Boolean);
+  return `${agent} needs a login before it can start a session (${said})`
+    + (command ? `. Run \`${command}\` in a terminal, then start it again` : '')
+    + (ways.length ? `. It offers: ${ways.join('; ')}` : '');
+}
+
+export function sessionParams(connection: MessageConnection): { sessionId: string } {
+  const { sessionId } = stateOf(connection);
+  if (!sessionId) throw new Error('the agent has no session yet');
+  return { sessionId };
+}
+
+/** Sets the agent's config option of a category (model, mode), where it has one; false: it has none. */
+export async function setOption(connection: MessageConnection, category: 'model' | 'mode', value: string): Promise<boolean> {
+  const s = stateOf(connection);
+  const option = s.configOptions.find((o) => o.category === category);
+  if (!option) return false;
+  const r = await call(connection, ACP.setConfigOption, { ...sessionParams(connection), configId: option.id, value }, z.looseObject({ configOptions: z.array(configOptionSchema).optional() }));
+  if (r.configOptions) s.configOptions = r.configOptions;
+  else option.currentValue = value;
+  return true;
+}
+
+export async function setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }> {
+  const s = stateOf(connection);
+  if (await setOption(connection, 'model', model)) return { model: s.model };
+  if (!s.models) throw new Unsupported('this agent offers no model choice (no model config option, no models list)');
+  await call(connection, ACP.setModel, { ...sessionParams(connection), modelId: model }, z.unknown());
+  s.models = { ...s.models, currentModelId: model };
+  return { model };
+}
+
+export async function setMode(connection: MessageConnection, mode: string): Promise<{ mode: string | null }> {
+  const s = stateOf(connection);
+  if (await setOption(connection, 'mode', mode)) return { mode: s.mode };
+  if (!s.modes) throw new Unsupported('this agent offers no modes');
+  if (!s.modes.available.some((m) => m.id === mode)) throw new WorkerRefusal(`this agent has no mode "${mode}" (its modes: ${s.modes.available.map((m) => m.id).join(', ')})`, null);
+  await call(connection, ACP.setMode, { ...sessionParams(connection), modeId: mode }, z.unknown());
+  s.modes.current = mode;
+  return { mode };
+}
+
+/** The modes (or mode option's values) the agent offers, for a picker. */
+export function modesOf(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string }> } | null {
+  const s = states.get(connection);
+  if (!s) return null;
+  const option = s.configOptions.find((o) => o.category === 'mode');
+  if (option) {
+    const available = (option.options ?? []).flatMap((o) => {
+      const v = o as { value?: unknown; name?: unknown };
+      return typeof v.value === 'string' ? [{ id: v.value, name: typeof v.name === 'string' ? v.name : v.value }] : [];
+    });
+    return { current: s.mode, available };
+  }
+  return s.modes ? { current: s.modes.current, available: [...s.modes.available] } : null;
+}
+
+export async function openSession(connection: MessageConnection, ctx: ProbeContext, agent: string, authMethods: Array<z.infer<typeof authMethodSchema>>): Promise<void> {
+  const s = stateOf(connection);
+  const base = { cwd: ctx.cwd, mcpServers: [] };
+  const resume = ctx.resume?.id;
+  try {
+    if (resume) {
+      if (!s.canResume && !s.loadSession) throw new Error(`${agent} cannot resume a session: it offers neither session/resume nor session/load`);
+      // session/resume continues without replaying the conversation; session/load replays it as
+      // updates, which the log then shows again after the earlier session's own events.
+      const method = s.canResume ? ACP.resumeSession : ACP.loadSession;
+      s.learnSession(await call(connection, method, { ...base, sessionId: resume }, sessionSchema));
+      s.sessionId = resume;
+      s.sessions.add(resume);
+      return;
+    }
+    const result = await call(connection, ACP.newSession, base, sessionSchema);
+    if (!result.sessionId) throw new Error(`${agent}'s session/new answer names no sessionId`);
+    s.learnSession(result);
+    s.sessionId = result.sessionId;
+    s.sessions.add(result.sessionId);
+  } catch (error) {
+    if (error instanceof WorkerRefusal && (error.code === AUTH_REQUIRED || /auth/i.test(error.message))) {
+      throw new Error(loginAdvice(agent, error.message.replace(/^the agent refused /, ''), authMethods));
+    }
+    throw error;
+  }
+}
+
+export const acpSessions: SessionVerbs = {
+  async current(connection) {
+    return { id: stateOf(connection).sessionId, file: null };
+  },
+  async newSession(connection) {
+    const s = stateOf(connection);
+    const result = await call(connection, ACP.newSession, { cwd: s.cwd ?? process.cwd(), mcpServers: [] }, sessionSchema);
+    if (!result.sessionId) throw new Error('the agent\'s session/new answer names no sessionId');
+    s.learnSession(result);
+    s.sessionId = result.sessionId;
+    s.sessions.add(result.sessionId);
+    return { cancelled: false };
+  },
+  fork() {
+    return Promise.reject(new Unsupported('ACP v1 has no fork; start a new session instead'));
+  },
+  setModel,
+  setMode,
+  exportHtml() {
+    return Promise.reject(new Unsupported('an ACP agent has no HTML export; export the session as Markdown instead'));
+  },
+  messages() {
+    return Promise.reject(new Unsupported('ACP has no verb that reads the conversation back'));
+  },
+  async usage(connection) {
+    const u = stateOf(connection).usage;
+    if (!u) throw new Unsupported('the agent has reported no usage yet');
+    return { scope: 'session', input: null, output: null, cacheRead: null, cacheWrite: null, contextTokens: u.used, contextWindow: u.size, cost: u.cost, at: Date.now() };
+  },
+};

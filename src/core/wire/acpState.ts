@@ -1,0 +1,77 @@
+// What the host knows of one ACP agent connection, shared by its codec and its verbs.
+import type { MessageConnection } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import type { AgentEvent } from '../events/agentEvent';
+import { configOptionSchema, modelsSchema, sessionSchema } from './acpProtocol';
+
+// ---- what the host knows of one agent connection, shared by its codec and its verbs
+
+/** One connection's session and what the agent said about it. */
+export class AcpState {
+  sessionId: string | null = null;
+  /** The session's folder, for a new session asked for later. */
+  cwd: string | null = null;
+  /** Sessions this connection opened; an update for another is refused. */
+  readonly sessions = new Set<string>();
+  loadSession = false;
+  canResume = false;
+  agentName: string | null = null;
+  agentVersion: string | null = null;
+  commands: string[] = [];
+  modes: { current: string | null; available: Array<{ id: string; name: string }> } | null = null;
+  configOptions: Array<z.infer<typeof configOptionSchema>> = [];
+  models: z.infer<typeof modelsSchema> = null;
+  usage: { used: number; size: number; cost: number | null } | null = null;
+  /** The running turn's `session/prompt`, settled when it is answered (either way). */
+  turn: Promise<void> | null = null;
+  /** The agent takes `_session/steering` into a running turn (its initialize `_meta.steering`). */
+  steers = false;
+  /** Counts aborts, so that a follow-up the host queued knows the turn it waited for was aborted. */
+  aborts = 0;
+
+  /** Takes what a session/new, load or resume answer says about the session. */
+  learnSession(result: z.infer<typeof sessionSchema>): void {
+    if (result.modes) this.modes = { current: result.modes.currentModeId ?? null, available: result.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
+    if (result.configOptions) this.configOptions = result.configOptions;
+    if (result.models) this.models = result.models;
+  }
+
+  get model(): string | null {
+    const option = this.configOptions.find((o) => o.category === 'model');
+    if (option && typeof option.currentValue === 'string') return option.currentValue;
+    return this.models?.currentModelId ?? null;
+  }
+
+  get mode(): string | null {
+    const option = this.configOptions.find((o) => o.category === 'mode');
+    if (option && typeof option.currentValue === 'string') return option.currentValue;
+    return this.modes?.current ?? null;
+  }
+
+  /** What an update tells the host about the session itself (usage, commands, mode, options). */
+  observe(event: AgentEvent): void {
+    const d = event.data ?? {};
+    switch (event.type) {
+      case 'usage_update':
+        this.usage = { used: d.used as number, size: d.size as number, cost: typeof d.cost === 'number' ? d.cost : null };
+        return;
+      case 'commands_changed':
+        this.commands = (d.commands as string[] | undefined) ?? [];
+        return;
+      case 'mode_changed':
+        if (this.modes) this.modes.current = typeof d.mode === 'string' ? d.mode : null;
+        return;
+      case 'config_changed':
+        if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map((o) => configOptionSchema.safeParse(o)).filter((r) => r.success).map((r) => r.data);
+        return;
+    }
+  }
+}
+
+export const states = new WeakMap<MessageConnection, AcpState>();
+
+export function stateOf(connection: MessageConnection): AcpState {
+  const s = states.get(connection);
+  if (!s) throw new Error('this connection is not an ACP agent\'s');
+  return s;
+}
