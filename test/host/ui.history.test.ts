@@ -154,9 +154,13 @@ describe('UI history', function () {
     });
     assert.match(pastRow(api, sessionId).description as string, / · interrupted while idle · 1 turn$/);
     assert.match(pastTooltip(api, sessionId), /Ended: interrupted by reload while idle\n- Started: [^]*- Turns: 1 \(last: done\)/);
+    // A window just reloaded has no worker selected: the sidebar log showed "No worker selected"
+    // beside the worker that resumed by itself.
+    ui.selection.set(undefined);
     const first = await ui.historyCommands.resumeInterrupted();
     const mine = first.find((r) => r.sessionId === sessionId);
     assert.equal(mine?.status, 'resumed', JSON.stringify(first));
+    assert.equal(ui.selection.current, mine.workerId, 'the resumed worker is not the selected one, so the sidebar log shows none');
     assert.match(await demoTurn(api, mine.workerId!, 'and now?'), /1 earlier prompt\b/);
     const again = await ui.historyCommands.resumeInterrupted();
     assert.ok(!again.some((r) => r.sessionId === sessionId), 'a session already resumed was resumed again');

@@ -188,6 +188,9 @@ export class HistoryCommands extends Disposable {
       this.s.selection.set(r.workerId);
       void this.s.tree.reveal(r.workerId);
       void this.s.eventLog.show(r.workerId, { preserveFocus: true });
+    } else if (!this.s.selection.current) {
+      // After a reload nothing is selected: the sidebar log follows the worker, without a reveal.
+      this.s.selection.set(r.workerId);
     }
     return { status: 'resumed', sessionId: session.id, workerId: r.workerId };
   }
