@@ -12,9 +12,8 @@ export default async function acpApproval({ port } = {}) {
   const { wb, page, log } = await startFakeAcp({ port, profile: PROFILE });
   try {
     // The edit: a question with the agent's options, the change beside it, needs input.
-    await promptFromPalette(page, 'edit: src/hello.js', PROFILE);
-    const question = page.locator('.quick-input-widget .quick-input-title', { hasText: 'asks: Edit src/hello.js' });
-    await question.waitFor({ state: 'visible' });
+    // The question takes the prompt box's place at once.
+    await promptFromPalette(page, 'edit: src/hello.js', PROFILE, { next: 'asks: Edit src/hello.js' });
     await page.locator('.tab', { hasText: '(proposed)' }).first().waitFor({ state: 'visible' });
     await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
     await log.locator('.kind-question.question-open').waitFor({ state: 'visible' });
@@ -28,7 +27,7 @@ export default async function acpApproval({ port } = {}) {
     await screenshot(page, 'acp-approval-answered');
 
     // A long command, allowed, then aborted from the palette.
-    await promptFromPalette(page, 'shell: echo working; sleep 30', PROFILE);
+    await promptFromPalette(page, 'shell: echo working; sleep 30', PROFILE, { next: 'asks:' });
     await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Allow once' }).first().click();
     await log.locator('.kind-tool.tool-running').waitFor({ state: 'visible' });
     await page.keyboard.press('F1');
@@ -37,6 +36,8 @@ export default async function acpApproval({ port } = {}) {
     await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Abort Turn$/ }).waitFor({ state: 'visible' });
     await input.press('Enter');
     await log.locator('.kind-end.end-aborted').waitFor({ state: 'visible' });
+    // The line under the composer says what came of the palette's abort, not the prompt before it.
+    await log.getByText(`Aborted the turn of ${PROFILE}`).waitFor({ state: 'visible' });
     await screenshot(page, 'acp-aborted');
   } finally {
     await wb.close();

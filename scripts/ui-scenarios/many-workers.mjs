@@ -65,7 +65,7 @@ async function steps(page) {
     // The log beside it says what the row says (its chip once said "idle" here).
     await log.locator('.status-badge.attention-needs-input', { hasText: /^needs input · / }).waitFor({ state: 'visible' });
     // Open what is closed, as a person would (a row first drawn before it had children stays closed).
-    for (const row of ['Demo worker', 'Worktree worker/demo-worker ', 'Demo worker #2', 'Worktree worker/demo-worker-2']) await expand(page, row);
+    for (const row of ['Demo worker', /Worktree worker\/demo-worker(?!-)/, 'Demo worker #2', /Worktree worker\/demo-worker-2/]) await expand(page, row);
     await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
     await sessionsRow(page, 'hello.js').waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-attention');

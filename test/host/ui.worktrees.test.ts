@@ -98,6 +98,13 @@ describe('UI worktrees', function () {
     const wa = api.__ui.worktrees.worktrees.get(a)!.worktree;
     const wb = api.__ui.worktrees.worktrees.get(b)!.worktree;
     assert.notEqual(wa.path, wb.path);
+    // git's files change as a worktree is made, so the check listed B's as a leftover while B
+    // still started ("Demo worker (not running) · worktree …" beside the running worker, in
+    // many-workers' screenshot). Once B has it, the leftover row is B's: one row per worktree.
+    const wt = api.__ui.worktrees.worktrees;
+    wt.add(`worktree:${wb.branch}`, wb, repo);
+    wt.add(b, wb, repo);
+    assert.deepEqual(wt.all().filter((e) => e.worktree.path === wb.path).map((e) => e.workerId), [b], 'a worktree listed twice: as a leftover and as its worker\'s');
     assert.equal(api.__ui.host.list().find((s) => s.workerId === a)!.cwd, wa.path);
 
     await turn(a, 'write: shared.txt = from alpha');

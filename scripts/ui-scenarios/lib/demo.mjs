@@ -44,13 +44,17 @@ export function sessionsRow(page, text) {
   return page.locator('.part.sidebar .pane[aria-label^="Sessions"] .monaco-list-row[role="treeitem"], .part.sidebar .monaco-list-row[role="treeitem"]', { hasText: text }).first();
 }
 
-/** Answer the InputBox that a command opened. */
-export async function answerInput(page, text) {
+/**
+ * Answer the InputBox that a command opened. `next`: the title of a question that takes its place
+ * at once (an agent's permission question), waited for instead of the widget closing.
+ */
+export async function answerInput(page, text, { next } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible' });
   await input.fill(text);
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  if (next) await page.locator('.quick-input-widget .quick-input-title', { hasText: next }).waitFor({ state: 'visible' });
+  else await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
 /**
@@ -58,7 +62,7 @@ export async function answerInput(page, text) {
  * runCommand waits for the palette to close, which never happens when the InputBox takes its
  * place at once.)
  */
-export async function commandWithInput(page, title, inputTitle, text) {
+export async function commandWithInput(page, title, inputTitle, text, answer = {}) {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');
   await page.keyboard.press('F1');
@@ -67,7 +71,7 @@ export async function commandWithInput(page, title, inputTitle, text) {
   await widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
   await input.press('Enter');
   await widget.locator('.quick-input-title', { hasText: inputTitle }).waitFor({ state: 'visible' });
-  await answerInput(page, text);
+  await answerInput(page, text, answer);
 }
 
 /** Start Worker from the palette, pick `profile`, and leave the optional first task empty. */
@@ -87,8 +91,8 @@ export async function startProfile(page, profile) {
 }
 
 /** Prompt the (only) worker from the palette, as a person would. */
-export async function promptFromPalette(page, text, workerName = 'Demo worker') {
-  await commandWithInput(page, 'RPC Workers: Prompt', `Prompt ${workerName}`, text);
+export async function promptFromPalette(page, text, workerName = 'Demo worker', answer = {}) {
+  await commandWithInput(page, 'RPC Workers: Prompt', `Prompt ${workerName}`, text, answer);
 }
 
 /** Prompt from the palette when several workers run: pick the worker, then type the message. */

@@ -10,7 +10,7 @@ import { BASE_SCHEME, BaseContentProvider } from './baseContent';
 import { WorktreeActions } from './worktreeActions';
 import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
 import { worktreeContributor } from './worktreeTree';
-import { WorkerWorktrees } from './workerWorktrees';
+import { leftoverId, WorkerWorktrees } from './workerWorktrees';
 
 export interface WorktreeParts {
   worktrees: WorkerWorktrees;
@@ -48,9 +48,11 @@ export function wireWorktrees(o: {
   // Worktrees that workers of an earlier window left (stop and reload delete nothing): listed
   // again from git's own records, so they can still be reviewed, merged or discarded.
   const adoptLeftovers = async (root: string) => {
+    const listed = await core().listWorkerWorktrees(root);
+    // Known as the listing ends, not as it began: a worker may have started in one meanwhile.
     const known = new Set(worktrees.all().map((e) => e.worktree.path));
-    for (const wt of await core().listWorkerWorktrees(root)) {
-      if (!known.has(wt.path)) worktrees.add(`worktree:${wt.branch}`, wt, root);
+    for (const wt of listed) {
+      if (!known.has(wt.path)) worktrees.add(leftoverId(wt.branch), wt, root);
     }
   };
   // After activation: the check loads the core, which activation itself does not.

@@ -19,6 +19,10 @@ export interface WorktreeEntry {
   error: string | null;
 }
 
+/** The id of a worktree an earlier window's worker left, listed from git's records. */
+export const leftoverId = (branch: string): string => `worktree:${branch}`;
+const isLeftover = (id: string): boolean => id.startsWith('worktree:');
+
 export class WorkerWorktrees extends Disposable {
   private readonly entries = new Map<string, WorktreeEntry>();
   private readonly pending = new Map<string, Promise<void>>();
@@ -36,6 +40,9 @@ export class WorkerWorktrees extends Disposable {
   }
 
   add(workerId: string, worktree: WorkerWorktree, checkout: string): void {
+    // git's files change as a worktree is made, so it can be listed as a leftover while its
+    // worker still starts; once the worker has it, that leftover row is this worker's (no twin).
+    for (const [id, e] of this.entries) if (id !== workerId && isLeftover(id) && e.worktree.path === worktree.path) this.entries.delete(id);
     this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null });
     this._onDidChange.fire(workerId);
     void this.refresh(workerId);
