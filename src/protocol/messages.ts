@@ -6,6 +6,7 @@
 // zod/mini: the same checks as zod, tree-shakable, so the webview bundle stays small.
 import * as z from 'zod/mini';
 import type { PageEvent } from './hostMessages';
+import { lazySchema, type LazyInfer } from './lazySchema';
 
 export type { HostMessage, PageEvent, WorkerView } from './hostMessages';
 
@@ -16,7 +17,7 @@ const id = () => z.string().check(z.minLength(1), z.maxLength(200));
 /** Where the page's inline script (ui/eventLog/html.ts) leaves its VS Code API handle for webview.js: there is one per page. */
 export const VSCODE_API_GLOBAL = 'rpcWorkersVscodeApi';
 
-export const webviewMessageSchema = z.discriminatedUnion('type', [
+export const webviewMessageSchema = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** The page's document runs (its load guard, html.ts, says so first). */
   z.object({ type: z.literal('loading') }),
@@ -36,8 +37,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     validateMs: z.optional(count()), foldMs: z.optional(count()), drawMs: z.optional(count()), receiveSpanMs: z.optional(count()),
     /** The status chip's text, as the person reads it. */
     chip: z.optional(z.string().check(z.maxLength(1000))) }),
-]);
-export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+]));
+export type WebviewMessage = LazyInfer<typeof webviewMessageSchema>;
 
 // ---- what the host sends of an event
 
