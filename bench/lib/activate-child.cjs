@@ -1,6 +1,7 @@
 // Run by bench/startup.mjs: `node activate-child.cjs <extension.js>` loads the bundle with
 // `vscode` resolved to bench/lib/vscode-stub.cjs and times require() and activate(), then
-// deactivate(). Prints one JSON line.
+// deactivate(). Prints one JSON line, with the built-in modules loaded by then (`builtins`:
+// test/unit/bundle.activation.test.ts holds activation to loading none it can defer).
 'use strict';
 const Module = require('node:module');
 const path = require('node:path');
@@ -30,7 +31,8 @@ const context = {
   await ext.deactivate?.();
   for (const d of context.subscriptions) d?.dispose?.();
   const heapMB = process.memoryUsage().heapUsed / 1024 / 1024;
-  process.stdout.write(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, api: api ? Object.keys(api).length : 0, heapMB }) + '\n');
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+  process.stdout.write(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, api: api ? Object.keys(api).length : 0, heapMB, builtins }) + '\n');
   process.exit(0);
 })().catch((e) => {
   process.stderr.write(String(e?.stack ?? e) + '\n');

@@ -3,7 +3,8 @@
 // Every message from the extension is validated; nothing a worker sent is parsed as HTML.
 // This file only wires the page's parts: the worker picker, the toolbar, the list, the
 // composer and the scheduler that paces folding and drawing.
-import { parseHostMessage, VSCODE_API_GLOBAL, type HostMessage, type WebviewMessage, type WorkerView } from '../protocol/messages';
+import { parseHostMessage, type HostMessage, type WorkerView } from '../protocol/hostMessages';
+import { VSCODE_API_GLOBAL, type WebviewMessage } from '../protocol/messages';
 import { ComposerPanel } from './composerPanel';
 import { EventList } from './eventList';
 import { RenderScheduler } from './scheduler';

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MISS, fastParser } from '../../src/protocol/fastParse';
-import { hostMessageSchema, slimEvent, type PageEvent } from '../../src/protocol/messages';
+import { hostMessageSchema, type PageEvent } from '../../src/protocol/hostMessages';
+import { slimEvent } from '../../src/protocol/messages';
 import { hostStream } from '../fixtures/hostStream';
 import { ROOT } from '../helpers/host';
 

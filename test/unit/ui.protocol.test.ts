@@ -1,7 +1,8 @@
 // The messages between the extension and the Event Log page (src/protocol/messages.ts): what
 // each side accepts, and what the host sends of an event.
 import * as assert from 'node:assert/strict';
-import { hostMessageSchema, MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
+import { hostMessageSchema } from '../../src/protocol/hostMessages';
+import { MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
 
 describe('ui webview protocol', () => {
   it('accepts what the webview may send and rejects anything else', () => {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { TurnSummary, WorkerState } from '../../src/core/api';
 import { AttentionBoard, attentionOf, NOTHING_SEEN, type Attention } from '../../src/core/attention';
-import { hostMessageSchema, parseHostMessage, workerViewSchema, type WorkerView } from '../../src/protocol/messages';
+import { hostMessageSchema, parseHostMessage, workerViewSchema, type WorkerView } from '../../src/protocol/hostMessages';
 import { ATTENTION_STATES, newsWord, workerPhase } from '../../src/protocol/words';
 import { ATTENTION_LOOK, tabTitle } from '../../src/ui/attention/attentionLook';
 import { toWorkerView } from '../../src/ui/eventLog/workerView';

@@ -11,7 +11,7 @@ import * as zm from 'zod/mini';
 import { MISS, fastChecker, fastParser } from '../../src/protocol/fastParse';
 import { deltaSchema as piDeltaSchema, eventSchema as piEventSchema } from '../../src/core/wire/pi';
 import { TauCodec, wireEventSchema as tauEventSchema } from '../../src/core/wire/tau';
-import { hostMessageSchema } from '../../src/protocol/messages';
+import { hostMessageSchema } from '../../src/protocol/hostMessages';
 import { ROOT } from '../helpers/host';
 
 function recorded(name: string): Array<Record<string, unknown>> {

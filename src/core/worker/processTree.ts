@@ -3,8 +3,13 @@
 // tree is read while the worker is alive and every member is recorded with its start time
 // (a pid alone may be reused). pi runs its bash tool in a process group of its own, so one
 // group kill is not enough: each recorded process and each recorded group is signalled.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+
+// The extension bundles this file for its exit-time kill (ui/extension.ts killAllSync), so
+// node:child_process is required when a tree is first read, not when the extension loads:
+// loading it costs activation ~2 ms.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
+const childProcess = () => require('node:child_process') as typeof import('node:child_process');
 
 export interface ProcInfo {
   pid: number;
@@ -41,7 +46,7 @@ export function listProcesses(): ProcInfo[] {
     return out;
   }
   if (process.platform === 'win32') return [];
-  const text = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart='], { encoding: 'utf8' });
+  const text = childProcess().execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart='], { encoding: 'utf8' });
   return text.split('\n').filter(Boolean).map((line) => {
     const [pid, ppid, pgid, stat, ...start] = line.trim().split(/\s+/);
     return { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), start: start.join(' '), zombie: stat.startsWith('Z') };
@@ -114,7 +119,7 @@ export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
 /** Windows has no graceful signal: `taskkill /T` asks, `/F` forces. */
 export function taskkill(pid: number, force: boolean): void {
   try {
-    execFileSync('taskkill', ['/pid', String(pid), '/T', ...(force ? ['/F'] : [])], { stdio: 'ignore' });
+    childProcess().execFileSync('taskkill', ['/pid', String(pid), '/T', ...(force ? ['/F'] : [])], { stdio: 'ignore' });
   } catch {
     // Already gone.
   }

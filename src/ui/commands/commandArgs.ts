@@ -2,10 +2,11 @@
 // keybinding, a task or another extension; a Sessions tree node from a menu; a Uri from the
 // editor's context menu; or nothing from the Command Palette.
 import * as z from 'zod/mini';
+import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
 import type { Source } from '../../protocol/words';
 
 const str = (what: string) => z.optional(z.string({ error: `${what} must be a string` }));
-export const commandArgSchema = z.looseObject({
+export const commandArgSchema = lazySchema(() => z.looseObject({
   workerId: z.optional(z.string({ error: 'must be a worker id (a string)' }).check(z.minLength(1, { error: 'must not be empty' }))),
   message: str('message'),
   /** Start Worker: a profile by name; Start / Start Demo: the first task and a name. */
@@ -24,8 +25,8 @@ export const commandArgSchema = z.looseObject({
   reply: str('reply'),
   /** A Sessions tree node carries its kind. */
   kind: str('kind'),
-});
-export type CommandArg = z.infer<typeof commandArgSchema>;
+}));
+export type CommandArg = LazyInfer<typeof commandArgSchema>;
 
 export interface ParsedArg {
   arg: CommandArg;

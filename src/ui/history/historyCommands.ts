@@ -3,6 +3,7 @@
 // says what really happened: the status the host or the store returned, in words.
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
 import type { StartResult, Supervisor, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import type { SessionSummary } from '../../core/history/format';
@@ -34,8 +35,8 @@ export const HISTORY_COMMANDS = {
   exportWorker: 'rpcWorkers.exportMarkdown',
 } as const;
 
-const sessionArg = z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), mode: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) });
-type Arg = z.infer<typeof sessionArg>;
+const sessionArg = lazySchema(() => z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), mode: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) }));
+type Arg = LazyInfer<typeof sessionArg>;
 
 export interface HistoryServices {
   host: Supervisor;

@@ -2,33 +2,32 @@
 // what must not be stored or repeated) and the conversation the worker named. Read back through
 // zod: workspace state written by another version is data, not trust.
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { SessionRef, WorkerSpec } from '../../core/api';
 import { DIALECT_NAMES } from '../../core/dialectName';
 
-const sessionRefSchema = z.object({ id: z.nullable(z.string()), file: z.nullable(z.string()) });
-const specSchema = z.looseObject({
-  dialect: z.enum(DIALECT_NAMES),
-  command: z.string().check(z.minLength(1)),
-  cwd: z.string().check(z.minLength(1)),
-  args: z.optional(z.array(z.string())),
-  env: z.optional(z.record(z.string(), z.string())),
-  name: z.optional(z.string()),
-  model: z.optional(z.string()),
-  sessionDir: z.optional(z.string()),
-});
-
-export const resumeRecordSchema = z.object({
-  spec: specSchema,
-  session: sessionRefSchema,
+// Built on first read (lazySchema), not when the extension loads: activation time (issue 24).
+const resumeRecordSchema = () => z.object({
+  spec: z.looseObject({
+    dialect: z.enum(DIALECT_NAMES),
+    command: z.string().check(z.minLength(1)),
+    cwd: z.string().check(z.minLength(1)),
+    args: z.optional(z.array(z.string())),
+    env: z.optional(z.record(z.string(), z.string())),
+    name: z.optional(z.string()),
+    model: z.optional(z.string()),
+    sessionDir: z.optional(z.string()),
+  }),
+  session: z.object({ id: z.nullable(z.string()), file: z.nullable(z.string()) }),
   /** The history session this one resumed, so its log can show the earlier events first. */
   previous: z.nullable(z.string()),
   /** The history session that resumed this one (the tree says so, and auto-resume skips it). */
   resumedInto: z.nullable(z.string()),
   at: z.number(),
 });
-export const resumeRecordsSchema = z.record(z.string(), resumeRecordSchema);
+export const resumeRecordsSchema = lazySchema(() => z.record(z.string(), resumeRecordSchema()));
 /** The sessions a window's end interrupted (see PastSessions.markRunningInterrupted). */
-export const interruptedSchema = z.object({ sessions: z.array(z.string()) });
+export const interruptedSchema = lazySchema(() => z.object({ sessions: z.array(z.string()) }));
 export interface ResumeRecord {
   spec: WorkerSpec;
   session: SessionRef;

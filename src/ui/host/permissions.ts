@@ -4,12 +4,13 @@
 // when it becomes moot (the turn was aborted, the worker stopped).
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { PermissionAnswer, PermissionRequest } from '../../core/api';
 import type { PermissionOption, ToolDiff } from '../../core/events/agentEvent';
 import { Disposable } from '../disposable';
 
 const SCHEME = 'rpc-workers-change';
-const changeArg = z.object({ path: z.string(), oldText: z.optional(z.nullable(z.string())), newText: z.string() });
+const changeArg = lazySchema(() => z.object({ path: z.string(), oldText: z.optional(z.nullable(z.string())), newText: z.string() }));
 
 const ICONS: Record<string, string> = { allow_once: '$(check)', allow_always: '$(check-all)', reject_once: '$(close)', reject_always: '$(circle-slash)' };
 

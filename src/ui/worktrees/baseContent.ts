@@ -3,12 +3,13 @@
 // and path; an empty commit is the empty side of an added or deleted file.
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
 import type { WorktreeCore } from './workerWorktrees';
 
 export const BASE_SCHEME = 'rpcworkers-base';
 
-const querySchema = z.object({ repo: z.string(), commit: z.string(), path: z.string() });
-export type BaseRef = z.infer<typeof querySchema>;
+const querySchema = lazySchema(() => z.object({ repo: z.string(), commit: z.string(), path: z.string() }));
+export type BaseRef = LazyInfer<typeof querySchema>;
 
 export function baseUri(ref: BaseRef): vscode.Uri {
   // The path makes the tab's name and language; the query says what to read.
