@@ -19,7 +19,7 @@ const MID_TOOL_MS = 30;
 export function tracedHost(core) {
   const marks = { written: 0 };
   const isAbort = (m) => m?.type === 'abort' || m?.method === 'abort';
-  const host = core.createWorkerHost({ trace: (_id, direction, message) => direction === 'send' && isAbort(message) && (marks.written = performance.now()) });
+  const host = core.createSupervisor({ trace: (_id, direction, message) => direction === 'send' && isAbort(message) && (marks.written = performance.now()) });
   return { host, marks };
 }
 

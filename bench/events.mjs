@@ -2,7 +2,7 @@
 // (bench/recordings, by scripts/record-streams.mjs) replayed as a flood by
 // bench/lib/flood-worker.mjs, per dialect (τ 1.x, τ 3.x as real τ 0.15.0 speaks it, pi 0.73.1,
 // pi 1.6.0) and text-delta size, read by
-//   host    the full host: createWorkerHost → start → prompt → count onEvent until agent_end
+//   host    the full host: createSupervisor → start → prompt → count onEvent until agent_end
 //   bare    the same flood read in this process: LF split + JSON.parse, nothing else
 //   rpc     pi's own RpcClient (0.73.1's for pi 0.73, 1.6.0's for pi 1.x), its onEvent
 // interleaved round by round (rotating the order), each run on a freshly started worker, and
@@ -32,7 +32,7 @@ export const EVENT_SIZES = [90, 500, 2048, 'real'];
 export const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
 
 export async function hostSide(core, s, size, n, hostOptions = {}, ready = undefined) {
-  const host = core.createWorkerHost(hostOptions);
+  const host = core.createSupervisor(hostOptions);
   const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
   if (started.status !== 'started') {
     await host.dispose();

@@ -78,7 +78,7 @@ function activateOnce(file) {
 export async function run({ fakeCount = 20, piCount = 5, activations = 10, realPi = true, ...opts } = {}) {
   const core = loadCore(opts);
   const figures = [];
-  const host = core.createWorkerHost();
+  const host = core.createSupervisor();
   try {
     for (const dialect of ['pi', 'tau']) {
       const pairs = await alternate(fakeCount, () => hostStart(host, fakeSpec(dialect)), () => bareStart(process.execPath, fakeArgs(dialect), dialect));

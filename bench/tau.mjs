@@ -86,7 +86,7 @@ export async function run({ abortCount = 10, startCount = 5, streamRounds = 5, w
     }
     // start → ready
     {
-      const host = core.createWorkerHost();
+      const host = core.createSupervisor();
       try {
         const ps = await alternate(startCount, () => hostStart(host, spec), () => bareStart(command, tauRpcArgs(home), 'tau', env));
         figures.push(figure({
@@ -100,7 +100,7 @@ export async function run({ abortCount = 10, startCount = 5, streamRounds = 5, w
     }
     // stream
     {
-      const host = core.createWorkerHost();
+      const host = core.createSupervisor();
       const w = new BareWorker(command, tauRpcArgs(home), { env });
       try {
         const started = await host.start(spec);

@@ -1,7 +1,7 @@
 // 2. Event throughput: the fake worker writes n events of realistic sizes and mix (`events <n>
 // mix`: ~40-byte text deltas, every 20th a ~4 KiB tool update inside a real tool frame) as fast
 // as the pipe takes them. Measured from the prompt to agent_end, for
-//   product  the full host: createWorkerHost → start → prompt → count onEvent until agent_end
+//   product  the full host: createSupervisor → start → prompt → count onEvent until agent_end
 //   raw      the same worker program read in this process: split stdout on LF, JSON.parse
 //   rpc      pi's own RpcClient (pi dialect), its onEvent listener
 // interleaved round by round (rotating the order), each run on a freshly started worker.
@@ -30,7 +30,7 @@ const RPC_CLIENT = path.join(ROOT, 'node_modules/@mariozechner/pi-coding-agent/d
  * CPU is read, so that work the host defers past the event path (history writes) is counted.
  */
 export async function product(core, dialect, n, replayFile, { hostOptions, drain } = {}) {
-  const host = core.createWorkerHost(hostOptions);
+  const host = core.createSupervisor(hostOptions);
   const p = program(dialect, replayFile);
   try {
     const started = await host.start({ dialect, command: p.command, args: [p.script, '--dialect', dialect, ...p.extra], cwd: ROOT });

@@ -35,7 +35,7 @@ async function hostSide() {
 
 /** N events as the host delivers them for a fake pi worker (`prompt_sent` first), slimmed. */
 async function collectEvents(core, n, slimEvent) {
-  const host = core.createWorkerHost();
+  const host = core.createSupervisor();
   try {
     const started = await host.start(fakeSpec('pi'));
     if (started.status !== 'started') throw new Error(started.error);

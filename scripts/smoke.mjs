@@ -10,7 +10,7 @@ import { startMockLlm } from '../test/fixtures/mock-llm.mjs';
 import { makePiAgentDir, piCommand, piEnv, removePiAgentDir } from '../test/fixtures/pi-env.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { createWorkerHost } = createRequire(import.meta.url)(path.join(root, 'dist/core.js'));
+const { createSupervisor } = createRequire(import.meta.url)(path.join(root, 'dist/core.js'));
 const fakeWorker = path.join(root, 'test/fixtures/fake-worker.mjs');
 
 let failures = 0;
@@ -34,7 +34,7 @@ function nextEvent(host, workerId, type) {
 
 async function run(label, spec, script) {
   console.log(`${label}`);
-  const host = createWorkerHost();
+  const host = createSupervisor();
   try {
     const started = await host.start(spec);
     report('start', started, 'started');

@@ -32,7 +32,7 @@ let stop;
 let heldByStore = null;
 if (side === 'product') {
   const core = loadCore(opts);
-  const host = core.createWorkerHost(storeSize ? { limits: { eventStoreSize: storeSize } } : {});
+  const host = core.createSupervisor(storeSize ? { limits: { eventStoreSize: storeSize } } : {});
   const started = await host.start(fakeSpec(dialect));
   if (started.status !== 'started') throw new Error(started.error);
   host.onEvent((id, e) => {

@@ -456,10 +456,3 @@ export interface Supervisor {
   dispose(): Promise<void>;
 }
 
-// The names before the supervisor had its own (dist/core.js embedders, the README's example).
-/** @deprecated Use Supervisor. */
-export type WorkerHost = Supervisor;
-/** @deprecated Use SupervisorOptions. */
-export type HostOptions = SupervisorOptions;
-/** @deprecated Use SupervisorLimits. */
-export type HostLimits = SupervisorLimits;

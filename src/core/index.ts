@@ -1,6 +1,6 @@
 // The embedding API (`dist/core.js`): a supervisor of workers for any Node program, no VS Code
-// needed. createWorkerHost is its former name, kept for embedders.
-export { createSupervisor, createSupervisor as createWorkerHost } from './supervisor';
+// needed.
+export { createSupervisor } from './supervisor';
 export type * from './api';
 export type { AgentEvent } from './events/agentEvent';
 export { EventBus } from './events/eventBus';

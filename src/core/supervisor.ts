@@ -3,7 +3,7 @@
 // is what `dist/core.js` gives an embedder and what the VS Code layer adapts. A worker's start
 // is supervisorStart.ts; what outlives a crash is containment.ts.
 import type { DialectName, PromptOptions, Provenance, StateResult, StopResult, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from './api';
-import { HostHistory } from './history/hostHistory';
+import { SupervisorHistory } from './history/supervisorHistory';
 import type { LineReader } from './history/format';
 import { HistoryStore } from './history/store';
 import { resolveLimits } from './worker/limits';
@@ -26,7 +26,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   let sequence = 0;
   const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError, lineReader }) : null;
   if (made && !made.ok) process.emitWarning(`history is off: ${made.error}`);
-  const history = made?.ok ? new HostHistory(made.store) : null;
+  const history = made?.ok ? new SupervisorHistory(made.store) : null;
 
   const fanout = createFanout(history);
   const { eventListeners, stateListeners, outputListeners, subscribe } = fanout;

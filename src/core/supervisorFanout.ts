@@ -4,7 +4,7 @@
 import type { EventListener, OutputListener, StateListener } from './api';
 import type { AgentEvent } from './events/agentEvent';
 import { describeCut } from './events/cutEvent';
-import type { HostHistory } from './history/hostHistory';
+import type { SupervisorHistory } from './history/supervisorHistory';
 import type { Worker } from './worker/worker';
 
 export interface Fanout {
@@ -17,7 +17,7 @@ export interface Fanout {
   emitOutput: OutputListener;
 }
 
-export function createFanout(history: HostHistory | null): Fanout {
+export function createFanout(history: SupervisorHistory | null): Fanout {
   const eventListeners: EventListener[] = [];
   const stateListeners: StateListener[] = [];
   const outputListeners: OutputListener[] = [];

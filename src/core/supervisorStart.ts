@@ -3,7 +3,7 @@
 // process contained, and the handshake awaited before the first task is sent.
 import { randomUUID } from 'node:crypto';
 import type { StartResult, SupervisorLimits, SupervisorOptions, WorkerSpec } from './api';
-import type { HostHistory } from './history/hostHistory';
+import type { SupervisorHistory } from './history/supervisorHistory';
 import { checkPrompt, checkSpec } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { Worker } from './worker/worker';
@@ -26,7 +26,7 @@ export interface StartContext {
   nextSequence(): number;
   fanout: Fanout;
   containment: Containment;
-  history: HostHistory | null;
+  history: SupervisorHistory | null;
 }
 
 export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise<StartResult> {

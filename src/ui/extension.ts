@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SupervisorOptions, Supervisor } from '../core/api';
-import { LazyHost } from './host/lazyHost';
+import { LazySupervisor } from './host/lazySupervisor';
 import { createApi, type RpcWorkersApi } from './host/api';
 import { Commands } from './commands/commands';
 import { Disposable, toDisposable } from './disposable';
@@ -25,8 +25,8 @@ import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
 import { WalkthroughKeys } from './walkthrough/walkthroughKeys';
 import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
-import { wireAttention, type AttentionParts } from './attention/wireAttention';
-import { wireWorktrees, type WorktreeParts } from './worktrees/wireWorktrees';
+import { connectAttention, type AttentionParts } from './attention/connectAttention';
+import { connectWorktrees, type WorktreeParts } from './worktrees/connectWorktrees';
 import { historyLimits } from './settings/settings';
 import { PastSessions } from './history/pastSessions';
 import { HistoryTreePart } from './history/historyTree';
@@ -34,7 +34,7 @@ import { HistoryCommands } from './history/historyCommands';
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
-  readonly host: Supervisor;
+  readonly supervisor: Supervisor;
   readonly selection: WorkerSelection;
   readonly outputs: OutputChannels;
   readonly tree: SessionsTree;
@@ -75,37 +75,37 @@ export class RpcWorkersExtension extends Disposable {
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
     this.changes = this._register(new ProposedChanges(COMMANDS.openChange));
-    // dist/core.js is loaded on the first start (see lazyHost.ts), not at activation; so are the
+    // dist/core.js is loaded on the first start (see lazySupervisor.ts), not at activation; so are the
     // supervisor's options, which speak to the parts made below.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path at run time, which esbuild must not bundle
     const core = () => require(corePath) as typeof import('../core/index');
     const limits = hostLimits(this.current);
-    const lazy = new LazyHost(() => core().createWorkerHost(this.supervisorOptions(limits, historyDir)), limits);
-    this.host = lazy;
+    const lazy = new LazySupervisor(() => core().createSupervisor(this.supervisorOptions(limits, historyDir)), limits);
+    this.supervisor = lazy;
     this.selection = this._register(new WorkerSelection());
-    this.outputs = this._register(new OutputChannels(this.host));
-    this.statusBar = this._register(new WorkersStatusBar(this.host));
+    this.outputs = this._register(new OutputChannels(this.supervisor));
+    this.statusBar = this._register(new WorkersStatusBar(this.supervisor));
     this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
     lazy.onStarted = (id, spec) => this.past.startedWorker(id, spec);
-    this.tree = this._register(new SessionsTree(this.host, this.selection, { history: { part: new HistoryTreePart(this.past), onChange: this.past.onDidChange } }));
-    this.eventLog = this._register(new EventLog({ host: this.host, extensionUri: context.extensionUri, selection: this.selection, log: this.log }));
+    this.tree = this._register(new SessionsTree(this.supervisor, this.selection, { history: { part: new HistoryTreePart(this.past), onChange: this.past.onDidChange } }));
+    this.eventLog = this._register(new EventLog({ supervisor: this.supervisor, extensionUri: context.extensionUri, selection: this.selection, log: this.log }));
     this.commands = this._register(new Commands({
-      host: this.host, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
+      supervisor: this.supervisor, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.
       tauSessionDir: path.join(storage, 'tau-sessions'),
       piSessionDir: path.join(storage, 'pi-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
-    this._register(new ContextKeys(this.host));
-    this._register(registerForgetAllowed(this.host, () => this.selection.current));
-    this._register(registerHostTerminal(this.host));
-    this.walkthrough = this._register(new WalkthroughKeys(this.host));
+    this._register(new ContextKeys(this.supervisor));
+    this._register(registerForgetAllowed(this.supervisor, () => this.selection.current));
+    this._register(registerHostTerminal(this.supervisor));
+    this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
-    this.attention = wireAttention({ host: this.host, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });
-    this.worktrees = wireWorktrees({ host: this.host, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register });
+    this.attention = connectAttention({ supervisor: this.supervisor, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });
+    this.worktrees = connectWorktrees({ supervisor: this.supervisor, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register });
     this.historyCommands = this._register(new HistoryCommands({
-      host: this.host, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
+      supervisor: this.supervisor, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
       profiles: () => this.current.profiles,
       markdown: (events, meta) => core().sessionMarkdown(events, meta),
     }));
@@ -147,7 +147,7 @@ export class RpcWorkersExtension extends Disposable {
 
   /** What the extension follows for as long as it lives: worker ends, trust, settings, the process's exit. */
   private watch(): void {
-    this._register(toDisposable(this.host.onState((s) => {
+    this._register(toDisposable(this.supervisor.onState((s) => {
       if (s.status !== 'running' && s.status !== 'starting') this.statusBar.clearNotices(s.workerId);
     })));
     // An untrusted workspace is explained by the Sessions view's welcome content (package.json,
@@ -195,7 +195,7 @@ export class RpcWorkersExtension extends Disposable {
   }
 
   private workerName(workerId: string): string {
-    const s = this.host.state(workerId);
+    const s = this.supervisor.state(workerId);
     return s.status === 'not_found' ? workerId : s.state.name;
   }
 
@@ -219,7 +219,7 @@ export class RpcWorkersExtension extends Disposable {
    * there is no time for the host's graceful stop). Returns how many processes were signalled.
    */
   killAllSync(): number {
-    const live = this.host.list().filter((s) => s.pid !== null && (s.status === 'running' || s.status === 'starting'));
+    const live = this.supervisor.list().filter((s) => s.pid !== null && (s.status === 'running' || s.status === 'starting'));
     if (live.length === 0) return 0;
     if (process.platform === 'win32') {
       for (const s of live) { try { process.kill(s.pid!, 'SIGKILL'); } catch { /* gone */ } }
@@ -234,7 +234,7 @@ export class RpcWorkersExtension extends Disposable {
   async shutdown(): Promise<void> {
     try {
       this.past.markRunningInterrupted();
-      await this.host.dispose();
+      await this.supervisor.dispose();
     } finally {
       this.dispose();
     }
@@ -257,7 +257,7 @@ export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension;
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const ext = new RpcWorkersExtension(context);
   current = ext;
-  const api = createApi(ext.host, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL });
+  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL });
   // Not enumerable: other extensions see the host API; the host tests can still reach the parts.
   Object.defineProperty(api, '__ui', { value: ext, enumerable: false });
   Object.defineProperty(api, '__deactivate', { value: deactivate, enumerable: false });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Supervisor, WorkerSpec, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { ofType, record, ROOT, text, waitFor } from './host';
+import { ofType, record, ROOT, text, waitFor } from './supervisor';
 
 export const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 

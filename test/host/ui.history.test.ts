@@ -68,7 +68,7 @@ describe('UI history', function () {
     assert.match(await demoTurn(api, id, 'remember kumquat'), /no earlier prompt/);
     const sessionId = ui.past.sessionOf(id);
     assert.ok(sessionId, 'the worker has no history session: historyDir was not passed');
-    assert.ok(ui.host.history?.store, `the host has no history: ${ui.host.historyError}`);
+    assert.ok(ui.supervisor.history?.store, `the host has no history: ${ui.supervisor.historyError}`);
     await run('rpcWorkers.stop', { workerId: id });
     // The past group lists it once the worker is gone from the host's list.
     await waitFor(api, 'the stopped session among the past sessions', () => {
@@ -133,7 +133,7 @@ describe('UI history', function () {
     await run('rpcWorkers.stop', { workerId: again });
 
     // Delete: asks (here confirmed by the argument), removes the files.
-    const dir = ui.host.history!.store.dir;
+    const dir = ui.supervisor.history!.store.dir;
     assert.ok(fs.readdirSync(dir).some((f) => f.startsWith(sessionId)));
     assert.equal((await run('rpcWorkers.history.delete', { sessionId, confirm: true })).status, 'deleted');
     assert.ok(!fs.readdirSync(dir).some((f) => f.startsWith(sessionId)), 'files of the deleted session remain');
@@ -185,7 +185,7 @@ describe('UI history', function () {
     assert.equal(past.lastTurnEndReason, 'stopped');
     assert.match(pastRow(api, sessionId).description as string, / · interrupted mid-turn · 2 turns$/);
     assert.match(pastTooltip(api, sessionId), /Ended: interrupted mid-turn by reload\n[^]*- Turns: 2 \(last: the worker stopped: the reload cut it short\)/);
-    const log = await ui.past.eventsWithEarlier(ui.host.history!.store, sessionId);
+    const log = await ui.past.eventsWithEarlier(ui.supervisor.history!.store, sessionId);
     assert.ok(log.events.some((e) => e.turn?.ends && e.end_reason === 'stopped'), 'the log has no turn ended by the stop');
     const resumed = (await ui.historyCommands.resumeInterrupted()).find((r) => r.sessionId === sessionId);
     assert.equal(resumed?.status, 'resumed', JSON.stringify(resumed));

@@ -76,7 +76,7 @@ describe('UI worktrees', function () {
   async function startIn(repo: string, name: string): Promise<string> {
     const placed = await api.__ui.worktrees.actions.place({ ...demoSpec(api.__ui.context.extensionPath, repo), name });
     assert.ok(!('status' in placed), JSON.stringify(placed));
-    const r = await api.__ui.host.start(placed.spec);
+    const r = await api.__ui.supervisor.start(placed.spec);
     await placed.started(r);
     assert.equal(r.status, 'started');
     return (r as { workerId: string }).workerId;
@@ -84,9 +84,9 @@ describe('UI worktrees', function () {
 
   async function turn(id: string, message: string): Promise<void> {
     const before = api.__ui.worktrees.worktrees.get(id)!;
-    const turns = api.__ui.host.list().find((s) => s.workerId === id)!.turnCount;
+    const turns = api.__ui.supervisor.list().find((s) => s.workerId === id)!.turnCount;
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message });
-    await waitFor(api, `${message} to end`, () => api.__ui.host.list().find((s) => s.workerId === id)!.turnCount > turns && !api.__ui.host.list().find((s) => s.workerId === id)!.streaming);
+    await waitFor(api, `${message} to end`, () => api.__ui.supervisor.list().find((s) => s.workerId === id)!.turnCount > turns && !api.__ui.supervisor.list().find((s) => s.workerId === id)!.streaming);
     await api.__ui.worktrees.worktrees.refresh(id);
     assert.equal(before.error, null);
   }
@@ -105,7 +105,7 @@ describe('UI worktrees', function () {
     wt.add(`worktree:${wb.branch}`, wb, repo);
     wt.add(b, wb, repo);
     assert.deepEqual(wt.all().filter((e) => e.worktree.path === wb.path).map((e) => e.workerId), [b], 'a worktree listed twice: as a leftover and as its worker\'s');
-    assert.equal(api.__ui.host.list().find((s) => s.workerId === a)!.cwd, wa.path);
+    assert.equal(api.__ui.supervisor.list().find((s) => s.workerId === a)!.cwd, wa.path);
 
     await turn(a, 'write: shared.txt = from alpha');
     await turn(b, 'write: shared.txt = from beta');

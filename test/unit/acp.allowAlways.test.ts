@@ -19,7 +19,7 @@ import { fakeAcpWorkers } from '../helpers/fakeAcp';
 describe('ACP: allow always, remembered per worker', () => {
   let base: string;
   let dir: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let asked: PermissionRequest[];
   before(() => {
     base = mkdtempSync(path.join(tmpdir(), 'rpc-acp-always-'));
@@ -31,13 +31,13 @@ describe('ACP: allow always, remembered per worker', () => {
   beforeEach(() => {
     asked = [];
     // The person always answers "always".
-    host = createSupervisor({
+    supervisor = createSupervisor({
       onPermission: async (req): Promise<PermissionAnswer> => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_always')!.optionId }; },
     });
   });
-  afterEach(() => host.dispose());
+  afterEach(() => supervisor.dispose());
 
-  const { start, turn, stateOf } = fakeAcpWorkers(() => host, () => dir);
+  const { start, turn, stateOf } = fakeAcpWorkers(() => supervisor, () => dir);
 
   it('a command allowed always is answered without asking the next time, by the rule the log names; another command is asked', async () => {
     const id = await start();
@@ -70,18 +70,18 @@ describe('ACP: allow always, remembered per worker', () => {
     await turn(id, `edit: ${path.join(dir, 'a.ts')}`);
     assert.equal(stateOf(id).allowedAlways?.length, 2);
     const states: WorkerState[] = [];
-    const off = host.onState((s) => { if (s.workerId === id) states.push(s); });
-    const one = await host.forgetAllowed(id, 'execute: echo one');
+    const off = supervisor.onState((s) => { if (s.workerId === id) states.push(s); });
+    const one = await supervisor.forgetAllowed(id, 'execute: echo one');
     off();
     assert.deepEqual(one.status === 'forgotten' && one.forgotten, 1);
     assert.ok(states.some((s) => s.allowedAlways?.length === 1), 'the change is told to state listeners (the tree)');
     assert.deepEqual(stateOf(id).allowedAlways?.map((r) => r.key), [`edit: Edit ${path.join(dir, 'a.ts')}`]);
     await turn(id, 'shell: echo one');
     assert.equal(asked.length, 3, 'asked again once forgotten');
-    const all = await host.forgetAllowed(id);
+    const all = await supervisor.forgetAllowed(id);
     assert.deepEqual(all.status === 'forgotten' && all.forgotten, 2);
     assert.deepEqual(stateOf(id).allowedAlways, []);
-    assert.equal((await host.forgetAllowed('w-none')).status, 'not_found');
+    assert.equal((await supervisor.forgetAllowed('w-none')).status, 'not_found');
   });
 
   it('the guard\'s wall comes first: a question matching a rule but outside the policy is rejected', async () => {

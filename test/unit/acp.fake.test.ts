@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
 
 const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 
@@ -23,28 +23,28 @@ function acpSpec(env: Record<string, string> = {}, extra: Partial<WorkerSpec> = 
 }
 
 describe('ACP dialect: the fake agent', () => {
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let asked: PermissionRequest[];
   let answer: (req: PermissionRequest) => Promise<PermissionAnswer>;
 
   function make(options: SupervisorOptions = {}) {
     asked = [];
-    host = createSupervisor({ onPermission: (req) => { asked.push(req); return answer(req); }, ...options });
-    return host;
+    supervisor = createSupervisor({ onPermission: (req) => { asked.push(req); return answer(req); }, ...options });
+    return supervisor;
   }
   beforeEach(() => {
     answer = async (req) => ({ optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId });
     make();
   });
-  afterEach(() => host.dispose());
+  afterEach(() => supervisor.dispose());
 
   async function start(env: Record<string, string> = {}, extra: Partial<WorkerSpec> = {}) {
-    const r = await host.start(acpSpec(env, extra));
+    const r = await supervisor.start(acpSpec(env, extra));
     if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
     return r;
   }
   const stateOf = (id: string): WorkerState => {
-    const s = host.state(id);
+    const s = supervisor.state(id);
     if (s.status === 'not_found') throw new Error(`worker ${id} vanished`);
     return s.state;
   };
@@ -52,7 +52,7 @@ describe('ACP dialect: the fake agent', () => {
   it('starts once a session exists, keeps the updates sent before the session/new answer, and names the agent\'s version', async () => {
     const events: AgentEvent[] = [];
     let id: string | undefined = undefined; // set once the start answers; the listener reads it before
-    host.onEvent((w, e) => {
+    supervisor.onEvent((w, e) => {
       if (w === id || id === undefined) events.push(e);
     });
     const r = await start();
@@ -72,9 +72,9 @@ describe('ACP dialect: the fake agent', () => {
 
   it('prompt answers accepted at once; text and thinking stream as deltas; the session/prompt answer ends the turn with one agent_settled', async () => {
     const r = await start();
-    const events = record(host, () => r.workerId);
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
-    const p = await host.prompt(r.workerId, 'hello');
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    const p = await supervisor.prompt(r.workerId, 'hello');
     assert.equal(p.status, 'accepted');
     const end = await settled;
     assert.equal(end.end_reason, 'done');
@@ -96,20 +96,20 @@ describe('ACP dialect: the fake agent', () => {
   it('a steer is refused with the reason and Redirect offered; a follow-up is held by the host and sent when the turn is answered', async () => {
     const r = await start();
     const gate = path.join(dir, `gate-${Date.now()}`);
-    const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
-    assert.equal((await host.prompt(r.workerId, `shell: while [ ! -e ${gate} ]; do sleep 0.02; done; echo opened`)).status, 'accepted');
+    const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+    assert.equal((await supervisor.prompt(r.workerId, `shell: while [ ! -e ${gate} ]; do sleep 0.02; done; echo opened`)).status, 'accepted');
     await tool;
-    const steer = await host.prompt(r.workerId, 'look here', { streamingBehavior: 'steer' });
+    const steer = await supervisor.prompt(r.workerId, 'look here', { streamingBehavior: 'steer' });
     assert.equal(steer.status, 'error');
     assert.match(steer.error!, /cannot be steered.*redirect/);
-    const events = record(host, () => r.workerId);
-    const sent = waitFor(host, r.workerId, (e) => e.type === 'prompt_sent' && e.data?.text === 'count');
-    const followUp = host.prompt(r.workerId, 'count', { streamingBehavior: 'followUp' });
+    const events = record(supervisor, () => r.workerId);
+    const sent = waitFor(supervisor, r.workerId, (e) => e.type === 'prompt_sent' && e.data?.text === 'count');
+    const followUp = supervisor.prompt(r.workerId, 'count', { streamingBehavior: 'followUp' });
     const queued = await sent;
     assert.equal(queued.data?.queuedBy, 'host');
     assert.equal(queued.data?.streamingBehavior, 'followUp');
     writeFileSync(gate, '');
-    const secondTurn = waitFor(host, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
+    const secondTurn = waitFor(supervisor, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
     assert.equal((await followUp).status, 'accepted');
     await secondTurn;
     // The agent saw the follow-up as a prompt of its own, after the first.
@@ -120,10 +120,10 @@ describe('ACP dialect: the fake agent', () => {
     const r = await start();
     let release!: (a: PermissionAnswer) => void;
     answer = () => new Promise((resolve) => (release = resolve));
-    const events = record(host, () => r.workerId);
-    const asking = waitFor(host, r.workerId, ofType('permission_request'));
+    const events = record(supervisor, () => r.workerId);
+    const asking = waitFor(supervisor, r.workerId, ofType('permission_request'));
     const marker = path.join(dir, `marker-${Date.now()}`);
-    await host.prompt(r.workerId, `shell: echo hi > ${marker}`);
+    await supervisor.prompt(r.workerId, `shell: echo hi > ${marker}`);
     const q = await asking;
     assert.equal(q.title, `Run \`echo hi > ${marker}\``);
     assert.equal(q.data?.command, `echo hi > ${marker}`);
@@ -131,7 +131,7 @@ describe('ACP dialect: the fake agent', () => {
     assert.deepEqual(asked[0].options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once']);
     assert.equal(stateOf(r.workerId).pendingInput.length, 1, 'the worker needs input');
     assert.equal(existsSync(marker), false, 'nothing ran before the answer');
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
     release({ optionId: 'allow-once' });
     await settled;
     assert.equal(existsSync(marker), true);
@@ -143,13 +143,13 @@ describe('ACP dialect: the fake agent', () => {
   });
 
   it('without onPermission the host rejects the question and says so', async () => {
-    await host.dispose();
-    host = createSupervisor();
+    await supervisor.dispose();
+    supervisor = createSupervisor();
     const r = await start();
-    const events = record(host, () => r.workerId);
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
     const marker = path.join(dir, `never-${Date.now()}`);
-    await host.prompt(r.workerId, `shell: echo hi > ${marker}`);
+    await supervisor.prompt(r.workerId, `shell: echo hi > ${marker}`);
     await settled;
     const end = events.find((e) => e.type === 'permission_end')!;
     assert.equal(end.data?.optionKind, 'reject_once');
@@ -164,51 +164,51 @@ describe('ACP dialect: the fake agent', () => {
       signal = req.signal;
       return new Promise(() => {});
     };
-    const asking = waitFor(host, r.workerId, ofType('permission_request'));
-    await host.prompt(r.workerId, 'shell: echo never');
+    const asking = waitFor(supervisor, r.workerId, ofType('permission_request'));
+    await supervisor.prompt(r.workerId, 'shell: echo never');
     await asking;
-    const events = record(host, () => r.workerId);
-    const a = await host.abort(r.workerId);
+    const events = record(supervisor, () => r.workerId);
+    const a = await supervisor.abort(r.workerId);
     assert.equal(a.status, 'aborted');
     assert.equal(signal?.aborted, true, 'the question in the editor is told to go away');
     assert.equal(events.find((e) => e.type === 'permission_end')?.data?.outcome, 'cancelled');
     assert.equal(stateOf(r.workerId).lastEndReason, 'aborted');
     assert.equal(stateOf(r.workerId).pendingInput.length, 0);
-    assert.equal((await host.abort(r.workerId)).status, 'not_streaming');
+    assert.equal((await supervisor.abort(r.workerId)).status, 'not_streaming');
   });
 
   it('after an abort the host ends the command the agent left running (codex-acp does), and says so', async () => {
     const r = await start();
     const pidFile = path.join(dir, `orphan-${Date.now()}.pid`);
-    const running = waitFor(host, r.workerId, (e) => e.type === 'tool_execution_update');
-    await host.prompt(r.workerId, `orphan: echo $$ > ${pidFile}; exec sleep 600`);
+    const running = waitFor(supervisor, r.workerId, (e) => e.type === 'tool_execution_update');
+    await supervisor.prompt(r.workerId, `orphan: echo $$ > ${pidFile}; exec sleep 600`);
     await running;
     await waitUntil(() => existsSync(pidFile) && /\d/.test(readText(pidFile)), 'the command to start');
     const pid = Number(readText(pidFile));
     assert.equal(isAlive(pid), true);
-    const ended = waitFor(host, r.workerId, ofType('processes_ended'));
-    const a = await host.abort(r.workerId);
+    const ended = waitFor(supervisor, r.workerId, ofType('processes_ended'));
+    const a = await supervisor.abort(r.workerId);
     assert.equal(a.status, 'aborted');
     const e = await ended;
     assert.equal(isAlive(pid), false, 'no process of the command is left');
     const processes = e.data?.processes as Array<{ pid: number; command: string | null }>;
     assert.ok(processes.some((p) => p.pid === pid && /sleep 600/.test(p.command ?? '')), JSON.stringify(processes));
     // The agent itself lives on and takes the next prompt, with its history.
-    const events = record(host, () => r.workerId);
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
-    await host.prompt(r.workerId, 'count');
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'count');
     await settled;
     assert.match(text(events), /2 prompts/);
   });
 
   it('redirect aborts, waits for the turn to settle and prompts the new instruction, history kept', async () => {
     const r = await start();
-    const running = waitFor(host, r.workerId, ofType('tool_execution_update'));
-    await host.prompt(r.workerId, 'orphan: sleep 30');
+    const running = waitFor(supervisor, r.workerId, ofType('tool_execution_update'));
+    await supervisor.prompt(r.workerId, 'orphan: sleep 30');
     await running;
-    const events = record(host, () => r.workerId);
-    const settled = waitFor(host, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
-    const d = await host.redirect(r.workerId, 'count');
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
+    const d = await supervisor.redirect(r.workerId, 'count');
     assert.equal(d.status, 'redirected');
     assert.equal(d.aborted, true);
     await settled;
@@ -217,13 +217,13 @@ describe('ACP dialect: the fake agent', () => {
 
   it('compact: an agent without /compact answers error and nothing is sent; one with it compacts', async () => {
     const r = await start();
-    const c = await host.compact(r.workerId);
+    const c = await supervisor.compact(r.workerId);
     assert.equal(c.status, 'error');
     assert.equal(c.error, 'this agent has no compaction (it lists no /compact command)');
     const r2 = await start({ FAKE_ACP_COMPACT: '1' });
     assert.equal(stateOf(r2.workerId).compactUnavailable, null);
-    const events = record(host, () => r2.workerId);
-    const c2 = await host.compact(r2.workerId);
+    const events = record(supervisor, () => r2.workerId);
+    const c2 = await supervisor.compact(r2.workerId);
     assert.equal(c2.status, 'compacted');
     assert.deepEqual(events.filter((e) => e.type.startsWith('compaction_')).map((e) => e.type), ['compaction_start', 'compaction_end']);
     assert.equal(stateOf(r2.workerId).turnCount, 0, 'a compaction is not a turn');
@@ -231,16 +231,16 @@ describe('ACP dialect: the fake agent', () => {
 
   it('a plan becomes a plan event; a mode switch lands in the state', async () => {
     const r = await start();
-    const plan = waitFor(host, r.workerId, ofType('plan'));
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
-    await host.prompt(r.workerId, 'plan');
+    const plan = waitFor(supervisor, r.workerId, ofType('plan'));
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'plan');
     const p = await plan;
     assert.deepEqual((p.data?.entries as Array<{ status: string }>).map((e) => e.status), ['completed', 'in_progress', 'pending']);
     await settled;
-    const m = await host.setMode(r.workerId, 'yolo');
+    const m = await supervisor.setMode(r.workerId, 'yolo');
     assert.equal(m.status, 'mode_set');
     assert.equal(stateOf(r.workerId).mode, 'yolo');
-    const bad = await host.setMode(r.workerId, 'nonsense');
+    const bad = await supervisor.setMode(r.workerId, 'nonsense');
     assert.equal(bad.status, 'error');
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);
   });
@@ -248,59 +248,59 @@ describe('ACP dialect: the fake agent', () => {
   it('resumes its session after a restart through session/resume, and the agent still has the history', async () => {
     const env = { FAKE_ACP_RESUME: '1', FAKE_ACP_SESSIONS: path.join(dir, 'sessions') };
     const r = await start(env);
-    await host.prompt(r.workerId, 'hello');
-    await waitFor(host, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'hello');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
     const session = stateOf(r.workerId).session!;
-    await host.stop(r.workerId);
+    await supervisor.stop(r.workerId);
     const r2 = await start(env, { resume: session });
     assert.equal(stateOf(r2.workerId).sessionId, session.id);
-    const events = record(host, () => r2.workerId);
-    await host.prompt(r2.workerId, 'count');
-    await waitFor(host, r2.workerId, ofType('agent_settled'));
+    const events = record(supervisor, () => r2.workerId);
+    await supervisor.prompt(r2.workerId, 'count');
+    await waitFor(supervisor, r2.workerId, ofType('agent_settled'));
     assert.match(text(events), /2 prompts/);
   });
 });
 
 describe('ACP dialect: bad input, each with a clear error and nothing lost', () => {
-  let host: Supervisor;
+  let supervisor: Supervisor;
   beforeEach(() => {
-    host = createSupervisor({ onPermission: async (req) => ({ optionId: req.options[0].optionId }) });
+    supervisor = createSupervisor({ onPermission: async (req) => ({ optionId: req.options[0].optionId }) });
   });
-  afterEach(() => host.dispose());
+  afterEach(() => supervisor.dispose());
   async function go(env: Record<string, string> = {}): Promise<{ workerId: string }> {
-    const r = await host.start(acpSpec(env));
+    const r = await supervisor.start(acpSpec(env));
     if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
     return r;
   }
 
   it('an agent that answers another protocol version is refused, naming both', async () => {
-    const r = await host.start(acpSpec({ FAKE_ACP_VERSION: '2' }));
+    const r = await supervisor.start(acpSpec({ FAKE_ACP_VERSION: '2' }));
     assert.equal(r.status, 'error');
     assert.match(r.error!, /answered ACP protocol version 2; RPC Workers speaks version 1/);
   });
 
   it('an agent that needs a login fails its start with its own words and the login command it names', async () => {
-    const r = await host.start(acpSpec({ FAKE_ACP_AUTH: 'required' }));
+    const r = await supervisor.start(acpSpec({ FAKE_ACP_AUTH: 'required' }));
     assert.equal(r.status, 'error');
     assert.match(r.error!, /Fake agent needs a login.*Authentication required.*Run `fake-agent login` in a terminal/);
   });
 
   it('an agent that crashes mid-turn ends the turn as failed, with its exit code', async () => {
     const r = await go();
-    const exit = waitFor(host, r.workerId, ofType('worker_exit'));
-    await host.prompt(r.workerId, 'crash');
+    const exit = waitFor(supervisor, r.workerId, ofType('worker_exit'));
+    await supervisor.prompt(r.workerId, 'crash');
     const e = await exit;
     assert.equal(e.turn?.ends, true);
     assert.equal(e.end_reason, 'worker_exited');
-    const s = host.state(r.workerId);
+    const s = supervisor.state(r.workerId);
     assert.ok(s.status !== 'not_found' && s.state.status === 'failed' && s.state.exitCode === 3, JSON.stringify(s));
   });
 
   it('a malformed line is a protocol error with its bytes, and the turn goes on', async () => {
     const r = await go();
-    const events = record(host, () => r.workerId);
-    await host.prompt(r.workerId, 'garbage');
-    await waitFor(host, r.workerId, ofType('agent_settled'));
+    const events = record(supervisor, () => r.workerId);
+    await supervisor.prompt(r.workerId, 'garbage');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
     const err = events.find((e) => e.type === 'protocol_error')!;
     assert.equal(err.error, 'line is not JSON');
     assert.match(String(err.data?.preview), /this is not JSON/);
@@ -309,9 +309,9 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
 
   it('an update for a session that is not the worker\'s is a protocol error naming both, not an event', async () => {
     const r = await go();
-    const events = record(host, () => r.workerId);
-    await host.prompt(r.workerId, 'stranger');
-    await waitFor(host, r.workerId, ofType('agent_settled'));
+    const events = record(supervisor, () => r.workerId);
+    await supervisor.prompt(r.workerId, 'stranger');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
     const err = events.find((e) => e.type === 'protocol_error')!;
     assert.match(String(err.error), /session\/update for session some-other-session, which is not this worker's/);
     assert.equal(text(events), 'Done.');
@@ -319,13 +319,13 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
 
   it('a permission question after the turn ended is answered cancelled, and the log says so', async () => {
     const r = await go();
-    const late = waitFor(host, r.workerId, ofType('permission_end'));
-    await host.prompt(r.workerId, 'late question');
+    const late = waitFor(supervisor, r.workerId, ofType('permission_end'));
+    await supervisor.prompt(r.workerId, 'late question');
     const e = await late;
     assert.equal(e.data?.outcome, 'cancelled');
     assert.match(String(e.error), /after its turn had ended/);
     // The agent got the answer (it says what it received).
-    const said = await waitFor(host, r.workerId, (x) => x.type === 'message_update' && /late answer/.test(x.delta ?? ''));
+    const said = await waitFor(supervisor, r.workerId, (x) => x.type === 'message_update' && /late answer/.test(x.delta ?? ''));
     assert.match(said.delta!, /"outcome":"cancelled"/);
   });
 });

@@ -14,7 +14,7 @@ import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
 import { ACP_AGENTS, acpAgentLaunch, ensureAcpAgent, hasWriteTool, shellToolReply, writeToolReply } from '../fixtures/acp-env.mjs';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
-import { ofType, record, waitFor } from '../helpers/host';
+import { ofType, record, waitFor } from '../helpers/supervisor';
 
 type Outcome = 'vetoed' | 'audited';
 /** What the README's guard table says each agent gets by its defaults. */
@@ -26,7 +26,7 @@ for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
     let mock: MockLlm;
     let home: string;
     let cwd: string;
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let workerId: string;
     const asked: PermissionRequest[] = [];
 
@@ -37,12 +37,12 @@ for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
       home = mkdtempSync(path.join(tmpdir(), `rpc-acp-guard-${name}-home-`));
       cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-guard-${name}-cwd-`));
       mkdirSync(path.join(cwd, 'src'));
-      host = createSupervisor({
+      supervisor = createSupervisor({
         limits: { commandTimeoutMs: 120_000 },
         onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
       });
       const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
-      const r = await host.start({
+      const r = await supervisor.start({
         dialect: 'acp', command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`,
         // As Start Worker's profiles start them: Claude in its default mode, Gemini not offered the
         // host's files (offered them, Gemini 0.61.0 cannot create a new file).
@@ -54,7 +54,7 @@ for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
       if (r.status === 'started') workerId = r.workerId;
     });
     after(async () => {
-      await host?.dispose();
+      await supervisor?.dispose();
       await mock?.close();
       for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
     });
@@ -64,9 +64,9 @@ for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
      *  answers any call after it. */
     async function write(file: string, content: string): Promise<AgentEvent[]> {
       mock.script(hasWriteTool(name) ? writeToolReply(name, file, content) : shellToolReply(name, `printf '%s' '${content}' > '${file}'`));
-      const events = record(host, () => workerId);
-      const settled = waitFor(host, workerId, ofType('agent_settled'), 120_000, `${name}'s write turn`);
-      assert.equal((await host.prompt(workerId, `Write ${path.basename(file)}`)).status, 'accepted');
+      const events = record(supervisor, () => workerId);
+      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 120_000, `${name}'s write turn`);
+      assert.equal((await supervisor.prompt(workerId, `Write ${path.basename(file)}`)).status, 'accepted');
       await settled;
       return events;
     }
@@ -82,7 +82,7 @@ for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
       const seen: Outcome | string = !landed && violations.some((v) => v.blocked) ? 'vetoed'
         : violations.some((v) => !v.blocked) ? 'audited'
           : `neither: written ${landed}, violations ${JSON.stringify(violations.map((v) => ({ blocked: v.blocked, error: v.error })))}`;
-      const st = host.state(workerId);
+      const st = supervisor.state(workerId);
       console.log(`      ${name}: outside write ${seen} (landed: ${landed}); asked ${asked.length}; writeGuard ${st.status !== 'not_found' ? st.state.writeGuard : '?'}`);
       assert.equal(seen, TABLE[name]);
       assert.equal(st.status !== 'not_found' && st.state.writeGuard, TABLE[name], 'the tree says the same');

@@ -11,7 +11,7 @@ import type { PermissionRequest, Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { ACP_AGENTS, acpAgentLaunch, ensureAcpAgent, writeToolReply } from '../fixtures/acp-env.mjs';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
-import { ofType, record, waitFor } from '../helpers/host';
+import { ofType, record, waitFor } from '../helpers/supervisor';
 
 const name = 'gemini';
 
@@ -20,7 +20,7 @@ describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@
   let mock: MockLlm;
   let home: string;
   let cwd: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let workerId: string;
   const asked: PermissionRequest[] = [];
   const reads: string[] = [];
@@ -37,7 +37,7 @@ describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@
     openFile = path.join(cwd, 'src', 'open.txt');
     writeFileSync(openFile, 'saved on disk\n');
     writeFileSync(path.join(cwd, 'README.md'), 'the readme\n');
-    host = createSupervisor({
+    supervisor = createSupervisor({
       limits: { commandTimeoutMs: 120_000 },
       onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
       // The editor has src/open.txt open with an unsaved edit; the host writes the disk.
@@ -47,7 +47,7 @@ describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@
       },
     });
     const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
-    const r = await host.start({
+    const r = await supervisor.start({
       dialect: 'acp', command: launch.command, args: launch.args, env: launch.env, cwd, name: 'real gemini',
       guard: { allowedPaths: [path.join(cwd, 'src')], forbiddenPaths: [] },
     });
@@ -55,18 +55,18 @@ describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@
     if (r.status === 'started') workerId = r.workerId;
   });
   after(async () => {
-    await host?.dispose();
+    await supervisor?.dispose();
     await mock?.close();
     for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
   });
 
   it('a write inside the policy: read through the host (the unsaved text is the old side of its question), asked, written through the host', async () => {
-    const state = host.state(workerId);
+    const state = supervisor.state(workerId);
     assert.equal(state.status !== 'not_found' && state.state.writeGuard, 'vetoed', 'Gemini asks before it writes');
     mock.script(writeToolReply(name, openFile, 'written by gemini\n'), { text: 'Written.' });
-    const events = record(host, () => workerId);
-    const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the write turn');
-    assert.equal((await host.prompt(workerId, 'Write the file')).status, 'accepted');
+    const events = record(supervisor, () => workerId);
+    const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the write turn');
+    assert.equal((await supervisor.prompt(workerId, 'Write the file')).status, 'accepted');
     assert.equal((await settled).end_reason, 'done');
     assert.ok(reads.includes(openFile), `Gemini read the file through the host first (reads: ${reads.join(', ')})`);
     assert.equal(asked.length, 1, 'the person was asked');
@@ -82,9 +82,9 @@ describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@
     const readme = path.join(cwd, 'README.md');
     const asked0 = asked.length;
     mock.script(writeToolReply(name, readme, 'overwritten\n'), { text: 'Tried.' });
-    const events = record(host, () => workerId);
-    const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the refused write turn');
-    assert.equal((await host.prompt(workerId, 'Overwrite the readme')).status, 'accepted');
+    const events = record(supervisor, () => workerId);
+    const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the refused write turn');
+    assert.equal((await supervisor.prompt(workerId, 'Overwrite the readme')).status, 'accepted');
     await settled;
     assert.equal(readFileSync(readme, 'utf8'), 'the readme\n', 'nothing was written');
     assert.equal(asked.length, asked0, 'the person was not asked');

@@ -18,7 +18,7 @@ import { cgroupSupport } from '../../src/core/worker/cgroup';
 import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import type { PageEvent } from '../../src/protocol/messages';
-import { isAlive } from '../helpers/host';
+import { isAlive } from '../helpers/supervisor';
 import { fakeAcpWorkers } from '../helpers/fakeAcp';
 
 /** Live processes whose command line holds `token`, from the process table. */
@@ -57,19 +57,19 @@ before(() => {
 after(() => rmSync(base, { recursive: true, force: true }));
 
 describe('ACP: files through the host', () => {
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let asked: PermissionRequest[];
   function make(options: SupervisorOptions = {}) {
     asked = [];
-    host = createSupervisor({
+    supervisor = createSupervisor({
       onPermission: async (req): Promise<PermissionAnswer> => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
       ...options,
     });
   }
   beforeEach(() => make());
-  afterEach(() => host.dispose());
+  afterEach(() => supervisor.dispose());
 
-  const { start, turn, stateOf } = fakeAcpWorkers(() => host, () => dir);
+  const { start, turn, stateOf } = fakeAcpWorkers(() => supervisor, () => dir);
 
   it('advertises file reads and writes, and reads a file from disk with line and limit honoured', async () => {
     assert.deepEqual(CLIENT_CAPABILITIES.fs, { readTextFile: true, writeTextFile: true });
@@ -200,12 +200,12 @@ describe('ACP: files through the host', () => {
         const id = await start();
         const token = `rpc-hands-${how}-${process.pid}`;
         // A tree: sh, a child shell in the background, and the sleeps under both.
-        const p = await host.prompt(id, `term: (python3 -c "import time; time.sleep(600)" ${token}-a &) ; python3 -c "import time; time.sleep(600)" ${token}-b`);
+        const p = await supervisor.prompt(id, `term: (python3 -c "import time; time.sleep(600)" ${token}-a &) ; python3 -c "import time; time.sleep(600)" ${token}-b`);
         assert.equal(p.status, 'accepted');
         await waitUntil(() => withToken(`${token}-a`).length > 0 && withToken(`${token}-b`).length > 0, 'both commands to run');
         const running = withToken(token);
-        if (how === 'abort') assert.equal((await host.abort(id)).status, 'aborted');
-        else assert.equal((await host.stop(id)).status, 'stopped');
+        if (how === 'abort') assert.equal((await supervisor.abort(id)).status, 'aborted');
+        else assert.equal((await supervisor.stop(id)).status, 'stopped');
         await waitUntil(() => running.every((pid) => !isAlive(pid)), `no process of the command to be left (${running.join(', ')})`, 5_000);
         assert.deepEqual(withToken(token), []);
       });
@@ -227,7 +227,7 @@ describe('ACP: files through the host', () => {
       assert.match((await r).said, /^exit 0/);
       await waitUntil(() => withToken(token).length > 0, 'the escaped command to run');
       const escaped = withToken(token);
-      assert.equal((await host.stop(id)).status, 'stopped');
+      assert.equal((await supervisor.stop(id)).status, 'stopped');
       await waitUntil(() => escaped.every((pid) => !isAlive(pid)), `the escaped command (${escaped.join(', ')}) to be ended by Stop`, 5_000);
     });
   });

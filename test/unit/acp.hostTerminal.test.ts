@@ -15,12 +15,12 @@ import { fakeAcpWorkers } from '../helpers/fakeAcp';
 
 describe('ACP: a host terminal shown in a VS Code terminal', () => {
   let dir: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   before(() => { dir = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hostterm-')); });
   after(() => rmSync(dir, { recursive: true, force: true }));
-  beforeEach(() => { host = createSupervisor({}); });
-  afterEach(() => host.dispose());
-  const { start, turn } = fakeAcpWorkers(() => host, () => dir);
+  beforeEach(() => { supervisor = createSupervisor({}); });
+  afterEach(() => supervisor.dispose());
+  const { start, turn } = fakeAcpWorkers(() => supervisor, () => dir);
 
   it('the row names the terminal; the feed shows its output with CRLF line ends and its exit code', async () => {
     const id = await start();
@@ -31,10 +31,10 @@ describe('ACP: a host terminal shown in a VS Code terminal', () => {
     assert.deepEqual(row.terminals, ['term-1'], 'the row offers Show in Terminal for its terminal');
     // Opened after the command ended: what the log holds, replayed.
     const feed = new TerminalFeed('term-1');
-    const text = host.events(id).map((e) => feed.take(e)).join('');
+    const text = supervisor.events(id).map((e) => feed.take(e)).join('');
     assert.equal(text, 'one\r\ntwo\r\n\r\n[the command exited with code 3]\r\n');
     assert.equal(feed.exited, true);
-    assert.equal(new TerminalFeed('term-2').take(host.events(id).at(-1)!), '', 'another terminal\'s events write nothing');
+    assert.equal(new TerminalFeed('term-2').take(supervisor.events(id).at(-1)!), '', 'another terminal\'s events write nothing');
   });
 
   it('live: output as it comes, a front cut by the byte limit said, and an end by a signal named', () => {

@@ -14,7 +14,7 @@ import { createSupervisor } from '../../src/core/supervisor';
 import { processTree } from '../../src/core/worker/processTree';
 import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolReply } from '../fixtures/acp-env.mjs';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
-import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
 import { HOST_PROCESS } from '../fixtures/faults-helpers';
 import { spawn } from 'node:child_process';
 
@@ -59,12 +59,12 @@ for (const name of ACP_AGENT_NAMES) {
     let mock: MockLlm;
     let home: string;
     let cwd: string;
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let workerId: string;
     let pid: number;
     const asked: PermissionRequest[] = [];
     const stateOf = (id = workerId): WorkerState => {
-      const s = host.state(id);
+      const s = supervisor.state(id);
       if (s.status === 'not_found') throw new Error('the worker vanished');
       return s.state;
     };
@@ -82,16 +82,16 @@ for (const name of ACP_AGENT_NAMES) {
       home = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-home-`));
       cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-cwd-`));
       // A loaded 2-CPU machine: OpenCode's first session takes 20 s even when idle.
-      host = createSupervisor({ limits: { commandTimeoutMs: 120_000 }, ...(process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {}), onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; } });
+      supervisor = createSupervisor({ limits: { commandTimeoutMs: 120_000 }, ...(process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {}), onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; } });
     });
     after(async () => {
-      await host?.dispose();
+      await supervisor?.dispose();
       await mock?.close();
       for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
     });
 
     it('starts: the handshake, a session in its folder, the agent\'s own version', async () => {
-      const r = await host.start(spec());
+      const r = await supervisor.start(spec());
       assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
       if (r.status !== 'started') return;
       workerId = r.workerId;
@@ -106,9 +106,9 @@ for (const name of ACP_AGENT_NAMES) {
     it('a prompt is accepted, its reply streams as text deltas, and the turn settles done', async () => {
       const said = `Hello from the mock model to ${name}.`;
       mock.script({ text: said });
-      const events = record(host, () => workerId);
-      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the hello turn');
-      assert.equal((await host.prompt(workerId, 'Say hello')).status, 'accepted');
+      const events = record(supervisor, () => workerId);
+      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the hello turn');
+      assert.equal((await supervisor.prompt(workerId, 'Say hello')).status, 'accepted');
       const end = await settled;
       assert.equal(end.end_reason, 'done', JSON.stringify(end));
       assert.ok(text(events).includes(said), text(events));
@@ -118,9 +118,9 @@ for (const name of ACP_AGENT_NAMES) {
     it('a shell command runs through its own tool, asked about where the agent asks, and is shown as a tool call', async () => {
       const asked0 = asked.length;
       mock.script(shellToolReply(name, 'echo hi > marker'), { text: 'The command ran.' });
-      const events = record(host, () => workerId);
-      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the shell turn');
-      assert.equal((await host.prompt(workerId, 'Write the marker file')).status, 'accepted');
+      const events = record(supervisor, () => workerId);
+      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the shell turn');
+      assert.equal((await supervisor.prompt(workerId, 'Write the marker file')).status, 'accepted');
       const end = await settled;
       assert.equal(end.end_reason, 'done', JSON.stringify(end));
       assert.equal(readFileSync(path.join(cwd, 'marker'), 'utf8'), 'hi\n');
@@ -137,10 +137,10 @@ for (const name of ACP_AGENT_NAMES) {
       const token = `rpc-workers-steer-${name}-${process.pid}`;
       mock.script(shellToolReply(name, `python3 -c "import time; time.sleep(3)" ${token}`), { text: 'Steered or not, done.' });
       const n0 = mock.requests.length;
-      const settled = waitFor(host, workerId, (e) => e.type === 'agent_settled', 90_000, 'the steered turn');
-      assert.equal((await host.prompt(workerId, 'Run the short command')).status, 'accepted');
+      const settled = waitFor(supervisor, workerId, (e) => e.type === 'agent_settled', 90_000, 'the steered turn');
+      assert.equal((await supervisor.prompt(workerId, 'Run the short command')).status, 'accepted');
       await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
-      const steer = await host.prompt(workerId, 'Also mention bananas', { streamingBehavior: 'steer' });
+      const steer = await supervisor.prompt(workerId, 'Also mention bananas', { streamingBehavior: 'steer' });
       if (STEERS.has(name)) {
         assert.equal(steer.status, 'accepted', JSON.stringify(steer));
         await settled;
@@ -150,9 +150,9 @@ for (const name of ACP_AGENT_NAMES) {
       assert.equal(steer.status, 'error');
       assert.match(steer.error ?? '', /cannot be steered.*redirect/);
       mock.script({ text: 'Followed up.' });
-      const follow = host.prompt(workerId, 'And now a follow-up', { streamingBehavior: 'followUp' });
+      const follow = supervisor.prompt(workerId, 'And now a follow-up', { streamingBehavior: 'followUp' });
       await settled;
-      const next = waitFor(host, workerId, (e) => e.type === 'agent_settled', 90_000, 'the follow-up turn');
+      const next = waitFor(supervisor, workerId, (e) => e.type === 'agent_settled', 90_000, 'the follow-up turn');
       assert.equal((await follow).status, 'accepted');
       await next;
       assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /And now a follow-up/);
@@ -164,11 +164,11 @@ for (const name of ACP_AGENT_NAMES) {
       // Claude refuses `sleep N` as a command; a Python sleep is the same long-running command.
       const command = `python3 -c "import time; time.sleep(600)" ${token}`;
       mock.script(shellToolReply(name, command), { text: 'unreachable' });
-      assert.equal((await host.prompt(workerId, 'Run the long command')).status, 'accepted');
+      assert.equal((await supervisor.prompt(workerId, 'Run the long command')).status, 'accepted');
       await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
       const running = withToken(token);
-      const events = record(host, () => workerId);
-      const a = await host.abort(workerId);
+      const events = record(supervisor, () => workerId);
+      const a = await supervisor.abort(workerId);
       assert.equal(a.status, 'aborted', JSON.stringify(a));
       // Within a moment of the answer (Codex ends its sandboxed command by itself, a little later).
       await waitUntil(() => withToken(token).length === 0, `no process of the command (${running.join(', ')}; now ${withToken(token).join(', ')}) to be left`, 5_000);
@@ -183,8 +183,8 @@ for (const name of ACP_AGENT_NAMES) {
     it('the next prompt sees the history, at the mock', async () => {
       mock.script({ text: 'I remember.' });
       const n0 = mock.requests.length;
-      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the history turn');
-      await host.prompt(workerId, 'What did I ask first?');
+      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the history turn');
+      await supervisor.prompt(workerId, 'What did I ask first?');
       assert.equal((await settled).end_reason, 'done');
       const body = JSON.stringify(mock.requests.slice(n0));
       assert.match(body, /Say hello/);
@@ -194,9 +194,9 @@ for (const name of ACP_AGENT_NAMES) {
     it('stop ends its whole process tree; a restart resumes the session where the agent offers it', async () => {
       const session = stateOf().session;
       const tree = processTree(pid);
-      assert.equal((await host.stop(workerId)).status, 'stopped');
+      assert.equal((await supervisor.stop(workerId)).status, 'stopped');
       await waitUntil(() => tree.every((p) => !isAlive(p.pid)), 'every process of the agent to be gone', 10_000);
-      const r = await host.start(spec({ resume: session ?? undefined }));
+      const r = await supervisor.start(spec({ resume: session ?? undefined }));
       if (r.status === 'error') {
         // Said plainly: an agent without either verb, or Gemini 0.61.0, whose session/load now
         // and then answers -32603 after a stop on a loaded machine (docs/real-workers.md).
@@ -209,12 +209,12 @@ for (const name of ACP_AGENT_NAMES) {
       assert.equal(stateOf().sessionId, session?.id);
       mock.script({ text: 'Still here.' });
       const n0 = mock.requests.length;
-      const settled = waitFor(host, workerId, ofType('agent_settled'), 60_000, 'the resumed turn');
-      await host.prompt(workerId, 'Are you there?');
+      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the resumed turn');
+      await supervisor.prompt(workerId, 'Are you there?');
       assert.equal((await settled).end_reason, 'done');
       assert.match(JSON.stringify(mock.requests.slice(n0)), /Say hello/, 'the resumed session carries the history');
       const tree2 = processTree(pid);
-      await host.stop(workerId);
+      await supervisor.stop(workerId);
       await waitUntil(() => tree2.every((p) => !isAlive(p.pid)), 'every process of the resumed agent to be gone', 10_000);
     });
 

@@ -11,7 +11,7 @@ import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { LogModel } from '../../src/webview/model';
 import { slimEvent } from '../../src/protocol/messages';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 // Copied from shared/notes/acp-transcripts: recorded against the mock model, on 2026-12-03.
 const TRANSCRIPTS = path.join(ROOT, 'test', 'fixtures', 'acp-transcripts');

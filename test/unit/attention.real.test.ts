@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { UiRequest, UiResponse, WorkerHost, WorkerState } from '../../src/core/api';
+import type { UiRequest, UiResponse, Supervisor, WorkerState } from '../../src/core/api';
 import { AttentionBoard, attentionOf } from '../../src/core/attention';
 import { createSupervisor } from '../../src/core/supervisor';
-import { ofType, ROOT, waitFor } from '../helpers/host';
+import { ofType, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv, tauSessionDir } from '../fixtures/tau-env.mjs';
@@ -18,15 +18,15 @@ const PI_EXT = path.join(ROOT, 'test/fixtures/pi-ext/confirm-writes.mjs');
 const TAU_EXT = path.join(ROOT, 'test/fixtures/tau-ext/review_gate.py');
 
 /** The worker's state once `match` holds (now or at a later onState), bounded. */
-function stateWhen(host: WorkerHost, id: string, match: (s: WorkerState) => boolean, what: string, timeoutMs = 30_000): Promise<WorkerState> {
+function stateWhen(supervisor: Supervisor, id: string, match: (s: WorkerState) => boolean, what: string, timeoutMs = 30_000): Promise<WorkerState> {
   return new Promise((resolve, reject) => {
-    const now = host.state(id);
+    const now = supervisor.state(id);
     if ('state' in now && match(now.state)) return resolve(now.state);
     const timer = setTimeout(() => {
       off();
       reject(new Error(`timed out waiting for ${what}`));
     }, timeoutMs);
-    const off = host.onState((s) => {
+    const off = supervisor.onState((s) => {
       if (s.workerId !== id || !match(s)) return;
       clearTimeout(timer);
       off();
@@ -55,13 +55,13 @@ function person() {
 describe('needs input, from real workers', function () {
   this.timeout(90_000);
   let llm: MockLlm;
-  let host: WorkerHost;
+  let supervisor: Supervisor;
   let cwd: string;
   before(async () => (llm = await startMockLlm()));
   after(() => llm.close());
   beforeEach(() => (cwd = mkdtempSync(path.join(tmpdir(), 'rpcw-attn-'))));
   afterEach(async () => {
-    await host?.dispose();
+    await supervisor?.dispose();
     rmSync(cwd, { recursive: true, force: true });
   });
 
@@ -72,36 +72,36 @@ describe('needs input, from real workers', function () {
 
     /** A pi with the asking extension, prompted to write `file`; resolves once the dialog is up. */
     async function promptToWrite(you: ReturnType<typeof person>, file: string, content: string): Promise<string> {
-      const started = await host.start({ dialect: 'pi', command: pi.command(), args: ['-e', PI_EXT], cwd, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'asker' });
+      const started = await supervisor.start({ dialect: 'pi', command: pi.command(), args: ['-e', PI_EXT], cwd, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'asker' });
       if (started.status !== 'started') return assert.fail(started.error);
       llm.script([{ toolCalls: [{ name: 'write', arguments: { path: file, content } }] }, { text: 'Done.' }]);
       const asked = you.nextAsk();
-      assert.equal((await host.prompt(started.workerId, `write ${file}`)).status, 'accepted');
+      assert.equal((await supervisor.prompt(started.workerId, `write ${file}`)).status, 'accepted');
       await asked;
       return started.workerId;
     }
 
     it('a dialog open mid-turn is needs-input; answered, the turn goes on and ends done', async () => {
       const you = person();
-      host = createSupervisor({ onUiRequest: you.onUiRequest });
+      supervisor = createSupervisor({ onUiRequest: you.onUiRequest });
       const board = new AttentionBoard();
       const seen: string[] = [];
-      host.onState((s) => {
+      supervisor.onState((s) => {
         const { change } = board.update(s);
         if (change) seen.push(change.to.attention);
       });
       const id = await promptToWrite(you, 'x.txt', 'hello\n');
-      const waiting = await stateWhen(host, id, (s) => s.pendingInput.length > 0, 'the dialog in the state');
+      const waiting = await stateWhen(supervisor, id, (s) => s.pendingInput.length > 0, 'the dialog in the state');
       assert.deepEqual(waiting.pendingInput.map((p) => [p.kind, p.method, p.title]), [['dialog', 'confirm', 'Write a file?']]);
       assert.equal(waiting.streaming, true);
       assert.equal(attentionOf(waiting).attention, 'needs-input');
       assert.equal(board.get(id)?.attention, 'needs-input');
       assert.equal(board.badge(), 1);
 
-      const settled = waitFor(host, id, ofType('agent_settled'), 30_000);
+      const settled = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
       you.answer({ confirmed: true });
       await settled;
-      const after = await stateWhen(host, id, (s) => !s.streaming, 'the settled state');
+      const after = await stateWhen(supervisor, id, (s) => !s.streaming, 'the settled state');
       assert.deepEqual(after.pendingInput, []);
       assert.equal(attentionOf(after).attention, 'done');
       assert.equal(readFileSync(path.join(cwd, 'x.txt'), 'utf8'), 'hello\n');
@@ -111,13 +111,13 @@ describe('needs input, from real workers', function () {
 
     it('a declined dialog closes too: the write is blocked and nothing waits', async () => {
       const you = person();
-      host = createSupervisor({ onUiRequest: you.onUiRequest });
+      supervisor = createSupervisor({ onUiRequest: you.onUiRequest });
       const id = await promptToWrite(you, 'no.txt', 'x');
-      await stateWhen(host, id, (s) => attentionOf(s).attention === 'needs-input', 'needs-input');
-      const settled = waitFor(host, id, ofType('agent_settled'), 30_000);
+      await stateWhen(supervisor, id, (s) => attentionOf(s).attention === 'needs-input', 'needs-input');
+      const settled = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
       you.answer({ cancelled: true });
       await settled;
-      const after = await stateWhen(host, id, (s) => !s.streaming, 'the settled state');
+      const after = await stateWhen(supervisor, id, (s) => !s.streaming, 'the settled state');
       assert.deepEqual(after.pendingInput, []);
       assert.equal(existsSync(path.join(cwd, 'no.txt')), false);
     });
@@ -131,30 +131,30 @@ describe('needs input, from real workers', function () {
 
     it('a standing request is needs-input while asked, after a dismissal too, and ends once answered', async () => {
       const you = person();
-      host = createSupervisor({ onUiRequest: you.onUiRequest });
-      const started = await host.start(spec());
+      supervisor = createSupervisor({ onUiRequest: you.onUiRequest });
+      const started = await supervisor.start(spec());
       if (started.status !== 'started') return assert.fail(started.error);
       const id = started.workerId;
       llm.script([{ text: 'Turn done.' }]);
       let asked = you.nextAsk();
-      assert.equal((await host.prompt(id, 'do it')).status, 'accepted');
+      assert.equal((await supervisor.prompt(id, 'do it')).status, 'accepted');
       await asked;
-      const asking = await stateWhen(host, id, (s) => s.pendingInput.length > 0, 'the request in the state');
+      const asking = await stateWhen(supervisor, id, (s) => s.pendingInput.length > 0, 'the request in the state');
       assert.deepEqual(asking.pendingInput.map((p) => [p.kind, p.asking, p.title]), [['extension_request', true, 'Extension review_gate requires a response: Review the last turn before the next prompt.']]);
       assert.equal(attentionOf(asking).attention, 'needs-input');
 
       // Dismissed: τ still refuses prompts, so the worker still needs the person.
-      const dismissed = waitFor(host, id, (e) => e.type === 'extension_request_end' && e.data?.status === 'dismissed', 30_000);
+      const dismissed = waitFor(supervisor, id, (e) => e.type === 'extension_request_end' && e.data?.status === 'dismissed', 30_000);
       you.answer({ cancelled: true });
       await dismissed;
-      const standing = await stateWhen(host, id, (s) => s.pendingInput[0]?.asking === false, 'the request standing, not asked');
+      const standing = await stateWhen(supervisor, id, (s) => s.pendingInput[0]?.asking === false, 'the request standing, not asked');
       assert.equal(attentionOf(standing).attention, 'needs-input');
 
       // A refused prompt puts it to the person again; answered, nothing waits.
       asked = you.nextAsk();
-      assert.equal((await host.prompt(id, 'again')).status, 'error');
+      assert.equal((await supervisor.prompt(id, 'again')).status, 'error');
       await asked;
-      const answered = waitFor(host, id, (e) => e.type === 'extension_request_end' && e.data?.status === 'answered', 30_000);
+      const answered = waitFor(supervisor, id, (e) => e.type === 'extension_request_end' && e.data?.status === 'answered', 30_000);
       you.answer({ value: 'fine' });
       await new Promise<void>((resolve) => {
         if (you.asked.length >= 3) return resolve();
@@ -162,24 +162,24 @@ describe('needs input, from real workers', function () {
       });
       you.answer({ value: 'Approve' });
       await answered;
-      const free = await stateWhen(host, id, (s) => s.pendingInput.length === 0, 'nothing waiting');
+      const free = await stateWhen(supervisor, id, (s) => s.pendingInput.length === 0, 'nothing waiting');
       assert.equal(attentionOf(free).attention, 'done');
     });
 
     it('headless: the request stands unanswered, and the state says so', async () => {
-      host = createSupervisor();
-      const started = await host.start(spec());
+      supervisor = createSupervisor();
+      const started = await supervisor.start(spec());
       if (started.status !== 'started') return assert.fail(started.error);
       const id = started.workerId;
       llm.script([{ text: 'Done.' }]);
-      const end = waitFor(host, id, ofType('extension_request_end'), 30_000);
-      assert.equal((await host.prompt(id, 'one thing')).status, 'accepted');
+      const end = waitFor(supervisor, id, ofType('extension_request_end'), 30_000);
+      assert.equal((await supervisor.prompt(id, 'one thing')).status, 'accepted');
       assert.equal((await end).data?.status, 'unanswered');
-      const s = await stateWhen(host, id, (x) => x.pendingInput.length > 0, 'the standing request');
+      const s = await stateWhen(supervisor, id, (x) => x.pendingInput.length > 0, 'the standing request');
       assert.equal(s.pendingInput[0].asking, false);
       assert.equal(attentionOf(s).attention, 'needs-input');
-      const stopped = new Promise<WorkerState>((resolve) => host.onState((x) => x.workerId === id && x.status === 'stopped' && resolve(x)));
-      await host.stop(id);
+      const stopped = new Promise<WorkerState>((resolve) => supervisor.onState((x) => x.workerId === id && x.status === 'stopped' && resolve(x)));
+      await supervisor.stop(id);
       const last = await stopped;
       assert.deepEqual(last.pendingInput, [], 'a stopped worker waits for nothing');
       assert.equal(attentionOf(last).attention, 'stopped');

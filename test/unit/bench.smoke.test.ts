@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 interface Summary { n: number; min: number; median: number; p95: number; max: number }
 interface Figure {

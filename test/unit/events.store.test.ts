@@ -9,7 +9,7 @@ import { lineStandsFor } from '../../src/core/events/workerLine';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { createSupervisor } from '../../src/core/supervisor';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
 
@@ -118,29 +118,29 @@ describe('EventStore', () => {
       this.timeout(60_000);
       for (const eventStoreSize of [10_000, 37]) {
         const historyDir = mkdtempSync(path.join(os.tmpdir(), 'rpcw-store-'));
-        const host = createSupervisor({ limits: { eventStoreSize }, historyDir });
+        const supervisor = createSupervisor({ limits: { eventStoreSize }, historyDir });
         try {
-          const started = await host.start({ dialect, command: process.execPath, args: [FLOOD, '--recording', recording, '--events', '400', '--size', 'real'], cwd: ROOT });
+          const started = await supervisor.start({ dialect, command: process.execPath, args: [FLOOD, '--recording', recording, '--events', '400', '--size', 'real'], cwd: ROOT });
           assert.equal(started.status, 'started', started.status === 'started' ? '' : started.error);
           const id = started.workerId;
           const delivered: AgentEvent[] = [];
-          host.onEvent((wid, e) => {
+          supervisor.onEvent((wid, e) => {
             if (wid === id) delivered.push(e);
           });
           for (let turn = 0; turn < 2; turn++) {
-            const settled = new Promise<void>((resolve) => host.onEvent((wid, e) => e.type === 'agent_settled' && wid === id && resolve()));
-            assert.equal((await host.prompt(id, `flood ${turn}`)).status, 'accepted');
+            const settled = new Promise<void>((resolve) => supervisor.onEvent((wid, e) => e.type === 'agent_settled' && wid === id && resolve()));
+            assert.equal((await supervisor.prompt(id, `flood ${turn}`)).status, 'accepted');
             await settled;
           }
-          const stored = host.events(id);
+          const stored = supervisor.events(id);
           assert.ok(delivered.length > 800, `two floods delivered (${delivered.length})`);
           assert.ok(delivered.some((e) => e.turn?.opens) && delivered.some((e) => e.turn?.ends) && delivered.some((e) => e.turn && !e.turn.opens && !e.turn.ends));
           const tail = delivered.slice(-stored.length);
           assert.equal(stored.length, Math.min(eventStoreSize, delivered.length));
           for (let i = 0; i < stored.length; i++) assert.deepStrictEqual(stored[i], tail[i], `event ${i} of ${stored.length} (${tail[i].type})`);
           // The history keeps the same lines and reads them back into the same events, all of them.
-          const session = host.history!.sessionOf(id)!;
-          const read = await host.history!.store.read(session);
+          const session = supervisor.history!.sessionOf(id)!;
+          const read = await supervisor.history!.store.read(session);
           assert.equal(read.status, 'read');
           if (read.status !== 'read') return;
           assert.equal(read.badLines.count, 0, read.badLines.first ?? '');
@@ -152,7 +152,7 @@ describe('EventStore', () => {
           assert.equal(persisted.length, delivered.length);
           for (let i = 0; i < delivered.length; i++) assert.deepStrictEqual(persisted[i], { ...delivered[i], ...(delivered[i].turn ? { turn: { ...delivered[i].turn } } : {}) }, `history event ${i} (${delivered[i].type})`);
         } finally {
-          await host.dispose();
+          await supervisor.dispose();
           rmSync(historyDir, { recursive: true, force: true });
         }
       }

@@ -39,16 +39,16 @@ const vmRss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 describe('faults: 1,000 start / stop cycles', function () {
   this.timeout(600_000);
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let dir: string;
   let stateCalls = 0;
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'rpc-faults-cycles-'));
     process.env.RPC_WORKERS_WATCHDOG_STATE = path.join(dir, 'watchdog.json');
-    host = createSupervisor({ registryFile: path.join(dir, 'workers.json') });
+    supervisor = createSupervisor({ registryFile: path.join(dir, 'workers.json') });
   });
   after(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     delete process.env.RPC_WORKERS_WATCHDOG_STATE;
     rmSync(dir, { recursive: true, force: true });
   });
@@ -61,15 +61,15 @@ describe('faults: 1,000 start / stop cycles', function () {
   }
 
   async function cycle(i: number) {
-    const r = await host.start(spec);
+    const r = await supervisor.start(spec);
     if (r.status !== 'started') throw new Error(`cycle ${i}: start failed: ${r.error}`);
     // A listener per cycle, as a view would add and remove one per worker: once removed, it is
     // never called again.
     let removed = false;
-    const off = host.onState(() => {
+    const off = supervisor.onState(() => {
       if (removed) stateCalls++;
     });
-    const s = await host.stop(r.workerId);
+    const s = await supervisor.stop(r.workerId);
     off();
     removed = true;
     if (s.status !== 'stopped' || s.killed) throw new Error(`cycle ${i}: ${JSON.stringify(s)}`);
@@ -111,7 +111,7 @@ describe('faults: 1,000 start / stop cycles', function () {
     }
     assert.ok(end.heap - start.heap < 4 * 1024 * 1024, `heap grew by ${((end.heap - start.heap) / 1024).toFixed(0)} KiB`);
     assert.ok(watchdogRssAfter - watchdogRssBefore < 16 * 1024, `the watchdog grew by ${watchdogRssAfter - watchdogRssBefore} KiB`);
-    assert.deepEqual(host.list(), []);
+    assert.deepEqual(supervisor.list(), []);
     assert.deepEqual(readRegistry(path.join(dir, 'workers.json')), [], 'every stopped worker left the registry');
   });
 });

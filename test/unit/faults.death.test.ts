@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor, WorkerState } from '../../src/core/api';
-import { fakeSpec, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within } from '../fixtures/faults-helpers';
 
 let dir: string;
@@ -17,27 +17,27 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker dies (${dialect})`, () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let next: ReturnType<typeof tracedHost>['next'];
     let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];
     beforeEach(() => {
-      ({ host, next, sent } = tracedHost());
+      ({ host: supervisor, next, sent } = tracedHost());
     });
     afterEach(async () => {
-      await host.dispose();
+      await supervisor.dispose();
       killAll(pids.splice(0));
     });
 
     async function start(flags: string[]) {
-      const r = await host.start(fakeSpec(dialect, flags));
+      const r = await supervisor.start(fakeSpec(dialect, flags));
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       pids.push(r.pid);
       return r;
     }
 
     const stateOf = (id: string): WorkerState => {
-      const s = host.state(id);
+      const s = supervisor.state(id);
       if (s.status === 'not_found') throw new Error(`worker ${id} vanished`);
       return s.state;
     };
@@ -49,13 +49,13 @@ for (const dialect of ['pi', 'tau'] as const) {
     async function dieWithCallsPending(last: string) {
       const gate = path.join(dir, `gate-${dialect}-${Math.random().toString(36).slice(2)}`);
       const r = await start(['--silent', 'abort']);
-      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
-      const exited = waitFor(host, r.workerId, ofType('worker_exit'));
-      assert.equal((await host.prompt(r.workerId, `bash while [ ! -e ${gate} ]; do sleep 0.02; done\n${last}`)).status, 'accepted');
+      const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+      const exited = waitFor(supervisor, r.workerId, ofType('worker_exit'));
+      assert.equal((await supervisor.prompt(r.workerId, `bash while [ ! -e ${gate} ]; do sleep 0.02; done\n${last}`)).status, 'accepted');
       await tool;
       assert.equal(stateOf(r.workerId).streaming, true);
-      const abort = host.abort(r.workerId);
-      const redirect = host.redirect(r.workerId, 'say the new plan');
+      const abort = supervisor.abort(r.workerId);
+      const redirect = supervisor.redirect(r.workerId, 'say the new plan');
       // Both aborts are on the wire (and go unanswered) before the worker is let go.
       await next((t) => t.workerId === r.workerId && t.direction === 'send' && verbOf(t.message) === 'abort' && sent(r.workerId, 'abort').length === 2, 10_000, 'two abort requests');
       writeFileSync(gate, '');
@@ -82,10 +82,10 @@ for (const dialect of ['pi', 'tau'] as const) {
         assert.equal(exit.is_error, code !== 0);
         assert.deepEqual((exit.data as { code: number }).code, code);
         // What comes after is refused with the same reason; stop reports the exit it saw.
-        const late = await host.prompt(r.workerId, 'say hello?');
+        const late = await supervisor.prompt(r.workerId, 'say hello?');
         assert.equal(late.status, 'error');
         assert.match(late.status === 'error' ? late.error : '', new RegExp(`^the worker is ${s.status}: the worker exited with code ${code}`));
-        const stopped = await host.stop(r.workerId);
+        const stopped = await supervisor.stop(r.workerId);
         assert.deepEqual([stopped.status, stopped.status === 'stopped' && stopped.exitCode, stopped.status === 'stopped' && stopped.killed], ['stopped', code, false]);
       });
     }
@@ -105,24 +105,24 @@ for (const dialect of ['pi', 'tau'] as const) {
 
     it('exit during the readiness probe: start fails naming the code and the stderr tail, nothing is left', async () => {
       const before = childrenOf().map((p) => p.pid);
-      const r = await within(host.start(fakeSpec(dialect, ['--exit-on-probe', '1'])), 20_000, 'start');
+      const r = await within(supervisor.start(fakeSpec(dialect, ['--exit-on-probe', '1'])), 20_000, 'start');
       assert.equal(r.status, 'error');
       if (r.status !== 'error') return;
       assert.match(r.error, /^the worker did not become ready: the readiness probe failed: the worker exited with code 1; stderr:\n/);
       assert.match(r.error, /--exit-on-probe: exiting with 1/);
       assert.ok(r.stderrTail?.some((l) => l.includes('--exit-on-probe')), JSON.stringify(r.stderrTail));
-      assert.deepEqual(host.list(), []);
-      assert.equal(host.state(r.workerId!).status, 'not_found');
+      assert.deepEqual(supervisor.list(), []);
+      assert.equal(supervisor.state(r.workerId!).status, 'not_found');
       const left = childrenOf().filter((p) => !before.includes(p.pid) && cmdline(p.pid).includes('fake-worker'));
       assert.deepEqual(left, []);
     });
 
     it('exit while a redirect waits for settlement: the redirect fails naming the code, its prompt is not sent', async () => {
       const r = await start(['--no-settle']);
-      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
-      await host.prompt(r.workerId, 'bash sleep 30');
+      const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+      await supervisor.prompt(r.workerId, 'bash sleep 30');
       await tool;
-      const redirect = host.redirect(r.workerId, 'say the new plan');
+      const redirect = supervisor.redirect(r.workerId, 'say the new plan');
       // The abort is answered; the turn never settles; then the worker goes (SIGTERM: it exits 143).
       const abortSent = await next((t) => t.workerId === r.workerId && t.direction === 'send' && verbOf(t.message) === 'abort', 10_000, 'the abort');
       await next((t) => t.workerId === r.workerId && t.direction === 'receive' && (dialect === 'pi' ? t.message.type === 'response' && t.message.command === 'abort' : t.message.id === abortSent.message.id), 10_000, 'the abort\'s answer');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, text } from '../helpers/host';
+import { fakeSpec, text } from '../helpers/supervisor';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 
 const DELTAS = 3000;
@@ -17,18 +17,18 @@ function busy(ms: number): void {
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: output right before the exit (${dialect})`, () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     beforeEach(() => {
-      host = createSupervisor();
+      supervisor = createSupervisor();
     });
-    afterEach(() => host.dispose());
+    afterEach(() => supervisor.dispose());
 
     it(`${DELTAS} deltas then exit 0: every delta is delivered before worker_exit`, async () => {
-      const r = await host.start(fakeSpec(dialect));
+      const r = await supervisor.start(fakeSpec(dialect));
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       const events: AgentEvent[] = [];
       const exited = new Promise<number>((resolve) => {
-        host.onEvent((id, e) => {
+        supervisor.onEvent((id, e) => {
           if (id !== r.workerId) return;
           events.push(e);
           // A busy editor: each event costs the thread a little, so the reader's slices end
@@ -37,7 +37,7 @@ for (const dialect of ['pi', 'tau'] as const) {
           if (e.type === 'worker_exit') resolve(events.length);
         });
       });
-      assert.equal((await host.prompt(r.workerId, `events ${DELTAS} text\nexit 0`)).status, 'accepted');
+      assert.equal((await supervisor.prompt(r.workerId, `events ${DELTAS} text\nexit 0`)).status, 'accepted');
       const at = await exited;
       const deltas = events.slice(0, at).filter((e) => e.type === 'message_update' && e.block_type === 'text').length;
       assert.equal(deltas, DELTAS, `deltas delivered before worker_exit (${text(events).length} characters in all)`);

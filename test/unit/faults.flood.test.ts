@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { ofType, waitFor } from '../helpers/host';
+import { ofType, waitFor } from '../helpers/supervisor';
 import { alive, killAll, MINI_WORKER, ROOT, within } from '../fixtures/faults-helpers';
 
 setFlagsFromString('--expose-gc');
@@ -26,18 +26,18 @@ function percentile(values: number[], p: number): number {
 
 describe('faults: a worker floods stdout', function () {
   this.timeout(240_000);
-  let host: Supervisor;
+  let supervisor: Supervisor;
   const pids: number[] = [];
   beforeEach(() => {
-    host = createSupervisor();
+    supervisor = createSupervisor();
   });
   afterEach(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     killAll(pids.splice(0));
   });
 
   async function start(spec: WorkerSpec) {
-    const r = await host.start(spec);
+    const r = await supervisor.start(spec);
     if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
     pids.push(r.pid);
     return r;
@@ -48,8 +48,8 @@ describe('faults: a worker floods stdout', function () {
     const out: number[] = [];
     while (out.length < min || !until()) {
       const t0 = performance.now();
-      const end = waitFor(host, id, ofType('agent_end'), 10_000, 'the quiet worker\'s turn');
-      const r = await host.prompt(id, 'ping');
+      const end = waitFor(supervisor, id, ofType('agent_end'), 10_000, 'the quiet worker\'s turn');
+      const r = await supervisor.prompt(id, 'ping');
       assert.equal(r.status, 'accepted', JSON.stringify(r));
       await end;
       out.push(performance.now() - t0);
@@ -67,7 +67,7 @@ describe('faults: a worker floods stdout', function () {
       let nextMark = 256 * MIB;
       let resolveGib!: () => void;
       const gib = new Promise<void>((resolve) => (resolveGib = resolve));
-      host.onEvent((id, e) => {
+      supervisor.onEvent((id, e) => {
         if (id !== flooder.workerId || !e.delta) return;
         events++;
         received += e.delta.length;
@@ -93,7 +93,7 @@ describe('faults: a worker floods stdout', function () {
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
       const t0 = performance.now();
-      assert.equal((await host.prompt(flooder.workerId, 'flood')).status, 'accepted');
+      assert.equal((await supervisor.prompt(flooder.workerId, 'flood')).status, 'accepted');
       let done = false;
       void gib.then(() => (done = true));
       const during = await within(roundTrips(quiet.workerId, () => done), 200_000, 'the flood of 1 GiB');
@@ -102,9 +102,9 @@ describe('faults: a worker floods stdout', function () {
       clearInterval(sampler);
 
       // Still flooding: stop it now.
-      const streaming = host.state(flooder.workerId);
+      const streaming = supervisor.state(flooder.workerId);
       assert.equal(streaming.status !== 'not_found' && streaming.state.streaming, true, 'the flood is still going when stop is asked');
-      const s = await within(host.stop(flooder.workerId), 10_000, 'stop');
+      const s = await within(supervisor.stop(flooder.workerId), 10_000, 'stop');
       assert.equal(s.status, 'stopped');
       // Stopped by its SIGTERM within the grace, not by the SIGKILL after it (the time is printed).
       assert.equal(s.status === 'stopped' && s.killed, false);
@@ -129,34 +129,34 @@ describe('faults: a worker floods stdout', function () {
       // The other worker kept being answered throughout; its latency is printed above (timing
       // goals belong to the benchmarks, not to a test on a shared machine).
       assert.ok(during.length > 0, 'the quiet worker answered during the flood');
-      assert.equal(host.state(quiet.workerId).status, 'running');
+      assert.equal(supervisor.state(quiet.workerId).status, 'running');
     });
   }
 
   it('1 GiB without a single newline: reported once, memory bounded by the line cap, the worker still answers', async () => {
     const flooder = await start(mini('tau', ['--flood', 'noeol', '--flood-bytes', String(GIB)]));
     const errors: string[] = [];
-    host.onEvent((id, e) => {
+    supervisor.onEvent((id, e) => {
       if (id === flooder.workerId && e.type === 'protocol_error') errors.push(String(e.error));
     });
-    const finished = waitFor(host, flooder.workerId, ofType('agent_end'), 200_000, 'the end of the flood');
+    const finished = waitFor(supervisor, flooder.workerId, ofType('agent_end'), 200_000, 'the end of the flood');
     gc();
     const before = process.memoryUsage();
     let peakRss = before.rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
     const t0 = performance.now();
-    assert.equal((await host.prompt(flooder.workerId, 'flood')).status, 'accepted');
+    assert.equal((await supervisor.prompt(flooder.workerId, 'flood')).status, 'accepted');
     await within(finished, 200_000, 'the flood');
     const ms = performance.now() - t0;
     clearInterval(sampler);
     // The line ended with the flood, and the turn after it: the next turn shows the reader is past it.
-    const pong = waitFor(host, flooder.workerId, (e) => e.delta === 'pong', 10_000, 'pong');
-    const again = await host.prompt(flooder.workerId, 'still there?');
+    const pong = waitFor(supervisor, flooder.workerId, (e) => e.delta === 'pong', 10_000, 'pong');
+    const again = await supervisor.prompt(flooder.workerId, 'still there?');
     assert.equal(again.status, 'accepted', JSON.stringify(again));
     await pong;
     console.log(`      1 GiB without LF in ${(ms / 1000).toFixed(1)} s; RSS ${mb(before.rss)} → peak ${mb(peakRss)}; reports: ${errors.length}`);
     assert.equal(errors.length, 1, errors.join('\n'));
     assert.match(errors[0], /^line passed the 67108864-byte cap without ending \(\d+ bytes so far\); skipped through its end$/);
-    assert.ok(peakRss - before.rss < 3 * host.limits.maxLineBytes, `RSS grew by ${mb(peakRss - before.rss)} (cap ${mb(host.limits.maxLineBytes)})`);
+    assert.ok(peakRss - before.rss < 3 * supervisor.limits.maxLineBytes, `RSS grew by ${mb(peakRss - before.rss)} (cap ${mb(supervisor.limits.maxLineBytes)})`);
   });
 });

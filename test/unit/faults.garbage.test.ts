@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, text, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, text, waitFor } from '../helpers/supervisor';
 
 const TEN_MIB = 10 * 1024 * 1024;
 
@@ -41,33 +41,33 @@ function marks(events: AgentEvent[]): string[] {
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: garbage from the worker (${dialect})`, () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let output: Array<{ kind: string; text: string }>;
     beforeEach(() => {
-      host = createSupervisor();
+      supervisor = createSupervisor();
       output = [];
-      host.onOutput((_id, kind, line) => output.push({ kind, text: line }));
+      supervisor.onOutput((_id, kind, line) => output.push({ kind, text: line }));
     });
-    afterEach(() => host.dispose());
+    afterEach(() => supervisor.dispose());
 
     async function start(flags: string[] = [], limits = {}) {
       if (Object.keys(limits).length) {
-        await host.dispose();
-        host = createSupervisor({ limits });
-        host.onOutput((_id, kind, line) => output.push({ kind, text: line }));
+        await supervisor.dispose();
+        supervisor = createSupervisor({ limits });
+        supervisor.onOutput((_id, kind, line) => output.push({ kind, text: line }));
       }
-      const r = await host.start(fakeSpec(dialect, flags));
+      const r = await supervisor.start(fakeSpec(dialect, flags));
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       const events: AgentEvent[] = [];
-      host.onEvent((id, e) => {
+      supervisor.onEvent((id, e) => {
         if (id === r.workerId) events.push(e);
       });
       return { id: r.workerId, events };
     }
 
     async function turn(id: string, script: string, timeoutMs = 30_000) {
-      const end = waitFor(host, id, ofType('agent_end'), timeoutMs, `the end of "${script.split('\n')[0]}…"`);
-      const r = await host.prompt(id, script);
+      const end = waitFor(supervisor, id, ofType('agent_end'), timeoutMs, `the end of "${script.split('\n')[0]}…"`);
+      const r = await supervisor.prompt(id, script);
       assert.equal(r.status, 'accepted', JSON.stringify(r));
       return end;
     }
@@ -76,7 +76,7 @@ for (const dialect of ['pi', 'tau'] as const) {
       const from = events.length;
       await turn(id, 'say still usable');
       assert.equal(text(events.slice(from)), 'still usable');
-      const s = host.state(id);
+      const s = supervisor.state(id);
       assert.equal(s.status, 'running');
     }
 
@@ -101,7 +101,7 @@ for (const dialect of ['pi', 'tau'] as const) {
         assert.ok(errors.every((e) => typeof (e.data as { bytes: number }).bytes === 'number' && (e.data as { bytes: number }).bytes > 0));
         const protocolLines = output.filter((o) => o.kind === 'protocol');
         assert.equal(protocolLines.length, 6, protocolLines.map((o) => o.text).join('\n'));
-        const s = host.state(id);
+        const s = supervisor.state(id);
         if (s.status === 'not_found') return assert.fail('worker vanished');
         assert.equal(s.state.protocolErrors, 6);
         assert.equal(s.state.streaming, false);
@@ -126,15 +126,15 @@ for (const dialect of ['pi', 'tau'] as const) {
       // line over the cap takes the turn's end with it. The host then doubts its picture and asks.
       it('a 10 MiB reply over a 1 MiB cap takes the turn\'s end with it: the host asks pi, finds it idle, says so, and the worker is usable', async () => {
         const { id, events } = await start([], { maxLineBytes: 1024 * 1024, resyncMs: 200 });
-        const corrected = waitFor(host, id, ofType('state_resync'), 30_000, 'the state correction');
-        const p = await host.prompt(id, `say first\nbigline ${TEN_MIB}\nsay last`);
+        const corrected = waitFor(supervisor, id, ofType('state_resync'), 30_000, 'the state correction');
+        const p = await supervisor.prompt(id, `say first\nbigline ${TEN_MIB}\nsay last`);
         assert.equal(p.status, 'accepted');
         const e = await corrected;
         assert.equal(e.is_error, true);
         assert.match(String(e.error), /^the host took the worker for busy, but it is idle: a line it sent during the turn was lost \(line (passed|of \d+ bytes is over) the 1048576-byte cap/);
         assert.ok(events.filter(ofType('protocol_error')).length >= 1);
         assert.equal(events.filter(ofType('agent_end')).length, 0, 'the test needs the end to be lost');
-        const s = host.state(id);
+        const s = supervisor.state(id);
         if (s.status === 'not_found') return assert.fail('worker vanished');
         assert.equal(s.state.streaming, false);
         assert.equal(s.state.lastError, e.error);

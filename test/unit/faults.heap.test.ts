@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import type { Supervisor } from '../../src/core/api';
 import type { EventCut } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 import { killAll } from '../fixtures/faults-helpers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,18 +24,18 @@ const mb = (n: number) => `${(n / MIB).toFixed(0)} MiB`;
 
 describe('faults: a worker sends huge event lines', function () {
   this.timeout(300_000);
-  let host: Supervisor;
+  let supervisor: Supervisor;
   const pids: number[] = [];
   beforeEach(() => {
-    host = createSupervisor();
+    supervisor = createSupervisor();
   });
   afterEach(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     killAll(pids.splice(0));
   });
 
   it('30 tool updates of 40 MB: the heap stays bounded, and each event says what was cut', async () => {
-    const r = await host.start(fakeSpec('pi'));
+    const r = await supervisor.start(fakeSpec('pi'));
     if (r.status !== 'started') throw new Error(r.error);
     pids.push(r.pid);
     gc();
@@ -46,15 +46,15 @@ describe('faults: a worker sends huge event lines', function () {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, 20);
     const cuts: Array<EventCut | undefined> = [];
-    host.onEvent((id, e) => {
+    supervisor.onEvent((id, e) => {
       if (id === r.workerId && e.type === 'tool_execution_update') cuts.push(e.cut);
     });
     const said: string[] = [];
-    host.onOutput((id, kind, text) => {
+    supervisor.onOutput((id, kind, text) => {
       if (id === r.workerId && kind === 'protocol') said.push(text);
     });
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'), 240_000, 'the end of the turn');
-    assert.equal((await host.prompt(r.workerId, 'bigupdate 40000000 30')).status, 'accepted');
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 240_000, 'the end of the turn');
+    assert.equal((await supervisor.prompt(r.workerId, 'bigupdate 40000000 30')).status, 'accepted');
     await settled;
     clearInterval(sampler);
     gc();
@@ -72,7 +72,7 @@ describe('faults: a worker sends huge event lines', function () {
     assert.equal(said.length, 30);
     assert.match(said[0], /^kept a preview only: tool_execution_update: a 38\.1 MiB line; kept as a preview \(first and last characters\): result\.content\[0\]\.text \(40,000,000\)$/);
     // What the store keeps: the previews, their head and tail.
-    const kept = host.events(r.workerId).filter(ofType('tool_execution_update'));
+    const kept = supervisor.events(r.workerId).filter(ofType('tool_execution_update'));
     assert.equal(kept.length, 30);
     for (const e of kept) {
       const text = (e.result as { content: Array<{ text: string }> }).content[0].text;

@@ -15,7 +15,7 @@ import { createSupervisor } from '../../src/core/supervisor';
 import { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry } from '../../src/core/worker/survivors';
 import { startStamp } from '../../src/core/worker/processTree';
 import { cgroupSupport } from '../../src/core/worker/cgroup';
-import { fakeSpec } from '../helpers/host';
+import { fakeSpec } from '../helpers/supervisor';
 import { alive, childrenOf, cmdline, describePids, HOST_PROCESS, killAll, MINI_WORKER, ROOT, stat, table, treeOf, until } from '../fixtures/faults-helpers';
 
 let dir: string;
@@ -195,10 +195,10 @@ describe('faults: the host goes away', () => {
     const watchdogs = () => childrenOf().filter((p) => cmdline(p.pid).includes('rpc-workers-watchdog')).map((p) => p.pid);
     const earlier = watchdogs();
     process.env.RPC_WORKERS_WATCHDOG_STATE = state;
-    const host = createSupervisor();
+    const supervisor = createSupervisor();
     try {
       const spec: WorkerSpec = { dialect: 'tau', command: process.execPath, args: [MINI_WORKER, '--dialect', 'tau'], cwd: ROOT };
-      const a = await host.start(spec);
+      const a = await supervisor.start(spec);
       if (a.status !== 'started') throw new Error(a.error);
       strays.add(a.pid);
       const [first] = watchdogs().filter((p) => !earlier.includes(p));
@@ -213,20 +213,20 @@ describe('faults: the host goes away', () => {
       };
       process.kill(first, 'SIGKILL');
       await until(() => !alive(first), 5_000, () => `the watchdog ${first} lives`);
-      assert.equal(host.state(a.workerId).status, 'running', 'its death does not touch the workers');
+      assert.equal(supervisor.state(a.workerId).status, 'running', 'its death does not touch the workers');
       rmSync(state, { force: true });
-      const b = await host.start(spec);
+      const b = await supervisor.start(spec);
       if (b.status !== 'started') throw new Error(b.error);
       strays.add(b.pid);
       const [second] = watchdogs().filter((p) => !earlier.includes(p) && p !== first);
       assert.ok(second, 'a new watchdog runs');
       await until(knows([a.pid, b.pid]), 5_000, () => `the new watchdog knows ${readFileSync(state, 'utf8')}`);
-      await host.dispose();
+      await supervisor.dispose();
       await until(() => !alive(second), 5_000, () => `the watchdog ${second} outlived dispose`);
       assert.ok(!alive(a.pid) && !alive(b.pid));
     } finally {
       delete process.env.RPC_WORKERS_WATCHDOG_STATE;
-      await host.dispose();
+      await supervisor.dispose();
     }
   });
 

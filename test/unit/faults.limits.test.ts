@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ROOT } from '../helpers/host';
+import { fakeSpec, ROOT } from '../helpers/supervisor';
 import { childrenOf, cmdline, killAll, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
 
 const KIB32 = 32 * 1024;
@@ -16,31 +16,31 @@ const myChildren = () => childrenOf().map((p) => `${p.pid} ${cmdline(p.pid)}`).f
 
 describe('faults: limits and input checks', () => {
   describe('prompts over 32 KiB', () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let traffic: Traffic[];
     let id: string;
     let pid: number;
     before(async () => {
-      ({ host, traffic } = tracedHost());
-      const r = await host.start(fakeSpec('pi'));
+      ({ host: supervisor, traffic } = tracedHost());
+      const r = await supervisor.start(fakeSpec('pi'));
       if (r.status !== 'started') throw new Error(r.error);
       ({ workerId: id, pid } = r);
     });
     after(async () => {
-      await host.dispose();
+      await supervisor.dispose();
       killAll([pid]);
     });
     const prompts = () => traffic.filter((t) => t.direction === 'send' && ['prompt', 'steer', 'follow_up'].includes(verbOf(t.message)!)).length;
 
     it('refuses 32 KiB + 1 byte on prompt, steer and redirect, counting UTF-8 bytes, and sends nothing', async () => {
-      assert.equal(host.limits.maxPromptBytes, KIB32);
+      assert.equal(supervisor.limits.maxPromptBytes, KIB32);
       const over = `say ${'x'.repeat(KIB32 - 3)}`;
       const accented = 'é'.repeat(KIB32 / 2 + 1); // 16,385 characters, 32,770 bytes
       for (const [verb, call, bytes] of [
-        ['prompt', () => host.prompt(id, over), KIB32 + 1],
-        ['prompt (multi-byte)', () => host.prompt(id, accented), KIB32 + 2],
-        ['steer', () => host.prompt(id, over, { streamingBehavior: 'steer' }), KIB32 + 1],
-        ['redirect', () => host.redirect(id, over), KIB32 + 1],
+        ['prompt', () => supervisor.prompt(id, over), KIB32 + 1],
+        ['prompt (multi-byte)', () => supervisor.prompt(id, accented), KIB32 + 2],
+        ['steer', () => supervisor.prompt(id, over, { streamingBehavior: 'steer' }), KIB32 + 1],
+        ['redirect', () => supervisor.redirect(id, over), KIB32 + 1],
       ] as const) {
         const r = await call();
         assert.equal(r.status, 'error', verb);
@@ -48,13 +48,13 @@ describe('faults: limits and input checks', () => {
       }
       assert.equal(prompts(), 0);
       // Exactly at the limit is fine.
-      const at = await host.prompt(id, `say ${'y'.repeat(KIB32 - 4)}`);
+      const at = await supervisor.prompt(id, `say ${'y'.repeat(KIB32 - 4)}`);
       assert.equal(at.status, 'accepted', JSON.stringify(at));
       assert.equal(prompts(), 1);
     });
 
     it('refuses an empty message', async () => {
-      const r = await host.redirect(id, '   ');
+      const r = await supervisor.redirect(id, '   ');
       assert.deepEqual([r.status, 'error' in r && r.error], ['error', 'the message is empty']);
     });
   });
@@ -77,28 +77,28 @@ describe('faults: limits and input checks', () => {
       });
     }
     it('1 s and 10 min themselves are accepted', () => {
-      const host = createSupervisor({ limits: { commandTimeoutMs: 1_000, settleTimeoutMs: 600_000 } });
-      assert.deepEqual([host.limits.commandTimeoutMs, host.limits.settleTimeoutMs], [1_000, 600_000]);
+      const supervisor = createSupervisor({ limits: { commandTimeoutMs: 1_000, settleTimeoutMs: 600_000 } });
+      assert.deepEqual([supervisor.limits.commandTimeoutMs, supervisor.limits.settleTimeoutMs], [1_000, 600_000]);
     });
   });
 
   describe('unknown ids, stopped workers, invalid specs', () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let traffic: Traffic[];
     beforeEach(() => {
-      ({ host, traffic } = tracedHost());
+      ({ host: supervisor, traffic } = tracedHost());
     });
-    afterEach(() => host.dispose());
+    afterEach(() => supervisor.dispose());
 
     async function everyVerb(id: string) {
       return {
-        prompt: await host.prompt(id, 'say hi'),
-        abort: await host.abort(id),
-        redirect: await host.redirect(id, 'say hi'),
-        compact: await host.compact(id),
-        stop: await host.stop(id),
-        state: host.state(id),
-        events: host.events(id),
+        prompt: await supervisor.prompt(id, 'say hi'),
+        abort: await supervisor.abort(id),
+        redirect: await supervisor.redirect(id, 'say hi'),
+        compact: await supervisor.compact(id),
+        stop: await supervisor.stop(id),
+        state: supervisor.state(id),
+        events: supervisor.events(id),
       };
     }
 
@@ -113,9 +113,9 @@ describe('faults: limits and input checks', () => {
     });
 
     it('a verb on a stopped worker: not_found, saying it was stopped; nothing is sent', async () => {
-      const started = await host.start(fakeSpec('tau'));
+      const started = await supervisor.start(fakeSpec('tau'));
       if (started.status !== 'started') throw new Error(started.error);
-      assert.equal((await host.stop(started.workerId)).status, 'stopped');
+      assert.equal((await supervisor.stop(started.workerId)).status, 'stopped');
       const sentBefore = traffic.filter((t) => t.direction === 'send').length;
       const r = await everyVerb(started.workerId);
       for (const verb of ['prompt', 'abort', 'redirect', 'compact'] as const) {
@@ -138,11 +138,11 @@ describe('faults: limits and input checks', () => {
     ] as const) {
       it(`an invalid spec, ${what}: error naming the rule, nothing started`, async () => {
         const before = myChildren();
-        const r = await host.start(spec as unknown as WorkerSpec);
+        const r = await supervisor.start(spec as unknown as WorkerSpec);
         assert.equal(r.status, 'error');
         assert.equal(r.status === 'error' && r.error, error);
         assert.equal(r.status === 'error' && r.workerId, undefined);
-        assert.deepEqual(host.list(), []);
+        assert.deepEqual(supervisor.list(), []);
         assert.deepEqual(myChildren().filter((c) => !before.includes(c)), []);
         assert.equal(traffic.length, 0);
       });
@@ -150,11 +150,11 @@ describe('faults: limits and input checks', () => {
 
     it('a command that cannot be spawned: error saying so, nothing left', async () => {
       const before = myChildren();
-      const r = await host.start({ ...base, command: path.join(ROOT, 'no-such-program'), args: [] });
+      const r = await supervisor.start({ ...base, command: path.join(ROOT, 'no-such-program'), args: [] });
       assert.equal(r.status, 'error');
       assert.match(r.status === 'error' ? r.error : '', /no-such-program/);
       assert.match(r.status === 'error' ? r.error : '', /ENOENT/);
-      assert.deepEqual(host.list(), []);
+      assert.deepEqual(supervisor.list(), []);
       assert.deepEqual(myChildren().filter((c) => !before.includes(c)), []);
     });
   });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, groupMembers, text, waitFor } from '../helpers/host';
+import { fakeSpec, groupMembers, text, waitFor } from '../helpers/supervisor';
 import { childrenOf, cmdline, killAll, within } from '../fixtures/faults-helpers';
 
 const LONG = `say ${Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ')}`;
@@ -14,54 +14,54 @@ const LIMIT = '4 workers are running; the limit is 4 (stop one first)';
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: load, four workers at once (${dialect})`, function () {
     this.timeout(120_000);
-    let host: Supervisor;
+    let supervisor: Supervisor;
     const pids: number[] = [];
     before(() => {
-      host = createSupervisor();
+      supervisor = createSupervisor();
     });
     after(async () => {
-      await host.dispose();
+      await supervisor.dispose();
       killAll(pids);
     });
 
     it('five concurrent starts: four start, the fifth is refused with the max-workers error', async () => {
-      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => host.start(fakeSpec(dialect, ['--delta-ms', '10'], { name: `load-${i}` }))));
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => supervisor.start(fakeSpec(dialect, ['--delta-ms', '10'], { name: `load-${i}` }))));
       for (const r of results) if (r.status === 'started') pids.push(r.pid);
       assert.deepEqual(results.map((r) => r.status), ['started', 'started', 'started', 'started', 'error']);
       assert.equal(results[4].status === 'error' && results[4].error, LIMIT);
-      assert.equal(host.list().length, 4);
+      assert.equal(supervisor.list().length, 4);
     });
 
     it('while all four stream, a fifth start is refused and nothing is spawned; the verbs at once on each give honest results', async () => {
-      const ids = host.list().map((s) => s.workerId);
+      const ids = supervisor.list().map((s) => s.workerId);
       assert.equal(ids.length, 4);
       const events = new Map<string, AgentEvent[]>(ids.map((id) => [id, []]));
-      const off = host.onEvent((id, e) => events.get(id)?.push(e));
-      const streaming = ids.map((id) => waitFor(host, id, (e) => e.type === 'message_update' && e.delta === 'word0 ', 20_000, `${id} streaming`));
-      const prompts = await Promise.all(ids.map((id) => host.prompt(id, LONG, { source: 'load' })));
+      const off = supervisor.onEvent((id, e) => events.get(id)?.push(e));
+      const streaming = ids.map((id) => waitFor(supervisor, id, (e) => e.type === 'message_update' && e.delta === 'word0 ', 20_000, `${id} streaming`));
+      const prompts = await Promise.all(ids.map((id) => supervisor.prompt(id, LONG, { source: 'load' })));
       assert.deepEqual(prompts.map((p) => p.status), ['accepted', 'accepted', 'accepted', 'accepted']);
       await Promise.all(streaming);
-      assert.ok(host.list().every((s) => s.streaming), 'all four stream');
+      assert.ok(supervisor.list().every((s) => s.streaming), 'all four stream');
 
       const before = childrenOf().map((p) => p.pid);
-      const fifth = await host.start(fakeSpec(dialect));
+      const fifth = await supervisor.start(fakeSpec(dialect));
       assert.deepEqual([fifth.status, fifth.status === 'error' && fifth.error], ['error', LIMIT]);
       assert.deepEqual(childrenOf().map((p) => p.pid).filter((p) => !before.includes(p) && cmdline(p).includes('fake-worker')), []);
 
       // A steer first (in pi it must be queued before the abort lands, or pi, idle by then, would
       // run it as a turn of its own), then all the other verbs at once on every worker, in one tick.
-      const steers = await Promise.all(ids.map((id) => host.prompt(id, 'say steered', { streamingBehavior: 'steer' })));
+      const steers = await Promise.all(ids.map((id) => supervisor.prompt(id, 'say steered', { streamingBehavior: 'steer' })));
       const calls = ids.map((id, i) => {
-        const state = host.state(id);
+        const state = supervisor.state(id);
         return {
           id,
           state,
-          plain: host.prompt(id, 'say plain'),
+          plain: supervisor.prompt(id, 'say plain'),
           steer: Promise.resolve(steers[i]),
-          compact: host.compact(id),
-          abort: host.abort(id),
-          redirect: host.redirect(id, 'say redirected here', { source: 'load-redirect' }),
-          ended: waitFor(host, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000, `${id}'s redirected turn`),
+          compact: supervisor.compact(id),
+          abort: supervisor.abort(id),
+          redirect: supervisor.redirect(id, 'say redirected here', { source: 'load-redirect' }),
+          ended: waitFor(supervisor, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000, `${id}'s redirected turn`),
         };
       });
       for (const c of calls) {
@@ -81,7 +81,7 @@ for (const dialect of ['pi', 'tau'] as const) {
       off();
       // Each worker's history is its own: one aborted turn, then the redirected one.
       for (const id of ids) {
-        const s = host.state(id);
+        const s = supervisor.state(id);
         if (s.status === 'not_found') return assert.fail(`${id} vanished`);
         assert.equal(s.state.status, 'running');
         assert.equal(s.state.streaming, false);
@@ -99,29 +99,29 @@ for (const dialect of ['pi', 'tau'] as const) {
 
     if (dialect === 'pi') {
       it('an abort with a steer still queued settles at agent_end (pi keeps the queue and does not go on)', async () => {
-        const [id] = host.list().map((s) => s.workerId);
-        const streaming = waitFor(host, id, (e) => e.type === 'message_update' && e.delta === 'word0 ', 20_000, 'streaming');
-        assert.equal((await host.prompt(id, LONG)).status, 'accepted');
+        const [id] = supervisor.list().map((s) => s.workerId);
+        const streaming = waitFor(supervisor, id, (e) => e.type === 'message_update' && e.delta === 'word0 ', 20_000, 'streaming');
+        assert.equal((await supervisor.prompt(id, LONG)).status, 'accepted');
         await streaming;
-        const queued = waitFor(host, id, (e) => e.type === 'queue_update' && Array.isArray(e.data?.steering) && (e.data.steering as unknown[]).length === 1, 10_000, 'the queued steer');
-        assert.equal((await host.prompt(id, 'say steered', { streamingBehavior: 'steer' })).status, 'accepted');
+        const queued = waitFor(supervisor, id, (e) => e.type === 'queue_update' && Array.isArray(e.data?.steering) && (e.data.steering as unknown[]).length === 1, 10_000, 'the queued steer');
+        assert.equal((await supervisor.prompt(id, 'say steered', { streamingBehavior: 'steer' })).status, 'accepted');
         await queued;
-        const a = await within(host.abort(id), 30_000, 'the abort');
+        const a = await within(supervisor.abort(id), 30_000, 'the abort');
         assert.equal(a.status, 'aborted', JSON.stringify(a));
-        const s = host.state(id);
+        const s = supervisor.state(id);
         assert.equal(s.status !== 'not_found' && s.state.streaming, false);
         // The queued steer rides along with the next prompt, as pi does.
-        const next = waitFor(host, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 20_000, 'the next turn');
-        assert.equal((await host.prompt(id, 'say next')).status, 'accepted');
+        const next = waitFor(supervisor, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 20_000, 'the next turn');
+        assert.equal((await supervisor.prompt(id, 'say next')).status, 'accepted');
         await next;
       });
     }
 
     it('stopping all four at once: each stopped, nothing of any tree is left, and a new start is allowed', async () => {
-      const results = await within(host.stopAll(), 20_000, 'stopAll');
+      const results = await within(supervisor.stopAll(), 20_000, 'stopAll');
       assert.deepEqual(results.map((r) => r.status), ['stopped', 'stopped', 'stopped', 'stopped']);
       for (const pid of pids) assert.deepEqual(groupMembers(pid), []);
-      const again = await host.start(fakeSpec(dialect));
+      const again = await supervisor.start(fakeSpec(dialect));
       assert.equal(again.status, 'started', again.status === 'error' ? again.error : '');
       if (again.status === 'started') pids.push(again.pid);
     });

@@ -3,26 +3,26 @@
 // still ends the worker.
 import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
-import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/supervisor';
 import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, within } from '../fixtures/faults-helpers';
 
 const ONE_S = 1_000;
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker goes silent (${dialect})`, () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let sent: ReturnType<typeof tracedHost>['sent'];
     const pids: number[] = [];
     beforeEach(() => {
-      ({ host, sent } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S, resyncMs: 200 } }));
+      ({ host: supervisor, sent } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S, resyncMs: 200 } }));
     });
     afterEach(async () => {
-      await host.dispose();
+      await supervisor.dispose();
       killAll(pids.splice(0));
     });
 
     async function start(flags: string[]) {
-      const r = await host.start(fakeSpec(dialect, flags));
+      const r = await supervisor.start(fakeSpec(dialect, flags));
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       pids.push(r.pid);
       return r;
@@ -30,12 +30,12 @@ for (const dialect of ['pi', 'tau'] as const) {
 
     it('no answer to a request: error after the command timeout; the worker is still running and stoppable', async () => {
       const r = await start(['--silent', 'prompt']);
-      const p = await within(host.prompt(r.workerId, 'say anyone there?'), 10_000, 'the prompt');
+      const p = await within(supervisor.prompt(r.workerId, 'say anyone there?'), 10_000, 'the prompt');
       assert.equal(p.status, 'error');
       assert.equal(p.status === 'error' && p.error, 'prompt: no answer from the worker within 1 s');
       assert.ok(p.ms >= ONE_S, `gave up after ${p.ms} ms, before the 1 s timeout`);
-      assert.equal(host.state(r.workerId).status, 'running');
-      const s = await host.stop(r.workerId);
+      assert.equal(supervisor.state(r.workerId).status, 'running');
+      const s = await supervisor.stop(r.workerId);
       assert.equal(s.status, 'stopped');
       assert.equal(s.status === 'stopped' && s.killed, false);
       assert.deepEqual(groupMembers(r.pid), []);
@@ -43,29 +43,29 @@ for (const dialect of ['pi', 'tau'] as const) {
 
     it('no answer to the readiness probe: start fails after the command timeout and nothing is left', async () => {
       const before = childrenOf().map((p) => p.pid);
-      const r = await within(host.start(fakeSpec(dialect, ['--hang-probe'])), 15_000, 'start');
+      const r = await within(supervisor.start(fakeSpec(dialect, ['--hang-probe'])), 15_000, 'start');
       assert.equal(r.status, 'error');
       assert.match(r.status === 'error' ? r.error : '', /^the worker did not become ready: the readiness probe: no answer from the worker within 1 s/);
-      assert.deepEqual(host.list(), []);
+      assert.deepEqual(supervisor.list(), []);
       const left = childrenOf().filter((p) => !before.includes(p.pid) && cmdline(p.pid).includes('fake-worker'));
       assert.deepEqual(left, []);
     });
 
     it('never settling after abort: abort fails after the settle timeout; a redirect does not send its prompt', async () => {
       const r = await start(['--no-settle']);
-      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
-      await host.prompt(r.workerId, 'bash sleep 30');
+      const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+      await supervisor.prompt(r.workerId, 'bash sleep 30');
       await tool;
-      const a = await within(host.abort(r.workerId), 10_000, 'the abort');
+      const a = await within(supervisor.abort(r.workerId), 10_000, 'the abort');
       assert.equal(a.status, 'error');
       assert.equal(a.status === 'error' && a.error, 'settling after abort: no answer from the worker within 1 s');
       assert.ok(a.ms >= ONE_S, `took ${a.ms} ms`);
-      const d = await within(host.redirect(r.workerId, 'say the new plan'), 10_000, 'the redirect');
+      const d = await within(supervisor.redirect(r.workerId, 'say the new plan'), 10_000, 'the redirect');
       assert.equal(d.status, 'error');
       assert.equal(d.status === 'error' && d.error, 'settling after abort: no answer from the worker within 1 s; the new instruction was not sent');
       assert.equal(sent(r.workerId, 'abort').length, 2);
       assert.equal(sent(r.workerId, 'prompt').length, 1, 'the redirect must not send its prompt');
-      const s = await host.stop(r.workerId);
+      const s = await supervisor.stop(r.workerId);
       assert.equal(s.status, 'stopped');
       assert.deepEqual(groupMembers(r.pid), []);
     });
@@ -73,19 +73,19 @@ for (const dialect of ['pi', 'tau'] as const) {
     it('a prompt accepted and no turn after it: the host asks the worker, finds it idle and says so; abort then has nothing to abort', async () => {
       const r = await start(['--no-turn']);
       const probes = sent(r.workerId, 'get_state').length;
-      const corrected = waitFor(host, r.workerId, ofType('state_resync'), 10_000, 'the state correction');
-      const p = await host.prompt(r.workerId, 'say hello');
+      const corrected = waitFor(supervisor, r.workerId, ofType('state_resync'), 10_000, 'the state correction');
+      const p = await supervisor.prompt(r.workerId, 'say hello');
       assert.equal(p.status, 'accepted');
-      const before = host.state(r.workerId);
+      const before = supervisor.state(r.workerId);
       assert.equal(before.status !== 'not_found' && before.state.streaming, true, 'an accepted prompt is a turn on its way');
       const e = await corrected;
       assert.equal(e.error, 'the host took the worker for busy, but it is idle: it accepted a prompt and no turn began');
       assert.ok(sent(r.workerId, 'get_state').length > probes, 'the host did not ask the worker');
-      const after = host.state(r.workerId);
+      const after = supervisor.state(r.workerId);
       if (after.status === 'not_found') return assert.fail('worker vanished');
       assert.equal(after.state.streaming, false);
       assert.equal(after.state.lastError, e.error);
-      const a = await host.abort(r.workerId);
+      const a = await supervisor.abort(r.workerId);
       assert.equal(a.status, 'not_streaming');
     });
 
@@ -94,10 +94,10 @@ for (const dialect of ['pi', 'tau'] as const) {
         // τ, on stdin EOF, waits for the turn (1 s), aborts it and waits again (5 s): with a turn
         // that cannot end and SIGTERM ignored, only the host's SIGKILL ends it.
         const r = await start(['--ignore-sigterm']);
-        const started = waitFor(host, r.workerId, ofType('agent_start'));
-        await host.prompt(r.workerId, 'say stuck\nhang');
+        const started = waitFor(supervisor, r.workerId, ofType('agent_start'));
+        await supervisor.prompt(r.workerId, 'say stuck\nhang');
         await started;
-        const s = await within(host.stop(r.workerId), 10_000, 'stop');
+        const s = await within(supervisor.stop(r.workerId), 10_000, 'stop');
         assert.equal(s.status, 'stopped');
         if (s.status !== 'stopped') return;
         assert.equal(s.killed, true);
@@ -109,13 +109,13 @@ for (const dialect of ['pi', 'tau'] as const) {
     } else {
       it('ignoring SIGTERM: pi also exits when its stdin closes, so stop needs no SIGKILL', async () => {
         const r = await start(['--ignore-sigterm']);
-        const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
-        await host.prompt(r.workerId, 'bash sleep 30');
+        const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+        await supervisor.prompt(r.workerId, 'bash sleep 30');
         await tool;
         // The tool's process is forked just after its start event is written.
         await until(() => treeOf(r.pid).length >= 2, 5_000, () => `the tool never appeared under ${r.pid}`);
         const tree = treeOf(r.pid).map((p) => p.pid);
-        const s = await within(host.stop(r.workerId), 10_000, 'stop');
+        const s = await within(supervisor.stop(r.workerId), 10_000, 'stop');
         assert.equal(s.status, 'stopped');
         if (s.status !== 'stopped') return;
         assert.equal(s.killed, false);

@@ -11,31 +11,31 @@ import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { Supervisor, SupervisorOptions } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { cgroupSupport } from '../../src/core/worker/cgroup';
-import { fakeSpec, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 import { alive, describePids, killAll, stat, treeOf, until, within } from '../fixtures/faults-helpers';
 
 const ENDINGS = ['stop', 'stopAll', 'dispose'] as const;
 type Ending = (typeof ENDINGS)[number];
 
-async function end(host: Supervisor, workerId: string, how: Ending): Promise<void> {
-  if (how === 'stop') assert.equal((await within(host.stop(workerId), 10_000, 'stop')).status, 'stopped');
-  else if (how === 'stopAll') await within(host.stopAll(), 10_000, 'stopAll');
-  else await within(host.dispose(), 10_000, 'dispose');
+async function end(supervisor: Supervisor, workerId: string, how: Ending): Promise<void> {
+  if (how === 'stop') assert.equal((await within(supervisor.stop(workerId), 10_000, 'stop')).status, 'stopped');
+  else if (how === 'stopAll') await within(supervisor.stopAll(), 10_000, 'stopAll');
+  else await within(supervisor.dispose(), 10_000, 'dispose');
 }
 
 const resultText = (e: AgentEvent): string => JSON.stringify((e as { result?: unknown }).result ?? '');
 
 describe('faults: Stop ends everything of the worker', () => {
   let dir: string;
-  let host: Supervisor | null = null;
+  let supervisor: Supervisor | null = null;
   const leftovers = new Set<number>();
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'rpc-faults-stopall-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
-    await host?.dispose();
-    host = null;
+    await supervisor?.dispose();
+    supervisor = null;
     delete process.env.RPC_WORKERS_WATCHDOG_STATE;
     killAll(leftovers);
     leftovers.clear();
@@ -45,12 +45,12 @@ describe('faults: Stop ends everything of the worker', () => {
     it(`${how}: a background job whose shell exited, seen by the watchdog, is ended (no cgroup)`, async () => {
       const state = path.join(dir, `state-${how}.json`);
       process.env.RPC_WORKERS_WATCHDOG_STATE = state;
-      host = createSupervisor({ cgroups: false } as SupervisorOptions);
-      const r = await host.start(fakeSpec('pi'));
+      supervisor = createSupervisor({ cgroups: false } as SupervisorOptions);
+      const r = await supervisor.start(fakeSpec('pi'));
       if (r.status !== 'started') throw new Error(r.error);
       leftovers.add(r.pid);
-      const ended = waitFor(host, r.workerId, ofType('tool_execution_end'));
-      assert.equal((await host.prompt(r.workerId, 'bash sleep 600 & echo "bg $!"; sleep 600')).status, 'accepted');
+      const ended = waitFor(supervisor, r.workerId, ofType('tool_execution_end'));
+      assert.equal((await supervisor.prompt(r.workerId, 'bash sleep 600 & echo "bg $!"; sleep 600')).status, 'accepted');
       await until(() => treeOf(r.pid).filter((p) => p.comm === 'sleep').length === 2, 5_000, () => describePids(treeOf(r.pid).map((p) => p.pid)));
       const tree = treeOf(r.pid);
       const sh = tree.find((p) => p.comm === 'sh')!;
@@ -69,7 +69,7 @@ describe('faults: Stop ends everything of the worker', () => {
       process.kill(sh.pid, 'SIGKILL');
       await ended;
       assert.ok(sleeps.every((p) => alive(p) && !treeOf(r.pid).some((q) => q.pid === p)), 'the jobs left the worker\'s tree and live');
-      await end(host, r.workerId, how);
+      await end(supervisor, r.workerId, how);
       const left = sleeps.filter(alive);
       assert.deepEqual(left, [], `left after ${how}: ${describePids(left)}`);
     });
@@ -85,12 +85,12 @@ describe('faults: Stop ends everything of the worker', () => {
 
     /** Starts a worker whose tool double-forks a sleep into a new session and exits at once. */
     async function escaped(options: SupervisorOptions) {
-      host = createSupervisor(options);
-      const r = await host.start(fakeSpec('pi'));
+      supervisor = createSupervisor(options);
+      const r = await supervisor.start(fakeSpec('pi'));
       if (r.status !== 'started') throw new Error(r.error);
       leftovers.add(r.pid);
-      const ended = waitFor(host, r.workerId, ofType('tool_execution_end'));
-      assert.equal((await host.prompt(r.workerId, `bash setsid sh -c 'sleep 600 & echo "bg $!"'`)).status, 'accepted');
+      const ended = waitFor(supervisor, r.workerId, ofType('tool_execution_end'));
+      assert.equal((await supervisor.prompt(r.workerId, `bash setsid sh -c 'sleep 600 & echo "bg $!"'`)).status, 'accepted');
       const text = resultText(await ended);
       const pid = Number(/bg (\d+)/.exec(text)?.[1]);
       assert.ok(pid > 0, `the job's pid in ${text}`);
@@ -104,7 +104,7 @@ describe('faults: Stop ends everything of the worker', () => {
     for (const how of ENDINGS) {
       it(`${how}: a job that double-forked into a session of its own is ended`, async () => {
         const { r, pid } = await escaped({});
-        await end(host!, r.workerId, how);
+        await end(supervisor!, r.workerId, how);
         await until(() => !alive(pid), 5_000, () => `left after ${how}: ${describePids([pid])}`);
         assert.equal(alive(pid), false);
       });
@@ -112,7 +112,7 @@ describe('faults: Stop ends everything of the worker', () => {
 
     it('without the cgroup the same job outlives Stop (what it is there for)', async () => {
       const { r, pid } = await escaped({ cgroups: false } as SupervisorOptions);
-      await end(host!, r.workerId, 'stop');
+      await end(supervisor!, r.workerId, 'stop');
       assert.equal(alive(pid), true, 'the double-forked job escaped the tree and the groups');
     });
   });

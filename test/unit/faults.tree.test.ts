@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/supervisor';
 import { alive, describePids, killAll, treeOf, until, within } from '../fixtures/faults-helpers';
 
 // What the fake's `grandchild` directive runs, and the same with the background sleep in a new session.
@@ -14,24 +14,24 @@ const SCRIPTS = {
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: process trees (${dialect})`, () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     const leftovers = new Set<number>();
     beforeEach(() => {
-      host = createSupervisor();
+      supervisor = createSupervisor();
     });
     afterEach(async () => {
-      await host.dispose();
+      await supervisor.dispose();
       killAll(leftovers);
       leftovers.clear();
     });
 
     /** Starts a worker running `script` and returns its whole tree once sh has forked both sleeps. */
     async function treeWith(script: string, flags: string[] = []) {
-      const r = await host.start(fakeSpec(dialect, flags));
+      const r = await supervisor.start(fakeSpec(dialect, flags));
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       leftovers.add(r.pid);
-      const tool = waitFor(host, r.workerId, ofType('tool_execution_start'));
-      assert.equal((await host.prompt(r.workerId, script)).status, 'accepted');
+      const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+      assert.equal((await supervisor.prompt(r.workerId, script)).status, 'accepted');
       await tool;
       // worker → sh → (sleep 600 &, sleep 600). τ's tool updates carry no output, so the
       // grandchildren are read from the process table.
@@ -52,7 +52,7 @@ for (const dialect of ['pi', 'tau'] as const) {
         const groups = new Set(grandchildren.map((p) => p.pgid));
         if (script.startsWith('bash setsid')) assert.equal(groups.size, 2, 'the setsid grandchild has a group of its own');
         assert.ok(!groups.has(r.pid) && sh.pgid !== r.pid, 'the tool runs in a group of its own, as pi\'s bash does');
-        const s = await within(host.stop(r.workerId), 10_000, 'stop');
+        const s = await within(supervisor.stop(r.workerId), 10_000, 'stop');
         assert.equal(s.status, 'stopped');
         assert.equal(s.status === 'stopped' && s.killed, false, 'SIGTERM was enough for the worker itself');
         const left = tree.filter(alive);
@@ -65,7 +65,7 @@ for (const dialect of ['pi', 'tau'] as const) {
     if (dialect === 'tau') {
       it('the SIGKILL escalation reaches a grandchild in another session (worker ignores SIGTERM, never settles)', async () => {
         const { r, tree } = await treeWith(SCRIPTS['a sleep 600 in a session of its own (setsid)'], ['--ignore-sigterm', '--no-settle']);
-        const s = await within(host.stop(r.workerId), 10_000, 'stop');
+        const s = await within(supervisor.stop(r.workerId), 10_000, 'stop');
         assert.equal(s.status, 'stopped');
         assert.equal(s.status === 'stopped' && s.killed, true);
         assert.ok(s.status === 'stopped' && s.ms >= 2_000, `SIGKILL before the 2 s grace: ${JSON.stringify(s)}`);

@@ -8,38 +8,38 @@ import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { cardFolderSources, fileSource, LaunchConfigWatch } from '../../src/core/guard/launchConfig';
-import { fakeSpec, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 
 describe('guard: a change to how workers start, made while a worker ran, is confirmed', () => {
   let ws: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let watch: LaunchConfigWatch;
-  const live = () => host.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
+  const live = () => supervisor.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
   beforeEach(() => {
     ws = mkdtempSync(path.join(tmpdir(), 'rpcw-launchcfg-'));
     mkdirSync(path.join(ws, '.pi', 'agents'), { recursive: true });
     mkdirSync(path.join(ws, '.vscode'));
     writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
-    host = createSupervisor();
+    supervisor = createSupervisor();
     watch = new LaunchConfigWatch(() => [fileSource(path.join(ws, '.vscode', 'settings.json')), ...cardFolderSources(path.join(ws, '.pi', 'agents'))]);
-    host.onState((s) => {
+    supervisor.onState((s) => {
       if (s.status === 'starting' || s.status === 'running') watch.started();
       else watch.observe(live());
     });
   });
   afterEach(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     rmSync(ws, { recursive: true, force: true });
   });
 
   it('a card written by a worker while it ran is held until confirmed; a change after it ended is the person\'s', async () => {
-    const r = await host.start({ ...fakeSpec('pi'), cwd: ws });
+    const r = await supervisor.start({ ...fakeSpec('pi'), cwd: ws });
     if (r.status !== 'started') throw new Error(r.error);
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'));
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
     const card = '---\nname: reviewer\ndescription: Reviews\ntools: read, bash\n---\nAnything goes.\n';
-    await host.prompt(r.workerId, `tool write ${JSON.stringify({ path: '.pi/agents/reviewer.md', content: card })}`);
+    await supervisor.prompt(r.workerId, `tool write ${JSON.stringify({ path: '.pi/agents/reviewer.md', content: card })}`);
     await settled;
-    assert.equal((await host.stop(r.workerId)).status, 'stopped');
+    assert.equal((await supervisor.stop(r.workerId)).status, 'stopped');
     watch.observe(live());
     const card1 = path.join(ws, '.pi', 'agents', 'reviewer.md');
     assert.deepEqual(watch.pending(), [`${path.join(ws, '.pi', 'agents')}${path.sep} (its cards)`, card1].sort());
@@ -52,7 +52,7 @@ describe('guard: a change to how workers start, made while a worker ran, is conf
   });
 
   it('a settings change while a worker still runs is held at the next start\'s check', async () => {
-    const r = await host.start({ ...fakeSpec('pi'), cwd: ws });
+    const r = await supervisor.start({ ...fakeSpec('pi'), cwd: ws });
     if (r.status !== 'started') throw new Error(r.error);
     writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{"rpcWorkers.profiles": []}');
     watch.observe(live());

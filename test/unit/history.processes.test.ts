@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { HistoryStore } from '../../src/core/history';
 import { HOST_PROCESS } from '../fixtures/faults-helpers';
-import { fakeSpec, ROOT } from '../helpers/host';
+import { fakeSpec, ROOT } from '../helpers/supervisor';
 
 const WRITER = path.join(ROOT, 'test/fixtures/history-writer.ts');
 let dir: string;

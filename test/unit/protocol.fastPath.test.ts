@@ -9,7 +9,7 @@ import { MISS, fastParser } from '../../src/protocol/fastParse';
 import { hostMessageSchema, type PageEvent } from '../../src/protocol/hostMessages';
 import { slimEvent } from '../../src/protocol/messages';
 import { hostStream } from '../fixtures/hostStream';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 const fast = fastParser(hostMessageSchema)!;
 const STREAMS = path.join(ROOT, 'test/fixtures/streams');

@@ -13,7 +13,7 @@ import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
 import { readSettings } from '../../src/ui/settings/settings';
-import { ofType, record, ROOT, waitFor } from '../helpers/host';
+import { ofType, record, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { requireTau } from '../fixtures/tau-env.mjs';
 import { pi1LauncherDir } from '../fixtures/pi-env.mjs';
@@ -47,28 +47,28 @@ describe('the README\'s first-worker recipes, as written', function () {
   this.timeout(90_000);
   let llm: MockLlm;
   let home: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   beforeEach(async () => {
     llm = await startMockLlm({ defaultText: TEXT });
     home = mkdtempSync(path.join(tmpdir(), 'rpcw-recipe-'));
     mkdirSync(path.join(home, 'tmp'));
-    host = createSupervisor();
+    supervisor = createSupervisor();
   });
   afterEach(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     await llm.close();
     rmSync(home, { recursive: true, force: true });
   });
 
   /** Starts the worker, prompts once; the model's answer must be in the log. */
   async function answers(spec: WorkerSpec): Promise<void> {
-    const r = await host.start(spec);
+    const r = await supervisor.start(spec);
     if (r.status !== 'started') return assert.fail(`${spec.name}: ${r.error}`);
-    const events = record(host, () => r.workerId);
-    const settled = waitFor(host, r.workerId, ofType('agent_settled'), 60_000, 'the end of the first turn');
-    assert.equal((await host.prompt(r.workerId, 'hello')).status, 'accepted');
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 60_000, 'the end of the first turn');
+    assert.equal((await supervisor.prompt(r.workerId, 'hello')).status, 'accepted');
     const end = await settled;
-    assert.equal(end.end_reason, 'done', `${spec.name}: ${JSON.stringify(end)}; stderr: ${host.list().find((s) => s.workerId === r.workerId)?.stderrTail.join('\n')}`);
+    assert.equal(end.end_reason, 'done', `${spec.name}: ${JSON.stringify(end)}; stderr: ${supervisor.list().find((s) => s.workerId === r.workerId)?.stderrTail.join('\n')}`);
     assert.ok(JSON.stringify(events).includes('The recipe'), `${spec.name}: the model's answer is not in the log`);
   }
 

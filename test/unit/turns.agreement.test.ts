@@ -10,7 +10,7 @@ import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import type { EndEntry, TurnEntry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
 import { hostStream } from '../fixtures/hostStream';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 const STREAMS = path.join(ROOT, 'test/fixtures/streams');
 const load = (file: string): PageEvent[] => readFileSync(path.join(STREAMS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PageEvent);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
 import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
-import { LazyHost } from '../../src/ui/host/lazyHost';
+import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
 import * as manifest from '../../package.json';
 
@@ -59,7 +59,7 @@ describe('ui settings', () => {
 
 describe('ui lazy host', () => {
   it('answers with the core\'s own default limits before the core is loaded', () => {
-    const lazy = new LazyHost(() => assert.fail('the core was loaded'), {});
+    const lazy = new LazySupervisor(() => assert.fail('the core was loaded'), {});
     assert.deepEqual(lazy.limits, DEFAULT_LIMITS);
     assert.equal(lazy.loaded, false);
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { findSurvivors, stopSurvivors } from '../../src/core/index';
 import { startStamp } from '../../src/core/worker/processTree';
 import { LEAVE, offerSurvivorStop, STOP, type SurvivorDeps } from '../../src/ui/host/survivors';
-import { isAlive } from '../helpers/host';
+import { isAlive } from '../helpers/supervisor';
 
 describe('survivors of a crashed window', () => {
   let dir: string;

@@ -12,7 +12,7 @@ import { MISS, fastChecker, fastParser } from '../../src/protocol/fastParse';
 import { deltaSchema as piDeltaSchema, eventSchema as piEventSchema } from '../../src/core/wire/pi';
 import { TauCodec, wireEventSchema as tauEventSchema } from '../../src/core/wire/tau';
 import { hostMessageSchema } from '../../src/protocol/hostMessages';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 function recorded(name: string): Array<Record<string, unknown>> {
   const file = path.join(ROOT, 'bench/recordings', `${name}.wire`);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { WorkerStatus } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { Status } from '../../src/core/worker/status';
-import { fakeSpec } from '../helpers/host';
+import { fakeSpec } from '../helpers/supervisor';
 
 describe('worker status', () => {
   it('a set to the same status announces nothing; a real change announces once, after what goes with it', () => {
@@ -20,17 +20,17 @@ describe('worker status', () => {
 
   for (const dialect of ['tau', 'pi'] as const) {
     it(`a worker's life (${dialect}): each status is announced once, and stopped only after its worker_exit event`, async () => {
-      const host = createSupervisor();
+      const supervisor = createSupervisor();
       const heard: string[] = [];
-      host.onState((s) => heard.push(`state ${s.status}`));
-      host.onEvent((_id, e) => {
+      supervisor.onState((s) => heard.push(`state ${s.status}`));
+      supervisor.onEvent((_id, e) => {
         if (e.type === 'worker_exit') heard.push('event worker_exit');
       });
       try {
-        const r = await host.start(fakeSpec(dialect));
+        const r = await supervisor.start(fakeSpec(dialect));
         assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
         if (r.status !== 'started') return;
-        assert.equal((await host.stop(r.workerId)).status, 'stopped');
+        assert.equal((await supervisor.stop(r.workerId)).status, 'stopped');
         const statuses = heard.filter((h) => h.startsWith('state ')).map((h) => h.slice(6) as WorkerStatus);
         // Runs of the same status collapse to one: other changes (model, turns) may repeat one.
         const changes = statuses.filter((s, i) => s !== statuses[i - 1]);
@@ -38,7 +38,7 @@ describe('worker status', () => {
         assert.equal(statuses.filter((s) => s === 'stopped').length, 1, heard.join(', '));
         assert.ok(heard.indexOf('event worker_exit') < heard.indexOf('state stopped'), heard.join(', '));
       } finally {
-        await host.dispose();
+        await supervisor.dispose();
       }
     });
   }

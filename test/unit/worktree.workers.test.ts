@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { mergeWorktree, specInWorktree, workerChanges, type WorkerWorktree } from '../../src/core/worktree';
 import { created, makeRepo } from '../helpers/gitRepo';
-import { ofType, ROOT, waitFor } from '../helpers/host';
+import { ofType, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 
@@ -23,7 +23,7 @@ for (const pi of PI_VERSIONS) describe(`two guarded pi ${pi.version} workers in 
   // One mock model per worker, so that neither can be handed the other's reply.
   const llms: MockLlm[] = [];
   const dirs: string[] = [];
-  let host: WorkerHost;
+  let supervisor: Supervisor;
   let dir: string;
   let repo: string;
   before(async () => {
@@ -39,10 +39,10 @@ for (const pi of PI_VERSIONS) describe(`two guarded pi ${pi.version} workers in 
   });
   beforeEach(() => {
     ({ dir, repo } = makeRepo({ 'a.txt': ORIGINAL }));
-    host = createSupervisor({ piGuardPath: GUARD_BUNDLE });
+    supervisor = createSupervisor({ piGuardPath: GUARD_BUNDLE });
   });
   afterEach(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -69,18 +69,18 @@ for (const pi of PI_VERSIONS) describe(`two guarded pi ${pi.version} workers in 
     ]);
     const ids: string[] = [];
     for (const [i, wt] of wts.entries()) {
-      const s = await host.start(specFor(wt, i));
+      const s = await supervisor.start(specFor(wt, i));
       if (s.status !== 'started') return assert.fail(s.error);
       assert.equal(s.state.guarded, true);
       assert.equal(s.state.cwd, wt.path);
       ids.push(s.workerId);
     }
     const blocked: Record<string, string[]> = { [ids[0]]: [], [ids[1]]: [] };
-    host.onEvent((id, e) => {
+    supervisor.onEvent((id, e) => {
       if (e.type === 'tool_execution_end' && e.blocked) blocked[id].push(e.blocked_by ?? '?');
     });
-    const settled = ids.map((id) => waitFor(host, id, ofType('agent_settled'), 60_000));
-    const prompts = await Promise.all(ids.map((id) => host.prompt(id, 'edit a.txt')));
+    const settled = ids.map((id) => waitFor(supervisor, id, ofType('agent_settled'), 60_000));
+    const prompts = await Promise.all(ids.map((id) => supervisor.prompt(id, 'edit a.txt')));
     assert.deepEqual(prompts.map((p) => p.status), ['accepted', 'accepted']);
     await Promise.all(settled);
 
@@ -104,7 +104,7 @@ for (const pi of PI_VERSIONS) describe(`two guarded pi ${pi.version} workers in 
     assert.equal(readFileSync(path.join(repo, 'notes.md'), 'utf8'), 'beta notes\n', 'the part that merged cleanly is there, staged');
 
     // Stopping a worker leaves its worktree, branch and work for the person.
-    await host.stopAll();
+    await supervisor.stopAll();
     assert.equal(readFileSync(path.join(b.path, 'notes.md'), 'utf8'), 'beta notes\n');
     assert.match(execFileSync('git', ['for-each-ref', '--format=%(refname)', `refs/heads/${b.branch}`], { cwd: repo, encoding: 'utf8' }), /refs\/heads\/worker\/beta/);
   });

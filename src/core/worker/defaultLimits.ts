@@ -1,5 +1,5 @@
 // The host's default limits, the one copy. A leaf that imports nothing, so the extension's
-// activation bundle (ui/host/lazyHost.ts, ui/settings/settings.ts) takes these numbers without the
+// activation bundle (ui/host/lazySupervisor.ts, ui/settings/settings.ts) takes these numbers without the
 // core; package.json's settings declare the same defaults (test/unit/ui.settings.test.ts compares them).
 export const DEFAULT_LIMITS = Object.freeze({
   maxWorkers: 4,

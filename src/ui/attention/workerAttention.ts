@@ -11,7 +11,7 @@ import { Disposable, toDisposable } from '../disposable';
 import { badgeFor } from './attentionLook';
 
 export interface AttentionServices {
-  host: Supervisor;
+  supervisor: Supervisor;
   setting(): NotifySetting;
   /** The workers whose log is on screen now. */
   visibleLogs(): Set<string>;
@@ -51,10 +51,10 @@ export class WorkerAttention extends Disposable {
 
   constructor(private readonly s: AttentionServices) {
     super();
-    this._register(toDisposable(s.host.onState((state) => this.onState(state))));
+    this._register(toDisposable(s.supervisor.onState((state) => this.onState(state))));
     this._register(s.onDidChangeLooking(() => this.lookSoon()));
     this._register(toDisposable(() => clearTimeout(this.lookTimer)));
-    for (const state of s.host.list()) {
+    for (const state of s.supervisor.list()) {
       if (state.status === 'running') this.ran.add(state.workerId);
       this.board.update(state, false);
     }

@@ -25,7 +25,7 @@ import { LaunchConfigGate } from '../settings/launchConfigGate';
 import type { WorkerSelection } from '../views/workerSelection';
 
 export interface CommandServices {
-  host: Supervisor;
+  supervisor: Supervisor;
   extensionPath: string;
   /** Where τ workers keep their sessions: the extension's workspace storage. */
   tauSessionDir: string;
@@ -66,7 +66,7 @@ export class Commands extends Disposable {
   constructor(private readonly s: CommandServices) {
     super();
     const views = viewCommands(s, (p, pick) => this.worker(p, pick));
-    this.launchConfig = this._register(new LaunchConfigGate(s.host, s.settings));
+    this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),
@@ -115,7 +115,7 @@ export class Commands extends Disposable {
   /** The worker named by the argument, or the one the person picks. */
   private async worker(p: ParsedArg, pick: WorkerPick): Promise<string | undefined> {
     if (p.arg.workerId) return p.arg.workerId;
-    return pickWorker(this.s.host, { ...pick, selected: this.s.selection.current, waiting: this.waitingForStart });
+    return pickWorker(this.s.supervisor, { ...pick, selected: this.s.selection.current, waiting: this.waitingForStart });
   }
 
   /** Every worker command's start: its argument checked, then the worker it names or the person picks. */
@@ -245,7 +245,7 @@ export class Commands extends Disposable {
     const name = full.name ?? full.agent ?? `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
-      () => this.s.host.start(agentDirs ? { ...full, agentDirs } : full),
+      () => this.s.supervisor.start(agentDirs ? { ...full, agentDirs } : full),
     );
     await placed?.started(r);
     if (r.status === 'started') {
@@ -284,7 +284,7 @@ export class Commands extends Disposable {
   }
 
   private streaming(workerId: string): boolean {
-    const st = this.s.host.state(workerId);
+    const st = this.s.supervisor.state(workerId);
     return st.status === 'running' && st.state.streaming;
   }
 
@@ -308,7 +308,7 @@ export class Commands extends Disposable {
   /** A prompt, or a steer / follow-up when `behavior` is given and the worker streams. */
   async deliver(workerId: string, message: string, how: Delivery): Promise<PromptResult> {
     const { behavior } = how;
-    const r = await this.s.host.prompt(workerId, message, { ...provenance(how.source, how.submitter, how.correlation), streamingBehavior: behavior });
+    const r = await this.s.supervisor.prompt(workerId, message, { ...provenance(how.source, how.submitter, how.correlation), streamingBehavior: behavior });
     this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : behavior ?? 'prompt', workerId, r, how);
     return r;
   }
@@ -316,7 +316,7 @@ export class Commands extends Disposable {
   async abort(raw?: unknown) {
     const t = await this.target(raw, { title: 'Abort Turn', filter: isStreaming, none: 'No worker is streaming: there is no turn to abort.' });
     if (isRefused(t)) return t;
-    const r = await this.s.host.abort(t.workerId);
+    const r = await this.s.supervisor.abort(t.workerId);
     this.show('abort', t.workerId, r, asked(t.p));
     return r;
   }
@@ -331,7 +331,7 @@ export class Commands extends Disposable {
   }
 
   async doRedirect(workerId: string, message: string, how: Delivery) {
-    const r = await this.s.host.redirect(workerId, message, provenance(how.source, how.submitter, { action: 'redirect', ...how.correlation }));
+    const r = await this.s.supervisor.redirect(workerId, message, provenance(how.source, how.submitter, { action: 'redirect', ...how.correlation }));
     this.show('redirect', workerId, r, how);
     return r;
   }
@@ -364,7 +364,7 @@ export class Commands extends Disposable {
     const message = buildSelectionMessage({ path: relPath, startLine: lines.startLine, endLine: lines.endLine, languageId: doc.languageId, code, instruction });
     const correlation = { file: relPath, lines: [lines.startLine, lines.endLine] };
     if (kind === 'redirect') return this.doRedirect(workerId, message, { source: p.source, submitter: p.submitter, correlation });
-    const st = this.s.host.state(workerId);
+    const st = this.s.supervisor.state(workerId);
     let behavior = p.arg.streamingBehavior;
     if (st.status === 'running' && st.state.streaming && !behavior) {
       behavior = p.programmatic ? 'steer' : await askStreamingBehavior(st.state.name);
@@ -378,7 +378,7 @@ export class Commands extends Disposable {
     if (isRefused(t)) return t;
     const { p, workerId } = t;
     const name = this.name(workerId);
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Compacting ${name}` }, () => this.s.host.compact(workerId, p.arg.message ? { instructions: p.arg.message } : undefined));
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Compacting ${name}` }, () => this.s.supervisor.compact(workerId, p.arg.message ? { instructions: p.arg.message } : undefined));
     this.show('compact', workerId, r, asked(p));
     return r;
   }
@@ -386,14 +386,14 @@ export class Commands extends Disposable {
   async stop(raw?: unknown) {
     const t = await this.target(raw, { title: 'Stop Worker', filter: any, none: 'There is no worker to stop.' });
     if (isRefused(t)) return t;
-    const r = await this.s.host.stop(t.workerId);
+    const r = await this.s.supervisor.stop(t.workerId);
     this.show('stop', t.workerId, r, asked(t.p));
     return r;
   }
 
   async stopAll(): Promise<StopResult[]> {
-    const n = this.s.host.list().length;
-    const r = await this.s.host.stopAll();
+    const n = this.s.supervisor.list().length;
+    const r = await this.s.supervisor.stopAll();
     if (n) vscode.window.setStatusBarMessage(`$(check) Stopped ${n} worker${n === 1 ? '' : 's'}`, 4000);
     return r;
   }

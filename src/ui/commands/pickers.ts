@@ -20,8 +20,8 @@ interface WorkerPick extends vscode.QuickPickItem { workerId: string }
  * that will be a candidate once it runs is offered too (the person may have just started it and
  * mean it): picked, it is waited for.
  */
-export async function pickWorker(host: Supervisor, opts: { title: string; filter: WorkerFilter; selected?: string; none: string; waiting?: Set<string> }): Promise<string | undefined> {
-  const all = host.list();
+export async function pickWorker(supervisor: Supervisor, opts: { title: string; filter: WorkerFilter; selected?: string; none: string; waiting?: Set<string> }): Promise<string | undefined> {
+  const all = supervisor.list();
   const ready = all.filter(opts.filter);
   const starting = all.filter((s) => s.status === 'starting' && opts.filter({ ...s, status: 'running', streaming: false, compacting: false }));
   const candidates = [...ready, ...starting];
@@ -35,7 +35,7 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     return undefined;
   }
   const nameOf = (s: WorkerState) => s.name;
-  if (candidates.length === 1) return starting.length ? whenRunning(host, candidates[0], nameOf(candidates[0]), opts) : candidates[0].workerId;
+  if (candidates.length === 1) return starting.length ? whenRunning(supervisor, candidates[0], nameOf(candidates[0]), opts) : candidates[0].workerId;
   const items: WorkerPick[] = candidates.map((s) => ({
     workerId: s.workerId,
     label: `$(${workerIcon(s).id.replace('~spin', '')}) ${nameOf(s)}`,
@@ -61,7 +61,7 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
     qp.show();
   });
   const stillStarting = starting.find((s) => s.workerId === picked);
-  return stillStarting ? whenRunning(host, stillStarting, nameOf(stillStarting), opts) : picked;
+  return stillStarting ? whenRunning(supervisor, stillStarting, nameOf(stillStarting), opts) : picked;
 }
 
 /**
@@ -69,7 +69,7 @@ export async function pickWorker(host: Supervisor, opts: { title: string; filter
  * it does not start, or no longer fits, the person is told and undefined comes back. `waiting`
  * holds its id meanwhile.
  */
-function whenRunning(host: Supervisor, worker: WorkerState, label: string, opts: { filter: WorkerFilter; waiting?: Set<string> }): Promise<string | undefined> {
+function whenRunning(supervisor: Supervisor, worker: WorkerState, label: string, opts: { filter: WorkerFilter; waiting?: Set<string> }): Promise<string | undefined> {
   const id = worker.workerId;
   const { filter, waiting } = opts;
   waiting?.add(id);
@@ -86,9 +86,9 @@ function whenRunning(host: Supervisor, worker: WorkerState, label: string, opts:
       if (s.status === 'running' && filter(s)) settle(id);
       else settle(undefined, s.status === 'running' ? `${label} started, but can no longer take this.` : `${label} did not start (${s.status})${s.lastError ? `: ${s.lastError}` : '.'}`);
     };
-    const off = host.onState((s) => { if (s.workerId === id) check(s); });
+    const off = supervisor.onState((s) => { if (s.workerId === id) check(s); });
     const cancel = token.onCancellationRequested(() => settle(undefined));
-    const now = host.state(id);
+    const now = supervisor.state(id);
     check(now.status === 'not_found' ? { ...worker, status: 'exited' } : now.state);
   })));
 }

@@ -11,7 +11,7 @@ import { any, isLive, type WorkerFilter } from './pickers';
 
 /** What these commands use of the extension (Commands' services). */
 export interface ViewServices {
-  host: Supervisor;
+  supervisor: Supervisor;
   selection: WorkerSelection;
   eventLog: EventLog;
   tree: SessionsTree;
@@ -27,7 +27,7 @@ export function viewCommands(s: ViewServices, worker: PickWorker) {
   return {
     async showEventLog(raw?: unknown) {
       const p = parseCommandArg(raw, 'palette');
-      const workerId = p.arg.workerId ?? s.selection.current ?? s.host.list().find(isLive)?.workerId;
+      const workerId = p.arg.workerId ?? s.selection.current ?? s.supervisor.list().find(isLive)?.workerId;
       await s.eventLog.show(workerId, { preserveFocus: false });
       if (workerId) void s.tree.reveal(workerId);
       return { status: 'shown', workerId: workerId ?? null };
@@ -53,7 +53,7 @@ export function viewCommands(s: ViewServices, worker: PickWorker) {
       const p = parseCommandArg(raw, 'palette');
       const workerId = await worker(p, { title: 'Copy PID', filter: (w: WorkerState) => w.pid !== null, none: 'No worker has a process id.' });
       if (!workerId) return cancelled;
-      const st = s.host.state(workerId);
+      const st = s.supervisor.state(workerId);
       const pid = st.status === 'not_found' ? null : st.state.pid;
       if (pid === null) return { status: 'not_found' as const, workerId };
       await vscode.env.clipboard.writeText(String(pid));

@@ -35,7 +35,7 @@ export interface ActionResult {
 }
 
 export interface EventLogOptions {
-  host: Supervisor;
+  supervisor: Supervisor;
   extensionUri: vscode.Uri;
   selection: WorkerSelection;
   /** The extension's log (warnings about pages). */
@@ -47,7 +47,7 @@ export interface EventLogOptions {
 export class EventLog extends Disposable implements vscode.WebviewViewProvider, LogHost {
   readonly extensionUri: vscode.Uri;
   readonly selection: WorkerSelection;
-  private readonly host: Supervisor;
+  private readonly supervisor: Supervisor;
   private readonly log: vscode.LogOutputChannel;
   private view: vscode.WebviewView | undefined;
   private viewSession: LogSession | undefined;
@@ -68,18 +68,18 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
 
   constructor(o: EventLogOptions) {
     super();
-    this.host = o.host;
+    this.supervisor = o.supervisor;
     this.extensionUri = o.extensionUri;
     this.selection = o.selection;
     this.log = o.log;
     if (o.attentionOf) this.attentionOf = o.attentionOf;
-    this.archive = new LogArchive(o.host);
+    this.archive = new LogArchive(o.supervisor);
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(vscode.window.registerWebviewPanelSerializer(EVENT_LOG_PANEL, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state).then(() => undefined) }));
-    this._register(toDisposable(o.host.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
+    this._register(toDisposable(o.supervisor.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
     this._register(
       toDisposable(
-        o.host.onState((state) => {
+        o.supervisor.onState((state) => {
           if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.archive.retire(state);
           this.each((s) => s.onState(state));
         }),
@@ -109,7 +109,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   get storeLimit(): number {
-    return this.host.limits.eventStoreSize;
+    return this.supervisor.limits.eventStoreSize;
   }
 
   /** The session of the sidebar view, once it is resolved. */
@@ -127,7 +127,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.viewSession?.dispose();
     const session = new LogSession({ webview: view.webview, log: this, fixed: false, visible: () => view.visible });
     this.viewSession = session;
-    session.setWorker(this.selection.current ?? this.host.list()[0]?.workerId);
+    session.setWorker(this.selection.current ?? this.supervisor.list()[0]?.workerId);
     session.load();
     view.onDidChangeVisibility(() => {
       if (view.visible) session.shown();
@@ -267,7 +267,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
 
   /** Live workers and the stopped ones whose logs are kept, each under its one name. */
   workerList(shown?: string): Array<{ workerId: string; name: string; status: string }> {
-    const live: Array<{ workerId: string; name: string; status: string }> = this.host.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
+    const live: Array<{ workerId: string; name: string; status: string }> = this.supervisor.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
     const past = this.archive.pastEntry(shown);
     if (past) live.push(past);
     // A past session whose worker this window still keeps is that worker: listed once (names are unique).

@@ -39,7 +39,7 @@ const sessionArg = lazySchema(() => z.looseObject({ sessionId: z.optional(z.stri
 type Arg = LazyInfer<typeof sessionArg>;
 
 export interface HistoryServices {
-  host: Supervisor;
+  supervisor: Supervisor;
   past: PastSessions;
   eventLog: EventLog;
   tree: SessionsTree;
@@ -143,12 +143,12 @@ export class HistoryCommands extends Disposable {
    * read-only; null when the history has none of it.
    */
   async restoreKey(shows: string): Promise<string | null> {
-    if (this.s.host.list().some((w) => w.workerId === shows)) return shows;
+    if (this.s.supervisor.list().some((w) => w.workerId === shows)) return shows;
     await this.s.past.load();
     const session = shows.startsWith(PAST_KEY) ? this.s.past.summary(shows.slice(PAST_KEY.length)) : this.s.past.sessions().find((x) => x.workerId === shows);
     if (!session) return null;
     const into = this.s.past.resumeRecord(session.id)?.resumedInto;
-    const live = into ? this.s.host.list().find((w) => this.s.past.sessionOf(w.workerId) === into) : undefined;
+    const live = into ? this.s.supervisor.list().find((w) => this.s.past.sessionOf(w.workerId) === into) : undefined;
     if (live) return live.workerId;
     const read = await this.readPast(session, `the log of "${session.name}"`);
     return read.ok ? this.keepPast(session, read.events) : null;
@@ -167,7 +167,7 @@ export class HistoryCommands extends Disposable {
     const record = this.s.past.resumeRecord(session.id);
     if (!record) return this.fail(`"${session.name}" cannot be resumed: its worker kept no conversation to return to (pi without a session folder, or a worker that offers no sessions)`, { status: 'unsupported', sessionId: session.id });
     // Two workers on one conversation would write one session file from two processes.
-    const running = this.s.host.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
+    const running = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
@@ -177,7 +177,7 @@ export class HistoryCommands extends Disposable {
     const earlier = store ? await this.s.past.eventsWithEarlier(store, session.id) : null;
     const r: StartResult = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Resuming ${session.name}…`, cancellable: false },
-      () => this.s.host.start(spec),
+      () => this.s.supervisor.start(spec),
     );
     if (r.status !== 'started') return this.fail(`could not resume "${session.name}": ${r.error}`, { status: 'error', sessionId: session.id, workerId: r.workerId });
     if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier.events);
@@ -260,9 +260,9 @@ export class HistoryCommands extends Disposable {
   // ---- verbs of a running worker
 
   private async running(a: Arg, title: string): Promise<WorkerState | undefined> {
-    const id = a.workerId ?? await pickWorker(this.s.host, { title, filter: isRunning, selected: this.s.selection.current, none: 'No worker is running: start one first.' });
+    const id = a.workerId ?? await pickWorker(this.s.supervisor, { title, filter: isRunning, selected: this.s.selection.current, none: 'No worker is running: start one first.' });
     if (!id) return undefined;
-    const st = this.s.host.state(id);
+    const st = this.s.supervisor.state(id);
     return st.status === 'not_found' ? undefined : st.state;
   }
 
@@ -277,9 +277,9 @@ export class HistoryCommands extends Disposable {
         validateInput: (v) => (v.trim() ? undefined : 'a model cannot be empty'),
       });
       if (model === undefined) return { status: 'cancelled', workerId: w.workerId };
-      r = await this.s.host.setModel(w.workerId, model.trim());
+      r = await this.s.supervisor.setModel(w.workerId, model.trim());
     } else {
-      r = title === 'New Session' ? await this.s.host.newSession(w.workerId) : await this.s.host.fork(w.workerId);
+      r = title === 'New Session' ? await this.s.supervisor.newSession(w.workerId) : await this.s.supervisor.fork(w.workerId);
     }
     const done = r.status === 'created' || r.status === 'forked' || r.status === 'model_set';
     const what = r.status === 'created' ? 'started a new session' : r.status === 'forked' ? 'forked its session' : r.status === 'model_set' ? `now runs ${'model' in r && r.model ? r.model : 'the model asked for'}` : '';
@@ -300,7 +300,7 @@ export class HistoryCommands extends Disposable {
     }
     const picked = a.mode ?? (await vscode.window.showQuickPick(modes.map((m) => ({ label: m.name, description: m.id === w.mode ? 'current' : m.id, id: m.id })), { title: `Switch Mode of ${w.name}` }))?.id;
     if (picked === undefined) return { status: 'cancelled', workerId: w.workerId };
-    const r = await this.s.host.setMode(w.workerId, picked);
+    const r = await this.s.supervisor.setMode(w.workerId, picked);
     if (r.status === 'mode_set') vscode.window.setStatusBarMessage(`$(check) ${w.name} is in mode ${modes.find((m) => m.id === r.mode)?.name ?? r.mode}`, 4000);
     else void vscode.window.showErrorMessage(`RPC Workers: Switch Mode for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
     return { ...r };
@@ -319,12 +319,12 @@ export class HistoryCommands extends Disposable {
       format = pick.format;
     }
     if (format === 'html') {
-      const r = await this.s.host.exportHtml(w.workerId);
+      const r = await this.s.supervisor.exportHtml(w.workerId);
       if (r.status !== 'exported') return this.fail(`export of ${w.name} to HTML: ${'error' in r ? r.error : r.status}`, { status: r.status, workerId: w.workerId });
       void vscode.env.openExternal(vscode.Uri.file(r.path));
       return { status: 'exported', workerId: w.workerId, path: r.path };
     }
-    const r = await this.s.host.exportMarkdown(w.workerId);
+    const r = await this.s.supervisor.exportMarkdown(w.workerId);
     if (r.status !== 'exported') return this.fail(`export of ${w.name}: ${r.error}`, { status: r.status, workerId: w.workerId });
     await openMarkdown(r.markdown);
     return { status: 'exported', workerId: w.workerId, chars: r.markdown.length };

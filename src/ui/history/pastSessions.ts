@@ -16,7 +16,7 @@ const BOOK_KEY = 'rpcWorkers.history.resume';
 /** Sessions resumed from sessions resumed from ...: the log shows at most this many before the current one. */
 const CHAIN_MAX = 8;
 
-/** What the history part of the host gives (LazyHost forwards it once the core is loaded). */
+/** What the history part of the host gives (LazySupervisor forwards it once the core is loaded). */
 export interface HistoryHost extends Supervisor {
   host(): Supervisor;
   readonly loaded: boolean;
@@ -57,7 +57,7 @@ export class PastSessions extends Disposable {
     })));
   }
 
-  /** The start spec of a worker this window started (LazyHost reports each). */
+  /** The start spec of a worker this window started (LazySupervisor reports each). */
   startedWorker(workerId: string, spec: WorkerSpec): void {
     this.specs.set(workerId, spec);
     const st = this.host.state(workerId);

@@ -14,14 +14,14 @@ type ForgetOutcome = { status: string; error?: string; workerId?: string; forgot
 
 const hasRules = (s: { allowedAlways?: unknown[] }) => (s.allowedAlways?.length ?? 0) > 0;
 
-export function registerForgetAllowed(host: Supervisor, selected: () => string | undefined): vscode.Disposable {
+export function registerForgetAllowed(supervisor: Supervisor, selected: () => string | undefined): vscode.Disposable {
   return vscode.commands.registerCommand(COMMANDS.forgetAllowed, async (raw: unknown): Promise<ForgetOutcome> => {
     const parsed = forgetArg.safeParse(raw ?? {});
     if (!parsed.success) return { status: 'error', error: `invalid argument: ${parsed.error.issues.map((i) => i.message).join('; ')}` };
     const a = parsed.data;
-    const id = a.workerId ?? await pickWorker(host, { title: 'Forget Always-Allowed Actions', filter: hasRules, selected: selected(), none: 'No worker has actions allowed always.' });
+    const id = a.workerId ?? await pickWorker(supervisor, { title: 'Forget Always-Allowed Actions', filter: hasRules, selected: selected(), none: 'No worker has actions allowed always.' });
     if (!id) return { status: 'cancelled' };
-    const st = host.state(id);
+    const st = supervisor.state(id);
     if (st.status === 'not_found') return { status: 'not_found', workerId: id, error: `no worker with id ${id}` };
     const rules = st.state.allowedAlways ?? [];
     let key: string | undefined = a.key;
@@ -38,7 +38,7 @@ export function registerForgetAllowed(host: Supervisor, selected: () => string |
       if (!pick) return { status: 'cancelled', workerId: id };
       key = pick.key === ALL ? undefined : pick.key;
     }
-    const r = await host.forgetAllowed(id, key);
+    const r = await supervisor.forgetAllowed(id, key);
     if (r.status !== 'forgotten') return { status: r.status, workerId: id, error: r.error };
     vscode.window.setStatusBarMessage(`$(check) ${st.state.name}: ${r.forgotten} always-allowed action${r.forgotten === 1 ? '' : 's'} forgotten`, 4000);
     return { status: 'forgotten', workerId: id, forgotten: r.forgotten };

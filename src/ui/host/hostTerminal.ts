@@ -10,14 +10,14 @@ import { TerminalFeed } from './terminalFeed';
 
 const showArg = z.object({ workerId: z.string().check(z.minLength(1)), terminalId: z.string().check(z.minLength(1)) });
 
-export function registerHostTerminal(host: Supervisor): vscode.Disposable {
+export function registerHostTerminal(supervisor: Supervisor): vscode.Disposable {
   return vscode.commands.registerCommand(COMMANDS.showHostTerminal, (raw: unknown) => {
     const arg = showArg.safeParse(raw);
     if (!arg.success) return { status: 'error', error: 'invalid argument: workerId and terminalId are needed' };
     const { workerId, terminalId } = arg.data;
-    const st = host.state(workerId);
+    const st = supervisor.state(workerId);
     const name = st.status === 'not_found' ? workerId : st.state.name;
-    const events = host.events(workerId);
+    const events = supervisor.events(workerId);
     const started = events.find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
     if (!started) return { status: 'not_found', error: `no host terminal ${terminalId} of ${name} in its log` };
     const command = String((started.data as { command?: unknown }).command ?? '');
@@ -30,7 +30,7 @@ export function registerHostTerminal(host: Supervisor): vscode.Disposable {
         write.fire(`\x1b[2m$ ${command}\r\n(read-only: the agent's command runs in the host; typing here does nothing)\x1b[0m\r\n`);
         for (const e of events) write.fire(feed.take(e));
         if (!feed.exited) {
-          off = host.onEvent((id, e) => {
+          off = supervisor.onEvent((id, e) => {
             if (id !== workerId) return;
             const text = feed.take(e);
             if (text) write.fire(text);

@@ -1,6 +1,6 @@
 // The write guard a start asks for, from the rpcWorkers.guard.* settings. Pure: the core's
 // policyFromSettings is handed in, because the UI bundle loads the core (zod, yaml) only when a
-// worker starts (see lazyHost.ts), never at activation.
+// worker starts (see lazySupervisor.ts), never at activation.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { GuardSpec, GuardSettings as CoreGuardSettings } from '../../core/guard/policy';

@@ -42,8 +42,8 @@ export class LaunchConfigGate {
   private watching: LaunchConfigWatch | undefined;
   private readonly off: () => void;
 
-  constructor(private readonly host: Supervisor, private readonly settings: () => Settings) {
-    this.off = host.onState((s) => {
+  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings) {
+    this.off = supervisor.onState((s) => {
       if (s.status === 'starting' || s.status === 'running') this.watch.started();
       // A worker's end closes the time it ran: what changed until then is held.
       else this.watch.observe(this.live());
@@ -57,7 +57,7 @@ export class LaunchConfigGate {
   }
 
   private live(): number {
-    return this.host.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
+    return this.supervisor.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
   }
 
   /**

@@ -7,16 +7,16 @@ import { Disposable, toDisposable } from '../disposable';
 export class ContextKeys extends Disposable {
   private readonly last = new Map<string, boolean>();
 
-  constructor(private readonly host: Supervisor) {
+  constructor(private readonly supervisor: Supervisor) {
     super();
-    this._register(toDisposable(host.onState(() => queueMicrotask(() => this.update()))));
+    this._register(toDisposable(supervisor.onState(() => queueMicrotask(() => this.update()))));
     this.update();
   }
 
   update(): void {
     // host.list() after the state change: a stopped worker is gone from it only after its
     // stopped state was emitted, so the microtask above runs this once more than strictly needed.
-    for (const [key, value] of Object.entries(contextValues(this.host.list()))) {
+    for (const [key, value] of Object.entries(contextValues(this.supervisor.list()))) {
       if (this.last.get(key) === value) continue;
       this.last.set(key, value);
       void vscode.commands.executeCommand('setContext', key, value);

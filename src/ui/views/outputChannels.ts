@@ -12,10 +12,10 @@ export class OutputChannels extends Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
   private readonly names = new Map<string, string>();
 
-  constructor(private readonly host: Supervisor) {
+  constructor(private readonly supervisor: Supervisor) {
     super();
-    this._register(toDisposable(host.onOutput((id, kind, text) => this.write(id, kind, text))));
-    this._register(toDisposable(host.onState((s) => {
+    this._register(toDisposable(supervisor.onOutput((id, kind, text) => this.write(id, kind, text))));
+    this._register(toDisposable(supervisor.onState((s) => {
       if (!this.names.has(s.workerId)) this.names.set(s.workerId, s.name);
     })));
     this._register({ dispose: () => { for (const c of this.channels.values()) c.dispose(); this.channels.clear(); } });
@@ -37,7 +37,7 @@ export class OutputChannels extends Disposable {
   }
 
   show(workerId: string): boolean {
-    const ch = this.channels.get(workerId) ?? (this.host.state(workerId).status !== 'not_found' ? this.channel(workerId) : undefined);
+    const ch = this.channels.get(workerId) ?? (this.supervisor.state(workerId).status !== 'not_found' ? this.channel(workerId) : undefined);
     if (!ch) return false;
     ch.show(true);
     return true;
@@ -66,7 +66,7 @@ export class OutputChannels extends Disposable {
 
   /** Drop the oldest channels of workers the host no longer has, past KEEP_RETIRED. */
   private prune(): void {
-    const live = new Set(this.host.list().map((s) => s.workerId));
+    const live = new Set(this.supervisor.list().map((s) => s.workerId));
     const retired = [...this.channels.keys()].filter((id) => !live.has(id));
     for (const id of retired.slice(0, Math.max(0, retired.length - KEEP_RETIRED))) {
       this.channels.get(id)?.dispose();

@@ -82,7 +82,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
    * `createView: false` makes a provider without a view (the host tests drive one on a fake host);
    * `history`: past sessions below the live workers, and when their listing changes.
    */
-  constructor(private readonly host: Supervisor, private readonly selection: WorkerSelection, { createView = true, history }: { createView?: boolean; history?: { part: HistoryTreePart; onChange: vscode.Event<void> } } = {}) {
+  constructor(private readonly supervisor: Supervisor, private readonly selection: WorkerSelection, { createView = true, history }: { createView?: boolean; history?: { part: HistoryTreePart; onChange: vscode.Event<void> } } = {}) {
     super();
     if (history) {
       this.past = history.part;
@@ -91,8 +91,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
     this.view = createView ? this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true })) : undefined;
     this._register(this.refresh);
-    this._register(toDisposable(host.onState(() => this.refresh.schedule())));
-    this._register(toDisposable(host.onEvent((_id, e) => {
+    this._register(toDisposable(supervisor.onState(() => this.refresh.schedule())));
+    this._register(toDisposable(supervisor.onEvent((_id, e) => {
       if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
       else if (e.turn?.opens || e.turn?.ends || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
     })));
@@ -126,7 +126,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private snapshot(): void {
-    const list = this.host.list();
+    const list = this.supervisor.list();
     this.states = new Map(list.map((s) => [s.workerId, s]));
     for (const id of [...this.nodes.keys()]) if (!this.states.has(id)) this.nodes.delete(id);
     for (const s of list) if (!this.nodes.has(s.workerId)) this.nodes.set(s.workerId, { kind: 'worker', workerId: s.workerId });

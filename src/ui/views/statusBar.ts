@@ -12,7 +12,7 @@ export class WorkersStatusBar extends Disposable {
   private readonly noticeTexts = new Map<string, string>();
   private readonly update = throttle(() => this.render(), 100);
 
-  constructor(private readonly host: Supervisor) {
+  constructor(private readonly supervisor: Supervisor) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('rpcWorkers.status', vscode.StatusBarAlignment.Left, 50));
     this.item.name = 'RPC Workers';
@@ -21,7 +21,7 @@ export class WorkersStatusBar extends Disposable {
     this.notices.name = 'RPC Workers: worker status';
     this.notices.command = 'rpcWorkers.sessions.focus';
     this._register(this.update);
-    this._register(toDisposable(host.onState(() => this.update.schedule())));
+    this._register(toDisposable(supervisor.onState(() => this.update.schedule())));
     this.render();
   }
 
@@ -46,7 +46,7 @@ export class WorkersStatusBar extends Disposable {
   }
 
   render(): void {
-    const t = statusText(this.host.list());
+    const t = statusText(this.supervisor.list());
     if (!t) {
       this.item.hide();
       return;

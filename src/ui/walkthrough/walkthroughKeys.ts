@@ -12,10 +12,10 @@ export class WalkthroughKeys extends Disposable {
   /** The steps seen done in this window (the host tests read it). */
   readonly done = new Set<WalkthroughStep>();
 
-  constructor(host: Supervisor) {
+  constructor(supervisor: Supervisor) {
     super();
-    this._register(toDisposable(host.onState((s) => this.see(stepsDone(s)))));
-    for (const s of host.list()) this.see(stepsDone(s));
+    this._register(toDisposable(supervisor.onState((s) => this.see(stepsDone(s)))));
+    for (const s of supervisor.list()) this.see(stepsDone(s));
   }
 
   private see(steps: WalkthroughStep[]): void {

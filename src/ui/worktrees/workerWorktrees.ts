@@ -29,12 +29,12 @@ export class WorkerWorktrees extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(host: Supervisor, private readonly core: () => WorktreeCore) {
+  constructor(supervisor: Supervisor, private readonly core: () => WorktreeCore) {
     super();
-    this._register(toDisposable(host.onEvent((id, e) => {
+    this._register(toDisposable(supervisor.onEvent((id, e) => {
       if ((e.turn?.ends || e.type === 'agent_end') && this.entries.has(id)) void this.refresh(id);
     })));
-    this._register(toDisposable(host.onState((s) => {
+    this._register(toDisposable(supervisor.onState((s) => {
       if (this.entries.has(s.workerId) && s.status !== 'running' && s.status !== 'starting') void this.refresh(s.workerId);
     })));
   }

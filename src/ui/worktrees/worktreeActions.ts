@@ -12,7 +12,7 @@ import { baseUri } from './baseContent';
 type Refused = { status: 'cancelled' | 'error'; error?: string };
 
 export interface ActionServices {
-  host: Supervisor;
+  supervisor: Supervisor;
   worktrees: WorkerWorktrees;
   core(): WorktreeCore;
   worktreesDir(): string;
@@ -73,7 +73,7 @@ export class WorktreeActions {
 
   /** A worker that is writing or waits for an answer: merging or discarding now would race it. */
   private busy(e: WorktreeEntry): string | null {
-    const st = this.s.host.state(e.workerId);
+    const st = this.s.supervisor.state(e.workerId);
     if (st.status === 'not_found') return null;
     const s = st.state;
     if (s.pendingInput.length) return `${s.name} waits for your answer; answer it first`;
@@ -167,7 +167,7 @@ export class WorktreeActions {
   async discard(arg: unknown, confirm?: (message: string) => Promise<boolean>): Promise<{ status: string; message?: string }> {
     const e = this.entry(arg);
     if (!e) return { status: 'not_found' };
-    const st = this.s.host.state(e.workerId);
+    const st = this.s.supervisor.state(e.workerId);
     if (st.status !== 'not_found' && (st.state.status === 'running' || st.state.status === 'starting')) {
       error(`stop ${st.state.name} before discarding its worktree: it still runs in it.`);
       return { status: 'running' };

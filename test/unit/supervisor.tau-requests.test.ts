@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { UiRequest, Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { ofType, ROOT, waitFor } from '../helpers/host';
+import { ofType, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv, tauSessionDir } from '../fixtures/tau-env.mjs';
 
@@ -17,7 +17,7 @@ describe('τ extension requests (real τ 0.15.0, a real extension)', function ()
   let llm: MockLlm;
   let home: string;
   let spec: WorkerSpec;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   before(async () => {
     llm = await startMockLlm();
     home = await makeTauHome({ baseUrl: llm.baseUrl });
@@ -27,24 +27,24 @@ describe('τ extension requests (real τ 0.15.0, a real extension)', function ()
     await llm.close();
     await removeTauHome(home);
   });
-  afterEach(() => host?.dispose());
+  afterEach(() => supervisor?.dispose());
 
   it('the ask becomes dialogs (the field, then the actions); the answer releases the lock and the next prompt is taken', async () => {
     const asked: UiRequest[] = [];
-    host = createSupervisor({
+    supervisor = createSupervisor({
       onUiRequest: async (req) => {
         asked.push(req);
         return req.method === 'input' ? { value: 'looks good' } : { value: 'Approve' };
       },
     });
-    const started = await host.start(spec);
+    const started = await supervisor.start(spec);
     assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
     if (started.status !== 'started') return;
     const id = started.workerId;
     llm.script([{ text: 'First turn done.' }]);
-    const answered = waitFor(host, id, ofType('extension_request_end'), 30_000);
-    const raised = waitFor(host, id, ofType('extension_request'), 30_000);
-    assert.equal((await host.prompt(id, 'do the first thing')).status, 'accepted');
+    const answered = waitFor(supervisor, id, ofType('extension_request_end'), 30_000);
+    const raised = waitFor(supervisor, id, ofType('extension_request'), 30_000);
+    assert.equal((await supervisor.prompt(id, 'do the first thing')).status, 'accepted');
     const req = await raised;
     assert.equal(req.data?.label, 'Extension review_gate requires a response');
     assert.equal(req.data?.sentence, 'Review the last turn before the next prompt.');
@@ -57,25 +57,25 @@ describe('τ extension requests (real τ 0.15.0, a real extension)', function ()
     assert.deepEqual(asked[1].options, ['Approve', 'Reject']);
 
     llm.script([{ text: 'Second turn done.' }]);
-    const second = waitFor(host, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000);
-    const p = await host.prompt(id, 'now the second thing');
+    const second = waitFor(supervisor, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000);
+    const p = await supervisor.prompt(id, 'now the second thing');
     assert.equal(p.status, 'accepted', JSON.stringify(p));
     await second;
   });
 
   it('headless: the request stands, said in the log; a prompt is refused at once with the extension\'s own sentence', async () => {
-    host = createSupervisor();
-    const started = await host.start(spec);
+    supervisor = createSupervisor();
+    const started = await supervisor.start(spec);
     assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
     if (started.status !== 'started') return;
     const id = started.workerId;
     llm.script([{ text: 'Done.' }]);
-    const end = waitFor(host, id, ofType('extension_request_end'), 30_000);
-    assert.equal((await host.prompt(id, 'one thing')).status, 'accepted');
+    const end = waitFor(supervisor, id, ofType('extension_request_end'), 30_000);
+    assert.equal((await supervisor.prompt(id, 'one thing')).status, 'accepted');
     const e = await end;
     assert.equal(e.data?.status, 'unanswered');
     assert.match(e.error ?? '', /no one to ask/);
-    const refused = await host.prompt(id, 'another thing');
+    const refused = await supervisor.prompt(id, 'another thing');
     assert.equal(refused.status, 'error');
     assert.match(refused.status === 'error' ? refused.error : '', /Extension review_gate requires a response: Review the last turn before the next prompt/);
   });

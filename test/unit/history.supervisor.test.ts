@@ -4,58 +4,58 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { WorkerHost } from '../../src/core/api';
+import type { Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`host with a persisted history (${dialect}, fake worker)`, function () {
     this.timeout(60_000);
     let dir: string;
-    let host: WorkerHost;
+    let supervisor: Supervisor;
     beforeEach(() => {
       dir = mkdtempSync(path.join(tmpdir(), 'rpc-history-host-'));
     });
     afterEach(async () => {
-      await host?.dispose();
+      await supervisor?.dispose();
       rmSync(dir, { recursive: true, force: true });
     });
 
     it('events delivered == events read back; the session ends with the worker, with its turns and files', async () => {
       const historyDir = path.join(dir, 'history');
-      host = createSupervisor({ historyDir });
-      assert.ok(host.history, host.historyError ?? '');
-      const started = await host.start(fakeSpec(dialect, [], { cwd: dir }));
+      supervisor = createSupervisor({ historyDir });
+      assert.ok(supervisor.history, supervisor.historyError ?? '');
+      const started = await supervisor.start(fakeSpec(dialect, [], { cwd: dir }));
       assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
       if (started.status !== 'started') return;
       const id = started.workerId;
       const delivered: AgentEvent[] = [];
-      host.onEvent((wid, e) => {
+      supervisor.onEvent((wid, e) => {
         if (wid === id) delivered.push(e);
       });
-      const sessionId = host.history!.sessionOf(id);
+      const sessionId = supervisor.history!.sessionOf(id);
       assert.ok(sessionId);
 
-      const settled = waitFor(host, id, ofType('agent_settled'));
-      await host.prompt(id, `say first words\ntool write ${JSON.stringify({ path: 'notes.txt', content: 'x' })}\nsay done`);
+      const settled = waitFor(supervisor, id, ofType('agent_settled'));
+      await supervisor.prompt(id, `say first words\ntool write ${JSON.stringify({ path: 'notes.txt', content: 'x' })}\nsay done`);
       await settled;
       // Read while live: what was delivered so far, no more, no less.
-      const midway = await host.history!.store.read(sessionId);
+      const midway = await supervisor.history!.store.read(sessionId);
       assert.equal(midway.status, 'read');
       if (midway.status !== 'read') return;
       assert.equal(midway.session.status, 'live');
       assert.deepEqual(midway.events.slice(-delivered.length), delivered);
 
-      const again = waitFor(host, id, ofType('agent_settled'));
-      await host.prompt(id, 'events 500');
+      const again = waitFor(supervisor, id, ofType('agent_settled'));
+      await supervisor.prompt(id, 'events 500');
       await again;
-      const live = host.state(id);
+      const live = supervisor.state(id);
       if (live.status === 'not_found') return assert.fail('the worker vanished');
-      await host.stop(id);
-      await host.history!.store.flush();
+      await supervisor.stop(id);
+      await supervisor.history!.store.flush();
 
-      const r = await host.history!.store.read(sessionId);
+      const r = await supervisor.history!.store.read(sessionId);
       assert.equal(r.status, 'read');
       if (r.status !== 'read') return;
       // Those before the listener was added (the start) come first; then exactly what it got.
@@ -74,10 +74,10 @@ for (const dialect of ['pi', 'tau'] as const) {
     });
 
     it('a bad history directory leaves the host working, and says why history is off', async () => {
-      host = createSupervisor({ historyDir: 'not/absolute' });
-      assert.equal(host.history, null);
-      assert.match(host.historyError ?? '', /absolute/);
-      const started = await host.start(fakeSpec(dialect));
+      supervisor = createSupervisor({ historyDir: 'not/absolute' });
+      assert.equal(supervisor.history, null);
+      assert.match(supervisor.historyError ?? '', /absolute/);
+      const started = await supervisor.start(fakeSpec(dialect));
       assert.equal(started.status, 'started');
     });
   });

@@ -10,7 +10,7 @@ import * as esbuild from 'esbuild';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, record, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, record, waitFor } from '../helpers/supervisor';
 import { alive, cmdline, describePids, HOST_PROCESS, killAll, ROOT, stat, treeOf, until } from '../fixtures/faults-helpers';
 import { startMockLlm, type ChatRequest, type MockLlm, type MockReply } from '../fixtures/mock-llm.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv, tauSessionDir } from '../fixtures/tau-env.mjs';
@@ -40,7 +40,7 @@ describe('the host driving real τ 0.15.0', function () {
   let llm: MockLlm;
   let home: string;
   let ws: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   const strays = new Set<number>();
   const gates: Array<() => void> = [];
   const dirs: string[] = [];
@@ -49,7 +49,7 @@ describe('the host driving real τ 0.15.0', function () {
     dialect: 'tau', command, cwd: ws, env: tauEnv(home), name: 'real τ', sessionDir: tauSessionDir(home), ...extra,
   });
   async function started(extra: Partial<WorkerSpec> = {}) {
-    const r = await host.start(spec(extra));
+    const r = await supervisor.start(spec(extra));
     if (r.status !== 'started') return assert.fail(`τ did not start: ${r.error}`);
     strays.add(r.pid);
     return r;
@@ -63,12 +63,12 @@ describe('the host driving real τ 0.15.0', function () {
   beforeEach(async () => {
     llm = await startMockLlm();
     home = await makeTauHome({ baseUrl: llm.baseUrl });
-    host = createSupervisor();
+    supervisor = createSupervisor();
     ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'real-tau-ws-')));
   });
   afterEach(async () => {
     for (const open of gates.splice(0)) open();
-    await host.dispose();
+    await supervisor.dispose();
     killAll(strays);
     strays.clear();
     await llm.close();
@@ -82,13 +82,13 @@ describe('the host driving real τ 0.15.0', function () {
     assert.equal(s.state.model, 'openai/mock-1', 'provider/id from τ\'s get_state');
     assert.ok(s.state.sessionId, 'τ names its session');
     for (const flag of ['--mode', 'rpc', '-ne', '-nc', '--session-dir']) assert.ok(s.state.args.includes(flag), `launched with ${flag}: ${s.state.args.join(' ')}`);
-    const events = record(host, () => s.workerId);
+    const events = record(supervisor, () => s.workerId);
     const reply = 'Hello from the mock model, streamed to τ in several small pieces.';
     llm.script([{ text: reply }]);
-    const end = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
+    const end = waitFor(supervisor, s.workerId, ofType('agent_end'), 30_000);
     // τ sends no agent_settled: the host ends the turn with its own, right after agent_end.
-    const settled = waitFor(host, s.workerId, ofType('agent_settled'), 30_000);
-    const p = await host.prompt(s.workerId, 'say hello', { submissionId: 'hello-1' });
+    const settled = waitFor(supervisor, s.workerId, ofType('agent_settled'), 30_000);
+    const p = await supervisor.prompt(s.workerId, 'say hello', { submissionId: 'hello-1' });
     assert.equal(p.status, 'accepted', JSON.stringify(p));
     assert.equal(p.status === 'accepted' && p.submissionId, 'hello-1', 'τ takes the host\'s submission id');
     const e = await end;
@@ -111,15 +111,15 @@ describe('the host driving real τ 0.15.0', function () {
     gates.push(first.open);
     const n = llm.requests.length;
     llm.script([{ text: 'first answer', gate: first.promise }, { text: 'steered answer' }, { text: 'follow-up answer' }]);
-    const followUpEnd = waitFor(host, s.workerId, (e) => e.type === 'agent_end' && e.submission_id === 'fu-1', 30_000, 'the follow-up\'s agent_end');
-    const firstEnd = waitFor(host, s.workerId, (e) => e.type === 'agent_end' && e.submission_id === 'run-1', 30_000, 'the first run\'s agent_end');
-    assert.equal((await host.prompt(s.workerId, 'start', { submissionId: 'run-1' })).status, 'accepted');
+    const followUpEnd = waitFor(supervisor, s.workerId, (e) => e.type === 'agent_end' && e.submission_id === 'fu-1', 30_000, 'the follow-up\'s agent_end');
+    const firstEnd = waitFor(supervisor, s.workerId, (e) => e.type === 'agent_end' && e.submission_id === 'run-1', 30_000, 'the first run\'s agent_end');
+    assert.equal((await supervisor.prompt(s.workerId, 'start', { submissionId: 'run-1' })).status, 'accepted');
     await llm.waitForRequest(n + 1); // τ is streaming the gated reply
-    const steer = await host.prompt(s.workerId, 'steer me', { streamingBehavior: 'steer' });
+    const steer = await supervisor.prompt(s.workerId, 'steer me', { streamingBehavior: 'steer' });
     assert.equal(steer.status, 'accepted', JSON.stringify(steer));
     assert.equal(steer.status === 'accepted' && steer.streamingBehavior, 'steer');
     // τ acks an enqueued prompt only when it admits it, once the running turn is over.
-    const followUp = host.prompt(s.workerId, 'follow me', { streamingBehavior: 'followUp', submissionId: 'fu-1' });
+    const followUp = supervisor.prompt(s.workerId, 'follow me', { streamingBehavior: 'followUp', submissionId: 'fu-1' });
     first.open();
     const fu = await followUp;
     assert.equal(fu.status, 'accepted', JSON.stringify(fu));
@@ -130,7 +130,7 @@ describe('the host driving real τ 0.15.0', function () {
     assert.match(said(steered.messages.at(-2)), /first answer/);
     assert.deepEqual(userTexts(followed).map((t) => JSON.parse(t)[0].text), ['start', 'steer me', 'follow me'], 'the follow-up comes after the steered turn');
     assert.match(said(followed.messages.at(-2)), /steered answer/);
-    const st = host.state(s.workerId);
+    const st = supervisor.state(s.workerId);
     if (st.status === 'not_found') return assert.fail('gone');
     assert.deepEqual(st.state.turns.map((t) => [t.submissionId, t.endReason]), [['run-1', 'done'], ['fu-1', 'done']]);
     assert.equal(st.state.streaming, false);
@@ -139,13 +139,13 @@ describe('the host driving real τ 0.15.0', function () {
   it('aborts a real `bash: sleep 30` mid-tool: aborted with a settle time, the sleep is gone, τ lives, the next prompt carries the earlier turns', async () => {
     const s = await started();
     llm.script([sleepCall('call_sleep')]);
-    const tool = waitFor(host, s.workerId, ofType('tool_execution_start'), 30_000);
-    const ended = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
-    assert.equal((await host.prompt(s.workerId, 'run the long command')).status, 'accepted');
+    const tool = waitFor(supervisor, s.workerId, ofType('tool_execution_start'), 30_000);
+    const ended = waitFor(supervisor, s.workerId, ofType('agent_end'), 30_000);
+    assert.equal((await supervisor.prompt(s.workerId, 'run the long command')).status, 'accepted');
     assert.equal((await tool).tool_name, 'bash');
     const sleep = await sleepOf(s.pid);
     strays.add(sleep);
-    const aborted = await host.abort(s.workerId);
+    const aborted = await supervisor.abort(s.workerId);
     assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
     if (aborted.status !== 'aborted') return;
     assert.equal(typeof aborted.settleMs, 'number');
@@ -154,7 +154,7 @@ describe('the host driving real τ 0.15.0', function () {
     assert.equal((await ended).end_reason, 'aborted');
     assert.ok(alive(s.pid), 'τ survives the abort');
     await until(() => !alive(sleep), 5_000, () => `τ's sleep ${sleep} outlived the abort`);
-    const st = host.state(s.workerId);
+    const st = supervisor.state(s.workerId);
     if (st.status === 'not_found') return assert.fail('gone');
     assert.equal(st.state.streaming, false);
     // τ 0.15.0 ends an aborted bash in one of two ways, by a race inside its tool (measured: 17
@@ -164,8 +164,8 @@ describe('the host driving real τ 0.15.0', function () {
 
     const n = llm.requests.length;
     llm.script([{ text: 'carrying on' }]);
-    const next = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
-    assert.equal((await host.prompt(s.workerId, 'next instruction')).status, 'accepted');
+    const next = waitFor(supervisor, s.workerId, ofType('agent_end'), 30_000);
+    assert.equal((await supervisor.prompt(s.workerId, 'next instruction')).status, 'accepted');
     const req = await llm.waitForRequest(n + 1);
     const roles = (req.messages as Array<{ role: string }>).map((m) => m.role);
     assert.deepEqual(roles, ['system', 'user', 'assistant', 'tool', 'user'], JSON.stringify(req.messages));
@@ -182,15 +182,15 @@ describe('the host driving real τ 0.15.0', function () {
     const id = s.workerId;
     // redirect while a tool runs: the abort lands, then the new instruction runs on the same history.
     llm.script([{ text: 'plain first turn' }]);
-    const firstEnd = waitFor(host, id, ofType('agent_end'), 30_000);
-    await host.prompt(id, 'say something first');
+    const firstEnd = waitFor(supervisor, id, ofType('agent_end'), 30_000);
+    await supervisor.prompt(id, 'say something first');
     await firstEnd;
     llm.script([sleepCall(), { text: 'Redirected: doing the other thing.' }]);
-    const tool = waitFor(host, id, ofType('tool_execution_start'), 30_000);
-    await host.prompt(id, 'run the long command');
+    const tool = waitFor(supervisor, id, ofType('tool_execution_start'), 30_000);
+    await supervisor.prompt(id, 'run the long command');
     await tool;
-    const done = waitFor(host, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000);
-    const r = await host.redirect(id, 'stop that, do the other thing');
+    const done = waitFor(supervisor, id, (e) => e.type === 'agent_end' && e.end_reason === 'done', 30_000);
+    const r = await supervisor.redirect(id, 'stop that, do the other thing');
     assert.equal(r.status, 'redirected', JSON.stringify(r));
     if (r.status !== 'redirected') return;
     assert.equal(r.aborted, true);
@@ -202,7 +202,7 @@ describe('the host driving real τ 0.15.0', function () {
     // compact: τ calls the model for the summary (keep_recent_tokens is 1 in the test config).
     const n = llm.requests.length;
     llm.script([{ text: 'SUMMARY-OF-THE-SESSION: redirected from a long command.' }]);
-    const c = await host.compact(id);
+    const c = await supervisor.compact(id);
     assert.equal(c.status, 'compacted', JSON.stringify(c));
     if (c.status !== 'compacted') return;
     assert.equal(c.performed, true);
@@ -210,24 +210,24 @@ describe('the host driving real τ 0.15.0', function () {
     assert.equal(typeof c.tokensBefore, 'number');
     assert.ok(llm.requests.length > n, 'the summary came from the model');
     assert.match(JSON.stringify(llm.requests[n].messages), /summar/i);
-    const afterCompact = host.state(id);
+    const afterCompact = supervisor.state(id);
     if (afterCompact.status === 'not_found') return assert.fail('gone');
     assert.equal(afterCompact.state.compacting, false);
     assert.equal(afterCompact.state.turns.length, 3, 'the compaction\'s own agent_start/agent_end is not a turn');
 
     // A turn so that there is something new to compact, then a compaction whose summary hangs.
     llm.script([{ text: 'one more turn' }]);
-    const more = waitFor(host, id, ofType('agent_end'), 30_000);
-    await host.prompt(id, 'one more');
+    const more = waitFor(supervisor, id, ofType('agent_end'), 30_000);
+    await supervisor.prompt(id, 'one more');
     await more;
     const slow = gate();
     gates.push(slow.open);
     const m = llm.requests.length;
     llm.script([{ text: 'too late', gate: slow.promise }]);
-    const cancelled = waitFor(host, id, ofType('compaction_end'), 30_000);
-    const compacting = host.compact(id);
+    const cancelled = waitFor(supervisor, id, ofType('compaction_end'), 30_000);
+    const compacting = supervisor.compact(id);
     await llm.waitForRequest(m + 1); // τ is waiting on the summary
-    const a = await host.abort(id);
+    const a = await supervisor.abort(id);
     assert.equal(a.status, 'aborted', JSON.stringify(a));
     assert.equal(a.status === 'aborted' && a.compactionCancelled, true, 'the abort result says the compaction was cancelled');
     assert.equal((await compacting).status, 'aborted');
@@ -236,29 +236,29 @@ describe('the host driving real τ 0.15.0', function () {
     assert.equal('performed' in (end.data ?? {}), false, 'a cancelled compaction neither performed nor found nothing to do');
     slow.open();
     assert.ok(alive(s.pid));
-    const st = host.state(id);
+    const st = supervisor.state(id);
     if (st.status === 'not_found') return assert.fail('gone');
     assert.equal(st.state.compacting, false);
     assert.equal(st.state.streaming, false);
     // τ is usable afterwards.
     llm.script([{ text: 'still here' }]);
-    const last = waitFor(host, id, ofType('agent_end'), 30_000);
-    assert.equal((await host.prompt(id, 'are you there?')).status, 'accepted');
+    const last = waitFor(supervisor, id, ofType('agent_end'), 30_000);
+    assert.equal((await supervisor.prompt(id, 'are you there?')).status, 'accepted');
     assert.equal((await last).end_reason, 'done');
   });
 
   it('stop while a tool runs leaves no process of τ\'s tree, its bash child included', async () => {
     const s = await started();
     llm.script([sleepCall()]);
-    const tool = waitFor(host, s.workerId, ofType('tool_execution_start'), 30_000);
-    await host.prompt(s.workerId, 'run the long command');
+    const tool = waitFor(supervisor, s.workerId, ofType('tool_execution_start'), 30_000);
+    await supervisor.prompt(s.workerId, 'run the long command');
     await tool;
     const sleep = await sleepOf(s.pid);
     const tree = treeOf(s.pid).map((p) => p.pid);
     for (const p of tree) strays.add(p);
     assert.ok(tree.includes(sleep));
     console.log(`      τ's tree while the tool runs: ${describePids(tree)}; the sleep's process group ${stat(sleep)?.pgid} (τ's ${stat(s.pid)?.pgid})`);
-    const stopped = await host.stop(s.workerId);
+    const stopped = await supervisor.stop(s.workerId);
     assert.equal(stopped.status, 'stopped');
     const left = tree.filter(alive);
     assert.deepEqual(left, [], `alive after stop: ${describePids(left)}`);
@@ -321,31 +321,31 @@ describe('the host driving real τ 0.15.0', function () {
   }
 
   it('an abort while τ waits on the model lands only when the model answers: the host says so after its settle bound, and the worker recovers', async () => {
-    await host.dispose();
-    host = createSupervisor({ limits: { settleTimeoutMs: 1_000 } });
+    await supervisor.dispose();
+    supervisor = createSupervisor({ limits: { settleTimeoutMs: 1_000 } });
     const s = await started();
     const model = gate();
     gates.push(model.open);
     llm.script([{ text: 'the answer that was waited for', gate: model.promise }]);
-    const ended = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
-    await host.prompt(s.workerId, 'think slowly');
+    const ended = waitFor(supervisor, s.workerId, ofType('agent_end'), 30_000);
+    await supervisor.prompt(s.workerId, 'think slowly');
     await llm.waitForRequest(1); // τ waits for the model's first byte
-    const a = await host.abort(s.workerId);
+    const a = await supervisor.abort(s.workerId);
     assert.equal(a.status, 'error', JSON.stringify(a));
     assert.match(a.status === 'error' ? a.error : '', /settling after abort: no answer from the worker within 1 s/);
-    const during = host.state(s.workerId);
+    const during = supervisor.state(s.workerId);
     assert.equal(during.status !== 'not_found' && during.state.streaming, true, 'τ is still in its turn');
     model.open();
     const e = await ended;
     assert.equal(e.end_reason, 'aborted', 'the abort took effect once the answer came');
-    const events = host.events(s.workerId);
+    const events = supervisor.events(s.workerId);
     assert.equal(events.some((x) => x.type === 'message_update'), false, 'none of the late answer was streamed');
-    const st = host.state(s.workerId);
+    const st = supervisor.state(s.workerId);
     if (st.status === 'not_found') return assert.fail('gone');
     assert.equal(st.state.streaming, false);
     llm.script([{ text: 'back' }]);
-    const next = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
-    assert.equal((await host.prompt(s.workerId, 'again')).status, 'accepted');
+    const next = waitFor(supervisor, s.workerId, ofType('agent_end'), 30_000);
+    assert.equal((await supervisor.prompt(s.workerId, 'again')).status, 'accepted');
     assert.equal((await next).end_reason, 'done');
   });
 
@@ -361,22 +361,22 @@ describe('the host driving real τ 0.15.0', function () {
     // model's first byte does not end: see the test before this one), so the next answer is
     // released once τ has acknowledged the audit's abort.
     let onAbortAck = () => {};
-    await host.dispose();
-    host = createSupervisor({ trace: (_w, dir, m) => dir === 'receive' && (m as { result?: { method?: string } }).result?.method === 'abort' && onAbortAck() });
+    await supervisor.dispose();
+    supervisor = createSupervisor({ trace: (_w, dir, m) => dir === 'receive' && (m as { result?: { method?: string } }).result?.method === 'abort' && onAbortAck() });
     const s = await started({ guard: true });
     assert.equal(s.state.guarded, true);
     const id = s.workerId;
     const seen: AgentEvent[] = [];
     const log: string[] = [];
-    host.onEvent((w, e) => {
+    supervisor.onEvent((w, e) => {
       if (w === id && e.type === 'guard_violation') seen.push(e);
       if (w === id) log.push(`${e.type}${e.end_reason ? `:${e.end_reason}` : ''}${e.tool_call_id ? `:${e.tool_call_id}` : ''}`);
     });
 
     // Inside the workspace: not flagged, written.
     llm.script([{ toolCalls: [{ name: 'write', arguments: { path: 'notes.txt', content: 'inside' }, id: 'call_inside' }] }, { text: 'done' }]);
-    const inside = waitFor(host, id, ofType('agent_end'), 30_000);
-    await host.prompt(id, 'write inside');
+    const inside = waitFor(supervisor, id, ofType('agent_end'), 30_000);
+    await supervisor.prompt(id, 'write inside');
     assert.equal((await inside).end_reason, 'done');
     assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'inside');
 
@@ -407,10 +407,10 @@ describe('the host driving real τ 0.15.0', function () {
         llm.script([later]);
       } else llm.script([toolReply, later]);
       const n = llm.requests.length;
-      const flagged = waitFor(host, id, (e) => e.type === 'guard_violation' && e.tool_call_id === callId, 30_000, `the violation of ${c.name}`);
-      const ended = waitFor(host, id, ofType('agent_end'), 30_000, `the end of ${c.name}'s turn`);
+      const flagged = waitFor(supervisor, id, (e) => e.type === 'guard_violation' && e.tool_call_id === callId, 30_000, `the violation of ${c.name}`);
+      const ended = waitFor(supervisor, id, ofType('agent_end'), 30_000, `the end of ${c.name}'s turn`);
       const from = log.length;
-      const sent = await host.prompt(id, `hostile ${i}`);
+      const sent = await supervisor.prompt(id, `hostile ${i}`);
       assert.equal(sent.status, 'accepted', JSON.stringify(sent));
       const v = await flagged.catch((e: Error) => assert.fail(`${e.message}; events: ${log.slice(from).join(' ')}`));
       const end = await ended;
@@ -430,7 +430,7 @@ describe('the host driving real τ 0.15.0', function () {
     console.log(`      guard audit of real τ:\n${outcomes.map((o) => `        ${o}`).join('\n')}`);
     assert.equal(seen.some((e) => e.tool_call_id === 'call_inside'), false, 'the write inside was not flagged (its audit answered before the later ones)');
     assert.equal(seen.length, cases.length);
-    const st = host.state(id);
+    const st = supervisor.state(id);
     if (st.status === 'not_found') return assert.fail('gone');
     assert.equal(st.state.turns.length, cases.length + 1);
     assert.ok(st.state.turns.slice(1).every((t) => t.tools.length === 1 && t.tools[0].violation), JSON.stringify(st.state.turns));
@@ -439,42 +439,42 @@ describe('the host driving real τ 0.15.0', function () {
 
   describe('a prompt over τ\'s request line limit is refused before it is sent', () => {
     it('real τ: the limit is learned from get_capabilities (8388608 bytes) and an 8 MiB prompt never reaches τ', async () => {
-      await host.dispose();
+      await supervisor.dispose();
       const sent: unknown[] = [];
-      host = createSupervisor({ limits: { maxPromptBytes: 16 * 1024 * 1024 }, trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
+      supervisor = createSupervisor({ limits: { maxPromptBytes: 16 * 1024 * 1024 }, trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
       const s = await started();
       const caps = sent.find((m) => (m as { method?: string }).method === 'get_capabilities');
       assert.ok(caps, 'the probe asked for the capabilities');
       const n = llm.requests.length;
       const big = 'x'.repeat(8 * 1024 * 1024);
-      const r = await host.prompt(s.workerId, big);
+      const r = await supervisor.prompt(s.workerId, big);
       assert.equal(r.status, 'error');
       assert.match(r.status === 'error' ? r.error : '', /would be \d+ bytes on the wire; this τ reads at most 8388608 bytes a line \(limits\.max_request_line_bytes\), so it was not sent/);
       assert.equal(sent.some((m) => (m as { method?: string }).method === 'prompt'), false, 'nothing was written to τ');
       // Just under the limit goes through, and τ is still usable.
       llm.script([{ text: 'small one' }]);
-      const end = waitFor(host, s.workerId, ofType('agent_end'), 30_000);
-      assert.equal((await host.prompt(s.workerId, 'a small prompt')).status, 'accepted');
+      const end = waitFor(supervisor, s.workerId, ofType('agent_end'), 30_000);
+      assert.equal((await supervisor.prompt(s.workerId, 'a small prompt')).status, 'accepted');
       await end;
       assert.equal(llm.requests.length, n + 1);
-      assert.equal(host.state(s.workerId).status, 'running');
+      assert.equal(supervisor.state(s.workerId).status, 'running');
     });
 
     it('the fake τ with a small limit: the refusal names its limit and the worker reads nothing', async () => {
       const sent: unknown[] = [];
-      await host.dispose();
-      host = createSupervisor({ trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
-      const s = await host.start(fakeSpec('tau', ['--max-request-line-bytes', '2000']));
+      await supervisor.dispose();
+      supervisor = createSupervisor({ trace: (_w, dir, m) => dir === 'send' && sent.push(m) });
+      const s = await supervisor.start(fakeSpec('tau', ['--max-request-line-bytes', '2000']));
       if (s.status !== 'started') return assert.fail(s.error);
       strays.add(s.pid);
-      const r = await host.prompt(s.workerId, 'y'.repeat(2000));
+      const r = await supervisor.prompt(s.workerId, 'y'.repeat(2000));
       assert.equal(r.status, 'error');
       assert.match(r.status === 'error' ? r.error : '', /this τ reads at most 2000 bytes a line/);
       assert.equal(sent.some((m) => (m as { method?: string }).method === 'prompt'), false);
-      const ok = waitFor(host, s.workerId, ofType('agent_end'));
-      assert.equal((await host.prompt(s.workerId, 'short')).status, 'accepted');
+      const ok = waitFor(supervisor, s.workerId, ofType('agent_end'));
+      assert.equal((await supervisor.prompt(s.workerId, 'short')).status, 'accepted');
       assert.equal((await ok).end_reason, 'done');
-      const st = host.state(s.workerId);
+      const st = supervisor.state(s.workerId);
       assert.equal(st.status === 'not_found' ? -1 : st.state.protocolErrors, 0, 'the fake never saw an over-long line');
     });
   });

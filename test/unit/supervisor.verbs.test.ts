@@ -3,20 +3,20 @@
 import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/host';
+import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
 
 for (const dialect of ['tau', 'pi'] as const) {
   describe(`control verbs on the fake worker (${dialect})`, () => {
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let id: string | undefined;
     beforeEach(() => {
-      host = createSupervisor();
+      supervisor = createSupervisor();
       id = undefined;
     });
-    afterEach(() => host.dispose());
+    afterEach(() => supervisor.dispose());
 
     async function start(flags: string[] = []) {
-      const r = await host.start(fakeSpec(dialect, flags));
+      const r = await supervisor.start(fakeSpec(dialect, flags));
       assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
       if (r.status !== 'started') throw new Error('unreachable');
       id = r.workerId;
@@ -26,20 +26,20 @@ for (const dialect of ['tau', 'pi'] as const) {
     it('starts, probes and reports a running worker', async () => {
       const r = await start();
       assert.ok(r.pid > 0);
-      const s = host.state(r.workerId);
+      const s = supervisor.state(r.workerId);
       assert.equal(s.status, 'running');
-      assert.equal(host.list().length, 1);
+      assert.equal(supervisor.list().length, 1);
     });
 
     it('prompts: accepted, the deltas assemble the reply, and the turn settles', async () => {
       await start();
-      const events = record(host, () => id);
-      const settled = waitFor(host, id!, ofType('agent_end'));
-      const r = await host.prompt(id!, 'say Hello there, friend', { source: 'test', submitter: 'mocha' });
+      const events = record(supervisor, () => id);
+      const settled = waitFor(supervisor, id!, ofType('agent_end'));
+      const r = await supervisor.prompt(id!, 'say Hello there, friend', { source: 'test', submitter: 'mocha' });
       assert.equal(r.status, 'accepted');
       await settled;
       assert.equal(text(events), 'Hello there, friend');
-      const s = host.state(id!);
+      const s = supervisor.state(id!);
       if (s.status === 'not_found') return assert.fail('worker vanished');
       assert.equal(s.status, 'running');
       assert.equal(s.state.streaming, false);
@@ -51,104 +51,104 @@ for (const dialect of ['tau', 'pi'] as const) {
 
     it('refuses a plain prompt while streaming, naming steer and follow-up; accepts a steer', async () => {
       await start();
-      const tool = waitFor(host, id!, ofType('tool_execution_start'));
-      assert.equal((await host.prompt(id!, 'bash sleep 30')).status, 'accepted');
+      const tool = waitFor(supervisor, id!, ofType('tool_execution_start'));
+      assert.equal((await supervisor.prompt(id!, 'bash sleep 30')).status, 'accepted');
       await tool;
-      const plain = await host.prompt(id!, 'another thing');
+      const plain = await supervisor.prompt(id!, 'another thing');
       assert.equal(plain.status, 'error');
       assert.match(plain.status === 'error' ? plain.error : '', /steer.*follow-up/);
-      const steer = await host.prompt(id!, 'say steered text', { streamingBehavior: 'steer' });
+      const steer = await supervisor.prompt(id!, 'say steered text', { streamingBehavior: 'steer' });
       assert.equal(steer.status, 'accepted');
       assert.equal(steer.status === 'accepted' && steer.streamingBehavior, 'steer');
-      assert.equal((await host.abort(id!)).status, 'aborted');
+      assert.equal((await supervisor.abort(id!)).status, 'aborted');
     });
 
     it('aborts a running tool: aborted after settling, the tool process is gone, the worker lives on', async () => {
       await start();
-      const tool = waitFor(host, id!, ofType('tool_execution_start'));
-      await host.prompt(id!, 'bash sleep 30');
+      const tool = waitFor(supervisor, id!, ofType('tool_execution_start'));
+      await supervisor.prompt(id!, 'bash sleep 30');
       await tool;
-      const s = host.state(id!);
+      const s = supervisor.state(id!);
       const pid = s.status !== 'not_found' ? s.state.pid! : 0;
       const before = groupMembers(pid).length;
-      const r = await host.abort(id!);
+      const r = await supervisor.abort(id!);
       assert.equal(r.status, 'aborted', JSON.stringify(r));
       assert.ok(r.status === 'aborted' && r.settleMs >= 0);
-      const after = host.state(id!);
+      const after = supervisor.state(id!);
       if (after.status === 'not_found') return assert.fail('worker vanished');
       assert.equal(after.status, 'running');
       assert.equal(after.state.lastEndReason, 'aborted');
       assert.ok(isAlive(pid), 'the worker must survive an abort');
       assert.ok(before >= 1);
-      const next = waitFor(host, id!, ofType('agent_end'));
-      assert.equal((await host.prompt(id!, 'say still here')).status, 'accepted');
+      const next = waitFor(supervisor, id!, ofType('agent_end'));
+      assert.equal((await supervisor.prompt(id!, 'say still here')).status, 'accepted');
       assert.equal((await next).end_reason, 'done');
     });
 
     it('says not_streaming for an abort with nothing running', async () => {
       await start();
-      assert.equal((await host.abort(id!)).status, 'not_streaming');
+      assert.equal((await supervisor.abort(id!)).status, 'not_streaming');
     });
 
     it('redirects: aborted:true mid-turn, then the new instruction runs; aborted:false when idle', async () => {
       await start();
-      const tool = waitFor(host, id!, ofType('tool_execution_start'));
-      await host.prompt(id!, 'bash sleep 30');
+      const tool = waitFor(supervisor, id!, ofType('tool_execution_start'));
+      await supervisor.prompt(id!, 'bash sleep 30');
       await tool;
-      const done = waitFor(host, id!, (e) => e.type === 'agent_end' && e.end_reason === 'done');
-      const r = await host.redirect(id!, 'say the new plan', { source: 'editor' });
+      const done = waitFor(supervisor, id!, (e) => e.type === 'agent_end' && e.end_reason === 'done');
+      const r = await supervisor.redirect(id!, 'say the new plan', { source: 'editor' });
       assert.equal(r.status, 'redirected', JSON.stringify(r));
       assert.equal(r.status === 'redirected' && r.aborted, true);
       await done;
-      const idle = await host.redirect(id!, 'say again');
+      const idle = await supervisor.redirect(id!, 'say again');
       assert.equal(idle.status, 'redirected');
       assert.equal(idle.status === 'redirected' && idle.aborted, false);
     });
 
     it('compacts after a conversation', async () => {
       await start();
-      const first = waitFor(host, id!, ofType('agent_end'));
-      await host.prompt(id!, 'say one two three');
+      const first = waitFor(supervisor, id!, ofType('agent_end'));
+      await supervisor.prompt(id!, 'say one two three');
       await first;
-      const r = await host.compact(id!);
+      const r = await supervisor.compact(id!);
       assert.equal(r.status, 'compacted', JSON.stringify(r));
     });
 
     it('stops: SIGTERM first, nothing of the worker\'s process group is left', async () => {
       const started = await start();
-      const tool = waitFor(host, id!, ofType('tool_execution_start'));
-      await host.prompt(id!, 'bash sleep 30');
+      const tool = waitFor(supervisor, id!, ofType('tool_execution_start'));
+      await supervisor.prompt(id!, 'bash sleep 30');
       await tool;
-      const r = await host.stop(id!);
+      const r = await supervisor.stop(id!);
       assert.equal(r.status, 'stopped');
       assert.equal(r.status === 'stopped' && r.killed, false);
       assert.deepEqual(groupMembers(started.pid), []);
-      assert.equal(host.state(id!).status, 'not_found');
-      assert.equal((await host.stop(id!)).status, 'not_found');
+      assert.equal(supervisor.state(id!).status, 'not_found');
+      assert.equal((await supervisor.stop(id!)).status, 'not_found');
     });
 
     it('answers not_found for an unknown worker on every verb', async () => {
-      assert.equal((await host.prompt('nope', 'x')).status, 'not_found');
-      assert.equal((await host.abort('nope')).status, 'not_found');
-      assert.equal((await host.redirect('nope', 'x')).status, 'not_found');
-      assert.equal((await host.compact('nope')).status, 'not_found');
-      assert.equal((await host.stop('nope')).status, 'not_found');
-      assert.equal(host.state('nope').status, 'not_found');
+      assert.equal((await supervisor.prompt('nope', 'x')).status, 'not_found');
+      assert.equal((await supervisor.abort('nope')).status, 'not_found');
+      assert.equal((await supervisor.redirect('nope', 'x')).status, 'not_found');
+      assert.equal((await supervisor.compact('nope')).status, 'not_found');
+      assert.equal((await supervisor.stop('nope')).status, 'not_found');
+      assert.equal(supervisor.state('nope').status, 'not_found');
     });
 
     it('fails a start whose program does not exist, saying so, with nothing left behind', async () => {
-      const r = await host.start({ dialect, command: '/nonexistent/worker-binary', cwd: ROOT });
+      const r = await supervisor.start({ dialect, command: '/nonexistent/worker-binary', cwd: ROOT });
       assert.equal(r.status, 'error');
       assert.match(r.status === 'error' ? r.error : '', /could not start \/nonexistent\/worker-binary: .*ENOENT/);
-      assert.equal(host.list().length, 0);
+      assert.equal(supervisor.list().length, 0);
     });
 
     it('fails a start whose worker exits during the probe, with its stderr tail', async () => {
-      const r = await host.start(fakeSpec(dialect, ['--exit-on-probe', '3']));
+      const r = await supervisor.start(fakeSpec(dialect, ['--exit-on-probe', '3']));
       assert.equal(r.status, 'error');
       assert.match(r.status === 'error' ? r.error : '', /code 3/);
       assert.ok(r.status === 'error' && r.stderrTail && r.stderrTail.length > 0);
-      assert.equal(host.list().length, 0);
+      assert.equal(supervisor.list().length, 0);
     });
   });
 }

@@ -11,7 +11,7 @@ interface HostedWorker {
   state(): WorkerState;
 }
 
-export class HostHistory {
+export class SupervisorHistory {
   /**
    * Worker id → its session, kept after the worker ends so the UI can still find it (null: the
    * session could not be opened; reported once, not retried per event).

@@ -13,13 +13,13 @@ export function fakeSpec(dialect: 'pi' | 'tau', flags: string[] = [], extra: Par
   return { dialect, command: process.execPath, args: [FAKE_WORKER, '--dialect', dialect, ...flags], cwd: ROOT, ...extra };
 }
 
-export function waitFor(host: Supervisor, workerId: string, match: (e: AgentEvent) => boolean, timeoutMs = 15_000, what = 'event'): Promise<AgentEvent> {
+export function waitFor(supervisor: Supervisor, workerId: string, match: (e: AgentEvent) => boolean, timeoutMs = 15_000, what = 'event'): Promise<AgentEvent> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
       reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
     }, timeoutMs);
-    const off = host.onEvent((id, e) => {
+    const off = supervisor.onEvent((id, e) => {
       if (id !== workerId || !match(e)) return;
       clearTimeout(timer);
       off();
@@ -31,9 +31,9 @@ export function waitFor(host: Supervisor, workerId: string, match: (e: AgentEven
 export const ofType = (type: string) => (e: AgentEvent) => e.type === type;
 
 /** Every event of one worker, as it arrives. */
-export function record(host: Supervisor, workerId: () => string | undefined): AgentEvent[] {
+export function record(supervisor: Supervisor, workerId: () => string | undefined): AgentEvent[] {
   const out: AgentEvent[] = [];
-  host.onEvent((id, e) => {
+  supervisor.onEvent((id, e) => {
     if (id === workerId()) out.push(e);
   });
   return out;

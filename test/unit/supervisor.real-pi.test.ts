@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { PromptResult, Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { groupMembers, isAlive, ofType, ROOT, waitFor } from '../helpers/host';
+import { groupMembers, isAlive, ofType, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, pi1PackageBin, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 
@@ -21,7 +21,7 @@ for (const pi of PI_VERSIONS) {
     this.timeout(60_000);
     let llm: MockLlm;
     let dir: string;
-    let host: Supervisor;
+    let supervisor: Supervisor;
     let spec: WorkerSpec;
 
     before(async () => {
@@ -33,47 +33,47 @@ for (const pi of PI_VERSIONS) {
       await llm.close();
       await removePiAgentDir(dir);
     });
-    beforeEach(() => (host = createSupervisor()));
-    afterEach(() => host.dispose());
+    beforeEach(() => (supervisor = createSupervisor()));
+    afterEach(() => supervisor.dispose());
 
     async function start(): Promise<{ id: string; pid: number }> {
-      const started = await host.start(spec);
+      const started = await supervisor.start(spec);
       if (started.status !== 'started') return assert.fail(started.error);
       return { id: started.workerId, pid: started.pid };
     }
 
     it('knows which pi it runs, before the first turn', async () => {
-      const started = await host.start(spec);
+      const started = await supervisor.start(spec);
       if (started.status !== 'started') return assert.fail(started.error);
       assert.equal(started.state.workerVersion, pi.version);
       assert.equal(started.state.afterTurn, null);
     });
 
     it('start → prompt → redirect → abort → stop, with a mid-tool abort that keeps history', async () => {
-      const started = await host.start(spec);
+      const started = await supervisor.start(spec);
       assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
       if (started.status !== 'started') return;
       const id = started.workerId;
       assert.equal(started.state.model, 'mock/mock-1');
 
       llm.script([{ text: 'Hello from the mock model.' }]);
-      const first = waitFor(host, id, ofType('agent_settled'), 30_000);
-      assert.equal((await host.prompt(id, 'say hello')).status, 'accepted');
+      const first = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
+      assert.equal((await supervisor.prompt(id, 'say hello')).status, 'accepted');
       assert.equal((await first).end_reason, 'done');
 
       // A real bash tool call, aborted while `sleep 30` runs.
       llm.script([sleepCall]);
-      const tool = waitFor(host, id, ofType('tool_execution_start'), 30_000);
-      assert.equal((await host.prompt(id, 'run the long command')).status, 'accepted');
+      const tool = waitFor(supervisor, id, ofType('tool_execution_start'), 30_000);
+      assert.equal((await supervisor.prompt(id, 'run the long command')).status, 'accepted');
       await tool;
-      const aborted = await host.abort(id);
+      const aborted = await supervisor.abort(id);
       assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
       assert.ok(isAlive(started.pid), 'pi must survive the abort');
 
       // Redirect while idle: nothing to abort, and the prompt carries the earlier turns.
       llm.script([{ text: 'Changing plan.' }]);
-      const redirected = waitFor(host, id, ofType('agent_settled'), 30_000);
-      const r = await host.redirect(id, 'use the cache instead');
+      const redirected = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
+      const r = await supervisor.redirect(id, 'use the cache instead');
       assert.equal(r.status, 'redirected', JSON.stringify(r));
       assert.equal(r.status === 'redirected' && r.aborted, false);
       await redirected;
@@ -85,16 +85,16 @@ for (const pi of PI_VERSIONS) {
 
       // Redirect mid-tool: abort lands, then the new instruction.
       llm.script([sleepCall, { text: 'Redirected.' }]);
-      const tool2 = waitFor(host, id, ofType('tool_execution_start'), 30_000);
-      await host.prompt(id, 'run it again');
+      const tool2 = waitFor(supervisor, id, ofType('tool_execution_start'), 30_000);
+      await supervisor.prompt(id, 'run it again');
       await tool2;
-      const done = waitFor(host, id, (e) => e.type === 'agent_settled' && e.end_reason === 'done', 30_000);
-      const mid = await host.redirect(id, 'stop that, do something else');
+      const done = waitFor(supervisor, id, (e) => e.type === 'agent_settled' && e.end_reason === 'done', 30_000);
+      const mid = await supervisor.redirect(id, 'stop that, do something else');
       assert.equal(mid.status, 'redirected', JSON.stringify(mid));
       assert.equal(mid.status === 'redirected' && mid.aborted, true);
       await done;
 
-      const stopped = await host.stop(id);
+      const stopped = await supervisor.stop(id);
       assert.equal(stopped.status, 'stopped');
       assert.deepEqual(groupMembers(started.pid), []);
     });
@@ -102,12 +102,12 @@ for (const pi of PI_VERSIONS) {
     it('refuses a plain prompt while pi streams, as pi itself does', async () => {
       const { id } = await start();
       llm.script([sleepCall]);
-      const tool = waitFor(host, id, ofType('tool_execution_start'), 30_000);
-      await host.prompt(id, 'run the long command');
+      const tool = waitFor(supervisor, id, ofType('tool_execution_start'), 30_000);
+      await supervisor.prompt(id, 'run the long command');
       await tool;
-      const plain = await host.prompt(id, 'and another');
+      const plain = await supervisor.prompt(id, 'and another');
       assert.equal(plain.status, 'error');
-      assert.equal((await host.abort(id)).status, 'aborted');
+      assert.equal((await supervisor.abort(id)).status, 'aborted');
     });
 
     it('a caller that prompts on the end event (agent_settled) is never refused, turn after turn; each turn ends once', async () => {
@@ -117,17 +117,17 @@ for (const pi of PI_VERSIONS) {
       const ends: AgentEvent[] = [];
       const answers: Array<Promise<PromptResult>> = [];
       const seen: Array<{ streaming: boolean; afterTurn: string | null }> = [];
-      const off = host.onEvent((workerId, e) => {
+      const off = supervisor.onEvent((workerId, e) => {
         if (workerId !== id || e.type !== 'agent_settled') return;
         ends.push(e);
-        const s = host.state(id);
+        const s = supervisor.state(id);
         if (s.status !== 'not_found') seen.push({ streaming: s.state.streaming, afterTurn: s.state.afterTurn });
         // At once, from inside the listener: the moment the turn ends for listeners.
-        if (ends.length < TURNS) answers.push(host.prompt(id, `turn ${ends.length + 1}`));
+        if (ends.length < TURNS) answers.push(supervisor.prompt(id, `turn ${ends.length + 1}`));
       });
       let settledCount = 0;
-      const last = waitFor(host, id, (e) => e.type === 'agent_settled' && ++settledCount === TURNS, 40_000, `${TURNS} settled turns`);
-      answers.push(host.prompt(id, 'turn 1'));
+      const last = waitFor(supervisor, id, (e) => e.type === 'agent_settled' && ++settledCount === TURNS, 40_000, `${TURNS} settled turns`);
+      answers.push(supervisor.prompt(id, 'turn 1'));
       try {
         await last;
       } finally {
@@ -140,11 +140,11 @@ for (const pi of PI_VERSIONS) {
       assert.deepEqual(ends.map((e) => e.data?.synthesized === true), Array(TURNS).fill(!pi.one));
       assert.deepEqual(seen, Array(TURNS).fill({ streaming: false, afterTurn: null }));
       // Every turn ended exactly once: as many ends as turns, every turn closed.
-      const state = host.state(id);
+      const state = supervisor.state(id);
       if (state.status === 'not_found') return assert.fail('worker gone');
       assert.equal(state.state.turnCount, TURNS);
       assert.ok(state.state.turns.every((t) => t.endedAt !== null && t.endReason === 'done'), JSON.stringify(state.state.turns));
-      assert.deepEqual(host.events(id).filter((e) => e.type === 'agent_settled').length, TURNS);
+      assert.deepEqual(supervisor.events(id).filter((e) => e.type === 'agent_settled').length, TURNS);
       assert.deepEqual(llm.requests.slice(-TURNS).map((r) => said(r.messages[r.messages.length - 1])), Array.from({ length: TURNS }, (_, i) => `turn ${i + 1}`));
     });
 
@@ -155,15 +155,15 @@ for (const pi of PI_VERSIONS) {
       llm.script([{ text: 'first' }, { text: 'second' }]);
       let atEnd!: Promise<PromptResult>;
       let atSettled: Promise<PromptResult> | undefined;
-      const off = host.onEvent((workerId, e) => {
+      const off = supervisor.onEvent((workerId, e) => {
         if (workerId !== id) return;
-        if (e.type === 'agent_end' && !atEnd) atEnd = host.prompt(id, 'at agent_end');
-        if (e.type === 'agent_settled' && !atSettled && pi.one) atSettled = host.prompt(id, 'at agent_settled');
+        if (e.type === 'agent_end' && !atEnd) atEnd = supervisor.prompt(id, 'at agent_end');
+        if (e.type === 'agent_settled' && !atSettled && pi.one) atSettled = supervisor.prompt(id, 'at agent_settled');
       });
       let settles = 0;
-      const second = waitFor(host, id, (e) => e.type === 'agent_settled' && ++settles === 2, 30_000, 'the second turn');
+      const second = waitFor(supervisor, id, (e) => e.type === 'agent_settled' && ++settles === 2, 30_000, 'the second turn');
       try {
-        await host.prompt(id, 'first');
+        await supervisor.prompt(id, 'first');
         await second;
       } finally {
         off();
@@ -183,11 +183,11 @@ for (const pi of PI_VERSIONS) {
       : 'a compact of a one-turn session compacts it (pi 0.73.1 has no lower bound)', async () => {
       const { id } = await start();
       llm.script([{ text: 'one short turn' }]);
-      const end = waitFor(host, id, ofType('agent_settled'), 30_000);
-      await host.prompt(id, 'hello');
+      const end = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
+      await supervisor.prompt(id, 'hello');
       await end;
       llm.script([{ text: 'SUMMARY' }]);
-      const c = await host.compact(id);
+      const c = await supervisor.compact(id);
       assert.equal(c.status, 'compacted', JSON.stringify(c));
       assert.equal(c.status === 'compacted' && c.performed, !pi.one);
     });
@@ -198,18 +198,18 @@ for (const pi of PI_VERSIONS) {
       const { id } = await start();
       llm.script([{ text: 'first turn, with some words' }, { text: 'second turn, with some more words' }]);
       for (const text of ['one', 'two']) {
-        const end = waitFor(host, id, ofType('agent_settled'), 30_000);
-        assert.equal((await host.prompt(id, text)).status, 'accepted');
+        const end = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
+        assert.equal((await supervisor.prompt(id, text)).status, 'accepted');
         await end;
       }
       let open!: () => void;
       llm.script([{ gate: new Promise<void>((r) => (open = r)), text: 'SLOW SUMMARY' }]);
       const asked = llm.waitForRequest(llm.requests.length + 1);
-      const compacting = host.compact(id);
+      const compacting = supervisor.compact(id);
       await asked; // the summary request is with the model: the compaction runs
-      const state = host.state(id);
+      const state = supervisor.state(id);
       assert.equal(state.status !== 'not_found' && state.state.compacting, true);
-      const aborted = await host.abort(id);
+      const aborted = await supervisor.abort(id);
       if (pi.one) {
         assert.deepEqual(aborted.status === 'aborted' && aborted.compactionCancelled, true, JSON.stringify(aborted));
         assert.equal((await compacting).status, 'aborted');
@@ -222,7 +222,7 @@ for (const pi of PI_VERSIONS) {
         assert.equal(c.status, 'compacted', JSON.stringify(c));
         assert.match(c.status === 'compacted' ? c.summary ?? '' : '', /SLOW SUMMARY/);
       }
-      const after = host.state(id);
+      const after = supervisor.state(id);
       assert.equal(after.status !== 'not_found' && after.state.compacting, false);
     });
 
@@ -230,17 +230,17 @@ for (const pi of PI_VERSIONS) {
       it(`a start of pi ${pi.version} on a Node older than it needs is an error that says so, and nothing is spawned`, async () => {
         const node20 = path.dirname(process.execPath);
         const env = { ...(piEnv(dir) as Record<string, string>), PATH: `${node20}${path.delimiter}${process.env.PATH ?? ''}` };
-        const started = await host.start({ ...spec, command: pi1PackageBin(), env });
+        const started = await supervisor.start({ ...spec, command: pi1PackageBin(), env });
         assert.equal(started.status, 'error');
         const error = started.status === 'error' ? started.error : '';
         assert.match(error, new RegExp(`^pi ${pi.version.replace(/\./g, '\\.')} needs Node ≥ 22\\.19\\.0; this Node is ${process.versions.node.replace(/\./g, '\\.')}`));
         assert.doesNotMatch(error, /SyntaxError/);
-        assert.deepEqual(host.list(), []);
+        assert.deepEqual(supervisor.list(), []);
       });
 
       it('a pi 1.x the preflight cannot see through (run as `node cli.js`) that dies at load on an old Node: the start error explains the SyntaxError', async () => {
         const cli = path.join(path.dirname(path.dirname(pi1PackageBin())), '@earendil-works/pi-coding-agent/dist/bundle/cli.js');
-        const started = await host.start({ ...spec, command: process.execPath, args: [cli] });
+        const started = await supervisor.start({ ...spec, command: process.execPath, args: [cli] });
         assert.equal(started.status, 'error');
         assert.match(started.status === 'error' ? started.error : '', /this pi needs a newer Node than the one that ran it \(Node has no \w+ in node:\w+; pi 1\.x needs Node ≥ 22\.19\)/);
       });

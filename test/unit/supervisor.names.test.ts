@@ -5,10 +5,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WorkerHost, WorkerSpec } from '../../src/core/api';
+import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { uniqueWorkerName } from '../../src/core/worker/names';
-import { ROOT } from '../helpers/host';
+import { ROOT } from '../helpers/supervisor';
 
 const DEMO = join(__dirname, '..', '..', 'src', 'demo', 'demoWorker.ts');
 
@@ -17,8 +17,8 @@ const spec = (name: string | undefined, sessions: string, extra: Partial<WorkerS
   env: { RPC_WORKERS_DEMO_WORD_MS: '0' }, ...(name !== undefined ? { name } : {}), ...extra,
 });
 
-async function started(host: WorkerHost, s: WorkerSpec): Promise<{ workerId: string; name: string }> {
-  const r = await host.start(s);
+async function started(supervisor: Supervisor, s: WorkerSpec): Promise<{ workerId: string; name: string }> {
+  const r = await supervisor.start(s);
   if (r.status !== 'started') return assert.fail(r.error);
   return { workerId: r.workerId, name: r.state.name };
 }
@@ -26,18 +26,18 @@ async function started(host: WorkerHost, s: WorkerSpec): Promise<{ workerId: str
 describe('worker names', function () {
   this.timeout(60_000);
   let dir: string;
-  let hosts: WorkerHost[];
+  let supervisors: Supervisor[];
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rpcw-names-'));
-    hosts = [];
+    supervisors = [];
   });
   afterEach(async () => {
-    await Promise.all(hosts.map((h) => h.dispose()));
+    await Promise.all(supervisors.map((h) => h.dispose()));
     rmSync(dir, { recursive: true, force: true });
   });
   const host = () => {
     const h = createSupervisor({ historyDir: join(dir, 'history') });
-    hosts.push(h);
+    supervisors.push(h);
     return h;
   };
 

@@ -11,7 +11,7 @@ import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
 import { compareVersions, explainLoadFailure, minimumOf, nodeTooOld, piTraits } from '../../src/core/wire/piVersion';
 import { TurnTracker, type Settlement } from '../../src/core/worker/turns';
-import { FAKE_WORKER, ROOT, waitFor } from '../helpers/host';
+import { FAKE_WORKER, ROOT, waitFor } from '../helpers/supervisor';
 
 const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
 
@@ -94,11 +94,11 @@ describe('the turn tracker: one end of a turn, post-turn work said as such', () 
 describe('the host and the fake pi of each version', function () {
   this.timeout(30_000);
   let dir: string;
-  let host: Supervisor;
+  let supervisor: Supervisor;
   before(() => (dir = mkdtempSync(path.join(tmpdir(), 'pi-versions-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  beforeEach(() => (host = createSupervisor()));
-  afterEach(() => host.dispose());
+  beforeEach(() => (supervisor = createSupervisor()));
+  afterEach(() => supervisor.dispose());
 
   /** A command that is the fake pi of a version, as `pi` is: no arguments of its own, `--version` answers. */
   function launcher(version: string, flags: string[] = []): string {
@@ -112,21 +112,21 @@ describe('the host and the fake pi of each version', function () {
     const one = version.startsWith('1.');
 
     it(`pi ${version}: the host asks the version, and every turn ends with one agent_settled that a prompt may follow at once`, async () => {
-      const started = await host.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
+      const started = await supervisor.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
       if (started.status !== 'started') return assert.fail(started.error);
       const id = started.workerId;
       assert.equal(started.state.workerVersion, version);
       const TURNS = 5;
       const ends: AgentEvent[] = [];
       const answers: Array<Promise<PromptResult>> = [];
-      const off = host.onEvent((workerId, e) => {
+      const off = supervisor.onEvent((workerId, e) => {
         if (workerId !== id || e.type !== 'agent_settled') return;
         ends.push(e);
-        if (ends.length < TURNS) answers.push(host.prompt(id, `say reply ${ends.length + 1}`));
+        if (ends.length < TURNS) answers.push(supervisor.prompt(id, `say reply ${ends.length + 1}`));
       });
       let n = 0;
-      const last = waitFor(host, id, (e) => e.type === 'agent_settled' && ++n === TURNS, 20_000, `${TURNS} turns`);
-      answers.push(host.prompt(id, 'say reply 1'));
+      const last = waitFor(supervisor, id, (e) => e.type === 'agent_settled' && ++n === TURNS, 20_000, `${TURNS} turns`);
+      answers.push(supervisor.prompt(id, 'say reply 1'));
       try {
         await last;
       } finally {
@@ -134,22 +134,22 @@ describe('the host and the fake pi of each version', function () {
       }
       assert.deepEqual((await Promise.all(answers)).map((r) => r.status), Array(TURNS).fill('accepted'));
       assert.deepEqual(ends.map((e) => [e.end_reason, e.data?.synthesized === true]), Array(TURNS).fill(['done', !one]));
-      assert.equal(host.events(id).filter((e) => e.type === 'agent_settled').length, TURNS);
+      assert.equal(supervisor.events(id).filter((e) => e.type === 'agent_settled').length, TURNS);
     });
 
     it(`pi ${version}: ${one ? 'abort cancels a running compaction; compact answers aborted' : 'abort of a running compaction is an error naming the version; the compaction goes on'}`, async () => {
-      const started = await host.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '20000']), cwd: ROOT });
+      const started = await supervisor.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '20000']), cwd: ROOT });
       if (started.status !== 'started') return assert.fail(started.error);
       const id = started.workerId;
       for (const text of ['say one', 'say two']) {
-        const end = waitFor(host, id, (e) => e.type === 'agent_settled');
-        await host.prompt(id, text);
+        const end = waitFor(supervisor, id, (e) => e.type === 'agent_settled');
+        await supervisor.prompt(id, text);
         await end;
       }
-      const running = waitFor(host, id, (e) => e.type === 'compaction_start');
-      const compacting = host.compact(id);
+      const running = waitFor(supervisor, id, (e) => e.type === 'compaction_start');
+      const compacting = supervisor.compact(id);
       await running;
-      const aborted = await host.abort(id);
+      const aborted = await supervisor.abort(id);
       if (one) {
         assert.deepEqual(aborted.status === 'aborted' && aborted.compactionCancelled, true, JSON.stringify(aborted));
         assert.equal((await compacting).status, 'aborted');
@@ -157,38 +157,38 @@ describe('the host and the fake pi of each version', function () {
         assert.equal(aborted.status, 'error');
         assert.match(aborted.status === 'error' ? aborted.error : '', /^pi 0\.73\.1's abort does not reach a running compaction/);
         // Not waited for: the fake's compaction takes 20 s; stopping the worker ends the call.
-        await host.stop(id);
+        await supervisor.stop(id);
         assert.equal((await compacting).status, 'error');
       }
     });
 
     if (one) {
       it(`pi ${version}: a prompt the worker handles without a turn ("handled") leaves it idle, with nothing to resync`, async () => {
-        const started = await host.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
+        const started = await supervisor.start({ dialect: 'pi', command: launcher(version), cwd: ROOT });
         if (started.status !== 'started') return assert.fail(started.error);
         const id = started.workerId;
-        const r = await host.prompt(id, '/handled by an extension');
+        const r = await supervisor.prompt(id, '/handled by an extension');
         assert.deepEqual([r.status, r.status === 'accepted' && r.handled], ['accepted', true]);
-        const s = host.state(id);
+        const s = supervisor.state(id);
         assert.equal(s.status !== 'not_found' && s.state.streaming, false);
         // The next prompt is accepted at once and its turn carries its own provenance.
-        const end = waitFor(host, id, (e) => e.type === 'agent_settled');
-        assert.equal((await host.prompt(id, 'say next', { source: 'api' })).status, 'accepted');
+        const end = waitFor(supervisor, id, (e) => e.type === 'agent_settled');
+        assert.equal((await supervisor.prompt(id, 'say next', { source: 'api' })).status, 'accepted');
         await end;
-        const after = host.state(id);
+        const after = supervisor.state(id);
         if (after.status === 'not_found') return assert.fail('gone');
         assert.deepEqual([after.state.turnCount, after.state.turns[0].source], [1, 'api']);
-        assert.equal(host.events(id).some((e) => e.type === 'state_resync'), false);
+        assert.equal(supervisor.events(id).some((e) => e.type === 'state_resync'), false);
       });
     }
 
     it(`pi ${version}: a manual compact of a one-turn session ${one ? 'is not performed (Nothing to compact), not an error' : 'compacts it'}`, async () => {
-      const started = await host.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '0']), cwd: ROOT });
+      const started = await supervisor.start({ dialect: 'pi', command: launcher(version, ['--compact-ms', '0']), cwd: ROOT });
       if (started.status !== 'started') return assert.fail(started.error);
-      const end = waitFor(host, started.workerId, (e) => e.type === 'agent_settled');
-      await host.prompt(started.workerId, 'say one');
+      const end = waitFor(supervisor, started.workerId, (e) => e.type === 'agent_settled');
+      await supervisor.prompt(started.workerId, 'say one');
       await end;
-      const c = await host.compact(started.workerId);
+      const c = await supervisor.compact(started.workerId);
       assert.equal(c.status, 'compacted', JSON.stringify(c));
       assert.equal(c.status === 'compacted' && c.performed, !one);
     });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/host';
+import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { makePiAgentDir, PI_VERSIONS, piEnv, removePiAgentDir } from '../fixtures/pi-env.mjs';
 
@@ -26,17 +26,17 @@ function workspace(): string {
 
 describe('guarded workers through the host', function () {
   this.timeout(60_000);
-  let host: Supervisor;
+  let supervisor: Supervisor;
   let ws: string;
   before(() => {
     if (!existsSync(GUARD_BUNDLE)) execFileSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: ROOT, stdio: 'inherit' });
   });
   beforeEach(() => {
-    host = createSupervisor({ piGuardPath: GUARD_BUNDLE });
+    supervisor = createSupervisor({ piGuardPath: GUARD_BUNDLE });
     ws = workspace();
   });
   afterEach(async () => {
-    await host.dispose();
+    await supervisor.dispose();
     rmSync(ws, { recursive: true, force: true });
   });
 
@@ -53,7 +53,7 @@ describe('guarded workers through the host', function () {
     });
 
     it('lets a write inside land and vetoes one into .git before it runs; the events say blocked_by the guard', async () => {
-      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true });
+      const started = await supervisor.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true });
       if (started.status !== 'started') return assert.fail(started.error);
       assert.equal(started.state.guarded, true);
       assert.deepEqual(started.state.tools, ['read', 'edit', 'write'], 'bash is off under the guard');
@@ -63,17 +63,17 @@ describe('guarded workers through the host', function () {
         { text: 'done' },
       ]);
       const ends: Array<{ tool: string | null | undefined; blocked?: boolean; by?: string | null }> = [];
-      host.onEvent((_id, e) => {
+      supervisor.onEvent((_id, e) => {
         if (e.type === 'tool_execution_end') ends.push({ tool: e.tool_name, blocked: e.blocked, by: e.blocked_by });
       });
-      const settled = waitFor(host, started.workerId, ofType('agent_settled'), 30_000);
-      await host.prompt(started.workerId, 'write two files');
+      const settled = waitFor(supervisor, started.workerId, ofType('agent_settled'), 30_000);
+      await supervisor.prompt(started.workerId, 'write two files');
       await settled;
       assert.equal(readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'inside');
       assert.equal(existsSync(path.join(ws, '.git/hooks/pre-commit')), false);
       assert.deepEqual(ends.map((e) => e.blocked === true), [false, true]);
       assert.equal(ends[1].by, 'rpc-workers-guard');
-      const s = host.state(started.workerId);
+      const s = supervisor.state(started.workerId);
       if (s.status === 'not_found') return assert.fail('gone');
       assert.deepEqual(s.state.filesTouched, [path.join(ws, 'notes.txt')]);
       assert.equal(s.state.turns[0].tools[1].blocked, true);
@@ -81,7 +81,7 @@ describe('guarded workers through the host', function () {
 
     it('vetoes what configures the next worker: .vscode/settings.json, a workspace card, .tau/, a *.code-workspace, the start\'s card folder', async () => {
       const cards = mkdtempSync(path.join(ws, 'cards-'));
-      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true, agentDirs: [cards] });
+      const started = await supervisor.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, guard: true, agentDirs: [cards] });
       if (started.status !== 'started') return assert.fail(started.error);
       const settings = JSON.stringify({ 'rpcWorkers.guard.allowBash': true, 'rpcWorkers.profiles': [{ name: 'evil', dialect: 'pi', command: 'sh' }] });
       const card = '---\nname: reviewer\ndescription: Reviews\ntools: read, bash, write\nguard: false\n---\nAnything goes.\n';
@@ -91,26 +91,26 @@ describe('guarded workers through the host', function () {
         { text: 'done' },
       ]);
       const ends: boolean[] = [];
-      host.onEvent((_id, e) => {
+      supervisor.onEvent((_id, e) => {
         if (e.type === 'tool_execution_end') ends.push(e.blocked === true);
       });
-      const settled = waitFor(host, started.workerId, ofType('agent_settled'), 30_000);
-      await host.prompt(started.workerId, 'loosen your guard');
+      const settled = waitFor(supervisor, started.workerId, ofType('agent_settled'), 30_000);
+      await supervisor.prompt(started.workerId, 'loosen your guard');
       await settled;
       assert.deepEqual(ends, targets.map(() => true), 'every write vetoed');
       for (const t of targets) assert.equal(existsSync(path.resolve(ws, t)), false, `${t} was written`);
     });
 
     it('starts a specialist worker from an agent card: guarded by default, its tools, its name', async () => {
-      const started = await host.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, agent: 'implementer' });
+      const started = await supervisor.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, agent: 'implementer' });
       if (started.status !== 'started') return assert.fail(started.error);
       assert.equal(started.state.agent, 'implementer');
       assert.equal(started.state.guarded, true);
       assert.deepEqual(started.state.tools, ['read', 'write', 'edit']);
       assert.ok(started.state.args.includes('--append-system-prompt'));
       llm.script([{ text: 'ok' }]);
-      const settled = waitFor(host, started.workerId, ofType('agent_settled'), 30_000);
-      await host.prompt(started.workerId, 'hello');
+      const settled = waitFor(supervisor, started.workerId, ofType('agent_settled'), 30_000);
+      await supervisor.prompt(started.workerId, 'hello');
       await settled;
       const system = (llm.requests[llm.requests.length - 1].messages as Array<{ role: string; content: unknown }>).find((m) => m.role === 'system');
       assert.match(JSON.stringify(system?.content), /You implement what you are asked/);
@@ -118,21 +118,21 @@ describe('guarded workers through the host', function () {
   });
 
   it('refuses an unknown agent card, listing the available ones, and starts nothing', async () => {
-    const r = await host.start({ ...fakeSpec('pi'), cwd: ws, agent: 'nobody' });
+    const r = await supervisor.start({ ...fakeSpec('pi'), cwd: ws, agent: 'nobody' });
     assert.equal(r.status, 'error');
     assert.match(r.status === 'error' ? r.error : '', /nobody.*implementer/s);
-    assert.equal(host.list().length, 0);
+    assert.equal(supervisor.list().length, 0);
   });
 
   it('looks a card up in the start\'s own agentDirs', async () => {
     const extra = mkdtempSync(path.join(tmpdir(), 'rpcw-cards-'));
     writeFileSync(path.join(extra, 'scribe.md'), '---\nname: scribe\ndescription: Writes notes\ntools: read, write\n---\nYou write notes.\n');
     try {
-      const r = await host.start({ ...fakeSpec('pi'), cwd: ws, agent: 'scribe', agentDirs: [extra] });
+      const r = await supervisor.start({ ...fakeSpec('pi'), cwd: ws, agent: 'scribe', agentDirs: [extra] });
       if (r.status !== 'started') return assert.fail(r.error);
       assert.equal(r.state.agent, 'scribe');
       assert.equal(r.state.guarded, true);
-      const unknown = await host.start({ ...fakeSpec('pi'), cwd: ws, agent: 'scribe' });
+      const unknown = await supervisor.start({ ...fakeSpec('pi'), cwd: ws, agent: 'scribe' });
       assert.equal(unknown.status, 'error', 'without agentDirs the card is not found');
     } finally {
       rmSync(extra, { recursive: true, force: true });
@@ -141,27 +141,27 @@ describe('guarded workers through the host', function () {
 
   it('audits a τ worker: a write outside the workspace is flagged and its turn aborted', async () => {
     const outside = path.join(mkdtempSync(path.join(tmpdir(), 'rpcw-outside-')), 'x.txt');
-    const started = await host.start({ ...fakeSpec('tau', ['--tool-delay-ms', '500']), cwd: ws, guard: true });
+    const started = await supervisor.start({ ...fakeSpec('tau', ['--tool-delay-ms', '500']), cwd: ws, guard: true });
     if (started.status !== 'started') return assert.fail(started.error);
-    const violation = waitFor(host, started.workerId, ofType('guard_violation'));
-    const ended = waitFor(host, started.workerId, ofType('agent_end'));
-    await host.prompt(started.workerId, `tool write ${JSON.stringify({ path: outside, content: 'y' })}`);
+    const violation = waitFor(supervisor, started.workerId, ofType('guard_violation'));
+    const ended = waitFor(supervisor, started.workerId, ofType('agent_end'));
+    await supervisor.prompt(started.workerId, `tool write ${JSON.stringify({ path: outside, content: 'y' })}`);
     const v = await violation;
     assert.match(v.error ?? '', /write/);
     assert.equal((await ended).end_reason, 'aborted');
     assert.equal(existsSync(outside), false, 'the aborted call must not have written');
-    const s = host.state(started.workerId);
+    const s = supervisor.state(started.workerId);
     if (s.status === 'not_found') return assert.fail('gone');
     assert.ok(s.state.turns[0].tools[0].violation);
   });
 
   it('does not flag a τ write inside the workspace', async () => {
-    const started = await host.start({ ...fakeSpec('tau'), cwd: ws, guard: true });
+    const started = await supervisor.start({ ...fakeSpec('tau'), cwd: ws, guard: true });
     if (started.status !== 'started') return assert.fail(started.error);
     const seen: string[] = [];
-    host.onEvent((_id, e) => void seen.push(e.type));
-    const ended = waitFor(host, started.workerId, ofType('agent_end'));
-    await host.prompt(started.workerId, `tool write ${JSON.stringify({ path: path.join(ws, 'ok.txt'), content: 'fine' })}`);
+    supervisor.onEvent((_id, e) => void seen.push(e.type));
+    const ended = waitFor(supervisor, started.workerId, ofType('agent_end'));
+    await supervisor.prompt(started.workerId, `tool write ${JSON.stringify({ path: path.join(ws, 'ok.txt'), content: 'fine' })}`);
     assert.equal((await ended).end_reason, 'done');
     assert.equal(seen.includes('guard_violation'), false);
     assert.equal(readFileSync(path.join(ws, 'ok.txt'), 'utf8'), 'fine');
@@ -175,12 +175,12 @@ describe('guarded workers through the host', function () {
       `tool python ${JSON.stringify({ code: 'open("/tmp/x", "w").write("y")' })}`,
     ];
     for (const call of calls) {
-      const started = await host.start({ ...fakeSpec('tau'), cwd: ws, guard: true, onViolation: 'flag' });
+      const started = await supervisor.start({ ...fakeSpec('tau'), cwd: ws, guard: true, onViolation: 'flag' });
       if (started.status !== 'started') return assert.fail(started.error);
-      const violation = waitFor(host, started.workerId, ofType('guard_violation'), 10_000, `a violation for ${call}`);
-      await host.prompt(started.workerId, call);
+      const violation = waitFor(supervisor, started.workerId, ofType('guard_violation'), 10_000, `a violation for ${call}`);
+      await supervisor.prompt(started.workerId, call);
       assert.ok((await violation).error, call);
-      await host.stop(started.workerId);
+      await supervisor.stop(started.workerId);
     }
   });
 });

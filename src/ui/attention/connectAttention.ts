@@ -11,13 +11,13 @@ import { WorkerAttention } from './workerAttention';
 
 export interface AttentionParts { attention: WorkerAttention; tabs: LogTabs }
 
-export function wireAttention(o: {
-  host: Supervisor; tree: SessionsTree; eventLog: EventLog; selection: WorkerSelection; settings(): Settings;
+export function connectAttention(o: {
+  supervisor: Supervisor; tree: SessionsTree; eventLog: EventLog; selection: WorkerSelection; settings(): Settings;
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): AttentionParts {
   const view = o.tree.view;
   const attention = o.register(new WorkerAttention({
-    host: o.host,
+    supervisor: o.supervisor,
     setting: () => o.settings().notifications,
     visibleLogs: () => o.eventLog.visibleWorkers(),
     onDidChangeLooking: o.eventLog.onDidChangeLooking,

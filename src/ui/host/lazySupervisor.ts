@@ -21,7 +21,7 @@ function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: st
   };
 }
 
-export class LazyHost implements Supervisor {
+export class LazySupervisor implements Supervisor {
   private real: Supervisor | undefined;
   private readonly events_ = new Set<EventListener>();
   private readonly states = new Set<StateListener>();

@@ -21,16 +21,16 @@ export interface WorktreeParts {
   recheck(): Promise<{ available: boolean; reason: string | null }>;
 }
 
-export function wireWorktrees(o: {
-  host: Supervisor; tree: SessionsTree; settings(): Settings; commands: Commands;
+export function connectWorktrees(o: {
+  supervisor: Supervisor; tree: SessionsTree; settings(): Settings; commands: Commands;
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): WorktreeParts {
   const core = () => o.core().worktree;
-  const worktrees = o.register(new WorkerWorktrees(o.host, core));
-  const actions = new WorktreeActions({ host: o.host, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
+  const worktrees = o.register(new WorkerWorktrees(o.supervisor, core));
+  const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
   o.commands.worktreePlacer = (spec) => actions.place(spec);
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
-  const live = () => new Set(o.host.list().map((s) => s.workerId));
+  const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
   o.tree.contributors.push(worktreeContributor(worktrees, live));
   o.register(worktrees.onDidChange(() => o.tree.invalidate()));
 
