@@ -17,8 +17,7 @@ export function registerHostTerminal(supervisor: Supervisor): vscode.Disposable 
     const { workerId, terminalId } = arg.data;
     const st = supervisor.state(workerId);
     const name = st.status === 'not_found' ? workerId : st.state.name;
-    const events = supervisor.events(workerId);
-    const started = events.find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
+    const started = supervisor.events(workerId).find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
     if (!started) return { status: 'not_found', error: `no host terminal ${terminalId} of ${name} in its log` };
     const command = String((started.data as { command?: unknown }).command ?? '');
     const write = new vscode.EventEmitter<string>();
@@ -28,7 +27,9 @@ export function registerHostTerminal(supervisor: Supervisor): vscode.Disposable 
       onDidWrite: write.event,
       open: () => {
         write.fire(`\x1b[2m$ ${command}\r\n(read-only: the agent's command runs in the host; typing here does nothing)\x1b[0m\r\n`);
-        for (const e of events) write.fire(feed.take(e));
+        // Read here, not at the click: VS Code opens the terminal a moment later, and what came
+        // meanwhile (the command's exit, say) would be in neither the read nor the listener.
+        for (const e of supervisor.events(workerId)) write.fire(feed.take(e));
         if (!feed.exited) {
           off = supervisor.onEvent((id, e) => {
             if (id !== workerId) return;
