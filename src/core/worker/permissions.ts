@@ -66,16 +66,12 @@ export class Permissions {
         type: 'guard_violation', tool_call_id: ask.toolCallId, tool_name: ask.toolKind ?? ask.title, is_error: true, error: veto,
         blocked: true, blocked_by: GUARD_NAME, args: ask.args, data: { action: 'rejected' },
       });
-      const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
-      return end(reject?.optionId ?? null, `the write guard rejected it without asking: ${veto}`, true);
+      return end(rejectOf(ask), `the write guard rejected it without asking: ${veto}`, true);
     }
     // After the wall: a rule never lets through what the policy refuses.
     const remembered = this.rules.match(ask);
     if (remembered) return end(remembered.option.optionId, `answered by the rule remembered for this worker (allowed always: ${remembered.rule.key})`, false, remembered.rule.key);
-    if (!site.ask) {
-      const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
-      return end(reject?.optionId ?? null, 'no one can answer here (the host has no onPermission): rejected', true);
-    }
+    if (!site.ask) return end(rejectOf(ask), 'no one can answer here (the host has no onPermission): rejected', true);
     const controller = new AbortController();
     this.open.set(id, controller);
     site.pending.dialogOpened(id, 'permission', ask.title);
@@ -99,4 +95,9 @@ export class Permissions {
   cancelAll(reason: string): void {
     for (const controller of this.open.values()) controller.abort(reason);
   }
+}
+
+/** The agent's own reject option for a question the host refuses (once before always), if it offers one. */
+function rejectOf(ask: PermissionAsk): string | null {
+  return (ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always'))?.optionId ?? null;
 }

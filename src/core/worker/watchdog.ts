@@ -7,8 +7,9 @@
 // signals the host's group does not reach it), with a pipe from the host as its stdin. The host
 // tells it each worker's pid and start stamp as it spawns it, and to forget the worker once
 // stopped; and each command the host runs for a worker (an ACP terminal, the host's child, not
-// the worker's), as another root of that worker's tree. Every 250 ms it reads each watched worker's tree from the process table, so it knows
-// the descendants while they are still parented (afterwards they cannot be found). When its stdin
+// the worker's), as another root of that worker's tree. Every 250 ms it reads each watched
+// worker's tree from the process table, so it knows the descendants while they are still
+// parented (afterwards they cannot be found). When its stdin
 // ends, or the host's pid is no longer the same process, it freezes (SIGSTOP) every recorded
 // process and group, re-reads the table until nothing new appears under them, then SIGKILLs them
 // all and exits. `dispose` forgets every worker and closes the pipe: the watchdog then exits

@@ -1,7 +1,8 @@
 // Each worker's attention state for the UI: the core's AttentionBoard fed from the host's states,
 // "seen" when the person looks (its log on screen: a selected tree row alone is not looking, since
-// the log's own picker can show another worker while the row stays selected), the view's badge (workers that need input), and a notification for a change the
-// person would otherwise miss, as the rpcWorkers.notifications setting and the core's policy say.
+// the log's own picker can show another worker while the row stays selected), the view's badge
+// (workers that need input), and a notification for a change the person would otherwise miss, as
+// the rpcWorkers.notifications setting and the core's policy say.
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import { AttentionBoard } from '../../core/attention/board';

@@ -246,8 +246,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     return this.archive.lookup(workerId);
   }
 
-  /** Open a past session's log in a panel: the persisted events through the same page model as live ones. */
-  /** A past session's log, read-only under `key`, for a tab to show. */
+  /** A past session's log, read-only under `key`, for a tab to show: its events through the same page model as live ones. */
   keepPast(key: string, state: WorkerState, events: AgentEvent[], note: string): void {
     this.archive.addPast(key, state, events, note);
   }
@@ -311,11 +310,12 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     }
   }
 
-  /** A change drawn in a log (a permission question's, a tool's) opened in the diff editor. */
+  /** A host terminal's output (a tool call's Show in Terminal) in a VS Code terminal. */
   async showTerminal(msg: PageMessage<'showTerminal'>): Promise<void> {
     await vscode.commands.executeCommand(COMMANDS.showHostTerminal, { workerId: msg.workerId, terminalId: msg.terminalId });
   }
 
+  /** A change drawn in a log (a permission question's, a tool's) opened in the diff editor. */
   async openChange(msg: PageMessage<'openChange'>): Promise<void> {
     await vscode.commands.executeCommand(COMMANDS.openChange, { path: msg.path, oldText: msg.oldText, newText: msg.newText });
   }

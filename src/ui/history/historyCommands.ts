@@ -182,7 +182,7 @@ export class HistoryCommands extends Disposable {
     if (r.status !== 'started') return this.fail(`could not resume "${session.name}": ${r.error}`, { status: 'error', sessionId: session.id, workerId: r.workerId });
     if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier.events);
     // A read-only tab of the session goes on as the resumed worker's log: its old events, then the new ones.
-    for (const p of this.s.eventLog.panelSessions) if (p.workerId === `history:${session.id}`) p.setWorker(r.workerId);
+    for (const p of this.s.eventLog.panelSessions) if (p.workerId === `${PAST_KEY}${session.id}`) p.setWorker(r.workerId);
     await this.s.past.resumed(session.id, r.workerId);
     this.s.log.info(`resumed history session ${session.id} as worker ${r.workerId}${automatic ? ' (rpcWorkers.history.resumeInterrupted)' : ''}`);
     if (!automatic) {
