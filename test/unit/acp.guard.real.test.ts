@@ -6,14 +6,11 @@
 // the README's table says (and docs/real-workers.md). Driven on the mock model (acp-env.mjs).
 // Codex has no file tool of its own (it writes through its shell), so its write is a shell command.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PermissionRequest, Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { createSupervisor } from '../../src/core/supervisor';
-import { ACP_AGENTS, acpAgentLaunch, ensureAcpAgent, hasWriteTool, shellToolReply, writeToolReply } from '../fixtures/acp-env.mjs';
-import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ACP_AGENTS, hasWriteTool, shellToolReply, writeToolReply } from '../fixtures/acp-env.mjs';
+import { realAcpRig } from '../helpers/realAcp';
 import { ofType, record, waitFor } from '../helpers/supervisor';
 
 type Outcome = 'vetoed' | 'audited';
@@ -23,57 +20,32 @@ const TABLE: Record<keyof typeof ACP_AGENTS, Outcome> = { claude: 'vetoed', code
 for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
   describe(`the guard with real ${name} (${ACP_AGENTS[name].package}@${ACP_AGENTS[name].version})`, function () {
     this.timeout(180_000);
-    let mock: MockLlm;
-    let home: string;
-    let cwd: string;
-    let supervisor: Supervisor;
+    const rig = realAcpRig(name, { tag: 'guard', prepare: (cwd) => mkdirSync(path.join(cwd, 'src')) });
     let workerId: string;
-    const asked: PermissionRequest[] = [];
 
     before(async function () {
       this.timeout(10 * 60_000);
-      ensureAcpAgent(name);
-      mock = await startMockLlm({ defaultText: 'unscripted' });
-      home = mkdtempSync(path.join(tmpdir(), `rpc-acp-guard-${name}-home-`));
-      cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-guard-${name}-cwd-`));
-      mkdirSync(path.join(cwd, 'src'));
-      supervisor = createSupervisor({
-        limits: { commandTimeoutMs: 120_000 },
-        onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
-      });
-      const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
-      const r = await supervisor.start({
-        dialect: 'acp', command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`,
-        // As Start Worker's profiles start them: Claude in its default mode, Gemini not offered the
-        // host's files (offered them, Gemini 0.61.0 cannot create a new file).
-        ...(name === 'claude' ? { mode: 'default' } : {}), ...(name === 'gemini' ? { clientFiles: false } : {}),
-        // The guard's defaults otherwise: bash off, so a write through a shell (Codex's) is flagged too.
-        guard: { allowedPaths: [path.join(cwd, 'src')], forbiddenPaths: [] },
-      });
+      // The guard's defaults otherwise: bash off, so a write through a shell (Codex's) is flagged too.
+      const r = await rig.supervisor.start(rig.spec({ guard: { allowedPaths: [path.join(rig.cwd, 'src')], forbiddenPaths: [] } }));
       assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
       if (r.status === 'started') workerId = r.workerId;
-    });
-    after(async () => {
-      await supervisor?.dispose();
-      await mock?.close();
-      for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
     });
 
     /** One turn in which the model writes `file`; the turn's events. Only the tool call is scripted:
      *  an agent that ends its turn on a refusal takes no second reply, and the mock's default
      *  answers any call after it. */
     async function write(file: string, content: string): Promise<AgentEvent[]> {
-      mock.script(hasWriteTool(name) ? writeToolReply(name, file, content) : shellToolReply(name, `printf '%s' '${content}' > '${file}'`));
-      const events = record(supervisor, () => workerId);
-      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 120_000, `${name}'s write turn`);
-      assert.equal((await supervisor.prompt(workerId, `Write ${path.basename(file)}`)).status, 'accepted');
+      rig.mock.script(hasWriteTool(name) ? writeToolReply(name, file, content) : shellToolReply(name, `printf '%s' '${content}' > '${file}'`));
+      const events = record(rig.supervisor, () => workerId);
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 120_000, `${name}'s write turn`);
+      assert.equal((await rig.supervisor.prompt(workerId, `Write ${path.basename(file)}`)).status, 'accepted');
       await settled;
       return events;
     }
 
     it(`a write outside the policy is ${TABLE[name]}, as the README's table says; one inside lands unflagged`, async () => {
       // New files: Copilot's `create` refuses one that exists.
-      const outside = path.join(cwd, 'NOTES.md');
+      const outside = path.join(rig.cwd, 'NOTES.md');
       const events = await write(outside, 'outside');
       const violations = events.filter((e) => e.type === 'guard_violation');
       const landed = existsSync(outside);
@@ -82,11 +54,11 @@ for (const name of Object.keys(TABLE) as Array<keyof typeof ACP_AGENTS>) {
       const seen: Outcome | string = !landed && violations.some((v) => v.blocked) ? 'vetoed'
         : violations.some((v) => !v.blocked) ? 'audited'
           : `neither: written ${landed}, violations ${JSON.stringify(violations.map((v) => ({ blocked: v.blocked, error: v.error })))}`;
-      const st = supervisor.state(workerId);
-      console.log(`      ${name}: outside write ${seen} (landed: ${landed}); asked ${asked.length}; writeGuard ${st.status !== 'not_found' ? st.state.writeGuard : '?'}`);
+      const st = rig.supervisor.state(workerId);
+      console.log(`      ${name}: outside write ${seen} (landed: ${landed}); asked ${rig.asked.length}; writeGuard ${st.status !== 'not_found' ? st.state.writeGuard : '?'}`);
       assert.equal(seen, TABLE[name]);
       assert.equal(st.status !== 'not_found' && st.state.writeGuard, TABLE[name], 'the tree says the same');
-      const inside = path.join(cwd, 'src', 'new.txt');
+      const inside = path.join(rig.cwd, 'src', 'new.txt');
       const second = await write(inside, 'after');
       if (!hasWriteTool(name)) {
         // Codex writes through its shell, and under a guard without bash every shell call is flagged.

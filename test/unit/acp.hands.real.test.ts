@@ -4,69 +4,52 @@
 // mock model (test/fixtures/acp-env.mjs). Copilot, OpenCode (by default), Claude and Codex never
 // ask for client files; their writes meet the guard as questions (the wall) or as audits.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PermissionRequest, Supervisor } from '../../src/core/api';
-import { createSupervisor } from '../../src/core/supervisor';
-import { ACP_AGENTS, acpAgentLaunch, ensureAcpAgent, writeToolReply } from '../fixtures/acp-env.mjs';
-import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ACP_AGENTS, writeToolReply } from '../fixtures/acp-env.mjs';
+import { realAcpRig } from '../helpers/realAcp';
 import { ofType, record, waitFor } from '../helpers/supervisor';
 
 const name = 'gemini';
 
 describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@${ACP_AGENTS[name].version})`, function () {
   this.timeout(120_000);
-  let mock: MockLlm;
-  let home: string;
-  let cwd: string;
-  let supervisor: Supervisor;
-  let workerId: string;
-  const asked: PermissionRequest[] = [];
   const reads: string[] = [];
   const editorWrites: string[] = [];
   let openFile: string;
-
-  before(async function () {
-    this.timeout(10 * 60_000);
-    ensureAcpAgent(name);
-    mock = await startMockLlm({ defaultText: 'unscripted' });
-    home = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hands-gemini-home-'));
-    cwd = mkdtempSync(path.join(tmpdir(), 'rpc-acp-hands-gemini-cwd-'));
-    mkdirSync(path.join(cwd, 'src'));
-    openFile = path.join(cwd, 'src', 'open.txt');
-    writeFileSync(openFile, 'saved on disk\n');
-    writeFileSync(path.join(cwd, 'README.md'), 'the readme\n');
-    supervisor = createSupervisor({
-      limits: { commandTimeoutMs: 120_000 },
-      onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; },
-      // The editor has src/open.txt open with an unsaved edit; the host writes the disk.
+  const rig = realAcpRig(name, {
+    tag: 'hands',
+    prepare: (cwd) => {
+      mkdirSync(path.join(cwd, 'src'));
+      openFile = path.join(cwd, 'src', 'open.txt');
+      writeFileSync(openFile, 'saved on disk\n');
+      writeFileSync(path.join(cwd, 'README.md'), 'the readme\n');
+    },
+    // The editor has src/open.txt open with an unsaved edit; the host writes the disk.
+    supervisor: {
       files: {
         read: async (p) => { reads.push(p); return p === openFile ? 'unsaved in the editor\n' : null; },
         write: async (p) => { editorWrites.push(p); return false; },
       },
-    });
-    const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
-    const r = await supervisor.start({
-      dialect: 'acp', command: launch.command, args: launch.args, env: launch.env, cwd, name: 'real gemini',
-      guard: { allowedPaths: [path.join(cwd, 'src')], forbiddenPaths: [] },
-    });
+    },
+  });
+  const { asked } = rig;
+  let workerId: string;
+
+  before(async function () {
+    this.timeout(10 * 60_000);
+    const r = await rig.supervisor.start(rig.spec({ clientFiles: true, guard: { allowedPaths: [path.join(rig.cwd, 'src')], forbiddenPaths: [] } }));
     assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
     if (r.status === 'started') workerId = r.workerId;
   });
-  after(async () => {
-    await supervisor?.dispose();
-    await mock?.close();
-    for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
-  });
 
   it('a write inside the policy: read through the host (the unsaved text is the old side of its question), asked, written through the host', async () => {
-    const state = supervisor.state(workerId);
+    const state = rig.supervisor.state(workerId);
     assert.equal(state.status !== 'not_found' && state.state.writeGuard, 'vetoed', 'Gemini asks before it writes');
-    mock.script(writeToolReply(name, openFile, 'written by gemini\n'), { text: 'Written.' });
-    const events = record(supervisor, () => workerId);
-    const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the write turn');
-    assert.equal((await supervisor.prompt(workerId, 'Write the file')).status, 'accepted');
+    rig.mock.script(writeToolReply(name, openFile, 'written by gemini\n'), { text: 'Written.' });
+    const events = record(rig.supervisor, () => workerId);
+    const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the write turn');
+    assert.equal((await rig.supervisor.prompt(workerId, 'Write the file')).status, 'accepted');
     assert.equal((await settled).end_reason, 'done');
     assert.ok(reads.includes(openFile), `Gemini read the file through the host first (reads: ${reads.join(', ')})`);
     assert.equal(asked.length, 1, 'the person was asked');
@@ -79,12 +62,12 @@ describe(`ACP files through the host: real ${name} (${ACP_AGENTS[name].package}@
   });
 
   it('a write outside the policy is rejected without asking the person, before anything is written, and shown as a blocked call', async () => {
-    const readme = path.join(cwd, 'README.md');
+    const readme = path.join(rig.cwd, 'README.md');
     const asked0 = asked.length;
-    mock.script(writeToolReply(name, readme, 'overwritten\n'), { text: 'Tried.' });
-    const events = record(supervisor, () => workerId);
-    const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the refused write turn');
-    assert.equal((await supervisor.prompt(workerId, 'Overwrite the readme')).status, 'accepted');
+    rig.mock.script(writeToolReply(name, readme, 'overwritten\n'), { text: 'Tried.' });
+    const events = record(rig.supervisor, () => workerId);
+    const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the refused write turn');
+    assert.equal((await rig.supervisor.prompt(workerId, 'Overwrite the readme')).status, 'accepted');
     await settled;
     assert.equal(readFileSync(readme, 'utf8'), 'the readme\n', 'nothing was written');
     assert.equal(asked.length, asked0, 'the person was not asked');

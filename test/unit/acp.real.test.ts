@@ -5,15 +5,13 @@
 // history (at the mock), resume after a restart where the agent offers it, and a stop with no
 // survivor. The same verbs against the fake agent, and the bad input, are in acp.fake.test.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PermissionRequest, Supervisor, WorkerState } from '../../src/core/api';
+import type { WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { createSupervisor } from '../../src/core/supervisor';
 import { processTree } from '../../src/core/worker/processTree';
-import { ACP_AGENTS, ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolReply } from '../fixtures/acp-env.mjs';
-import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
+import { ACP_AGENTS, ACP_AGENT_NAMES, shellToolReply } from '../fixtures/acp-env.mjs';
+import { realAcpRig } from '../helpers/realAcp';
 import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
 import { HOST_PROCESS } from '../fixtures/faults-helpers';
 import { spawn } from 'node:child_process';
@@ -56,42 +54,21 @@ for (const name of ACP_AGENT_NAMES) {
   const agent = ACP_AGENTS[name];
   describe(`ACP worker: real ${name} (${agent.package}@${agent.version})`, function () {
     this.timeout(120_000);
-    let mock: MockLlm;
-    let home: string;
-    let cwd: string;
-    let supervisor: Supervisor;
+    const rig = realAcpRig(name, {
+      tag: 'real',
+      supervisor: process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {},
+    });
+    const { asked } = rig;
     let workerId: string;
     let pid: number;
-    const asked: PermissionRequest[] = [];
     const stateOf = (id = workerId): WorkerState => {
-      const s = supervisor.state(id);
+      const s = rig.supervisor.state(id);
       if (s.status === 'not_found') throw new Error('the worker vanished');
       return s.state;
     };
-    const spec = (extra: Record<string, unknown> = {}) => {
-      const launch = acpAgentLaunch(name, { mockUrl: mock.baseUrl, home });
-      return { dialect: 'acp' as const, command: launch.command, args: launch.args, env: launch.env, cwd, name: `real ${name}`, ...(name === 'claude' ? { mode: 'default' } : {}),
-        // As Start Worker's Gemini profile (offered the host's files, Gemini 0.61.0 cannot create a new file).
-        ...(name === 'gemini' ? { clientFiles: false } : {}), ...extra };
-    };
-
-    before(async function () {
-      this.timeout(10 * 60_000);
-      ensureAcpAgent(name);
-      mock = await startMockLlm({ defaultText: 'unscripted' });
-      home = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-home-`));
-      cwd = mkdtempSync(path.join(tmpdir(), `rpc-acp-real-${name}-cwd-`));
-      // A loaded 2-CPU machine: OpenCode's first session takes 20 s even when idle.
-      supervisor = createSupervisor({ limits: { commandTimeoutMs: 120_000 }, ...(process.env.ACP_TRACE ? { trace: (_id: string, d: string, m: unknown) => console.log(d, JSON.stringify(m).slice(0, 400)) } : {}), onPermission: async (req) => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_once')!.optionId }; } });
-    });
-    after(async () => {
-      await supervisor?.dispose();
-      await mock?.close();
-      for (const d of [home, cwd]) if (d) rmSync(d, { recursive: true, force: true });
-    });
 
     it('starts: the handshake, a session in its folder, the agent\'s own version', async () => {
-      const r = await supervisor.start(spec());
+      const r = await rig.supervisor.start(rig.spec());
       assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
       if (r.status !== 'started') return;
       workerId = r.workerId;
@@ -105,10 +82,10 @@ for (const name of ACP_AGENT_NAMES) {
 
     it('a prompt is accepted, its reply streams as text deltas, and the turn settles done', async () => {
       const said = `Hello from the mock model to ${name}.`;
-      mock.script({ text: said });
-      const events = record(supervisor, () => workerId);
-      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the hello turn');
-      assert.equal((await supervisor.prompt(workerId, 'Say hello')).status, 'accepted');
+      rig.mock.script({ text: said });
+      const events = record(rig.supervisor, () => workerId);
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the hello turn');
+      assert.equal((await rig.supervisor.prompt(workerId, 'Say hello')).status, 'accepted');
       const end = await settled;
       assert.equal(end.end_reason, 'done', JSON.stringify(end));
       assert.ok(text(events).includes(said), text(events));
@@ -117,13 +94,13 @@ for (const name of ACP_AGENT_NAMES) {
 
     it('a shell command runs through its own tool, asked about where the agent asks, and is shown as a tool call', async () => {
       const asked0 = asked.length;
-      mock.script(shellToolReply(name, 'echo hi > marker'), { text: 'The command ran.' });
-      const events = record(supervisor, () => workerId);
-      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the shell turn');
-      assert.equal((await supervisor.prompt(workerId, 'Write the marker file')).status, 'accepted');
+      rig.mock.script(shellToolReply(name, 'echo hi > marker'), { text: 'The command ran.' });
+      const events = record(rig.supervisor, () => workerId);
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the shell turn');
+      assert.equal((await rig.supervisor.prompt(workerId, 'Write the marker file')).status, 'accepted');
       const end = await settled;
       assert.equal(end.end_reason, 'done', JSON.stringify(end));
-      assert.equal(readFileSync(path.join(cwd, 'marker'), 'utf8'), 'hi\n');
+      assert.equal(readFileSync(path.join(rig.cwd, 'marker'), 'utf8'), 'hi\n');
       assert.equal(asked.length - asked0, EXPECTED[name].asks ? 1 : 0, 'permission questions');
       if (EXPECTED[name].asks) {
         assert.ok(events.some((e) => e.type === 'permission_request'));
@@ -135,27 +112,27 @@ for (const name of ACP_AGENT_NAMES) {
 
     it(STEERS.has(name) ? 'a steer joins the running turn (its adapter\'s _session/steering) and the next model call carries it' : 'a steer is refused with the reason and Redirect offered; a follow-up is held and sent when the turn ends', async () => {
       const token = `rpc-workers-steer-${name}-${process.pid}`;
-      mock.script(shellToolReply(name, `python3 -c "import time; time.sleep(3)" ${token}`), { text: 'Steered or not, done.' });
-      const n0 = mock.requests.length;
-      const settled = waitFor(supervisor, workerId, (e) => e.type === 'agent_settled', 90_000, 'the steered turn');
-      assert.equal((await supervisor.prompt(workerId, 'Run the short command')).status, 'accepted');
+      rig.mock.script(shellToolReply(name, `python3 -c "import time; time.sleep(3)" ${token}`), { text: 'Steered or not, done.' });
+      const n0 = rig.mock.requests.length;
+      const settled = waitFor(rig.supervisor, workerId, (e) => e.type === 'agent_settled', 90_000, 'the steered turn');
+      assert.equal((await rig.supervisor.prompt(workerId, 'Run the short command')).status, 'accepted');
       await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
-      const steer = await supervisor.prompt(workerId, 'Also mention bananas', { streamingBehavior: 'steer' });
+      const steer = await rig.supervisor.prompt(workerId, 'Also mention bananas', { streamingBehavior: 'steer' });
       if (STEERS.has(name)) {
         assert.equal(steer.status, 'accepted', JSON.stringify(steer));
         await settled;
-        assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /Also mention bananas/, 'the model saw the steer');
+        assert.match(JSON.stringify(rig.mock.requests.slice(n0 + 1)), /Also mention bananas/, 'the model saw the steer');
         return;
       }
       assert.equal(steer.status, 'error');
       assert.match(steer.error ?? '', /cannot be steered.*redirect/);
-      mock.script({ text: 'Followed up.' });
-      const follow = supervisor.prompt(workerId, 'And now a follow-up', { streamingBehavior: 'followUp' });
+      rig.mock.script({ text: 'Followed up.' });
+      const follow = rig.supervisor.prompt(workerId, 'And now a follow-up', { streamingBehavior: 'followUp' });
       await settled;
-      const next = waitFor(supervisor, workerId, (e) => e.type === 'agent_settled', 90_000, 'the follow-up turn');
+      const next = waitFor(rig.supervisor, workerId, (e) => e.type === 'agent_settled', 90_000, 'the follow-up turn');
       assert.equal((await follow).status, 'accepted');
       await next;
-      assert.match(JSON.stringify(mock.requests.slice(n0 + 1)), /And now a follow-up/);
+      assert.match(JSON.stringify(rig.mock.requests.slice(n0 + 1)), /And now a follow-up/);
     });
 
     it('abort mid-command: aborted, and no process of the command is left', async () => {
@@ -163,12 +140,12 @@ for (const name of ACP_AGENT_NAMES) {
       const token = `rpc-workers-long-${name}-${process.pid}`;
       // Claude refuses `sleep N` as a command; a Python sleep is the same long-running command.
       const command = `python3 -c "import time; time.sleep(600)" ${token}`;
-      mock.script(shellToolReply(name, command), { text: 'unreachable' });
-      assert.equal((await supervisor.prompt(workerId, 'Run the long command')).status, 'accepted');
+      rig.mock.script(shellToolReply(name, command), { text: 'unreachable' });
+      assert.equal((await rig.supervisor.prompt(workerId, 'Run the long command')).status, 'accepted');
       await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
       const running = withToken(token);
-      const events = record(supervisor, () => workerId);
-      const a = await supervisor.abort(workerId);
+      const events = record(rig.supervisor, () => workerId);
+      const a = await rig.supervisor.abort(workerId);
       assert.equal(a.status, 'aborted', JSON.stringify(a));
       // Within a moment of the answer (Codex ends its sandboxed command by itself, a little later).
       await waitUntil(() => withToken(token).length === 0, `no process of the command (${running.join(', ')}; now ${withToken(token).join(', ')}) to be left`, 5_000);
@@ -181,12 +158,12 @@ for (const name of ACP_AGENT_NAMES) {
     });
 
     it('the next prompt sees the history, at the mock', async () => {
-      mock.script({ text: 'I remember.' });
-      const n0 = mock.requests.length;
-      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the history turn');
-      await supervisor.prompt(workerId, 'What did I ask first?');
+      rig.mock.script({ text: 'I remember.' });
+      const n0 = rig.mock.requests.length;
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the history turn');
+      await rig.supervisor.prompt(workerId, 'What did I ask first?');
       assert.equal((await settled).end_reason, 'done');
-      const body = JSON.stringify(mock.requests.slice(n0));
+      const body = JSON.stringify(rig.mock.requests.slice(n0));
       assert.match(body, /Say hello/);
       assert.match(body, /What did I ask first\?/);
     });
@@ -194,9 +171,9 @@ for (const name of ACP_AGENT_NAMES) {
     it('stop ends its whole process tree; a restart resumes the session where the agent offers it', async () => {
       const session = stateOf().session;
       const tree = processTree(pid);
-      assert.equal((await supervisor.stop(workerId)).status, 'stopped');
+      assert.equal((await rig.supervisor.stop(workerId)).status, 'stopped');
       await waitUntil(() => tree.every((p) => !isAlive(p.pid)), 'every process of the agent to be gone', 10_000);
-      const r = await supervisor.start(spec({ resume: session ?? undefined }));
+      const r = await rig.supervisor.start(rig.spec({ resume: session ?? undefined }));
       if (r.status === 'error') {
         // Said plainly: an agent without either verb, or Gemini 0.61.0, whose session/load now
         // and then answers -32603 after a stop on a loaded machine (docs/real-workers.md).
@@ -207,19 +184,19 @@ for (const name of ACP_AGENT_NAMES) {
       workerId = r.workerId;
       pid = r.pid;
       assert.equal(stateOf().sessionId, session?.id);
-      mock.script({ text: 'Still here.' });
-      const n0 = mock.requests.length;
-      const settled = waitFor(supervisor, workerId, ofType('agent_settled'), 60_000, 'the resumed turn');
-      await supervisor.prompt(workerId, 'Are you there?');
+      rig.mock.script({ text: 'Still here.' });
+      const n0 = rig.mock.requests.length;
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the resumed turn');
+      await rig.supervisor.prompt(workerId, 'Are you there?');
       assert.equal((await settled).end_reason, 'done');
-      assert.match(JSON.stringify(mock.requests.slice(n0)), /Say hello/, 'the resumed session carries the history');
+      assert.match(JSON.stringify(rig.mock.requests.slice(n0)), /Say hello/, 'the resumed session carries the history');
       const tree2 = processTree(pid);
-      await supervisor.stop(workerId);
+      await rig.supervisor.stop(workerId);
       await waitUntil(() => tree2.every((p) => !isAlive(p.pid)), 'every process of the resumed agent to be gone', 10_000);
     });
 
     it('a host killed with SIGKILL leaves no process of the agent (its watchdog)', async () => {
-      const launch = spec();
+      const launch = rig.spec();
       const child = spawn(process.execPath, [HOST_PROCESS, JSON.stringify({ core: path.join(ROOT, 'dist', 'core.js'), host: { limits: { commandTimeoutMs: 120_000 } }, workers: [{ spec: launch }] })], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
