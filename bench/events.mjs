@@ -39,7 +39,9 @@ export async function hostSide(core, s, size, n, hostOptions = {}, ready = undef
     throw new Error(`start failed: ${started.error}`);
   }
   // Only what the worker sent on stdout: not the host's prompt_sent, its stderr, nor an agent_settled the host adds.
-  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true, ready);
+  // With a history, its writes are awaited before CPU is read: they are the host's work too.
+  const drain = hostOptions.historyDir ? (h) => h.history.store.flush() : undefined;
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true, ready, drain);
 }
 
 export const bareSide = (s, size, n, ready) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood', ready);

@@ -270,9 +270,11 @@ export const log = (...a) => {
 
 /**
  * A started worker's flood, read by the host: prompt it, count the events `counts` accepts until
- * its agent_end, and measure this process meanwhile. `host` is disposed afterwards.
+ * its agent_end, and measure this process meanwhile. `drain(host)`, if given, is awaited after
+ * the last event and before CPU is read, so that work the host defers (history writes) counts.
+ * `host` is disposed afterwards.
  */
-export async function hostFloodRun(host, workerId, counts, ready) {
+export async function hostFloodRun(host, workerId, counts, ready, drain) {
   try {
     let count = 0;
     let done;
@@ -289,6 +291,7 @@ export async function hostFloodRun(host, workerId, counts, ready) {
     const r = await host.prompt(workerId, 'flood');
     if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
     const t1 = await ended;
+    if (drain) await drain(host);
     return measured(count, t0, t1, c0, main0);
   } finally {
     await host.dispose();

@@ -12,7 +12,7 @@ export interface Fanout {
   stateListeners: StateListener[];
   outputListeners: OutputListener[];
   subscribe<T>(list: T[], listener: T): () => void;
-  emitEvent(worker: Worker, event: AgentEvent, line?: string): void;
+  emitEvent(worker: Worker, event: AgentEvent, line?: Buffer): void;
   emitState(worker: Worker): void;
   emitOutput: OutputListener;
 }
@@ -29,7 +29,7 @@ export function createFanout(history: SupervisorHistory | null): Fanout {
     };
   };
 
-  const emitEvent = (worker: Worker, event: AgentEvent, line?: string) => {
+  const emitEvent = (worker: Worker, event: AgentEvent, line?: Buffer) => {
     history?.event(worker, event, line);
     // A very long line kept as a preview (events/cutEvent.ts) is said in the worker's output too.
     if (event.cut) emitOutput(worker.id, 'protocol', `kept a preview only: ${describeCut(event.type, event.cut)}`);

@@ -9,7 +9,8 @@ import { lineStandsFor } from '../../src/core/events/workerLine';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { createSupervisor } from '../../src/core/supervisor';
-import { ROOT } from '../helpers/supervisor';
+import { ROOT, fakeSpec, ofType, waitFor } from '../helpers/supervisor';
+import { CUT_LINE_CHARS } from '../../src/core/events/cutEvent';
 
 const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
 
@@ -23,14 +24,14 @@ describe('EventStore', () => {
     const stamp = Object.freeze({ index: 4 });
     const own: AgentEvent = { type: 'prompt_sent', timestamp: 1 };
     store.push(own);
-    store.push({ type: 'message_update', timestamp: 2, turn: stamp, delta: 'a' }, '{"type":"message_update","delta":"a"}');
+    store.push({ type: 'message_update', timestamp: 2, turn: stamp, delta: 'a' }, Buffer.from('{"type":"message_update","delta":"a"}'));
     assert.deepEqual(reads, [], 'nothing is decoded before it is read');
     const first = store.toArray();
     assert.equal(first[0], own, 'the host\'s own event is the object it was');
     assert.deepEqual(first[1], { type: 'message_update', delta: 'a', timestamp: 2, turn: stamp });
     assert.equal(first[1].turn, stamp, 'the turn\'s shared stamp, not a copy');
-    store.push({ type: 'message_update', timestamp: 3, delta: 'b' }, '{"type":"message_update","delta":"b"}');
-    store.push({ type: 'message_update', timestamp: 4, delta: 'é\u2028' }, '{"type":"message_update","delta":"é\u2028"}');
+    store.push({ type: 'message_update', timestamp: 3, delta: 'b' }, Buffer.from('{"type":"message_update","delta":"b"}'));
+    store.push({ type: 'message_update', timestamp: 4, delta: 'é\u2028' }, Buffer.from('{"type":"message_update","delta":"é\u2028"}'));
     assert.equal(store.length, 3);
     assert.equal(store.evicted, 1);
     const last = store.toArray();
@@ -65,7 +66,7 @@ describe('EventStore', () => {
       const l = line(i, (i * 37) % 90);
       const e = ev(l, i);
       pushed.push(e);
-      small.push(e, l);
+      small.push(e, Buffer.from(l));
       assert.deepStrictEqual(small.toArray(), pushed.slice(-8), `after ${i + 1} events`);
     }
     assert.equal(small.evicted, 492);
@@ -75,7 +76,7 @@ describe('EventStore', () => {
     for (let i = 0; i < 4000; i++) {
       const l = line(i, 100 + (i % 50));
       many.push(ev(l, i));
-      growing.push(many[i], l);
+      growing.push(many[i], Buffer.from(l));
     }
     assert.deepStrictEqual(growing.toArray(), many.slice(-3000));
     assert.equal(growing.evicted, 1000, 'only the count bound evicted');
@@ -83,9 +84,9 @@ describe('EventStore', () => {
     const mixed = new EventStore(5, decode, 4096);
     const long = line(1, 3000);
     const longEvent = ev(long, 1);
-    mixed.push(ev(line(0, 1), 0), line(0, 1));
-    mixed.push(longEvent, long);
-    mixed.push(ev(line(2, 1), 2), line(2, 1));
+    mixed.push(ev(line(0, 1), 0), Buffer.from(line(0, 1)));
+    mixed.push(longEvent, Buffer.from(long));
+    mixed.push(ev(line(2, 1), 2), Buffer.from(line(2, 1)));
     assert.equal(mixed.toArray()[1], longEvent, 'the long line\'s event object itself');
     assert.deepStrictEqual(mixed.toArray()[2], ev(line(2, 1), 2));
     // At its byte bound the store keeps fewer events than its count bound, newest last, and counts the rest.
@@ -94,7 +95,7 @@ describe('EventStore', () => {
     for (let i = 0; i < 60; i++) {
       const l = line(i, 200);
       all.push(ev(l, i));
-      bounded.push(all[i], l);
+      bounded.push(all[i], Buffer.from(l));
     }
     const kept = bounded.toArray();
     assert.ok(kept.length < 10 && kept.length > 0, `a few ${kept.length}`);
@@ -158,4 +159,34 @@ describe('EventStore', () => {
       }
     });
   }
+  it('an event the host cut is kept as the host\'s reading, in the store and the history, not as the worker\'s bytes', async function () {
+    this.timeout(60_000);
+    const historyDir = mkdtempSync(path.join(os.tmpdir(), 'rpcw-store-cut-'));
+    const supervisor = createSupervisor({ historyDir });
+    try {
+      const r = await supervisor.start(fakeSpec('pi'));
+      assert.equal(r.status, 'started', r.status === 'started' ? '' : r.error);
+      const id = r.status === 'started' ? r.workerId : '';
+      const delivered: AgentEvent[] = [];
+      supervisor.onEvent((wid, e) => wid === id && e.type === 'tool_execution_update' && delivered.push(e));
+      const settled = waitFor(supervisor, id, ofType('agent_settled'), 30_000, 'the end of the turn');
+      assert.equal((await supervisor.prompt(id, `bigupdate ${CUT_LINE_CHARS + 1000} 2`)).status, 'accepted');
+      await settled;
+      assert.equal(delivered.length, 2);
+      assert.ok(delivered.every((e) => e.cut), 'both updates were cut');
+      const stored = supervisor.events(id).filter(ofType('tool_execution_update'));
+      assert.deepStrictEqual(stored, delivered, 'the store gives the cut events back');
+      const session = supervisor.history!.sessionOf(id)!;
+      await supervisor.history!.store.flush();
+      const read = await supervisor.history!.store.read(session);
+      assert.equal(read.status, 'read');
+      const persisted = read.status === 'read' ? read.events.filter(ofType('tool_execution_update')) : [];
+      assert.deepStrictEqual(persisted, delivered.map((e) => ({ ...e, turn: { ...e.turn! } })), 'the history gives the cut events back');
+      const longest = Math.max(...readFileSync(path.join(historyDir, `${session}.jsonl`), 'utf8').split('\n').map((l) => l.length));
+      assert.ok(longest < CUT_LINE_CHARS, `no line of the worker's as it came (${longest} characters)`);
+    } finally {
+      await supervisor.dispose();
+      rmSync(historyDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -35,7 +35,7 @@ describe('LineFramer', () => {
     const good = Buffer.from('{"x":"\uFFFD"}\n');
     const lines = frame([bad, good]);
     assert.equal(lines[0].kind, 'invalid_utf8');
-    assert.deepEqual(lines[1], { kind: 'line', text: '{"x":"\uFFFD"}' });
+    assert.deepEqual(lines[1], { kind: 'line', text: '{"x":"\uFFFD"}', bytes: Buffer.from('{"x":"\uFFFD"}') });
   });
 
   it('refuses a line over the cap once, skips it through its LF, and goes on', () => {
@@ -47,10 +47,21 @@ describe('LineFramer', () => {
     assert.ok(over.preview.startsWith('aaaa'));
   });
 
+  it('gives each line\'s own bytes as they came (no CR, no LF), whole or reassembled, ASCII or not', () => {
+    const input = '{"a":"héllo → 𝄞"}\r\n\n{"b":"\u2028"}\n{"c":1}\r\n{"d":"世界"}';
+    const expected = ['{"a":"héllo → 𝄞"}', '{"b":"\u2028"}', '{"c":1}', '{"d":"世界"}'];
+    const bytesOf = (lines: FramedLine[]) => lines.map((l) => (l.kind === 'line' ? l.bytes.toString('utf8') : `<${l.kind}>`));
+    assert.deepEqual(bytesOf(frame([Buffer.from(input)])), expected, 'one chunk (the region path)');
+    assert.deepEqual(bytesOf(frame([...Buffer.from(input)].map((b) => Buffer.from([b])))), expected, 'a byte a chunk (the reassembly path)');
+    assert.deepEqual(bytesOf(frame([Buffer.from('{"a":1}\r\n\n{"bb":2}\n{"c":3}')])), ['{"a":1}', '{"bb":2}', '{"c":3}'], 'ASCII only');
+    const withBad = frame([Buffer.from('{"x":"\uFFFD"}\n{"y":"é"}\r\n')]);
+    assert.deepEqual(bytesOf(withBad), ['{"x":"\uFFFD"}', '{"y":"é"}'], 'a region with U+FFFD (the line-by-line path)');
+  });
+
   it('measures a complete over-cap line in one chunk exactly', () => {
     const lines = frame([Buffer.from('x'.repeat(1025) + '\n' + 'y'.repeat(1024) + '\n')], 1024);
     assert.equal(lines[0].kind, 'oversized');
-    assert.deepEqual(lines[1], { kind: 'line', text: 'y'.repeat(1024) });
+    assert.deepEqual(lines[1], { kind: 'line', text: 'y'.repeat(1024), bytes: Buffer.from('y'.repeat(1024)) });
   });
 });
 

@@ -4,7 +4,7 @@
 // be much longer than the event.
 import type { AgentEvent } from './agentEvent';
 
-/** How much longer than its event a line may be and still stand for it, in characters. */
+/** How much longer than its event a line may be and still stand for it (its bytes, or characters). */
 const SLACK = 1024;
 
 /**
@@ -13,7 +13,7 @@ const SLACK = 1024;
  * carries, but for a text delta: pi 0.73.1 repeats the whole message so far on every delta,
  * which its event drops, so such a line is kept only while it is short.
  */
-export function lineStandsFor(event: AgentEvent, line: string): boolean {
+export function lineStandsFor(event: AgentEvent, line: { length: number }): boolean {
   // The replay mark is the host's: the line alone does not say it.
   if (event.replayed) return false;
   const turn = event.turn;

@@ -1,12 +1,14 @@
 // One session's writer: the only process that ever writes this session's events file. Events
-// are queued as they are delivered (a push, nothing else, on the event path) and written by
-// `pump`, which the store runs once per tick: one batch per write, one open file per session,
-// one write in flight at a time, so lines reach the file whole and in delivery order.
+// are queued as they are delivered, as the bytes they are written as: a worker's line is copied
+// into a batch as it came (its bytes from the read buffer, never text encoded again), an event
+// kept as an object is serialised into it. `pump`, which the store runs once per tick, writes
+// the batches: one open file per session, one write in flight at a time, so lines reach the
+// file whole and in delivery order.
 import { close, open, promises as fsp, write } from 'node:fs';
 import path from 'node:path';
 import type { AgentEvent } from '../events/agentEvent';
 import { errorText, replaceFile, replaceFileSync } from './files';
-import { FILE_OF, workerLineEntry, type HistoryError, type HistoryLimits, type SessionMeta } from './format';
+import { FILE_OF, type HistoryError, type HistoryLimits, type SessionMeta } from './format';
 
 /** What the worker itself knows about its session, read when the summary is written. */
 export interface SessionSnapshot {
@@ -18,9 +20,19 @@ export interface SessionSnapshot {
 }
 
 const NL = 0x0a;
+const NEWLINE = Buffer.from('\n');
+/** A batch starts this small (most sessions write a few events a tick) and doubles while it fills, to this. */
+const FIRST_BATCH_BYTES = 4 * 1024;
+const MAX_BATCH_BYTES = 256 * 1024;
 
 export class SessionWriter {
-  private pending: unknown[] = [];
+  /** Full batches, oldest first, and the one being filled. */
+  private pending: Buffer[] = [];
+  private batch = Buffer.allocUnsafe(FIRST_BATCH_BYTES);
+  private batchAt = 0;
+  /** Events queued and not yet handed to a write. */
+  private queued = 0;
+  private head: { timestamp: number; turn: number | undefined; bytes: Buffer } = { timestamp: NaN, turn: undefined, bytes: Buffer.alloc(0) };
   /** The one open file of the session (a plain fd: the callback API costs the event loop less per write than FileHandle). */
   private fd: number | null = null;
   private pumping: Promise<void> | null = null;
@@ -54,7 +66,7 @@ export class SessionWriter {
   }
 
   get hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.queued > 0;
   }
 
   get busy(): boolean {
@@ -63,17 +75,76 @@ export class SessionWriter {
 
   /**
    * The event path: queue it, whole; a full queue counts it as lost rather than hold it. `line`:
-   * the worker's line that stands for the event, written as it came (workerLineEntry), which
-   * costs a concatenation instead of serialising the event again.
+   * the bytes of the worker's line that stands for the event (a view of the read buffer, copied
+   * here), written as it came beside the event's time and turn, which the history's reader reads
+   * back through the worker's codec (format.ts, workerLineEntry).
    */
-  append(event: AgentEvent, line?: string): void {
+  append(event: AgentEvent, line?: Uint8Array): void {
     if (this.closed) return;
-    if (this.pending.length >= this.limits.maxPendingEvents) {
+    if (this.queued >= this.limits.maxPendingEvents) {
       this.meta.lost++;
       this.metaDirty = true;
       return;
     }
-    this.pending.push(line === undefined ? event : workerLineEntry(event, line));
+    if (line === undefined) {
+      let text: string;
+      try {
+        text = JSON.stringify(event);
+      } catch (error) {
+        this.meta.lost++;
+        this.fail('write', `an event could not be serialised: ${errorText(error)}`);
+        return;
+      }
+      const need = Buffer.byteLength(text) + 1;
+      const at = this.room(need);
+      this.batch.write(text, at, 'utf8');
+      this.batch[at + need - 1] = NL;
+    } else {
+      const head = this.headOf(event);
+      const need = head.length + line.length + 2;
+      let at = this.room(need);
+      this.batch.set(head, at);
+      at += head.length;
+      this.batch.set(line, at);
+      at += line.length;
+      this.batch[at] = 0x7d; // }
+      this.batch[at + 1] = NL;
+    }
+    this.queued++;
+  }
+
+  /**
+   * The start of workerLineEntry's entry, as bytes: the same for the events of a turn within a
+   * millisecond, which a flood's are, so it is built once for them (building it was most of the
+   * cost of keeping a line).
+   */
+  private headOf(event: AgentEvent): Buffer {
+    const turn = event.turn?.index;
+    if (event.timestamp !== this.head.timestamp || turn !== this.head.turn) {
+      const text = `{"timestamp":${event.timestamp}${turn === undefined ? '' : `,"turn":{"index":${turn}}`},"raw":`;
+      this.head = { timestamp: event.timestamp, turn, bytes: Buffer.from(text, 'latin1') };
+    }
+    return this.head.bytes;
+  }
+
+  /** Where `need` bytes start in the batch: a full batch is queued for writing and the next one begun. */
+  private room(need: number): number {
+    if (this.batchAt + need > this.batch.length) {
+      this.seal();
+      if (need > this.batch.length) this.batch = Buffer.allocUnsafe(Math.max(need, Math.min(this.batch.length * 2, MAX_BATCH_BYTES)));
+    }
+    const at = this.batchAt;
+    this.batchAt += need;
+    return at;
+  }
+
+  /** The batch being filled joins the queue; the next one is as large, or twice that while it fills. */
+  private seal(): void {
+    if (this.batchAt === 0) return;
+    const full = this.batchAt > this.batch.length / 2;
+    this.pending.push(this.batch.subarray(0, this.batchAt));
+    this.batch = Buffer.allocUnsafe(full ? Math.min(this.batch.length * 2, MAX_BATCH_BYTES) : this.batch.length);
+    this.batchAt = 0;
   }
 
   /** The summary changed (turn settled, files touched, ...): written when due, not at once. */
@@ -92,36 +163,35 @@ export class SessionWriter {
   }
 
   private async drain(): Promise<void> {
-    const half = this.limits.maxSessionBytes / 2;
-    while (this.pending.length > 0) {
-      const batch = this.pending;
+    while (this.queued > 0) {
+      this.seal();
+      const batches = this.pending;
       this.pending = [];
-      // Serialised here, off the event path, the whole object as delivered. A batch is cut where
-      // the file reaches half the bound, so a slow disk (a long batch) cannot overshoot it.
-      let text = '';
-      let count = 0;
-      for (const event of batch) {
-        try {
-          text += (typeof event === 'string' ? event : JSON.stringify(event)) + '\n';
-          count++;
-        } catch (error) {
-          this.meta.lost++;
-          this.fail('write', `an event could not be serialised: ${errorText(error)}`);
-        }
-        if (this.current.bytes + text.length >= half) {
-          await this.writeLines(text, count);
-          text = '';
-          count = 0;
-          if (this.current.bytes >= half) await this.rotate();
-        }
-      }
-      if (count > 0) await this.writeLines(text, count);
+      this.queued = 0;
+      for (const batch of batches) await this.writeCut(batch);
     }
     if (this.metaDirty && !this.closed) this.metaWhenDue();
   }
 
-  private async writeLines(text: string, lines: number): Promise<void> {
-    const buf = Buffer.from(this.tornTail ? '\n' + text : text, 'utf8');
+  /**
+   * A batch is cut after the line with which the file reaches half the bound, and the file
+   * rotated there, so a slow disk (a long batch) cannot overshoot it.
+   */
+  private async writeCut(batch: Buffer): Promise<void> {
+    const half = this.limits.maxSessionBytes / 2;
+    let rest = batch;
+    while (rest.length > 0) {
+      const room = half - this.current.bytes;
+      const lf = room <= rest.length ? rest.indexOf(NL, Math.max(0, room - 1)) : -1;
+      const piece = lf === -1 ? rest : rest.subarray(0, lf + 1);
+      rest = rest.subarray(piece.length);
+      await this.writeLines(piece, countLines(piece));
+      if (this.current.bytes >= half) await this.rotate();
+    }
+  }
+
+  private async writeLines(lines: Buffer, count: number): Promise<void> {
+    const buf = this.tornTail ? Buffer.concat([NEWLINE, lines]) : lines;
     let offset = 0;
     try {
       this.fd ??= await new Promise<number>((resolve, reject) => open(this.eventsFile, 'a', 0o600, (error, fd) => (error ? reject(error) : resolve(fd))));
@@ -132,8 +202,8 @@ export class SessionWriter {
         });
       }
       this.tornTail = false;
-      this.meta.events += lines;
-      this.current.events += lines;
+      this.meta.events += count;
+      this.current.events += count;
     } catch (error) {
       // What reached the file stays (its last line may be partial: the next batch starts a new
       // line, so at most that one line is lost, and the reader reports it as a bad line).
@@ -141,7 +211,7 @@ export class SessionWriter {
       const whole = offset > 0 ? countLines(buf.subarray(0, offset)) - (buf[0] === NL ? 1 : 0) : 0;
       this.meta.events += whole;
       this.current.events += whole;
-      this.meta.lost += lines - whole;
+      this.meta.lost += count - whole;
       this.fail('write', errorText(error));
     }
     this.current.bytes += offset;
@@ -221,7 +291,7 @@ export class SessionWriter {
    */
   async end(exit: NonNullable<SessionMeta['ended']> | null): Promise<void> {
     if (this.closed) return;
-    while (this.pending.length > 0 || this.pumping) await this.pump();
+    while (this.queued > 0 || this.pumping) await this.pump();
     this.closed = true;
     if (exit) this.meta.ended = exit;
     if (this.metaTimer) clearTimeout(this.metaTimer);

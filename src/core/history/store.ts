@@ -107,7 +107,7 @@ export class HistoryStore {
   }
 
   /** The event path: a push onto the session's queue; the write happens on a later tick. */
-  append(sessionId: string, event: AgentEvent, line?: string): void {
+  append(sessionId: string, event: AgentEvent, line?: Buffer): void {
     const session = this.open_.get(sessionId);
     if (!session) return;
     session.append(event, line);

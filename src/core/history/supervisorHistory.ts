@@ -37,7 +37,7 @@ export class SupervisorHistory {
   }
 
   /** On the event path: a map lookup and a queue push. `line`: the worker's line that stands for the event. */
-  event(worker: HostedWorker, event: AgentEvent, line?: string): void {
+  event(worker: HostedWorker, event: AgentEvent, line?: Buffer): void {
     const id = this.sessions.get(worker.id) ?? this.begin(worker);
     if (id === null) return;
     this.store.append(id, event, line);

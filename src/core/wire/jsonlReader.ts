@@ -23,8 +23,10 @@ export interface JsonlReaderOptions {
   /**
    * Receives events synchronously, in arrival order. A returned promise pauses reading until it
    * settles: a slow consumer slows the worker (through the pipe) instead of growing a queue.
+   * `line`: the bytes of the line the event came in, a view of the read buffer that is valid
+   * only during the call (copy what is kept).
    */
-  onEvent: (event: AgentEvent, line?: string) => void | Promise<void>;
+  onEvent: (event: AgentEvent, line?: Buffer) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   /** Every received value, before decoding (protocol trace); unset costs nothing. */
   onReceive?: (value: unknown) => void;
@@ -152,14 +154,14 @@ export class JsonlMessageReader extends AbstractMessageReader {
     try {
       value = JSON.parse(line.text);
     } catch {
-      this.options.onProtocolError({ reason: 'line is not JSON', preview: head(line.text), bytes: Buffer.byteLength(line.text) });
+      this.options.onProtocolError({ reason: 'line is not JSON', preview: head(line.text), bytes: line.bytes.length });
       return undefined;
     }
     this.options.onReceive?.(value);
     const decoded = this.options.codec.decode(value);
     switch (decoded.kind) {
       case 'event': {
-        const pending = this.options.onEvent(decoded.event, line.text);
+        const pending = this.options.onEvent(decoded.event, line.bytes);
         return pending instanceof Promise ? pending : undefined;
       }
       case 'message':
@@ -169,7 +171,7 @@ export class JsonlMessageReader extends AbstractMessageReader {
         else this.early.push(decoded.message);
         return undefined;
       case 'invalid':
-        this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: Buffer.byteLength(line.text), otherDialect: decoded.otherDialect });
+        this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: line.bytes.length, otherDialect: decoded.otherDialect });
         return undefined;
     }
   }

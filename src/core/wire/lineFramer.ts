@@ -10,7 +10,9 @@ const CR = 0x0d;
 export const PREVIEW_BYTES = 200;
 
 export type FramedLine =
-  | { kind: 'line'; text: string }
+  // `bytes`: the line as it came (a view of the read buffer, valid only while the line is
+  // handled): kept by the store and the history without encoding the text again.
+  | { kind: 'line'; text: string; bytes: Buffer }
   | { kind: 'oversized'; bytes: number; complete: boolean; preview: string }
   | { kind: 'invalid_utf8'; bytes: number; preview: string };
 
@@ -57,19 +59,27 @@ export class LineFramer {
   private region(chunk: Buffer, start: number, last: number, emit: (line: FramedLine) => boolean): number | undefined {
     const text = chunk.toString('utf8', start, last);
     if (text.includes('\uFFFD')) return this.regionBytewise(chunk, start, last, emit);
+    // Each LF is one '\n' in the text and one 0x0A in the bytes: both are walked side by side,
+    // and where the text is ASCII (as long as its bytes) the one position serves for both.
+    const ascii = text.length === last - start;
     let from = 0;
+    let at = start;
     while (from <= text.length) {
       let lf = text.indexOf('\n', from);
+      const byteLf = lf === -1 ? last : ascii ? start + lf : chunk.indexOf(LF, at);
       if (lf === -1) lf = text.length;
       let line = text.slice(from, lf);
+      let bytes = chunk.subarray(at, byteLf);
       from = lf + 1;
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      // A character is 1 to 3 UTF-8 bytes per UTF-16 unit: only the doubtful middle is counted.
-      const over = line.length > this.maxLineBytes || (line.length * 3 > this.maxLineBytes && Buffer.byteLength(line) > this.maxLineBytes);
+      at = byteLf + 1;
+      if (line.endsWith('\r')) {
+        line = line.slice(0, -1);
+        bytes = bytes.subarray(0, bytes.length - 1);
+      }
       let framed: FramedLine | undefined;
-      if (over) framed = { kind: 'oversized', bytes: Buffer.byteLength(line), complete: true, preview: preview(Buffer.from(line.slice(0, PREVIEW_BYTES))) };
-      else if (!isBlank(line)) framed = { kind: 'line', text: line };
-      if (framed && !emit(framed)) return start + Buffer.byteLength(text.slice(0, from));
+      if (bytes.length > this.maxLineBytes) framed = { kind: 'oversized', bytes: bytes.length, complete: true, preview: preview(bytes) };
+      else if (!isBlank(line)) framed = { kind: 'line', text: line, bytes };
+      if (framed && !emit(framed)) return at;
     }
     return undefined;
   }
@@ -143,7 +153,7 @@ export class LineFramer {
       }
     }
     if (isBlank(text)) return undefined;
-    return { kind: 'line', text };
+    return { kind: 'line', text, bytes: bytes.subarray(0, end) };
   }
 }
 

@@ -58,13 +58,12 @@ export class EventStore {
     this.arena = Buffer.allocUnsafe(Math.min(FIRST_ARENA_BYTES, maxArenaBytes));
   }
 
-  /** Keeps `event`; `line` is the worker's line that stands for it (lineStandsFor), if any. */
-  push(event: AgentEvent, line?: string): void {
+  /** Keeps `event`; `line` is the bytes of the worker's line that stands for it (lineStandsFor), if any. */
+  push(event: AgentEvent, line?: Uint8Array): void {
     if (this.size === this.capacity) this.evictOldest();
     const slot = (this.evictedCount + this.size) % this.capacity;
     this.size++;
-    // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, then the bytes written count.
-    const at = line === undefined ? -1 : this.place(line.length * 3);
+    const at = line === undefined ? -1 : this.place(line.length);
     if (at < 0) {
       this.objects[slot] = event;
       const chars = OBJECT_OVERHEAD + approxChars(event, this.maxObjectChars);
@@ -74,10 +73,11 @@ export class EventStore {
       while (this.objectChars > this.maxObjectChars && this.size > 1) this.evictOldest();
       return;
     }
-    const written = this.arena.write(line!, at, 'utf8');
-    this.writeAt = at + written;
+    // The worker's bytes, copied as they came: no text is encoded again.
+    this.arena.set(line!, at);
+    this.writeAt = at + line!.length;
     this.offsets[slot] = at;
-    this.lengths[slot] = written;
+    this.lengths[slot] = line!.length;
     this.times[slot] = event.timestamp;
     this.stamps[slot] = event.turn;
     this.lines++;

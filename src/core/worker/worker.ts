@@ -41,7 +41,7 @@ export interface WorkerSetup {
   limits: SupervisorLimits;
   dialect: Dialect;
   /** `line`: the worker's line that stands for the event (lineStandsFor), when there is one. */
-  onEvent: (worker: Worker, event: AgentEvent, line?: string) => void | Promise<void>;
+  onEvent: (worker: Worker, event: AgentEvent, line?: Buffer) => void | Promise<void>;
   onState: (worker: Worker) => void;
   onOutput: (worker: Worker, kind: OutputKind, text: string) => void;
   trace?: (direction: 'send' | 'receive', message: unknown) => void;
@@ -354,7 +354,7 @@ export class Worker {
   // ---- incoming
 
   /** `line`: the worker's line the event was decoded from; the host's own events have none. */
-  private receive(event: AgentEvent, line?: string): void | Promise<void> {
+  private receive(event: AgentEvent, line?: Buffer): void | Promise<void> {
     // The fold stamps the event with its turn; a turn that settled without the worker's own
     // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
     const settled = this.turns.observe(event);
@@ -411,7 +411,7 @@ export class Worker {
     return seen || this.ctx.dialect.writesVetoed?.(this.connection) ? 'vetoed' : 'audited';
   }
 
-  private deliver(event: AgentEvent, line?: string): void | Promise<void> {
+  private deliver(event: AgentEvent, line?: Buffer): void | Promise<void> {
     this.events.push(event, line);
     const own = this.bus.emit(event);
     const host = this.ctx.onEvent(this, event, line);

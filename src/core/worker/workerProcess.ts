@@ -31,7 +31,7 @@ export interface ProcessListeners {
    * whole content (a very long line's event, its long fields cut to a preview: cutEvent.ts), or
    * has no line of its own (ACP: a prompt's answer, a prompt sent).
    */
-  onEvent: (event: AgentEvent, line?: string) => void | Promise<void>;
+  onEvent: (event: AgentEvent, line?: Buffer) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
   onRequest: (method: string, params: unknown) => Promise<unknown>;
   onNotification: (method: string, params: unknown) => void;
