@@ -5,9 +5,13 @@
 //   host    the full host: createSupervisor → start → prompt → count onEvent until agent_end
 //   bare    the same flood read in this process: LF split + JSON.parse, nothing else
 //   rpc     pi's own RpcClient (0.73.1's for pi 0.73, 1.6.0's for pi 1.x), its onEvent
+//   hist    the full host with a history (historySizes only), its writes awaited before CPU is read
 // interleaved round by round (rotating the order), each run on a freshly started worker, and
 //   parse   JSON.parse alone on the same lines, in memory (no pipe): the floor.
-// Reported: events/s (host vs bare, host vs RpcClient) and this process's CPU per event.
+// Reported: events/s (host vs bare, host vs RpcClient), this process's CPU per event, and the
+// main thread's own CPU per event (host vs bare, and with history vs bare).
+//   node bench/events.mjs [--n 150000] [--rounds 5] [--streams 'τ 1.x;pi 1.6.0'] [--sizes 90,real] [--history-sizes 90] [--no-rpc]
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,10 +73,33 @@ export function eventsFor(recording, size, n) {
   return Math.max(Math.min(n, 20_000), Math.min(n, Math.round(40e6 / (probe.bytes / probe.events))));
 }
 
-export async function run({ n = 150_000, rounds = 5, warmup = true, streams = STREAMS.map((s) => s.label), sizes = EVENT_SIZES, rpc = true, ...opts } = {}) {
+/** The host with a history (in a temporary folder), for the sizes in `historySizes`. */
+function historySide(core, s, size, n, root) {
+  let k = 0;
+  return async () => {
+    const historyDir = path.join(root, `run-${k++}`);
+    try {
+      return await hostSide(core, s, size, n, { historyDir });
+    } finally {
+      rmSync(historyDir, { recursive: true, force: true });
+    }
+  };
+}
+
+export async function run({ n = 150_000, rounds = 5, warmup = true, streams = STREAMS.map((s) => s.label), sizes = EVENT_SIZES, historySizes = [90], rpc = true, ...opts } = {}) {
   const core = loadCore(opts);
   const figures = [];
   const rows = [];
+  const root = mkdtempSync(path.join(os.tmpdir(), 'rpc-bench-events-'));
+  try {
+    await runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return { figures, tables: [eventsTable(rows)], rows };
+}
+
+async function runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows }) {
   for (const s of STREAMS.filter((x) => streams.includes(x.label))) {
     const recording = loadRecording(s.recording);
     for (const size of sizes) {
@@ -81,6 +108,7 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
       const bytes = Math.round(flood.bytes / flood.events);
       const sides = { host: () => hostSide(core, s, size, events), bare: () => bareSide(s, size, events) };
       if (s.dialect === 'pi' && rpc) sides.rpc = () => rpcSide(s, size, events);
+      if (historySizes.includes(size)) sides.hist = historySide(core, s, size, events, root);
       const names = Object.keys(sides);
       const results = Object.fromEntries(names.map((k) => [k, []]));
       if (warmup) for (const side of names) await sides[side]();
@@ -103,6 +131,15 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
       figures.push(figure({ bench: 'events', name: `${label}: events/s, host vs bare reader`, unit: 'events/s', better: 'higher', digits: 0, pairs: bare, baselineName: 'LF split + JSON.parse, same pipe', goal: '≥ 0.8×', met: ratio(bare) >= 0.8, note }));
       const cpuBare = pairs('bare', 'cpuUsPerEvent');
       figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuBare, baselineName: 'LF split + JSON.parse' }));
+      // The main thread's own CPU: what a worker takes from the editor's extension host thread.
+      const mainBare = pairs('bare', 'mainCpuUsPerEvent');
+      figures.push(figure({ bench: 'events', name: `${label}: main thread's CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: mainBare, baselineName: 'LF split + JSON.parse' }));
+      let histRatio = null;
+      if (results.hist) {
+        const hist = results.hist.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+        histRatio = ratio(hist);
+        figures.push(figure({ bench: 'events', name: `${label}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: hist, baselineName: 'LF split + JSON.parse', goal: '≤ 1.60×', met: histRatio <= 1.6 }));
+      }
       const cpuParse = results.host.map((p, i) => ({ product: p.cpuUsPerEvent, baseline: parse[i] }));
       figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs JSON.parse alone`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuParse, baselineName: 'JSON.parse of the same lines, in memory', goal: '≤ 1.25×', met: ratio(cpuParse) <= 1.25 }));
       let rpcRatio = null;
@@ -116,10 +153,10 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
         stream: s.label, size: size === 'real' ? 'as recorded' : `${size} B`, bytes, events: flood.events,
         host: med('host', 'rate'), bare: med('bare', 'rate'), ratio: ratio(bare), rpc: results.rpc ? med('rpc', 'rate') : null, rpcRatio,
         hostCpu: med('host', 'cpuUsPerEvent'), bareCpu: med('bare', 'cpuUsPerEvent'), rpcCpu: results.rpc ? med('rpc', 'cpuUsPerEvent') : null, parseCpu: summary(parse).median, parseRatio: ratio(cpuParse),
+        mainRatio: ratio(mainBare), histRatio,
       });
     }
   }
-  return { figures, tables: [eventsTable(rows)], rows };
 }
 
 const r0 = (v) => (v === null ? '–' : Math.round(v).toLocaleString('en'));
@@ -127,8 +164,8 @@ const r2 = (v) => (v === null ? '–' : v.toFixed(2));
 
 /** The issue's table: one row per stream and size, medians of the rounds, ratios per pair. */
 export function eventsTable(rows) {
-  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse'];
-  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio)]);
+  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on'];
+  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 
@@ -138,6 +175,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     n: Number(arg('--n', 150000)), rounds: Number(arg('--rounds', 5)),
     streams: arg('--streams', STREAMS.map((s) => s.label).join(';')).split(';'),
     sizes: arg('--sizes', EVENT_SIZES.join(',')).split(',').map((x) => (x === 'real' ? x : Number(x))),
+    rpc: !process.argv.includes('--no-rpc'),
+    historySizes: arg('--history-sizes', '90').split(',').map((x) => (x === 'real' ? x : Number(x))),
   });
   console.log(out.tables[0]);
   console.log(`load ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
