@@ -10,7 +10,9 @@
 //   parse   JSON.parse alone on the same lines, in memory (no pipe): the floor.
 // Reported: events/s (host vs bare, host vs RpcClient), this process's CPU per event, and the
 // main thread's own CPU per event (host vs bare, and with history vs bare).
+// And at real programs' pace, one line per write (REAL_RATES): the main thread's CPU per event.
 //   node bench/events.mjs [--n 150000] [--rounds 5] [--streams 'τ 1.x;pi 1.6.0'] [--sizes 90,real] [--history-sizes 90] [--no-rpc]
+//                         [--rates 'τ 3.x (real τ 0.15.0);pi 1.6.0' | --no-rates]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,11 +35,12 @@ export const STREAMS = [
 ];
 export const EVENT_SIZES = [90, 500, 2048, 'real'];
 
-export const floodArgs = (s, size, n) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra];
+/** `rate`: events per second, one line per write (0: a flood). */
+export const floodArgs = (s, size, n, rate = 0) => [FLOOD, '--recording', s.recording, '--events', String(n), '--size', String(size), ...s.extra, ...(rate ? ['--rate', String(rate)] : [])];
 
-export async function hostSide(core, s, size, n, hostOptions = {}, ready = undefined) {
+export async function hostSide(core, s, size, n, hostOptions = {}, ready = undefined, rate = 0) {
   const host = core.createSupervisor(hostOptions);
-  const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n), cwd: ROOT });
+  const started = await host.start({ dialect: s.dialect, command: process.execPath, args: floodArgs(s, size, n, rate), cwd: ROOT });
   if (started.status !== 'started') {
     await host.dispose();
     throw new Error(`start failed: ${started.error}`);
@@ -48,7 +51,40 @@ export async function hostSide(core, s, size, n, hostOptions = {}, ready = undef
   return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true, ready, drain);
 }
 
-export const bareSide = (s, size, n, ready) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n)), s.dialect, 'flood', ready);
+// Started as the host starts a worker (a session of its own), so both read the same pattern of writes.
+export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n, rate), { detached: true }), s.dialect, 'flood', ready);
+
+/**
+ * Real programs write one event per write, at their own pace (τ 0.15.0 about 5,500 events/s,
+ * pi 1.6.0 16,000-22,000): the per-read costs then count, not the per-line ones. The recorded
+ * lines as they are, at those rates; the main thread's CPU per event, host vs bare reader.
+ */
+export const REAL_RATES = [
+  { label: 'τ 3.x (real τ 0.15.0)', rate: 5_500 },
+  { label: 'pi 1.6.0', rate: 19_000 },
+];
+
+async function runRates({ core, n, rounds, warmup, rates, figures, rateRows }) {
+  for (const { label, rate } of rates) {
+    const s = STREAMS.find((x) => x.label === label);
+    // About four seconds a run.
+    const events = Math.min(n, rate * 4);
+    const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate) };
+    const results = { host: [], bare: [] };
+    if (warmup) for (const side of Object.keys(sides)) await sides[side]();
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 ? ['bare', 'host'] : ['host', 'bare']) {
+        const m = await sides[side]();
+        results[side].push(m);
+        log(`  events ${label} at ${rate}/s ${r + 1}/${rounds} ${side.padEnd(4)} ${String(Math.round(m.rate)).padStart(7)} events/s  main thread ${m.mainCpuUsPerEvent.toFixed(2)} µs CPU/event`);
+      }
+    }
+    const pairs = results.host.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+    const ratio = summary(pairs.map((p) => p.product / p.baseline)).median;
+    figures.push(figure({ bench: 'events', name: `${label}, as recorded, at ${rate.toLocaleString('en')} events/s one line per write: main thread's CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs, baselineName: 'LF split + JSON.parse, same pace', goal: '≤ 1.2×', met: ratio <= 1.2, note: `${results.host[0].events} events/run` }));
+    rateRows.push({ label, rate, host: summary(results.host.map((m) => m.mainCpuUsPerEvent)).median, bare: summary(results.bare.map((m) => m.mainCpuUsPerEvent)).median, ratio });
+  }
+}
 
 function rpcSide(s, size, n) {
   // RpcClient runs `node <cliPath> --mode rpc <args>`.
@@ -86,17 +122,26 @@ function historySide(core, s, size, n, root) {
   };
 }
 
-export async function run({ n = 150_000, rounds = 5, warmup = true, streams = STREAMS.map((s) => s.label), sizes = EVENT_SIZES, historySizes = [90], rpc = true, ...opts } = {}) {
+export async function run({ n = 150_000, rounds = 5, warmup = true, streams = STREAMS.map((s) => s.label), sizes = EVENT_SIZES, historySizes = [90], rpc = true, rates = REAL_RATES, ...opts } = {}) {
   const core = loadCore(opts);
   const figures = [];
   const rows = [];
+  const rateRows = [];
   const root = mkdtempSync(path.join(os.tmpdir(), 'rpc-bench-events-'));
   try {
     await runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows });
+    await runRates({ core, n, rounds, warmup, rates, figures, rateRows });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return { figures, tables: [eventsTable(rows)], rows };
+  return { figures, tables: [eventsTable(rows), ...(rateRows.length ? [ratesTable(rateRows)] : [])], rows, rateRows };
+}
+
+/** The real-pace rows: the main thread's CPU per event, medians, and the per-pair ratio's median. */
+export function ratesTable(rows) {
+  const head = ['stream, as recorded, one line per write', 'events/s', "main thread's CPU µs/event host · bare", 'host/bare'];
+  const body = rows.map((r) => [r.label, r.rate.toLocaleString('en'), `${r2(r.host)} · ${r2(r.bare)}`, r2(r.ratio)]);
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 
 async function runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows }) {
@@ -176,8 +221,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     streams: arg('--streams', STREAMS.map((s) => s.label).join(';')).split(';'),
     sizes: arg('--sizes', EVENT_SIZES.join(',')).split(',').map((x) => (x === 'real' ? x : Number(x))),
     rpc: !process.argv.includes('--no-rpc'),
+    rates: process.argv.includes('--no-rates') ? [] : REAL_RATES.filter((r) => arg('--rates', REAL_RATES.map((x) => x.label).join(';')).split(';').includes(r.label)),
     historySizes: arg('--history-sizes', '90').split(',').map((x) => (x === 'real' ? x : Number(x))),
   });
-  console.log(out.tables[0]);
+  for (const t of out.tables) console.log(`${t}\n`);
   console.log(`load ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

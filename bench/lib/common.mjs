@@ -68,8 +68,13 @@ export function figure({ bench, name, unit, better, product, baseline, baselineN
 // ---- a bare wire client (the baselines): spawn, split stdout on LF, JSON.parse, nothing else
 
 export class BareWorker {
-  constructor(command, args, { cwd = ROOT, env } = {}) {
-    this.child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * `detached`: the worker in a session of its own, as the host starts workers. Where the kernel
+   * groups scheduling by session (autogroup), that decides how a paced writer's lines arrive: in
+   * the reader's session they come in bursts, one read each; in their own, nearly a read a line.
+   */
+  constructor(command, args, { cwd = ROOT, env, detached = false } = {}) {
+    this.child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached });
     this.child.stderr.resume();
     this.child.stdin.on('error', () => {});
     this.waiters = [];

@@ -9,6 +9,8 @@
 //
 //   node flood-worker.mjs --recording tau|pi-0.73|pi-1.x --events <n> --size <bytes>|real
 //                         [--tau-protocol 1]   (τ: say protocol 1.5 and its 1.x field names)
+//                         [--rate <events/s>]  (at a real program's pace: one line per write,
+//                                               the lines due written every millisecond)
 //                         [anything else, e.g. pi's --mode rpc, is ignored]
 //
 // --size: the length every text-delta line is brought to, by the delta's text. Where the
@@ -153,7 +155,27 @@ function main() {
   const out = process.stdout;
   const drain = () => new Promise((r) => out.once('drain', r));
 
+  const rate = Number(arg('--rate', 0));
+
+  /** One line per write, as real workers write, at `rate` lines a second on average. */
+  async function paced() {
+    const split = (buf) => buf.toString('utf8').split('\n').filter(Boolean).map((l) => Buffer.from(l + '\n'));
+    const head = split(flood.head);
+    const body = split(flood.body);
+    const tail = split(flood.tail);
+    const lines = [...head, ...Array.from({ length: flood.repeats }, () => body).flat(), ...tail];
+    const t0 = performance.now();
+    let i = 0;
+    while (i < lines.length) {
+      const due = Math.min(lines.length, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+      while (i < due) out.write(lines[i++]);
+      if (out.writableLength > 1 << 20) await drain();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+
   async function replay() {
+    if (rate > 0) return paced();
     if (!out.write(flood.head)) await drain();
     for (let i = 0; i < flood.repeats; i++) if (!out.write(flood.body)) await drain();
     out.write(flood.tail);
