@@ -45,12 +45,16 @@ const DEFAULT_SLICE_MS = 4;
 /**
  * Reading time spent in this turn of the event loop by every reader together: eight workers'
  * pipes are read in one poll phase, so a budget per reader alone would let them stall eight times
- * as long. Reset on the next turn.
+ * as long. Reset on the next turn, once it is worth a reset: a real worker writes one event per
+ * write, and an immediate per read (an extra turn of the loop, an extra poll) cost more than the
+ * read itself. Until then the time of earlier turns counts too, which only makes the slice
+ * shorter, by at most RESET_AFTER_MS.
  */
+const RESET_AFTER_MS = 1;
 const turn = { used: 0, resetting: false };
 function spend(ms: number): void {
   turn.used += ms;
-  if (turn.resetting) return;
+  if (turn.resetting || turn.used < RESET_AFTER_MS) return;
   turn.resetting = true;
   setImmediate(() => {
     turn.used = 0;
