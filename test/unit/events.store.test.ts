@@ -189,4 +189,30 @@ describe('EventStore', () => {
       rmSync(historyDir, { recursive: true, force: true });
     }
   });
+  it('the history keeps every event of a flood, in order, as delivered: its byte batches are reused only once written', async function () {
+    this.timeout(120_000);
+    const historyDir = mkdtempSync(path.join(os.tmpdir(), 'rpcw-store-flood-'));
+    const supervisor = createSupervisor({ historyDir });
+    try {
+      const started = await supervisor.start({ dialect: 'tau', command: process.execPath, args: [FLOOD, '--recording', 'tau', '--events', '30000', '--size', '90'], cwd: ROOT });
+      assert.equal(started.status, 'started', started.status === 'started' ? '' : started.error);
+      const id = started.status === 'started' ? started.workerId : '';
+      const delivered: string[] = [];
+      supervisor.onEvent((wid, e) => wid === id && delivered.push(JSON.stringify(e)));
+      const settled = waitFor(supervisor, id, ofType('agent_settled'), 60_000, 'the end of the flood');
+      assert.equal((await supervisor.prompt(id, 'flood')).status, 'accepted');
+      await settled;
+      await supervisor.history!.store.flush();
+      const read = await supervisor.history!.store.read(supervisor.history!.sessionOf(id)!);
+      assert.equal(read.status, 'read');
+      const persisted = read.status === 'read' ? read.events.slice(-delivered.length).map((e) => JSON.stringify(e)) : [];
+      assert.ok(delivered.length > 30_000, `${delivered.length} events`);
+      assert.equal(persisted.length, delivered.length);
+      const differ = persisted.findIndex((e, i) => e !== delivered[i]);
+      assert.equal(differ, -1, differ === -1 ? '' : `event ${differ}: ${persisted[differ].slice(0, 300)} ≠ ${delivered[differ].slice(0, 300)}`);
+    } finally {
+      await supervisor.dispose();
+      rmSync(historyDir, { recursive: true, force: true });
+    }
+  });
 });

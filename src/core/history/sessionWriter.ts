@@ -24,12 +24,20 @@ const NEWLINE = Buffer.from('\n');
 /** A batch starts this small (most sessions write a few events a tick) and doubles while it fills, to this. */
 const FIRST_BATCH_BYTES = 4 * 1024;
 const MAX_BATCH_BYTES = 256 * 1024;
+/** Written batches kept for reuse, at most (4 MiB of the largest: what a flood queues in a pump). */
+const MAX_SPARE = 16;
 
 export class SessionWriter {
   /** Full batches, oldest first, and the one being filled. */
   private pending: Buffer[] = [];
-  private batch = Buffer.allocUnsafe(FIRST_BATCH_BYTES);
+  // Never from Node's shared pool (allocUnsafeSlow), so that a written batch's whole memory is its own to take again.
+  private batch: Buffer = Buffer.allocUnsafeSlow(FIRST_BATCH_BYTES);
   private batchAt = 0;
+  /**
+   * Written batches' memory, taken again by the next ones: a new batch per write left the
+   * collector tens of megabytes of buffers a second to account for under a flood.
+   */
+  private readonly spare: Buffer[] = [];
   /** Events queued and not yet handed to a write. */
   private queued = 0;
   private head: { timestamp: number; turn: number | undefined; bytes: Buffer } = { timestamp: NaN, turn: undefined, bytes: Buffer.alloc(0) };
@@ -131,7 +139,7 @@ export class SessionWriter {
   private room(need: number): number {
     if (this.batchAt + need > this.batch.length) {
       this.seal();
-      if (need > this.batch.length) this.batch = Buffer.allocUnsafe(Math.max(need, Math.min(this.batch.length * 2, MAX_BATCH_BYTES)));
+      if (need > this.batch.length) this.batch = Buffer.allocUnsafeSlow(Math.max(need, Math.min(this.batch.length * 2, MAX_BATCH_BYTES)));
     }
     const at = this.batchAt;
     this.batchAt += need;
@@ -143,8 +151,16 @@ export class SessionWriter {
     if (this.batchAt === 0) return;
     const full = this.batchAt > this.batch.length / 2;
     this.pending.push(this.batch.subarray(0, this.batchAt));
-    this.batch = Buffer.allocUnsafe(full ? Math.min(this.batch.length * 2, MAX_BATCH_BYTES) : this.batch.length);
+    const bytes = full ? Math.min(this.batch.length * 2, MAX_BATCH_BYTES) : this.batch.length;
+    const i = this.spare.findIndex((b) => b.length >= bytes);
+    this.batch = i === -1 ? Buffer.allocUnsafeSlow(bytes) : this.spare.splice(i, 1)[0];
     this.batchAt = 0;
+  }
+
+  /** A batch whose write is over (every write awaited): its memory serves again. */
+  private recycle(batch: Buffer): void {
+    const whole = Buffer.from(batch.buffer, batch.byteOffset, batch.buffer.byteLength - batch.byteOffset);
+    if (whole.length <= MAX_BATCH_BYTES && this.spare.length < MAX_SPARE) this.spare.push(whole);
   }
 
   /** The summary changed (turn settled, files touched, ...): written when due, not at once. */
@@ -163,13 +179,20 @@ export class SessionWriter {
   }
 
   private async drain(): Promise<void> {
+    let written = 0;
     while (this.queued > 0) {
       this.seal();
       const batches = this.pending;
       this.pending = [];
       this.queued = 0;
-      for (const batch of batches) await this.writeCut(batch);
+      for (const batch of batches) {
+        await this.writeCut(batch);
+        this.recycle(batch);
+      }
+      written += batches.length;
     }
+    // As many spare batches as this pump wrote: a flood keeps its batches, a quiet worker lets them go.
+    if (this.spare.length > written) this.spare.length = written;
     if (this.metaDirty && !this.closed) this.metaWhenDue();
   }
 
@@ -293,6 +316,7 @@ export class SessionWriter {
     if (this.closed) return;
     while (this.queued > 0 || this.pumping) await this.pump();
     this.closed = true;
+    this.spare.length = 0;
     if (exit) this.meta.ended = exit;
     if (this.metaTimer) clearTimeout(this.metaTimer);
     try {
