@@ -24,7 +24,8 @@ export async function hostSide(core, size, n, ready) {
 }
 
 export async function bareSide(size, n, ready) {
-  const w = new BareWorker(process.execPath, argsFor(size, n));
+  // Started as the host starts a worker (a session of its own: bench/lib/common.mjs, BareWorker).
+  const w = new BareWorker(process.execPath, argsFor(size, n), { detached: true });
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });
     const init = w.next((v) => v.id === 1, 30_000, 'initialize');
