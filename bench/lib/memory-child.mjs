@@ -30,6 +30,8 @@ const onEvent = (type) => {
 
 let stop;
 let heldByStore = null;
+/** The raw side: the bytes of the worker's event lines (LF included), what a store of lines cannot go below. */
+let streamBytes = null;
 if (side === 'product') {
   const core = loadCore(opts);
   const host = core.createSupervisor(storeSize ? { limits: { eventStoreSize: storeSize } } : {});
@@ -55,11 +57,13 @@ if (side === 'product') {
     if (wire.isEvent(v)) onEvent(wire.eventType(v));
   };
   samples.push(sample(0));
+  streamBytes = 0;
+  w.child.stdout.on('data', (chunk) => (streamBytes += chunk.length));
   w.send(wire.prompt(2, `events ${n}`));
   stop = () => w.stop();
 }
 await ended;
 samples.push(sample(count));
 await stop();
-process.stdout.write(JSON.stringify({ side, dialect, n, events: count, storeSize: storeSize ?? null, heldByStore, samples }) + '\n');
+process.stdout.write(JSON.stringify({ side, dialect, n, events: count, storeSize: storeSize ?? null, heldByStore, streamBytes, samples }) + '\n');
 process.exit(0);
