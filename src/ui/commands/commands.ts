@@ -6,13 +6,13 @@ import * as vscode from 'vscode';
 import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
-import { guardFromSettings } from '../settings/guardSpec';
 import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findAcpAgents, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
+import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { DEMO_PROFILE, demoSpec } from '../settings/profiles';
+import { startProfileWorker } from './profileStart';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
@@ -151,57 +151,34 @@ export class Commands extends Disposable {
   async startWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
     const p = await this.confirmedStartArg(raw);
     if (isRefused(p)) return p;
-    const settings = this.s.settings();
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const dirs = searchDirs(folders);
-    const choices = profileChoices({
-      configured: settings.profiles, extensionPath: this.s.extensionPath, piPath: findExecutable('pi', dirs),
-      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), acpPaths: findAcpAgents(dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
+    return startProfileWorker(p, {
+      ...this.startDeps(),
+      tauSessionDir: this.s.tauSessionDir,
+      piSessionDir: this.s.piSessionDir,
+      noFolder: () => this.noFolder(),
+      launch: (spec, task, q, worktree) => this.launch(spec, task, q, { inWorktree: how.inWorktree || worktree }),
     });
-    let choice: ProfileChoice | undefined;
-    if (p.arg.profile) {
-      choice = choices.find((c) => c.name === p.arg.profile);
-      if (!choice) {
-        const error = `there is no worker profile named "${p.arg.profile}" (known: ${choices.map((c) => c.name).join(', ')})`;
-        void vscode.window.showErrorMessage(`RPC Workers: ${error}`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.profiles'));
-        return { status: 'error', error };
-      }
-    } else {
-      // No default named: the demo worker, which needs no model, is offered first.
-      choice = await pickProfile(choices, settings.defaultProfile || DEMO_PROFILE);
-      if (!choice) return cancelled;
-    }
-    const cwd = this.cwd();
-    if (!cwd) return this.noFolder();
-    // A profile with `guard: true` runs under the settings' guard; a setting the guard cannot
-    // honour starts nothing (a broken guard must not mean no guard).
-    let guard: Pick<WorkerSpec, 'guard' | 'onViolation' | 'workspaceFolder'> = {};
-    if (choice.guard) {
-      const g = guardFromSettings(settings.guard, cwd, (gs, folder) => this.s.core().policyFromSettings(gs, folder));
-      if (!g.ok) {
-        const error = `profile "${choice.name}" asks for the guard, but ${g.error}; nothing was started`;
-        void vscode.window.showErrorMessage(`RPC Workers: ${error}`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.guard'));
-        return { status: 'error', error };
-      }
-      guard = { guard: g.guard, onViolation: g.onViolation, workspaceFolder: cwd };
-    }
-    const task = await this.firstTask(p);
-    if (task === null) return cancelled;
-    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p, { inWorktree: how.inWorktree || choice.worktree === true });
   }
 
   async startAgentWorker(raw?: unknown): Promise<StartResult | Refused> {
     const p = await this.confirmedStartArg(raw);
     if (isRefused(p)) return p;
     return startAgentWorker(p, {
+      ...this.startDeps(),
+      log: this.s.log,
+      launch: (spec, task, q, dirs) => this.launch(spec, task, q, { agentDirs: dirs }) as Promise<StartResult>,
+    });
+  }
+
+  /** What the profile and card starts share of this class. */
+  private startDeps() {
+    return {
       settings: () => this.s.settings(),
       extensionPath: this.s.extensionPath,
       core: () => this.s.core(),
-      log: this.s.log,
       defaultFolder: () => this.cwd(),
-      firstTask: (q, title) => this.firstTask(q, title),
-      launch: (spec, task, q, dirs) => this.launch(spec, task, q, { agentDirs: dirs }) as Promise<StartResult>,
-    });
+      firstTask: (q: ParsedArg, title?: string) => this.firstTask(q, title),
+    };
   }
 
   async startDemoWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
