@@ -11,7 +11,6 @@ import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
 import { askPermission, ProposedChanges } from './host/permissions';
-import { registerForgetAllowed } from './host/forgetAllowed';
 import { registerHostTerminal } from './host/hostTerminal';
 import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
@@ -98,7 +97,6 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
     }));
     this._register(new ContextKeys(this.supervisor));
-    this._register(registerForgetAllowed(this.supervisor, () => this.selection.current));
     this._register(registerHostTerminal(this.supervisor));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);

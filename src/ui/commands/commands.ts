@@ -13,6 +13,7 @@ import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
+import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
@@ -85,6 +86,7 @@ export class Commands extends Disposable {
     reg(COMMANDS.compact, (a) => this.compact(a));
     reg(COMMANDS.stop, (a) => this.stop(a));
     reg(COMMANDS.stopAll, () => this.stopAll());
+    reg(COMMANDS.forgetAllowed, (a) => this.forgetAllowed(a));
     reg(COMMANDS.showEventLog, views.showEventLog);
     reg(COMMANDS.openEventLogPanel, views.openEventLogPanel);
     reg(COMMANDS.showOutput, views.showOutput);
@@ -366,6 +368,12 @@ export class Commands extends Disposable {
     const r = await this.s.supervisor.stop(t.workerId);
     this.show('stop', t.workerId, r, asked(t.p));
     return r;
+  }
+
+  async forgetAllowed(raw?: unknown): Promise<ForgetOutcome | Refused> {
+    const t = await this.target(raw, { title: 'Forget Always-Allowed Actions', filter: hasRules, none: 'No worker has actions allowed always.' });
+    if (isRefused(t)) return t;
+    return forgetAllowed(this.s.supervisor, t.workerId, t.p.arg);
   }
 
   async stopAll(): Promise<StopResult[]> {
