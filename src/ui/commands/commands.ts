@@ -40,6 +40,8 @@ export interface CommandServices {
   log: vscode.LogOutputChannel;
   /** dist/core.js, required on first use (it is not loaded at activation). */
   core(): CoreCards;
+  /** Start in a New Worktree (from the worktree room); without it such a start is refused. */
+  worktreePlacer?: WorktreePlacer;
 }
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -58,7 +60,6 @@ export type WorktreePlacer = (spec: WorkerSpec) => Promise<{ spec: WorkerSpec; s
 
 export class Commands extends Disposable {
   readonly results: ResultPresenter;
-  worktreePlacer: WorktreePlacer | undefined;
   /** Workers a command picked while they were still starting, and waits for. */
   readonly waitingForStart = new Set<string>();
   /** Asks the person about a change to profiles, guard settings or cards made while a worker ran. */
@@ -217,7 +218,7 @@ export class Commands extends Disposable {
   /** `agentDirs`: where the host looks for `spec.agent` (the directories the card was offered from). */
   private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, how: { agentDirs?: string[]; inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
     const { agentDirs } = how;
-    const placed = how.inWorktree ? await (this.worktreePlacer ?? noWorktrees)(spec) : undefined;
+    const placed = how.inWorktree ? await (this.s.worktreePlacer ?? noWorktrees)(spec) : undefined;
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };

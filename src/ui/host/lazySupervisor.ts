@@ -1,7 +1,7 @@
-// The worker host, loaded when it is first needed. The core (dist/core.js: zod, vscode-jsonrpc,
+// The supervisor, loaded when it is first needed. The core (dist/core.js: zod, vscode-jsonrpc,
 // the wire and worker code) takes ~100 ms to load; activation must take well under 50 ms, so the
-// extension starts with this stand-in, which holds the listeners and answers for a host with no
-// workers, and loads the core on the first start(). No worker logic lives here.
+// extension starts with this stand-in, which holds the listeners and answers for a supervisor
+// with no workers, and loads the core on the first start(). No worker logic lives here.
 import type {
   EventListener, SupervisorLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
 } from '../../core/api';
@@ -28,7 +28,12 @@ export class LazySupervisor implements Supervisor {
   private readonly outputs = new Set<OutputListener>();
   private readonly preliminary: SupervisorLimits;
 
-  constructor(private readonly load: () => Supervisor, limits: Partial<SupervisorLimits>) {
+  /** `onStarted`: told each started worker's spec (the history keeps it, so the session can be resumed later). */
+  constructor(
+    private readonly load: () => Supervisor,
+    limits: Partial<SupervisorLimits>,
+    private readonly onStarted?: (workerId: string, spec: WorkerSpec) => void,
+  ) {
     this.preliminary = { ...DEFAULT_LIMITS, ...limits };
   }
 
@@ -61,8 +66,6 @@ export class LazySupervisor implements Supervisor {
     return this.real;
   }
 
-  /** Told each started worker's spec (the history keeps it, so the session can be resumed later). */
-  onStarted: ((workerId: string, spec: WorkerSpec) => void) | undefined;
 
   async start(spec: WorkerSpec) {
     const r = await this.host().start(spec);
