@@ -4,7 +4,7 @@
 import type { DialectName } from './dialectName';
 import type { GuardSpec } from './guard/policy';
 
-/** Where a prompt came from; recorded on the turn it starts (seed 004's provenance). */
+/** Where a prompt came from (τ's provenance fields, which every dialect is given); recorded on the turn it starts. */
 export interface Provenance {
   source?: string;
   submitter?: string;

@@ -45,7 +45,7 @@ export class LazySupervisor implements Supervisor {
     return this.real?.limits ?? this.preliminary;
   }
 
-  /** The persisted history (issue 14): null until the core is loaded, or when it is off or unusable. */
+  /** The persisted history: null until the core is loaded, or when it is off or unusable. */
   get history() {
     return this.real?.history ?? null;
   }
