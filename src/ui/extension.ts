@@ -80,7 +80,10 @@ export class RpcWorkersExtension extends Disposable {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path at run time, which esbuild must not bundle
     const core = () => require(corePath) as typeof import('../core/index');
     const limits = hostLimits(this.current);
-    const lazy = new LazySupervisor(() => core().createSupervisor(this.supervisorOptions(limits, historyDir)), limits, (id, spec) => this.past.startedWorker(id, spec));
+    const lazy = new LazySupervisor(() => core().createSupervisor(this.supervisorOptions(limits, historyDir)), limits, {
+      onStarted: (id, spec) => this.past.startedWorker(id, spec),
+      warn: (message) => this.log.warn(message),
+    });
     this.supervisor = lazy;
     this.selection = this._register(new WorkerSelection());
     this.outputs = this._register(new OutputChannels(this.supervisor));

@@ -9,17 +9,27 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 // The leaf with the numbers only: the core itself is not loaded here.
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
 
-function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string) {
+/** What the stand-in is told besides how to load the real supervisor. */
+export interface LazySupervisorOptions {
+  /** Told each started worker's spec (the history keeps it, so the session can be resumed later). */
+  onStarted?: (workerId: string, spec: WorkerSpec) => void;
+  /** Where a listener that threw is reported (the extension's log); default: the console. */
+  warn?: (message: string) => void;
+}
+
+function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string, warn: (message: string) => void) {
   return (...args: A) => {
     for (const l of [...listeners]) {
       try {
         l(...args);
       } catch (error) {
-        console.error(`[rpc-workers] ${what} listener threw`, error);
+        warn(`${what} listener threw: ${(error as Error)?.stack ?? String(error)}`);
       }
     }
   };
 }
+
+const consoleWarn = (message: string) => console.error(`[rpc-workers] ${message}`);
 
 export class LazySupervisor implements Supervisor {
   private real: Supervisor | undefined;
@@ -28,11 +38,10 @@ export class LazySupervisor implements Supervisor {
   private readonly outputs = new Set<OutputListener>();
   private readonly preliminary: SupervisorLimits;
 
-  /** `onStarted`: told each started worker's spec (the history keeps it, so the session can be resumed later). */
   constructor(
     private readonly load: () => Supervisor,
     limits: Partial<SupervisorLimits>,
-    private readonly onStarted?: (workerId: string, spec: WorkerSpec) => void,
+    private readonly options: LazySupervisorOptions = {},
   ) {
     this.preliminary = { ...DEFAULT_LIMITS, ...limits };
   }
@@ -58,9 +67,10 @@ export class LazySupervisor implements Supervisor {
   host(): Supervisor {
     if (!this.real) {
       const real = this.load();
-      real.onEvent(fanOut(this.events_, 'onEvent') as EventListener);
-      real.onState(fanOut(this.states, 'onState') as StateListener);
-      real.onOutput(fanOut(this.outputs, 'onOutput') as OutputListener);
+      const warn = this.options.warn ?? consoleWarn;
+      real.onEvent(fanOut(this.events_, 'onEvent', warn) as EventListener);
+      real.onState(fanOut(this.states, 'onState', warn) as StateListener);
+      real.onOutput(fanOut(this.outputs, 'onOutput', warn) as OutputListener);
       this.real = real;
     }
     return this.real;
@@ -69,7 +79,7 @@ export class LazySupervisor implements Supervisor {
 
   async start(spec: WorkerSpec) {
     const r = await this.host().start(spec);
-    if (r.status === 'started') this.onStarted?.(r.workerId, spec);
+    if (r.status === 'started') this.options.onStarted?.(r.workerId, spec);
     return r;
   }
 
