@@ -67,7 +67,7 @@ export class Commands extends Disposable {
 
   constructor(private readonly s: CommandServices) {
     super();
-    const views = viewCommands(s, (p, pick) => this.worker(p, pick));
+    const views = viewCommands(s, (raw, pick) => this.target(raw, pick));
     this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
