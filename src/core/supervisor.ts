@@ -24,22 +24,15 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   const limits = resolveLimits(options.limits);
   const workers = new Map<string, Worker>();
   let sequence = 0;
-  const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError, lineReader }) : null;
-  if (made && !made.ok) process.emitWarning(`history is off: ${made.error}`);
-  const history = made?.ok ? new SupervisorHistory(made.store) : null;
+  const { history, historyError } = openHistory(options);
 
   const fanout = createFanout(history);
   const { eventListeners, stateListeners, outputListeners, subscribe } = fanout;
   const containment = new Containment(options);
 
-  /** Ids of workers this host stopped (the latest ones), so a late verb can say so. */
+  /** Ids of workers this supervisor stopped (the latest ones), so a late verb can say so. */
   const stoppedIds = new Set<string>();
-  // Every name this host gave, and the history's (read once): a new worker's name is none of them.
-  const names = new Set<string>();
-  let historyNames: Promise<void> | null = null;
-  const namesKnown = () => historyNames ??= history
-    ? history.store.list().then((l) => { for (const s of l.sessions) names.add(s.name); }, () => undefined)
-    : Promise.resolve();
+  const { names, namesKnown } = takenNames(history);
 
   const missing = (workerId: string) => ({
     status: 'not_found' as const, workerId, error: stoppedIds.has(workerId) ? `worker ${workerId} was stopped` : `no worker with id ${workerId}`, ms: 0,
@@ -75,12 +68,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     setMode: async (workerId: string, mode: string) => get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
     forgetAllowed: async (workerId: string, key?: string) => forgotten(get(workerId), workerId, key) ?? missing(workerId),
     exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
-    async exportMarkdown(workerId: string) {
-      const worker = get(workerId);
-      if (!worker) return missing(workerId);
-      const s = worker.state();
-      return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd });
-    },
+    exportMarkdown: async (workerId: string) => markdownOf(get(workerId)) ?? missing(workerId),
     state(workerId: string): StateResult {
       const worker = get(workerId);
       if (!worker) return { status: 'not_found', workerId };
@@ -95,7 +83,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     onState: (listener) => subscribe(stateListeners, listener),
     onOutput: (listener) => subscribe(outputListeners, listener),
     history: history && { store: history.store, sessionOf: (workerId) => history.sessionOf(workerId) },
-    historyError: made && !made.ok ? made.error : null,
+    historyError,
     async dispose() {
       await supervisor.stopAll();
       await history?.store.close();
@@ -106,6 +94,30 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     },
   };
   return supervisor;
+}
+
+/** The persisted history, when `historyDir` was given and could be used (else a warning says why). */
+function openHistory(options: SupervisorOptions): { history: SupervisorHistory | null; historyError: string | null } {
+  const made = options.historyDir ? HistoryStore.create({ dir: options.historyDir, limits: options.historyLimits, onError: options.onHistoryError, lineReader }) : null;
+  if (made && !made.ok) process.emitWarning(`history is off: ${made.error}`);
+  return { history: made?.ok ? new SupervisorHistory(made.store) : null, historyError: made && !made.ok ? made.error : null };
+}
+
+/** Every name this supervisor gave, and the history's (read once): a new worker's name is none of them. */
+function takenNames(history: SupervisorHistory | null): { names: Set<string>; namesKnown: () => Promise<void> } {
+  const names = new Set<string>();
+  let historyNames: Promise<void> | null = null;
+  const namesKnown = () => historyNames ??= history
+    ? history.store.list().then((l) => { for (const s of l.sessions) names.add(s.name); }, () => undefined)
+    : Promise.resolve();
+  return { names, namesKnown };
+}
+
+/** The worker's session as Markdown (undefined: no such worker). */
+function markdownOf(worker: Worker | undefined) {
+  if (!worker) return undefined;
+  const s = worker.state();
+  return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd });
 }
 
 /** What Forget Always-Allowed Actions did to a worker's rules (one, or all without a key). */

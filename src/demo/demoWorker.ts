@@ -14,11 +14,13 @@
 //
 // With `--session-dir DIR` it keeps its conversation in DIR (one JSONL file per session, like
 // τ's file store) and offers list_sessions and switch_session, so that a session can be resumed
-// after a reload; its replies then say how many earlier prompts the session holds.
-import { spawn, type ChildProcess } from 'node:child_process';
+// after a reload; its replies then say how many earlier prompts the session holds. Its tools are
+// demoTools.ts.
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
+import { askIn, commandIn, runTool, runWrite, writeIn, type ToolTurn } from './demoTools';
 
 const PROTOCOL_VERSION = '3.1';
 const WORD_DELAY_MS = Number(process.env.RPC_WORKERS_DEMO_WORD_MS ?? 40);
@@ -112,13 +114,6 @@ function pause(ms: number): Promise<void> {
   });
 }
 
-function commandIn(text: string): string | null {
-  const run = /^\s*run:\s*(.+)$/is.exec(text);
-  if (run) return run[1].trim();
-  const tick = /\brun\b[^`]*`([^`]+)`/i.exec(text);
-  return tick ? tick[1] : null;
-}
-
 async function streamText(text: string): Promise<void> {
   const words = text.split(/(\s+)/).filter(Boolean);
   for (const word of words) {
@@ -128,68 +123,16 @@ async function streamText(text: string): Promise<void> {
   }
 }
 
-async function runTool(command: string, index: number): Promise<void> {
-  const id = `call-${index}-${randomUUID().slice(0, 6)}`;
-  event('tool_execution_start', { tool_call_id: id, tool_name: 'bash', args: { command } });
-  const started = Date.now();
-  const child = spawn('sh', ['-c', command], { cwd: process.cwd(), detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'] });
-  turn!.tool = child;
-  let output = '';
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    event('tool_execution_update', { tool_call_id: id, tool_name: 'bash', result: { output: chunk.toString('utf8') } });
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const code = await new Promise<number | null>((resolve) => {
-    child.on('close', (c) => resolve(c));
-    child.on('error', () => resolve(127));
-  });
-  turn!.tool = null;
-  const aborted = turn!.aborted;
-  event('tool_execution_end', {
-    tool_call_id: id, tool_name: 'bash', is_error: aborted || code !== 0,
-    result: { output: aborted ? `${output}\n[aborted after ${Date.now() - started} ms]` : output, exit_code: code },
-  });
-  history.push({ role: 'toolResult', content: output, timestamp: Date.now() });
-}
-
-function writeIn(text: string): { path: string; content: string } | null {
-  const m = /^\s*write:\s*(\S+)\s*(?:=\s?([\s\S]*))?$/i.exec(text);
-  return m ? { path: m[1], content: m[2] ?? '' } : null;
-}
-
-/** A write tool call that really writes, inside the worker's folder only. */
-async function runWrite(w: { path: string; content: string }, index: number): Promise<void> {
-  const id = `call-${index}-${randomUUID().slice(0, 6)}`;
-  const target = resolve(process.cwd(), w.path);
-  event('tool_execution_start', { tool_call_id: id, tool_name: 'write', args: { path: w.path, content: w.content } });
-  let output = `wrote ${Buffer.byteLength(w.content)} bytes to ${w.path}`;
-  let isError = false;
-  const rel = relative(process.cwd(), target);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    output = `refused: ${w.path} is outside the working folder`;
-    isError = true;
-  } else {
-    try {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, w.content.endsWith('\n') ? w.content : `${w.content}\n`);
-    } catch (error) {
-      output = `could not write ${w.path}: ${(error as Error).message}`;
-      isError = true;
-    }
-  }
-  event('tool_execution_end', { tool_call_id: id, tool_name: 'write', is_error: isError, result: { output } });
-  history.push({ role: 'toolResult', content: output, timestamp: Date.now() });
-}
-
-function askIn(text: string): string | null {
-  const m = /^\s*ask:\s*(.+)$/is.exec(text);
-  return m ? m[1].trim() : null;
-}
-
 /** Follow-ups taken into a turn: answered as such, not as a steer. */
 const followedUp = new WeakSet<Submission>();
+
+/** The running turn, as its tool calls see it. */
+const toolTurn: ToolTurn = {
+  event,
+  tool: (child) => { turn!.tool = child; },
+  aborted: () => turn!.aborted,
+  result: (output) => { history.push({ role: 'toolResult', content: output, timestamp: Date.now() }); },
+};
 
 async function runTurn(submission: Submission): Promise<void> {
   turn = { submission, aborted: false, tool: null, wake: null };
@@ -211,7 +154,7 @@ async function runTurn(submission: Submission): Promise<void> {
     if (write) {
       await streamText(`${intro}Writing ${write.path}.`);
       event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'toolUse' });
-      if (!turn.aborted) await runWrite(write, index);
+      if (!turn.aborted) await runWrite(write, index, toolTurn);
     } else if (question) {
       await streamText(`${intro}I need your answer before going on: ${question}`);
       event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'stop' });
@@ -225,7 +168,7 @@ async function runTurn(submission: Submission): Promise<void> {
     } else if (command) {
       await streamText(`${intro}Running \`${command}\`.`);
       event('message_end', { stop_reason: turn.aborted ? 'aborted' : 'toolUse' });
-      if (!turn.aborted) await runTool(command, index);
+      if (!turn.aborted) await runTool(command, index, toolTurn);
       if (!turn.aborted) await streamText(' Done.');
     } else {
       const earlier = history.filter((m) => m.role === 'user').length - 1;

@@ -1,6 +1,6 @@
 // The messages the extension host sends the event log's webview, as zod schemas. Parsed only in
 // the page (src/webview), so they live apart from messages.ts: the extension imports that file,
-// and every schema built at load is activation time (issue 24). Imports nothing but zod, the
+// and every schema built at load is activation time. Imports nothing but zod, the
 // schemas' fast path and the shared words.
 // zod/mini: the same checks as zod, tree-shakable, so the webview bundle stays small.
 import * as z from 'zod/mini';

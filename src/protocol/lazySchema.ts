@@ -1,5 +1,5 @@
 // A zod schema built on its first parse, not when its module loads. Every module-level schema
-// is activation time for the extension (issue 24), and most are first needed by a command or a
+// is activation time for the extension, and most are first needed by a command or a
 // message long after activation.
 import type * as z from 'zod/mini';
 

@@ -11,7 +11,6 @@ import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
 import { askPermission, ProposedChanges } from './host/permissions';
-import { registerForgetAllowed } from './host/forgetAllowed';
 import { registerHostTerminal } from './host/hostTerminal';
 import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
@@ -81,24 +80,33 @@ export class RpcWorkersExtension extends Disposable {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path at run time, which esbuild must not bundle
     const core = () => require(corePath) as typeof import('../core/index');
     const limits = hostLimits(this.current);
-    const lazy = new LazySupervisor(() => core().createSupervisor(this.supervisorOptions(limits, historyDir)), limits);
+    const lazy = new LazySupervisor(() => core().createSupervisor(this.supervisorOptions(limits, historyDir)), limits, {
+      onStarted: (id, spec) => this.past.startedWorker(id, spec),
+      warn: (message) => this.log.warn(message),
+    });
     this.supervisor = lazy;
     this.selection = this._register(new WorkerSelection());
     this.outputs = this._register(new OutputChannels(this.supervisor));
     this.statusBar = this._register(new WorkersStatusBar(this.supervisor));
     this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
-    lazy.onStarted = (id, spec) => this.past.startedWorker(id, spec);
     this.tree = this._register(new SessionsTree(this.supervisor, this.selection, { history: { part: new HistoryTreePart(this.past), onChange: this.past.onDidChange } }));
-    this.eventLog = this._register(new EventLog({ supervisor: this.supervisor, extensionUri: context.extensionUri, selection: this.selection, log: this.log }));
+    this.eventLog = this._register(new EventLog({
+      supervisor: this.supervisor, extensionUri: context.extensionUri, selection: this.selection, log: this.log,
+      // The log's status chip says what the worker's row says.
+      attentionOf: (state) => this.attention.attention.current(state),
+      // A log tab VS Code brings back after a reload shows what its worker or session is now: once
+      // the automatic resume has run, the worker that resumed it.
+      restorer: (shows) => this.resumedInterrupted.then(() => this.historyCommands.restoreKey(shows)),
+    }));
     this.commands = this._register(new Commands({
       supervisor: this.supervisor, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.
       tauSessionDir: path.join(storage, 'tau-sessions'),
       piSessionDir: path.join(storage, 'pi-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
+      worktreePlacer: (spec) => this.worktrees.actions.place(spec),
     }));
     this._register(new ContextKeys(this.supervisor));
-    this._register(registerForgetAllowed(this.supervisor, () => this.selection.current));
     this._register(registerHostTerminal(this.supervisor));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
@@ -114,9 +122,6 @@ export class RpcWorkersExtension extends Disposable {
       this.resumedInterrupted = new Promise((resolve) => setTimeout(resolve, 0)).then(() => (trustState.isTrusted() ? this.historyCommands.resumeInterrupted() : []))
         .catch((error) => this.log.error(`could not resume interrupted sessions: ${(error as Error).message}`));
     }
-    // A log tab VS Code brings back after a reload shows what its worker or session is now: once
-    // the automatic resume has run, the worker that resumed it.
-    this.eventLog.restorer = (shows) => this.resumedInterrupted.then(() => this.historyCommands.restoreKey(shows));
     this.watch();
     // After activation (it loads the core): offer to stop workers an earlier crash left.
     this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors());

@@ -45,7 +45,7 @@ export function run(): Promise<void> {
   for (const rel of files) {
     const file = path.join(SOURCE_DIR, rel);
     mocha.suite.emit(Mocha.Suite.constants.EVENT_FILE_PRE_REQUIRE, globalThis, file, mocha);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build-time glob above, evaluated now, between mocha's pre-require and require events
     const mod: unknown = require(`./${rel.replace(/\.test\.ts$/, '')}.test.ts`);
     mocha.suite.emit(Mocha.Suite.constants.EVENT_FILE_REQUIRE, mod, file, mocha);
     mocha.suite.emit(Mocha.Suite.constants.EVENT_FILE_POST_REQUIRE, globalThis, file, mocha);

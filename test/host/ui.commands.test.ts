@@ -134,6 +134,14 @@ describe('UI commands', function () {
     assert.match(String(empty.error), /empty/);
   });
 
+  it('the view commands and Forget Always-Allowed Actions name a bad argument as the worker commands do', async () => {
+    for (const command of ['rpcWorkers.copyPid', 'rpcWorkers.showOutput', 'rpcWorkers.openEventLogPanel', 'rpcWorkers.forgetAllowed']) {
+      const bad = await run(command, { workerId: 42 });
+      assert.equal(bad.status, 'error', command);
+      assert.match(String(bad.error), /invalid command argument: workerId/, command);
+    }
+  });
+
   it('Start Worker by profile: an unknown profile is named, a configured one starts', async () => {
     const unknown = await run('rpcWorkers.startWorker', { profile: 'no such profile' });
     assert.equal(unknown.status, 'error');

@@ -73,8 +73,8 @@ describe('attention states', () => {
     assert.equal(board.update(state({ turns: [turn(1), turn(2, { error: 'boom' })] })).change?.to.attention, 'failed');
 
     // Looking at the log while the turn ends: never "done".
-    board.update(state({ workerId: 'w2', streaming: true, turns: [turn(1, { endedAt: null })] }), true);
-    assert.equal(board.update(state({ workerId: 'w2', turns: [turn(1)] }), true).info.attention, 'idle');
+    board.update(state({ workerId: 'w2', streaming: true, turns: [turn(1, { endedAt: null })] }), { looking: true });
+    assert.equal(board.update(state({ workerId: 'w2', turns: [turn(1)] }), { looking: true }).info.attention, 'idle');
 
     board.update(state({ workerId: 'w3', pendingInput: [dialog] }));
     board.update(state({ workerId: 'w4', pendingInput: [{ kind: 'extension_request', id: 'r', method: null, title: 'gate: review', asking: false, since: 1 }] }));

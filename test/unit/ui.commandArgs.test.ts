@@ -50,4 +50,11 @@ describe('ui command arguments', () => {
     assert.match(String(parseCommandArg({ workerId: 3 }, 'palette').error), /invalid command argument: workerId/);
     assert.match(String(parseCommandArg({ streamingBehavior: 'later' }, 'palette').error), /streamingBehavior/);
   });
+
+  it("Forget Always-Allowed Actions' rule: a key or all, checked like the rest", () => {
+    assert.deepEqual(parseCommandArg({ workerId: 'w1', key: 'execute: ls' }, 'palette').arg, { workerId: 'w1', key: 'execute: ls' });
+    assert.equal(parseCommandArg({ workerId: 'w1', all: true }, 'palette').arg.all, true);
+    assert.match(String(parseCommandArg({ workerId: 'w1', all: 'yes' }, 'palette').error), /invalid command argument: all: all must be true or false/);
+    assert.match(String(parseCommandArg({ workerId: 'w1', key: 7 }, 'palette').error), /invalid command argument: key: key must be a string/);
+  });
 });

@@ -4,6 +4,8 @@ import * as assert from 'node:assert/strict';
 import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
 import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
+import { createSupervisor } from '../../src/core/supervisor';
+import { fakeSpec } from '../helpers/supervisor';
 import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
 import * as manifest from '../../package.json';
 
@@ -62,6 +64,22 @@ describe('ui lazy host', () => {
     const lazy = new LazySupervisor(() => assert.fail('the core was loaded'), {});
     assert.deepEqual(lazy.limits, DEFAULT_LIMITS);
     assert.equal(lazy.loaded, false);
+  });
+
+  it('a listener that throws is said through its warn (the extension\'s log), and the others still hear', async () => {
+    const warned: string[] = [];
+    const lazy = new LazySupervisor(() => createSupervisor({ watchdog: false }), {}, { warn: (m) => void warned.push(m) });
+    const heard: string[] = [];
+    lazy.onState(() => { throw new Error('boom'); });
+    lazy.onState((s) => void heard.push(s.status));
+    try {
+      const r = await lazy.start(fakeSpec('tau'));
+      assert.equal(r.status, 'started');
+      assert.ok(heard.includes('running'), `heard ${heard.join(', ')}`);
+      assert.match(warned[0] ?? '', /^onState listener threw: Error: boom/);
+    } finally {
+      await lazy.dispose();
+    }
   });
 });
 

@@ -74,9 +74,9 @@ describe('ui event log status chip', () => {
   it('a turn the person has seen ends as idle, on the row and on the chip (the page on screen is looking)', () => {
     const board = new AttentionBoard();
     const s = state({ turns: [turn(1)] });
-    const peeked = board.peek(s, true);
+    const peeked = board.peek(s, { looking: true });
     assert.equal(board.get(s.workerId), null, 'peek keeps nothing');
-    assert.deepEqual(peeked, board.update(s, true).info);
+    assert.deepEqual(peeked, board.update(s, { looking: true }).info);
     assert.equal(statusChip(toWorkerView(s, peeked), 'idle').text.split(' · ')[0], 'idle');
     // Not looking, a later turn is news, and peek says what update will keep.
     const later = state({ turns: [turn(1), turn(2)] });

@@ -18,7 +18,7 @@ export class AttentionBoard {
    * A new state of a worker: its attention now, and the change when there is one. `looking`:
    * the person has its log in view, so a turn that ends is seen as it ends (never "done").
    */
-  update(state: WorkerState, looking = false): { info: AttentionInfo; change: AttentionChange | null } {
+  update(state: WorkerState, { looking = false }: { looking?: boolean } = {}): { info: AttentionInfo; change: AttentionChange | null } {
     const was = this.entries.get(state.workerId);
     const seen = this.seenFor(state, looking);
     const info = attentionOf(state, seen);
@@ -31,11 +31,11 @@ export class AttentionBoard {
   markSeen(workerId: string): { info: AttentionInfo; change: AttentionChange | null } | null {
     const e = this.entries.get(workerId);
     if (!e) return null;
-    return this.update(e.state, true);
+    return this.update(e.state, { looking: true });
   }
 
-  /** The attention update(state, looking) would give, without keeping anything (for a listener that runs before update). */
-  peek(state: WorkerState, looking = false): AttentionInfo {
+  /** The attention update(state, { looking }) would give, without keeping anything (for a listener that runs before update). */
+  peek(state: WorkerState, { looking = false }: { looking?: boolean } = {}): AttentionInfo {
     return attentionOf(state, this.seenFor(state, looking));
   }
 

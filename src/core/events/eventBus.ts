@@ -1,4 +1,4 @@
-// Publish/subscribe with τ's EventBus contract (seed 004): handlers of an event's own type and
+// Publish/subscribe with the contract of τ's own EventBus: handlers of an event's own type and
 // of `all` receive it, in subscription order; a handler that returns a promise is awaited
 // before the next one runs (so subscribers can pace the emitter); a handler that throws is
 // reported to `on_error` listeners and never stops the others. When every handler is

@@ -1,4 +1,4 @@
-// The persisted history of sessions (issue 14): what the core gives the UI layer.
+// The persisted history of sessions: what the core gives the UI layer.
 export { HistoryStore, parseEvents, type HistoryOptions, type SessionStart, type WorkerEnd } from './store';
 export { DEFAULT_HISTORY_LIMITS, resolveHistoryLimits } from './format';
 export type { EditResult, HistoryError, HistoryLimits, HistoryListing, ReadResult, SessionStatus, SessionSummary } from './format';

@@ -2,7 +2,7 @@
 // speaks the newest names (`leaf`, `cursor_id`) to everything above the dialect; a worker on an
 // older major has its names translated here, on the way in.
 //
-//   1.x  (the 1.5 brief)  entry id `cursor`; the session's lane `lane` (1.8 renamed it `cursor_id`)
+//   1.x  (as 1.5)         entry id `cursor`; the session's lane `lane` (1.8 renamed it `cursor_id`)
 //   2.x                   entry id `leaf` everywhere (MAJOR bump: a renamed field); 2.1 added `$defs`
 //   3.x  (τ 0.15.0 sends 3.1, which its PyPI package calls current; no change list is published)
 //                         as 2.x for every field the host reads; adds suspensions (a turn may wait

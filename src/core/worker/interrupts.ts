@@ -34,7 +34,8 @@ export interface InterruptPort {
   sweepAfterAbort(): Promise<void>;
 }
 
-const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+/** Milliseconds since `since` (performance.now()), to the microsecond. */
+export const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
 
 export async function abort(w: InterruptPort): Promise<AbortResult> {
   const t0 = performance.now();

@@ -50,7 +50,7 @@ export class Permissions {
       diffs: ask.diffs.length ? ask.diffs : null, locations: ask.locations.length ? ask.locations : null,
       data: { id, command: ask.command, options: ask.options },
     });
-    const end = (optionId: string | null, note: string | null, isError = false, rule: string | null = null) => {
+    const end = (optionId: string | null, note: string | null, { isError = false, rule = null }: { isError?: boolean; rule?: string | null } = {}) => {
       const option = ask.options.find((o) => o.optionId === optionId);
       site.emit({
         type: 'permission_end', tool_call_id: ask.toolCallId, title: ask.title, is_error: isError, error: isError ? note : null,
@@ -58,7 +58,7 @@ export class Permissions {
       });
       return request.answer(option ? option.optionId : null);
     };
-    if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', true);
+    if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', { isError: true });
     const veto = site.veto?.(ask) ?? null;
     if (veto !== null) {
       // Refused before it could run, as pi's guard blocks a call: the person is not asked.
@@ -66,12 +66,12 @@ export class Permissions {
         type: 'guard_violation', tool_call_id: ask.toolCallId, tool_name: ask.toolKind ?? ask.title, is_error: true, error: veto,
         blocked: true, blocked_by: GUARD_NAME, args: ask.args, data: { action: 'rejected' },
       });
-      return end(rejectOf(ask), `the write guard rejected it without asking: ${veto}`, true);
+      return end(rejectOf(ask), `the write guard rejected it without asking: ${veto}`, { isError: true });
     }
     // After the wall: a rule never lets through what the policy refuses.
     const remembered = this.rules.match(ask);
-    if (remembered) return end(remembered.option.optionId, `answered by the rule remembered for this worker (allowed always: ${remembered.rule.key})`, false, remembered.rule.key);
-    if (!site.ask) return end(rejectOf(ask), 'no one can answer here (the host has no onPermission): rejected', true);
+    if (remembered) return end(remembered.option.optionId, `answered by the rule remembered for this worker (allowed always: ${remembered.rule.key})`, { rule: remembered.rule.key });
+    if (!site.ask) return end(rejectOf(ask), 'no one can answer here (the host has no onPermission): rejected', { isError: true });
     const controller = new AbortController();
     this.open.set(id, controller);
     site.pending.dialogOpened(id, 'permission', ask.title);

@@ -117,7 +117,7 @@ export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
 }
 
 /** Windows has no graceful signal: `taskkill /T` asks, `/F` forces. */
-export function taskkill(pid: number, force: boolean): void {
+export function taskkill(pid: number, { force }: { force: boolean }): void {
   try {
     childProcess().execFileSync('taskkill', ['/pid', String(pid), '/T', ...(force ? ['/F'] : [])], { stdio: 'ignore' });
   } catch {

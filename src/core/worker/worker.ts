@@ -1,23 +1,21 @@
 // One worker: its state, the path of its events, and the control verbs. Every verb resolves with
 // an honest status; none waits forever: each wait is bounded by a timeout and by the worker's
 // exit (waits.ts), and an exit names its code or signal and the tail of stderr. Its child process
-// is a WorkerProcess (workerProcess.ts); abort, redirect and compact are in interrupts.ts, the
-// state check in resync.ts, the tool audit in toolAudit.ts, the worker's requests to the person
-// in workerRequests.ts.
+// is a WorkerProcess (workerProcess.ts); the readiness probe is in readiness.ts, the prompt in
+// prompting.ts, abort, redirect and compact in interrupts.ts, the sweep after an abort in
+// afterAbort.ts, the state check in resync.ts, the tool audit in toolAudit.ts, the worker's
+// requests to the person in workerRequests.ts, what it does for an agent as its client in
+// clientServices.ts, and what the supervisor hands it in workerSetup.ts.
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type {
-  AbortResult, CompactResult, SupervisorLimits, SupervisorOptions, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
-  DialectName, StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState,
-} from '../api';
+import type { AbortResult, CompactResult, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult, DialectName, StopResult, WorkerSpec, WorkerState } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
 import { lineStandsFor } from '../events/workerLine';
-import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
+import { traitsOf, type DialectTraits, type ProbeInfo } from '../wire/dialect';
 import type { ExtensionRequests } from './extensionRequests';
 import type { ProtocolError } from '../wire/jsonlReader';
 import { redecode } from '../wire/codec';
 import type { Launch } from './launch';
-import { checkPrompt } from './limits';
 import { checkState, Resync, type StateCheckPort } from './resync';
 import { PendingInputs } from './pendingInput';
 import { EventStore } from './eventStore';
@@ -25,46 +23,19 @@ import { Ring } from './ring';
 import { Status } from './status';
 import { auditToolCallOf, AuditWhenRun, type AuditPort } from './toolAudit';
 import { WorkerSessions } from './sessions';
-import { TurnTracker, type AfterTurn, type Settlement } from './turns';
-import { abort, compact, redirect, type InterruptPort } from './interrupts';
+import { TurnTracker, type Settlement } from './turns';
+import { abort, compact, elapsed, redirect, type InterruptPort } from './interrupts';
+import { sendPrompt, type PromptPort } from './prompting';
+import { probeReadiness } from './readiness';
+import { clientServicesFor, type ClientServices } from './clientServices';
+import { sweepAfterAbort } from './afterAbort';
+import type { WorkerSetup as Setup } from './workerSetup';
 import { Waits } from './waits';
 import { extensionRequestsFor, uiMessageHandlers, type ExtensionRequestsPort } from './workerRequests';
 import { WorkerProcess, type Baseline, type Exit } from './workerProcess';
-import { Permissions } from './permissions';
-import { ClientFiles } from './clientFiles';
-import { Terminals } from './terminals';
-import { permissionVeto } from '../guard/wall';
-import { DIALECT_TITLES } from '../dialectName';
 
-/** What the supervisor hands each worker: its limits, its dialect, and where it reports. */
-export interface WorkerSetup {
-  limits: SupervisorLimits;
-  dialect: Dialect;
-  /** `line`: the worker's line that stands for the event (lineStandsFor), when there is one. */
-  onEvent: (worker: Worker, event: AgentEvent, line?: Buffer) => void | Promise<void>;
-  onState: (worker: Worker) => void;
-  onOutput: (worker: Worker, kind: OutputKind, text: string) => void;
-  trace?: (direction: 'send' | 'receive', message: unknown) => void;
-  onUiRequest?: (req: UiRequest) => Promise<UiResponse>;
-  onUiNotice?: (notice: UiNotice) => void;
-  onPermission?: SupervisorOptions['onPermission'];
-  /** The editor's open documents, for an agent's file requests. */
-  files?: SupervisorOptions['files'];
-  /** A command the host spawned for the worker (an ACP terminal): the worker's, for Stop and the watchdog. */
-  onTerminalSpawn?: (worker: Worker, pid: number) => void;
-  /** This host's version, said in handshakes that ask for it (ACP). */
-  clientVersion?: string;
-  /** The worker's version, as the dialect's preflight learned it (null: not known). */
-  version?: string | null;
-}
-
-const AFTER_TURN_WORDS: Record<AfterTurn, string> = {
-  retry: 'retrying the model call',
-  compaction: 'compacting the conversation',
-  continuation: 'going on with queued messages',
-  settling: 'settling',
-};
-const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
+/** What the supervisor hands each worker (workerSetup.ts). */
+export type WorkerSetup = Setup<Worker>;
 
 export class Worker {
   readonly bus = new EventBus<AgentEvent>();
@@ -73,8 +44,8 @@ export class Worker {
   private readonly process: WorkerProcess;
   private readonly connection: MessageConnection;
   private readonly waits: Waits;
-  /** What the verbs and checks in other files (interrupts, resync, toolAudit, workerRequests) use of this worker. */
-  private readonly inside: InterruptPort & StateCheckPort & AuditPort & ExtensionRequestsPort;
+  /** What the verbs and checks in other files (interrupts, prompting, resync, toolAudit, workerRequests) use of this worker. */
+  private readonly inside: InterruptPort & PromptPort & StateCheckPort & AuditPort & ExtensionRequestsPort;
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
@@ -98,13 +69,13 @@ export class Worker {
   /** What waits for the person: a pi dialog that is up, a τ extension request that stands. */
   private readonly pendingInput = new PendingInputs(() => this.stateChanged());
   /** What the agent asks before its tools run (ACP), open until answered or cancelled. */
-  private readonly permissions: Permissions;
+  private readonly permissions: ClientServices['permissions'];
   /** The processes below the worker when the running turn began (dialects that sweep after an abort). */
   private turnBaseline: Baseline | null = null;
   /** The agent's file requests (ACP fs/*). */
-  private readonly files: ClientFiles;
+  private readonly files: ClientServices['files'];
   /** The commands the host runs for the agent (ACP terminal/*). */
-  private readonly terminals: Terminals;
+  private readonly terminals: ClientServices['terminals'];
   /** Tool calls reported pending (ACP): audited once they run, unless the guard already judged them as a question. */
   private readonly auditLater = new AuditWhenRun((event) => auditToolCallOf(this.inside, this.launch.audit!, event));
   /** The agent was seen asking before a write: its writes meet the wall. */
@@ -121,29 +92,13 @@ export class Worker {
     this.traits = traitsOf(ctx.dialect, this.version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
     this.resync = new Resync(limits.resyncMs, (d) => checkState(this.inside, d));
-    this.permissions = new Permissions({
-      workerId: id, ask: ctx.onPermission, emit: (event) => this.emitHostEvent(event), pending: this.pendingInput,
-      inTurn: () => this.turns.streaming,
-      veto: launch.audit ? (ask) => {
-        // Judged here, before the person is asked: the audit after the fact is not needed for it.
-        this.auditLater.judged(ask.toolCallId);
-        if (ask.toolKind === 'edit' || ask.toolKind === 'delete' || ask.toolKind === 'move' || ask.diffs.length > 0) this.askedBeforeWriting = true;
-        return permissionVeto(launch.audit!.policy, ask, spec.cwd);
-      } : undefined,
-      report: (event) => this.report(event),
-      changed: () => this.stateChanged(),
-    });
-    this.files = new ClientFiles({
-      root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, files: ctx.files, policy: launch.audit?.policy ?? null,
-      emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
-      judged: (toolCallId) => this.auditLater.judged(toolCallId),
-    });
-    this.terminals = new Terminals({
-      root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, env: launch.env, killGraceMs: Math.min(limits.killGraceMs, 1000),
-      emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event),
-      shellBlocked: launch.audit !== null && !launch.audit.policy.bash,
+    ({ permissions: this.permissions, files: this.files, terminals: this.terminals } = clientServicesFor({
+      id, spec, launch, killGraceMs: limits.killGraceMs, onPermission: ctx.onPermission, files: ctx.files,
+      pendingInput: this.pendingInput, auditLater: this.auditLater, inTurn: () => this.turns.streaming,
+      emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event), changed: () => this.stateChanged(),
+      askedBeforeWriting: () => { this.askedBeforeWriting = true; },
       spawned: (pid) => ctx.onTerminalSpawn?.(this, pid),
-    });
+    }));
     const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
       cwd: spec.cwd, codec, maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
@@ -176,6 +131,8 @@ export class Worker {
       pendingInput: this.pendingInput,
       cancelQuestions: (reason) => this.permissions.cancelAll(reason),
       sweepAfterAbort: () => this.sweepAfterAbort(),
+      doubt: (doubt) => this.resync.doubt(doubt),
+      retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
     this.sessions = new WorkerSessions({
@@ -247,72 +204,28 @@ export class Worker {
     };
   }
 
-  /**
-   * The readiness probe; the worker is `running` once it answers. A worker that answers in the
-   * other known dialect fails it at once, saying which dialect to use, instead of after the
-   * command timeout with "no answer".
-   */
-  async probe(): Promise<{ ok: true } | { ok: false; error: string }> {
-    const wrongDialect = new Promise<never>((_, reject) => {
-      this.onWrongDialect = (other) => reject(new Error(
-        `the worker answered in ${other === 'pi' ? 'pi\'s protocol (JSONL {"type": ...} messages)' : `${DIALECT_TITLES[other]}'s protocol (JSON-RPC 2.0)`}, not ${DIALECT_TITLES[this.spec.dialect]}'s: set the profile's dialect to "${other}"`,
-      ));
+  /** The readiness probe (readiness.ts); the worker is `running` once it answers. */
+  probe(): Promise<{ ok: true } | { ok: false; error: string }> {
+    const { dialect, limits, clientVersion } = this.ctx;
+    return probeReadiness({
+      spec: this.spec, limits, dialect, connection: this.connection, waits: this.waits, clientVersion,
+      onWrongDialect: (listener) => { this.onWrongDialect = listener; },
+      ready: (info) => this.ready(info),
     });
-    try {
-      const probe = this.ctx.dialect.probe(this.connection, { cwd: this.spec.cwd, resume: this.spec.resume, model: this.spec.model, mode: this.spec.mode, clientFiles: this.spec.clientFiles, clientVersion: this.ctx.clientVersion });
-      const info = await Promise.race([this.waits.bounded(probe, this.ctx.limits.commandTimeoutMs, 'the readiness probe'), wrongDialect]);
-      if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
-      this.model = info.model ?? this.model;
-      this.sessionId = info.sessionId;
-      await this.sessions.afterProbe(info);
-      this.status.set('running');
-      // A resumed or long-lived session may already stand behind an extension's request.
-      void this.extensionRequests?.check();
-      return { ok: true };
-    } catch (error) {
-      return { ok: false, error: (error as Error).message };
-    } finally {
-      this.onWrongDialect = undefined;
-    }
   }
 
-  async prompt(message: string, options: PromptOptions = {}): Promise<PromptResult> {
-    const t0 = performance.now();
-    const fail = (error: string): PromptResult => ({ status: 'error', workerId: this.id, error, ms: elapsed(t0) });
-    const refused = this.refuseUnlessRunning() ?? checkPrompt(message, this.ctx.limits);
-    if (refused) return fail(refused);
-    const queued = this.turns.streaming ? options.streamingBehavior ?? null : null;
-    const midTurn = this.ctx.dialect.midTurn?.(this.connection);
-    if (queued === 'steer' && midTurn && !midTurn.steer) {
-      return fail(`${this.versionName()} cannot be steered inside its turn (the protocol has no steer): redirect instead (abort the turn, then send this), or send it as a follow-up`);
-    }
-    if (this.turns.streaming && !queued) {
-      const after = this.turns.afterTurn;
-      if (after) return fail(`the worker is still busy after its turn (${AFTER_TURN_WORDS[after]}); prompt again once it settles (agent_settled), or send the message as follow-up`);
-      return fail('the worker is streaming a turn: send the message as steer (delivered after the current tool) or follow-up (delivered when the turn ends), or redirect');
-    }
-    const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
-    const startsBefore = this.turns.agentStarts;
-    this.emitHostEvent({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued, ...(queued === 'followUp' && midTurn?.followUp === 'host' ? { queuedBy: 'host' } : {}) } });
-    try {
-      // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
-      // the settle timeout, not the command timeout.
-      const bound = queued === 'followUp' ? this.ctx.limits.settleTimeoutMs : this.ctx.limits.commandTimeoutMs;
-      const ack = await this.request(this.ctx.dialect.prompt(this.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
-      if (!queued && ack.handled) this.turns.dropLastProvenance();
-      else if (!queued) {
-        this.turns.promptAccepted(startsBefore);
-        if (this.turns.agentStarts === startsBefore) {
-          this.resync.doubt({ reason: 'it accepted a prompt and no turn began', cleared: () => this.turns.agentStarts !== startsBefore });
-        }
-      }
-      this.stateChanged();
-      return { status: 'accepted', workerId: this.id, submissionId: ack.submissionId, streamingBehavior: queued, ...(ack.handled ? { handled: true } : {}), ms: elapsed(t0) };
-    } catch (error) {
-      // Refused for an extension's lock: put the request to the person (again, if dismissed).
-      if (error instanceof WorkerRefusal && (error.data as { lock?: unknown } | undefined)?.lock) void this.extensionRequests?.check({ retry: true });
-      return fail((error as Error).message);
-    }
+  private async ready(info: ProbeInfo): Promise<void> {
+    if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
+    this.model = info.model ?? this.model;
+    this.sessionId = info.sessionId;
+    await this.sessions.afterProbe(info);
+    this.status.set('running');
+    // A resumed or long-lived session may already stand behind an extension's request.
+    void this.extensionRequests?.check();
+  }
+
+  prompt(message: string, options: PromptOptions = {}): Promise<PromptResult> {
+    return sendPrompt(this.inside, message, options);
   }
 
   async abort(): Promise<AbortResult> {
@@ -389,19 +302,10 @@ export class Worker {
     this.stateChanged();
   }
 
-  /**
-   * After an aborted turn: the shell commands the agent started during it and left running are
-   * ended by the host, and the log says which.
-   */
-  private async sweepAfterAbort(): Promise<void> {
-    await this.terminals.endAll('abort');
-    const baseline = this.turnBaseline;
-    if (!baseline || !this.ctx.dialect.sweepsAfterAbort) return;
-    const ended = await this.process.endCommandsSince(baseline, Math.min(this.ctx.limits.killGraceMs, 1000));
-    if (ended.length === 0) return;
-    const list = ended.map((p) => `${p.command ?? 'a process'} (pid ${p.pid})`).join(', ');
-    this.output('protocol', `after the abort, the agent had left ${ended.length === 1 ? 'a command' : `${ended.length} commands`} running; the host ended ${list}`);
-    this.emitHostEvent({ type: 'processes_ended', data: { reason: 'abort', processes: ended } });
+  /** Ends what the agent left running of an aborted turn (afterAbort.ts). */
+  private sweepAfterAbort(): Promise<void> {
+    const { terminals, process } = this;
+    return sweepAfterAbort({ terminals, baseline: () => this.turnBaseline, dialect: this.ctx.dialect, process, killGraceMs: this.ctx.limits.killGraceMs, say: (text) => this.output('protocol', text), emit: (event) => this.emitHostEvent(event) });
   }
 
   private writeGuard(): WorkerState['writeGuard'] {

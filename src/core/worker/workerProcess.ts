@@ -165,7 +165,7 @@ export class WorkerProcess {
     const pid = this.pid;
     if (pid !== null) {
       this.tree = mergeTrees(this.tree, processTree(pid));
-      if (isWindows) taskkill(pid, false);
+      if (isWindows) taskkill(pid, { force: false });
       else signalTree(this.tree.filter((p) => p.pid === pid), 'SIGTERM');
     }
     this.writer.end();
@@ -174,7 +174,7 @@ export class WorkerProcess {
     if (!exit && pid !== null) {
       killed = true;
       this.tree = mergeTrees(this.tree, processTree(pid));
-      if (isWindows) taskkill(pid, true);
+      if (isWindows) taskkill(pid, { force: true });
       else signalTree(this.tree, 'SIGKILL');
       exit = await this.waitExit(killGraceMs);
     }

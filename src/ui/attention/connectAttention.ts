@@ -28,8 +28,6 @@ export function connectAttention(o: {
     log: (m) => o.log.debug(m),
   }));
   o.tree.contributors.push(attentionContributor(attention));
-  // The log's status chip says what the worker's row says.
-  o.eventLog.attentionOf = (state) => attention.current(state);
   o.register(attention.onDidChange((id) => o.eventLog.attentionChanged(id)));
   o.register(attention.onDidChange(() => o.tree.invalidate()));
   const tabs = o.register(new LogTabs(o.eventLog, attention));

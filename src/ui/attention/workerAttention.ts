@@ -57,7 +57,7 @@ export class WorkerAttention extends Disposable {
     this._register(toDisposable(() => clearTimeout(this.lookTimer)));
     for (const state of s.supervisor.list()) {
       if (state.status === 'running') this.ran.add(state.workerId);
-      this.board.update(state, false);
+      this.board.update(state);
     }
     this.updateBadge();
   }
@@ -71,7 +71,7 @@ export class WorkerAttention extends Disposable {
    * host.onState that runs before this one gets what the board will hold once it has run.
    */
   current(state: WorkerState): AttentionInfo {
-    return this.board.peek(state, this.looking(state.workerId));
+    return this.board.peek(state, { looking: this.looking(state.workerId) });
   }
 
   get badge(): number {
@@ -86,7 +86,7 @@ export class WorkerAttention extends Disposable {
     if (state.status === 'running') this.ran.add(state.workerId);
     const ran = this.ran.has(state.workerId);
     if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.ran.delete(state.workerId);
-    const { change } = this.board.update(state, this.looking(state.workerId));
+    const { change } = this.board.update(state, { looking: this.looking(state.workerId) });
     if (!change) return;
     this.changed(state.workerId);
     if (state.status === 'failed' && !ran) {

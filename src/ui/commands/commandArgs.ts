@@ -21,6 +21,9 @@ export const commandArgSchema = lazySchema(() => z.looseObject({
   /** Provenance a caller may state; otherwise the path the command came by is used. */
   source: str('source'),
   submitter: str('submitter'),
+  /** Forget Always-Allowed Actions: one rule by its key, or all of them. */
+  key: str('key'),
+  all: z.optional(z.boolean({ error: 'all must be true or false' })),
   /** The event log composer's request a result answers (EventLog.act makes it; nobody else needs it). */
   reply: str('reply'),
   /** A Sessions tree node carries its kind. */

@@ -6,13 +6,14 @@ import * as vscode from 'vscode';
 import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
-import { guardFromSettings } from '../settings/guardSpec';
 import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickProfile, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findAcpAgents, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
+import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { DEMO_PROFILE, demoSpec } from '../settings/profiles';
+import { startProfileWorker } from './profileStart';
+import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
@@ -39,6 +40,8 @@ export interface CommandServices {
   log: vscode.LogOutputChannel;
   /** dist/core.js, required on first use (it is not loaded at activation). */
   core(): CoreCards;
+  /** Start in a New Worktree (from the worktree room); without it such a start is refused. */
+  worktreePlacer?: WorktreePlacer;
 }
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -57,7 +60,6 @@ export type WorktreePlacer = (spec: WorkerSpec) => Promise<{ spec: WorkerSpec; s
 
 export class Commands extends Disposable {
   readonly results: ResultPresenter;
-  worktreePlacer: WorktreePlacer | undefined;
   /** Workers a command picked while they were still starting, and waits for. */
   readonly waitingForStart = new Set<string>();
   /** Asks the person about a change to profiles, guard settings or cards made while a worker ran. */
@@ -65,7 +67,7 @@ export class Commands extends Disposable {
 
   constructor(private readonly s: CommandServices) {
     super();
-    const views = viewCommands(s, (p, pick) => this.worker(p, pick));
+    const views = viewCommands(s, (raw, pick) => this.target(raw, pick));
     this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
@@ -85,6 +87,7 @@ export class Commands extends Disposable {
     reg(COMMANDS.compact, (a) => this.compact(a));
     reg(COMMANDS.stop, (a) => this.stop(a));
     reg(COMMANDS.stopAll, () => this.stopAll());
+    reg(COMMANDS.forgetAllowed, (a) => this.forgetAllowed(a));
     reg(COMMANDS.showEventLog, views.showEventLog);
     reg(COMMANDS.openEventLogPanel, views.openEventLogPanel);
     reg(COMMANDS.showOutput, views.showOutput);
@@ -151,57 +154,34 @@ export class Commands extends Disposable {
   async startWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
     const p = await this.confirmedStartArg(raw);
     if (isRefused(p)) return p;
-    const settings = this.s.settings();
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const dirs = searchDirs(folders);
-    const choices = profileChoices({
-      configured: settings.profiles, extensionPath: this.s.extensionPath, piPath: findExecutable('pi', dirs),
-      tauPath: findFirstExecutable(TAU_COMMANDS, dirs), acpPaths: findAcpAgents(dirs), tauSessionDir: this.s.tauSessionDir, piSessionDir: this.s.piSessionDir,
+    return startProfileWorker(p, {
+      ...this.startDeps(),
+      tauSessionDir: this.s.tauSessionDir,
+      piSessionDir: this.s.piSessionDir,
+      noFolder: () => this.noFolder(),
+      launch: (spec, task, q, worktree) => this.launch(spec, task, q, { inWorktree: how.inWorktree || worktree }),
     });
-    let choice: ProfileChoice | undefined;
-    if (p.arg.profile) {
-      choice = choices.find((c) => c.name === p.arg.profile);
-      if (!choice) {
-        const error = `there is no worker profile named "${p.arg.profile}" (known: ${choices.map((c) => c.name).join(', ')})`;
-        void vscode.window.showErrorMessage(`RPC Workers: ${error}`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.profiles'));
-        return { status: 'error', error };
-      }
-    } else {
-      // No default named: the demo worker, which needs no model, is offered first.
-      choice = await pickProfile(choices, settings.defaultProfile || DEMO_PROFILE);
-      if (!choice) return cancelled;
-    }
-    const cwd = this.cwd();
-    if (!cwd) return this.noFolder();
-    // A profile with `guard: true` runs under the settings' guard; a setting the guard cannot
-    // honour starts nothing (a broken guard must not mean no guard).
-    let guard: Pick<WorkerSpec, 'guard' | 'onViolation' | 'workspaceFolder'> = {};
-    if (choice.guard) {
-      const g = guardFromSettings(settings.guard, cwd, (gs, folder) => this.s.core().policyFromSettings(gs, folder));
-      if (!g.ok) {
-        const error = `profile "${choice.name}" asks for the guard, but ${g.error}; nothing was started`;
-        void vscode.window.showErrorMessage(`RPC Workers: ${error}`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.guard'));
-        return { status: 'error', error };
-      }
-      guard = { guard: g.guard, onViolation: g.onViolation, workspaceFolder: cwd };
-    }
-    const task = await this.firstTask(p);
-    if (task === null) return cancelled;
-    return this.launch({ ...choice.spec(cwd), ...guard, ...(p.arg.name ? { name: p.arg.name } : {}) }, task, p, { inWorktree: how.inWorktree || choice.worktree === true });
   }
 
   async startAgentWorker(raw?: unknown): Promise<StartResult | Refused> {
     const p = await this.confirmedStartArg(raw);
     if (isRefused(p)) return p;
     return startAgentWorker(p, {
+      ...this.startDeps(),
+      log: this.s.log,
+      launch: (spec, task, q, dirs) => this.launch(spec, task, q, { agentDirs: dirs }) as Promise<StartResult>,
+    });
+  }
+
+  /** What the profile and card starts share of this class. */
+  private startDeps() {
+    return {
       settings: () => this.s.settings(),
       extensionPath: this.s.extensionPath,
       core: () => this.s.core(),
-      log: this.s.log,
       defaultFolder: () => this.cwd(),
-      firstTask: (q, title) => this.firstTask(q, title),
-      launch: (spec, task, q, dirs) => this.launch(spec, task, q, { agentDirs: dirs }) as Promise<StartResult>,
-    });
+      firstTask: (q: ParsedArg, title?: string) => this.firstTask(q, title),
+    };
   }
 
   async startDemoWorker(raw?: unknown, how: { inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
@@ -238,7 +218,7 @@ export class Commands extends Disposable {
   /** `agentDirs`: where the host looks for `spec.agent` (the directories the card was offered from). */
   private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, how: { agentDirs?: string[]; inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
     const { agentDirs } = how;
-    const placed = how.inWorktree ? await (this.worktreePlacer ?? noWorktrees)(spec) : undefined;
+    const placed = how.inWorktree ? await (this.s.worktreePlacer ?? noWorktrees)(spec) : undefined;
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
@@ -389,6 +369,12 @@ export class Commands extends Disposable {
     const r = await this.s.supervisor.stop(t.workerId);
     this.show('stop', t.workerId, r, asked(t.p));
     return r;
+  }
+
+  async forgetAllowed(raw?: unknown): Promise<ForgetOutcome | Refused> {
+    const t = await this.target(raw, { title: 'Forget Always-Allowed Actions', filter: hasRules, none: 'No worker has actions allowed always.' });
+    if (isRefused(t)) return t;
+    return forgetAllowed(this.s.supervisor, t.workerId, t.p.arg);
   }
 
   async stopAll(): Promise<StopResult[]> {

@@ -6,7 +6,7 @@ import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
-import { parseCommandArg, type ParsedArg } from './commandArgs';
+import { parseCommandArg } from './commandArgs';
 import { any, isLive, type WorkerFilter } from './pickers';
 
 /** What these commands use of the extension (Commands' services). */
@@ -18,12 +18,11 @@ export interface ViewServices {
   outputs: OutputChannels;
 }
 
-type Cancelled = { status: 'cancelled' };
-const cancelled: Cancelled = { status: 'cancelled' };
-/** The worker the argument names, or the one the person picks (Commands.worker). */
-type PickWorker = (p: ParsedArg, pick: { title: string; filter: WorkerFilter; none: string }) => Promise<string | undefined>;
+type Refused = { status: 'cancelled' | 'error'; error?: string };
+/** Every worker command's start (Commands.target): the argument checked, then the worker it names or the person picks. */
+type Target = (raw: unknown, pick: { title: string; filter: WorkerFilter; none: string }) => Promise<{ workerId: string } | Refused>;
 
-export function viewCommands(s: ViewServices, worker: PickWorker) {
+export function viewCommands(s: ViewServices, target: Target) {
   return {
     async showEventLog(raw?: unknown) {
       const p = parseCommandArg(raw, 'palette');
@@ -34,25 +33,25 @@ export function viewCommands(s: ViewServices, worker: PickWorker) {
     },
 
     async openEventLogPanel(raw?: unknown) {
-      const p = parseCommandArg(raw, 'palette');
-      const workerId = await worker(p, { title: 'Open Log in Editor Tab', filter: any, none: 'There is no worker whose log to open.' });
-      if (!workerId) return cancelled;
+      const t = await target(raw, { title: 'Open Log in Editor Tab', filter: any, none: 'There is no worker whose log to open.' });
+      if (!('workerId' in t)) return t;
+      const { workerId } = t;
       s.eventLog.openPanel(workerId);
       return { status: 'shown', workerId };
     },
 
     async showOutput(raw?: unknown) {
-      const p = parseCommandArg(raw, 'palette');
-      const workerId = await worker(p, { title: 'Show Worker Output', filter: any, none: 'There is no worker whose output to show.' });
-      if (!workerId) return cancelled;
+      const t = await target(raw, { title: 'Show Worker Output', filter: any, none: 'There is no worker whose output to show.' });
+      if (!('workerId' in t)) return t;
+      const { workerId } = t;
       const shown = s.outputs.show(workerId);
       return { status: shown ? 'shown' : 'not_found', workerId };
     },
 
     async copyPid(raw?: unknown) {
-      const p = parseCommandArg(raw, 'palette');
-      const workerId = await worker(p, { title: 'Copy PID', filter: (w: WorkerState) => w.pid !== null, none: 'No worker has a process id.' });
-      if (!workerId) return cancelled;
+      const t = await target(raw, { title: 'Copy PID', filter: (w: WorkerState) => w.pid !== null, none: 'No worker has a process id.' });
+      if (!('workerId' in t)) return t;
+      const { workerId } = t;
       const st = s.supervisor.state(workerId);
       const pid = st.status === 'not_found' ? null : st.state.pid;
       if (pid === null) return { status: 'not_found' as const, workerId };

@@ -40,8 +40,10 @@ export interface EventLogOptions {
   selection: WorkerSelection;
   /** The extension's log (warnings about pages). */
   log: vscode.LogOutputChannel;
-  /** Each worker's attention, as the Sessions view shows it (the attention room gives it once it is built). */
+  /** Each worker's attention, as the Sessions view shows it (from the attention room). */
   attentionOf?: (state: WorkerState) => AttentionInfo | null;
+  /** What a restored tab's saved worker or session is now: a key to show, or null (see restore). */
+  restorer?: (shows: string) => Promise<string | null>;
 }
 
 export class EventLog extends Disposable implements vscode.WebviewViewProvider, LogHost {
@@ -72,7 +74,8 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.extensionUri = o.extensionUri;
     this.selection = o.selection;
     this.log = o.log;
-    if (o.attentionOf) this.attentionOf = o.attentionOf;
+    this.attentionOf = o.attentionOf ?? (() => null);
+    this.restorer = o.restorer ?? (() => Promise.resolve(null));
     this.archive = new LogArchive(o.supervisor);
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(vscode.window.registerWebviewPanelSerializer(EVENT_LOG_PANEL, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state).then(() => undefined) }));
@@ -95,7 +98,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   /** Each worker's attention, as the Sessions view shows it (none until the attention room gives it). */
-  attentionOf: (state: WorkerState) => AttentionInfo | null = () => null;
+  private readonly attentionOf: (state: WorkerState) => AttentionInfo | null;
 
   /** A worker as the page gets it, with its attention. */
   pageView(state: WorkerState): WorkerView {
@@ -189,8 +192,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     return this.adopt(panel, key);
   }
 
-  /** What a restored tab's saved worker or session is now: a key to show, or null (set by the extension). */
-  restorer: (shows: string) => Promise<string | null> = () => Promise.resolve(null);
+  private readonly restorer: (shows: string) => Promise<string | null>;
 
   private adopt(panel: vscode.WebviewPanel, workerId: string): LogSession {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');

@@ -1,7 +1,7 @@
-// The worker host, loaded when it is first needed. The core (dist/core.js: zod, vscode-jsonrpc,
+// The supervisor, loaded when it is first needed. The core (dist/core.js: zod, vscode-jsonrpc,
 // the wire and worker code) takes ~100 ms to load; activation must take well under 50 ms, so the
-// extension starts with this stand-in, which holds the listeners and answers for a host with no
-// workers, and loads the core on the first start(). No worker logic lives here.
+// extension starts with this stand-in, which holds the listeners and answers for a supervisor
+// with no workers, and loads the core on the first start(). No worker logic lives here.
 import type {
   EventListener, SupervisorLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
 } from '../../core/api';
@@ -9,17 +9,27 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 // The leaf with the numbers only: the core itself is not loaded here.
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
 
-function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string) {
+/** What the stand-in is told besides how to load the real supervisor. */
+export interface LazySupervisorOptions {
+  /** Told each started worker's spec (the history keeps it, so the session can be resumed later). */
+  onStarted?: (workerId: string, spec: WorkerSpec) => void;
+  /** Where a listener that threw is reported (the extension's log); default: the console. */
+  warn?: (message: string) => void;
+}
+
+function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string, warn: (message: string) => void) {
   return (...args: A) => {
     for (const l of [...listeners]) {
       try {
         l(...args);
       } catch (error) {
-        console.error(`[rpc-workers] ${what} listener threw`, error);
+        warn(`${what} listener threw: ${(error as Error)?.stack ?? String(error)}`);
       }
     }
   };
 }
+
+const consoleWarn = (message: string) => console.error(`[rpc-workers] ${message}`);
 
 export class LazySupervisor implements Supervisor {
   private real: Supervisor | undefined;
@@ -28,7 +38,11 @@ export class LazySupervisor implements Supervisor {
   private readonly outputs = new Set<OutputListener>();
   private readonly preliminary: SupervisorLimits;
 
-  constructor(private readonly load: () => Supervisor, limits: Partial<SupervisorLimits>) {
+  constructor(
+    private readonly load: () => Supervisor,
+    limits: Partial<SupervisorLimits>,
+    private readonly options: LazySupervisorOptions = {},
+  ) {
     this.preliminary = { ...DEFAULT_LIMITS, ...limits };
   }
 
@@ -40,7 +54,7 @@ export class LazySupervisor implements Supervisor {
     return this.real?.limits ?? this.preliminary;
   }
 
-  /** The persisted history (issue 14): null until the core is loaded, or when it is off or unusable. */
+  /** The persisted history: null until the core is loaded, or when it is off or unusable. */
   get history() {
     return this.real?.history ?? null;
   }
@@ -53,20 +67,19 @@ export class LazySupervisor implements Supervisor {
   host(): Supervisor {
     if (!this.real) {
       const real = this.load();
-      real.onEvent(fanOut(this.events_, 'onEvent') as EventListener);
-      real.onState(fanOut(this.states, 'onState') as StateListener);
-      real.onOutput(fanOut(this.outputs, 'onOutput') as OutputListener);
+      const warn = this.options.warn ?? consoleWarn;
+      real.onEvent(fanOut(this.events_, 'onEvent', warn) as EventListener);
+      real.onState(fanOut(this.states, 'onState', warn) as StateListener);
+      real.onOutput(fanOut(this.outputs, 'onOutput', warn) as OutputListener);
       this.real = real;
     }
     return this.real;
   }
 
-  /** Told each started worker's spec (the history keeps it, so the session can be resumed later). */
-  onStarted: ((workerId: string, spec: WorkerSpec) => void) | undefined;
 
   async start(spec: WorkerSpec) {
     const r = await this.host().start(spec);
-    if (r.status === 'started') this.onStarted?.(r.workerId, spec);
+    if (r.status === 'started') this.options.onStarted?.(r.workerId, spec);
     return r;
   }
 

@@ -51,7 +51,7 @@ export const SETTINGS = {
   notifications: { schema: z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' }), default: 'all' as NotifySetting },
   /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
   worktreesDir: { schema: z.string({ error: 'must be a folder path (a string)' }), default: '' },
-  // Persisted history (issue 14): kept in the workspace's storage; the defaults are the core's
+  // Persisted history: kept in the workspace's storage; the defaults are the core's
   // (src/core/history/format.ts DEFAULT_HISTORY_LIMITS), in units a person sets.
   'history.enabled': { schema: z.boolean({ error: 'must be true or false' }), default: true },
   'history.maxSessions': { schema: int(1, 10_000), default: 200 },
@@ -74,7 +74,7 @@ export interface Settings {
   eventLogSize: number;
   trace: boolean;
   guard: GuardSettings;
-  /** Extra agent card directories, as written (see agentDirs.ts for how they resolve). */
+  /** Extra agent card directories, as written (resolveAgentDirs in guardSpec.ts says how they resolve). */
   agentDirs: string[];
   /** Which attention changes are notified while the worker's log is not in view. */
   notifications: NotifySetting;

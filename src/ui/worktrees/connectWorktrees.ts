@@ -28,7 +28,6 @@ export function connectWorktrees(o: {
   const core = () => o.core().worktree;
   const worktrees = o.register(new WorkerWorktrees(o.supervisor, core));
   const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
-  o.commands.worktreePlacer = (spec) => actions.place(spec);
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
   const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
   o.tree.contributors.push(worktreeContributor(worktrees, live));

@@ -40,7 +40,7 @@ export function resolveWorktreesDir(setting: string, repoRoot: string): string |
 export class WorktreeActions {
   constructor(private readonly s: ActionServices) {}
 
-  /** For Commands.worktreePlacer: make the worktree, move the spec into it, keep it if the start works. */
+  /** For Commands' worktreePlacer: make the worktree, move the spec into it, keep it if the start works. */
   async place(spec: WorkerSpec): Promise<{ spec: WorkerSpec; started(r: StartResult): Promise<void> } | Refused> {
     const core = this.s.core();
     const repo = await core.detectRepository(spec.cwd);

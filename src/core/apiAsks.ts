@@ -1,0 +1,57 @@
+// The supervisor's API, what a worker asks of the person and the editor: pi's extension dialogs
+// and notices, an ACP agent's permission questions and file requests. Re-exported by api.ts.
+import type { PermissionOption, ToolDiff, ToolLocation } from './events/agentEvent';
+
+/** A request from the worker that a person (or a headless default) answers: pi's extension UI. */
+export interface UiRequest {
+  workerId: string;
+  id: string;
+  method: 'select' | 'confirm' | 'input' | 'editor';
+  title?: string;
+  message?: string;
+  options?: string[];
+  placeholder?: string;
+  prefill?: string;
+  timeout?: number;
+}
+export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/** A tool call the agent asks the person about before it runs. */
+export interface PermissionAsk {
+  toolCallId: string;
+  title: string;
+  toolKind: string | null;
+  /** The shell command, when the call runs one. */
+  command: string | null;
+  args: Record<string, unknown> | null;
+  diffs: ToolDiff[];
+  locations: ToolLocation[];
+  options: PermissionOption[];
+}
+
+/**
+ * An agent asks before a tool runs (ACP `session/request_permission`): the person picks one of
+ * its options, or dismisses the question. `signal` aborts when the question is moot (the turn
+ * was aborted, the worker stopped).
+ */
+export interface PermissionRequest extends PermissionAsk {
+  workerId: string;
+  id: string;
+  signal: AbortSignal;
+}
+export type PermissionAnswer = { optionId: string } | { cancelled: true };
+
+/** Fire-and-forget UI from the worker (notify, setStatus, ...). */
+export interface UiNotice {
+  workerId: string;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** The editor's side of an agent's file requests (ACP fs/*); paths are absolute. */
+export interface ClientFileAccess {
+  /** The text of the open document (unsaved edits included); null: not open, the host reads the disk. */
+  read(path: string): Promise<string | null>;
+  /** true: written through the open document; false: not open, the host writes the disk. */
+  write(path: string, content: string): Promise<boolean>;
+}

@@ -1,0 +1,63 @@
+// The prompt verb: refused with the reason when the worker cannot take it now (not running, too
+// long, mid-turn without steer or follow-up, busy after its turn), otherwise sent and bounded;
+// a prompt the worker accepts without starting a turn raises a doubt the state check settles.
+import type { PromptOptions, PromptResult, Provenance } from '../api';
+import { WorkerRefusal } from '../wire/dialect';
+import { elapsed, type InterruptPort } from './interrupts';
+import { checkPrompt } from './limits';
+import type { Doubt } from './resync';
+import type { AfterTurn } from './turns';
+
+/** What of its worker the prompt uses beyond what the interrupts do. */
+export interface PromptPort extends Omit<InterruptPort, 'prompt' | 'cancelQuestions' | 'sweepAfterAbort'> {
+  /** Asks the worker for its state if `doubt` is not cleared by its events soon. */
+  doubt(doubt: Doubt): void;
+  /** The worker refused for an extension's lock: put its request to the person again. */
+  retryExtensionRequests(): void;
+}
+
+const AFTER_TURN_WORDS: Record<AfterTurn, string> = {
+  retry: 'retrying the model call',
+  compaction: 'compacting the conversation',
+  continuation: 'going on with queued messages',
+  settling: 'settling',
+};
+
+export async function sendPrompt(w: PromptPort, message: string, options: PromptOptions = {}): Promise<PromptResult> {
+  const t0 = performance.now();
+  const fail = (error: string): PromptResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
+  const refused = w.refuseUnlessRunning() ?? checkPrompt(message, w.limits);
+  if (refused) return fail(refused);
+  const queued = w.turns.streaming ? options.streamingBehavior ?? null : null;
+  const midTurn = w.dialect.midTurn?.(w.connection);
+  if (queued === 'steer' && midTurn && !midTurn.steer) {
+    return fail(`${w.versionName()} cannot be steered inside its turn (the protocol has no steer): redirect instead (abort the turn, then send this), or send it as a follow-up`);
+  }
+  if (w.turns.streaming && !queued) {
+    const after = w.turns.afterTurn;
+    if (after) return fail(`the worker is still busy after its turn (${AFTER_TURN_WORDS[after]}); prompt again once it settles (agent_settled), or send the message as follow-up`);
+    return fail('the worker is streaming a turn: send the message as steer (delivered after the current tool) or follow-up (delivered when the turn ends), or redirect');
+  }
+  const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
+  const startsBefore = w.turns.agentStarts;
+  w.emit({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued, ...(queued === 'followUp' && midTurn?.followUp === 'host' ? { queuedBy: 'host' } : {}) } });
+  try {
+    // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
+    // the settle timeout, not the command timeout.
+    const bound = queued === 'followUp' ? w.limits.settleTimeoutMs : w.limits.commandTimeoutMs;
+    const ack = await w.request(w.dialect.prompt(w.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
+    if (!queued && ack.handled) w.turns.dropLastProvenance();
+    else if (!queued) {
+      w.turns.promptAccepted(startsBefore);
+      if (w.turns.agentStarts === startsBefore) {
+        w.doubt({ reason: 'it accepted a prompt and no turn began', cleared: () => w.turns.agentStarts !== startsBefore });
+      }
+    }
+    w.stateChanged();
+    return { status: 'accepted', workerId: w.id, submissionId: ack.submissionId, streamingBehavior: queued, ...(ack.handled ? { handled: true } : {}), ms: elapsed(t0) };
+  } catch (error) {
+    // Refused for an extension's lock: put the request to the person (again, if dismissed).
+    if (error instanceof WorkerRefusal && (error.data as { lock?: unknown } | undefined)?.lock) w.retryExtensionRequests();
+    return fail((error as Error).message);
+  }
+}
