@@ -4,7 +4,7 @@
 // beside a baseline in the same run, on the same worker program, interleaved, as
 // min / median / p95 and as a per-pair ratio (product / baseline); no figure asserts a speed.
 //
-//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events,handover,acp,stall] [--quick]
+//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events,handover,acp,stall,pastlog] [--quick]
 //                      [--out bench/results.json] [--markdown]
 // --quick: small N everywhere (what test/unit/bench.smoke.test.ts runs), for a look in seconds.
 // Progress goes to stderr; the table (Markdown with --markdown) to stdout.
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, distDir, log } from './lib/common.mjs';
 
-export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events', 'handover', 'acp', 'stall'];
+export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events', 'handover', 'acp', 'stall', 'pastlog'];
 
 /** Full sizes (the issue's) and the small ones the smoke test runs. */
 export const SIZES = {
@@ -30,6 +30,7 @@ export const SIZES = {
     handover: { n: 150_000, rounds: 5 },
     acp: { n: 150_000, rounds: 5 },
     stall: { n: 60_000, rounds: 3 },
+    pastlog: { n: 100_000, rounds: 5, pageRounds: 3 },
   },
   quick: {
     abort: { fakeCount: 2, piCount: 1 },
@@ -43,6 +44,7 @@ export const SIZES = {
     handover: { n: 2_000, rounds: 1, warmup: false },
     acp: { n: 2_000, rounds: 1, warmup: false, sizes: [90] },
     stall: { n: 2_000, rounds: 1, warmup: false },
+    pastlog: { n: 3_000, rounds: 1, pageRounds: 1 },
   },
 };
 

@@ -163,6 +163,12 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.equal(tables[0].split('\n').length, 3 + rows.length, 'head, rule, rows, load');
   });
 
+  it('a long past session: its first page beside the whole session, host and page (pastlog.mjs throws unless every event was read)', async () => {
+    const { figures } = await (await load('pastlog.mjs')).run({ ...runner.SIZES.quick.pastlog, dist });
+    for (const f of figures) sane(f);
+    assert.equal(figures.length, 4, 'host: ready and longest hold; page: drawn and longest task');
+  });
+
   it('the table and the JSON have one row per figure', async () => {
     const results = await runner.runAll({ only: ['memory'], quick: true, dist });
     assert.deepEqual(results.errors, []);
