@@ -17,10 +17,12 @@ export function inflateSession(dir, id, n, { dropped = 0 } = {}) {
   if (!template.length) throw new Error(`session ${id} has no events to repeat`);
   const turns = Math.max(1, ...template.map((e) => e.turn?.index ?? 0));
   const span = template.at(-1).timestamp - template[0].timestamp + 1000;
+  const copies = Math.ceil(n / template.length);
   const out = [];
-  for (let k = 0; out.length < n; k++) {
+  for (let k = 0; k < copies; k++) {
     for (const e of template) {
-      if (out.length >= n) break;
+      // The worker exits once, at the end.
+      if (e.type === 'worker_exit' && k < copies - 1) continue;
       const copy = structuredClone(e);
       copy.timestamp += k * span;
       if (copy.turn) copy.turn.index += k * turns;
@@ -28,12 +30,13 @@ export function inflateSession(dir, id, n, { dropped = 0 } = {}) {
       out.push(k ? JSON.stringify(copy).replace(/"(tool_call_id|toolCallId|id)":"([^"]+)"/g, `"$1":"$2-${k}"`) : JSON.stringify(copy));
     }
   }
-  const text = out.join('\n') + '\n';
+  // The newest n: a session whose oldest events went, as a long one's do.
+  const text = out.slice(-n).join('\n') + '\n';
   writeFileSync(file, text);
   const metaFile = path.join(dir, `${id}.meta.json`);
   const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
   meta.events = n + dropped;
-  meta.turns = Math.ceil(n / template.length) * turns;
+  meta.turns = copies * turns;
   meta.evictedEvents = dropped ? { events: dropped, bytes: dropped * Math.round(text.length / n), times: 1, firstAt: meta.startedAt, lastAt: meta.startedAt } : null;
   writeFileSync(metaFile, JSON.stringify(meta) + '\n');
   return Buffer.byteLength(text);

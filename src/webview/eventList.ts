@@ -136,6 +136,7 @@ export class EventList {
     this.storeNote = storeNote;
     this.past = past ?? null;
     this.asking = false;
+    this.loadOlder.textContent = 'Load older';
     this.fromTop = top;
     this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;
     this.pinned = !top;
@@ -240,7 +241,9 @@ export class EventList {
     if (!this.filteredEmpty.hidden) {
       setText(this.filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${this.filter.why() || 'the filters hide them'}. `);
     }
-    this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
+    // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
+    const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter(Boolean) : [];
+    this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}${around.length ? ` · ${around.join(' · ')}` : ''}`);
     this.marks.rows = String(win.built);
     if (this.pinned) this.toBottom();
   }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { HistoryStore } from '../../src/core/history';
-import { PAGE_EVENTS, PastLog, VIEW_EVENTS } from '../../src/ui/eventLog/pastLog';
+import { PAGE_EVENTS, PastLog, TURN_SLACK, VIEW_EVENTS, type OlderSource } from '../../src/ui/eventLog/pastLog';
 
 const N = 12_345;
 let dir: string;
@@ -51,16 +51,16 @@ describe('past log (a past session shown a window at a time)', () => {
 
   it('goes back a page at a time, never showing more than VIEW_EVENTS, until the first event; then to the newest again', async () => {
     const log = await open();
-    const seen = new Set<number>();
+    const seen = new Set<number>(seqs(log.view().events));
     for (let step = 0; log.view().before > 0; step++) {
       assert.ok(step < 20, 'the first event is never reached');
       await log.older();
       const v = log.view();
       const got = seqs(v.events);
-      assert.ok(got.length <= VIEW_EVENTS, `a window of ${got.length}`);
+      assert.ok(got.length <= VIEW_EVENTS + TURN_SLACK, `a window of ${got.length}`);
       // One contiguous run, with exactly `before` events older and `after` newer.
       assert.deepEqual(got, range(v.before, v.before + got.length));
-      assert.equal(v.before + got.length + v.after, N);
+      assert.equal(v.before + got.length + v.after, N, `step ${step}: ${v.before} + ${got.length} + ${v.after}, ${log.loaded.length} loaded, ${log.notLoaded} not`);
       for (const s of got) seen.add(s);
     }
     assert.equal(seen.size, N, 'some events were never shown');
@@ -74,7 +74,7 @@ describe('past log (a past session shown a window at a time)', () => {
     const log = await open();
     await Promise.all([log.older(), log.older()]);
     const v = log.view();
-    assert.equal(v.events.length, Math.min(VIEW_EVENTS, 3 * PAGE_EVENTS));
+    assert.equal(v.events.length + v.after, 3 * PAGE_EVENTS);
     assert.equal(v.before, N - 3 * PAGE_EVENTS);
     assert.equal(log.loaded.length, 3 * PAGE_EVENTS);
   });
@@ -85,5 +85,28 @@ describe('past log (a past session shown a window at a time)', () => {
     await log.readMore();
     assert.deepEqual(seqs(log.loaded), range(N - 3 * PAGE_EVENTS, N));
     assert.equal(log.notLoaded, N - 3 * PAGE_EVENTS);
+  });
+
+  it('a window cut short ends where a turn starts, so its last turn is not shown as still streaming', async () => {
+    // Turns of 9 events: prompt_sent, then the turn's own.
+    const all: AgentEvent[] = Array.from({ length: 9 * 2000 }, (_, i) => ({ type: i % 9 ? 'message_update' : 'prompt_sent', timestamp: i, data: { seq: i }, ...(i % 9 === 1 ? { turn: { index: i, opens: true } } : {}) }) as AgentEvent);
+    let left = all.length;
+    const source: OlderSource = {
+      older: async (max) => {
+        const from = Math.max(0, left - max);
+        const page = all.slice(from, left);
+        left = from;
+        return page;
+      },
+      get notLoaded() { return left; },
+      get done() { return left === 0; },
+    };
+    const log = await PastLog.open(source, 0);
+    await log.older();
+    await log.older();
+    const v = log.view();
+    assert.ok(v.after > 0, 'the window was not cut');
+    assert.equal(all[all.length - v.after].type, 'prompt_sent', 'the first event after the window does not start a turn');
+    assert.equal(seqs(v.events).at(-1)! % 9, 8, 'the window does not end with a whole turn');
   });
 });

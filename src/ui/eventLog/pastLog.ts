@@ -8,10 +8,13 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 /** Events read for the first page, and for each "Load older". */
 export const PAGE_EVENTS = 2500;
 /**
- * Events the page is given at most: every entry of them fits the page's widest row window
- * (eventList.ts DOM_ROWS_MAX), so what is loaded is what can be scrolled to.
+ * Events the page is given at most (and up to TURN_SLACK more): every entry of them fits the
+ * page's widest row window (eventList.ts DOM_ROWS_MAX, 5,000), so what is given can be scrolled to.
  */
-export const VIEW_EVENTS = 5000;
+export const VIEW_EVENTS = 4000;
+
+/** Events a window may end later than VIEW_EVENTS says, to end where a turn does. */
+export const TURN_SLACK = 1000;
 
 /** Where the older events come from (SessionPages, or a test's). */
 export interface OlderSource {
@@ -85,10 +88,21 @@ export class PastLog {
       }
       this.size += Math.min(PAGE_EVENTS, ready);
       if (this.size > VIEW_EVENTS) {
-        this.skipNewest += this.size - VIEW_EVENTS;
-        this.size = VIEW_EVENTS;
+        const end = this.turnEdge(this.events.length - this.skipNewest - (this.size - VIEW_EVENTS));
+        this.size -= this.events.length - this.skipNewest - end;
+        this.skipNewest = this.events.length - end;
       }
     });
+  }
+
+  /**
+   * Where a window that would end at `end` ends instead: at the next turn's start, up to
+   * TURN_SLACK events later, so its last turn is not drawn as still streaming.
+   */
+  private turnEdge(end: number): number {
+    const limit = Math.min(this.events.length, end + TURN_SLACK);
+    for (let i = end; i < limit; i++) if (this.events[i].type === 'prompt_sent' || (this.events[i].turn?.opens && this.events[i - 1]?.type !== 'prompt_sent')) return i;
+    return end;
   }
 
   /** Back to the newest page. */
