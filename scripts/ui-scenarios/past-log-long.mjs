@@ -2,7 +2,8 @@
 // 100,000 events on disk, with 23,456 older events recorded as dropped by the history's size
 // bound. Open Log shows its newest page at once, says how many older events are not shown and
 // how many the bound dropped; Load older goes back a page (drawn from its top), Show newest
-// comes back. Resume carries the newest page of it before the new worker's own events.
+// comes back. Resume carries the newest page of it before the new worker's own events, and
+// Load older there reads a page further back.
 // Saves docs/screenshots/pastlog-*.png.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -85,6 +86,24 @@ export default async function pastLogLong({ port } = {}) {
     await readOnly.getByText(/97,500 older events not shown/).waitFor({ state: 'visible' });
     await readOnly.locator('.newer-row').waitFor({ state: 'hidden' });
     await page.keyboard.press('Control+W');
+
+    // Resume: the new worker's log carries the session's newest page, then its own events.
+    await past.hover();
+    await past.locator('.actions .action-label[aria-label^="Resume Session"]').click();
+    let log2 = null;
+    for (let attempt = 1; ; attempt++) {
+      log2 = await webviewFrame(page, 'Event Log');
+      if (await log2.getByText(/^Resumed$/).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+      if (attempt === 3) throw new Error('the resumed worker\'s log shows no Resumed mark');
+    }
+    await log2.getByText(/97,500 older · 23,456 dropped/).waitFor({ state: 'visible' });
+    await screenshot(page, 'pastlog-resumed');
+    const more = log2.locator('.hidden-row button', { hasText: 'Show more' });
+    for (let i = 0; i < 10 && await more.isVisible(); i++) await more.click();
+    await log2.locator('.list').evaluate((el) => { el.scrollTop = 0; });
+    await log2.locator('.load-older').click();
+    await log2.getByText(/95,000 older · 23,456 dropped/).waitFor({ state: 'visible' });
+    await screenshot(page, 'pastlog-resumed-older');
   } catch (error) {
     await screenshot(page, '/tmp/past-log-long-failure.png', { idle: false }).catch(() => {});
     throw error;

@@ -274,7 +274,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
       void vscode.window.showErrorMessage(`RPC Workers: ${said}`);
     }
     this.each((s) => {
-      if (s.workerId === msg.workerId) s.reload(msg.to === 'older' && !found.earlier);
+      if (s.workerId === msg.workerId) s.reload(msg.to === 'older');
     });
   }
 
