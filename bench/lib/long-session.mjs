@@ -17,19 +17,20 @@ export function inflateSession(dir, id, n, { dropped = 0 } = {}) {
   if (!template.length) throw new Error(`session ${id} has no events to repeat`);
   const turns = Math.max(1, ...template.map((e) => e.turn?.index ?? 0));
   const span = template.at(-1).timestamp - template[0].timestamp + 1000;
-  const copies = Math.ceil(n / template.length);
+  // The worker exits once, at the end: its exit is not repeated.
+  const body = template.filter((e) => e.type !== 'worker_exit');
+  const exits = template.filter((e) => e.type === 'worker_exit');
+  const copy = (e, k) => {
+    const c = structuredClone(e);
+    c.timestamp += k * span;
+    if (c.turn) c.turn.index += k * turns;
+    if (typeof c.raw?.params?.timestamp === 'number') c.raw.params.timestamp += k * span;
+    return k ? JSON.stringify(c).replace(/"(tool_call_id|toolCallId|id)":"([^"]+)"/g, `"$1":"$2-${k}"`) : JSON.stringify(c);
+  };
   const out = [];
-  for (let k = 0; k < copies; k++) {
-    for (const e of template) {
-      // The worker exits once, at the end.
-      if (e.type === 'worker_exit' && k < copies - 1) continue;
-      const copy = structuredClone(e);
-      copy.timestamp += k * span;
-      if (copy.turn) copy.turn.index += k * turns;
-      if (typeof copy.raw?.params?.timestamp === 'number') copy.raw.params.timestamp += k * span;
-      out.push(k ? JSON.stringify(copy).replace(/"(tool_call_id|toolCallId|id)":"([^"]+)"/g, `"$1":"$2-${k}"`) : JSON.stringify(copy));
-    }
-  }
+  let copies = 0;
+  for (; out.length < n - exits.length; copies++) for (const e of body) out.push(copy(e, copies));
+  for (const e of exits) out.push(copy(e, copies - 1));
   // The newest n: a session whose oldest events went, as a long one's do.
   const text = out.slice(-n).join('\n') + '\n';
   writeFileSync(file, text);
