@@ -37,8 +37,10 @@ export const ROWS = [
     find: (f) => f.bench === 'pastlog', value: median, ok: null, unit: 'ms', label: (f) => f.name.replace(/^Open Log(?: of a [\d,]+-event past session)?, /, '') },
   { what: 'activation (load + activate()), minified bundle', goal: '≤ 10 ms', from: 'startup',
     find: (f) => f.bench === 'startup' && f.name.startsWith('activation, minified'), value: median, ok: null, unit: 'ms', sum: (v) => v <= 10, label: (f) => f.name.split(': ').at(-1) },
+  // memory.mjs's own bytes-per-event figure where it makes one (beside the worker's line bytes), else its store's MB over the events it holds.
   { what: 'store, bytes per stored event', goal: '≤ 600 B', from: 'memory',
-    find: (f) => f.bench === 'memory' && f.name.startsWith('event store at its bound'), value: perStoredEvent, ok: (v) => v <= 600, unit: 'B' },
+    find: [(f) => f.bench === 'memory' && f.name.startsWith('event store: bytes per stored event'), (f) => f.bench === 'memory' && f.name.startsWith('event store at its bound')],
+    value: (f) => (f.unit === 'B' ? median(f) : perStoredEvent(f)), ok: (v) => v <= 600, unit: 'B' },
 ];
 
 /** The event store's bytes per event: its MB (MiB) over the raw reader, for the events its name says it holds. */
@@ -55,7 +57,9 @@ export function issue24Rows(results) {
   const out = [];
   const load = results.loads ?? {};
   for (const row of ROWS) {
-    const found = results.figures.filter(row.find);
+    // A row may name its figures in order of preference: the first that finds any is used.
+    const finders = Array.isArray(row.find) ? row.find : [row.find];
+    const found = finders.map((find) => results.figures.filter(find)).find((fs) => fs.length) ?? [];
     if (!found.length) {
       const ran = row.from.split(', ').filter((b) => results.seconds?.[b] !== undefined);
       const why = ran.length ? `bench/${ran[0]}.mjs made no such figure in this run` : `not run (node bench/run.mjs --only ${row.from.split(', ')[0]})`;

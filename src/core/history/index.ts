@@ -1,4 +1,4 @@
-// The persisted history of sessions (issue 14): what the core gives the UI layer.
+// The persisted history of sessions: what the core gives the UI layer.
 export { parseEvents } from './lines';
 export { SessionPages, SLICE_BYTES } from './pages';
 export { HistoryStore, type PagesResult, type HistoryOptions, type SessionStart, type WorkerEnd } from './store';
