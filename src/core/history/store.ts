@@ -20,6 +20,9 @@ import {
   type SessionSummary,
 } from './format';
 import { parseEvents, readSegments } from './lines';
+
+// Read by the tests and embedders from here, where it always was.
+export { parseEvents };
 import { SessionPages } from './pages';
 import { SessionWriter, type SessionSnapshot } from './sessionWriter';
 
