@@ -4,8 +4,10 @@
 // beside a baseline in the same run, on the same worker program, interleaved, as
 // min / median / p95 and as a per-pair ratio (product / baseline); no figure asserts a speed.
 //
-//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events,handover,acp,stall] [--quick]
+//   node bench/run.mjs [--only abort,throughput,memory,startup,webview,tau,history,events,handover,acp,stall,pastlog|issue24] [--quick]
 //                      [--out bench/results.json] [--markdown]
+// --only issue24: the benchmarks issue 24's table reads, then that table (bench/issue24.mjs); a
+// full run prints it after the full table too.
 // --quick: small N everywhere (what test/unit/bench.smoke.test.ts runs), for a look in seconds.
 // Progress goes to stderr; the table (Markdown with --markdown) to stdout.
 import { writeFileSync } from 'node:fs';
@@ -13,8 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, distDir, log } from './lib/common.mjs';
+import { NEEDS, OVERRIDES, issue24Table } from './issue24.mjs';
 
-export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events', 'handover', 'acp', 'stall'];
+export const BENCHMARKS = ['abort', 'throughput', 'memory', 'startup', 'webview', 'tau', 'history', 'events', 'handover', 'acp', 'stall', 'pastlog'];
 
 /** Full sizes (the issue's) and the small ones the smoke test runs. */
 export const SIZES = {
@@ -30,6 +33,7 @@ export const SIZES = {
     handover: { n: 150_000, rounds: 5 },
     acp: { n: 150_000, rounds: 5 },
     stall: { n: 60_000, rounds: 3 },
+    pastlog: { n: 100_000, rounds: 5, pageRounds: 3 },
   },
   quick: {
     abort: { fakeCount: 2, piCount: 1 },
@@ -43,6 +47,7 @@ export const SIZES = {
     handover: { n: 2_000, rounds: 1, warmup: false },
     acp: { n: 2_000, rounds: 1, warmup: false, sizes: [90] },
     stall: { n: 2_000, rounds: 1, warmup: false },
+    pastlog: { n: 3_000, rounds: 1, pageRounds: 1 },
   },
 };
 
@@ -52,8 +57,10 @@ export async function runAll({ only = BENCHMARKS, quick = false, dist, overrides
   const tables = [];
   const errors = [];
   const timings = {};
+  const loads = {};
   for (const name of only) {
     const t0 = performance.now();
+    loads[name] = Math.round(os.loadavg()[0] * 100) / 100;
     log(`== ${name}`);
     try {
       const mod = await import(pathToFileURL(path.join(ROOT, 'bench', `${name}.mjs`)).href);
@@ -68,7 +75,7 @@ export async function runAll({ only = BENCHMARKS, quick = false, dist, overrides
   }
   return {
     command: `node bench/run.mjs${quick ? ' --quick' : ''}${only.length < BENCHMARKS.length ? ` --only ${only.join(',')}` : ''}`,
-    started: started.toISOString(), seconds: timings,
+    started: started.toISOString(), seconds: timings, loads,
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, loadavg: os.loadavg().map((v) => Math.round(v * 100) / 100), node: process.version, platform: `${process.platform} ${os.release()}` },
     dist: dist ?? distDir(),
     figures, tables, errors,
@@ -100,18 +107,22 @@ export function table(results, { markdown = false } = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const argv = process.argv.slice(2);
   const arg = (k) => (argv.includes(k) ? argv[argv.indexOf(k) + 1] : undefined);
-  const only = arg('--only') ? arg('--only').split(',') : BENCHMARKS;
+  const asked = arg('--only') ? arg('--only').split(',') : BENCHMARKS;
+  // `issue24`: the benchmarks issue 24's table reads (activation only, of start-up).
+  const issue24 = asked.includes('issue24');
+  const only = issue24 ? [...new Set([...asked.filter((b) => b !== 'issue24'), ...NEEDS])] : asked;
   const unknown = only.filter((b) => !BENCHMARKS.includes(b));
   if (unknown.length) {
     console.error(`unknown benchmark(s): ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
     process.exit(2);
   }
-  const results = await runAll({ only, quick: argv.includes('--quick') });
+  const results = await runAll({ only, quick: argv.includes('--quick'), overrides: issue24 && !asked.includes('startup') ? OVERRIDES : {} });
   const out = arg('--out') ?? path.join(ROOT, 'bench/results.json');
   writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
   console.log(table(results, { markdown: argv.includes('--markdown') }));
   // A benchmark's own summary (the event path's dialect × size table), after the figures.
   for (const t of results.tables) console.log(`\n${t}`);
+  if (issue24 || NEEDS.every((b) => only.includes(b))) console.log(`\n${issue24Table(results, { markdown: argv.includes('--markdown') })}`);
   console.log(`\n${results.command} · ${results.started} · ${results.machine.cpus} CPUs, load ${results.machine.loadavg.join(' ')} · node ${results.machine.node}`);
   console.log(`figures: ${path.relative(process.cwd(), out)}`);
   process.exit(results.errors.length ? 1 : 0);

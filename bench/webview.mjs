@@ -15,16 +15,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, distDir, fakeSpec, figure, loadCore, log, round } from './lib/common.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
-/** The host side's own code: slimEvent and the flush size, bundled with `vscode` stubbed. */
-async function hostSide() {
+/** Host-side modules (`contents`: their exports, from the repository root), bundled with `vscode` stubbed. */
+export async function bundleHostSide(contents) {
   const esbuild = await import('esbuild');
   const dir = mkdtempSync(path.join(tmpdir(), 'rpc-workers-bench-ui-'));
   const out = path.join(dir, 'log.cjs');
   await esbuild.build({
-    stdin: { contents: "export { slimEvent } from './src/protocol/messages'; export { FLUSH_EVENTS } from './src/ui/eventLog/logSession';", resolveDir: ROOT, loader: 'ts' },
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
     bundle: true, platform: 'node', format: 'cjs', outfile: out, logLevel: 'error',
     alias: { vscode: path.join(ROOT, 'bench/lib/vscode-stub.cjs') },
   });
@@ -32,6 +32,9 @@ async function hostSide() {
   rmSync(dir, { recursive: true, force: true });
   return mod;
 }
+
+/** The host side's own code: slimEvent and the flush size. */
+const hostSide = () => bundleHostSide("export { slimEvent } from './src/protocol/messages'; export { FLUSH_EVENTS } from './src/ui/eventLog/logSession';");
 
 /** N events as the host delivers them for a fake pi worker (`prompt_sent` first), slimmed. */
 async function collectEvents(core, n, slimEvent) {
@@ -98,7 +101,7 @@ async function feed({ source, total, mode }) {
   };
 }
 
-async function onePage(browser, { mode, webviewJs, css, batches, total, worker }) {
+export async function onePage(browser, { mode, webviewJs, css, batches, total, worker }) {
   const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
   try {
     // No CSP here (the webview's forbids eval): nothing in dist/webview.js evals (zod/mini has no

@@ -71,6 +71,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     /** Events the host's store held for this worker and dropped for newer ones. */
     evicted: count(),
     storeLimit: count(),
+    /** A log read from the history a page at a time: events older and newer than those sent, and those its bounds dropped. */
+    past: z.optional(z.object({ before: count(), after: count(), dropped: count() })),
+    /** The person went back in the log: its oldest entries are shown first. */
+    top: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('events'), workerId: z.string(), events: z.array(pageEventSchema) }),
   z.object({ type: z.literal('state'), worker: workerViewSchema }),

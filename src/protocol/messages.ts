@@ -30,6 +30,8 @@ export const webviewMessageSchema = lazySchema(() => z.discriminatedUnion('type'
   z.object({ type: z.literal('compact'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('stop'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
+  /** A log read from the history a page at a time (a past session's, a resumed worker's earlier ones): the page before, or the newest again. */
+  z.object({ type: z.literal('pastPage'), workerId: id(), to: z.enum(['older', 'newest']) }),
   /** A tool call's change, opened in VS Code's diff editor. */
   /** A host terminal's output, shown in a VS Code terminal. */
   z.object({ type: z.literal('showTerminal'), workerId: id(), terminalId: z.string().check(z.minLength(1), z.maxLength(200)) }),

@@ -23,6 +23,15 @@ export interface ListFilter {
   showCount(text: string): void;
 }
 
+/** A log read from the history a page at a time (hostMessages.ts `reset.past`). */
+export interface PastPages {
+  before: number;
+  after: number;
+  dropped: number;
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
 export class EventList {
   readonly element: HTMLElement;
   model = new LogModel();
@@ -30,6 +39,12 @@ export class EventList {
   private readonly rows = h('div', { class: 'rows' });
   private readonly hiddenRow = h('div', { class: 'hidden-row' });
   private readonly showMore = h('button', { class: 'link', text: 'Show more' });
+  private readonly loadOlder = h('button', { class: 'link load-older', text: 'Load older' });
+  /** Below the rows: the newer events a person who went back in a past log does not see. */
+  private readonly newerRow = h('div', { class: 'hidden-row newer-row', attrs: { role: 'status' } }, h('span', { class: 'hidden-text' }), h('button', { class: 'link show-newest', text: 'Show newest' }));
+  private past: PastPages | null = null;
+  /** The page asked for another page of a past log and waits for it. */
+  private asking = false;
   private readonly empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
   private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
   private readonly jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
@@ -43,7 +58,8 @@ export class EventList {
   private matchingTotal = 0;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, openChange?: (change: Change) => void, showTerminal?: (terminalId: string) => void) {
+  /** `pastPage`: ask the host for the page before, or the newest again, of a past log. */
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, openChange?: (change: Change) => void, showTerminal?: (terminalId: string) => void, private readonly pastPage?: (to: 'older' | 'newest') => void) {
     const rows = this.rows;
     // A host terminal's output in a VS Code terminal (render.ts draws the button).
     rows.addEventListener('click', (ev) => {
@@ -68,10 +84,14 @@ export class EventList {
       clear: () => rows.replaceChildren(),
     }, DOM_ROWS);
     this.filteredEmpty.hidden = true;
-    this.hiddenRow.append(h('span', { class: 'hidden-text' }), this.showMore);
+    this.hiddenRow.append(h('span', { class: 'hidden-text' }), this.showMore, this.loadOlder);
     this.hiddenRow.hidden = true;
     this.showMore.hidden = true;
-    this.list.append(this.hiddenRow, rows, this.empty, this.filteredEmpty);
+    this.loadOlder.hidden = true;
+    this.newerRow.hidden = true;
+    this.list.append(this.hiddenRow, rows, this.newerRow, this.empty, this.filteredEmpty);
+    this.loadOlder.addEventListener('click', () => this.askPast('older'));
+    this.newerRow.querySelector('.show-newest')!.addEventListener('click', () => this.askPast('newest'));
     this.element = h('div', { class: 'list-wrap' }, this.list, this.jump);
 
     this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
@@ -93,6 +113,8 @@ export class EventList {
     // Rows measure themselves after they are drawn (content-visibility): stay at the bottom.
     new ResizeObserver(() => { if (this.pinned) this.toBottom(); }).observe(rows);
     this.jump.addEventListener('click', () => {
+      // A past log shown from further back: its newest page is the latest.
+      if (this.past?.after) return this.askPast('newest');
       this.pinned = true;
       this.toBottom();
       this.jump.classList.remove('visible');
@@ -104,13 +126,31 @@ export class EventList {
     return this.win.built;
   }
 
-  /** A new worker's log (or none): an empty model, the default window, following the newest. */
-  reset(storeNote: string): void {
+  /**
+   * A new worker's log (or none): an empty model, the default window, following the newest.
+   * `past`: a log read a page at a time; `top`: the person went back in it, and its oldest
+   * entries are drawn first, at the top, where they are read.
+   */
+  reset(storeNote: string, past?: PastPages, top = false): void {
     this.model = new LogModel();
     this.storeNote = storeNote;
-    this.win.max = DOM_ROWS;
-    this.pinned = true;
-    this.jump.classList.remove('visible');
+    this.past = past ?? null;
+    this.asking = false;
+    this.loadOlder.textContent = 'Load older';
+    this.fromTop = top;
+    this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;
+    this.pinned = !top;
+    this.jump.classList.toggle('visible', top);
+    if (top) this.list.scrollTop = 0;
+  }
+
+  private fromTop = false;
+
+  private askPast(to: 'older' | 'newest'): void {
+    if (this.asking || !this.pastPage) return;
+    this.asking = true;
+    this.loadOlder.textContent = to === 'older' ? 'Loading…' : 'Load older';
+    this.pastPage(to);
   }
 
   showWorker(present: boolean): void {
@@ -152,7 +192,14 @@ export class EventList {
       total++;
       if (chosen.length < this.win.max) chosen.push(e);
     }
-    this.win.reset(chosen.reverse());
+    if (this.fromTop) {
+      // The oldest first: the page the person went back to starts at the top.
+      chosen.length = 0;
+      for (const e of all) if (this.filter.matches(e) && chosen.length < this.win.max) chosen.push(e);
+      this.win.reset(chosen, true);
+    } else {
+      this.win.reset(chosen.reverse());
+    }
     this.matchingTotal = total;
     this.lastAppendedId = all.length ? all[all.length - 1].id : 0;
   }
@@ -179,15 +226,24 @@ export class EventList {
     if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
     if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
     if (this.storeNote) parts.push(this.storeNote);
+    const past = this.past;
+    if (past?.before) parts.push(`${plural(past.before, 'older event', 'older events')} not shown${this.filter.why() ? ' (the search and filters see only the events loaded)' : ''}`);
+    if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by the history's size limit (rpcWorkers.history.maxSessionMiB)`);
     setText(this.hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
     this.hiddenRow.hidden = parts.length === 0;
     this.showMore.hidden = hidden === 0 || win.max >= DOM_ROWS_MAX;
+    // Older events come once the rows loaded are all shown (or can be shown no further).
+    this.loadOlder.hidden = !past?.before || !this.showMore.hidden;
+    this.newerRow.hidden = !past?.after;
+    if (past?.after) setText(this.newerRow.querySelector('.hidden-text')!, `${plural(past.after, 'newer event', 'newer events')} not shown`);
     // A log that has entries but shows none says why, and how to see them again.
     this.filteredEmpty.hidden = !this.hasWorker || matchingTotal > 0 || model.length === 0;
     if (!this.filteredEmpty.hidden) {
       setText(this.filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${this.filter.why() || 'the filters hide them'}. `);
     }
-    this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}`);
+    // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
+    const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter(Boolean) : [];
+    this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}${around.length ? ` · ${around.join(' · ')}` : ''}`);
     this.marks.rows = String(win.built);
     if (this.pinned) this.toBottom();
   }

@@ -32,6 +32,8 @@ const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.d
   if (worker) post({ type: 'openChange', workerId: worker.workerId, ...change });
 }, (terminalId) => {
   if (worker) post({ type: 'showTerminal', workerId: worker.workerId, terminalId });
+}, (to) => {
+  if (worker) post({ type: 'pastPage', workerId: worker.workerId, to });
 });
 const composer = new ComposerPanel(() => worker, post);
 const scheduler: RenderScheduler = new RenderScheduler({
@@ -66,7 +68,7 @@ function reportRendered(): void {
 function onMessage(msg: HostMessage): void {
   switch (msg.type) {
     case 'reset':
-      list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '');
+      list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '', msg.past, msg.top);
       scheduler.clear();
       worker = msg.worker;
       composer.reset();

@@ -25,6 +25,8 @@ export class RowWindow<R> {
   private order: number[] = [];
   private behind: Entry[] = [];
   private ahead: Entry[] = [];
+  /** Built oldest first (the person went back in the log and reads from its top): no reorder. */
+  private topDown = false;
 
   constructor(private readonly sink: RowSink<R>, public max: number) {}
 
@@ -42,13 +44,19 @@ export class RowWindow<R> {
     return this.behind.length + this.ahead.length;
   }
 
-  /** Start over with these entries (oldest first); the newest `max` are kept. */
-  reset(entries: readonly Entry[]): void {
+  /**
+   * Start over with these entries (oldest first); the newest `max` are kept. `fromTop`: the
+   * oldest `max` are kept and built oldest first, so the top of the log is drawn first and stays
+   * put while the rows below it are built.
+   */
+  reset(entries: readonly Entry[], fromTop = false): void {
     this.sink.clear();
     this.rows.clear();
     this.order = [];
-    this.ahead = [];
-    this.behind = entries.length > this.max ? entries.slice(entries.length - this.max) : [...entries];
+    this.topDown = fromTop;
+    const kept = entries.length <= this.max ? [...entries] : fromTop ? entries.slice(0, this.max) : entries.slice(entries.length - this.max);
+    this.ahead = fromTop ? kept : [];
+    this.behind = fromTop ? [] : kept;
   }
 
   /** Entries newer than any kept (oldest first). The oldest kept leave if there are too many. */
@@ -74,7 +82,7 @@ export class RowWindow<R> {
   step(limit: number, more: () => boolean = () => true): number {
     // More new entries than one step can append: appending them oldest first would build rows
     // that the next ones push out. Start from the newest instead and fill in above them.
-    if (this.ahead.length > limit) this.reset([...this.behind, ...this.order.map((id) => this.rows.get(id)!.entry), ...this.ahead]);
+    if (this.ahead.length > limit && !this.topDown) this.reset([...this.behind, ...this.order.map((id) => this.rows.get(id)!.entry), ...this.ahead]);
     let n = 0;
     while (n < limit && (n === 0 || more())) {
       if (this.ahead.length) {

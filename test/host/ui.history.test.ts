@@ -6,7 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { EVENT_LOG_PANEL } from '../../src/ui/eventLog/eventLogView';
+import { PAGE_EVENTS, VIEW_EVENTS } from '../../src/ui/eventLog/pastLog';
 import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor } from './ui.support';
 
 type R = { status: string; sessionId?: string; workerId?: string; error?: string; events?: number; chars?: number };
@@ -220,6 +222,39 @@ describe('UI history', function () {
     await waitFor(api, 'the restored tab to draw the live worker', () => live!.stats.rendered?.workerId === resumed.workerId);
     for (const nothing of [42, null, 'w999-nosuch']) assert.equal(await restoreFrom(nothing), undefined, `restored from ${JSON.stringify(nothing)}`);
     assert.equal(ui.eventLog.panelSessions.filter((s) => s.panel).length, 1, 'a tab naming nothing was left open');
+  });
+
+  // Issue 24: a long session is read a page at a time; the page's Load older and Show newest move the window.
+  it('a long past session opens on its newest page; the page asking for older and newest events moves its window', async () => {
+    const ui = api.__ui;
+    // The store, the core loaded if no test did yet.
+    const store = ui.past.store()!;
+    const made = store.open({ workerId: 'w-long', name: 'Long session', dialect: 'tau', cwd: '/', command: 'node' });
+    assert.ok(made.ok, JSON.stringify(made));
+    const N = 6000;
+    for (let i = 0; i < N; i++) store.append(made.sessionId, { type: 'message_update', timestamp: 1_700_000_000_000 + i, delta: `d${i}`, data: { seq: i } } as AgentEvent);
+    await store.end(made.sessionId, { reason: 'stopped' });
+    await ui.past.load();
+    const opened = await run('rpcWorkers.history.openLog', { sessionId: made.sessionId });
+    assert.equal(opened.status, 'opened', JSON.stringify(opened));
+    assert.equal(opened.events, PAGE_EVENTS, 'Open Log read more than the newest page');
+    const key = opened.workerId!;
+    const panel = ui.eventLog.panelSessions.find((p) => p.workerId === key)!;
+    const drawn = (n: number, what: string) => waitFor(api, what, () => panel.stats.rendered?.workerId === key && panel.stats.rendered.events === n);
+    await drawn(PAGE_EVENTS, 'the newest page drawn');
+    assert.deepEqual(ui.eventLog.lookup(key)!.past, { before: N - PAGE_EVENTS, after: 0, dropped: 0 });
+    // What the page says when the person clicks Load older, then Show newest (validated as any message of the page).
+    panel.channel.receive({ type: 'pastPage', workerId: key, to: 'older' });
+    await drawn(VIEW_EVENTS, 'the window moved a page back');
+    assert.deepEqual(ui.eventLog.lookup(key)!.past, { before: N - 2 * PAGE_EVENTS, after: 2 * PAGE_EVENTS - VIEW_EVENTS, dropped: 0 });
+    panel.channel.receive({ type: 'pastPage', workerId: key, to: 'older' });
+    await waitFor(api, 'the first event reached', () => ui.eventLog.lookup(key)!.past?.before === 0);
+    assert.equal(ui.eventLog.lookup(key)!.events[0].data!.seq, 0);
+    panel.channel.receive({ type: 'pastPage', workerId: key, to: 'newest' });
+    await drawn(PAGE_EVENTS, 'the newest page drawn again');
+    assert.equal(ui.eventLog.lookup(key)!.past?.after, 0);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal((await run('rpcWorkers.history.delete', { sessionId: made.sessionId, confirm: true })).status, 'deleted');
   });
 
   it('a session verb a worker lacks says so, and changes nothing', async () => {

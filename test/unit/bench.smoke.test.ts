@@ -164,6 +164,12 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.equal(tables[0].split('\n').length, 3 + rows.length, 'head, rule, rows, load');
   });
 
+  it('a long past session: its first page beside the whole session, host and page (pastlog.mjs throws unless every event was read)', async () => {
+    const { figures } = await (await load('pastlog.mjs')).run({ ...runner.SIZES.quick.pastlog, dist });
+    for (const f of figures) sane(f);
+    assert.equal(figures.length, 4, 'host: ready and longest hold; page: drawn and longest task');
+  });
+
   it('the table and the JSON have one row per figure', async () => {
     const results = await runner.runAll({ only: ['memory'], quick: true, dist });
     assert.deepEqual(results.errors, []);
@@ -171,5 +177,9 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.equal(text.split('\n').length, 2 + results.figures.length);
     assert.equal(runner.table(results, { markdown: true }).split('\n').length, 2 + results.figures.length);
     assert.doesNotThrow(() => JSON.parse(JSON.stringify(results)));
+    // Issue 24's table reads the run's figures by name: the store's row from memory.mjs, the rest not run.
+    const issue24 = (await load('issue24.mjs')).issue24Table(results);
+    assert.match(issue24, /store, bytes per stored event +event store[^\n]*: \d+ B/);
+    assert.match(issue24, /longest event-loop stall, one full-speed flood +not run \(node bench\/run\.mjs --only stall\)/);
   });
 });

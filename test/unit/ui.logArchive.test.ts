@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { StateResult, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { BoundedMap, LOGS_KEPT, LogArchive } from '../../src/ui/eventLog/logArchive';
+import { PastLog } from '../../src/ui/eventLog/pastLog';
 
 function st(workerId: string, over: Partial<WorkerState> = {}): WorkerState {
   return {
@@ -95,6 +96,25 @@ describe('ui event log archive', () => {
     assert.deepEqual(archive.pastEntry('past:1'), { workerId: 'past:1', name: 'Yesterday', status: 'history' });
     assert.equal(archive.pastEntry('w1'), undefined);
     assert.equal(archive.pastEntry(undefined), undefined);
+  });
+
+  it('a log read a page at a time gives the page its window, and says what is older and what the history dropped', async () => {
+    const older = [ev(1), ev(2), ev(3)];
+    const source = { older: async () => older.splice(0), get notLoaded() { return older.length; }, get done() { return older.length === 0; } };
+    const live = liveLogs();
+    live.workers.set('w1', { state: st('w1'), events: [ev(9)] });
+    const archive = new LogArchive(live);
+    archive.addPast('past:1', st('past:1', { status: 'stopped' }), new PastLog([ev(4), ev(5)], source, 7), 'a past session');
+    assert.deepEqual(archive.lookup('past:1')!.past, { before: 3, after: 0, dropped: 7 });
+    assert.deepEqual(archive.lookup('past:1')!.events, [ev(4), ev(5)]);
+    // A resumed worker: the earlier sessions' newest page, then its own; Load older reads further back.
+    const earlier = new PastLog([ev(4), ev(5)], source, 7);
+    archive.setEarlier('w1', earlier);
+    assert.deepEqual(archive.lookup('w1')!.past, { before: 3, after: 0, dropped: 7 });
+    assert.equal(archive.pastLogOf('w1')!.earlier, true);
+    await archive.pastLogOf('w1')!.log.readMore();
+    assert.deepEqual(archive.lookup('w1')!.events, [ev(1), ev(2), ev(3), ev(4), ev(5), ev(9)]);
+    assert.deepEqual(archive.lookup('w1')!.past, { before: 0, after: 0, dropped: 7 });
   });
 
   it(`each kind keeps its newest ${LOGS_KEPT}`, () => {

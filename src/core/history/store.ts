@@ -15,10 +15,15 @@ import type { AgentEvent } from '../events/agentEvent';
 import { isSameLiveProcess, startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
 import {
-  FILE_OF, SESSION_ID, eventLineSchema, workerLineSchema, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
+  FILE_OF, SESSION_ID, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
   type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type ReadResult, type SessionMeta,
   type SessionSummary,
 } from './format';
+import { parseEvents, readSegments } from './lines';
+
+// Read by the tests and embedders from here, where it always was.
+export { parseEvents };
+import { SessionPages } from './pages';
 import { SessionWriter, type SessionSnapshot } from './sessionWriter';
 
 export interface HistoryOptions {
@@ -41,6 +46,10 @@ export interface SessionStart {
   /** Read whenever the summary is written: the worker's own turns and touched files. */
   snapshot?: () => SessionSnapshot;
 }
+
+export type PagesResult =
+  | { status: 'read'; session: SessionSummary; pages: SessionPages; dropped: number }
+  | Exclude<ReadResult, { status: 'read' }>;
 
 export interface WorkerEnd {
   reason: string;
@@ -303,6 +312,30 @@ export class HistoryStore {
     return { status: 'read', session: s.summary, ...parsed, torn };
   }
 
+  /**
+   * A session's events to read newest first, a page at a time (see pages.ts), after those of the
+   * sessions it resumed (`earlier`, oldest first; one evicted or gone is left out and counted).
+   * `dropped`: events the history's bounds evicted from these sessions, which no page will give.
+   */
+  async pages(sessionId: string, earlier: string[] = []): Promise<PagesResult> {
+    if (!SESSION_ID.test(sessionId)) return { status: 'not_found', sessionId, error: `"${sessionId}" is not a session id` };
+    await this.open_.get(sessionId)?.pump();
+    const s = await this.summary(sessionId);
+    if (!s.ok) return { status: s.missing ? 'not_found' : 'error', sessionId, error: s.missing ? `no session ${sessionId} in ${this.dir}` : s.error };
+    if (s.summary.status === 'evicted') return { status: 'evicted', session: s.summary, error: `session ${sessionId} was evicted: ${s.meta.removed!.reason}` };
+    const before = await Promise.all(earlier.filter((id) => id !== sessionId && SESSION_ID.test(id)).map((id) => this.summary(id)));
+    const chain = [...before.flatMap((b) => (b.ok ? [b.summary] : [])), s.summary];
+    const kept = chain.filter((x) => !x.removed);
+    const dropped = chain.reduce((n, x) => n + (x.evictedEvents?.events ?? 0) + (x.removed?.events ?? 0), 0);
+    const expected = kept.reduce((n, x) => n + x.events, 0);
+    try {
+      const pages = await SessionPages.open(this.dir, kept.map((x) => ({ id: x.id, readLine: this.lineReader?.(x.dialect) })), expected);
+      return { status: 'read', session: s.summary, pages, dropped };
+    } catch (error) {
+      return { status: 'error', sessionId, error: errorText(error) };
+    }
+  }
+
   // ---- the person's edits (any window may make them, on any session)
 
   async rename(sessionId: string, name: string): Promise<EditResult> {
@@ -336,31 +369,6 @@ export class HistoryStore {
   }
 }
 
-/**
- * The current segment, then the older one, each opened before either is read: a rotation in
- * between makes both the same file (same inode), read once; in the other order it would skip the
- * segment that was current. A segment not there (no event yet, never rotated) is empty.
- */
-async function readSegments(currentFile: string, olderFile: string): Promise<[Buffer, Buffer]> {
-  const openOrNull = (f: string) => fsp.open(f, 'r').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  const current = await openOrNull(currentFile);
-  const older = await openOrNull(olderFile).catch(async (error) => {
-    await current?.close();
-    throw error;
-  });
-  try {
-    const [a, b] = await Promise.all([current?.stat(), older?.stat()]);
-    const same = a && b && a.ino === b.ino && a.dev === b.dev;
-    const empty = Buffer.alloc(0);
-    return [current ? await current.readFile() : empty, older && !same ? await older.readFile() : empty];
-  } finally {
-    await Promise.all([current?.close(), older?.close()]);
-  }
-}
-
 function writerAlive(w: SessionMeta['writer']): boolean {
   if (w.start !== null) return isSameLiveProcess({ pid: w.pid, start: w.start });
   try {
@@ -369,60 +377,4 @@ function writerAlive(w: SessionMeta['writer']): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/**
- * Splits an events file into its events, its torn tail (if any) and the lines that were not events.
- * `readLine` reads the worker's lines kept for their events (workerLineEntry) back into them.
- */
-export function parseEvents(buf: Buffer, readLine?: LineReader): Omit<Extract<ReadResult, { status: 'read' }>, 'status' | 'session'> {
-  const events: AgentEvent[] = [];
-  let bad = 0;
-  let first: string | null = null;
-  let from = 0;
-  for (;;) {
-    const nl = buf.indexOf(0x0a, from);
-    if (nl === -1) break;
-    const line = buf.toString('utf8', from, nl);
-    const at = from;
-    from = nl + 1;
-    if (line.length === 0) continue;
-    let parsed: unknown;
-    let problem: string | null = null;
-    try {
-      parsed = JSON.parse(line);
-      const kept = isWorkerLine(parsed) ? workerLine(parsed, readLine) : null;
-      if (kept && !kept.ok) problem = kept.error;
-      else if (kept) parsed = kept.event;
-      else {
-        const ok = eventLineSchema.safeParse(parsed);
-        if (!ok.success) problem = `not an event (${ok.error.issues[0]?.path.join('.') || 'root'}: ${ok.error.issues[0]?.message})`;
-      }
-    } catch (error) {
-      problem = `not JSON (${errorText(error)})`;
-    }
-    if (problem) {
-      bad++;
-      first ??= `the line at byte ${at}: ${problem}`;
-      continue;
-    }
-    // Kept whole, as delivered: the schema checks, it does not reshape.
-    events.push(parsed as AgentEvent);
-  }
-  const torn = from < buf.length ? { bytes: buf.length - from, offset: from } : null;
-  return { events, torn, badLines: { count: bad, first } };
-}
-
-const isWorkerLine = (v: unknown): boolean => typeof v === 'object' && v !== null && 'raw' in v && !('type' in v);
-
-/** A worker's line kept for its event, read back into it with the time and turn kept beside it. */
-function workerLine(value: unknown, readLine: LineReader | undefined): ReturnType<LineReader> {
-  const entry = workerLineSchema.safeParse(value);
-  if (!entry.success) return { ok: false, error: `not a worker line (${entry.error.issues[0]?.path.join('.') || 'root'}: ${entry.error.issues[0]?.message})` };
-  if (!readLine) return { ok: false, error: 'a worker\'s line, and no reader for its dialect' };
-  const read = readLine(entry.data.raw);
-  if (!read.ok) return { ok: false, error: `a worker's line that does not read as an event: ${read.error}` };
-  read.event.timestamp = entry.data.timestamp;
-  if (entry.data.turn) read.event.turn = entry.data.turn;
-  return read;
 }

@@ -15,6 +15,7 @@ import type { WorkerSelection } from '../views/workerSelection';
 import { webviewOptions } from './html';
 import { LogArchive, type LogContents } from './logArchive';
 import { LogSession, type LogHost } from './logSession';
+import type { PastLog } from './pastLog';
 import type { PageMessage, PageRequest } from './pageChannel';
 import { toWorkerView } from './workerView';
 import * as z from 'zod/mini';
@@ -249,7 +250,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   /** A past session's log, read-only under `key`, for a tab to show: its events through the same page model as live ones. */
-  keepPast(key: string, state: WorkerState, events: AgentEvent[], note: string): void {
+  keepPast(key: string, state: WorkerState, events: AgentEvent[] | PastLog, note: string): void {
     this.archive.addPast(key, state, events, note);
   }
 
@@ -258,8 +259,29 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     return this.archive.isPast(key);
   }
 
+  /**
+   * The page before (`older`), or the newest again, of a log read from the history: a past
+   * session's window moves; a resumed worker's earlier sessions are read a page further back.
+   */
+  async pastPage(msg: PageMessage<'pastPage'>): Promise<void> {
+    const found = this.archive.pastLogOf(msg.workerId);
+    if (!found) return;
+    try {
+      if (msg.to === 'newest') found.log.newest();
+      else if (found.earlier) await found.log.readMore();
+      else await found.log.older();
+    } catch (error) {
+      const said = `could not read the older events of ${this.label(msg.workerId) ?? msg.workerId}: ${(error as Error).message}`;
+      this.log.warn(said);
+      void vscode.window.showErrorMessage(`RPC Workers: ${said}`);
+    }
+    this.each((s) => {
+      if (s.workerId === msg.workerId) s.reload(msg.to === 'older');
+    });
+  }
+
   /** A worker resumed a past session: its log starts with that session's events. */
-  setEarlier(workerId: string, events: AgentEvent[]): void {
+  setEarlier(workerId: string, events: AgentEvent[] | PastLog): void {
     this.archive.setEarlier(workerId, events);
     this.each((s) => {
       if (s.workerId === workerId) s.reload();

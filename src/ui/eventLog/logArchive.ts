@@ -5,6 +5,7 @@
 // test holds it (test/unit/ui.logArchive.test.ts).
 import type { StateResult, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
+import { PastLog } from './pastLog';
 
 /** Logs kept of each kind: stopped workers', past sessions', resumed sessions' earlier events. */
 export const LOGS_KEPT = 8;
@@ -46,6 +47,8 @@ export interface LogContents {
   events: AgentEvent[];
   evicted: number;
   note?: string;
+  /** A log read from the history a page at a time: the events on either side of those given. */
+  past?: { before: number; after: number; dropped: number };
 }
 
 /** The supervisor's side of it: the live workers' states and events. */
@@ -62,9 +65,9 @@ interface Kept {
 export class LogArchive {
   private readonly retired = new BoundedMap<string, Kept>(LOGS_KEPT);
   /** Past sessions' logs, read back from the history (read-only: no worker behind them). */
-  private readonly past = new BoundedMap<string, Kept & { note: string }>(LOGS_KEPT);
+  private readonly past = new BoundedMap<string, { state: WorkerState; log: PastLog; note: string }>(LOGS_KEPT);
   /** Events of the sessions a worker resumed: its log shows them before its own. */
-  private readonly earlier = new BoundedMap<string, AgentEvent[]>(LOGS_KEPT);
+  private readonly earlier = new BoundedMap<string, PastLog>(LOGS_KEPT);
 
   constructor(private readonly live: LiveLogs) {}
 
@@ -73,8 +76,8 @@ export class LogArchive {
     this.retired.set(state.workerId, { state, events: this.live.events(state.workerId) });
   }
 
-  addPast(key: string, state: WorkerState, events: AgentEvent[], note: string): void {
-    this.past.set(key, { state, events, note });
+  addPast(key: string, state: WorkerState, events: AgentEvent[] | PastLog, note: string): void {
+    this.past.set(key, { state, log: asLog(events), note });
   }
 
   /** The log under this key is a past session's (read-only), not a worker's. */
@@ -82,8 +85,16 @@ export class LogArchive {
     return this.past.has(key);
   }
 
-  setEarlier(workerId: string, events: AgentEvent[]): void {
-    this.earlier.set(workerId, events);
+  setEarlier(workerId: string, events: AgentEvent[] | PastLog): void {
+    this.earlier.set(workerId, asLog(events));
+  }
+
+  /** The past session's log shown under `key`, or the earlier sessions' of the worker `key`: read a page at a time. */
+  pastLogOf(key: string): { log: PastLog; earlier: boolean } | undefined {
+    const p = this.past.get(key);
+    if (p) return { log: p.log, earlier: false };
+    const e = this.earlier.get(key);
+    return e ? { log: e, earlier: true } : undefined;
   }
 
   /** A worker's state (a past session's, live, or stopped and kept), without reading its events, which decodes the store. */
@@ -96,13 +107,18 @@ export class LogArchive {
 
   lookup(workerId: string): LogContents | undefined {
     const p = this.past.get(workerId);
-    if (p) return { state: p.state, events: p.events, evicted: 0, note: p.note };
+    if (p) {
+      const { events, ...past } = p.log.view();
+      return { state: p.state, events, evicted: 0, note: p.note, ...(paged(p.log) ? { past } : {}) };
+    }
     const st = this.live.state(workerId);
     const kept = st.status !== 'not_found' ? { state: st.state, events: this.live.events(workerId) } : this.retired.get(workerId);
     if (!kept) return undefined;
-    const earlier = this.earlier.get(workerId) ?? [];
-    // The worker's own store is what dropped events; the earlier sessions' are given whole.
-    return { state: kept.state, events: earlier.length ? [...earlier, ...kept.events] : kept.events, evicted: kept.state.eventsDropped };
+    const log = this.earlier.get(workerId);
+    const earlier = log?.loaded ?? [];
+    // The worker's own store is what dropped events; the earlier sessions' are read a page at a time.
+    const past = log && paged(log) ? { past: { before: log.notLoaded, after: 0, dropped: log.dropped } } : {};
+    return { state: kept.state, events: earlier.length ? [...earlier, ...kept.events] : kept.events, evicted: kept.state.eventsDropped, ...past };
   }
 
   /** The past session shown under `key`, as the worker picker lists it (none: not a past session). */
@@ -119,3 +135,9 @@ export class LogArchive {
       .map((r) => ({ workerId: r.state.workerId, name: r.state.name, status: r.state.status }));
   }
 }
+
+/** Events given whole (a test's, an older caller's) are a log with nothing more to read. */
+const asLog = (events: AgentEvent[] | PastLog): PastLog => (events instanceof PastLog ? events : new PastLog(events, null, 0));
+
+/** A log that has more than it shows, or lost some to the history's bounds: the page says so. */
+const paged = (log: PastLog): boolean => log.notLoaded > 0 || log.dropped > 0 || log.view().after > 0 || log.view().before > 0;

@@ -34,6 +34,8 @@ export interface LogHost {
   act(from: LogSession, msg: PageRequest): Promise<void>;
   /** A change the page draws, opened in the diff editor (no reply: the editor is the answer). */
   openChange(msg: PageMessage<'openChange'>): Promise<void>;
+  /** The page asked for another page of a log read from the history (the log's pages are then shown it afresh). */
+  pastPage(msg: PageMessage<'pastPage'>): Promise<void>;
   showTerminal(msg: PageMessage<'showTerminal'>): Promise<void>;
   lookingChanged(): void;
   warn(message: string): void;
@@ -108,6 +110,7 @@ export class LogSession extends Disposable {
         stop: (m) => void this.log.act(this, m),
         openChange: (m) => void this.log.openChange(m),
         showTerminal: (m) => void this.log.showTerminal(m),
+        pastPage: (m) => void this.log.pastPage(m),
         rendered: () => {},
       },
       (message) => this.log.warn(message),
@@ -153,9 +156,9 @@ export class LogSession extends Disposable {
     if (this.ready) this.replay();
   }
 
-  /** Show the log again from the start (what it holds changed, not only what came after). */
-  reload(): void {
-    if (this.ready) this.replay();
+  /** Show the log again from the start (what it holds changed, not only what came after); `top`: its oldest entries first. */
+  reload(top = false): void {
+    if (this.ready) this.replay(top);
   }
 
   /** The webview went away (hidden): it reloads and says `ready` when shown again. */
@@ -214,7 +217,7 @@ export class LogSession extends Disposable {
     this.channel.post({ type: 'state', worker: view });
   }
 
-  private replay(): void {
+  private replay(top = false): void {
     this.buffer = [];
     // What waits to be sent is superseded by the reset (the page's composer starts afresh too).
     this.channel.dropWaiting();
@@ -224,7 +227,7 @@ export class LogSession extends Disposable {
     const found = id ? this.log.lookup(id) : undefined;
     const worker = found ? (found.note ? { ...toWorkerView(found.state), note: found.note } : this.log.pageView(found.state)) : null;
     this.shownAttention = worker?.attention;
-    this.channel.post({ type: 'reset', worker, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit });
+    this.channel.post({ type: 'reset', worker, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit, ...(found?.past ? { past: found.past } : {}), ...(top ? { top } : {}) });
     this.postWorkers();
     if (!id || !found) return;
     const events = found.events;

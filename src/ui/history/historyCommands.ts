@@ -15,6 +15,7 @@ import { Disposable } from '../disposable';
 import { isRunning, pickWorker } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
+import type { PastLog } from '../eventLog/pastLog';
 import { resumeSpec } from './resumeRecord';
 import { endWords } from './words';
 
@@ -122,15 +123,25 @@ export class HistoryCommands extends Disposable {
   async openLog(a: Arg): Promise<HistoryResult> {
     const session = await this.session(a, 'Open Log of a Past Session');
     if (!isSession(session)) return session;
-    const read = await this.readPast(session, `the log of "${session.name}"`);
+    const read = await this.pagesPast(session);
     if (!read.ok) return read.result;
-    const key = this.keepPast(session, read.events);
+    const key = this.keepPast(session, read.log);
     this.s.eventLog.openPanel(key);
-    return { status: 'opened', sessionId: session.id, workerId: key, events: read.events.length, torn: read.torn };
+    const view = read.log.view();
+    return { status: 'opened', sessionId: session.id, workerId: key, events: view.events.length, older: view.before, dropped: view.dropped };
+  }
+
+  /** A past session's log (with the sessions it resumed) read newest first, its first page read; or why not. */
+  private async pagesPast(session: SessionSummary): Promise<{ ok: true; log: PastLog } | { ok: false; result: HistoryResult }> {
+    const store = this.store();
+    if (!store) return { ok: false, result: this.fail(this.s.past.error ?? 'the history is off') };
+    const read = await this.s.past.pagesWithEarlier(store, session.id);
+    if (!read.ok) return { ok: false, result: this.fail(`could not read the log of "${session.name}": ${read.error}`, { sessionId: session.id }) };
+    return read;
   }
 
   /** The past session's log kept for the log's pages, read-only; its key. */
-  private keepPast(session: SessionSummary, events: AgentEvent[]): string {
+  private keepPast(session: SessionSummary, events: PastLog): string {
     const key = `${PAST_KEY}${session.id}`;
     const note = `Past session (${endWords(session)}): read-only.${this.s.past.resumeRecord(session.id) ? ' Resume it from the Sessions view to continue.' : ''}`;
     this.s.eventLog.keepPast(key, pastState(key, session), events, note);
@@ -150,8 +161,8 @@ export class HistoryCommands extends Disposable {
     const into = this.s.past.resumeRecord(session.id)?.resumedInto;
     const live = into ? this.s.supervisor.list().find((w) => this.s.past.sessionOf(w.workerId) === into) : undefined;
     if (live) return live.workerId;
-    const read = await this.readPast(session, `the log of "${session.name}"`);
-    return read.ok ? this.keepPast(session, read.events) : null;
+    const read = await this.pagesPast(session);
+    return read.ok ? this.keepPast(session, read.log) : null;
   }
 
   async resume(a: Arg): Promise<HistoryResult> {
@@ -174,13 +185,15 @@ export class HistoryCommands extends Disposable {
     // Under the session's own name (a rename included): the same conversation goes on.
     const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns, name: session.name };
     const store = this.store();
-    const earlier = store ? await this.s.past.eventsWithEarlier(store, session.id) : null;
+    const read = store ? await this.s.past.pagesWithEarlier(store, session.id) : null;
+    const earlier = read?.ok ? read.log : null;
     const r: StartResult = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Resuming ${session.name}…`, cancellable: false },
       () => this.s.supervisor.start(spec),
     );
     if (r.status !== 'started') return this.fail(`could not resume "${session.name}": ${r.error}`, { status: 'error', sessionId: session.id, workerId: r.workerId });
-    if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier.events);
+    if (earlier) this.s.eventLog.setEarlier(r.workerId, earlier);
+    else if (read && !read.ok) this.s.log.warn(`resumed ${session.id} without its earlier events in the log: ${read.error}`);
     // A read-only tab of the session goes on as the resumed worker's log: its old events, then the new ones.
     for (const p of this.s.eventLog.panelSessions) if (p.workerId === `${PAST_KEY}${session.id}`) p.setWorker(r.workerId);
     await this.s.past.resumed(session.id, r.workerId);

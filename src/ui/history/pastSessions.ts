@@ -9,6 +9,7 @@ import type { HistoryListing, SessionSummary } from '../../core/history/format';
 import type { HistoryStore } from '../../core/history/store';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { Disposable, toDisposable } from '../disposable';
+import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
 import { interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
 
@@ -256,8 +257,7 @@ export class PastSessions extends Disposable {
    * reads as one conversation. `chain` names the sessions read.
    */
   async eventsWithEarlier(store: HistoryStore, sessionId: string): Promise<{ events: AgentEvent[]; chain: string[]; error: string | null; torn: boolean }> {
-    const chain: string[] = [];
-    for (let id: string | null = sessionId; id && chain.length < CHAIN_MAX && !chain.includes(id); id = this.resumeRecord(id)?.previous ?? null) chain.unshift(id);
+    const chain = this.chainOf(sessionId);
     const events: AgentEvent[] = [];
     let error: string | null = null;
     let torn = false;
@@ -271,6 +271,28 @@ export class PastSessions extends Disposable {
       }
     }
     return { events, chain, error, torn };
+  }
+
+  /**
+   * The same log read newest first, a page at a time (the first page read before this returns):
+   * what Open Log and Resume show, so a long session opens at once (issue 24).
+   */
+  async pagesWithEarlier(store: HistoryStore, sessionId: string): Promise<{ ok: true; log: PastLog } | { ok: false; error: string }> {
+    const chain = this.chainOf(sessionId);
+    const r = await store.pages(sessionId, chain.slice(0, -1));
+    if (r.status !== 'read') return { ok: false, error: r.error };
+    try {
+      return { ok: true, log: await PastLog.open(r.pages, r.dropped) };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  /** The sessions a session resumed, oldest first, then itself. */
+  private chainOf(sessionId: string): string[] {
+    const chain: string[] = [];
+    for (let id: string | null = sessionId; id && chain.length < CHAIN_MAX && !chain.includes(id); id = this.resumeRecord(id)?.previous ?? null) chain.unshift(id);
+    return chain;
   }
 
   /** The session a resumed start should carry (the newest conversation of that record). */

@@ -1,0 +1,115 @@
+// A long past session (issue 24): the demo worker's session, stopped, then its turns repeated to
+// 100,000 events on disk, with 23,456 older events recorded as dropped by the history's size
+// bound. Open Log shows its newest page at once, says how many older events are not shown and
+// how many the bound dropped; Load older goes back a page (drawn from its top), Show newest
+// comes back. Resume carries the newest page of it before the new worker's own events, and
+// Load older there reads a page further back.
+// Saves docs/screenshots/pastlog-*.png.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { inflateSession } from '../../bench/lib/long-session.mjs';
+import { promptFromPalette, sessionsRow, startDemo } from './lib/demo.mjs';
+
+/** The history directory under the sandbox's user data, and the one ended session in it. */
+function endedSession(root) {
+  const dirs = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(d, e.name);
+      if (e.name === 'history') dirs.push(p);
+      else walk(p);
+    }
+  };
+  walk(root);
+  for (const dir of dirs) {
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.meta.json'))) {
+      const meta = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+      if (meta.ended) return { dir, id: meta.id };
+    }
+  }
+  return null;
+}
+
+export default async function pastLogLong({ port } = {}) {
+  const wb = await launchWorkbench({ port });
+  const { page } = wb;
+  try {
+    const log = await startDemo(page);
+    await promptFromPalette(page, 'read the file README.md and tell me about it');
+    await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
+    const row = sessionsRow(page, 'Demo worker');
+    await row.hover();
+    await row.locator('.actions .action-label[aria-label^="Stop Worker"]').click();
+    await sessionsRow(page, /^Past sessions/).waitFor({ state: 'visible' });
+    let found = null;
+    for (let i = 0; i < 100 && !found; i++) {
+      found = endedSession(wb.sandbox.userDataDir);
+      if (!found) await page.waitForTimeout(100);
+    }
+    if (!found) throw new Error('the stopped session\'s end never reached the history');
+    const bytes = inflateSession(found.dir, found.id, 100_000, { dropped: 23_456 });
+    console.log(`[ui] the session now holds 100,000 events (${(bytes / 2 ** 20).toFixed(1)} MiB)`);
+
+    // Open Log: the newest page, what is older, and what the bound dropped.
+    const past = page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'stopped' }).first();
+    // The group row's hover would lie over the session's row.
+    await page.mouse.move(900, 600);
+    await page.locator('.context-view .hover-contents').waitFor({ state: 'hidden' });
+    await past.click();
+    const readOnly = await webviewFrame(page, /past session/);
+    await readOnly.getByText(/97,500 older events not shown/).waitFor({ state: 'visible' });
+    // The counts stay in the toolbar wherever the log is scrolled; the sentence is at its top.
+    await readOnly.getByText(/97,500 older · 23,456 dropped/).waitFor({ state: 'visible' });
+    await readOnly.getByText(/23,456 oldest events were dropped/).waitFor({ state: 'attached' });
+    await screenshot(page, 'pastlog-first-page');
+
+    // Up, toward older events: the rows loaded first, then the page before.
+    const list = readOnly.locator('.list');
+    const showMore = readOnly.locator('.hidden-row button', { hasText: 'Show more' });
+    for (let i = 0; i < 10 && await showMore.isVisible(); i++) await showMore.click();
+    await list.evaluate((el) => { el.scrollTop = 0; });
+    // A page back, then another: the log then holds its widest window, and the newest events leave it.
+    await readOnly.locator('.load-older').click();
+    await readOnly.getByText(/95,000 older events not shown/).waitFor({ state: 'visible' });
+    await readOnly.locator('.load-older', { hasText: 'Load older' }).click();
+    await readOnly.getByText(/92,500 older events not shown/).waitFor({ state: 'visible' });
+    await readOnly.getByText(/newer events not shown/).first().waitFor({ state: 'attached' });
+    await screenshot(page, 'pastlog-older');
+    await list.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await readOnly.locator('.newer-row').waitFor({ state: 'visible' });
+    await screenshot(page, 'pastlog-older-bottom');
+
+    // Back to the newest page.
+    await readOnly.locator('.show-newest').click();
+    await readOnly.getByText(/97,500 older events not shown/).waitFor({ state: 'visible' });
+    await readOnly.locator('.newer-row').waitFor({ state: 'hidden' });
+    await page.keyboard.press('Control+W');
+
+    // Resume: the new worker's log carries the session's newest page, then its own events.
+    await past.hover();
+    await past.locator('.actions .action-label[aria-label^="Resume Session"]').click();
+    let log2 = null;
+    for (let attempt = 1; ; attempt++) {
+      log2 = await webviewFrame(page, 'Event Log');
+      if (await log2.getByText(/^Resumed$/).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+      if (attempt === 3) throw new Error('the resumed worker\'s log shows no Resumed mark');
+    }
+    await log2.getByText(/97,500 older · 23,456 dropped/).waitFor({ state: 'visible' });
+    await screenshot(page, 'pastlog-resumed');
+    const more = log2.locator('.hidden-row button', { hasText: 'Show more' });
+    for (let i = 0; i < 10 && await more.isVisible(); i++) await more.click();
+    await log2.locator('.list').evaluate((el) => { el.scrollTop = 0; });
+    await log2.locator('.load-older').click();
+    await log2.getByText(/95,000 older · 23,456 dropped/).waitFor({ state: 'visible' });
+    await screenshot(page, 'pastlog-resumed-older');
+  } catch (error) {
+    await screenshot(page, '/tmp/past-log-long-failure.png', { idle: false }).catch(() => {});
+    throw error;
+  } finally {
+    await wb.close();
+  }
+}
+
+await runScenario(import.meta.url, pastLogLong);
