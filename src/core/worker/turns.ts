@@ -16,7 +16,7 @@
 // counts nothing itself.
 import { resolve } from 'node:path';
 import type { Provenance, TurnSummary } from '../api';
-import type { AgentEvent, TurnStamp } from '../events/agentEvent';
+import { isKnownEvent, type AgentEvent, type TurnStamp } from '../events/agentEvent';
 
 const MAX_TURNS_KEPT = 50;
 const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);
@@ -206,6 +206,8 @@ export class TurnTracker {
   }
 
   private fold(e: AgentEvent): void {
+    // A type the host does not know tells it nothing of turns.
+    if (!isKnownEvent(e)) return;
     switch (e.type) {
       // The host's own events: what it sent, what it found, how the worker went.
       case 'prompt_sent':

@@ -9,7 +9,7 @@ import type {
   AbortResult, CompactResult, SupervisorLimits, SupervisorOptions, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult,
   DialectName, StopResult, UiNotice, UiRequest, UiResponse, WorkerSpec, WorkerState,
 } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
 import { lineStandsFor } from '../events/workerLine';
 import { traitsOf, WorkerRefusal, type Dialect, type DialectTraits } from '../wire/dialect';
@@ -419,12 +419,12 @@ export class Worker {
   }
 
   /** The host's own events take the same fold as the worker's. */
-  private emitHostEvent(partial: Omit<AgentEvent, 'timestamp'>): void {
+  private emitHostEvent(partial: Untimed<AgentEvent>): void {
     void this.receive({ ...partial, timestamp: Date.now() } as AgentEvent);
   }
 
   /** For the host's own findings about this worker's calls (guard audits). */
-  report(event: Omit<AgentEvent, 'timestamp'>): void {
+  report(event: Untimed): void {
     if (event.type === 'guard_violation' && event.tool_call_id !== undefined) this.turns.markViolation(event.tool_call_id ?? null, event.error ?? 'guard violation');
     this.emitHostEvent(event);
   }
