@@ -191,6 +191,12 @@ describe('ui event log model', () => {
     assert.ok(o.text.includes('<img src=x onerror=alert(1)>'));
   });
 
+  it('an unknown type named like an Object member (constructor, toString, __proto__) is an "other" entry too', () => {
+    const m = new LogModel();
+    m.apply(stamped(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((type) => ev(type, { data: { n: 1 } }))));
+    assert.deepEqual(only(m, 'other').map((o) => o.type), ['constructor', 'toString', '__proto__', 'hasOwnProperty']);
+  });
+
   it('resultText reads either dialect', () => {
     assert.equal(resultText('plain'), 'plain');
     assert.equal(resultText({ output: 'o' }), 'o');
