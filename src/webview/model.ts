@@ -297,22 +297,21 @@ export class LogModel {
     this.compaction = this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: str(d?.reason), summary: null, tokensBefore: null, error: null, endedAt: null });
   }
 
-  /** `compaction_end`. */
+  /** `compaction_end`: its outcome in the model's names, whatever the dialect (the dialects say it so). */
   private compactionEnd(e: PageEvent, t: number): void {
     const d = obj(e.data) ?? {};
-    const r = obj(d.result);
     const entry = this.compaction ?? this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: null, summary: null, tokensBefore: null, error: null, endedAt: null });
     entry.endedAt = t;
-    entry.summary = str(d.summary) ?? str(r?.summary);
-    entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : typeof r?.tokensBefore === 'number' ? r.tokensBefore : null;
-    const cancelled = d.cancelled === true || d.aborted === true;
-    const failed = e.is_error === true || d.is_error === true;
-    entry.phase = cancelled ? 'cancelled' : failed ? 'failed' : 'done';
-    entry.error = failed ? (e.error ?? str(d.error) ?? str(d.errorMessage) ?? 'the compaction failed') : null;
+    entry.summary = str(d.summary);
+    entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : null;
+    const failed = e.is_error === true;
+    entry.phase = d.cancelled === true ? 'cancelled' : failed ? 'failed' : 'done';
+    entry.error = failed ? (e.error ?? 'the compaction failed') : null;
     if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
     this.compaction = null;
     this.touch(entry);
   }
+
 
   /** `worker_exit`. */
   private workerExit(e: PageEvent, t: number): void {

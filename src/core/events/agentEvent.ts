@@ -139,7 +139,7 @@ export type StateResyncEvent = Known<'state_resync', DataOf<{ reason: string }>>
 export type GuardViolationEvent = Known<'guard_violation', DataOf<{ action: string; path: string }>>;
 export type ExtensionRequestEvent = Known<'extension_request' | 'extension_request_end', DataOf<{ label: string; sentence: string; status: string; action: string; output: string }>>;
 export type SessionMarkEvent = Known<'session_resumed' | 'session_changed' | 'model_changed', DataOf<{ session: SessionPlace | null; previous: SessionPlace | null; verb: string; model: string | null; asked: string }>>;
-export type CompactionEvent = Known<'compaction_start' | 'compaction_end' | 'auto_compaction_start' | 'auto_compaction_end', DataOf<{ reason: string; synthesized: boolean; performed: boolean; cancelled: boolean }>>;
+export type CompactionEvent = Known<'compaction_start' | 'compaction_end' | 'auto_compaction_start' | 'auto_compaction_end', DataOf<{ reason: string; synthesized: boolean; performed: boolean; cancelled: boolean; summary: string | null; tokens_before: number | null }>>;
 export type PlanEvent = Known<'plan', DataOf<{ entries: Array<{ content: string; status: string; priority: string | null }> }>>;
 /** The person's words an agent replays (`delta`). */
 export type UserMessageEvent = Known<'user_message'>;

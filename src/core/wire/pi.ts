@@ -246,7 +246,22 @@ export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentE
   }
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
   if (count > 0) event.data = rest;
+  if (type === 'compaction_end' || type === 'auto_compaction_end') compactionOutcome(event, rest);
   return event;
+}
+
+/**
+ * compaction_end (auto_compaction_end before pi 0.59): its outcome said in the model's names
+ * (τ's: `summary`, `tokens_before`, `cancelled`; a failure's text as `error`) beside pi's own
+ * fields, so that no reader learns pi's `result`, `aborted` and `errorMessage`.
+ */
+function compactionOutcome(event: AgentEvent, data: Record<string, unknown>): void {
+  const r = isObject(data.result) ? data.result : undefined;
+  if (typeof r?.summary === 'string') data.summary ??= r.summary;
+  if (typeof r?.tokensBefore === 'number') data.tokens_before ??= r.tokensBefore;
+  if (data.aborted === true) data.cancelled ??= true;
+  if (event.is_error && typeof data.errorMessage === 'string') event.error ??= data.errorMessage;
+  if (Object.keys(data).length) event.data = data;
 }
 
 const pi = methodCaller(PI_METHODS, {
