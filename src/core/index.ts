@@ -2,7 +2,8 @@
 // needed.
 export { createSupervisor } from './supervisor';
 export type * from './api';
-export type { AgentEvent } from './events/agentEvent';
+export type { AgentEvent, KnownEvent, ForeignEvent, EventFields, TurnStamp } from './events/agentEvent';
+export { isKnownEvent } from './events/agentEvent';
 export { EventBus } from './events/eventBus';
 export { DEFAULT_LIMITS } from './worker/limits';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';

@@ -6,8 +6,9 @@
 // What a turn is, who started it and how it ended is the host's word, stamped on the events
 // (`turn`, see core/events/agentEvent.ts): this model groups by the stamps and counts nothing.
 import type { PageEvent } from '../protocol/messages';
-import type { CompactionEntry, EndEntry, Entry, ExitEntry, OtherEntry, PlanEntry, PromptEntry, QuestionEntry, QueueEntry, RetryEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
-import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, messageText, obj, provOf, QUIET, resultText, str, terminalsOf } from './payload';
+import type { CompactionEntry, EndEntry, Entry, PlanEntry, PromptEntry, QuestionEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
+import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type NewEntry } from './notices';
+import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, messageText, obj, provOf, resultText, str, terminalsOf } from './payload';
 
 export const MAX_ENTRIES = 20_000;
 
@@ -44,7 +45,7 @@ export class LogModel {
     return this.entries[this.head + i];
   }
 
-  private add<E extends Entry>(entry: Omit<E, 'id' | 'version'>): E {
+  private add<E extends Entry>(entry: Omit<E, 'id' | 'version'> | NewEntry): E {
     const e = { ...entry, id: ++this.seq, version: 0 } as E;
     this.entries.push(e);
     if (this.entries.length - this.head > this.maxEntries) {
@@ -89,13 +90,8 @@ export class LogModel {
       this.plan = null;
       this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
     }
-    // The host kept only a preview of this event's long fields (core/events/cutEvent.ts).
-    const cut = obj(e.cut);
-    if (cut && Array.isArray(cut.fields)) {
-      const fields = (cut.fields as unknown[]).map((f) => `${str(obj(f)?.path) ?? '?'} (${Number(obj(f)?.chars ?? 0).toLocaleString('en-US')} characters)`).join(', ');
-      const more = typeof cut.more === 'number' ? ` and ${cut.more} more` : '';
-      this.add<WarningEntry>({ kind: 'warning', time: t, title: `Cut: ${e.type}`, text: `a ${(Number(cut.lineChars) / (1024 * 1024)).toFixed(1)} MiB line from the worker; the host kept a preview (first and last characters) of ${fields}${more}` });
-    }
+    const cut = cutNotice(e, t);
+    if (cut) this.add(cut);
     switch (e.type) {
       case 'prompt_sent': return this.promptSent(e, t);
       case 'agent_start': return this.closeMessage();
@@ -109,25 +105,15 @@ export class LogModel {
       case 'permission_end': return this.permissionEnd(e, t);
       case 'plan': return this.planUpdate(e, t);
       case 'user_message': return this.userMessage(e, t);
-      case 'mode_changed': return this.modeChanged(e, t);
-      case 'processes_ended': return this.processesEnded(e, t);
       case 'guard_violation': return this.guardViolation(e, t);
-      case 'terminal': return this.terminal(e, t);
-      case 'client_file': return this.clientFile(e, t);
       case 'agent_end': return this.agentEnd(e, t);
       case 'agent_settled': return this.agentSettled(e, t);
       case 'compaction_start': return this.compactionStart(e, t);
       case 'compaction_end': return this.compactionEnd(e, t);
-      case 'queue_update': return this.queueUpdate(e, t);
-      case 'auto_retry_start': case 'auto_retry_end': return this.retry(e, t);
-      case 'protocol_error': return this.protocolError(e, t);
-      case 'state_resync': return this.stateResync(e, t);
-      case 'extension_error': return this.extensionError(e, t);
-      case 'extension_request': return this.extensionRequest(e, t);
-      case 'extension_request_end': return this.extensionRequestEnd(e, t);
-      case 'session_resumed': case 'session_changed': case 'model_changed': return this.sessionMark(e, t);
+      case 'state_resync': return this.notice(e, t, stateResync, true);
+      case 'session_resumed': case 'session_changed': case 'model_changed': return this.notice(e, t, sessionMark, true);
       case 'worker_exit': return this.workerExit(e, t);
-      default: return this.other(e, t);
+      default: return this.notice(e, t, NOTICES.get(e.type) ?? other, false);
     }
   }
 
@@ -264,24 +250,6 @@ export class LogModel {
     this.touch(this.userText);
   }
 
-  /** `mode_changed`. */
-  private modeChanged(e: PageEvent, t: number): void {
-    const mode = str(obj(e.data)?.mode);
-    this.add<ExitEntry>({ kind: 'exit', time: t, failed: false, text: `Mode: ${mode ?? 'changed'}` });
-  }
-
-  /** `processes_ended`: what the host ended after an abort. */
-  private processesEnded(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    const list = Array.isArray(d.processes)
-      ? d.processes.map((p) => {
-          const o = obj(p);
-          return `${str(o?.command) ?? 'a process'} (pid ${typeof o?.pid === 'number' ? o.pid : '?'})`;
-        })
-      : [];
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The host ended what the worker left running after the abort', text: list.join('\n') });
-  }
-
   /** What an update or end says of the call that its start did not (an agent's title, input, changes). */
   private learnTool(entry: ToolEntry, e: PageEvent): void {
     if (e.title && e.title !== entry.title) entry.title = e.title;
@@ -307,23 +275,6 @@ export class LogModel {
     this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard${e.blocked === true ? ' (refused before it happened)' : ''}: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
   }
 
-  /** `terminal`: a command the agent runs in a host terminal, refused, or ended by the host. */
-  private terminal(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'A terminal of the agent was refused', text: e.error ?? '' });
-    else if (d.op === 'ended') {
-      const list = Array.isArray(d.terminals) ? d.terminals.map((x) => str(obj(x)?.command) ?? 'a command') : [];
-      this.add<WarningEntry>({ kind: 'warning', time: t, title: `The host ended the agent's terminal commands (${str(d.reason) ?? 'stop'})`, text: list.join('\n') });
-    } else if (d.op === 'create') this.add<OtherEntry>({ kind: 'other', time: t, type: 'terminal', text: `runs in a host terminal: ${str(d.command) ?? ''}` });
-  }
-
-  /** `client_file`: a file the agent wrote through the host, or a file request refused. */
-  private clientFile(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'A file request of the agent was refused', text: e.error ?? '' });
-    else this.add<OtherEntry>({ kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` });
-  }
-
   /** `agent_end`. */
   private agentEnd(e: PageEvent, t: number): void {
     // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
@@ -346,89 +297,21 @@ export class LogModel {
     this.compaction = this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: str(d?.reason), summary: null, tokensBefore: null, error: null, endedAt: null });
   }
 
-  /** `compaction_end`. */
+  /** `compaction_end`: its outcome in the model's names, whatever the dialect (the dialects say it so). */
   private compactionEnd(e: PageEvent, t: number): void {
     const d = obj(e.data) ?? {};
-    const r = obj(d.result);
     const entry = this.compaction ?? this.add<CompactionEntry>({ kind: 'compaction', time: t, phase: 'running', reason: null, summary: null, tokensBefore: null, error: null, endedAt: null });
     entry.endedAt = t;
-    entry.summary = str(d.summary) ?? str(r?.summary);
-    entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : typeof r?.tokensBefore === 'number' ? r.tokensBefore : null;
-    const cancelled = d.cancelled === true || d.aborted === true;
-    const failed = e.is_error === true || d.is_error === true;
-    entry.phase = cancelled ? 'cancelled' : failed ? 'failed' : 'done';
-    entry.error = failed ? (e.error ?? str(d.error) ?? str(d.errorMessage) ?? 'the compaction failed') : null;
+    entry.summary = str(d.summary);
+    entry.tokensBefore = typeof d.tokens_before === 'number' ? d.tokens_before : null;
+    const failed = e.is_error === true;
+    entry.phase = d.cancelled === true ? 'cancelled' : failed ? 'failed' : 'done';
+    entry.error = failed ? (e.error ?? 'the compaction failed') : null;
     if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
     this.compaction = null;
     this.touch(entry);
   }
 
-  /** `queue_update`. */
-  private queueUpdate(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
-    const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
-    this.add<QueueEntry>({ kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items });
-  }
-
-  /** `auto_retry_start`, `auto_retry_end`. */
-  private retry(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    const start = e.type === 'auto_retry_start';
-    const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
-    const text = start
-      ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
-      : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
-    this.add<RetryEntry>({ kind: 'retry', time: t, phase: start ? 'start' : 'end', text });
-  }
-
-  /** `protocol_error`. */
-  private protocolError(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: 'Protocol error: the worker sent a line that is not a protocol message', text: `${e.error ?? 'malformed line'}${str(d.preview) ? `\n${d.preview}` : ''}` });
-  }
-
-  /** `state_resync`. */
-  private stateResync(e: PageEvent, t: number): void {
-    this.closeMessage();
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The worker is idle: the host corrected its view', text: e.error ?? 'the host took the worker for busy' });
-  }
-
-  /** `extension_error`. */
-  private extensionError(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, text: e.error ?? str(d.error) ?? JSON.stringify(d) });
-  }
-
-  /** `extension_request`. */
-  private extensionRequest(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: str(d.label) ?? 'An extension asks for a response', text: str(d.sentence) ?? '' });
-  }
-
-  /** `extension_request_end`. */
-  private extensionRequestEnd(e: PageEvent, t: number): void {
-    const d = obj(e.data) ?? {};
-    const action = str(d.action);
-    // Answered is news, not a problem; a request left standing is one.
-    if (e.is_error) this.add<WarningEntry>({ kind: 'warning', time: t, title: 'The extension\'s request stands', text: e.error ?? str(d.status) ?? '' });
-    else this.add<OtherEntry>({ kind: 'other', time: t, type: 'Request answered', text: `${action ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` });
-  }
-
-  /** `session_resumed`, `session_changed`, `model_changed`. */
-  private sessionMark(e: PageEvent, t: number): void {
-    // The session marks (issue 14): a resumed log has the earlier session's events above.
-    this.closeMessage();
-    const d = obj(e.data) ?? {};
-    const session = obj(d.session);
-    const sid = str(session?.id);
-    // Marks, not problems: their own icon (not a stop sign), and no raw session id up front.
-    const short = sid ? ` ${sid.slice(0, 8)}` : '';
-    const mark = e.type === 'session_resumed' ? { type: 'Resumed', icon: 'history', text: 'the events above are from before; the worker continues that conversation' }
-      : e.type === 'model_changed' ? { type: 'Model switched', icon: 'arrow-swap', text: str(d.model) ? `to ${str(d.model)}` : '' }
-      : str(d.verb) === 'fork' ? { type: 'Forked', icon: 'repo-forked', text: `into session${short}` } : { type: 'New session', icon: 'add', text: short.trim() };
-    this.add<OtherEntry>({ kind: 'other', time: t, ...mark });
-  }
 
   /** `worker_exit`. */
   private workerExit(e: PageEvent, t: number): void {
@@ -446,24 +329,14 @@ export class LogModel {
     }
     this.tools.clear();
     if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
-    // A stop's own SIGTERM (or the 143 a worker exits with on it) says nothing "stopped" does
-    // not, and read above a resumed session like a crash; a stop that had to kill still says so.
-    const asked = status === 'stopped' && (d.signal === 'SIGTERM' || d.code === 143 || d.code === 0);
-    const how = asked ? '' : d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
-    this.add<ExitEntry>({ kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` });
+    this.add(exitLine(e, t));
   }
 
-  /** Any other event: shown as its fields (unless it is one of the quiet ones). */
-  private other(e: PageEvent, t: number): void {
-    if (QUIET.has(e.type)) return;
-    const { type, timestamp: _t, ...rest } = e;
-    let text: string;
-    try {
-      text = JSON.stringify(rest);
-    } catch {
-      text = '';
-    }
-    this.add<OtherEntry>({ kind: 'other', time: t, type, text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text });
+  /** An event that is one entry of its own (notices.ts); `closes`: it ends the message being streamed. */
+  private notice(e: PageEvent, t: number, make: (e: PageEvent, t: number) => NewEntry | null, closes: boolean): void {
+    if (closes) this.closeMessage();
+    const entry = make(e, t);
+    if (entry) this.add(entry);
   }
 
   private addEnd(e: PageEvent, willRetry: boolean): void {

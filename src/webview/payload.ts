@@ -1,7 +1,8 @@
 // Reading an event's payload on the page: the text of a tool result in either dialect (and of a
 // preview of one too big to send), a message's text or thinking, the origin of a prompt. What the
-// dialects hand over normalised needs none of this: it is kept apart from the fold so that each
-// piece can go once the dialects normalise that payload themselves.
+// dialects hand over normalised needs none of this (a compaction's outcome, for one: pi.ts says
+// it in the model's names): it is kept apart from the fold so that each piece can go once the
+// dialects normalise that payload themselves.
 import type { PageEvent } from '../protocol/messages';
 import type { Change, Origin } from './entries';
 

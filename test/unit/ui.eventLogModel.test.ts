@@ -5,6 +5,7 @@ import { stamped } from '../fixtures/hostStream';
 import { endWords, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
 import { resultText } from '../../src/webview/payload';
+import { normalizePiEvent } from '../../src/core/wire/pi';
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}, t = T): PageEvent => ({ type, timestamp: t, ...fields } as PageEvent);
@@ -144,8 +145,9 @@ describe('ui event log model', () => {
       ev('compaction_start', { data: { reason: 'manual' } }),
       ev('compaction_end', { data: { compaction_id: 'c1', performed: true, summary: 'Summary of 4 messages', tokens_before: 1200, cancelled: false, is_error: false } }),
       ev('compaction_start'),
-      ev('compaction_end', { data: { result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false } }),
-      ev('compaction_end', { data: { cancelled: true } }),
+      // pi's shape, as its dialect hands it over (the page reads the model's names only).
+      slimEvent(normalizePiEvent({ type: 'compaction_end', result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false }) as never),
+      slimEvent(normalizePiEvent({ type: 'compaction_end', aborted: true }) as never),
       ev('queue_update', { data: { steering: ['look at tests'], followUp: ['then summarise', 'and stop'] } }),
       ev('queue_update', { data: { steering: 0, follow_up: 1 } }),
       ev('auto_retry_start', { data: { attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' } }),
@@ -189,6 +191,12 @@ describe('ui event log model', () => {
     const [o] = only(m, 'other');
     assert.equal(o.type, 'brand_new_event');
     assert.ok(o.text.includes('<img src=x onerror=alert(1)>'));
+  });
+
+  it('an unknown type named like an Object member (constructor, toString, __proto__) is an "other" entry too', () => {
+    const m = new LogModel();
+    m.apply(stamped(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((type) => ev(type, { data: { n: 1 } }))));
+    assert.deepEqual(only(m, 'other').map((o) => o.type), ['constructor', 'toString', '__proto__', 'hasOwnProperty']);
   });
 
   it('resultText reads either dialect', () => {

@@ -2,6 +2,9 @@
 // (seed 004) plus the extra fields and types either worker sends. Nothing a worker sends is
 // dropped for being unknown: unrecognised types keep their payload in `data`.
 
+import type * as z from 'zod/mini';
+import type { pageEventSchema } from '../../protocol/hostMessages';
+
 /** The ten loop events of seed 004. */
 export const LOOP_EVENT_TYPES = [
   'agent_start', 'agent_end', 'turn_start', 'turn_end', 'message_start', 'message_update',
@@ -15,9 +18,10 @@ export const EXTRA_EVENT_TYPES = [
   'auto_retry_end', 'extension_error', 'side_completion_start', 'side_completion_update',
   'side_completion_end',
   // Host-made: a line from the worker that is not a protocol message, a guard finding, the
-  // worker's exit, a prompt the host sent (so the log shows who started each turn), and a
+  // worker's exit, a prompt the host sent (so the log shows who started each turn), the host
+  // finding the worker idle when it took it for busy, and a
   // request an extension in the worker left for the person, then what became of it.
-  'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr',
+  'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr', 'state_resync',
   'extension_request', 'extension_request_end',
   // Host-made: the worker resumed an earlier session, moved to another (new_session, fork), or
   // switched its model; each names what it is on now.
@@ -41,14 +45,15 @@ export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_E
  * sees it, so that the Sessions tree, the verbs, the Event Log and API listeners agree on what a
  * turn is. Not τ's `turn_index`, which counts model calls inside one run.
  */
-export interface TurnStamp {
+// A type, not an interface: the page's schema reads it as a loose object, which an interface is not.
+export type TurnStamp = {
   /** The worker's turn, counted by the host from 1 and never reused. */
   index: number;
   /** This event opened the turn: its `source`, `submitter`, `submission_id` and `correlation` are the turn's origin. */
   opens?: true;
   /** This event ended the turn (its settle, or the worker's exit): `end_reason` and `error` say how. */
   ends?: true;
-}
+};
 
 /** Fields the host cut to a preview because the line they came in was very long (events/cutEvent.ts). */
 export interface EventCut {
@@ -60,9 +65,8 @@ export interface EventCut {
   more?: number;
 }
 
-export interface AgentEvent {
-  /** A known type, or whatever the worker called it. */
-  type: KnownEventType | (string & {});
+/** Every field an event may carry, by the model's names; which ones a type carries is its member's. */
+export interface EventFields {
   /** Milliseconds since epoch. */
   timestamp: number;
   /** Stamped by the host: the turn this event belongs to; absent outside a turn. */
@@ -112,6 +116,68 @@ export interface AgentEvent {
   cut?: EventCut;
 }
 
+/** Where a session is kept (core/api.ts SessionRef, said again here: the event model is a leaf). */
+type SessionPlace = { id: string | null; file: string | null };
+
+/** An event of a type the host knows, with what that type carries. */
+type Known<T extends KnownEventType, F extends object = object> = EventFields & { type: T } & F;
+/**
+ * What a host-made or normalised event holds in `data`. Partial, and open to more: τ passes any
+ * type through as it came, so a worker may send a `plan` or a `worker_exit` of its own, and a
+ * reader checks what it reads (the page reads through guards).
+ */
+type DataOf<D extends object> = { data?: Partial<D> & Record<string, unknown> };
+
+export type LoopEvent = Known<(typeof LOOP_EVENT_TYPES)[number]>;
+/** Text or thinking streamed (`delta`, `block_type`, `replace`), or pi's other message updates. */
+export type MessageUpdateEvent = Known<'message_update'>;
+/** The host's prompt, sent: who asked (`source`, `submitter`, `correlation`) and what. */
+export type PromptSentEvent = Known<'prompt_sent', DataOf<{ text: string; streamingBehavior: 'steer' | 'followUp' | null }>>;
+export type WorkerExitEvent = Known<'worker_exit', DataOf<{ code: number | null; signal: string | null; status: 'exited' | 'stopped' | 'failed' }>>;
+export type ProtocolErrorEvent = Known<'protocol_error', DataOf<{ preview: string; bytes: number; count: number }>>;
+export type StateResyncEvent = Known<'state_resync', DataOf<{ reason: string }>>;
+export type GuardViolationEvent = Known<'guard_violation', DataOf<{ action: string; path: string }>>;
+export type ExtensionRequestEvent = Known<'extension_request' | 'extension_request_end', DataOf<{ label: string; sentence: string; status: string; action: string; output: string }>>;
+export type SessionMarkEvent = Known<'session_resumed' | 'session_changed' | 'model_changed', DataOf<{ session: SessionPlace | null; previous: SessionPlace | null; verb: string; model: string | null; asked: string }>>;
+export type CompactionEvent = Known<'compaction_start' | 'compaction_end' | 'auto_compaction_start' | 'auto_compaction_end', DataOf<{ reason: string; synthesized: boolean; performed: boolean; cancelled: boolean; summary: string | null; tokens_before: number | null }>>;
+export type PlanEvent = Known<'plan', DataOf<{ entries: Array<{ content: string; status: string; priority: string | null }> }>>;
+/** The person's words an agent replays (`delta`). */
+export type UserMessageEvent = Known<'user_message'>;
+export type PermissionRequestEvent = Known<'permission_request', DataOf<{ id: string; command: string | null; options: PermissionOption[] }>>;
+export type PermissionEndEvent = Known<'permission_end', DataOf<{ id: string; outcome: 'selected' | 'cancelled'; optionId: string | null; optionName: string | null; optionKind: string | null; note: string | null; rule: string }>>;
+export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; asked: string }>>;
+export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
+export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true }>>;
+export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
+/** Said by the worker beyond the loop, read as they came (their `data` is the worker's own). */
+export type WorkerSaidEvent = Known<'agent_settled' | 'queue_update' | 'auto_retry_start' | 'auto_retry_end' | 'extension_error' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
+
+export type KnownEvent =
+  | LoopEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
+  | ExtensionRequestEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
+  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | WorkerSaidEvent;
+
+/** An event of a type the host does not know: kept whole, its payload in `data`. */
+export type ForeignEvent = EventFields & { type: string };
+
+/**
+ * The one event model: a known type's member, or a foreign event. The union narrows on `type`
+ * only behind `isKnownEvent` (TypeScript cannot take a literal out of `string`, so a switch over
+ * an AgentEvent alone keeps the foreign member in every case); without the guard every field
+ * reads as `EventFields` say, as a foreign event may carry any of them.
+ */
+export type AgentEvent = KnownEvent | ForeignEvent;
+
+/** An event without its time, for the host's makers (the host stamps the time as it emits). */
+export type Untimed<E extends AgentEvent = KnownEvent> = E extends unknown ? Omit<E, 'timestamp'> : never;
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...LOOP_EVENT_TYPES, ...EXTRA_EVENT_TYPES]);
+
+/** Whether the host knows the event's type: then `switch (e.type)` narrows to its member. */
+export function isKnownEvent(e: AgentEvent): e is KnownEvent {
+  return KNOWN_TYPES.has(e.type);
+}
+
 export interface ToolLocation {
   path: string;
   line?: number | null;
@@ -130,3 +196,17 @@ export interface PermissionOption {
   name: string;
   kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | (string & {});
 }
+
+// ---- the page's schema agrees with the model (checked by the compiler, nothing at run time)
+// The Event Log validates events by protocol/hostMessages.ts's pageEventSchema, which may not
+// import the core; so the agreement is checked here: every field the schema types is a field of
+// the model, of a type the schema takes (slimEvent drops a null, so a nullable field's null
+// never travels: the schema's `undefined` covers it).
+type PageShape = (typeof pageEventSchema)['_zod']['def']['shape'];
+type PageTyped = { [K in keyof PageShape]: z.infer<PageShape[K]> };
+type Sent<T> = Exclude<T, null> | undefined;
+type Disagrees = {
+  [K in keyof PageTyped]: K extends keyof AgentEvent ? ([Sent<AgentEvent[K]>] extends [PageTyped[K] | undefined] ? never : K) : K;
+}[keyof PageTyped];
+/** Names a field the page's schema and the model disagree on; compiles only while there is none. */
+export const PAGE_SCHEMA_AGREES: [Disagrees] extends [never] ? true : { disagrees: Disagrees } = true;

@@ -155,7 +155,7 @@ function noteLine(e: AgentEvent): string[] | null {
   switch (e.type) {
     case 'guard_violation': return [`> Guard: \`${e.tool_name ?? ''}\` ${e.error ?? 'violation'}`];
     case 'agent_settled': return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${e.error ? ` (${e.error})` : ''}_`];
-    case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${e.error ?? ''}` : e.data?.cancelled || e.data?.aborted ? 'cancelled' : 'done'}`];
+    case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${e.error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
     case 'session_resumed': return ['---', '', `> Resumed session \`${sessionId()}\`, ${when(e.timestamp)}`];
     case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session \`${sessionId()}\``];
     case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];

@@ -2,7 +2,7 @@
 // vscode-jsonrpc can own correlation: a JSON-RPC request becomes `{id, type, ...params}`, pi's
 // `{type:"response"}` becomes a JSON-RPC response by id, pi's events go to the event path, and
 // `extension_ui_request` becomes a request from the worker that the host answers.
-import { ErrorCodes, Message, type MessageConnection, type NotificationMessage, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc';
+import { ErrorCodes, Message, type NotificationMessage, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
@@ -10,8 +10,9 @@ import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
-import { messagesSchema, modelName, type SessionVerbs } from './sessionVerbs';
-import { parseAnswer, request, sessionRequest } from './requests';
+import type { SessionVerbs } from './sessionVerbs';
+import { methodCaller, modelName } from './requests';
+import { compactResultSchema, PI_METHODS } from './piMethods';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
@@ -245,71 +246,61 @@ export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentE
   }
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
   if (count > 0) event.data = rest;
+  if (type === 'compaction_end' || type === 'auto_compaction_end') compactionOutcome(event, rest);
   return event;
 }
 
-const stateSchema = z.looseObject({
-  model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable().optional(),
-  isStreaming: z.boolean().optional(),
-  sessionId: z.string().nullable().optional(),
-  sessionFile: z.string().nullable().optional(),
+/**
+ * compaction_end (auto_compaction_end before pi 0.59): its outcome said in the model's names
+ * (τ's: `summary`, `tokens_before`, `cancelled`; a failure's text as `error`) beside pi's own
+ * fields, so that no reader learns pi's `result`, `aborted` and `errorMessage`.
+ */
+function compactionOutcome(event: AgentEvent, data: Record<string, unknown>): void {
+  const r = isObject(data.result) ? data.result : undefined;
+  if (typeof r?.summary === 'string') data.summary ??= r.summary;
+  if (typeof r?.tokensBefore === 'number') data.tokens_before ??= r.tokensBefore;
+  if (data.aborted === true) data.cancelled ??= true;
+  if (event.is_error && typeof data.errorMessage === 'string') event.error ??= data.errorMessage;
+  if (Object.keys(data).length) event.data = data;
+}
+
+const pi = methodCaller(PI_METHODS, {
+  whose: 'pi',
+  refusal: (_method, e) => new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data),
+  // A pi too old (or a program too different) to know the verb says so: "Unknown command: X".
+  unknownVerb: (r) => /Unknown command/.test(r.message),
+  unsupported: (command) => `this pi does not know ${command}`,
 });
-
-const compactResultSchema = z.looseObject({ summary: z.string().optional(), tokensBefore: z.number().optional() });
-
-function call(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
-  return request(connection, command, params ?? {}, (e) => new WorkerRefusal(`pi refused: ${e.message}`, e.code, e.data));
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  return parseAnswer(schema, value, `pi's ${what}`);
-}
-
-const sessionStateSchema = z.looseObject({ sessionId: z.string().nullable().optional(), sessionFile: z.string().nullable().optional() });
-const cancelledSchema = z.looseObject({ cancelled: z.boolean() });
-const modelSchema = z.looseObject({ id: z.string(), provider: z.string() });
-const exportSchema = z.looseObject({ path: z.string() });
-// pi 0.73.1 sums its messages, pi 1.x its session's entries; both answer this shape.
-const statsSchema = z.looseObject({
-  tokens: z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() }),
-  cost: z.number().optional(),
-  contextUsage: z.looseObject({ tokens: z.number().nullable(), contextWindow: z.number(), percent: z.number().nullable() }).optional(),
-});
-
-/** A pi too old (or a program too different) to know the verb says so: "Unknown command: X". */
-function sessionCall(connection: MessageConnection, command: string, params?: object): Promise<unknown> {
-  return sessionRequest(call(connection, command, params), (r) => /Unknown command/.test(r.message), `this pi does not know ${command}`);
-}
 
 export const piSessions: SessionVerbs = {
   async current(connection) {
-    const s = parse(sessionStateSchema, await sessionCall(connection, 'get_state'), 'get_state');
+    const s = await pi.sessionCall(connection, 'get_state');
     return { id: s.sessionId ?? null, file: s.sessionFile ?? null };
   },
   async newSession(connection) {
-    return parse(cancelledSchema, await sessionCall(connection, 'new_session'), 'new_session');
+    return await pi.sessionCall(connection, 'new_session');
   },
   // pi's `fork` starts from before an earlier user message; `clone` copies the whole path,
   // which is what τ's `fork` does.
   async fork(connection, entryId) {
     return entryId
-      ? parse(cancelledSchema, await sessionCall(connection, 'fork', { entryId }), 'fork')
-      : parse(cancelledSchema, await sessionCall(connection, 'clone'), 'clone');
+      ? await pi.sessionCall(connection, 'fork', { entryId })
+      : await pi.sessionCall(connection, 'clone');
   },
   async setModel(connection, model) {
     const slash = model.indexOf('/');
     if (slash <= 0 || slash === model.length - 1) throw new WorkerRefusal(`pi names a model as "provider/id"; "${model}" is not one`, null);
-    const m = parse(modelSchema, await sessionCall(connection, 'set_model', { provider: model.slice(0, slash), modelId: model.slice(slash + 1) }), 'set_model');
+    const m = await pi.sessionCall(connection, 'set_model', { provider: model.slice(0, slash), modelId: model.slice(slash + 1) });
     return { model: modelName(m) };
   },
   async exportHtml(connection, outputPath) {
-    return parse(exportSchema, await sessionCall(connection, 'export_html', outputPath ? { outputPath } : {}), 'export_html');
+    return await pi.sessionCall(connection, 'export_html', outputPath ? { outputPath } : {});
   },
   async messages(connection) {
-    return parse(messagesSchema, await sessionCall(connection, 'get_messages'), 'get_messages').messages;
+    return (await pi.sessionCall(connection, 'get_messages')).messages;
   },
   async usage(connection) {
-    const s = parse(statsSchema, await sessionCall(connection, 'get_session_stats'), 'get_session_stats');
+    const s = await pi.sessionCall(connection, 'get_session_stats');
     return {
       scope: 'session', input: s.tokens.input, output: s.tokens.output, cacheRead: s.tokens.cacheRead, cacheWrite: s.tokens.cacheWrite,
       contextTokens: s.contextUsage?.tokens ?? null, contextWindow: s.contextUsage?.contextWindow ?? null,
@@ -344,16 +335,13 @@ export const piDialect: Dialect = {
     return args;
   },
   async probe(connection): Promise<ProbeInfo> {
-    const parsed = stateSchema.safeParse(await call(connection, 'get_state'));
-    if (!parsed.success) throw new Error(`pi's get_state answer is malformed: ${z.prettifyError(parsed.error)}`);
-    const s = parsed.data;
-    const model = s.model ? [s.model.provider, s.model.id].filter(Boolean).join('/') || null : null;
-    return { model, sessionId: s.sessionId ?? null, sessionFile: s.sessionFile ?? null, streaming: s.isStreaming === true, protocolVersion: null };
+    const s = await pi.call(connection, 'get_state');
+    return { model: modelName(s.model), sessionId: s.sessionId ?? null, sessionFile: s.sessionFile ?? null, streaming: s.isStreaming === true, protocolVersion: null };
   },
   async prompt(connection, request: PromptRequest) {
-    const params: Record<string, unknown> = { message: request.text };
+    const params: { message: string; streamingBehavior?: 'steer' | 'followUp' } = { message: request.text };
     if (request.streamingBehavior) params.streamingBehavior = request.streamingBehavior;
-    const answer = await call(connection, 'prompt', params);
+    const answer = await pi.call(connection, 'prompt', params);
     // pi 1.x says what became of the prompt: started, queued, or handled (an extension command
     // or input handler consumed it, and no run starts for it).
     const disposition = (answer as { disposition?: unknown } | null)?.disposition;
@@ -361,13 +349,13 @@ export const piDialect: Dialect = {
     return { submissionId: request.submissionId ?? null, handled: disposition === 'handled' };
   },
   async abort(connection) {
-    await call(connection, 'abort');
+    await pi.call(connection, 'abort');
     return { compactionId: null };
   },
   async compact(connection, instructions): Promise<CompactAck> {
     let result: unknown;
     try {
-      result = await call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
+      result = await pi.call(connection, 'compact', instructions ? { customInstructions: instructions } : {});
     } catch (error) {
       // pi 1.x: "Nothing to compact (session too small)", "Already compacted". Not a failure.
       if (error instanceof WorkerRefusal && NOTHING_TO_COMPACT.test(error.message)) {

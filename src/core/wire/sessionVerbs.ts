@@ -29,9 +29,4 @@ export interface SessionVerbs {
   messages(connection: MessageConnection): Promise<Array<Record<string, unknown>>>;
 }
 
-/** "provider/id" from a worker's model object. */
-export function modelName(m: { id?: string; provider?: string } | null | undefined): string | null {
-  return m ? [m.provider, m.id].filter(Boolean).join('/') || null : null;
-}
-
 export const messagesSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.string() })) });

@@ -10,8 +10,9 @@ import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, ty
 import { fastChecker, isPlain } from '../../protocol/fastParse';
 import { currentKey, currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { tauPreflight } from './tauVersion';
-import { messagesSchema as sessionMessagesSchema, modelName, Unsupported, type SessionVerbs } from './sessionVerbs';
-import { parseAnswer, request, sessionRequest } from './requests';
+import { Unsupported, type SessionVerbs } from './sessionVerbs';
+import { methodCaller, modelName } from './requests';
+import { requestSchema, TAU_METHODS, type TauPromptParams } from './tauMethods';
 
 const nullableString = z.string().nullable().optional();
 // The fields of τ's event the host reads, with their types. Unknown fields are tolerated, as τ
@@ -192,52 +193,23 @@ function admissible(connection: MessageConnection, method: string, params: objec
   }
 }
 
-async function call(connection: MessageConnection, method: string, params?: object): Promise<Record<string, unknown>> {
-  admissible(connection, method, params ?? {});
-  const result = await request(connection, method, params ?? {}, (e) => {
+const tau = methodCaller(TAU_METHODS, {
+  whose: 'τ',
+  refusal(method, e) {
     const meaning = TAU_ERRORS[e.code];
     return new WorkerRefusal(`τ refused ${method} (${e.code}${meaning ? `: ${meaning}` : ''}): ${e.message}`, e.code, e.data);
-  });
-  return (result ?? {}) as Record<string, unknown>;
-}
-
-const capabilitiesSchema = z.looseObject({
-  protocol_version: z.string().regex(/^\d+\.\d+$/),
-  dialect: z.string().optional(),
-  commands: z.array(z.looseObject({ name: z.string() })).optional(),
-  events: z.array(z.string()).optional(),
-  limits: z.looseObject({ max_request_line_bytes: z.number().int().positive().optional() }).optional(),
+  },
+  admit: admissible,
+  // A verb this τ's get_capabilities does not list is not sent; one it answers -32601 to is not offered either.
+  unknownVerb: (r) => r.code === -32601,
+  unsupported: (method) => `this worker does not offer ${method}`,
+  unsupportedBefore(connection, method) {
+    const n = negotiated.get(connection);
+    return n && n.commands.size > 0 && !n.commands.has(method) ? `this τ (protocol ${n.version}) does not offer ${method}` : null;
+  },
+  // τ answers some verbs with null; read as an empty object.
+  emptyAnswer: {},
 });
-const stateSchema = z.looseObject({
-  session_id: z.string().nullable().optional(),
-  is_streaming: z.boolean().optional(),
-  model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable().optional(),
-});
-const promptAckSchema = z.looseObject({ accepted: z.boolean(), submission_id: z.string().nullable().optional(), rejection_reason: nullableString });
-const abortSchema = z.looseObject({ status: z.string(), compaction_id: z.string().nullable().optional() });
-const messagesSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })) });
-const compactAckSchema = z.looseObject({ accepted: z.boolean(), compaction_id: z.string() });
-
-const fieldSchema = z.looseObject({
-  name: z.string(), kind: z.string(), label: z.string().nullable().optional(),
-  options: z.array(z.string()).nullable().optional(), required: z.boolean().optional(),
-});
-const requestSchema = z.looseObject({
-  entry_id: z.string(),
-  extension: z.string(),
-  sentence: z.string(),
-  label: z.string(),
-  lock: z.boolean(),
-  ask: z.looseObject({
-    title: z.string(),
-    body: z.looseObject({ kind: z.string(), text: z.string().optional() }).nullable().optional(),
-    fields: z.array(fieldSchema).optional(),
-    actions: z.array(z.looseObject({ label: z.string() })),
-  }).nullable(),
-  release: z.string().nullable().optional(),
-});
-const pendingSchema = z.looseObject({ request: requestSchema.nullable() });
-const answeredSchema = z.looseObject({ handled: z.boolean(), output: z.string().nullable().optional() });
 
 function asExtensionRequest(r: z.infer<typeof requestSchema>): ExtensionRequest {
   return {
@@ -250,10 +222,6 @@ function asExtensionRequest(r: z.infer<typeof requestSchema>): ExtensionRequest 
       actions: r.ask.actions.map((a) => a.label),
     },
   };
-}
-
-function expect<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  return parseAnswer(schema, value, `τ's ${what}`);
 }
 
 /** τ's console scripts, by name (`ffwf-tau`, or `tau`, with Windows' extensions). */
@@ -272,36 +240,14 @@ function tauSource(origin: string): string {
   return origin === 'api' ? 'extension' : 'rpc';
 }
 
-const cancelledSchema = z.looseObject({ cancelled: z.boolean() });
-const sessionStateSchema = z.looseObject({ session_id: z.string().nullable().optional(), addressable: z.boolean().optional() });
-const sessionsSchema = z.looseObject({ sessions: z.array(z.looseObject({ session_id: z.string(), ref: z.string().nullable().optional() })) });
-const setModelSchema = z.looseObject({ model: z.looseObject({ id: z.string().optional(), provider: z.string().optional() }).nullable() });
-const tokens = z.number().int().nonnegative();
-const statsSchema = z.looseObject({
-  context: z.looseObject({ tokens: z.number() }),
-  context_window: z.number().nullable(),
-  // The last model call's usage; τ keeps no session total.
-  usage: z.looseObject({
-    input_tokens: tokens, output_tokens: tokens, cache_read_tokens: tokens.optional(), cache_write_tokens: tokens.optional(),
-    cache_reported: z.boolean().optional(), cost: z.record(z.string(), z.number()).optional(),
-  }).nullable(),
-});
-
-/** A verb this τ's get_capabilities does not list is not sent; one it answers -32601 to is not offered either. */
-async function sessionCall(connection: MessageConnection, method: string, params: object = {}): Promise<Record<string, unknown>> {
-  const n = negotiated.get(connection);
-  if (n && n.commands.size > 0 && !n.commands.has(method)) throw new Unsupported(`this τ (protocol ${n.version}) does not offer ${method}`);
-  return sessionRequest(call(connection, method, params), (r) => r.code === -32601, `this worker does not offer ${method}`);
-}
-
 export const tauSessions: SessionVerbs = {
   async current(connection) {
-    const state = expect(sessionStateSchema, await call(connection, 'get_state'), 'get_state');
+    const state = await tau.call(connection, 'get_state');
     // τ names no file in its state; list_sessions' ref is the file store's path. An
     // unpersisted session (--no-session) is not listed.
     let file: string | null = null;
     if (state.session_id && state.addressable !== false && negotiated.get(connection)?.commands.has('list_sessions')) {
-      const { sessions } = expect(sessionsSchema, await call(connection, 'list_sessions'), 'list_sessions');
+      const { sessions } = await tau.call(connection, 'list_sessions');
       file = sessions.find((row) => row.session_id === state.session_id)?.ref ?? null;
     }
     return { id: state.session_id ?? null, file };
@@ -309,27 +255,27 @@ export const tauSessions: SessionVerbs = {
   // Under --mode rpc τ refuses --session at startup and points at switch_session instead.
   async resume(connection, ref) {
     if (!ref.id) throw new Unsupported('τ resumes a session by its id, and this reference names only a file');
-    return expect(cancelledSchema, await sessionCall(connection, 'switch_session', { session_id: ref.id }), 'switch_session');
+    return await tau.sessionCall(connection, 'switch_session', { session_id: ref.id });
   },
   async newSession(connection) {
-    return expect(cancelledSchema, await sessionCall(connection, 'new_session', {}), 'new_session');
+    return await tau.sessionCall(connection, 'new_session', {});
   },
   async fork(connection, entryId) {
     if (entryId) throw new Unsupported('τ\'s fork copies the whole conversation; it takes no entry to fork from');
-    return expect(cancelledSchema, await sessionCall(connection, 'fork', {}), 'fork');
+    return await tau.sessionCall(connection, 'fork', {});
   },
   async setModel(connection, model) {
-    const r = expect(setModelSchema, await sessionCall(connection, 'set_model', { name: model }), 'set_model');
+    const r = await tau.sessionCall(connection, 'set_model', { name: model });
     return { model: modelName(r.model) };
   },
   exportHtml() {
     return Promise.reject(new Unsupported('τ declines export_html (its get_capabilities lists it as declined: rendering belongs in the host); export the session as Markdown instead'));
   },
   async messages(connection) {
-    return expect(sessionMessagesSchema, await sessionCall(connection, 'get_messages'), 'get_messages').messages;
+    return (await tau.sessionCall(connection, 'get_messages')).messages;
   },
   async usage(connection) {
-    const s = expect(statsSchema, await sessionCall(connection, 'get_session_stats'), 'get_session_stats');
+    const s = await tau.sessionCall(connection, 'get_session_stats');
     const u = s.usage;
     // "Not set by any τ provider" (its Usage schema): a cost is shown only where one came.
     const cost = u?.cost && typeof u.cost.total === 'number' ? u.cost.total : null;
@@ -368,7 +314,7 @@ export const tauDialect: Dialect = {
     return out;
   },
   async probe(connection): Promise<ProbeInfo> {
-    const caps = expect(capabilitiesSchema, await call(connection, 'get_capabilities'), 'get_capabilities');
+    const caps = await tau.call(connection, 'get_capabilities');
     const protocol = tauProtocol(caps.protocol_version);
     if ('error' in protocol) throw new Error(protocol.error);
     negotiated.set(connection, {
@@ -378,28 +324,27 @@ export const tauDialect: Dialect = {
       events: new Set(caps.events ?? []),
       maxRequestLineBytes: caps.limits?.max_request_line_bytes ?? null,
     });
-    const state = expect(stateSchema, await call(connection, 'get_state'), 'get_state');
-    const model = state.model ? [state.model.provider, state.model.id].filter(Boolean).join('/') || null : null;
-    return { model, sessionId: state.session_id ?? null, streaming: state.is_streaming === true, protocolVersion: caps.protocol_version };
+    const state = await tau.call(connection, 'get_state');
+    return { model: modelName(state.model), sessionId: state.session_id ?? null, streaming: state.is_streaming === true, protocolVersion: caps.protocol_version };
   },
   async prompt(connection, request) {
-    const params: Record<string, unknown> = { text: request.text };
+    const params: TauPromptParams = { text: request.text };
     if (request.source) params.source = tauSource(request.source);
     if (request.submitter) params.submitter = request.submitter;
     if (request.submissionId) params.submission_id = request.submissionId;
     const origin = request.source && !TAU_SOURCES.has(request.source) ? { origin: request.source } : undefined;
     if (request.correlation || origin) params.correlation = { ...request.correlation, ...origin };
     if (request.streamingBehavior) params.multitask_strategy = request.streamingBehavior === 'steer' ? 'steer' : 'enqueue';
-    const ack = expect(promptAckSchema, await call(connection, 'prompt', params), 'prompt');
+    const ack = await tau.call(connection, 'prompt', params);
     if (!ack.accepted) throw new WorkerRefusal(`τ did not accept the prompt: ${ack.rejection_reason ?? 'no reason given'}`, null);
     return { submissionId: ack.submission_id ?? null };
   },
   async abort(connection) {
-    const r = expect(abortSchema, await call(connection, 'abort'), 'abort');
+    const r = await tau.call(connection, 'abort');
     return { compactionId: r.compaction_id ?? null };
   },
   async toolCallArgs(connection, toolCallId) {
-    const { messages } = expect(messagesSchema, await call(connection, 'get_messages'), 'get_messages');
+    const { messages } = await tau.call(connection, 'get_messages');
     for (let i = messages.length - 1; i >= 0; i--) {
       const content = messages[i].content;
       if (!Array.isArray(content)) continue;
@@ -413,15 +358,15 @@ export const tauDialect: Dialect = {
   async pendingRequest(connection) {
     // A τ without the verb (before 0.10.1) has no requests to read.
     if (!negotiated.get(connection)?.commands.has('get_pending_request')) return null;
-    const { request } = expect(pendingSchema, await call(connection, 'get_pending_request'), 'get_pending_request');
+    const { request } = await tau.call(connection, 'get_pending_request');
     return request ? asExtensionRequest(request) : null;
   },
   async answerRequest(connection, id, action, values) {
-    const r = expect(answeredSchema, await call(connection, 'answer_request', { request_id: id, action, values }), 'answer_request');
+    const r = await tau.call(connection, 'answer_request', { request_id: id, action, values });
     return { handled: r.handled, output: r.output ?? null };
   },
   async compact(connection, instructions): Promise<CompactAck> {
-    const ack = expect(compactAckSchema, await call(connection, 'compact', instructions ? { custom_instructions: instructions } : {}), 'compact');
+    const ack = await tau.call(connection, 'compact', instructions ? { custom_instructions: instructions } : {});
     return { compactionId: ack.compaction_id };
   },
 };

@@ -1,6 +1,6 @@
 // After an aborted turn: the shell commands the agent started during it and left running are
 // ended by the host, and the log says which.
-import type { AgentEvent } from '../events/agentEvent';
+import type { Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
 import type { Terminals } from './terminals';
 import type { Baseline, WorkerProcess } from './workerProcess';
@@ -15,7 +15,7 @@ export interface SweepSite {
   killGraceMs: number;
   say(text: string): void;
   /** A host event, through the turn fold. */
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
 }
 
 export async function sweepAfterAbort(w: SweepSite): Promise<void> {

@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc';
 import type { ClientFileAccess } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import type { ResolvedPolicy } from '../guard/policy';
 import { GUARD_NAME } from '../guard/veto';
@@ -24,9 +24,9 @@ export interface ClientFilesSite {
   cwd: string;
   files?: ClientFileAccess;
   policy: ResolvedPolicy | null;
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   /** The guard's finding, marked on its tool call. */
-  report(event: Omit<AgentEvent, 'timestamp'>): void;
+  report(event: Untimed): void;
   /** The guard judged this call's write here, before it happened: no audit after it is needed. */
   judged(toolCallId: string): void;
 }

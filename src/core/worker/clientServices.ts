@@ -2,7 +2,7 @@
 // before its tools run (permissions.ts), serves its file requests (clientFiles.ts) and runs its
 // terminals (terminals.ts). Under the guard each is judged by the guard's policy first.
 import type { SupervisorOptions, WorkerSpec } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { Untimed } from '../events/agentEvent';
 import { permissionVeto } from '../guard/wall';
 import { ClientFiles } from './clientFiles';
 import type { Launch } from './launch';
@@ -30,9 +30,9 @@ export interface ClientServicesSite {
   auditLater: AuditWhenRun;
   inTurn(): boolean;
   /** A host event, through the turn fold. */
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   /** A host finding about the worker's calls (a guard violation). */
-  report(event: Omit<AgentEvent, 'timestamp'>): void;
+  report(event: Untimed): void;
   changed(): void;
   /** The agent asked before a write: its writes meet the wall. */
   askedBeforeWriting(): void;

@@ -5,7 +5,7 @@
 // goes back with `answer_request`. Nobody to ask (a headless host), or a dismissed dialog, leaves
 // the request standing, said in the log: τ keeps refusing prompts with its own sentence, so
 // nothing hangs and nothing is answered in the person's name.
-import type { AgentEvent } from '../events/agentEvent';
+import type { Untimed } from '../events/agentEvent';
 import type { UiRequest, UiResponse } from '../api';
 import type { ExtensionRequest } from '../wire/dialect';
 
@@ -17,7 +17,7 @@ export interface ExtensionRequestDeps {
   answer(id: string, action: string, values: Record<string, unknown>): Promise<{ handled: boolean; output: string | null }>;
   /** The person, through the host's UI; undefined when the host is headless. */
   ask: Ask | undefined;
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   /** The request that stands after each look (null: none), and whether its dialogs are up. */
   standing?(req: ExtensionRequest | null, asking: boolean): void;
 }

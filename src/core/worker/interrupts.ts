@@ -4,7 +4,7 @@
 // bounded by the settle timeout and by the worker's exit.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type { AbortResult, CompactResult, PromptResult, Provenance, RedirectResult, SupervisorLimits } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { Untimed } from '../events/agentEvent';
 import type { Dialect, DialectTraits } from '../wire/dialect';
 import { checkPrompt } from './limits';
 import type { TurnTracker } from './turns';
@@ -13,7 +13,7 @@ import type { Waits } from './waits';
 /** What of its worker these verbs use. */
 export interface InterruptPort {
   /** A host event, through the turn fold. */
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   readonly id: string;
   readonly limits: SupervisorLimits;
   readonly dialect: Dialect;

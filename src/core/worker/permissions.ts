@@ -3,7 +3,7 @@
 // `onPermission`), the worker shows as needing input while it is open, the log shows both the
 // question and the answer, and an abort answers every open question `cancelled`, as ACP asks.
 import type { PermissionAnswer, PermissionRequest } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { Untimed } from '../events/agentEvent';
 import type { PermissionAsk } from '../api';
 import type { AgentRequest } from '../wire/dialect';
 import { GUARD_NAME } from '../guard/veto';
@@ -13,14 +13,14 @@ import { PermissionRules } from './permissionRules';
 export interface PermissionSite {
   workerId: string;
   ask?: (req: PermissionRequest) => Promise<PermissionAnswer>;
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   pending: PendingInputs;
   /** A turn is running: a question outside one is answered cancelled. */
   inTurn(): boolean;
   /** The guard's reason to reject the call without asking; null: ask. Absent: no guard. */
   veto?: (ask: PermissionAsk) => string | null;
   /** The guard's finding, marked on its tool call. */
-  report?: (event: Omit<AgentEvent, 'timestamp'>) => void;
+  report?: (event: Untimed) => void;
   /** The worker's state changed (a rule remembered or forgotten). */
   changed?: () => void;
 }

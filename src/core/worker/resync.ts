@@ -2,7 +2,7 @@
 // picture (a line the worker sent was lost while a turn ran, and with it perhaps the turn's end;
 // or the worker accepted a prompt and no turn began), it asks the worker itself, after a pause
 // and again while the doubt lasts, until the events clear it or the worker's answer does.
-import type { AgentEvent } from '../events/agentEvent';
+import type { Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type { TurnTracker } from './turns';
@@ -74,7 +74,7 @@ export interface StateCheckPort {
   /** A line for the worker's protocol output. */
   say(text: string): void;
   /** A host event; state_resync goes through the turn fold, which ends what the correction settles. */
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
 }
 
 /** Asks the worker whether it is still busy; corrects the host's picture if it is not. */

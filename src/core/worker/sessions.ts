@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type { MarkdownResult, SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta } from '../export/markdown';
 import type { Dialect, ProbeInfo } from '../wire/dialect';
 import { Unsupported, type SessionVerbs } from '../wire/sessionVerbs';
@@ -20,7 +20,7 @@ export interface SessionSite {
   request<T>(send: (connection: MessageConnection) => Promise<T>, what: string): Promise<T>;
   /** Why the worker cannot take a session verb now (starting, streaming, gone), or null. */
   busy(): string | null;
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   changed(): void;
   output(text: string): void;
 }

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
@@ -24,11 +24,11 @@ export interface TerminalsSite {
   cwd: string;
   /** The worker's own environment, under the request's. */
   env: Record<string, string>;
-  emit(event: Omit<AgentEvent, 'timestamp'>): void;
+  emit(event: Untimed): void;
   killGraceMs: number;
   /** Under a guard without bash, a command cannot be confined by path: refused as pi's guard drops bash. */
   shellBlocked: boolean;
-  report(event: Omit<AgentEvent, 'timestamp'>): void;
+  report(event: Untimed): void;
   /** A command was spawned: the supervisor puts it with the worker (its cgroup, its watchdog entry). */
   spawned?: (pid: number) => void;
 }

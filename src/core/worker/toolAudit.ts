@@ -1,7 +1,7 @@
 // The host's audit of each tool call, for workers it cannot load a guard into (τ, others): after
 // the fact, not a sandbox, since the call may already be running when its arguments are judged.
 // τ's events carry no arguments, so they are read from the worker's messages.
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { auditKindCall, auditToolCall, extractPaths } from '../guard/audit';
 import type { Dialect } from '../wire/dialect';
 import type { MessageConnection } from 'vscode-jsonrpc';
@@ -17,7 +17,7 @@ export interface AuditPort {
   /** A request to the worker, bounded by the command timeout and by its exit. */
   request<T>(pending: Promise<T>, what: string): Promise<T>;
   /** The host's finding, as a guard_violation event marked on its tool call. */
-  report(event: Omit<AgentEvent, 'timestamp'>): void;
+  report(event: Untimed): void;
   abort(): Promise<unknown>;
 }
 

@@ -16,7 +16,7 @@
 // counts nothing itself.
 import { resolve } from 'node:path';
 import type { Provenance, TurnSummary } from '../api';
-import type { AgentEvent, TurnStamp } from '../events/agentEvent';
+import { isKnownEvent, type AgentEvent, type TurnStamp } from '../events/agentEvent';
 
 const MAX_TURNS_KEPT = 50;
 const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);
@@ -35,21 +35,31 @@ export interface Settlement {
 /** What a worker does after its turn's run ended and before the turn settles. */
 export type AfterTurn = 'retry' | 'compaction' | 'continuation' | 'settling';
 
+/**
+ * Where the worker is in its turns, one state at a time (the transitions are `to()`'s callers
+ * in `fold`, `begin`, `end`, `settle`, `exited`):
+ * - `idle`: no turn;
+ * - `retryNext`: no turn, but pi 0.73.1 announced a retry after its failed run's turn had
+ *   settled: the next run is that retry, a turn the worker begins itself;
+ * - `compactionRun`: no turn; τ's compaction runs in an agent_start/agent_end pair of its own;
+ * - `running`: a turn's run goes on;
+ * - `runEnded`: the turn's run ended (agent_end) and its settling is awaited;
+ * - `retrying`: the run ended and another attempt follows within the same turn.
+ */
+export type TurnPhase = 'idle' | 'retryNext' | 'compactionRun' | 'running' | 'runEnded' | 'retrying';
+
+const IN_TURN: ReadonlySet<TurnPhase> = new Set(['running', 'runEnded', 'retrying']);
+
 export class TurnTracker {
-  private inTurn = false;
+  private phase: TurnPhase = 'idle';
   /** Prompts the worker accepted whose agent_start has not been seen yet. */
   private pendingStarts = 0;
   private starts = 0;
   /** Whether the worker ends turns with agent_settled: by its version, else learned (null: not known). */
   private sendsSettled: boolean | null = null;
-  /** The current turn's run ended (agent_end) and its settling is awaited. */
-  private runEnded = false;
-  private willRetry = false;
-  /** The worker announced a retry after its turn had settled: the next run is that retry. */
-  private retryBegins = false;
   private queued = 0;
+  /** A compaction runs (the worker's own, or one the host asked for): beside a turn or alone. */
   compacting = false;
-  compactionBracket = false;
   turnCount = 0;
   lastEndReason: string | null = null;
   lastError: string | null = null;
@@ -60,7 +70,10 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
-  /** The turn that settled on an event other than agent_settled: the host's agent_settled ends it. */
+  /**
+   * The turn that settled on an event other than agent_settled, for the host's agent_settled
+   * that `observe` makes right after that event: an outbox, emptied in the same `observe`.
+   */
   private unannounced: { index: number | null; settlement: Settlement } | null = null;
   /** The stamp of every event inside the current turn but its opening and its end. */
   private inTurnStamp: TurnStamp = Object.freeze({ index: 0 });
@@ -70,6 +83,11 @@ export class TurnTracker {
     this.turnCount = turnsBefore;
   }
 
+  /** Inside a turn: its run, or the work after it until it settles. */
+  private get inTurn(): boolean {
+    return IN_TURN.has(this.phase);
+  }
+
   /** Busy with a turn (its run, or the work after it): a plain prompt is refused. */
   get streaming(): boolean {
     return this.inTurn || this.pendingStarts > 0;
@@ -77,9 +95,9 @@ export class TurnTracker {
 
   /** What the worker does after the turn's run, until it settles; null while the run goes on, or idle. */
   get afterTurn(): AfterTurn | null {
-    if (!this.inTurn || !this.runEnded) return null;
+    if (this.phase !== 'runEnded' && this.phase !== 'retrying') return null;
     if (this.compacting) return 'compaction';
-    if (this.willRetry) return 'retry';
+    if (this.phase === 'retrying') return 'retry';
     if (this.queued > 0) return 'continuation';
     return 'settling';
   }
@@ -117,11 +135,10 @@ export class TurnTracker {
       e.turn = { index: turn.index, ends: true };
       e.end_reason ??= turn.endReason;
     }
-    this.inTurn = false;
-    this.runEnded = false;
+    // A retry the worker announced stays announced; anything else is over.
+    if (this.phase !== 'retryNext') this.phase = 'idle';
     this.pendingStarts = 0;
     this.compacting = false;
-    this.compactionBracket = false;
   }
 
   /**
@@ -189,6 +206,8 @@ export class TurnTracker {
   }
 
   private fold(e: AgentEvent): void {
+    // A type the host does not know tells it nothing of turns.
+    if (!isKnownEvent(e)) return;
     switch (e.type) {
       // The host's own events: what it sent, what it found, how the worker went.
       case 'prompt_sent':
@@ -203,14 +222,14 @@ export class TurnTracker {
         return;
       case 'agent_start':
         if (this.compacting && !e.submission_id && !this.inTurn) {
-          this.compactionBracket = true;
+          this.phase = 'compactionRun';
           return;
         }
         this.begin(e);
         return;
       case 'agent_end':
-        if (this.compactionBracket) {
-          this.compactionBracket = false;
+        if (this.phase === 'compactionRun') {
+          this.phase = 'idle';
           return;
         }
         this.end(e);
@@ -222,11 +241,11 @@ export class TurnTracker {
       case 'auto_retry_start':
         // pi 0.73.1 says it retries only after the failed run's agent_end, which ended the turn:
         // the retry is a turn of its own, begun by the worker, not by the next prompt.
-        if (this.inTurn) this.willRetry = true;
-        else this.retryBegins = true;
+        if (this.phase === 'runEnded') this.phase = 'retrying';
+        else if (this.phase === 'idle') this.phase = 'retryNext';
         return;
       case 'auto_retry_end':
-        this.retryBegins = false;
+        if (this.phase === 'retryNext') this.phase = 'idle';
         return;
       case 'queue_update': {
         const d = e.data ?? {};
@@ -258,21 +277,15 @@ export class TurnTracker {
   }
 
   private begin(e: AgentEvent): void {
-    if (this.inTurn) {
-      // A retry's (or a continuation's) agent_start belongs to the same turn.
-      this.runEnded = false;
-      this.willRetry = false;
-      return;
-    }
+    const retry = this.phase === 'retryNext';
+    // A retry's (or a continuation's) agent_start belongs to the same turn.
+    const inTurn = this.inTurn;
+    this.phase = 'running';
+    if (inTurn) return;
     this.starts++;
     if (this.pendingStarts > 0) this.pendingStarts--;
-    this.inTurn = true;
-    this.runEnded = false;
-    this.willRetry = false;
     this.toolsById.clear();
     this.turnCount++;
-    const retry = this.retryBegins;
-    this.retryBegins = false;
     const recorded = e.submission_id || retry ? undefined : this.provenance.shift();
     if (retry) e.source ??= 'retry';
     // The opening event carries the turn's origin: the worker's own (τ), else the one the host
@@ -308,8 +321,7 @@ export class TurnTracker {
       turn.endReason = this.lastEndReason;
       turn.error = this.lastError;
     }
-    this.runEnded = true;
-    this.willRetry = e.will_retry === true;
+    this.phase = e.will_retry === true ? 'retrying' : 'runEnded';
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
     if (e.will_retry || this.sendsSettled || (this.queued > 0 && e.end_reason !== 'aborted')) return;
@@ -324,9 +336,7 @@ export class TurnTracker {
     const u = { index: turn ? turn.index : null, settlement: { endReason, error, at } };
     if (by) this.describe(by, u);
     else this.unannounced = u;
-    this.inTurn = false;
-    this.runEnded = false;
-    this.willRetry = false;
+    this.phase = 'idle';
     this.onSettled({ endReason, error, at });
   }
 

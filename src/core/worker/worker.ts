@@ -8,7 +8,7 @@
 // clientServices.ts, and what the supervisor hands it in workerSetup.ts.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type { AbortResult, CompactResult, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult, DialectName, StopResult, WorkerSpec, WorkerState } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
 import { lineStandsFor } from '../events/workerLine';
 import { traitsOf, type DialectTraits, type ProbeInfo } from '../wire/dialect';
@@ -323,12 +323,12 @@ export class Worker {
   }
 
   /** The host's own events take the same fold as the worker's. */
-  private emitHostEvent(partial: Omit<AgentEvent, 'timestamp'>): void {
+  private emitHostEvent(partial: Untimed<AgentEvent>): void {
     void this.receive({ ...partial, timestamp: Date.now() } as AgentEvent);
   }
 
   /** For the host's own findings about this worker's calls (guard audits). */
-  report(event: Omit<AgentEvent, 'timestamp'>): void {
+  report(event: Untimed): void {
     if (event.type === 'guard_violation' && event.tool_call_id !== undefined) this.turns.markViolation(event.tool_call_id ?? null, event.error ?? 'guard violation');
     this.emitHostEvent(event);
   }

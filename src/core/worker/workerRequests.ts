@@ -4,7 +4,7 @@
 // sends is kept as an event, never dropped for being unknown.
 import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import type { UiNotice, UiRequest, UiResponse } from '../api';
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
 import { UI_REQUEST_PREFIX } from '../wire/pi';
 import { ExtensionRequests } from './extensionRequests';
@@ -19,7 +19,7 @@ export interface PersonUi {
   onUiNotice?: (notice: UiNotice) => void;
 }
 
-type Emit = (event: Omit<AgentEvent, 'timestamp'>) => void;
+type Emit = (event: Untimed<AgentEvent>) => void;
 
 /** The connection's handlers for what the worker sends outside its events. */
 export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs, agent: { dialect: Dialect; permissions: Permissions; files: ClientFiles; terminals: Terminals }) {

@@ -1,0 +1,142 @@
+// The log's notices: events that each become one entry of their own, read from that event alone
+// (a warning, a mark, a queue change, a retry, an exit line, anything unknown). Pure: the model
+// (model.ts) adds what these return; the events that change what the model holds open (a
+// message, a tool call, a question, a plan, a compaction) are its own.
+import type { PageEvent } from '../protocol/messages';
+import type { Entry } from './entries';
+import { obj, QUIET, resultText, str } from './payload';
+
+/** An entry before the model numbers it. */
+export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id' | 'version'> : never) : never;
+type Notice = (e: PageEvent, t: number) => NewEntry | null;
+
+const warning = (t: number, title: string, text: string): NewEntry => ({ kind: 'warning', time: t, title, text });
+const dataOf = (e: PageEvent): Record<string, unknown> => obj(e.data) ?? {};
+
+/** The host kept only a preview of this event's long fields (core/events/cutEvent.ts). */
+export function cutNotice(e: PageEvent, t: number): NewEntry | null {
+  const cut = obj(e.cut);
+  if (!cut || !Array.isArray(cut.fields)) return null;
+  const fields = (cut.fields as unknown[]).map((f) => `${str(obj(f)?.path) ?? '?'} (${Number(obj(f)?.chars ?? 0).toLocaleString('en-US')} characters)`).join(', ');
+  const more = typeof cut.more === 'number' ? ` and ${cut.more} more` : '';
+  return warning(t, `Cut: ${e.type}`, `a ${(Number(cut.lineChars) / (1024 * 1024)).toFixed(1)} MiB line from the worker; the host kept a preview (first and last characters) of ${fields}${more}`);
+}
+
+/** `processes_ended`: what the host ended after an abort. */
+const processesEnded: Notice = (e, t) => {
+  const d = dataOf(e);
+  const list = Array.isArray(d.processes)
+    ? d.processes.map((p) => {
+        const o = obj(p);
+        return `${str(o?.command) ?? 'a process'} (pid ${typeof o?.pid === 'number' ? o.pid : '?'})`;
+      })
+    : [];
+  return warning(t, 'The host ended what the worker left running after the abort', list.join('\n'));
+};
+
+/** `terminal`: a command the agent runs in a host terminal, refused, or ended by the host. */
+const terminal: Notice = (e, t) => {
+  const d = dataOf(e);
+  if (e.is_error) return warning(t, 'A terminal of the agent was refused', e.error ?? '');
+  if (d.op === 'ended') {
+    const list = Array.isArray(d.terminals) ? d.terminals.map((x) => str(obj(x)?.command) ?? 'a command') : [];
+    return warning(t, `The host ended the agent's terminal commands (${str(d.reason) ?? 'stop'})`, list.join('\n'));
+  }
+  return d.op === 'create' ? { kind: 'other', time: t, type: 'terminal', text: `runs in a host terminal: ${str(d.command) ?? ''}` } : null;
+};
+
+/** `client_file`: a file the agent wrote through the host, or a file request refused. */
+const clientFile: Notice = (e, t) => {
+  const d = dataOf(e);
+  if (e.is_error) return warning(t, 'A file request of the agent was refused', e.error ?? '');
+  return { kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` };
+};
+
+/** `queue_update`. */
+const queueUpdate: Notice = (e, t) => {
+  const d = dataOf(e);
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
+  const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
+  return { kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items };
+};
+
+/** `auto_retry_start`, `auto_retry_end`. */
+const retry: Notice = (e, t) => {
+  const d = dataOf(e);
+  const start = e.type === 'auto_retry_start';
+  const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
+  const text = start
+    ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
+    : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
+  return { kind: 'retry', time: t, phase: start ? 'start' : 'end', text };
+};
+
+/** `extension_request_end`: answered is news, not a problem; a request left standing is one. */
+const extensionRequestEnd: Notice = (e, t) => {
+  const d = dataOf(e);
+  if (e.is_error) return warning(t, 'The extension\'s request stands', e.error ?? str(d.status) ?? '');
+  return { kind: 'other', time: t, type: 'Request answered', text: `${str(d.action) ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` };
+};
+
+/** `session_resumed`, `session_changed`, `model_changed`: the session marks (issue 14). */
+export const sessionMark: Notice = (e, t) => {
+  const d = dataOf(e);
+  const sid = str(obj(d.session)?.id);
+  // Marks, not problems: their own icon (not a stop sign), and no raw session id up front.
+  const short = sid ? ` ${sid.slice(0, 8)}` : '';
+  const mark = e.type === 'session_resumed' ? { type: 'Resumed', icon: 'history', text: 'the events above are from before; the worker continues that conversation' }
+    : e.type === 'model_changed' ? { type: 'Model switched', icon: 'arrow-swap', text: str(d.model) ? `to ${str(d.model)}` : '' }
+    : str(d.verb) === 'fork' ? { type: 'Forked', icon: 'repo-forked', text: `into session${short}` } : { type: 'New session', icon: 'add', text: short.trim() };
+  return { kind: 'other', time: t, ...mark };
+};
+
+/** `state_resync`. */
+export const stateResync: Notice = (e, t) => warning(t, 'The worker is idle: the host corrected its view', e.error ?? 'the host took the worker for busy');
+
+/** `worker_exit`'s own line (the model ends the tools and the turn it cut short). */
+export function exitLine(e: PageEvent, t: number): NewEntry {
+  const d = dataOf(e);
+  const status = str(d.status) ?? 'exited';
+  // A stop's own SIGTERM (or the 143 a worker exits with on it) says nothing "stopped" does
+  // not, and read above a resumed session like a crash; a stop that had to kill still says so.
+  const asked = status === 'stopped' && (d.signal === 'SIGTERM' || d.code === 143 || d.code === 0);
+  const how = asked ? '' : d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
+  return { kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` };
+}
+
+/** Any other event: shown as its fields (unless it is one of the quiet ones). */
+export const other: Notice = (e, t) => {
+  if (QUIET.has(e.type)) return null;
+  const { type, timestamp: _t, ...rest } = e;
+  let text: string;
+  try {
+    text = JSON.stringify(rest);
+  } catch {
+    text = '';
+  }
+  return { kind: 'other', time: t, type, text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text };
+};
+
+/** The notices that need nothing of the model, by event type (a Map: a worker may name a type `constructor`). */
+export const NOTICES = new Map<string, Notice>(Object.entries({
+  mode_changed: (e, t) => ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.mode) ?? 'changed'}` }),
+  processes_ended: processesEnded,
+  terminal,
+  client_file: clientFile,
+  queue_update: queueUpdate,
+  auto_retry_start: retry,
+  auto_retry_end: retry,
+  protocol_error: (e, t) => {
+    const d = dataOf(e);
+    return warning(t, 'Protocol error: the worker sent a line that is not a protocol message', `${e.error ?? 'malformed line'}${str(d.preview) ? `\n${d.preview}` : ''}`);
+  },
+  extension_error: (e, t) => {
+    const d = dataOf(e);
+    return warning(t, `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, e.error ?? str(d.error) ?? JSON.stringify(d));
+  },
+  extension_request: (e, t) => {
+    const d = dataOf(e);
+    return warning(t, str(d.label) ?? 'An extension asks for a response', str(d.sentence) ?? '');
+  },
+  extension_request_end: extensionRequestEnd,
+} satisfies Record<string, Notice>));
