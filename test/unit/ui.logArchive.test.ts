@@ -100,7 +100,15 @@ describe('ui event log archive', () => {
 
   it('a log read a page at a time gives the page its window, and says what is older and what the history dropped', async () => {
     const older = [ev(1), ev(2), ev(3)];
-    const source = { older: async () => older.splice(0), get notLoaded() { return older.length; }, get done() { return older.length === 0; } };
+    const source = {
+      older: async () => older.splice(0),
+      get notLoaded() {
+        return older.length;
+      },
+      get done() {
+        return older.length === 0;
+      },
+    };
     const live = liveLogs();
     live.workers.set('w1', { state: st('w1'), events: [ev(9)] });
     const archive = new LogArchive(live);

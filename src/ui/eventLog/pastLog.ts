@@ -42,7 +42,11 @@ export class PastLog {
   private size: number;
   private reading: Promise<void> = Promise.resolve();
 
-  constructor(first: AgentEvent[], private readonly source: OlderSource | null, readonly dropped: number) {
+  constructor(
+    first: AgentEvent[],
+    private readonly source: OlderSource | null,
+    readonly dropped: number,
+  ) {
     this.events = first;
     this.size = first.length;
   }
