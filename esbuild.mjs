@@ -2,6 +2,7 @@
 // (what the .vsix carries); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { vscodeOnce } from './scripts/vscodeOnce.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -24,8 +25,8 @@ const node = {
 
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
-  // The VS Code adapter. `vscode` is provided by the extension host.
-  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The VS Code adapter. `vscode` is provided by the extension host, its namespace copied once.
+  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [vscodeOnce] },
   // The host-agnostic core, for scripts and other Node programs.
   { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The built-in demo worker: speaks τ's protocol, needs no LLM.
@@ -36,7 +37,7 @@ const bundles = [
   { bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production, minify: production,
     logLevel: 'warning', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
   // The suite that runs inside a real extension host (not shipped).
-  ...(production ? [] : [{ ...node, entryPoints: ['test/host/index.ts'], outfile: 'dist-test/host/index.js', external: ['vscode', 'mocha'] }]),
+  ...(production ? [] : [{ ...node, entryPoints: ['test/host/index.ts'], outfile: 'dist-test/host/index.js', external: ['vscode', 'mocha'], plugins: [vscodeOnce] }]),
 ];
 
 import { existsSync } from 'node:fs';

@@ -1,11 +1,14 @@
 // Activation does nothing the first command can do (issue 24): loading dist/extension.js and
 // running activate() under the bench's vscode stub loads neither node:crypto nor
 // node:child_process (a worker's start or the exit-time kill needs them), and the bundle does
-// not carry the host-to-page message schemas, which only the page parses (`npm test` and
-// `npm run test:unit` build first).
+// not carry the host-to-page message schemas, which only the page parses; activation builds no
+// zod schema (settings, command arguments and the rest are validated by schemas made on their
+// first parse); and the bundle copies the `vscode` namespace once, not once per module that
+// imports it (`npm test` and `npm run test:unit` build first).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -25,8 +28,42 @@ describe('bundles: what activation loads', () => {
     assert.deepEqual(builtins.filter((m) => m === 'crypto' || m === 'child_process'), []);
   });
 
+  it('load + activate() + deactivate() makes no zod schema', () => {
+    // V8's call counts (NODE_V8_COVERAGE) of the bundle's functions: zod's $constructor makes an
+    // Internals for every schema it builds, so a count above 0 means activation built one.
+    const dir = mkdtempSync(path.join(tmpdir(), 'rpc-workers-coverage-'));
+    try {
+      execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), BUNDLE], { encoding: 'utf8', env: { ...process.env, NODE_V8_COVERAGE: dir } });
+      const scripts = readdirSync(dir).flatMap((f) => (JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { result: Coverage[] }).result);
+      const bundle = scripts.find((s) => s.url.endsWith('/dist/extension.js'));
+      assert.ok(bundle, `the bundle's coverage is there: ${scripts.map((s) => s.url).join(', ')}`);
+      const code = readFileSync(BUNDLE, 'utf8');
+      const start = code.indexOf('// node_modules/zod/v4/core/core.js');
+      const next = /\n\/\/ (?:node_modules|src)\//g;
+      next.lastIndex = start + 1;
+      const end = next.exec(code)?.index ?? code.length;
+      assert.ok(start >= 0, "the development bundle names zod's core.js");
+      const internals = bundle.functions.filter((f) => f.functionName === 'Internals' && f.ranges[0].startOffset > start && f.ranges[0].endOffset < end);
+      assert.equal(internals.length, 1, "zod's $constructor has one Internals");
+      assert.equal(internals[0].ranges[0].count, 0, 'zod schemas were built at activation');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('dist/extension.js requires vscode once: one copy of its namespace for every module', () => {
+    // esbuild wraps each module's `import * as vscode` in a copy of the API's names of its own
+    // (scripts/vscodeOnce.mjs explains); the modules share one re-export instead.
+    assert.equal(readFileSync(BUNDLE, 'utf8').match(/require\("vscode"\)/g)?.length, 1);
+  });
+
   it('dist/extension.js does not build the host-to-page schemas (protocol/hostMessages.ts)', () => {
     const code = readFileSync(BUNDLE, 'utf8');
     assert.deepEqual(code.match(/\bhostMessageSchema\b|src\/protocol\/hostMessages\.ts/g), null);
   });
 });
+
+interface Coverage {
+  url: string;
+  functions: { functionName: string; ranges: { startOffset: number; endOffset: number; count: number }[] }[];
+}

@@ -19,11 +19,12 @@ import type { PastLog } from './pastLog';
 import type { PageMessage, PageRequest } from './pageChannel';
 import { toWorkerView } from './workerView';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazySchema';
 
 /** The editor-tab log's webview type (package.json activates on it to bring tabs back). */
 export const EVENT_LOG_PANEL = 'rpcWorkers.eventLogPanel';
 /** What the page keeps in its state that the host reads back (the rest is the page's own). */
-const savedPageSchema = z.object({ shows: z.optional(z.nullable(z.string())) });
+const savedPageSchema = lazySchema(() => z.object({ shows: z.optional(z.nullable(z.string())) }));
 
 export const EVENT_LOG_VIEW = 'rpcWorkers.eventLog';
 

@@ -4,11 +4,12 @@
 // nothing (it says so), and closing it neither kills nor releases the command.
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { Supervisor } from '../../core/api';
 import { COMMANDS } from '../commands/ids';
 import { TerminalFeed } from './terminalFeed';
 
-const showArg = z.object({ workerId: z.string().check(z.minLength(1)), terminalId: z.string().check(z.minLength(1)) });
+const showArg = lazySchema(() => z.object({ workerId: z.string().check(z.minLength(1)), terminalId: z.string().check(z.minLength(1)) }));
 
 export function registerHostTerminal(supervisor: Supervisor): vscode.Disposable {
   return vscode.commands.registerCommand(COMMANDS.showHostTerminal, (raw: unknown) => {

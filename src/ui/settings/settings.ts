@@ -1,15 +1,18 @@
 // The extension's settings, validated with zod when read. A value that does not fit is named
 // in an error and its default is used instead; nothing here imports vscode, so it is tested as
 // a pure module (the caller hands in a getter over `workspace.getConfiguration`).
-// zod/mini: the same checks, a fraction of the bundle (activation stays quick).
+// zod/mini: the same checks, a fraction of the bundle (activation stays quick). Each schema is
+// built on its first parse (lazySchema): activation reads settings that are mostly unset, and
+// building these schemas was about 2 ms of it.
 import * as z from 'zod/mini';
+import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
 import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 
 export const SECTION = 'rpcWorkers';
 
 const required = (what: string) => z.string({ error: what }).check(z.trim(), z.minLength(1, { error: what }));
-export const profileSchema = z.object({
+const makeProfileSchema = () => z.object({
   name: required('a profile needs a name'),
   dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
   command: required('a profile needs a command'),
@@ -25,7 +28,8 @@ export const profileSchema = z.object({
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
 });
-export type Profile = z.infer<typeof profileSchema>;
+export const profileSchema = lazySchema(makeProfileSchema);
+export type Profile = LazyInfer<typeof profileSchema>;
 
 const pathList = (what: string) => z.array(z.string({ error: `${what} must be strings` }).check(z.trim(), z.minLength(1, { error: `${what} must not be empty` })), { error: `must be a list of ${what}` });
 
@@ -33,31 +37,31 @@ const int = (min: number, max: number) => z.int({ error: 'must be a whole number
 
 /** Each key: its schema and its default (the host's limits from the core's one copy). package.json's contributes declare the same. */
 export const SETTINGS = {
-  profiles: { schema: z.array(z.unknown(), { error: 'must be a list of profiles' }), default: [] as unknown[] },
-  defaultProfile: { schema: z.string({ error: 'must be a profile name' }), default: '' },
-  maxWorkers: { schema: int(1, 64), default: DEFAULT_LIMITS.maxWorkers },
-  maxPromptBytes: { schema: int(1024, 16 * 1024 * 1024), default: DEFAULT_LIMITS.maxPromptBytes },
-  commandTimeoutMs: { schema: int(1_000, 600_000), default: DEFAULT_LIMITS.commandTimeoutMs },
-  settleTimeoutMs: { schema: int(1_000, 600_000), default: DEFAULT_LIMITS.settleTimeoutMs },
-  eventLogSize: { schema: int(100, 1_000_000), default: DEFAULT_LIMITS.eventStoreSize },
-  trace: { schema: z.boolean({ error: 'must be true or false' }), default: false },
+  profiles: { schema: lazySchema(() => z.array(z.unknown(), { error: 'must be a list of profiles' })), default: [] as unknown[] },
+  defaultProfile: { schema: lazySchema(() => z.string({ error: 'must be a profile name' })), default: '' },
+  maxWorkers: { schema: lazySchema(() => int(1, 64)), default: DEFAULT_LIMITS.maxWorkers },
+  maxPromptBytes: { schema: lazySchema(() => int(1024, 16 * 1024 * 1024)), default: DEFAULT_LIMITS.maxPromptBytes },
+  commandTimeoutMs: { schema: lazySchema(() => int(1_000, 600_000)), default: DEFAULT_LIMITS.commandTimeoutMs },
+  settleTimeoutMs: { schema: lazySchema(() => int(1_000, 600_000)), default: DEFAULT_LIMITS.settleTimeoutMs },
+  eventLogSize: { schema: lazySchema(() => int(100, 1_000_000)), default: DEFAULT_LIMITS.eventStoreSize },
+  trace: { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: false },
   // Guarded workers only. Entries are checked for what the guard can honour when a worker starts
   // (the core's policyFromSettings), where the error can name the entry.
-  'guard.allowedPaths': { schema: pathList('paths'), default: [] as string[] },
-  'guard.forbiddenPaths': { schema: pathList('paths'), default: [] as string[] },
-  'guard.allowBash': { schema: z.boolean({ error: 'must be true or false' }), default: false },
-  'guard.onViolation': { schema: z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' }), default: 'abort' as 'abort' | 'flag' },
-  agentDirs: { schema: pathList('directories'), default: [] as string[] },
-  notifications: { schema: z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' }), default: 'all' as NotifySetting },
+  'guard.allowedPaths': { schema: lazySchema(() => pathList('paths')), default: [] as string[] },
+  'guard.forbiddenPaths': { schema: lazySchema(() => pathList('paths')), default: [] as string[] },
+  'guard.allowBash': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: false },
+  'guard.onViolation': { schema: lazySchema(() => z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' })), default: 'abort' as 'abort' | 'flag' },
+  agentDirs: { schema: lazySchema(() => pathList('directories')), default: [] as string[] },
+  notifications: { schema: lazySchema(() => z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' })), default: 'all' as NotifySetting },
   /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
-  worktreesDir: { schema: z.string({ error: 'must be a folder path (a string)' }), default: '' },
+  worktreesDir: { schema: lazySchema(() => z.string({ error: 'must be a folder path (a string)' })), default: '' },
   // Persisted history: kept in the workspace's storage; the defaults are the core's
   // (src/core/history/format.ts DEFAULT_HISTORY_LIMITS), in units a person sets.
-  'history.enabled': { schema: z.boolean({ error: 'must be true or false' }), default: true },
-  'history.maxSessions': { schema: int(1, 10_000), default: 200 },
-  'history.maxSessionMiB': { schema: int(1, 4096), default: 32 },
-  'history.maxTotalMiB': { schema: int(1, 65_536), default: 256 },
-  'history.resumeInterrupted': { schema: z.boolean({ error: 'must be true or false' }), default: false },
+  'history.enabled': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: true },
+  'history.maxSessions': { schema: lazySchema(() => int(1, 10_000)), default: 200 },
+  'history.maxSessionMiB': { schema: lazySchema(() => int(1, 4096)), default: 32 },
+  'history.maxTotalMiB': { schema: lazySchema(() => int(1, 65_536)), default: 256 },
+  'history.resumeInterrupted': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: false },
 } as const;
 
 export type NotifySetting = 'all' | 'needsInputAndFailures' | 'none';
