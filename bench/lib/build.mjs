@@ -7,7 +7,9 @@ import { ROOT } from './common.mjs';
 
 const options = (production) => {
   const common = { bundle: true, minify: production, sourcemap: false, logLevel: 'error', absWorkingDir: ROOT };
-  return { common, node: { ...common, platform: 'node', target: 'node20', format: 'cjs' } };
+  // esbuild.mjs's define for the Node bundles (zod's navigator probe).
+  const nodeOnly = { platform: 'node', target: 'node20', format: 'cjs', define: { navigator: 'undefined' } };
+  return { common, node: { ...common, ...nodeOnly } };
 };
 
 export async function buildBundles(outdir, { production = false } = {}) {
