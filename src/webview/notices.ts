@@ -52,12 +52,12 @@ const clientFile: Notice = (e, t) => {
   return { kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` };
 };
 
-/** `queue_update`. */
+/** `queue_update`: the texts still queued, in the model's shape (core/events/agentEvent.ts QueueUpdateEvent). */
 const queueUpdate: Notice = (e, t) => {
   const d = dataOf(e);
-  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
-  const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
-  return { kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items };
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const items = [...list(d.steering), ...list(d.followUp)].map((x) => (typeof x === 'string' ? x : resultText(x)));
+  return { kind: 'queue', time: t, steering: list(d.steering).length, followUp: list(d.followUp).length, items };
 };
 
 /** `auto_retry_start`, `auto_retry_end`. */

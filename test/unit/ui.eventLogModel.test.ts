@@ -149,7 +149,7 @@ describe('ui event log model', () => {
       slimEvent(normalizePiEvent({ type: 'compaction_end', result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false }) as never),
       slimEvent(normalizePiEvent({ type: 'compaction_end', aborted: true }) as never),
       ev('queue_update', { data: { steering: ['look at tests'], followUp: ['then summarise', 'and stop'] } }),
-      ev('queue_update', { data: { steering: 0, follow_up: 1 } }),
+      ev('queue_update', { data: { steering: [], followUp: ['go on'] } }),
       ev('auto_retry_start', { data: { attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' } }),
       ev('auto_retry_end', { data: { success: true, attempt: 2 } }),
       ev('protocol_error', { is_error: true, error: 'not JSON', data: { preview: 'Warning: something printed to stdout', bytes: 40 } }),

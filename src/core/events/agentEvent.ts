@@ -149,13 +149,15 @@ export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; aske
 export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
 export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true }>>;
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
+/** What the worker holds queued: the texts of its steers and follow-ups still waiting (pi's shape; the demo worker says it so too). */
+export type QueueUpdateEvent = Known<'queue_update', DataOf<{ steering: string[]; followUp: string[] }>>;
 /** Said by the worker beyond the loop, read as they came (their `data` is the worker's own). */
-export type WorkerSaidEvent = Known<'agent_settled' | 'queue_update' | 'auto_retry_start' | 'auto_retry_end' | 'extension_error' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
+export type WorkerSaidEvent = Known<'agent_settled' | 'auto_retry_start' | 'auto_retry_end' | 'extension_error' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
 
 export type KnownEvent =
   | LoopEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
   | ExtensionRequestEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
-  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | WorkerSaidEvent;
+  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | WorkerSaidEvent;
 
 /** An event of a type the host does not know: kept whole, its payload in `data`. */
 export type ForeignEvent = EventFields & { type: string };
