@@ -88,7 +88,7 @@ export class LogModel {
     if (e.turn?.opens) {
       this.closeMessage();
       this.plan = null;
-      this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
+      this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e, e.turn.origin ?? null) });
     }
     const cut = cutNotice(e, t);
     if (cut) this.add(cut);
@@ -121,7 +121,7 @@ export class LogModel {
   private promptSent(e: PageEvent, t: number): void {
     const d = obj(e.data);
     const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
-    this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e) });
+    this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e, e.source ?? null) });
   }
 
   /** `message_update`. */
@@ -244,7 +244,7 @@ export class LogModel {
     if (typeof e.delta !== 'string') return;
     if (!this.userText) {
       this.closeMessage();
-      this.userText = this.add<PromptEntry>({ kind: 'prompt', time: t, text: '', behavior: null, prov: provOf(e) });
+      this.userText = this.add<PromptEntry>({ kind: 'prompt', time: t, text: '', behavior: null, prov: provOf(e, e.source ?? null) });
     }
     this.userText.text = capTail(this.userText.text + e.delta, MAX_TEXT);
     this.touch(this.userText);

@@ -89,11 +89,11 @@ export function messageText(message: unknown, kind: 'text' | 'thinking'): string
   }).join('');
 }
 
-export function provOf(e: PageEvent): Origin {
+/** Who sent a prompt or began a turn: `source`, the one the host stamped on the turn's opening (its `turn.origin`) for a turn. */
+export function provOf(e: PageEvent, source: string | null): Origin {
   const c = obj(e.correlation);
   const lines = Array.isArray(c?.lines) && c!.lines.length === 2 && c!.lines.every((n) => typeof n === 'number') ? (c!.lines as [number, number]) : null;
-  // τ's source is a closed set; the host keeps the extension's own origin in correlation.origin.
-  return { source: str(c?.origin) ?? e.source ?? null, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
+  return { source, submitter: e.submitter ?? null, submissionId: e.submission_id ?? null, action: str(c?.action), file: str(c?.file), lines };
 }
 
 /** The file changes a tool event carries (`diffs`), those well formed. */

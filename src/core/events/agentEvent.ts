@@ -51,6 +51,11 @@ export type TurnStamp = {
   index: number;
   /** This event opened the turn: its `source`, `submitter`, `submission_id` and `correlation` are the turn's origin. */
   opens?: true;
+  /**
+   * On the opening event: who began the turn, in the host's words (the host's own origin τ keeps
+   * in `correlation.origin`, else `source`); absent when nobody is known.
+   */
+  origin?: string;
   /** This event ended the turn (its settle, or the worker's exit): `end_reason` and `error` say how. */
   ends?: true;
 };
