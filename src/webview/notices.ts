@@ -60,14 +60,14 @@ const queueUpdate: Notice = (e, t) => {
   return { kind: 'queue', time: t, steering: list(d.steering).length, followUp: list(d.followUp).length, items };
 };
 
-/** `auto_retry_start`, `auto_retry_end`. */
+/** `auto_retry_start`, `auto_retry_end`, in the model's names (core/events/agentEvent.ts RetryEvent). */
 const retry: Notice = (e, t) => {
   const d = dataOf(e);
   const start = e.type === 'auto_retry_start';
-  const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
+  const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.max_attempts === 'number' ? ` of ${d.max_attempts}` : ''}` : 'another attempt';
   const text = start
-    ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
-    : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
+    ? `Retrying (${attempt})${typeof d.delay_ms === 'number' ? ` in ${Math.round(d.delay_ms / 100) / 10} s` : ''}${e.error ? `: ${e.error}` : ''}`
+    : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${e.error ? `: ${e.error}` : ''}`;
   return { kind: 'retry', time: t, phase: start ? 'start' : 'end', text };
 };
 
@@ -132,7 +132,7 @@ export const NOTICES = new Map<string, Notice>(Object.entries({
   },
   extension_error: (e, t) => {
     const d = dataOf(e);
-    return warning(t, `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, e.error ?? str(d.error) ?? JSON.stringify(d));
+    return warning(t, `Extension error${str(d.extension_path) ? ` in ${d.extension_path}` : ''}`, e.error ?? JSON.stringify(d));
   },
   extension_request: (e, t) => {
     const d = dataOf(e);

@@ -150,8 +150,8 @@ describe('ui event log model', () => {
       slimEvent(normalizePiEvent({ type: 'compaction_end', aborted: true }) as never),
       ev('queue_update', { data: { steering: ['look at tests'], followUp: ['then summarise', 'and stop'] } }),
       ev('queue_update', { data: { steering: [], followUp: ['go on'] } }),
-      ev('auto_retry_start', { data: { attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' } }),
-      ev('auto_retry_end', { data: { success: true, attempt: 2 } }),
+      slimEvent(normalizePiEvent({ type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' }) as never),
+      slimEvent(normalizePiEvent({ type: 'auto_retry_end', success: true, attempt: 2 }) as never),
       ev('protocol_error', { is_error: true, error: 'not JSON', data: { preview: 'Warning: something printed to stdout', bytes: 40 } }),
       ev('worker_exit', { is_error: true, error: 'the worker exited with code 1', data: { code: 1, signal: null, status: 'failed' } }),
     ]));
@@ -170,6 +170,17 @@ describe('ui event log model', () => {
     const [x] = only(m, 'exit');
     assert.equal(x.failed, true);
     assert.match(x.text, /Worker failed \(exit code 1\)/);
+  });
+
+  it('pi\'s retries that give up and its extension errors, as its dialect hands them over (issue 25)', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      slimEvent(normalizePiEvent({ type: 'auto_retry_end', success: false, attempt: 3, finalError: 'still overloaded' }) as never),
+      slimEvent(normalizePiEvent({ type: 'extension_error', extensionPath: '/ext/guard.ts', event: 'tool_call', error: 'boom' }) as never),
+    ]));
+    assert.deepEqual(only(m, 'retry').map((r) => r.text), ['Retries gave up (attempt 3): still overloaded']);
+    const [w] = only(m, 'warning');
+    assert.deepEqual([w.title, w.text], ['Extension error in /ext/guard.ts', 'boom']);
   });
 
   it('a stop says "stopped" without the SIGTERM or 143 the stop itself caused; a forced kill and a crash say how', () => {

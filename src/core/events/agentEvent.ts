@@ -156,13 +156,18 @@ export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
 /** What the worker holds queued: the texts of its steers and follow-ups still waiting (pi's shape; the demo worker says it so too). */
 export type QueueUpdateEvent = Known<'queue_update', DataOf<{ steering: string[]; followUp: string[] }>>;
+/** The worker tries the model call again (`error`: what failed, on the start; what stayed failed, on the end). */
+export type RetryEvent = Known<'auto_retry_start' | 'auto_retry_end', DataOf<{ attempt: number; max_attempts: number; delay_ms: number; success: boolean }>>;
+/** An extension in the worker failed (`error`: how). */
+export type ExtensionErrorEvent = Known<'extension_error', DataOf<{ extension_path: string }>>;
 /** Said by the worker beyond the loop, read as they came (their `data` is the worker's own). */
-export type WorkerSaidEvent = Known<'agent_settled' | 'auto_retry_start' | 'auto_retry_end' | 'extension_error' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
+export type WorkerSaidEvent = Known<'agent_settled' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
 
 export type KnownEvent =
   | LoopEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
   | ExtensionRequestEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
-  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | WorkerSaidEvent;
+  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | RetryEvent | ExtensionErrorEvent
+  | WorkerSaidEvent;
 
 /** An event of a type the host does not know: kept whole, its payload in `data`. */
 export type ForeignEvent = EventFields & { type: string };

@@ -247,7 +247,21 @@ export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentE
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
   if (count > 0) event.data = rest;
   if (type === 'compaction_end' || type === 'auto_compaction_end') compactionOutcome(event, rest);
+  else if (type === 'auto_retry_start' || type === 'auto_retry_end' || type === 'extension_error') inModelNames(event, rest);
   return event;
+}
+
+/**
+ * auto_retry_start/_end and extension_error in the model's names (`max_attempts`, `delay_ms`,
+ * `extension_path`; the failure's text as `error`) beside pi's own, so no reader learns pi's.
+ */
+function inModelNames(event: AgentEvent, data: Record<string, unknown>): void {
+  if (typeof data.maxAttempts === 'number') data.max_attempts ??= data.maxAttempts;
+  if (typeof data.delayMs === 'number') data.delay_ms ??= data.delayMs;
+  if (typeof data.extensionPath === 'string') data.extension_path ??= data.extensionPath;
+  const text = data.errorMessage ?? data.finalError ?? data.error;
+  if (typeof text === 'string') event.error ??= text;
+  if (Object.keys(data).length) event.data = data;
 }
 
 /**
