@@ -173,9 +173,8 @@ export class LogModel {
   private toolExecutionUpdate(e: PageEvent, _t: number): void {
     const entry = this.tool(e);
     this.learnTool(entry, e);
-    const chunk = resultText(e.result);
-    // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
-    entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
+    // The dialect says whether the update is the output so far (`replace`) or a chunk to add.
+    if (e.result !== undefined && e.result !== null) entry.output = capTail(e.replace ? resultText(e.result) : entry.output + resultText(e.result), MAX_OUTPUT);
     this.touch(entry);
   }
 

@@ -6,6 +6,7 @@ import { endWords, searchText, stopReasonWords, type Entry } from '../../src/web
 import { LogModel } from '../../src/webview/model';
 import { resultText } from '../../src/webview/payload';
 import { normalizePiEvent } from '../../src/core/wire/pi';
+import { updateEvent } from '../../src/core/wire/acpEvents';
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}, t = T): PageEvent => ({ type, timestamp: t, ...fields } as PageEvent);
@@ -112,8 +113,8 @@ describe('ui event log model', () => {
       ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'one\n' } }),
       ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'two\n' } }),
       ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'read', args: { path: 'x' } }),
-      ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'li' }] } }),
-      ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }),
+      slimEvent(normalizePiEvent({ type: 'tool_execution_update', toolCallId: 'b', partialResult: { content: [{ type: 'text', text: 'li' }] } }) as never),
+      slimEvent(normalizePiEvent({ type: 'tool_execution_update', toolCallId: 'b', partialResult: { content: [{ type: 'text', text: 'line 1' }] } }) as never),
       ev('tool_execution_end', { tool_call_id: 'a', is_error: true, result: { output: 'one\ntwo\n', exit_code: 1 } }, T + 1500),
       ev('tool_execution_end', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }, T + 10),
     ]));
@@ -124,6 +125,21 @@ describe('ui event log model', () => {
     assert.deepEqual(a.args, { command: 'ls' });
     assert.equal(b.output, 'line 1', 'a repeated whole partial result was appended');
     assert.equal(b.result, 'line 1');
+  });
+
+  it('tool output: a chunk that begins like the output so far is still added (τ); an ACP update is the whole output so far (issue 25)', () => {
+    const acp = (text: string) => slimEvent(updateEvent({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text } }] } as never) as never);
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }),
+      ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'ab' } }),
+      ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'abc' } }),
+      ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'execute' }),
+      acp('one'), acp('one two'), acp('two'),
+    ]));
+    const [a, b] = only(m, 'tool');
+    assert.equal(a.output, 'ababc');
+    assert.equal(b.output, 'two');
   });
 
   it('a vetoed call says who blocked it and why', () => {

@@ -97,7 +97,10 @@ export interface EventFields {
   /** Streamed text of a text or thinking block (`message_update`). */
   delta?: string | null;
   block_type?: 'text' | 'thinking' | null;
-  /** `delta` replaces the block's text instead of extending it. */
+  /**
+   * `delta` replaces the block's text instead of extending it; on `tool_execution_update`,
+   * `result` is the whole output so far (or its tail) instead of a chunk to add.
+   */
   replace?: boolean;
   stop_reason?: string | null;
   /** pi: another attempt follows this agent_end. */

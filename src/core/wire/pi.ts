@@ -199,7 +199,11 @@ function toolExecution(event: AgentEvent, raw: PiEvent & Record<string, unknown>
   event.tool_call_id = toolCallId ?? null;
   event.tool_name = toolName ?? null;
   if (raw.args && typeof raw.args === 'object') event.args = raw.args as Record<string, unknown>;
-  if (type === 'tool_execution_update') event.result = raw.partialResult;
+  if (type === 'tool_execution_update') {
+    // pi's partial result is the output so far (its tail, when long), not a chunk to add.
+    event.result = raw.partialResult;
+    event.replace = true;
+  }
   if (type === 'tool_execution_end') {
     event.result = raw.result;
     event.is_error = isError === true;
