@@ -8,7 +8,8 @@
 import type { PageEvent } from '../protocol/messages';
 import type { CompactionEntry, EndEntry, Entry, PlanEntry, PromptEntry, QuestionEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
 import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type NewEntry } from './notices';
-import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, messageText, obj, provOf, resultText, str, terminalsOf } from './payload';
+import { messageText, resultText } from '../protocol/eventText';
+import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, obj, provOf, str, terminalsOf } from './payload';
 
 export const MAX_ENTRIES = 20_000;
 

@@ -4,7 +4,8 @@
 // message, a tool call, a question, a plan, a compaction) are its own.
 import type { PageEvent } from '../protocol/messages';
 import type { Entry } from './entries';
-import { obj, QUIET, resultText, str } from './payload';
+import { resultText } from '../protocol/eventText';
+import { obj, QUIET, str } from './payload';
 
 /** An entry before the model numbers it. */
 export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id' | 'version'> : never) : never;

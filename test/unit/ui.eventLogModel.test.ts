@@ -4,7 +4,7 @@ import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { stamped } from '../fixtures/hostStream';
 import { endWords, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
-import { resultText } from '../../src/webview/payload';
+import { resultText } from '../../src/protocol/eventText';
 import { normalizePiEvent } from '../../src/core/wire/pi';
 import { updateEvent } from '../../src/core/wire/acpEvents';
 
