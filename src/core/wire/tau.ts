@@ -146,6 +146,8 @@ function unwrapped(schema: z.ZodType): z.ZodType {
  * cheaper than a key looked up (about forty a line), and a key that differs is looked up again.
  */
 const seenKeys: string[] = [];
+/** Positions remembered: τ sends about forty fields; an event with thousands keeps no thousands here. */
+const POSITIONS = 128;
 const seenRules: FieldRule[] = [];
 
 /**
@@ -162,11 +164,16 @@ function tauEvent(params: unknown, checked: boolean): AgentEvent | undefined {
   let at = 0;
   for (const key in raw) {
     const value = raw[key];
-    if (seenKeys[at] !== key) {
-      seenKeys[at] = key;
-      seenRules[at] = FIELDS.get(key) ?? OTHER;
+    let rule: FieldRule;
+    if (at >= POSITIONS) rule = FIELDS.get(key) ?? OTHER;
+    else {
+      if (seenKeys[at] !== key) {
+        seenKeys[at] = key;
+        seenRules[at] = FIELDS.get(key) ?? OTHER;
+      }
+      rule = seenRules[at];
     }
-    const rule = seenRules[at++];
+    at++;
     if (rule.kind === Kind.Payload) event[key] = value;
     else if (rule.kind === Kind.Other) {
       if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
