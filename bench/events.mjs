@@ -48,7 +48,14 @@ export async function hostSide(core, s, size, n, hostOptions = {}, ready = undef
   // Only what the worker sent on stdout: not the host's prompt_sent, its stderr, nor an agent_settled the host adds.
   // With a history, its writes are awaited before CPU is read: they are the host's work too.
   const drain = hostOptions.historyDir ? (h) => h.history.store.flush() : undefined;
-  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true, ready, drain);
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'stderr' && e.data?.synthesized !== true, ready, drain, lastOf(s));
+}
+
+const lasts = new Map();
+/** The type of the last event of the stream's flood (the same whatever its size). */
+function lastOf(s) {
+  if (!lasts.has(s.recording)) lasts.set(s.recording, buildFlood(loadRecording(s.recording), { events: 1, size: 'real' }).last);
+  return lasts.get(s.recording);
 }
 
 // Started as the host starts a worker (a session of its own), so both read the same pattern of writes.

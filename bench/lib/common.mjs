@@ -275,19 +275,23 @@ export const log = (...a) => {
 
 /**
  * A started worker's flood, read by the host: prompt it, count the events `counts` accepts until
- * its agent_end, and measure this process meanwhile. `drain(host)`, if given, is awaited after
+ * its agent_end, and measure this process meanwhile (`last`: the flood's own last event type, waited
+ * for before the count is final). `drain(host)`, if given, is awaited after
  * the last event and before CPU is read, so that work the host defers (history writes) counts.
  * `host` is disposed afterwards.
  */
-export async function hostFloodRun(host, workerId, counts, ready, drain) {
+export async function hostFloodRun(host, workerId, counts, ready, drain, last = 'agent_end') {
   try {
     let count = 0;
     let done;
+    let lastSeen;
     const ended = new Promise((r) => (done = r));
+    const tail = new Promise((r) => (lastSeen = r));
     host.onEvent((wid, e) => {
       if (wid !== workerId || !counts(e)) return;
       count++;
       if (e.type === 'agent_end') done(performance.now());
+      if (e.type === last) lastSeen();
     });
     if (ready) await ready();
     const main0 = mainThreadMark();
@@ -297,7 +301,12 @@ export async function hostFloodRun(host, workerId, counts, ready, drain) {
     if (r.status !== 'accepted') throw new Error(`prompt: ${r.error}`);
     const t1 = await ended;
     if (drain) await drain(host);
-    return measured(count, t0, t1, c0, main0);
+    const out = measured(count, t0, t1, c0, main0);
+    // The flood's lines after its agent_end (pi 1.x's agent_settled) may wait for the reader's
+    // next turn: the caller's check that nothing was lost counts to the flood's own last event.
+    await tail;
+    out.events = count;
+    return out;
   } finally {
     await host.dispose();
   }

@@ -124,6 +124,8 @@ export function buildFlood(recording, { events, size, tau1 = false }) {
   const bodyBytes = Buffer.from(body);
   return {
     head: Buffer.from(head), body: bodyBytes, repeats, tail: Buffer.from(tail),
+    /** The type of the flood's last event (pi 1.x: agent_settled, after its agent_end). */
+    last: eventType(lines.at(-1).v),
     events: start + 1 + repeats * bodyEvents + (lines.length - end),
     bytes: Buffer.byteLength(head) + repeats * bodyBytes.length + Buffer.byteLength(tail),
   };

@@ -187,13 +187,18 @@ async function runTurn(submission: Submission): Promise<void> {
       queue = followUps.splice(0, 1);
       for (const f of queue) followedUp.add(f);
     }
-    if (steering.length || followUps.length || queue.length) event('queue_update', { steering: steering.length, follow_up: followUps.length });
+    if (steering.length || followUps.length || queue.length) queueUpdate();
   }
   const aborted = turn.aborted;
   persist();
   cursor++;
   event('agent_end', { end_reason: aborted ? 'aborted' : 'done', message_count: index * 2, leaf: `e-${cursor}` });
   turn = null;
+}
+
+/** What is queued, in pi's shape (the event model's): the texts still waiting, steers and follow-ups. */
+function queueUpdate(): void {
+  event('queue_update', { steering: steering.map((s) => s.text), followUp: followUps.map((s) => s.text) });
 }
 
 function submission(params: Json): Submission {
@@ -220,7 +225,7 @@ function onPrompt(id: unknown, params: Json): void {
     else if (strategy === 'enqueue') followUps.push(s);
     else return fail(id, -32000, 'A turn is already running (multitask_strategy is reject)', { method: 'prompt', submission_id: s.id });
     reply(id, 'prompt', { accepted: true, submission_id: s.id, rejection_reason: null });
-    event('queue_update', { steering: steering.length, follow_up: followUps.length });
+    queueUpdate();
     return;
   }
   if (compaction) return fail(id, -32000, 'A compaction is running', { method: 'prompt', submission_id: s.id });

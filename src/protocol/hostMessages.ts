@@ -39,7 +39,7 @@ export const pageEventSchema = z.looseObject({
   timestamp: z.number(),
   /** The host's turn stamp (core/events/agentEvent.ts TurnStamp): the page groups by it and counts nothing. */
   // Loose, like the event around it: the fast path then passes the stamp on as it came.
-  turn: z.optional(z.looseObject({ index: count(), opens: z.optional(z.literal(true)), ends: z.optional(z.literal(true)) })),
+  turn: z.optional(z.looseObject({ index: count(), opens: z.optional(z.literal(true)), ends: z.optional(z.literal(true)), origin: z.optional(z.string()) })),
   turn_index: opt(z.number()),
   tool_call_id: opt(z.string()),
   tool_name: opt(z.string()),

@@ -112,11 +112,11 @@ export function queuedAfter(r: { action: string; status: string }): Queued {
  */
 export function queueLine(queued: Queued, events: ReadonlyArray<Pick<PageEvent, 'type'> & { data?: unknown }>, name: string): { line: Line | null; queued: Queued } {
   if (!queued) return { line: null, queued };
-  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
   for (const e of events) {
     if (e.type !== 'queue_update') continue;
     const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Record<string, unknown>;
-    const left = queued === 'steer' ? count(d.steering) : count(d.followUp ?? d.follow_up);
+    const left = queued === 'steer' ? count(d.steering) : count(d.followUp);
     if (left === 0) return { line: { text: `${queued === 'steer' ? 'Steer' : 'Follow-up'} delivered to ${name}`, cls: 'ok' }, queued: null };
   }
   return { line: null, queued };

@@ -8,7 +8,8 @@
 import type { PageEvent } from '../protocol/messages';
 import type { CompactionEntry, EndEntry, Entry, PlanEntry, PromptEntry, QuestionEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
 import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type NewEntry } from './notices';
-import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, messageText, obj, provOf, resultText, str, terminalsOf } from './payload';
+import { messageText, resultText } from '../protocol/eventText';
+import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, obj, provOf, str, terminalsOf } from './payload';
 
 export const MAX_ENTRIES = 20_000;
 
@@ -88,7 +89,7 @@ export class LogModel {
     if (e.turn?.opens) {
       this.closeMessage();
       this.plan = null;
-      this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e) });
+      this.add<TurnEntry>({ kind: 'turn', time: t, index: e.turn.index, prov: provOf(e, e.turn.origin ?? null) });
     }
     const cut = cutNotice(e, t);
     if (cut) this.add(cut);
@@ -121,7 +122,7 @@ export class LogModel {
   private promptSent(e: PageEvent, t: number): void {
     const d = obj(e.data);
     const behavior = d?.streamingBehavior === 'steer' || d?.streamingBehavior === 'followUp' ? d.streamingBehavior : null;
-    this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e) });
+    this.add<PromptEntry>({ kind: 'prompt', time: t, text: capTail(str(d?.text) ?? '', MAX_TEXT), behavior, prov: provOf(e, e.source ?? null) });
   }
 
   /** `message_update`. */
@@ -173,9 +174,8 @@ export class LogModel {
   private toolExecutionUpdate(e: PageEvent, _t: number): void {
     const entry = this.tool(e);
     this.learnTool(entry, e);
-    const chunk = resultText(e.result);
-    // pi repeats the whole partial result; τ sends chunks. Whichever it is, keep the whole.
-    entry.output = capTail(chunk.startsWith(entry.output) && entry.output ? chunk : entry.output + chunk, MAX_OUTPUT);
+    // The dialect says whether the update is the output so far (`replace`) or a chunk to add.
+    if (e.result !== undefined && e.result !== null) entry.output = capTail(e.replace ? resultText(e.result) : entry.output + resultText(e.result), MAX_OUTPUT);
     this.touch(entry);
   }
 
@@ -244,7 +244,7 @@ export class LogModel {
     if (typeof e.delta !== 'string') return;
     if (!this.userText) {
       this.closeMessage();
-      this.userText = this.add<PromptEntry>({ kind: 'prompt', time: t, text: '', behavior: null, prov: provOf(e) });
+      this.userText = this.add<PromptEntry>({ kind: 'prompt', time: t, text: '', behavior: null, prov: provOf(e, e.source ?? null) });
     }
     this.userText.text = capTail(this.userText.text + e.delta, MAX_TEXT);
     this.touch(this.userText);

@@ -4,7 +4,8 @@
 // message, a tool call, a question, a plan, a compaction) are its own.
 import type { PageEvent } from '../protocol/messages';
 import type { Entry } from './entries';
-import { obj, QUIET, resultText, str } from './payload';
+import { resultText } from '../protocol/eventText';
+import { obj, QUIET, str } from './payload';
 
 /** An entry before the model numbers it. */
 export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id' | 'version'> : never) : never;
@@ -52,22 +53,22 @@ const clientFile: Notice = (e, t) => {
   return { kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` };
 };
 
-/** `queue_update`. */
+/** `queue_update`: the texts still queued, in the model's shape (core/events/agentEvent.ts QueueUpdateEvent). */
 const queueUpdate: Notice = (e, t) => {
   const d = dataOf(e);
-  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'number' ? v : 0);
-  const items = [d.steering, d.followUp, d.follow_up].flatMap((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : resultText(x))) : []));
-  return { kind: 'queue', time: t, steering: count(d.steering), followUp: count(d.followUp ?? d.follow_up), items };
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const items = [...list(d.steering), ...list(d.followUp)].map((x) => (typeof x === 'string' ? x : resultText(x)));
+  return { kind: 'queue', time: t, steering: list(d.steering).length, followUp: list(d.followUp).length, items };
 };
 
-/** `auto_retry_start`, `auto_retry_end`. */
+/** `auto_retry_start`, `auto_retry_end`, in the model's names (core/events/agentEvent.ts RetryEvent). */
 const retry: Notice = (e, t) => {
   const d = dataOf(e);
   const start = e.type === 'auto_retry_start';
-  const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.maxAttempts === 'number' ? ` of ${d.maxAttempts}` : ''}` : 'another attempt';
+  const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.max_attempts === 'number' ? ` of ${d.max_attempts}` : ''}` : 'another attempt';
   const text = start
-    ? `Retrying (${attempt})${typeof d.delayMs === 'number' ? ` in ${Math.round(d.delayMs / 100) / 10} s` : ''}${str(d.errorMessage) ? `: ${d.errorMessage}` : ''}`
-    : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${str(d.finalError) ? `: ${d.finalError}` : ''}`;
+    ? `Retrying (${attempt})${typeof d.delay_ms === 'number' ? ` in ${Math.round(d.delay_ms / 100) / 10} s` : ''}${e.error ? `: ${e.error}` : ''}`
+    : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${e.error ? `: ${e.error}` : ''}`;
   return { kind: 'retry', time: t, phase: start ? 'start' : 'end', text };
 };
 
@@ -132,7 +133,7 @@ export const NOTICES = new Map<string, Notice>(Object.entries({
   },
   extension_error: (e, t) => {
     const d = dataOf(e);
-    return warning(t, `Extension error${str(d.extensionPath) ? ` in ${d.extensionPath}` : ''}`, e.error ?? str(d.error) ?? JSON.stringify(d));
+    return warning(t, `Extension error${str(d.extension_path) ? ` in ${d.extension_path}` : ''}`, e.error ?? JSON.stringify(d));
   },
   extension_request: (e, t) => {
     const d = dataOf(e);

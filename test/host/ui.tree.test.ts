@@ -73,13 +73,16 @@ describe('UI Sessions tree', function () {
     const tree = api.__ui.tree;
     await waitFor(api, 'the first refresh', () => tree.refreshCount > 0);
     const before = tree.refreshCount;
+    const usageBefore = state(api, id).usage?.at ?? null;
     const end = nextEvent(api, id, 'agent_end');
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'one two three four five six seven eight nine ten' });
     await end;
     const node: SessionNode = { kind: 'worker', workerId: id };
-    await waitFor(api, 'the tree to show the ended turn, with no refresh pending', () => {
+    // The turn's last news is the worker's usage, which the host asks for once the turn settled.
+    await waitFor(api, 'the tree to show the ended turn and its usage, with no refresh pending', () => {
       const turn = tree.getChildren(node).find((n) => n.kind === 'turn');
-      return turn && /^done/.test(String(tree.getTreeItem(turn).description)) && !tree.refreshPending;
+      const usage = state(api, id).usage;
+      return turn && /^done/.test(String(tree.getTreeItem(turn).description)) && usage && usage.at !== usageBefore && !tree.refreshPending;
     });
     assert.ok(tree.refreshCount > before, 'no refresh after the turn');
     const deltas = api.events(id).filter((e) => e.type === 'message_update').length;

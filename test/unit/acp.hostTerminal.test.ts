@@ -37,6 +37,19 @@ describe('ACP: a host terminal shown in a VS Code terminal', () => {
     assert.equal(new TerminalFeed('term-2').take(supervisor.events(id).at(-1)!), '', 'another terminal\'s events write nothing');
   });
 
+  it('the row shows a terminal\'s output once, though each update carries the output so far (issue 25)', async () => {
+    const id = await start();
+    // The command's own pause makes its output come in two updates (the host batches 50 ms).
+    const r = await turn(id, 'term: echo one; sleep 0.3; echo two');
+    const updates = r.events.filter((e) => e.type === 'tool_execution_update' && e.data?.terminalId);
+    assert.ok(updates.length >= 2, `the output came in ${updates.length} update(s)`);
+    const m = new LogModel();
+    m.apply(r.events as unknown as PageEvent[]);
+    const row = m.all().find((e) => e.kind === 'tool') as ToolEntry;
+    assert.match(row.output, /^one\ntwo\n/);
+    assert.doesNotMatch(row.output, /one[^]*one/);
+  });
+
   it('live: output as it comes, a front cut by the byte limit said, and an end by a signal named', () => {
     const feed = new TerminalFeed('t');
     const update = (output: string) => ({ type: 'tool_execution_update' as const, result: { output }, data: { terminalId: 't' } });

@@ -2,7 +2,8 @@
 // the same rendering for pi-shaped and τ-shaped streams.
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { contentText, sessionMarkdown, toolDetailsFromMessages } from '../../src/core/export/markdown';
+import { sessionMarkdown, toolDetailsFromMessages } from '../../src/core/export/markdown';
+import { contentText } from '../../src/protocol/eventText';
 
 const T = Date.UTC(2026, 11, 3, 7, 0, 0);
 const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: T, ...extra });
@@ -74,6 +75,16 @@ describe('session export as Markdown', () => {
     assert.equal(contentText([{ type: 'text', text: 'a' }, { type: 'image' }]), 'a[image]');
     assert.equal(contentText({ content: [{ type: 'text', text: 'b' }] }), 'b');
     assert.equal(contentText({ exit: 1 }), '{\n  "exit": 1\n}');
+  });
+
+  it('says a tool\'s output as the Event Log reads it, whatever the dialect: τ\'s and ACP\'s {output}, a preview the host kept (issue 25)', () => {
+    const preview = '{"output":"big\\nstart';
+    const md = sessionMarkdown([
+      ev('tool_execution_end', { tool_name: 'bash', tool_call_id: 'a', result: { output: 'one\ntwo' } }),
+      ev('tool_execution_end', { tool_name: 'bash', tool_call_id: 'b', result: { truncated: true, preview, chars: 5_000_000 } }),
+    ]);
+    assert.match(md, /\(ok\)\n\n```\none\ntwo\n```/);
+    assert.ok(md.includes(['(ok)', '', '```', 'big', 'start', `[… ${5_000_000 - preview.length} more characters not shown]`, '```'].join('\n')), md);
   });
 
   it('fills a tool call\'s arguments and result from the worker\'s messages where its events carry none (τ), in pi\'s and τ\'s names', () => {

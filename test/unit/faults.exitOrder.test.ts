@@ -32,8 +32,9 @@ for (const dialect of ['pi', 'tau'] as const) {
           if (id !== r.workerId) return;
           events.push(e);
           // A busy editor: each event costs the thread a little, so the reader's slices end
-          // early and the worker's last lines are still waiting when its exit is seen.
-          busy(0.2);
+          // early and the worker's last lines are still waiting when its exit is seen; in all
+          // (1.5 s) longer than the exit's grace, which is of silence, not of reading.
+          busy(0.5);
           if (e.type === 'worker_exit') resolve(events.length);
         });
       });

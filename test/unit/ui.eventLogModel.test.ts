@@ -4,8 +4,9 @@ import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { stamped } from '../fixtures/hostStream';
 import { endWords, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
-import { resultText } from '../../src/webview/payload';
+import { resultText } from '../../src/protocol/eventText';
 import { normalizePiEvent } from '../../src/core/wire/pi';
+import { updateEvent } from '../../src/core/wire/acpEvents';
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}, t = T): PageEvent => ({ type, timestamp: t, ...fields } as PageEvent);
@@ -112,8 +113,8 @@ describe('ui event log model', () => {
       ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'one\n' } }),
       ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'two\n' } }),
       ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'read', args: { path: 'x' } }),
-      ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'li' }] } }),
-      ev('tool_execution_update', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }),
+      slimEvent(normalizePiEvent({ type: 'tool_execution_update', toolCallId: 'b', partialResult: { content: [{ type: 'text', text: 'li' }] } }) as never),
+      slimEvent(normalizePiEvent({ type: 'tool_execution_update', toolCallId: 'b', partialResult: { content: [{ type: 'text', text: 'line 1' }] } }) as never),
       ev('tool_execution_end', { tool_call_id: 'a', is_error: true, result: { output: 'one\ntwo\n', exit_code: 1 } }, T + 1500),
       ev('tool_execution_end', { tool_call_id: 'b', result: { content: [{ type: 'text', text: 'line 1' }] } }, T + 10),
     ]));
@@ -124,6 +125,21 @@ describe('ui event log model', () => {
     assert.deepEqual(a.args, { command: 'ls' });
     assert.equal(b.output, 'line 1', 'a repeated whole partial result was appended');
     assert.equal(b.result, 'line 1');
+  });
+
+  it('tool output: a chunk that begins like the output so far is still added (τ); an ACP update is the whole output so far (issue 25)', () => {
+    const acp = (text: string) => slimEvent(updateEvent({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text } }] } as never) as never);
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }),
+      ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'ab' } }),
+      ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'abc' } }),
+      ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'execute' }),
+      acp('one'), acp('one two'), acp('two'),
+    ]));
+    const [a, b] = only(m, 'tool');
+    assert.equal(a.output, 'ababc');
+    assert.equal(b.output, 'two');
   });
 
   it('a vetoed call says who blocked it and why', () => {
@@ -149,9 +165,9 @@ describe('ui event log model', () => {
       slimEvent(normalizePiEvent({ type: 'compaction_end', result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false }) as never),
       slimEvent(normalizePiEvent({ type: 'compaction_end', aborted: true }) as never),
       ev('queue_update', { data: { steering: ['look at tests'], followUp: ['then summarise', 'and stop'] } }),
-      ev('queue_update', { data: { steering: 0, follow_up: 1 } }),
-      ev('auto_retry_start', { data: { attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' } }),
-      ev('auto_retry_end', { data: { success: true, attempt: 2 } }),
+      ev('queue_update', { data: { steering: [], followUp: ['go on'] } }),
+      slimEvent(normalizePiEvent({ type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' }) as never),
+      slimEvent(normalizePiEvent({ type: 'auto_retry_end', success: true, attempt: 2 }) as never),
       ev('protocol_error', { is_error: true, error: 'not JSON', data: { preview: 'Warning: something printed to stdout', bytes: 40 } }),
       ev('worker_exit', { is_error: true, error: 'the worker exited with code 1', data: { code: 1, signal: null, status: 'failed' } }),
     ]));
@@ -170,6 +186,17 @@ describe('ui event log model', () => {
     const [x] = only(m, 'exit');
     assert.equal(x.failed, true);
     assert.match(x.text, /Worker failed \(exit code 1\)/);
+  });
+
+  it('pi\'s retries that give up and its extension errors, as its dialect hands them over (issue 25)', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      slimEvent(normalizePiEvent({ type: 'auto_retry_end', success: false, attempt: 3, finalError: 'still overloaded' }) as never),
+      slimEvent(normalizePiEvent({ type: 'extension_error', extensionPath: '/ext/guard.ts', event: 'tool_call', error: 'boom' }) as never),
+    ]));
+    assert.deepEqual(only(m, 'retry').map((r) => r.text), ['Retries gave up (attempt 3): still overloaded']);
+    const [w] = only(m, 'warning');
+    assert.deepEqual([w.title, w.text], ['Extension error in /ext/guard.ts', 'boom']);
   });
 
   it('a stop says "stopped" without the SIGTERM or 143 the stop itself caused; a forced kill and a crash say how', () => {

@@ -87,9 +87,9 @@ describe('past log (a past session shown a window at a time)', () => {
     assert.equal(log.notLoaded, N - 3 * PAGE_EVENTS);
   });
 
-  it('a window cut short ends where a turn starts, so its last turn is not shown as still streaming', async () => {
-    // Turns of 9 events: prompt_sent, then the turn's own.
-    const all: AgentEvent[] = Array.from({ length: 9 * 2000 }, (_, i) => ({ type: i % 9 ? 'message_update' : 'prompt_sent', timestamp: i, data: { seq: i }, ...(i % 9 === 1 ? { turn: { index: i, opens: true } } : {}) }) as AgentEvent);
+  /** Turns of 9 events (prompt_sent, then the turn's own), read from the newest as the history does. */
+  function turnsOf9(turns: number): { all: AgentEvent[]; source: OlderSource } {
+    const all: AgentEvent[] = Array.from({ length: 9 * turns }, (_, i) => ({ type: i % 9 ? 'message_update' : 'prompt_sent', timestamp: i, data: { seq: i }, ...(i % 9 === 1 ? { turn: { index: i, opens: true } } : {}) }) as AgentEvent);
     let left = all.length;
     const source: OlderSource = {
       older: async (max) => {
@@ -101,6 +101,24 @@ describe('past log (a past session shown a window at a time)', () => {
       get notLoaded() { return left; },
       get done() { return left === 0; },
     };
+    return { all, source };
+  }
+
+  it('a window starts where a turn starts, so its oldest entry is not the tail of a reply; the tail is older, for Load older', async () => {
+    const { source } = turnsOf9(2000);
+    const log = await PastLog.open(source, 0);
+    const first = log.view();
+    assert.notEqual(PAGE_EVENTS % 9, 0, 'the newest page would start mid-turn');
+    assert.equal(first.events[0].type, 'prompt_sent', 'the first page starts with a turn');
+    assert.equal(first.before + first.events.length, 9 * 2000, 'nothing is lost: the tail cut off is counted as older');
+    await log.older();
+    assert.equal(log.view().events[0].type, 'prompt_sent', 'so does the window a page back');
+    while (log.view().before > 0) await log.older();
+    assert.equal(seqs(log.view().events)[0], 0, 'the session\'s first event is shown at last');
+  });
+
+  it('a window cut short ends where a turn starts, so its last turn is not shown as still streaming', async () => {
+    const { all, source } = turnsOf9(2000);
     const log = await PastLog.open(source, 0);
     await log.older();
     await log.older();

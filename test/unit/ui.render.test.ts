@@ -61,7 +61,7 @@ describe('ui event log rows', () => {
 
   it('a queue entry without items and a running compaction show no "null"', () => {
     const rows = rowsOf([
-      ev('queue_update', { data: { steering: 0, follow_up: 0 } }),
+      ev('queue_update', { data: { steering: [], followUp: [] } }),
       ev('compaction_start', { data: { reason: 'manual' } }),
     ]);
     assert.equal(rows.length, 2);

@@ -11,6 +11,7 @@ import * as zm from 'zod/mini';
 import { MISS, fastChecker, fastParser } from '../../src/protocol/fastParse';
 import { deltaSchema as piDeltaSchema, eventSchema as piEventSchema } from '../../src/core/wire/pi';
 import { TauCodec, wireEventSchema as tauEventSchema } from '../../src/core/wire/tau';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { hostMessageSchema } from '../../src/protocol/hostMessages';
 import { ROOT } from '../helpers/supervisor';
 
@@ -110,6 +111,22 @@ describe('fastParse: a zod schema\'s fast path answers as the schema does, or st
       }
     }
     assert.ok(refused > 500 && refused < 4500, `some mutations refused, some taken (${refused} refused)`);
+  });
+
+  it('τ\'s one-pass event decode checks a field however far down a long event it comes', () => {
+    const codec = new TauCodec();
+    const event = (delta: unknown) => {
+      const params: Record<string, unknown> = { type: 'message_update', timestamp: 5 };
+      for (let i = 0; i < 300; i++) params[`extra_${i}`] = i % 2 ? null : i;
+      params.delta = delta;
+      return codec.decode({ jsonrpc: '2.0', method: 'event', params });
+    };
+    const taken = event('text');
+    assert.equal(taken.kind, 'event');
+    const e = (taken as { event: AgentEvent }).event;
+    assert.equal(e.delta, 'text');
+    assert.equal(Object.keys(e.data ?? {}).length, 150, 'the other fields that are not null, in data');
+    assert.equal(event(7).kind, 'invalid', 'a delta that is not a string is refused');
   });
 
   it('knows the checks it was built for, and steps aside on any other', () => {

@@ -51,6 +51,11 @@ export type TurnStamp = {
   index: number;
   /** This event opened the turn: its `source`, `submitter`, `submission_id` and `correlation` are the turn's origin. */
   opens?: true;
+  /**
+   * On the opening event: who began the turn, in the host's words (the host's own origin τ keeps
+   * in `correlation.origin`, else `source`); absent when nobody is known.
+   */
+  origin?: string;
   /** This event ended the turn (its settle, or the worker's exit): `end_reason` and `error` say how. */
   ends?: true;
 };
@@ -92,7 +97,10 @@ export interface EventFields {
   /** Streamed text of a text or thinking block (`message_update`). */
   delta?: string | null;
   block_type?: 'text' | 'thinking' | null;
-  /** `delta` replaces the block's text instead of extending it. */
+  /**
+   * `delta` replaces the block's text instead of extending it; on `tool_execution_update`,
+   * `result` is the whole output so far (or its tail) instead of a chunk to add.
+   */
   replace?: boolean;
   stop_reason?: string | null;
   /** pi: another attempt follows this agent_end. */
@@ -149,13 +157,20 @@ export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; aske
 export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
 export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true }>>;
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
+/** What the worker holds queued: the texts of its steers and follow-ups still waiting (pi's shape; the demo worker says it so too). */
+export type QueueUpdateEvent = Known<'queue_update', DataOf<{ steering: string[]; followUp: string[] }>>;
+/** The worker tries the model call again (`error`: what failed, on the start; what stayed failed, on the end). */
+export type RetryEvent = Known<'auto_retry_start' | 'auto_retry_end', DataOf<{ attempt: number; max_attempts: number; delay_ms: number; success: boolean }>>;
+/** An extension in the worker failed (`error`: how). */
+export type ExtensionErrorEvent = Known<'extension_error', DataOf<{ extension_path: string }>>;
 /** Said by the worker beyond the loop, read as they came (their `data` is the worker's own). */
-export type WorkerSaidEvent = Known<'agent_settled' | 'queue_update' | 'auto_retry_start' | 'auto_retry_end' | 'extension_error' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
+export type WorkerSaidEvent = Known<'agent_settled' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
 
 export type KnownEvent =
   | LoopEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
   | ExtensionRequestEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
-  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | WorkerSaidEvent;
+  | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | RetryEvent | ExtensionErrorEvent
+  | WorkerSaidEvent;
 
 /** An event of a type the host does not know: kept whole, its payload in `data`. */
 export type ForeignEvent = EventFields & { type: string };

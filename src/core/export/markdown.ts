@@ -3,6 +3,7 @@
 // and result, how each turn ended, and the session's own marks (resumed, new session, fork,
 // model, compaction, exit). Pure: the same events give the same text, whatever the dialect.
 import type { AgentEvent } from '../events/agentEvent';
+import { contentText } from '../../protocol/eventText';
 
 export interface MarkdownMeta {
   title?: string;
@@ -49,17 +50,6 @@ function fenced(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
-}
-
-/** The text of a tool result or message content: a string, or the text blocks of a content list. */
-export function contentText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const content = Array.isArray(value) ? value : (value as { content?: unknown } | null)?.content;
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((c) => (typeof c === 'string' ? c : typeof c?.text === 'string' ? c.text : c?.type === 'image' ? '[image]' : '')).join('');
-  }
-  return value === undefined || value === null ? '' : JSON.stringify(value, null, 2);
 }
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');

@@ -86,6 +86,8 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
       const done = DONE.has(t.data.status ?? '');
       const event = toolEvent(done ? 'tool_execution_end' : kind === 'tool_call' ? 'tool_execution_start' : 'tool_execution_update', t.data);
       if (done) event.is_error = t.data.status === 'failed';
+      // An update's content replaces the call's content (ACP's ToolCallUpdate): the whole output so far.
+      else if (event.result !== undefined && kind === 'tool_call_update') event.replace = true;
       return event;
     }
     case 'plan': {

@@ -199,7 +199,11 @@ function toolExecution(event: AgentEvent, raw: PiEvent & Record<string, unknown>
   event.tool_call_id = toolCallId ?? null;
   event.tool_name = toolName ?? null;
   if (raw.args && typeof raw.args === 'object') event.args = raw.args as Record<string, unknown>;
-  if (type === 'tool_execution_update') event.result = raw.partialResult;
+  if (type === 'tool_execution_update') {
+    // pi's partial result is the output so far (its tail, when long), not a chunk to add.
+    event.result = raw.partialResult;
+    event.replace = true;
+  }
   if (type === 'tool_execution_end') {
     event.result = raw.result;
     event.is_error = isError === true;
@@ -247,7 +251,21 @@ export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentE
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
   if (count > 0) event.data = rest;
   if (type === 'compaction_end' || type === 'auto_compaction_end') compactionOutcome(event, rest);
+  else if (type === 'auto_retry_start' || type === 'auto_retry_end' || type === 'extension_error') inModelNames(event, rest);
   return event;
+}
+
+/**
+ * auto_retry_start/_end and extension_error in the model's names (`max_attempts`, `delay_ms`,
+ * `extension_path`; the failure's text as `error`) beside pi's own, so no reader learns pi's.
+ */
+function inModelNames(event: AgentEvent, data: Record<string, unknown>): void {
+  if (typeof data.maxAttempts === 'number') data.max_attempts ??= data.maxAttempts;
+  if (typeof data.delayMs === 'number') data.delay_ms ??= data.delayMs;
+  if (typeof data.extensionPath === 'string') data.extension_path ??= data.extensionPath;
+  const text = data.errorMessage ?? data.finalError ?? data.error;
+  if (typeof text === 'string') event.error ??= text;
+  if (Object.keys(data).length) event.data = data;
 }
 
 /**

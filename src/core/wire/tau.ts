@@ -119,12 +119,36 @@ function describeError(error: unknown): string {
 // field does not. The payloads are carried as they came, unchecked. Whatever else τ sends (newer
 // fields, extra types' payloads) is kept in `data` when not null, under its current name (τ 1.x's
 // older names are brought to today's as they are copied: currentKey).
-const PAYLOAD = null;
-/** Each known field: its schema's fast check (fastChecker of the shape's own field), or PAYLOAD. */
-const FIELDS = new Map<string, ((value: unknown) => boolean) | typeof PAYLOAD>([
-  ...Object.entries(wireEventShape).map(([k, schema]): [string, (value: unknown) => boolean] => [k, fastChecker(schema)]),
-  ...['args', 'result', 'details', 'message', 'messages', 'tool_results'].map((k): [string, null] => [k, PAYLOAD]),
+/** How each field of τ's event is taken: not a known field (kept in `data` when not null), a payload (kept as it came), a typed field that may be null, or one that may not. */
+const enum Kind { Other, Payload, Nullable, Strict }
+/** `check`: the field's schema's fast check (fastChecker); `value`: the same for a value that is neither null nor undefined. */
+interface FieldRule { kind: Kind; check?: (value: unknown) => boolean; value?: (value: unknown) => boolean }
+const OTHER: FieldRule = { kind: Kind.Other };
+/** Each known field: its checks, and whether null passes them. */
+const FIELDS = new Map<string, FieldRule>([
+  ...Object.entries(wireEventShape).map(([k, schema]): [string, FieldRule] => {
+    const check = fastChecker(schema);
+    return [k, { kind: check(null) ? Kind.Nullable : Kind.Strict, check, value: fastChecker(unwrapped(schema)) }];
+  }),
+  ...['args', 'result', 'details', 'message', 'messages', 'tool_results'].map((k): [string, FieldRule] => [k, { kind: Kind.Payload }]),
 ]);
+
+/** The schema inside its optional and nullable wrappers: they decide only for undefined and null. */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  for (let def = inner.def; def.type === 'optional' || def.type === 'nullable'; def = inner.def) inner = (def as unknown as { innerType: z.ZodType }).innerType;
+  return inner;
+}
+
+/**
+ * The rule of each key position, for the order of keys last seen. τ sends every field of every
+ * event in one order, so the keys of one event are the keys of the next: a position compared is
+ * cheaper than a key looked up (about forty a line), and a key that differs is looked up again.
+ */
+const seenKeys: string[] = [];
+/** Positions remembered: τ sends about forty fields; an event with thousands keeps no thousands here. */
+const POSITIONS = 128;
+const seenRules: FieldRule[] = [];
 
 /**
  * The host's event from τ's params, checked and copied in one pass over its fields: each typed
@@ -137,14 +161,26 @@ function tauEvent(params: unknown, checked: boolean): AgentEvent | undefined {
   const raw = params as Record<string, unknown>;
   const event: Record<string, unknown> = {};
   let data: Record<string, unknown> | undefined;
+  let at = 0;
   for (const key in raw) {
     const value = raw[key];
-    const field = FIELDS.get(key);
-    if (field === PAYLOAD) event[key] = value;
-    else if (field !== undefined) {
-      if (!checked && !field(value)) return undefined;
-      if (value !== null && value !== undefined) event[key] = value;
-    } else if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
+    let rule: FieldRule;
+    if (at >= POSITIONS) rule = FIELDS.get(key) ?? OTHER;
+    else {
+      if (seenKeys[at] !== key) {
+        seenKeys[at] = key;
+        seenRules[at] = FIELDS.get(key) ?? OTHER;
+      }
+      rule = seenRules[at];
+    }
+    at++;
+    if (rule.kind === Kind.Payload) event[key] = value;
+    else if (rule.kind === Kind.Other) {
+      if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
+    } else if (value === null || value === undefined) {
+      if (!checked && rule.kind === Kind.Strict && !rule.check!(value)) return undefined;
+    } else if (checked || rule.value!(value)) event[key] = value;
+    else return undefined;
   }
   event.timestamp ??= Date.now();
   if (data) event.data = data;

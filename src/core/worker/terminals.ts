@@ -196,7 +196,7 @@ export class Terminals {
 
   private say(t: Terminal): void {
     if (!t.toolCallId) return;
-    this.site.emit({ type: 'tool_execution_update', tool_call_id: t.toolCallId, result: { output: t.output }, data: { terminalId: t.id } });
+    this.site.emit({ type: 'tool_execution_update', tool_call_id: t.toolCallId, result: { output: t.output }, replace: true, data: { terminalId: t.id } });
   }
 
   private get(id: string): Terminal {

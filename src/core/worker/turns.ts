@@ -290,7 +290,6 @@ export class TurnTracker {
     if (retry) e.source ??= 'retry';
     // The opening event carries the turn's origin: the worker's own (τ), else the one the host
     // recorded when it sent the prompt (pi stamps none).
-    e.turn = { index: this.turnCount, opens: true };
     this.inTurnStamp = Object.freeze({ index: this.turnCount });
     if (recorded) {
       e.submission_id ??= recorded.submissionId ?? null;
@@ -298,10 +297,12 @@ export class TurnTracker {
       e.submitter ??= recorded.submitter ?? null;
       if (recorded.correlation) e.correlation = { ...recorded.correlation, ...e.correlation };
     }
+    const origin = (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? null;
+    e.turn = origin === null ? { index: this.turnCount, opens: true } : { index: this.turnCount, opens: true, origin };
     this.turns.push({
       index: this.turnCount,
       submissionId: e.submission_id ?? null,
-      source: (typeof e.correlation?.origin === 'string' ? e.correlation.origin : e.source) ?? null,
+      source: origin,
       submitter: e.submitter ?? null,
       startedAt: e.timestamp,
       endedAt: null,

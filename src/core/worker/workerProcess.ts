@@ -57,8 +57,10 @@ export interface ProcessOptions {
 const isWindows = process.platform === 'win32';
 const MARK = 'RPC_WORKERS_WORKER';
 const keyOf = (p: ProcInfo) => `${p.pid}:${p.start}`;
-/** Longest the exit's report waits for the worker's output to end (see exitAfterOutput). */
+/** Longest the exit's report waits for the worker's next line once it exited (see exitAfterOutput). */
 const OUTPUT_GRACE_MS = 500;
+/** Longest it waits in all, for lines that keep coming (a grandchild writing to the inherited pipe). */
+const OUTPUT_WAIT_MAX_MS = 30_000;
 
 /** The shells agents run their commands in. */
 const SHELL = /^(ba|da|z|k|fi|tc|c)?sh$|^pwsh$/;
@@ -72,6 +74,8 @@ export class WorkerProcess {
   private exited: Exit | null = null;
   /** Set once the reader has handled the worker's last line (its stdout ended). */
   private outputEnded = false;
+  /** Events read from stdout so far: after the exit, a sign that its lines are still coming. */
+  private linesRead = 0;
   private afterOutput: (() => void) | null = null;
   private spawnError: string | null = null;
   private stderrPartial = '';
@@ -102,6 +106,7 @@ export class WorkerProcess {
       codec: options.codec,
       // The length test is all a normal line costs; a very long one is rebuilt, bounded.
       onEvent: (event, line) => {
+        this.linesRead++;
         if (line === undefined || line.length <= CUT_LINE_CHARS) return listeners.onEvent(event, line);
         const kept = cutEvent(event, line.length);
         return kept.cut ? listeners.onEvent(kept.event) : listeners.onEvent(event, line);
@@ -327,12 +332,22 @@ export class WorkerProcess {
   /**
    * Node's 'exit' can come before the reader has handled the worker's last lines (still in the
    * pipe, or held across a yield): reported then, they would land after the worker's exit, out of
-   * order. So the exit waits for the output's end, but no longer than OUTPUT_GRACE_MS, since a
-   * grandchild that inherited stdout can hold the pipe open long after the worker is gone.
+   * order. So the exit waits for the output's end, but no longer than OUTPUT_GRACE_MS without a
+   * line, since a grandchild that inherited stdout can hold the pipe open long after the worker is gone.
    */
   private exitAfterOutput(exit: Exit): void {
     if (this.outputEnded) return this.onExit(exit);
-    const timer = setTimeout(() => this.onExit(exit), Math.min(OUTPUT_GRACE_MS, this.options.killGraceMs / 2));
+    // The grace is of silence, not of the whole wait: a reader still behind on a flood (a busy
+    // editor, a slow listener) goes on delivering the worker's lines, each one rearming it.
+    const grace = Math.min(OUTPUT_GRACE_MS, this.options.killGraceMs / 2);
+    const until = performance.now() + OUTPUT_WAIT_MAX_MS;
+    let seen = this.linesRead;
+    const check = () => {
+      if (this.linesRead === seen || performance.now() > until) return this.onExit(exit);
+      seen = this.linesRead;
+      timer = setTimeout(check, grace);
+    };
+    let timer = setTimeout(check, grace);
     this.afterOutput = () => {
       clearTimeout(timer);
       this.onExit(exit);

@@ -67,7 +67,7 @@ export class PastLog {
 
   view(): PastView {
     const end = this.events.length - this.skipNewest;
-    const start = end - this.size;
+    const start = this.turnStart(end - this.size, end);
     return { events: this.events.slice(start, end), before: start + this.notLoaded, after: this.skipNewest, dropped: this.dropped };
   }
 
@@ -105,8 +105,27 @@ export class PastLog {
    */
   private turnEdge(end: number): number {
     const limit = Math.min(this.events.length, end + TURN_SLACK);
-    for (let i = end; i < limit; i++) if (this.events[i].type === 'prompt_sent' || (this.events[i].turn?.opens && this.events[i - 1]?.type !== 'prompt_sent')) return i;
+    for (let i = end; i < limit; i++) if (this.opensTurn(i)) return i;
     return end;
+  }
+
+  /**
+   * Where a window that would start at `start` starts instead: at the first turn's opening, up to
+   * TURN_SLACK events later, so its oldest entry is not the tail of a reply cut in two (drawn as
+   * a reply that begins mid-sentence). The events skipped stay older ones, for Load older. A turn
+   * longer than the slack, or the session's very first event, keeps the start as it is.
+   */
+  private turnStart(start: number, end: number): number {
+    if (start === 0 && this.notLoaded === 0) return start;
+    const limit = Math.min(end, start + TURN_SLACK);
+    for (let i = start; i < limit; i++) if (this.opensTurn(i)) return i;
+    return start;
+  }
+
+  /** A turn begins here: the host's prompt, or a turn the worker opened without one. */
+  private opensTurn(i: number): boolean {
+    const e = this.events[i];
+    return e.type === 'prompt_sent' || (e.turn?.opens === true && this.events[i - 1]?.type !== 'prompt_sent');
   }
 
   /** Back to the newest page. */
