@@ -34,12 +34,15 @@ export function connectWorktrees(o: {
   o.register(worktrees.onDidChange(() => o.tree.invalidate()));
 
   const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };
-  let reason: string | null = null;
+  // Checks overlap (git's file events, a command's own check): each answers from its own reading,
+  // and only the latest sets the context key, so an older one that finishes last says nothing.
+  let latest = 0;
   const check = async () => {
+    const n = ++latest;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const r = folder ? await core().detectRepository(folder) : { status: 'none' as const, reason: 'no folder is open' };
-    reason = r.status === 'repository' ? null : r.reason;
-    await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
+    const reason = r.status === 'repository' ? null : r.reason;
+    if (n === latest) await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
     if (reason) o.log.info(`worktrees are not available: ${reason}`);
     else if (r.status === 'repository') await adoptLeftovers(r.root);
     return { available: reason === null, reason };
