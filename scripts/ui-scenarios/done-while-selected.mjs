@@ -2,13 +2,11 @@
 // on screen, is done (icon) and notified. Start two demo workers (the second's row is selected),
 // show the first's log through the log's own picker, let the second finish.
 // Saves docs/screenshots/done-while-selected.png.
-import { launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { promptWorker, sessionsRow, settleToast, startTwoDemos } from './lib/demo.mjs';
 
 export default async function doneWhileSelected({ port } = {}) {
-  const wb = await launchWorkbench({ port });
-  const { page } = wb;
-  try {
+  await withWorkbench({ port }, async ({ page }) => {
     await startTwoDemos(page, 'RPC Workers: Start Demo Worker', 620);
     // The second worker's row is selected; the log's picker shows the first.
     await sessionsRow(page, 'Demo worker #2').click();
@@ -24,12 +22,7 @@ export default async function doneWhileSelected({ port } = {}) {
     await settleToast(toast);
     await sessionsRow(page, 'Demo worker #2').locator('.codicon-pass-filled').waitFor({ state: 'visible' });
     await screenshot(page, 'done-while-selected');
-  } catch (error) {
-    await screenshot(page, '/tmp/done-while-selected-failure.png', { idle: false }).catch(() => {});
-    throw error;
-  } finally {
-    await wb.close();
-  }
+  }, { name: 'done-while-selected' });
 }
 
 await runScenario(import.meta.url, doneWhileSelected);

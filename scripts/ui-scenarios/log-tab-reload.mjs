@@ -1,13 +1,11 @@
 // Issue 28, polish: an editor-tab log comes back after a reload. With resumeInterrupted on, the
 // tab shows the worker that resumed the session (live); with it off, the session read-only.
 // Saves docs/screenshots/log-tab-reload-{live,readonly}.png.
-import { launchWorkbench, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { promptFromPalette, startDemo } from './lib/demo.mjs';
 
 async function tabAfterReload(resume, shot) {
-  const wb = await launchWorkbench({ settings: { 'rpcWorkers.history.resumeInterrupted': resume } });
-  const { page } = wb;
-  try {
+  await withWorkbench({ settings: { 'rpcWorkers.history.resumeInterrupted': resume } }, async ({ page }) => {
     const log = await startDemo(page);
     await promptFromPalette(page, 'remember the word plum');
     await log.getByText(/no earlier prompt/).first().waitFor({ state: 'visible' });
@@ -31,12 +29,7 @@ async function tabAfterReload(resume, shot) {
     if (resume) await tab.getByText(/^Resumed$/).first().waitFor({ state: 'visible' });
     else await tab.locator('textarea[placeholder*="read-only"]').waitFor({ state: 'attached' });
     await screenshot(page, shot);
-  } catch (error) {
-    await screenshot(page, `/tmp/${shot}-failure.png`, { idle: false }).catch(() => {});
-    throw error;
-  } finally {
-    await wb.close();
-  }
+  }, { name: shot });
 }
 
 export default async function logTabReload() {

@@ -7,7 +7,7 @@
 // Saves docs/screenshots/pastlog-*.png.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { inflateSession } from '../../bench/lib/long-session.mjs';
 import { promptFromPalette, sessionsRow, startDemo } from './lib/demo.mjs';
 
@@ -33,9 +33,8 @@ function endedSession(root) {
 }
 
 export default async function pastLogLong({ port } = {}) {
-  const wb = await launchWorkbench({ port });
-  const { page } = wb;
-  try {
+  await withWorkbench({ port }, async (wb) => {
+    const { page } = wb;
     const log = await startDemo(page);
     await promptFromPalette(page, 'read the file README.md and tell me about it');
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
@@ -106,12 +105,7 @@ export default async function pastLogLong({ port } = {}) {
     await log2.locator('.load-older').click();
     await log2.getByText(/9[56],\d{3} older · 23,456 dropped/).waitFor({ state: 'visible' });
     await screenshot(page, 'pastlog-resumed-older');
-  } catch (error) {
-    await screenshot(page, '/tmp/past-log-long-failure.png', { idle: false }).catch(() => {});
-    throw error;
-  } finally {
-    await wb.close();
-  }
+  }, { name: 'past-log-long' });
 }
 
 await runScenario(import.meta.url, pastLogLong);

@@ -3,13 +3,11 @@
 // read-only; Resume starts the worker on the same conversation (the log shows the earlier
 // events, a Resumed mark, then the new ones) and its next reply says it has the earlier prompt.
 // Saves docs/screenshots/history-*.png.
-import { launchWorkbench, runCommand, screenshot, runScenario, webviewFrame, clickActivityBar } from '../ui-driver.mjs';
+import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame, clickActivityBar } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow, startDemo, widenSideBar } from './lib/demo.mjs';
 
 export default async function reloadHistory({ port } = {}) {
-  const wb = await launchWorkbench({ port });
-  const { page } = wb;
-  try {
+  await withWorkbench({ port }, async ({ page }) => {
     let log = await startDemo(page);
     await promptFromPalette(page, 'remember the word kumquat');
     await log.getByText(/no earlier prompt/).first().waitFor({ state: 'visible' });
@@ -59,12 +57,7 @@ export default async function reloadHistory({ port } = {}) {
     await log.getByText(/This session holds 1 earlier prompt/).first().waitFor({ state: 'visible' });
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
     await screenshot(page, 'history-resumed');
-  } catch (error) {
-    await screenshot(page, '/tmp/reload-history-failure.png', { idle: false }).catch(() => {});
-    throw error;
-  } finally {
-    await wb.close();
-  }
+  }, { name: 'reload-history' });
 }
 
 await runScenario(import.meta.url, reloadHistory);
