@@ -32,7 +32,7 @@ export async function readSegments(currentFile: string, olderFile: string): Prom
 
 /**
  * Splits an events file into its events, its torn tail (if any) and the lines that were not events.
- * `readLine` reads the worker's lines kept for their events (workerLineEntry) back into them.
+ * `readLine` reads the worker's lines kept for their events (workerLineHead) back into them.
  */
 export function parseEvents(buf: Buffer, readLine?: LineReader): Omit<Extract<ReadResult, { status: 'read' }>, 'status' | 'session'> {
   const events: AgentEvent[] = [];

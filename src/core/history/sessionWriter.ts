@@ -8,7 +8,7 @@ import { close, open, promises as fsp, write } from 'node:fs';
 import path from 'node:path';
 import type { AgentEvent } from '../events/agentEvent';
 import { errorText, replaceFile, replaceFileSync } from './files';
-import { FILE_OF, type HistoryError, type HistoryLimits, type SessionMeta } from './format';
+import { FILE_OF, workerLineHead, type HistoryError, type HistoryLimits, type SessionMeta } from './format';
 
 /** What the worker itself knows about its session, read when the summary is written. */
 export interface SessionSnapshot {
@@ -85,7 +85,7 @@ export class SessionWriter {
    * The event path: queue it, whole; a full queue counts it as lost rather than hold it. `line`:
    * the bytes of the worker's line that stands for the event (a view of the read buffer, copied
    * here), written as it came beside the event's time and turn, which the history's reader reads
-   * back through the worker's codec (format.ts, workerLineEntry).
+   * back through the worker's codec (format.ts, workerLineHead).
    */
   append(event: AgentEvent, line?: Uint8Array): void {
     if (this.closed) return;
@@ -122,15 +122,14 @@ export class SessionWriter {
   }
 
   /**
-   * The start of workerLineEntry's entry, as bytes: the same for the events of a turn within a
+   * The start of the entry (workerLineHead), as bytes: the same for the events of a turn within a
    * millisecond, which a flood's are, so it is built once for them (building it was most of the
    * cost of keeping a line).
    */
   private headOf(event: AgentEvent): Buffer {
     const turn = event.turn?.index;
     if (event.timestamp !== this.head.timestamp || turn !== this.head.turn) {
-      const text = `{"timestamp":${event.timestamp}${turn === undefined ? '' : `,"turn":{"index":${turn}}`},"raw":`;
-      this.head = { timestamp: event.timestamp, turn, bytes: Buffer.from(text, 'latin1') };
+      this.head = { timestamp: event.timestamp, turn, bytes: Buffer.from(workerLineHead(event.timestamp, turn), 'latin1') };
     }
     return this.head.bytes;
   }
