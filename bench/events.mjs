@@ -17,6 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, bareRun, figure, hostFloodRun, loadCore, log, rpcClientRun, summary } from './lib/common.mjs';
 import { buildFlood, loadRecording } from './lib/flood-worker.mjs';
 
@@ -62,6 +64,28 @@ function lastOf(s) {
 export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n, rate), { detached: true }), s.dialect, 'flood', ready);
 
 /**
+ * The floor under the host: a bare reader that frames, parses and validates with the product's
+ * own LineFramer and codec (bench/lib/floor-reader.ts) and delivers nothing. No host that
+ * validates every event can cost less than this; beside the host's ratio, it shows how much of
+ * that ratio is left to the rest (turn stamps, store, delivery).
+ */
+class FloorWorker extends BareWorker {
+  constructor(reader, dialect, args) {
+    super(process.execPath, args, { detached: true });
+    this.read = reader(dialect, (event) => this.onValue(event, true), (value) => this.onValue(value));
+  }
+
+  onChunk(chunk) {
+    this.read(chunk);
+  }
+}
+const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate)), s.dialect, 'flood');
+/** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
+const FLOOR_SIZES = [90];
+const FLOOR_NAME = "main thread's CPU µs/event, floor (the product's framer and codec alone, nothing delivered) vs bare reader";
+const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least a host that validates every event can cost';
+
+/**
  * Real programs write one event per write, at their own pace (τ 0.15.0 about 5,500 events/s,
  * pi 1.6.0 16,000-22,000): the per-read costs then count, not the per-line ones. The recorded
  * lines as they are, at those rates; the main thread's CPU per event, host vs bare reader.
@@ -71,16 +95,16 @@ export const REAL_RATES = [
   { label: 'pi 1.6.0', rate: 19_000 },
 ];
 
-async function runRates({ core, n, rounds, warmup, rates, figures, rateRows }) {
+async function runRates({ core, n, rounds, warmup, rates, figures, rateRows, floor }) {
   for (const { label, rate } of rates) {
     const s = STREAMS.find((x) => x.label === label);
     // About four seconds a run.
     const events = Math.min(n, rate * 4);
-    const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate) };
-    const results = { host: [], bare: [] };
+    const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate), floor: () => floorSide(floor, s, 'real', events, rate) };
+    const results = { host: [], bare: [], floor: [] };
     if (warmup) for (const side of Object.keys(sides)) await sides[side]();
     for (let r = 0; r < rounds; r++) {
-      for (const side of r % 2 ? ['bare', 'host'] : ['host', 'bare']) {
+      for (const side of ['host', 'bare', 'floor'].map((_, i, all) => all[(i + r) % all.length])) {
         const m = await sides[side]();
         results[side].push(m);
         log(`  events ${label} at ${rate}/s ${r + 1}/${rounds} ${side.padEnd(4)} ${String(Math.round(m.rate)).padStart(7)} events/s  main thread ${m.mainCpuUsPerEvent.toFixed(2)} µs CPU/event`);
@@ -89,7 +113,10 @@ async function runRates({ core, n, rounds, warmup, rates, figures, rateRows }) {
     const pairs = results.host.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
     const ratio = summary(pairs.map((p) => p.product / p.baseline)).median;
     figures.push(figure({ bench: 'events', name: `${label}, as recorded, at ${rate.toLocaleString('en')} events/s one line per write: main thread's CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs, baselineName: 'LF split + JSON.parse, same pace', goal: '≤ 1.2×', met: ratio <= 1.2, note: `${results.host[0].events} events/run` }));
-    rateRows.push({ label, rate, host: summary(results.host.map((m) => m.mainCpuUsPerEvent)).median, bare: summary(results.bare.map((m) => m.mainCpuUsPerEvent)).median, ratio });
+    const floorPairs = results.floor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+    const floorRatio = summary(floorPairs.map((p) => p.product / p.baseline)).median;
+    figures.push(figure({ bench: 'events', name: `${label}, as recorded, at ${rate.toLocaleString('en')} events/s one line per write: ${FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: floorPairs, baselineName: 'LF split + JSON.parse, same pace', note: FLOOR_NOTE }));
+    rateRows.push({ label, rate, host: summary(results.host.map((m) => m.mainCpuUsPerEvent)).median, bare: summary(results.bare.map((m) => m.mainCpuUsPerEvent)).median, ratio, floorRatio });
   }
 }
 
@@ -136,8 +163,9 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
   const rateRows = [];
   const root = mkdtempSync(path.join(os.tmpdir(), 'rpc-bench-events-'));
   try {
-    await runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows });
-    await runRates({ core, n, rounds, warmup, rates, figures, rateRows });
+    const { floorReader: floor } = createRequire(import.meta.url)(await buildFloorReader(root));
+    await runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows, floor });
+    await runRates({ core, n, rounds, warmup, rates, figures, rateRows, floor });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -146,12 +174,12 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
 
 /** The real-pace rows: the main thread's CPU per event, medians, and the per-pair ratio's median. */
 export function ratesTable(rows) {
-  const head = ['stream, as recorded, one line per write', 'events/s', "main thread's CPU µs/event host · bare", 'host/bare'];
-  const body = rows.map((r) => [r.label, r.rate.toLocaleString('en'), `${r2(r.host)} · ${r2(r.bare)}`, r2(r.ratio)]);
+  const head = ['stream, as recorded, one line per write', 'events/s', "main thread's CPU µs/event host · bare", 'host/bare', 'floor/bare'];
+  const body = rows.map((r) => [r.label, r.rate.toLocaleString('en'), `${r2(r.host)} · ${r2(r.bare)}`, r2(r.ratio), r2(r.floorRatio)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 
-async function runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows }) {
+async function runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows, floor }) {
   for (const s of STREAMS.filter((x) => streams.includes(x.label))) {
     const recording = loadRecording(s.recording);
     for (const size of sizes) {
@@ -161,6 +189,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
       const sides = { host: () => hostSide(core, s, size, events), bare: () => bareSide(s, size, events) };
       if (s.dialect === 'pi' && rpc) sides.rpc = () => rpcSide(s, size, events);
       if (historySizes.includes(size)) sides.hist = historySide(core, s, size, events, root);
+      if (FLOOR_SIZES.includes(size)) sides.floor = () => floorSide(floor, s, size, events);
       const names = Object.keys(sides);
       const results = Object.fromEntries(names.map((k) => [k, []]));
       if (warmup) for (const side of names) await sides[side]();
@@ -192,6 +221,12 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         histRatio = ratio(hist);
         figures.push(figure({ bench: 'events', name: `${label}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: hist, baselineName: 'LF split + JSON.parse', goal: '≤ 1.60×', met: histRatio <= 1.6 }));
       }
+      let floorRatio = null;
+      if (results.floor) {
+        const fp = pairs('bare', 'mainCpuUsPerEvent').map((p, i) => ({ product: results.floor[i].mainCpuUsPerEvent, baseline: p.baseline }));
+        floorRatio = ratio(fp);
+        figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: fp, baselineName: 'LF split + JSON.parse', note: FLOOR_NOTE }));
+      }
       const cpuParse = results.host.map((p, i) => ({ product: p.cpuUsPerEvent, baseline: parse[i] }));
       figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs JSON.parse alone`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuParse, baselineName: 'JSON.parse of the same lines, in memory', goal: '≤ 1.25×', met: ratio(cpuParse) <= 1.25 }));
       let rpcRatio = null;
@@ -205,7 +240,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         stream: s.label, size: size === 'real' ? 'as recorded' : `${size} B`, bytes, events: flood.events,
         host: med('host', 'rate'), bare: med('bare', 'rate'), ratio: ratio(bare), rpc: results.rpc ? med('rpc', 'rate') : null, rpcRatio,
         hostCpu: med('host', 'cpuUsPerEvent'), bareCpu: med('bare', 'cpuUsPerEvent'), rpcCpu: results.rpc ? med('rpc', 'cpuUsPerEvent') : null, parseCpu: summary(parse).median, parseRatio: ratio(cpuParse),
-        mainRatio: ratio(mainBare), histRatio,
+        mainRatio: ratio(mainBare), histRatio, floorRatio,
       });
     }
   }
@@ -216,8 +251,8 @@ const r2 = (v) => (v === null ? '–' : v.toFixed(2));
 
 /** The issue's table: one row per stream and size, medians of the rounds, ratios per pair. */
 export function eventsTable(rows) {
-  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on'];
-  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio)]);
+  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'floor/bare'];
+  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.floorRatio)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 

@@ -14,15 +14,31 @@ const main = "main thread's CPU µs/event, host vs bare reader";
 const ratio = (f) => f.ratio?.median;
 const median = (f) => f.product?.median;
 
+const floorName = "floor (the product's framer and codec alone";
 /**
- * The nine rows. `find`: the figures of the row (by benchmark and name); `value`: what is held
+ * Under a CPU row, the same run's floor (bench/events.mjs): the product's framer and codec alone,
+ * delivering nothing, over the bare reader. A floor above the goal shows the goal cannot be met
+ * by a host that validates every event; below it, how much is left for the rest.
+ */
+function floorRow(stream, kind, goal) {
+  const paced = (f) => f.name.includes('one line per write');
+  return {
+    what: '  its floor: framer + codec alone, nothing delivered, ÷ bare reader', goal: `< ${goal}× leaves room; above it, the goal cannot be met`, from: 'events',
+    find: (f) => f.bench === 'events' && stream.test(f.name) && f.name.includes(floorName) && (kind === 'pace') === paced(f), value: ratio, ok: (v) => v < goal, unit: '×',
+  };
+}
+
+/**
+ * The nine rows, each CPU row with its floor. `find`: the figures of the row (by benchmark and name); `value`: what is held
  * to the goal (a ratio to the baseline, or the product's own median); `ok`: the goal.
  */
 export const ROWS = [
   { what: 'host CPU per event ÷ bare reader, τ flood', goal: '≤ 1.45×', from: 'events',
     find: (f) => f.bench === 'events' && /^τ 3/.test(f.name) && f.name.endsWith(main) && !f.name.includes('as recorded'), value: ratio, ok: (v) => v <= 1.45, unit: '×' },
+  floorRow(/^τ 3/, 'flood', 1.45),
   { what: 'the same, pi flood', goal: '≤ 1.35×', from: 'events',
     find: (f) => f.bench === 'events' && /^pi 1/.test(f.name) && f.name.endsWith(main) && !f.name.includes('as recorded'), value: ratio, ok: (v) => v <= 1.35, unit: '×' },
+  floorRow(/^pi 1/, 'flood', 1.35),
   { what: 'the same, τ with history on', goal: '≤ 1.60×', from: 'events',
     find: (f) => f.bench === 'events' && /^τ/.test(f.name) && f.name.includes('incl. the history'), value: ratio, ok: (v) => v <= 1.6, unit: '×' },
   { what: 'longest event-loop stall, one full-speed flood', goal: '≤ 20 ms', from: 'stall',
@@ -33,6 +49,7 @@ export const ROWS = [
     find: (f) => f.bench === 'stall' && f.name.endsWith('event-loop delay max, eight floods'), value: median, ok: (v) => v <= 50, unit: 'ms' },
   { what: 'real τ / pi / ACP streaming at their own pace: main thread ÷ bare reader', goal: '≤ 1.2×', from: 'events, acp',
     find: (f) => (f.bench === 'events' && f.name.includes('one line per write') && f.name.endsWith(main)) || (f.bench === 'acp' && f.name.includes('as recorded')), value: ratio, ok: (v) => v <= 1.2, unit: '×' },
+  floorRow(/./, 'pace', 1.2),
   { what: 'Open Log / Resume of a 100,000-event past session', goal: 'first page ≤ 300 ms, no task over 50 ms', from: 'pastlog',
     find: (f) => f.bench === 'pastlog', value: median, ok: null, unit: 'ms', label: (f) => f.name.replace(/^Open Log(?: of a [\d,]+-event past session)?, /, '') },
   { what: 'activation (load + activate()), minified bundle', goal: '≤ 10 ms', from: 'startup',

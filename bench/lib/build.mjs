@@ -26,10 +26,15 @@ export async function buildBundles(outdir, { production = false } = {}) {
   return outdir;
 }
 
-/** bench/handover.mjs's decode thread (not a product bundle): its file in `outdir`. */
-export async function buildDecodeThread(outdir) {
+/** A bench-only bundle of `bench/lib/<name>.ts` (not a product bundle): its file in `outdir`. */
+async function buildBenchEntry(outdir, name) {
   const esbuild = await import('esbuild');
-  const outfile = path.join(outdir, 'decode-thread.js');
-  await esbuild.build({ ...options(false).node, entryPoints: ['bench/lib/decode-thread.ts'], outfile });
+  const outfile = path.join(outdir, `${name}.js`);
+  await esbuild.build({ ...options(false).node, entryPoints: [`bench/lib/${name}.ts`], outfile });
   return outfile;
 }
+
+/** bench/handover.mjs's decode thread. */
+export const buildDecodeThread = (outdir) => buildBenchEntry(outdir, 'decode-thread');
+/** bench/events.mjs's floor reader. */
+export const buildFloorReader = (outdir) => buildBenchEntry(outdir, 'floor-reader');

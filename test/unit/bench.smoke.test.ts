@@ -136,6 +136,10 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.deepEqual(rows.map((r: { stream: string }) => r.stream), ['τ 1.x', 'τ 3.x (real τ 0.15.0)', 'pi 0.73.1', 'pi 1.6.0']);
     for (const r of rows) assert.ok(r.events >= 2_000, `${r.stream}: ${r.events} events`);
     assert.equal(figures.filter((f: Figure) => f.name.includes('RpcClient')).length, 2, 'both pis beside their own RpcClient');
+    // The floor (the product's framer and codec alone) ran beside every 90 B flood and real-pace run, and counted every event.
+    const floors = figures.filter((f: Figure) => f.name.includes('floor (the product'));
+    assert.deepEqual(floors.map((f: Figure) => f.name.split(',')[0].split(':')[0]), ['τ 1.x', 'τ 3.x (real τ 0.15.0)', 'pi 0.73.1', 'pi 1.6.0', 'τ 3.x (real τ 0.15.0)', 'pi 1.6.0']);
+    for (const r of rows) assert.ok(r.floorRatio > 0, `${r.stream}: floor ratio ${r.floorRatio}`);
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 

@@ -1,0 +1,31 @@
+// The floor under the host's event path, for bench/events.mjs: the product's own LF framer (which
+// also hands each line's bytes, as the store needs them) and its dialect's codec (the JSON.parse
+// and the validation every event must pass), and nothing after them: no turn stamp, no store,
+// no delivery. Whatever the host does beyond the bare reader, this much of it cannot be left out
+// while events stay validated, so its ratio to the bare reader is the least a host ratio can be.
+// Bundled by the bench (not a product bundle); the decode thread of bench/handover.mjs reads with it too.
+import type { DialectName } from '../../src/core/api';
+import { DIALECTS } from '../../src/core/wire/dialects';
+import { LineFramer } from '../../src/core/wire/lineFramer';
+import { DEFAULT_LIMITS } from '../../src/core/worker/defaultLimits';
+
+/** A stdout chunk reader: `onEvent` gets each decoded event, `onOther` every other parsed value, each with its line. */
+export function floorReader(dialect: DialectName, onEvent: (event: unknown, text: string) => void, onOther: (value: unknown, text: string) => void): (chunk: Buffer) => void {
+  const codec = DIALECTS[dialect].createCodec();
+  const framer = new LineFramer(DEFAULT_LIMITS.maxLineBytes);
+  return (chunk) => {
+    framer.push(chunk, (framed) => {
+      if (framed.kind !== 'line') return true;
+      let value: unknown;
+      try {
+        value = JSON.parse(framed.text);
+      } catch {
+        return true;
+      }
+      const decoded = codec.decode(value);
+      if (decoded.kind === 'event') onEvent(decoded.event, framed.text);
+      else onOther(value, framed.text);
+      return true;
+    });
+  };
+}
