@@ -39,14 +39,19 @@ export const wireEventSchema = z.object(wireEventShape);
 // older names are brought to today's as they are copied: currentKey).
 /** How each field of τ's event is taken: not a known field (kept in `data` when not null), a payload (kept as it came), a typed field that may be null, or one that may not. */
 const enum Kind { Other, Payload, Nullable, Strict }
-/** `check`: the field's schema's fast check (fastChecker); `value`: the same for a value that is neither null nor undefined. */
-interface FieldRule { kind: Kind; check?: (value: unknown) => boolean; value?: (value: unknown) => boolean }
+/**
+ * `check`: the field's schema's fast check (fastChecker); `value`: the same for a value that is
+ * neither null nor undefined; `prim`: that check is only `typeof`, done inline (most of τ's
+ * typed fields are plain strings, and a call per field cost more than the test).
+ */
+interface FieldRule { kind: Kind; check?: (value: unknown) => boolean; value?: (value: unknown) => boolean; prim?: 'string' | 'boolean' }
 const OTHER: FieldRule = { kind: Kind.Other };
 /** Each known field: its checks, and whether null passes them. */
 const FIELDS = new Map<string, FieldRule>([
   ...Object.entries(wireEventShape).map(([k, schema]): [string, FieldRule] => {
     const check = fastChecker(schema);
-    return [k, { kind: check(null) ? Kind.Nullable : Kind.Strict, check, value: fastChecker(unwrapped(schema)) }];
+    const inner = unwrapped(schema);
+    return [k, { kind: check(null) ? Kind.Nullable : Kind.Strict, check, value: fastChecker(inner), prim: primitive(inner) }];
   }),
   ...['args', 'result', 'details', 'message', 'messages', 'tool_results'].map((k): [string, FieldRule] => [k, { kind: Kind.Payload }]),
 ]);
@@ -56,6 +61,12 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   let inner = schema;
   for (let def = inner.def; def.type === 'optional' || def.type === 'nullable'; def = inner.def) inner = (def as unknown as { innerType: z.ZodType }).innerType;
   return inner;
+}
+
+/** 'string' or 'boolean' for a schema that checks nothing but the type. */
+function primitive(schema: z.ZodType): FieldRule['prim'] {
+  const def = schema.def as { type: string; checks?: unknown[] };
+  return (def.type === 'string' || def.type === 'boolean') && !def.checks?.length ? def.type : undefined;
 }
 
 /**
@@ -97,7 +108,7 @@ export function tauEvent(params: unknown, checked: boolean): AgentEvent | undefi
       if (value !== null && value !== undefined) (data ??= {})[currentKey(raw, key)] = value;
     } else if (value === null || value === undefined) {
       if (!checked && rule.kind === Kind.Strict && !rule.check!(value)) return undefined;
-    } else if (checked || rule.value!(value)) event[key] = value;
+    } else if (checked || (rule.prim !== undefined ? typeof value === rule.prim : rule.value!(value))) event[key] = value;
     else return undefined;
   }
   event.timestamp ??= Date.now();
