@@ -44,7 +44,10 @@ class PaceReader extends BareWorker {
 function answerRequests(w) {
   const onValue = w.onValue.bind(w);
   w.onValue = (v) => {
-    if (typeof v.method === 'string' && v.id !== undefined) w.send({ jsonrpc: '2.0', id: v.id, error: { code: -32601, message: `not offered: ${v.method}` } });
+    if (typeof v.method === 'string' && v.id !== undefined) {
+      process.stderr.write(`the agent asked ${v.method}: answered -32601\n`);
+      w.send({ jsonrpc: '2.0', id: v.id, error: { code: -32601, message: `not offered: ${v.method}` } });
+    }
     onValue(v);
   };
 }
