@@ -65,9 +65,9 @@ export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(
 
 /**
  * The floor under the host: a bare reader that frames, parses and validates with the product's
- * own LineFramer and codec (bench/lib/floor-reader.ts) and delivers nothing. No host that
- * validates every event can cost less than this; beside the host's ratio, it shows how much of
- * that ratio is left to the rest (turn stamps, store, delivery).
+ * own LineFramer and codec (bench/lib/floor-reader.ts) and delivers nothing: the host does this
+ * much for every event before anything else, so its ratio cannot go below this one; beside the
+ * host's ratio, it shows how much of that ratio is left to the rest (turn stamps, store, delivery).
  */
 export class FloorWorker extends BareWorker {
   constructor(reader, dialect, args) {
@@ -83,7 +83,7 @@ const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(read
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
 const FLOOR_SIZES = [90];
 export const FLOOR_NAME = "main thread's CPU µs/event, floor (the product's framer and codec alone, nothing delivered) vs bare reader";
-export const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least a host that validates every event can cost';
+export const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least the host can cost while it frames and validates as it does';
 
 /**
  * Real programs write one event per write, at their own pace (τ 0.15.0 about 5,500 events/s,

@@ -19,12 +19,12 @@ const paced = (f) => f.name.includes('one line per write');
 /**
  * Under a CPU row, the same run's floor (bench/events.mjs, and bench/acp.mjs at ACP agents' pace):
  * the product's framer and codec alone, delivering nothing, over the bare reader. A floor above
- * the goal shows the goal cannot be met by a host that validates every event; below it, how much
- * is left for the rest.
+ * the goal shows the goal cannot be met while the host frames and validates every event as it
+ * does; below it, how much is left for the rest.
  */
 function floorRow(stream, kind, goal) {
   return {
-    what: '  its floor: framer + codec alone, nothing delivered, ÷ bare reader', goal: `< ${goal}× leaves room; above it, the goal cannot be met`, from: kind === 'pace' ? 'events, acp' : 'events',
+    what: '  its floor: framer + codec alone, nothing delivered, ÷ bare reader', goal: `< ${goal}× leaves room; above it, the goal cannot be met while the host validates as it does`, from: kind === 'pace' ? 'events, acp' : 'events',
     find: (f) => (f.bench === 'events' || f.bench === 'acp') && stream.test(f.name) && f.name.includes(floorName) && (kind === 'pace') === paced(f), value: ratio, ok: (v) => v < goal, unit: '×',
   };
 }

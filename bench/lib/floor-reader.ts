@@ -1,8 +1,9 @@
 // The floor under the host's event path, for bench/events.mjs: the product's own LF framer (which
 // also hands each line's bytes, as the store needs them) and its dialect's codec (the JSON.parse
 // and the validation every event must pass), and nothing after them: no turn stamp, no store,
-// no delivery. Whatever the host does beyond the bare reader, this much of it cannot be left out
-// while events stay validated, so its ratio to the bare reader is the least a host ratio can be.
+// no delivery. Whatever else the host does beyond the bare reader, this much it does first for
+// every event, so its ratio to the bare reader is the least the host's ratio can be while it
+// frames and validates as it does.
 // Bundled by the bench (not a product bundle); the decode thread of bench/handover.mjs reads with it too.
 import type { Message } from 'vscode-jsonrpc';
 import type { DialectName } from '../../src/core/api';

@@ -2,7 +2,7 @@
 // the person's edits, and failures reported instead of thrown. (Crashes and two windows at
 // once, with real processes: history.processes.test.ts.)
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
@@ -201,6 +201,24 @@ describe('history store', () => {
     await store.flush();
     assert.ok(errors.some((e) => e.sessionId === id2 && e.op === 'write'), JSON.stringify(errors));
     assert.equal(store.errors.at(-1)?.sessionId, id2);
+  });
+
+  it('a write the disk refuses (ENOSPC) counts every event of its batches as lost, across batches written together', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const errors: HistoryError[] = [];
+    const store = makeStore({}, (e) => errors.push(e));
+    const id = openSession(store);
+    // The events file is /dev/full: it opens, and every write to it fails with ENOSPC.
+    symlinkSync('/dev/full', path.join(dir, `${id}.jsonl`));
+    // Enough for many batches (the first is 4 KiB), written in one go.
+    for (let i = 0; i < 2000; i++) store.append(id, ev(i));
+    await store.flush();
+    assert.ok(errors.some((e) => e.sessionId === id && e.op === 'write' && /ENOSPC|no space/i.test(e.error)), JSON.stringify(errors.slice(0, 2)));
+    await store.end(id, { reason: 'exited', code: 0 });
+    const { sessions } = await store.list();
+    const s = sessions.find((x) => x.id === id)!;
+    assert.equal(s.lost, 2000);
+    assert.equal(s.events, 0);
   });
 
   it('refuses bad limits and a relative directory in plain words', () => {

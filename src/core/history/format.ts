@@ -48,7 +48,7 @@ export interface HistoryLimits {
   maxPendingEvents: number;
   /** A live session's summary is rewritten at most this often (and always at its end). */
   metaIntervalMs: number;
-  /** Bytes per write call: bounds how long one write holds a thread of the pool. */
+  /** Bytes per write call: bounds how long one write holds a thread of the pool (4 MiB: a few milliseconds to the page cache, and a flood's queue written in a turn or two). */
   maxWriteBytes: number;
   /**
    * Events delivered within this long are written together (0: every tick). A crash loses what
@@ -64,7 +64,7 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
   maxEvictedRecords: 100,
   maxPendingEvents: 200_000,
   metaIntervalMs: 1000,
-  maxWriteBytes: 256 * 1024,
+  maxWriteBytes: 4 * 1024 * 1024,
   writeIntervalMs: 25,
 };
 
