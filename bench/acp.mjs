@@ -5,16 +5,37 @@
 //   bare    the same flood read in this process: LF split + JSON.parse, count until the answer
 // interleaved round by round (rotating the order), each run on a freshly started agent, per
 // text-chunk size. Reported: this process's main-thread CPU per event, host ÷ bare.
+// And at real agents' pace (ACP_RATES, measured by scripts/acp-pace.mjs): the recorded lines one
+// per write, read by the host, the bare reader and the floor (the product's framer and codec
+// alone, bench/events.mjs's), as events.mjs plays τ's and pi's.
+//   node bench/acp.mjs [--n 150000] [--rounds 5] [--sizes 90,real | --no-flood] [--no-rates]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, loadCore, log, mainThreadMark, measured } from './lib/common.mjs';
+import { buildFlood } from './lib/acp-flood-agent.mjs';
+import { FloorWorker, pacedRounds, ratesTable } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
-const argsFor = (size, n) => [AGENT, '--events', String(n), '--size', String(size)];
+const argsFor = (size, n, rate = 0) => [AGENT, '--events', String(n), '--size', String(size), ...(rate ? ['--rate', String(rate)] : [])];
 
-export async function hostSide(core, size, n, ready) {
+/**
+ * The real agents' pace while streaming a long reply from the mock model (session/update lines a
+ * second, medians: scripts/acp-pace.mjs, docs/real-workers.md): claude-agent-acp's, whose lines
+ * these are, and the fastest agent's.
+ */
+export const ACP_RATES = [
+  { label: 'ACP claude-agent-acp 0.101.0', rate: 17_000 },
+  { label: "ACP claude-agent-acp 0.101.0's lines at OpenCode 1.18.33's pace", rate: 24_000 },
+];
+
+export async function hostSide(core, size, n, ready, rate = 0) {
   const host = core.createSupervisor();
-  const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n), cwd: ROOT });
+  const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n, rate), cwd: ROOT });
   if (started.status !== 'started') {
     await host.dispose();
     throw new Error(`start failed: ${started.error}`);
@@ -23,9 +44,18 @@ export async function hostSide(core, size, n, ready) {
   return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true, ready);
 }
 
-export async function bareSide(size, n, ready) {
+/** The floor's reader, told of the requests sent as the host's codec is (an answer is read by its request). */
+class AcpFloorWorker extends FloorWorker {
+  send(message) {
+    this.read.encode(message);
+    super.send(message);
+  }
+}
+
+/** `floor`: read with the product's framer and codec (bench/lib/floor-reader.ts) instead of LF split + JSON.parse. */
+export async function bareSide(size, n, ready, { rate = 0, floor } = {}) {
   // Started as the host starts a worker (a session of its own: bench/lib/common.mjs, BareWorker).
-  const w = new BareWorker(process.execPath, argsFor(size, n), { detached: true });
+  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate)) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });
     const init = w.next((v) => v.id === 1, 30_000, 'initialize');
@@ -36,9 +66,10 @@ export async function bareSide(size, n, ready) {
     const { result } = await session;
     let count = 0;
     const ended = new Promise((resolve) => {
-      w.onValue = (v) => {
-        if (v.method === 'session/update' || v.id === 3) count++;
-        if (v.id === 3) resolve(performance.now());
+      // The floor hands each update as the host's event (`decoded`), the answer as it came.
+      w.onValue = (v, decoded = false) => {
+        if (decoded || v.method === 'session/update' || v.id === 3) count++;
+        if (!decoded && v.id === 3) resolve(performance.now());
       };
     });
     if (ready) await ready();
@@ -53,9 +84,27 @@ export async function bareSide(size, n, ready) {
   }
 }
 
-export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZES, ...opts } = {}) {
+export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZES, rates = ACP_RATES, ...opts } = {}) {
   const core = loadCore(opts);
   const figures = [];
+  await runFloods({ core, n, rounds, warmup, sizes, figures });
+  const rateRows = [];
+  const root = mkdtempSync(path.join(os.tmpdir(), 'rpc-bench-acp-'));
+  try {
+    const { floorReader: floor } = createRequire(import.meta.url)(await buildFloorReader(root));
+    for (const { label, rate } of rates) {
+      // About four seconds a run; every update and the prompt's answer counted.
+      const events = Math.min(n, rate * 4);
+      const sides = { host: () => hostSide(core, 'real', events, undefined, rate), bare: () => bareSide('real', events, undefined, { rate }), floor: () => bareSide('real', events, undefined, { rate, floor }) };
+      await pacedRounds({ bench: 'acp', label, rate, sides, expected: buildFlood(events).events + 1, rounds, warmup, figures, rateRows });
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return { figures, rateRows, tables: rateRows.length ? [ratesTable(rateRows)] : [] };
+}
+
+async function runFloods({ core, n, rounds, warmup, sizes, figures }) {
   for (const size of sizes) {
     if (warmup) {
       await hostSide(core, size, Math.min(n, 5000));
@@ -77,5 +126,16 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
       note: `${pairs[0]?.events ?? 0} events a run, every one counted on both sides`,
     }));
   }
-  return { figures };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
+  const out = await run({
+    n: Number(arg('--n', 150000)), rounds: Number(arg('--rounds', 5)),
+    sizes: process.argv.includes('--no-flood') ? [] : arg('--sizes', SIZES.join(',')).split(',').map((x) => (x === 'real' ? x : Number(x))),
+    rates: process.argv.includes('--no-rates') ? [] : ACP_RATES,
+  });
+  for (const f of out.figures) console.log(`${f.name}: ${f.ratio.median}× (${f.product.median} vs ${f.baseline.median} ${f.unit})`);
+  for (const t of out.tables) console.log(`\n${t}`);
+  console.log(`\nload ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }

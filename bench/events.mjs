@@ -61,7 +61,7 @@ function lastOf(s) {
 }
 
 // Started as the host starts a worker (a session of its own), so both read the same pattern of writes.
-export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n, rate), { detached: true }), s.dialect, 'flood', ready);
+export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(process.execPath, floodArgs(s, size, n, rate), { detached: true }), s.dialect, 'flood', ready, lastOf(s));
 
 /**
  * The floor under the host: a bare reader that frames, parses and validates with the product's
@@ -69,7 +69,7 @@ export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(
  * much for every event before anything else, so its ratio cannot go below this one; beside the
  * host's ratio, it shows how much of that ratio is left to the rest (turn stamps, store, delivery).
  */
-class FloorWorker extends BareWorker {
+export class FloorWorker extends BareWorker {
   constructor(reader, dialect, args) {
     super(process.execPath, args, { detached: true });
     this.read = reader(dialect, (event) => this.onValue(event, true), (value) => this.onValue(value));
@@ -79,11 +79,11 @@ class FloorWorker extends BareWorker {
     this.read(chunk);
   }
 }
-const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate)), s.dialect, 'flood');
+const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate)), s.dialect, 'flood', undefined, lastOf(s));
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
 const FLOOR_SIZES = [90];
-const FLOOR_NAME = "main thread's CPU µs/event, floor (the product's framer and codec alone, nothing delivered) vs bare reader";
-const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least the host can cost while it frames and validates as it does';
+export const FLOOR_NAME = "main thread's CPU µs/event, floor (the product's framer and codec alone, nothing delivered) vs bare reader";
+export const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least the host can cost while it frames and validates as it does';
 
 /**
  * Real programs write one event per write, at their own pace (τ 0.15.0 about 5,500 events/s,
@@ -100,24 +100,38 @@ async function runRates({ core, n, rounds, warmup, rates, figures, rateRows, flo
     const s = STREAMS.find((x) => x.label === label);
     // About four seconds a run.
     const events = Math.min(n, rate * 4);
+    const expected = buildFlood(loadRecording(s.recording), { events, size: 'real', tau1: s.extra.includes('1') }).events;
     const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate), floor: () => floorSide(floor, s, 'real', events, rate) };
-    const results = { host: [], bare: [], floor: [] };
-    if (warmup) for (const side of Object.keys(sides)) await sides[side]();
-    for (let r = 0; r < rounds; r++) {
-      for (const side of ['host', 'bare', 'floor'].map((_, i, all) => all[(i + r) % all.length])) {
-        const m = await sides[side]();
-        results[side].push(m);
-        log(`  events ${label} at ${rate}/s ${r + 1}/${rounds} ${side.padEnd(4)} ${String(Math.round(m.rate)).padStart(7)} events/s  main thread ${m.mainCpuUsPerEvent.toFixed(2)} µs CPU/event`);
-      }
-    }
-    const pairs = results.host.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
-    const ratio = summary(pairs.map((p) => p.product / p.baseline)).median;
-    figures.push(figure({ bench: 'events', name: `${label}, as recorded, at ${rate.toLocaleString('en')} events/s one line per write: main thread's CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs, baselineName: 'LF split + JSON.parse, same pace', goal: '≤ 1.2×', met: ratio <= 1.2, note: `${results.host[0].events} events/run` }));
-    const floorPairs = results.floor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
-    const floorRatio = summary(floorPairs.map((p) => p.product / p.baseline)).median;
-    figures.push(figure({ bench: 'events', name: `${label}, as recorded, at ${rate.toLocaleString('en')} events/s one line per write: ${FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: floorPairs, baselineName: 'LF split + JSON.parse, same pace', note: FLOOR_NOTE }));
-    rateRows.push({ label, rate, host: summary(results.host.map((m) => m.mainCpuUsPerEvent)).median, bare: summary(results.bare.map((m) => m.mainCpuUsPerEvent)).median, ratio, floorRatio });
+    await pacedRounds({ bench: 'events', label, rate, sides, expected, rounds, warmup, figures, rateRows });
   }
+}
+
+/**
+ * One real-pace run (bench/events.mjs's and bench/acp.mjs's): `sides` host, bare and floor, each
+ * a run of `expected` events at `rate`, interleaved round by round in a rotating order. Pushes
+ * the host's and the floor's figures (main thread's CPU per event, vs the bare reader) and the
+ * table's row. Throws when a side counted other than `expected` events.
+ */
+export async function pacedRounds({ bench, label, rate, sides, expected, rounds, warmup, figures, rateRows }) {
+  const results = { host: [], bare: [], floor: [] };
+  if (warmup) for (const side of Object.keys(sides)) await sides[side]();
+  for (let r = 0; r < rounds; r++) {
+    for (const side of ['host', 'bare', 'floor'].map((_, i, all) => all[(i + r) % all.length])) {
+      const m = await sides[side]();
+      if (m.events !== expected) throw new Error(`${label} at ${rate}/s: ${side} saw ${m.events} events of ${expected}`);
+      results[side].push(m);
+      log(`  ${bench} ${label} at ${rate}/s ${r + 1}/${rounds} ${side.padEnd(5)} ${String(Math.round(m.rate)).padStart(7)} events/s  main thread ${m.mainCpuUsPerEvent.toFixed(2)} µs CPU/event`);
+    }
+  }
+  const pairs = (side) => results[side].map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+  const ratio = (ps) => summary(ps.map((p) => p.product / p.baseline)).median;
+  const name = `${label}, as recorded, at ${rate.toLocaleString('en')} events/s one line per write`;
+  const common = { bench, unit: 'µs', better: 'lower', digits: 2, baselineName: 'LF split + JSON.parse, same pace' };
+  const hostRatio = ratio(pairs('host'));
+  figures.push(figure({ ...common, name: `${name}: main thread's CPU µs/event, host vs bare reader`, pairs: pairs('host'), goal: '≤ 1.2×', met: hostRatio <= 1.2, note: `${expected} events/run` }));
+  figures.push(figure({ ...common, name: `${name}: ${FLOOR_NAME}`, pairs: pairs('floor'), note: FLOOR_NOTE }));
+  const med = (side) => summary(results[side].map((m) => m.mainCpuUsPerEvent)).median;
+  rateRows.push({ label, rate, events: expected, host: med('host'), bare: med('bare'), ratio: hostRatio, floorRatio: ratio(pairs('floor')) });
 }
 
 function rpcSide(s, size, n) {

@@ -190,19 +190,27 @@ export function measured(count, t0, t1, c0, main0) {
  * agent_end. Stops the worker afterwards. A reader that decodes events itself (bench/handover.mjs)
  * calls `onValue(event, true)` with the host's event instead of the wire object.
  */
-/** `ready`, if given, is awaited just before the prompt: a benchmark's measuring starts there. */
-export async function bareRun(w, dialect, text, ready) {
+/**
+ * `ready`, if given, is awaited just before the prompt: a benchmark's measuring starts there.
+ * `last`: the stream's own last event type (pi 1.x: agent_settled, after agent_end), waited for
+ * before the count is final, as hostFloodRun does; the measuring ends at agent_end.
+ */
+export async function bareRun(w, dialect, text, ready, last = 'agent_end') {
   const wire = WIRE[dialect];
   try {
     const probed = w.next((v) => wire.isResponse(v, 1), 30_000, 'probe answer');
     w.send(wire.probe(1));
     await probed;
     let count = 0;
+    let lastSeen;
+    const tail = new Promise((r) => (lastSeen = r));
     const ended = new Promise((resolve) => {
       w.onValue = (v, decoded = false) => {
         if (!decoded && !wire.isEvent(v)) return;
         count++;
-        if ((decoded ? v.type : wire.eventType(v)) === 'agent_end') resolve(performance.now());
+        const type = decoded ? v.type : wire.eventType(v);
+        if (type === 'agent_end') resolve(performance.now());
+        if (type === last) lastSeen();
       };
     });
     if (ready) await ready();
@@ -211,7 +219,10 @@ export async function bareRun(w, dialect, text, ready) {
     const t0 = performance.now();
     w.send(wire.prompt(2, text));
     const t1 = await ended;
-    return measured(count, t0, t1, c0, main0);
+    const out = measured(count, t0, t1, c0, main0);
+    await tail;
+    out.events = count;
+    return out;
   } finally {
     await w.stop();
   }

@@ -22,6 +22,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linesOf, writePaced } from './paced-write.mjs';
 
 export const RECORDINGS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../recordings');
 
@@ -160,20 +161,9 @@ function main() {
   const rate = Number(arg('--rate', 0));
 
   /** One line per write, as real workers write, at `rate` lines a second on average. */
-  async function paced() {
-    const split = (buf) => buf.toString('utf8').split('\n').filter(Boolean).map((l) => Buffer.from(l + '\n'));
-    const head = split(flood.head);
-    const body = split(flood.body);
-    const tail = split(flood.tail);
-    const lines = [...head, ...Array.from({ length: flood.repeats }, () => body).flat(), ...tail];
-    const t0 = performance.now();
-    let i = 0;
-    while (i < lines.length) {
-      const due = Math.min(lines.length, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
-      while (i < due) out.write(lines[i++]);
-      if (out.writableLength > 1 << 20) await drain();
-      await new Promise((r) => setTimeout(r, 1));
-    }
+  function paced() {
+    const body = linesOf(flood.body);
+    return writePaced(out, [...linesOf(flood.head), ...Array.from({ length: flood.repeats }, () => body).flat(), ...linesOf(flood.tail)], rate);
   }
 
   async function replay() {

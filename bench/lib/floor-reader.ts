@@ -5,16 +5,20 @@
 // every event, so its ratio to the bare reader is the least the host's ratio can be while it
 // frames and validates as it does.
 // Bundled by the bench (not a product bundle); the decode thread of bench/handover.mjs reads with it too.
+import type { Message } from 'vscode-jsonrpc';
 import type { DialectName } from '../../src/core/api';
 import { DIALECTS } from '../../src/core/wire/dialects';
 import { LineFramer } from '../../src/core/wire/lineFramer';
 import { DEFAULT_LIMITS } from '../../src/core/worker/defaultLimits';
 
+/** What the reader's codec is told of the requests sent (ACP's reads an answer by its request, and its session by session/new's). */
+export type FloorReader = ((chunk: Buffer) => void) & { encode(message: Message): void };
+
 /** A stdout chunk reader: `onEvent` gets each decoded event, `onOther` every other parsed value, each with its line. */
-export function floorReader(dialect: DialectName, onEvent: (event: unknown, text: string) => void, onOther: (value: unknown, text: string) => void): (chunk: Buffer) => void {
+export function floorReader(dialect: DialectName, onEvent: (event: unknown, text: string) => void, onOther: (value: unknown, text: string) => void): FloorReader {
   const codec = DIALECTS[dialect].createCodec();
   const framer = new LineFramer(DEFAULT_LIMITS.maxLineBytes);
-  return (chunk) => {
+  const read = (chunk: Buffer): void => {
     framer.push(chunk, (framed) => {
       if (framed.kind !== 'line') return true;
       let value: unknown;
@@ -29,4 +33,5 @@ export function floorReader(dialect: DialectName, onEvent: (event: unknown, text
       return true;
     });
   };
+  return Object.assign(read, { encode: (message: Message) => void codec.encode(message) });
 }

@@ -143,6 +143,30 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 
+  it('the ACP event path: the flood, and at real agents\' pace the host, the bare reader and the floor, every event counted', async () => {
+    const acp = await load('acp.mjs');
+    const { figures, rateRows, tables } = await acp.run({ ...runner.SIZES.quick.acp, dist });
+    for (const f of figures) sane(f);
+    assert.ok(figures.some((f: Figure) => f.name.startsWith('ACP (claude-agent-acp 0.101.0 recorded), 90 B chunks')), 'the flood ran');
+    // acp.mjs throws when a side of a paced round counted other than the flood's updates and the prompt's answer.
+    const labels = acp.ACP_RATES.map((r: { label: string }) => r.label);
+    assert.deepEqual(rateRows.map((r: { label: string }) => r.label), labels);
+    const { buildFlood } = await load('lib/acp-flood-agent.mjs');
+    for (const r of rateRows) {
+      assert.equal(r.events, buildFlood((runner.SIZES.quick.acp as { n: number }).n).events + 1, `${r.label}: every update and the answer`);
+      assert.ok(r.ratio > 0 && r.floorRatio > 0, `${r.label}: host ${r.ratio}, floor ${r.floorRatio}`);
+    }
+    const paced = figures.filter((f: Figure) => f.name.includes('one line per write'));
+    assert.deepEqual(paced.map((f: Figure) => [f.name.split(',')[0], f.name.includes('floor (the product')]), labels.flatMap((l: string) => [[l, false], [l, true]]));
+    assert.equal(tables[0].split('\n').length, 2 + rateRows.length);
+    // Issue 24's real-pace row and its floor find ACP's paced figures, not its flood.
+    const rows = (await load('issue24.mjs')).issue24Rows({ figures, seconds: { acp: 1 }, loads: {} }) as string[][];
+    const pace = rows.findIndex((r) => r[0].startsWith('real τ / pi / ACP'));
+    const atPace = rows.slice(pace, pace + 2 * labels.length).map((r) => r[1].split(':')[0]);
+    assert.deepEqual(atPace, [...labels, ...labels].map((l: string) => `${l}, as recorded, at ${acp.ACP_RATES.find((x: { label: string }) => x.label === l).rate.toLocaleString('en')} events/s one line per write`));
+    assert.match(rows[pace + labels.length][0], /its floor/);
+  });
+
   it('decoding off the main thread: bare, decode thread (with and without lines) and host count the same events', async () => {
     const { figures, rows, tables } = await (await load('handover.mjs')).run({ ...runner.SIZES.quick.handover, dist });
     for (const f of figures) sane(f);
