@@ -1,8 +1,11 @@
 // A long past session on disk, for the benchmark and the UI scenario of issue 24 (Open Log and
 // Resume of a 100,000-event session): a real session of the demo worker, written by the host's
 // own history, then its turns repeated until the file holds `n` events. Each copy is the real
-// lines with later times, later turn numbers and tool calls of their own, so the log folds it as
-// a long conversation of real events, not as one event repeated.
+// lines with their own times, turn numbers and tool calls, so the log folds it as a long
+// conversation of real events, not as one event repeated. The copies go back in time: the newest
+// is the real session as it ended, so its end and last write stay the real ones, and the record
+// (turns, events, start, the dropped events) is made to say what the file then holds, as the
+// session's writer would have.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -20,25 +23,32 @@ export function inflateSession(dir, id, n, { dropped = 0 } = {}) {
   // The worker exits once, at the end: its exit is not repeated.
   const body = template.filter((e) => e.type !== 'worker_exit');
   const exits = template.filter((e) => e.type === 'worker_exit');
+  // Enough copies for n events; copy k of them is shifted `copies - 1 - k` spans back.
+  const copies = Math.ceil((n - exits.length) / body.length);
+  const back = (k) => (copies - 1 - k) * span;
   const copy = (e, k) => {
     const c = structuredClone(e);
-    c.timestamp += k * span;
+    c.timestamp -= back(k);
     if (c.turn) c.turn.index += k * turns;
-    if (typeof c.raw?.params?.timestamp === 'number') c.raw.params.timestamp += k * span;
+    if (typeof c.raw?.params?.timestamp === 'number') c.raw.params.timestamp -= back(k);
     return k ? JSON.stringify(c).replace(/"(tool_call_id|toolCallId|id)":"([^"]+)"/g, `"$1":"$2-${k}"`) : JSON.stringify(c);
   };
   const out = [];
-  let copies = 0;
-  for (; out.length < n - exits.length; copies++) for (const e of body) out.push(copy(e, copies));
+  for (let k = 0; k < copies; k++) for (const e of body) out.push(copy(e, k));
   for (const e of exits) out.push(copy(e, copies - 1));
   // The newest n: a session whose oldest events went, as a long one's do.
   const text = out.slice(-n).join('\n') + '\n';
   writeFileSync(file, text);
   const metaFile = path.join(dir, `${id}.meta.json`);
   const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+  // As the writer records them: every event written (the dropped ones too), the worker's own turn
+  // count (each copy's turns, numbered on), a start before the oldest event, the eviction when the
+  // session reached its bound (at the oldest event kept, when the dropped ones went).
+  const oldestKept = JSON.parse(out.at(-n)).timestamp;
   meta.events = n + dropped;
   meta.turns = copies * turns;
-  meta.evictedEvents = dropped ? { events: dropped, bytes: dropped * Math.round(text.length / n), times: 1, firstAt: meta.startedAt, lastAt: meta.startedAt } : null;
+  meta.startedAt = Math.min(meta.startedAt - back(0), oldestKept) - Math.ceil(dropped / body.length) * span;
+  meta.evictedEvents = dropped ? { events: dropped, bytes: dropped * Math.round(text.length / n), times: 1, firstAt: oldestKept, lastAt: oldestKept } : null;
   writeFileSync(metaFile, JSON.stringify(meta) + '\n');
   return Buffer.byteLength(text);
 }

@@ -1,13 +1,14 @@
 // A long past session (issue 24): the demo worker's session, stopped, then its turns repeated to
 // 100,000 events on disk, with 23,456 older events recorded as dropped by the history's size
-// bound. Open Log shows its newest page at once, says how many older events are not shown and
+// bound; the window is reloaded, so the Sessions view lists it as it is on disk (a session of an
+// earlier window: nothing tells this one that the files changed). Open Log shows its newest page at once, says how many older events are not shown and
 // how many the bound dropped; Load older goes back a page (drawn from its top), Show newest
 // comes back. Resume carries the newest page of it before the new worker's own events, and
 // Load older there reads a page further back.
 // Saves docs/screenshots/pastlog-*.png.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { withWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, screenshot, runScenario, webviewFrame, runCommand } from '../ui-driver.mjs';
 import { inflateSession } from '../../bench/lib/long-session.mjs';
 import { promptFromPalette, sessionsRow, startDemo } from './lib/demo.mjs';
 
@@ -49,7 +50,12 @@ export default async function pastLogLong({ port } = {}) {
     }
     if (!found) throw new Error('the stopped session\'s end never reached the history');
     const bytes = inflateSession(found.dir, found.id, 100_000, { dropped: 23_456 });
-    console.log(`[ui] the session now holds 100,000 events (${(bytes / 2 ** 20).toFixed(1)} MiB)`);
+    const { turns } = JSON.parse(readFileSync(path.join(found.dir, `${found.id}.meta.json`), 'utf8'));
+    console.log(`[ui] the session now holds 100,000 events, ${turns} turns (${(bytes / 2 ** 20).toFixed(1)} MiB)`);
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 90_000 });
+    // The row says the session's turns as its record has them.
+    await sessionsRow(page, `stopped · ${turns} turns`).waitFor({ state: 'visible', timeout: 60_000 });
 
     // Open Log: the newest page, what is older, and what the bound dropped. Each window starts
     // where a turn starts, so a page's count of older events is its size's multiple plus the

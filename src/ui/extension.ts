@@ -97,6 +97,7 @@ export class RpcWorkersExtension extends Disposable {
       // A log tab VS Code brings back after a reload shows what its worker or session is now: once
       // the automatic resume has run, the worker that resumed it.
       restorer: (shows) => this.resumedInterrupted.then(() => this.historyCommands.restoreKey(shows)),
+      tabRecord: context.workspaceState,
     }));
     this.commands = this._register(new Commands({
       supervisor: this.supervisor, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,

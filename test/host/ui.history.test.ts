@@ -224,6 +224,18 @@ describe('UI history', function () {
     assert.equal(ui.eventLog.panelSessions.filter((s) => s.panel).length, 1, 'a tab naming nothing was left open');
   });
 
+  // A tab opened just before Reload Window came back with no state of its page (VS Code 1.100) and
+  // was closed; the host's record in the workspace's state says what it showed (openTabs.ts).
+  it('an open log tab is recorded in the workspace state, and leaves the record when it is closed', async () => {
+    const ui = api.__ui;
+    const recorded = () => ui.context.workspaceState.get<string[]>('rpcWorkers.eventLog.openTabs') ?? [];
+    const id = await startDemo(api, 'Tab recorded');
+    await vscode.commands.executeCommand('rpcWorkers.openEventLogPanel', { workerId: id });
+    await waitFor(api, 'the tab in the record', () => recorded().includes(id));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(api, 'the closed tab out of the record', () => !recorded().includes(id));
+  });
+
   // Issue 24: a long session is read a page at a time; the page's Load older and Show newest move the window.
   it('a long past session opens on its newest page; the page asking for older and newest events moves its window', async () => {
     const ui = api.__ui;

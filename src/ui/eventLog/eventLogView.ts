@@ -15,6 +15,7 @@ import type { WorkerSelection } from '../views/workerSelection';
 import { webviewOptions } from './html';
 import { LogArchive, type LogContents } from './logArchive';
 import { LogSession, type LogHost } from './logSession';
+import { OpenTabs } from './openTabs';
 import type { PastLog } from './pastLog';
 import type { PageMessage, PageRequest } from './pageChannel';
 import { toWorkerView } from './workerView';
@@ -46,6 +47,8 @@ export interface EventLogOptions {
   attentionOf?: (state: WorkerState) => AttentionInfo | null;
   /** What a restored tab's saved worker or session is now: a key to show, or null (see restore). */
   restorer?: (shows: string) => Promise<string | null>;
+  /** Where the open tabs are recorded, for a tab that comes back without its page's state (the workspace's state). */
+  tabRecord?: vscode.Memento;
 }
 
 export class EventLog extends Disposable implements vscode.WebviewViewProvider, LogHost {
@@ -57,6 +60,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   private viewSession: LogSession | undefined;
   private readonly panels = new Set<LogSession>();
   private readonly archive: LogArchive;
+  private readonly tabs: OpenTabs;
   /** The composers' requests on their way through a command: the reply address each result is said to. */
   private readonly asking = new Map<string, { from: LogSession; req: number }>();
   private nextAsk = 0;
@@ -79,6 +83,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.attentionOf = o.attentionOf ?? (() => null);
     this.restorer = o.restorer ?? (() => Promise.resolve(null));
     this.archive = new LogArchive(o.supervisor);
+    this.tabs = new OpenTabs(o.tabRecord);
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(vscode.window.registerWebviewPanelSerializer(EVENT_LOG_PANEL, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state).then(() => undefined) }));
     this._register(toDisposable(o.supervisor.onEvent((id, e) => this.each((s) => s.onEvent(id, e)))));
@@ -173,19 +178,29 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
 
   /**
    * A log tab VS Code brought back after a reload: its page's state names the worker (or past
-   * session) it showed, and `restorer` says what that is now (the resumed worker, or the past
-   * session read-only). A tab whose log is gone closes.
+   * session) it showed, or, when its page had saved none, the host's record does (openTabs.ts);
+   * `restorer` says what that is now (the resumed worker, or the past session read-only). A tab
+   * whose log is gone closes.
    */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<LogSession | undefined> {
-    const shows = savedPageSchema.safeParse(state);
-    const key =
-      shows.success && shows.data.shows
-        ? await this.restorer(shows.data.shows).catch((e: Error) => {
-            this.log.warn(`could not bring back the log tab of ${shows.data.shows}: ${e.message}`);
-            return null;
-          })
-        : null;
+    const parsed = savedPageSchema.safeParse(state);
+    const saved = parsed.success ? (parsed.data.shows ?? undefined) : undefined;
+    if (saved) this.tabs.claim(saved);
+    const shows = saved ?? this.tabs.takeUnclaimed();
+    if (shows && !saved) this.log.info(`a log tab came back without its page's state: it showed ${shows}, by the record of open tabs`);
+    const key = shows
+      ? await this.restorer(shows).catch((e: Error) => {
+          this.log.warn(`could not bring back the log tab of ${shows}: ${e.message}`);
+          return null;
+        })
+      : null;
     if (!key || [...this.panels].some((p) => p.workerId === key && p.panel)) {
+      // Said, not only done: a tab that vanishes at a reload is otherwise a mystery.
+      this.log.info(
+        shows
+          ? `the log tab of ${shows} was closed after the reload: ${key ? 'another tab shows it' : 'its log is gone'}`
+          : 'a log tab came back after the reload with no record of what it showed: closed',
+      );
       panel.dispose();
       return undefined;
     }
@@ -201,6 +216,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     const session = new LogSession({ webview: panel.webview, log: this, fixed: true, visible: () => panel.visible, panel });
     session.setWorker(workerId);
     this.panels.add(session);
+    this.lookingChanged();
     session.load();
     panel.onDidChangeViewState(() => {
       if (panel.visible) session.shown();
@@ -225,6 +241,8 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   lookingChanged(): void {
+    // A tab's worker can change (its picker), so the record follows every change of what is looked at.
+    this.tabs.record([...this.panels].flatMap((p) => (p.workerId ? [p.workerId] : [])));
     this._onDidChangeLooking.fire();
   }
 
