@@ -79,9 +79,8 @@ export class EventStore {
       return;
     }
     // The worker's bytes, copied as they came: no text is encoded again.
-    const { block, at } = this.blocks.write(line);
-    this.blockOf[slot] = block;
-    this.offsets[slot] = at;
+    this.offsets[slot] = this.blocks.write(line);
+    this.blockOf[slot] = this.blocks.current;
     this.lengths[slot] = line.length;
     this.times[slot] = event.timestamp;
     this.stamps[slot] = event.turn;
