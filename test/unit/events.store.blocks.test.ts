@@ -1,7 +1,8 @@
 // The event store packs its lines in blocks off the main thread (src/core/worker/eventBlocks.ts).
 // Whatever state a block is in (open, waiting, being packed, packed, kept raw after a failure),
 // the store gives back every kept event, in order; its bounds hold across blocks. The codec is
-// the store's own (brotli), behind a gate the test opens, so no test waits on time.
+// the store's own (brotli), behind a gate the test opens; the store packs once no block has
+// been sealed for a moment, and the tests wait for that (blocks.idle()) or ask for it (packNow).
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
@@ -39,6 +40,7 @@ function gatedCodec() {
 
 /** Lets every held packing go, and those its completion starts, until the store is idle. */
 async function packAll(store: EventStore, gate: ReturnType<typeof gatedCodec>, how: 'go' | 'fail' = 'go') {
+  store.blocks.packNow();
   for (;;) {
     for (const h of gate.held.splice(0)) h[how]();
     const next = await Promise.race([store.blocks.idle().then(() => 'idle'), gate.arrival().then(() => 'more')]);
@@ -62,7 +64,10 @@ describe('EventStore blocks', () => {
     const pushed: AgentEvent[] = [];
     pushAll(store, 0, 400, pushed);
     const rawBytes = store.blocks.bytes;
-    assert.equal(gate.held.length, MAX_PACKING, 'the first sealed blocks are being packed, the rest wait');
+    assert.equal(gate.held.length, 0, 'nothing is packed while blocks keep coming (a flood): they wait for a quiet moment');
+    assert.deepStrictEqual(store.toArray(), pushed, 'read while blocks wait');
+    store.blocks.packNow();
+    assert.equal(gate.held.length, MAX_PACKING, 'the newest sealed blocks are being packed, the rest wait');
     assert.deepStrictEqual(store.toArray(), pushed, 'read while blocks are being packed');
     await packAll(store, gate);
     // Raw now: the open block and the spare (the last packed block's memory, kept to be the next open one).
@@ -72,6 +77,7 @@ describe('EventStore blocks', () => {
     // The last block is still open (raw); each packed one is unpacked once in a reading in order.
     assert.equal(gate.unpacked() - before, gate.packs(), 'each packed block unpacked once');
     pushAll(store, 400, 500, pushed);
+    store.blocks.packNow();
     assert.deepStrictEqual(store.toArray(), pushed, 'packed blocks, then one being packed, then the open one');
     await packAll(store, gate);
     assert.deepStrictEqual(store.toArray(), pushed);

@@ -8,7 +8,8 @@
 // Why: τ's lines are about forty fields, most of them null, the same keys on every line; packed
 // in blocks they take a twentieth to a fortieth of their bytes (README, Performance). Packing
 // costs the threadpool about half a nanosecond a byte with brotli at quality 1, which packs
-// better and faster than deflate at level 1 on these lines (measured, see the commits).
+// better and faster than deflate at level 1 on these lines (measured, see the commits). A
+// flood is not packed while it lasts (QUIET_MS): the main thread pays nothing for it then.
 import zlib from 'node:zlib';
 
 /** Packs a sealed block (asynchronously, off the main thread) and unpacks it (synchronously). */
@@ -25,12 +26,11 @@ export const brotliCodec: BlockCodec = {
 };
 
 /**
- * A block's size. Each packing costs the main thread a fixed amount (node:zlib's stream around
- * the native call, and a new block's memory): at 512 KiB it is spread over about 650 of τ's
- * lines, and with the last packed block's memory reused for the next open one (`spare`), the
- * store's packing added under 0.1 µs of main-thread CPU a line in a measurement of pushes alone
- * (about 0.1-0.15 µs at 256 KiB with a new block each time). The open block and the spare are
- * raw: about 100 B a line of a 10,000-event store.
+ * A block's size. Each packing costs the main thread about 100 µs whatever the size (node:zlib's
+ * stream around the native call): at 512 KiB that is about 0.15 µs per line of τ's (about 650
+ * lines a block), and the last packed block's memory is reused for the next open one (`spare`),
+ * which halved that against a new block each time. The open block and the spare are raw: about
+ * 100 B a line of a 10,000-event store.
  */
 export const BLOCK_BYTES = 512 * 1024;
 /**
@@ -39,6 +39,16 @@ export const BLOCK_BYTES = 512 * 1024;
  * packed next (the oldest are the nearest to eviction).
  */
 export const MAX_PACKING = 2;
+/**
+ * Sealed blocks wait, raw, until no block has been sealed for this long, then are packed. Each
+ * packing costs the main thread about 100 µs (node:zlib's stream around the native call), and
+ * the threadpool's work competes for the same cores: under a full-speed flood that was 6-9% more
+ * main-thread CPU per event (bench/lib/ab-events.mjs). A flood seals a block every few
+ * milliseconds, so it packs nothing until it pauses (its blocks, bounded by the store's count
+ * and bytes, stay raw, and most are evicted unpacked); a real worker's stream (a block every
+ * tenth of a second or slower) has each block packed soon after it is sealed.
+ */
+export const QUIET_MS = 50;
 
 interface Block {
   readonly id: number;
@@ -63,6 +73,7 @@ export class EventBlocks {
   /** A packed block's raw bytes, kept to be the next open block (counted in `bytes`). */
   private spare: Buffer | undefined;
   private idleWaiters: (() => void)[] = [];
+  private quiet: NodeJS.Timeout | undefined;
 
   constructor(private readonly blockBytes: number, private readonly codec: BlockCodec = brotliCodec) {}
 
@@ -122,13 +133,13 @@ export class EventBlocks {
     this.settleIfIdle();
   }
 
-  /** Resolves when no block is waiting or being packed (for tests and the memory bench). */
+  /** Resolves when no block is waiting or being packed (tests and the memory bench): at the latest QUIET_MS after the last seal, and the packing. */
   idle(): Promise<void> {
     if (this.packing === 0 && this.waiting.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Seals the open block now, so that it is packed (for tests and the memory bench). */
+  /** Seals the open block now, so that it is packed (tests). */
   sealOpen(): void {
     if (this.open && this.open.used > 0) this.seal(this.open);
   }
@@ -152,6 +163,17 @@ export class EventBlocks {
     }
     block.state = 'waiting';
     this.waiting.push(block);
+    if (this.quiet) this.quiet.refresh();
+    else {
+      this.quiet = setTimeout(() => this.packNow(), QUIET_MS);
+      this.quiet.unref();
+    }
+  }
+
+  /** Packs the waiting blocks now, without waiting for a quiet moment (tests). */
+  packNow(): void {
+    clearTimeout(this.quiet);
+    this.quiet = undefined;
     this.pump();
   }
 
@@ -186,7 +208,9 @@ export class EventBlocks {
         block.state = 'raw';
       }
     }
-    this.pump();
+    // Blocks sealed meanwhile wait for the next quiet moment.
+    if (this.quiet) this.settleIfIdle();
+    else this.pump();
   }
 
   private settleIfIdle(): void {
