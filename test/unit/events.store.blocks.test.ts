@@ -70,8 +70,8 @@ describe('EventStore blocks', () => {
     assert.equal(gate.held.length, MAX_PACKING, 'the newest sealed blocks are being packed, the rest wait');
     assert.deepStrictEqual(store.toArray(), pushed, 'read while blocks are being packed');
     await packAll(store, gate);
-    // Raw now: the open block and the spare (the last packed block's memory, kept to be the next open one).
-    assert.ok(store.blocks.bytes - 2 * 8192 < rawBytes / 4, `packed: ${store.blocks.bytes} of ${rawBytes} bytes`);
+    // Raw now: only the open block.
+    assert.ok(store.blocks.bytes - 8192 < rawBytes / 4, `packed: ${store.blocks.bytes} of ${rawBytes} bytes`);
     const before = gate.unpacked();
     assert.deepStrictEqual(store.toArray(), pushed, 'read after packing');
     // The last block is still open (raw); each packed one is unpacked once in a reading in order.
@@ -94,8 +94,8 @@ describe('EventStore blocks', () => {
     }
     assert.deepStrictEqual(store.toArray(), pushed.slice(-100));
     assert.equal(store.evicted, 2900);
-    // 100 lines span at most three 8 KiB blocks: the open one raw, two packed; and the spare.
-    assert.ok(store.blocks.bytes <= 2 * 8192 + 2 * 4096, `${store.blocks.bytes} bytes held`);
+    // 100 lines span at most three 8 KiB blocks: the open one raw, two packed. At rest no spare block is kept.
+    assert.ok(store.blocks.bytes <= 8192 + 2 * 4096, `${store.blocks.bytes} bytes held`);
   });
 
   it('evicts by bytes, counting packed bytes: more lines are kept than their raw bytes would allow', async () => {
@@ -128,9 +128,9 @@ describe('EventStore blocks', () => {
     // And the store goes on packing the blocks that come after.
     pushAll(store, 3000, 6000, pushed);
     await packAll(store, gate);
-    // 3,000 more lines (over 300 KB raw, in two more blocks and a new open one) add the spare
-    // and less than half a block more: they were packed.
-    assert.ok(store.blocks.bytes < rawBytes + 128 * 1024 + 64 * 1024, `${store.blocks.bytes} bytes after packing the later blocks (${rawBytes} before)`);
+    // 3,000 more lines (over 300 KB raw, in two more blocks and a new open one) add less than
+    // half a block: they were packed.
+    assert.ok(store.blocks.bytes < rawBytes + 64 * 1024, `${store.blocks.bytes} bytes after packing the later blocks (${rawBytes} before)`);
     assert.deepStrictEqual(store.toArray(), pushed);
   });
 
