@@ -134,6 +134,12 @@ describe('EventStore blocks', () => {
     assert.deepStrictEqual(store.toArray(), pushed);
   });
 
+  it('a worker that says little keeps little: the first blocks are small', () => {
+    const store = new EventStore(10_000, decode);
+    pushAll(store, 0, 10, []);
+    assert.ok(store.blocks.bytes <= 64 * 1024, `${store.blocks.bytes} bytes for 10 short lines`);
+  });
+
   it('packs with the real codec on the threadpool and reads back a line longer than a block', async () => {
     const store = new EventStore(1000, decode, 64 * 1024);
     const pushed: AgentEvent[] = [];

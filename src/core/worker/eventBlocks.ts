@@ -33,6 +33,7 @@ export const brotliCodec: BlockCodec = {
  * let go. The open block is raw: about 50 B a line of a 10,000-event store.
  */
 export const BLOCK_BYTES = 512 * 1024;
+const FIRST_BLOCK_BYTES = 64 * 1024;
 /**
  * Blocks being packed at once. More would queue on the threadpool (where file reads and writes
  * wait too) and hold their raw bytes meanwhile; the rest wait, raw, and the newest of them is
@@ -94,7 +95,8 @@ export class EventBlocks {
       this.seal(block);
       block = undefined;
     }
-    block ??= this.start(Math.max(this.blockBytes, line.length));
+    // The first blocks are smaller (64 KiB, then doubling): a worker that says little keeps little.
+    block ??= this.start(Math.max(Math.min(this.blockBytes, FIRST_BLOCK_BYTES * 2 ** Math.min(this.nextId, 16)), line.length));
     const at = block.used;
     block.raw!.set(line, at);
     block.used += line.length;
