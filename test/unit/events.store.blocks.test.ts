@@ -134,6 +134,23 @@ describe('EventStore blocks', () => {
     assert.deepStrictEqual(store.toArray(), pushed);
   });
 
+  it('a stream that never pauses still has its blocks packed once the oldest has waited long enough', async () => {
+    const gate = gatedCodec();
+    // A block every turn of the event loop, never a pause of 20 s; the oldest may wait 100 ms.
+    const store = new EventStore(100_000, decode, 1024 * 1024, undefined, gate.codec, { quietMs: 20_000, maxWaitMs: 100 });
+    const pushed: AgentEvent[] = [];
+    const started = Date.now();
+    // Bounded so that a store that never packs fails here rather than hanging: 5 s of pushes.
+    while (gate.held.length === 0 && Date.now() - started < 5_000) {
+      pushAll(store, pushed.length, pushed.length + 1300, pushed);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(gate.held.length > 0, 'blocks are being packed while the stream goes on');
+    await packAll(store, gate);
+    const kept = store.toArray();
+    assert.deepStrictEqual(kept, pushed.slice(-kept.length));
+  });
+
   it('a worker that says little keeps little: the first blocks are small', () => {
     const store = new EventStore(10_000, decode);
     pushAll(store, 0, 10, []);

@@ -12,7 +12,7 @@
 // (events/workerLine.ts decides, for the history too).
 import type { AgentEvent, TurnStamp } from '../events/agentEvent';
 import { approxChars } from '../events/cutEvent';
-import { BLOCK_BYTES, EventBlocks, type BlockCodec } from './eventBlocks';
+import { BLOCK_BYTES, EventBlocks, MAX_WAIT_MS, QUIET_MS, type BlockCodec } from './eventBlocks';
 
 /** The blocks may hold this (packed, plus raw at their full size), then older events give way before the count bound. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -50,9 +50,10 @@ export class EventStore {
 
   /**
    * `maxLineBytes` bounds the blocks' bytes; blocks are BLOCK_BYTES, or an eighth of a smaller
-   * bound. `codec` packs and unpacks them (brotli by default; a test gives a failing one).
+   * bound. `codec` packs and unpacks them (brotli by default; a test gives a failing one), after
+   * `wait` (eventBlocks.ts).
    */
-  constructor(readonly capacity: number, private readonly redecode: Redecode, private readonly maxLineBytes = MAX_LINE_BYTES, private readonly maxObjectChars = MAX_OBJECT_CHARS, codec?: BlockCodec) {
+  constructor(readonly capacity: number, private readonly redecode: Redecode, private readonly maxLineBytes = MAX_LINE_BYTES, private readonly maxObjectChars = MAX_OBJECT_CHARS, codec?: BlockCodec, wait = { quietMs: QUIET_MS, maxWaitMs: MAX_WAIT_MS }) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`event store capacity must be a positive integer, got ${capacity}`);
     this.objects = new Array(capacity);
     this.stamps = new Array(capacity);
@@ -61,7 +62,7 @@ export class EventStore {
     this.lengths = new Int32Array(capacity).fill(-1);
     this.times = new Float64Array(capacity);
     this.charged = new Float64Array(capacity);
-    this.blocks = new EventBlocks(Math.min(BLOCK_BYTES, Math.max(64, Math.floor(maxLineBytes / 8))), codec);
+    this.blocks = new EventBlocks(Math.min(BLOCK_BYTES, Math.max(64, Math.floor(maxLineBytes / 8))), codec, wait);
   }
 
   /** Keeps `event`; `line` is the bytes of the worker's line that stands for it (lineStandsFor), if any. */
