@@ -29,6 +29,8 @@ const onEvent = (type) => {
 };
 
 let stop;
+/** Before the last sample: the product's store packs its sealed blocks off the main thread; let it finish. */
+let settle = async () => {};
 let heldByStore = null;
 /** The raw side: the bytes of the worker's event lines (LF included), what a store of lines cannot go below. */
 let streamBytes = null;
@@ -43,6 +45,7 @@ if (side === 'product') {
   samples.push(sample(0));
   const r = await host.prompt(started.workerId, `events ${n}`);
   if (r.status !== 'accepted') throw new Error(r.error);
+  settle = () => host.eventsPacked?.(started.workerId);
   stop = async () => {
     heldByStore = host.events(started.workerId).length;
     await host.dispose();
@@ -63,6 +66,7 @@ if (side === 'product') {
   stop = () => w.stop();
 }
 await ended;
+await settle();
 samples.push(sample(count));
 await stop();
 process.stdout.write(JSON.stringify({ side, dialect, n, events: count, storeSize: storeSize ?? null, heldByStore, streamBytes, samples }) + '\n');

@@ -129,6 +129,11 @@ export interface Supervisor {
   stopAll(): Promise<StopResult[]>;
   /** Events of one worker still held in its bounded store, oldest first. */
   events(workerId: string): AgentEvent[];
+  /**
+   * Resolves when the worker's event store has packed every block it sealed (they are packed off
+   * the main thread): for the memory bench and tests. Optional so that wrappers need not forward it.
+   */
+  eventsPacked?(workerId: string): Promise<void>;
   onEvent(listener: EventListener): () => void;
   onState(listener: StateListener): () => void;
   onOutput(listener: OutputListener): () => void;

@@ -6,6 +6,8 @@ export type { AgentEvent, KnownEvent, ForeignEvent, EventFields, TurnStamp } fro
 export { isKnownEvent } from './events/agentEvent';
 export { EventBus } from './events/eventBus';
 export { DEFAULT_LIMITS } from './worker/limits';
+/** The event store's block codec and block size: the memory bench packs the recordings with them. */
+export { brotliCodec as eventBlockCodec, BLOCK_BYTES as EVENT_BLOCK_BYTES } from './worker/eventBlocks';
 export { findSurvivors, readRegistry, stopSurvivors, type RegistryEntry, type SurvivorStop } from './worker/survivors';
 export { loadAgentCards, defaultAgentDirs } from './cards/agentCards';
 export { policyFromSettings } from './guard/policy';
