@@ -40,7 +40,11 @@ export interface JsonlReaderOptions {
 
 /** Lines read between clock checks: the clock costs more than a short line. */
 const LINES_PER_CHECK = 32;
-const DEFAULT_SLICE_MS = 4;
+/**
+ * 2 ms, not 4: under eight floods at once the event-loop delay's p99 was 9-11 ms at 4 ms and
+ * 6-9 ms at 2, for the same main-thread CPU per event (bench/stall.mjs, ab-events).
+ */
+const DEFAULT_SLICE_MS = 2;
 
 /**
  * Reading time spent in this turn of the event loop by every reader together: eight workers'
