@@ -60,7 +60,7 @@ describe('EventStore blocks', () => {
   it('reads in order across blocks: open, waiting, being packed, and packed', async () => {
     const gate = gatedCodec();
     // 64 KiB bound: 8 KiB blocks of about 90 lines each.
-    const store = new EventStore(5000, decode, 64 * 1024, undefined, gate.codec);
+    const store = new EventStore(5000, decode, { maxLineBytes: 64 * 1024, codec: gate.codec });
     const pushed: AgentEvent[] = [];
     pushAll(store, 0, 400, pushed);
     const rawBytes = store.blocks.bytes;
@@ -86,7 +86,7 @@ describe('EventStore blocks', () => {
 
   it('evicts by count across packed blocks, and a block\'s bytes go with its last line', async () => {
     const gate = gatedCodec();
-    const store = new EventStore(100, decode, 64 * 1024, undefined, gate.codec);
+    const store = new EventStore(100, decode, { maxLineBytes: 64 * 1024, codec: gate.codec });
     const pushed: AgentEvent[] = [];
     for (let round = 0; round < 20; round++) {
       pushAll(store, round * 150, (round + 1) * 150, pushed);
@@ -101,7 +101,7 @@ describe('EventStore blocks', () => {
   it('evicts by bytes, counting packed bytes: more lines are kept than their raw bytes would allow', async () => {
     const gate = gatedCodec();
     const bound = 64 * 1024;
-    const store = new EventStore(100_000, decode, bound, undefined, gate.codec);
+    const store = new EventStore(100_000, decode, { maxLineBytes: bound, codec: gate.codec });
     const pushed: AgentEvent[] = [];
     for (let round = 0; round < 40; round++) {
       pushAll(store, round * 200, (round + 1) * 200, pushed);
@@ -118,7 +118,7 @@ describe('EventStore blocks', () => {
   it('a packing that fails keeps its block raw and loses no event', async () => {
     const gate = gatedCodec();
     // 1 MiB bound: 128 KiB blocks, room for every line raw.
-    const store = new EventStore(10_000, decode, 1024 * 1024, undefined, gate.codec);
+    const store = new EventStore(10_000, decode, { maxLineBytes: 1024 * 1024, codec: gate.codec });
     const pushed: AgentEvent[] = [];
     pushAll(store, 0, 3000, pushed);
     const rawBytes = store.blocks.bytes;
@@ -137,7 +137,7 @@ describe('EventStore blocks', () => {
   it('a stream that never pauses still has its blocks packed once the oldest has waited long enough', async () => {
     const gate = gatedCodec();
     // A block every turn of the event loop, never a pause of 20 s; the oldest may wait 100 ms.
-    const store = new EventStore(100_000, decode, 1024 * 1024, undefined, gate.codec, { quietMs: 20_000, maxWaitMs: 100 });
+    const store = new EventStore(100_000, decode, { maxLineBytes: 1024 * 1024, codec: gate.codec, wait: { quietMs: 20_000, maxWaitMs: 100 } });
     const pushed: AgentEvent[] = [];
     const started = Date.now();
     // Bounded so that a store that never packs fails here rather than hanging: 5 s of pushes.
@@ -158,7 +158,7 @@ describe('EventStore blocks', () => {
   });
 
   it('packs with the real codec on the threadpool and reads back a line longer than a block', async () => {
-    const store = new EventStore(1000, decode, 64 * 1024);
+    const store = new EventStore(1000, decode, { maxLineBytes: 64 * 1024 });
     const pushed: AgentEvent[] = [];
     pushAll(store, 0, 150, pushed);
     const long = JSON.stringify({ type: 'message_update', delta: 'é'.repeat(6000) });

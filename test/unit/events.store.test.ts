@@ -41,7 +41,7 @@ describe('EventStore', () => {
   it('events kept as objects are bounded in bytes too, not only in count: the oldest give way', () => {
     // A worker's turns open and end (events kept as objects) with a 200 KB text each: 1,000 of
     // them under a 10,000-event bound would be 200 MB kept.
-    const store = new EventStore(10_000, () => assert.fail('no line to read'), 64 * 1024 * 1024, 16 * 1024 * 1024);
+    const store = new EventStore(10_000, () => assert.fail('no line to read'), { maxLineBytes: 64 * 1024 * 1024, maxObjectChars: 16 * 1024 * 1024 });
     const text = 'z'.repeat(200_000);
     for (let i = 0; i < 1_000; i++) store.push({ type: 'agent_end', timestamp: i, turn: { index: i, ends: true }, error: `${i} ${text}` });
     const kept = store.toArray();
@@ -60,7 +60,7 @@ describe('EventStore', () => {
     const decode = (l: string) => ({ ...JSON.parse(l), timestamp: 0 }) as AgentEvent;
     const ev = (l: string, i: number): AgentEvent => ({ ...JSON.parse(l), timestamp: i });
     // A small arena that must wrap many times: every read back is the event, in order.
-    const small = new EventStore(8, decode, 4096);
+    const small = new EventStore(8, decode, { maxLineBytes: 4096 });
     const pushed: AgentEvent[] = [];
     for (let i = 0; i < 500; i++) {
       const l = line(i, (i * 37) % 90);
@@ -71,7 +71,7 @@ describe('EventStore', () => {
     }
     assert.equal(small.evicted, 492);
     // An arena that starts at 256 KiB and must grow twice to hold 3,000 lines of about 320 bytes.
-    const growing = new EventStore(3000, decode, 4 << 20);
+    const growing = new EventStore(3000, decode, { maxLineBytes: 4 << 20 });
     const many: AgentEvent[] = [];
     for (let i = 0; i < 4000; i++) {
       const l = line(i, 100 + (i % 50));
@@ -81,7 +81,7 @@ describe('EventStore', () => {
     assert.deepStrictEqual(growing.toArray(), many.slice(-3000));
     assert.equal(growing.evicted, 1000, 'only the count bound evicted');
     // A line too long for the whole arena is kept as its event, among lines.
-    const mixed = new EventStore(5, decode, 4096);
+    const mixed = new EventStore(5, decode, { maxLineBytes: 4096 });
     const long = line(1, 3000);
     const longEvent = ev(long, 1);
     mixed.push(ev(line(0, 1), 0), Buffer.from(line(0, 1)));
@@ -90,7 +90,7 @@ describe('EventStore', () => {
     assert.equal(mixed.toArray()[1], longEvent, 'the long line\'s event object itself');
     assert.deepStrictEqual(mixed.toArray()[2], ev(line(2, 1), 2));
     // At its byte bound the store keeps fewer events than its count bound, newest last, and counts the rest.
-    const bounded = new EventStore(100, decode, 2048);
+    const bounded = new EventStore(100, decode, { maxLineBytes: 2048 });
     const all: AgentEvent[] = [];
     for (let i = 0; i < 60; i++) {
       const l = line(i, 200);

@@ -66,7 +66,8 @@ interface Block {
   used: number;
   /** Lines of it still kept. */
   live: number;
-  state: 'open' | 'waiting' | 'packing' | 'packed' | 'raw';
+  /** The threadpool is reading its raw bytes. */
+  packing: boolean;
   dropped: boolean;
 }
 
@@ -86,7 +87,7 @@ export class EventBlocks {
   private idleWaiters: (() => void)[] = [];
   private quiet: NodeJS.Timeout | undefined;
 
-  constructor(private readonly blockBytes: number, private readonly codec: BlockCodec = brotliCodec, private readonly wait = { quietMs: QUIET_MS, maxWaitMs: MAX_WAIT_MS }) {}
+  constructor(private readonly blockBytes: number, private readonly codec: BlockCodec = brotliCodec, private readonly wait: { quietMs: number; maxWaitMs: number } = { quietMs: QUIET_MS, maxWaitMs: MAX_WAIT_MS }) {}
 
   /** What the blocks hold now: packed bytes, plus raw ones at their allocated size. */
   get bytes(): number {
@@ -138,7 +139,7 @@ export class EventBlocks {
     this.blocks.delete(id);
     block.dropped = true;
     // A raw block not being read by the threadpool may be the next open one.
-    if (block.raw && block.state !== 'packing' && !this.spare && block.raw.length === this.blockBytes) this.spare = block.raw;
+    if (block.raw && !block.packing) this.spareOrFree(block.raw);
     else this.storedBytes -= block.raw ? block.raw.length : block.packed!.length;
     block.raw = block.packed = undefined;
     if (this.cache?.id === id) this.cache = undefined;
@@ -160,7 +161,7 @@ export class EventBlocks {
     const reuse = this.spare?.length === size ? this.spare : undefined;
     if (reuse) this.spare = undefined;
     else this.storedBytes += size;
-    const block: Block = { id: this.nextId++, raw: reuse ?? Buffer.allocUnsafeSlow(size), packed: undefined, used: 0, live: 0, state: 'open', dropped: false };
+    const block: Block = { id: this.nextId++, raw: reuse ?? Buffer.allocUnsafeSlow(size), packed: undefined, used: 0, live: 0, packing: false, dropped: false };
     this.blocks.set(block.id, block);
     this.open = block;
     return block;
@@ -173,7 +174,6 @@ export class EventBlocks {
       this.release(block.id);
       return;
     }
-    block.state = 'waiting';
     this.waiting.push(block);
     if (!this.quiet) {
       this.waitingSince = Date.now();
@@ -195,7 +195,7 @@ export class EventBlocks {
     while (this.packing < MAX_PACKING && this.toPack.length > 0) {
       const block = this.toPack.pop()!;
       if (block.dropped) continue;
-      block.state = 'packing';
+      block.packing = true;
       this.packing++;
       this.codec.pack(block.raw!.subarray(0, block.used)).then(
         (out) => this.packed(block, out),
@@ -208,22 +208,24 @@ export class EventBlocks {
   /** The packed bytes of `block`, or undefined when packing failed: then the block stays raw and loses nothing. */
   private packed(block: Block, out: Uint8Array | undefined): void {
     this.packing--;
-    if (!block.dropped) {
-      if (out && out.length < block.used) {
-        // zlib may hand back a view of a larger output chunk: keep only the packed bytes.
-        const exact = out.byteLength === out.buffer.byteLength ? out : new Uint8Array(out);
-        this.storedBytes += exact.length;
-        if (!this.spare && block.raw!.length === this.blockBytes) this.spare = block.raw;
-        else this.storedBytes -= block.raw!.length;
-        block.raw = undefined;
-        block.packed = exact;
-        block.state = 'packed';
-      } else {
-        block.state = 'raw';
-      }
+    block.packing = false;
+    // A failed or useless packing leaves the block raw.
+    if (!block.dropped && out && out.length < block.used) {
+      // zlib may hand back a view of a larger output chunk: keep only the packed bytes.
+      const exact = out.byteLength === out.buffer.byteLength ? out : new Uint8Array(out);
+      this.storedBytes += exact.length;
+      this.spareOrFree(block.raw!);
+      block.raw = undefined;
+      block.packed = exact;
     }
     // Blocks sealed meanwhile wait for the next quiet moment.
     this.pump();
+  }
+
+  /** Raw bytes no block holds any more: kept as the next open block if none is, else let go. */
+  private spareOrFree(raw: Buffer): void {
+    if (!this.spare && raw.length === this.blockBytes) this.spare = raw;
+    else this.storedBytes -= raw.length;
   }
 
   private settleIfIdle(): void {

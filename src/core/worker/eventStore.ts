@@ -12,7 +12,7 @@
 // (events/workerLine.ts decides, for the history too).
 import type { AgentEvent, TurnStamp } from '../events/agentEvent';
 import { approxChars } from '../events/cutEvent';
-import { BLOCK_BYTES, EventBlocks, MAX_WAIT_MS, QUIET_MS, type BlockCodec } from './eventBlocks';
+import { BLOCK_BYTES, EventBlocks, type BlockCodec } from './eventBlocks';
 
 /** The blocks may hold this (packed, plus raw at their full size), then older events give way before the count bound. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -27,6 +27,17 @@ const OBJECT_OVERHEAD = 256;
 
 /** Reads a stored line back into the event it was (the worker's codec, which is pure for events). */
 export type Redecode = (line: string) => AgentEvent;
+
+export interface EventStoreOptions {
+  /** Bounds the blocks' bytes; blocks are BLOCK_BYTES, or an eighth of a smaller bound. */
+  maxLineBytes?: number;
+  /** Bounds what the events kept as objects hold, in characters (MAX_OBJECT_CHARS). */
+  maxObjectChars?: number;
+  /** Packs and unpacks the blocks (brotli by default; a test gives a failing one). */
+  codec?: BlockCodec;
+  /** How long sealed blocks wait before they are packed (eventBlocks.ts). */
+  wait?: { quietMs: number; maxWaitMs: number };
+}
 
 export class EventStore {
   /** The event itself, for a slot not kept as a line. */
@@ -47,13 +58,10 @@ export class EventStore {
   private evictedCount = 0;
   /** The lines' bytes. Exposed for tests and the memory bench (idle, sealOpen, bytes). */
   readonly blocks: EventBlocks;
+  private readonly maxLineBytes: number;
+  private readonly maxObjectChars: number;
 
-  /**
-   * `maxLineBytes` bounds the blocks' bytes; blocks are BLOCK_BYTES, or an eighth of a smaller
-   * bound. `codec` packs and unpacks them (brotli by default; a test gives a failing one), after
-   * `wait` (eventBlocks.ts).
-   */
-  constructor(readonly capacity: number, private readonly redecode: Redecode, private readonly maxLineBytes = MAX_LINE_BYTES, private readonly maxObjectChars = MAX_OBJECT_CHARS, codec?: BlockCodec, wait = { quietMs: QUIET_MS, maxWaitMs: MAX_WAIT_MS }) {
+  constructor(readonly capacity: number, private readonly redecode: Redecode, options: EventStoreOptions = {}) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`event store capacity must be a positive integer, got ${capacity}`);
     this.objects = new Array(capacity);
     this.stamps = new Array(capacity);
@@ -62,7 +70,9 @@ export class EventStore {
     this.lengths = new Int32Array(capacity).fill(-1);
     this.times = new Float64Array(capacity);
     this.charged = new Float64Array(capacity);
-    this.blocks = new EventBlocks(Math.min(BLOCK_BYTES, Math.max(64, Math.floor(maxLineBytes / 8))), codec, wait);
+    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+    this.maxObjectChars = options.maxObjectChars ?? MAX_OBJECT_CHARS;
+    this.blocks = new EventBlocks(Math.min(BLOCK_BYTES, Math.max(64, Math.floor(this.maxLineBytes / 8))), options.codec, options.wait);
   }
 
   /** Keeps `event`; `line` is the bytes of the worker's line that stands for it (lineStandsFor), if any. */
