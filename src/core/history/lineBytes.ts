@@ -1,11 +1,10 @@
 // Lines as bytes, for the history's writer: counted, and a stretch of several buffers taken as one.
 const NL = 0x0a;
 
-/** LF-ended lines in `buf`. */
-export function countLines(buf: Uint8Array): number {
+/** LF-ended lines in `b`. */
+function countLines(b: Buffer): number {
   let n = 0;
   let i = -1;
-  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   while ((i = b.indexOf(NL, i + 1)) !== -1) n++;
   return n;
 }

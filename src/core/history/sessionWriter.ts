@@ -159,9 +159,9 @@ export class SessionWriter {
 
   /**
    * A batch whose write is over (every write awaited): its memory serves again. With the spares
-   * full, it takes the place of a smaller one: a flood's batches double to the largest size, and
-   * its first small ones, kept, left the large ones no room, so that every full batch was a new
-   * allocation (a 100,000-event τ flood made 125 of them, 31 MB, and sixteen full collections).
+   * full, it takes the place of a smaller one, since a flood's batches double to the largest size
+   * and a kept small one would not serve them. (What made a flood allocate a batch per write was
+   * the writes falling behind: writeBatches.)
    */
   private recycle(batch: Buffer): void {
     const whole = Buffer.from(batch.buffer, batch.byteOffset, batch.buffer.byteLength - batch.byteOffset);
