@@ -201,6 +201,23 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(text(events), /2 prompts/);
   });
 
+  it('after an abort the host also ends what the command left orphaned, though it runs a program the agent already runs (Codex\'s sandbox once left its inner `codex`)', async () => {
+    const r = await start({ FAKE_ACP_HELPER: 'sleep' });
+    const pidFile = path.join(dir, `orphaned-${Date.now()}.pid`);
+    const running = waitFor(supervisor, r.workerId, (e) => e.type === 'tool_execution_update');
+    // The subshell exits at once: its `sleep` leaves the worker's tree, and `sleep` is the helper's program too.
+    await supervisor.prompt(r.workerId, `orphan: (sleep 600 & echo $! > ${pidFile}); while :; do sleep 1; done`);
+    await running;
+    await waitUntil(() => existsSync(pidFile) && /\d/.test(readText(pidFile)), 'the command to start');
+    const pid = Number(readText(pidFile));
+    const ended = waitFor(supervisor, r.workerId, ofType('processes_ended'));
+    assert.equal((await supervisor.abort(r.workerId)).status, 'aborted');
+    const processes = (await ended).data?.processes as Array<{ pid: number; command: string | null }>;
+    assert.equal(isAlive(pid), false, `the orphaned sleep is left (${JSON.stringify(processes)})`);
+    assert.ok(processes.some((p) => p.pid === pid && /sleep 600/.test(p.command ?? '')), JSON.stringify(processes));
+    assert.ok(processes.every((p) => !/sleep 3600/.test(p.command ?? '')), `the agent's own helper was ended: ${JSON.stringify(processes)}`);
+  });
+
   it('redirect aborts, waits for the turn to settle and prompts the new instruction, history kept', async () => {
     const r = await start();
     const running = waitFor(supervisor, r.workerId, ofType('tool_execution_update'));

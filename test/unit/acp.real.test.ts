@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { processTree } from '../../src/core/worker/processTree';
+import { processTree, procInfo } from '../../src/core/worker/processTree';
 import { ACP_AGENTS, ACP_AGENT_NAMES, shellToolReply } from '../fixtures/acp-env.mjs';
 import { realAcpRig } from '../helpers/realAcp';
 import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
@@ -42,10 +42,25 @@ function withToken(token: string): number[] {
   return out;
 }
 
-async function waitUntil(ok: () => boolean, what: string, ms = 20_000): Promise<void> {
+/** A process as a failure message shows it: parent, name, command, and whether it carries a worker's mark. */
+function describeProcess(pid: number): string {
+  const read = (file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const ppid = procInfo(pid)?.ppid ?? '?';
+  const marked = read('environ').includes('RPC_WORKERS_WORKER=') ? 'marked' : 'unmarked';
+  return `${pid} (parent ${ppid}, ${read('comm').trim()}, ${marked}: ${read('cmdline').split('\0').join(' ').slice(0, 160)})`;
+}
+
+/** `what` may be a function: read when the wait times out, so it can say what was seen then. */
+async function waitUntil(ok: () => boolean, what: string | (() => string), ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
   while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -143,12 +158,13 @@ for (const name of ACP_AGENT_NAMES) {
       rig.mock.script(shellToolReply(name, command), { text: 'unreachable' });
       assert.equal((await rig.supervisor.prompt(workerId, 'Run the long command')).status, 'accepted');
       await waitUntil(() => withToken(token).length > 0, 'the command to start', 60_000);
-      const running = withToken(token);
+      const running = withToken(token).map(describeProcess);
       const events = record(rig.supervisor, () => workerId);
       const a = await rig.supervisor.abort(workerId);
       assert.equal(a.status, 'aborted', JSON.stringify(a));
       // Within a moment of the answer (Codex ends its sandboxed command by itself, a little later).
-      await waitUntil(() => withToken(token).length === 0, `no process of the command (${running.join(', ')}; now ${withToken(token).join(', ')}) to be left`, 5_000);
+      const atAnswer = withToken(token).map(describeProcess);
+      await waitUntil(() => withToken(token).length === 0, () => `no process of the command to be left (at the abort: ${running.join(', ')}; at its answer: ${atAnswer.join(', ')}; now: ${withToken(token).map(describeProcess).join(', ')}; the worker's tree: ${processTree(pid).map((p) => p.pid).join(' ')})`, 5_000);
       assert.equal(stateOf().streaming, false);
       // What the host ended after the abort (where the agent left it running) is the command and
       // nothing of the agent's own.

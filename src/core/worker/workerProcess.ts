@@ -224,8 +224,10 @@ export class WorkerProcess {
    * Ends what appeared below the worker since `before` (or left its tree carrying its mark) and
    * still runs after `graceMs`, the worker's own time to end it: each new subtree whole, but for
    * one whose top runs a program the worker already ran (its own helpers: Claude's `claude auth
-   * status`, Codex's sandboxed `codex`), unless that is a shell. Returns the tops it ended, with
-   * their command lines.
+   * status`, Codex's sandboxed `codex`), unless that is a shell or left the worker's tree (its
+   * parent gone: a helper of the agent's stays below it; Codex's sandbox, cancelled as it started
+   * the command, once left the command's inner `codex` running, orphaned). Returns the tops it
+   * ended, with their command lines.
    */
   async endCommandsSince(before: Baseline, graceMs: number): Promise<Array<{ pid: number; command: string | null }>> {
     const pid = this.pid;
@@ -238,6 +240,7 @@ export class WorkerProcess {
         if (!isNew(p)) return false;
         const parent = byPid.get(p.ppid);
         if (parent && parent.pid !== pid && isNew(parent)) return false;
+        if (!parent) return true;
         const name = commandName(p.pid) ?? '';
         return SHELL.test(name) || !before.names.has(name);
       });
