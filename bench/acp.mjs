@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, loadCore, log, mainThreadMark, measured } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
-import { FloorWorker, pacedRounds, ratesTable } from './events.mjs';
+import { FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -87,11 +87,11 @@ export async function bareSide(size, n, ready, { rate = 0, floor } = {}) {
 export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZES, rates = ACP_RATES, ...opts } = {}) {
   const core = loadCore(opts);
   const figures = [];
-  await runFloods({ core, n, rounds, warmup, sizes, figures });
   const rateRows = [];
   const root = mkdtempSync(path.join(os.tmpdir(), 'rpc-bench-acp-'));
   try {
     const { floorReader: floor } = createRequire(import.meta.url)(await buildFloorReader(root));
+    await runFloods({ core, n, rounds, warmup, sizes, figures, floor });
     for (const { label, rate } of rates) {
       // About four seconds a run; every update and the prompt's answer counted.
       const events = Math.min(n, rate * 4);
@@ -104,27 +104,28 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
   return { figures, rateRows, tables: rateRows.length ? [ratesTable(rateRows)] : [] };
 }
 
-async function runFloods({ core, n, rounds, warmup, sizes, figures }) {
+/** Host, bare reader and (for FLOOR_SIZES) the floor, interleaved round by round in a rotating order. */
+async function runFloods({ core, n, rounds, warmup, sizes, figures, floor }) {
   for (const size of sizes) {
+    const sides = { host: () => hostSide(core, size, n), bare: () => bareSide(size, n) };
+    if (FLOOR_SIZES.includes(size)) sides.floor = () => bareSide(size, n, undefined, { floor });
     if (warmup) {
       await hostSide(core, size, Math.min(n, 5000));
       await bareSide(size, Math.min(n, 5000));
     }
-    const pairs = [];
+    const results = { host: [], bare: [], floor: [] };
+    const order = Object.keys(sides);
     for (let round = 0; round < rounds; round++) {
-      const [first, second] = round % 2 ? [() => bareSide(size, n), () => hostSide(core, size, n)] : [() => hostSide(core, size, n), () => bareSide(size, n)];
-      const a = await first();
-      const b = await second();
-      const [host, bare] = round % 2 ? [b, a] : [a, b];
-      if (host.events !== bare.events) throw new Error(`the host saw ${host.events} events, the bare reader ${bare.events} (size ${size})`);
-      pairs.push({ product: host.mainCpuUsPerEvent, baseline: bare.mainCpuUsPerEvent, events: host.events });
+      for (const side of order.map((_, i) => order[(i + round) % order.length])) results[side].push(await sides[side]());
+      const counts = order.map((side) => results[side][round].events);
+      if (new Set(counts).size !== 1) throw new Error(`${order.join(', ')} saw ${counts.join(', ')} events (size ${size})`);
     }
-    log(`  ACP ${size} B: host ${pairs.map((p) => p.product.toFixed(2)).join(' ')} µs/event, bare ${pairs.map((p) => p.baseline.toFixed(2)).join(' ')}`);
-    figures.push(figure({
-      bench: 'acp', name: `ACP (claude-agent-acp 0.101.0 recorded), ${size === 'real' ? 'as recorded' : `${size} B chunks`}: main-thread CPU per event, host vs bare reader`,
-      unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)', pairs,
-      note: `${pairs[0]?.events ?? 0} events a run, every one counted on both sides`,
-    }));
+    const pairs = (side) => results[side].map((m, i) => ({ product: m.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent, events: m.events }));
+    log(`  ACP ${size} B: host ${pairs('host').map((p) => p.product.toFixed(2)).join(' ')} µs/event, bare ${pairs('host').map((p) => p.baseline.toFixed(2)).join(' ')}`);
+    const what = `ACP (claude-agent-acp 0.101.0 recorded), ${size === 'real' ? 'as recorded' : `${size} B chunks`}`;
+    const note = `${results.host[0]?.events ?? 0} events a run, every one counted on each side`;
+    figures.push(figure({ bench: 'acp', name: `${what}: main-thread CPU per event, host vs bare reader`, unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)', pairs: pairs('host'), note }));
+    if (sides.floor) figures.push(figure({ bench: 'acp', name: `${what}: ${FLOOR_NAME}`, unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)', pairs: pairs('floor'), note: FLOOR_NOTE }));
   }
 }
 

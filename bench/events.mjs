@@ -81,7 +81,7 @@ export class FloorWorker extends BareWorker {
 }
 const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate)), s.dialect, 'flood', undefined, lastOf(s));
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
-const FLOOR_SIZES = [90];
+export const FLOOR_SIZES = [90];
 export const FLOOR_NAME = "main thread's CPU µs/event, floor (the product's framer and codec alone, nothing delivered) vs bare reader";
 export const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least the host can cost while it frames and validates as it does';
 

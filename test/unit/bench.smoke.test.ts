@@ -165,6 +165,11 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const atPace = rows.slice(pace, pace + 2 * labels.length).map((r) => r[1].split(':')[0]);
     assert.deepEqual(atPace, [...labels, ...labels].map((l: string) => `${l}, as recorded, at ${acp.ACP_RATES.find((x: { label: string }) => x.label === l).rate.toLocaleString('en')} events/s one line per write`));
     assert.match(rows[pace + labels.length][0], /its floor/);
+    // ACP's flood has its floor too, beside the host's row.
+    const flood = rows.findIndex((r) => r[0].includes('ACP flood'));
+    const next = rows.findIndex((r, i) => i > flood && r[0] !== '');
+    assert.match(rows[next][0], /its floor/);
+    assert.match(rows[next][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
   });
 
   it('decoding off the main thread: bare, decode thread (with and without lines) and host count the same events', async () => {
