@@ -195,7 +195,7 @@ export function measured(count, t0, t1, c0, main0) {
  * `last`: the stream's own last event type (pi 1.x: agent_settled, after agent_end), waited for
  * before the count is final, as hostFloodRun does; the measuring ends at agent_end.
  */
-export async function bareRun(w, dialect, text, ready, last = 'agent_end') {
+export async function bareRun(w, dialect, text, ready, last = 'agent_end', drain = undefined) {
   const wire = WIRE[dialect];
   try {
     const probed = w.next((v) => wire.isResponse(v, 1), 30_000, 'probe answer');
@@ -219,6 +219,8 @@ export async function bareRun(w, dialect, text, ready, last = 'agent_end') {
     const t0 = performance.now();
     w.send(wire.prompt(2, text));
     const t1 = await ended;
+    // What the reader queued for later (the history floor's writes) is its work too.
+    if (drain) await drain();
     const out = measured(count, t0, t1, c0, main0);
     await tail;
     out.events = count;

@@ -7,6 +7,9 @@
 // Bundled by the bench (not a product bundle); the decode thread of bench/handover.mjs reads with it too.
 import type { Message } from 'vscode-jsonrpc';
 import type { DialectName } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { lineStandsFor } from '../../src/core/events/workerLine';
+import { HistoryStore } from '../../src/core/history/store';
 import { DIALECTS } from '../../src/core/wire/dialects';
 import { LineFramer } from '../../src/core/wire/lineFramer';
 import { DEFAULT_LIMITS } from '../../src/core/worker/defaultLimits';
@@ -14,8 +17,8 @@ import { DEFAULT_LIMITS } from '../../src/core/worker/defaultLimits';
 /** What the reader's codec is told of the requests sent (ACP's reads an answer by its request, and its session by session/new's). */
 export type FloorReader = ((chunk: Buffer) => void) & { encode(message: Message): void };
 
-/** A stdout chunk reader: `onEvent` gets each decoded event, `onOther` every other parsed value, each with its line. */
-export function floorReader(dialect: DialectName, onEvent: (event: unknown, text: string) => void, onOther: (value: unknown, text: string) => void): FloorReader {
+/** A stdout chunk reader: `onEvent` gets each decoded event, `onOther` every other parsed value, each with its line (and an event its line's bytes, a view valid only during the call). */
+export function floorReader(dialect: DialectName, onEvent: (event: unknown, text: string, bytes: Buffer) => void, onOther: (value: unknown, text: string) => void): FloorReader {
   const codec = DIALECTS[dialect].createCodec();
   const framer = new LineFramer(DEFAULT_LIMITS.maxLineBytes);
   const read = (chunk: Buffer): void => {
@@ -28,10 +31,29 @@ export function floorReader(dialect: DialectName, onEvent: (event: unknown, text
         return true;
       }
       const decoded = codec.decode(value);
-      if (decoded.kind === 'event') onEvent(decoded.event, framed.text);
+      if (decoded.kind === 'event') onEvent(decoded.event, framed.text, framed.bytes);
       else onOther(value, framed.text);
       return true;
     });
   };
   return Object.assign(read, { encode: (message: Message) => void codec.encode(message) });
+}
+
+/**
+ * The product's history store keeping one session, as the host keeps a worker's: each event
+ * appended with its line where the line stands for it. The floor with a history (bench/events.mjs)
+ * adds this to the framer and codec, and still no turn stamp, event store or delivery.
+ */
+export function floorHistory(dir: string, dialect: DialectName): { append(event: unknown, bytes: Buffer): void; flush(): Promise<void>; close(): Promise<void> } {
+  const created = HistoryStore.create({ dir });
+  if (!created.ok) throw new Error(created.error);
+  const store = created.store;
+  const opened = store.open({ workerId: 'floor', name: 'floor', dialect, cwd: dir, command: 'floor' });
+  if (!opened.ok) throw new Error(opened.error);
+  const id = opened.sessionId;
+  return {
+    append: (event, bytes) => store.append(id, event as AgentEvent, lineStandsFor(event as AgentEvent, bytes) ? bytes : undefined),
+    flush: () => store.flush(),
+    close: () => store.close(),
+  };
 }

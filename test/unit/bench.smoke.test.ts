@@ -140,6 +140,11 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const floors = figures.filter((f: Figure) => f.name.includes('floor (the product'));
     assert.deepEqual(floors.map((f: Figure) => f.name.split(',')[0].split(':')[0]), ['τ 1.x', 'τ 3.x (real τ 0.15.0)', 'pi 0.73.1', 'pi 1.6.0', 'τ 3.x (real τ 0.15.0)', 'pi 1.6.0']);
     for (const r of rows) assert.ok(r.floorRatio > 0, `${r.stream}: floor ratio ${r.floorRatio}`);
+    // And the floor with the history (framer, codec and history store) beside every host with a history.
+    const withHistory = (kind: string) => figures.filter((f: Figure) => f.name.includes(kind)).map((f: Figure) => f.name.split(',')[0]);
+    assert.deepEqual(withHistory('floor with the history'), withHistory('host with history'));
+    assert.equal(withHistory('floor with the history').length, 4);
+    for (const r of rows) assert.ok(r.histFloorRatio > 0, `${r.stream}: history floor ratio ${r.histFloorRatio}`);
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 
