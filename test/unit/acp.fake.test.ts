@@ -93,6 +93,14 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(stateOf(r.workerId).usage?.contextWindow, 200000);
   });
 
+  it('the usage readout reaches the state while the turn runs, the last of a burst of readouts winning', async () => {
+    const r = await start();
+    await supervisor.prompt(r.workerId, 'usage 300');
+    await waitUntil(() => stateOf(r.workerId).usage?.contextTokens === 1300, 'the last readout in the state');
+    assert.equal(stateOf(r.workerId).streaming, true, 'read mid-turn, not at its end');
+    assert.equal((await supervisor.abort(r.workerId)).status, 'aborted');
+  });
+
   it('a steer is refused with the reason and Redirect offered; a follow-up is held by the host and sent when the turn is answered', async () => {
     const r = await start();
     const gate = path.join(dir, `gate-${Date.now()}`);

@@ -278,7 +278,7 @@ export class Worker {
     this.terminals.observe(event);
     if (this.launch.audit && !event.replayed) this.auditLater.see(event);
     // The agent's usage readout (ACP) is its session's accounting, read as it comes.
-    if (event.type === 'usage_update') void this.sessions.refreshUsage();
+    if (event.type === 'usage_update') this.sessions.usageUpdated();
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
   }
