@@ -101,9 +101,9 @@ export class WorkerSessions {
 
   /**
    * The agent sent its usage (ACP's usage_update): read it, one read at a time, and once more
-   * after it if more came meanwhile, so that the last update is always read. Claude sends one
-   * with about every third line of a fast reply; a read each (a bounded request and a state
-   * change) cost its flood about 0.16 µs per event.
+   * after it if more came meanwhile, so that the last update is always read. claude-agent-acp's
+   * short recorded turns carry one in about every third line; a read each (a bounded request)
+   * cost their flood about 0.16 µs per event.
    */
   usageUpdated(): void {
     if (this.usageReading) {
