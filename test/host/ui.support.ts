@@ -36,8 +36,11 @@ export function workspaceFolder(): vscode.WorkspaceFolder {
   return f;
 }
 
-/** Resolve when `predicate` holds, checked now and on every event/state change; reject after `ms`. */
-export function waitFor<T>(api: ExtensionApi, what: string, predicate: () => T | undefined | false, ms = 20_000): Promise<T> {
+/**
+ * Resolve when `predicate` holds, checked now and on every event/state change; reject after `ms`.
+ * `what` may be a function, read when the wait times out, to say what was seen by then.
+ */
+export function waitFor<T>(api: ExtensionApi, what: string | (() => string), predicate: () => T | undefined | false, ms = 20_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const check = () => {
       let v: T | undefined | false;
@@ -60,7 +63,7 @@ export function waitFor<T>(api: ExtensionApi, what: string, predicate: () => T |
     const tick = setInterval(check, 25);
     const timer = setTimeout(() => {
       done();
-      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+      reject(new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`));
     }, ms);
     function done() {
       offE();

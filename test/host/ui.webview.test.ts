@@ -88,7 +88,9 @@ describe('UI event log webview', function () {
       session.onEvent(id, e);
     }
     const hostMs = Date.now() - t0;
-    const done = await waitFor(api, 'the webview to fold all 100,000 events', () => {
+    // Said when it times out (it once did on VS Code 1.100, the page no longer reporting): what the channel had sent and the page last said.
+    const seen = () => `the webview to fold all 100,000 events (sent ${session.stats.eventsPosted} events in ${session.stats.posted} messages, at most ${session.stats.maxInFlight} in flight; the page's last report ${JSON.stringify(session.stats.rendered)}; ${session.stats.invalidFromWebview} invalid from the page)`;
+    const done = await waitFor(api, seen, () => {
       const r = session.stats.rendered;
       return r && r.events >= base + N ? r : undefined;
     }, 100_000);
