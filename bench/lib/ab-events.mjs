@@ -5,7 +5,9 @@
 // and the main thread's alone; the difference is the other threads' (the event store packs its
 // blocks on libuv's threadpool).
 //   node bench/lib/ab-events.mjs <distA> <distB> [rounds] [streams;...] [sizes,...]
+//   AB_HISTORY=1 node bench/lib/ab-events.mjs ...   the host with a history (a new folder each run, its writes awaited)
 // Build a dist from a commit with: git worktree add /tmp/x <commit> && node -e "import('/tmp/x/bench/lib/build.mjs').then(m => m.buildBundles('/tmp/x/dist'))"
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,13 +18,23 @@ const [distA, distB, rounds = '5', streams = STREAMS.map((s) => s.label).join(';
 const require = createRequire(import.meta.url);
 const cores = { A: require(path.resolve(distA, 'core.js')), B: require(path.resolve(distB, 'core.js')) };
 const n = 60_000;
+/** One host run, with a history in a folder of its own when AB_HISTORY is set. */
+async function hostRun(core, s, size) {
+  if (!process.env.AB_HISTORY) return hostSide(core, s, size, n);
+  const historyDir = mkdtempSync(path.join(os.tmpdir(), 'rpc-ab-history-'));
+  try {
+    return await hostSide(core, s, size, n, { historyDir });
+  } finally {
+    rmSync(historyDir, { recursive: true, force: true });
+  }
+}
 console.log(`A ${distA}  B ${distB}  load ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
 console.log('| stream | deltas | A µs/event | B µs/event | B/A CPU | A main µs | B main µs | B/A main | other threads A / B µs | A ev/s | B ev/s |\n|---|---|---|---|---|---|---|---|---|---|---|');
 for (const s of STREAMS.filter((x) => streams.split(';').includes(x.label))) {
   for (const size of sizes.split(',').map((x) => (x === 'real' ? x : Number(x))).filter((x) => EVENT_SIZES.includes(x))) {
     const r = { A: [], B: [] };
-    for (const k of ['A', 'B']) await hostSide(cores[k], s, size, n); // warm-up
-    for (let i = 0; i < Number(rounds); i++) for (const k of i % 2 ? ['B', 'A'] : ['A', 'B']) r[k].push(await hostSide(cores[k], s, size, n));
+    for (const k of ['A', 'B']) await hostRun(cores[k], s, size); // warm-up
+    for (let i = 0; i < Number(rounds); i++) for (const k of i % 2 ? ['B', 'A'] : ['A', 'B']) r[k].push(await hostRun(cores[k], s, size));
     const med = (k, f) => summary(r[k].map(f)).median;
     const ratio = (f) => summary(r.A.map((a, i) => f(r.B[i]) / f(a))).median.toFixed(2);
     const us = (k, f) => med(k, f).toFixed(2);
