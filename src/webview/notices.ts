@@ -23,13 +23,21 @@ export function cutNotice(e: PageEvent, t: number): NewEntry | null {
   return warning(t, `Cut: ${e.type}`, `a ${(Number(cut.lineChars) / (1024 * 1024)).toFixed(1)} MiB line from the worker; the host kept a preview (first and last characters) of ${fields}${more}`);
 }
 
+/** Longer command lines show their start and their end: a sandbox's wrapper (Codex's) puts its options first and the command last. */
+const COMMAND_CHARS = 200;
+function shortCommand(command: string): string {
+  if (command.length <= COMMAND_CHARS) return command;
+  return `${command.slice(0, COMMAND_CHARS / 2 - 10)} … ${command.slice(-(COMMAND_CHARS / 2 + 10))}`;
+}
+
 /** `processes_ended`: what the host ended after an abort. */
 const processesEnded: Notice = (e, t) => {
   const d = dataOf(e);
   const list = Array.isArray(d.processes)
     ? d.processes.map((p) => {
         const o = obj(p);
-        return `${str(o?.command) ?? 'a process'} (pid ${typeof o?.pid === 'number' ? o.pid : '?'})`;
+        const command = str(o?.command);
+        return `${command === null ? 'a process' : shortCommand(command)} (pid ${typeof o?.pid === 'number' ? o.pid : '?'})`;
       })
     : [];
   return warning(t, 'The host ended what the worker left running after the abort', list.join('\n'));

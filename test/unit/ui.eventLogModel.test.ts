@@ -26,6 +26,19 @@ describe('ui event log model', () => {
     assert.equal(w.text, 'a 40.0 MiB line from the worker; the host kept a preview (first and last characters) of result.content[0].text (41,943,000 characters)');
   });
 
+  it('what the host ended after an abort is a warning; a long command line shows its start and its end (Codex\'s sandbox puts the command last)', () => {
+    const m = new LogModel();
+    const sandboxed = `codex-linux-sandbox --sandbox-policy-cwd /tmp/w --permission-profile ${JSON.stringify({ type: 'managed', allow: Array.from({ length: 40 }, (_, i) => `/p${i}`) })} -- bash -lc "sleep 600 marker-42"`;
+    m.apply(stamped([ev('processes_ended', { data: { reason: 'abort', processes: [{ pid: 7, command: 'sleep 600' }, { pid: 8, command: sandboxed }, { pid: 9, command: null }] } } as Partial<PageEvent>)]));
+    const [w] = only(m, 'warning');
+    assert.equal(w.title, 'The host ended what the worker left running after the abort');
+    const [short, long, unknown] = w.text.split('\n');
+    assert.equal(short, 'sleep 600 (pid 7)');
+    assert.ok(long.startsWith('codex-linux-sandbox --sandbox-policy-cwd /tmp/w') && long.endsWith('-- bash -lc "sleep 600 marker-42" (pid 8)'), long);
+    assert.ok(long.length < 220, `${long.length} characters`);
+    assert.equal(unknown, 'a process (pid 9)');
+  });
+
   it('session marks are marks with their own icon, not problems with a stop sign, and lead with no raw session id (issue 28)', () => {
     const m = new LogModel();
     m.apply(stamped([
