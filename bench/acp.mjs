@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, loadCore, log, mainThreadMark, measured } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
-import { FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable } from './events.mjs';
+import { FLOOR_HISTORY_NAME, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -33,15 +33,17 @@ export const ACP_RATES = [
   { label: "ACP claude-agent-acp 0.101.0's lines at OpenCode 1.18.33's pace", rate: 24_000 },
 ];
 
-export async function hostSide(core, size, n, ready, rate = 0) {
-  const host = core.createSupervisor();
+/** `hostOptions.historyDir`: the host keeps a history there, its writes awaited before CPU is read. */
+export async function hostSide(core, size, n, ready, rate = 0, hostOptions = {}) {
+  const host = core.createSupervisor(hostOptions);
   const started = await host.start({ dialect: 'acp', command: process.execPath, args: argsFor(size, n, rate), cwd: ROOT });
   if (started.status !== 'started') {
     await host.dispose();
     throw new Error(`start failed: ${started.error}`);
   }
   // What the agent sent: its updates and the prompt's answer (agent_end), not the host's own.
-  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true, ready);
+  const drain = hostOptions.historyDir ? (h) => h.history.store.flush() : undefined;
+  return hostFloodRun(host, started.workerId, (e) => e.type !== 'prompt_sent' && e.type !== 'agent_start' && e.type !== 'stderr' && e.data?.synthesized !== true, ready, drain);
 }
 
 /** The floor's reader, told of the requests sent as the host's codec is (an answer is read by its request). */
@@ -52,10 +54,14 @@ class AcpFloorWorker extends FloorWorker {
   }
 }
 
-/** `floor`: read with the product's framer and codec (bench/lib/floor-reader.ts) instead of LF split + JSON.parse. */
-export async function bareSide(size, n, ready, { rate = 0, floor } = {}) {
+/**
+ * `floor`: read with the product's framer and codec (bench/lib/floor-reader.ts) instead of LF
+ * split + JSON.parse; `history` (floor-reader.ts's floorHistory): the floor keeps a history too,
+ * its writes awaited before CPU is read.
+ */
+export async function bareSide(size, n, ready, { rate = 0, floor, history } = {}) {
   // Started as the host starts a worker (a session of its own: bench/lib/common.mjs, BareWorker).
-  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate)) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
+  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate), history) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });
     const init = w.next((v) => v.id === 1, 30_000, 'initialize');
@@ -78,6 +84,7 @@ export async function bareSide(size, n, ready, { rate = 0, floor } = {}) {
     const t0 = performance.now();
     send({ id: 3, method: 'session/prompt', params: { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'flood' }] } });
     const t1 = await ended;
+    if (history) await history.flush();
     return measured(count, t0, t1, c0, main0);
   } finally {
     await w.stop();
@@ -90,8 +97,9 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
   const rateRows = [];
   const root = mkdtempSync(path.join(os.tmpdir(), 'rpc-bench-acp-'));
   try {
-    const { floorReader: floor } = createRequire(import.meta.url)(await buildFloorReader(root));
-    await runFloods({ core, n, rounds, warmup, sizes, figures, floor });
+    const bundle = createRequire(import.meta.url)(await buildFloorReader(root));
+    const floor = bundle.floorReader;
+    await runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root });
     for (const { label, rate } of rates) {
       // About four seconds a run; every update and the prompt's answer counted.
       const events = Math.min(n, rate * 4);
@@ -104,16 +112,44 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
   return { figures, rateRows, tables: rateRows.length ? [ratesTable(rateRows)] : [] };
 }
 
-/** Host, bare reader and (for FLOOR_SIZES) the floor, interleaved round by round in a rotating order. */
-async function runFloods({ core, n, rounds, warmup, sizes, figures, floor }) {
+/** A side that runs in a new folder of `root` each time, removed after it. */
+function inFolder(root, name, run) {
+  let k = 0;
+  return async () => {
+    const dir = path.join(root, `${name}-${k++}`);
+    try {
+      return await run(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/**
+ * Host, bare reader and, for FLOOR_SIZES, the floor, the host with a history and the floor with
+ * the history (as bench/events.mjs has them for τ and pi), interleaved round by round in a
+ * rotating order.
+ */
+async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root }) {
   for (const size of sizes) {
     const sides = { host: () => hostSide(core, size, n), bare: () => bareSide(size, n) };
-    if (FLOOR_SIZES.includes(size)) sides.floor = () => bareSide(size, n, undefined, { floor });
+    if (FLOOR_SIZES.includes(size)) {
+      sides.floor = () => bareSide(size, n, undefined, { floor: bundle.floorReader });
+      sides.hist = inFolder(root, 'hist', (historyDir) => hostSide(core, size, n, undefined, 0, { historyDir }));
+      sides.histFloor = inFolder(root, 'hist-floor', async (dir) => {
+        const history = bundle.floorHistory(dir, 'acp');
+        try {
+          return await bareSide(size, n, undefined, { floor: bundle.floorReader, history });
+        } finally {
+          await history.close();
+        }
+      });
+    }
     if (warmup) {
       await hostSide(core, size, Math.min(n, 5000));
       await bareSide(size, Math.min(n, 5000));
     }
-    const results = { host: [], bare: [], floor: [] };
+    const results = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
     const order = Object.keys(sides);
     for (let round = 0; round < rounds; round++) {
       for (const side of order.map((_, i) => order[(i + round) % order.length])) results[side].push(await sides[side]());
@@ -125,7 +161,11 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, floor }) {
     const what = `ACP (claude-agent-acp 0.101.0 recorded), ${size === 'real' ? 'as recorded' : `${size} B chunks`}`;
     const note = `${results.host[0]?.events ?? 0} events a run, every one counted on each side`;
     figures.push(figure({ bench: 'acp', name: `${what}: main-thread CPU per event, host vs bare reader`, unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)', pairs: pairs('host'), note }));
-    if (sides.floor) figures.push(figure({ bench: 'acp', name: `${what}: ${FLOOR_NAME}`, unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)', pairs: pairs('floor'), note: FLOOR_NOTE }));
+    if (!sides.floor) continue;
+    const common = { bench: 'acp', unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)' };
+    figures.push(figure({ ...common, name: `${what}: ${FLOOR_NAME}`, pairs: pairs('floor'), note: FLOOR_NOTE }));
+    figures.push(figure({ ...common, name: `${what}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, pairs: pairs('hist'), note }));
+    figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_NAME}`, pairs: pairs('histFloor'), note: 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery' }));
   }
 }
 

@@ -175,6 +175,12 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const next = rows.findIndex((r, i) => i > flood && r[0] !== '');
     assert.match(rows[next][0], /its floor/);
     assert.match(rows[next][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
+    // And ACP joins the history row: the host with a history and the floor with the history, at 90 B.
+    const history = rows.findIndex((r) => r[0].startsWith('the same, with history on'));
+    const historyFloor = rows.findIndex((r, i) => i > history && r[0] !== '');
+    assert.match(rows[history][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
+    assert.match(rows[historyFloor][0], /its floor with the history/);
+    assert.match(rows[historyFloor][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
   });
 
   it('decoding off the main thread: bare, decode thread (with and without lines) and host count the same events', async () => {
