@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { EventStore } from '../../src/core/worker/eventStore';
+import { EventStore, type EventStoreOptions } from '../../src/core/worker/eventStore';
 import { MAX_PACKING, brotliCodec, type BlockCodec } from '../../src/core/worker/eventBlocks';
 
 const decode = (l: string) => ({ ...JSON.parse(l), timestamp: -1 }) as AgentEvent;
@@ -56,12 +56,17 @@ function pushAll(store: EventStore, from: number, to: number, into: AgentEvent[]
   }
 }
 
+/** A store whose blocks are packed by a gated codec, and the list of what was pushed into it. */
+function gatedStore(capacity: number, maxLineBytes: number, wait?: EventStoreOptions['wait']) {
+  const gate = gatedCodec();
+  const store = new EventStore(capacity, decode, { maxLineBytes, codec: gate.codec, wait });
+  return { gate, store, pushed: [] as AgentEvent[] };
+}
+
 describe('EventStore blocks', () => {
   it('reads in order across blocks: open, waiting, being packed, and packed', async () => {
-    const gate = gatedCodec();
     // 64 KiB bound: 8 KiB blocks of about 90 lines each.
-    const store = new EventStore(5000, decode, { maxLineBytes: 64 * 1024, codec: gate.codec });
-    const pushed: AgentEvent[] = [];
+    const { gate, store, pushed } = gatedStore(5000, 64 * 1024);
     pushAll(store, 0, 400, pushed);
     const rawBytes = store.blocks.bytes;
     assert.equal(gate.held.length, 0, 'nothing is packed while blocks keep coming (a flood): they wait for a quiet moment');
@@ -85,9 +90,7 @@ describe('EventStore blocks', () => {
   });
 
   it('evicts by count across packed blocks, and a block\'s bytes go with its last line', async () => {
-    const gate = gatedCodec();
-    const store = new EventStore(100, decode, { maxLineBytes: 64 * 1024, codec: gate.codec });
-    const pushed: AgentEvent[] = [];
+    const { gate, store, pushed } = gatedStore(100, 64 * 1024);
     for (let round = 0; round < 20; round++) {
       pushAll(store, round * 150, (round + 1) * 150, pushed);
       await packAll(store, gate);
@@ -99,10 +102,8 @@ describe('EventStore blocks', () => {
   });
 
   it('evicts by bytes, counting packed bytes: more lines are kept than their raw bytes would allow', async () => {
-    const gate = gatedCodec();
     const bound = 64 * 1024;
-    const store = new EventStore(100_000, decode, { maxLineBytes: bound, codec: gate.codec });
-    const pushed: AgentEvent[] = [];
+    const { gate, store, pushed } = gatedStore(100_000, bound);
     for (let round = 0; round < 40; round++) {
       pushAll(store, round * 200, (round + 1) * 200, pushed);
       await packAll(store, gate);
@@ -116,10 +117,8 @@ describe('EventStore blocks', () => {
   });
 
   it('a packing that fails keeps its block raw and loses no event', async () => {
-    const gate = gatedCodec();
     // 1 MiB bound: 128 KiB blocks, room for every line raw.
-    const store = new EventStore(10_000, decode, { maxLineBytes: 1024 * 1024, codec: gate.codec });
-    const pushed: AgentEvent[] = [];
+    const { gate, store, pushed } = gatedStore(10_000, 1024 * 1024);
     pushAll(store, 0, 3000, pushed);
     const rawBytes = store.blocks.bytes;
     await packAll(store, gate, 'fail');
@@ -135,10 +134,8 @@ describe('EventStore blocks', () => {
   });
 
   it('a stream that never pauses still has its blocks packed once the oldest has waited long enough', async () => {
-    const gate = gatedCodec();
     // A block every turn of the event loop, never a pause of 20 s; the oldest may wait 100 ms.
-    const store = new EventStore(100_000, decode, { maxLineBytes: 1024 * 1024, codec: gate.codec, wait: { quietMs: 20_000, maxWaitMs: 100 } });
-    const pushed: AgentEvent[] = [];
+    const { gate, store, pushed } = gatedStore(100_000, 1024 * 1024, { quietMs: 20_000, maxWaitMs: 100 });
     const started = Date.now();
     // Bounded so that a store that never packs fails here rather than hanging: 5 s of pushes.
     while (gate.held.length === 0 && Date.now() - started < 5_000) {
