@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
-import { BareWorker, ROOT, figure, hostFloodRun, loadCore, log, mainThreadMark, measured } from './lib/common.mjs';
+import { BareWorker, ROOT, figure, hostFloodRun, inFolder, loadCore, log, mainThreadMark, measured, withFloorHistory } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
 import { FLOOR_HISTORY_NAME, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable } from './events.mjs';
 
@@ -112,19 +112,6 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
   return { figures, rateRows, tables: rateRows.length ? [ratesTable(rateRows)] : [] };
 }
 
-/** A side that runs in a new folder of `root` each time, removed after it. */
-function inFolder(root, name, run) {
-  let k = 0;
-  return async () => {
-    const dir = path.join(root, `${name}-${k++}`);
-    try {
-      return await run(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-}
-
 /**
  * Host, bare reader and, for FLOOR_SIZES, the floor, the host with a history and the floor with
  * the history (as bench/events.mjs has them for τ and pi), interleaved round by round in a
@@ -136,14 +123,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
     if (FLOOR_SIZES.includes(size)) {
       sides.floor = () => bareSide(size, n, undefined, { floor: bundle.floorReader });
       sides.hist = inFolder(root, 'hist', (historyDir) => hostSide(core, size, n, undefined, 0, { historyDir }));
-      sides.histFloor = inFolder(root, 'hist-floor', async (dir) => {
-        const history = bundle.floorHistory(dir, 'acp');
-        try {
-          return await bareSide(size, n, undefined, { floor: bundle.floorReader, history });
-        } finally {
-          await history.close();
-        }
-      });
+      sides.histFloor = inFolder(root, 'hist-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history })));
     }
     if (warmup) {
       await hostSide(core, size, Math.min(n, 5000));

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { buildFloorReader } from './lib/build.mjs';
-import { BareWorker, ROOT, bareRun, figure, hostFloodRun, loadCore, log, rpcClientRun, summary } from './lib/common.mjs';
+import { BareWorker, ROOT, bareRun, figure, hostFloodRun, inFolder, loadCore, log, rpcClientRun, summary, withFloorHistory } from './lib/common.mjs';
 import { buildFlood, loadRecording } from './lib/flood-worker.mjs';
 
 const FLOOD = path.join(ROOT, 'bench/lib/flood-worker.mjs');
@@ -91,19 +91,8 @@ const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(read
  * awaited before CPU is read, as the host's with history are. No turn stamp, event store or
  * delivery: the least the host with a history can cost while it validates and writes as it does.
  */
-function floorHistorySide(bundle, s, size, n, root) {
-  let k = 0;
-  return async () => {
-    const dir = path.join(root, `floor-history-${k++}`);
-    const history = bundle.floorHistory(dir, s.dialect);
-    try {
-      return await bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), history), s.dialect, 'flood', undefined, lastOf(s), () => history.flush());
-    } finally {
-      await history.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-}
+const floorHistorySide = (bundle, s, size, n, root) => inFolder(root, 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
+  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), history), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
 export const FLOOR_HISTORY_NAME = "main thread's CPU µs/event with the history's writes, floor with the history (the product's framer, codec and history store alone, nothing delivered) vs bare reader";
 
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
@@ -184,17 +173,7 @@ export function eventsFor(recording, size, n) {
 }
 
 /** The host with a history (in a temporary folder), for the sizes in `historySizes`. */
-function historySide(core, s, size, n, root) {
-  let k = 0;
-  return async () => {
-    const historyDir = path.join(root, `run-${k++}`);
-    try {
-      return await hostSide(core, s, size, n, { historyDir });
-    } finally {
-      rmSync(historyDir, { recursive: true, force: true });
-    }
-  };
-}
+const historySide = (core, s, size, n, root) => inFolder(root, 'run', (historyDir) => hostSide(core, s, size, n, { historyDir }));
 
 export async function run({ n = 150_000, rounds = 5, warmup = true, streams = STREAMS.map((s) => s.label), sizes = EVENT_SIZES, historySizes = [90], rpc = true, rates = REAL_RATES, ...opts } = {}) {
   const core = loadCore(opts);

@@ -1,7 +1,7 @@
 // Shared by the benchmarks: paths, the product under test (dist/core.js), a bare wire client for
 // baselines, statistics, and interleaved pairing. Nothing here asserts a speed.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -264,6 +264,29 @@ export async function rpcClientRun(modulePath, { cliPath, args, text, quiet }) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A benchmark side that runs in a new folder of `root` each time (`run(dir)`), removed after it. */
+export function inFolder(root, name, run) {
+  let k = 0;
+  return async () => {
+    const dir = path.join(root, `${name}-${k++}`);
+    try {
+      return await run(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** `run(history)` with the floor reader bundle's history store (floor-reader.ts's floorHistory) in `dir`, closed after it. */
+export async function withFloorHistory(bundle, dir, dialect, run) {
+  const history = bundle.floorHistory(dir, dialect);
+  try {
+    return await run(history);
+  } finally {
+    await history.close();
+  }
+}
 
 /** Waits on the product's event stream. */
 export function nextHostEvent(host, workerId, match, timeoutMs = 30_000, what = 'event') {
