@@ -64,6 +64,33 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Live processes (but this one) whose command line holds `token`, from the process table. */
+export function withToken(token: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry))) out.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return out;
+}
+
+/**
+ * Resolves once `ok()` holds, checked every 25 ms (a bounded poll for what no event announces:
+ * processes, files); rejects after `ms`. `what` may be a function, read when the wait times out,
+ * so that it can say what was seen then.
+ */
+export async function waitUntil(ok: () => boolean, what: string | (() => string), ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 export function text(events: AgentEvent[]): string {
   return events.filter((e) => e.type === 'message_update' && e.block_type === 'text').map((e) => e.delta).join('');
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
+import { isAlive, ofType, record, ROOT, text, waitFor, waitUntil } from '../helpers/supervisor';
 
 const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 
@@ -88,7 +88,7 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(s.streaming, false);
     assert.equal(s.turnCount, 1);
     // The usage readout is the session's, read as the agent sends it.
-    await waitUntil(() => stateOf(r.workerId).usage !== null, 'the usage in the state');
+    await waitUntil(() => stateOf(r.workerId).usage !== null, 'the usage in the state', 10_000);
     assert.equal(stateOf(r.workerId).usage?.contextTokens, 121);
     assert.equal(stateOf(r.workerId).usage?.contextWindow, 200000);
   });
@@ -96,7 +96,7 @@ describe('ACP dialect: the fake agent', () => {
   it('the usage readout reaches the state while the turn runs, the last of a burst of readouts winning', async () => {
     const r = await start();
     await supervisor.prompt(r.workerId, 'usage 300');
-    await waitUntil(() => stateOf(r.workerId).usage?.contextTokens === 1300, 'the last readout in the state');
+    await waitUntil(() => stateOf(r.workerId).usage?.contextTokens === 1300, 'the last readout in the state', 10_000);
     assert.equal(stateOf(r.workerId).streaming, true, 'read mid-turn, not at its end');
     assert.equal((await supervisor.abort(r.workerId)).status, 'aborted');
   });
@@ -191,7 +191,7 @@ describe('ACP dialect: the fake agent', () => {
     const running = waitFor(supervisor, r.workerId, (e) => e.type === 'tool_execution_update');
     await supervisor.prompt(r.workerId, `orphan: echo $$ > ${pidFile}; exec sleep 600`);
     await running;
-    await waitUntil(() => existsSync(pidFile) && /\d/.test(readText(pidFile)), 'the command to start');
+    await waitUntil(() => existsSync(pidFile) && /\d/.test(readText(pidFile)), 'the command to start', 10_000);
     const pid = Number(readText(pidFile));
     assert.equal(isAlive(pid), true);
     const ended = waitFor(supervisor, r.workerId, ofType('processes_ended'));
@@ -216,7 +216,7 @@ describe('ACP dialect: the fake agent', () => {
     // The subshell exits at once: its `sleep` leaves the worker's tree, and `sleep` is the helper's program too.
     await supervisor.prompt(r.workerId, `orphan: (sleep 600 & echo $! > ${pidFile}); while :; do sleep 1; done`);
     await running;
-    await waitUntil(() => existsSync(pidFile) && /\d/.test(readText(pidFile)), 'the command to start');
+    await waitUntil(() => existsSync(pidFile) && /\d/.test(readText(pidFile)), 'the command to start', 10_000);
     const pid = Number(readText(pidFile));
     const ended = waitFor(supervisor, r.workerId, ofType('processes_ended'));
     assert.equal((await supervisor.abort(r.workerId)).status, 'aborted');
@@ -360,13 +360,5 @@ function readText(file: string): string {
     return readFileSync(file, 'utf8').trim();
   } catch {
     return '';
-  }
-}
-
-async function waitUntil(ok: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }

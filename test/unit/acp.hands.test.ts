@@ -5,7 +5,7 @@
 // `write:` and `edit:` prompts do what Gemini and the others were seen to do.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions } from '../../src/core/api';
@@ -18,30 +18,8 @@ import { cgroupSupport } from '../../src/core/worker/cgroup';
 import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import type { PageEvent } from '../../src/protocol/messages';
-import { isAlive } from '../helpers/supervisor';
+import { isAlive, waitUntil, withToken } from '../helpers/supervisor';
 import { fakeAcpWorkers } from '../helpers/fakeAcp';
-
-/** Live processes whose command line holds `token`, from the process table. */
-function withToken(token: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry))) out.push(Number(entry));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return out;
-}
-
-async function waitUntil(ok: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 
 let base: string;

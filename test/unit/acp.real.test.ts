@@ -5,14 +5,14 @@
 // history (at the mock), resume after a restart where the agent offers it, and a stop with no
 // survivor. The same verbs against the fake agent, and the bad input, are in acp.fake.test.ts.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { processTree, procInfo } from '../../src/core/worker/processTree';
+import { commandLine, commandName, processTree, procInfo } from '../../src/core/worker/processTree';
 import { ACP_AGENTS, ACP_AGENT_NAMES, shellToolReply } from '../fixtures/acp-env.mjs';
 import { realAcpRig } from '../helpers/realAcp';
-import { isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
+import { isAlive, ofType, record, ROOT, text, waitFor, waitUntil, withToken } from '../helpers/supervisor';
 import { HOST_PROCESS } from '../fixtures/faults-helpers';
 import { spawn } from 'node:child_process';
 
@@ -28,41 +28,16 @@ const EXPECTED: Record<string, { asks: boolean }> = {
   codex: { asks: false },
 };
 
-/** Live processes whose command line holds `token`, from the process table. */
-function withToken(token: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry)) && Number(entry) !== process.pid) out.push(Number(entry));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return out;
-}
-
 /** A process as a failure message shows it: parent, name, command, and whether it carries a worker's mark. */
 function describeProcess(pid: number): string {
-  const read = (file: string) => {
-    try {
-      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const ppid = procInfo(pid)?.ppid ?? '?';
-  const marked = read('environ').includes('RPC_WORKERS_WORKER=') ? 'marked' : 'unmarked';
-  return `${pid} (parent ${ppid}, ${read('comm').trim()}, ${marked}: ${read('cmdline').split('\0').join(' ').slice(0, 160)})`;
-}
-
-/** `what` may be a function: read when the wait times out, so it can say what was seen then. */
-async function waitUntil(ok: () => boolean, what: string | (() => string), ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 25));
+  let environ = '';
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+  } catch {
+    // Gone, or not ours to read.
   }
+  const marked = environ.includes('RPC_WORKERS_WORKER=') ? 'marked' : 'unmarked';
+  return `${pid} (parent ${procInfo(pid)?.ppid ?? '?'}, ${commandName(pid) ?? '?'}, ${marked}: ${(commandLine(pid) ?? '?').slice(0, 160)})`;
 }
 
 for (const name of ACP_AGENT_NAMES) {
