@@ -1,10 +1,10 @@
 // A long past session (issue 24): the demo worker's session, stopped, then its turns repeated to
 // 100,000 events on disk, with 23,456 older events recorded as dropped by the history's size
 // bound; the window is reloaded, so the Sessions view lists it as it is on disk (a session of an
-// earlier window: nothing tells this one that the files changed). Open Log shows its newest page at once, says how many older events are not shown and
-// how many the bound dropped; Load older goes back a page (drawn from its top), Show newest
-// comes back. Resume carries the newest page of it before the new worker's own events, and
-// Load older there reads a page further back.
+// earlier window: nothing tells this one that the files changed). Open Log shows its newest page
+// at once, says how many older events are not shown and how many the bound dropped; Load older
+// goes back a page (drawn from its top), Show newest comes back. Resume carries the newest page
+// of it before the new worker's own events, and Load older there reads a page further back.
 // Saves docs/screenshots/pastlog-*.png.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
