@@ -102,3 +102,33 @@ describe('ACP codec: the five real agents\' recorded lines', () => {
     });
   }
 });
+
+// The update payloads take their schema's fast path first (acpEvents.ts): what the schema
+// refuses is refused all the same, with the schema's own words, and what it takes comes out as before.
+describe('ACP codec: an update the schema refuses is refused on the fast path too', () => {
+  const refused: Array<[string, Record<string, unknown>]> = [
+    ['usage_update', { used: '12', size: 200000 }],
+    ['usage_update', { used: 12, size: 200000, cost: { amount: '0.1', currency: 'USD' } }],
+    ['usage_update', { used: 12, size: Number.NaN }],
+    ['tool_call', { title: 'no id', kind: 'execute' }],
+    ['tool_call_update', { toolCallId: 't1', content: 'not a list' }],
+    ['tool_call_update', { toolCallId: 't1', locations: [{ line: 3 }] }],
+    ['plan', { entries: [{ status: 'pending' }] }],
+    ['available_commands_update', { availableCommands: [{ description: 'no name' }] }],
+  ];
+  for (const [kind, fields] of refused) {
+    it(`${kind} ${JSON.stringify(fields)}`, () => {
+      const out = updateEvent({ sessionUpdate: kind, ...fields });
+      assert.ok('invalid' in out, `taken: ${JSON.stringify(out)}`);
+      assert.match(out.invalid, new RegExp(`^malformed ${kind} update: `));
+    });
+  }
+
+  it('what it takes keeps the fields it does not know, and reads the ones it does', () => {
+    const usage = updateEvent({ sessionUpdate: 'usage_update', used: 12, size: 200000, cost: { amount: 0.5, currency: 'USD', note: 'x' }, extra: true });
+    assert.deepEqual(usage, { type: 'usage_update', timestamp: (usage as AgentEvent).timestamp, data: { used: 12, size: 200000, cost: 0.5, currency: 'USD' } });
+    const tool = updateEvent({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'pending', rawInput: { command: 'ls' }, locations: [{ path: '/w/a.ts', extra: 1 }], _meta: { x: 1 } }) as AgentEvent;
+    assert.equal(tool.type, 'tool_execution_start');
+    assert.deepEqual([tool.tool_call_id, tool.title, tool.tool_name, tool.args, tool.locations, tool.data], ['t1', 'ls', 'execute', { command: 'ls' }, [{ path: '/w/a.ts', line: null }], { status: 'pending' }]);
+  });
+});
