@@ -46,6 +46,15 @@ export function fastSafeParse<T>(schema: { safeParse(v: unknown): { success: tru
   return schema.safeParse(value);
 }
 
+/**
+ * `fastSafeParse` of one schema as a function, its fast path built on the first parse rather
+ * than when its module loads: module-level work is the extension's activation time.
+ */
+export function lazySafeParse<T>(schema: core.$ZodType<T> & { safeParse(v: unknown): { success: true; data: T } | { success: false; error: core.$ZodError } }): (value: unknown) => { success: true; data: T } | { success: false; error: core.$ZodError } {
+  let fast: ((value: unknown) => T | Miss) | null | undefined;
+  return (value) => fastSafeParse(schema, fast === undefined ? (fast = fastParser(schema)) : fast, value);
+}
+
 // JSON's objects only: zod copies a record into a plain object, so any other prototype would
 // come back different.
 export const isPlain = (v: unknown): v is Record<string, unknown> =>

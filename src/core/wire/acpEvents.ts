@@ -2,18 +2,18 @@
 // commands, mode and config changes).
 import { z } from 'zod';
 import type { AgentEvent, ToolDiff, ToolLocation } from '../events/agentEvent';
-import { fastParser, fastSafeParse, isPlain } from '../../protocol/fastParse';
+import { isPlain, lazySafeParse } from '../../protocol/fastParse';
 import { contentBlockSchema, toolContentSchema, toolCallSchema, updateSchema, chunkSchema, planSchema, usageSchema, commandsSchema } from './acpProtocol';
 
 // An update's payload takes its schema's fast path first (protocol/fastParse.ts): zod's own parse
 // of a loose object cost 0.4-1.6 µs a line, and usage readouts and tool calls are 9 of the 20
 // update lines of claude-agent-acp's recorded turns. On a miss the schema decides, with its error.
-const FAST = {
-  chunk: fastParser(chunkSchema),
-  tool: fastParser(toolCallSchema),
-  plan: fastParser(planSchema),
-  usage: fastParser(usageSchema),
-  commands: fastParser(commandsSchema),
+const parse = {
+  chunk: lazySafeParse(chunkSchema),
+  tool: lazySafeParse(toolCallSchema),
+  plan: lazySafeParse(planSchema),
+  usage: lazySafeParse(usageSchema),
+  commands: lazySafeParse(commandsSchema),
 };
 
 export function textOf(block: z.infer<typeof contentBlockSchema> | undefined): string {
@@ -85,13 +85,13 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
     case 'user_message_chunk': {
       const fast = textChunk(update, timestamp);
       if (fast) return fast;
-      const c = fastSafeParse(chunkSchema, FAST.chunk, update);
+      const c = parse.chunk(update);
       if (!c.success) return bad(c.error);
       return chunkEvent(kind, textOf(c.data.content), c.data.messageId, timestamp);
     }
     case 'tool_call':
     case 'tool_call_update': {
-      const t = fastSafeParse(toolCallSchema, FAST.tool, update);
+      const t = parse.tool(update);
       if (!t.success) return bad(t.error);
       // A call reported already finished has no running phase to show.
       const done = DONE.has(t.data.status ?? '');
@@ -102,17 +102,17 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
       return event;
     }
     case 'plan': {
-      const p = fastSafeParse(planSchema, FAST.plan, update);
+      const p = parse.plan(update);
       if (!p.success) return bad(p.error);
       return { type: 'plan', timestamp, data: { entries: p.data.entries.map((e) => ({ content: e.content, status: e.status ?? 'pending', priority: e.priority ?? null })) } };
     }
     case 'usage_update': {
-      const u = fastSafeParse(usageSchema, FAST.usage, update);
+      const u = parse.usage(update);
       if (!u.success) return bad(u.error);
       return { type: 'usage_update', timestamp, data: { used: u.data.used, size: u.data.size, cost: u.data.cost?.amount ?? null, currency: u.data.cost?.currency ?? null } };
     }
     case 'available_commands_update': {
-      const c = fastSafeParse(commandsSchema, FAST.commands, update);
+      const c = parse.commands(update);
       if (!c.success) return bad(c.error);
       return { type: 'commands_changed', timestamp, data: { commands: c.data.availableCommands.map((x) => x.name) } };
     }

@@ -2,10 +2,10 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
-import { fastParser, fastSafeParse } from '../../protocol/fastParse';
+import { lazySafeParse } from '../../protocol/fastParse';
 import { configOptionSchema, modelsSchema, sessionSchema } from './acpProtocol';
 
-const fastConfigOption = fastParser(configOptionSchema);
+const parseConfigOption = lazySafeParse(configOptionSchema);
 
 // ---- what the host knows of one agent connection, shared by its codec and its verbs
 
@@ -65,7 +65,7 @@ export class AcpState {
         if (this.modes) this.modes.current = typeof d.mode === 'string' ? d.mode : null;
         return;
       case 'config_changed':
-        if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map((o) => fastSafeParse(configOptionSchema, fastConfigOption, o)).filter((r) => r.success).map((r) => r.data);
+        if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map(parseConfigOption).filter((r) => r.success).map((r) => r.data);
         return;
     }
   }
