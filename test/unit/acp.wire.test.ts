@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from 'vscode-jsonrpc';
-import { AcpCodec, updateEvent } from '../../src/core/wire/acp';
+import { AcpCodec, AcpState, updateEvent } from '../../src/core/wire/acp';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { LogModel } from '../../src/webview/model';
@@ -106,21 +106,29 @@ describe('ACP codec: the five real agents\' recorded lines', () => {
 // The update payloads take their schema's fast path first (acpEvents.ts): what the schema
 // refuses is refused all the same, with the schema's own words, and what it takes comes out as before.
 describe('ACP codec: an update the schema refuses is refused on the fast path too', () => {
-  const refused: Array<[string, Record<string, unknown>]> = [
-    ['usage_update', { used: '12', size: 200000 }],
-    ['usage_update', { used: 12, size: 200000, cost: { amount: '0.1', currency: 'USD' } }],
-    ['usage_update', { used: 12, size: Number.NaN }],
-    ['tool_call', { title: 'no id', kind: 'execute' }],
-    ['tool_call_update', { toolCallId: 't1', content: 'not a list' }],
-    ['tool_call_update', { toolCallId: 't1', locations: [{ line: 3 }] }],
-    ['plan', { entries: [{ status: 'pending' }] }],
-    ['available_commands_update', { availableCommands: [{ description: 'no name' }] }],
+  // [what is wrong, kind, fields, where the schema says it is]
+  const refused: Array<[string, string, Record<string, unknown>, string]> = [
+    ['a count as a string', 'usage_update', { used: '12', size: 200000 }, 'used'],
+    ['a cost as a string', 'usage_update', { used: 12, size: 200000, cost: { amount: '0.1', currency: 'USD' } }, 'cost.amount'],
+    ['NaN', 'usage_update', { used: 12, size: Number.NaN }, 'size'],
+    ['Infinity', 'usage_update', { used: Number.POSITIVE_INFINITY, size: 200000 }, 'used'],
+    ['no id', 'tool_call', { title: 'no id', kind: 'execute' }, 'toolCallId'],
+    ['an empty id', 'tool_call', { toolCallId: '' }, 'toolCallId'],
+    ['content that is not a list', 'tool_call_update', { toolCallId: 't1', content: 'not a list' }, 'content'],
+    ['content null inside a content item', 'tool_call_update', { toolCallId: 't1', content: [{ type: 'content', content: null }] }, 'content[0].content'],
+    ['a location without a path', 'tool_call_update', { toolCallId: 't1', locations: [{ line: 3 }] }, 'locations[0].path'],
+    ['an entry without content', 'plan', { entries: [{ status: 'pending' }] }, 'entries[0].content'],
+    ['a status null where only absent is allowed', 'plan', { entries: [{ content: 'a', status: null }] }, 'entries[0].status'],
+    ['a command without a name', 'available_commands_update', { availableCommands: [{ description: 'no name' }] }, 'availableCommands[0].name'],
+    ['a description null', 'available_commands_update', { availableCommands: [{ name: 'a', description: null }] }, 'availableCommands[0].description'],
+    ['a non-text chunk with a number for its message id', 'agent_message_chunk', { content: { type: 'image' }, messageId: 5 }, 'messageId'],
   ];
-  for (const [kind, fields] of refused) {
-    it(`${kind} ${JSON.stringify(fields)}`, () => {
+  for (const [what, kind, fields, at] of refused) {
+    it(`${kind}: ${what}`, () => {
       const out = updateEvent({ sessionUpdate: kind, ...fields });
       assert.ok('invalid' in out, `taken: ${JSON.stringify(out)}`);
-      assert.match(out.invalid, new RegExp(`^malformed ${kind} update: `));
+      // The schema's own words: what was wrong, and where.
+      assert.match(out.invalid, new RegExp(`^malformed ${kind} update: ✖ .+\\n  → at ${at.replace(/[[\].]/g, '\\$&')}$`));
     });
   }
 
@@ -130,5 +138,20 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     const tool = updateEvent({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'pending', rawInput: { command: 'ls' }, locations: [{ path: '/w/a.ts', extra: 1 }], _meta: { x: 1 } }) as AgentEvent;
     assert.equal(tool.type, 'tool_execution_start');
     assert.deepEqual([tool.tool_call_id, tool.title, tool.tool_name, tool.args, tool.locations, tool.data], ['t1', 'ls', 'execute', { command: 'ls' }, [{ path: '/w/a.ts', line: null }], { status: 'pending' }]);
+  });
+
+  // The fast path hands back the event's own objects: the state keeps copies, so that setting an
+  // option (acpSessions.ts writes currentValue) does not rewrite an event already delivered, and
+  // a listener that edits an event does not change what the host knows.
+  it('the options a config_changed event carries are the state\'s own copies', () => {
+    const state = new AcpState();
+    const event = updateEvent({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'model', category: 'model', currentValue: 'a' }, { name: 'no id' }] }) as AgentEvent;
+    state.observe(event);
+    assert.deepEqual(state.configOptions.map((o) => o.id), ['model'], 'the option without an id is left out');
+    assert.equal(state.model, 'a');
+    state.configOptions[0].currentValue = 'b';
+    assert.equal((event.data!.options as Array<{ currentValue: string }>)[0].currentValue, 'a', 'the delivered event is unchanged');
+    (event.data!.options as Array<{ currentValue: string }>)[0].currentValue = 'c';
+    assert.equal(state.model, 'b', 'the state is unchanged by an edit of the event');
   });
 });

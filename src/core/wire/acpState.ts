@@ -65,7 +65,7 @@ export class AcpState {
         if (this.modes) this.modes.current = typeof d.mode === 'string' ? d.mode : null;
         return;
       case 'config_changed':
-        if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map(parseConfigOption).filter((r) => r.success).map((r) => r.data);
+        if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map(parseConfigOption).filter((r) => r.success).map((r) => ({ ...r.data }));
         return;
     }
   }
