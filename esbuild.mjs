@@ -25,8 +25,10 @@ const node = {
 
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
+  // The extension's entry: it loads the adapter below through V8's code cache (src/ui/boot.ts).
+  { ...node, entryPoints: ['src/ui/boot.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The VS Code adapter. `vscode` is provided by the extension host, its namespace copied once.
-  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [vscodeOnce] },
+  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce] },
   // The host-agnostic core, for scripts and other Node programs.
   { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The built-in demo worker: speaks τ's protocol, needs no LLM.

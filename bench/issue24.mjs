@@ -61,8 +61,11 @@ export const ROWS = [
   floorRow(/./, 'pace', 1.2),
   { what: 'Open Log / Resume of a 100,000-event past session', goal: 'first page ≤ 300 ms, no task over 50 ms', from: 'pastlog',
     find: (f) => f.bench === 'pastlog', value: median, ok: null, unit: 'ms', label: (f) => f.name.replace(/^Open Log(?: of a [\d,]+-event past session)?, /, '') },
-  { what: 'activation (load + activate()), minified bundle', goal: '≤ 10 ms', from: 'startup',
-    find: (f) => f.bench === 'startup' && f.name.startsWith('activation, minified'), value: median, ok: null, unit: 'ms', sum: (v) => v <= 10, label: (f) => f.name.split(': ').at(-1) },
+  // A window's first activation of a build compiles the bundle; later windows run it from V8's code cache (src/ui/boot.ts).
+  { what: 'activation (load + activate()), minified bundle, a later window (code cache)', goal: '≤ 10 ms', from: 'startup',
+    find: (f) => f.bench === 'startup' && f.name.startsWith('activation, minified extension.js (.vsix), later windows'), value: median, ok: null, unit: 'ms', sum: (v) => v <= 10, label: (f) => f.name.split(': ').at(-1) },
+  { what: '  the same, the first window of a build (no code cache yet)', goal: '≤ 10 ms', from: 'startup',
+    find: (f) => f.bench === 'startup' && f.name.startsWith('activation, minified extension.js (.vsix), a first window'), value: median, ok: null, unit: 'ms', sum: (v) => v <= 10, label: (f) => f.name.split(': ').at(-1) },
   // memory.mjs's own bytes-per-event figure where it makes one (beside the worker's line bytes), else its store's MB over the events it holds.
   { what: 'store, bytes per stored event', goal: '≤ 600 B', from: 'memory',
     find: [(f) => f.bench === 'memory' && f.name.startsWith('event store: bytes per stored event'), (f) => f.bench === 'memory' && f.name.startsWith('event store at its bound')],

@@ -17,7 +17,8 @@ export async function buildBundles(outdir, { production = false } = {}) {
   const { common, node } = options(production);
   const out = (name) => path.join(outdir, name);
   await Promise.all([
-    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension.js'), external: ['vscode'], plugins: [vscodeOnce] }),
+    esbuild.build({ ...node, entryPoints: ['src/ui/boot.ts'], outfile: out('extension.js'), external: ['vscode'] }),
+    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce] }),
     esbuild.build({ ...node, entryPoints: ['src/core/index.ts'], outfile: out('core.js') }),
     esbuild.build({ ...node, entryPoints: ['src/demo/demoWorker.ts'], outfile: out('demo-worker.js') }),
     esbuild.build({ ...node, entryPoints: ['src/guard/piGuardExtension.ts'], outfile: out('pi-guard.js') }),

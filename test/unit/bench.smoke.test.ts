@@ -97,6 +97,8 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const names = figures.map((f: Figure) => f.name);
     assert.deepEqual(names.filter((n: string) => n.startsWith('real pi')).map((n: string) => n.split(':')[0]), ['real pi 0.73.1', 'real pi 1.6.0']);
     assert.ok(names.some((n: string) => n.includes('activate()')));
+    // A first window (no code cache) and later windows (from the cache), each measured as such.
+    for (const window of ['a first window (no code cache yet)', 'later windows (code cache)']) assert.ok(names.includes(`activation, minified extension.js (.vsix), ${window}: activate()`), window);
     for (const bundle of ['extension.js', 'core.js', 'webview.js']) assert.ok(names.some((n: string) => n.endsWith(`minified/${bundle}`)), bundle);
   });
 

@@ -4,7 +4,8 @@
 // not carry the host-to-page message schemas, which only the page parses; activation builds no
 // zod schema (settings, command arguments and the rest are validated by schemas made on their
 // first parse); and the bundle copies the `vscode` namespace once, not once per module that
-// imports it (`npm test` and `npm run test:unit` build first).
+// imports it (`npm test` and `npm run test:unit` build first). The entry (dist/extension.js, src/ui/boot.ts)
+// runs the bundle (dist/extension-main.js) from V8's code cache from the second window on.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,17 +13,34 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const BUNDLE = path.join(ROOT, 'dist', 'extension.js');
+/** What VS Code loads: the entry, which runs the bundle. */
+const ENTRY = path.join(ROOT, 'dist', 'extension.js');
+const BUNDLE = path.join(ROOT, 'dist', 'extension-main.js');
+/** One window's activation under the bench's vscode stub, its global storage in `storage`. */
+function activation(storage: string, env: NodeJS.ProcessEnv = {}): { builtins: string[]; api: number; codeCache: string | null } {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
+  return JSON.parse(out.trim().split('\n').pop()!) as { builtins: string[]; api: number; codeCache: string | null };
+}
 
 describe('bundles: what activation loads', () => {
   before(function () {
     this.timeout(120_000);
     if (!existsSync(BUNDLE)) execFileSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: ROOT, stdio: 'inherit' });
   });
+  let storage: string;
+  beforeEach(() => (storage = mkdtempSync(path.join(tmpdir(), 'rpc-workers-storage-'))));
+  afterEach(() => rmSync(storage, { recursive: true, force: true }));
+
+  it('the first window makes the code cache and the next one runs the bundle from it', () => {
+    const first = activation(storage);
+    assert.deepEqual([first.codeCache, first.api > 0], ['none', true]);
+    assert.equal(readdirSync(path.join(storage, 'code-cache')).filter((f) => f.startsWith('extension-main-') && f.endsWith('.cache')).length, 1);
+    const next = activation(storage);
+    assert.deepEqual([next.codeCache, next.api], ['used', first.api]);
+  });
 
   it('load + activate() + deactivate() loads neither node:crypto nor node:child_process', () => {
-    const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), BUNDLE], { encoding: 'utf8' });
-    const { builtins, api } = JSON.parse(out.trim().split('\n').pop()!) as { builtins: string[]; api: number };
+    const { builtins, api } = activation(storage);
     assert.ok(api > 0, 'activate() returned the API');
     assert.ok(builtins.includes('fs'), `the list is read: ${builtins.join(', ')}`);
     assert.deepEqual(builtins.filter((m) => m === 'crypto' || m === 'child_process'), []);
@@ -33,9 +51,9 @@ describe('bundles: what activation loads', () => {
     // Internals for every schema it builds, so a count above 0 means activation built one.
     const dir = mkdtempSync(path.join(tmpdir(), 'rpc-workers-coverage-'));
     try {
-      execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), BUNDLE], { encoding: 'utf8', env: { ...process.env, NODE_V8_COVERAGE: dir } });
+      activation(storage, { NODE_V8_COVERAGE: dir });
       const scripts = readdirSync(dir).flatMap((f) => (JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { result: Coverage[] }).result);
-      const bundle = scripts.find((s) => s.url.endsWith('/dist/extension.js'));
+      const bundle = scripts.find((s) => s.url.endsWith('/dist/extension-main.js'));
       assert.ok(bundle, `the bundle's coverage is there: ${scripts.map((s) => s.url).join(', ')}`);
       const code = readFileSync(BUNDLE, 'utf8');
       const start = code.indexOf('// node_modules/zod/v4/core/core.js');
@@ -51,13 +69,13 @@ describe('bundles: what activation loads', () => {
     }
   });
 
-  it('dist/extension.js requires vscode once: one copy of its namespace for every module', () => {
+  it('dist/extension-main.js requires vscode once: one copy of its namespace for every module', () => {
     // esbuild wraps each module's `import * as vscode` in a copy of the API's names of its own
     // (scripts/vscodeOnce.mjs explains); the modules share one re-export instead.
     assert.equal(readFileSync(BUNDLE, 'utf8').match(/require\("vscode"\)/g)?.length, 1);
   });
 
-  it('dist/extension.js does not build the host-to-page schemas (protocol/hostMessages.ts)', () => {
+  it('dist/extension-main.js does not build the host-to-page schemas (protocol/hostMessages.ts)', () => {
     const code = readFileSync(BUNDLE, 'utf8');
     assert.deepEqual(code.match(/\bhostMessageSchema\b|src\/protocol\/hostMessages\.ts/g), null);
   });
