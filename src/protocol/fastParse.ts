@@ -48,7 +48,7 @@ export function fastSafeParse<T>(schema: { safeParse(v: unknown): { success: tru
 
 /**
  * `fastSafeParse` of one schema as a function, its fast path built on the first parse rather
- * than when its module loads: module-level work is the extension's activation time.
+ * than when its module loads (module-level work is the core's start or the page's load).
  */
 export function lazySafeParse<T>(schema: core.$ZodType<T> & { safeParse(v: unknown): { success: true; data: T } | { success: false; error: core.$ZodError } }): (value: unknown) => { success: true; data: T } | { success: false; error: core.$ZodError } {
   let fast: ((value: unknown) => T | Miss) | null | undefined;

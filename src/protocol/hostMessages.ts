@@ -4,7 +4,7 @@
 // schemas' fast path and the shared words.
 // zod/mini: the same checks as zod, tree-shakable, so the webview bundle stays small.
 import * as z from 'zod/mini';
-import { fastParser, fastSafeParse } from './fastParse';
+import { lazySafeParse } from './fastParse';
 import { ATTENTION_STATES } from './words';
 
 const opt = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
@@ -97,6 +97,5 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 // The page may not eval (its CSP), so zod/mini runs without its compiled fast path: a batch of
 // 1,000 events cost more to validate than to draw. The schema's closure-built fast path takes
-// the batches; anything it does not take, the schema decides.
-const fastHostMessage = fastParser(hostMessageSchema);
-export const parseHostMessage = (m: unknown) => fastSafeParse(hostMessageSchema, fastHostMessage, m);
+// the batches; anything it does not take, the schema decides. Built on the first message.
+export const parseHostMessage = lazySafeParse(hostMessageSchema);
