@@ -51,24 +51,33 @@ describe('UI attention', function () {
 
   it('selecting a done worker\'s row marks it seen only after the click\'s command could run (no redraw under the click)', async () => {
     const a = await startDemo(api, 'Attn Click');
-    await startDemo(api, 'Attn Click B'); // selected last: A is not being looked at
+    const b = await startDemo(api, 'Attn Click B');
     await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: a, message: 'hello there' });
     await waitFor(api, 'A to be done', () => attentionOf(api, a) === 'done');
     const view = api.__ui.tree.view!;
     await vscode.commands.executeCommand('rpcWorkers.sessions.focus');
     await waitFor(api, 'the Sessions view to be visible', () => view.visible);
+    // B's row selected, as the person's last click left it. The start's own reveal of B may not
+    // have landed (a row not drawn yet is not revealed), and with A's row still selected the
+    // click below would change nothing and fire no selection event.
+    const selected = (id: string) => view.selection.some((n) => 'workerId' in n && n.workerId === id);
+    await view.reveal({ kind: 'worker', workerId: b }, { select: true, focus: false });
+    await waitFor(api, 'B\'s row to be selected', () => selected(b));
     // Runs after the extension's own selection listeners, in the same dispatch: what the click's
     // command would find.
-    const atSelection = new Promise<string | undefined>((resolve) => {
-      const sub = view.onDidChangeSelection((e) => {
-        if (!e.selection.some((n) => 'workerId' in n && n.workerId === a)) return;
-        sub.dispose();
-        resolve(attentionOf(api, a));
-      });
+    let atSelection: { attention: string | undefined } | undefined;
+    const sub = view.onDidChangeSelection((e) => {
+      if (atSelection || !e.selection.some((n) => 'workerId' in n && n.workerId === a)) return;
+      atSelection = { attention: attentionOf(api, a) };
     });
-    await view.reveal({ kind: 'worker', workerId: a }, { select: true, focus: true });
+    try {
+      await view.reveal({ kind: 'worker', workerId: a }, { select: true, focus: true });
+      await waitFor(api, () => `the selection event for A's row (selected: ${view.selection.map((n) => ('workerId' in n ? n.workerId : n.kind)).join(', ') || 'none'})`, () => atSelection);
+    } finally {
+      sub.dispose();
+    }
     // Marked seen at once, its row's redraw would race the command (see LOOK_DELAY_MS).
-    assert.equal(await atSelection, 'done');
+    assert.equal(atSelection!.attention, 'done');
     await waitFor(api, 'A to be seen once the person has looked', () => attentionOf(api, a) === 'idle');
   });
 
