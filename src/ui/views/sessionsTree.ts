@@ -14,6 +14,8 @@ import { usageWords } from '../history/words';
 export const SESSIONS_VIEW = 'rpcWorkers.sessions';
 const TURNS_SHOWN = 10;
 const REFRESH_MS = 150;
+/** A reveal's tries: the wait before each, in ms. */
+const REVEAL_TRIES = [0, 50, 150, 400];
 
 export type SessionNode =
   | { kind: 'worker'; workerId: string }
@@ -60,6 +62,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** How many times the tree was told to refresh (tests read it to see that updates are event-driven). */
   refreshCount = 0;
   readonly contributors: TreeContributor[] = [];
+  private revealSeq = 0;
+  private revealing = Promise.resolve();
 
   /** Something a contributor shows changed. */
   invalidate(): void {
@@ -79,17 +83,19 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private readonly past: HistoryTreePart | undefined;
 
   /**
-   * `createView: false` makes a provider without a view (the host tests drive one on a fake host);
+   * `createView: false` makes a provider without a view (the host tests drive one on a fake host),
+   * or a function makes its view (the tests' stand-in for VS Code's, to refuse a reveal on cue);
    * `history`: past sessions below the live workers, and when their listing changes.
    */
-  constructor(private readonly supervisor: Supervisor, private readonly selection: WorkerSelection, { createView = true, history }: { createView?: boolean; history?: { part: HistoryTreePart; onChange: vscode.Event<void> } } = {}) {
+  constructor(private readonly supervisor: Supervisor, private readonly selection: WorkerSelection, { createView = true, history }: { createView?: boolean | ((provider: SessionsTree) => vscode.TreeView<SessionNode>); history?: { part: HistoryTreePart; onChange: vscode.Event<void> } } = {}) {
     super();
     if (history) {
       this.past = history.part;
       this._register(history.onChange(() => this.refresh.schedule()));
       this.refresh.schedule();
     }
-    this.view = createView ? this._register(vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true })) : undefined;
+    const make = createView === true ? () => vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true }) : createView || undefined;
+    this.view = make ? this._register(make(this)) : undefined;
     this._register(this.refresh);
     this._register(toDisposable(supervisor.onState(() => this.refresh.schedule())));
     this._register(toDisposable(supervisor.onEvent((_id, e) => {
@@ -105,20 +111,40 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     this.snapshot();
   }
 
-  /** Select and show a worker's item (e.g. after "Show Event Log" for it). */
-  async reveal(workerId: string): Promise<void> {
+  /**
+   * Select and show a worker's item (e.g. after "Show Event Log" for it). Reveals run one at a time
+   * and only the newest waiting one runs: two workers started back to back could otherwise have
+   * two reveals in flight, the first landing last, its row selected, and the selection (which the
+   * sidebar log follows) moved back to it. And VS Code refuses a reveal while its view still holds
+   * rows of workers that left (it asks for their items, which getTreeItem refuses), until its own
+   * refresh: the reveal of a worker started just after others stopped failed so, its row left
+   * unselected. It is tried again a few times (REVEAL_TRIES).
+   */
+  reveal(workerId: string): Promise<void> {
     this.refresh.flush();
-    const node = this.nodes.get(workerId);
-    if (node && this.view?.visible) {
-      try {
-        const s = this.states.get(workerId);
-        // Opened when another room has something under it (a worktree's changes).
-        await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
-      } catch {
-        // The tree may not have rendered it yet, or the worker left meanwhile (getTreeItem
-        // refused it); the selection service still has it.
+    const seq = ++this.revealSeq;
+    const run = async () => {
+      for (let attempt = 0; attempt < REVEAL_TRIES.length; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, REVEAL_TRIES[attempt]));
+        const node = this.nodes.get(workerId);
+        if (!node || !this.view?.visible || seq !== this.revealSeq) return;
+        try {
+          const s = this.states.get(workerId);
+          // Opened when another room has something under it (a worktree's changes).
+          await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
+          return;
+        } catch {
+          // Refused (tried again), or the worker left meanwhile (getTreeItem refused it).
+        }
       }
-    }
+    };
+    this.revealing = this.revealing.then(run);
+    return this.revealing;
+  }
+
+  /** Resolves when the reveals asked for so far have landed (tests wait on it). */
+  revealsSettled(): Promise<void> {
+    return this.revealing;
   }
 
   workerState(workerId: string): WorkerState | undefined {
