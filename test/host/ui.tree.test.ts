@@ -131,16 +131,21 @@ describe('UI Sessions tree', function () {
   // their items, which getTreeItem refuses): seen in the full host suite, where the first start of
   // a file after the last one's workers stopped failed to select its row. A stand-in view refuses
   // on cue, as VS Code's does then.
-  it('a reveal VS Code refuses is tried again; reveals land in the order asked, the newest last', async () => {
+  it('a reveal VS Code refuses is tried again, unless the view was put away; reveals land in the order asked, the newest last', async () => {
     const states = [fakeState({ workerId: 'w-a' }), fakeState({ workerId: 'w-b' })];
     const calls: string[] = [];
     let refuse = 1;
     let hold: Promise<void> | undefined;
     let selection: SessionNode[] = [];
+    let onVisibility: ((e: vscode.TreeViewVisibilityChangeEvent) => void) | undefined;
     const view = {
       visible: true,
       get selection() { return selection; },
       onDidChangeSelection: () => ({ dispose() {} }),
+      onDidChangeVisibility: (f: (e: vscode.TreeViewVisibilityChangeEvent) => void) => {
+        onVisibility = f;
+        return { dispose() { onVisibility = undefined; } };
+      },
       dispose() {},
       async reveal(node: SessionNode) {
         const id = 'workerId' in node ? node.workerId : '?';
@@ -169,6 +174,14 @@ describe('UI Sessions tree', function () {
       await Promise.all([first, second]);
       assert.deepEqual(calls, ['w-a', 'w-a', 'w-a', 'w-b']);
       assert.deepEqual(selection.map((n) => 'workerId' in n && n.workerId), ['w-b'], 'the first reveal landed last');
+      // Refused, then the view put away before the try again (its `visible` not yet caught up, as
+      // in the extension host): the try again must not show it again.
+      refuse = 1;
+      const putAway = tree.reveal('w-a');
+      await waitFor(api, 'the refused reveal', () => calls.length === 5);
+      onVisibility?.({ visible: false });
+      await putAway;
+      assert.equal(calls.length, 5, 'a reveal was tried again after the view was put away');
     } finally {
       tree.dispose();
     }

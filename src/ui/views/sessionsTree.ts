@@ -15,7 +15,7 @@ export const SESSIONS_VIEW = 'rpcWorkers.sessions';
 const TURNS_SHOWN = 10;
 const REFRESH_MS = 150;
 /** A reveal's tries: the wait before each, in ms. */
-const REVEAL_TRIES = [0, 50, 150, 400];
+const REVEAL_TRIES = [0, 50, 150];
 
 export type SessionNode =
   | { kind: 'worker'; workerId: string }
@@ -124,18 +124,27 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     this.refresh.flush();
     const seq = ++this.revealSeq;
     const run = async () => {
-      for (let attempt = 0; attempt < REVEAL_TRIES.length; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, REVEAL_TRIES[attempt]));
-        const node = this.nodes.get(workerId);
-        if (!node || !this.view?.visible || seq !== this.revealSeq) return;
-        try {
-          const s = this.states.get(workerId);
-          // Opened when another room has something under it (a worktree's changes).
-          await this.view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
-          return;
-        } catch {
-          // Refused (tried again), or the worker left meanwhile (getTreeItem refused it).
+      const view = this.view;
+      if (!view) return;
+      // A reveal shows its view: once the person has put it away, a try again must not bring it back.
+      let hidden = false;
+      const sub = view.onDidChangeVisibility((e) => (hidden ||= !e.visible));
+      try {
+        for (let attempt = 0; attempt < REVEAL_TRIES.length; attempt++) {
+          if (attempt > 0) await new Promise((r) => setTimeout(r, REVEAL_TRIES[attempt]));
+          const node = this.nodes.get(workerId);
+          if (!node || hidden || !view.visible || seq !== this.revealSeq) return;
+          try {
+            const s = this.states.get(workerId);
+            // Opened when another room has something under it (a worktree's changes).
+            await view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
+            return;
+          } catch {
+            // Refused (tried again), or the worker left meanwhile (getTreeItem refused it).
+          }
         }
+      } finally {
+        sub.dispose();
       }
     };
     this.revealing = this.revealing.then(run);
