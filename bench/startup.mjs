@@ -76,7 +76,7 @@ function activateOnce(file, storage) {
   });
 }
 
-export async function run({ fakeCount = 20, piCount = 5, activations = 10, realPi = true, ...opts } = {}) {
+export async function run({ fakeCount = 20, piCount = 5, activations = 30, realPi = true, ...opts } = {}) {
   const core = loadCore(opts);
   const figures = [];
   const host = core.createSupervisor();
@@ -167,6 +167,6 @@ export async function run({ fakeCount = 20, piCount = 5, activations = 10, realP
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
-  const out = await run({ fakeCount: Number(arg('--n', 20)), piCount: Number(arg('--pi', 5)), activations: Number(arg('--activations', 10)) });
+  const out = await run({ fakeCount: Number(arg('--n', 20)), piCount: Number(arg('--pi', 5)), activations: Number(arg('--activations', 30)) });
   for (const f of out.figures) console.log(`${f.name}: ${f.product.median} ${f.unit}${f.baseline ? ` vs ${f.baseline.median}` : ''} ${f.note ?? ''}`);
 }
