@@ -2,6 +2,7 @@
 // (what the .vsix carries); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { builtinsOnce } from './scripts/builtinsOnce.mjs';
 import { vscodeOnce } from './scripts/vscodeOnce.mjs';
 
 const production = process.argv.includes('--production');
@@ -27,8 +28,8 @@ const node = {
 const bundles = [
   // The extension's entry: it loads the adapter below through V8's code cache (src/ui/boot.ts).
   { ...node, entryPoints: ['src/ui/boot.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  // The VS Code adapter. `vscode` is provided by the extension host, its namespace copied once.
-  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce] },
+  // The VS Code adapter. `vscode` is provided by the extension host; it and node:path/os are read once.
+  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce, builtinsOnce] },
   // The host-agnostic core, for scripts and other Node programs.
   { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The built-in demo worker: speaks τ's protocol, needs no LLM.

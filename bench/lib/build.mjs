@@ -2,6 +2,7 @@
 // esbuild.mjs (which builds on import, so it cannot be imported): the smoke test measures the
 // sources as they are, and start-up reports the minified sizes the .vsix would carry.
 import path from 'node:path';
+import { builtinsOnce } from '../../scripts/builtinsOnce.mjs';
 import { vscodeOnce } from '../../scripts/vscodeOnce.mjs';
 import { ROOT } from './common.mjs';
 
@@ -18,7 +19,7 @@ export async function buildBundles(outdir, { production = false } = {}) {
   const out = (name) => path.join(outdir, name);
   await Promise.all([
     esbuild.build({ ...node, entryPoints: ['src/ui/boot.ts'], outfile: out('extension.js'), external: ['vscode'] }),
-    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce] }),
+    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce, builtinsOnce] }),
     esbuild.build({ ...node, entryPoints: ['src/core/index.ts'], outfile: out('core.js') }),
     esbuild.build({ ...node, entryPoints: ['src/demo/demoWorker.ts'], outfile: out('demo-worker.js') }),
     esbuild.build({ ...node, entryPoints: ['src/guard/piGuardExtension.ts'], outfile: out('pi-guard.js') }),

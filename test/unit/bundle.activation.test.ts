@@ -79,6 +79,12 @@ describe('bundles: what activation loads', () => {
     assert.match(code, /var (\w+) = require\("vscode"\);\nvar \w+ = \1\.\w+;/);
   });
 
+  it('dist/extension-main.js copies none of node:path\'s and node:os\'s names either (scripts/builtinsOnce.mjs)', () => {
+    const code = readFileSync(BUNDLE, 'utf8');
+    assert.doesNotMatch(code, /__toESM\(require\("node:(?:path|os)"\)\)/);
+    assert.equal(code.match(/require\("node:path"\)/g)?.length, 1);
+  });
+
   it('dist/extension-main.js does not build the host-to-page schemas (protocol/hostMessages.ts)', () => {
     const code = readFileSync(BUNDLE, 'utf8');
     assert.deepEqual(code.match(/\bhostMessageSchema\b|src\/protocol\/hostMessages\.ts/g), null);
