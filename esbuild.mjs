@@ -2,8 +2,7 @@
 // (what the .vsix carries); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { builtinsOnce } from './scripts/builtinsOnce.mjs';
-import { vscodeOnce } from './scripts/vscodeOnce.mjs';
+import { builtinsOnce, vscodeOnce } from './scripts/importsOnce.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');

@@ -2,8 +2,7 @@
 // esbuild.mjs (which builds on import, so it cannot be imported): the smoke test measures the
 // sources as they are, and start-up reports the minified sizes the .vsix would carry.
 import path from 'node:path';
-import { builtinsOnce } from '../../scripts/builtinsOnce.mjs';
-import { vscodeOnce } from '../../scripts/vscodeOnce.mjs';
+import { builtinsOnce, vscodeOnce } from '../../scripts/importsOnce.mjs';
 import { ROOT } from './common.mjs';
 
 const options = (production) => {

@@ -71,7 +71,7 @@ describe('bundles: what activation loads', () => {
 
   it('dist/extension-main.js requires vscode once and copies none of its names', () => {
     // esbuild wraps each module's `import * as vscode` in a copy of the API's names of its own
-    // (scripts/vscodeOnce.mjs explains); the modules share one module that reads the names they
+    // (scripts/importsOnce.mjs explains); the modules share one module that reads the names they
     // use as constants, with no getter per name (as `export * from 'vscode'` made).
     const code = readFileSync(BUNDLE, 'utf8');
     assert.equal(code.match(/require\("vscode"\)/g)?.length, 1);
@@ -79,7 +79,7 @@ describe('bundles: what activation loads', () => {
     assert.match(code, /var (\w+) = require\("vscode"\);\nvar \w+ = \1\.\w+;/);
   });
 
-  it('dist/extension-main.js copies none of node:path\'s and node:os\'s names either (scripts/builtinsOnce.mjs)', () => {
+  it('dist/extension-main.js copies none of node:path\'s and node:os\'s names either (scripts/importsOnce.mjs)', () => {
     const code = readFileSync(BUNDLE, 'utf8');
     assert.doesNotMatch(code, /__toESM\(require\("node:(?:path|os)"\)\)/);
     assert.equal(code.match(/require\("node:path"\)/g)?.length, 1);
