@@ -14,8 +14,8 @@ import { usageWords } from '../history/words';
 export const SESSIONS_VIEW = 'rpcWorkers.sessions';
 const TURNS_SHOWN = 10;
 const REFRESH_MS = 150;
-/** A reveal's tries: the wait before each, in ms. */
-const REVEAL_TRIES = [0, 50, 150];
+/** The waits before a reveal VS Code refused is tried again, in ms. */
+const REVEAL_RETRIES_MS = [50, 150];
 
 export type SessionNode =
   | { kind: 'worker'; workerId: string }
@@ -118,7 +118,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
    * sidebar log follows) moved back to it. And VS Code refuses a reveal while its view still holds
    * rows of workers that left (it asks for their items, which getTreeItem refuses), until its own
    * refresh: the reveal of a worker started just after others stopped failed so, its row left
-   * unselected. It is tried again a few times (REVEAL_TRIES).
+   * unselected. It is tried again a few times (REVEAL_RETRIES_MS).
    */
   reveal(workerId: string): Promise<void> {
     this.refresh.flush();
@@ -130,8 +130,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       let hidden = false;
       const sub = view.onDidChangeVisibility((e) => (hidden ||= !e.visible));
       try {
-        for (let attempt = 0; attempt < REVEAL_TRIES.length; attempt++) {
-          if (attempt > 0) await new Promise((r) => setTimeout(r, REVEAL_TRIES[attempt]));
+        for (const wait of [0, ...REVEAL_RETRIES_MS]) {
+          if (wait) await new Promise((r) => setTimeout(r, wait));
           const node = this.nodes.get(workerId);
           if (!node || hidden || !view.visible || seq !== this.revealSeq) return;
           try {
@@ -148,11 +148,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       }
     };
     this.revealing = this.revealing.then(run);
-    return this.revealing;
-  }
-
-  /** Resolves when the reveals asked for so far have landed (tests wait on it). */
-  revealsSettled(): Promise<void> {
     return this.revealing;
   }
 
