@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, inFolder, loadCore, log, mainThreadMark, measured, withFloorHistory } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
-import { FLOOR_HISTORY_NAME, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable } from './events.mjs';
+import { FLOOR_HISTORY_NAME, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -57,11 +57,12 @@ class AcpFloorWorker extends FloorWorker {
 /**
  * `floor`: read with the product's framer and codec (bench/lib/floor-reader.ts) instead of LF
  * split + JSON.parse; `history` (floor-reader.ts's floorHistory): the floor keeps a history too,
- * its writes awaited before CPU is read.
+ * its writes awaited before CPU is read; `store` (its floorStore): the floor keeps every event in
+ * the product's event store.
  */
-export async function bareSide(size, n, ready, { rate = 0, floor, history } = {}) {
+export async function bareSide(size, n, ready, { rate = 0, floor, history, store } = {}) {
   // Started as the host starts a worker (a session of its own: bench/lib/common.mjs, BareWorker).
-  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate), history) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
+  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate), { history, store }) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });
     const init = w.next((v) => v.id === 1, 30_000, 'initialize');
@@ -103,7 +104,8 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
     for (const { label, rate } of rates) {
       // About four seconds a run; every update and the prompt's answer counted.
       const events = Math.min(n, rate * 4);
-      const sides = { host: () => hostSide(core, 'real', events, undefined, rate), bare: () => bareSide('real', events, undefined, { rate }), floor: () => bareSide('real', events, undefined, { rate, floor }) };
+      const sides = { host: () => hostSide(core, 'real', events, undefined, rate), bare: () => bareSide('real', events, undefined, { rate }), floor: () => bareSide('real', events, undefined, { rate, floor }),
+        storeFloor: () => bareSide('real', events, undefined, { rate, floor, store: bundle.floorStore() }) };
       await pacedRounds({ bench: 'acp', label, rate, sides, expected: buildFlood(events).events + 1, rounds, warmup, figures, rateRows });
     }
   } finally {
@@ -113,15 +115,16 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
 }
 
 /**
- * Host, bare reader and, for FLOOR_SIZES, the floor, the host with a history and the floor with
- * the history (as bench/events.mjs has them for τ and pi), interleaved round by round in a
- * rotating order.
+ * Host, bare reader and, for FLOOR_SIZES, the floor, the floor with the store, the host with a
+ * history and the floor with the history (as bench/events.mjs has them for τ and pi), interleaved
+ * round by round in a rotating order.
  */
 async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root }) {
   for (const size of sizes) {
     const sides = { host: () => hostSide(core, size, n), bare: () => bareSide(size, n) };
     if (FLOOR_SIZES.includes(size)) {
       sides.floor = () => bareSide(size, n, undefined, { floor: bundle.floorReader });
+      sides.storeFloor = () => bareSide(size, n, undefined, { floor: bundle.floorReader, store: bundle.floorStore() });
       sides.hist = inFolder(root, 'hist', (historyDir) => hostSide(core, size, n, undefined, 0, { historyDir }));
       sides.histFloor = inFolder(root, 'hist-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history })));
     }
@@ -144,6 +147,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
     if (!sides.floor) continue;
     const common = { bench: 'acp', unit: 'µs/event', better: 'lower', baselineName: 'bare reader (LF split + JSON.parse)' };
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_NAME}`, pairs: pairs('floor'), note: FLOOR_NOTE }));
+    figures.push(figure({ ...common, name: `${what}: ${STORE_FLOOR_NAME}`, pairs: pairs('storeFloor'), note: STORE_FLOOR_NOTE }));
     figures.push(figure({ ...common, name: `${what}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, pairs: pairs('hist'), note }));
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_NAME}`, pairs: pairs('histFloor'), note: 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery' }));
   }

@@ -70,11 +70,15 @@ export const bareSide = (s, size, n, ready, rate = 0) => bareRun(new BareWorker(
  * host's ratio, it shows how much of that ratio is left to the rest (turn stamps, store, delivery).
  */
 export class FloorWorker extends BareWorker {
-  /** `history`: floor-reader.ts's floorHistory, given each event and its line as the host's history is. */
-  constructor(reader, dialect, args, history = undefined) {
+  /**
+   * `history`: floor-reader.ts's floorHistory, given each event and its line as the host's history
+   * is; `store`: its floorStore, given them as a worker's event store is.
+   */
+  constructor(reader, dialect, args, { history, store } = {}) {
     super(process.execPath, args, { detached: true });
-    const onEvent = history ? (event, _text, bytes) => {
-      history.append(event, bytes);
+    const keep = history ? (event, bytes) => history.append(event, bytes) : store;
+    const onEvent = keep ? (event, _text, bytes) => {
+      keep(event, bytes);
       this.onValue(event, true);
     } : (event) => this.onValue(event, true);
     this.read = reader(dialect, onEvent, (value) => this.onValue(value));
@@ -86,19 +90,26 @@ export class FloorWorker extends BareWorker {
 }
 const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate)), s.dialect, 'flood', undefined, lastOf(s));
 /**
+ * The floor with the store: the framer and codec as above, and the product's event store keeping
+ * every event as a worker's does (a store of its own each run). No turn stamp or delivery.
+ */
+const storeFloorSide = (bundle, s, size, n, rate = 0) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n, rate), { store: bundle.floorStore() }), s.dialect, 'flood', undefined, lastOf(s));
+/**
  * The floor with the history: the framer and codec as above, and the product's history store
  * keeping each event (its line where the line stands for it) in a session of its own, its writes
  * awaited before CPU is read, as the host's with history are. No turn stamp, event store or
  * delivery: the least the host with a history can cost while it validates and writes as it does.
  */
 const floorHistorySide = (bundle, s, size, n, root) => inFolder(root, 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
-  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), history), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
+  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), { history }), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
 export const FLOOR_HISTORY_NAME = "main thread's CPU µs/event with the history's writes, floor with the history (the product's framer, codec and history store alone, nothing delivered) vs bare reader";
 
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
 export const FLOOR_SIZES = [90];
 export const FLOOR_NAME = "main thread's CPU µs/event, floor (the product's framer and codec alone, nothing delivered) vs bare reader";
 export const FLOOR_NOTE = 'frame + JSON.parse + validate with the product\'s own LineFramer and codec, no turn stamp, store or delivery: the least the host can cost while it frames and validates as it does';
+export const STORE_FLOOR_NAME = "main thread's CPU µs/event, floor with the store (the product's framer, codec and event store alone, nothing delivered) vs bare reader";
+export const STORE_FLOOR_NOTE = 'frame + JSON.parse + validate + keep in the product\'s event store (its line where it stands for the event), no turn stamp or delivery: the least the host can cost while it validates and keeps every event as it does';
 
 /**
  * Real programs write one event per write, at their own pace (τ 0.15.0 about 5,500 events/s,
@@ -110,32 +121,34 @@ export const REAL_RATES = [
   { label: 'pi 1.6.0', rate: 19_000 },
 ];
 
-async function runRates({ core, n, rounds, warmup, rates, figures, rateRows, floor }) {
+async function runRates({ core, n, rounds, warmup, rates, figures, rateRows, floor, bundle }) {
   for (const { label, rate } of rates) {
     const s = STREAMS.find((x) => x.label === label);
     // About four seconds a run.
     const events = Math.min(n, rate * 4);
     const expected = buildFlood(loadRecording(s.recording), { events, size: 'real', tau1: s.extra.includes('1') }).events;
-    const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate), floor: () => floorSide(floor, s, 'real', events, rate) };
+    const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate), floor: () => floorSide(floor, s, 'real', events, rate),
+      storeFloor: () => storeFloorSide(bundle, s, 'real', events, rate) };
     await pacedRounds({ bench: 'events', label, rate, sides, expected, rounds, warmup, figures, rateRows });
   }
 }
 
 /**
- * One real-pace run (bench/events.mjs's and bench/acp.mjs's): `sides` host, bare and floor, each
- * a run of `expected` events at `rate`, interleaved round by round in a rotating order. Pushes
- * the host's and the floor's figures (main thread's CPU per event, vs the bare reader) and the
- * table's row. Throws when a side counted other than `expected` events.
+ * One real-pace run (bench/events.mjs's and bench/acp.mjs's): `sides` host, bare, floor and the
+ * floor with the store, each a run of `expected` events at `rate`, interleaved round by round in a
+ * rotating order. Pushes the host's and the floors' figures (main thread's CPU per event, vs the
+ * bare reader) and the table's row. Throws when a side counted other than `expected` events.
  */
 export async function pacedRounds({ bench, label, rate, sides, expected, rounds, warmup, figures, rateRows }) {
-  const results = { host: [], bare: [], floor: [] };
-  if (warmup) for (const side of Object.keys(sides)) await sides[side]();
+  const names = Object.keys(sides);
+  const results = Object.fromEntries(names.map((side) => [side, []]));
+  if (warmup) for (const side of names) await sides[side]();
   for (let r = 0; r < rounds; r++) {
-    for (const side of ['host', 'bare', 'floor'].map((_, i, all) => all[(i + r) % all.length])) {
+    for (const side of names.map((_, i) => names[(i + r) % names.length])) {
       const m = await sides[side]();
       if (m.events !== expected) throw new Error(`${label} at ${rate}/s: ${side} saw ${m.events} events of ${expected}`);
       results[side].push(m);
-      log(`  ${bench} ${label} at ${rate}/s ${r + 1}/${rounds} ${side.padEnd(5)} ${String(Math.round(m.rate)).padStart(7)} events/s  main thread ${m.mainCpuUsPerEvent.toFixed(2)} µs CPU/event`);
+      log(`  ${bench} ${label} at ${rate}/s ${r + 1}/${rounds} ${side.padEnd(10)} ${String(Math.round(m.rate)).padStart(7)} events/s  main thread ${m.mainCpuUsPerEvent.toFixed(2)} µs CPU/event`);
     }
   }
   const pairs = (side) => results[side].map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
@@ -145,8 +158,9 @@ export async function pacedRounds({ bench, label, rate, sides, expected, rounds,
   const hostRatio = ratio(pairs('host'));
   figures.push(figure({ ...common, name: `${name}: main thread's CPU µs/event, host vs bare reader`, pairs: pairs('host'), goal: '≤ 1.2×', met: hostRatio <= 1.2, note: `${expected} events/run` }));
   figures.push(figure({ ...common, name: `${name}: ${FLOOR_NAME}`, pairs: pairs('floor'), note: FLOOR_NOTE }));
+  if (sides.storeFloor) figures.push(figure({ ...common, name: `${name}: ${STORE_FLOOR_NAME}`, pairs: pairs('storeFloor'), note: STORE_FLOOR_NOTE }));
   const med = (side) => summary(results[side].map((m) => m.mainCpuUsPerEvent)).median;
-  rateRows.push({ label, rate, events: expected, host: med('host'), bare: med('bare'), ratio: hostRatio, floorRatio: ratio(pairs('floor')) });
+  rateRows.push({ label, rate, events: expected, host: med('host'), bare: med('bare'), ratio: hostRatio, floorRatio: ratio(pairs('floor')), storeFloorRatio: sides.storeFloor ? ratio(pairs('storeFloor')) : null });
 }
 
 function rpcSide(s, size, n) {
@@ -185,7 +199,7 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
     const bundle = createRequire(import.meta.url)(await buildFloorReader(root));
     const floor = bundle.floorReader;
     await runStreams({ core, n, rounds, warmup, streams, sizes, historySizes, rpc, root, figures, rows, floor, bundle });
-    await runRates({ core, n, rounds, warmup, rates, figures, rateRows, floor });
+    await runRates({ core, n, rounds, warmup, rates, figures, rateRows, floor, bundle });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -194,8 +208,8 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, streams = ST
 
 /** The real-pace rows: the main thread's CPU per event, medians, and the per-pair ratio's median. */
 export function ratesTable(rows) {
-  const head = ['stream, as recorded, one line per write', 'events/s', "main thread's CPU µs/event host · bare", 'host/bare', 'floor/bare'];
-  const body = rows.map((r) => [r.label, r.rate.toLocaleString('en'), `${r2(r.host)} · ${r2(r.bare)}`, r2(r.ratio), r2(r.floorRatio)]);
+  const head = ['stream, as recorded, one line per write', 'events/s', "main thread's CPU µs/event host · bare", 'host/bare', 'floor/bare', 'floor with the store/bare'];
+  const body = rows.map((r) => [r.label, r.rate.toLocaleString('en'), `${r2(r.host)} · ${r2(r.bare)}`, r2(r.ratio), r2(r.floorRatio), r2(r.storeFloorRatio ?? null)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 
@@ -212,7 +226,10 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         sides.hist = historySide(core, s, size, events, root);
         sides.histFloor = floorHistorySide(bundle, s, size, events, root);
       }
-      if (FLOOR_SIZES.includes(size)) sides.floor = () => floorSide(floor, s, size, events);
+      if (FLOOR_SIZES.includes(size)) {
+        sides.floor = () => floorSide(floor, s, size, events);
+        sides.storeFloor = () => storeFloorSide(bundle, s, size, events);
+      }
       const names = Object.keys(sides);
       const results = Object.fromEntries(names.map((k) => [k, []]));
       if (warmup) for (const side of names) await sides[side]();
@@ -223,7 +240,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
           const m = await sides[side]();
           if (m.events !== flood.events) throw new Error(`${s.label} ${size}: ${side} saw ${m.events} events of ${flood.events}`);
           results[side].push(m);
-          log(`  events ${s.label} ${size} ${r + 1}/${rounds} ${side.padEnd(4)} ${String(Math.round(m.rate)).padStart(7)} events/s  ${m.cpuUsPerEvent.toFixed(2)} µs CPU/event`);
+          log(`  events ${s.label} ${size} ${r + 1}/${rounds} ${side.padEnd(10)} ${String(Math.round(m.rate)).padStart(7)} events/s  ${m.cpuUsPerEvent.toFixed(2)} µs CPU/event`);
         }
         parse.push(parseAlone(flood).cpuUs);
       }
@@ -254,6 +271,12 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         floorRatio = ratio(fp);
         figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: fp, baselineName: 'LF split + JSON.parse', note: FLOOR_NOTE }));
       }
+      let storeFloorRatio = null;
+      if (results.storeFloor) {
+        const sp = results.storeFloor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+        storeFloorRatio = ratio(sp);
+        figures.push(figure({ bench: 'events', name: `${label}: ${STORE_FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: sp, baselineName: 'LF split + JSON.parse', note: STORE_FLOOR_NOTE }));
+      }
       const cpuParse = results.host.map((p, i) => ({ product: p.cpuUsPerEvent, baseline: parse[i] }));
       figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs JSON.parse alone`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuParse, baselineName: 'JSON.parse of the same lines, in memory', goal: '≤ 1.25×', met: ratio(cpuParse) <= 1.25 }));
       let rpcRatio = null;
@@ -267,7 +290,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         stream: s.label, size: size === 'real' ? 'as recorded' : `${size} B`, bytes, events: flood.events,
         host: med('host', 'rate'), bare: med('bare', 'rate'), ratio: ratio(bare), rpc: results.rpc ? med('rpc', 'rate') : null, rpcRatio,
         hostCpu: med('host', 'cpuUsPerEvent'), bareCpu: med('bare', 'cpuUsPerEvent'), rpcCpu: results.rpc ? med('rpc', 'cpuUsPerEvent') : null, parseCpu: summary(parse).median, parseRatio: ratio(cpuParse),
-        mainRatio: ratio(mainBare), histRatio, histFloorRatio, floorRatio,
+        mainRatio: ratio(mainBare), histRatio, histFloorRatio, floorRatio, storeFloorRatio,
       });
     }
   }
@@ -278,8 +301,8 @@ const r2 = (v) => (v === null ? '–' : v.toFixed(2));
 
 /** The issue's table: one row per stream and size, medians of the rounds, ratios per pair. */
 export function eventsTable(rows) {
-  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'its floor', 'floor/bare'];
-  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.histFloorRatio), r2(r.floorRatio)]);
+  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'its floor', 'floor/bare', 'floor with the store/bare'];
+  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.histFloorRatio), r2(r.floorRatio), r2(r.storeFloorRatio)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 

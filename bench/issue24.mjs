@@ -30,6 +30,21 @@ function floorRow(stream, kind, goal, from = kind === 'pace' ? 'events, acp' : '
   };
 }
 
+const storeFloorName = 'floor with the store (';
+/**
+ * Under a floor, the same run's floor with the store: the framer and codec, plus the product's
+ * event store keeping every event as a worker's does (the event log opens on what it holds), still
+ * no turn stamp or delivery. Above the goal, the goal cannot be met while the host validates and
+ * keeps its events as it does.
+ */
+function storeFloorRow(stream, kind, goal, from = kind === 'pace' ? 'events, acp' : 'events') {
+  return {
+    what: '  its floor with the store: framer + codec + event store alone, nothing delivered, ÷ bare reader', from,
+    goal: goal === null ? 'none set' : `< ${goal}× leaves room; above it, the goal cannot be met while the host validates and keeps its events as it does`,
+    find: (f) => (f.bench === 'events' || f.bench === 'acp') && stream.test(f.name) && f.name.includes(storeFloorName) && (kind === 'pace') === paced(f), value: ratio, ok: goal === null ? null : (v) => v < goal, unit: '×',
+  };
+}
+
 /** Activation of the minified bundle in one kind of window (bench/startup.mjs): load and activate(), summed to the goal. */
 function activationRow(what, window) {
   return {
@@ -46,13 +61,16 @@ export const ROWS = [
   { what: 'host CPU per event ÷ bare reader, τ flood', goal: '≤ 1.45×', from: 'events',
     find: (f) => f.bench === 'events' && /^τ 3/.test(f.name) && f.name.endsWith(main) && !f.name.includes('as recorded'), value: ratio, ok: (v) => v <= 1.45, unit: '×' },
   floorRow(/^τ 3/, 'flood', 1.45),
+  storeFloorRow(/^τ 3/, 'flood', 1.45),
   { what: 'the same, pi flood', goal: '≤ 1.35×', from: 'events',
     find: (f) => f.bench === 'events' && /^pi 1/.test(f.name) && f.name.endsWith(main) && !f.name.includes('as recorded'), value: ratio, ok: (v) => v <= 1.35, unit: '×' },
   floorRow(/^pi 1/, 'flood', 1.35),
+  storeFloorRow(/^pi 1/, 'flood', 1.35),
   // ACP's member of the flood rows: the issue sets it no goal of its own.
   { what: 'the same, ACP flood (claude-agent-acp 0.101.0 recorded)', goal: 'none set', from: 'acp',
     find: (f) => f.bench === 'acp' && !paced(f) && f.name.endsWith('host vs bare reader') && !f.name.includes('as recorded'), value: ratio, ok: null, unit: '×' },
   floorRow(/^ACP/, 'flood', null, 'acp'),
+  storeFloorRow(/^ACP/, 'flood', null, 'acp'),
   // τ's with the issue's goal; ACP's (90 B chunks) joins it, as the issue asks of every row.
   { what: 'the same, with history on: τ, and ACP', goal: '≤ 1.60×', from: 'events, acp',
     find: (f) => ((f.bench === 'events' && /^τ/.test(f.name)) || f.bench === 'acp') && f.name.includes('incl. the history') && f.name.includes('host with history'), value: ratio, ok: (v) => v <= 1.6, unit: '×' },
@@ -67,6 +85,7 @@ export const ROWS = [
   { what: 'real τ / pi / ACP streaming at their own pace: main thread ÷ bare reader', goal: '≤ 1.2×', from: 'events, acp',
     find: (f) => (f.bench === 'events' || f.bench === 'acp') && paced(f) && f.name.endsWith(main), value: ratio, ok: (v) => v <= 1.2, unit: '×' },
   floorRow(/./, 'pace', 1.2),
+  storeFloorRow(/./, 'pace', 1.2),
   { what: 'Open Log / Resume of a 100,000-event past session', goal: 'first page ≤ 300 ms, no task over 50 ms', from: 'pastlog',
     find: (f) => f.bench === 'pastlog', value: median, ok: null, unit: 'ms', label: (f) => f.name.replace(/^Open Log(?: of a [\d,]+-event past session)?, /, '') },
   // A window's first activation of a build compiles the bundle; later windows run it from V8's code cache (src/ui/boot.ts).

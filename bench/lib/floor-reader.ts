@@ -13,6 +13,7 @@ import { HistoryStore } from '../../src/core/history/store';
 import { DIALECTS } from '../../src/core/wire/dialects';
 import { LineFramer } from '../../src/core/wire/lineFramer';
 import { DEFAULT_LIMITS } from '../../src/core/worker/defaultLimits';
+import { EventStore } from '../../src/core/worker/eventStore';
 
 /** What the reader's codec is told of the requests sent (ACP's reads an answer by its request, and its session by session/new's). */
 export type FloorReader = ((chunk: Buffer) => void) & { encode(message: Message): void };
@@ -56,4 +57,18 @@ export function floorHistory(dir: string, dialect: DialectName): { append(event:
     flush: () => store.flush(),
     close: () => store.close(),
   };
+}
+
+/**
+ * The product's event store keeping every event as a worker's store keeps it (worker.ts): the
+ * worker's line where the line stands for it, else the event itself, in a store of the default
+ * size. The floor with the store (bench/events.mjs) adds this to the framer and codec, and still
+ * no turn stamp or delivery: the least the host can cost while it validates and keeps every
+ * event as it does (the event log opens on what this store holds).
+ */
+export function floorStore(): (event: unknown, bytes: Buffer) => void {
+  const store = new EventStore(DEFAULT_LIMITS.eventStoreSize, () => {
+    throw new Error('the floor reads nothing back');
+  });
+  return (event, bytes) => store.push(event as AgentEvent, lineStandsFor(event as AgentEvent, bytes) ? bytes : undefined);
 }

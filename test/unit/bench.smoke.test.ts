@@ -142,6 +142,10 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const floors = figures.filter((f: Figure) => f.name.includes('floor (the product'));
     assert.deepEqual(floors.map((f: Figure) => f.name.split(',')[0].split(':')[0]), ['τ 1.x', 'τ 3.x (real τ 0.15.0)', 'pi 0.73.1', 'pi 1.6.0', 'τ 3.x (real τ 0.15.0)', 'pi 1.6.0']);
     for (const r of rows) assert.ok(r.floorRatio > 0, `${r.stream}: floor ratio ${r.floorRatio}`);
+    // The floor with the store (framer, codec and event store) beside each floor.
+    const storeFloors = figures.filter((f: Figure) => f.name.includes('floor with the store ('));
+    assert.deepEqual(storeFloors.map((f: Figure) => f.name.split(': ')[0]), floors.map((f: Figure) => f.name.split(': ')[0]));
+    for (const r of rows) assert.ok(r.storeFloorRatio > 0, `${r.stream}: store floor ratio ${r.storeFloorRatio}`);
     // And the floor with the history (framer, codec and history store) beside every host with a history.
     const withHistory = (kind: string) => figures.filter((f: Figure) => f.name.includes(kind)).map((f: Figure) => f.name.split(',')[0]);
     assert.deepEqual(withHistory('floor with the history'), withHistory('host with history'));
@@ -161,22 +165,27 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const { buildFlood } = await load('lib/acp-flood-agent.mjs');
     for (const r of rateRows) {
       assert.equal(r.events, buildFlood((runner.SIZES.quick.acp as { n: number }).n).events + 1, `${r.label}: every update and the answer`);
-      assert.ok(r.ratio > 0 && r.floorRatio > 0, `${r.label}: host ${r.ratio}, floor ${r.floorRatio}`);
+      assert.ok(r.ratio > 0 && r.floorRatio > 0 && r.storeFloorRatio > 0, `${r.label}: host ${r.ratio}, floor ${r.floorRatio}, floor with the store ${r.storeFloorRatio}`);
     }
     const paced = figures.filter((f: Figure) => f.name.includes('one line per write'));
-    assert.deepEqual(paced.map((f: Figure) => [f.name.split(',')[0], f.name.includes('floor (the product')]), labels.flatMap((l: string) => [[l, false], [l, true]]));
+    const kind = (f: Figure) => (f.name.includes('floor (the product') ? 'floor' : f.name.includes('floor with the store (') ? 'store' : 'host');
+    assert.deepEqual(paced.map((f: Figure) => [f.name.split(',')[0], kind(f)]), labels.flatMap((l: string) => [[l, 'host'], [l, 'floor'], [l, 'store']]));
     assert.equal(tables[0].split('\n').length, 2 + rateRows.length);
     // Issue 24's real-pace row and its floor find ACP's paced figures, not its flood.
     const rows = (await load('issue24.mjs')).issue24Rows({ figures, seconds: { acp: 1 }, loads: {} }) as string[][];
     const pace = rows.findIndex((r) => r[0].startsWith('real τ / pi / ACP'));
     const atPace = rows.slice(pace, pace + 2 * labels.length).map((r) => r[1].split(':')[0]);
     assert.deepEqual(atPace, [...labels, ...labels].map((l: string) => `${l}, as recorded, at ${acp.ACP_RATES.find((x: { label: string }) => x.label === l).rate.toLocaleString('en')} events/s one line per write`));
-    assert.match(rows[pace + labels.length][0], /its floor/);
+    assert.match(rows[pace + labels.length][0], /its floor:/);
+    assert.match(rows[pace + 2 * labels.length][0], /its floor with the store/);
     // ACP's flood has its floor too, beside the host's row.
     const flood = rows.findIndex((r) => r[0].includes('ACP flood'));
     const next = rows.findIndex((r, i) => i > flood && r[0] !== '');
     assert.match(rows[next][0], /its floor/);
     assert.match(rows[next][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
+    const storeFloor = rows.findIndex((r, i) => i > next && r[0] !== '');
+    assert.match(rows[storeFloor][0], /its floor with the store/);
+    assert.match(rows[storeFloor][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
     // And ACP joins the history row: the host with a history and the floor with the history, at 90 B.
     const history = rows.findIndex((r) => r[0].startsWith('the same, with history on'));
     const historyFloor = rows.findIndex((r, i) => i > history && r[0] !== '');
