@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, inFolder, loadCore, log, mainThreadMark, measured, withFloorHistory } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
-import { FLOOR_HISTORY_NAME, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
+import { FLOOR_HISTORY_NAME, FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -116,8 +116,8 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
 
 /**
  * Host, bare reader and, for FLOOR_SIZES, the floor, the floor with the store, the host with a
- * history and the floor with the history (as bench/events.mjs has them for τ and pi), interleaved
- * round by round in a rotating order.
+ * history, the floor with the history and the floor with the store and the history (as
+ * bench/events.mjs has them for τ and pi), interleaved round by round in a rotating order.
  */
 async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root }) {
   for (const size of sizes) {
@@ -127,6 +127,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
       sides.storeFloor = () => bareSide(size, n, undefined, { floor: bundle.floorReader, store: bundle.floorStore() });
       sides.hist = inFolder(root, 'hist', (historyDir) => hostSide(core, size, n, undefined, 0, { historyDir }));
       sides.histFloor = inFolder(root, 'hist-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history })));
+      sides.histStoreFloor = inFolder(root, 'hist-store-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history, store: bundle.floorStore() })));
     }
     if (warmup) {
       await hostSide(core, size, Math.min(n, 5000));
@@ -150,6 +151,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
     figures.push(figure({ ...common, name: `${what}: ${STORE_FLOOR_NAME}`, pairs: pairs('storeFloor'), note: STORE_FLOOR_NOTE }));
     figures.push(figure({ ...common, name: `${what}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, pairs: pairs('hist'), note }));
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_NAME}`, pairs: pairs('histFloor'), note: 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery' }));
+    figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_STORE_NAME}`, pairs: pairs('histStoreFloor'), note: FLOOR_HISTORY_STORE_NOTE }));
   }
 }
 

@@ -76,7 +76,10 @@ export class FloorWorker extends BareWorker {
    */
   constructor(reader, dialect, args, { history, store } = {}) {
     super(process.execPath, args, { detached: true });
-    const keep = history ? (event, bytes) => history.append(event, bytes) : store;
+    const keep = history && store ? (event, bytes) => {
+      store(event, bytes);
+      history.append(event, bytes);
+    } : history ? (event, bytes) => history.append(event, bytes) : store;
     const onEvent = keep ? (event, _text, bytes) => {
       keep(event, bytes);
       this.onValue(event, true);
@@ -100,9 +103,12 @@ const storeFloorSide = (bundle, s, size, n, rate = 0) => bareRun(new FloorWorker
  * awaited before CPU is read, as the host's with history are. No turn stamp, event store or
  * delivery: the least the host with a history can cost while it validates and writes as it does.
  */
-const floorHistorySide = (bundle, s, size, n, root) => inFolder(root, 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
-  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), { history }), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
+const floorHistorySide = (bundle, s, size, n, root, withStore = false) => inFolder(root, withStore ? 'floor-history-store' : 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
+  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), { history, store: withStore ? bundle.floorStore() : undefined }), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
 export const FLOOR_HISTORY_NAME = "main thread's CPU µs/event with the history's writes, floor with the history (the product's framer, codec and history store alone, nothing delivered) vs bare reader";
+/** The floor with the history, and the event store too: the host with a history keeps every event in both. */
+export const FLOOR_HISTORY_STORE_NAME = "main thread's CPU µs/event with the history's writes, floor with the store and the history (the product's framer, codec, event store and history store alone, nothing delivered) vs bare reader";
+export const FLOOR_HISTORY_STORE_NOTE = 'frame + JSON.parse + validate + the event store + the history store\'s append and writes: no turn stamp or delivery';
 
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
 export const FLOOR_SIZES = [90];
@@ -225,6 +231,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
       if (historySizes.includes(size)) {
         sides.hist = historySide(core, s, size, events, root);
         sides.histFloor = floorHistorySide(bundle, s, size, events, root);
+        sides.histStoreFloor = floorHistorySide(bundle, s, size, events, root, true);
       }
       if (FLOOR_SIZES.includes(size)) {
         sides.floor = () => floorSide(floor, s, size, events);
@@ -257,6 +264,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
       figures.push(figure({ bench: 'events', name: `${label}: main thread's CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: mainBare, baselineName: 'LF split + JSON.parse' }));
       let histRatio = null;
       let histFloorRatio = null;
+      let histStoreFloorRatio = null;
       if (results.hist) {
         const hist = results.hist.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
         histRatio = ratio(hist);
@@ -264,6 +272,9 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         const histFloor = results.histFloor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
         histFloorRatio = ratio(histFloor);
         figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_HISTORY_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: histFloor, baselineName: 'LF split + JSON.parse', note: 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery' }));
+        const histStoreFloor = results.histStoreFloor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+        histStoreFloorRatio = ratio(histStoreFloor);
+        figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_HISTORY_STORE_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: histStoreFloor, baselineName: 'LF split + JSON.parse', note: FLOOR_HISTORY_STORE_NOTE }));
       }
       let floorRatio = null;
       if (results.floor) {
@@ -290,7 +301,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         stream: s.label, size: size === 'real' ? 'as recorded' : `${size} B`, bytes, events: flood.events,
         host: med('host', 'rate'), bare: med('bare', 'rate'), ratio: ratio(bare), rpc: results.rpc ? med('rpc', 'rate') : null, rpcRatio,
         hostCpu: med('host', 'cpuUsPerEvent'), bareCpu: med('bare', 'cpuUsPerEvent'), rpcCpu: results.rpc ? med('rpc', 'cpuUsPerEvent') : null, parseCpu: summary(parse).median, parseRatio: ratio(cpuParse),
-        mainRatio: ratio(mainBare), histRatio, histFloorRatio, floorRatio, storeFloorRatio,
+        mainRatio: ratio(mainBare), histRatio, histFloorRatio, histStoreFloorRatio, floorRatio, storeFloorRatio,
       });
     }
   }
@@ -301,8 +312,8 @@ const r2 = (v) => (v === null ? '–' : v.toFixed(2));
 
 /** The issue's table: one row per stream and size, medians of the rounds, ratios per pair. */
 export function eventsTable(rows) {
-  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'its floor', 'floor/bare', 'floor with the store/bare'];
-  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.histFloorRatio), r2(r.floorRatio), r2(r.storeFloorRatio)]);
+  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'its floor', 'its floor with the store', 'floor/bare', 'floor with the store/bare'];
+  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.histFloorRatio), r2(r.histStoreFloorRatio), r2(r.floorRatio), r2(r.storeFloorRatio)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 

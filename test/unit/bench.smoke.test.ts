@@ -150,11 +150,12 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const withHistory = (kind: string) => figures.filter((f: Figure) => f.name.includes(kind)).map((f: Figure) => f.name.split(',')[0]);
     assert.deepEqual(withHistory('floor with the history'), withHistory('host with history'));
     assert.equal(withHistory('floor with the history').length, 4);
+    assert.deepEqual(withHistory('floor with the store and the history'), withHistory('host with history'));
     for (const r of rows) assert.ok(r.histFloorRatio > 0, `${r.stream}: history floor ratio ${r.histFloorRatio}`);
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 
-  it('the ACP event path: the flood, and at real agents\' pace the host, the bare reader and the floor, every event counted', async () => {
+  it('the ACP event path: the flood, and at real agents\' pace the host, the bare reader and both floors, every event counted', async () => {
     const acp = await load('acp.mjs');
     const { figures, rateRows, tables } = await acp.run({ ...runner.SIZES.quick.acp, dist });
     for (const f of figures) sane(f);
@@ -192,6 +193,9 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.match(rows[history][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
     assert.match(rows[historyFloor][0], /its floor with the history/);
     assert.match(rows[historyFloor][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
+    const historyStoreFloor = rows.findIndex((r, i) => i > historyFloor && r[0] !== '');
+    assert.match(rows[historyStoreFloor][0], /its floor with the store and the history/);
+    assert.match(rows[historyStoreFloor][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
   });
 
   it('decoding off the main thread: bare, decode thread (with and without lines) and host count the same events', async () => {
