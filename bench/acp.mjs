@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, inFolder, loadCore, log, mainThreadMark, measured, withFloorHistory } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
-import { FLOOR_HISTORY_NAME, FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
+import { FLOOR_HISTORY_NAME, FLOOR_HISTORY_NOTE, FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -150,7 +150,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_NAME}`, pairs: pairs('floor'), note: FLOOR_NOTE }));
     figures.push(figure({ ...common, name: `${what}: ${STORE_FLOOR_NAME}`, pairs: pairs('storeFloor'), note: STORE_FLOOR_NOTE }));
     figures.push(figure({ ...common, name: `${what}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, pairs: pairs('hist'), note }));
-    figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_NAME}`, pairs: pairs('histFloor'), note: 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery' }));
+    figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_NAME}`, pairs: pairs('histFloor'), note: FLOOR_HISTORY_NOTE }));
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_STORE_NAME}`, pairs: pairs('histStoreFloor'), note: FLOOR_HISTORY_STORE_NOTE }));
   }
 }

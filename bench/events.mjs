@@ -91,12 +91,11 @@ export class FloorWorker extends BareWorker {
     this.read(chunk);
   }
 }
-const floorSide = (reader, s, size, n, rate = 0) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate)), s.dialect, 'flood', undefined, lastOf(s));
 /**
- * The floor with the store: the framer and codec as above, and the product's event store keeping
- * every event as a worker's does (a store of its own each run). No turn stamp or delivery.
+ * `store` (floor-reader.ts's floorStore, a new one each run): the floor with the store, the
+ * product's event store keeping every event as a worker's does. Still no turn stamp or delivery.
  */
-const storeFloorSide = (bundle, s, size, n, rate = 0) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n, rate), { store: bundle.floorStore() }), s.dialect, 'flood', undefined, lastOf(s));
+const floorSide = (reader, s, size, n, rate = 0, store = undefined) => bareRun(new FloorWorker(reader, s.dialect, floodArgs(s, size, n, rate), { store }), s.dialect, 'flood', undefined, lastOf(s));
 /**
  * The floor with the history: the framer and codec as above, and the product's history store
  * keeping each event (its line where the line stands for it) in a session of its own, its writes
@@ -106,6 +105,7 @@ const storeFloorSide = (bundle, s, size, n, rate = 0) => bareRun(new FloorWorker
 const floorHistorySide = (bundle, s, size, n, root, withStore = false) => inFolder(root, withStore ? 'floor-history-store' : 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
   (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), { history, store: withStore ? bundle.floorStore() : undefined }), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
 export const FLOOR_HISTORY_NAME = "main thread's CPU µs/event with the history's writes, floor with the history (the product's framer, codec and history store alone, nothing delivered) vs bare reader";
+export const FLOOR_HISTORY_NOTE = 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery';
 /** The floor with the history, and the event store too: the host with a history keeps every event in both. */
 export const FLOOR_HISTORY_STORE_NAME = "main thread's CPU µs/event with the history's writes, floor with the store and the history (the product's framer, codec, event store and history store alone, nothing delivered) vs bare reader";
 export const FLOOR_HISTORY_STORE_NOTE = 'frame + JSON.parse + validate + the event store + the history store\'s append and writes: no turn stamp or delivery';
@@ -134,7 +134,7 @@ async function runRates({ core, n, rounds, warmup, rates, figures, rateRows, flo
     const events = Math.min(n, rate * 4);
     const expected = buildFlood(loadRecording(s.recording), { events, size: 'real', tau1: s.extra.includes('1') }).events;
     const sides = { host: () => hostSide(core, s, 'real', events, {}, undefined, rate), bare: () => bareSide(s, 'real', events, undefined, rate), floor: () => floorSide(floor, s, 'real', events, rate),
-      storeFloor: () => storeFloorSide(bundle, s, 'real', events, rate) };
+      storeFloor: () => floorSide(floor, s, 'real', events, rate, bundle.floorStore()) };
     await pacedRounds({ bench: 'events', label, rate, sides, expected, rounds, warmup, figures, rateRows });
   }
 }
@@ -235,7 +235,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
       }
       if (FLOOR_SIZES.includes(size)) {
         sides.floor = () => floorSide(floor, s, size, events);
-        sides.storeFloor = () => storeFloorSide(bundle, s, size, events);
+        sides.storeFloor = () => floorSide(floor, s, size, events, 0, bundle.floorStore());
       }
       const names = Object.keys(sides);
       const results = Object.fromEntries(names.map((k) => [k, []]));
@@ -262,32 +262,23 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
       // The main thread's own CPU: what a worker takes from the editor's extension host thread.
       const mainBare = pairs('bare', 'mainCpuUsPerEvent');
       figures.push(figure({ bench: 'events', name: `${label}: main thread's CPU µs/event, host vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: mainBare, baselineName: 'LF split + JSON.parse' }));
+      // A floor beside the bare reader (the main thread's CPU), as a figure; its ratio, or null when that side did not run.
+      const floorFigure = (side, name, floorNote) => {
+        if (!results[side]) return null;
+        const fp = results[side].map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
+        figures.push(figure({ bench: 'events', name: `${label}: ${name}`, unit: 'µs', better: 'lower', digits: 2, pairs: fp, baselineName: 'LF split + JSON.parse', note: floorNote }));
+        return ratio(fp);
+      };
       let histRatio = null;
-      let histFloorRatio = null;
-      let histStoreFloorRatio = null;
       if (results.hist) {
         const hist = results.hist.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
         histRatio = ratio(hist);
         figures.push(figure({ bench: 'events', name: `${label}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, unit: 'µs', better: 'lower', digits: 2, pairs: hist, baselineName: 'LF split + JSON.parse', goal: '≤ 1.60×', met: histRatio <= 1.6 }));
-        const histFloor = results.histFloor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
-        histFloorRatio = ratio(histFloor);
-        figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_HISTORY_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: histFloor, baselineName: 'LF split + JSON.parse', note: 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery' }));
-        const histStoreFloor = results.histStoreFloor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
-        histStoreFloorRatio = ratio(histStoreFloor);
-        figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_HISTORY_STORE_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: histStoreFloor, baselineName: 'LF split + JSON.parse', note: FLOOR_HISTORY_STORE_NOTE }));
       }
-      let floorRatio = null;
-      if (results.floor) {
-        const fp = pairs('bare', 'mainCpuUsPerEvent').map((p, i) => ({ product: results.floor[i].mainCpuUsPerEvent, baseline: p.baseline }));
-        floorRatio = ratio(fp);
-        figures.push(figure({ bench: 'events', name: `${label}: ${FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: fp, baselineName: 'LF split + JSON.parse', note: FLOOR_NOTE }));
-      }
-      let storeFloorRatio = null;
-      if (results.storeFloor) {
-        const sp = results.storeFloor.map((p, i) => ({ product: p.mainCpuUsPerEvent, baseline: results.bare[i].mainCpuUsPerEvent }));
-        storeFloorRatio = ratio(sp);
-        figures.push(figure({ bench: 'events', name: `${label}: ${STORE_FLOOR_NAME}`, unit: 'µs', better: 'lower', digits: 2, pairs: sp, baselineName: 'LF split + JSON.parse', note: STORE_FLOOR_NOTE }));
-      }
+      const histFloorRatio = floorFigure('histFloor', FLOOR_HISTORY_NAME, FLOOR_HISTORY_NOTE);
+      const histStoreFloorRatio = floorFigure('histStoreFloor', FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE);
+      const floorRatio = floorFigure('floor', FLOOR_NAME, FLOOR_NOTE);
+      const storeFloorRatio = floorFigure('storeFloor', STORE_FLOOR_NAME, STORE_FLOOR_NOTE);
       const cpuParse = results.host.map((p, i) => ({ product: p.cpuUsPerEvent, baseline: parse[i] }));
       figures.push(figure({ bench: 'events', name: `${label}: CPU µs/event, host vs JSON.parse alone`, unit: 'µs', better: 'lower', digits: 2, pairs: cpuParse, baselineName: 'JSON.parse of the same lines, in memory', goal: '≤ 1.25×', met: ratio(cpuParse) <= 1.25 }));
       let rpcRatio = null;
