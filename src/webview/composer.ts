@@ -78,7 +78,9 @@ export function afterResult(pending: Pending | null, r: { action: string; status
 }
 
 export function pendingLine(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): Line {
-  return { text: `${kind === 'followUp' ? 'Follow-up' : kind === 'steer' ? 'Steer' : kind === 'redirect' ? 'Redirect' : 'Prompt'} sent…`, cls: 'pending' };
+  // A follow-up is answered when the turn ends, which may be minutes away.
+  if (kind === 'followUp') return { text: 'Follow-up waits for the turn to end…', cls: 'pending' };
+  return { text: `${kind === 'steer' ? 'Steer' : kind === 'redirect' ? 'Redirect' : 'Prompt'} sent…`, cls: 'pending' };
 }
 
 /** Send pressed with nothing typed. */

@@ -124,6 +124,31 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(text(events), /This session has had 2 prompts\./);
   });
 
+  it('a follow-up held through a turn longer than the settle timeout is sent once when the turn ends, and answered accepted then (not error meanwhile)', async () => {
+    await supervisor.dispose();
+    make({ limits: { settleTimeoutMs: 1_000 } });
+    const r = await start();
+    const gate = path.join(dir, `gate-long-${Date.now()}`);
+    const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+    assert.equal((await supervisor.prompt(r.workerId, `shell: while [ ! -e ${gate} ]; do sleep 0.02; done; echo opened`)).status, 'accepted');
+    await tool;
+    const events = record(supervisor, () => r.workerId);
+    let answered: string | undefined;
+    const followUp = supervisor.prompt(r.workerId, 'count', { streamingBehavior: 'followUp' }).then((a) => {
+      answered = a.status;
+      return a;
+    });
+    // Two and a half settle timeouts with the turn still running: the follow-up is still held, not failed.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.equal(answered, undefined, 'no answer while the turn runs');
+    const secondTurn = waitFor(supervisor, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
+    writeFileSync(gate, '');
+    assert.equal((await followUp).status, 'accepted');
+    await secondTurn;
+    assert.match(text(events), /This session has had 2 prompts\./);
+    assert.equal(stateOf(r.workerId).streaming, false);
+  });
+
   it('a permission question goes to onPermission with the agent\'s options; the worker needs input while it is open; the answer is logged', async () => {
     const r = await start();
     let release!: (a: PermissionAnswer) => void;
@@ -252,6 +277,26 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(c2.status, 'compacted');
     assert.deepEqual(events.filter((e) => e.type.startsWith('compaction_')).map((e) => e.type), ['compaction_start', 'compaction_end']);
     assert.equal(stateOf(r2.workerId).turnCount, 0, 'a compaction is not a turn');
+  });
+
+  it('a prompt while a compaction runs is refused with the reason, not sent into the compaction', async () => {
+    const gate = path.join(dir, `compact-gate-${Date.now()}`);
+    const r = await start({ FAKE_ACP_COMPACT: '1', FAKE_ACP_COMPACT_GATE: gate });
+    const events = record(supervisor, () => r.workerId);
+    const began = waitFor(supervisor, r.workerId, ofType('compaction_start'));
+    const compacted = supervisor.compact(r.workerId);
+    await began;
+    const p = await supervisor.prompt(r.workerId, 'count');
+    assert.equal(p.status, 'error');
+    assert.match(p.error!, /compacting its conversation/);
+    writeFileSync(gate, '');
+    assert.equal((await compacted).status, 'compacted');
+    assert.equal(stateOf(r.workerId).turnCount, 0, 'no turn was folded into the compaction');
+    assert.ok(!events.some((e) => e.type === 'prompt_sent'), 'nothing was sent');
+    // Once it ended, the same prompt goes.
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(r.workerId, 'count')).status, 'accepted');
+    await settled;
   });
 
   it('a plan becomes a plan event; a mode switch lands in the state', async () => {

@@ -28,6 +28,9 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
   const fail = (error: string): PromptResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
   const refused = w.refuseUnlessRunning() ?? checkPrompt(message, w.limits);
   if (refused) return fail(refused);
+  // As the composer's Send is: an ACP agent would take the prompt as a turn run beside its
+  // compaction (itself a prompt), and the fold would count the one as the other.
+  if (w.turns.compacting && !w.turns.streaming) return fail('the worker is compacting its conversation; prompt again once the compaction ends');
   const queued = w.turns.streaming ? options.streamingBehavior ?? null : null;
   const midTurn = w.dialect.midTurn?.(w.connection);
   if (queued === 'steer' && midTurn && !midTurn.steer) {
@@ -42,10 +45,8 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
   const startsBefore = w.turns.agentStarts;
   w.emit({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued, ...(queued === 'followUp' && midTurn?.followUp === 'host' ? { queuedBy: 'host' } : {}) } });
   try {
-    // τ admits an enqueued prompt only when the running turn ends: that ack is bounded by
-    // the settle timeout, not the command timeout.
-    const bound = queued === 'followUp' ? w.limits.settleTimeoutMs : w.limits.commandTimeoutMs;
-    const ack = await w.request(w.dialect.prompt(w.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined }), 'prompt', bound);
+    const sent = w.dialect.prompt(w.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined });
+    const ack = await (queued === 'followUp' ? followUpAck(w, sent) : w.request(sent, 'prompt'));
     if (!queued && ack.handled) w.turns.dropLastProvenance();
     else if (!queued) {
       w.turns.promptAccepted(startsBefore);
@@ -60,4 +61,24 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
     if (error instanceof WorkerRefusal && (error.data as { lock?: unknown } | undefined)?.lock) w.retryExtensionRequests();
     return fail((error as Error).message);
   }
+}
+
+/**
+ * A follow-up is answered when the running turn ends: τ admits an enqueued prompt then, and the
+ * host sends an ACP agent's then. A turn may rightly run for many minutes, so the wait for its
+ * end is bounded only by the worker's exit (an abort ends it too); the answer then comes within
+ * the command timeout. A fixed bound here answered `error` while τ, or the host itself, still
+ * held the message and delivered it later.
+ */
+async function followUpAck<T>(w: PromptPort, sent: Promise<T>): Promise<T> {
+  if (w.turns.streaming) {
+    const settled = w.waits.nextSettlement();
+    try {
+      const first = await w.request(Promise.race([sent.then(() => 'answered' as const), settled.promise.then(() => 'settled' as const)]), 'follow-up', Infinity);
+      if (first === 'answered') return await sent;
+    } finally {
+      settled.cancel();
+    }
+  }
+  return w.request(sent, 'follow-up');
 }

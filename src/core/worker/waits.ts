@@ -43,7 +43,7 @@ export class Waits {
     return handle;
   }
 
-  /** `pending`, unless the worker exits first or `timeoutMs` passes. */
+  /** `pending`, unless the worker exits first or `timeoutMs` passes (Infinity: only the exit bounds it). */
   bounded<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
     if (this.process.exit) {
       pending.catch(() => {});
@@ -62,7 +62,7 @@ export class Waits {
         cleanup();
         reject(new Error(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
       };
-      let timer = setTimeout(expire, timeoutMs);
+      let timer = Number.isFinite(timeoutMs) ? setTimeout(expire, timeoutMs) : undefined;
       const offExit = this.process.onceExit(() => {
         cleanup();
         reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
