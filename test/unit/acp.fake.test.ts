@@ -377,6 +377,23 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
     assert.equal(text(events), 'Still here.');
   });
 
+  it('New Session keeps the new session\'s updates sent before its session/new answer (as Copilot sends its commands), with no protocol error', async () => {
+    const r = await go();
+    const state = () => {
+      const s = supervisor.state(r.workerId);
+      if (s.status === 'not_found') throw new Error('the worker vanished');
+      return s.state;
+    };
+    const events = record(supervisor, () => r.workerId);
+    const before = state().session?.id;
+    const fresh = await supervisor.newSession(r.workerId);
+    assert.equal(fresh.status, 'created', JSON.stringify(fresh));
+    assert.notEqual(state().session?.id, before);
+    assert.deepEqual(events.filter((e) => e.type === 'protocol_error').map((e) => e.error), []);
+    assert.ok(events.some((e) => e.type === 'commands_changed'), 'the new session\'s commands kept');
+    assert.equal(state().protocolErrors, 0);
+  });
+
   it('an update for a session that is not the worker\'s is a protocol error naming both, not an event', async () => {
     const r = await go();
     const events = record(supervisor, () => r.workerId);

@@ -21,6 +21,8 @@ export class AcpCodec implements WireCodec {
   private readonly open = new Map<number | string, OpenRequest>();
   /** session/load requests not answered yet. */
   private loading = 0;
+  /** session/new requests not answered yet: the updates of a session being made may come before its id does. */
+  private creating = 0;
 
   constructor(readonly state: AcpState = new AcpState()) {}
 
@@ -52,9 +54,10 @@ export class AcpCodec implements WireCodec {
       if (!parsed.success) return { kind: 'invalid', reason: `malformed session/update: ${z.prettifyError(parsed.error)}` };
       ({ sessionId, update } = parsed.data);
     }
-    // Before the session/new answer no session is known: such updates (Copilot's and Codex's
-    // commands) are the new session's, and are kept.
-    if (this.state.sessions.size > 0 && !this.state.sessions.has(sessionId)) {
+    // Before the session/new answer its session is not known: such updates (Copilot's and
+    // Codex's commands) are the new session's, and are kept, for the first session and for
+    // New Session alike.
+    if (this.creating === 0 && this.state.sessions.size > 0 && !this.state.sessions.has(sessionId)) {
       return { kind: 'invalid', reason: `session/update for session ${sessionId}, which is not this worker's (${[...this.state.sessions].join(', ')})` };
     }
     const event = updateEvent(update);
@@ -74,6 +77,7 @@ export class AcpCodec implements WireCodec {
     if (!asked) return { kind: 'invalid', reason: `ACP response with id ${message.id}, which no request is waiting for` };
     this.open.delete(message.id);
     if (asked.method === ACP.loadSession) this.loading--;
+    if (asked.method === ACP.newSession) this.creating--;
     if (asked.method === ACP.prompt) return { kind: 'message', message, event: turnEnd(message) };
     if (!message.error && (asked.method === ACP.newSession || asked.method === ACP.loadSession || asked.method === ACP.resumeSession)) {
       const result = sessionSchema.safeParse(message.result ?? {});
@@ -91,6 +95,7 @@ export class AcpCodec implements WireCodec {
       const params = (message.params ?? {}) as { sessionId?: unknown };
       this.open.set(message.id, { method: message.method, sessionId: typeof params.sessionId === 'string' ? params.sessionId : null });
       if (message.method === ACP.loadSession) this.loading++;
+      if (message.method === ACP.newSession) this.creating++;
     }
     return message;
   }
