@@ -210,6 +210,26 @@ describe('ACP: files through the host', () => {
     });
   });
 
+  describe('a command that keeps the terminal\'s output open', () => {
+    it('Stop answers though a process that left the group unseen still holds the output pipe, and (with a cgroup) ends it', async () => {
+      const id = await start();
+      const token = `rpc-hands-holder-${process.pid}`;
+      // Once told to (so that it surely started as the terminal's), sh starts the escaping python
+      // and exits; python keeps sh's stdout, so the terminal never closes.
+      const go = path.join(base, `go-holder-${process.pid}`);
+      execFileSync('mkfifo', [go]);
+      const p = await supervisor.prompt(id, `term: cat ${go} >/dev/null; setsid python3 -c "import time; time.sleep(600)" ${token} &`);
+      assert.equal(p.status, 'accepted');
+      await waitUntil(() => withToken(go).length > 0, 'the command to wait on its go');
+      writeFileSync(go, 'go\n');
+      await waitUntil(() => withToken(token).length > 0, 'the escaped command to run');
+      const escaped = withToken(token);
+      assert.equal((await supervisor.stop(id)).status, 'stopped');
+      if (cgroupSupport().ok) await waitUntil(() => escaped.every((pid) => !isAlive(pid)), `the escaped command (${escaped.join(', ')}) to be ended by Stop`, 5_000);
+      else for (const pid of escaped) process.kill(pid, 'SIGKILL');
+    });
+  });
+
   describe('the guard as a wall', () => {
     it('a write through the host outside the policy is refused before anything is written, shown as a blocked call; one inside lands', async () => {
       const id = await start({ guard: { allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [] } });

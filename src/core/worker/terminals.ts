@@ -104,11 +104,21 @@ class Terminal {
     };
     group('SIGTERM');
     signalTree(tree, 'SIGTERM');
-    const done = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), graceMs).unref())]);
+    if (await this.closedWithin(graceMs)) return;
     // A descendant that ignored TERM or left the group is killed all the same.
     group('SIGKILL');
     signalTree(mergeTrees(tree, processTree(pid)), 'SIGKILL');
-    if (!done) await this.exited;
+    if (await this.closedWithin(graceMs)) return;
+    // The close waits for the output pipes too, and a process that left the group unseen (setsid)
+    // holds them for as long as it lives: the output ends here, so that Stop goes on (to the
+    // worker's cgroup, which ends that process where there is one).
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    await this.exited;
+  }
+
+  private closedWithin(ms: number): Promise<boolean> {
+    return Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
   }
 }
 
