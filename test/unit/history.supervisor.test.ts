@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
+import { fakeSpec, ofType, ROOT, waitFor } from '../helpers/supervisor';
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`host with a persisted history (${dialect}, fake worker)`, function () {
@@ -82,3 +82,40 @@ for (const dialect of ['pi', 'tau'] as const) {
     });
   });
 }
+
+describe('host with a persisted history (ACP, fake agent)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let supervisor: Supervisor;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rpc-history-acp-'));
+  });
+  afterEach(async () => {
+    await supervisor?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an agent that dies with a host terminal running: the terminals it left, ended after its exit, are in the session too', async () => {
+    supervisor = createSupervisor({ historyDir: path.join(dir, 'history'), onPermission: async (req) => ({ optionId: req.options[0].optionId }) });
+    const started = await supervisor.start({ dialect: 'acp', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs')], cwd: dir });
+    assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
+    if (started.status !== 'started') return;
+    const id = started.workerId;
+    const sessionId = supervisor.history!.sessionOf(id)!;
+    const running = waitFor(supervisor, id, (e) => e.type === 'tool_execution_start');
+    await supervisor.prompt(id, 'term: sleep 600');
+    await running;
+    const ended = waitFor(supervisor, id, (e) => e.type === 'terminal' && e.data?.op === 'ended');
+    const s = supervisor.state(id);
+    if (s.status === 'not_found' || !s.state.pid) return assert.fail('no agent process');
+    process.kill(s.state.pid, 'SIGKILL');
+    assert.equal((await ended).data?.reason, 'exit');
+    await supervisor.history!.store.flush();
+    const r = await supervisor.history!.store.read(sessionId);
+    if (r.status !== 'read') return assert.fail(r.status);
+    const types = r.events.map((e) => e.type);
+    assert.ok(types.indexOf('worker_exit') !== -1, 'the exit is in the session');
+    assert.ok(types.lastIndexOf('terminal') > types.indexOf('worker_exit'), `the terminals ended after the exit are in the session: ${types.slice(-4).join(', ')}`);
+    assert.equal(r.session.status, 'ended');
+  });
+});

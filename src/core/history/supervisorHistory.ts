@@ -1,7 +1,8 @@
 // The host's side of the history: one session per worker, opened when the worker is created,
 // fed every event the host delivers (the same object its listeners get), ended by the worker's
-// `worker_exit`. The summary (turns, touched files) is the worker's own state, read when the
-// summary is written: derived once, by the worker, never again here.
+// `worker_exit` once what the exit ends is ended. The summary (turns, touched files) is the
+// worker's own state, read when the summary is written: derived once, by the worker, never again
+// here.
 import type { WorkerState } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import type { HistoryStore } from './store';
@@ -9,6 +10,8 @@ import type { HistoryStore } from './store';
 interface HostedWorker {
   readonly id: string;
   state(): WorkerState;
+  /** What the worker's exit still ends: its host events (terminals ended) come until then. */
+  afterExit?(): Promise<void>;
 }
 
 export class SupervisorHistory {
@@ -43,12 +46,13 @@ export class SupervisorHistory {
     this.store.append(id, event, line);
     if (event.type === 'worker_exit') {
       const data = event.data ?? {};
-      void this.store.end(id, {
+      // The session ends once the exit's own events (the terminals it ended) are in it.
+      void (worker.afterExit?.() ?? Promise.resolve()).then(() => this.store.end(id, {
         reason: typeof data.status === 'string' ? data.status : 'exited',
         code: typeof data.code === 'number' ? data.code : null,
         signal: typeof data.signal === 'string' ? data.signal : null,
         error: event.error ?? null,
-      });
+      }));
     }
   }
 

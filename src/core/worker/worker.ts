@@ -49,6 +49,8 @@ export class Worker {
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
+  /** What the worker's exit still ends (its terminals); the exit's own host events come until it is done. */
+  private exitWork: Promise<void> = Promise.resolve();
   /** Why its start failed, when it did (failStart). */
   private startFailure: string | null = null;
   private model: string | null;
@@ -349,13 +351,18 @@ export class Worker {
 
   private onExit(exit: Exit): void {
     this.permissions.cancelAll('the worker exited');
-    void this.terminals.endAll('exit');
+    this.exitWork = this.terminals.endAll('exit').catch(() => {});
     const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();
       const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : this.exitDescription();
       this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status } });
     });
+  }
+
+  /** Resolves once what the exit ends is ended, and said (after worker_exit: the history waits for it to end the session). */
+  afterExit(): Promise<void> {
+    return this.exitWork;
   }
 
   exitDescription(): string {
