@@ -36,9 +36,13 @@ export function newsWord(a: Attention | null | undefined): string | null {
 
 /** "850 ms", "2.5 s", "1 min 5 s". */
 export function duration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  // Rounded first, then split: 119.6 s is "2 min 0 s", never "1 min 60 s".
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1000) return `${whole} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 /** Where a message to a worker came from (a Provenance's `source`). */

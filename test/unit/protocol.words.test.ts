@@ -16,6 +16,8 @@ describe('protocol words', () => {
 
   it('says a duration and a phase the same way on both sides', () => {
     assert.deepEqual([duration(-3), duration(850), duration(2500), duration(65_000)], ['0 ms', '850 ms', '2.5 s', '1 min 5 s']);
+    // Rounded before the units are split: no "1000 ms", "60.0 s" or "1 min 60 s".
+    assert.deepEqual([duration(999.7), duration(59_960), duration(119_600), duration(3_599_700)], ['1.0 s', '1 min 0 s', '2 min 0 s', '60 min 0 s']);
     assert.equal(workerPhase({ status: 'running', streaming: true, compacting: true }), 'compacting');
     assert.equal(workerPhase({ status: 'running', streaming: false, compacting: false }), 'idle');
     assert.equal(workerPhase({ status: 'stopped', streaming: false, compacting: false }), 'stopped');
