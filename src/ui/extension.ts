@@ -10,7 +10,8 @@ import { Commands } from './commands/commands';
 import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
 import { answerUiRequest, handleUiNotice } from './host/extensionUi';
-import { askPermission, ProposedChanges } from './host/permissions';
+import { showQuestion, ProposedChanges } from './host/permissions';
+import { QuestionQueue } from './host/questionQueue';
 import { registerHostTerminal } from './host/hostTerminal';
 import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
@@ -50,6 +51,8 @@ export class RpcWorkersExtension extends Disposable {
   readonly worktrees: WorktreeParts;
   /** The proposed changes of permission questions, each openable in the diff editor. */
   private readonly changes: ProposedChanges;
+  /** The agents' permission questions, one on screen at a time. */
+  readonly questions: QuestionQueue;
   private current: Settings;
   settingErrors: string[] = [];
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
@@ -74,6 +77,7 @@ export class RpcWorkersExtension extends Disposable {
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
     this.changes = this._register(new ProposedChanges(COMMANDS.openChange));
+    this.questions = this._register(new QuestionQueue((req, name) => showQuestion(req, name, this.changes)));
     // dist/core.js is loaded on the first start (see lazySupervisor.ts), not at activation; so are the
     // supervisor's options, which speak to the parts made below.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
@@ -134,7 +138,7 @@ export class RpcWorkersExtension extends Disposable {
   private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
     return {
       clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
-      onPermission: (req) => askPermission(req, this.workerName(req.workerId), this.changes),
+      onPermission: (req) => this.questions.ask(req, this.workerName(req.workerId)),
       files: editorFiles,
       limits,
       registryFile: this.registryFile,

@@ -32,6 +32,16 @@ export interface PastPages {
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
+/** What a row's links ask of the host. */
+export interface RowLinks {
+  /** A tool call's change, in the diff editor. */
+  openChange?: (change: Change) => void;
+  /** A host terminal's output, in a VS Code terminal. */
+  showTerminal?: (terminalId: string) => void;
+  /** The agents' questions put aside, on screen again. */
+  answerQuestions?: () => void;
+}
+
 export class EventList {
   readonly element: HTMLElement;
   model = new LogModel();
@@ -59,12 +69,17 @@ export class EventList {
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
   /** `pastPage`: ask the host for the page before, or the newest again, of a past log. */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, openChange?: (change: Change) => void, showTerminal?: (terminalId: string) => void, private readonly pastPage?: (to: 'older' | 'newest') => void) {
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void) {
     const rows = this.rows;
+    const { openChange, showTerminal, answerQuestions } = links;
     // A host terminal's output in a VS Code terminal (render.ts draws the button).
     rows.addEventListener('click', (ev) => {
       const id = (ev.target as Element | null)?.closest?.('[data-terminal]')?.getAttribute('data-terminal');
       if (id && showTerminal) showTerminal(id);
+    });
+    // An open question put aside, on screen again (render.ts draws the button).
+    rows.addEventListener('click', (ev) => {
+      if ((ev.target as Element | null)?.closest?.('[data-answer]') && answerQuestions) answerQuestions();
     });
     // A tool call's change opens in the editor's diff view (render.ts draws the button).
     rows.addEventListener('click', (ev) => {

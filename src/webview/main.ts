@@ -28,10 +28,14 @@ const saveState = (part: Partial<Saved> | { shows: string | null }) => vscode.se
 // The state may hold only `shows` (a tab restored before its toolbar saved anything).
 const saved = (vscode.getState() ?? {}) as Partial<Saved>;
 const toolbar = new Toolbar({ hidden: Array.isArray(saved.hidden) ? saved.hidden : [], search: typeof saved.search === 'string' ? saved.search : '' }, () => list.full(), saveState);
-const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, (change) => {
-  if (worker) post({ type: 'openChange', workerId: worker.workerId, ...change });
-}, (terminalId) => {
-  if (worker) post({ type: 'showTerminal', workerId: worker.workerId, terminalId });
+const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, {
+  openChange: (change) => {
+    if (worker) post({ type: 'openChange', workerId: worker.workerId, ...change });
+  },
+  showTerminal: (terminalId) => {
+    if (worker) post({ type: 'showTerminal', workerId: worker.workerId, terminalId });
+  },
+  answerQuestions: () => post({ type: 'answerQuestions' }),
 }, (to) => {
   if (worker) post({ type: 'pastPage', workerId: worker.workerId, to });
 });

@@ -133,7 +133,9 @@ function drawQuestion(row: HTMLElement, e: QuestionEntry): void {
   const answer = e.answer !== null ? `→ ${e.answer}` : e.dismissed ? '→ no answer (cancelled)' : `waiting for you: ${e.options.join(' · ')}`;
   row.replaceChildren(...nodes(header(state === 'open' ? 'question' : state === 'answered' ? 'pass' : 'circle-slash', title, e.time, h('span', { class: 'badge', text: answer })),
     e.command ? h('pre', { class: 'pre', text: `$ ${e.command}` }) : null,
-    e.note ? h('div', { class: 'body text', text: e.note }) : null));
+    e.note ? h('div', { class: 'body text', text: e.note }) : null,
+    // A question put aside (its pick hidden unanswered) comes back from here.
+    state === 'open' ? h('div', { class: 'body' }, h('button', { class: 'link answer-question', text: 'Answer…', attrs: { 'data-answer': '', title: 'Show the question again (a question hidden unanswered waits, put aside)' } })) : null));
 }
 
 function drawPlan(row: HTMLElement, e: PlanEntry): void {

@@ -25,6 +25,8 @@ describe('UI with an ACP agent', function () {
     await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
     await waitFor(api, 'the ACP profile', () => api.__ui.settings.profiles.some((p) => p.name === PROFILE));
   });
+  // Each test starts its own workers; the host's limit is four at once.
+  afterEach(() => stopAll());
   after(async () => {
     await stopAll();
     await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
@@ -93,6 +95,50 @@ describe('UI with an ACP agent', function () {
     const f = await vscode.commands.executeCommand<R & { forgotten?: number }>('rpcWorkers.forgetAllowed', { workerId: id, all: true });
     assert.equal(f.forgotten, 1, JSON.stringify(f));
     assert.doesNotMatch(tip(), /Allowed always/);
+  });
+
+  it('a question hidden by another quick input is put aside, not answered; Answer Open Questions… brings it back', async () => {
+    const id = await start();
+    const marker = path.join(workspaceFolder().uri.fsPath, `acp-aside-${Date.now()}`);
+    const asked = nextEvent(api, id, 'permission_request');
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: `shell: echo later > '${marker}'` });
+    await asked;
+    await waitFor(api, 'the question on screen', () => api.__ui.questions.onScreen !== null);
+    const answered = nextEvent(api, id, 'permission_end');
+    // VS Code shows one quick input at a time: this one hides the question.
+    const other = vscode.window.showQuickPick(['something else']);
+    await waitFor(api, 'the question put aside', () => api.__ui.questions.asideCount === 1);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await other;
+    assert.equal(attentionOf(api, id), 'needs-input', 'the worker still waits for the answer');
+    assert.equal(fs.existsSync(marker), false);
+    const settled = nextEvent(api, id, 'agent_settled');
+    const back = await vscode.commands.executeCommand<{ count: number }>('rpcWorkers.answerQuestions');
+    assert.equal(back.count, 1);
+    await waitFor(api, 'the question on screen again', () => api.__ui.questions.onScreen !== null);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await answered).data?.optionKind, 'allow_once', 'answered by the person, not cancelled by the other pick');
+    await settled;
+    assert.equal(fs.readFileSync(marker, 'utf8'), 'later\n');
+    fs.rmSync(marker, { force: true });
+  });
+
+  it('two workers asking at once: the questions come one after the other, each answered', async () => {
+    const [a, b] = [await start(), await start()];
+    const asked = [nextEvent(api, a, 'permission_request'), nextEvent(api, b, 'permission_request')];
+    const ends = [nextEvent(api, a, 'permission_end'), nextEvent(api, b, 'permission_end')];
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: a, message: 'shell: echo a' });
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: b, message: 'shell: echo b' });
+    await Promise.all(asked);
+    for (let i = 0; i < 2; i++) {
+      await waitFor(api, `question ${i + 1} on screen`, () => api.__ui.questions.onScreen !== null);
+      const shown = api.__ui.questions.onScreen;
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await waitFor(api, `question ${i + 1} answered`, () => api.__ui.questions.onScreen !== shown || i === 1);
+    }
+    const [ea, eb] = await Promise.all(ends);
+    assert.deepEqual([ea.data?.optionKind, eb.data?.optionKind], ['allow_once', 'allow_once']);
+    assert.equal(api.__ui.questions.asideCount, 0);
   });
 
   it('Compact is refused with the reason for an agent without one', async () => {

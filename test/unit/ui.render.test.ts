@@ -84,6 +84,15 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(tool.text, /running…/);
   });
 
+  it('an open question offers Answer… (a question put aside comes back from the log); an answered one does not', () => {
+    const asked = ev('permission_request', { title: 'Run `ls`', data: { id: 'q1', command: 'ls', options: [{ name: 'Allow once' }] } });
+    const [open] = rowsOf([asked]);
+    assert.match(open.text, /waiting for you: Allow once/);
+    assert.match(open.text, /Answer…/);
+    const [answered] = rowsOf([asked, ev('permission_end', { data: { id: 'q1', optionName: 'Allow once', outcome: 'selected' } })]);
+    assert.doesNotMatch(answered.text, /Answer…/);
+  });
+
   it('an assistant message that stopped to call a tool says "calls a tool", not "toolUse"', () => {
     const rows = rowsOf([ev('agent_start'), ev('message_update', { delta: 'Running it.', block_type: 'text' }), ev('message_end', { stop_reason: 'toolUse' })]);
     const text = rows.find((r) => r.e.kind === 'assistant')!.text;

@@ -23,6 +23,8 @@ export const COMMANDS = {
   /** Internal: a tool call's change in the diff editor (the Event Log's Open diff). */
   openChange: 'rpcWorkers.openChange',
   forgetAllowed: 'rpcWorkers.forgetAllowed',
+  /** The agents' questions put aside, on screen again (questionQueue.ts). */
+  answerQuestions: 'rpcWorkers.answerQuestions',
   /** Internal: a host terminal's output in a VS Code terminal (the Event Log's Show in Terminal). */
   showHostTerminal: 'rpcWorkers.showHostTerminal',
 } as const;

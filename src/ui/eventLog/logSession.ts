@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { slimEvent, type PageEvent, type WebviewMessage, type WorkerView } from '../../protocol/messages';
+import { COMMANDS } from '../commands/ids';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import { eventLogHtml } from './html';
@@ -110,6 +111,7 @@ export class LogSession extends Disposable {
         stop: (m) => void this.log.act(this, m),
         openChange: (m) => void this.log.openChange(m),
         showTerminal: (m) => void this.log.showTerminal(m),
+        answerQuestions: () => void vscode.commands.executeCommand(COMMANDS.answerQuestions),
         pastPage: (m) => void this.log.pastPage(m),
         rendered: () => {},
       },

@@ -1,7 +1,8 @@
 // An agent's question before a tool runs (ACP session/request_permission), asked in the editor:
 // a QuickPick with the agent's own options, the tool's title and command, and, where the call
 // carries a change, VS Code's diff editor beside the question. The question goes away by itself
-// when it becomes moot (the turn was aborted, the worker stopped).
+// when it becomes moot (the turn was aborted, the worker stopped). One at a time, and put aside
+// rather than answered when hidden: questionQueue.ts.
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { lazySchema } from '../../protocol/lazySchema';
@@ -58,17 +59,23 @@ interface OptionItem extends vscode.QuickPickItem {
   option: PermissionOption;
 }
 
-export async function askPermission(req: PermissionRequest, workerName: string, changes: ProposedChanges | null): Promise<PermissionAnswer> {
+/**
+ * Puts one question to the person: the agent's answer, or `aside` when the pick was hidden
+ * unanswered (Escape, or another quick input took its place: VS Code shows one at a time), or
+ * `cancelled` once the question is moot (the turn aborted, the worker stopped).
+ */
+export async function showQuestion(req: PermissionRequest, workerName: string, changes: ProposedChanges | null): Promise<PermissionAnswer | 'aside'> {
+  if (req.signal.aborted) return { cancelled: true };
   const done = new AbortController();
   const moot = () => done.abort();
   req.signal.addEventListener('abort', moot, { once: true });
   try {
     const where = req.diffs.map((d) => vscode.workspace.asRelativePath(d.path)).join(', ') || req.locations.map((l) => vscode.workspace.asRelativePath(l.path)).join(', ');
     for (const diff of req.diffs.slice(0, 3)) void changes?.show(diff, `${workerName}: ${req.title} (proposed)`, done.signal);
-    return await new Promise<PermissionAnswer>((resolve) => {
+    return await new Promise<PermissionAnswer | 'aside'>((resolve) => {
       const pick = vscode.window.createQuickPick<OptionItem>();
       pick.title = `${workerName} asks: ${req.title}`;
-      pick.placeholder = req.command ? `$ ${req.command}` : where ? `Changes ${where}` : 'Pick an answer (Escape dismisses the question)';
+      pick.placeholder = req.command ? `$ ${req.command}` : where ? `Changes ${where}` : 'Pick an answer (Escape puts the question aside; the agent waits)';
       pick.ignoreFocusOut = true;
       pick.items = req.options.map((option) => ({
         option,
@@ -76,7 +83,7 @@ export async function askPermission(req: PermissionRequest, workerName: string, 
         description: option.kind === 'allow_always' ? 'remembered for this worker (its tooltip lists it; Forget Always-Allowed Actions… clears it)' : undefined,
       }));
       let answered = false;
-      const finish = (answer: PermissionAnswer) => {
+      const finish = (answer: PermissionAnswer | 'aside') => {
         if (answered) return;
         answered = true;
         pick.dispose();
@@ -86,8 +93,8 @@ export async function askPermission(req: PermissionRequest, workerName: string, 
         const chosen = pick.selectedItems[0];
         if (chosen) finish({ optionId: chosen.option.optionId });
       });
-      pick.onDidHide(() => finish({ cancelled: true }));
       done.signal.addEventListener('abort', () => finish({ cancelled: true }), { once: true });
+      pick.onDidHide(() => finish(req.signal.aborted ? { cancelled: true } : 'aside'));
       pick.show();
     });
   } finally {
