@@ -49,6 +49,9 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     if (!worker) return { status: 'not_found', workerId, ms: 0 };
     const result = await worker.stop();
     workers.delete(workerId);
+    // Said once more now that it is gone: a worker that had exited already emits nothing on its
+    // stop, and a view that listed the workers on its stopped state still had it in the list.
+    fanout.emitState(worker);
     await containment.untrack(workerId, worker);
     stoppedIds.add(workerId);
     if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);

@@ -127,6 +127,23 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal((await supervisor.stop(id!)).status, 'not_found');
     });
 
+    for (const how of ['running', 'exited by itself'] as const) {
+      it(`stopping a worker ${how}: the last state said of it comes once it is no longer listed`, async () => {
+        const started = await start();
+        if (how === 'exited by itself') {
+          const exited = waitFor(supervisor, id!, ofType('worker_exit'));
+          process.kill(started.pid, 'SIGKILL');
+          await exited;
+        }
+        const listed: boolean[] = [];
+        supervisor.onState((s) => {
+          if (s.workerId === id) listed.push(supervisor.list().some((w) => w.workerId === id));
+        });
+        assert.equal((await supervisor.stop(id!)).status, 'stopped');
+        assert.equal(listed.at(-1), false, `what the listeners saw, listed or not: ${listed.join(', ')}`);
+      });
+    }
+
     it('answers not_found for an unknown worker on every verb', async () => {
       assert.equal((await supervisor.prompt('nope', 'x')).status, 'not_found');
       assert.equal((await supervisor.abort('nope')).status, 'not_found');

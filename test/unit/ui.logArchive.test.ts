@@ -61,6 +61,19 @@ describe('ui event log archive', () => {
     assert.equal(m.size, 3);
   });
 
+  it('a log an open tab shows is kept beyond the bound: a ninth past session does not empty the first one\'s tab', () => {
+    const shown = new Set(['past:0']);
+    const archive = new LogArchive(liveLogs(), (key) => shown.has(key));
+    for (let i = 0; i <= LOGS_KEPT; i++) archive.addPast(`past:${i}`, st(`past:${i}`, { status: 'stopped' }), [ev(i)], 'a past session');
+    assert.ok(archive.lookup('past:0'), 'the log its tab shows was let go');
+    assert.equal(archive.lookup('past:1'), undefined, 'the oldest not shown goes instead');
+    assert.ok(archive.lookup(`past:${LOGS_KEPT}`));
+    // Once its tab is closed it is bounded again.
+    shown.clear();
+    archive.addPast('past:new', st('past:new', { status: 'stopped' }), [ev(99)], 'a past session');
+    assert.equal(archive.lookup('past:0'), undefined);
+  });
+
   it("evicted is the number of events the worker's store dropped, live or stopped; the earlier sessions a resumed worker carries come first", () => {
     const live = liveLogs();
     const archive = new LogArchive(live);
@@ -79,6 +92,9 @@ describe('ui event log archive', () => {
     archive.retire(stopped);
     live.workers.delete('w1');
     assert.equal(archive.lookup('w1')!.evicted, 500);
+    // The supervisor says its state once more when it lets the worker go: the log kept stays.
+    archive.retire(stopped);
+    assert.deepEqual(archive.lookup('w1')!.events.map((e) => e.timestamp), [1, 2, 3, 4]);
     assert.deepEqual(
       archive.lookup('w1')!.events.map((e) => e.timestamp),
       [1, 2, 3, 4],

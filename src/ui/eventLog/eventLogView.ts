@@ -82,7 +82,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.log = o.log;
     this.attentionOf = o.attentionOf ?? (() => null);
     this.restorer = o.restorer ?? (() => Promise.resolve(null));
-    this.archive = new LogArchive(o.supervisor);
+    this.archive = new LogArchive(o.supervisor, (key) => this.viewSession?.workerId === key || [...this.panels].some((p) => p.workerId === key));
     this.tabs = new OpenTabs(o.tabRecord);
     this._register(vscode.window.registerWebviewViewProvider(EVENT_LOG_VIEW, this));
     this._register(vscode.window.registerWebviewPanelSerializer(EVENT_LOG_PANEL, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state).then(() => undefined) }));

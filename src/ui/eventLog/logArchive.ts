@@ -1,7 +1,7 @@
 // The logs the event log can show with no worker behind them, or with more than its worker holds:
 // a stopped worker's (kept after the supervisor forgets it), a past session's read back from the
 // history, and the earlier sessions a resumed worker carries on. Each is kept in one bounded map
-// (the newest LOGS_KEPT), so nothing here grows with the window's age. No VS Code here: a unit
+// (the newest LOGS_KEPT, and any an open tab shows), so nothing here grows with the window's age. No VS Code here: a unit
 // test holds it (test/unit/ui.logArchive.test.ts).
 import type { StateResult, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
@@ -10,11 +10,14 @@ import { PastLog } from './pastLog';
 /** Logs kept of each kind: stopped workers', past sessions', resumed sessions' earlier events. */
 export const LOGS_KEPT = 8;
 
-/** A Map that keeps its `capacity` most recently set entries. */
+/**
+ * A Map that keeps its `capacity` most recently set entries, and every entry `pinned` holds on
+ * to besides (a log an open tab shows: let go, the tab would come back empty).
+ */
 export class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number, private readonly pinned: (key: K) => boolean = () => false) {}
 
   get size(): number {
     return this.map.size;
@@ -28,11 +31,17 @@ export class BoundedMap<K, V> {
     return this.map.has(key);
   }
 
-  /** Keeps `value` as the newest entry; the oldest beyond the capacity go. */
+  /** Keeps `value` as the newest entry; the oldest not pinned beyond the capacity go. */
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
-    while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+    let over = this.map.size - this.capacity;
+    for (const k of [...this.map.keys()]) {
+      if (over <= 0) break;
+      if (k === key || this.pinned(k)) continue;
+      this.map.delete(k);
+      over--;
+    }
   }
 
   /** Oldest first. */
@@ -63,16 +72,27 @@ interface Kept {
 }
 
 export class LogArchive {
-  private readonly retired = new BoundedMap<string, Kept>(LOGS_KEPT);
+  private readonly retired: BoundedMap<string, Kept>;
   /** Past sessions' logs, read back from the history (read-only: no worker behind them). */
-  private readonly past = new BoundedMap<string, { state: WorkerState; log: PastLog; note: string }>(LOGS_KEPT);
+  private readonly past: BoundedMap<string, { state: WorkerState; log: PastLog; note: string }>;
   /** Events of the sessions a worker resumed: its log shows them before its own. */
-  private readonly earlier = new BoundedMap<string, PastLog>(LOGS_KEPT);
+  private readonly earlier: BoundedMap<string, PastLog>;
 
-  constructor(private readonly live: LiveLogs) {}
+  /** `shown`: whether an open log tab or view shows the log of this key (kept beyond the bound while it does). */
+  constructor(private readonly live: LiveLogs, shown: (key: string) => boolean = () => false) {
+    this.retired = new BoundedMap(LOGS_KEPT, shown);
+    this.past = new BoundedMap(LOGS_KEPT, shown);
+    this.earlier = new BoundedMap(LOGS_KEPT, shown);
+  }
 
   /** A worker stopped: its log is kept so that it can still be shown after the supervisor forgets it. */
   retire(state: WorkerState): void {
+    // Said once more after the supervisor let it go (no events left to read): what was kept at its end stays.
+    const kept = this.retired.get(state.workerId);
+    if (kept && this.live.state(state.workerId).status === 'not_found') {
+      this.retired.set(state.workerId, { state, events: kept.events });
+      return;
+    }
     this.retired.set(state.workerId, { state, events: this.live.events(state.workerId) });
   }
 
