@@ -141,6 +141,18 @@ describe('UI with an ACP agent', function () {
     assert.equal(api.__ui.questions.asideCount, 0);
   });
 
+  it('Show in Terminal still shows the command of a worker that was stopped, from its kept log', async () => {
+    const id = await start();
+    const created = nextEvent(api, id, 'terminal');
+    const settled = nextEvent(api, id, 'agent_settled');
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'term: echo kept' });
+    const terminalId = (await created).data?.terminalId;
+    await settled;
+    assert.equal((await vscode.commands.executeCommand<R>('rpcWorkers.stop', { workerId: id })).status, 'stopped');
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.showHostTerminal', { workerId: id, terminalId });
+    assert.equal(r.status, 'opened', JSON.stringify(r));
+  });
+
   it('Compact is refused with the reason for an agent without one', async () => {
     const id = await start();
     const c = await vscode.commands.executeCommand<R>('rpcWorkers.compact', { workerId: id });

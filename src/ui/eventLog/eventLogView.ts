@@ -355,7 +355,9 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
 
   /** A host terminal's output (a tool call's Show in Terminal) in a VS Code terminal. */
   async showTerminal(msg: PageMessage<'showTerminal'>): Promise<void> {
-    await vscode.commands.executeCommand(COMMANDS.showHostTerminal, { workerId: msg.workerId, terminalId: msg.terminalId });
+    const r = await vscode.commands.executeCommand<{ status: string; error?: string } | undefined>(COMMANDS.showHostTerminal, { workerId: msg.workerId, terminalId: msg.terminalId });
+    // The link was on screen, so saying nothing would look like a dead button.
+    if (r && r.status !== 'opened') void vscode.window.showWarningMessage(`RPC Workers: ${r.error ?? `could not show the terminal (${r.status})`}`);
   }
 
   /** A change drawn in a log (a permission question's, a tool's) opened in the diff editor. */

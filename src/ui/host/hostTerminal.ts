@@ -5,20 +5,25 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { lazySchema } from '../../protocol/lazySchema';
-import type { Supervisor } from '../../core/api';
+import type { Supervisor, WorkerState } from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
 import { COMMANDS } from '../commands/ids';
 import { TerminalFeed } from './terminalFeed';
 
 const showArg = lazySchema(() => z.object({ workerId: z.string().check(z.minLength(1)), terminalId: z.string().check(z.minLength(1)) }));
 
-export function registerHostTerminal(supervisor: Supervisor): vscode.Disposable {
+/**
+ * `logOf`: a log as the Event Log holds it (a live worker's, a stopped one's kept, a past
+ * session's), so that a command of a worker that is gone still shows what it wrote.
+ */
+export function registerHostTerminal(supervisor: Supervisor, logOf: (workerId: string) => { state: WorkerState; events: AgentEvent[] } | undefined): vscode.Disposable {
   return vscode.commands.registerCommand(COMMANDS.showHostTerminal, (raw: unknown) => {
     const arg = showArg.safeParse(raw);
     if (!arg.success) return { status: 'error', error: 'invalid argument: workerId and terminalId are needed' };
     const { workerId, terminalId } = arg.data;
-    const st = supervisor.state(workerId);
-    const name = st.status === 'not_found' ? workerId : st.state.name;
-    const started = supervisor.events(workerId).find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
+    const events = () => logOf(workerId)?.events ?? [];
+    const name = logOf(workerId)?.state.name ?? workerId;
+    const started = events().find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
     if (!started) return { status: 'not_found', error: `no host terminal ${terminalId} of ${name} in its log` };
     const command = String((started.data as { command?: unknown }).command ?? '');
     const write = new vscode.EventEmitter<string>();
@@ -30,7 +35,7 @@ export function registerHostTerminal(supervisor: Supervisor): vscode.Disposable 
         write.fire(`\x1b[2m$ ${command}\r\n(read-only: the agent's command runs in the host; typing here does nothing)\x1b[0m\r\n`);
         // Read here, not at the click: VS Code opens the terminal a moment later, and what came
         // meanwhile (the command's exit, say) would be in neither the read nor the listener.
-        for (const e of supervisor.events(workerId)) write.fire(feed.take(e));
+        for (const e of events()) write.fire(feed.take(e));
         if (!feed.exited) {
           off = supervisor.onEvent((id, e) => {
             if (id !== workerId) return;
