@@ -153,6 +153,13 @@ describe('UI worktrees', function () {
     await stopAll();
     assert.ok(fs.existsSync(wa.path) && fs.existsSync(wb.path), 'stop deleted a worktree');
     assert.ok(tree.getChildren().some((n) => n.kind === 'ext' && n.workerId === b), "the stopped worker's worktree left the view");
+    // Another worker working in B's worktree (a resumed session keeps its folder): merging or
+    // discarding it now would pull the folder from under that worker.
+    const resumed = await api.__ui.supervisor.start({ ...demoSpec(api.__ui.context.extensionPath, wb.path), name: 'WT Beta again' });
+    assert.equal(resumed.status, 'started');
+    assert.equal((await api.__ui.worktrees.actions.discard({ workerId: b }, async () => true)).status, 'running', 'discarded a worktree another worker runs in');
+    assert.ok(fs.existsSync(wb.path));
+    await stopAll();
     let asked = '';
     const declined = await api.__ui.worktrees.actions.discard({ workerId: b }, async (m) => { asked = m; return false; });
     assert.equal(declined.status, 'cancelled');

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { StartResult, Supervisor, WorkerSpec } from '../../core/api';
+import type { StartResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import type { WorktreeCore, WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
 import { baseUri } from './baseContent';
 
@@ -71,11 +71,25 @@ export class WorktreeActions {
     return e;
   }
 
+  /**
+   * The live worker working in this worktree: its own, or another started in its folder (a
+   * resumed session keeps the folder it ran in, under a new worker id).
+   */
+  private occupant(e: WorktreeEntry): WorkerState | null {
+    const live = (s: WorkerState) => s.status === 'running' || s.status === 'starting';
+    const own = this.s.supervisor.state(e.workerId);
+    if (own.status !== 'not_found' && live(own.state)) return own.state;
+    const within = (dir: string) => {
+      const rel = path.relative(e.worktree.path, dir);
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    };
+    return this.s.supervisor.list().find((s) => live(s) && within(s.cwd)) ?? null;
+  }
+
   /** A worker that is writing or waits for an answer: merging or discarding now would race it. */
   private busy(e: WorktreeEntry): string | null {
-    const st = this.s.supervisor.state(e.workerId);
-    if (st.status === 'not_found') return null;
-    const s = st.state;
+    const s = this.occupant(e);
+    if (!s) return null;
     if (s.pendingInput.length) return `${s.name} waits for your answer; answer it first`;
     if (s.streaming || s.compacting || s.status === 'starting') return `${s.name} is working; wait for its turn to end (or abort it) first`;
     return null;
@@ -167,9 +181,9 @@ export class WorktreeActions {
   async discard(arg: unknown, confirm?: (message: string) => Promise<boolean>): Promise<{ status: string; message?: string }> {
     const e = this.entry(arg);
     if (!e) return { status: 'not_found' };
-    const st = this.s.supervisor.state(e.workerId);
-    if (st.status !== 'not_found' && (st.state.status === 'running' || st.state.status === 'starting')) {
-      error(`stop ${st.state.name} before discarding its worktree: it still runs in it.`);
+    const occupant = this.occupant(e);
+    if (occupant) {
+      error(`stop ${occupant.name} before discarding this worktree: it still runs in it.`);
       return { status: 'running' };
     }
     const core = this.s.core();
