@@ -132,7 +132,19 @@ describe('UI history', function () {
     const twice = await run('rpcWorkers.history.resume', { sessionId });
     assert.equal(twice.status, 'live', `a second worker on one conversation: ${JSON.stringify(twice)}`);
     assert.equal(twice.workerId, again);
+    const went = ui.past.sessionOf(again)!;
     await run('rpcWorkers.stop', { workerId: again });
+    // Resumed again from the older session: the conversation went on in the newer one, so that
+    // one goes on (its turns and log), not the older part of it.
+    await waitFor(api, 'the resumed session among the past sessions', () => {
+      void ui.past.load();
+      return ui.past.sessions().find((s) => s.id === went && s.status === 'ended');
+    });
+    const third = await run('rpcWorkers.history.resume', { sessionId });
+    assert.equal(third.status, 'resumed', JSON.stringify(third));
+    assert.equal(third.sessionId, went, 'the older part of the conversation was resumed, not where it went on');
+    assert.match(await demoTurn(api, third.workerId!, 'and now?'), /2 earlier prompts\b/);
+    await run('rpcWorkers.stop', { workerId: third.workerId });
 
     // Delete: asks (here confirmed by the argument), removes the files.
     const dir = ui.supervisor.history!.store.dir;

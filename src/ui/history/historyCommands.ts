@@ -172,8 +172,12 @@ export class HistoryCommands extends Disposable {
   }
 
   /** Start a worker on the session's conversation; its log shows the earlier events first. */
-  async resumeSession(session: SessionSummary, automatic: boolean): Promise<HistoryResult> {
+  async resumeSession(asked: SessionSummary, automatic: boolean): Promise<HistoryResult> {
     if (!isTrusted()) return refuseUntrusted();
+    // A session resumed before went on in the session that resumed it: the conversation is that
+    // one's now (its turns, its log), so that is what goes on, not the older part of it.
+    const session = this.newestOf(asked);
+    if (session !== asked) this.s.log.info(`resuming ${asked.id} as ${session.id}, the session its conversation went on in`);
     if (session.status === 'live') return this.fail(`"${session.name}" is still running in another window`, { status: 'live', sessionId: session.id });
     const record = this.s.past.resumeRecord(session.id);
     if (!record) return this.fail(`"${session.name}" cannot be resumed: its worker kept no conversation to return to (pi without a session folder, or a worker that offers no sessions)`, { status: 'unsupported', sessionId: session.id });
@@ -207,6 +211,19 @@ export class HistoryCommands extends Disposable {
       this.s.selection.set(r.workerId);
     }
     return { status: 'resumed', sessionId: session.id, workerId: r.workerId };
+  }
+
+  /** The last session of the chain `session` was resumed into (itself when it was not), that can be resumed. */
+  private newestOf(session: SessionSummary): SessionSummary {
+    let newest = session;
+    const seen = new Set([session.id]);
+    for (let into = this.s.past.resumeRecord(session.id)?.resumedInto; into && !seen.has(into); into = this.s.past.resumeRecord(into)?.resumedInto) {
+      seen.add(into);
+      const next = this.s.past.summary(into);
+      if (!next || !this.s.past.resumeRecord(into)) break;
+      newest = next;
+    }
+    return newest;
   }
 
   /** After a reload: resume what the window's end interrupted (rpcWorkers.history.resumeInterrupted). */
