@@ -95,6 +95,8 @@ export type EventListener = (workerId: string, event: AgentEvent) => void;
 export type OutputKind = 'stderr' | 'stdout' | 'protocol' | 'trace';
 export type OutputListener = (workerId: string, kind: OutputKind, text: string) => void;
 export type StateListener = (state: WorkerState) => void;
+/** A worker the supervisor let go (its Stop is over): lists drop it. */
+export type RemovedListener = (workerId: string) => void;
 
 /** Owns every worker: starts them within the limits, runs the verbs, and fans out what they say. */
 export interface Supervisor {
@@ -137,6 +139,8 @@ export interface Supervisor {
   onEvent(listener: EventListener): () => void;
   onState(listener: StateListener): () => void;
   onOutput(listener: OutputListener): () => void;
+  /** After a Stop, once the worker is no longer listed: its last state came before (once a status), and a worker that had exited already gets none from its Stop. */
+  onRemoved(listener: RemovedListener): () => void;
   readonly limits: SupervisorLimits;
   /**
    * The persisted history: null when no `historyDir` was given, or it could not be used (then

@@ -49,9 +49,9 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     if (!worker) return { status: 'not_found', workerId, ms: 0 };
     const result = await worker.stop();
     workers.delete(workerId);
-    // Said once more now that it is gone: a worker that had exited already emits nothing on its
-    // stop, and a view that listed the workers on its stopped state still had it in the list.
-    fanout.emitState(worker);
+    // A worker that had exited already says nothing on its Stop, and a live one's stopped state
+    // comes while it is still listed: lists learn here that it is gone.
+    fanout.emitRemoved(workerId);
     await containment.untrack(workerId, worker);
     stoppedIds.add(workerId);
     if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
@@ -86,6 +86,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     onEvent: (listener) => subscribe(eventListeners, listener),
     onState: (listener) => subscribe(stateListeners, listener),
     onOutput: (listener) => subscribe(outputListeners, listener),
+    onRemoved: (listener) => subscribe(fanout.removedListeners, listener),
     history: history && { store: history.store, sessionOf: (workerId) => history.sessionOf(workerId) },
     historyError,
     async dispose() {

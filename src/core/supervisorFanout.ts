@@ -1,7 +1,7 @@
 // The supervisor's fan-out: event, state and output listeners, each run synchronously on the
 // event path; one that throws is reported and the others still run. Events and states are
 // written to the history first.
-import type { EventListener, OutputListener, StateListener } from './api';
+import type { EventListener, OutputListener, RemovedListener, StateListener } from './api';
 import type { AgentEvent } from './events/agentEvent';
 import { describeCut } from './events/cutEvent';
 import type { SupervisorHistory } from './history/supervisorHistory';
@@ -11,16 +11,19 @@ export interface Fanout {
   eventListeners: EventListener[];
   stateListeners: StateListener[];
   outputListeners: OutputListener[];
+  removedListeners: RemovedListener[];
   subscribe<T>(list: T[], listener: T): () => void;
   emitEvent(worker: Worker, event: AgentEvent, line?: Buffer): void;
   emitState(worker: Worker): void;
   emitOutput: OutputListener;
+  emitRemoved: RemovedListener;
 }
 
 export function createFanout(history: SupervisorHistory | null): Fanout {
   const eventListeners: EventListener[] = [];
   const stateListeners: StateListener[] = [];
   const outputListeners: OutputListener[] = [];
+  const removedListeners: RemovedListener[] = [];
   const subscribe = <T>(list: T[], listener: T) => {
     list.push(listener);
     return () => {
@@ -63,5 +66,14 @@ export function createFanout(history: SupervisorHistory | null): Fanout {
     }
   };
 
-  return { eventListeners, stateListeners, outputListeners, subscribe, emitEvent, emitState, emitOutput };
+  const emitRemoved: RemovedListener = (workerId) => {
+    for (const listener of removedListeners) {
+      try {
+        listener(workerId);
+      } catch (error) {
+        process.emitWarning(`onRemoved listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
+  return { eventListeners, stateListeners, outputListeners, removedListeners, subscribe, emitEvent, emitState, emitOutput, emitRemoved };
 }

@@ -53,6 +53,7 @@ export class RpcWorkersExtension extends Disposable {
   private readonly changes: ProposedChanges;
   /** The agents' permission questions, one on screen at a time. */
   readonly questions: QuestionQueue;
+  readonly contextKeys: ContextKeys;
   private current: Settings;
   settingErrors: string[] = [];
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
@@ -111,7 +112,7 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
       worktreePlacer: (spec) => this.worktrees.actions.place(spec),
     }));
-    this._register(new ContextKeys(this.supervisor));
+    this.contextKeys = this._register(new ContextKeys(this.supervisor));
     this._register(registerHostTerminal(this.supervisor, (id) => this.eventLog.lookup(id)));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);

@@ -258,6 +258,6 @@ describe('UI commands', function () {
     const sent = nextEvent(api, r.workerId, 'prompt_sent');
     assert.equal((await api.prompt(r.workerId, 'from another extension')).status, 'accepted');
     assert.equal((await sent).source, 'api');
-    assert.deepEqual(Object.keys(api).sort(), ['abort', 'compact', 'events', 'exportHtml', 'exportMarkdown', 'forgetAllowed', 'fork', 'limits', 'list', 'newSession', 'onEvent', 'onOutput', 'onState', 'prompt', 'redirect', 'setMode', 'setModel', 'start', 'state', 'stop', 'stopAll']);
+    assert.deepEqual(Object.keys(api).sort(), ['abort', 'compact', 'events', 'exportHtml', 'exportMarkdown', 'forgetAllowed', 'fork', 'limits', 'list', 'newSession', 'onEvent', 'onOutput', 'onRemoved', 'onState', 'prompt', 'redirect', 'setMode', 'setModel', 'start', 'state', 'stop', 'stopAll']);
   });
 });

@@ -146,11 +146,14 @@ describe('UI history', function () {
     assert.match(await demoTurn(api, third.workerId!, 'and now?'), /2 earlier prompts\b/);
     await run('rpcWorkers.stop', { workerId: third.workerId });
 
-    // Delete: asks (here confirmed by the argument), removes the files.
+    // Delete: asks (here confirmed by the argument), removes the files, and closes its read-only tab.
+    const reopened = await run('rpcWorkers.history.openLog', { sessionId });
+    assert.ok(ui.eventLog.panelSessions.some((p) => p.workerId === reopened.workerId), 'no tab of the session to close');
     const dir = ui.supervisor.history!.store.dir;
     assert.ok(fs.readdirSync(dir).some((f) => f.startsWith(sessionId)));
     assert.equal((await run('rpcWorkers.history.delete', { sessionId, confirm: true })).status, 'deleted');
     assert.ok(!fs.readdirSync(dir).some((f) => f.startsWith(sessionId)), 'files of the deleted session remain');
+    await waitFor(api, 'the deleted session\'s tab to close', () => !ui.eventLog.panelSessions.some((p) => p.workerId === reopened.workerId));
     assert.equal(ui.past.summary(sessionId), undefined);
   });
 

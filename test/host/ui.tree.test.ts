@@ -21,7 +21,7 @@ function fakeState(over: Partial<WorkerState> = {}): WorkerState {
 
 function fakeHost(states: WorkerState[]): Supervisor {
   const none = () => () => {};
-  return { list: () => states, onState: none, onEvent: none, onOutput: none } as unknown as Supervisor;
+  return { list: () => states, onState: none, onEvent: none, onOutput: none, onRemoved: none } as unknown as Supervisor;
 }
 
 describe('UI Sessions tree', function () {
@@ -203,6 +203,18 @@ describe('UI Sessions tree', function () {
     // Its turns and files, asked for by a view that has not caught up, are still drawn empty.
     assert.equal(tree.getTreeItem({ kind: 'files', workerId: 'w-fake' }).label, '(gone)');
     tree.dispose();
+  });
+
+  it('Stop on a worker that had exited by itself takes its row away, and the last Stop greys Stop All out', async () => {
+    const id = await startDemo(api, 'Exits by itself');
+    const pid = state(api, id).pid!;
+    process.kill(pid, 'SIGKILL');
+    await waitFor(api, 'the worker to have failed', () => state(api, id).status === 'failed');
+    const row = () => api.__ui.tree.getChildren().some((n) => n.kind === 'worker' && n.workerId === id);
+    assert.ok(row(), 'the failed worker is listed until it is stopped');
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('rpcWorkers.stop', { workerId: id })).status, 'stopped');
+    await waitFor(api, 'its row to leave the Sessions view', () => !row());
+    await waitFor(api, 'hasWorkers to be false once no worker is left', () => api.__ui.contextKeys.value('rpcWorkers.hasWorkers') === false);
   });
 
   it('a failed worker shows the error icon and its last error in the tooltip; worker text is escaped', async () => {

@@ -128,7 +128,7 @@ for (const dialect of ['tau', 'pi'] as const) {
     });
 
     for (const how of ['running', 'exited by itself'] as const) {
-      it(`stopping a worker ${how}: the last state said of it comes once it is no longer listed`, async () => {
+      it(`stopping a worker ${how}: onRemoved says it is gone once it is no longer listed`, async () => {
         const started = await start();
         if (how === 'exited by itself') {
           const exited = waitFor(supervisor, id!, ofType('worker_exit'));
@@ -136,11 +136,11 @@ for (const dialect of ['tau', 'pi'] as const) {
           await exited;
         }
         const listed: boolean[] = [];
-        supervisor.onState((s) => {
-          if (s.workerId === id) listed.push(supervisor.list().some((w) => w.workerId === id));
+        supervisor.onRemoved((workerId) => {
+          if (workerId === id) listed.push(supervisor.list().some((w) => w.workerId === id));
         });
         assert.equal((await supervisor.stop(id!)).status, 'stopped');
-        assert.equal(listed.at(-1), false, `what the listeners saw, listed or not: ${listed.join(', ')}`);
+        assert.deepEqual(listed, [false], 'removed once, and no longer listed then');
       });
     }
 

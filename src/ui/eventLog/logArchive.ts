@@ -87,12 +87,6 @@ export class LogArchive {
 
   /** A worker stopped: its log is kept so that it can still be shown after the supervisor forgets it. */
   retire(state: WorkerState): void {
-    // Said once more after the supervisor let it go (no events left to read): what was kept at its end stays.
-    const kept = this.retired.get(state.workerId);
-    if (kept && this.live.state(state.workerId).status === 'not_found') {
-      this.retired.set(state.workerId, { state, events: kept.events });
-      return;
-    }
     this.retired.set(state.workerId, { state, events: this.live.events(state.workerId) });
   }
 

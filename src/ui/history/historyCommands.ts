@@ -264,7 +264,11 @@ export class HistoryCommands extends Disposable {
       if (choice !== 'Delete') return { status: 'cancelled', sessionId: session.id };
     }
     const r = await this.edit(session, () => this.store()!.delete(session.id));
-    if (r.status === 'deleted') await this.s.past.forget(session.id);
+    if (r.status === 'deleted') {
+      await this.s.past.forget(session.id);
+      // Its read-only tabs would show a log whose file is gone (Load older: ENOENT).
+      for (const p of this.s.eventLog.panelSessions) if (p.workerId === `${PAST_KEY}${session.id}`) p.panel?.dispose();
+    }
     return r;
   }
 

@@ -56,6 +56,8 @@ export class PastSessions extends Disposable {
       // A worker that ends becomes a past session; its summary is final at its end.
       if (s.status !== 'running' && s.status !== 'starting') this.relist.schedule();
     })));
+    // A worker let go (Stop on one that had exited already says no state): its session is past now.
+    this._register(toDisposable(host.onRemoved(() => this.relist.schedule())));
   }
 
   /** The start spec of a worker this window started (LazySupervisor reports each). */

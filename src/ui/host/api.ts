@@ -36,5 +36,6 @@ export function createApi(supervisor: Supervisor, opts: { trusted(): boolean; un
     onEvent: (l) => supervisor.onEvent(l),
     onState: (l) => supervisor.onState(l),
     onOutput: (l) => supervisor.onOutput(l),
+    onRemoved: (l) => supervisor.onRemoved(l),
   };
 }

@@ -3,7 +3,7 @@
 // extension starts with this stand-in, which holds the listeners and answers for a supervisor
 // with no workers, and loads the core on the first start(). No worker logic lives here.
 import type {
-  EventListener, SupervisorLimits, OutputListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
+  EventListener, SupervisorLimits, OutputListener, RemovedListener, PromptOptions, Provenance, StateListener, StateResult, Supervisor, WorkerSpec, WorkerState,
 } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 // The leaf with the numbers only: the core itself is not loaded here.
@@ -36,6 +36,7 @@ export class LazySupervisor implements Supervisor {
   private readonly events_ = new Set<EventListener>();
   private readonly states = new Set<StateListener>();
   private readonly outputs = new Set<OutputListener>();
+  private readonly removed = new Set<RemovedListener>();
   private readonly preliminary: SupervisorLimits;
 
   constructor(
@@ -71,6 +72,7 @@ export class LazySupervisor implements Supervisor {
       real.onEvent(fanOut(this.events_, 'onEvent', warn) as EventListener);
       real.onState(fanOut(this.states, 'onState', warn) as StateListener);
       real.onOutput(fanOut(this.outputs, 'onOutput', warn) as OutputListener);
+      real.onRemoved(fanOut(this.removed, 'onRemoved', warn) as RemovedListener);
       this.real = real;
     }
     return this.real;
@@ -167,10 +169,16 @@ export class LazySupervisor implements Supervisor {
     return () => this.outputs.delete(listener);
   }
 
+  onRemoved(listener: RemovedListener): () => void {
+    this.removed.add(listener);
+    return () => this.removed.delete(listener);
+  }
+
   async dispose(): Promise<void> {
     await this.real?.dispose();
     this.events_.clear();
     this.states.clear();
     this.outputs.clear();
+    this.removed.clear();
   }
 }

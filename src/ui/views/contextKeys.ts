@@ -10,12 +10,18 @@ export class ContextKeys extends Disposable {
   constructor(private readonly supervisor: Supervisor) {
     super();
     this._register(toDisposable(supervisor.onState(() => queueMicrotask(() => this.update()))));
+    this._register(toDisposable(supervisor.onRemoved(() => this.update())));
     this.update();
   }
 
+  /** The value last set for `key` (the host tests read it). */
+  value(key: string): boolean | undefined {
+    return this.last.get(key);
+  }
+
   update(): void {
-    // host.list() after the state change: a stopped worker is gone from it only after its
-    // stopped state was emitted, so the microtask above runs this once more than strictly needed.
+    // host.list() after the state change. A stopped worker leaves the list only after its
+    // stopped state (and a Stop of one that had exited says no state): onRemoved is when it has.
     for (const [key, value] of Object.entries(contextValues(this.supervisor.list()))) {
       if (this.last.get(key) === value) continue;
       this.last.set(key, value);

@@ -98,6 +98,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     this.view = make ? this._register(make(this)) : undefined;
     this._register(this.refresh);
     this._register(toDisposable(supervisor.onState(() => this.refresh.schedule())));
+    this._register(toDisposable(supervisor.onRemoved(() => this.refresh.schedule())));
     this._register(toDisposable(supervisor.onEvent((_id, e) => {
       if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
       else if (e.turn?.opens || e.turn?.ends || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();

@@ -22,6 +22,7 @@ export class WorkersStatusBar extends Disposable {
     this.notices.command = 'rpcWorkers.sessions.focus';
     this._register(this.update);
     this._register(toDisposable(supervisor.onState(() => this.update.schedule())));
+    this._register(toDisposable(supervisor.onRemoved(() => this.update.schedule())));
     this.render();
   }
 
