@@ -61,7 +61,7 @@ describe('ui event log archive', () => {
     assert.equal(m.size, 3);
   });
 
-  it('a log an open tab shows is kept beyond the bound: a ninth past session does not empty the first one\'s tab', () => {
+  it("a log an open tab shows is kept beyond the bound: a ninth past session does not empty the first one's tab", () => {
     const shown = new Set(['past:0']);
     const archive = new LogArchive(liveLogs(), (key) => shown.has(key));
     for (let i = 0; i <= LOGS_KEPT; i++) archive.addPast(`past:${i}`, st(`past:${i}`, { status: 'stopped' }), [ev(i)], 'a past session');

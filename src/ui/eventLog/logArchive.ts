@@ -17,7 +17,10 @@ export const LOGS_KEPT = 8;
 export class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
 
-  constructor(readonly capacity: number, private readonly pinned: (key: K) => boolean = () => false) {}
+  constructor(
+    readonly capacity: number,
+    private readonly pinned: (key: K) => boolean = () => false,
+  ) {}
 
   get size(): number {
     return this.map.size;
@@ -79,7 +82,10 @@ export class LogArchive {
   private readonly earlier: BoundedMap<string, PastLog>;
 
   /** `shown`: whether an open log tab or view shows the log of this key (kept beyond the bound while it does). */
-  constructor(private readonly live: LiveLogs, shown: (key: string) => boolean = () => false) {
+  constructor(
+    private readonly live: LiveLogs,
+    shown: (key: string) => boolean = () => false,
+  ) {
     this.retired = new BoundedMap(LOGS_KEPT, shown);
     this.past = new BoundedMap(LOGS_KEPT, shown);
     this.earlier = new BoundedMap(LOGS_KEPT, shown);
