@@ -30,9 +30,6 @@ export class QuestionQueue extends Disposable {
   private readonly waiting: Question[] = [];
   private readonly aside: Question[] = [];
   private showing: Question | null = null;
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
-  /** A question was asked, shown, put aside or ended (the host tests wait on it). */
-  readonly onDidChange = this._onDidChange.event;
 
   constructor(private readonly show: ShowQuestion, private readonly notify: NotifyAside = (m, ...c) => vscode.window.showWarningMessage(m, ...c)) {
     super();
@@ -81,7 +78,6 @@ export class QuestionQueue extends Disposable {
   }
 
   private next(): void {
-    this._onDidChange.fire();
     if (this.showing || this.waiting.length === 0 || this.isDisposed) return;
     const q = this.waiting.shift()!;
     this.showing = q;
@@ -104,7 +100,6 @@ export class QuestionQueue extends Disposable {
       } else if (choice === DISMISS) {
         this.remove(q);
         q.answer({ cancelled: true });
-        this._onDidChange.fire();
       }
     });
   }
@@ -114,7 +109,6 @@ export class QuestionQueue extends Disposable {
       const i = list.indexOf(q);
       if (i !== -1) {
         list.splice(i, 1);
-        this._onDidChange.fire();
         return true;
       }
     }
