@@ -44,36 +44,21 @@ export function createFanout(history: SupervisorHistory | null): Fanout {
       }
     }
   };
+  /** Every listener of `list` with `args`; one that throws is reported as `what`'s, and the others still run. */
+  const tell = <A extends unknown[]>(list: ((...args: A) => void)[], what: string, ...args: A) => {
+    for (const listener of list) {
+      try {
+        listener(...args);
+      } catch (error) {
+        process.emitWarning(`${what} listener threw: ${(error as Error).stack ?? error}`);
+      }
+    }
+  };
   const emitState = (worker: Worker) => {
     history?.state(worker);
-    if (stateListeners.length === 0) return;
-    const state = worker.state();
-    for (const listener of stateListeners) {
-      try {
-        listener(state);
-      } catch (error) {
-        process.emitWarning(`onState listener threw: ${(error as Error).stack ?? error}`);
-      }
-    }
+    if (stateListeners.length > 0) tell(stateListeners, 'onState', worker.state());
   };
-  const emitOutput: OutputListener = (workerId, kind, text) => {
-    for (const listener of outputListeners) {
-      try {
-        listener(workerId, kind, text);
-      } catch (error) {
-        process.emitWarning(`onOutput listener threw: ${(error as Error).stack ?? error}`);
-      }
-    }
-  };
-
-  const emitRemoved: RemovedListener = (workerId) => {
-    for (const listener of removedListeners) {
-      try {
-        listener(workerId);
-      } catch (error) {
-        process.emitWarning(`onRemoved listener threw: ${(error as Error).stack ?? error}`);
-      }
-    }
-  };
+  const emitOutput: OutputListener = (workerId, kind, text) => tell(outputListeners, 'onOutput', workerId, kind, text);
+  const emitRemoved: RemovedListener = (workerId) => tell(removedListeners, 'onRemoved', workerId);
   return { eventListeners, stateListeners, outputListeners, removedListeners, subscribe, emitEvent, emitState, emitOutput, emitRemoved };
 }

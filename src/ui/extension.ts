@@ -113,7 +113,7 @@ export class RpcWorkersExtension extends Disposable {
       worktreePlacer: (spec) => this.worktrees.actions.place(spec),
     }));
     this.contextKeys = this._register(new ContextKeys(this.supervisor));
-    this._register(registerHostTerminal(this.supervisor, (id) => this.eventLog.lookup(id)));
+    this._register(registerHostTerminal(this.supervisor, this.eventLog));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
     this.attention = connectAttention({ supervisor: this.supervisor, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register });

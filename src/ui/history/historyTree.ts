@@ -7,9 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionSummary } from '../../core/history/format';
 import { duration } from '../../protocol/words';
 import type { PastSessions } from './pastSessions';
-
-/** A past session's dialect as its tooltip names it. */
-const DIALECT_NAMES: Record<string, string> = { tau: 'τ', pi: 'pi', acp: 'ACP' };
+import { DIALECT_TITLES } from '../../core/dialectName';
 import { endWords, lastTurnWords, pastDescription } from './words';
 
 export type PastNode =
@@ -122,7 +120,7 @@ export class HistoryTreePart {
     const last = lastTurnWords(s);
     row('Turns', `${s.turns}${last ? ` (last: ${last})` : ''}`);
     row('Files touched', String(s.filesTouched.length));
-    row('Worker', `${DIALECT_NAMES[s.dialect] ?? s.dialect}${s.workerVersion ? ` ${s.workerVersion}` : ''}${s.model ? ` · ${s.model}` : ''}`);
+    row('Worker', `${DIALECT_TITLES[s.dialect]}${s.workerVersion ? ` ${s.workerVersion}` : ''}${s.model ? ` · ${s.model}` : ''}`);
     row('Folder', s.cwd);
     row('Events kept', `${s.events}${s.lost ? ` (${s.lost} lost: ${s.lastError ?? 'write failed'})` : ''}`);
     if (s.evictedEvents) row('Oldest events removed', `${s.evictedEvents.events} (history bound)`);

@@ -13,16 +13,17 @@ import { TerminalFeed } from './terminalFeed';
 const showArg = lazySchema(() => z.object({ workerId: z.string().check(z.minLength(1)), terminalId: z.string().check(z.minLength(1)) }));
 
 /**
- * `logOf`: a log as the Event Log holds it (a live worker's, a stopped one's kept, a past
- * session's), so that a command of a worker that is gone still shows what it wrote.
+ * `logs`: the logs as the Event Log holds them (a live worker's, a stopped one's kept, a past
+ * session's), so that a command of a worker that is gone still shows what it wrote. Its state is
+ * read without its events: reading a live worker's events decodes its store.
  */
-export function registerHostTerminal(supervisor: Supervisor, logOf: (workerId: string) => { state: WorkerState; events: AgentEvent[] } | undefined): vscode.Disposable {
+export function registerHostTerminal(supervisor: Supervisor, logs: { lookup(workerId: string): { events: AgentEvent[] } | undefined; stateOf(workerId: string): WorkerState | undefined }): vscode.Disposable {
   return vscode.commands.registerCommand(COMMANDS.showHostTerminal, (raw: unknown) => {
     const arg = showArg.safeParse(raw);
     if (!arg.success) return { status: 'error', error: 'invalid argument: workerId and terminalId are needed' };
     const { workerId, terminalId } = arg.data;
-    const events = () => logOf(workerId)?.events ?? [];
-    const name = logOf(workerId)?.state.name ?? workerId;
+    const events = () => logs.lookup(workerId)?.events ?? [];
+    const name = logs.stateOf(workerId)?.name ?? workerId;
     const started = events().find((e) => e.type === 'terminal' && (e.data as { terminalId?: unknown } | null)?.terminalId === terminalId);
     if (!started) return { status: 'not_found', error: `no host terminal ${terminalId} of ${name} in its log` };
     const command = String((started.data as { command?: unknown }).command ?? '');

@@ -81,7 +81,7 @@ export class QuestionQueue extends Disposable {
     if (this.showing || this.waiting.length === 0 || this.isDisposed) return;
     const q = this.waiting.shift()!;
     this.showing = q;
-    void this.show(q.req, q.workerName).then((a) => a, (): PermissionAnswer => ({ cancelled: true })).then((a) => {
+    void this.show(q.req, q.workerName).catch((): PermissionAnswer => ({ cancelled: true })).then((a) => {
       this.showing = null;
       if (a !== 'aside') q.answer(a);
       else if (!q.req.signal.aborted) this.putAside(q);
