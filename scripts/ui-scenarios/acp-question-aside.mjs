@@ -1,7 +1,8 @@
 // A question put aside, as a person meets it: the fake ACP agent asks before a command, the person
 // opens the Command Palette over the question (VS Code shows one quick input at a time), and the
 // question is not answered for them: a notification says the worker waits, its Answer… brings the
-// question back (as does the log's Answer… on the question), and the answer reaches the agent. Saves docs/screenshots/acp-question-aside*.png.
+// question back (as does the log's Answer… on the question), and the answer reaches the agent.
+// Saves docs/screenshots/acp-question-aside*.png.
 import { screenshot, runScenario } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow } from './lib/demo.mjs';
 import { startFakeAcp } from './lib/fakeAcp.mjs';

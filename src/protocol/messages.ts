@@ -32,11 +32,11 @@ export const webviewMessageSchema = lazySchema(() => z.discriminatedUnion('type'
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
   /** A log read from the history a page at a time (a past session's, a resumed worker's earlier ones): the page before, or the newest again. */
   z.object({ type: z.literal('pastPage'), workerId: id(), to: z.enum(['older', 'newest']) }),
-  /** A tool call's change, opened in VS Code's diff editor. */
   /** The agents' questions put aside, on screen again (an open question's Answer…). */
   z.object({ type: z.literal('answerQuestions') }),
   /** A host terminal's output, shown in a VS Code terminal. */
   z.object({ type: z.literal('showTerminal'), workerId: id(), terminalId: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  /** A tool call's change, opened in VS Code's diff editor. */
   z.object({ type: z.literal('openChange'), workerId: id(), path: z.string().check(z.maxLength(4096)), oldText: z.nullable(z.string()), newText: z.string() }),
   /** What the webview holds once it has drawn everything it was sent (for tests and diagnostics). */
   z.object({ type: z.literal('rendered'), workerId: z.nullable(z.string()), events: count(), entries: count(), rows: count(), domNodes: count(), frames: z.optional(count()), rafFrames: z.optional(count()),

@@ -1,8 +1,8 @@
 // The logs the event log can show with no worker behind them, or with more than its worker holds:
 // a stopped worker's (kept after the supervisor forgets it), a past session's read back from the
 // history, and the earlier sessions a resumed worker carries on. Each is kept in one bounded map
-// (the newest LOGS_KEPT, and any an open tab shows), so nothing here grows with the window's age. No VS Code here: a unit
-// test holds it (test/unit/ui.logArchive.test.ts).
+// (the newest LOGS_KEPT, and any an open tab shows), so nothing here grows with the window's
+// age. No VS Code here: a unit test holds it (test/unit/ui.logArchive.test.ts).
 import type { StateResult, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { PastLog } from './pastLog';
