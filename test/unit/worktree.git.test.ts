@@ -241,6 +241,17 @@ describe('worktree per worker (real git)', function () {
     assert.equal((await mergeWorktree(wt, { into: wt.path })).status, 'error');
   });
 
+  it('discard counts the commits an agent made on a detached HEAD in its worktree (no branch holds them)', async () => {
+    const wt = await created(repo, 'w');
+    sh(wt.path, 'checkout', '-q', '--detach');
+    writeFileSync(path.join(wt.path, 'b.txt'), 'bee\ndetached\n');
+    sh(wt.path, 'commit', '-q', '-am', 'made while detached');
+    const p = await previewDiscard(wt);
+    if (p.status !== 'ok') return assert.fail(p.reason);
+    assert.deepEqual(p.unmergedCommits.map((c) => c.subject), ['made while detached']);
+    assert.equal(p.nothingLost, false);
+  });
+
   it('a merged worker loses nothing on discard', async () => {
     const wt = await created(repo, 'w');
     writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');

@@ -12,7 +12,7 @@ export interface DiscardPreview {
   branch: string;
   /** Changes not committed on the branch (untracked files included). */
   uncommitted: ChangedFile[];
-  /** Commits on the branch that no other branch holds, newest first. */
+  /** Commits on the branch or the worktree's HEAD that no other branch holds, newest first. */
   unmergedCommits: Array<{ commit: string; subject: string }>;
   /** Nothing would be lost: no uncommitted change, no commit only this branch has. */
   nothingLost: boolean;
@@ -28,7 +28,9 @@ export async function previewDiscard(wt: WorkerWorktree): Promise<PreviewResult>
   if (!head.ok) return fail(gitFailure(head, `reading ${wt.path}`));
   const changes = await listChanges(wt.path, head.stdout.trim());
   if (changes.status !== 'ok') return fail(changes.reason);
-  const log = await git(wt.path, ['log', '-z', '--format=%H%x1f%s', `refs/heads/${wt.branch}`, '--not', `--exclude=${wt.branch}`, '--branches']);
+  // HEAD as well as the branch: an agent that detached HEAD in its worktree and committed there
+  // has commits no branch holds, and removing the worktree loses them.
+  const log = await git(wt.path, ['log', '-z', '--format=%H%x1f%s', 'HEAD', `refs/heads/${wt.branch}`, '--not', `--exclude=${wt.branch}`, '--branches']);
   if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
   const unmergedCommits = zFields(log.stdout).map((l) => {
     const [commit, subject] = l.split('\x1f');
