@@ -230,6 +230,17 @@ describe('ACP: files through the host', () => {
     });
   });
 
+  describe('a command that leaves a job in the background', () => {
+    it('wait_for_exit answers when the command exits, though its background job holds the output; release ends the job', async () => {
+      const id = await start();
+      const token = `rpc-hands-bg-${process.pid}`;
+      const r = turn(id, `term: echo first; python3 -c "import time; time.sleep(600)" ${token} &`);
+      const said = await Promise.race([r.then((x) => x.said), new Promise<string>((ok) => setTimeout(() => ok('hung: no answer to wait_for_exit'), 10_000).unref())]);
+      assert.equal(said, `exit 0: ${JSON.stringify('first\n')}`);
+      await waitUntil(() => withToken(token).length === 0, 'the background job to be ended by the release', 5_000);
+    });
+  });
+
   describe('the guard as a wall', () => {
     it('a write through the host outside the policy is refused before anything is written, shown as a blocked call; one inside lands', async () => {
       const id = await start({ guard: { allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [] } });

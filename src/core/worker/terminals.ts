@@ -37,12 +37,18 @@ type ExitStatus = { exitCode: number | null; signal: string | null };
 
 /** How often output is said in the tool's row at most; a chatty command is not an event per chunk. */
 const STREAM_MS = 50;
+/** After the command's exit, how long its output may take to drain when something else still holds the pipe. */
+const DRAIN_MS = 100;
 
 class Terminal {
   output = '';
   truncated = false;
   exit: ExitStatus | null = null;
+  /** The command itself ended, and its output drained (or DRAIN_MS passed): wait_for_exit's answer. */
   readonly exited: Promise<ExitStatus>;
+  /** Nothing holds its output any more: the command and every process that kept its stdout ended. */
+  private readonly closed: Promise<void>;
+  private isClosed = false;
   /** The descendants seen so far, so that one that left the group is still ended. */
   private seen: ProcInfo[] = [];
   toolCallId: string | null = null;
@@ -52,11 +58,25 @@ class Terminal {
     const take = (chunk: Buffer) => this.append(chunk.toString('utf8'));
     child.stdout?.on('data', take);
     child.stderr?.on('data', take);
+    this.closed = new Promise((resolve) => {
+      const done = () => {
+        this.isClosed = true;
+        resolve();
+      };
+      child.on('close', done);
+      child.on('error', done);
+    });
     this.exited = new Promise((resolve) => {
-      child.on('close', (code, signal) => {
-        this.exit = { exitCode: code, signal };
-        this.flush();
-        resolve(this.exit);
+      // On the command's own exit, not its output's close: a job it left in the background
+      // (`server &`) keeps the output open for as long as it runs, and a terminal's command has
+      // exited when its process has. Output still in the pipe comes first.
+      child.on('exit', (code, signal) => {
+        const status = { exitCode: code, signal };
+        void Promise.race([this.closed, new Promise((r) => setTimeout(r, DRAIN_MS).unref())]).then(() => {
+          this.exit = status;
+          this.flush();
+          resolve(status);
+        });
       });
       child.on('error', (error) => {
         this.append(`${error.message}\n`);
@@ -86,8 +106,9 @@ class Terminal {
     this.say(this);
   }
 
+  /** Something of it may still run: the command, or a job it left holding its output. */
   get running(): boolean {
-    return this.exit === null;
+    return !this.isClosed;
   }
 
   /** Ends the group and every descendant seen: TERM, then KILL after the grace. */
@@ -114,11 +135,11 @@ class Terminal {
     // worker's cgroup, which ends that process where there is one).
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
-    await this.exited;
+    await this.closed;
   }
 
   private closedWithin(ms: number): Promise<boolean> {
-    return Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    return Promise.race([this.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
   }
 }
 
