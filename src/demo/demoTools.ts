@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { pathWithin } from '../core/pathWithin';
 
 /** What of the running turn a tool call uses. */
 export interface ToolTurn {
@@ -60,8 +61,7 @@ export async function runWrite(w: { path: string; content: string }, index: numb
   turn.event('tool_execution_start', { tool_call_id: id, tool_name: 'write', args: { path: w.path, content: w.content } });
   let output = `wrote ${Buffer.byteLength(w.content)} bytes to ${w.path}`;
   let isError = false;
-  const rel = relative(process.cwd(), target);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
+  if (pathWithin(process.cwd(), target) === null) {
     output = `refused: ${w.path} is outside the working folder`;
     isError = true;
   } else {

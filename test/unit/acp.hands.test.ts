@@ -116,6 +116,9 @@ describe('ACP: files through the host', () => {
     assert.match(w.said, /^write failed \(-32001\): .*outside the worker's folder/);
     assert.equal(existsSync(path.join(outside, 'planted.txt')), false);
     assert.match((await turn(id, 'read: relative.txt')).said, /ACP paths must be absolute/);
+    // A name that starts with two dots is inside: it is not a way up.
+    assert.equal((await turn(id, `write: ${path.join(dir, '..env')} = KEY=1`)).said, 'wrote');
+    assert.equal(readFileSync(path.join(dir, '..env'), 'utf8'), 'KEY=1');
   });
 
   it('a worker started with clientFiles: false is not offered the host\'s files', async () => {

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processTree } from './processTree';
+import { pathWithin } from '../pathWithin';
 
 export type CgroupSupport = { ok: true; root: string } | { ok: false; reason: string };
 
@@ -46,8 +47,9 @@ function probe(): CgroupSupport {
     if (!mount) return { ok: false, reason: 'no cgroup v2 hierarchy is mounted' };
     const own = /^0::(.*)$/m.exec(readFileSync('/proc/self/cgroup', 'utf8'))?.[1];
     if (own === undefined) return { ok: false, reason: 'this process is in no cgroup v2' };
-    const rel = path.posix.relative(mount.root, own);
-    if (rel.startsWith('..')) return { ok: false, reason: `this process's cgroup ${own} is outside the mounted ${mount.root}` };
+    // Linux only, so the platform's path is POSIX's.
+    const rel = pathWithin(mount.root, own);
+    if (rel === null) return { ok: false, reason: `this process's cgroup ${own} is outside the mounted ${mount.root}` };
     const parent = path.join(mount.point, rel);
     sweep(parent);
     const root = path.join(parent, `rpc-workers-${process.pid}-${randomUUID().slice(0, 8)}`);

@@ -9,6 +9,7 @@ import { ResponseError } from 'vscode-jsonrpc';
 import type { ClientFileAccess } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
+import { pathWithin } from '../pathWithin';
 import type { ResolvedPolicy } from '../guard/policy';
 import { GUARD_NAME } from '../guard/veto';
 import { writeVeto } from '../guard/wall';
@@ -119,8 +120,8 @@ export class ClientFiles {
     const root = physicalPath(this.site.root);
     if (!real.ok) return refuse(real.reason);
     if (!root.ok) return refuse(`the worker's folder cannot be resolved (${root.reason})`);
-    const rel = path.relative(root.path, real.path);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return refuse(`it is outside the worker's folder ${this.site.root}`);
+    // The folder itself is not a file an agent reads or writes.
+    if (!pathWithin(root.path, real.path)) return refuse(`it is outside the worker's folder ${this.site.root}`);
     return file;
   }
 }

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import type { MarkdownResult, SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
+import { pathWithin } from '../pathWithin';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { sessionMarkdown, toolDetailsFromMessages, type MarkdownMeta } from '../export/markdown';
 import type { Dialect, ProbeInfo } from '../wire/dialect';
@@ -40,8 +41,7 @@ export function checkResume(spec: WorkerSpec): string | null {
   if (!spec.sessionDir) return 'resume needs the sessionDir the session was kept in';
   if (spec.dialect === 'tau') return ref.id ? null : 'τ resumes a session by its id; the reference names none';
   if (!ref.file) return 'pi resumes a session from its file; the reference names none';
-  const rel = path.relative(path.resolve(spec.sessionDir), path.resolve(ref.file));
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return `the session file ${ref.file} is not inside sessionDir ${spec.sessionDir}`;
+  if (pathWithin(path.resolve(spec.sessionDir), path.resolve(ref.file)) === null) return `the session file ${ref.file} is not inside sessionDir ${spec.sessionDir}`;
   if (!existsSync(ref.file)) return `no session file at ${ref.file} (pi writes it after the first reply; a session with no reply has nothing to resume)`;
   return null;
 }

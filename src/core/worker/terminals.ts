@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
+import { pathWithin } from '../pathWithin';
 import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
 import { GUARD_NAME } from '../guard/veto';
@@ -240,8 +241,7 @@ export class Terminals {
     if (!path.isAbsolute(cwd)) throw new ResponseError(REFUSED, `terminal/create cwd ${JSON.stringify(cwd)} refused: ACP paths must be absolute`);
     const real = physicalPath(path.resolve(cwd));
     const root = physicalPath(this.site.root);
-    const rel = real.ok && root.ok ? path.relative(root.path, real.path) : '..';
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    if (!real.ok || !root.ok || pathWithin(root.path, real.path) === null) {
       const error = `terminal/create cwd ${JSON.stringify(cwd)} refused: it is outside the worker's folder ${this.site.root}`;
       this.site.emit({ type: 'terminal', is_error: true, error, data: { op: 'create', refused: true } });
       throw new ResponseError(REFUSED, error);

@@ -4,13 +4,14 @@
 // in the checkout move with it (an allowed path elsewhere, e.g. /tmp, stays as the person set it).
 import path from 'node:path';
 import type { WorkerSpec } from '../api';
+import { pathWithin } from '../pathWithin';
 import type { GuardSpec } from '../guard/policy';
 import type { WorkerWorktree } from './create';
 
 /** `p` under `from` moved to the same place under `to`; anything else unchanged. */
 function moved(p: string, from: string, to: string): string {
-  const rel = path.relative(from, p);
-  return rel === '' ? to : rel.startsWith('..') || path.isAbsolute(rel) ? p : path.join(to, rel);
+  const rel = pathWithin(from, p);
+  return rel === null ? p : rel === '' ? to : path.join(to, rel);
 }
 
 export function specInWorktree(spec: WorkerSpec, wt: WorkerWorktree, checkout: string): WorkerSpec {

@@ -1,7 +1,7 @@
 // How agent cards are offered and reported: the QuickPick items and the sentences for cards that
 // could not be used. Pure (no vscode), so the unit tests check the words.
-import * as path from 'node:path';
 import type { AgentCard, LoadedCards } from '../../core/cards/agentCards';
+import { pathWithin } from '../../core/pathWithin';
 
 export interface CardItem {
   label: string;
@@ -13,8 +13,7 @@ export interface CardItem {
 /** `file` relative to the workspace folder when it is inside it (shorter, and says where). */
 function shown(file: string, workspaceFolder: string | undefined): string {
   if (!workspaceFolder) return file;
-  const rel = path.relative(workspaceFolder, file);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+  return pathWithin(workspaceFolder, file) || file;
 }
 
 /**

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { StartResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
+import { pathWithin } from '../../core/pathWithin';
 import type { WorktreeCore, WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
 import { baseUri } from './baseContent';
 
@@ -79,11 +80,7 @@ export class WorktreeActions {
     const live = (s: WorkerState) => s.status === 'running' || s.status === 'starting';
     const own = this.s.supervisor.state(e.workerId);
     if (own.status !== 'not_found' && live(own.state)) return own.state;
-    const within = (dir: string) => {
-      const rel = path.relative(e.worktree.path, dir);
-      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-    };
-    return this.s.supervisor.list().find((s) => live(s) && within(s.cwd)) ?? null;
+    return this.s.supervisor.list().find((s) => live(s) && pathWithin(e.worktree.path, s.cwd) !== null) ?? null;
   }
 
   /** A worker that is writing or waits for an answer: merging or discarding now would race it. */
