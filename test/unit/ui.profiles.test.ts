@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
+import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
 
 describe('ui profiles', () => {
   it('offers the configured profiles, pi when found, and the demo worker', () => {
@@ -11,6 +11,14 @@ describe('ui profiles', () => {
     assert.deepEqual(choices.map((c) => [c.name, c.origin]), [['mine', 'settings'], ['pi', 'detected'], ['Demo worker', 'builtin']]);
     assert.deepEqual(choices[1].spec('/ws'), { dialect: 'pi', command: '/bin/pi', name: 'pi', cwd: '/ws' });
     assert.equal(profileChoices({ configured: [], extensionPath: '/ext', piPath: null }).length, 1);
+  });
+
+  it('a defaultProfile that names no profile here is said, not passed over (a typo, an agent not installed)', () => {
+    const choices = profileChoices({ configured: [{ name: 'mine', dialect: 'tau', command: 'tau' }], extensionPath: '/ext', piPath: null });
+    assert.equal(unknownDefault(choices, ''), null, 'unset: nothing to say');
+    assert.equal(unknownDefault(choices, 'mine'), null);
+    assert.equal(unknownDefault(choices, 'Demo worker'), null);
+    assert.equal(unknownDefault(choices, 'Claud'), 'rpcWorkers.defaultProfile "Claud" is not a profile here');
   });
 
   it('offers τ when ffwf-tau (or tau) is found, with its sessions in the extension storage; a τ profile may allow discovery', () => {

@@ -10,7 +10,7 @@ import { cardItems, cardProblems } from './cardItems';
 import type { ParsedArg } from './commandArgs';
 import { guardFromSettings } from '../settings/guardSpec';
 import { resolveAgentDirs } from '../settings/guardSpec';
-import { findExecutable, piChoice, profileChoices, searchDirs } from '../settings/profiles';
+import { findExecutable, piChoice, profileChoices, searchDirs, unknownDefault } from '../settings/profiles';
 import type { Settings } from '../settings/settings';
 
 export type CoreCards = Pick<typeof import('../../core/index'), 'loadAgentCards' | 'defaultAgentDirs' | 'policyFromSettings'>;
@@ -73,6 +73,8 @@ export async function startAgentWorker(p: ParsedArg, deps: AgentStartDeps): Prom
   const choices = profileChoices({ configured: settings.profiles, extensionPath: deps.extensionPath, piPath: findExecutable('pi', searchDirs(folders)) });
   const pi = piChoice(choices, { requested: p.arg.profile, defaultName: settings.defaultProfile });
   if (!pi.ok) return refuse(pi.error, openSettings('rpcWorkers.profiles'));
+  const unknown = p.arg.profile ? null : unknownDefault(choices, settings.defaultProfile);
+  if (unknown) deps.log.warn(`${unknown}; the agent runs on the pi profile "${pi.choice.name}"`);
   const base = pi.choice.spec(folder);
 
   let core: CoreCards;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import { workerDescription, workerIcon } from '../views/describe';
-import type { ProfileChoice } from '../settings/profiles';
+import { DEMO_PROFILE, unknownDefault, type ProfileChoice } from '../settings/profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
 export const isLive: WorkerFilter = (s) => s.status === 'running' || s.status === 'starting';
@@ -106,17 +106,21 @@ export async function askMessage(opts: { title: string; prompt: string; placeHol
 
 interface ProfilePick extends vscode.QuickPickItem { choice: ProfileChoice }
 
-export async function pickProfile(choices: ProfileChoice[], defaultName: string): Promise<ProfileChoice | undefined> {
+/** `configured`: rpcWorkers.defaultProfile; unset or naming nothing here, the demo (it needs no model) comes first. */
+export async function pickProfile(choices: ProfileChoice[], configured: string): Promise<ProfileChoice | undefined> {
+  const unknown = unknownDefault(choices, configured);
+  const defaultName = configured && !unknown ? configured : DEMO_PROFILE;
   const items: ProfilePick[] = choices.map((c) => ({
     choice: c,
     label: c.name,
-    description: c.name === defaultName ? 'default' : c.origin === 'settings' ? 'from settings' : c.origin === 'detected' ? 'found on this machine' : 'built in',
+    description: c.name === defaultName && !unknown ? 'default' : c.origin === 'settings' ? 'from settings' : c.origin === 'detected' ? 'found on this machine' : 'built in',
     detail: c.detail,
     iconPath: new vscode.ThemeIcon(c.origin === 'builtin' ? 'beaker' : c.origin === 'detected' ? 'search' : 'gear'),
   }));
   const def = items.findIndex((i) => i.choice.name === defaultName);
   if (def > 0) items.unshift(...items.splice(def, 1));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Start Worker', placeHolder: 'Which worker to start' });
+  // A default that names nothing is said where the person is looking, not passed over in silence.
+  const picked = await vscode.window.showQuickPick(items, { title: 'Start Worker', placeHolder: unknown ? `${unknown}: which worker to start?` : 'Which worker to start' });
   return picked?.choice;
 }
 

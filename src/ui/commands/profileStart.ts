@@ -7,7 +7,7 @@ import type { CoreCards } from './agentStart';
 import type { ParsedArg } from './commandArgs';
 import { pickProfile } from './pickers';
 import { guardFromSettings } from '../settings/guardSpec';
-import { DEMO_PROFILE, findAcpAgents, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
+import { findAcpAgents, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, type ProfileChoice } from '../settings/profiles';
 import type { Settings } from '../settings/settings';
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -44,8 +44,7 @@ export async function startProfileWorker(p: ParsedArg, deps: ProfileStartDeps): 
       return { status: 'error', error };
     }
   } else {
-    // No default named: the demo worker, which needs no model, is offered first.
-    choice = await pickProfile(choices, settings.defaultProfile || DEMO_PROFILE);
+    choice = await pickProfile(choices, settings.defaultProfile);
     if (!choice) return { status: 'cancelled' };
   }
   const cwd = deps.defaultFolder();

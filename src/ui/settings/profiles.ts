@@ -148,6 +148,12 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
   return out;
 }
 
+/** Why rpcWorkers.defaultProfile is not used: it names no profile of this machine (a typo, an agent not installed). */
+export function unknownDefault(choices: ProfileChoice[], defaultName: string): string | null {
+  if (!defaultName || choices.some((c) => c.name === defaultName)) return null;
+  return `rpcWorkers.defaultProfile "${defaultName}" is not a profile here`;
+}
+
 /**
  * The pi a card worker runs on: the profile named (it must be a pi profile), else the default
  * profile when it is pi, else pi found on this machine, else the first configured pi profile.
