@@ -328,6 +328,15 @@ export class LogModel {
       this.touch(tool);
     }
     this.tools.clear();
+    // A compaction cut short by the exit sends no end either.
+    const compaction = this.compaction;
+    if (compaction) {
+      compaction.endedAt = t;
+      compaction.phase = 'failed';
+      compaction.error = `cut short: the worker ${status === 'failed' ? 'failed' : 'was stopped'}`;
+      this.compaction = null;
+      this.touch(compaction);
+    }
     if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
     this.add(exitLine(e, t));
   }

@@ -114,6 +114,16 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal(r.status, 'compacted', JSON.stringify(r));
     });
 
+    if (dialect === 'tau') it('a compaction τ refuses ends in the log with τ\'s reason (the host said it began)', async () => {
+      await start(['--no-session']);
+      const events = record(supervisor, () => id);
+      const r = await supervisor.compact(id!);
+      assert.equal(r.status, 'error');
+      const seen = events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end');
+      assert.deepEqual(seen.map((e) => [e.type, e.is_error ?? false]), [['compaction_start', false], ['compaction_end', true]]);
+      assert.match(seen[1].error!, /not persisted/);
+    });
+
     it('stops: SIGTERM first, nothing of the worker\'s process group is left', async () => {
       const started = await start();
       const tool = waitFor(supervisor, id!, ofType('tool_execution_start'));

@@ -295,6 +295,27 @@ describe('ui event log model', () => {
     assert.equal(endWords('stopped'), 'the worker stopped');
   });
 
+  it('a worker stopped while it compacts: the compaction says it was cut short, not "Compacting…" for good', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('compaction_start', { data: { reason: 'manual', synthesized: true } }),
+      ev('worker_exit', { data: { code: null, signal: 'SIGTERM', status: 'stopped' } }, T + 400),
+    ]));
+    const [c] = only(m, 'compaction');
+    assert.deepEqual([c.phase, c.endedAt, c.error], ['failed', T + 400, 'cut short: the worker was stopped']);
+  });
+
+  it('pi 0.58\'s auto_compaction_* reach the page as compactions (its dialect names them so)', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      slimEvent(normalizePiEvent({ type: 'auto_compaction_start', reason: 'threshold' }) as never),
+      slimEvent(normalizePiEvent({ type: 'auto_compaction_end', result: { summary: 'older pi summary', tokensBefore: 7 }, aborted: false }) as never),
+    ]));
+    const [c] = only(m, 'compaction');
+    assert.deepEqual([c.phase, c.reason, c.summary, c.tokensBefore], ['done', 'threshold', 'older pi summary', 7]);
+    assert.deepEqual(kinds(m), ['compaction']);
+  });
+
   it('a worker that exits between turns gets no made-up turn end', () => {
     const m = new LogModel();
     m.apply(stamped([ev('agent_start'), ev('agent_end', { end_reason: 'done' }), ev('worker_exit', { data: { code: 0, status: 'stopped' } })]));

@@ -220,7 +220,9 @@ function toolExecution(event: AgentEvent, raw: PiEvent & Record<string, unknown>
 
 /** The host's event from the checked wire object: its typed fields read, the others carried. */
 export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentEvent {
-  const { type, isError, willRetry, message, messages, assistantMessageEvent } = raw;
+  const { isError, willRetry, message, messages, assistantMessageEvent } = raw;
+  // pi 0.58 and older named its compactions auto_compaction_*: one name from here on.
+  const type = raw.type === 'auto_compaction_start' ? 'compaction_start' : raw.type === 'auto_compaction_end' ? 'compaction_end' : raw.type;
   const { rest, count } = restOf(raw);
   const event: AgentEvent = { type, timestamp: Date.now() };
   switch (type) {
@@ -250,7 +252,7 @@ export function normalizePiEvent(raw: PiEvent & Record<string, unknown>): AgentE
   }
   if (isError !== undefined && event.is_error === undefined) event.is_error = isError;
   if (count > 0) event.data = rest;
-  if (type === 'compaction_end' || type === 'auto_compaction_end') compactionOutcome(event, rest);
+  if (type === 'compaction_end') compactionOutcome(event, rest);
   else if (type === 'auto_retry_start' || type === 'auto_retry_end' || type === 'extension_error') inModelNames(event, rest);
   return event;
 }

@@ -146,7 +146,13 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   } catch (error) {
     // pi 1.x: an abort cancelled it (compaction_end {aborted: true}, then "Compaction cancelled").
     if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
-    return fail((error as Error).message);
+    const message = (error as Error).message;
+    // The start the host announced gets its end, or the log says "Compacting…" for good (a
+    // worker that exited ends it with its exit).
+    if (!w.dialect.announcesCompaction && !ended.seen && !w.refuseUnlessRunning()) {
+      w.emit({ type: 'compaction_end', is_error: true, error: message, data: { synthesized: true } });
+    }
+    return fail(message);
   } finally {
     ended.cancel();
     w.turns.compacting = false;

@@ -253,13 +253,10 @@ export class TurnTracker {
         this.queued = count(d.steering) + count(d.followUp);
         return;
       }
-      // pi 0.58 and older named them auto_compaction_*.
       case 'compaction_start':
-      case 'auto_compaction_start':
         this.compacting = true;
         return;
       case 'compaction_end':
-      case 'auto_compaction_end':
         this.compacting = false;
         return;
       case 'tool_execution_start':
