@@ -49,6 +49,15 @@ export function composerView(w: WorkerView | null): ComposerView {
 export type LineClass = 'ok' | 'info' | 'error' | 'pending';
 export interface Line { text: string; cls: LineClass }
 
+/** Ctrl+Enter while Send is greyed out: what the line says instead of sending (null: it sends). */
+export function keySendRefusal(w: WorkerView | null): Line | null {
+  const v = composerView(w);
+  if (!w || !v.disabled.send) return null;
+  if (w.status !== 'running') return { text: `The worker is ${w.status}: nothing was sent`, cls: 'info' };
+  if (w.compacting) return { text: 'The worker is compacting: nothing was sent; send when the compaction has ended', cls: 'info' };
+  return { text: v.sendTitle, cls: 'info' };
+}
+
 /** Statuses that mean the action went as asked. */
 const OK = new Set(['accepted', 'aborted', 'redirected', 'compacted', 'stopped', 'started']);
 /** Statuses that are information, not failure. */

@@ -2,7 +2,7 @@
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
-import { afterResult, composerView, emptySendLine, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
+import { afterResult, composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
@@ -46,7 +46,10 @@ export class ComposerPanel {
     this.textarea.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
         ev.preventDefault();
-        this.send(this.mode());
+        // The shortcut asks no more than the button would: greyed out, it says why.
+        const refused = keySendRefusal(worker());
+        if (refused) this.showLine(refused);
+        else this.send(this.mode());
       }
     });
   }

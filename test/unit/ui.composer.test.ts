@@ -2,7 +2,7 @@
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
-import { afterResult, BUTTONS, composerView, emptySendLine, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
+import { afterResult, BUTTONS, composerView, emptySendLine, keySendRefusal, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
 
@@ -66,6 +66,15 @@ describe('ui event log composer', () => {
     assert.equal(stateLine(view(), view({ status: 'failed' }))?.cls, 'error');
     assert.equal(stateLine(view(), view({ streaming: true })), null, 'a turn starting leaves the line alone');
     assert.equal(stateLine(null, view({ status: 'stopped' })), null);
+  });
+
+  it('Ctrl+Enter asks no more than Send: greyed out (compacting, an agent that cannot be steered), it says why and sends nothing', () => {
+    assert.equal(keySendRefusal(view()), null);
+    assert.equal(keySendRefusal(view({ streaming: true })), null, 'a steer');
+    assert.match(keySendRefusal(view({ compacting: true }))!.text, /compacting: nothing was sent/);
+    assert.match(keySendRefusal(view({ streaming: true, noSteer: true }))!.text, /cannot be steered inside its turn: Follow-up/);
+    assert.match(keySendRefusal(view({ status: 'stopped' }))!.text, /stopped: nothing was sent/);
+    for (const w of [view({ compacting: true }), view({ streaming: true, noSteer: true })]) assert.equal(composerView(w).disabled.send, true, 'only where Send is greyed out');
   });
 
   it('an empty Send says what to do', () => {
