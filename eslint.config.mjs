@@ -37,10 +37,13 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
       // "Inside that folder" has one reading (src/core/pathWithin.ts): a relative path starting
       // with ".." may be a name inside (`..env`), and the checks written by hand disagreed.
-      'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.property.name='startsWith'][arguments.0.value='..']",
-        message: "use pathWithin (src/core/pathWithin.ts): '..env' starts with '..' and is inside",
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='startsWith'][arguments.0.value='..']",
+          message: "use pathWithin (src/core/pathWithin.ts): '..env' starts with '..' and is inside",
+        },
+      ],
     },
   },
   // Code that runs in a page: the Event Log webview, and the functions the Playwright drivers
