@@ -4,6 +4,7 @@
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
 import { afterResult, composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
 import { h, icon, setText } from './dom';
+import type { Drafts } from './drafts';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
 
@@ -22,9 +23,11 @@ export class ComposerPanel {
   private lastReq = Math.floor(Math.random() * 2 ** 30);
   /** The request that sent pendingSend. */
   private pendingReq: number | undefined;
+  /** The worker whose draft the text box holds. */
+  private draftOf: string | null = null;
 
   /** `worker`: the worker the page shows now; `post`: a message to the extension. */
-  constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void) {
+  constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void, private readonly drafts: Drafts) {
     const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase(), 'aria-label': label } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
     const b = this.buttons = {
       send: btn('Send', 'send', 'Send as a prompt (Ctrl+Enter)', 'primary'),
@@ -43,6 +46,7 @@ export class ComposerPanel {
     b.abort.addEventListener('click', act('abort'));
     b.compact.addEventListener('click', act('compact'));
     b.stop.addEventListener('click', act('stop'));
+    this.textarea.addEventListener('input', () => this.keepDraft());
     this.textarea.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
         ev.preventDefault();
@@ -71,8 +75,13 @@ export class ComposerPanel {
   /** A steer or follow-up the line says is queued (see queueLine). */
   private queued: Queued = null;
 
-  /** Another worker (or none): nothing is pending and the line is blank. */
-  reset(): void {
+  /** The log (re)starts on `w`: nothing is pending and the line is blank; another worker brings its own draft. */
+  reset(w: WorkerView | null): void {
+    const id = w?.workerId ?? null;
+    if (id !== this.draftOf) {
+      this.draftOf = id;
+      this.textarea.value = id ? this.drafts.get(id) : '';
+    }
     this.pendingSend = null;
     this.pendingReq = undefined;
     this.queued = null;
@@ -86,7 +95,7 @@ export class ComposerPanel {
   }
 
   prefill(text: string): void {
-    this.textarea.value = text;
+    this.setBox(text);
     this.textarea.focus();
   }
 
@@ -98,7 +107,7 @@ export class ComposerPanel {
     this.pendingSend = after.pending;
     if (!after.pending) this.pendingReq = undefined;
     this.queued = queuedAfter(msg);
-    if (after.restore !== null) this.textarea.value = after.restore;
+    if (after.restore !== null) this.setBox(after.restore);
     this.showLine(after.line);
   }
 
@@ -128,8 +137,17 @@ export class ComposerPanel {
     else this.post({ type: 'send', workerId: worker.workerId, text, mode: kind, req });
     this.pendingSend = { action: kind, text };
     this.pendingReq = req;
-    this.textarea.value = '';
+    this.setBox('');
     this.showLine(pendingLine(kind));
+  }
+
+  private setBox(text: string): void {
+    this.textarea.value = text;
+    this.keepDraft();
+  }
+
+  private keepDraft(): void {
+    if (this.draftOf) this.drafts.set(this.draftOf, this.textarea.value);
   }
 
   private showLine(line: Line): void {

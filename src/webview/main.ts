@@ -6,6 +6,7 @@
 import { parseHostMessage, type HostMessage, type WorkerView } from '../protocol/hostMessages';
 import { VSCODE_API_GLOBAL, type WebviewMessage } from '../protocol/messages';
 import { ComposerPanel } from './composerPanel';
+import { Drafts } from './drafts';
 import { EventList } from './eventList';
 import { RenderScheduler } from './scheduler';
 import { Toolbar, type Saved } from './toolbar';
@@ -24,9 +25,9 @@ let worker: WorkerView | null = null;
 
 const picker = new WorkerPicker(post);
 /** The page's state, kept by VS Code across reloads: the toolbar's, and (for a tab) what it shows. */
-const saveState = (part: Partial<Saved> | { shows: string | null }) => vscode.setState({ ...(vscode.getState() as object | undefined), ...part });
+const saveState = (part: Partial<Saved> | { shows: string | null } | { drafts: Record<string, string> }) => vscode.setState({ ...(vscode.getState() as object | undefined), ...part });
 // The state may hold only `shows` (a tab restored before its toolbar saved anything).
-const saved = (vscode.getState() ?? {}) as Partial<Saved>;
+const saved = (vscode.getState() ?? {}) as Partial<Saved> & { drafts?: unknown };
 const toolbar = new Toolbar({ hidden: Array.isArray(saved.hidden) ? saved.hidden : [], search: typeof saved.search === 'string' ? saved.search : '' }, () => list.full(), saveState);
 const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, {
   openChange: (change) => {
@@ -39,7 +40,7 @@ const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.d
 }, (to) => {
   if (worker) post({ type: 'pastPage', workerId: worker.workerId, to });
 });
-const composer = new ComposerPanel(() => worker, post);
+const composer = new ComposerPanel(() => worker, post, new Drafts(saved.drafts, (drafts) => saveState({ drafts })));
 const scheduler: RenderScheduler = new RenderScheduler({
   fold: (events) => list.model.apply(events),
   draw: (deadline) => list.draw(deadline),
@@ -75,7 +76,7 @@ function onMessage(msg: HostMessage): void {
       list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '', msg.past, msg.top);
       scheduler.clear();
       worker = msg.worker;
-      composer.reset();
+      composer.reset(worker);
       showWorker();
       list.full();
       return;
