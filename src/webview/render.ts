@@ -98,16 +98,38 @@ function drawThinking(row: HTMLElement, e: TextEntry): void {
   setText(details.querySelector('.body')!, e.text);
 }
 
+/**
+ * What a tool row's structure depends on. While it stays the same (a running command's output
+ * growing), the row is updated in place: a person scrolling the output, selecting in it, or on
+ * one of its buttons is not thrown back to the top or out of the row on each update.
+ */
+const toolShapes = new WeakMap<HTMLElement, string>();
+
+function toolShape(e: ToolEntry, state: string): string {
+  const shown = e.result !== null ? (e.isError ? 'result-error' : 'result') : e.output ? 'output' : '';
+  return JSON.stringify([state === 'blocked', e.blockedBy, e.reason, e.violation ?? null, (e.changes ?? []).map((c) => [c.path, c.oldText, c.newText]), e.terminals ?? [], e.args ?? null, shown]);
+}
+
 function drawTool(row: HTMLElement, e: ToolEntry): void {
-  const open = row.querySelector('details')?.open ?? false;
   const state = e.blocked ? 'blocked' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
   row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
-  const summary = h('summary', {},
-    icon(state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools', state === 'running' ? 'codicon-modifier-spin' : ''),
-    h('span', { class: 'title', text: e.title ?? e.name }),
-    h('span', { class: 'args-brief', text: brief(e.args) }),
-    h('span', { class: 'badge', text: state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}` }),
-    h('span', { class: 'time', text: time(e.time) }));
+  const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools';
+  const spin = state === 'running' ? 'codicon-modifier-spin' : '';
+  const badge = state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;
+  const out = e.result !== null ? e.result || e.output || '(empty)' : e.output;
+  const shape = toolShape(e, state);
+  const drawn = row.querySelector('details');
+  if (drawn && toolShapes.get(row) === shape) {
+    drawn.querySelector('.codicon')!.className = `codicon codicon-${kindIcon}${spin ? ` ${spin}` : ''}`;
+    setText(drawn.querySelector('.title')!, e.title ?? e.name);
+    setText(drawn.querySelector('.args-brief')!, brief(e.args));
+    setText(drawn.querySelector('.badge')!, badge);
+    const pre = drawn.querySelector('.out');
+    if (pre) grow(pre, out);
+    return;
+  }
+  toolShapes.set(row, shape);
+  const summary = h('summary', {}, icon(kindIcon, spin), h('span', { class: 'title', text: e.title ?? e.name }), h('span', { class: 'args-brief', text: brief(e.args) }), h('span', { class: 'badge', text: badge }), h('span', { class: 'time', text: time(e.time) }));
   const body = h('div', { class: 'body' });
   if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
   if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
@@ -117,13 +139,20 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
       h('button', { class: 'link open-terminal', text: 'Show in Terminal', attrs: { 'data-terminal': id, title: 'Show this command\'s output, so far and live, in a read-only VS Code terminal' } }))));
   }
   if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
-  if (e.output && e.result === null) body.appendChild(section('Output', e.output));
-  if (e.result !== null) body.appendChild(section(e.isError ? 'Result (error)' : 'Result', e.result || e.output || '(empty)'));
+  if (out) body.appendChild(section(e.result === null ? 'Output' : e.isError ? 'Result (error)' : 'Result', out, 'out'));
   const details = h('details', {}, summary, body);
   // A change is what a person wants to see of an edit: it shows without a click.
-  details.open = open || e.blocked || (e.changes ?? []).length > 0;
+  details.open = (drawn?.open ?? false) || e.blocked || (e.changes ?? []).length > 0;
   row.replaceChildren(details);
   if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+}
+
+/** Output that grew by its end gets only the new end: a selection in what was there stays. */
+function grow(el: Element, text: string): void {
+  const was = el.textContent ?? '';
+  if (was === text) return;
+  if (was && text.startsWith(was)) el.append(text.slice(was.length));
+  else el.textContent = text;
 }
 
 function drawQuestion(row: HTMLElement, e: QuestionEntry): void {
@@ -186,8 +215,8 @@ export function nodes<T>(...list: (T | null | undefined | false)[]): T[] {
   return list.filter((n): n is T => !!n);
 }
 
-function section(label: string, text: string): HTMLElement {
-  return h('div', { class: 'section' }, h('div', { class: 'label', text: label }), h('pre', { class: 'pre', text }));
+function section(label: string, text: string, preClass = ''): HTMLElement {
+  return h('div', { class: 'section' }, h('div', { class: 'label', text: label }), h('pre', { class: `pre${preClass ? ` ${preClass}` : ''}`, text }));
 }
 
 function brief(args: unknown): string {

@@ -59,6 +59,29 @@ describe('ui event log rows', () => {
     return m.all().map((e) => ({ e, text: (render.createRow(e) as unknown as FakeElement).textContent }));
   };
 
+  it('a running tool\'s growing output is updated in place: the row, its output box and a selection in it stay (issue: it jumped to the top)', () => {
+    const m = new model.LogModel();
+    m.apply(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash', args: { command: 'make' } }), ev('tool_execution_update', { tool_call_id: 'c', result: { output: 'one\n' } })]));
+    const entry = () => m.all().find((e) => e.kind === 'tool')!;
+    const row = render.createRow(entry()) as unknown as FakeElement;
+    const details = row.querySelector('details')!;
+    const pre = row.querySelector('.out')!;
+    assert.ok(pre, 'the output box');
+    const firstText = pre.children[0];
+    m.apply(stamped([ev('tool_execution_update', { tool_call_id: 'c', result: { output: 'two\n' } })]));
+    render.updateRow(row as unknown as HTMLElement, entry());
+    assert.equal(row.querySelector('details'), details, 'the same row');
+    assert.equal(row.querySelector('.out'), pre, 'the same output box');
+    assert.equal(pre.children[0], firstText, 'what was there is not replaced (a selection in it stays)');
+    assert.equal(pre.textContent, 'one\ntwo\n');
+    // Ended: a result in place of the output is another shape, drawn afresh.
+    m.apply(stamped([ev('tool_execution_end', { tool_call_id: 'c', result: { output: 'one\ntwo\n', exit_code: 0 } })]));
+    render.updateRow(row as unknown as HTMLElement, entry());
+    assert.notEqual(row.querySelector('details'), details);
+    assert.match(row.textContent, /Resultone\ntwo/);
+    assert.doesNotMatch(row.textContent, /running…/);
+  });
+
   it('a queue entry without items and a running compaction show no "null"', () => {
     const rows = rowsOf([
       ev('queue_update', { data: { steering: [], followUp: [] } }),
