@@ -112,6 +112,9 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
           { id: 'abs', name: 'write', arguments: { path: path.join(outside, 'abs.txt'), content: 'evil' } },
           { id: 'link', name: 'write', arguments: { path: 'out/link.txt', content: 'evil' } },
           { id: 'env', name: 'edit', arguments: { path: '.env', edits: [{ oldText: 'SECRET=1', newText: 'SECRET=leaked' }] } },
+          // pi 1.x reads a file URL as the path it names, percent-decoded.
+          { id: 'url', name: 'write', arguments: { path: `file://${outside}/url.txt`, content: 'evil' } },
+          { id: 'urlgit', name: 'write', arguments: { path: `file://${ws}/%2egit/config`, content: 'evil' } },
         ],
       },
       { text: 'done' },
@@ -123,7 +126,7 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
     const seen = await events.catch((err: Error) => assert.fail(`${err.message}\nstderr: ${stderr}`));
 
     const ends = new Map(seen.filter((e) => e.type === 'tool_execution_end').map((e) => [e.toolCallId as string, e]));
-    assert.deepEqual([...ends.keys()].sort(), ['abs', 'env', 'git', 'link', 'ok']);
+    assert.deepEqual([...ends.keys()].sort(), ['abs', 'env', 'git', 'link', 'ok', 'url', 'urlgit']);
     assert.equal(ends.get('ok')?.isError, false, resultText(ends.get('ok') ?? {}));
     assert.equal(fs.readFileSync(path.join(ws, 'src/ok.txt'), 'utf8'), 'landed');
 
@@ -132,6 +135,8 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
       abs: /^outside the allowed paths/,
       link: /^outside the allowed paths/,
       env: /^forbidden ".*\*\*\/\.env"$/,
+      url: /^outside the allowed paths/,
+      urlgit: /^forbidden ".*\*\*\/\.git"$/,
     };
     for (const [id, rule] of Object.entries(expected)) {
       const end = ends.get(id) as Json;
@@ -143,6 +148,8 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
     assert.equal(fs.existsSync(path.join(ws, '.git/hooks/pre-commit')), false);
     assert.equal(fs.existsSync(path.join(outside, 'abs.txt')), false);
     assert.equal(fs.existsSync(path.join(outside, 'link.txt')), false);
+    assert.equal(fs.existsSync(path.join(outside, 'url.txt')), false);
+    assert.equal(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8'), '[core]\n');
     assert.equal(fs.readFileSync(path.join(ws, '.env'), 'utf8'), 'SECRET=1\n');
     // The model was told why: the veto text is the tool result pi sent back.
     const followUp = JSON.stringify(mock.requests[1]?.messages ?? []);

@@ -100,6 +100,14 @@ describe('guard policy: a hostile path corpus against real directories and symli
       denied('@/etc/passwd', /^outside/);
       denied('~root/.bashrc', /^refused: "~user"/);
     });
+    it('a file URL is read the way pi 1.x reads it (fileURLToPath, percent-decoded), not as a folder named "file:"', () => {
+      assert.equal(denied('file:///etc/passwd', /^outside/).resolved, '/etc/passwd');
+      assert.equal(denied(`file://${outside}/x`, /^outside/).resolved, path.join(outside, 'x'));
+      denied(`file://${ws}/%2egit/config`, /^forbidden/);
+      denied('@file:///etc/passwd', /^outside/);
+      denied('file://elsewhere/etc/passwd', /^refused: a file URL pi cannot read/);
+      allowed(`file://${ws}/src/url.ts`, path.join(ws, 'src/url.ts'));
+    });
     it('a hard link is refused: writing it changes the outside file too', () => {
       denied('hard.txt', /^refused: hard-linked file \(2 links\)/);
     });

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Longer than any OS accepts (Windows' extended limit); refusing early bounds the work. */
 export const MAX_PATH_CHARS = 32767;
@@ -89,12 +90,17 @@ export function physicalPath(abs: string): Physical {
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
-/** pi's own reading of a tool path (tools/path-utils.js resolveToCwd in 0.73.1). */
+/**
+ * pi's own reading of a tool path (tools/path-utils.js resolveToCwd in 0.73.1; utils/paths.js
+ * normalizePath in 1.x, which also reads a `file://` URL as the path it names, percent-decoded).
+ * Throws for a file URL that names no local path (pi's write fails on it too).
+ */
 export function piReading(raw: string, cwd: string): string {
   let p = raw.startsWith('@') ? raw.slice(1) : raw;
   p = p.replace(UNICODE_SPACES, ' ');
   if (p === '~') p = os.homedir();
   else if (p.startsWith('~/')) p = os.homedir() + p.slice(1);
+  else if (/^file:\/\//.test(p)) p = fileURLToPath(p);
   return path.isAbsolute(p) ? p : path.resolve(cwd, p);
 }
 

@@ -157,8 +157,14 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string): Ve
   if (raw.length > MAX_PATH_CHARS) return refuse(`path longer than ${MAX_PATH_CHARS} characters`);
   if (!path.isAbsolute(cwd)) return refuse(`cwd ${q(cwd)} is not absolute`);
   if (isOtherUsersHome(raw)) return refuse('"~user" paths cannot be resolved');
+  let pi: string;
+  try {
+    pi = piReading(raw, cwd);
+  } catch (error) {
+    return refuse(`a file URL pi cannot read (${(error as Error).message})`);
+  }
   let first: Verdict | null = null;
-  for (const reading of new Set([piReading(raw, cwd), literalReading(raw, cwd)])) {
+  for (const reading of new Set([pi, literalReading(raw, cwd)])) {
     const phys = physicalPath(reading);
     if (!phys.ok) return refuse(phys.reason, reading);
     const verdict = judgeResolved(policy, phys.path, phys.stat);
