@@ -114,6 +114,32 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal(r.status, 'compacted', JSON.stringify(r));
     });
 
+    if (dialect === 'pi') it('a prompt pi refuses (no API key) leaves no origin behind: the next turn is stamped with its own prompt', async () => {
+      const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+      const { tmpdir } = await import('node:os');
+      const path = await import('node:path');
+      const dir = mkdtempSync(path.join(tmpdir(), 'rpc-nokey-'));
+      const noKey = path.join(dir, 'no-key');
+      writeFileSync(noKey, '');
+      try {
+        await start(['--no-api-key-file', noKey]);
+        const refused = await supervisor.prompt(id!, 'first', { source: 'palette', submissionId: 'sub-A' });
+        assert.equal(refused.status, 'error');
+        assert.match(refused.status === 'error' ? refused.error : '', /No API key found for fake/);
+        rmSync(noKey);
+        const opened = waitFor(supervisor, id!, (e) => e.turn?.opens === true);
+        const settled = waitFor(supervisor, id!, ofType('agent_settled'));
+        assert.equal((await supervisor.prompt(id!, 'say second', { source: 'event-log', submissionId: 'sub-B' })).status, 'accepted');
+        const first = await opened;
+        assert.deepEqual([first.submission_id, first.source], ['sub-B', 'event-log']);
+        await settled;
+        const s = supervisor.state(id!);
+        assert.equal(s.status === 'not_found' ? null : s.state.turns[0]?.submissionId, 'sub-B');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     if (dialect === 'tau') it('a compaction τ refuses ends in the log with τ\'s reason (the host said it began)', async () => {
       await start(['--no-session']);
       const events = record(supervisor, () => id);

@@ -43,11 +43,12 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
   }
   const provenance: Provenance = { source: options.source, submitter: options.submitter, submissionId: options.submissionId, correlation: options.correlation };
   const startsBefore = w.turns.agentStarts;
+  const recordedAs = w.turns.nextPrompt;
   w.emit({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued, ...(queued === 'followUp' && midTurn?.followUp === 'host' ? { queuedBy: 'host' } : {}) } });
   try {
     const sent = w.dialect.prompt(w.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined });
     const ack = await (queued === 'followUp' ? followUpAck(w, sent) : w.request(sent, 'prompt'));
-    if (!queued && ack.handled) w.turns.dropLastProvenance();
+    if (!queued && ack.handled) w.turns.dropProvenance(recordedAs);
     else if (!queued) {
       w.turns.promptAccepted(startsBefore);
       if (w.turns.agentStarts === startsBefore) {
@@ -59,6 +60,8 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
   } catch (error) {
     // Refused for an extension's lock: put the request to the person (again, if dismissed).
     if (error instanceof WorkerRefusal && (error.data as { lock?: unknown } | undefined)?.lock) w.retryExtensionRequests();
+    // Refused, the prompt starts no turn. (Unanswered, it may yet: its record stays.)
+    if (error instanceof WorkerRefusal && !queued) w.turns.dropProvenance(recordedAs);
     return fail((error as Error).message);
   }
 }

@@ -65,8 +65,10 @@ export class TurnTracker {
   lastError: string | null = null;
   readonly turns: TurnSummary[] = [];
   readonly filesTouched: string[] = [];
-  /** Provenance the host recorded for prompts whose turn has not started (pi stamps none). */
-  private readonly provenance: Provenance[] = [];
+  /** Provenance the host recorded for prompts whose turn has not started (pi stamps none), by the prompt's number. */
+  private readonly provenance: Array<Provenance & { seq: number }> = [];
+  /** Plain prompts recorded so far: the next one's number. */
+  private recorded = 0;
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
@@ -116,9 +118,18 @@ export class TurnTracker {
     if (this.starts === startsBefore) this.pendingStarts++;
   }
 
-  /** The last recorded prompt starts no turn (the worker handled it otherwise). */
-  dropLastProvenance(): void {
-    this.provenance.pop();
+  /** The number the next plain prompt's provenance is recorded under (see dropProvenance). */
+  get nextPrompt(): number {
+    return this.recorded;
+  }
+
+  /**
+   * The prompt recorded under `seq` starts no turn (the worker refused it, or handled it
+   * otherwise): its origin must not stamp the next turn, nor every one after.
+   */
+  dropProvenance(seq: number): void {
+    const i = this.provenance.findIndex((p) => p.seq === seq);
+    if (i >= 0) this.provenance.splice(i, 1);
   }
 
   /**
@@ -139,6 +150,8 @@ export class TurnTracker {
     if (this.phase !== 'retryNext') this.phase = 'idle';
     this.pendingStarts = 0;
     this.compacting = false;
+    // No prompt sent before the exit starts a turn now.
+    this.provenance.length = 0;
   }
 
   /**
@@ -148,6 +161,8 @@ export class TurnTracker {
   private lost(error: string, at: number): void {
     if (!this.streaming) return;
     this.pendingStarts = 0;
+    // The worker is idle: no prompt it took is still to start a turn.
+    this.provenance.length = 0;
     this.lastEndReason = null;
     this.lastError = error;
     const turn = this.current;
@@ -212,7 +227,7 @@ export class TurnTracker {
       // The host's own events: what it sent, what it found, how the worker went.
       case 'prompt_sent':
         // A plain prompt starts a turn whose agent_start (pi's) will not say who asked.
-        if (!e.data?.streamingBehavior) this.provenance.push({ source: e.source ?? undefined, submitter: e.submitter ?? undefined, submissionId: e.submission_id ?? undefined, correlation: e.correlation ?? undefined });
+        if (!e.data?.streamingBehavior) this.provenance.push({ seq: this.recorded++, source: e.source ?? undefined, submitter: e.submitter ?? undefined, submissionId: e.submission_id ?? undefined, correlation: e.correlation ?? undefined });
         return;
       case 'state_resync':
         this.lost(e.error ?? 'the worker is idle', e.timestamp);
@@ -268,6 +283,11 @@ export class TurnTracker {
     }
   }
 
+  private dropSubmission(submissionId: string): void {
+    const i = this.provenance.findIndex((p) => p.submissionId === submissionId);
+    if (i >= 0) this.provenance.splice(i, 1);
+  }
+
   markViolation(toolCallId: string | null, violation: string): void {
     const tool = this.tool(toolCallId);
     if (tool) tool.violation = violation;
@@ -283,6 +303,8 @@ export class TurnTracker {
     if (this.pendingStarts > 0) this.pendingStarts--;
     this.toolsById.clear();
     this.turnCount++;
+    // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
+    if (e.submission_id) this.dropSubmission(e.submission_id);
     const recorded = e.submission_id || retry ? undefined : this.provenance.shift();
     if (retry) e.source ??= 'retry';
     // The opening event carries the turn's origin: the worker's own (τ), else the one the host
