@@ -67,6 +67,18 @@ describe('the turn tracker: one end of a turn, post-turn work said as such', () 
     assert.equal(t.turns[0].endedAt, 1);
   });
 
+  it('pi 1.x: an abort while it waits to retry ends the turn aborted (agent_settled says so), not with the failed run\'s error', () => {
+    const { t, settled } = tracker(true);
+    t.observe(ev('agent_start'));
+    t.observe(ev('agent_end', { end_reason: 'error', is_error: true, error: 'overloaded', will_retry: true }));
+    t.observe(ev('auto_retry_start', { data: { attempt: 1, delay_ms: 2000 } }));
+    t.observe(ev('auto_retry_end', { data: { success: false, attempt: 1 }, error: 'Retry cancelled' }));
+    const end = ev('agent_settled', { data: { aborted: true } });
+    t.observe(end);
+    assert.deepEqual(settled.map((s) => [s.endReason, s.error]), [['aborted', null]]);
+    assert.deepEqual([end.end_reason, t.turns[0].endReason, t.lastEndReason, t.streaming], ['aborted', 'aborted', 'aborted', false]);
+  });
+
   it('pi 1.x: a queued follow-up after agent_end is a continuation of the same turn', () => {
     const { t, settled } = tracker(true);
     t.observe(ev('agent_start'));

@@ -226,6 +226,20 @@ for (const pi of PI_VERSIONS) {
       assert.equal(after.status !== 'not_found' && after.state.compacting, false);
     });
 
+    if (pi.one) it('an abort while pi waits to retry an overloaded model call answers aborted, and the turn ends aborted', async () => {
+      const { id } = await start();
+      // Retried with a delay (pi's retry.baseDelayMs, 2 s): the abort lands in the wait.
+      llm.script([{ fail: { status: 503, message: 'overloaded_error: the model is overloaded' } }]);
+      const waiting = waitFor(supervisor, id, ofType('auto_retry_start'), 30_000);
+      assert.equal((await supervisor.prompt(id, 'try it')).status, 'accepted');
+      await waiting;
+      const aborted = await supervisor.abort(id);
+      assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
+      const s = supervisor.state(id);
+      assert.equal(s.status === 'not_found' ? null : s.state.turns.at(-1)?.endReason, 'aborted');
+      assert.equal(s.status === 'not_found' ? null : s.state.streaming, false);
+    });
+
     if (pi.one) {
       it(`a start of pi ${pi.version} on a Node older than it needs is an error that says so, and nothing is spawned`, async () => {
         const node20 = path.dirname(process.execPath);

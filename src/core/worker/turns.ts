@@ -251,7 +251,15 @@ export class TurnTracker {
         return;
       case 'agent_settled':
         this.sendsSettled = true;
-        if (this.inTurn) this.settle(this.lastEndReason, this.lastError, e.timestamp, e);
+        if (!this.inTurn) return;
+        // pi 1.x says the person's abort ended the run: a retry it was waiting to make, or a
+        // continuation, was cancelled, whatever the last run's own end said.
+        if (e.data?.aborted === true) {
+          this.lastEndReason = 'aborted';
+          this.lastError = null;
+          if (this.current) this.current.endReason = 'aborted';
+        }
+        this.settle(this.lastEndReason, this.lastError, e.timestamp, e);
         return;
       case 'auto_retry_start':
         // pi 0.73.1 says it retries only after the failed run's agent_end, which ended the turn:
