@@ -32,6 +32,19 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     assert.match(auditToolCall(policy, 'write', { path: 'up/x', content: '' }, ws).violation ?? '', /^write "up\/x": outside/);
   });
 
+  it('τ\'s write replaces a symlink it names (a temp file renamed over it): a link outside to a file inside is a write outside', () => {
+    // A dotfiles repo as workspace: ~/.bashrc outside links to ws/bashrc inside.
+    const home = path.join(tmp, 'home');
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(ws, 'bashrc'), 'x');
+    fs.symlinkSync(path.join(ws, 'bashrc'), path.join(home, '.bashrc'));
+    const w = auditToolCall(policy, 'write', { path: path.join(home, '.bashrc'), content: 'y' }, ws);
+    assert.match(w.violation ?? '', /^write ".*home\/\.bashrc": outside the allowed paths/);
+    assert.deepEqual(w.paths, [path.join(ws, 'bashrc'), path.join(home, '.bashrc')], 'both places are said');
+    // An edit writes through the link, into the workspace.
+    assert.equal(auditToolCall(policy, 'edit', { path: path.join(home, '.bashrc'), old_string: 'x', new_string: 'y' }, ws).violation, null);
+  });
+
   it('nested edits and patch text are looked into', () => {
     assert.deepEqual(extractPaths({ edits: [{ file_path: 'a' }, { file_path: 'b' }], content: 'path: c' }), ['a', 'b']);
     const patch = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n*** Add File: .env\n*** End Patch';

@@ -3,7 +3,7 @@
 // Agent cards set the prompt, tools, model and guard of a specialist worker.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
@@ -153,6 +153,21 @@ describe('guarded workers through the host', function () {
     const s = supervisor.state(started.workerId);
     if (s.status === 'not_found') return assert.fail('gone');
     assert.ok(s.state.turns[0].tools[0].violation);
+  });
+
+  it('audits a τ write to a symlink outside that points inside: τ replaces the link, so it is a write outside', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'rpcw-home-'));
+    writeFileSync(path.join(ws, 'bashrc'), 'mine');
+    symlinkSync(path.join(ws, 'bashrc'), path.join(home, '.bashrc'));
+    try {
+      const started = await supervisor.start({ ...fakeSpec('tau'), cwd: ws, guard: true });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const violation = waitFor(supervisor, started.workerId, ofType('guard_violation'));
+      await supervisor.prompt(started.workerId, `tool write ${JSON.stringify({ path: path.join(home, '.bashrc'), content: 'theirs' })}`);
+      assert.match((await violation).error ?? '', /outside the allowed paths/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('does not flag a τ write inside the workspace', async () => {

@@ -98,9 +98,13 @@ export function auditToolCall(policy: ResolvedPolicy, toolName: string, args: un
   let violation: string | null = null;
   const paths: string[] = [];
   for (const raw of raws) {
-    const verdict = judgePath(policy, raw, cwd);
-    if (verdict.resolved) paths.push(verdict.resolved);
-    if (!verdict.allowed && violation === null) violation = `${toolName} ${JSON.stringify(raw)}: ${verdict.rule}`;
+    // τ's write renames a new file over the name (a symlink there is replaced); an edit, pi's
+    // write and a patch write through it. Both readings are judged for a write.
+    const verdicts = [judgePath(policy, raw, cwd), ...(toolName === 'write' ? [judgePath(policy, raw, cwd, { replaces: true })] : [])];
+    for (const verdict of verdicts) {
+      if (verdict.resolved && !paths.includes(verdict.resolved)) paths.push(verdict.resolved);
+      if (!verdict.allowed && violation === null) violation = `${toolName} ${JSON.stringify(raw)}: ${verdict.rule}`;
+    }
   }
   return { violation, paths };
 }

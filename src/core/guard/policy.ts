@@ -1,12 +1,13 @@
 // The write guard's policy: where a guarded worker may write. Forbidden wins over allowed, and a
 // path is judged where the OS would really write it (see paths.ts), under every reading a tool
 // might give the string; one denying reading denies.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { caseFold, compilePattern, exactFold, forbiddenFold, hasGlob, matchesPath, type Pattern } from './match';
 import {
   MAX_PATH_CHARS, isOtherUsersHome, literalReading, physicalPath, piReading, platformCaseInsensitive,
-  probeCaseInsensitive, splitPath,
+  probeCaseInsensitive, splitPath, type Physical,
 } from './paths';
 
 export interface GuardSpec {
@@ -149,8 +150,12 @@ function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(
   return { allowed: true, rule: `allowed ${q(allowed.text)}`, resolved };
 }
 
-/** May a guarded worker write to `raw` (relative to `cwd`)? */
-export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string): Verdict {
+/**
+ * May a guarded worker write to `raw` (relative to `cwd`)? `replaces`: the tool renames a new
+ * file over the name (τ's write): a symlink there is replaced, not written through, so the
+ * name's own place is judged (its folder resolved, the last name as it stands).
+ */
+export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false } = {}): Verdict {
   if (typeof raw !== 'string') return refuse('path is not a string');
   if (raw.length === 0) return refuse('empty path');
   if (raw.includes('\0')) return refuse('NUL byte in path');
@@ -165,13 +170,29 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string): Ve
   }
   let first: Verdict | null = null;
   for (const reading of new Set([pi, literalReading(raw, cwd)])) {
-    const phys = physicalPath(reading);
+    const phys = replaces ? replacedPath(reading) : physicalPath(reading);
     if (!phys.ok) return refuse(phys.reason, reading);
     const verdict = judgeResolved(policy, phys.path, phys.stat);
     if (!verdict.allowed) return verdict;
     first ??= verdict;
   }
   return first as Verdict;
+}
+
+/** Where a rename over `abs` lands: its folder as the OS resolves it, its last name not followed. */
+function replacedPath(abs: string): Physical {
+  const name = path.basename(abs);
+  if (name === '' || name === '.' || name === '..') return physicalPath(abs);
+  const folder = physicalPath(path.dirname(abs));
+  if (!folder.ok) return folder;
+  const place = path.join(folder.path, name);
+  let stat: fs.Stats | null = null;
+  try {
+    stat = fs.lstatSync(place);
+  } catch {
+    // Not there yet: the rename creates it.
+  }
+  return { ok: true, path: place, stat };
 }
 
 export interface GuardSettings {
