@@ -79,7 +79,9 @@ describe('UI worker names', function () {
     assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', new RegExp(`^# ${name} #2\\n`));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
-    // The tab's dropdown switches it to another worker: the tab says whose log it now shows.
+    // The tab's dropdown switches it to another worker: the tab says whose log it now shows,
+    // also when another tab shows that worker already.
+    assert.equal((await run('rpcWorkers.openEventLogPanel', { workerId: b })).status, 'shown');
     tabC.setWorker(b);
     await waitFor(api, 'the switched tab retitled', () => tabC.panel?.title.startsWith(`${name} #2`));
 

@@ -23,7 +23,10 @@ export class LogTabs extends Disposable {
   }
 
   retitle(): void {
-    for (const [id, panel] of this.tabs()) {
+    // Every tab, not one per worker: two tabs may show one worker (a dropdown switched one to it).
+    for (const s of this.eventLog.panelSessions) {
+      const { panel, workerId: id } = s;
+      if (!panel || !id) continue;
       const name = this.eventLog.label(id) ?? this.eventLog.stateOf(id)?.name ?? id;
       // A past session's read-only log is told apart from a live worker of the same name.
       const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null);
