@@ -75,13 +75,16 @@ export class ComposerPanel {
   /** A steer or follow-up the line says is queued (see queueLine). */
   private queued: Queued = null;
 
-  /** The log (re)starts on `w`: nothing is pending and the line is blank; another worker brings its own draft. */
+  /**
+   * The log (re)starts on `w`. Another worker brings its own draft, nothing is pending and the
+   * line is blank; the same worker shown afresh (another page loaded older entries) keeps its
+   * message in flight, so that a failure still gives it back.
+   */
   reset(w: WorkerView | null): void {
     const id = w?.workerId ?? null;
-    if (id !== this.draftOf) {
-      this.draftOf = id;
-      this.textarea.value = id ? this.drafts.get(id) : '';
-    }
+    if (id === this.draftOf) return;
+    this.draftOf = id;
+    this.textarea.value = id ? this.drafts.get(id) : '';
     this.pendingSend = null;
     this.pendingReq = undefined;
     this.queued = null;

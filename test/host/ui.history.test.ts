@@ -271,8 +271,19 @@ describe('UI history', function () {
     await drawn(PAGE_EVENTS, 'the newest page drawn');
     assert.deepEqual(ui.eventLog.lookup(key)!.past, { before: N - PAGE_EVENTS, after: 0, dropped: 0 });
     // What the page says when the person clicks Load older, then Show newest (validated as any message of the page).
+    // Another page on the same log (a second tab, switched to it) is shown the window from its end, not the top.
+    const second = await startDemo(api, 'Second page');
+    assert.equal((await run('rpcWorkers.openEventLogPanel', { workerId: second })).status, 'shown');
+    const other = ui.eventLog.panelSessions.find((p) => p.workerId === second)!;
+    other.setWorker(key);
+    const tops = new Map<unknown, boolean>();
+    for (const s of [panel, other]) {
+      const reload = s.reload.bind(s);
+      s.reload = (top = false) => { tops.set(s, top); reload(top); };
+    }
     panel.channel.receive({ type: 'pastPage', workerId: key, to: 'older' });
     await drawn(VIEW_EVENTS, 'the window moved a page back');
+    assert.deepEqual([tops.get(panel), tops.get(other)], [true, false], 'only the page that asked goes to the top');
     assert.deepEqual(ui.eventLog.lookup(key)!.past, { before: N - 2 * PAGE_EVENTS, after: 2 * PAGE_EVENTS - VIEW_EVENTS, dropped: 0 });
     panel.channel.receive({ type: 'pastPage', workerId: key, to: 'older' });
     await waitFor(api, 'the first event reached', () => ui.eventLog.lookup(key)!.past?.before === 0);

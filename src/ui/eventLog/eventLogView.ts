@@ -282,7 +282,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
    * The page before (`older`), or the newest again, of a log read from the history: a past
    * session's window moves; a resumed worker's earlier sessions are read a page further back.
    */
-  async pastPage(msg: PageMessage<'pastPage'>): Promise<void> {
+  async pastPage(from: LogSession, msg: PageMessage<'pastPage'>): Promise<void> {
     const found = this.archive.pastLogOf(msg.workerId);
     if (!found) return;
     try {
@@ -294,8 +294,10 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
       this.log.warn(said);
       void vscode.window.showErrorMessage(`RPC Workers: ${said}`);
     }
+    // The page that asked shows the older entries from the top; another page on the same log
+    // (the side bar following the live end) stays at its end.
     this.each((s) => {
-      if (s.workerId === msg.workerId) s.reload(msg.to === 'older');
+      if (s.workerId === msg.workerId) s.reload(s === from && msg.to === 'older');
     });
   }
 

@@ -35,8 +35,8 @@ export interface LogHost {
   act(from: LogSession, msg: PageRequest): Promise<void>;
   /** A change the page draws, opened in the diff editor (no reply: the editor is the answer). */
   openChange(msg: PageMessage<'openChange'>): Promise<void>;
-  /** The page asked for another page of a log read from the history (the log's pages are then shown it afresh). */
-  pastPage(msg: PageMessage<'pastPage'>): Promise<void>;
+  /** `from` asked for another page of a log read from the history (the log's pages are then shown it afresh). */
+  pastPage(from: LogSession, msg: PageMessage<'pastPage'>): Promise<void>;
   showTerminal(msg: PageMessage<'showTerminal'>): Promise<void>;
   lookingChanged(): void;
   warn(message: string): void;
@@ -112,7 +112,7 @@ export class LogSession extends Disposable {
         openChange: (m) => void this.log.openChange(m),
         showTerminal: (m) => void this.log.showTerminal(m),
         answerQuestions: () => void vscode.commands.executeCommand(COMMANDS.answerQuestions),
-        pastPage: (m) => void this.log.pastPage(m),
+        pastPage: (m) => void this.log.pastPage(this, m),
         rendered: () => {},
       },
       (message) => this.log.warn(message),
