@@ -56,6 +56,9 @@ export default async function composerSteady({ port } = {}) {
       if (Math.abs(after.x - box.x) > 0.5 || Math.abs(after.y - box.y) > 0.5) fail(`the ${name} button moved when the turn ended: ${JSON.stringify(box)} -> ${JSON.stringify(after)}`);
     }
     if (!await log.locator('button[data-action="abort"]').isDisabled()) fail('Abort is still enabled on an idle worker');
+    // The pressed Abort greyed out: the focus went to the text box, not to the page.
+    const focused = await log.locator('body').evaluate(() => document.activeElement?.className ?? document.activeElement?.tagName);
+    if (focused !== 'message') fail(`after Abort greyed out the focus is on ${JSON.stringify(focused)}, not the text box`);
     // The second click: on the disabled Abort. Then a prompt, whose result is the sync point
     // after which a compaction would already show.
     await page.mouse.click(abort.x + abort.width / 2, abort.y + abort.height / 2);

@@ -61,6 +61,7 @@ export class ComposerPanel {
   /** Buttons, labels and the text box for the worker's phase; returns the view applied. */
   show(w: WorkerView | null): ComposerView {
     const v = composerView(w);
+    const focused = document.activeElement;
     const send = this.buttons.send;
     setText(send.querySelector('.label')!, ` ${v.sendLabel}`);
     send.title = v.sendTitle;
@@ -69,6 +70,11 @@ export class ComposerPanel {
     this.buttons.compact.title = v.compactTitle ?? 'Compact the conversation';
     this.textarea.disabled = v.textareaDisabled;
     this.textarea.placeholder = v.placeholder;
+    // A button pressed by keyboard and now greyed out (Abort once the turn ended) drops the focus
+    // to the page: it goes to the text box, or the first button that can still be pressed.
+    if (focused instanceof HTMLButtonElement && focused.disabled && this.element.contains(focused)) {
+      [this.textarea, ...Object.values(this.buttons)].find((el) => !el.disabled)?.focus();
+    }
     return v;
   }
 
