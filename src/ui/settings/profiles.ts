@@ -17,8 +17,8 @@ export const TAU_COMMANDS = ['ffwf-tau', 'tau'];
  * flag, and the one-line install a person runs when it is not (README, "ACP agents").
  */
 export const ACP_AGENTS = [
-  // Claude's adapter starts in `auto`, which asks a classifier model before each tool; `default`
-  // asks the person instead.
+  // Claude's adapter starts in `auto`, where it was seen to run a command without asking anyone
+  // (docs/acp-agents-findings.md); `default` asks the person.
   { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', install: 'npm install -g @agentclientprotocol/claude-agent-acp' },
   { name: 'Codex', command: 'codex-acp', args: [] as string[], install: 'npm install -g @agentclientprotocol/codex-acp' },
   { name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], install: 'npm install -g @github/copilot' },
