@@ -296,6 +296,25 @@ describe("fake worker, tau dialect", () => {
     assert.deepEqual([done.params.cancelled, done.params.performed, done.params.is_error], [false, true, false]);
     assert.match(done.params.summary, /summary/);
   });
+
+  for (const when of ["after", "mid"]) {
+    it(`--auto-compact ${when}: τ's own compaction is an agent_start/agent_end pair naming only its cursor, and no compaction_end follows`, async () => {
+      const p = fake("tau", "--auto-compact", when);
+      await rpc(p, 1, "prompt", { text: "bash echo hi\nsay done", submission_id: "s1" });
+      // The last event: the bracket after the run, or the run's end after the bracket inside it.
+      await p.waitFor((l) => l.params?.type === "agent_end" && l.params.submission_id === (when === "after" ? null : "s1"));
+      const seen = events(p).filter((e) => e.type === "agent_start" || e.type === "agent_end" || e.type === "tool_execution_end");
+      const order = seen.map((e) => `${e.type}:${e.submission_id ?? "-"}`);
+      assert.deepEqual(order, when === "after"
+        ? ["agent_start:s1", "tool_execution_end:s1", "agent_end:s1", "agent_start:-", "agent_end:-"]
+        : ["agent_start:s1", "tool_execution_end:s1", "agent_start:-", "agent_end:-", "agent_end:s1"]);
+      for (const e of seen.filter((x) => !x.submission_id)) {
+        assert.equal(typeof e.cursor_id, "string");
+        assert.deepEqual([e.source, e.submitter, e.correlation, e.end_reason], [null, null, null, null]);
+      }
+      assert.equal(p.messages.some((l) => l.method === "compaction_end"), false);
+    });
+  }
 });
 
 describe("fake worker, directives and flags", () => {

@@ -34,6 +34,8 @@ interface Scenario {
   fakeFlags?: string[];
   /** τ 0.15.0 ends an aborted bash with is_error true or false, by a race in its tool: not compared. */
   abortedToolError?: boolean;
+  /** Real τ's home, where the scenario needs other than the default (makeTauHome's options). */
+  realHome?: { compaction?: Record<string, unknown>; contextWindow?: number };
   run(w: Side): Promise<void>;
 }
 
@@ -61,6 +63,15 @@ async function history(w: Side): Promise<void> {
     await w.peer.waitFor(ev('agent_end'), { from, timeoutMs: 30_000 });
   }
 }
+
+/**
+ * τ compacts on its own past its soft limit, 80 % of the window less the reserve (here 1433
+ * tokens), and inside a turn past the hard one (1792): the model's usage says 2000 were used.
+ */
+const AUTO_COMPACTION = { compaction: { auto: true, keep_recent_tokens: 1, reserve_tokens: 256 }, contextWindow: 2048 };
+const NEAR_FULL = { prompt_tokens: 1900, completion_tokens: 100 };
+/** The agent_end of τ's own compaction: it names no submission. */
+const bracketEnd = (l: Line) => ev('agent_end')(l) && l.params.submission_id === null;
 
 const SCENARIOS: Scenario[] = [
   {
@@ -130,6 +141,26 @@ const SCENARIOS: Scenario[] = [
       await w.call('abort');
       await w.peer.waitFor((l) => l.method === 'compaction_end', { from: w.from, timeoutMs: 30_000 });
       slow.open();
+    },
+  },
+  {
+    name: 'automatic compaction after a turn',
+    fakeFlags: ['--auto-compact', 'after'],
+    realHome: AUTO_COMPACTION,
+    async run(w) {
+      const text = model(w, [{ text: 'A reply that fills the window.', usage: NEAR_FULL }, { text: 'SUMMARY' }], 'A reply that fills the window.');
+      await w.call('prompt', { text });
+      await w.peer.waitFor(bracketEnd, { from: w.from, timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'automatic compaction inside a turn, between its tool call and its next model call',
+    fakeFlags: ['--auto-compact', 'mid'],
+    realHome: AUTO_COMPACTION,
+    async run(w) {
+      const text = model(w, [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }], usage: NEAR_FULL }, { text: 'SUMMARY' }, { text: 'Done.' }], 'bash echo hi\nsay Done.');
+      await w.call('prompt', { text });
+      await w.peer.waitFor((l) => ev('agent_end')(l) && l.params.submission_id !== null, { from: w.from, timeoutMs: 30_000 });
     },
   },
   {
@@ -231,14 +262,14 @@ describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw 
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  async function side(kind: 'fake' | 'real', fakeFlags: string[] = []): Promise<Side> {
+  async function side(kind: 'fake' | 'real', fakeFlags: string[] = [], realHome: Scenario['realHome'] = {}): Promise<Side> {
     const cwd = mkdtempSync(path.join(tmpdir(), `tau-table-${kind}-`));
     cleanups.push(() => rmSync(cwd, { recursive: true, force: true }));
     let peer: StdioPeer;
     let llm: MockLlm | undefined;
     if (kind === 'real') {
       llm = await startMockLlm();
-      const home = await makeTauHome({ baseUrl: llm.baseUrl });
+      const home = await makeTauHome({ baseUrl: llm.baseUrl, ...realHome });
       cleanups.push(async () => {
         await llm!.close();
         await removeTauHome(home);
@@ -283,7 +314,7 @@ describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw 
 
   for (const s of SCENARIOS) {
     it(s.name, async () => {
-      const [fake, real] = [await side('fake', s.fakeFlags), await side('real')];
+      const [fake, real] = [await side('fake', s.fakeFlags), await side('real', [], s.realHome)];
       await s.run(real);
       await s.run(fake);
       assert.deepEqual(labels(fake, s), labels(real, s), 'the sequence of events, responses and notifications');

@@ -3,6 +3,7 @@
 // pi's extension UI dialogs are answered by the host (headless: cancelled).
 import assert from 'node:assert/strict';
 import type { UiRequest, Supervisor } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ofType, record, text, waitFor } from '../helpers/supervisor';
 
@@ -81,6 +82,80 @@ describe('dialect differences through the host', () => {
       assert.ok(text(events).indexOf('first part') < text(events).indexOf('the follow-up'));
     });
   }
+
+  describe('τ compacting on its own (an agent_start/agent_end pair with no submission)', () => {
+    /** τ's own compaction's agent_start or agent_end: the only such events that name no submission. */
+    const bracket = (type: 'agent_start' | 'agent_end') => (e: AgentEvent) => e.type === type && !e.submission_id;
+    const stateOf = (id: string) => {
+      const s = supervisor.state(id);
+      if (s.status === 'not_found') throw new Error('the worker is gone');
+      return s.state;
+    };
+    const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')
+      .map((e) => [e.type, e.data?.reason ?? null, e.data?.synthesized, e.turn?.index ?? null]);
+
+    it('after a turn: no second turn, each turn keeps its own origin, and the log says a compaction ran', async () => {
+      supervisor = createSupervisor();
+      const id = await started(supervisor, fakeSpec('tau', ['--auto-compact', 'after']));
+      const events = record(supervisor, () => id);
+      let during: ReturnType<typeof stateOf> | undefined;
+      const began = waitFor(supervisor, id, (e) => bracket('agent_start')(e) && Boolean(during = stateOf(id)));
+      let ended = waitFor(supervisor, id, bracket('agent_end'));
+      assert.equal((await supervisor.prompt(id, 'say first', { source: 'editor' })).status, 'accepted');
+      await began;
+      assert.deepEqual([during!.compacting, during!.streaming, during!.turnCount], [true, false, 1], 'the worker compacts, and runs no turn');
+      await ended;
+      ended = waitFor(supervisor, id, bracket('agent_end'));
+      assert.equal((await supervisor.prompt(id, 'say second', { source: 'palette' })).status, 'accepted');
+      await ended;
+      const s = stateOf(id);
+      assert.deepEqual([s.turnCount, s.turns.map((t) => t.source), s.compacting, s.streaming], [2, ['editor', 'palette'], false, false]);
+      assert.deepEqual(events.filter((e) => e.turn?.opens).map((e) => [e.turn!.index, e.turn!.origin]), [[1, 'editor'], [2, 'palette']]);
+      assert.deepEqual(events.filter((e) => e.turn?.ends).map((e) => [e.type, e.turn!.index, e.end_reason]), [['agent_settled', 1, 'done'], ['agent_settled', 2, 'done']]);
+      const one = [['compaction_start', 'threshold', true, null], ['compaction_end', 'threshold', true, null]];
+      assert.deepEqual(compactions(events), [...one, ...one]);
+    });
+
+    it('after a turn: a prompt is refused as during any compaction, and abort says it cannot reach it', async () => {
+      supervisor = createSupervisor();
+      const id = await started(supervisor, fakeSpec('tau', ['--auto-compact', 'after', '--compact-ms', '2000']));
+      const began = waitFor(supervisor, id, bracket('agent_start'));
+      const ended = waitFor(supervisor, id, bracket('agent_end'));
+      await supervisor.prompt(id, 'say first');
+      await began;
+      const refused = await supervisor.prompt(id, 'say too soon');
+      assert.match(refused.status === 'error' ? refused.error : JSON.stringify(refused), /compacting/);
+      // τ's abort reaches a compaction asked for with `compact`, not one τ began itself.
+      const aborted = await supervisor.abort(id);
+      assert.match(aborted.status === 'error' ? aborted.error : JSON.stringify(aborted), /does not reach a compaction it began on its own/);
+      await ended;
+      assert.equal((await supervisor.prompt(id, 'say now')).status, 'accepted');
+    });
+
+    // τ 0.15.0 (protocol 3.x) holds all it writes from the pair's agent_end on until the turn
+    // ends; the fake speaking 1.5 lets the agent_end out at once.
+    for (const [version, seen, compacting] of [['3.1', 'side_completion_end', true], ['1.5', 'agent_end', false]] as const) {
+      it(`inside a turn (protocol ${version}): the turn still streams after it, abort reaches the turn, and the turn ends once, aborted`, async () => {
+        supervisor = createSupervisor();
+        const id = await started(supervisor, fakeSpec('tau', ['--auto-compact', 'mid', '--protocol-version', version]));
+        const events = record(supervisor, () => id);
+        let during: ReturnType<typeof stateOf> | undefined;
+        const began = waitFor(supervisor, id, (e) => bracket('agent_start')(e) && Boolean(during = stateOf(id)));
+        const later = waitFor(supervisor, id, (e) => e.type === seen && !e.submission_id);
+        await supervisor.prompt(id, 'bash echo hi\nwait 60000\nsay never said');
+        await began;
+        assert.deepEqual([during!.compacting, during!.streaming], [true, true]);
+        await later;
+        assert.deepEqual([stateOf(id).streaming, stateOf(id).compacting], [true, compacting], 'the turn goes on');
+        const r = await supervisor.abort(id);
+        assert.equal(r.status, 'aborted', JSON.stringify(r));
+        const s = stateOf(id);
+        assert.deepEqual([s.turnCount, s.turns.length, s.lastEndReason, s.streaming, s.compacting], [1, 1, 'aborted', false, false]);
+        assert.deepEqual(events.filter((e) => e.turn?.ends).map((e) => [e.type, e.turn!.index, e.end_reason]), [['agent_settled', 1, 'aborted']]);
+        assert.deepEqual(compactions(events), [['compaction_start', 'threshold', true, 1], ['compaction_end', 'threshold', true, 1]]);
+      });
+    }
+  });
 
   it('pi: an extension UI dialog is answered by the host\'s handler; headless answers cancelled', async () => {
     const asked: UiRequest[] = [];

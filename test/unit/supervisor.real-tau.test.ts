@@ -437,6 +437,67 @@ describe('the host driving real τ 0.15.0', function () {
     assert.equal(st.state.turns[0].tools[0].violation, null);
   });
 
+  describe('τ compacting on its own, driven past its limits by the model\'s usage', () => {
+    // Soft limit (after a turn) 80 % of the window less the reserve: 1433 tokens; hard limit
+    // (inside a turn) 1792. The mock model says 2000 were used.
+    const NEAR_FULL = { prompt_tokens: 1900, completion_tokens: 100 };
+    const bracket = (type: 'agent_start' | 'agent_end') => (e: AgentEvent) => e.type === type && !e.submission_id;
+    const stateOf = (id: string) => {
+      const s = supervisor.state(id);
+      if (s.status === 'not_found') throw new Error('the worker is gone');
+      return s.state;
+    };
+    const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')
+      .map((e) => [e.type, e.data?.reason, e.is_error ?? false, e.turn?.index ?? null]);
+    async function autoCompacting() {
+      const own = await makeTauHome({ baseUrl: llm.baseUrl, compaction: { auto: true, keep_recent_tokens: 1, reserve_tokens: 256 }, contextWindow: 2048 });
+      dirs.push(own);
+      return started({ env: tauEnv(own), sessionDir: tauSessionDir(own) });
+    }
+
+    it('after a turn: one turn, not two, each turn with its own origin, and the log says a compaction ran', async () => {
+      const { workerId: id } = await autoCompacting();
+      const events = record(supervisor, () => id);
+      llm.script([{ text: 'A reply that fills the window.', usage: NEAR_FULL }, { text: 'SUMMARY' }]);
+      const compacted = waitFor(supervisor, id, bracket('agent_end'), 30_000);
+      await supervisor.prompt(id, 'fill it', { source: 'editor' });
+      await compacted;
+      assert.equal(llm.requests.length, 2, 'τ asked the model for the summary');
+      llm.script([{ text: 'second' }]);
+      const second = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
+      assert.equal((await supervisor.prompt(id, 'again', { source: 'palette' })).status, 'accepted');
+      await second;
+      const s = stateOf(id);
+      assert.deepEqual([s.turnCount, s.turns.map((t) => t.source), s.compacting, s.streaming], [2, ['editor', 'palette'], false, false]);
+      assert.deepEqual(events.filter((e) => e.turn?.opens).map((e) => [e.turn!.index, e.turn!.origin]), [[1, 'editor'], [2, 'palette']]);
+      assert.deepEqual(events.filter((e) => e.turn?.ends).map((e) => [e.type, e.turn!.index, e.end_reason]), [['agent_settled', 1, 'done'], ['agent_settled', 2, 'done']]);
+      assert.deepEqual(compactions(events), [['compaction_start', 'threshold', false, null], ['compaction_end', 'threshold', false, null]]);
+    });
+
+    it('inside a turn: the turn goes on after it, abort reaches the turn, and the turn ends once, aborted', async () => {
+      const s = await autoCompacting();
+      const id = s.workerId;
+      const events = record(supervisor, () => id);
+      llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }], usage: NEAR_FULL }, { text: 'SUMMARY' }, sleepCall()]);
+      let during: ReturnType<typeof stateOf> | undefined;
+      const began = waitFor(supervisor, id, (e) => bracket('agent_start')(e) && Boolean(during = stateOf(id)), 30_000);
+      await supervisor.prompt(id, 'look, then wait');
+      await began;
+      assert.deepEqual([during!.compacting, during!.streaming], [true, true]);
+      // τ holds what it writes from the pair's agent_end on until the turn ends: the host sees
+      // the turn's next tool only in τ's process tree.
+      strays.add(await sleepOf(s.pid));
+      assert.equal(llm.requests.length, 3, 'the tool call after the summary');
+      assert.deepEqual([stateOf(id).streaming, stateOf(id).compacting], [true, true], 'τ has not let the pair\'s end out yet');
+      const r = await supervisor.abort(id);
+      assert.equal(r.status, 'aborted', JSON.stringify(r));
+      const st = stateOf(id);
+      assert.deepEqual([st.turnCount, st.turns.length, st.lastEndReason, st.streaming, st.compacting], [1, 1, 'aborted', false, false]);
+      assert.deepEqual(events.filter((e) => e.turn?.ends).map((e) => [e.type, e.turn!.index, e.end_reason]), [['agent_settled', 1, 'aborted']]);
+      assert.deepEqual(compactions(events), [['compaction_start', 'threshold', false, 1], ['compaction_end', 'threshold', false, 1]]);
+    });
+  });
+
   describe('a prompt over τ\'s request line limit is refused before it is sent', () => {
     it('real τ: the limit is learned from get_capabilities (8388608 bytes) and an 8 MiB prompt never reaches τ', async () => {
       await supervisor.dispose();

@@ -162,9 +162,14 @@ export interface DialectTraits {
    * (learned from the first one seen): null.
    */
   sendsSettled: boolean | null;
+  /**
+   * The worker stamps every turn's events with their submission (τ): an agent_start that names
+   * none is its compaction's, not a turn's, even when the worker began it on its own.
+   */
+  stampsTurns: boolean;
 }
 
 /** The traits of a worker of this dialect and version. */
 export function traitsOf(dialect: Dialect, version: string | null): DialectTraits {
-  return { abortCancelsCompaction: dialect.abortCancelsCompaction, sendsSettled: null, ...dialect.traits?.(version) };
+  return { abortCancelsCompaction: dialect.abortCancelsCompaction, sendsSettled: null, stampsTurns: false, ...dialect.traits?.(version) };
 }

@@ -229,6 +229,7 @@ export const tauDialect: Dialect = {
   name: 'tau',
   announcesCompaction: false,
   abortCancelsCompaction: true,
+  traits: () => ({ stampsTurns: true }),
   sessions: tauSessions,
   createCodec: () => new TauCodec(),
   preflight: ({ command, env, cwd }) => tauPreflight(command, isTauProgram(command), env, cwd),

@@ -44,9 +44,12 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   if (refused) return fail(refused);
   const compacting = w.turns.compacting;
   if (!w.turns.streaming && !compacting) return { status: 'not_streaming', workerId: w.id, ms: elapsed(t0) };
-  const cancels = w.traits().abortCancelsCompaction;
+  // τ's abort reaches a compaction asked for with `compact`, not one it began on its own (its
+  // rpc `abort` notes: "What abort still does NOT reach: an auto-compaction").
+  const unasked = w.turns.compactingUnasked;
+  const cancels = w.traits().abortCancelsCompaction && !unasked;
   if (!w.turns.streaming && !cancels) {
-    return fail(`${w.versionName()}'s abort does not reach a running compaction; it will finish on its own`);
+    return fail(`${w.versionName()}'s abort does not reach ${unasked ? 'a compaction it began on its own' : 'a running compaction'}; it will finish on its own`);
   }
   const settled = w.turns.streaming ? w.waits.nextSettlement() : null;
   const compactionEnd = compacting && cancels ? w.waits.nextEvent('compaction_end') : null;

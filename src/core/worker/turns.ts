@@ -7,7 +7,7 @@
 // Between a pi 1.x `agent_end` and its `agent_settled` the worker still works after the turn
 // (a retry, an automatic compaction, a queued continuation, or only the settling itself):
 // `afterTurn` names it. τ's compaction brackets itself in an unstamped agent_start/agent_end
-// pair that is not a turn.
+// pair that is not a turn: alone, or inside a running turn, which goes on after it.
 //
 // This fold is the one place that decides what a turn is: it stamps every event it sees with
 // the turn it belongs to (`AgentEvent.turn`), the turn's opening event with its origin and its
@@ -41,7 +41,8 @@ export type AfterTurn = 'retry' | 'compaction' | 'continuation' | 'settling';
  * - `idle`: no turn;
  * - `retryNext`: no turn, but pi 0.73.1 announced a retry after its failed run's turn had
  *   settled: the next run is that retry, a turn the worker begins itself;
- * - `compactionRun`: no turn; τ's compaction runs in an agent_start/agent_end pair of its own;
+ * - `compactionRun`: no turn; τ's compaction runs in an agent_start/agent_end pair of its own
+ *   (inside a turn the turn's phase stands, and the pair is `bracket`);
  * - `running`: a turn's run goes on;
  * - `runEnded`: the turn's run ended (agent_end) and its settling is awaited;
  * - `retrying`: the run ended and another attempt follows within the same turn.
@@ -57,6 +58,15 @@ export class TurnTracker {
   private starts = 0;
   /** Whether the worker ends turns with agent_settled: by its version, else learned (null: not known). */
   private sendsSettled: boolean | null = null;
+  /** The worker stamps its turns with their submission (τ): an unstamped agent_start is a compaction's. */
+  private stampsTurns = false;
+  /**
+   * A compaction's own agent_start/agent_end pair, while it runs: the phase to go back to at its
+   * end, whether the worker began it unasked (the host did not send `compact`), and its error.
+   */
+  private bracket: { outer: TurnPhase; unasked: boolean; error: string | null } | null = null;
+  /** The host's compaction_start or _end for a compaction the worker began unasked: an outbox, as `unannounced`. */
+  private announced: AgentEvent | null = null;
   private queued = 0;
   /** A compaction runs (the worker's own, or one the host asked for): beside a turn or alone. */
   compacting = false;
@@ -109,6 +119,16 @@ export class TurnTracker {
     this.sendsSettled = sends;
   }
 
+  /** Set from the worker's dialect (τ: true) before its first turn. */
+  setStampsTurns(stamps: boolean): void {
+    this.stampsTurns = stamps;
+  }
+
+  /** The running compaction is one the worker began unasked (τ's abort does not reach those). */
+  get compactingUnasked(): boolean {
+    return this.bracket?.unasked === true;
+  }
+
   get agentStarts(): number {
     return this.starts;
   }
@@ -150,6 +170,7 @@ export class TurnTracker {
     if (this.phase !== 'retryNext') this.phase = 'idle';
     this.pendingStarts = 0;
     this.compacting = false;
+    this.bracket = null;
     // No prompt sent before the exit starts a turn now.
     this.provenance.length = 0;
   }
@@ -167,6 +188,11 @@ export class TurnTracker {
     this.lastError = error;
     const turn = this.current;
     if (turn) turn.error = error;
+    // An idle worker compacts no more inside the turn either (its pair's end was lost with it).
+    if (this.inTurn && this.bracket) {
+      if (this.bracket.unasked) this.compacting = false;
+      this.bracket = null;
+    }
     if (this.inTurn) this.settle(null, error, at, null);
     else {
       // An accepted prompt whose turn never began: no turn to end, but the host still says it settled.
@@ -184,7 +210,8 @@ export class TurnTracker {
    * Folds in one event, the worker's or the host's own, and stamps it. Returns the host's own
    * agent_settled to deliver right after it when the event settled the turn without being one
    * (pi 0.73.1 and τ send none; a lost end found by a state check), so that every turn of every
-   * worker ends with one agent_settled.
+   * worker ends with one agent_settled; or its compaction_start/_end when the event began or
+   * ended a compaction the worker said only with its agent_start/agent_end (τ's own).
    */
   observe(e: AgentEvent): AgentEvent | null {
     // An earlier session's events, replayed while it reopens: history, not this worker's turns.
@@ -192,7 +219,13 @@ export class TurnTracker {
     // Events come unstamped: a worker's own `turn` field is kept in `data` by its codec.
     this.fold(e);
     if (!e.turn) this.stampInTurn(e);
-    return this.settledEvent(e.timestamp);
+    return this.settledEvent(e.timestamp) ?? this.takeAnnounced();
+  }
+
+  private takeAnnounced(): AgentEvent | null {
+    const e = this.announced;
+    this.announced = null;
+    return e;
   }
 
   private stampInTurn(e: AgentEvent): void {
@@ -236,15 +269,17 @@ export class TurnTracker {
         this.exited(e);
         return;
       case 'agent_start':
-        if (this.compacting && !e.submission_id && !this.inTurn) {
-          this.phase = 'compactionRun';
+        // A compaction's own pair names no submission: the one the host asked for, or any from a
+        // worker that stamps its turns (τ's automatic compaction, after a turn or inside one).
+        if (!e.submission_id && (this.stampsTurns || (this.compacting && !this.inTurn))) {
+          this.openBracket(e);
           return;
         }
         this.begin(e);
         return;
       case 'agent_end':
-        if (this.phase === 'compactionRun') {
-          this.phase = 'idle';
+        if (this.bracket) {
+          this.closeBracket(e);
           return;
         }
         this.end(e);
@@ -282,6 +317,10 @@ export class TurnTracker {
       case 'compaction_end':
         this.compacting = false;
         return;
+      case 'side_completion_end':
+        // The summary's model call inside the pair (τ) is how a failed compaction shows.
+        if (this.bracket?.unasked && e.is_error) this.bracket.error = e.error ?? 'the compaction failed';
+        return;
       case 'tool_execution_start':
         this.toolStart(e);
         return;
@@ -289,6 +328,31 @@ export class TurnTracker {
         this.toolEnd(e);
         return;
     }
+  }
+
+  private openBracket(e: AgentEvent): void {
+    const unasked = !this.compacting;
+    this.bracket = { outer: this.inTurn ? this.phase : 'idle', unasked, error: null };
+    if (!this.inTurn) this.phase = 'compactionRun';
+    if (!unasked) return;
+    // τ says its own compaction with this pair alone: the host says it as it says one it asked for.
+    this.compacting = true;
+    this.announce({ type: 'compaction_start', timestamp: e.timestamp, data: { reason: 'threshold', synthesized: true } });
+  }
+
+  /** The pair's end ends the compaction only: a turn it ran inside goes on. */
+  private closeBracket(e: AgentEvent): void {
+    const { outer, unasked, error } = this.bracket!;
+    this.bracket = null;
+    this.phase = outer;
+    if (!unasked) return;
+    this.compacting = false;
+    this.announce({ type: 'compaction_end', timestamp: e.timestamp, is_error: error !== null, error, data: { reason: 'threshold', synthesized: true } });
+  }
+
+  private announce(e: AgentEvent): void {
+    if (this.inTurn) e.turn = this.inTurnStamp;
+    this.announced = e;
   }
 
   private dropSubmission(submissionId: string): void {

@@ -93,6 +93,7 @@ export class Worker {
     this.version = ctx.version ?? null;
     this.traits = traitsOf(ctx.dialect, this.version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
+    this.turns.setStampsTurns(this.traits.stampsTurns);
     this.resync = new Resync(limits.resyncMs, (d) => checkState(this.inside, d));
     ({ permissions: this.permissions, files: this.files, terminals: this.terminals } = clientServicesFor({
       id, spec, launch, killGraceMs: limits.killGraceMs, onPermission: ctx.onPermission, files: ctx.files,
@@ -271,11 +272,14 @@ export class Worker {
   /** `line`: the worker's line the event was decoded from; the host's own events have none. */
   private receive(event: AgentEvent, line?: Buffer): void | Promise<void> {
     // The fold stamps the event with its turn; a turn that settled without the worker's own
-    // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one.
-    const settled = this.turns.observe(event);
+    // agent_settled (pi 0.73.1, τ) gets the host's, so every turn ends with exactly one; a
+    // compaction said only by its agent_start/agent_end (τ's own) gets its compaction_start/_end.
+    const after = this.turns.observe(event);
     // The store and the history keep the line instead of the event where it stands for it.
     const delivered = this.deliver(event, line !== undefined && lineStandsFor(event, line) ? line : undefined);
-    if (settled) void this.deliver(settled);
+    if (after) void this.deliver(after);
+    // A compaction the worker began or ended on its own (τ's): the state says so at once.
+    if (after?.type === 'compaction_start' || after?.type === 'compaction_end') this.stateChanged();
     this.files.observe(event);
     this.terminals.observe(event);
     if (this.launch.audit && !event.replayed) this.auditLater.see(event);
@@ -301,6 +305,7 @@ export class Worker {
     this.version = version;
     this.traits = traitsOf(this.ctx.dialect, version);
     this.turns.setSendsSettled(this.traits.sendsSettled);
+    this.turns.setStampsTurns(this.traits.stampsTurns);
     this.stateChanged();
   }
 
