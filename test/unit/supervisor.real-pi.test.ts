@@ -229,6 +229,8 @@ for (const pi of PI_VERSIONS) {
     if (pi.one) it('an abort while pi waits to retry an overloaded model call answers aborted, and the turn ends aborted', async () => {
       const { id } = await start();
       // Retried with a delay (pi's retry.baseDelayMs, 2 s): the abort lands in the wait.
+      // A reply an earlier test scripted and pi did not ask for would come first.
+      llm.unscript();
       llm.script([{ fail: { status: 503, message: 'overloaded_error: the model is overloaded' } }]);
       const waiting = waitFor(supervisor, id, ofType('auto_retry_start'), 30_000);
       assert.equal((await supervisor.prompt(id, 'try it')).status, 'accepted');
