@@ -103,6 +103,26 @@ describe('the turn tracker: one end of a turn, post-turn work said as such', () 
   });
 });
 
+describe('the turn tracker: a worker that stamps its turns (τ)', () => {
+  it('an unstamped pair is a compaction only once the worker was seen stamping: one that never stamps keeps its turns', () => {
+    const never = new TurnTracker(() => {}, '/w');
+    never.setStampsTurns(true);
+    for (let i = 0; i < 2; i++) {
+      never.observe(ev('agent_start'));
+      never.observe(ev('agent_end', { end_reason: 'done' }));
+    }
+    assert.equal(never.turnCount, 2, 'a τ-speaking program that stamps nothing');
+    const tau = new TurnTracker(() => {}, '/w');
+    tau.setStampsTurns(true);
+    tau.observe(ev('agent_start', { submission_id: 's1' }));
+    tau.observe(ev('agent_end', { submission_id: 's1', end_reason: 'done' }));
+    tau.observe(ev('agent_start'));
+    assert.equal(tau.compacting, true, 'τ compacting on its own');
+    tau.observe(ev('agent_end'));
+    assert.deepEqual([tau.turnCount, tau.compacting], [1, false]);
+  });
+});
+
 describe('the host and the fake pi of each version', function () {
   this.timeout(30_000);
   let dir: string;

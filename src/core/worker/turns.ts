@@ -61,6 +61,11 @@ export class TurnTracker {
   /** The worker stamps its turns with their submission (τ): an unstamped agent_start is a compaction's. */
   private stampsTurns = false;
   /**
+   * It was seen doing so: a program that speaks τ's protocol without stamping (a user's own, an
+   * older one) keeps its turns. τ's first turn is a prompt's, stamped, before any compaction.
+   */
+  private seenStamp = false;
+  /**
    * A compaction's own agent_start/agent_end pair, while it runs: the phase to go back to at its
    * end, whether the worker began it unasked (the host did not send `compact`), and its error.
    */
@@ -271,7 +276,8 @@ export class TurnTracker {
       case 'agent_start':
         // A compaction's own pair names no submission: the one the host asked for, or any from a
         // worker that stamps its turns (τ's automatic compaction, after a turn or inside one).
-        if (!e.submission_id && (this.stampsTurns || (this.compacting && !this.inTurn))) {
+        if (e.submission_id) this.seenStamp = true;
+        else if ((this.stampsTurns && this.seenStamp) || (this.compacting && !this.inTurn)) {
           this.openBracket(e);
           return;
         }
