@@ -10,8 +10,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: { class?
   return el;
 }
 
+/** A codicon's class list (an icon drawn already changes by it). */
+export function iconClass(name: string, extra = ''): string {
+  return `codicon codicon-${name}${extra ? ` ${extra}` : ''}`;
+}
+
 export function icon(name: string, extra = ''): HTMLElement {
-  return h('span', { class: `codicon codicon-${name}${extra ? ` ${extra}` : ''}`, attrs: { 'aria-hidden': 'true' } });
+  return h('span', { class: iconClass(name, extra), attrs: { 'aria-hidden': 'true' } });
 }
 
 export function setText(el: Element, text: string): void {

@@ -1,7 +1,7 @@
 // How each entry of the log is drawn, and redrawn when it changes. Every string from a worker
 // goes in as text.
 import { duration, sourceInfo } from '../protocol/words';
-import { h, icon, setText } from './dom';
+import { h, icon, iconClass, setText } from './dom';
 import { endWords, safeJson, stopReasonWords, type Change, type CompactionEntry, type EndEntry, type Entry, type Origin, type PlanEntry, type PromptEntry, type QuestionEntry, type TextEntry, type ToolEntry } from './entries';
 
 export function time(ms: number): string {
@@ -120,7 +120,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   const shape = toolShape(e, state);
   const drawn = row.querySelector('details');
   if (drawn && toolShapes.get(row) === shape) {
-    drawn.querySelector('.codicon')!.className = `codicon codicon-${kindIcon}${spin ? ` ${spin}` : ''}`;
+    drawn.querySelector('.codicon')!.className = iconClass(kindIcon, spin);
     setText(drawn.querySelector('.title')!, e.title ?? e.name);
     setText(drawn.querySelector('.args-brief')!, brief(e.args));
     setText(drawn.querySelector('.badge')!, badge);
@@ -131,7 +131,8 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   toolShapes.set(row, shape);
   const summary = h('summary', {}, icon(kindIcon, spin), h('span', { class: 'title', text: e.title ?? e.name }), h('span', { class: 'args-brief', text: brief(e.args) }), h('span', { class: 'badge', text: badge }), h('span', { class: 'time', text: time(e.time) }));
   const body = h('div', { class: 'body' });
-  if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+  const blocked = `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}`;
+  if (e.blocked) body.appendChild(h('div', { class: 'blocked-line', text: blocked }));
   if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
   (e.changes ?? []).forEach((c, i) => body.appendChild(changeSection(c, i)));
   for (const id of e.terminals ?? []) {
@@ -144,7 +145,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   // A change is what a person wants to see of an edit: it shows without a click.
   details.open = (drawn?.open ?? false) || e.blocked || (e.changes ?? []).length > 0;
   row.replaceChildren(details);
-  if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: `⛔ blocked by ${e.blockedBy ?? 'a guard'}: ${e.reason ?? 'no reason given'}` }));
+  if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: blocked }));
 }
 
 /** Output that grew by its end gets only the new end: a selection in what was there stays. */

@@ -3,7 +3,7 @@
 // hanging.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Supervisor, WorkerSpec } from '../../src/core/api';
+import type { Supervisor, WorkerSpec, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -29,6 +29,16 @@ export function waitFor(supervisor: Supervisor, workerId: string, match: (e: Age
 }
 
 export const ofType = (type: string) => (e: AgentEvent) => e.type === type;
+
+/** τ's own compaction's agent_start or agent_end: the only such events that name no submission. */
+export const unstampedPair = (type: 'agent_start' | 'agent_end') => (e: AgentEvent) => e.type === type && !e.submission_id;
+
+/** A listed worker's state (throws if it is gone). */
+export function stateOf(supervisor: Supervisor, workerId: string): WorkerState {
+  const s = supervisor.state(workerId);
+  if (s.status === 'not_found') throw new Error('the worker is gone');
+  return s.state;
+}
 
 /** Every event of one worker, as it arrives. */
 export function record(supervisor: Supervisor, workerId: () => string | undefined): AgentEvent[] {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { UiRequest, Supervisor } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, record, text, waitFor } from '../helpers/supervisor';
+import { fakeSpec, ofType, record, stateOf as liveState, text, unstampedPair, waitFor } from '../helpers/supervisor';
 
 describe('dialect differences through the host', () => {
   let supervisor: Supervisor;
@@ -84,13 +84,7 @@ describe('dialect differences through the host', () => {
   }
 
   describe('τ compacting on its own (an agent_start/agent_end pair with no submission)', () => {
-    /** τ's own compaction's agent_start or agent_end: the only such events that name no submission. */
-    const bracket = (type: 'agent_start' | 'agent_end') => (e: AgentEvent) => e.type === type && !e.submission_id;
-    const stateOf = (id: string) => {
-      const s = supervisor.state(id);
-      if (s.status === 'not_found') throw new Error('the worker is gone');
-      return s.state;
-    };
+    const stateOf = (id: string) => liveState(supervisor, id);
     const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')
       .map((e) => [e.type, e.data?.reason ?? null, e.data?.synthesized, e.turn?.index ?? null]);
 
@@ -99,13 +93,13 @@ describe('dialect differences through the host', () => {
       const id = await started(supervisor, fakeSpec('tau', ['--auto-compact', 'after']));
       const events = record(supervisor, () => id);
       let during: ReturnType<typeof stateOf> | undefined;
-      const began = waitFor(supervisor, id, (e) => bracket('agent_start')(e) && Boolean(during = stateOf(id)));
-      let ended = waitFor(supervisor, id, bracket('agent_end'));
+      const began = waitFor(supervisor, id, (e) => unstampedPair('agent_start')(e) && Boolean(during = stateOf(id)));
+      let ended = waitFor(supervisor, id, unstampedPair('agent_end'));
       assert.equal((await supervisor.prompt(id, 'say first', { source: 'editor' })).status, 'accepted');
       await began;
       assert.deepEqual([during!.compacting, during!.streaming, during!.turnCount], [true, false, 1], 'the worker compacts, and runs no turn');
       await ended;
-      ended = waitFor(supervisor, id, bracket('agent_end'));
+      ended = waitFor(supervisor, id, unstampedPair('agent_end'));
       assert.equal((await supervisor.prompt(id, 'say second', { source: 'palette' })).status, 'accepted');
       await ended;
       const s = stateOf(id);
@@ -119,8 +113,8 @@ describe('dialect differences through the host', () => {
     it('after a turn: a prompt is refused as during any compaction, and abort says it cannot reach it', async () => {
       supervisor = createSupervisor();
       const id = await started(supervisor, fakeSpec('tau', ['--auto-compact', 'after', '--compact-ms', '2000']));
-      const began = waitFor(supervisor, id, bracket('agent_start'));
-      const ended = waitFor(supervisor, id, bracket('agent_end'));
+      const began = waitFor(supervisor, id, unstampedPair('agent_start'));
+      const ended = waitFor(supervisor, id, unstampedPair('agent_end'));
       await supervisor.prompt(id, 'say first');
       await began;
       const refused = await supervisor.prompt(id, 'say too soon');
@@ -140,7 +134,7 @@ describe('dialect differences through the host', () => {
         const id = await started(supervisor, fakeSpec('tau', ['--auto-compact', 'mid', '--protocol-version', version]));
         const events = record(supervisor, () => id);
         let during: ReturnType<typeof stateOf> | undefined;
-        const began = waitFor(supervisor, id, (e) => bracket('agent_start')(e) && Boolean(during = stateOf(id)));
+        const began = waitFor(supervisor, id, (e) => unstampedPair('agent_start')(e) && Boolean(during = stateOf(id)));
         const later = waitFor(supervisor, id, (e) => e.type === seen && !e.submission_id);
         await supervisor.prompt(id, 'bash echo hi\nwait 60000\nsay never said');
         await began;

@@ -10,7 +10,7 @@ import * as esbuild from 'esbuild';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { fakeSpec, ofType, record, waitFor } from '../helpers/supervisor';
+import { fakeSpec, ofType, record, stateOf as liveState, unstampedPair, waitFor } from '../helpers/supervisor';
 import { alive, cmdline, describePids, HOST_PROCESS, killAll, ROOT, stat, treeOf, until } from '../fixtures/faults-helpers';
 import { startMockLlm, type ChatRequest, type MockLlm, type MockReply } from '../fixtures/mock-llm.mjs';
 import { makeTauHome, removeTauHome, requireTau, tauEnv, tauSessionDir } from '../fixtures/tau-env.mjs';
@@ -441,12 +441,7 @@ describe('the host driving real τ 0.15.0', function () {
     // Soft limit (after a turn) 80 % of the window less the reserve: 1433 tokens; hard limit
     // (inside a turn) 1792. The mock model says 2000 were used.
     const NEAR_FULL = { prompt_tokens: 1900, completion_tokens: 100 };
-    const bracket = (type: 'agent_start' | 'agent_end') => (e: AgentEvent) => e.type === type && !e.submission_id;
-    const stateOf = (id: string) => {
-      const s = supervisor.state(id);
-      if (s.status === 'not_found') throw new Error('the worker is gone');
-      return s.state;
-    };
+    const stateOf = (id: string) => liveState(supervisor, id);
     const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')
       .map((e) => [e.type, e.data?.reason, e.is_error ?? false, e.turn?.index ?? null]);
     async function autoCompacting() {
@@ -459,7 +454,7 @@ describe('the host driving real τ 0.15.0', function () {
       const { workerId: id } = await autoCompacting();
       const events = record(supervisor, () => id);
       llm.script([{ text: 'A reply that fills the window.', usage: NEAR_FULL }, { text: 'SUMMARY' }]);
-      const compacted = waitFor(supervisor, id, bracket('agent_end'), 30_000);
+      const compacted = waitFor(supervisor, id, unstampedPair('agent_end'), 30_000);
       await supervisor.prompt(id, 'fill it', { source: 'editor' });
       await compacted;
       assert.equal(llm.requests.length, 2, 'τ asked the model for the summary');
@@ -480,7 +475,7 @@ describe('the host driving real τ 0.15.0', function () {
       const events = record(supervisor, () => id);
       llm.script([{ toolCalls: [{ name: 'bash', arguments: { command: 'echo hi' } }], usage: NEAR_FULL }, { text: 'SUMMARY' }, sleepCall()]);
       let during: ReturnType<typeof stateOf> | undefined;
-      const began = waitFor(supervisor, id, (e) => bracket('agent_start')(e) && Boolean(during = stateOf(id)), 30_000);
+      const began = waitFor(supervisor, id, (e) => unstampedPair('agent_start')(e) && Boolean(during = stateOf(id)), 30_000);
       await supervisor.prompt(id, 'look, then wait');
       await began;
       assert.deepEqual([during!.compacting, during!.streaming], [true, true]);

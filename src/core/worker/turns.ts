@@ -153,7 +153,11 @@ export class TurnTracker {
    * otherwise): its origin must not stamp the next turn, nor every one after.
    */
   dropProvenance(seq: number): void {
-    const i = this.provenance.findIndex((p) => p.seq === seq);
+    this.dropRecord((p) => p.seq === seq);
+  }
+
+  private dropRecord(match: (p: Provenance & { seq: number }) => boolean): void {
+    const i = this.provenance.findIndex(match);
     if (i >= 0) this.provenance.splice(i, 1);
   }
 
@@ -361,11 +365,6 @@ export class TurnTracker {
     this.announced = e;
   }
 
-  private dropSubmission(submissionId: string): void {
-    const i = this.provenance.findIndex((p) => p.submissionId === submissionId);
-    if (i >= 0) this.provenance.splice(i, 1);
-  }
-
   markViolation(toolCallId: string | null, violation: string): void {
     const tool = this.tool(toolCallId);
     if (tool) tool.violation = violation;
@@ -382,7 +381,7 @@ export class TurnTracker {
     this.toolsById.clear();
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
-    if (e.submission_id) this.dropSubmission(e.submission_id);
+    if (e.submission_id) this.dropRecord((p) => p.submissionId === e.submission_id);
     const recorded = e.submission_id || retry ? undefined : this.provenance.shift();
     if (retry) e.source ??= 'retry';
     // The opening event carries the turn's origin: the worker's own (τ), else the one the host
