@@ -13,6 +13,11 @@ export interface UiRequest {
   placeholder?: string;
   prefill?: string;
   timeout?: number;
+  /**
+   * Aborts when the dialog is moot (its turn was aborted or redirected): close it; the worker
+   * was answered `cancelled`. Absent for a request the worker does not wait on in a turn.
+   */
+  signal?: AbortSignal;
 }
 export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
 

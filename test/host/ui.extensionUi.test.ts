@@ -24,6 +24,20 @@ describe('UI extension dialogs (pi)', function () {
     });
   }
 
+  // A dialog its turn's abort made moot is closed (the worker was answered cancelled already).
+  for (const method of ['select', 'input', 'editor'] as const) {
+    it(`${method}: closed as cancelled when the worker no longer waits on it`, async () => {
+      const moot = new AbortController();
+      const answer = answerUiRequest(req({ method, title: `Moot (${method})`, options: ['a', 'b'], signal: moot.signal }), 'pi');
+      const pending = Symbol('pending');
+      assert.equal(await Promise.race([answer, new Promise((res) => setTimeout(() => res(pending), 300))]), pending, 'the dialog ended before it was made moot');
+      moot.abort('the turn was aborted');
+      assert.deepEqual(await answer, { cancelled: true });
+      const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'untitled');
+      assert.equal(open.length, 0, 'the dialog left a document open');
+    });
+  }
+
   it('select: the picked option is the answer', async () => {
     const answer = answerUiRequest(req({ method: 'select', title: 'Which?', options: ['first', 'second'] }), 'pi');
     // The workbench says nothing when the QuickPick is up: accept until the dialog answers.

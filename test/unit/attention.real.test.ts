@@ -74,6 +74,8 @@ describe('needs input, from real workers', function () {
     async function promptToWrite(you: ReturnType<typeof person>, file: string, content: string): Promise<string> {
       const started = await supervisor.start({ dialect: 'pi', command: pi.command(), args: ['-e', PI_EXT], cwd, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'asker' });
       if (started.status !== 'started') return assert.fail(started.error);
+      // A reply an aborted turn left untaken must not answer this one.
+      llm.unscript();
       llm.script([{ toolCalls: [{ name: 'write', arguments: { path: file, content } }] }, { text: 'Done.' }]);
       const asked = you.nextAsk();
       assert.equal((await supervisor.prompt(started.workerId, `write ${file}`)).status, 'accepted');
@@ -120,6 +122,24 @@ describe('needs input, from real workers', function () {
       const after = await stateWhen(supervisor, id, (s) => !s.streaming, 'the settled state');
       assert.deepEqual(after.pendingInput, []);
       assert.equal(existsSync(path.join(cwd, 'no.txt')), false);
+    });
+
+    // pi's abort waits for the extension, and the extension waits for the dialog: unless the
+    // host closes the dialog, Abort gets no answer and the turn never ends.
+    for (const verb of ['abort', 'redirect'] as const) it(`${verb} while a dialog is open closes it, answered cancelled, and lands at once`, async () => {
+      const you = person();
+      supervisor = createSupervisor({ onUiRequest: you.onUiRequest });
+      const id = await promptToWrite(you, 'moot.txt', 'x');
+      const [asked] = you.asked;
+      assert.equal(asked.signal?.aborted, false, 'the dialog comes with a signal, not yet aborted');
+      if (verb === 'redirect') llm.script([{ text: 'Redirected.' }]);
+      const result = verb === 'abort' ? await supervisor.abort(id) : await supervisor.redirect(id, 'do something else');
+      assert.equal(result.status, verb === 'abort' ? 'aborted' : 'redirected', JSON.stringify(result));
+      assert.equal(asked.signal?.aborted, true, 'the dialog was told it is moot');
+      assert.match(String(asked.signal?.reason), verb === 'abort' ? /aborted/ : /redirected/);
+      const after = await stateWhen(supervisor, id, (s) => !s.streaming && s.pendingInput.length === 0, 'the turn over, nothing waiting');
+      assert.equal(attentionOf(after).attention, 'done');
+      assert.equal(existsSync(path.join(cwd, 'moot.txt')), false, 'the cancelled dialog did not let the write through');
     });
   });
 

@@ -2,22 +2,37 @@
 // (select / confirm / input / editor, until answered or dismissed), and a τ extension request
 // that stands (τ refuses prompts until it is answered or released), whether or not its dialogs
 // are up at this moment. Both are invisible in the event stream while they wait, so the worker
-// records them here and the attention state ("needs input") is derived from this list.
+// records them here and the attention state ("needs input") is derived from this list. A dialog
+// open when its turn is aborted is moot: pi's abort waits for it (the extension awaits the answer
+// before the tool goes on), so the abort closes it, answered `cancelled`.
 import type { PendingInput } from '../api';
 
 export class PendingInputs {
   private readonly dialogs = new Map<string, PendingInput>();
+  private readonly moot = new Map<string, AbortController>();
   private request: PendingInput | null = null;
 
   constructor(private readonly changed: () => void) {}
 
-  dialogOpened(id: string, method: string, title: string | null): void {
+  /** Returns the dialog's signal: it aborts, with the reason, when `cancelDialogs` closes it. */
+  dialogOpened(id: string, method: string, title: string | null): AbortSignal {
+    const controller = new AbortController();
     this.dialogs.set(id, { kind: 'dialog', id, method, title, since: Date.now() });
+    this.moot.set(id, controller);
     this.changed();
+    return controller.signal;
   }
 
   dialogClosed(id: string): void {
+    this.moot.delete(id);
     if (this.dialogs.delete(id)) this.changed();
+  }
+
+  /** Every open dialog closed (its turn aborted, redirected): the titles of those it closed. */
+  cancelDialogs(reason: string): string[] {
+    const closed = [...this.moot.keys()].map((id) => this.dialogs.get(id)?.title ?? this.dialogs.get(id)?.method ?? 'a dialog');
+    for (const controller of [...this.moot.values()]) controller.abort(reason);
+    return closed;
   }
 
   /** The τ request that stands now (null: none); `asking` while its dialogs are up. */

@@ -132,7 +132,7 @@ export class Worker {
       emit: (event) => this.emitHostEvent(event),
       report: (event) => this.report(event),
       pendingInput: this.pendingInput,
-      cancelQuestions: (reason) => this.permissions.cancelAll(reason),
+      cancelQuestions: (reason) => this.cancelQuestions(reason),
       sweepAfterAbort: () => this.sweepAfterAbort(),
       doubt: (doubt) => this.resync.doubt(doubt),
       retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
@@ -307,6 +307,12 @@ export class Worker {
     this.turns.setSendsSettled(this.traits.sendsSettled);
     this.turns.setStampsTurns(this.traits.stampsTurns);
     this.stateChanged();
+  }
+
+  /** What the agent asks the person, answered `cancelled`: ACP's questions and pi's dialogs. */
+  private cancelQuestions(reason: string): void {
+    this.permissions.cancelAll(reason);
+    for (const title of this.pendingInput.cancelDialogs(reason)) this.output('protocol', `closed the dialog "${title}", answered cancelled: ${reason}`);
   }
 
   /** Ends what the agent left running of an aborted turn (afterAbort.ts). */

@@ -51,11 +51,10 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
       const req = { ...p, workerId, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
       if (!ui.onUiRequest) return { cancelled: true };
       // While the dialog is up, the worker waits for the person (its attention state says so).
-      pending.dialogOpened(req.id, req.method, req.title ?? null);
+      const signal = pending.dialogOpened(req.id, req.method, req.title ?? null);
+      const moot = new Promise<UiResponse>((resolve) => signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
       try {
-        return await ui.onUiRequest(req);
-      } catch {
-        return { cancelled: true };
+        return await Promise.race([ui.onUiRequest({ ...req, signal }).catch((): UiResponse => ({ cancelled: true })), moot]);
       } finally {
         pending.dialogClosed(req.id);
       }

@@ -2,7 +2,8 @@
 // Yes/No QuickPick when the dialog has a timeout, since a modal cannot be dismissed), input →
 // InputBox, editor → an untitled document with Submit / Cancel; notify → notification,
 // setStatus → status bar text. A dialog whose timeout passes is dismissed and answered
-// `cancelled` (pi applies its own default then).
+// `cancelled` (pi applies its own default then), and so is one made moot by an abort (a modal
+// cannot be closed: it stays until clicked, and the click is ignored).
 import * as vscode from 'vscode';
 import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
 
@@ -15,15 +16,19 @@ export interface NoticeSinks {
 
 const CANCELLED: UiResponse = { cancelled: true };
 
-function withTimeout(timeoutMs: number | undefined): { token: vscode.CancellationToken; done: () => void } {
+/** Cancelled when the dialog's timeout passes or the worker no longer waits on it (`signal`). */
+function closing(timeoutMs: number | undefined, signal: AbortSignal | undefined): { token: vscode.CancellationToken; done: () => void } {
   const source = new vscode.CancellationTokenSource();
   const timer = timeoutMs && timeoutMs > 0 ? setTimeout(() => source.cancel(), timeoutMs) : undefined;
-  return { token: source.token, done: () => { if (timer) clearTimeout(timer); source.dispose(); } };
+  const moot = () => source.cancel();
+  if (signal?.aborted) source.cancel();
+  signal?.addEventListener('abort', moot, { once: true });
+  return { token: source.token, done: () => { if (timer) clearTimeout(timer); signal?.removeEventListener('abort', moot); source.dispose(); } };
 }
 
 export async function answerUiRequest(req: UiRequest, workerName: string): Promise<UiResponse> {
   const title = `${workerName}: ${req.title ?? req.method}`;
-  const t = withTimeout(req.timeout);
+  const t = closing(req.timeout, req.signal);
   try {
     switch (req.method) {
       case 'select': {
