@@ -132,7 +132,6 @@ describe('needs input, from real workers', function () {
       const id = await promptToWrite(you, 'moot.txt', 'x');
       const [asked] = you.asked;
       assert.equal(asked.signal?.aborted, false, 'the dialog comes with a signal, not yet aborted');
-      if (verb === 'redirect') llm.script([{ text: 'Redirected.' }]);
       const result = verb === 'abort' ? await supervisor.abort(id) : await supervisor.redirect(id, 'do something else');
       assert.equal(result.status, verb === 'abort' ? 'aborted' : 'redirected', JSON.stringify(result));
       assert.equal(asked.signal?.aborted, true, 'the dialog was told it is moot');
@@ -140,6 +139,15 @@ describe('needs input, from real workers', function () {
       const after = await stateWhen(supervisor, id, (s) => !s.streaming && s.pendingInput.length === 0, 'the turn over, nothing waiting');
       assert.equal(attentionOf(after).attention, 'done');
       assert.equal(existsSync(path.join(cwd, 'moot.txt')), false, 'the cancelled dialog did not let the write through');
+    });
+
+    it('a dialog open when the worker stops is closed too', async () => {
+      const you = person();
+      supervisor = createSupervisor({ onUiRequest: you.onUiRequest });
+      const id = await promptToWrite(you, 'stopped.txt', 'x');
+      assert.equal((await supervisor.stop(id)).status, 'stopped');
+      assert.equal(you.asked[0].signal?.aborted, true, 'the dialog of a stopped worker was left open');
+      assert.match(String(you.asked[0].signal?.reason), /exited/);
     });
   });
 

@@ -361,7 +361,7 @@ export class Worker {
   }
 
   private onExit(exit: Exit): void {
-    this.permissions.cancelAll('the worker exited');
+    this.cancelQuestions('the worker exited');
     this.exitWork = this.terminals.endAll('exit').catch(() => {});
     const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
