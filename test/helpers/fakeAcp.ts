@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Supervisor, WorkerSpec, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { ofType, record, ROOT, text, waitFor } from './supervisor';
+import { ofType, record, ROOT, stateOf as liveState, text, waitFor } from './supervisor';
 
 export const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 
@@ -24,10 +24,6 @@ export function fakeAcpWorkers(host: () => Supervisor, cwd: () => string) {
     await settled;
     return { said: text(events), events };
   }
-  const stateOf = (id: string): WorkerState => {
-    const s = host().state(id);
-    if (s.status === 'not_found') throw new Error('vanished');
-    return s.state;
-  };
+  const stateOf = (id: string): WorkerState => liveState(host(), id);
   return { start, turn, stateOf };
 }

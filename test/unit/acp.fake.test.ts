@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions, WorkerSpec, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
-import { isAlive, ofType, record, ROOT, text, waitFor, waitUntil } from '../helpers/supervisor';
+import { isAlive, ofType, record, ROOT, stateOf as liveState, text, waitFor, waitUntil } from '../helpers/supervisor';
 
 const FAKE_ACP = path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs');
 
@@ -43,11 +43,7 @@ describe('ACP dialect: the fake agent', () => {
     if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
     return r;
   }
-  const stateOf = (id: string): WorkerState => {
-    const s = supervisor.state(id);
-    if (s.status === 'not_found') throw new Error(`worker ${id} vanished`);
-    return s.state;
-  };
+  const stateOf = (id: string): WorkerState => liveState(supervisor, id);
 
   it('starts once a session exists, keeps the updates sent before the session/new answer, and names the agent\'s version', async () => {
     const events: AgentEvent[] = [];

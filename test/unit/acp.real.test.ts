@@ -12,7 +12,7 @@ import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { commandLine, commandName, processTree, procInfo } from '../../src/core/worker/processTree';
 import { ACP_AGENTS, ACP_AGENT_NAMES, shellToolReply } from '../fixtures/acp-env.mjs';
 import { realAcpRig } from '../helpers/realAcp';
-import { isAlive, ofType, record, ROOT, text, waitFor, waitUntil, withToken } from '../helpers/supervisor';
+import { isAlive, ofType, record, ROOT, stateOf as liveState, text, waitFor, waitUntil, withToken } from '../helpers/supervisor';
 import { HOST_PROCESS } from '../fixtures/faults-helpers';
 import { spawn } from 'node:child_process';
 
@@ -51,11 +51,7 @@ for (const name of ACP_AGENT_NAMES) {
     const { asked } = rig;
     let workerId: string;
     let pid: number;
-    const stateOf = (id = workerId): WorkerState => {
-      const s = rig.supervisor.state(id);
-      if (s.status === 'not_found') throw new Error('the worker vanished');
-      return s.state;
-    };
+    const stateOf = (id = workerId): WorkerState => liveState(rig.supervisor, id);
 
     it('starts: the handshake, a session in its folder, the agent\'s own version', async () => {
       const r = await rig.supervisor.start(rig.spec());

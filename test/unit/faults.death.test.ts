@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor, WorkerState } from '../../src/core/api';
-import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
+import { fakeSpec, ofType, stateOf as liveState, waitFor } from '../helpers/supervisor';
 import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within } from '../fixtures/faults-helpers';
 
 let dir: string;
@@ -36,11 +36,7 @@ for (const dialect of ['pi', 'tau'] as const) {
       return r;
     }
 
-    const stateOf = (id: string): WorkerState => {
-      const s = supervisor.state(id);
-      if (s.status === 'not_found') throw new Error(`worker ${id} vanished`);
-      return s.state;
-    };
+    const stateOf = (id: string): WorkerState => liveState(supervisor, id);
 
     /**
      * A turn held in a tool until the test opens the gate, then `last` (exit N / kill). The
