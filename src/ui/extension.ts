@@ -78,7 +78,7 @@ export class RpcWorkersExtension extends Disposable {
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
     this.changes = this._register(new ProposedChanges(COMMANDS.openChange));
-    this.questions = this._register(new QuestionQueue((req, name) => showQuestion(req, name, this.changes)));
+    this.questions = this._register(new QuestionQueue());
     // dist/core.js is loaded on the first start (see lazySupervisor.ts), not at activation; so are the
     // supervisor's options, which speak to the parts made below.
     const corePath = path.join(context.extensionPath, 'dist', 'core.js');
@@ -139,14 +139,17 @@ export class RpcWorkersExtension extends Disposable {
   private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
     return {
       clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
-      onPermission: (req) => this.questions.ask(req, this.workerName(req.workerId)),
+      onPermission: (req) => {
+        const workerName = this.workerName(req.workerId);
+        return this.questions.ask({ title: req.title, workerName, signal: req.signal, show: () => showQuestion(req, workerName, this.changes), unanswered: { cancelled: true } });
+      },
       files: editorFiles,
       limits,
       registryFile: this.registryFile,
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
       onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
       trace: (id, direction, message) => { if (this.current.trace) this.outputs.trace(id, direction, message); },
-      onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId)),
+      onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId), this.questions),
       onUiNotice: (n) => handleUiNotice(n, {
         setStatus: (id, key, text) => this.statusBar.setNotice(id, key, text),
         setEditorText: (id, text) => this.eventLog.prefill(id, text),

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { UiRequest } from '../../src/core/api';
 import { answerUiRequest, handleUiNotice, type NoticeSinks } from '../../src/ui/host/extensionUi';
+import { extensionApi, waitFor } from './ui.support';
 
 const req = (over: Partial<UiRequest>): UiRequest => ({ workerId: 'w1', id: 'r1', method: 'select', ...over });
 const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -37,6 +38,46 @@ describe('UI extension dialogs (pi)', function () {
       assert.equal(open.length, 0, 'the dialog left a document open');
     });
   }
+
+  // VS Code shows one quick input at a time: the Command Palette, or another worker's question,
+  // hid a pi dialog and answered it cancelled in the person's name.
+  for (const method of ['select', 'input'] as const) {
+    it(`${method}: hidden by another quick input, it is put aside, not answered; Answer Open Questions… brings it back`, async () => {
+      const api = await extensionApi();
+      const { questions } = api.__ui;
+      const moot = new AbortController();
+      const answer = answerUiRequest(req({ method, title: `Aside (${method})`, options: ['first', 'second'], prefill: 'typed', signal: moot.signal }), 'pi', questions);
+      await waitFor(api, 'the dialog on screen', () => questions.onScreen === `Aside (${method})`);
+      const other = vscode.window.showQuickPick(['something else']);
+      await waitFor(api, 'the dialog put aside', () => questions.asideCount === 1);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await other;
+      const pending = Symbol('pending');
+      assert.equal(await Promise.race([answer, Promise.resolve(pending)]), pending, 'the hidden dialog was answered');
+      const back = await vscode.commands.executeCommand<{ count: number }>('rpcWorkers.answerQuestions');
+      assert.equal(back.count, 1);
+      await waitFor(api, 'the dialog on screen again', () => questions.onScreen === `Aside (${method})`);
+      let r: unknown;
+      for (let i = 0; i < 100 && r === undefined; i++) {
+        await accept();
+        r = await Promise.race([answer, new Promise((res) => setTimeout(() => res(undefined), 50))]);
+      }
+      assert.deepEqual(r, method === 'select' ? { value: 'first' } : { value: 'typed' }, 'answered by the person');
+    });
+  }
+
+  it('a dialog put aside and then made moot ends cancelled and leaves nothing aside', async () => {
+    const api = await extensionApi();
+    const { questions } = api.__ui;
+    const moot = new AbortController();
+    const answer = answerUiRequest(req({ method: 'select', title: 'Aside then moot', options: ['a'], signal: moot.signal }), 'pi', questions);
+    await waitFor(api, 'the dialog on screen', () => questions.onScreen === 'Aside then moot');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await waitFor(api, 'the dialog put aside', () => questions.asideCount === 1);
+    moot.abort('the turn was aborted');
+    assert.deepEqual(await answer, { cancelled: true });
+    assert.equal(questions.asideCount, 0);
+  });
 
   it('select: the picked option is the answer', async () => {
     const answer = answerUiRequest(req({ method: 'select', title: 'Which?', options: ['first', 'second'] }), 'pi');

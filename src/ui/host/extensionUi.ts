@@ -1,11 +1,14 @@
 // pi's extension UI requests as VS Code UI: select → QuickPick, confirm → modal message (a
 // Yes/No QuickPick when the dialog has a timeout, since a modal cannot be dismissed), input →
 // InputBox, editor → an untitled document with Submit / Cancel; notify → notification,
-// setStatus → status bar text. A dialog whose timeout passes is dismissed and answered
-// `cancelled` (pi applies its own default then), and so is one made moot by an abort (a modal
-// cannot be closed: it stays until clicked, and the click is ignored).
+// setStatus → status bar text. The quick inputs take their turn with the other workers'
+// questions (questionQueue.ts): hidden unanswered, by Escape or by another quick input, one is
+// put aside, not answered `cancelled` in the person's name. A dialog whose timeout passes is
+// closed and answered `cancelled` (pi applies its own default then), and so is one made moot by
+// an abort (a modal cannot be closed: it stays until clicked, and the click is ignored).
 import * as vscode from 'vscode';
 import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
+import type { QuestionQueue } from './questionQueue';
 
 export interface NoticeSinks {
   setStatus(workerId: string, key: string, text: string | undefined): void;
@@ -16,44 +19,66 @@ export interface NoticeSinks {
 
 const CANCELLED: UiResponse = { cancelled: true };
 
-/** Cancelled when the dialog's timeout passes or the worker no longer waits on it (`signal`). */
-function closing(timeoutMs: number | undefined, signal: AbortSignal | undefined): { token: vscode.CancellationToken; done: () => void } {
-  const source = new vscode.CancellationTokenSource();
-  const timer = timeoutMs && timeoutMs > 0 ? setTimeout(() => source.cancel(), timeoutMs) : undefined;
-  const moot = () => source.cancel();
-  if (signal?.aborted) source.cancel();
-  signal?.addEventListener('abort', moot, { once: true });
-  return { token: source.token, done: () => { if (timer) clearTimeout(timer); signal?.removeEventListener('abort', moot); source.dispose(); } };
+/** Aborts when the dialog's timeout passes or the worker no longer waits on it (`req.signal`). */
+function endOf(req: UiRequest): AbortSignal {
+  const ends = [req.signal, req.timeout && req.timeout > 0 ? AbortSignal.timeout(req.timeout) : undefined].filter((s): s is AbortSignal => s !== undefined);
+  return ends.length ? AbortSignal.any(ends) : new AbortController().signal;
 }
 
-export async function answerUiRequest(req: UiRequest, workerName: string): Promise<UiResponse> {
+/** A token cancelled when `end` aborts. */
+function tokenOf(end: AbortSignal): { token: vscode.CancellationToken; done: () => void } {
+  const source = new vscode.CancellationTokenSource();
+  const cancel = () => source.cancel();
+  if (end.aborted) source.cancel();
+  end.addEventListener('abort', cancel, { once: true });
+  return { token: source.token, done: () => { end.removeEventListener('abort', cancel); source.dispose(); } };
+}
+
+/**
+ * Answers one dialog. With `questions`, a quick input waits its turn and is put aside when hidden
+ * unanswered; a request without a signal (τ's, which stands until answered anyway) or without a
+ * queue is answered `cancelled` then.
+ */
+export async function answerUiRequest(req: UiRequest, workerName: string, questions?: QuestionQueue): Promise<UiResponse> {
   const title = `${workerName}: ${req.title ?? req.method}`;
-  const t = closing(req.timeout, req.signal);
-  try {
-    switch (req.method) {
-      case 'select': {
-        const picked = await vscode.window.showQuickPick(req.options ?? [], { title, placeHolder: req.message ?? 'Choose one', ignoreFocusOut: true }, t.token);
-        return picked === undefined ? CANCELLED : { value: picked };
+  const end = endOf(req);
+  const queued = questions !== undefined && req.signal !== undefined;
+  const hint = queued ? ' (Escape puts it aside: the worker waits)' : '';
+  const quick = async (show: (token: vscode.CancellationToken) => Thenable<UiResponse | undefined>): Promise<UiResponse> => {
+    const ask = async (): Promise<UiResponse | 'aside'> => {
+      const t = tokenOf(end);
+      try {
+        return (await show(t.token)) ?? (end.aborted ? CANCELLED : 'aside');
+      } finally {
+        t.done();
       }
-      case 'confirm': {
-        if (req.timeout && req.timeout > 0) {
-          const picked = await vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder: `${req.message ?? 'Confirm?'} (closes in ${Math.round(req.timeout / 1000)} s)`, ignoreFocusOut: true }, t.token);
-          return picked === undefined ? CANCELLED : { confirmed: picked === 'Yes' };
-        }
-        const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: req.message }, 'Yes', 'No');
-        return choice === undefined ? CANCELLED : { confirmed: choice === 'Yes' };
+    };
+    if (!queued) return ask().then((r) => (r === 'aside' ? CANCELLED : r));
+    return questions.ask({ title: req.title ?? req.method, workerName, signal: end, show: ask, unanswered: CANCELLED });
+  };
+  switch (req.method) {
+    case 'select':
+      return quick((token) => vscode.window.showQuickPick(req.options ?? [], { title, placeHolder: `${req.message ?? 'Choose one'}${hint}`, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { value: picked })));
+    case 'confirm': {
+      if (req.timeout && req.timeout > 0) {
+        const placeHolder = `${req.message ?? 'Confirm?'} (closes in ${Math.round(req.timeout / 1000)} s)${hint}`;
+        return quick((token) => vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { confirmed: picked === 'Yes' })));
       }
-      case 'input': {
-        const value = await vscode.window.showInputBox({ title, prompt: req.message, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, t.token);
-        return value === undefined ? CANCELLED : { value };
-      }
-      case 'editor':
-        return await editInDocument(req, title, t.token);
-      default:
-        return CANCELLED;
+      const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: req.message }, 'Yes', 'No');
+      return choice === undefined ? CANCELLED : { confirmed: choice === 'Yes' };
     }
-  } finally {
-    t.done();
+    case 'input':
+      return quick((token) => vscode.window.showInputBox({ title, prompt: `${req.message ?? ''}${hint}`.trim() || undefined, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, token).then((value) => (value === undefined ? undefined : { value })));
+    case 'editor': {
+      const t = tokenOf(end);
+      try {
+        return await editInDocument(req, title, t.token);
+      } finally {
+        t.done();
+      }
+    }
+    default:
+      return CANCELLED;
   }
 }
 

@@ -1,37 +1,44 @@
-// The agents' permission questions, put to the person one at a time. VS Code shows one quick
-// input at a time and hides the one on screen for the next, so two workers asking at once, or
-// the Command Palette opened over a question, answered it `cancelled` in the person's name; and
-// an agent reads `cancelled` as a refusal, or ends its turn. Here a question hidden unanswered
-// (that way, or by Escape) is put aside instead: the worker keeps waiting (its row needs input),
-// a notification offers Answer… and Dismiss, and Answer Open Questions… brings every question put
-// aside back. Only Dismiss, or the question becoming moot (the turn aborted, the worker stopped),
-// ends it unanswered.
+// What the workers ask the person (ACP's permission questions, pi's extension dialogs), put to
+// the person one at a time. VS Code shows one quick input at a time and hides the one on screen
+// for the next, so two workers asking at once, or the Command Palette opened over a question,
+// answered it `cancelled` in the person's name; and an agent reads `cancelled` as a refusal, or
+// ends its turn. Here a question hidden unanswered (that way, or by Escape) is put aside instead:
+// the worker keeps waiting (its row needs input), a notification offers Answer… and Dismiss, and
+// Answer Open Questions… brings every question put aside back. Only Dismiss, or the question
+// becoming moot (the turn aborted, the worker stopped, a dialog's own timeout), ends it unanswered.
 import * as vscode from 'vscode';
-import type { PermissionAnswer, PermissionRequest } from '../../core/api';
 import { Disposable } from '../disposable';
 import { COMMANDS } from '../commands/ids';
 
-/** Puts one question on screen: the answer, or `aside` when it was hidden unanswered. */
-export type ShowQuestion = (req: PermissionRequest, workerName: string) => Promise<PermissionAnswer | 'aside'>;
+/** One question of a worker's, whatever asks it. */
+export interface Question<A> {
+  readonly title: string;
+  readonly workerName: string;
+  /** Aborts when the question is moot: it is taken off the screen, or never shown. */
+  readonly signal: AbortSignal;
+  /** Puts it on screen: the answer, or `aside` when it was hidden unanswered. */
+  show(): Promise<A | 'aside'>;
+  /** The answer when it ends unanswered (dismissed, moot, or its dialog failed). */
+  readonly unanswered: A;
+}
 
 /** Says a question was put aside; resolves with the person's choice, if any. */
 export type NotifyAside = (message: string, ...choices: string[]) => Thenable<string | undefined>;
 
-interface Question {
-  readonly req: PermissionRequest;
-  readonly workerName: string;
-  readonly answer: (a: PermissionAnswer) => void;
+interface Entry {
+  readonly q: Question<unknown>;
+  readonly answer: (a: unknown) => void;
 }
 
 const ANSWER = 'Answer…';
 const DISMISS = 'Dismiss';
 
 export class QuestionQueue extends Disposable {
-  private readonly waiting: Question[] = [];
-  private readonly aside: Question[] = [];
-  private showing: Question | null = null;
+  private readonly waiting: Entry[] = [];
+  private readonly aside: Entry[] = [];
+  private showing: Entry | null = null;
 
-  constructor(private readonly show: ShowQuestion, private readonly notify: NotifyAside = (m, ...c) => vscode.window.showWarningMessage(m, ...c)) {
+  constructor(private readonly notify: NotifyAside = (m, ...c) => vscode.window.showWarningMessage(m, ...c)) {
     super();
     this._register(vscode.commands.registerCommand(COMMANDS.answerQuestions, () => {
       const count = this.bringBack();
@@ -47,24 +54,25 @@ export class QuestionQueue extends Disposable {
 
   /** The question on screen, by its title (null: none). */
   get onScreen(): string | null {
-    return this.showing?.req.title ?? null;
+    return this.showing?.q.title ?? null;
   }
 
-  ask(req: PermissionRequest, workerName: string): Promise<PermissionAnswer> {
+  ask<A>(q: Question<A>): Promise<A> {
     return new Promise((resolve) => {
-      const q: Question = {
-        req, workerName,
+      const entry: Entry = {
+        q,
         answer: (a) => {
-          req.signal.removeEventListener('abort', moot);
-          resolve(a);
+          q.signal.removeEventListener('abort', moot);
+          resolve(a as A);
         },
       };
-      // Moot while waiting or put aside: it is never shown (on screen, its pick closes itself).
+      // Moot while waiting or put aside: it is never shown (on screen, its dialog closes itself).
       const moot = () => {
-        if (this.remove(q)) q.answer({ cancelled: true });
+        if (this.remove(entry)) entry.answer(q.unanswered);
       };
-      req.signal.addEventListener('abort', moot, { once: true });
-      this.waiting.push(q);
+      if (q.signal.aborted) return resolve(q.unanswered);
+      q.signal.addEventListener('abort', moot, { once: true });
+      this.waiting.push(entry);
       this.next();
     });
   }
@@ -79,34 +87,37 @@ export class QuestionQueue extends Disposable {
 
   private next(): void {
     if (this.showing || this.waiting.length === 0 || this.isDisposed) return;
-    const q = this.waiting.shift()!;
-    this.showing = q;
-    void this.show(q.req, q.workerName).catch((): PermissionAnswer => ({ cancelled: true })).then((a) => {
+    const entry = this.waiting.shift()!;
+    const { q } = entry;
+    this.showing = entry;
+    void q.show().catch(() => q.unanswered).then((a) => {
       this.showing = null;
-      if (a !== 'aside') q.answer(a);
-      else if (!q.req.signal.aborted) this.putAside(q);
+      if (a !== 'aside') entry.answer(a);
+      else if (q.signal.aborted) entry.answer(q.unanswered);
+      else this.putAside(entry);
       this.next();
     });
   }
 
-  private putAside(q: Question): void {
-    this.aside.push(q);
-    void Promise.resolve(this.notify(`${q.workerName} waits for your answer: ${q.req.title}`, ANSWER, DISMISS)).then((choice) => {
-      if (!this.aside.includes(q)) return;
+  private putAside(entry: Entry): void {
+    this.aside.push(entry);
+    const { q } = entry;
+    void Promise.resolve(this.notify(`${q.workerName} waits for your answer: ${q.title}`, ANSWER, DISMISS)).then((choice) => {
+      if (!this.aside.includes(entry)) return;
       if (choice === ANSWER) {
-        this.remove(q);
-        this.waiting.unshift(q);
+        this.remove(entry);
+        this.waiting.unshift(entry);
         this.next();
       } else if (choice === DISMISS) {
-        this.remove(q);
-        q.answer({ cancelled: true });
+        this.remove(entry);
+        entry.answer(q.unanswered);
       }
     });
   }
 
-  private remove(q: Question): boolean {
+  private remove(entry: Entry): boolean {
     for (const list of [this.waiting, this.aside]) {
-      const i = list.indexOf(q);
+      const i = list.indexOf(entry);
       if (i !== -1) {
         list.splice(i, 1);
         return true;
