@@ -103,7 +103,11 @@ export class QuestionQueue extends Disposable {
     this.aside.push(entry);
     const { q } = entry;
     void Promise.resolve(this.notify(`${q.workerName} waits for your answer: ${q.title}`, ANSWER, DISMISS)).then((choice) => {
-      if (!this.aside.includes(entry)) return;
+      // A notification cannot be taken back: one clicked after its question ended says so.
+      if (!this.aside.includes(entry)) {
+        if (choice === ANSWER) void vscode.window.showInformationMessage(`No answer needed: ${q.signal.aborted ? String(q.signal.reason ?? 'the question was cancelled') : 'it was answered'} (${q.workerName}: ${q.title}).`);
+        return;
+      }
       if (choice === ANSWER) {
         this.remove(entry);
         this.waiting.unshift(entry);
