@@ -26,7 +26,7 @@ describe('UI extension dialogs (pi)', function () {
   }
 
   // A dialog its turn's abort made moot is closed (the worker was answered cancelled already).
-  for (const method of ['select', 'input', 'editor'] as const) {
+  for (const method of ['select', 'confirm', 'input', 'editor'] as const) {
     it(`${method}: closed as cancelled when the worker no longer waits on it`, async () => {
       const moot = new AbortController();
       const answer = answerUiRequest(req({ method, title: `Moot (${method})`, options: ['a', 'b'], signal: moot.signal }), 'pi');
@@ -41,7 +41,7 @@ describe('UI extension dialogs (pi)', function () {
 
   // VS Code shows one quick input at a time: the Command Palette, or another worker's question,
   // hid a pi dialog and answered it cancelled in the person's name.
-  for (const method of ['select', 'input'] as const) {
+  for (const method of ['select', 'confirm', 'input'] as const) {
     it(`${method}: hidden by another quick input, it is put aside, not answered; Answer Open Questions… brings it back`, async () => {
       const api = await extensionApi();
       const { questions } = api.__ui;
@@ -62,7 +62,7 @@ describe('UI extension dialogs (pi)', function () {
         await accept();
         r = await Promise.race([answer, new Promise((res) => setTimeout(() => res(undefined), 50))]);
       }
-      assert.deepEqual(r, method === 'select' ? { value: 'first' } : { value: 'typed' }, 'answered by the person');
+      assert.deepEqual(r, method === 'select' ? { value: 'first' } : method === 'confirm' ? { confirmed: true } : { value: 'typed' }, 'answered by the person');
     });
   }
 

@@ -1,11 +1,11 @@
-// pi's extension UI requests as VS Code UI: select → QuickPick, confirm → modal message (a
-// Yes/No QuickPick when the dialog has a timeout, since a modal cannot be dismissed), input →
-// InputBox, editor → an untitled document with Submit / Cancel; notify → notification,
+// pi's extension UI requests as VS Code UI: select → QuickPick, confirm → a Yes/No QuickPick,
+// input → InputBox, editor → an untitled document with Submit / Cancel; notify → notification,
 // setStatus → status bar text. The quick inputs take their turn with the other workers'
 // questions (questionQueue.ts): hidden unanswered, by Escape or by another quick input, one is
-// put aside, not answered `cancelled` in the person's name. A dialog whose timeout passes is
-// closed and answered `cancelled` (pi applies its own default then), and so is one made moot by
-// an abort (a modal cannot be closed: it stays until clicked, and the click is ignored).
+// put aside, not answered `cancelled` in the person's name. A confirm is not a modal: a modal
+// holds the whole window (every other worker's steering with it) and cannot be closed when its
+// question is moot. A dialog whose timeout passes is closed and answered `cancelled` (pi applies
+// its own default then), and so is one made moot by an abort, a redirect or the worker's exit.
 import * as vscode from 'vscode';
 import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
 import type { QuestionQueue } from './questionQueue';
@@ -60,12 +60,9 @@ export async function answerUiRequest(req: UiRequest, workerName: string, questi
     case 'select':
       return quick((token) => vscode.window.showQuickPick(req.options ?? [], { title, placeHolder: `${req.message ?? 'Choose one'}${hint}`, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { value: picked })));
     case 'confirm': {
-      if (req.timeout && req.timeout > 0) {
-        const placeHolder = `${req.message ?? 'Confirm?'} (closes in ${Math.round(req.timeout / 1000)} s)${hint}`;
-        return quick((token) => vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { confirmed: picked === 'Yes' })));
-      }
-      const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: req.message }, 'Yes', 'No');
-      return choice === undefined ? CANCELLED : { confirmed: choice === 'Yes' };
+      const closes = req.timeout && req.timeout > 0 ? ` (closes in ${Math.round(req.timeout / 1000)} s)` : '';
+      const placeHolder = `${req.message ?? 'Confirm?'}${closes}${hint}`;
+      return quick((token) => vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { confirmed: picked === 'Yes' })));
     }
     case 'input':
       return quick((token) => vscode.window.showInputBox({ title, prompt: `${req.message ?? ''}${hint}`.trim() || undefined, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, token).then((value) => (value === undefined ? undefined : { value })));
