@@ -1,7 +1,7 @@
 // A pi extension's dialog as a person meets it (real pi 1.6.0 on the mock model, with
 // test/fixtures/pi-ext/pick-writes.mjs asking before each write): the QuickPick comes up, the
 // person opens the Command Palette over it and the dialog is put aside, not answered for them;
-// the notification's Answer… brings it back and the pick reaches pi. Then, with the dialog up
+// the row's Answer Open Questions… brings it back and the pick reaches pi. Then, with the dialog up
 // again and put aside, the log's Abort ends it and the turn ends aborted at once; the
 // notification's Answer… then says no answer is needed.
 // Saves docs/screenshots/pi-dialog-*.png.
@@ -51,9 +51,14 @@ export default async function piDialog({ port } = {}) {
     await widget.waitFor({ state: 'hidden' });
     await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
     await settleToast(toast);
+    // The row offers the question back (its inline bell), beside Abort and Stop.
+    const row = sessionsRow(page, PROFILE);
+    await row.hover();
+    const answer = row.locator('.actions .action-label[aria-label^="Answer Open Questions"]');
+    await answer.waitFor({ state: 'visible' });
     await screenshot(page, 'pi-dialog-aside', { moveMouse: false });
     if (existsSync(first)) throw new Error('the dialog put aside was answered for the person');
-    await toast.first().getByRole('button', { name: 'Answer…' }).click();
+    await answer.click();
     await pickRow('Write it').click();
     await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
     await sessionsRow(page, PROFILE).filter({ hasText: 'idle' }).waitFor({ state: 'visible' });

@@ -20,6 +20,12 @@ describe('ui words and icons', () => {
     assert.equal(workerContextValue(st({ streaming: true })), 'rpcWorker.streaming.live');
     assert.equal(workerContextValue(st({ compacting: true, streaming: true })), 'rpcWorker.compacting.live');
     assert.equal(workerContextValue(st({ status: 'failed' })), 'rpcWorker.failed');
+    // A question waiting for the person: the row offers Answer Open Questions… (a τ request that
+    // stands is re-raised by τ's own refusal, not from the queue).
+    const dialog = { kind: 'dialog' as const, id: 'q1', method: 'select', title: 'Which?', since: 0 };
+    assert.equal(workerContextValue(st({ streaming: true, pendingInput: [dialog] })), 'rpcWorker.streaming.live.asks');
+    assert.equal(workerContextValue(st({ pendingInput: [{ ...dialog, kind: 'extension_request', method: null, asking: false }] })), 'rpcWorker.idle.live');
+    assert.equal(workerContextValue(st({ status: 'stopped', pendingInput: [dialog] })), 'rpcWorker.stopped');
     assert.equal(workerIcon(st({ streaming: true })).id, 'sync~spin');
     assert.equal(workerIcon(st({ status: 'failed' })).id, 'error');
     assert.equal(workerIcon(st({ status: 'starting' })).id, 'loading~spin');

@@ -4,11 +4,16 @@ import type { TurnSummary, WorkerState } from '../../core/api';
 import { workerPhase, duration, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
 
-/** `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven. */
-export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): string {
+/**
+ * `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven
+ * and `.asks` while a question of its waits for the person (an agent's permission question, a
+ * pi dialog): the row offers Answer Open Questions… then.
+ */
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & { pendingInput?: WorkerState['pendingInput'] }): string {
   const phase = workerPhase(s);
   const live = s.status === 'running' || s.status === 'starting';
-  return `rpcWorker.${phase}${live ? '.live' : ''}`;
+  const asks = live && (s.pendingInput ?? []).some((p) => p.kind === 'dialog');
+  return `rpcWorker.${phase}${live ? '.live' : ''}${asks ? '.asks' : ''}`;
 }
 
 /**
