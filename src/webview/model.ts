@@ -104,6 +104,8 @@ export class LogModel {
       case 'tool_execution_end': return this.toolExecutionEnd(e, t);
       case 'permission_request': return this.permissionRequest(e, t);
       case 'permission_end': return this.permissionEnd(e, t);
+      case 'ui_dialog': return this.uiDialog(e, t);
+      case 'ui_dialog_end': return this.uiDialogEnd(e);
       case 'plan': return this.planUpdate(e, t);
       case 'user_message': return this.userMessage(e, t);
       case 'guard_violation': return this.guardViolation(e, t);
@@ -220,6 +222,29 @@ export class LogModel {
     q.answer = str(d.optionName);
     q.dismissed = q.answer === null;
     q.note = e.error ?? str(d.note);
+    this.touch(q);
+  }
+
+  /** `ui_dialog`: a pi extension asks the person (select, confirm, input, editor). */
+  private uiDialog(e: PageEvent, t: number): void {
+    this.closeMessage();
+    const d = obj(e.data) ?? {};
+    const options = Array.isArray(d.options) ? d.options.filter((o): o is string => typeof o === 'string') : [];
+    const q = this.add<QuestionEntry>({ kind: 'question', time: t, title: e.title ?? 'An extension asks', command: null, options, answer: null, note: str(d.message), dismissed: false });
+    const id = str(d.id);
+    if (id) this.questions.set(id, q);
+  }
+
+  /** `ui_dialog_end`: the option picked, "answered" for typed text (not kept), or why none came. */
+  private uiDialogEnd(e: PageEvent): void {
+    const d = obj(e.data) ?? {};
+    const id = str(d.id);
+    const q = id ? this.questions.get(id) : undefined;
+    if (!q || !id) return;
+    this.questions.delete(id);
+    q.answer = d.outcome === 'answered' ? (str(d.answer) ?? 'answered') : null;
+    q.dismissed = q.answer === null;
+    q.note = str(d.note) ?? q.note;
     this.touch(q);
   }
 

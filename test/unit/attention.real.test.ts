@@ -95,13 +95,18 @@ describe('needs input, from real workers', function () {
       const id = await promptToWrite(you, 'x.txt', 'hello\n');
       const waiting = await stateWhen(supervisor, id, (s) => s.pendingInput.length > 0, 'the dialog in the state');
       assert.deepEqual(waiting.pendingInput.map((p) => [p.kind, p.method, p.title]), [['dialog', 'confirm', 'Write a file?']]);
+      const shown = supervisor.events(id).filter(ofType('ui_dialog'));
+      assert.deepEqual(shown.map((e) => [e.title, e.data]), [['Write a file?', { id: you.asked[0].id, method: 'confirm', message: 'The agent wants to write x.txt', options: ['Yes', 'No'] }]]);
       assert.equal(waiting.streaming, true);
       assert.equal(attentionOf(waiting).attention, 'needs-input');
       assert.equal(board.get(id)?.attention, 'needs-input');
       assert.equal(board.badge(), 1);
 
       const settled = waitFor(supervisor, id, ofType('agent_settled'), 30_000);
+      const ended = waitFor(supervisor, id, ofType('ui_dialog_end'), 30_000);
       you.answer({ confirmed: true });
+      // The log has the question and its answer.
+      assert.deepEqual((await ended).data, { id: you.asked[0].id, outcome: 'answered', answer: 'Yes', note: null });
       await settled;
       const after = await stateWhen(supervisor, id, (s) => !s.streaming, 'the settled state');
       assert.deepEqual(after.pendingInput, []);
@@ -132,7 +137,9 @@ describe('needs input, from real workers', function () {
       const id = await promptToWrite(you, 'moot.txt', 'x');
       const [asked] = you.asked;
       assert.equal(asked.signal?.aborted, false, 'the dialog comes with a signal, not yet aborted');
+      const ended = waitFor(supervisor, id, ofType('ui_dialog_end'), 30_000);
       const result = verb === 'abort' ? await supervisor.abort(id) : await supervisor.redirect(id, 'do something else');
+      assert.deepEqual((await ended).data, { id: asked.id, outcome: 'closed', answer: null, note: `closed: the turn was ${verb === 'abort' ? 'aborted' : 'redirected'}` });
       assert.equal(result.status, verb === 'abort' ? 'aborted' : 'redirected', JSON.stringify(result));
       assert.equal(asked.signal?.aborted, true, 'the dialog was told it is moot');
       assert.match(String(asked.signal?.reason), verb === 'abort' ? /aborted/ : /redirected/);

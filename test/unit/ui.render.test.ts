@@ -116,6 +116,27 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(answered.text, /Answer…/);
   });
 
+  it("a pi extension's dialog is a question row: its options, then the pick, or why no answer came; typed text is not shown", () => {
+    const asked = ev('ui_dialog', { title: 'Write a.txt?', data: { id: 'd1', method: 'select', message: null, options: ['Write it', 'Skip'] } });
+    const [open] = rowsOf([asked]);
+    assert.match(open.text, /Asks: Write a\.txt\?/);
+    assert.match(open.text, /waiting for you: Write it · Skip/);
+    assert.match(open.text, /Answer…/);
+    const [picked] = rowsOf([asked, ev('ui_dialog_end', { title: 'Write a.txt?', data: { id: 'd1', outcome: 'answered', answer: 'Write it', note: null } })]);
+    assert.match(picked.text, /Asked: Write a\.txt\?/);
+    assert.match(picked.text, /→ Write it/);
+    assert.doesNotMatch(picked.text, /Answer…/);
+    const [closed] = rowsOf([asked, ev('ui_dialog_end', { data: { id: 'd1', outcome: 'closed', answer: null, note: 'closed: the turn was aborted' } })]);
+    assert.match(closed.text, /no answer \(cancelled\)/);
+    assert.match(closed.text, /closed: the turn was aborted/);
+    const input = ev('ui_dialog', { title: 'Token?', data: { id: 'd2', method: 'input', message: 'Paste it', options: [] } });
+    const [waiting] = rowsOf([input]);
+    assert.match(waiting.text, /waiting for you/);
+    assert.doesNotMatch(waiting.text, /waiting for you:/, 'no empty option list');
+    const [typed] = rowsOf([input, ev('ui_dialog_end', { data: { id: 'd2', outcome: 'answered', answer: null, note: null } })]);
+    assert.match(typed.text, /→ answered/);
+  });
+
   it('an assistant message that stopped to call a tool says "calls a tool", not "toolUse"', () => {
     const rows = rowsOf([ev('agent_start'), ev('message_update', { delta: 'Running it.', block_type: 'text' }), ev('message_end', { stop_reason: 'toolUse' })]);
     const text = rows.find((r) => r.e.kind === 'assistant')!.text;

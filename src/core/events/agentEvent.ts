@@ -23,6 +23,8 @@ export const EXTRA_EVENT_TYPES = [
   // request an extension in the worker left for the person, then what became of it.
   'protocol_error', 'guard_violation', 'worker_exit', 'prompt_sent', 'stderr', 'state_resync',
   'extension_request', 'extension_request_end',
+  // Host-made: a dialog a pi extension put to the person, then its answer, or why it had none.
+  'ui_dialog', 'ui_dialog_end',
   // Host-made: the worker resumed an earlier session, moved to another (new_session, fork), or
   // switched its model; each names what it is on now.
   'session_resumed', 'session_changed', 'model_changed',
@@ -146,6 +148,8 @@ export type ProtocolErrorEvent = Known<'protocol_error', DataOf<{ preview: strin
 export type StateResyncEvent = Known<'state_resync', DataOf<{ reason: string }>>;
 export type GuardViolationEvent = Known<'guard_violation', DataOf<{ action: string; path: string }>>;
 export type ExtensionRequestEvent = Known<'extension_request' | 'extension_request_end', DataOf<{ label: string; sentence: string; status: string; action: string; output: string }>>;
+/** `options`: what a select or confirm offers; `answer`: the option picked (an input's or editor's text is not kept, only that it was answered). */
+export type UiDialogEvent = Known<'ui_dialog' | 'ui_dialog_end', DataOf<{ id: string; method: string; message: string | null; options: string[]; outcome: 'answered' | 'dismissed' | 'closed'; answer: string | null; note: string | null }>>;
 export type SessionMarkEvent = Known<'session_resumed' | 'session_changed' | 'model_changed', DataOf<{ session: SessionPlace | null; previous: SessionPlace | null; verb: string; model: string | null; asked: string }>>;
 export type CompactionEvent = Known<'compaction_start' | 'compaction_end' | 'auto_compaction_start' | 'auto_compaction_end', DataOf<{ reason: string; synthesized: boolean; performed: boolean; cancelled: boolean; summary: string | null; tokens_before: number | null }>>;
 export type PlanEvent = Known<'plan', DataOf<{ entries: Array<{ content: string; status: string; priority: string | null }> }>>;
@@ -168,7 +172,7 @@ export type WorkerSaidEvent = Known<'agent_settled' | 'side_completion_start' | 
 
 export type KnownEvent =
   | LoopEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
-  | ExtensionRequestEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
+  | ExtensionRequestEvent | UiDialogEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
   | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | RetryEvent | ExtensionErrorEvent
   | WorkerSaidEvent;
 

@@ -50,11 +50,17 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
       const p = (params ?? {}) as Record<string, unknown>;
       const req = { ...p, workerId, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
       if (!ui.onUiRequest) return { cancelled: true };
-      // While the dialog is up, the worker waits for the person (its attention state says so).
+      // While the dialog is up, the worker waits for the person (its attention state says so),
+      // and the log shows the question, then its answer.
       const signal = pending.dialogOpened(req.id, req.method, req.title ?? null);
+      const title = req.title ?? req.method;
+      const options = req.method === 'select' ? (req.options ?? []) : req.method === 'confirm' ? ['Yes', 'No'] : [];
+      emit({ type: 'ui_dialog', title, data: { id: req.id, method: req.method, message: req.message ?? null, options } });
       const moot = new Promise<UiResponse>((resolve) => signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
       try {
-        return await Promise.race([ui.onUiRequest({ ...req, signal }).catch((): UiResponse => ({ cancelled: true })), moot]);
+        const answer = await Promise.race([ui.onUiRequest({ ...req, signal }).catch((): UiResponse => ({ cancelled: true })), moot]);
+        emit({ type: 'ui_dialog_end', title, data: { id: req.id, ...dialogOutcome(req.method, answer, signal) } });
+        return answer;
       } finally {
         pending.dialogClosed(req.id);
       }
@@ -68,6 +74,14 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
       emit({ type: method, data: { params } });
     },
   };
+}
+
+/** How a dialog ended, for the log: the option picked, not the text typed (it may be a secret). */
+function dialogOutcome(method: string, answer: UiResponse, signal: AbortSignal): { outcome: 'answered' | 'dismissed' | 'closed'; answer: string | null; note: string | null } {
+  if ('value' in answer) return { outcome: 'answered', answer: method === 'select' ? answer.value : null, note: null };
+  if ('confirmed' in answer) return { outcome: 'answered', answer: answer.confirmed ? 'Yes' : 'No', note: null };
+  if (signal.aborted) return { outcome: 'closed', answer: null, note: `closed: ${String(signal.reason)}` };
+  return { outcome: 'dismissed', answer: null, note: null };
 }
 
 /** What the extension requests use of their worker. */
