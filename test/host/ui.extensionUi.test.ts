@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { UiRequest } from '../../src/core/api';
-import { answerUiRequest, handleUiNotice, type NoticeSinks } from '../../src/ui/host/extensionUi';
+import { answerUiRequest, closesIn, handleUiNotice, type NoticeSinks } from '../../src/ui/host/extensionUi';
 import { extensionApi, waitFor } from './ui.support';
 
 const req = (over: Partial<UiRequest>): UiRequest => ({ workerId: 'w1', id: 'r1', method: 'select', ...over });
@@ -77,6 +77,11 @@ describe('UI extension dialogs (pi)', function () {
     moot.abort('the turn was aborted');
     assert.deepEqual(await answer, { cancelled: true });
     assert.equal(questions.asideCount, 0);
+  });
+
+  it('a timed dialog that waited its turn says the time it has left, not the time it asked for', () => {
+    assert.equal(closesIn(40_000, 10_000), 'closes in 30 s');
+    assert.equal(closesIn(10_200, 10_000), 'closes in 1 s', 'never "0 s" while it is still up');
   });
 
   it('select: the picked option is the answer', async () => {

@@ -34,6 +34,11 @@ function tokenOf(end: AbortSignal): { token: vscode.CancellationToken; done: () 
   return { token: source.token, done: () => { end.removeEventListener('abort', cancel); source.dispose(); } };
 }
 
+/** What a timed dialog says of its time left, when it comes on screen. */
+export function closesIn(deadline: number, now: number): string {
+  return `closes in ${Math.max(1, Math.round((deadline - now) / 1000))} s`;
+}
+
 /**
  * Answers one dialog. With `questions`, a quick input waits its turn and is put aside when hidden
  * unanswered; a request without a signal (τ's, which stands until answered anyway) or without a
@@ -42,6 +47,8 @@ function tokenOf(end: AbortSignal): { token: vscode.CancellationToken; done: () 
 export async function answerUiRequest(req: UiRequest, workerName: string, questions?: QuestionQueue): Promise<UiResponse> {
   const title = `${workerName}: ${req.title ?? req.method}`;
   const end = endOf(req);
+  // A timed dialog that waited its turn behind another question has less time left than it asked.
+  const deadline = req.timeout && req.timeout > 0 ? Date.now() + req.timeout : null;
   const queued = questions !== undefined && req.signal !== undefined;
   const hint = queued ? ' (Escape puts it aside: the worker waits)' : '';
   const quick = async (show: (token: vscode.CancellationToken) => Thenable<UiResponse | undefined>): Promise<UiResponse> => {
@@ -60,9 +67,8 @@ export async function answerUiRequest(req: UiRequest, workerName: string, questi
     case 'select':
       return quick((token) => vscode.window.showQuickPick(req.options ?? [], { title, placeHolder: `${req.message ?? 'Choose one'}${hint}`, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { value: picked })));
     case 'confirm': {
-      const closes = req.timeout && req.timeout > 0 ? ` (closes in ${Math.round(req.timeout / 1000)} s)` : '';
-      const placeHolder = `${req.message ?? 'Confirm?'}${closes}${hint}`;
-      return quick((token) => vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { confirmed: picked === 'Yes' })));
+      const placeHolder = () => `${req.message ?? 'Confirm?'}${deadline ? ` (${closesIn(deadline, Date.now())})` : ''}${hint}`;
+      return quick((token) => vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder: placeHolder(), ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { confirmed: picked === 'Yes' })));
     }
     case 'input':
       return quick((token) => vscode.window.showInputBox({ title, prompt: `${req.message ?? ''}${hint}`.trim() || undefined, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, token).then((value) => (value === undefined ? undefined : { value })));
