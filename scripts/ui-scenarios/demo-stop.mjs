@@ -32,7 +32,9 @@ export default async function demoStop({ port } = {}) {
     await screenshot(page, 'stop-before', { moveMouse: false });
     await stop.click();
     // The stopped worker's session is kept (history): it moves under Past sessions.
-    await sessionsRow(page, 'Past sessions').waitFor({ state: 'visible' });
+    // (Not sessionsRow: it keeps a name from matching one followed by a number, and this row's
+    // description is its count.)
+    await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Past sessions' }).first().waitFor({ state: 'visible' });
     await page.locator('.part.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'stopped' }).first().waitFor({ state: 'visible' });
     await log.locator('.kind-exit').first().waitFor({ state: 'visible' });
     await log.locator('.status-badge.phase-stopped').waitFor({ state: 'visible' });
