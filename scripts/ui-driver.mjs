@@ -154,7 +154,10 @@ export async function runCommand(page, title, { timeout = DEFAULT_TIMEOUT } = {}
       if (Date.now() >= deadline) throw new Error(`no command titled "${title}" in the command palette (${attempt} tries); it offered: ${seen.join(' | ') || 'nothing'}`);
     }
   }
-  await row.click();
+  // Enter runs the focused entry as a click does, and does not wait for the row to stand still
+  // (on the walkthrough's page it never did, for 30 s).
+  if (await row.evaluate((el) => el.classList.contains('focused'))) await input.press('Enter');
+  else await row.click();
   await widget.waitFor({ state: 'hidden', timeout });
 }
 

@@ -95,8 +95,11 @@ export async function promptFromPalette(page, text, workerName = 'Demo worker', 
   await commandWithInput(page, 'RPC Workers: Prompt', `Prompt ${workerName}`, text, answer);
 }
 
-/** Prompt from the palette when several workers run: pick the worker, then type the message. */
-export async function promptWorker(page, worker, text) {
+/**
+ * Prompt from the palette when several workers run: pick the worker, then type the message.
+ * `answer.next`: a dialog that takes the InputBox's place at once (see answerInput).
+ */
+export async function promptWorker(page, worker, text, answer = {}) {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');
   await page.keyboard.press('F1');
@@ -110,7 +113,7 @@ export async function promptWorker(page, worker, text) {
   await input.fill(worker);
   await widget.locator('.quick-input-list .monaco-list-row', { hasText: workerName(worker) }).first().click();
   await widget.locator('.quick-input-title', { hasText: `Prompt ${worker}` }).waitFor({ state: 'visible' });
-  await answerInput(page, text);
+  await answerInput(page, text, answer);
 }
 
 /** Drag the side bar's edge so it is `width` pixels wide (the event log reads better wide). */
