@@ -158,6 +158,13 @@ describe('ACP: files through the host', () => {
       assert.equal((await turn(id, 'termlimit 100: printf short')).said, `exit 0: ${JSON.stringify('short')} truncated false`);
     });
 
+    it('a character whose bytes arrive in two reads is kept whole, not two replacement characters', async () => {
+      const id = await start();
+      // "é" is C3 A9: the command writes its first byte, then the second in a later write.
+      const r = await turn(id, String.raw`term: printf 'caf\303'; sleep 0.2; printf '\251\n'`);
+      assert.equal(r.said, `exit 0: ${JSON.stringify('café\n')}`);
+    });
+
     it('a cwd outside the worker\'s folder is refused, and the log says so', async () => {
       const id = await start();
       const r = await turn(id, `termcwd ${outside}: pwd`);

@@ -10,7 +10,8 @@ import { AcpCodec, AcpState, updateEvent } from '../../src/core/wire/acp';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { LogModel } from '../../src/webview/model';
-import { slimEvent } from '../../src/protocol/messages';
+import { slimEvent, type PageEvent } from '../../src/protocol/messages';
+import type { ToolEntry } from '../../src/webview/entries';
 import { ROOT } from '../helpers/supervisor';
 
 // Copied from shared/notes/acp-transcripts: recorded against the mock model, on 2026-12-03.
@@ -138,6 +139,19 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     const tool = updateEvent({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'pending', rawInput: { command: 'ls' }, locations: [{ path: '/w/a.ts', extra: 1 }], _meta: { x: 1 } }) as AgentEvent;
     assert.equal(tool.type, 'tool_execution_start');
     assert.deepEqual([tool.tool_call_id, tool.title, tool.tool_name, tool.args, tool.locations, tool.data], ['t1', 'ls', 'execute', { command: 'ls' }, [{ path: '/w/a.ts', line: null }], { status: 'pending' }]);
+  });
+
+  // codex-acp 2.6.0 runs a command itself and says its output only in `_meta.terminal_output_delta`
+  // (seen on the real agent at the mock: `printf "line1\\nline2\\n"` came as these updates).
+  it('Codex\'s command output, said only in _meta.terminal_output_delta, reaches the tool\'s row, chunk after chunk', () => {
+    const start = { sessionUpdate: 'tool_call', toolCallId: 'call_1', kind: 'execute', title: 'printf', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { cwd: '/w', terminal_id: 'call_1' } } };
+    const chunk = { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output_delta: { data: 'line1\n', terminal_id: 'call_1' } } };
+    const end = { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output_delta: { data: 'line2\n', terminal_id: 'call_1' }, terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_1' } } };
+    const model = new LogModel();
+    model.apply([start, chunk].map((u) => updateEvent(u)) as unknown as PageEvent[]);
+    assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).output, 'line1\n', 'the running command\'s output so far');
+    model.apply([updateEvent(end)] as unknown as PageEvent[]);
+    assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).result, 'line1\nline2\n', 'the whole output, not its last chunk');
   });
 
   // The fast path hands back the event's own objects: the state keeps copies, so that setting an

@@ -48,12 +48,25 @@ export function toolEvent(type: string, t: z.infer<typeof toolCallSchema>): Agen
   if (isPlain(t.rawInput)) event.args = t.rawInput;
   if (t.locations?.length) event.locations = t.locations.map((l): ToolLocation => ({ path: l.path, line: l.line ?? null }));
   if (diffs.length) event.diffs = diffs;
-  if (text || t.rawOutput !== undefined) event.result = { output: text || (typeof t.rawOutput === 'string' ? t.rawOutput : ''), ...(t.rawOutput !== undefined ? { raw: t.rawOutput } : {}) };
+  // Codex runs its commands itself and says their output only as chunks in `_meta`
+  // (`terminal_output_delta`), never as content: a chunk to add to the row's output.
+  const delta = !text && t.rawOutput === undefined ? terminalDelta(t) : null;
   const data: Record<string, unknown> = {};
+  if (delta !== null) {
+    event.result = { output: delta };
+    data.outputDelta = true;
+  } else if (text || t.rawOutput !== undefined) event.result = { output: text || (typeof t.rawOutput === 'string' ? t.rawOutput : ''), ...(t.rawOutput !== undefined ? { raw: t.rawOutput } : {}) };
   if (t.status) data.status = t.status;
   if (terminals.length) data.terminals = terminals;
   if (Object.keys(data).length) event.data = data;
   return event;
+}
+
+/** The output chunk a tool call carries in `_meta.terminal_output_delta` (Codex's), or null. */
+function terminalDelta(t: z.infer<typeof toolCallSchema>): string | null {
+  const meta = (t as { _meta?: unknown })._meta;
+  const delta = isPlain(meta) ? meta.terminal_output_delta : undefined;
+  return isPlain(delta) && typeof delta.data === 'string' && delta.data !== '' ? delta.data : null;
 }
 
 export const DONE = new Set(['completed', 'failed']);
@@ -98,7 +111,7 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
       const event = toolEvent(done ? 'tool_execution_end' : kind === 'tool_call' ? 'tool_execution_start' : 'tool_execution_update', t.data);
       if (done) event.is_error = t.data.status === 'failed';
       // An update's content replaces the call's content (ACP's ToolCallUpdate): the whole output so far.
-      else if (event.result !== undefined && kind === 'tool_call_update') event.replace = true;
+      else if (event.result !== undefined && kind === 'tool_call_update' && event.data?.outputDelta !== true) event.replace = true;
       return event;
     }
     case 'plan': {

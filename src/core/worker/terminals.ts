@@ -56,7 +56,10 @@ class Terminal {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(readonly id: string, readonly command: string, private readonly child: ChildProcess, private readonly limit: number | null, private readonly say: (t: Terminal) => void) {
-    const take = (chunk: Buffer) => this.append(chunk.toString('utf8'));
+    // Each stream decodes its own bytes: a character split across two reads stays one character.
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
+    const take = (chunk: string) => this.append(chunk);
     child.stdout?.on('data', take);
     child.stderr?.on('data', take);
     this.closed = new Promise((resolve) => {
