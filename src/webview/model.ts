@@ -187,9 +187,7 @@ export class LogModel {
     this.learnTool(entry, e);
     entry.endedAt = t;
     entry.isError = e.is_error === true;
-    // An end that carries the output's last chunk (Codex's `outputDelta`): the result is the whole output.
-    const delta = obj(e.data)?.outputDelta === true;
-    entry.result = capTail(delta ? entry.output + resultText(e.result) : resultText(e.result), MAX_OUTPUT);
+    entry.result = capTail(resultText(e.result), MAX_OUTPUT);
     // A call the host's guard refused before it ran stays blocked whatever the agent reports after.
     if (e.blocked === true) {
       entry.blocked = true;

@@ -20,12 +20,13 @@ import { spawn } from 'node:child_process';
 const STEERS = new Set(['claude', 'codex']);
 
 /** Whether the agent asks before a shell command (measured). */
-const EXPECTED: Record<string, { asks: boolean }> = {
-  copilot: { asks: true },
-  gemini: { asks: true },
-  opencode: { asks: false },
-  claude: { asks: true },
-  codex: { asks: false },
+/** `output`: whether the agent tells its client what a shell command printed (Gemini 0.61.0 ends the call with no content). */
+const EXPECTED: Record<string, { asks: boolean; output: boolean }> = {
+  copilot: { asks: true, output: true },
+  gemini: { asks: true, output: false },
+  opencode: { asks: false, output: true },
+  claude: { asks: true, output: true },
+  codex: { asks: false, output: true },
 };
 
 /** A process as a failure message shows it: parent, name, command, and whether it carries a worker's mark. */
@@ -94,6 +95,19 @@ for (const name of ACP_AGENT_NAMES) {
       }
       const tools = events.filter((e: AgentEvent) => e.type === 'tool_execution_end');
       assert.ok(tools.some((e) => e.is_error === false), `tool ends: ${JSON.stringify(tools).slice(0, 500)}`);
+    });
+
+    // Codex says a command's output only in chunks (`_meta.terminal_output_delta`): its end must
+    // carry it whole, as the others' ends do, for the log, the history and the export.
+    it(EXPECTED[name].output ? 'a shell command\'s output is in its tool call\'s end' : 'a shell command\'s end carries no output (the agent sends none)', async () => {
+      rig.mock.script(shellToolReply(name, 'printf "line1\\nline2\\n"'), { text: 'Printed.' });
+      const events = record(rig.supervisor, () => workerId);
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the printf turn');
+      assert.equal((await rig.supervisor.prompt(workerId, 'Print two lines')).status, 'accepted');
+      assert.equal((await settled).end_reason, 'done');
+      const ends = events.filter((e: AgentEvent) => e.type === 'tool_execution_end');
+      const said = ends.some((e) => /line1\r?\nline2/.test(String((e.result as { output?: unknown } | undefined)?.output ?? '')));
+      assert.equal(said, EXPECTED[name].output, `tool ends: ${JSON.stringify(ends).slice(0, 800)}`);
     });
 
     it(STEERS.has(name) ? 'a steer joins the running turn (its adapter\'s _session/steering) and the next model call carries it' : 'a steer is refused with the reason and Redirect offered; a follow-up is held and sent when the turn ends', async () => {

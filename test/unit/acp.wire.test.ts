@@ -147,10 +147,20 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     const start = { sessionUpdate: 'tool_call', toolCallId: 'call_1', kind: 'execute', title: 'printf', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { cwd: '/w', terminal_id: 'call_1' } } };
     const chunk = { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output_delta: { data: 'line1\n', terminal_id: 'call_1' } } };
     const end = { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output_delta: { data: 'line2\n', terminal_id: 'call_1' }, terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_1' } } };
+    const codec = new AcpCodec();
+    const decode = (update: unknown) => {
+      const d = codec.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update } });
+      return d.kind === 'event' ? d.event : assert.fail(JSON.stringify(d));
+    };
+    const events = [start, chunk, end].map(decode);
+    // The end carries the whole output, as every other tool's end does (the history and the
+    // export read it there), not its last chunk.
+    assert.deepEqual(events[2].result, { output: 'line1\nline2\n' });
+    assert.equal(events[2].data?.outputDelta, undefined);
     const model = new LogModel();
-    model.apply([start, chunk].map((u) => updateEvent(u)) as unknown as PageEvent[]);
+    model.apply(events.slice(0, 2) as unknown as PageEvent[]);
     assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).output, 'line1\n', 'the running command\'s output so far');
-    model.apply([updateEvent(end)] as unknown as PageEvent[]);
+    model.apply([events[2]] as unknown as PageEvent[]);
     assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).result, 'line1\nline2\n', 'the whole output, not its last chunk');
   });
 

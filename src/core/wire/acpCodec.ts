@@ -17,12 +17,17 @@ export interface OpenRequest {
   sessionId: string | null;
 }
 
+/** The tail of a chunked command output the host keeps for the call's end (the page keeps 256 KiB). */
+const OUTPUT_KEPT = 1024 * 1024;
+
 export class AcpCodec implements WireCodec {
   private readonly open = new Map<number | string, OpenRequest>();
   /** session/load requests not answered yet. */
   private loading = 0;
   /** session/new requests not answered yet: the updates of a session being made may come before its id does. */
   private creating = 0;
+  /** A command's output said only in chunks (Codex's), by tool call, until the call ends: its end carries the whole. */
+  private readonly chunked = new Map<string, string>();
 
   constructor(readonly state: AcpState = new AcpState()) {}
 
@@ -62,6 +67,7 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
+    if (event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0)) this.joinChunks(event);
     // While session/load is answered, the agent replays the conversation so far.
     if (this.loading > 0) {
       event.replayed = true;
@@ -71,6 +77,26 @@ export class AcpCodec implements WireCodec {
     return { kind: 'event', event };
   }
 
+  /**
+   * A chunk is added to what its call said so far (kept to its last OUTPUT_KEPT characters); the
+   * call's end then carries the whole output as its result, as every other tool's end does, so
+   * the log, the history and the export need not know that it came in pieces.
+   */
+  private joinChunks(event: AgentEvent): void {
+    const id = event.tool_call_id!;
+    let sofar = this.chunked.get(id);
+    if (event.data?.outputDelta === true) {
+      const chunk = typeof event.result === 'object' && event.result !== null && 'output' in event.result ? String(event.result.output) : '';
+      sofar = (sofar ?? '') + chunk;
+      if (sofar.length > OUTPUT_KEPT) sofar = sofar.slice(-OUTPUT_KEPT);
+      this.chunked.set(id, sofar);
+    }
+    if (event.type !== 'tool_execution_end' || sofar === undefined) return;
+    this.chunked.delete(id);
+    event.result = { output: sofar };
+    if (event.data) delete event.data.outputDelta;
+  }
+
   private response(message: ResponseMessage): Decoded {
     if (message.id === null) return { kind: 'invalid', reason: `ACP error without a request id: ${describeError(message.error)}` };
     const asked = this.open.get(message.id);
@@ -78,7 +104,11 @@ export class AcpCodec implements WireCodec {
     this.open.delete(message.id);
     if (asked.method === ACP.loadSession) this.loading--;
     if (asked.method === ACP.newSession) this.creating--;
-    if (asked.method === ACP.prompt) return { kind: 'message', message, event: turnEnd(message) };
+    if (asked.method === ACP.prompt) {
+      // A call the turn left unended (an abort) keeps no output.
+      this.chunked.clear();
+      return { kind: 'message', message, event: turnEnd(message) };
+    }
     if (!message.error && (asked.method === ACP.newSession || asked.method === ACP.loadSession || asked.method === ACP.resumeSession)) {
       const result = sessionSchema.safeParse(message.result ?? {});
       const id = asked.method === ACP.newSession ? (result.success ? result.data.sessionId : undefined) : asked.sessionId;
