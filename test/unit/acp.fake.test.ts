@@ -186,6 +186,22 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(existsSync(marker), false);
   });
 
+  it('a question the host could not put to the person says so, not that the person dismissed it', async () => {
+    const r = await start();
+    answer = async () => {
+      throw new Error('no window to show it in');
+    };
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, `shell: echo hi > ${path.join(dir, `unasked-${Date.now()}`)}`);
+    await settled;
+    const end = events.find((e) => e.type === 'permission_end')!;
+    assert.equal(end.data?.outcome, 'cancelled');
+    assert.equal(end.is_error, true);
+    assert.match(String(end.data?.note), /could not be put to the person \(no window to show it in\)/);
+    assert.doesNotMatch(String(end.data?.note), /dismissed/);
+  });
+
   it('abort answers the open question cancelled, waits for the cancelled answer, and says aborted', async () => {
     const r = await start();
     let signal: AbortSignal | undefined;

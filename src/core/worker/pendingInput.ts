@@ -14,12 +14,16 @@ export class PendingInputs {
 
   constructor(private readonly changed: () => void) {}
 
-  /** Returns the dialog's signal: it aborts, with the reason, when `cancelDialogs` closes it. */
-  dialogOpened(id: string, method: string, title: string | null): AbortSignal {
-    const controller = new AbortController();
+  dialogOpened(id: string, method: string, title: string | null): void {
     this.dialogs.set(id, { kind: 'dialog', id, method, title, since: Date.now() });
-    this.moot.set(id, controller);
     this.changed();
+  }
+
+  /** A pi dialog opened: its signal aborts, with the reason, when `cancelDialogs` closes it. */
+  piDialogOpened(id: string, method: string, title: string | null): AbortSignal {
+    const controller = new AbortController();
+    this.moot.set(id, controller);
+    this.dialogOpened(id, method, title);
     return controller.signal;
   }
 
@@ -28,7 +32,7 @@ export class PendingInputs {
     if (this.dialogs.delete(id)) this.changed();
   }
 
-  /** Every open dialog closed (its turn aborted, redirected): the titles of those it closed. */
+  /** Every open pi dialog closed (its turn aborted, redirected): the titles of those it closed. */
   cancelDialogs(reason: string): string[] {
     const closed = [...this.moot.keys()].map((id) => this.dialogs.get(id)?.title ?? this.dialogs.get(id)?.method ?? 'a dialog');
     for (const controller of [...this.moot.values()]) controller.abort(reason);

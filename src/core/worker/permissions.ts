@@ -76,9 +76,16 @@ export class Permissions {
     this.open.set(id, controller);
     site.pending.dialogOpened(id, 'permission', ask.title);
     const cancelled = new Promise<PermissionAnswer>((resolve) => controller.signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
+    let failure: string | null = null;
     try {
-      const answer = await Promise.race([site.ask({ ...ask, workerId: site.workerId, id, signal: controller.signal }).catch((): PermissionAnswer => ({ cancelled: true })), cancelled]);
+      const shown = site.ask({ ...ask, workerId: site.workerId, id, signal: controller.signal }).catch((error: unknown): PermissionAnswer => {
+        failure = error instanceof Error ? error.message : String(error);
+        return { cancelled: true };
+      });
+      const answer = await Promise.race([shown, cancelled]);
       if (controller.signal.aborted) return end(null, String(controller.signal.reason ?? 'cancelled'));
+      // The person saw nothing: not "dismissed".
+      if (failure !== null) return end(null, `the question could not be put to the person (${failure}): answered cancelled`, { isError: true });
       const picked = 'optionId' in answer ? ask.options.find((o) => o.optionId === answer.optionId) : undefined;
       if (picked) {
         this.rules.answered(ask, picked);

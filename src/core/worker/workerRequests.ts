@@ -52,7 +52,7 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
       if (!ui.onUiRequest) return { cancelled: true };
       // While the dialog is up, the worker waits for the person (its attention state says so),
       // and the log shows the question, then its answer.
-      const signal = pending.dialogOpened(req.id, req.method, req.title ?? null);
+      const signal = pending.piDialogOpened(req.id, req.method, req.title ?? null);
       const title = req.title ?? req.method;
       const options = req.method === 'select' ? (req.options ?? []) : req.method === 'confirm' ? ['Yes', 'No'] : [];
       emit({ type: 'ui_dialog', title, data: { id: req.id, method: req.method, message: req.message ?? null, options } });
