@@ -63,6 +63,9 @@ describe('needs input, from real workers', function () {
   afterEach(async () => {
     await supervisor?.dispose();
     rmSync(cwd, { recursive: true, force: true });
+    // A reply an aborted or stopped turn left untaken must not answer the next test's worker (a
+    // leftover write once landed in the repository, where the τ tests run).
+    llm.unscript();
   });
 
   for (const pi of PI_VERSIONS) describe(`real pi ${pi.version}`, () => {
@@ -74,8 +77,6 @@ describe('needs input, from real workers', function () {
     async function promptToWrite(you: ReturnType<typeof person>, file: string, content: string): Promise<string> {
       const started = await supervisor.start({ dialect: 'pi', command: pi.command(), args: ['-e', PI_EXT], cwd, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string>, name: 'asker' });
       if (started.status !== 'started') return assert.fail(started.error);
-      // A reply an aborted turn left untaken must not answer this one.
-      llm.unscript();
       llm.script([{ toolCalls: [{ name: 'write', arguments: { path: file, content } }] }, { text: 'Done.' }]);
       const asked = you.nextAsk();
       assert.equal((await supervisor.prompt(started.workerId, `write ${file}`)).status, 'accepted');
