@@ -103,7 +103,7 @@ export class LogModel {
       case 'tool_execution_update': return this.toolExecutionUpdate(e, t);
       case 'tool_execution_end': return this.toolExecutionEnd(e, t);
       case 'permission_request': return this.permissionRequest(e, t);
-      case 'permission_end': return this.permissionEnd(e, t);
+      case 'permission_end': return this.permissionEnd(e);
       case 'ui_dialog': return this.uiDialog(e, t);
       case 'ui_dialog_end': return this.uiDialogEnd(e);
       case 'plan': return this.planUpdate(e, t);
@@ -200,12 +200,9 @@ export class LogModel {
 
   /** `permission_request`: the worker asks the person before a tool runs. */
   private permissionRequest(e: PageEvent, t: number): void {
-    this.closeMessage();
     const d = obj(e.data) ?? {};
     const options = Array.isArray(d.options) ? d.options.map((o) => str(obj(o)?.name)).filter((n): n is string => n !== null) : [];
-    const q = this.add<QuestionEntry>({ kind: 'question', time: t, title: e.title ?? 'A tool call', command: str(d.command), options, answer: null, note: null, dismissed: false });
-    const id = str(d.id);
-    if (id) this.questions.set(id, q);
+    this.openQuestion(str(d.id), { time: t, title: e.title ?? 'A tool call', command: str(d.command), options, note: null });
     if (e.tool_call_id) {
       const tool = this.tools.get(e.tool_call_id);
       if (tool) this.learnTool(tool, e);
@@ -213,38 +210,39 @@ export class LogModel {
   }
 
   /** `permission_end`: the question's answer, or none (cancelled). */
-  private permissionEnd(e: PageEvent, _t: number): void {
+  private permissionEnd(e: PageEvent): void {
     const d = obj(e.data) ?? {};
-    const id = str(d.id);
-    const q = id ? this.questions.get(id) : undefined;
-    if (!q) return;
-    if (id) this.questions.delete(id);
-    q.answer = str(d.optionName);
-    q.dismissed = q.answer === null;
-    q.note = e.error ?? str(d.note);
-    this.touch(q);
+    this.endQuestion(str(d.id), str(d.optionName), e.error ?? str(d.note));
   }
 
   /** `ui_dialog`: a pi extension asks the person (select, confirm, input, editor). */
   private uiDialog(e: PageEvent, t: number): void {
-    this.closeMessage();
     const d = obj(e.data) ?? {};
     const options = Array.isArray(d.options) ? d.options.filter((o): o is string => typeof o === 'string') : [];
-    const q = this.add<QuestionEntry>({ kind: 'question', time: t, title: e.title ?? 'An extension asks', command: null, options, answer: null, note: str(d.message), dismissed: false });
-    const id = str(d.id);
-    if (id) this.questions.set(id, q);
+    this.openQuestion(str(d.id), { time: t, title: e.title ?? 'An extension asks', command: null, options, note: str(d.message) });
   }
 
   /** `ui_dialog_end`: the option picked, "answered" for typed text (not kept), or why none came. */
   private uiDialogEnd(e: PageEvent): void {
     const d = obj(e.data) ?? {};
-    const id = str(d.id);
+    this.endQuestion(str(d.id), d.outcome === 'answered' ? (str(d.answer) ?? 'answered') : null, str(d.note) ?? undefined);
+  }
+
+  /** A question's row, open, found again by `id` when its answer comes. */
+  private openQuestion(id: string | null, fields: Pick<QuestionEntry, 'time' | 'title' | 'command' | 'options' | 'note'>): void {
+    this.closeMessage();
+    const q = this.add<QuestionEntry>({ kind: 'question', ...fields, answer: null, dismissed: false });
+    if (id) this.questions.set(id, q);
+  }
+
+  /** The question `id` answered (`answer` null: none came); `note` undefined keeps the question's own. */
+  private endQuestion(id: string | null, answer: string | null, note: string | null | undefined): void {
     const q = id ? this.questions.get(id) : undefined;
     if (!q || !id) return;
     this.questions.delete(id);
-    q.answer = d.outcome === 'answered' ? (str(d.answer) ?? 'answered') : null;
-    q.dismissed = q.answer === null;
-    q.note = str(d.note) ?? q.note;
+    q.answer = answer;
+    q.dismissed = answer === null;
+    if (note !== undefined) q.note = note;
     this.touch(q);
   }
 
