@@ -25,13 +25,18 @@ function endOf(req: UiRequest): AbortSignal {
   return ends.length ? AbortSignal.any(ends) : new AbortController().signal;
 }
 
-/** A token cancelled when `end` aborts. */
-function tokenOf(end: AbortSignal): { token: vscode.CancellationToken; done: () => void } {
+/** `show`, given a token cancelled when `end` aborts. */
+async function until<T>(end: AbortSignal, show: (token: vscode.CancellationToken) => Thenable<T>): Promise<T> {
   const source = new vscode.CancellationTokenSource();
   const cancel = () => source.cancel();
   if (end.aborted) source.cancel();
   end.addEventListener('abort', cancel, { once: true });
-  return { token: source.token, done: () => { end.removeEventListener('abort', cancel); source.dispose(); } };
+  try {
+    return await show(source.token);
+  } finally {
+    end.removeEventListener('abort', cancel);
+    source.dispose();
+  }
 }
 
 /** What a timed dialog says of its time left, when it comes on screen. */
@@ -52,14 +57,7 @@ export async function answerUiRequest(req: UiRequest, workerName: string, questi
   const queued = questions !== undefined && req.signal !== undefined;
   const hint = queued ? ' (Escape puts it aside: the worker waits)' : '';
   const quick = async (show: (token: vscode.CancellationToken) => Thenable<UiResponse | undefined>): Promise<UiResponse> => {
-    const ask = async (): Promise<UiResponse | 'aside'> => {
-      const t = tokenOf(end);
-      try {
-        return (await show(t.token)) ?? (end.aborted ? CANCELLED : 'aside');
-      } finally {
-        t.done();
-      }
-    };
+    const ask = async (): Promise<UiResponse | 'aside'> => (await until(end, show)) ?? (end.aborted ? CANCELLED : 'aside');
     if (!queued) return ask().then((r) => (r === 'aside' ? CANCELLED : r));
     return questions.ask({ title: req.title ?? req.method, workerName, signal: end, show: ask, unanswered: CANCELLED });
   };
@@ -72,14 +70,8 @@ export async function answerUiRequest(req: UiRequest, workerName: string, questi
     }
     case 'input':
       return quick((token) => vscode.window.showInputBox({ title, prompt: `${req.message ?? ''}${hint}`.trim() || undefined, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, token).then((value) => (value === undefined ? undefined : { value })));
-    case 'editor': {
-      const t = tokenOf(end);
-      try {
-        return await editInDocument(req, title, t.token);
-      } finally {
-        t.done();
-      }
-    }
+    case 'editor':
+      return until(end, (token) => editInDocument(req, title, token));
     default:
       return CANCELLED;
   }
