@@ -32,11 +32,9 @@ export class PendingInputs {
     if (this.dialogs.delete(id)) this.changed();
   }
 
-  /** Every open pi dialog closed (its turn aborted, redirected): the titles of those it closed. */
-  cancelDialogs(reason: string): string[] {
-    const closed = [...this.moot.keys()].map((id) => this.dialogs.get(id)?.title ?? this.dialogs.get(id)?.method ?? 'a dialog');
+  /** Every open pi dialog closed (its turn aborted, redirected, the worker gone), with the reason. */
+  cancelDialogs(reason: string): void {
     for (const controller of [...this.moot.values()]) controller.abort(reason);
-    return closed;
   }
 
   /** The τ request that stands now (null: none); `asking` while its dialogs are up. */

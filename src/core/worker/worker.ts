@@ -309,10 +309,10 @@ export class Worker {
     this.stateChanged();
   }
 
-  /** What the agent asks the person, answered `cancelled`: ACP's questions and pi's dialogs. */
+  /** What the agent asks the person, answered `cancelled` (the log says so): ACP's questions and pi's dialogs. */
   private cancelQuestions(reason: string): void {
     this.permissions.cancelAll(reason);
-    for (const title of this.pendingInput.cancelDialogs(reason)) this.output('protocol', `closed the dialog "${title}", answered cancelled: ${reason}`);
+    this.pendingInput.cancelDialogs(reason);
   }
 
   /** Ends what the agent left running of an aborted turn (afterAbort.ts). */
