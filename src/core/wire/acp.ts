@@ -17,7 +17,7 @@ export { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES } from './acpProtocol';
 export { AcpState } from './acpState';
 export { AcpCodec } from './acpCodec';
 export { updateEvent } from './acpEvents';
-export { loginAdvice, modesOf, acpSessions } from './acpSessions';
+export { modesOf, acpSessions } from './acpSessions';
 export { writesVetoed } from './acpRequests';
 
 export const acpDialect: Dialect = {
@@ -49,11 +49,13 @@ export const acpDialect: Dialect = {
       throw new Error(`${agent} answered ACP protocol version ${init.protocolVersion}; RPC Workers speaks version ${ACP_PROTOCOL_VERSION}, so it cannot drive this agent (update the one that is older)`);
     }
     s.agentName = init.agentInfo?.name ?? null;
+    s.agentTitle = agent;
+    s.authMethods = init.authMethods ?? [];
     s.agentVersion = init.agentInfo?.version ?? null;
     s.loadSession = init.agentCapabilities?.loadSession === true;
     s.canResume = init.agentCapabilities?.sessionCapabilities?.resume != null;
     s.steers = init._meta?.steering?.supported === true;
-    await openSession(connection, ctx, agent, init.authMethods ?? []);
+    await openSession(connection, ctx);
     if (ctx.mode) await setMode(connection, ctx.mode);
     if (ctx.model && ctx.model !== s.model) await setModel(connection, ctx.model);
     return { model: s.model, sessionId: s.sessionId, sessionFile: null, streaming: false, protocolVersion: String(init.protocolVersion), workerVersion: s.agentVersion };

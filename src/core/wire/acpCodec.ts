@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { isPlain } from '../../protocol/fastParse';
-import { ACP, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
+import { ACP, AUTH_REQUIRED, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
 import { updateEvent } from './acpEvents';
 
@@ -107,7 +107,7 @@ export class AcpCodec implements WireCodec {
     if (asked.method === ACP.prompt) {
       // A call the turn left unended (an abort) keeps no output.
       this.chunked.clear();
-      return { kind: 'message', message, event: turnEnd(message) };
+      return { kind: 'message', message, event: turnEnd(message, this.state) };
     }
     if (!message.error && (asked.method === ACP.newSession || asked.method === ACP.loadSession || asked.method === ACP.resumeSession)) {
       const result = sessionSchema.safeParse(message.result ?? {});
@@ -152,10 +152,14 @@ export const END_REASONS: Record<string, string> = {
 };
 
 /** The `session/prompt` answer: the turn's end, with how it ended and what it used. */
-export function turnEnd(message: ResponseMessage): AgentEvent {
+export function turnEnd(message: ResponseMessage, state: AcpState): AgentEvent {
   const timestamp = Date.now();
   if (message.error) {
-    return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error: `the agent answered the prompt with an error (${describeError(message.error)})`, data: { error: message.error } };
+    // Codex answers a key its model refused (401) with -32000, and names its logins only in initialize.
+    const error = message.error.code === AUTH_REQUIRED
+      ? state.loginAdvice(`it answered the prompt with ${describeError(message.error)}`, 'answer')
+      : `the agent answered the prompt with an error (${describeError(message.error)})`;
+    return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error } };
   }
   const parsed = promptResultSchema.safeParse(message.result);
   if (!parsed.success) return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error: `malformed session/prompt answer: ${z.prettifyError(parsed.error)}` };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { WorkerRefusal, type ProbeContext } from './dialect';
 import { Unsupported, type SessionVerbs } from './sessionVerbs';
 import { parseAnswer, request } from './requests';
-import { ACP, AUTH_REQUIRED, authMethodSchema, configOptionSchema, sessionSchema } from './acpProtocol';
+import { ACP, AUTH_REQUIRED, configOptionSchema, sessionSchema } from './acpProtocol';
 import { states, stateOf } from './acpState';
 
 // ---- the verbs
@@ -12,15 +12,6 @@ import { states, stateOf } from './acpState';
 export async function call<T>(connection: MessageConnection, method: string, params: object, schema: z.ZodType<T>): Promise<T> {
   const result = await request(connection, method, params, (e) => new WorkerRefusal(`the agent refused ${method} (${e.code}): ${e.message}`, e.code, e.data));
   return parseAnswer(schema, result ?? {}, `the agent's ${method}`);
-}
-
-/** The agent's own words for a start that needs a login, with the command it names. */
-export function loginAdvice(agent: string, said: string, methods: Array<z.infer<typeof authMethodSchema>>): string {
-  const ways = methods.map((m) => `${m.name}${m.description ? `: ${m.description}` : ''}`);
-  const command = methods.map((m) => /`([^`]+)`/.exec(m.description ?? '')?.[1]).find(Boolean);
-  return `${agent} needs a login before it can start a session (${said})`
-    + (command ? `. Run \`${command}\` in a terminal, then start it again` : '')
-    + (ways.length ? `. It offers: ${ways.join('; ')}` : '');
 }
 
 export function sessionParams(connection: MessageConnection): { sessionId: string } {
@@ -74,13 +65,13 @@ export function modesOf(connection: MessageConnection): { current: string | null
   return s.modes ? { current: s.modes.current, available: [...s.modes.available] } : null;
 }
 
-export async function openSession(connection: MessageConnection, ctx: ProbeContext, agent: string, authMethods: Array<z.infer<typeof authMethodSchema>>): Promise<void> {
+export async function openSession(connection: MessageConnection, ctx: ProbeContext): Promise<void> {
   const s = stateOf(connection);
   const base = { cwd: ctx.cwd, mcpServers: [] };
   const resume = ctx.resume?.id;
   try {
     if (resume) {
-      if (!s.canResume && !s.loadSession) throw new Error(`${agent} cannot resume a session: it offers neither session/resume nor session/load`);
+      if (!s.canResume && !s.loadSession) throw new Error(`${s.agentTitle} cannot resume a session: it offers neither session/resume nor session/load`);
       // session/resume continues without replaying the conversation; session/load replays it as
       // updates, which the log then shows again after the earlier session's own events.
       const method = s.canResume ? ACP.resumeSession : ACP.loadSession;
@@ -90,13 +81,13 @@ export async function openSession(connection: MessageConnection, ctx: ProbeConte
       return;
     }
     const result = await call(connection, ACP.newSession, base, sessionSchema);
-    if (!result.sessionId) throw new Error(`${agent}'s session/new answer names no sessionId`);
+    if (!result.sessionId) throw new Error(`${s.agentTitle}'s session/new answer names no sessionId`);
     s.learnSession(result);
     s.sessionId = result.sessionId;
     s.sessions.add(result.sessionId);
   } catch (error) {
     if (error instanceof WorkerRefusal && (error.code === AUTH_REQUIRED || /auth/i.test(error.message))) {
-      throw new Error(loginAdvice(agent, error.message.replace(/^the agent refused /, ''), authMethods));
+      throw new Error(s.loginAdvice(error.message.replace(/^the agent refused /, ''), 'start a session'));
     }
     throw error;
   }

@@ -3,7 +3,7 @@ import type { MessageConnection } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import { lazySafeParse } from '../../protocol/fastParse';
-import { configOptionSchema, modelsSchema, sessionSchema } from './acpProtocol';
+import { authMethodSchema, configOptionSchema, modelsSchema, sessionSchema } from './acpProtocol';
 
 const parseConfigOption = lazySafeParse(configOptionSchema);
 
@@ -19,7 +19,11 @@ export class AcpState {
   loadSession = false;
   canResume = false;
   agentName: string | null = null;
+  /** The agent as its messages name it (its title, else its name). */
+  agentTitle = 'the agent';
   agentVersion: string | null = null;
+  /** The logins the agent offers (initialize `authMethods`), for the advice when it asks for one. */
+  authMethods: Array<z.infer<typeof authMethodSchema>> = [];
   commands: string[] = [];
   modes: { current: string | null; available: Array<{ id: string; name: string }> } | null = null;
   configOptions: Array<z.infer<typeof configOptionSchema>> = [];
@@ -31,6 +35,15 @@ export class AcpState {
   steers = false;
   /** Counts aborts, so that a follow-up the host queued knows the turn it waited for was aborted. */
   aborts = 0;
+
+  /** The agent's own words for a refusal that needs a login (ACP's -32000), with the command it names. */
+  loginAdvice(said: string, before: string): string {
+    const ways = this.authMethods.map((m) => `${m.name}${m.description ? `: ${m.description}` : ''}`);
+    const command = this.authMethods.map((m) => /`([^`]+)`/.exec(m.description ?? '')?.[1]).find(Boolean);
+    return `${this.agentTitle} needs a login before it can ${before} (${said})`
+      + (command ? `. Run \`${command}\` in a terminal, then try again` : '')
+      + (ways.length ? `. It offers: ${ways.join('; ')}` : '');
+  }
 
   /** Takes what a session/new, load or resume answer says about the session. */
   learnSession(result: z.infer<typeof sessionSchema>): void {
