@@ -54,9 +54,20 @@ function showWorker(): void {
   const v = composer.show(worker);
   app.dataset.phase = v.phase;
   app.dataset.attention = worker?.attention ?? '';
-  picker.show(worker, v.phase);
+  picker.show(worker, v.phase, quietMs());
   list.showWorker(worker !== null);
 }
+
+/** Since the worker's last event (its host's clock, this machine's): what the chip says of a quiet turn. */
+function quietMs(): number {
+  const last = list.model.lastEventAt;
+  return last > 0 ? Math.max(0, Date.now() - last) : 0;
+}
+// The chip counts a quiet turn's seconds; nothing else on the page moves with the clock.
+setInterval(() => {
+  const phase = app.dataset.phase ?? '';
+  if (worker && (phase === 'streaming' || phase === 'compacting')) picker.show(worker, phase, quietMs());
+}, 1000);
 
 // Once everything sent is drawn, say what the page holds (debounced): the host tests read it.
 let reportTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,8 +1,14 @@
 // The status chip at the top of the log, pure (no DOM) so the tests hold it: the worker's phase,
 // or first what its row in the Sessions view says first (needs input, done, failed: the one word
-// of protocol/words.ts), then its model, pid and usage.
+// of protocol/words.ts), then its model, pid and usage; and how long a running turn has been quiet.
 import type { WorkerView } from '../protocol/messages';
-import { newsWord } from '../protocol/words';
+import { duration, newsWord } from '../protocol/words';
+
+/**
+ * A running turn quiet this long says so: an agent may say nothing for minutes (Claude retrying a
+ * key its model refused, a hung worker), and "streaming" alone reads as if all were well.
+ */
+export const QUIET_AFTER_MS = 30_000;
 
 export interface StatusChip {
   text: string;
@@ -12,13 +18,18 @@ export interface StatusChip {
   cls: string;
 }
 
-export function statusChip(w: WorkerView | null, phase: string): StatusChip {
+/** `quietMs`: how long since the worker's last event (0: unknown). */
+export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): StatusChip {
   if (!w) return { text: 'no worker', title: 'no worker', cls: `status-badge phase-${phase}` };
   // A past session's log has no worker behind it: nothing about it is news.
   const news = w.note ? null : newsWord(w.attention);
   // A pid is shown while its process lives: a stopped worker's is gone (and may be another's by now).
   const live = w.status === 'running' || w.status === 'starting';
-  const text = `${w.note ? 'history (read-only)' : news ?? phase}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
-  const title = news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}` : text;
+  const secs = Math.floor(quietMs / 1000);
+  const quiet = !news && !w.note && (phase === 'streaming' || phase === 'compacting') && quietMs >= QUIET_AFTER_MS
+    ? ` · quiet for ${secs < 60 ? `${secs} s` : duration(secs * 1000)}` : '';
+  const text = `${w.note ? 'history (read-only)' : news ?? phase}${quiet}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
+  const title = news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}`
+    : quiet ? `${text}\nThe worker has sent nothing since its last event. It may be waiting on its model or on a long command; an agent retrying its model can say nothing for minutes. Abort ends the turn.` : text;
   return { text, title, cls: `status-badge phase-${phase}${news ? ` attention-${w.attention}` : ''}` };
 }

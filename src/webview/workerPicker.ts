@@ -31,8 +31,8 @@ export class WorkerPicker {
     return this.badge.textContent ?? '';
   }
 
-  show(w: WorkerView | null, phase: string): void {
-    const chip = statusChip(w, phase);
+  show(w: WorkerView | null, phase: string, quietMs = 0): void {
+    const chip = statusChip(w, phase, quietMs);
     setText(this.badge, chip.text);
     this.badge.title = chip.title;
     this.badge.className = chip.cls;

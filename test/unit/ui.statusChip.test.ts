@@ -9,7 +9,7 @@ import { hostMessageSchema, parseHostMessage, workerViewSchema, type WorkerView 
 import { ATTENTION_STATES, newsWord, workerPhase } from '../../src/protocol/words';
 import { ATTENTION_LOOK, tabTitle } from '../../src/ui/attention/attentionLook';
 import { toWorkerView } from '../../src/ui/eventLog/workerView';
-import { statusChip } from '../../src/webview/statusChip';
+import { QUIET_AFTER_MS, statusChip } from '../../src/webview/statusChip';
 
 function state(over: Partial<WorkerState> = {}): WorkerState {
   return {
@@ -101,5 +101,21 @@ describe('ui event log status chip', () => {
       assert.equal(parseHostMessage(msg).success, false, `fast path took ${JSON.stringify(bad)}`);
     }
     assert.equal(parseHostMessage({ type: 'state', worker: { ...base, attention: 'idle', attentionReason: 3 } }).success, false);
+  });
+
+  it('a running turn quiet for 30 s or more says for how long, and why it may be (an agent retrying its model says nothing)', () => {
+    const running = chipFor(state({ streaming: true })).chip;
+    assert.equal(running.text, 'streaming · demo-model · pid 42');
+    const view = toWorkerView(state({ streaming: true }), attentionOf(state({ streaming: true }), NOTHING_SEEN));
+    assert.equal(statusChip(view, 'streaming', QUIET_AFTER_MS - 1).text, 'streaming · demo-model · pid 42');
+    const quiet = statusChip(view, 'streaming', QUIET_AFTER_MS);
+    assert.equal(quiet.text, 'streaming · quiet for 30 s · demo-model · pid 42');
+    assert.match(quiet.title, /sent nothing since its last event[\s\S]*Abort ends the turn/);
+    assert.equal(statusChip(view, 'compacting', 95_400).text, 'compacting · quiet for 1 min 35 s · demo-model · pid 42');
+    // Not a turn: an idle worker is quiet by right; a question waiting is the news, not the silence.
+    const idle = toWorkerView(state(), attentionOf(state(), NOTHING_SEEN));
+    assert.equal(statusChip(idle, 'idle', 600_000).text, 'idle · demo-model · pid 42');
+    const asking = state({ streaming: true, pendingInput: [request] });
+    assert.equal(statusChip(toWorkerView(asking, attentionOf(asking, NOTHING_SEEN)), 'streaming', 600_000).text, 'needs input · demo-model · pid 42');
   });
 });
