@@ -57,6 +57,9 @@ export interface UiNotice {
 export interface ClientFileAccess {
   /** The text of the open document (unsaved edits included); null: not open, the host reads the disk. */
   read(path: string): Promise<string | null>;
-  /** true: written through the open document; false: not open, the host writes the disk. */
-  write(path: string, content: string): Promise<boolean>;
+  /**
+   * Written through the open document (and saved), `replacedUnsaved` when the person's unsaved
+   * edits were in it; false: not open, the host writes the disk.
+   */
+  write(path: string, content: string): Promise<false | { replacedUnsaved: boolean }>;
 }

@@ -38,8 +38,7 @@ describe('UI: an ACP agent\'s files through the editor', function () {
   });
 
   /** One turn of the agent; what it said. */
-  async function said(prompt: string): Promise<string> {
-    const events: AgentEvent[] = [];
+  async function said(prompt: string, events: AgentEvent[] = []): Promise<string> {
     const off = api.onEvent((w, e) => { if (w === id) events.push(e); });
     const settled = nextEvent(api, id, 'agent_settled');
     const p = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: prompt });
@@ -77,6 +76,45 @@ describe('UI: an ACP agent\'s files through the editor', function () {
     await waitFor(api, 'the undo to restore the text', () => editor.document.getText() === 'before\n');
     await vscode.commands.executeCommand('redo');
     await waitFor(api, 'the redo to put the write back in one step', () => editor.document.getText() === 'after');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a write over unsaved edits says so in the log, and Undo brings the person\'s text back', async () => {
+    const f = file('hands-dirty', 'before\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(f));
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 1, 0), 'mine, unsaved\n'));
+    assert.equal(editor.document.isDirty, true);
+    const events: AgentEvent[] = [];
+    assert.equal(await said(`write: ${f} = after`, events), 'wrote');
+    assert.equal(editor.document.getText(), 'after');
+    assert.equal(editor.document.isDirty, false);
+    assert.equal(fs.readFileSync(f, 'utf8'), 'after');
+    const wrote = events.find((e) => e.type === 'client_file');
+    assert.deepEqual(wrote?.data, { op: 'write', path: f, through: 'editor', bytes: 5, replacedUnsaved: true });
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    await waitFor(api, 'the undo to bring back the unsaved text', () => editor.document.getText() === 'mine, unsaved\n');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a write changes only what differs: the cursor and the rest of the document stay where they were', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
+    const f = file('hands-span', `${lines.join('\n')}\n`);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(f));
+    editor.selection = new vscode.Selection(150, 3, 150, 7);
+    editor.revealRange(new vscode.Range(150, 0, 150, 0), vscode.TextEditorRevealType.InCenter);
+    const changed = lines.map((l, i) => (i === 10 ? 'line 11, changed by the agent' : l));
+    const before = editor.document.version;
+    const edits: vscode.TextDocumentContentChangeEvent[] = [];
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => { if (e.document === editor.document) edits.push(...e.contentChanges); });
+    try {
+      assert.equal(await said(`write: ${f} = ${changed.join('\n')}\n`), 'wrote');
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(editor.document.version > before);
+    assert.deepEqual(edits.map((c) => [c.range.start.line, c.range.end.line]), [[10, 10]], 'one edit, on line 11 only');
+    assert.deepEqual([editor.selection.start.line, editor.selection.start.character, editor.selection.end.character], [150, 3, 7], 'the selection stayed');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 

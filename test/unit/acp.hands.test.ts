@@ -87,7 +87,8 @@ describe('ACP: files through the host', () => {
     const written: Array<[string, string]> = [];
     const openDoc = path.join(dir, 'doc.txt');
     writeFileSync(openDoc, 'before\n');
-    make({ files: { read: async () => null, write: async (p, c) => { if (p !== openDoc) return false; written.push([p, c]); return true; } } });
+    const dirtyDoc = path.join(dir, 'dirty.txt');
+    make({ files: { read: async () => null, write: async (p, c) => { if (p !== openDoc && p !== dirtyDoc) return false; written.push([p, c]); return { replacedUnsaved: p === dirtyDoc }; } } });
     const id = await start();
     const fresh = path.join(dir, 'sub', 'new.txt');
     const a = await turn(id, `write: ${fresh} = hello there`);
@@ -99,6 +100,16 @@ describe('ACP: files through the host', () => {
     assert.deepEqual(written, [[openDoc, 'through the editor']]);
     assert.equal(readFileSync(openDoc, 'utf8'), 'before\n', 'the host left the disk to the editor');
     assert.equal(b.events.find((e) => e.type === 'client_file')?.data?.through, 'editor');
+    assert.equal(b.events.find((e) => e.type === 'client_file')?.data?.replacedUnsaved, undefined);
+    // Over the person's unsaved edits: the event says so, and the log warns them how to get them back.
+    const c = await turn(id, `write: ${dirtyDoc} = over yours`);
+    const over = c.events.find((e) => e.type === 'client_file')!;
+    assert.deepEqual(over.data, { op: 'write', path: dirtyDoc, through: 'editor', bytes: 10, replacedUnsaved: true });
+    const m = new LogModel();
+    m.apply([over as PageEvent]);
+    const shown = m.entries.find((e) => e.kind === 'warning') as { title: string; text: string } | undefined;
+    assert.equal(shown?.title, `The agent wrote ${dirtyDoc} over your unsaved edits`);
+    assert.match(shown?.text ?? '', /Undo in that editor brings your text back/);
   });
 
   it('a read or write outside the worker\'s folder is refused with an error saying why, also through a symlink, and the log says so', async () => {

@@ -5,11 +5,11 @@ import { repoRoot } from '../../lib/paths.mjs';
 import { clickActivityBar, launchWorkbench, webviewFrame } from '../../ui-driver.mjs';
 import { sessionsRow, startProfile, widenSideBar } from './demo.mjs';
 
-export async function startFakeAcp({ port, profile }) {
+export async function startFakeAcp({ port, profile, settings = {} }) {
   const fake = join(repoRoot, 'test', 'fixtures', 'fake-acp-agent.mjs');
   const wb = await launchWorkbench({
     port,
-    settings: { 'rpcWorkers.profiles': [{ name: profile, dialect: 'acp', command: process.execPath, args: [fake] }] },
+    settings: { 'rpcWorkers.profiles': [{ name: profile, dialect: 'acp', command: process.execPath, args: [fake] }], ...settings },
   });
   const { page } = wb;
   try {

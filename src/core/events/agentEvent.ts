@@ -159,7 +159,7 @@ export type PermissionRequestEvent = Known<'permission_request', DataOf<{ id: st
 export type PermissionEndEvent = Known<'permission_end', DataOf<{ id: string; outcome: 'selected' | 'cancelled'; optionId: string | null; optionName: string | null; optionKind: string | null; note: string | null; rule: string }>>;
 export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; asked: string }>>;
 export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
-export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true }>>;
+export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true; replacedUnsaved: true }>>;
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
 /** What the worker holds queued: the texts of its steers and follow-ups still waiting (pi's shape; the demo worker says it so too). */
 export type QueueUpdateEvent = Known<'queue_update', DataOf<{ steering: string[]; followUp: string[] }>>;

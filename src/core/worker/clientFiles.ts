@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc';
 import type { ClientFileAccess } from '../api';
-import type { AgentEvent, Untimed } from '../events/agentEvent';
+import type { AgentEvent, ClientFileEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { pathWithin } from '../pathWithin';
 import type { ResolvedPolicy } from '../guard/policy';
@@ -81,9 +81,8 @@ export class ClientFiles {
         throw new ResponseError(REFUSED, `the host's write guard refused this write before anything was written: ${veto}`);
       }
     }
-    let through: 'editor' | 'disk' = 'editor';
-    if (!(await this.editor('write', () => this.site.files?.write(file, content)))) {
-      through = 'disk';
+    const edited = await this.editor('write', () => this.site.files?.write(file, content));
+    if (!edited) {
       try {
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, content, 'utf8');
@@ -91,7 +90,9 @@ export class ClientFiles {
         throw new ResponseError(REFUSED, `cannot write ${file}: ${(error as Error).message}`);
       }
     }
-    this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data: { op: 'write', path: file, through, bytes: Buffer.byteLength(content) } });
+    const data: ClientFileEvent['data'] = { op: 'write', path: file, through: edited ? 'editor' : 'disk', bytes: Buffer.byteLength(content) };
+    if (edited && edited.replacedUnsaved) data.replacedUnsaved = true;
+    this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data });
     return {};
   }
 
