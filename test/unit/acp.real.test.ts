@@ -21,12 +21,13 @@ const STEERS = new Set(['claude', 'codex']);
 
 /** Whether the agent asks before a shell command (measured). */
 /** `output`: whether the agent tells its client what a shell command printed (Gemini 0.61.0 ends the call with no content). */
-const EXPECTED: Record<string, { asks: boolean; output: boolean }> = {
-  copilot: { asks: true, output: true },
-  gemini: { asks: true, output: false },
-  opencode: { asks: false, output: true },
-  claude: { asks: true, output: true },
-  codex: { asks: false, output: true },
+/** `exit`: whether it says a command exited non-zero (Gemini 0.61.0 ends it `completed`, nothing more). */
+const EXPECTED: Record<string, { asks: boolean; output: boolean; exit: boolean }> = {
+  copilot: { asks: true, output: true, exit: true },
+  gemini: { asks: true, output: false, exit: false },
+  opencode: { asks: false, output: true, exit: true },
+  claude: { asks: true, output: true, exit: true },
+  codex: { asks: false, output: true, exit: true },
 };
 
 /** A process as a failure message shows it: parent, name, command, and whether it carries a worker's mark. */
@@ -108,6 +109,18 @@ for (const name of ACP_AGENT_NAMES) {
       const ends = events.filter((e: AgentEvent) => e.type === 'tool_execution_end');
       const said = ends.some((e) => /line1\r?\nline2/.test(String((e.result as { output?: unknown } | undefined)?.output ?? '')));
       assert.equal(said, EXPECTED[name].output, `tool ends: ${JSON.stringify(ends).slice(0, 800)}`);
+    });
+
+    // Copilot and OpenCode end such a call `completed` and say the exit only in rawOutput.
+    it(EXPECTED[name].exit ? 'a shell command that exits 3 ends as a failed call' : 'a shell command that exits 3 ends as done (the agent says nothing of the exit)', async () => {
+      rig.mock.script(shellToolReply(name, 'echo failing; exit 3'), { text: 'It failed.' });
+      const events = record(rig.supervisor, () => workerId);
+      const settled = waitFor(rig.supervisor, workerId, ofType('agent_settled'), 60_000, 'the failing turn');
+      assert.equal((await rig.supervisor.prompt(workerId, 'Run the failing command')).status, 'accepted');
+      assert.equal((await settled).end_reason, 'done');
+      const ends = events.filter((e: AgentEvent) => e.type === 'tool_execution_end');
+      assert.equal(ends.length, 1, JSON.stringify(ends).slice(0, 800));
+      assert.equal(ends[0].is_error, EXPECTED[name].exit, JSON.stringify(ends).slice(0, 800));
     });
 
     it(STEERS.has(name) ? 'a steer joins the running turn (its adapter\'s _session/steering) and the next model call carries it' : 'a steer is refused with the reason and Redirect offered; a follow-up is held and sent when the turn ends', async () => {

@@ -164,6 +164,21 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).result, 'line1\nline2\n', 'the whole output, not its last chunk');
   });
 
+  it('a command that exited non-zero is a failed call where the agent says the exit only in rawOutput (OpenCode, Copilot)', () => {
+    const end = (rawOutput: unknown) => updateEvent({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', rawOutput } as never) as AgentEvent;
+    // As the real agents sent them for `echo failing; exit 3` (acp.real.test.ts).
+    const opencode = end({ output: 'failing\n', metadata: { output: 'failing\n', exit: 3, truncated: false } });
+    assert.equal(opencode.is_error, true);
+    assert.equal(opencode.data?.exitCode, 3);
+    const copilot = end({ content: 'failing\n<shellId: 0 completed with exit code 3>', contents: [{ type: 'shell_exit', shellId: '0', exitCode: 3, cwd: '/w', outputPreview: 'failing\n' }] });
+    assert.equal(copilot.is_error, true);
+    assert.equal(copilot.data?.exitCode, 3);
+    // Exit 0, or no exit said at all: the agent's `completed` stands.
+    assert.equal(end({ output: 'ok\n', metadata: { exit: 0 } }).is_error, false);
+    assert.equal(end({ output: 'ok\n', metadata: { exit: 0 } }).data?.exitCode, undefined);
+    assert.equal(end('plain text').is_error, false);
+  });
+
   // The fast path hands back the event's own objects: the state keeps copies, so that setting an
   // option (acpSessions.ts writes currentValue) does not rewrite an event already delivered, and
   // a listener that edits an event does not change what the host knows.

@@ -71,6 +71,16 @@ function terminalDelta(t: z.infer<typeof toolCallSchema>): string | null {
 
 export const DONE = new Set(['completed', 'failed']);
 
+/** A command's exit code where the agent puts it in rawOutput (OpenCode's `metadata.exit`, Copilot's `shell_exit`), or null. */
+export function exitCodeOf(raw: unknown): number | null {
+  if (!isPlain(raw)) return null;
+  if (isPlain(raw.metadata) && typeof raw.metadata.exit === 'number') return raw.metadata.exit;
+  if (Array.isArray(raw.contents)) {
+    for (const c of raw.contents) if (isPlain(c) && c.type === 'shell_exit' && typeof c.exitCode === 'number') return c.exitCode;
+  }
+  return null;
+}
+
 /** A text chunk as the event, when it is plainly one; undefined: the schema decides. */
 export function textChunk(update: Record<string, unknown>, timestamp: number): AgentEvent | undefined {
   const content = update.content;
@@ -109,7 +119,16 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
       // A call reported already finished has no running phase to show.
       const done = DONE.has(t.data.status ?? '');
       const event = toolEvent(done ? 'tool_execution_end' : kind === 'tool_call' ? 'tool_execution_start' : 'tool_execution_update', t.data);
-      if (done) event.is_error = t.data.status === 'failed';
+      if (done) {
+        event.is_error = t.data.status === 'failed';
+        // Copilot and OpenCode end a command that exited non-zero `completed`, and say the exit
+        // only in rawOutput; Claude and Codex end it `failed`. The row says it failed for all.
+        const exit = exitCodeOf(t.data.rawOutput);
+        if (exit !== null && exit !== 0) {
+          event.is_error = true;
+          event.data = { ...event.data, exitCode: exit };
+        }
+      }
       // An update's content replaces the call's content (ACP's ToolCallUpdate): the whole output so far.
       else if (event.result !== undefined && kind === 'tool_call_update' && event.data?.outputDelta !== true) event.replace = true;
       return event;
