@@ -14,6 +14,7 @@ import { resolveGuard } from '../../src/core/guard/policy';
 import { permissionVeto } from '../../src/core/guard/wall';
 import { acpDialect, CLIENT_CAPABILITIES } from '../../src/core/wire/acp';
 import { slice } from '../../src/core/worker/clientFiles';
+import { HOST_OUTPUT_LIMIT } from '../../src/core/worker/terminals';
 import { cgroupSupport } from '../../src/core/worker/cgroup';
 import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
@@ -167,6 +168,14 @@ describe('ACP: files through the host', () => {
       const id = await start();
       assert.equal((await turn(id, 'termlimit 10: printf 0123456789abcdef')).said, `exit 0: ${JSON.stringify('6789abcdef')} truncated true`);
       assert.equal((await turn(id, 'termlimit 100: printf short')).said, `exit 0: ${JSON.stringify('short')} truncated false`);
+    });
+
+    it('with no outputByteLimit the host keeps the last 1 MiB of the output, and says it was truncated', async () => {
+      const id = await start();
+      const r = await turn(id, String.raw`termlimit none: head -c 3000000 /dev/zero | tr '\0' x; printf END`);
+      assert.equal(r.said, `exit 0: ${HOST_OUTPUT_LIMIT} bytes ending "xxxxxEND" truncated true`);
+      // A short output is kept whole.
+      assert.equal((await turn(id, 'termlimit none: printf short')).said, 'exit 0: 5 bytes ending "short" truncated false');
     });
 
     it('a character whose bytes arrive in two reads is kept whole, not two replacement characters', async () => {

@@ -40,9 +40,16 @@ type ExitStatus = { exitCode: number | null; signal: string | null };
 const STREAM_MS = 50;
 /** After the command's exit, how long its output may take to drain when something else still holds the pipe. */
 const DRAIN_MS = 100;
+/**
+ * The output kept when the agent sets no outputByteLimit: its tail, said truncated. Unbounded, a
+ * chatty command (`yes`, a verbose build) grew the host's memory, and every update re-sent it all.
+ */
+export const HOST_OUTPUT_LIMIT = 1024 * 1024;
 
 class Terminal {
   output = '';
+  /** The output's size in UTF-8 bytes, kept as it grows: measuring it per chunk was quadratic. */
+  private bytes = 0;
   truncated = false;
   exit: ExitStatus | null = null;
   /** The command itself ended, and its output drained (or DRAIN_MS passed): wait_for_exit's answer. */
@@ -55,7 +62,7 @@ class Terminal {
   toolCallId: string | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(readonly id: string, readonly command: string, private readonly child: ChildProcess, private readonly limit: number | null, private readonly say: (t: Terminal) => void) {
+  constructor(readonly id: string, readonly command: string, private readonly child: ChildProcess, private readonly limit: number, private readonly say: (t: Terminal) => void) {
     // Each stream decodes its own bytes: a character split across two reads stays one character.
     child.stdout?.setEncoding('utf8');
     child.stderr?.setEncoding('utf8');
@@ -92,12 +99,14 @@ class Terminal {
 
   private append(text: string): void {
     this.output += text;
-    if (this.limit !== null && Buffer.byteLength(this.output) > this.limit) {
+    this.bytes += Buffer.byteLength(text);
+    if (this.bytes > this.limit) {
       // Cut at the front, on a character boundary, as ACP asks.
       const buf = Buffer.from(this.output);
       let start = buf.length - this.limit;
       while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
       this.output = buf.subarray(start).toString('utf8');
+      this.bytes = buf.length - start;
       this.truncated = true;
     }
     if (!this.timer) this.timer = setTimeout(() => this.flush(), STREAM_MS);
@@ -189,7 +198,7 @@ export class Terminals {
     // A group of its own: the host ends it whole, and the agent's own exit does not.
     const child = spawn(req.command, req.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid !== undefined) this.site.spawned?.(child.pid);
-    const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit, (x) => this.say(x));
+    const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit ?? HOST_OUTPUT_LIMIT, (x) => this.say(x));
     t.toolCallId = this.callOf.get(id) ?? null;
     this.open.set(id, t);
     // Said for whoever shows the output (a VS Code terminal on the Event Log's click), with the
