@@ -91,6 +91,9 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     await worker.failStart(probed.error);
     workers.delete(workerId);
     await containment.untrack(workerId, worker);
+    // A program that never started has nothing to become ready: its reason alone says it.
+    const spawnError = worker.spawnError;
+    if (spawnError) return { status: 'error', workerId, error: spawnError, stderrTail, ms: elapsed(t0) };
     const tail = stderrTail.join('\n').trim();
     const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
     return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };

@@ -189,10 +189,28 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal(supervisor.state('nope').status, 'not_found');
     });
 
-    it('fails a start whose program does not exist, saying so, with nothing left behind', async () => {
-      const r = await supervisor.start({ dialect, command: '/nonexistent/worker-binary', cwd: ROOT });
-      assert.equal(r.status, 'error');
-      assert.match(r.status === 'error' ? r.error : '', /could not start \/nonexistent\/worker-binary: .*ENOENT/);
+    it('fails a start whose program does not exist, saying so in words, with nothing left behind', async () => {
+      const error = async (command: string) => {
+        const r = await supervisor.start({ dialect, command, cwd: ROOT });
+        return r.status === 'error' ? r.error : assert.fail(JSON.stringify(r));
+      };
+      // spawn's own `spawn x ENOENT` does not say which of these it is; nor is there a readiness to fail.
+      assert.equal(await error('/nonexistent/worker-binary'), 'could not start /nonexistent/worker-binary: there is no such file (spawn /nonexistent/worker-binary ENOENT)');
+      assert.equal(await error('rpc-workers-no-such-program'), 'could not start rpc-workers-no-such-program: no program of that name is on the PATH this window has (spawn rpc-workers-no-such-program ENOENT)');
+      const { chmodSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+      const { tmpdir } = await import('node:os');
+      const path = await import('node:path');
+      const dir = mkdtempSync(path.join(tmpdir(), 'rpc-spawn-'));
+      try {
+        const script = path.join(dir, 'agent');
+        writeFileSync(script, '#!/nonexistent/interpreter\n');
+        chmodSync(script, 0o755);
+        assert.equal(await error(script), `could not start ${script}: the interpreter its first line (#!) names was not found (spawn ${script} ENOENT)`);
+        chmodSync(script, 0o644);
+        assert.equal(await error(script), `could not start ${script}: it is not executable (or a folder on its path is closed to this user) (spawn ${script} EACCES)`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
       assert.equal(supervisor.list().length, 0);
     });
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoSpec, findExecutable, findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
+import { demoSpec, findExecutable, findFirstExecutable, installLine, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
 
 describe('ui profiles', () => {
   it('offers the configured profiles, pi when found, and the demo worker', () => {
@@ -75,5 +75,13 @@ describe('ui profiles', () => {
     chmodSync(join(bin, 'pi'), 0o755);
     assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(bin, 'pi'));
     assert.equal(findExecutable('nope', searchDirs([ws], onPath)), null);
+  });
+
+  it('knows how to install the programs Start Worker knows, by the command\'s name, and no other', () => {
+    assert.equal(installLine('claude-agent-acp'), 'npm install -g @agentclientprotocol/claude-agent-acp');
+    assert.equal(installLine('/usr/local/bin/opencode'), 'npm install -g opencode-ai');
+    assert.match(installLine('pi') ?? '', /^npm install -g @earendil-works\/pi-coding-agent/);
+    assert.match(installLine('ffwf-tau') ?? '', /^pipx install ffwf-tau-coding-agent/);
+    assert.equal(installLine('my-agent'), null);
   });
 });

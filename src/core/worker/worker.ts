@@ -152,6 +152,11 @@ export class Worker {
     return this.process.pid;
   }
 
+  /** Why its program never started, or null (it started). */
+  get spawnError(): string | null {
+    return this.process.spawnError;
+  }
+
   /** Forgets one "allow always" rule (by key), or all; says how many went. */
   forgetAllowed(key?: string): number {
     return this.permissions.rules.forget(key);

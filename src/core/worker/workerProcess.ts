@@ -8,7 +8,7 @@ import type { WireCodec } from '../wire/codec';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import type { Launch } from './launch';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
@@ -77,7 +77,8 @@ export class WorkerProcess {
   /** Events read from stdout so far: after the exit, a sign that its lines are still coming. */
   private linesRead = 0;
   private afterOutput: (() => void) | null = null;
-  private spawnError: string | null = null;
+  /** Why the program never started (spawn's error, in words), or null. */
+  spawnError: string | null = null;
   private stderrPartial = '';
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
   private tree: ProcInfo[] = [];
@@ -325,7 +326,7 @@ export class WorkerProcess {
   }
 
   private onSpawnError(error: Error): void {
-    const said = `could not start ${this.launch.command}: ${error.message}`;
+    const said = `could not start ${this.launch.command}: ${spawnFailure(this.launch.command, error)}`;
     this.listeners.onStderr(said);
     this.stderr.push(said);
     this.spawnError = said;
@@ -368,4 +369,16 @@ export class WorkerProcess {
     for (const waiter of [...this.exitWaiters]) waiter(exit);
     this.exitWaiters.clear();
   }
+}
+
+/** Why a program did not start, in words, then Node's (`spawn x ENOENT` names neither cause). */
+export function spawnFailure(command: string, error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT'
+    ? !command.includes('/') ? 'no program of that name is on the PATH this window has'
+      // The file is there: what its #! line names is not.
+      : existsSync(command) ? 'the interpreter its first line (#!) names was not found' : 'there is no such file'
+    : code === 'EACCES' ? 'it is not executable (or a folder on its path is closed to this user)'
+      : null;
+  return why ? `${why} (${error.message})` : error.message;
 }

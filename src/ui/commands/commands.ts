@@ -2,6 +2,7 @@
 // commandArgs.ts) and asks for what it was not given; each resolves with the host's own result,
 // which is also shown to the person (results.ts). No worker logic lives here: this adapts
 // clicks and keystrokes to the core's verbs.
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
@@ -11,7 +12,7 @@ import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec } from '../settings/profiles';
+import { DEMO_PROFILE, demoSpec, installLine } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
@@ -235,7 +236,10 @@ export class Commands extends Disposable {
       if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
       const tail = r.stderrTail?.filter((l) => l.trim()).slice(-5).join('\n');
-      const message = `Could not start ${name}: ${r.error}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
+      // A program that is not there (not an interpreter its #! names): how to install it, where Start Worker knows.
+      const missing = /\bENOENT\b/.test(r.error) && (!full.command.includes('/') || !existsSync(full.command));
+      const install = missing ? installLine(full.command) : null;
+      const message = `Could not start ${name}: ${r.error}${install ? `. Install it: ${install}` : ''}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
       const buttons = r.workerId && this.s.outputs.has(r.workerId) ? ['Show Output'] : [];
       void vscode.window.showErrorMessage(message, ...buttons).then((c) => { if (c && r.workerId) this.s.outputs.show(r.workerId); });
     }

@@ -2,7 +2,7 @@
 // or in the workspace's node_modules/.bin), and the built-in demo worker. Pure apart from the
 // filesystem look-ups, which take their inputs as arguments.
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 import type { DialectName, WorkerSpec } from '../../core/api';
 import type { Profile } from './settings';
 
@@ -27,6 +27,16 @@ export const ACP_AGENTS = [
   { name: 'Gemini', command: 'gemini', args: ['--acp'], clientFiles: false, install: 'npm install -g @google/gemini-cli' },
   { name: 'OpenCode', command: 'opencode', args: ['acp'], install: 'npm install -g opencode-ai' },
 ] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; install: string }>;
+
+/** The one-line install of a program Start Worker knows, by its command's name; null for another. */
+export function installLine(command: string): string | null {
+  const name = basename(command);
+  const acp = ACP_AGENTS.find((a) => a.command === name);
+  if (acp) return acp.install;
+  if (name === 'pi') return 'npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)';
+  if (TAU_COMMANDS.includes(name)) return 'pipx install ffwf-tau-coding-agent (Python 3.12 or newer)';
+  return null;
+}
 
 /** Where each ACP agent's command was found (null: not installed), by its name in ACP_AGENTS. */
 export function findAcpAgents(dirs: string[]): Record<string, string | null> {
