@@ -5,7 +5,15 @@ import type { Provenance, SessionRef, WorkerState, WorkerStatus } from './apiWor
 
 export type StartResult =
   | { status: 'started'; workerId: string; pid: number; state: WorkerState; taskAccepted?: boolean; ms: number }
-  | { status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number };
+  | { status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number; login?: LoginCommand };
+
+/** The command an agent that needs a login names for it (ACP's authMethods), to run in a terminal. */
+export interface LoginCommand {
+  /** What the agent calls it ("Copilot Login"). */
+  label: string;
+  /** The shell command line ("copilot login"). */
+  line: string;
+}
 
 export type PromptResult =
   | {

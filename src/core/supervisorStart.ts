@@ -91,9 +91,11 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     await worker.failStart(probed.error);
     workers.delete(workerId);
     await containment.untrack(workerId, worker);
-    // A program that never started has nothing to become ready: its reason alone says it.
+    // A program that never started has nothing to become ready, and one that needs a login says
+    // so in its own words: the reason alone says it.
     const spawnError = worker.spawnError;
     if (spawnError) return { status: 'error', workerId, error: spawnError, stderrTail, ms: elapsed(t0) };
+    if (probed.needsLogin) return { status: 'error', workerId, error: probed.error, stderrTail, ms: elapsed(t0), ...(probed.login ? { login: probed.login } : {}) };
     const tail = stderrTail.join('\n').trim();
     const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
     return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };

@@ -364,7 +364,10 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
   it('an agent that needs a login fails its start with its own words and the login command it names', async () => {
     const r = await supervisor.start(acpSpec({ FAKE_ACP_AUTH: 'required' }));
     assert.equal(r.status, 'error');
-    assert.match(r.error!, /Fake agent needs a login.*Authentication required.*Run `fake-agent login` in a terminal/);
+    // Said once (its login method's own words name the same command), with no readiness words.
+    assert.equal(r.error, 'Fake agent needs a login before it can start a session (session/new (-32000): Authentication required). Run `fake-agent login` in a terminal, then try again');
+    // The command, for the UI to offer to run in a terminal.
+    assert.deepEqual(r.status === 'error' ? r.login : null, { label: 'Log in', line: 'fake-agent login' });
   });
 
   it('an agent that crashes mid-turn ends the turn as failed, with its exit code', async () => {

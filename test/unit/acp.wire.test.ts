@@ -179,6 +179,21 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     assert.equal(end('plain text').is_error, false);
   });
 
+  it('the login command an agent names: Copilot\'s terminal-auth (quoted where the shell needs it), OpenCode\'s description, none for Gemini', () => {
+    const methods = (file: string) => {
+      const line = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').find((l) => l.includes('"authMethods"'))!;
+      return JSON.parse(line).msg.result.authMethods;
+    };
+    const login = (authMethods: unknown) => Object.assign(new AcpState(), { authMethods }).loginCommand();
+    const copilot = login(methods('copilot-hello.jsonl'));
+    assert.equal(copilot?.label, 'Copilot Login');
+    assert.match(copilot?.line ?? '', /^\/\S+\/copilot login$/);
+    assert.deepEqual(login(methods('opencode-hello.jsonl')), { label: 'Login with opencode', line: 'opencode auth login' });
+    assert.equal(login(methods('gemini-hello.jsonl')), null);
+    assert.equal(login(methods('codex-acp-hello.jsonl')), null);
+    assert.deepEqual(login([{ id: 'x', name: 'X', _meta: { 'terminal-auth': { command: '/opt/my agent/bin', args: ['log in', "it's"] } } }]), { label: 'X', line: "'/opt/my agent/bin' 'log in' 'it'\\''s'" });
+  });
+
   // The fast path hands back the event's own objects: the state keeps copies, so that setting an
   // option (acpSessions.ts writes currentValue) does not rewrite an event already delivered, and
   // a listener that edits an event does not change what the host knows.

@@ -11,7 +11,7 @@ import { Unsupported } from './sessionVerbs';
 import { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES, STEER, initializeSchema, promptResultSchema } from './acpProtocol';
 import { states, stateOf } from './acpState';
 import { AcpCodec } from './acpCodec';
-import { call, sessionParams, setModel, setMode, modesOf, openSession, acpSessions } from './acpSessions';
+import { call, sessionParams, setModel, setMode, modesOf, openSession, acpSessions, ROOT_ADVICE, ROOT_REFUSAL } from './acpSessions';
 import { writesVetoed, agentRequest } from './acpRequests';
 export { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES } from './acpProtocol';
 export { AcpState } from './acpState';
@@ -106,7 +106,7 @@ export const acpDialect: Dialect = {
   modes: modesOf,
   writesVetoed,
   explainStartFailure(stderr) {
-    if (/--dangerously-skip-permissions cannot be used with root/.test(stderr)) return 'Claude Code refuses to run as root unless IS_SANDBOX=1 is set in the profile\'s env';
+    if (ROOT_REFUSAL.test(stderr)) return ROOT_ADVICE;
     return null;
   },
 };

@@ -1,7 +1,7 @@
 // ACP's session verbs: opening (new, load or resume) with login advice, model and mode, usage.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { z } from 'zod';
-import { WorkerRefusal, type ProbeContext } from './dialect';
+import { LoginRequired, WorkerRefusal, type ProbeContext } from './dialect';
 import { Unsupported, type SessionVerbs } from './sessionVerbs';
 import { parseAnswer, request } from './requests';
 import { ACP, AUTH_REQUIRED, configOptionSchema, sessionSchema } from './acpProtocol';
@@ -65,6 +65,10 @@ export function modesOf(connection: MessageConnection): { current: string | null
   return s.modes ? { current: s.modes.current, available: [...s.modes.available] } : null;
 }
 
+/** Claude Code run as root, not told it is sandboxed: its session/new answer (-32603), or its stderr. */
+export const ROOT_REFUSAL = /--dangerously-skip-permissions cannot be used with root/;
+export const ROOT_ADVICE = 'Claude Code refuses to run as root unless IS_SANDBOX=1 is set in the profile\'s env';
+
 export async function openSession(connection: MessageConnection, ctx: ProbeContext): Promise<void> {
   const s = stateOf(connection);
   const base = { cwd: ctx.cwd, mcpServers: [] };
@@ -86,8 +90,9 @@ export async function openSession(connection: MessageConnection, ctx: ProbeConte
     s.sessionId = result.sessionId;
     s.sessions.add(result.sessionId);
   } catch (error) {
+    if (error instanceof WorkerRefusal && ROOT_REFUSAL.test(error.message)) throw new Error(`${ROOT_ADVICE} (${error.message.replace(/^the agent refused /, '')})`);
     if (error instanceof WorkerRefusal && (error.code === AUTH_REQUIRED || /auth/i.test(error.message))) {
-      throw new Error(s.loginAdvice(error.message.replace(/^the agent refused /, ''), 'start a session'));
+      throw new LoginRequired(s.loginAdvice(error.message.replace(/^the agent refused /, ''), 'start a session'), s.loginCommand());
     }
     throw error;
   }

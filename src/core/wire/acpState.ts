@@ -2,7 +2,8 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
-import { lazySafeParse } from '../../protocol/fastParse';
+import type { LoginCommand } from '../api';
+import { isPlain, lazySafeParse } from '../../protocol/fastParse';
 import { authMethodSchema, configOptionSchema, modelsSchema, sessionSchema } from './acpProtocol';
 
 const parseConfigOption = lazySafeParse(configOptionSchema);
@@ -38,11 +39,33 @@ export class AcpState {
 
   /** The agent's own words for a refusal that needs a login (ACP's -32000), with the command it names. */
   loginAdvice(said: string, before: string): string {
-    const ways = this.authMethods.map((m) => `${m.name}${m.description ? `: ${m.description}` : ''}`);
-    const command = this.authMethods.map((m) => /`([^`]+)`/.exec(m.description ?? '')?.[1]).find(Boolean);
+    // The words the agent gives a person ("Run `copilot login` …") before the exact binary it names.
+    const command = this.authMethods.map((m) => /`([^`]+)`/.exec(m.description ?? '')?.[1]).find(Boolean) ?? this.loginCommand()?.line;
+    // The other ways it offers: the one the command already says is not said twice.
+    const ways = this.authMethods.filter((m) => !command || !m.description?.includes(command)).map((m) => `${m.name}${m.description ? `: ${m.description}` : ''}`);
     return `${this.agentTitle} needs a login before it can ${before} (${said})`
       + (command ? `. Run \`${command}\` in a terminal, then try again` : '')
       + (ways.length ? `. It offers: ${ways.join('; ')}` : '');
+  }
+
+  /**
+   * The command a login method names: its `_meta["terminal-auth"]` (Copilot's: the binary and
+   * `login`), else the first one quoted in its description ("Run `opencode auth login` …").
+   */
+  loginCommand(): LoginCommand | null {
+    for (const m of this.authMethods) {
+      const meta = (m as { _meta?: unknown })._meta;
+      const t = isPlain(meta) ? meta['terminal-auth'] : undefined;
+      if (isPlain(t) && typeof t.command === 'string' && t.command) {
+        const args = Array.isArray(t.args) ? t.args.filter((a): a is string => typeof a === 'string') : [];
+        return { label: typeof t.label === 'string' && t.label ? t.label : m.name, line: [t.command, ...args].map(shellWord).join(' ') };
+      }
+    }
+    for (const m of this.authMethods) {
+      const line = /`([^`]+)`/.exec(m.description ?? '')?.[1];
+      if (line) return { label: m.name, line };
+    }
+    return null;
   }
 
   /** Takes what a session/new, load or resume answer says about the session. */
@@ -90,4 +113,9 @@ export function stateOf(connection: MessageConnection): AcpState {
   const s = states.get(connection);
   if (!s) throw new Error('this connection is not an ACP agent\'s');
   return s;
+}
+
+/** A word as a POSIX shell reads it back unchanged: quoted unless it is plainly safe. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

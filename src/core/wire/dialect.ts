@@ -2,7 +2,7 @@
 // (its codec), how the worker must be launched, and how each control verb is said on its wire;
 // the worker state machine above it never sees a pi command or a τ method name.
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type { DialectName, PermissionAsk, Provenance, SessionRef, StreamingBehavior } from '../api';
+import type { DialectName, LoginCommand, PermissionAsk, Provenance, SessionRef, StreamingBehavior } from '../api';
 import type { WireCodec } from './codec';
 import type { SessionVerbs } from './sessionVerbs';
 
@@ -94,6 +94,13 @@ export interface ExtensionRequest {
 /** A refusal the worker itself answered (JSON-RPC error, pi `success: false`). */
 export class WorkerRefusal extends Error {
   constructor(message: string, readonly code: number | null, readonly data?: unknown) {
+    super(message);
+  }
+}
+
+/** A start the agent refused until the person logs in; `login`: the command it names, if any. */
+export class LoginRequired extends Error {
+  constructor(message: string, readonly login: LoginCommand | null) {
     super(message);
   }
 }

@@ -2,9 +2,9 @@
 // other known dialect fails it at once, saying which dialect to use, instead of after the
 // command timeout with "no answer".
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type { DialectName, SupervisorLimits, WorkerSpec } from '../api';
+import type { DialectName, LoginCommand, SupervisorLimits, WorkerSpec } from '../api';
 import { DIALECT_TITLES } from '../dialectName';
-import type { Dialect, ProbeInfo } from '../wire/dialect';
+import { LoginRequired, type Dialect, type ProbeInfo } from '../wire/dialect';
 import type { Waits } from './waits';
 
 /** What of its worker the probe uses. */
@@ -22,7 +22,10 @@ export interface ReadinessPort {
   ready(info: ProbeInfo): Promise<void>;
 }
 
-export async function probeReadiness(w: ReadinessPort): Promise<{ ok: true } | { ok: false; error: string }> {
+/** `login`: the command an agent that refused to start without a login named for it. */
+export type ProbeOutcome = { ok: true } | { ok: false; error: string; needsLogin?: true; login?: LoginCommand };
+
+export async function probeReadiness(w: ReadinessPort): Promise<ProbeOutcome> {
   const wrongDialect = new Promise<never>((_, reject) => {
     w.onWrongDialect((other) => reject(new Error(
       `the worker answered in ${other === 'pi' ? 'pi\'s protocol (JSONL {"type": ...} messages)' : `${DIALECT_TITLES[other]}'s protocol (JSON-RPC 2.0)`}, not ${DIALECT_TITLES[w.spec.dialect]}'s: set the profile's dialect to "${other}"`,
@@ -34,6 +37,7 @@ export async function probeReadiness(w: ReadinessPort): Promise<{ ok: true } | {
     await w.ready(info);
     return { ok: true };
   } catch (error) {
+    if (error instanceof LoginRequired) return { ok: false, error: error.message, needsLogin: true, ...(error.login ? { login: error.login } : {}) };
     return { ok: false, error: (error as Error).message };
   } finally {
     w.onWrongDialect(undefined);

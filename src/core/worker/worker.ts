@@ -26,7 +26,7 @@ import { WorkerSessions } from './sessions';
 import { TurnTracker, type Settlement } from './turns';
 import { abort, compact, elapsed, redirect, type InterruptPort } from './interrupts';
 import { sendPrompt, type PromptPort } from './prompting';
-import { probeReadiness } from './readiness';
+import { probeReadiness, type ProbeOutcome } from './readiness';
 import { clientServicesFor, type ClientServices } from './clientServices';
 import { sweepAfterAbort } from './afterAbort';
 import type { WorkerSetup as Setup } from './workerSetup';
@@ -213,7 +213,7 @@ export class Worker {
   }
 
   /** The readiness probe (readiness.ts); the worker is `running` once it answers. */
-  probe(): Promise<{ ok: true } | { ok: false; error: string }> {
+  probe(): Promise<ProbeOutcome> {
     const { dialect, limits, clientVersion } = this.ctx;
     return probeReadiness({
       spec: this.spec, limits, dialect, connection: this.connection, waits: this.waits, clientVersion,

@@ -4,7 +4,7 @@
 // clicks and keystrokes to the core's verbs.
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
+import type { LoginCommand, PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
 import { Disposable } from '../disposable';
@@ -240,10 +240,24 @@ export class Commands extends Disposable {
       const missing = /\bENOENT\b/.test(r.error) && (!full.command.includes('/') || !existsSync(full.command));
       const install = missing ? installLine(full.command) : null;
       const message = `Could not start ${name}: ${r.error}${install ? `. Install it: ${install}` : ''}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
-      const buttons = r.workerId && this.s.outputs.has(r.workerId) ? ['Show Output'] : [];
-      void vscode.window.showErrorMessage(message, ...buttons).then((c) => { if (c && r.workerId) this.s.outputs.show(r.workerId); });
+      const login = r.login ? `Run ${r.login.line.length > 40 ? r.login.label : `"${r.login.line}"`}` : null;
+      const buttons = [...(login ? [login] : []), ...(r.workerId && this.s.outputs.has(r.workerId) ? ['Show Output'] : [])];
+      void vscode.window.showErrorMessage(message, ...buttons).then((c) => {
+        if (c === login && r.login) this.logIn(name, r.login, full, () => this.launch(spec, task, p, how));
+        else if (c && r.workerId) this.s.outputs.show(r.workerId);
+      });
     }
     return r;
+  }
+
+  /** Runs the login the agent named in a terminal of its folder and env, then offers the start again. */
+  private logIn(name: string, login: LoginCommand, spec: WorkerSpec, again: () => Promise<unknown>): void {
+    const terminal = vscode.window.createTerminal({ name: login.label, cwd: spec.cwd, env: spec.env });
+    terminal.show();
+    terminal.sendText(login.line);
+    void vscode.window.showInformationMessage(`Finish the login in the terminal "${login.label}", then start ${name} again.`, 'Start Again').then((c) => {
+      if (c) void again();
+    });
   }
 
   // ---- messages
