@@ -60,7 +60,7 @@ describe('ACP agents right after their install (real, no key, no login)', functi
     }
   });
 
-  it('OpenCode starts without any (it asks for nothing until a prompt)', async () => {
+  it('OpenCode opens a session without any', async () => {
     const r = await start('opencode');
     assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
   });
