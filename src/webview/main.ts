@@ -58,10 +58,14 @@ function showWorker(): void {
   list.showWorker(worker !== null);
 }
 
-/** Since the worker's last event (its host's clock, this machine's): what the chip says of a quiet turn. */
+/**
+ * The newest event received for the worker shown (its host's clock, this machine's), on receipt:
+ * a hidden page folds what it received only once shown, and its backlog is no silence.
+ */
+let lastEventAt = 0;
+/** Since then: what the chip says of a quiet turn. */
 function quietMs(): number {
-  const last = list.model.lastEventAt;
-  return last > 0 ? Math.max(0, Date.now() - last) : 0;
+  return lastEventAt > 0 ? Math.max(0, Date.now() - lastEventAt) : 0;
 }
 // The chip counts a quiet turn's seconds; nothing else on the page moves with the clock.
 setInterval(() => {
@@ -85,6 +89,7 @@ function onMessage(msg: HostMessage): void {
   switch (msg.type) {
     case 'reset':
       list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '', msg.past, msg.top);
+      lastEventAt = 0;
       scheduler.clear();
       worker = msg.worker;
       composer.reset(worker);
@@ -93,6 +98,7 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'events':
       if (!worker || msg.workerId !== worker.workerId) return;
+      for (const e of msg.events) if (e.timestamp > lastEventAt) lastEventAt = e.timestamp;
       scheduler.push(msg.events);
       composer.events(msg.events);
       return;

@@ -19,8 +19,6 @@ export class LogModel {
   dropped = 0;
   /** Events folded so far (a test reads it). */
   eventCount = 0;
-  /** The newest event's time (0: none yet): how long the worker has been quiet. */
-  lastEventAt = 0;
   private seq = 0;
   private head = 0; // entries[0..head) are dropped lazily, for O(1) trimming
   private text: TextEntry | null = null;
@@ -88,7 +86,6 @@ export class LogModel {
   fold(e: PageEvent): void {
     this.eventCount++;
     const t = e.timestamp;
-    if (t > this.lastEventAt) this.lastEventAt = t;
     if (e.turn?.opens) {
       this.closeMessage();
       this.plan = null;
