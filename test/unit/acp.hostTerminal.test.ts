@@ -50,12 +50,16 @@ describe('ACP: a host terminal shown in a VS Code terminal', () => {
     assert.doesNotMatch(row.output, /one[^]*one/);
   });
 
-  it('live: output as it comes, a front cut by the byte limit said, and an end by a signal named', () => {
+  it('live: output as it comes, only what is new after a cut by the byte limit, what was cut unseen said, and an end by a signal named', () => {
     const feed = new TerminalFeed('t');
-    const update = (output: string) => ({ type: 'tool_execution_update' as const, result: { output }, data: { terminalId: 't' } });
+    const update = (output: string, dropped = 0) => ({ type: 'tool_execution_update' as const, result: { output }, data: { terminalId: 't', dropped } });
     assert.equal(feed.take(update('ab\n')), 'ab\r\n');
     assert.equal(feed.take(update('ab\ncd')), 'cd');
-    assert.match(feed.take(update('cdef')), /front was cut .*\r\ncdef$/);
+    // The front cut (3 characters gone): what is kept now starts inside what was shown.
+    assert.equal(feed.take(update('cdef', 3)), 'ef');
+    assert.equal(feed.take(update('efgh', 5)), 'gh');
+    // Cut beyond what was shown: "ij" never reached the view, and the view says so.
+    assert.match(feed.take(update('klm', 11)), /^\r\n\[2 characters of output were cut by the byte limit before they could be shown\]\r\nklm$/);
     assert.equal(feed.take({ type: 'terminal', data: { op: 'exit', terminalId: 't', exitCode: null, signal: 'SIGTERM' } }), '\r\n[the command was ended by SIGTERM]\r\n');
     assert.equal(feed.take(update('more')), '', 'nothing after the exit');
   });

@@ -47,9 +47,11 @@ const DRAIN_MS = 100;
 export const HOST_OUTPUT_LIMIT = 1024 * 1024;
 
 class Terminal {
-  output = '';
-  /** The output's size in UTF-8 bytes, kept as it grows: measuring it per chunk was quadratic. */
+  private text = '';
+  /** The text's size in UTF-8 bytes, kept as it grows: measuring it per chunk was quadratic. */
   private bytes = 0;
+  /** Characters cut from the output's front so far: a viewer appends only what is new after a cut. */
+  dropped = 0;
   truncated = false;
   exit: ExitStatus | null = null;
   /** The command itself ended, and its output drained (or DRAIN_MS passed): wait_for_exit's answer. */
@@ -98,18 +100,29 @@ class Terminal {
   }
 
   private append(text: string): void {
-    this.output += text;
+    this.text += text;
     this.bytes += Buffer.byteLength(text);
-    if (this.bytes > this.limit) {
-      // Cut at the front, on a character boundary, as ACP asks.
-      const buf = Buffer.from(this.output);
-      let start = buf.length - this.limit;
-      while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
-      this.output = buf.subarray(start).toString('utf8');
-      this.bytes = buf.length - start;
-      this.truncated = true;
-    }
+    // Cut now and then, not per chunk: each cut copies the whole kept output. Read, it is exact.
+    if (this.bytes > 2 * this.limit + 64 * 1024) this.cut();
     if (!this.timer) this.timer = setTimeout(() => this.flush(), STREAM_MS);
+  }
+
+  /** The output kept: at most the limit's bytes, its front cut. */
+  get output(): string {
+    if (this.bytes > this.limit) this.cut();
+    return this.text;
+  }
+
+  /** Cuts the front to the limit, on a character boundary, as ACP asks. */
+  private cut(): void {
+    const buf = Buffer.from(this.text);
+    let start = buf.length - this.limit;
+    while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
+    const kept = buf.subarray(start).toString('utf8');
+    this.dropped += this.text.length - kept.length;
+    this.text = kept;
+    this.bytes = buf.length - start;
+    this.truncated = true;
   }
 
   flush(): void {
@@ -204,7 +217,7 @@ export class Terminals {
     // Said for whoever shows the output (a VS Code terminal on the Event Log's click), with the
     // output: a command that ends before the agent names its tool call exits before its output
     // reaches that call's row.
-    void t.exited.then((x) => this.site.emit({ type: 'terminal', data: { op: 'exit', terminalId: id, exitCode: x.exitCode, signal: x.signal, output: t.output } }));
+    void t.exited.then((x) => this.site.emit({ type: 'terminal', data: { op: 'exit', terminalId: id, exitCode: x.exitCode, signal: x.signal, output: t.output, dropped: t.dropped } }));
     this.site.emit({ type: 'terminal', data: { op: 'create', terminalId: id, command: t.command, cwd, pid: child.pid ?? null } });
     return { terminalId: id };
   }
@@ -240,7 +253,8 @@ export class Terminals {
 
   private say(t: Terminal): void {
     if (!t.toolCallId) return;
-    this.site.emit({ type: 'tool_execution_update', tool_call_id: t.toolCallId, result: { output: t.output }, replace: true, data: { terminalId: t.id } });
+    const output = t.output;
+    this.site.emit({ type: 'tool_execution_update', tool_call_id: t.toolCallId, result: { output }, replace: true, data: { terminalId: t.id, dropped: t.dropped } });
   }
 
   private get(id: string): Terminal {

@@ -7,7 +7,8 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
 
 export class TerminalFeed {
-  private shown = '';
+  /** Where what was shown ends, counted from the output's very start (cut characters included). */
+  private shownEnd = 0;
   private done = false;
 
   constructor(private readonly terminalId: string) {}
@@ -21,11 +22,11 @@ export class TerminalFeed {
     if (this.done) return '';
     const d = (event.data ?? {}) as Record<string, unknown>;
     if (event.type === 'tool_execution_update' && d.terminalId === this.terminalId) {
-      return this.output((event.result as { output?: unknown } | null | undefined)?.output);
+      return this.output((event.result as { output?: unknown } | null | undefined)?.output, d.dropped);
     }
     if (event.type === 'terminal' && d.op === 'exit' && d.terminalId === this.terminalId) {
       // The exit carries the whole output: a quick command exits before its output reaches the row.
-      const rest = this.output(d.output);
+      const rest = this.output(d.output, d.dropped);
       this.done = true;
       const how = typeof d.signal === 'string' ? `was ended by ${d.signal}` : `exited with code ${String(d.exitCode)}`;
       return rest + crlf(`\n[the command ${how}]\n`);
@@ -33,13 +34,20 @@ export class TerminalFeed {
     return '';
   }
 
-  /** What `output` (the whole output so far) adds to what was shown. */
-  private output(output: unknown): string {
+  /**
+   * What `output` (the output kept so far, `dropped` characters cut from its front) adds to what
+   * was shown: only what is new, also after a cut; what was cut before it could be shown is said.
+   */
+  private output(output: unknown, dropped: unknown): string {
     if (typeof output !== 'string') return '';
-    // Under the agent's byte limit the front is cut.
-    const previous = this.shown;
-    this.shown = output;
-    if (output.startsWith(previous)) return crlf(output.slice(previous.length));
-    return crlf(`\n[the output's front was cut by the agent's byte limit; what is kept now:]\n${output}`);
+    const cut = typeof dropped === 'number' && dropped > 0 ? dropped : 0;
+    const end = cut + output.length;
+    if (end <= this.shownEnd) return '';
+    const from = this.shownEnd - cut;
+    this.shownEnd = end;
+    if (from >= 0) return crlf(output.slice(from));
+    const lost = -from;
+    const said = lost === 1 ? '1 character of output was cut by the byte limit before it' : `${lost} characters of output were cut by the byte limit before they`;
+    return crlf(`\n[${said} could be shown]\n${output}`);
   }
 }
