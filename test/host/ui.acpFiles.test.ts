@@ -97,6 +97,18 @@ describe('UI: an ACP agent\'s files through the editor', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('a write over unsaved edits the agent read first is no warning: it built on them', async () => {
+    const f = file('hands-read-then-write', 'before\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(f));
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 1, 0), 'mine, unsaved\n'));
+    assert.equal(await said(`read: ${f}`), `read: ${JSON.stringify('mine, unsaved\n')}`);
+    const events: AgentEvent[] = [];
+    assert.equal(await said(`write: ${f} = mine, unsaved\nand the agent's line\n`, events), 'wrote');
+    assert.equal(editor.document.isDirty, false);
+    assert.deepEqual(events.find((e) => e.type === 'client_file')?.data, { op: 'write', path: f, through: 'editor', bytes: 35 });
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('a write changes only what differs: the cursor and the rest of the document stay where they were', async () => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
     const f = file('hands-span', `${lines.join('\n')}\n`);

@@ -2,7 +2,8 @@
 // open document gives the text the person sees, unsaved edits included; a write to one is a
 // single WorkspaceEdit (one undo step; VS Code narrows it to what differs, so the cursor stays)
 // that is then saved, so the disk and the document agree and the dirty state stays honest. Over
-// the person's unsaved edits it says so: the log tells them Undo brings their text back. A file
+// unsaved edits the agent has not read it says so: the log tells the person Undo brings their
+// text back (edits it read, it built on: ACP agents read a file before they write it). A file
 // that is not open is left to the core (the disk).
 import * as vscode from 'vscode';
 import type { ClientFileAccess } from '../../core/api';
@@ -12,18 +13,28 @@ function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath && !d.isClosed);
 }
 
+/** The text an agent last read of each open document, till its write: edits it saw are its own. */
+const lastRead = new Map<string, string>();
+/** Line ends aside: an agent may write back with \n what it read with \r\n. */
+const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
+
 export const editorFiles: ClientFileAccess = {
   async read(path) {
-    return openDocument(path)?.getText() ?? null;
+    const text = openDocument(path)?.getText() ?? null;
+    if (text !== null) lastRead.set(path, text);
+    return text;
   },
   async write(path, content) {
     const doc = openDocument(path);
+    const read = lastRead.get(path);
+    lastRead.delete(path);
     if (!doc) return false;
-    const replacedUnsaved = doc.isDirty && doc.getText() !== content;
+    const now = doc.getText();
+    const replacedUnsaved = doc.isDirty && !sameText(now, content) && (read === undefined || !sameText(read, now));
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), content);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the editor refused the edit of ${path}`);
-    if (!(await doc.save())) throw new Error(`the editor made the edit of ${path} but could not save it`);
+    if (!(await doc.save())) throw new Error(`the editor made the edit of ${path} but could not save it: the agent's text is in the editor, unsaved`);
     return { replacedUnsaved };
   },
 };
