@@ -206,6 +206,9 @@ for (const dialect of ['tau', 'pi'] as const) {
         writeFileSync(script, '#!/nonexistent/interpreter\n');
         chmodSync(script, 0o755);
         assert.equal(await error(script), `could not start ${script}: the interpreter its first line (#!) names was not found (spawn ${script} ENOENT)`);
+        // The same, found on the PATH by its name (a pipx shim whose venv is gone): not "install it".
+        const r = await supervisor.start({ dialect, command: 'agent', cwd: ROOT, env: { PATH: `${dir}${path.delimiter}${process.env.PATH}` } });
+        assert.equal(r.status === 'error' ? r.error : r.status, 'could not start agent: the interpreter its first line (#!) names was not found (spawn agent ENOENT)');
         chmodSync(script, 0o644);
         assert.equal(await error(script), `could not start ${script}: it is not executable (or a folder on its path is closed to this user) (spawn ${script} EACCES)`);
       } finally {

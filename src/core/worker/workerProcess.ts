@@ -9,6 +9,7 @@ import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import type { Launch } from './launch';
 import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, join, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
@@ -326,7 +327,7 @@ export class WorkerProcess {
   }
 
   private onSpawnError(error: Error): void {
-    const said = `could not start ${this.launch.command}: ${spawnFailure(this.launch.command, error)}`;
+    const said = `could not start ${this.launch.command}: ${spawnFailure(this.launch.command, error, { cwd: this.options.cwd, path: this.launch.env.PATH ?? process.env.PATH ?? '' })}`;
     this.listeners.onStderr(said);
     this.stderr.push(said);
     this.spawnError = said;
@@ -371,13 +372,20 @@ export class WorkerProcess {
   }
 }
 
-/** Why a program did not start, in words, then Node's (`spawn x ENOENT` names neither cause). */
-export function spawnFailure(command: string, error: Error): string {
+/**
+ * Why a program did not start, in words, then Node's (`spawn x ENOENT` names neither cause).
+ * `where`: the worker's folder and PATH, as spawn searched them.
+ */
+export function spawnFailure(command: string, error: Error, where: { cwd?: string; path: string }): string {
   const code = (error as NodeJS.ErrnoException).code;
+  // The file, where spawn looked for it: a bare name on the PATH, another path from the folder.
+  const file = command.includes('/')
+    ? pathResolve(where.cwd ?? '.', command)
+    : where.path.split(delimiter).filter(Boolean).map((dir) => join(dir, command)).find((f) => existsSync(f));
   const why = code === 'ENOENT'
-    ? !command.includes('/') ? 'no program of that name is on the PATH this window has'
-      // The file is there: what its #! line names is not.
-      : existsSync(command) ? 'the interpreter its first line (#!) names was not found' : 'there is no such file'
+    // The file is there: what its #! line names is not (a pipx shim whose venv is gone, say).
+    ? file && existsSync(file) ? 'the interpreter its first line (#!) names was not found'
+      : command.includes('/') ? 'there is no such file' : 'no program of that name is on the PATH this window has'
     : code === 'EACCES' ? 'it is not executable (or a folder on its path is closed to this user)'
       : null;
   return why ? `${why} (${error.message})` : error.message;
