@@ -52,6 +52,8 @@ app.removeAttribute('aria-busy');
 
 function showWorker(): void {
   const v = composer.show(worker);
+  if (v.phase !== lastPhase && (v.phase === 'streaming' || v.phase === 'compacting')) heardAt = Date.now();
+  lastPhase = v.phase;
   app.dataset.phase = v.phase;
   app.dataset.attention = worker?.attention ?? '';
   picker.show(worker, v.phase, quietMs());
@@ -59,13 +61,15 @@ function showWorker(): void {
 }
 
 /**
- * The newest event received for the worker shown (its host's clock, this machine's), on receipt:
- * a hidden page folds what it received only once shown, and its backlog is no silence.
+ * When the page last heard of the worker shown: an event received (on receipt, by the page's own
+ * clock: a host across SSH or WSL may keep another time, and a hidden page folds its backlog only
+ * once shown), or its turn beginning (a prompt's state can come before its first event).
  */
-let lastEventAt = 0;
+let heardAt = 0;
+let lastPhase = '';
 /** Since then: what the chip says of a quiet turn. */
 function quietMs(): number {
-  return lastEventAt > 0 ? Math.max(0, Date.now() - lastEventAt) : 0;
+  return heardAt > 0 ? Math.max(0, Date.now() - heardAt) : 0;
 }
 // The chip counts a quiet turn's seconds; nothing else on the page moves with the clock.
 setInterval(() => {
@@ -89,7 +93,8 @@ function onMessage(msg: HostMessage): void {
   switch (msg.type) {
     case 'reset':
       list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '', msg.past, msg.top);
-      lastEventAt = 0;
+      // A log opened on a turn already running counts its quiet from now: the page heard nothing before.
+      heardAt = Date.now();
       scheduler.clear();
       worker = msg.worker;
       composer.reset(worker);
@@ -98,7 +103,7 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'events':
       if (!worker || msg.workerId !== worker.workerId) return;
-      for (const e of msg.events) if (e.timestamp > lastEventAt) lastEventAt = e.timestamp;
+      if (msg.events.length) heardAt = Date.now();
       scheduler.push(msg.events);
       composer.events(msg.events);
       return;
