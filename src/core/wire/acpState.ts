@@ -40,7 +40,7 @@ export class AcpState {
   /** The agent's own words for a refusal that needs a login (ACP's -32000), with the command it names. */
   loginAdvice(said: string, before: string): string {
     // The words the agent gives a person ("Run `copilot login` …") before the exact binary it names.
-    const command = this.authMethods.map((m) => /`([^`]+)`/.exec(m.description ?? '')?.[1]).find(Boolean) ?? this.loginCommand()?.line;
+    const command = this.authMethods.map(quotedCommand).find(Boolean) ?? this.loginCommand()?.line;
     // The other ways it offers: the one the command already says is not said twice.
     const ways = this.authMethods.filter((m) => !command || !m.description?.includes(command)).map((m) => `${m.name}${m.description ? `: ${m.description}` : ''}`);
     return `${this.agentTitle} needs a login before it can ${before} (${said})`
@@ -62,7 +62,7 @@ export class AcpState {
       }
     }
     for (const m of this.authMethods) {
-      const line = /`([^`]+)`/.exec(m.description ?? '')?.[1];
+      const line = quotedCommand(m);
       if (line) return { label: m.name, line };
     }
     return null;
@@ -113,6 +113,11 @@ export function stateOf(connection: MessageConnection): AcpState {
   const s = states.get(connection);
   if (!s) throw new Error('this connection is not an ACP agent\'s');
   return s;
+}
+
+/** The command a login method's description quotes ("Run `opencode auth login` in the terminal"), if any. */
+function quotedCommand(m: z.infer<typeof authMethodSchema>): string | undefined {
+  return /`([^`]+)`/.exec(m.description ?? '')?.[1];
 }
 
 /** A word as a POSIX shell reads it back unchanged: quoted unless it is plainly safe. */
