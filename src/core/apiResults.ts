@@ -5,7 +5,12 @@ import type { Provenance, SessionRef, WorkerState, WorkerStatus } from './apiWor
 
 export type StartResult =
   | { status: 'started'; workerId: string; pid: number; state: WorkerState; taskAccepted?: boolean; ms: number }
-  | { status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number; login?: LoginCommand };
+  | {
+    status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number;
+    /** The program to start is not there (not on the PATH, no such file): the UI says how to install it. */
+    missing?: true;
+    login?: LoginCommand;
+  };
 
 /** The command an agent that needs a login names for it (ACP's authMethods), to run in a terminal. */
 export interface LoginCommand {

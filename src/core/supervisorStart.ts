@@ -93,8 +93,8 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     await containment.untrack(workerId, worker);
     // A program that never started has nothing to become ready, and one that needs a login says
     // so in its own words: the reason alone says it.
-    const spawnError = worker.spawnError;
-    if (spawnError) return { status: 'error', workerId, error: spawnError, stderrTail, ms: elapsed(t0) };
+    const spawned = worker.spawnFailure;
+    if (spawned) return { status: 'error', workerId, error: spawned.error, stderrTail, ms: elapsed(t0), ...(spawned.missing ? { missing: true } : {}) };
     if (probed.needsLogin) return { status: 'error', workerId, error: probed.error, stderrTail, ms: elapsed(t0), ...(probed.login ? { login: probed.login } : {}) };
     const tail = stderrTail.join('\n').trim();
     const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;

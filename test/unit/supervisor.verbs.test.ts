@@ -190,9 +190,12 @@ for (const dialect of ['tau', 'pi'] as const) {
     });
 
     it('fails a start whose program does not exist, saying so in words, with nothing left behind', async () => {
+      const missing: Record<string, boolean> = {};
       const error = async (command: string) => {
         const r = await supervisor.start({ dialect, command, cwd: ROOT });
-        return r.status === 'error' ? r.error : assert.fail(JSON.stringify(r));
+        if (r.status !== 'error') return assert.fail(JSON.stringify(r));
+        missing[command] = r.missing === true;
+        return r.error;
       };
       // spawn's own `spawn x ENOENT` does not say which of these it is; nor is there a readiness to fail.
       assert.equal(await error('/nonexistent/worker-binary'), 'could not start /nonexistent/worker-binary: there is no such file (spawn /nonexistent/worker-binary ENOENT)');
@@ -209,8 +212,11 @@ for (const dialect of ['tau', 'pi'] as const) {
         // The same, found on the PATH by its name (a pipx shim whose venv is gone): not "install it".
         const r = await supervisor.start({ dialect, command: 'agent', cwd: ROOT, env: { PATH: `${dir}${path.delimiter}${process.env.PATH}` } });
         assert.equal(r.status === 'error' ? r.error : r.status, 'could not start agent: the interpreter its first line (#!) names was not found (spawn agent ENOENT)');
+        assert.equal(r.status === 'error' && r.missing, undefined, 'found on the PATH: not missing');
         chmodSync(script, 0o644);
         assert.equal(await error(script), `could not start ${script}: it is not executable (or a folder on its path is closed to this user) (spawn ${script} EACCES)`);
+        // Only a program that is not there is "missing" (the UI then says how to install it).
+        assert.deepEqual(missing, { '/nonexistent/worker-binary': true, 'rpc-workers-no-such-program': true, [script]: false });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

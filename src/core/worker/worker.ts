@@ -152,9 +152,10 @@ export class Worker {
     return this.process.pid;
   }
 
-  /** Why its program never started, or null (it started). */
-  get spawnError(): string | null {
-    return this.process.spawnError;
+  /** Why its program never started, and whether there is no such program; null: it started. */
+  get spawnFailure(): { error: string; missing: boolean } | null {
+    const error = this.process.spawnError;
+    return error === null ? null : { error, missing: this.process.programMissing };
   }
 
   /** Forgets one "allow always" rule (by key), or all; says how many went. */

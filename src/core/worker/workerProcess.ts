@@ -80,6 +80,8 @@ export class WorkerProcess {
   private afterOutput: (() => void) | null = null;
   /** Why the program never started (spawn's error, in words), or null. */
   spawnError: string | null = null;
+  /** It never started because there is no such program (not its interpreter, not its mode). */
+  programMissing = false;
   private stderrPartial = '';
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
   private tree: ProcInfo[] = [];
@@ -327,7 +329,9 @@ export class WorkerProcess {
   }
 
   private onSpawnError(error: Error): void {
-    const said = `could not start ${this.launch.command}: ${spawnFailure(this.launch.command, error, { cwd: this.options.cwd, path: this.launch.env.PATH ?? process.env.PATH ?? '' })}`;
+    const failure = spawnFailure(this.launch.command, error, { cwd: this.options.cwd, path: this.launch.env.PATH ?? process.env.PATH ?? '' });
+    const said = `could not start ${this.launch.command}: ${failure.why}`;
+    this.programMissing = failure.missing;
     this.listeners.onStderr(said);
     this.stderr.push(said);
     this.spawnError = said;
@@ -373,20 +377,22 @@ export class WorkerProcess {
 }
 
 /**
- * Why a program did not start, in words, then Node's (`spawn x ENOENT` names neither cause).
- * `where`: the worker's folder and PATH, as spawn searched them.
+ * Why a program did not start, in words, then Node's (`spawn x ENOENT` names neither cause), and
+ * whether the program itself is missing. `where`: the worker's folder and PATH, as spawn searched them.
  */
-export function spawnFailure(command: string, error: Error, where: { cwd?: string; path: string }): string {
+export function spawnFailure(command: string, error: Error, where: { cwd?: string; path: string }): { why: string; missing: boolean } {
   const code = (error as NodeJS.ErrnoException).code;
-  // The file, where spawn looked for it: a bare name on the PATH, another path from the folder.
-  const file = command.includes('/')
-    ? pathResolve(where.cwd ?? '.', command)
-    : where.path.split(delimiter).filter(Boolean).map((dir) => join(dir, command)).find((f) => existsSync(f));
-  const why = code === 'ENOENT'
+  const bare = !command.includes('/');
+  // Is the file there, where spawn looked for it: a bare name on the PATH, another path from the folder?
+  const found = bare
+    ? where.path.split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, command)))
+    : existsSync(pathResolve(where.cwd ?? '.', command));
+  const missing = code === 'ENOENT' && !found;
+  const words = code === 'ENOENT'
     // The file is there: what its #! line names is not (a pipx shim whose venv is gone, say).
-    ? file && existsSync(file) ? 'the interpreter its first line (#!) names was not found'
-      : command.includes('/') ? 'there is no such file' : 'no program of that name is on the PATH this window has'
+    ? found ? 'the interpreter its first line (#!) names was not found'
+      : bare ? 'no program of that name is on the PATH this window has' : 'there is no such file'
     : code === 'EACCES' ? 'it is not executable (or a folder on its path is closed to this user)'
       : null;
-  return why ? `${why} (${error.message})` : error.message;
+  return { why: words ? `${words} (${error.message})` : error.message, missing };
 }

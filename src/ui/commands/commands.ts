@@ -2,8 +2,6 @@
 // commandArgs.ts) and asks for what it was not given; each resolves with the host's own result,
 // which is also shown to the person (results.ts). No worker logic lives here: this adapts
 // clicks and keystrokes to the core's verbs.
-import { existsSync } from 'node:fs';
-import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoginCommand, PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
@@ -13,7 +11,7 @@ import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, findExecutable, installLine } from '../settings/profiles';
+import { DEMO_PROFILE, demoSpec, installLine } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
@@ -237,9 +235,8 @@ export class Commands extends Disposable {
       if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
       const tail = r.stderrTail?.filter((l) => l.trim()).slice(-5).join('\n');
-      // A program that is not there (not one whose #! interpreter is missing): how to install it, where Start Worker knows.
-      const missing = /\bENOENT\b/.test(r.error) && (full.command.includes('/') ? !existsSync(full.command) : !findExecutable(full.command, (full.env?.PATH ?? process.env.PATH ?? '').split(delimiter)));
-      const install = missing ? installLine(full.command) : null;
+      // A program that is not there: how to install it, where Start Worker knows.
+      const install = r.missing ? installLine(full.command) : null;
       const message = `Could not start ${name}: ${r.error}${install ? `. Install it: ${install}` : ''}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
       const login = r.login ? `Run ${r.login.line.length > 40 ? r.login.label : `"${r.login.line}"`}` : null;
       const buttons = [...(login ? [login] : []), ...(r.workerId && this.s.outputs.has(r.workerId) ? ['Show Output'] : [])];
