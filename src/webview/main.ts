@@ -10,6 +10,7 @@ import { Drafts } from './drafts';
 import { EventList } from './eventList';
 import { RenderScheduler } from './scheduler';
 import { Toolbar, type Saved } from './toolbar';
+import { isBusyPhase } from './statusChip';
 import { WorkerPicker } from './workerPicker';
 
 type VsCodeApi = { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
@@ -52,7 +53,7 @@ app.removeAttribute('aria-busy');
 
 function showWorker(): void {
   const v = composer.show(worker);
-  if (v.phase !== lastPhase && (v.phase === 'streaming' || v.phase === 'compacting')) heardAt = Date.now();
+  if (v.phase !== lastPhase && isBusyPhase(v.phase)) heardAt = Date.now();
   lastPhase = v.phase;
   app.dataset.phase = v.phase;
   app.dataset.attention = worker?.attention ?? '';
@@ -74,7 +75,7 @@ function quietMs(): number {
 // The chip counts a quiet turn's seconds; nothing else on the page moves with the clock.
 setInterval(() => {
   const phase = app.dataset.phase ?? '';
-  if (worker && (phase === 'streaming' || phase === 'compacting')) picker.show(worker, phase, quietMs());
+  if (worker && isBusyPhase(phase)) picker.show(worker, phase, quietMs());
 }, 1000);
 
 // Once everything sent is drawn, say what the page holds (debounced): the host tests read it.

@@ -10,6 +10,9 @@ import { duration, newsWord } from '../protocol/words';
  */
 export const QUIET_AFTER_MS = 30_000;
 
+/** The phases in which the worker is expected to speak: a turn, a compaction. */
+export const isBusyPhase = (phase: string): boolean => phase === 'streaming' || phase === 'compacting';
+
 export interface StatusChip {
   text: string;
   /** The tooltip: the text, and why the worker needs the person when it does. */
@@ -26,7 +29,7 @@ export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): St
   // A pid is shown while its process lives: a stopped worker's is gone (and may be another's by now).
   const live = w.status === 'running' || w.status === 'starting';
   const secs = Math.floor(quietMs / 1000);
-  const quiet = !news && !w.note && (phase === 'streaming' || phase === 'compacting') && quietMs >= QUIET_AFTER_MS
+  const quiet = !news && !w.note && isBusyPhase(phase) && quietMs >= QUIET_AFTER_MS
     ? ` · quiet for ${secs < 60 ? `${secs} s` : duration(secs * 1000)}` : '';
   const text = `${w.note ? 'history (read-only)' : news ?? phase}${quiet}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
   const title = news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}`
