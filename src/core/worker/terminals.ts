@@ -253,6 +253,7 @@ export class Terminals {
 
   private say(t: Terminal): void {
     if (!t.toolCallId) return;
+    // Read first: reading the output cuts it to the limit, which counts what was dropped.
     const output = t.output;
     this.site.emit({ type: 'tool_execution_update', tool_call_id: t.toolCallId, result: { output }, replace: true, data: { terminalId: t.id, dropped: t.dropped } });
   }

@@ -32,7 +32,7 @@ export const editorFiles: ClientFileAccess = {
     const now = doc.getText();
     const replacedUnsaved = doc.isDirty && !sameText(now, content) && (read === undefined || !sameText(read, now));
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), content);
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(now.length)), content);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the editor refused the edit of ${path}`);
     if (!(await doc.save())) throw new Error(`the editor made the edit of ${path} but could not save it: the agent's text is in the editor, unsaved`);
     return { replacedUnsaved };
