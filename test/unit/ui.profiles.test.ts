@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoSpec, findExecutable, findFirstExecutable, installLine, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
+import { demoSpec, findExecutable, findFirstExecutable, installLine, knownAcpAgent, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
 
 describe('ui profiles', () => {
   it('offers the configured profiles, pi when found, and the demo worker', () => {
@@ -75,6 +75,26 @@ describe('ui profiles', () => {
     chmodSync(join(bin, 'pi'), 0o755);
     assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(bin, 'pi'));
     assert.equal(findExecutable('nope', searchDirs([ws], onPath)), null);
+  });
+
+  it('a configured ACP profile for a known agent keeps its defaults unless it says otherwise (a profile that only adds IS_SANDBOX=1 still asks)', () => {
+    const spec = (p: Record<string, unknown>) => profileChoices({ configured: [{ name: 'p', dialect: 'acp', ...p } as never], extensionPath: '/ext', piPath: null })[0].spec('/ws');
+    const claude = spec({ command: '/usr/local/bin/claude-agent-acp', env: { IS_SANDBOX: '1' } });
+    assert.equal(claude.mode, 'default', 'Claude started in the adapter\'s auto, which runs commands without asking');
+    assert.equal(claude.clientFiles, undefined);
+    assert.equal(spec({ command: 'claude-agent-acp', mode: 'acceptEdits' }).mode, 'acceptEdits');
+    assert.equal(spec({ command: 'gemini', args: ['--acp'] }).clientFiles, false, 'Gemini was offered the host\'s files, which break its new files');
+    assert.equal(spec({ command: 'gemini', args: ['--acp'], clientFiles: true }).clientFiles, true);
+    assert.equal(spec({ command: 'npx', args: ['-y', '@google/gemini-cli@0.61.0', '--acp'] }).clientFiles, false);
+    assert.equal(spec({ command: 'npx', args: ['@agentclientprotocol/claude-agent-acp'] }).mode, 'default');
+    const other = spec({ command: '/opt/my-agent', args: ['--acp'] });
+    assert.equal(other.mode, undefined);
+    assert.equal(other.clientFiles, undefined);
+    // The same defaults do not leak into another dialect whose command shares a name.
+    assert.equal(profileChoices({ configured: [{ name: 'p', dialect: 'pi', command: 'gemini' }], extensionPath: '/ext', piPath: null })[0].spec('/ws').clientFiles, undefined);
+    assert.equal(knownAcpAgent('/x/opencode.exe')?.name, 'OpenCode');
+    assert.equal(knownAcpAgent('pnpm', ['dlx', 'opencode-ai', 'acp'])?.name, 'OpenCode');
+    assert.equal(knownAcpAgent('npx', ['my-agent']), null);
   });
 
   it('knows how to install the programs Start Worker knows, by the command\'s name, and no other', () => {

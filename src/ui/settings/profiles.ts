@@ -38,6 +38,22 @@ export function installLine(command: string): string | null {
   return null;
 }
 
+/**
+ * The known agent a configured ACP profile runs, by its command's name (or, through npx / bunx /
+ * pnpm dlx, its package's): its defaults (Claude's asking mode, Gemini kept off the host's files)
+ * hold for a profile that only adds a key or `IS_SANDBOX=1`, unless the profile says otherwise.
+ */
+export function knownAcpAgent(command: string, args: readonly string[] = []): (typeof ACP_AGENTS)[number] | null {
+  const name = basename(command).replace(/\.(cmd|exe)$/i, '');
+  const direct = ACP_AGENTS.find((a) => a.command === name);
+  if (direct) return direct;
+  if (!['npx', 'bunx', 'pnpm', 'pnpx'].includes(name)) return null;
+  const pkg = args.find((a) => !a.startsWith('-') && a !== 'dlx' && a !== 'exec');
+  if (!pkg) return null;
+  const bare = pkg.replace(/(?<=.)@[^/]*$/, '');
+  return ACP_AGENTS.find((a) => a.install.endsWith(` ${bare}`)) ?? null;
+}
+
 /** Where each ACP agent's command was found (null: not installed), by its name in ACP_AGENTS. */
 export function findAcpAgents(dirs: string[]): Record<string, string | null> {
   return Object.fromEntries(ACP_AGENTS.map((a) => [a.name, findExecutable(a.command, dirs)]));
@@ -127,7 +143,7 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
     dialect: p.dialect,
     spec: (cwd: string) => ({
       dialect: p.dialect, command: p.command, args: p.args, env: p.env, model: p.model, name: p.name, cwd,
-      sessionDir: sessionDir(p.dialect), discovery: p.discovery, ...(p.mode ? { mode: p.mode } : {}),
+      sessionDir: sessionDir(p.dialect), discovery: p.discovery, ...acpDefaults(p),
     }),
   }));
   const names = new Set(out.map((p) => p.name));
@@ -145,16 +161,27 @@ export function profileChoices(opts: { configured: Profile[]; extensionPath: str
   for (const agent of ACP_AGENTS) {
     const path = opts.acpPaths?.[agent.name];
     if (!path || names.has(agent.name) || opts.configured.some((p) => p.dialect === 'acp' && p.command === path)) continue;
-    const mode = 'mode' in agent ? agent.mode : undefined;
-    const files = 'clientFiles' in agent ? { clientFiles: agent.clientFiles } : {};
     out.push({
       name: agent.name, detail: `ACP · ${[path, ...agent.args].join(' ')}`, origin: 'detected', guard: false, dialect: 'acp',
-      spec: (cwd) => ({ dialect: 'acp', command: path, args: [...agent.args], name: agent.name, cwd, ...(mode ? { mode } : {}), ...files }),
+      spec: (cwd) => ({ dialect: 'acp', command: path, args: [...agent.args], name: agent.name, cwd, ...agentDefaults(agent) }),
     });
   }
   if (!names.has(DEMO_PROFILE)) {
     out.push({ name: DEMO_PROFILE, detail: 'τ protocol · scripted, no model: streams echo replies and runs "run: <command>"', origin: 'builtin', guard: false, dialect: 'tau', spec: (cwd) => demoSpec(opts.extensionPath, cwd, undefined, opts.tauSessionDir) });
   }
+  return out;
+}
+
+function agentDefaults(agent: (typeof ACP_AGENTS)[number]): Pick<WorkerSpec, 'mode' | 'clientFiles'> {
+  return { ...('mode' in agent ? { mode: agent.mode } : {}), ...('clientFiles' in agent ? { clientFiles: agent.clientFiles } : {}) };
+}
+
+/** A configured profile's mode and client files: what it says, else its known agent's defaults. */
+function acpDefaults(p: Profile): Pick<WorkerSpec, 'mode' | 'clientFiles'> {
+  const agent = p.dialect === 'acp' ? knownAcpAgent(p.command, p.args) : null;
+  const out = agent ? agentDefaults(agent) : {};
+  if (p.mode !== undefined) out.mode = p.mode;
+  if (p.clientFiles !== undefined) out.clientFiles = p.clientFiles;
   return out;
 }
 

@@ -25,6 +25,8 @@ const makeProfileSchema = () => z.object({
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
   /** ACP: the session mode to start in (Claude's adapter: "default" asks before tools). */
   mode: z.optional(z.string({ error: 'mode must be a string' })),
+  /** ACP: offer the agent the editor's files (fs/*); a known agent's default when unset (Gemini: off). */
+  clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
 });
