@@ -276,7 +276,9 @@ export class LogModel {
   /** What an update or end says of the call that its start did not (an agent's title, input, changes). */
   private learnTool(entry: ToolEntry, e: PageEvent): void {
     if (e.title && e.title !== entry.title) entry.title = e.title;
-    if (e.args && (entry.args === null || entry.args === undefined)) entry.args = e.args;
+    // ACP: a field an update carries replaces the call's (Claude and OpenCode open with {} and
+    // say the command in an update); pi's and τ's updates repeat the start's.
+    if (e.args !== undefined && e.args !== null) entry.args = e.args;
     const changes = changesOf(e.diffs);
     if (changes.length) entry.changes = changes;
     for (const id of terminalsOf(e.data)) if (!entry.terminals?.includes(id)) entry.terminals = [...(entry.terminals ?? []), id];

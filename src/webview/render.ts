@@ -139,7 +139,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
     body.appendChild(h('div', { class: 'section terminal' }, h('div', { class: 'label' }, h('span', { text: `Host terminal ${id}` }),
       h('button', { class: 'link open-terminal', text: 'Show in Terminal', attrs: { 'data-terminal': id, title: 'Show this command\'s output, so far and live, in a read-only VS Code terminal' } }))));
   }
-  if (e.args !== null && e.args !== undefined) body.appendChild(section('Arguments', safeJson(e.args)));
+  if (hasArgs(e.args)) body.appendChild(section('Arguments', safeJson(e.args)));
   if (out) body.appendChild(section(e.result === null ? 'Output' : e.isError ? 'Result (error)' : 'Result', out, 'out'));
   const details = h('details', {}, summary, body);
   // A change is what a person wants to see of an edit: it shows without a click.
@@ -214,6 +214,12 @@ function drawCompaction(row: HTMLElement, e: CompactionEntry): void {
 /** The nodes among `list` (a null given to replaceChildren or append would show as "null"). */
 export function nodes<T>(...list: (T | null | undefined | false)[]): T[] {
   return list.filter((n): n is T => !!n);
+}
+
+/** An empty `{}` is a call whose input was not said yet (an ACP agent's opening), not an input to show. */
+function hasArgs(args: unknown): boolean {
+  if (args === null || args === undefined) return false;
+  return typeof args !== 'object' || Array.isArray(args) || Object.keys(args).length > 0;
 }
 
 function section(label: string, text: string, preClass = ''): HTMLElement {

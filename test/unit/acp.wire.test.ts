@@ -98,6 +98,13 @@ describe('ACP codec: the five real agents\' recorded lines', () => {
           const tools = model.all().filter((e) => e.kind === 'tool');
           assert.ok(tools.length >= 1, 'the shell call is a tool row');
           assert.ok(tools.every((t) => t.kind === 'tool' && (t.title ?? t.name) !== 'tool'), 'named by the agent\'s title or kind');
+          // ACP: a field an update carries replaces the call's. Claude's call opens with rawInput {}
+          // and says the command in its update: the row shows the command, not {}.
+          for (const t of tools) {
+            if (t.kind !== 'tool') continue;
+            const inputs = played.lines.map((l) => (l.msg.params as { update?: { toolCallId?: string; rawInput?: unknown } } | undefined)?.update).filter((u) => u?.toolCallId === t.toolCallId && u.rawInput !== undefined).map((u) => u!.rawInput);
+            if (inputs.length) assert.deepEqual(t.args, inputs[inputs.length - 1], `${t.title}: the last input the agent said`);
+          }
         }
       });
     });
@@ -162,6 +169,18 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).output, 'line1\n', 'the running command\'s output so far');
     model.apply([events[2]] as unknown as PageEvent[]);
     assert.equal((model.all().find((e) => e.kind === 'tool') as ToolEntry).result, 'line1\nline2\n', 'the whole output, not its last chunk');
+  });
+
+  // claude-agent-acp 0.101.0 sends a command's output, and a file it read, as one markdown block
+  // (its renderer's "```console\n…\n```", its markdownEscape); the log shows output as text.
+  it('Claude\'s output in one fenced block reaches the row as its text, without the fences', () => {
+    const end = (text: string) => (updateEvent({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text } }] } as never) as AgentEvent).result;
+    assert.deepEqual(end('```console\nline1\nline2\n```'), { output: 'line1\nline2' });
+    // markdownEscape: a longer fence around text that holds a fence, and an empty text.
+    assert.deepEqual(end('````\nsee:\n```js\nx\n```\n````'), { output: 'see:\n```js\nx\n```' });
+    assert.equal(end('```\n\n```'), undefined, 'an empty block is no output');
+    // Not one whole block: as sent.
+    for (const text of ['before\n```\nx\n```', '```\na\n```\nafter\n```\nb\n```', '```js\nunclosed', '``` inline ```', '```\n```\nx\n```']) assert.deepEqual(end(text), { output: text }, text);
   });
 
   it('a command that exited non-zero is a failed call where the agent says the exit only in rawOutput (OpenCode, Copilot)', () => {

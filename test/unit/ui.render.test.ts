@@ -82,6 +82,14 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(row.textContent, /running…/);
   });
 
+  it('a call whose input is not said yet ({}, as Claude and OpenCode open one) shows no empty Arguments; its update\'s input does', () => {
+    const tool = (events: PageEvent[]) => rowsOf(events).find((r) => r.e.kind === 'tool')!.text;
+    const opened = ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'execute', title: 'ls', args: {} });
+    assert.match(tool([opened]), /^ls.*running…/);
+    assert.doesNotMatch(tool([opened]), /Arguments/);
+    assert.match(tool([opened, ev('tool_execution_update', { tool_call_id: 'c', args: { command: 'ls -la' } })]), /Arguments.*ls -la/s);
+  });
+
   it('a queue entry without items and a running compaction show no "null"', () => {
     const rows = rowsOf([
       ev('queue_update', { data: { steering: [], followUp: [] } }),

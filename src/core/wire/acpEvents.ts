@@ -31,9 +31,24 @@ export function toolContent(content: Array<z.infer<typeof toolContentSchema>> | 
   for (const c of content ?? []) {
     if (c.type === 'diff' && typeof c.path === 'string' && typeof c.newText === 'string') diffs.push({ path: c.path, oldText: c.oldText ?? null, newText: c.newText });
     else if (c.type === 'terminal' && c.terminalId) terminals.push(c.terminalId);
-    else if (c.type === 'content') texts.push(textOf(c.content));
+    else if (c.type === 'content') texts.push(unfenced(textOf(c.content)));
   }
   return { text: texts.join('\n'), diffs, terminals };
+}
+
+// A fence of three or more backticks with its info string, the text, and the same fence closing.
+const FENCED = /^(`{3,})[^`\n]*\n([\s\S]*?)\n?\1[ \t]*$/;
+
+/**
+ * A tool's text as plain text. ACP's content is markdown to its clients, and claude-agent-acp
+ * sends a command's output, and a file it read, as one fenced block ("```console\nline1\n```"):
+ * the log shows output as it is, where the fences were noise around every Claude command (and the
+ * export fenced them again). Only a text that is one whole block is unwrapped.
+ */
+export function unfenced(text: string): string {
+  if (!text.startsWith('```')) return text;
+  const m = FENCED.exec(text);
+  return m && !new RegExp(`^${m[1]}`, 'm').test(m[2]) ? m[2] : text;
 }
 
 /** The fields a tool_call and a tool_call_update share, in the one model. */
