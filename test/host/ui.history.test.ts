@@ -4,12 +4,13 @@
 // ones) and delete go through the commands, each with the status that really came of it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/ui/extension';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { EVENT_LOG_PANEL } from '../../src/ui/eventLog/eventLogView';
 import { PAGE_EVENTS, VIEW_EVENTS } from '../../src/ui/eventLog/pastLog';
-import { extensionApi, nextEvent, startDemo, state, stopAll, waitFor } from './ui.support';
+import { EXTENSION_ID, extensionApi, nextEvent, startDemo, state, stopAll, waitFor } from './ui.support';
 
 type R = { status: string; sessionId?: string; workerId?: string; error?: string; events?: number; chars?: number };
 const run = (id: string, arg?: unknown) => vscode.commands.executeCommand<R>(id, arg);
@@ -36,20 +37,31 @@ describe('UI history', function () {
   // The past log's panel and exported documents would stay the active editor for the next suite.
   after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
-  it('a worker that fails to start is never listed as "running in another window" on its way to past', async () => {
+  // Two ways a start fails: the program exits by itself, or it runs and its readiness fails (an
+  // ACP agent asked for a model it does not offer), and the host ends it (SIGTERM).
+  const failing = () => {
+    const fake = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'fake-acp-agent.mjs');
+    return [
+      { name: 'Fails', dialect: 'tau', command: process.execPath, args: ['-e', 'console.error("no model"); process.exit(3)'], env: { ELECTRON_RUN_AS_NODE: '1' } },
+      { name: 'Fails ready', dialect: 'acp', command: process.execPath, args: [fake], model: 'no-such-model', env: { ELECTRON_RUN_AS_NODE: '1' } },
+    ];
+  };
+  for (const which of ['Fails', 'Fails ready']) it(`a worker that fails to start (${which === 'Fails' ? 'it exits' : 'its readiness fails and the host ends it'}) is never listed as "running in another window" on its way to past, and its row says it failed to start`, async () => {
     const ui = api.__ui;
     const config = vscode.workspace.getConfiguration('rpcWorkers');
-    await config.update('profiles', [{ name: 'Fails', dialect: 'tau', command: process.execPath, args: ['-e', 'console.error("no model"); process.exit(3)'], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    await config.update('profiles', failing(), vscode.ConfigurationTarget.Global);
     const seen: string[] = [];
     let sessionId: string | null = null;
     const record = () => { for (const s of ui.past.sessions()) seen.push(`${s.id}:${s.status}`); };
     const sub = ui.past.onDidChange(record);
     try {
-      await waitFor(api, 'the profile setting to be read', () => ui.settings.profiles.some((p) => p.name === 'Fails'));
+      await waitFor(api, 'the profile setting to be read', () => ui.settings.profiles.some((p) => p.name === which));
       const off = api.onState((st) => { sessionId ??= ui.past.sessionOf(st.workerId); });
-      const r = await run('rpcWorkers.startWorker', { profile: 'Fails' });
+      const r = await run('rpcWorkers.startWorker', { profile: which });
       off();
       assert.equal(r.status, 'error');
+      // What to do about it, not only what went wrong.
+      if (which === 'Fails ready') assert.match(r.error ?? '', /"no-such-model" cannot be set: leave the profile's model unset/);
       sessionId ??= r.workerId ? ui.past.sessionOf(r.workerId) : null;
       assert.ok(sessionId, 'the failed worker has no history session');
       await waitFor(api, 'its session to be listed as past with its end', () => {
@@ -58,6 +70,10 @@ describe('UI history', function () {
       });
       record();
       assert.deepEqual(seen.filter((x) => x.startsWith(`${sessionId}:`) && x.endsWith(':live')), [], 'listed as running in another window on its way');
+      const row = pastRow(api, sessionId!);
+      assert.match(String(row.description), /failed to start/, String(row.description));
+      assert.doesNotMatch(String(row.description), /SIGTERM/);
+      assert.match((row.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '), /Error: .+/);
     } finally {
       sub.dispose();
       await config.update('profiles', undefined, vscode.ConfigurationTarget.Global);

@@ -15,6 +15,8 @@ describe('history words', () => {
     assert.equal(endWords({ status: 'interrupted', endReason: 'interrupted', exit: null }), 'interrupted by reload');
     assert.equal(endWords({ status: 'ended', endReason: 'stopped', exit: { code: 143, signal: null } }), 'stopped');
     assert.equal(endWords({ status: 'ended', endReason: 'failed', exit: { code: 2, signal: null } }), 'failed (exit code 2)');
+    // A start the host ended (SIGTERM) or that exited: the signal or code is not the reason, the error is.
+    assert.equal(endWords({ status: 'ended', endReason: 'failed', exit: { code: null, signal: 'SIGTERM', started: false } }), 'failed to start');
     assert.equal(endWords({ status: 'ended', endReason: 'exited', exit: { code: null, signal: 'SIGKILL' } }), 'exited (SIGKILL)');
     assert.equal(endWords({ status: 'ended', endReason: 'exited', exit: { code: 0, signal: null } }), 'exited');
     assert.equal(endWords({ status: 'live', endReason: null, exit: null }), 'running in another window');

@@ -93,6 +93,8 @@ const exitSchema = z.object({
   code: z.number().nullable(),
   signal: z.string().nullable(),
   error: z.string().nullable(),
+  /** False: it never became ready (its start failed); absent in files from before 5 Dec 2026. */
+  started: z.boolean().optional(),
 });
 const evictedEventsSchema = z.object({ events: z.number(), bytes: z.number(), times: z.number(), firstAt: z.number(), lastAt: z.number() });
 const removedSchema = z.object({ at: z.number(), reason: z.string(), events: z.number(), bytes: z.number() });

@@ -56,6 +56,8 @@ export interface WorkerEnd {
   code?: number | null;
   signal?: string | null;
   error?: string | null;
+  /** False: it never became ready (its start failed), whatever ended it. */
+  started?: boolean;
 }
 
 const MAX_ERRORS_KEPT = 50;
@@ -147,7 +149,7 @@ export class HistoryStore {
     const session = this.open_.get(sessionId);
     if (!session) return Promise.resolve();
     this.open_.delete(sessionId);
-    const done = session.end({ at: Date.now(), reason: end.reason, code: end.code ?? null, signal: end.signal ?? null, error: end.error ?? null })
+    const done = session.end({ at: Date.now(), reason: end.reason, code: end.code ?? null, signal: end.signal ?? null, error: end.error ?? null, ...(end.started === false ? { started: false } : {}) })
       .then(() => this.enforceBounds())
       .finally(() => this.ending.delete(done));
     this.ending.add(done);

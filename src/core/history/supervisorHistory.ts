@@ -52,6 +52,7 @@ export class SupervisorHistory {
         code: typeof data.code === 'number' ? data.code : null,
         signal: typeof data.signal === 'string' ? data.signal : null,
         error: event.error ?? null,
+        ...(data.started === false ? { started: false } : {}),
       }));
     }
   }

@@ -34,7 +34,7 @@ export async function setOption(connection: MessageConnection, category: 'model'
 export async function setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }> {
   const s = stateOf(connection);
   if (await setOption(connection, 'model', model)) return { model: s.model };
-  if (!s.models) throw new Unsupported('this agent offers no model choice (no model config option, no models list)');
+  if (!s.models) throw new Unsupported(`this agent offers no model choice over ACP (no model config option, no models list), so "${model}" cannot be set: leave the profile's model unset and choose it the agent's own way (its settings or environment)`);
   await call(connection, ACP.setModel, { ...sessionParams(connection), modelId: model }, z.unknown());
   s.models = { ...s.models, currentModelId: model };
   return { model };

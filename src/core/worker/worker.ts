@@ -53,6 +53,8 @@ export class Worker {
   private exitWork: Promise<void> = Promise.resolve();
   /** Why its start failed, when it did (failStart). */
   private startFailure: string | null = null;
+  /** It answered its readiness probe once: an exit before that is a start that failed, however it came. */
+  private becameReady = false;
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
@@ -228,6 +230,7 @@ export class Worker {
     this.model = info.model ?? this.model;
     this.sessionId = info.sessionId;
     await this.sessions.afterProbe(info);
+    this.becameReady = true;
     this.status.set('running');
     // A resumed or long-lived session may already stand behind an extension's request.
     void this.extensionRequests?.check();
@@ -373,7 +376,7 @@ export class Worker {
     this.status.set(status, () => {
       this.resync.dispose();
       const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : this.exitDescription();
-      this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status } });
+      this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status, ...(this.becameReady ? {} : { started: false }) } });
     });
   }
 

@@ -5,7 +5,7 @@ import { endWords as turnEndWords } from '../../webview/entries';
 interface EndFacts {
   status: 'live' | 'ended' | 'interrupted' | 'evicted';
   endReason: string | null;
-  exit: { code: number | null; signal: string | null } | null;
+  exit: { code: number | null; signal: string | null; started?: boolean } | null;
   /** The last turn's end; `stopped` when the worker's stop cut a running turn short. */
   lastTurnEndReason?: string | null;
 }
@@ -32,6 +32,8 @@ export function endWords(s: EndFacts): string {
     case 'ended': {
       // A stop's own signal or exit code (143 after SIGTERM) says nothing the word does not.
       if (s.endReason === 'stopped') return 'stopped';
+      // The host ended a start that failed (SIGTERM): the signal is the host's, the reason is in the error.
+      if (s.exit?.started === false) return 'failed to start';
       const how = s.exit?.signal ? ` (${s.exit.signal})` : s.exit?.code !== null && s.exit?.code !== undefined && s.exit.code !== 0 ? ` (exit code ${s.exit.code})` : '';
       return `${s.endReason ?? 'ended'}${how}`;
     }
