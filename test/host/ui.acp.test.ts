@@ -13,6 +13,8 @@ import { EXTENSION_ID, extensionApi, nextEvent, state, stopAll, waitFor, workspa
 
 type R = { status: string; workerId?: string; error?: string };
 const PROFILE = 'Fake ACP agent';
+/** Its "allow always" option listed first, as Gemini lists them. */
+const ALWAYS_FIRST = 'Fake ACP agent (allow always first)';
 const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
 
 describe('UI with an ACP agent', function () {
@@ -22,8 +24,11 @@ describe('UI with an ACP agent', function () {
   before(async () => {
     api = await extensionApi();
     const fake = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'fake-acp-agent.mjs');
-    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
-    await waitFor(api, 'the ACP profile', () => api.__ui.settings.profiles.some((p) => p.name === PROFILE));
+    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [
+      { name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' } },
+      { name: ALWAYS_FIRST, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1', FAKE_ACP_ALWAYS_FIRST: '1' } },
+    ], vscode.ConfigurationTarget.Global);
+    await waitFor(api, 'the ACP profiles', () => api.__ui.settings.profiles.some((p) => p.name === ALWAYS_FIRST));
   });
   // Each test starts its own workers; the host's limit is four at once.
   afterEach(() => stopAll());
@@ -32,8 +37,8 @@ describe('UI with an ACP agent', function () {
     await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  async function start(): Promise<string> {
-    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: PROFILE });
+  async function start(profile = PROFILE): Promise<string> {
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile });
     assert.equal(r.status, 'started', JSON.stringify(r));
     return r.workerId!;
   }
@@ -58,6 +63,20 @@ describe('UI with an ACP agent', function () {
     assert.equal(fs.readFileSync(marker, 'utf8'), 'hi\n');
     fs.rmSync(marker, { force: true });
     assert.notEqual(attentionOf(api, id), 'needs-input');
+  });
+
+  it('Enter answers "allow once" even where the agent lists "allow always" first (Gemini), never grants it for good', async () => {
+    const id = await start(ALWAYS_FIRST);
+    const asked = nextEvent(api, id, 'permission_request');
+    await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: 'shell: echo once' });
+    assert.equal(((await asked).data?.options as Array<{ kind: string }>)[0].kind, 'allow_always', 'the agent lists allow always first');
+    await waitFor(api, 'the question on screen', () => api.__ui.questions.onScreen !== null);
+    const answered = nextEvent(api, id, 'permission_end');
+    const settled = nextEvent(api, id, 'agent_settled');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await answered).data?.optionKind, 'allow_once');
+    await settled;
+    assert.doesNotMatch(workerTooltip(state(api, id)).value, /Allowed always/);
   });
 
   it('an edit\'s change opens in the diff editor beside the question; abort takes the question away', async () => {

@@ -82,6 +82,10 @@ export async function showQuestion(req: PermissionRequest, workerName: string, c
         label: `${ICONS[option.kind] ?? '$(question)'} ${option.name}`,
         description: option.kind === 'allow_always' ? 'remembered for this worker (its tooltip lists it; Forget Always-Allowed Actions… clears it)' : undefined,
       }));
+      // Enter answers the narrowest yes: Gemini lists "Allow for this session" (allow_always)
+      // first, where Enter would have granted it for good. The agent's order is kept.
+      const once = pick.items.find((i) => i.option.kind === 'allow_once');
+      if (once) pick.activeItems = [once];
       let answered = false;
       const finish = (answer: PermissionAnswer | 'aside') => {
         if (answered) return;
