@@ -9,6 +9,8 @@ export type StartResult =
     status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number;
     /** The program to start is not there (not on the PATH, no such file): the UI says how to install it. */
     missing?: true;
+    /** Refused by the host's `maxWorkers`: the UI says which setting raises it. */
+    atLimit?: true;
     login?: LoginCommand;
   };
 

@@ -53,7 +53,7 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   // Counted after the last wait, so that starts racing each other cannot pass the limit together.
   const live = [...workers.values()].filter((w) => w.live).length;
   if (live >= limits.maxWorkers) {
-    return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, ms: elapsed(t0) };
+    return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, atLimit: true, ms: elapsed(t0) };
   }
   const workerId = `w${ctx.nextSequence()}-${randomUUID().slice(0, 8)}`;
   // Named here, after the last wait, so that two starts racing each other get two names. A

@@ -116,7 +116,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools';
   const spin = state === 'running' ? 'codicon-modifier-spin' : '';
   const badge = state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;
-  const out = e.result !== null ? e.result || e.output || '(empty)' : e.output;
+  const out = e.result !== null ? e.result || e.output || '(no output reported)' : e.output;
   const shape = toolShape(e, state);
   const drawn = row.querySelector('details');
   if (drawn && toolShapes.get(row) === shape) {

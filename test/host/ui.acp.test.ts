@@ -30,7 +30,7 @@ describe('UI with an ACP agent', function () {
     ], vscode.ConfigurationTarget.Global);
     await waitFor(api, 'the ACP profiles', () => api.__ui.settings.profiles.some((p) => p.name === ALWAYS_FIRST));
   });
-  // Each test starts its own workers; the host's limit is four at once.
+  // Each test starts its own workers; each stops them, so none depends on what the last left running.
   afterEach(() => stopAll());
   after(async () => {
     await stopAll();

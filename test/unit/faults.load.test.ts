@@ -17,7 +17,7 @@ for (const dialect of ['pi', 'tau'] as const) {
     let supervisor: Supervisor;
     const pids: number[] = [];
     before(() => {
-      supervisor = createSupervisor();
+      supervisor = createSupervisor({ limits: { maxWorkers: 4 } });
     });
     after(async () => {
       await supervisor.dispose();
@@ -29,6 +29,7 @@ for (const dialect of ['pi', 'tau'] as const) {
       for (const r of results) if (r.status === 'started') pids.push(r.pid);
       assert.deepEqual(results.map((r) => r.status), ['started', 'started', 'started', 'started', 'error']);
       assert.equal(results[4].status === 'error' && results[4].error, LIMIT);
+      assert.equal(results[4].status === 'error' && results[4].atLimit, true, 'the UI is told it was the limit (it names the setting)');
       assert.equal(supervisor.list().length, 4);
     });
 

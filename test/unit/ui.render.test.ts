@@ -90,6 +90,12 @@ describe('ui event log rows', () => {
     assert.match(tool([opened, ev('tool_execution_update', { tool_call_id: 'c', args: { command: 'ls -la' } })]), /Arguments.*ls -la/s);
   });
 
+  // Gemini 0.61.0 ends a command with no content: the command may have printed plenty.
+  it('a finished call the worker reported no output for says so, not that the output was empty', () => {
+    const row = rowsOf([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'execute', title: 'printf' }), ev('tool_execution_end', { tool_call_id: 'c', result: { output: '' } })]).find((r) => r.e.kind === 'tool')!;
+    assert.match(row.text, /Result\(no output reported\)/);
+  });
+
   it('a queue entry without items and a running compaction show no "null"', () => {
     const rows = rowsOf([
       ev('queue_update', { data: { steering: [], followUp: [] } }),

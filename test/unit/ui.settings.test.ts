@@ -13,19 +13,19 @@ describe('ui settings', () => {
   it('uses the defaults when nothing is set, and passes them to the host limits', () => {
     const { settings, errors } = readSettings(() => undefined);
     assert.deepEqual(errors, []);
-    assert.equal(settings.maxWorkers, 4);
-    assert.deepEqual(hostLimits(settings), { maxWorkers: 4, maxPromptBytes: 32768, commandTimeoutMs: 30000, settleTimeoutMs: 60000, eventStoreSize: 10000 });
+    assert.equal(settings.maxWorkers, 8);
+    assert.deepEqual(hostLimits(settings), { maxWorkers: 8, maxPromptBytes: 32768, commandTimeoutMs: 30000, settleTimeoutMs: 60000, eventStoreSize: 10000 });
   });
 
   it('names an invalid value and uses its default', () => {
     const values: Record<string, unknown> = { maxWorkers: 0, commandTimeoutMs: 2.5, trace: 'yes', eventLogSize: 500 };
     const { settings, errors } = readSettings((k) => values[k]);
-    assert.equal(settings.maxWorkers, 4);
+    assert.equal(settings.maxWorkers, 8);
     assert.equal(settings.commandTimeoutMs, 30000);
     assert.equal(settings.trace, false);
     assert.equal(settings.eventLogSize, 500);
     assert.equal(errors.length, 3);
-    assert.match(errors[0], /^rpcWorkers\.maxWorkers is invalid \(must be at least 1\); using the default 4$/);
+    assert.match(errors[0], /^rpcWorkers\.maxWorkers is invalid \(must be at least 1\); using the default 8$/);
     assert.match(errors.join('\n'), /rpcWorkers\.commandTimeoutMs is invalid \(must be a whole number\)/);
   });
 

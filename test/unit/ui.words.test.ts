@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
-import { resultSentence, resultTone } from '../../src/ui/commands/resultWords';
+import { OPEN_LIMIT, resultSentence, resultTone, startFailure } from '../../src/ui/commands/resultWords';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {
   return {
@@ -110,5 +110,15 @@ describe('ui words and icons', () => {
       { workerId: 'w2-b', name: 'Demo worker #2', status: 'running' },
       { workerId: 'w1-a', name: 'Demo worker', status: 'stopped' },
     ]);
+  });
+
+  it('a start refused by the worker limit names the setting that raises it and offers it; a login and the output keep their buttons', () => {
+    const limit = startFailure('Codex', { error: '8 workers are running; the limit is 8 (stop one first)', atLimit: true }, null, false);
+    assert.equal(limit.message, 'Could not start Codex: 8 workers are running; the limit is 8 (stop one first); or raise rpcWorkers.maxWorkers (it takes effect after a window reload)');
+    assert.deepEqual(limit.buttons, [OPEN_LIMIT]);
+    const login = startFailure('Copilot', { error: 'needs a login', login: { label: 'Copilot Login', line: 'copilot login' }, stderrTail: ['', 'x'] }, null, true);
+    assert.deepEqual(login.buttons, ['Run "copilot login"', 'Show Output']);
+    assert.equal(login.message, 'Could not start Copilot: needs a login\nstderr:\nx');
+    assert.equal(startFailure('gemini', { error: 'no program' }, 'npm install -g @google/gemini-cli', false).message, 'Could not start gemini: no program. Install it: npm install -g @google/gemini-cli');
   });
 });

@@ -2,7 +2,9 @@
 // activation bundle (ui/host/lazySupervisor.ts, ui/settings/settings.ts) takes these numbers without the
 // core; package.json's settings declare the same defaults (test/unit/ui.settings.test.ts compares them).
 export const DEFAULT_LIMITS = Object.freeze({
-  maxWorkers: 4,
+  // Each of the five ACP agents, pi and τ at once (each a few hundred MB): a guard against a
+  // runaway script, not a budget a person meets steering their agents.
+  maxWorkers: 8,
   maxPromptBytes: 32 * 1024,
   commandTimeoutMs: 30_000,
   settleTimeoutMs: 60_000,

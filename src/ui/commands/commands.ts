@@ -17,7 +17,7 @@ import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
-import { resultSentence, resultTone } from './resultWords';
+import { OPEN_LIMIT, resultSentence, resultTone, startFailure } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
@@ -234,14 +234,12 @@ export class Commands extends Disposable {
       void this.s.tree.reveal(r.workerId);
       if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
-      const tail = r.stderrTail?.filter((l) => l.trim()).slice(-5).join('\n');
       // A program that is not there: how to install it, where Start Worker knows.
       const install = r.missing ? installLine(full.command) : null;
-      const message = `Could not start ${name}: ${r.error}${install ? `. Install it: ${install}` : ''}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
-      const login = r.login ? `Run ${r.login.line.length > 40 ? r.login.label : `"${r.login.line}"`}` : null;
-      const buttons = [...(login ? [login] : []), ...(r.workerId && this.s.outputs.has(r.workerId) ? ['Show Output'] : [])];
+      const { message, login, buttons } = startFailure(name, r, install, !!r.workerId && this.s.outputs.has(r.workerId));
       void vscode.window.showErrorMessage(message, ...buttons).then((c) => {
         if (c === login && r.login) this.logIn(name, r.login, full, () => this.launch(spec, task, p, how));
+        else if (c === OPEN_LIMIT) void vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.maxWorkers');
         else if (c && r.workerId) this.s.outputs.show(r.workerId);
       });
     }
