@@ -39,7 +39,10 @@ export interface TextEntry extends Base { kind: 'assistant' | 'thinking'; text: 
 export interface Change { path: string; oldText: string | null; newText: string }
 export interface ToolEntry extends Base {
   kind: 'tool'; toolCallId: string | null; name: string; title: string | null; changes: Change[]; args: unknown; output: string; result: string | null;
-  startedAt: number; endedAt: number | null; isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
+  startedAt: number; endedAt: number | null;
+  /** Its start was not seen (Gemini sends a command only when it ended; or it fell out of the store): its duration is not known. */
+  startUnseen?: true;
+  isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
   /** The host terminals whose output the call shows (ACP), each openable in a VS Code terminal. */
   terminals?: string[];
 }

@@ -383,7 +383,7 @@ export class LogModel {
     // An update or end whose start fell out of the store (or never came).
     const entry = this.add<ToolEntry>({
       kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: [], args: e.args ?? null, output: '', result: null,
-      startedAt: e.timestamp, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
+      startedAt: e.timestamp, endedAt: null, startUnseen: true, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
     return entry;

@@ -115,7 +115,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
   const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools';
   const spin = state === 'running' ? 'codicon-modifier-spin' : '';
-  const badge = state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;
+  const badge = state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : e.startUnseen ? state : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;
   const out = e.result !== null ? e.result || e.output || '(no output reported)' : e.output;
   const shape = toolShape(e, state);
   const drawn = row.querySelector('details');

@@ -94,6 +94,14 @@ describe('ui event log rows', () => {
   it('a finished call the worker reported no output for says so, not that the output was empty', () => {
     const row = rowsOf([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'execute', title: 'printf' }), ev('tool_execution_end', { tool_call_id: 'c', result: { output: '' } })]).find((r) => r.e.kind === 'tool')!;
     assert.match(row.text, /Result\(no output reported\)/);
+    assert.match(row.text, /ok · 0 ms/, 'a call whose start was seen has its duration');
+  });
+
+  // Gemini 0.61.0 sends a command only as its end (after the question): its start was not seen.
+  it('a call seen only at its end says ok without a duration (it did not run in 0 ms)', () => {
+    const row = rowsOf([ev('tool_execution_end', { tool_call_id: 'c', tool_name: 'execute', title: 'printf', result: { output: 'x' } })]).find((r) => r.e.kind === 'tool')!;
+    assert.match(row.text, /^printfok\d/);
+    assert.doesNotMatch(row.text, / ms/);
   });
 
   it('a queue entry without items and a running compaction show no "null"', () => {
