@@ -124,8 +124,9 @@ export async function startCodeServer({ sandbox, folder = sandbox.workspace, por
     });
     const stop = async () => {
       await child.stop();
-      const stray = killByEnvMarker('RPC_WORKERS_RUN_ID', runId);
-      if (stray.length) console.error(`[code-server] killed ${stray.length} leftover process(es) of this run: ${stray.join(' ')}`);
+      const described = [];
+      const stray = killByEnvMarker('RPC_WORKERS_RUN_ID', runId, described);
+      if (stray.length) console.error(`[code-server] killed ${stray.length} leftover process(es) of this run: ${described.join('; ')}`);
       out.end();
     };
     try {

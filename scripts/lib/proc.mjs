@@ -101,9 +101,9 @@ export function spawnManaged(command, args, options = {}, { graceMs = 3000 } = {
 /**
  * Kill every process whose environment carries `NAME=value` (Linux /proc). A backstop for
  * descendants that left our process groups (e.g. a worker the extension spawned detached).
- * Returns the pids it signalled.
+ * Returns the pids it signalled; `described`, if given, gets each as "pid (command line)".
  */
-export function killByEnvMarker(name, value) {
+export function killByEnvMarker(name, value, described = []) {
   const needle = Buffer.from(`${name}=${value}\0`);
   const hit = [];
   let entries = [];
@@ -112,8 +112,10 @@ export function killByEnvMarker(name, value) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       if (readFileSync(`/proc/${entry}/environ`).includes(needle)) {
+        const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
         process.kill(Number(entry), 'SIGKILL');
         hit.push(Number(entry));
+        described.push(`${entry} (${cmd.length > 160 ? `${cmd.slice(0, 160)}…` : cmd})`);
       }
     } catch { /* gone or not ours */ }
   }
