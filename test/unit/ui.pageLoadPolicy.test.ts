@@ -132,6 +132,25 @@ describe('ui event log page-load policy', () => {
     assert.deepEqual(hiddenLater.seen.warnings, [], 'a page that went off screen counted as failed');
   });
 
+  // Seen in code-server: the page's first word came 4.2 s after its load, while the workbench and
+  // an agent were starting; the reload 250 ms later threw away the page being typed into.
+  it('a page that speaks while the reload for its silence waits is running: that reload is called off; a failure it says is not', () => {
+    const { clock, seen, policy } = setup();
+    policy.watch();
+    clock.advance(SILENT_WAIT_MS);
+    assert.equal(seen.warnings.length, 1);
+    policy.heardFromPage();
+    clock.advance(RELOAD_DELAY_MS * 4);
+    assert.equal(seen.reloads, 0, 'the living page was loaded again');
+    assert.match(seen.warnings[1], /spoke after all: not loaded again/);
+    // A page that says its files failed is loaded again whatever it says next.
+    policy.heardFromPage();
+    policy.failed('its script');
+    policy.heardFromPage();
+    clock.advance(RELOAD_DELAY_MS);
+    assert.equal(seen.reloads, 1);
+  });
+
   it('a silence while the extension host was busy starts the wait again instead of failing the page', () => {
     const { clock, seen, policy } = setup();
     clock.busy = BUSY_HOST + 0.1;

@@ -62,6 +62,8 @@ export const realClock: PageLoadClock = {
 export class PageLoadPolicy {
   /** The reload after a page said it could not load, while it waits. */
   private reloadTimer: unknown;
+  /** The reload waiting is for a silence (not a failure the page said): a word from the page calls it off. */
+  private reloadForSilence = false;
   private reloads = 0;
   /** Waits for a word from a page on screen (see SILENT_WAIT_MS); anything the page says ends it. */
   private silenceTimer: unknown;
@@ -101,6 +103,15 @@ export class PageLoadPolicy {
   heardFromPage(): void {
     this.heard = true;
     this.stopWatching();
+    // It was slow, not dead (a workbench still loading, the browser busy): reloading it now would
+    // throw away a page the person may already be typing into.
+    if (this.reloadForSilence && this.reloadTimer !== undefined) {
+      this.clock.clearTimeout(this.reloadTimer);
+      this.reloadTimer = undefined;
+      this.reloadForSilence = false;
+      this.reloads = Math.max(0, this.reloads - 1);
+      this.hooks.warn(`the event log page${this.hooks.who()} spoke after all: not loaded again`);
+    }
   }
 
   /** Waits for a word from the page on screen (see SILENT_WAIT_MS); false if none is awaited (heard, waited for already, off screen). */
@@ -111,8 +122,9 @@ export class PageLoadPolicy {
   }
 
   /** The page said a script or stylesheet of its own did not load, or nothing of it ran. */
-  failed(what: string): void {
+  failed(what: string, silence = false): void {
     if (this.reloadTimer !== undefined) return;
+    this.reloadForSilence = silence;
     const now = this.clock.now();
     if (now - this.lastFailureAt > FAILURES_WINDOW_MS) {
       this.reloads = 0;
@@ -133,6 +145,7 @@ export class PageLoadPolicy {
     this.hooks.warn(`the event log page${who} could not load ${what}; loading it again in ${wait} ms (${this.reloads} of ${START_RELOADS})`);
     this.reloadTimer = this.clock.setTimeout(() => {
       this.reloadTimer = undefined;
+      this.reloadForSilence = false;
       if (!this.disposed) this.hooks.reload();
     }, wait);
   }
@@ -154,7 +167,7 @@ export class PageLoadPolicy {
       this.silenceTimer = undefined;
       if (this.disposed || !this.hooks.visible()) return;
       if (busy() > BUSY_HOST) this.awaitWord(this.clock.busySince());
-      else this.failed('its page: nothing of it ran');
+      else this.failed('its page: nothing of it ran', true);
     }, SILENT_WAIT_MS);
   }
 }
