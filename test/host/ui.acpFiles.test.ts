@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { EXTENSION_ID, extensionApi, nextEvent, stopAll, waitFor, workspaceFolder } from './ui.support';
+import { closeEditorsAndProfiles, EXTENSION_ID, extensionApi, nextEvent, startFromProfile, waitFor, workspaceFolder } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };
 const PROFILE = 'Fake ACP agent (files)';
@@ -23,17 +23,10 @@ describe('UI: an ACP agent\'s files through the editor', function () {
   before(async () => {
     api = await extensionApi();
     const fake = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test', 'fixtures', 'fake-acp-agent.mjs');
-    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
-    await waitFor(api, 'the ACP profile', () => api.__ui.settings.profiles.some((p) => p.name === PROFILE));
-    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: PROFILE });
-    assert.equal(r.status, 'started', JSON.stringify(r));
-    id = r.workerId!;
+    id = await startFromProfile(api, { name: PROFILE, dialect: 'acp', command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' } });
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await stopAll();
-    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    await closeEditorsAndProfiles();
     for (const f of made) fs.rmSync(f, { force: true });
   });
 

@@ -13,7 +13,7 @@ import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { ExtensionApi } from '../../src/ui/extension';
 import { pathToFileURL } from 'node:url';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
-import { EXTENSION_ID, extensionApi, nextEvent, stopAll, waitFor, workspaceFolder } from './ui.support';
+import { closeEditorsAndProfiles, EXTENSION_ID, extensionApi, nextEvent, startFromProfile, waitFor, workspaceFolder } from './ui.support';
 
 type AcpEnv = typeof import('../fixtures/acp-env.mjs');
 // acp-env.mjs (and ensure-workers.mjs beneath it) are ES modules that find their files by
@@ -40,17 +40,10 @@ describe('UI: real Gemini CLI writes through the editor', function () {
     llm = await startMockLlm({ defaultText: 'unscripted' });
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'ui-acp-real-gemini-'));
     const l = acp.acpAgentLaunch('gemini', { mockUrl: llm.baseUrl, home });
-    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [{ name: PROFILE, dialect: 'acp', command: l.command, args: l.args, env: l.env, clientFiles: true }], vscode.ConfigurationTarget.Global);
-    await waitFor(api, 'the Gemini profile', () => api.__ui.settings.profiles.some((p) => p.name === PROFILE));
-    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: PROFILE });
-    assert.equal(r.status, 'started', JSON.stringify(r));
-    id = r.workerId!;
+    id = await startFromProfile(api, { name: PROFILE, dialect: 'acp', command: l.command, args: l.args, env: l.env, clientFiles: true });
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await stopAll();
-    await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
+    await closeEditorsAndProfiles();
     await llm?.close();
     if (home) fs.rmSync(home, { recursive: true, force: true });
     if (file) fs.rmSync(file, { force: true });

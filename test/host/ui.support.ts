@@ -110,6 +110,23 @@ export async function stopAll(): Promise<void> {
   await vscode.commands.executeCommand('rpcWorkers.stopAll');
 }
 
+/** Configures one profile (the only one), starts a worker from it with Start Worker, and returns its id. */
+export async function startFromProfile(api: ExtensionApi, profile: { name: string } & Record<string, unknown>): Promise<string> {
+  await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', [profile], vscode.ConfigurationTarget.Global);
+  await waitFor(api, `the profile ${profile.name}`, () => api.__ui.settings.profiles.some((p) => p.name === profile.name));
+  const r = await vscode.commands.executeCommand<{ status: string; workerId?: string }>('rpcWorkers.startWorker', { profile: profile.name });
+  assert.equal(r.status, 'started', JSON.stringify(r));
+  return r.workerId!;
+}
+
+/** After an editor-files suite: its documents closed unsaved, its workers stopped, its profiles gone. */
+export async function closeEditorsAndProfiles(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await stopAll();
+  await vscode.workspace.getConfiguration('rpcWorkers').update('profiles', undefined, vscode.ConfigurationTarget.Global);
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
