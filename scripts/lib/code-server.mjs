@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync, createWriteStream, readFileSy
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureCodeServer, chromiumPath } from '../ensure-code-server.mjs';
-import { spawnManaged, onCleanup, killByEnvMarker } from './proc.mjs';
+import { spawnManaged, onCleanup, findByEnvMarker, killByEnvMarker } from './proc.mjs';
 import { makeTempDir, repoRoot } from './paths.mjs';
 
 export const SAMPLE_WORKSPACE = join(repoRoot, 'test', 'workspace');
@@ -124,6 +124,9 @@ export async function startCodeServer({ sandbox, folder = sandbox.workspace, por
     });
     const stop = async () => {
       await child.stop();
+      // The workers' watchdog ends them and itself once the host is gone (a poll, then up to 2 s):
+      // it is given that long before what is left counts as left over.
+      for (const until = Date.now() + 3000; findByEnvMarker('RPC_WORKERS_RUN_ID', runId).length && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
       const described = [];
       const stray = killByEnvMarker('RPC_WORKERS_RUN_ID', runId, described);
       if (stray.length) console.error(`[code-server] killed ${stray.length} leftover process(es) of this run: ${described.join('; ')}`);

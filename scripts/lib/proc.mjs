@@ -104,20 +104,31 @@ export function spawnManaged(command, args, options = {}, { graceMs = 3000 } = {
  * Returns the pids it signalled; `described`, if given, gets each as "pid (command line)".
  */
 export function killByEnvMarker(name, value, described = []) {
-  const needle = Buffer.from(`${name}=${value}\0`);
   const hit = [];
+  for (const pid of findByEnvMarker(name, value)) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      process.kill(pid, 'SIGKILL');
+      hit.push(pid);
+      described.push(`${pid} (${cmd.length > 160 ? `${cmd.slice(0, 160)}…` : cmd})`);
+    } catch { /* gone */ }
+  }
+  return hit;
+}
+
+/** The live processes whose environment carries `NAME=value` (Linux /proc). */
+export function findByEnvMarker(name, value) {
+  const needle = Buffer.from(`${name}=${value}\0`);
+  const found = [];
   let entries = [];
-  try { entries = readdirSync('/proc'); } catch { return hit; }
+  try { entries = readdirSync('/proc'); } catch { return found; }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) {
-        const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-        process.kill(Number(entry), 'SIGKILL');
-        hit.push(Number(entry));
-        described.push(`${entry} (${cmd.length > 160 ? `${cmd.slice(0, 160)}…` : cmd})`);
-      }
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
+      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(Number(entry));
     } catch { /* gone or not ours */ }
   }
-  return hit;
+  return found;
 }
