@@ -14,25 +14,25 @@ export const TAU_COMMANDS = ['ffwf-tau', 'tau'];
 
 /**
  * The ACP agents Start Worker offers when their command is installed: the command and its ACP
- * flag, and the one-line install a person runs when it is not (README, "ACP agents").
+ * flag, and its npm package (installLine gives the one-line install; README, "ACP agents").
  */
 export const ACP_AGENTS = [
   // Claude's adapter starts in `auto`, where it was seen to run a command without asking anyone
   // (docs/acp-agents-findings.md); `default` asks the person.
-  { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', install: 'npm install -g @agentclientprotocol/claude-agent-acp' },
-  { name: 'Codex', command: 'codex-acp', args: [] as string[], install: 'npm install -g @agentclientprotocol/codex-acp' },
-  { name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], install: 'npm install -g @github/copilot' },
+  { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', npm: '@agentclientprotocol/claude-agent-acp' },
+  { name: 'Codex', command: 'codex-acp', args: [] as string[], npm: '@agentclientprotocol/codex-acp' },
+  { name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], npm: '@github/copilot' },
   // Gemini 0.61.0, offered the host's files, cannot create a new file (it reads first and takes
   // the host's "not found" for a failure): it keeps its own files; its questions meet the wall.
-  { name: 'Gemini', command: 'gemini', args: ['--acp'], clientFiles: false, install: 'npm install -g @google/gemini-cli' },
-  { name: 'OpenCode', command: 'opencode', args: ['acp'], install: 'npm install -g opencode-ai' },
-] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; install: string }>;
+  { name: 'Gemini', command: 'gemini', args: ['--acp'], clientFiles: false, npm: '@google/gemini-cli' },
+  { name: 'OpenCode', command: 'opencode', args: ['acp'], npm: 'opencode-ai' },
+] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; npm: string }>;
 
 /** The one-line install of a program Start Worker knows, by its command's name; null for another. */
 export function installLine(command: string): string | null {
   const name = basename(command);
-  const acp = ACP_AGENTS.find((a) => a.command === name);
-  if (acp) return acp.install;
+  const acp = knownAcpAgent(command);
+  if (acp) return `npm install -g ${acp.npm}`;
   if (name === 'pi') return 'npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)';
   if (TAU_COMMANDS.includes(name)) return 'pipx install ffwf-tau-coding-agent (Python 3.12 or newer)';
   return null;
@@ -51,7 +51,7 @@ export function knownAcpAgent(command: string, args: readonly string[] = []): (t
   const pkg = args.find((a) => !a.startsWith('-') && a !== 'dlx' && a !== 'exec');
   if (!pkg) return null;
   const bare = pkg.replace(/(?<=.)@[^/]*$/, '');
-  return ACP_AGENTS.find((a) => a.install.endsWith(` ${bare}`)) ?? null;
+  return ACP_AGENTS.find((a) => a.npm === bare) ?? null;
 }
 
 /** Where each ACP agent's command was found (null: not installed), by its name in ACP_AGENTS. */
