@@ -7,9 +7,10 @@ import { CUT_LINE_CHARS, cutEvent } from '../events/cutEvent';
 import type { WireCodec } from '../wire/codec';
 import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
+import { whichOnPath } from '../wire/piVersion';
 import type { Launch } from './launch';
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join, resolve as pathResolve } from 'node:path';
+import { resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
@@ -385,7 +386,7 @@ export function spawnFailure(command: string, error: Error, where: { cwd?: strin
   const bare = !command.includes('/');
   // Is the file there, where spawn looked for it: a bare name on the PATH, another path from the folder?
   const found = bare
-    ? where.path.split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, command)))
+    ? whichOnPath(command, where.path) !== null
     : existsSync(pathResolve(where.cwd ?? '.', command));
   const missing = code === 'ENOENT' && !found;
   const words = code === 'ENOENT'
