@@ -31,10 +31,10 @@ describe('UI: an ACP agent\'s files through the editor', function () {
   });
 
   /** One turn of the agent; what it said. */
-  async function said(prompt: string, events: AgentEvent[] = []): Promise<string> {
-    const off = api.onEvent((w, e) => { if (w === id) events.push(e); });
-    const settled = nextEvent(api, id, 'agent_settled');
-    const p = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: id, message: prompt });
+  async function said(prompt: string, events: AgentEvent[] = [], worker = id): Promise<string> {
+    const off = api.onEvent((w, e) => { if (w === worker) events.push(e); });
+    const settled = nextEvent(api, worker, 'agent_settled');
+    const p = await vscode.commands.executeCommand<R>('rpcWorkers.prompt', { workerId: worker, message: prompt });
     assert.equal(p.status, 'accepted', JSON.stringify(p));
     await settled;
     off();
@@ -99,6 +99,20 @@ describe('UI: an ACP agent\'s files through the editor', function () {
     assert.equal(await said(`write: ${f} = mine, unsaved\nand the agent's line\n`, events), 'wrote');
     assert.equal(editor.document.isDirty, false);
     assert.deepEqual(events.find((e) => e.type === 'client_file')?.data, { op: 'write', path: f, through: 'editor', bytes: 35 });
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('another agent\'s read of the unsaved edits does not count for this one: its write over them still warns', async () => {
+    const other = await vscode.commands.executeCommand<R>('rpcWorkers.startWorker', { profile: PROFILE });
+    assert.equal(other.status, 'started', JSON.stringify(other));
+    const f = file('hands-two-agents', 'before\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(f));
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 1, 0), 'mine, unsaved\n'));
+    assert.equal(await said(`read: ${f}`, [], other.workerId), `read: ${JSON.stringify('mine, unsaved\n')}`);
+    const events: AgentEvent[] = [];
+    assert.equal(await said(`write: ${f} = after`, events), 'wrote');
+    assert.deepEqual(events.find((e) => e.type === 'client_file')?.data, { op: 'write', path: f, through: 'editor', bytes: 5, replacedUnsaved: true });
+    await vscode.commands.executeCommand('rpcWorkers.stop', { workerId: other.workerId });
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 

@@ -65,17 +65,24 @@ describe('ACP: files through the host', () => {
     const closed = path.join(dir, 'closed.txt');
     writeFileSync(open, 'saved text\n');
     writeFileSync(closed, 'on disk\n');
-    const reads: string[] = [];
+    const reads: string[][] = [];
+    const forgotten: string[] = [];
     const files: ClientFileAccess = {
-      read: async (p) => { reads.push(p); return p === open ? 'unsaved edit\nsecond\n' : null; },
+      read: async (p, w) => { reads.push([p, w]); return p === open ? 'unsaved edit\nsecond\n' : null; },
       write: async () => false,
+      forget: (w) => forgotten.push(w),
     };
     make({ files });
     const id = await start();
     assert.equal((await turn(id, `read: ${open}`)).said, `read: ${JSON.stringify('unsaved edit\nsecond\n')}`);
     assert.equal((await turn(id, `read: ${open} line 2`)).said, `read: ${JSON.stringify('second\n')}`);
     assert.equal((await turn(id, `read: ${closed}`)).said, `read: ${JSON.stringify('on disk\n')}`);
-    assert.deepEqual(reads, [open, open, closed]);
+    // Each read says whose it is (the editor tells one agent's reads from another's), and the
+    // editor is told when the agent is gone, so what it kept of its reads can go.
+    assert.deepEqual(reads, [[open, id], [open, id], [closed, id]]);
+    assert.deepEqual(forgotten, []);
+    assert.equal((await supervisor.stop(id)).status, 'stopped');
+    assert.deepEqual(forgotten, [id]);
   });
 
   it('a missing file is ACP\'s "resource not found"', async () => {

@@ -20,6 +20,7 @@ export const RESOURCE_NOT_FOUND = -32002;
 export const REFUSED = -32001;
 
 export interface ClientFilesSite {
+  workerId: string;
   /** The folder the agent's files are confined to. */
   root: string;
   cwd: string;
@@ -52,7 +53,7 @@ export class ClientFiles {
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
     const file = this.confine('fs/read_text_file', raw);
-    let text = await this.editor('read', () => this.site.files?.read(file)) ?? null;
+    let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId)) ?? null;
     if (text === null) {
       try {
         text = await readFile(file, 'utf8');
@@ -81,7 +82,7 @@ export class ClientFiles {
         throw new ResponseError(REFUSED, `the host's write guard refused this write before anything was written: ${veto}`);
       }
     }
-    const edited = await this.editor('write', () => this.site.files?.write(file, content));
+    const edited = await this.editor('write', () => this.site.files?.write(file, content, this.site.workerId));
     if (!edited) {
       try {
         await mkdir(path.dirname(file), { recursive: true });
@@ -94,6 +95,11 @@ export class ClientFiles {
     if (edited && edited.replacedUnsaved) data.replacedUnsaved = true;
     this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data });
     return {};
+  }
+
+  /** The agent is gone: the editor forgets what it read. */
+  ended(): void {
+    this.site.files?.forget?.(this.site.workerId);
   }
 
   /** The editor's side; its failure is the agent's error and a line in the log, never lost. */

@@ -372,6 +372,7 @@ export class Worker {
   private onExit(exit: Exit): void {
     this.cancelQuestions('the worker exited');
     this.exitWork = this.terminals.endAll('exit').catch(() => {});
+    this.files.ended();
     const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();

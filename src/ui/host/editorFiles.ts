@@ -13,21 +13,29 @@ function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath && !d.isClosed);
 }
 
-/** The text an agent last read of each open document, till its write: edits it saw are its own. */
-const lastRead = new Map<string, string>();
+/**
+ * The text each agent last read of each open document, till its write: edits it saw are its own.
+ * By agent: another agent's read says nothing of what this one saw.
+ */
+const lastRead = new Map<string, Map<string, string>>();
 /** Line ends aside: an agent may write back with \n what it read with \r\n. */
 const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
 
 export const editorFiles: ClientFileAccess = {
-  async read(path) {
+  async read(path, workerId) {
     const text = openDocument(path)?.getText() ?? null;
-    if (text !== null) lastRead.set(path, text);
+    if (text !== null) {
+      let reads = lastRead.get(workerId);
+      if (!reads) lastRead.set(workerId, (reads = new Map()));
+      reads.set(path, text);
+    }
     return text;
   },
-  async write(path, content) {
+  async write(path, content, workerId) {
     const doc = openDocument(path);
-    const read = lastRead.get(path);
-    lastRead.delete(path);
+    const reads = lastRead.get(workerId);
+    const read = reads?.get(path);
+    reads?.delete(path);
     if (!doc) return false;
     const now = doc.getText();
     const replacedUnsaved = doc.isDirty && !sameText(now, content) && (read === undefined || !sameText(read, now));
@@ -36,5 +44,8 @@ export const editorFiles: ClientFileAccess = {
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the editor refused the edit of ${path}`);
     if (!(await doc.save())) throw new Error(`the editor made the edit of ${path} but could not save it: the agent's text is in the editor, unsaved`);
     return { replacedUnsaved };
+  },
+  forget(workerId) {
+    lastRead.delete(workerId);
   },
 };
