@@ -152,16 +152,25 @@ describe('UI event log webview', function () {
 
   it('a hidden view is restored from the store when shown again', async () => {
     const id = await startDemo(api);
+    // Events to replay (a worker just started has sent none).
+    const end = nextEvent(api, id, 'agent_end');
+    await vscode.commands.executeCommand('rpcWorkers.prompt', { workerId: id, message: 'one two three' });
+    await end;
     await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
     const session = await waitFor(api, 'the view', () => { const s = api.__ui.eventLog.session; return s && readies(s) > 0 ? s : undefined; });
     const first = readies(session);
     await vscode.commands.executeCommand('workbench.view.explorer');
+    const postedBefore = session.stats.eventsPosted;
     await vscode.commands.executeCommand('rpcWorkers.showEventLog', { workerId: id });
-    const again = await waitFor(api, 'the webview to reload and say ready again', () => {
-      const s = api.__ui.eventLog.session;
-      return s && readies(s) > (s === session ? first : 0) ? s : undefined;
-    });
-    await waitFor(api, 'the replay after showing again', () => again.stats.eventsPosted >= api.events(id).length && again.workerId === id);
+    // The view as it is when each check runs: VS Code may give it a new webview (a new session).
+    const current = () => api.__ui.eventLog.session;
+    const reloaded = (s: Session) => readies(s) > (s === session ? first : 0);
+    const replayed = (s: Session) => s.stats.eventsPosted - (s === session ? postedBefore : 0) >= api.events(id).length;
+    const seen = () => {
+      const s = current();
+      return `the view to reload and replay ${id}'s events (it shows ${s?.workerId ?? 'no worker'}, ${s === session ? 'the same session' : 'a new session'}, selection ${api.__ui.selection.current}; ${s ? s.stats.eventsPosted - (s === session ? postedBefore : 0) : 0} events posted since of ${api.events(id).length}; ${s ? readies(s) : 0} readies (${first} before), ${s?.stats.loads} loads; received ${s?.stats.received.slice(-8).join(' ')})`;
+    };
+    await waitFor(api, seen, () => { const s = current(); return s && reloaded(s) && s.workerId === id && replayed(s); });
   });
 
   it('Open Event Log in Editor opens a panel fixed to one worker', async () => {
