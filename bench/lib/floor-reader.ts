@@ -5,7 +5,7 @@
 // every event, so its ratio to the bare reader is the least the host's ratio can be while it
 // frames and validates as it does.
 // Bundled by the bench (not a product bundle); the decode thread of bench/handover.mjs reads with it too.
-import type { Message } from 'vscode-jsonrpc';
+import type { Message } from 'vscode-jsonrpc/node';
 import type { DialectName } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { lineStandsFor } from '../../src/core/events/workerLine';

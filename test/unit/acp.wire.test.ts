@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Message } from 'vscode-jsonrpc';
+import type { Message } from 'vscode-jsonrpc/node';
 import { AcpCodec, AcpState, updateEvent } from '../../src/core/wire/acp';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import type { Message } from 'vscode-jsonrpc';
+import type { Message } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { JsonlMessageReader, type ProtocolError } from '../../src/core/wire/jsonlReader';
 import { LineFramer, type FramedLine } from '../../src/core/wire/lineFramer';

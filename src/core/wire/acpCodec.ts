@@ -1,6 +1,6 @@
 // ACP's codec: lines to events and messages, messages to lines; a session/prompt answer is the
 // turn's end.
-import { Message, type ResponseMessage } from 'vscode-jsonrpc';
+import { Message, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';

@@ -1,6 +1,6 @@
 // The agent's requests of the client (permission, files, terminals) in the host's terms, and
 // which agents ask before writing.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { PermissionOption } from '../events/agentEvent';
 import type { AgentRequest } from './dialect';

@@ -1,5 +1,5 @@
 // ACP's session verbs: opening (new, load or resume) with login advice, model and mode, usage.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { LoginRequired, WorkerRefusal, type ProbeContext } from './dialect';
 import { Unsupported, type SessionVerbs } from './sessionVerbs';

@@ -1,5 +1,5 @@
 // What the host knows of one ACP agent connection, shared by its codec and its verbs.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { LoginCommand } from '../api';

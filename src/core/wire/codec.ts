@@ -3,7 +3,7 @@
 // event path, or a protocol error; and a JSON-RPC message from the host becomes the worker's
 // wire object. Correlation, timeouts and dispatch then belong to vscode-jsonrpc for both
 // dialects; events skip its one-macrotask-per-message queue because they are the volume.
-import type { Message } from 'vscode-jsonrpc';
+import type { Message } from 'vscode-jsonrpc/node';
 import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 

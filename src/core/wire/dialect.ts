@@ -1,7 +1,7 @@
 // The one interface both wire protocols hide behind. A dialect knows how to frame its messages
 // (its codec), how the worker must be launched, and how each control verb is said on its wire;
 // the worker state machine above it never sees a pi command or a τ method name.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { DialectName, LoginCommand, PermissionAsk, Provenance, SessionRef, StreamingBehavior } from '../api';
 import type { WireCodec } from './codec';
 import type { SessionVerbs } from './sessionVerbs';

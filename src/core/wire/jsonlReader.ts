@@ -3,7 +3,7 @@
 // not a protocol message is reported through `onProtocolError` with its first bytes.
 import type { DialectName } from '../api';
 import type { Readable } from 'node:stream';
-import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-jsonrpc';
+import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { WireCodec } from './codec';
 import { LineFramer, PREVIEW_BYTES, type FramedLine } from './lineFramer';

@@ -2,7 +2,7 @@
 // value and an LF per message. A write to a stdin the worker already closed fails as an
 // error of this writer (reported, never an uncaught exception that takes the host down).
 import type { Writable } from 'node:stream';
-import { AbstractMessageWriter, type Message } from 'vscode-jsonrpc';
+import { AbstractMessageWriter, type Message } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { WireCodec } from './codec';
 

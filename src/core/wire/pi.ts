@@ -2,7 +2,7 @@
 // vscode-jsonrpc can own correlation: a JSON-RPC request becomes `{id, type, ...params}`, pi's
 // `{type:"response"}` becomes a JSON-RPC response by id, pi's events go to the event path, and
 // `extension_ui_request` becomes a request from the worker that the host answers.
-import { ErrorCodes, Message, type NotificationMessage, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc';
+import { ErrorCodes, Message, type NotificationMessage, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';

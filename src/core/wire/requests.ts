@@ -3,7 +3,7 @@
 // becomes the dialect's refusal in its own words, and a verb the worker does not know said as
 // Unsupported (what the person can do about it differs). A dialect names its table and its
 // words; the sending, the reading and the refusals are these.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { WorkerRefusal } from './dialect';
 import { Unsupported } from './sessionVerbs';

@@ -2,7 +2,7 @@
 // a fork, the model, pi's HTML export, and the worker's own token accounting. Each answer is
 // checked with zod in the dialect's file; a verb the worker lacks is an `Unsupported`, thrown
 // before anything is sent.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { SessionRef, WorkerUsage } from '../api';
 

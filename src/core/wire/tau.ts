@@ -2,7 +2,7 @@
 // notifications and the separate `compaction_end` notification take the event path; responses
 // and any request τ may one day originate go to vscode-jsonrpc (which answers an unhandled
 // request with -32601, as τ's protocol asks of a host).
-import { Message, type MessageConnection } from 'vscode-jsonrpc';
+import { Message, type MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { Decoded, WireCodec } from './codec';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';

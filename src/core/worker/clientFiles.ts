@@ -5,7 +5,7 @@
 // anything is written. Every refusal is a JSON-RPC error that says why, and is in the log.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc';
+import { ResponseError } from 'vscode-jsonrpc/node';
 import type { ClientFileAccess } from '../api';
 import type { AgentEvent, ClientFileEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';

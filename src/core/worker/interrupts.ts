@@ -2,7 +2,7 @@
 // compaction where the worker's abort reaches one), redirect (abort, then prompt), compact.
 // Each waits for the worker's own word that it is over (the turn settled, compaction_end),
 // bounded by the settle timeout and by the worker's exit.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { AbortResult, CompactResult, PromptResult, Provenance, RedirectResult, SupervisorLimits } from '../api';
 import type { Untimed } from '../events/agentEvent';
 import type { Dialect, DialectTraits } from '../wire/dialect';

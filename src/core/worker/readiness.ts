@@ -1,7 +1,7 @@
 // The readiness probe: the worker is `running` once it answers. A worker that answers in the
 // other known dialect fails it at once, saying which dialect to use, instead of after the
 // command timeout with "no answer".
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { DialectName, LoginCommand, SupervisorLimits, WorkerSpec } from '../api';
 import { DIALECT_TITLES } from '../dialectName';
 import { LoginRequired, type Dialect, type ProbeInfo } from '../wire/dialect';

@@ -4,7 +4,7 @@
 // and again while the doubt lasts, until the events clear it or the worker's answer does.
 import type { Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { TurnTracker } from './turns';
 
 export interface Doubt {

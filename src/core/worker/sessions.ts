@@ -4,7 +4,7 @@
 // status: `unsupported` when the worker has no such verb and nothing was sent.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { MarkdownResult, SessionRef, SessionVerbResult, WorkerSpec, WorkerUsage } from '../api';
 import { pathWithin } from '../pathWithin';
 import type { AgentEvent, Untimed } from '../events/agentEvent';

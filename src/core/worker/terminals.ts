@@ -4,7 +4,7 @@
 // the command's whole tree (its group and every descendant, whatever it did to leave the group).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc';
+import { ResponseError } from 'vscode-jsonrpc/node';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { pathWithin } from '../pathWithin';

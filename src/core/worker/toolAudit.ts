@@ -4,7 +4,7 @@
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { auditKindCall, auditToolCall, extractPaths } from '../guard/audit';
 import type { Dialect } from '../wire/dialect';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Launch } from './launch';
 import type { TurnTracker } from './turns';
 

@@ -6,7 +6,7 @@
 // afterAbort.ts, the state check in resync.ts, the tool audit in toolAudit.ts, the worker's
 // requests to the person in workerRequests.ts, what it does for an agent as its client in
 // clientServices.ts, and what the supervisor hands it in workerSetup.ts.
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { AbortResult, CompactResult, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult, DialectName, StopResult, WorkerSpec, WorkerState } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';

@@ -1,7 +1,7 @@
 // A worker's child process, owned by its Worker: the spawn, the JSON-RPC connection over its
 // stdin/stdout, its stderr lines, its exit, and the stop that ends its whole process tree.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc';
+import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import { CUT_LINE_CHARS, cutEvent } from '../events/cutEvent';
 import type { WireCodec } from '../wire/codec';

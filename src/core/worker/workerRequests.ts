@@ -2,7 +2,7 @@
 // (a dialog request to answer, or a notice such as notify or setStatus); τ's extensions leave
 // requests that the worker polls for (extensionRequests.ts). Any other notification the worker
 // sends is kept as an event, never dropped for being unknown.
-import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { UiNotice, UiRequest, UiResponse } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
