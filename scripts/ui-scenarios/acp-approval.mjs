@@ -2,7 +2,7 @@
 // and Gemini do) as a person meets it: Start Worker from a profile, a prompt whose edit comes up
 // as a question with the change in the diff editor beside it while the Sessions view says the
 // worker needs input, the answer, then a long command aborted. Saves docs/screenshots/acp-*.png.
-import { screenshot, runScenario } from '../ui-driver.mjs';
+import { screenshot, runScenario, QUICK_INPUT } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow } from './lib/demo.mjs';
 import { startFakeAcp } from './lib/fakeAcp.mjs';
 
@@ -20,7 +20,7 @@ export default async function acpApproval({ port } = {}) {
     await screenshot(page, 'acp-approval-diff', { moveMouse: false });
 
     // Allow it: the question row says so, the tool row shows the change as a diff.
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Allow' }).first().click();
+    await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Allow' }).first().click();
     await log.locator('.kind-question.question-answered').waitFor({ state: 'visible' });
     await log.locator('.kind-tool .diff .ins').first().waitFor({ state: 'visible' });
     await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
@@ -28,12 +28,12 @@ export default async function acpApproval({ port } = {}) {
 
     // A long command, allowed, then aborted from the palette.
     await promptFromPalette(page, 'shell: echo working; sleep 30', PROFILE, { next: 'asks:' });
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Allow once' }).first().click();
+    await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Allow once' }).first().click();
     await log.locator('.kind-tool.tool-running').waitFor({ state: 'visible' });
     await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
     await input.fill('>RPC Workers: Abort Turn');
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Abort Turn$/ }).waitFor({ state: 'visible' });
+    await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row.focused .label-name`).filter({ hasText: /^RPC Workers: Abort Turn$/ }).waitFor({ state: 'visible' });
     await input.press('Enter');
     await log.locator('.kind-end.end-aborted').waitFor({ state: 'visible' });
     // The line under the composer says what came of the palette's abort, not the prompt before it.

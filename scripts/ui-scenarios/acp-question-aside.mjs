@@ -3,7 +3,7 @@
 // question is not answered for them: a notification says the worker waits, its Answer… brings the
 // question back (as does the log's Answer… on the question), and the answer reaches the agent.
 // Saves docs/screenshots/acp-question-aside*.png.
-import { screenshot, runScenario } from '../ui-driver.mjs';
+import { screenshot, runScenario, QUICK_INPUT, quickInputClosed } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow } from './lib/demo.mjs';
 import { startFakeAcp } from './lib/fakeAcp.mjs';
 
@@ -19,25 +19,25 @@ export default async function acpQuestionAside({ port } = {}) {
     const toast = page.locator('.notification-toast', { hasText: 'waits for your answer' });
     await toast.waitFor({ state: 'visible' });
     await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await quickInputClosed(page);
     await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
     await settled(page, '.notification-toast');
     await screenshot(page, 'acp-question-aside', { moveMouse: false });
     // The log's Answer… brings it back; Escape puts it aside again; the notification's Answer…
     // brings it back too, and Allow once answers it.
-    const allow = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Allow once' }).first();
+    const allow = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Allow once' }).first();
     await log.locator('.kind-question.question-open .answer-question').click();
     await allow.waitFor({ state: 'visible' });
     await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await quickInputClosed(page);
     await toast.first().getByRole('button', { name: 'Answer…' }).click();
     await allow.waitFor({ state: 'visible' });
-    await settled(page, '.quick-input-widget');
+    await settled(page, QUICK_INPUT);
     await screenshot(page, 'acp-question-aside-back');
     await allow.click();
     await log.locator('.kind-question.question-answered').waitFor({ state: 'visible' });
     await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await quickInputClosed(page);
     await sessionsRow(page, 'idle').waitFor({ state: 'visible' });
     await screenshot(page, 'acp-question-aside-answered');
   } finally {

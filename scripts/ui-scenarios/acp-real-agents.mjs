@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockLlm } from '../../test/fixtures/mock-llm.mjs';
 import { ACP_AGENT_NAMES, acpAgentLaunch, ensureAcpAgent, shellToolReply } from '../../test/fixtures/acp-env.mjs';
-import { clickActivityBar, withWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { clickActivityBar, withWorkbench, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
 import { sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
 
 const TITLE = { claude: 'Claude', codex: 'Codex', copilot: 'Copilot', gemini: 'Gemini', opencode: 'OpenCode' };
@@ -34,7 +34,7 @@ export default async function acpRealAgents({ port } = {}) {
     await withWorkbench(
       { port, settings: { 'rpcWorkers.profiles': profiles } },
       async ({ page }) => {
-        const widget = page.locator('.quick-input-widget');
+        const widget = page.locator(QUICK_INPUT);
         await clickActivityBar(page, 'RPC Workers');
         await widenSideBar(page, 620);
         for (const name of names) {

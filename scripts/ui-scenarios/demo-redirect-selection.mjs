@@ -2,7 +2,7 @@
 // src/hello.js, select the function, press the Redirect with Selection keybinding, type an
 // instruction; the event log shows the turn aborted and the redirect from the editor, naming
 // the file and lines and quoting the code. Saves docs/screenshots/redirect-*.png.
-import { launchWorkbench, screenshot, runScenario, runCommand } from '../ui-driver.mjs';
+import { launchWorkbench, screenshot, runScenario, runCommand, QUICK_INPUT } from '../ui-driver.mjs';
 import { answerInput, openHelloJs, promptFromPalette, startDemo } from './lib/demo.mjs';
 
 export default async function demoRedirectSelection({ port } = {}) {
@@ -24,7 +24,7 @@ export default async function demoRedirectSelection({ port } = {}) {
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+End');
     await page.keyboard.press('Control+Alt+r');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
     await input.waitFor({ state: 'visible' });
     await screenshot(page, 'redirect-ask');
     await answerInput(page, 'Stop that and make greet() trim the name first');

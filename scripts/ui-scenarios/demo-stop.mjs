@@ -2,7 +2,7 @@
 // Sessions view: the worker goes away (its session moves under Past sessions), the status bar
 // item hides; its event log still says it stopped. Saves docs/screenshots/start-worker-pick.png and
 // stop-*.png.
-import { launchWorkbench, clickActivityBar, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { launchWorkbench, clickActivityBar, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
 import { answerInput, sessionsRow, widenSideBar } from './lib/demo.mjs';
 
 export default async function demoStop({ port } = {}) {
@@ -14,11 +14,11 @@ export default async function demoStop({ port } = {}) {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 620);
     await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Start Worker' }).first().click();
-    const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Demo worker' }).first();
+    const pick = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Demo worker' }).first();
     await pick.waitFor({ state: 'visible' });
     await screenshot(page, 'start-worker-pick');
     await pick.click();
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'first task (optional)' }).waitFor({ state: 'visible' });
+    await page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: 'first task (optional)' }).waitFor({ state: 'visible' });
     await answerInput(page, '');
     await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');

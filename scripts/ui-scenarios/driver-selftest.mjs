@@ -4,7 +4,7 @@
 // Browser's address bar). Pictures go to test-results/, not docs/.
 import { join } from 'node:path';
 import { repoRoot } from '../lib/paths.mjs';
-import { withWorkbench, clickActivityBar, clickTreeItem, runCommand, webviewFrame, typeInto, waitForText, screenshot, runScenario } from '../ui-driver.mjs';
+import { withWorkbench, clickActivityBar, clickTreeItem, runCommand, webviewFrame, typeInto, waitForText, screenshot, runScenario, QUICK_INPUT } from '../ui-driver.mjs';
 
 export default async function driverSelftest({ port } = {}) {
   await withWorkbench({ port }, async ({ page }) => {
@@ -16,7 +16,7 @@ export default async function driverSelftest({ port } = {}) {
     await waitForText(preview, 'Sample workspace');
 
     await runCommand(page, 'Simple Browser: Show');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
     await input.waitFor({ state: 'visible' });
     await input.fill('http://127.0.0.1:9/');
     await page.keyboard.press('Enter');

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
 import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
 import { makeTempDir } from '../lib/paths.mjs';
 import { openLogTab, promptWorker, sessionsRow, settleToast, startTwoDemos } from './lib/demo.mjs';
@@ -59,7 +59,7 @@ async function steps(page) {
     await promptWorker(page, 'Demo worker #2', 'ask: Merge my notes into main?');
     await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
     // The τ-style request's dialog (an extension asking) shows; dismissed, it still stands.
-    const pick = page.locator('.quick-input-widget');
+    const pick = page.locator(QUICK_INPUT);
     if (await pick.isVisible()) await page.keyboard.press('Escape');
     await page.locator('.part.activitybar .badge .badge-content', { hasText: '1' }).first().waitFor({ state: 'visible' });
     // The log beside it says what the row says (its chip once said "idle" here).

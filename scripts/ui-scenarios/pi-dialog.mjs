@@ -12,7 +12,7 @@ import { startMockLlm } from '../../test/fixtures/mock-llm.mjs';
 import { makePiAgentDir, removePiAgentDir } from '../../test/fixtures/pi-env.mjs';
 import { ensurePi1 } from '../ensure-workers.mjs';
 import { repoRoot } from '../lib/paths.mjs';
-import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame, QUICK_INPUT, quickInputClosed } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow, settleToast, startProfile, widenSideBar } from './lib/demo.mjs';
 
 const PROFILE = 'pi asking before writes';
@@ -28,7 +28,7 @@ export default async function piDialog({ port } = {}) {
     settings: { 'rpcWorkers.profiles': [{ name: PROFILE, dialect: 'pi', command: pi, args: ['-e', ext], model: 'mock/mock-1', env: { PI_CODING_AGENT_DIR: piDir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' } }] },
   });
   const { page } = wb;
-  const widget = page.locator('.quick-input-widget');
+  const widget = page.locator(QUICK_INPUT);
   const pickRow = (text) => widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
   try {
     await clickActivityBar(page, 'RPC Workers');
@@ -48,7 +48,7 @@ export default async function piDialog({ port } = {}) {
     const toast = page.locator('.notification-toast', { hasText: 'waits for your answer' });
     await toast.waitFor({ state: 'visible' });
     await page.keyboard.press('Escape');
-    await widget.waitFor({ state: 'hidden' });
+    await quickInputClosed(page);
     await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
     await settleToast(toast);
     // The row offers the question back (its inline bell), beside Abort and Stop.
@@ -76,7 +76,7 @@ export default async function piDialog({ port } = {}) {
     const secondToast = page.locator('.notification-toast', { hasText: /waits for your answer.*second\.txt/ });
     await secondToast.waitFor({ state: 'visible' });
     await page.keyboard.press('Escape');
-    await widget.waitFor({ state: 'hidden' });
+    await quickInputClosed(page);
     await log.locator('button[data-action="abort"]').click();
     await log.locator('.kind-end.end-aborted').last().waitFor({ state: 'visible', timeout: 10_000 });
     await sessionsRow(page, PROFILE).filter({ hasText: /idle|aborted/ }).waitFor({ state: 'visible' });

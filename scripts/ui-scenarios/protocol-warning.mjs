@@ -3,7 +3,7 @@
 // as a visible warning, as text, and the worker goes on working. Saves
 // docs/screenshots/protocol-warning.png.
 import { join } from 'node:path';
-import { launchWorkbench, clickActivityBar, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { launchWorkbench, clickActivityBar, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
 import { repoRoot } from '../lib/paths.mjs';
 import { answerInput, promptFromPalette, sessionsRow, widenSideBar } from './lib/demo.mjs';
 
@@ -18,10 +18,10 @@ export default async function protocolWarning({ port } = {}) {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 620);
     await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Start Worker' }).first().click();
-    const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Noisy demo' }).first();
+    const pick = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Noisy demo' }).first();
     await pick.waitFor({ state: 'visible' });
     await pick.click();
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'first task (optional)' }).waitFor({ state: 'visible' });
+    await page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: 'first task (optional)' }).waitFor({ state: 'visible' });
     await answerInput(page, '');
     await sessionsRow(page, 'Noisy demo').waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');

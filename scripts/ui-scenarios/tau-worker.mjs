@@ -8,7 +8,7 @@ import { startMockLlm } from '../../test/fixtures/mock-llm.mjs';
 import { makeTauHome, removeTauHome, tauOwnEnv } from '../../test/fixtures/tau-env.mjs';
 import { ensureTau } from '../ensure-workers.mjs';
 import { repoRoot } from '../lib/paths.mjs';
-import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
+import { clickActivityBar, launchWorkbench, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
 import { promptFromPalette, promptWorker, sessionsRow, startProfile, widenSideBar } from './lib/demo.mjs';
 
 export default async function tauWorker({ port } = {}) {
@@ -47,7 +47,7 @@ export default async function tauWorker({ port } = {}) {
     llm.script([{ text: 'I changed the parser as asked.' }]);
     // The turn is short: the extension's ask may take the prompt box's place before it closes.
     await promptWorker(page, 'τ with a review gate', 'Fix the parser', { next: 'Extension review_gate requires a response' });
-    const widget = page.locator('.quick-input-widget');
+    const widget = page.locator(QUICK_INPUT);
     await widget.locator('.quick-input-box input').fill('Looks right; keep the tests.');
     await screenshot(page, 'tau-request-field');
     await widget.locator('.quick-input-box input').press('Enter');

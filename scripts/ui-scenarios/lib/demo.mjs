@@ -1,6 +1,6 @@
 // Steps the demo scenarios share. In lib/ so that the driver, which runs every
 // scripts/ui-scenarios/*.mjs, does not take it for a scenario.
-import { clickActivityBar, clickTreeItem, runCommand, webviewFrame } from '../../ui-driver.mjs';
+import { clickActivityBar, clickTreeItem, runCommand, webviewFrame, QUICK_INPUT, quickInputClosed, openPalette } from '../../ui-driver.mjs';
 
 /** Open the sample workspace's src/hello.js from the Explorer and wait for its tab. */
 export async function openHelloJs(page) {
@@ -49,12 +49,12 @@ export function sessionsRow(page, text) {
  * at once (an agent's permission question), waited for instead of the widget closing.
  */
 export async function answerInput(page, text, { next } = {}) {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
   await input.waitFor({ state: 'visible' });
   await input.fill(text);
   await input.press('Enter');
-  if (next) await page.locator('.quick-input-widget .quick-input-title', { hasText: next }).waitFor({ state: 'visible' });
-  else await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  if (next) await page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: next }).waitFor({ state: 'visible' });
+  else await quickInputClosed(page);
 }
 
 /**
@@ -63,10 +63,9 @@ export async function answerInput(page, text, { next } = {}) {
  * place at once.)
  */
 export async function commandWithInput(page, title, inputTitle, text, answer = {}) {
-  const widget = page.locator('.quick-input-widget');
+  const widget = page.locator(QUICK_INPUT);
   const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
+  await openPalette(page);
   await input.fill(`>${title}`);
   await widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
   await input.press('Enter');
@@ -76,10 +75,9 @@ export async function commandWithInput(page, title, inputTitle, text, answer = {
 
 /** Start Worker from the palette, pick `profile`, and leave the optional first task empty. */
 export async function startProfile(page, profile) {
-  const widget = page.locator('.quick-input-widget');
+  const widget = page.locator(QUICK_INPUT);
   const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
+  await openPalette(page);
   await input.fill('>RPC Workers: Start Worker');
   // The exact entry, not "Start Worker from Agent Card" that the same words also match.
   const row = widget.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^RPC Workers: Start Worker$/ }) }).first();
@@ -100,10 +98,9 @@ export async function promptFromPalette(page, text, workerName = 'Demo worker', 
  * `answer.next`: a dialog that takes the InputBox's place at once (see answerInput).
  */
 export async function promptWorker(page, worker, text, answer = {}) {
-  const widget = page.locator('.quick-input-widget');
+  const widget = page.locator(QUICK_INPUT);
   const input = widget.locator('.quick-input-box input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
+  await openPalette(page);
   await input.fill('>RPC Workers: Prompt');
   const top = widget.locator('.quick-input-list .monaco-list-row.focused .label-name');
   await top.filter({ hasText: /^RPC Workers: Prompt$/ }).waitFor({ state: 'visible' });
@@ -156,12 +153,11 @@ export async function settleToast(toast) {
 
 /** Open a worker's log in an editor tab from its row and the palette; waits for the tab, not for its page. */
 export async function openLogTab(page, worker) {
-  const widget = page.locator('.quick-input-widget');
+  const widget = page.locator(QUICK_INPUT);
   const input = widget.locator('.quick-input-box input');
   // From the worker's row, as a person would (and so F1 reaches the workbench, not a webview).
   await sessionsRow(page, worker).click();
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
+  await openPalette(page);
   await input.fill('>RPC Workers: Open Log in Editor Tab');
   await widget.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ hasText: /^RPC Workers: Open Log in Editor Tab$/ }).waitFor({ state: 'visible' });
   await input.press('Enter');
