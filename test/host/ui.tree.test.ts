@@ -187,6 +187,79 @@ describe('UI Sessions tree', function () {
     }
   });
 
+  // Seen in code-server: a worker started, its reveal slow to land; the person clicked the first
+  // worker's row meanwhile, and the late reveal's selection took the log back to the new one.
+  it('a reveal the person overtook does not move the log: the selection it reports is ignored, and the person\'s row is selected again', async () => {
+    const states = [fakeState({ workerId: 'w-a' }), fakeState({ workerId: 'w-b' })];
+    const calls: string[] = [];
+    let hold: Promise<void> | undefined;
+    let shown: SessionNode[] = [];
+    let report: ((e: vscode.TreeViewSelectionChangeEvent<SessionNode>) => void) | undefined;
+    const view = {
+      visible: true,
+      get selection() { return shown; },
+      onDidChangeSelection: (f: (e: vscode.TreeViewSelectionChangeEvent<SessionNode>) => void) => {
+        report = f;
+        return { dispose() { report = undefined; } };
+      },
+      onDidChangeVisibility: () => ({ dispose() {} }),
+      dispose() {},
+      // As VS Code does: the row selected, and the new selection reported back before the reveal resolves.
+      async reveal(node: SessionNode) {
+        calls.push('workerId' in node ? node.workerId : '?');
+        if (hold) await hold;
+        shown = [node];
+        report?.({ selection: shown });
+      },
+    } as unknown as vscode.TreeView<SessionNode>;
+    const selection = new WorkerSelection();
+    const tree = new SessionsTree(fakeHost(states), selection, { createView: () => view });
+    try {
+      // A person's click on a row reports it (VS Code's own selection, not a reveal's): the log follows.
+      report?.({ selection: [{ kind: 'worker', workerId: 'w-a' }] });
+      assert.equal(selection.current, 'w-a');
+      // B is started and revealed; its reveal is held in flight while the person picks A.
+      let release!: () => void;
+      hold = new Promise((r) => (release = r));
+      selection.set('w-b');
+      const late = tree.reveal('w-b');
+      await waitFor(api, 'B\'s reveal in flight', () => calls.length === 1);
+      hold = undefined;
+      selection.set('w-a');
+      release();
+      await late;
+      await waitFor(api, 'A\'s row selected again', () => calls.length === 2);
+      assert.deepEqual(calls, ['w-b', 'w-a']);
+      assert.equal(selection.current, 'w-a', 'the late reveal took the log back to B');
+      assert.deepEqual(shown.map((n) => 'workerId' in n && n.workerId), ['w-a']);
+      // A reveal the person overtook before it was tried is not tried at all.
+      hold = new Promise((r) => (release = r));
+      const first = tree.reveal('w-b');
+      await waitFor(api, 'B\'s reveal in flight again', () => calls.length === 3);
+      const queued = tree.reveal('w-a');
+      selection.set('w-b');
+      hold = undefined;
+      release();
+      await Promise.all([first, queued]);
+      assert.deepEqual(calls, ['w-b', 'w-a', 'w-b'], 'the reveal of A, overtaken before it ran, was tried');
+      assert.equal(selection.current, 'w-b');
+    } finally {
+      tree.dispose();
+    }
+  });
+
+  it('a click on a worker\'s row selects it even where the tree already showed it selected (its item\'s command)', async () => {
+    const a = await startDemo(api, 'A');
+    const b = await startDemo(api, 'B');
+    const item = api.__ui.tree.getTreeItem({ kind: 'worker', workerId: a });
+    assert.deepEqual(item.command && { command: item.command.command, arguments: item.command.arguments }, { command: 'rpcWorkers.selectWorker', arguments: [a] });
+    assert.equal(api.__ui.selection.current, b, 'a start selects the new worker');
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    assert.equal(api.__ui.selection.current, a);
+    await vscode.commands.executeCommand('rpcWorkers.selectWorker', 'no-such-worker');
+    assert.equal(api.__ui.selection.current, a, 'a worker the host does not have was selected');
+  });
+
   it('a worker that left the tree is refused, not drawn as "(gone)", so revealing it as it leaves ends quietly', async () => {
     const states = [fakeState()];
     const tree = new SessionsTree(fakeHost(states), new WorkerSelection(), { createView: false });

@@ -92,6 +92,9 @@ export class Commands extends Disposable {
     reg(COMMANDS.openEventLogPanel, views.openEventLogPanel);
     reg(COMMANDS.showOutput, views.showOutput);
     reg(COMMANDS.copyPid, views.copyPid);
+    reg(COMMANDS.selectWorker, (id) => {
+      if (typeof id === 'string' && s.supervisor.list().some((w) => w.workerId === id)) s.selection.set(id);
+    });
   }
 
   /** The worker's name as lists show it; a stopped worker's too, never its internal id. */

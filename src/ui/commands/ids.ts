@@ -27,6 +27,12 @@ export const COMMANDS = {
   answerQuestions: 'rpcWorkers.answerQuestions',
   /** Internal: a host terminal's output in a VS Code terminal (the Event Log's Show in Terminal). */
   showHostTerminal: 'rpcWorkers.showHostTerminal',
+  /**
+   * Internal: a click on a worker's row in Sessions. A click on the row the tree already shows
+   * selected reports no selection change (its row can stay highlighted while a start moved the
+   * log to the new worker): the click itself says the person chose it.
+   */
+  selectWorker: 'rpcWorkers.selectWorker',
 } as const;
 
 /** The context keys `when` clauses read. */

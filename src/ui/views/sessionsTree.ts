@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
 import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { COMMANDS } from '../commands/ids';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -16,6 +17,8 @@ const TURNS_SHOWN = 10;
 const REFRESH_MS = 150;
 /** The waits before a reveal VS Code refused is tried again, in ms. */
 const REVEAL_RETRIES_MS = [50, 150];
+/** How long after a reveal lands the selection VS Code reports may still be that reveal's. */
+const REVEAL_ECHO_MS = 500;
 
 export type SessionNode =
   | { kind: 'worker'; workerId: string }
@@ -64,6 +67,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   readonly contributors: TreeContributor[] = [];
   private revealSeq = 0;
   private revealing = Promise.resolve();
+  /** The worker whose row should be selected: the one last revealed or chosen (see reveal()). */
+  private wanted: string | undefined;
+  /** The worker a reveal selected just now: VS Code reports that selection back (see reveal()). */
+  private revealed: string | undefined;
+  private revealedTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Something a contributor shows changed. */
   invalidate(): void {
@@ -103,10 +111,21 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
       else if (e.turn?.opens || e.turn?.ends || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
     })));
+    this._register(selection.onDidChange((id) => (this.wanted = id)));
+    this._register(toDisposable(() => clearTimeout(this.revealedTimer)));
     if (this.view) {
       this._register(this.view.onDidChangeSelection((e) => {
         const first = e.selection[0];
-        if (first && 'workerId' in first) this.selection.set(first.workerId);
+        if (!first || !('workerId' in first)) return;
+        // A reveal asked for before the person chose another worker lands late (VS Code is slow to
+        // take it under load): the selection it reports is not the person's. Theirs stands, and its
+        // row is selected again.
+        if (first.workerId === this.revealed && first.workerId !== this.wanted) {
+          this.revealed = undefined;
+          if (this.wanted) void this.reveal(this.wanted);
+          return;
+        }
+        this.selection.set(first.workerId);
       }));
     }
     this.snapshot();
@@ -119,10 +138,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
    * sidebar log follows) moved back to it. And VS Code refuses a reveal while its view still holds
    * rows of workers that left (it asks for their items, which getTreeItem refuses), until its own
    * refresh: the reveal of a worker started just after others stopped failed so, its row left
-   * unselected. It is tried again a few times (REVEAL_RETRIES_MS).
+   * unselected. It is tried again a few times (REVEAL_RETRIES_MS). One the person has overtaken
+   * (chosen another worker meanwhile: a click, the log's picker) is not tried, and if it was in
+   * flight, the selection it makes does not move the log (see the constructor).
    */
   reveal(workerId: string): Promise<void> {
     this.refresh.flush();
+    this.wanted = workerId;
     const seq = ++this.revealSeq;
     const run = async () => {
       const view = this.view;
@@ -134,14 +156,18 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         for (const wait of [0, ...REVEAL_RETRIES_MS]) {
           if (wait) await new Promise((r) => setTimeout(r, wait));
           const node = this.nodes.get(workerId);
-          if (!node || hidden || !view.visible || seq !== this.revealSeq) return;
+          if (!node || hidden || !view.visible || seq !== this.revealSeq || this.wanted !== workerId) return;
           try {
             const s = this.states.get(workerId);
+            this.revealed = workerId;
+            clearTimeout(this.revealedTimer);
             // Opened when another room has something under it (a worktree's changes).
             await view.reveal(node, { select: true, focus: false, expand: s ? this.extChildren(s, node).length > 0 : false });
             return;
           } catch {
             // Refused (tried again), or the worker left meanwhile (getTreeItem refused it).
+          } finally {
+            this.revealedTimer = setTimeout(() => (this.revealed = undefined), REVEAL_ECHO_MS);
           }
         }
       } finally {
@@ -247,6 +273,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     item.contextValue = workerContextValue(s);
     item.tooltip = workerTooltip(s);
     item.accessibilityInformation = { label: `${label}, ${workerDescription(s)}` };
+    item.command = { command: COMMANDS.selectWorker, title: 'Show Its Log', arguments: [s.workerId] };
     for (const c of this.contributors) c.decorate?.(s, item);
     return item;
   }
