@@ -67,8 +67,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   readonly contributors: TreeContributor[] = [];
   private revealSeq = 0;
   private revealing = Promise.resolve();
-  /** The worker whose row should be selected: the one last revealed or chosen (see reveal()). */
-  private wanted: string | undefined;
   /** The worker a reveal selected just now: VS Code reports that selection back (see reveal()). */
   private revealed: string | undefined;
   private revealedTimer: ReturnType<typeof setTimeout> | undefined;
@@ -111,7 +109,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       if (e.type.startsWith('tool_execution_') && e.type !== 'tool_execution_update') this.refresh.schedule();
       else if (e.turn?.opens || e.turn?.ends || e.type === 'agent_end' || e.type === 'guard_violation') this.refresh.schedule();
     })));
-    this._register(selection.onDidChange((id) => (this.wanted = id)));
     this._register(toDisposable(() => clearTimeout(this.revealedTimer)));
     if (this.view) {
       this._register(this.view.onDidChangeSelection((e) => {
@@ -120,9 +117,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         // A reveal asked for before the person chose another worker lands late (VS Code is slow to
         // take it under load): the selection it reports is not the person's. Theirs stands, and its
         // row is selected again.
-        if (first.workerId === this.revealed && first.workerId !== this.wanted) {
+        const wanted = this.selection.current;
+        if (first.workerId === this.revealed && first.workerId !== wanted) {
           this.revealed = undefined;
-          if (this.wanted) void this.reveal(this.wanted);
+          if (wanted) void this.reveal(wanted);
           return;
         }
         this.selection.set(first.workerId);
@@ -144,7 +142,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
    */
   reveal(workerId: string): Promise<void> {
     this.refresh.flush();
-    this.wanted = workerId;
+    this.selection.set(workerId);
     const seq = ++this.revealSeq;
     const run = async () => {
       const view = this.view;
@@ -156,7 +154,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         for (const wait of [0, ...REVEAL_RETRIES_MS]) {
           if (wait) await new Promise((r) => setTimeout(r, wait));
           const node = this.nodes.get(workerId);
-          if (!node || hidden || !view.visible || seq !== this.revealSeq || this.wanted !== workerId) return;
+          if (!node || hidden || !view.visible || seq !== this.revealSeq || this.selection.current !== workerId) return;
           try {
             const s = this.states.get(workerId);
             this.revealed = workerId;
