@@ -12,7 +12,7 @@
 // (events/workerLine.ts decides, for the history too).
 import type { AgentEvent, TurnStamp } from '../events/agentEvent';
 import { approxChars } from '../events/cutEvent';
-import { BLOCK_BYTES, EventBlocks, type BlockCodec } from './eventBlocks';
+import { BLOCK_BYTES, EventBlocks, type BlockCodec, type BlockWait } from './eventBlocks';
 
 /** The blocks may hold this (packed, plus raw at their full size), then older events give way before the count bound. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -35,8 +35,8 @@ export interface EventStoreOptions {
   maxObjectChars?: number;
   /** Packs and unpacks the blocks (brotli by default; a test gives a failing one). */
   codec?: BlockCodec;
-  /** How long sealed blocks wait before they are packed (eventBlocks.ts). */
-  wait?: { quietMs: number; maxWaitMs: number };
+  /** How long sealed blocks wait before they are packed, and the spare block is kept at rest (eventBlocks.ts). */
+  wait?: BlockWait;
 }
 
 export class EventStore {
