@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpCodec, AcpState, updateEvent } from '../../src/core/wire/acp';
+import { unfenced } from '../../src/core/wire/acpEvents';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { LogModel } from '../../src/webview/model';
@@ -181,6 +182,28 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     assert.equal(end('```\n\n```'), undefined, 'an empty block is no output');
     // Not one whole block: as sent.
     for (const text of ['before\n```\nx\n```', '```\na\n```\nafter\n```\nb\n```', '```js\nunclosed', '``` inline ```', '```\n```\nx\n```']) assert.deepEqual(end(text), { output: text }, text);
+  });
+
+  it('unwraps exactly what the regular expression it replaced unwrapped, on 20,000 made-up texts', () => {
+    // The reading it replaced (a lazy body tried character by character), kept here as the reference.
+    const FENCED = /^(`{3,})[^`\n]*\n([\s\S]*?)\n?\1[ \t]*$/;
+    const reference = (text: string) => {
+      if (!text.startsWith('```')) return text;
+      const m = FENCED.exec(text);
+      return m && !new RegExp(`^${m[1]}`, 'm').test(m[2]) ? m[2] : text;
+    };
+    const pieces = ['```', '````', '`', '\n', '\r', '\u2028', ' ', '\t', 'a', 'console', '```\n', '\n```', '\n````'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let unwrapped = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = next() < 0.8 ? pieces[Math.floor(next() * 2)] : '';
+      for (let k = Math.floor(next() * 9); k > 0; k--) text += pieces[Math.floor(next() * pieces.length)];
+      const expected = reference(text);
+      assert.equal(unfenced(text), expected, JSON.stringify(text));
+      if (expected !== text) unwrapped++;
+    }
+    assert.ok(unwrapped > 500, `${unwrapped} of the texts were one whole block`);
   });
 
   it('a command that exited non-zero is a failed call where the agent says the exit only in rawOutput (OpenCode, Copilot)', () => {
