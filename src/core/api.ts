@@ -133,7 +133,8 @@ export interface Supervisor {
   events(workerId: string): AgentEvent[];
   /**
    * Resolves when the worker's event store has packed every block it sealed (they are packed off
-   * the main thread): for the memory bench and tests. Optional so that wrappers need not forward it.
+   * the main thread) and let go of the block it keeps for a stream's next (a couple of seconds at
+   * rest): the store as it stays, for the memory bench. Optional so that wrappers need not forward it.
    */
   eventsPacked?(workerId: string): Promise<void>;
   onEvent(listener: EventListener): () => void;

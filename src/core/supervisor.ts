@@ -82,7 +82,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     stop,
     stopAll: () => Promise.all([...workers.keys()].map(stop)),
     events: (workerId: string) => get(workerId)?.events.toArray() ?? [],
-    eventsPacked: async (workerId: string) => get(workerId)?.events.blocks.idle(),
+    eventsPacked: async (workerId: string) => get(workerId)?.events.blocks.rested(),
     onEvent: (listener) => subscribe(eventListeners, listener),
     onState: (listener) => subscribe(stateListeners, listener),
     onOutput: (listener) => subscribe(outputListeners, listener),

@@ -101,6 +101,7 @@ export class EventBlocks {
   /** A packed block's raw bytes, kept to be the next open block (counted in `bytes`). */
   private spare: Buffer | undefined;
   private idleWaiters: (() => void)[] = [];
+  private restWaiters: (() => void)[] = [];
   private quiet: NodeJS.Timeout | undefined;
   private rest: NodeJS.Timeout | undefined;
 
@@ -167,6 +168,12 @@ export class EventBlocks {
   idle(): Promise<void> {
     if (this.packing === 0 && this.waiting.length === 0 && this.toPack.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Resolves once idle and the spare is let go (SPARE_REST_MS at rest): the blocks as they stay (the memory bench, tests). */
+  async rested(): Promise<void> {
+    await this.idle();
+    if (this.spare) await new Promise<void>((resolve) => this.restWaiters.push(resolve));
   }
 
   /** Seals the open block now, so that it is packed (tests). */
@@ -250,6 +257,7 @@ export class EventBlocks {
       if (!this.spare || this.quiet || this.packing > 0) return;
       this.storedBytes -= this.spare.length;
       this.spare = undefined;
+      for (const resolve of this.restWaiters.splice(0)) resolve();
     };
     const ms = this.wait.spareRestMs ?? SPARE_REST_MS;
     if (ms <= 0) return drop();
