@@ -176,6 +176,23 @@ describe('EventStore blocks', () => {
     assert.deepStrictEqual(store.toArray(), pushed);
   });
 
+  it('rested() also resolves when a new block took the spare and none came back', async () => {
+    const { gate, store, pushed } = gatedStore(100_000, 64 * 1024, { quietMs: 1, maxWaitMs: MAX_WAIT_MS, spareRestMs: 20 });
+    pushAll(store, 0, 200, pushed);
+    await packAll(store, gate);
+    let done = false;
+    const rested = store.blocks.rested().then(() => (done = true));
+    // Past idle(): rested() now waits on the spare.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(done, false, 'a spare is held');
+    // A new block takes the spare; its own packing fails, so it stays raw and no spare comes back.
+    const first = store.blocks.current;
+    while (store.blocks.current === first) pushAll(store, pushed.length, pushed.length + 1, pushed);
+    await packAll(store, gate, 'fail');
+    await rested;
+    assert.deepStrictEqual(store.toArray(), pushed);
+  });
+
   it('a worker that says little keeps little: the first blocks are small', () => {
     const store = new EventStore(10_000, decode);
     pushAll(store, 0, 10, []);

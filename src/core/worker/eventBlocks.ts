@@ -170,10 +170,14 @@ export class EventBlocks {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Resolves once idle and the spare is let go (SPARE_REST_MS at rest): the blocks as they stay (the memory bench, tests). */
+  /** Resolves once idle with no spare held (let go after SPARE_REST_MS at rest, or taken by a new block): the blocks as they stay (the memory bench, tests). */
   async rested(): Promise<void> {
-    await this.idle();
-    if (this.spare) await new Promise<void>((resolve) => this.restWaiters.push(resolve));
+    for (;;) {
+      await this.idle();
+      if (!this.spare) return;
+      // Idle with a spare: the rest timer is running; whatever it finds, look again after it.
+      await new Promise<void>((resolve) => this.restWaiters.push(resolve));
+    }
   }
 
   /** Seals the open block now, so that it is packed (tests). */
@@ -254,9 +258,10 @@ export class EventBlocks {
     }
     const drop = () => {
       this.rest = undefined;
-      if (!this.spare || this.quiet || this.packing > 0) return;
-      this.storedBytes -= this.spare.length;
-      this.spare = undefined;
+      if (this.spare && !this.quiet && this.packing === 0) {
+        this.storedBytes -= this.spare.length;
+        this.spare = undefined;
+      }
       for (const resolve of this.restWaiters.splice(0)) resolve();
     };
     const ms = this.wait.spareRestMs ?? SPARE_REST_MS;
