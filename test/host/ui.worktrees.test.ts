@@ -14,8 +14,12 @@ import { extensionApi, stopAll, waitFor } from './ui.support';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
+/** The temp folders made, removed once the suite's workers are stopped. */
+const made: string[] = [];
+
 function makeRepo(): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rpcw-wt-')));
+  made.push(root);
   const repo = path.join(root, 'repo');
   fs.mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');
@@ -34,6 +38,9 @@ describe('UI worktrees', function () {
   afterEach(async () => {
     await stopAll();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(() => {
+    for (const root of made.splice(0)) fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('a workspace that is not a git repository: the option is off and says why', async () => {

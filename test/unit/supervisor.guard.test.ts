@@ -140,19 +140,24 @@ describe('guarded workers through the host', function () {
   });
 
   it('audits a τ worker: a write outside the workspace is flagged and its turn aborted', async () => {
-    const outside = path.join(mkdtempSync(path.join(tmpdir(), 'rpcw-outside-')), 'x.txt');
-    const started = await supervisor.start({ ...fakeSpec('tau', ['--tool-delay-ms', '500']), cwd: ws, guard: true });
-    if (started.status !== 'started') return assert.fail(started.error);
-    const violation = waitFor(supervisor, started.workerId, ofType('guard_violation'));
-    const ended = waitFor(supervisor, started.workerId, ofType('agent_end'));
-    await supervisor.prompt(started.workerId, `tool write ${JSON.stringify({ path: outside, content: 'y' })}`);
-    const v = await violation;
-    assert.match(v.error ?? '', /write/);
-    assert.equal((await ended).end_reason, 'aborted');
-    assert.equal(existsSync(outside), false, 'the aborted call must not have written');
-    const s = supervisor.state(started.workerId);
-    if (s.status === 'not_found') return assert.fail('gone');
-    assert.ok(s.state.turns[0].tools[0].violation);
+    const outsideDir = mkdtempSync(path.join(tmpdir(), 'rpcw-outside-'));
+    const outside = path.join(outsideDir, 'x.txt');
+    try {
+      const started = await supervisor.start({ ...fakeSpec('tau', ['--tool-delay-ms', '500']), cwd: ws, guard: true });
+      if (started.status !== 'started') return assert.fail(started.error);
+      const violation = waitFor(supervisor, started.workerId, ofType('guard_violation'));
+      const ended = waitFor(supervisor, started.workerId, ofType('agent_end'));
+      await supervisor.prompt(started.workerId, `tool write ${JSON.stringify({ path: outside, content: 'y' })}`);
+      const v = await violation;
+      assert.match(v.error ?? '', /write/);
+      assert.equal((await ended).end_reason, 'aborted');
+      assert.equal(existsSync(outside), false, 'the aborted call must not have written');
+      const s = supervisor.state(started.workerId);
+      if (s.status === 'not_found') return assert.fail('gone');
+      assert.ok(s.state.turns[0].tools[0].violation);
+    } finally {
+      rmSync(outsideDir, { recursive: true, force: true });
+    }
   });
 
   it('audits a τ write to a symlink outside that points inside: τ replaces the link, so it is a write outside', async () => {

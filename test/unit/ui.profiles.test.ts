@@ -61,20 +61,24 @@ describe('ui profiles', () => {
 
   it('finds an executable in the workspace node_modules/.bin before PATH, and skips what is not executable', () => {
     const root = mkdtempSync(join(tmpdir(), 'ui-profiles-'));
-    const ws = join(root, 'ws');
-    const bin = join(ws, 'node_modules', '.bin');
-    const onPath = join(root, 'path');
-    mkdirSync(bin, { recursive: true });
-    mkdirSync(onPath);
-    writeFileSync(join(onPath, 'pi'), '#!/bin/sh\n');
-    chmodSync(join(onPath, 'pi'), 0o755);
-    assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(onPath, 'pi'));
-    writeFileSync(join(bin, 'pi'), '#!/bin/sh\n');
-    chmodSync(join(bin, 'pi'), 0o644);
-    if (process.getuid?.() !== 0) assert.equal(findExecutable('pi', [bin]), null, 'a non-executable file was taken');
-    chmodSync(join(bin, 'pi'), 0o755);
-    assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(bin, 'pi'));
-    assert.equal(findExecutable('nope', searchDirs([ws], onPath)), null);
+    try {
+      const ws = join(root, 'ws');
+      const bin = join(ws, 'node_modules', '.bin');
+      const onPath = join(root, 'path');
+      mkdirSync(bin, { recursive: true });
+      mkdirSync(onPath);
+      writeFileSync(join(onPath, 'pi'), '#!/bin/sh\n');
+      chmodSync(join(onPath, 'pi'), 0o755);
+      assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(onPath, 'pi'));
+      writeFileSync(join(bin, 'pi'), '#!/bin/sh\n');
+      chmodSync(join(bin, 'pi'), 0o644);
+      if (process.getuid?.() !== 0) assert.equal(findExecutable('pi', [bin]), null, 'a non-executable file was taken');
+      chmodSync(join(bin, 'pi'), 0o755);
+      assert.equal(findExecutable('pi', searchDirs([ws], onPath)), join(bin, 'pi'));
+      assert.equal(findExecutable('nope', searchDirs([ws], onPath)), null);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('a configured ACP profile for a known agent keeps its defaults unless it says otherwise (a profile that only adds IS_SANDBOX=1 still asks)', () => {
