@@ -2,7 +2,7 @@
 // and Gemini do) as a person meets it: Start Worker from a profile, a prompt whose edit comes up
 // as a question with the change in the diff editor beside it while the Sessions view says the
 // worker needs input, the answer, then a long command aborted. Saves docs/screenshots/acp-*.png.
-import { screenshot, runScenario, QUICK_INPUT } from '../ui-driver.mjs';
+import { screenshot, runScenario, QUICK_INPUT, openPalette } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow } from './lib/demo.mjs';
 import { startFakeAcp } from './lib/fakeAcp.mjs';
 
@@ -30,8 +30,7 @@ export default async function acpApproval({ port } = {}) {
     await promptFromPalette(page, 'shell: echo working; sleep 30', PROFILE, { next: 'asks:' });
     await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Allow once' }).first().click();
     await log.locator('.kind-tool.tool-running').waitFor({ state: 'visible' });
-    await page.keyboard.press('F1');
-    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    const input = await openPalette(page);
     await input.fill('>RPC Workers: Abort Turn');
     await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row.focused .label-name`).filter({ hasText: /^RPC Workers: Abort Turn$/ }).waitFor({ state: 'visible' });
     await input.press('Enter');
