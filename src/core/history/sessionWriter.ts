@@ -20,6 +20,12 @@ export interface SessionSnapshot {
   workerVersion: string | null;
 }
 
+/** Lines queued for one write: a batch's bytes, and how many lines they are. */
+interface Batch {
+  bytes: Buffer;
+  lines: number;
+}
+
 const NL = 0x0a;
 const NEWLINE = Buffer.from('\n');
 /** A batch starts this small (most sessions write a few events a tick) and doubles while it fills, to this. */
@@ -29,11 +35,13 @@ const MAX_BATCH_BYTES = 256 * 1024;
 const MAX_SPARE = 16;
 
 export class SessionWriter {
-  /** Full batches, oldest first, and the one being filled. */
-  private pending: Buffer[] = [];
+  /** Full batches, oldest first, each with its number of lines, and the one being filled. */
+  private pending: Batch[] = [];
   // Never from Node's shared pool (allocUnsafeSlow), so that a written batch's whole memory is its own to take again.
   private batch: Buffer = Buffer.allocUnsafeSlow(FIRST_BATCH_BYTES);
   private batchAt = 0;
+  /** Lines in the batch being filled: counted as they go in, so that a write need not look for them. */
+  private batchLines = 0;
   /**
    * Written batches' memory, taken again by the next ones: a new batch per write left the
    * collector tens of megabytes of buffers a second to account for under a flood.
@@ -119,6 +127,7 @@ export class SessionWriter {
       this.batch[at] = 0x7d; // }
       this.batch[at + 1] = NL;
     }
+    this.batchLines++;
     this.queued++;
   }
 
@@ -150,11 +159,12 @@ export class SessionWriter {
   private seal(): void {
     if (this.batchAt === 0) return;
     const full = this.batchAt > this.batch.length / 2;
-    this.pending.push(this.batch.subarray(0, this.batchAt));
+    this.pending.push({ bytes: this.batch.subarray(0, this.batchAt), lines: this.batchLines });
     const bytes = full ? Math.min(this.batch.length * 2, MAX_BATCH_BYTES) : this.batch.length;
     const i = this.spare.findIndex((b) => b.length >= bytes);
     this.batch = i === -1 ? Buffer.allocUnsafeSlow(bytes) : this.spare.splice(i, 1)[0];
     this.batchAt = 0;
+    this.batchLines = 0;
   }
 
   /**
@@ -203,7 +213,7 @@ export class SessionWriter {
       this.pending = [];
       this.queued = 0;
       await this.writeBatches(batches);
-      for (const batch of batches) this.recycle(batch);
+      for (const batch of batches) this.recycle(batch.bytes);
       written += batches.length;
     }
     // As many spare batches as this pump wrote, the largest: a flood keeps its batches, a quiet worker lets them go.
@@ -218,37 +228,43 @@ export class SessionWriter {
    * flood queued 30 MB). They are cut after the line with which the file reaches half the bound,
    * and the file rotated there, so a slow disk (a long queue) cannot overshoot it.
    */
-  private async writeBatches(batches: Buffer[]): Promise<void> {
+  private async writeBatches(batches: Batch[]): Promise<void> {
     const half = this.limits.maxSessionBytes / 2;
     let group: Buffer[] = [];
     let bytes = 0;
+    let lines = 0;
     const flush = async () => {
       if (bytes === 0) return;
-      await this.writeLines(group, bytes);
+      await this.writeLines(group, bytes, lines);
       group = [];
       bytes = 0;
+      lines = 0;
       if (this.current.bytes >= half) await this.rotate();
     };
     for (const batch of batches) {
-      let rest = batch;
+      let rest = batch.bytes;
+      let restLines = batch.lines;
       while (rest.length > 0) {
         const room = half - this.current.bytes - bytes;
         const lf = room <= rest.length ? rest.indexOf(NL, Math.max(0, room - 1)) : -1;
         const piece = lf === -1 ? rest : rest.subarray(0, lf + 1);
+        // Only a batch cut where the file rotates has its lines counted by looking for them.
+        const pieceLines = lf === -1 ? restLines : countLinesOf([piece]);
         rest = rest.subarray(piece.length);
+        restLines -= pieceLines;
         group.push(piece);
         bytes += piece.length;
+        lines += pieceLines;
         if (lf !== -1 || bytes >= this.limits.maxWriteBytes) await flush();
       }
     }
     await flush();
   }
 
-  /** `pieces`, whole lines end to end (`total` bytes), appended to the events file. */
-  private async writeLines(pieces: Buffer[], total: number): Promise<void> {
+  /** `pieces`, `count` whole lines end to end (`total` bytes), appended to the events file. */
+  private async writeLines(pieces: Buffer[], total: number, count: number): Promise<void> {
     const bufs = this.tornTail ? [NEWLINE, ...pieces] : pieces;
     const size = this.tornTail ? total + 1 : total;
-    const count = countLinesOf(pieces);
     let offset = 0;
     try {
       this.fd ??= await new Promise<number>((resolve, reject) => open(this.eventsFile, 'a', 0o600, (error, fd) => (error ? reject(error) : resolve(fd))));
@@ -295,8 +311,11 @@ export class SessionWriter {
     const now = Date.now();
     const prior = this.meta.evictedEvents;
     this.meta.evictedEvents = {
-      events: (prior?.events ?? 0) + dropped.events, bytes: (prior?.bytes ?? 0) + dropped.bytes, times: (prior?.times ?? 0) + 1,
-      firstAt: prior?.firstAt ?? now, lastAt: now,
+      events: (prior?.events ?? 0) + dropped.events,
+      bytes: (prior?.bytes ?? 0) + dropped.bytes,
+      times: (prior?.times ?? 0) + 1,
+      firstAt: prior?.firstAt ?? now,
+      lastAt: now,
     };
     await this.writeMeta();
   }
