@@ -373,6 +373,7 @@ export class Worker {
     this.cancelQuestions('the worker exited');
     this.exitWork = this.terminals.endAll('exit').catch(() => {});
     this.files.ended();
+    this.sessions.ended();
     const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
     this.status.set(status, () => {
       this.resync.dispose();
