@@ -78,4 +78,13 @@ describe('ACP usage readouts', () => {
     assert.equal(seen.reads, 0);
     assert.deepEqual(seen.said, []);
   });
+
+  it('a readout read from the output after the exit starts no read (the output can outlast the exit)', async () => {
+    const { sessions, seen } = sessionsWithUsage();
+    sessions.ended();
+    sessions.usageUpdated();
+    mock.timers.tick(USAGE_READ_MS * 10);
+    await settle();
+    assert.equal(seen.reads, 0);
+  });
 });

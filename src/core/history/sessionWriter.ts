@@ -35,7 +35,7 @@ const MAX_BATCH_BYTES = 256 * 1024;
 const MAX_SPARE = 16;
 
 export class SessionWriter {
-  /** Full batches, oldest first, each with its number of lines, and the one being filled. */
+  /** Full batches, oldest first, each with its number of lines (the one being filled is `batch`). */
   private pending: Batch[] = [];
   // Never from Node's shared pool (allocUnsafeSlow), so that a written batch's whole memory is its own to take again.
   private batch: Buffer = Buffer.allocUnsafeSlow(FIRST_BATCH_BYTES);
@@ -248,7 +248,7 @@ export class SessionWriter {
         const room = half - this.current.bytes - bytes;
         const lf = room <= rest.length ? rest.indexOf(NL, Math.max(0, room - 1)) : -1;
         const piece = lf === -1 ? rest : rest.subarray(0, lf + 1);
-        // Only a batch cut where the file rotates has its lines counted by looking for them.
+        // Only the piece before a cut (where the file reaches half its bound) is counted by looking; the rest by subtraction.
         const pieceLines = lf === -1 ? restLines : countLinesOf([piece]);
         rest = rest.subarray(piece.length);
         restLines -= pieceLines;

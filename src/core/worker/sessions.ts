@@ -26,7 +26,7 @@ export interface SessionSite {
   output(text: string): void;
 }
 
-/** How long after the agent's usage readout it is read (the state shows it): readouts in between are read with it. */
+/** How long after the first readout not yet read the usage is read (the state shows it): readouts in between are read with it. */
 export const USAGE_READ_MS = 100;
 
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
@@ -62,6 +62,8 @@ export class WorkerSessions {
   private usageAsked = 0;
   /** The read that the agent's latest usage readouts wait for (USAGE_READ_MS). */
   private usageTimer: NodeJS.Timeout | null = null;
+  /** The worker exited: readouts still being read from its output start no read. */
+  private gone = false;
 
   constructor(private readonly site: SessionSite) {}
 
@@ -103,25 +105,27 @@ export class WorkerSessions {
 
   /**
    * The agent sent its usage (ACP's usage_update): read USAGE_READ_MS later, with whatever else
-   * came meanwhile, so that the last readout is always read. claude-agent-acp's turns carry one
+   * came meanwhile, so that the last readout is read (and the turn's end reads it again).
+   * claude-agent-acp's turns carry one
    * in about every third line; a read each (a bounded request and a state change for every
    * listener) cost the host 0.44 µs of main thread per event at its real pace.
    */
   usageUpdated(): void {
-    if (this.usageTimer) return;
+    if (this.usageTimer || this.gone) return;
     this.usageTimer = setTimeout(() => {
       this.usageTimer = null;
       void this.refreshUsage();
     }, USAGE_READ_MS);
   }
 
-  /** The worker exited: a read still due is not made. */
+  /** The worker exited: a read still due is not made, nor one for a readout read from its output after. */
   ended(): void {
+    this.gone = true;
     if (this.usageTimer) clearTimeout(this.usageTimer);
     this.usageTimer = null;
   }
 
-  /** The worker's own accounting, asked once a turn settled; a newer answer wins over an older one. */
+  /** The worker's own accounting, asked when a turn settles and after the agent's readouts; a newer answer wins over an older one. */
   async refreshUsage(): Promise<void> {
     const verbs = this.verbs;
     if (!verbs) return;
@@ -132,7 +136,7 @@ export class WorkerSessions {
       this.usage = usage;
       this.site.changed();
     } catch (error) {
-      // A worker without the verb has no usage to show; any other failure is said once per turn.
+      // A worker without the verb has no usage to show; any other failure is said.
       if (!(error instanceof Unsupported)) this.site.output(`could not read the worker's token usage: ${(error as Error).message}`);
     }
   }

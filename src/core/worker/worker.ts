@@ -292,7 +292,7 @@ export class Worker {
     this.files.observe(event);
     this.terminals.observe(event);
     if (this.launch.audit && !event.replayed) this.auditLater.see(event);
-    // The agent's usage readout (ACP) is its session's accounting, read as it comes.
+    // The agent's usage readout (ACP) is its session's accounting, read within 100 ms (sessions.ts).
     if (event.type === 'usage_update') this.sessions.usageUpdated();
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
