@@ -57,6 +57,7 @@ function slimValue(value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (typeof value === 'string') return value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}… [${value.length - MAX_FIELD_CHARS} more characters not shown]` : value;
   if (typeof value !== 'object') return value;
+  if (boundOf(value) <= MAX_FIELD_CHARS) return value;
   let json: string;
   try {
     json = JSON.stringify(value);
@@ -66,6 +67,62 @@ function slimValue(value: unknown): unknown {
   if (json === undefined) return undefined;
   if (json.length <= MAX_FIELD_CHARS) return value;
   return { truncated: true, preview: `${json.slice(0, MAX_FIELD_CHARS)}…`, chars: json.length };
+}
+
+/** Deeper than this, jsonBound leaves it to JSON.stringify (which also finds a cycle). */
+const BOUND_DEPTH = 32;
+
+/**
+ * At least the length of JSON.stringify(value), counted without making the string, and given up
+ * (Infinity) once past `limit`: an event's object fields (an id, a usage readout, a tool's
+ * arguments) are nearly all far under the cut, and stringifying each one to learn that cost the
+ * log about 0.7 µs an event. A string counts 6 per character (the longest escape), a number 25;
+ * what is not plain data (a class, a Date, a toJSON, a BigInt) counts as past it, so that
+ * JSON.stringify decides it as before.
+ */
+function jsonBound(value: unknown, limit: number, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return 2 + 6 * value.length;
+    case 'number':
+      return 25;
+    case 'boolean':
+      return 5;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      // Left out of an object, null in an array.
+      return 4;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth >= BOUND_DEPTH) return Infinity;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      let n = 2;
+      if (Array.isArray(value)) {
+        if (proto !== Array.prototype) return Infinity;
+        for (let i = 0; i < value.length && n <= limit; i++) n += 1 + jsonBound(value[i], limit - n, depth + 1);
+        return n;
+      }
+      if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return Infinity;
+      const o = value as Record<string, unknown>;
+      for (const key in o) {
+        n += 4 + 6 * key.length + jsonBound(o[key], limit - n, depth + 1);
+        if (n > limit) return n;
+      }
+      return n;
+    }
+    default:
+      return Infinity;
+  }
+}
+
+/** jsonBound of a field; a getter that throws leaves it to JSON.stringify, which says so. */
+function boundOf(value: object): number {
+  try {
+    return jsonBound(value, MAX_FIELD_CHARS, 0);
+  } catch {
+    return Infinity;
+  }
 }
 
 /** The event as the webview gets it: transcripts dropped, big fields cut to a preview. */

@@ -30,4 +30,59 @@ describe('ui webview protocol', () => {
     assert.match(String(e.delta), /more characters not shown\]$/);
     assert.equal(hostMessageSchema.safeParse({ type: 'events', workerId: 'w', events: [e] }).success, true);
   });
+
+  it('slimEvent decides each field as stringifying it whole did, on 20,000 made-up events', () => {
+    // The rule before the bound (messages.ts, jsonBound): every object field stringified.
+    const before = (v: unknown): unknown => {
+      let json: string;
+      try {
+        json = JSON.stringify(v);
+      } catch {
+        return '[not serializable]';
+      }
+      if (json === undefined) return undefined;
+      return json.length <= MAX_FIELD_CHARS ? v : { truncated: true, preview: `${json.slice(0, MAX_FIELD_CHARS)}…`, chars: json.length };
+    };
+    let seed = 24;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+    // Strings around the cut, with characters JSON escapes to 2 or 6 (a quote, a control, a lone surrogate).
+    let nodes = 0;
+    const str = () => pick(['"', '\\', '\u0001', '\ud800', 'é', 'x', 'a b']).repeat(pick([0, 1, 10, 1000, 5000, 5462, 6000, 16000, MAX_FIELD_CHARS / 2, MAX_FIELD_CHARS - 2]));
+    // An event of at most about 60 values, so that the 20,000 stay small.
+    const value = (depth: number): unknown => {
+      const kind = depth > 40 || ++nodes > 60 ? 0 : Math.floor(rnd() * 12);
+      switch (kind) {
+        case 0: return pick([1, -1.7976931348623157e308, 5e-324, NaN, 0, true, false, null, undefined]);
+        case 1: case 2: return str();
+        case 3: case 4: return Array.from({ length: pick([0, 1, 3, 40]) }, () => value(depth + 1));
+        case 5: case 6: case 7: return Object.fromEntries(Array.from({ length: pick([0, 1, 3, 40]) }, (_, i) => [pick(['k', 'key"', 'é', 'long'.repeat(50)]) + i, value(depth + 1)]));
+        case 8: return pick([new Date(0), { toJSON: () => 'x'.repeat(MAX_FIELD_CHARS + 1) }, { toJSON: () => undefined }, new Map(), [1n], () => 1, Symbol('s')]);
+        case 9: {
+          const cycle: Record<string, unknown> = { a: value(depth + 1) };
+          cycle.self = pick([cycle, [cycle], { deeper: { still: cycle } }]);
+          return cycle;
+        }
+        case 10: return Object.assign(Object.create(null) as object, { n: value(depth + 1) });
+        default: {
+          let deep: unknown = value(depth + 1);
+          for (let i = 0; i < pick([10, 33, 100]); i++) deep = pick([[deep], { d: deep }]);
+          return deep;
+        }
+      }
+    };
+    let cut = 0;
+    for (let i = 0; i < 20_000; i++) {
+      nodes = 0;
+      const v = value(0);
+      // What the bound decides is an object's fields; other values go by the rules they had.
+      if (typeof v !== 'object' || v === null) continue;
+      const got = slimEvent({ type: 'x', timestamp: 1, v } as Parameters<typeof slimEvent>[0]).v;
+      const want = before(v);
+      if (want !== v) cut++;
+      if (typeof want === 'object' && want !== null && 'truncated' in want) assert.deepEqual(got, want, `event ${i}`);
+      else assert.equal(got, want, `event ${i}`);
+    }
+    assert.ok(cut > 500, `fields cut or not serialisable: ${cut}`);
+  });
 });
