@@ -57,7 +57,11 @@ function slimValue(value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (typeof value === 'string') return value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}… [${value.length - MAX_FIELD_CHARS} more characters not shown]` : value;
   if (typeof value !== 'object') return value;
-  if (boundOf(value) <= MAX_FIELD_CHARS) return value;
+  return boundOf(value) <= MAX_FIELD_CHARS ? value : slimByJson(value);
+}
+
+/** An object field as its JSON decides: kept if short enough, else a preview; what cannot be stringified says so. */
+export function slimByJson(value: object): unknown {
   let json: string;
   try {
     json = JSON.stringify(value);

@@ -2,7 +2,7 @@
 // each side accepts, and what the host sends of an event.
 import * as assert from 'node:assert/strict';
 import { hostMessageSchema } from '../../src/protocol/hostMessages';
-import { MAX_FIELD_CHARS, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
+import { MAX_FIELD_CHARS, slimByJson, slimEvent, webviewMessageSchema } from '../../src/protocol/messages';
 
 describe('ui webview protocol', () => {
   it('accepts what the webview may send and rejects anything else', () => {
@@ -32,17 +32,6 @@ describe('ui webview protocol', () => {
   });
 
   it('slimEvent decides each field as stringifying it whole did, on 20,000 made-up events', () => {
-    // The rule before the bound (messages.ts, jsonBound): every object field stringified.
-    const before = (v: unknown): unknown => {
-      let json: string;
-      try {
-        json = JSON.stringify(v);
-      } catch {
-        return '[not serializable]';
-      }
-      if (json === undefined) return undefined;
-      return json.length <= MAX_FIELD_CHARS ? v : { truncated: true, preview: `${json.slice(0, MAX_FIELD_CHARS)}…`, chars: json.length };
-    };
     let seed = 24;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const pick = <T,>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
@@ -78,7 +67,8 @@ describe('ui webview protocol', () => {
       // What the bound decides is an object's fields; other values go by the rules they had.
       if (typeof v !== 'object' || v === null) continue;
       const got = slimEvent({ type: 'x', timestamp: 1, v } as Parameters<typeof slimEvent>[0]).v;
-      const want = before(v);
+      // The rule before the bound (messages.ts, jsonBound): every object field stringified.
+      const want = slimByJson(v);
       if (want !== v) cut++;
       if (typeof want === 'object' && want !== null && 'truncated' in want) assert.deepEqual(got, want, `event ${i}`);
       else assert.equal(got, want, `event ${i}`);

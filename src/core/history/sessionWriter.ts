@@ -311,11 +311,8 @@ export class SessionWriter {
     const now = Date.now();
     const prior = this.meta.evictedEvents;
     this.meta.evictedEvents = {
-      events: (prior?.events ?? 0) + dropped.events,
-      bytes: (prior?.bytes ?? 0) + dropped.bytes,
-      times: (prior?.times ?? 0) + 1,
-      firstAt: prior?.firstAt ?? now,
-      lastAt: now,
+      events: (prior?.events ?? 0) + dropped.events, bytes: (prior?.bytes ?? 0) + dropped.bytes, times: (prior?.times ?? 0) + 1,
+      firstAt: prior?.firstAt ?? now, lastAt: now,
     };
     await this.writeMeta();
   }

@@ -106,9 +106,9 @@ export class WorkerSessions {
   /**
    * The agent sent its usage (ACP's usage_update): read USAGE_READ_MS later, with whatever else
    * came meanwhile, so that the last readout is read (and the turn's end reads it again).
-   * claude-agent-acp's turns carry one
-   * in about every third line; a read each (a bounded request and a state change for every
-   * listener) cost the host 0.44 µs of main thread per event at its real pace.
+   * claude-agent-acp's turns carry one in about every third line; a read each (a bounded request
+   * and a state change for every listener) cost the host 0.44 µs of main thread per event at its
+   * real pace.
    */
   usageUpdated(): void {
     if (this.usageTimer || this.gone) return;
