@@ -145,6 +145,36 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(stateOf(r.workerId).streaming, false);
   });
 
+  it('a second follow-up the host holds waits through the first one\'s whole turn, longer than the command timeout, and is answered accepted when sent', async () => {
+    await supervisor.dispose();
+    make({ limits: { commandTimeoutMs: 1_000 } });
+    const r = await start();
+    const gates = [path.join(dir, `gate-a-${Date.now()}`), path.join(dir, `gate-b-${Date.now()}`)];
+    const until = (gate: string) => `shell: while [ ! -e ${gate} ]; do sleep 0.02; done; echo opened`;
+    const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+    assert.equal((await supervisor.prompt(r.workerId, until(gates[0]))).status, 'accepted');
+    await tool;
+    const events = record(supervisor, () => r.workerId);
+    const first = supervisor.prompt(r.workerId, until(gates[1]), { streamingBehavior: 'followUp' });
+    let answered: string | undefined;
+    const second = supervisor.prompt(r.workerId, 'count', { streamingBehavior: 'followUp' }).then((a) => {
+      answered = a.status;
+      return a;
+    });
+    const firstsTool = waitFor(supervisor, r.workerId, (e) => e.type === 'tool_execution_start' && e.turn?.index === 2);
+    writeFileSync(gates[0], '');
+    assert.equal((await first).status, 'accepted');
+    await firstsTool;
+    // Two and a half command timeouts into the first follow-up's turn: the second is still held, not failed.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.equal(answered, undefined, 'no answer while the host holds it');
+    const third = waitFor(supervisor, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 3);
+    writeFileSync(gates[1], '');
+    assert.equal((await second).status, 'accepted');
+    await third;
+    assert.match(text(events), /This session has had 3 prompts\./);
+  });
+
   it('a permission question goes to onPermission with the agent\'s options; the worker needs input while it is open; the answer is logged', async () => {
     const r = await start();
     let release!: (a: PermissionAnswer) => void;

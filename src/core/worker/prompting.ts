@@ -47,7 +47,7 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
   w.emit({ type: 'prompt_sent', source: options.source ?? null, submitter: options.submitter ?? null, submission_id: options.submissionId ?? null, correlation: options.correlation ?? null, data: { text: message, streamingBehavior: queued, ...(queued === 'followUp' && midTurn?.followUp === 'host' ? { queuedBy: 'host' } : {}) } });
   try {
     const sent = w.dialect.prompt(w.connection, { ...provenance, text: message, streamingBehavior: queued ?? undefined });
-    const ack = await (queued === 'followUp' ? followUpAck(w, sent) : w.request(sent, 'prompt'));
+    const ack = await (queued === 'followUp' ? followUpAck(w, sent, midTurn?.followUp === 'host') : w.request(sent, 'prompt'));
     if (!queued && ack.handled) w.turns.dropProvenance(recordedAs);
     else if (!queued) {
       w.turns.promptAccepted(startsBefore);
@@ -71,9 +71,12 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
  * host sends an ACP agent's then. A turn may rightly run for many minutes, so the wait for its
  * end is bounded only by the worker's exit (an abort ends it too); the answer then comes within
  * the command timeout. A fixed bound here answered `error` while τ, or the host itself, still
- * held the message and delivered it later.
+ * held the message and delivered it later. `heldByHost`: the host holds it (ACP) until every
+ * turn before it has ended, a second follow-up behind the first one's whole turn, so its answer
+ * is the send itself, bounded by the exit alone.
  */
-async function followUpAck<T>(w: PromptPort, sent: Promise<T>): Promise<T> {
+async function followUpAck<T>(w: PromptPort, sent: Promise<T>, heldByHost: boolean): Promise<T> {
+  if (heldByHost) return w.request(sent, 'follow-up', Infinity);
   if (w.turns.streaming) {
     const settled = w.waits.nextSettlement();
     try {
