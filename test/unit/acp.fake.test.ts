@@ -175,6 +175,24 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(text(events), /This session has had 3 prompts\./);
   });
 
+  it('an abort that finds the turn over (its end crossed the cancel) answers not_streaming, and the held follow-up is sent', async () => {
+    const r = await start();
+    const events = record(supervisor, () => r.workerId);
+    const chunk = waitFor(supervisor, r.workerId, ofType('message_update'));
+    assert.equal((await supervisor.prompt(r.workerId, 'deaf')).status, 'accepted');
+    await chunk;
+    const held = waitFor(supervisor, r.workerId, (e) => e.type === 'prompt_sent' && e.data?.text === 'count');
+    const followUp = supervisor.prompt(r.workerId, 'count', { streamingBehavior: 'followUp' });
+    await held;
+    const second = waitFor(supervisor, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
+    const a = await supervisor.abort(r.workerId);
+    assert.equal(a.status, 'not_streaming', JSON.stringify(a));
+    assert.match(a.note ?? '', /ended by itself \(done\)/);
+    assert.equal((await followUp).status, 'accepted');
+    await second;
+    assert.match(text(events), /This session has had 2 prompts\./);
+  });
+
   it('a permission question goes to onPermission with the agent\'s options; the worker needs input while it is open; the answer is logged', async () => {
     const r = await start();
     let release!: (a: PermissionAnswer) => void;

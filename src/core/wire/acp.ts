@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo } from './dialect';
 import { Unsupported } from './sessionVerbs';
 import { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES, STEER, initializeSchema, promptResultSchema } from './acpProtocol';
-import { states, stateOf } from './acpState';
+import { states, stateOf, type TurnEnding } from './acpState';
+import { isPlain } from '../../protocol/fastParse';
 import { AcpCodec } from './acpCodec';
 import { call, sessionParams, setModel, setMode, modesOf, openSession, acpSessions, ROOT_ADVICE, ROOT_REFUSAL } from './acpSessions';
 import { writesVetoed, agentRequest } from './acpRequests';
@@ -64,10 +65,12 @@ export const acpDialect: Dialect = {
     const s = stateOf(connection);
     if (request.streamingBehavior === 'followUp') {
       // ACP v1 queues nothing: the host holds the follow-up until the running turn is answered.
-      const aborts = s.aborts;
+      // An abort drops it only if the turn ended by it: one that came as the turn ended by
+      // itself (its end_turn crossing the cancel) aborted nothing, and says so.
       while (s.turn) {
-        await s.turn;
-        if (s.aborts !== aborts) throw new WorkerRefusal('the turn was aborted before the follow-up the host was holding could be sent; it was not sent', null);
+        const aborts = s.aborts;
+        const ending = await s.turn;
+        if (s.aborts !== aborts && ending !== 'ended') throw new WorkerRefusal('the turn was aborted before the follow-up the host was holding could be sent; it was not sent', null);
       }
     } else if (request.streamingBehavior === 'steer') {
       if (!s.steers) throw new WorkerRefusal('an ACP agent cannot be steered inside its turn (ACP v1 has no steer): redirect instead (abort, then this message), or send it as a follow-up', null);
@@ -77,9 +80,13 @@ export const acpDialect: Dialect = {
       return { submissionId: null };
     }
     const params = { ...sessionParams(connection), prompt: [{ type: 'text', text: request.text }] };
-    const answered = connection.sendRequest(ACP.prompt, params).then(() => undefined, () => undefined);
-    const turn = answered.then(() => {
+    const answered = connection.sendRequest(ACP.prompt, params).then(
+      (result): TurnEnding => (isPlain(result) && result.stopReason === 'cancelled' ? 'cancelled' : 'ended'),
+      (): TurnEnding => 'failed',
+    );
+    const turn = answered.then((ending) => {
       if (s.turn === turn) s.turn = null;
+      return ending;
     });
     s.turn = turn;
     return { submissionId: null };

@@ -11,6 +11,9 @@ const parseConfigOption = lazySafeParse(configOptionSchema);
 // ---- what the host knows of one agent connection, shared by its codec and its verbs
 
 /** One connection's session and what the agent said about it. */
+/** How a `session/prompt` was answered: `cancelled` (its stop reason), any other stop reason, or an error (or none). */
+export type TurnEnding = 'cancelled' | 'ended' | 'failed';
+
 export class AcpState {
   sessionId: string | null = null;
   /** The session's folder, for a new session asked for later. */
@@ -30,11 +33,11 @@ export class AcpState {
   configOptions: Array<z.infer<typeof configOptionSchema>> = [];
   models: z.infer<typeof modelsSchema> = null;
   usage: { used: number; size: number; cost: number | null } | null = null;
-  /** The running turn's `session/prompt`, settled when it is answered (either way). */
-  turn: Promise<void> | null = null;
+  /** The running turn's `session/prompt`, settled when it is answered, with how it ended. */
+  turn: Promise<TurnEnding> | null = null;
   /** The agent takes `_session/steering` into a running turn (its initialize `_meta.steering`). */
   steers = false;
-  /** Counts aborts, so that a follow-up the host queued knows the turn it waited for was aborted. */
+  /** Counts aborts, so that a follow-up the host holds knows whether one was sent during the turn it waited for. */
   aborts = 0;
 
   /** The agent's own words for a refusal that needs a login (ACP's -32000), with the command it names. */
