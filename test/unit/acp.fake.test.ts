@@ -193,6 +193,21 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(text(events), /This session has had 2 prompts\./);
   });
 
+  it('a question the agent sends as the cancel reaches it is answered cancelled by the host, not put to the person, and the abort settles', async () => {
+    const r = await start();
+    const events = record(supervisor, () => r.workerId);
+    const tool = waitFor(supervisor, r.workerId, ofType('tool_execution_start'));
+    assert.equal((await supervisor.prompt(r.workerId, 'question at cancel')).status, 'accepted');
+    await tool;
+    const a = await supervisor.abort(r.workerId);
+    assert.equal(a.status, 'aborted', JSON.stringify(a));
+    assert.equal(asked.length, 0, 'the person was not asked about a tool of the aborted turn');
+    const end = events.find((e) => e.type === 'permission_end');
+    assert.equal(end?.data?.outcome, 'cancelled');
+    assert.match(String(end?.data?.note), /the turn was aborted \(asked as the cancel reached the agent\)/);
+    assert.match(text(events), /answer at cancel: \{"outcome":\{"outcome":"cancelled"\}\}/);
+  });
+
   it('a permission question goes to onPermission with the agent\'s options; the worker needs input while it is open; the answer is logged', async () => {
     const r = await start();
     let release!: (a: PermissionAnswer) => void;

@@ -29,6 +29,7 @@ export interface ClientServicesSite {
   pendingInput: PendingInputs;
   auditLater: AuditWhenRun;
   inTurn(): boolean;
+  turnsSettled(): number;
   /** A host event, through the turn fold. */
   emit(event: Untimed): void;
   /** A host finding about the worker's calls (a guard violation). */
@@ -44,7 +45,7 @@ export function clientServicesFor(w: ClientServicesSite): ClientServices {
   const { spec, launch } = w;
   const permissions = new Permissions({
     workerId: w.id, ask: w.onPermission, emit: (event) => w.emit(event), pending: w.pendingInput,
-    inTurn: () => w.inTurn(),
+    inTurn: () => w.inTurn(), turnsSettled: () => w.turnsSettled(),
     veto: launch.audit ? (ask) => {
       // Judged here, before the person is asked: the audit after the fact is not needed for it.
       w.auditLater.judged(ask.toolCallId);

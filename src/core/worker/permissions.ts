@@ -17,6 +17,8 @@ export interface PermissionSite {
   pending: PendingInputs;
   /** A turn is running: a question outside one is answered cancelled. */
   inTurn(): boolean;
+  /** How many turns have settled: the running turn's place, told apart from the next one's. */
+  turnsSettled(): number;
   /** The guard's reason to reject the call without asking; null: ask. Absent: no guard. */
   veto?: (ask: PermissionAsk) => string | null;
   /** The guard's finding, marked on its tool call. */
@@ -29,6 +31,13 @@ type Permission = Extract<AgentRequest, { kind: 'permission' }>;
 
 export class Permissions {
   private readonly open = new Map<string, AbortController>();
+  /**
+   * The turn the host cancelled (by turnsSettled) and why: a question the agent sends after the
+   * cancel, crossing it on the pipe, belongs to a cancelled turn, and ACP has the client answer
+   * every question of one `cancelled`. Put to the person, it left the turn waiting on them and
+   * the abort unsettled.
+   */
+  private cancelledTurn: { turn: number; reason: string } | null = null;
   private seq = 0;
   /** What the person allowed always, answered without asking again. */
   readonly rules: PermissionRules;
@@ -59,6 +68,7 @@ export class Permissions {
       return request.answer(option ? option.optionId : null);
     };
     if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', { isError: true });
+    if (this.cancelledTurn?.turn === site.turnsSettled()) return end(null, `${this.cancelledTurn.reason} (asked as the cancel reached the agent)`);
     const veto = site.veto?.(ask) ?? null;
     if (veto !== null) {
       // Refused before it could run, as pi's guard blocks a call: the person is not asked.
@@ -98,8 +108,9 @@ export class Permissions {
     }
   }
 
-  /** Every open question answered `cancelled` (an abort, a stop). */
+  /** Every open question answered `cancelled` (an abort, a stop), and any the running turn asks from now on. */
   cancelAll(reason: string): void {
+    this.cancelledTurn = { turn: this.site.turnsSettled(), reason };
     for (const controller of this.open.values()) controller.abort(reason);
   }
 }

@@ -99,7 +99,7 @@ export class Worker {
     this.resync = new Resync(limits.resyncMs, (d) => checkState(this.inside, d));
     ({ permissions: this.permissions, files: this.files, terminals: this.terminals } = clientServicesFor({
       id, spec, launch, killGraceMs: limits.killGraceMs, onPermission: ctx.onPermission, files: ctx.files,
-      pendingInput: this.pendingInput, auditLater: this.auditLater, inTurn: () => this.turns.streaming,
+      pendingInput: this.pendingInput, auditLater: this.auditLater, inTurn: () => this.turns.streaming, turnsSettled: () => this.settles,
       emit: (event) => this.emitHostEvent(event), report: (event) => this.report(event), changed: () => this.stateChanged(),
       askedBeforeWriting: () => { this.askedBeforeWriting = true; },
       spawned: (pid) => ctx.onTerminalSpawn?.(this, pid),
