@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { fakeSpec, ofType, stateOf as liveState, waitFor } from '../helpers/supervisor';
 import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within } from '../fixtures/faults-helpers';
 
@@ -112,6 +113,25 @@ for (const dialect of ['pi', 'tau'] as const) {
       const left = childrenOf().filter((p) => !before.includes(p.pid) && cmdline(p.pid).includes('fake-worker'));
       assert.deepEqual(left, []);
     });
+
+    // pi names its session in the probe's answer; τ is asked (get_state) again right after it.
+    if (dialect === 'tau') {
+      it('exit right after the readiness probe, while the session is read: start fails as during the probe; never running', async () => {
+        const statuses: string[] = [];
+        supervisor.onState((s) => statuses.push(s.status));
+        const exits: AgentEvent[] = [];
+        supervisor.onEvent((_, e) => { if (e.type === 'worker_exit') exits.push(e); });
+        const r = await within(supervisor.start(fakeSpec(dialect, ['--exit-on', 'get_state@2'])), 20_000, 'start');
+        assert.equal(r.status, 'error', JSON.stringify(r));
+        if (r.status !== 'error') return;
+        assert.match(r.error, /^the worker did not become ready: the readiness probe failed: the worker exited with code 1; stderr:\n/);
+        assert.match(r.error, /--exit-on: exiting with 1 on get_state \(request 2\)/);
+        assert.equal(sent(r.workerId!, 'get_state').length, 2, 'the probe was answered');
+        assert.deepEqual(statuses, ['starting', 'failed']);
+        assert.deepEqual(exits.map((e) => e.data), [{ code: 1, signal: null, status: 'failed', started: false }]);
+        assert.deepEqual(supervisor.list(), []);
+      });
+    }
 
     it('exit while a redirect waits for settlement: the redirect fails naming the code, its prompt is not sent', async () => {
       const r = await start(['--no-settle']);

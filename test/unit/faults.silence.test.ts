@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import { fakeSpec, groupMembers, ofType, waitFor } from '../helpers/supervisor';
-import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, within } from '../fixtures/faults-helpers';
+import { alive, childrenOf, cmdline, describePids, killAll, tracedHost, treeOf, until, verbOf, within } from '../fixtures/faults-helpers';
 
 const ONE_S = 1_000;
 
@@ -12,9 +12,10 @@ for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker goes silent (${dialect})`, () => {
     let supervisor: Supervisor;
     let sent: ReturnType<typeof tracedHost>['sent'];
+    let next: ReturnType<typeof tracedHost>['next'];
     const pids: number[] = [];
     beforeEach(() => {
-      ({ host: supervisor, sent } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S, resyncMs: 200 } }));
+      ({ host: supervisor, sent, next } = tracedHost({ limits: { commandTimeoutMs: ONE_S, settleTimeoutMs: ONE_S, resyncMs: 200 } }));
     });
     afterEach(async () => {
       await supervisor.dispose();
@@ -50,6 +51,33 @@ for (const dialect of ['pi', 'tau'] as const) {
       const left = childrenOf().filter((p) => !before.includes(p.pid) && cmdline(p.pid).includes('fake-worker'));
       assert.deepEqual(left, []);
     });
+
+    // A Stop lands while the start waits for the worker: during the probe, or (τ, asked again
+    // right after it) while its session is read. Both starts fail alike; neither is ever running.
+    const unanswered = [
+      { when: 'during the readiness probe', flags: ['--hang-probe'], verb: dialect === 'pi' ? 'get_state' : 'get_capabilities', nth: 1 },
+      ...(dialect === 'tau' ? [{ when: 'while the session is read after the probe', flags: ['--silent', 'get_state@2'], verb: 'get_state', nth: 2 }] : []),
+    ];
+    for (const { when, flags, verb, nth } of unanswered) {
+      it(`Stop ${when}: start fails naming the exit, the worker ends stopped and is never running`, async () => {
+        const statuses: string[] = [];
+        const removed: string[] = [];
+        supervisor.onState((s) => statuses.push(s.status));
+        supervisor.onRemoved((id) => removed.push(id));
+        const starting = supervisor.start(fakeSpec(dialect, flags));
+        const asked = await next((t) => t.direction === 'send' && verbOf(t.message) === verb && sent(t.workerId, verb).length === nth, 10_000, `${verb} request ${nth}`);
+        const stopped = await within(supervisor.stop(asked.workerId), 10_000, 'the stop');
+        const r = await within(starting, 15_000, 'start');
+        assert.equal(stopped.status, 'stopped');
+        assert.equal(r.status, 'error', JSON.stringify(r));
+        // How it ended depends on which the worker saw first: the SIGTERM (before or after its
+        // handler was set) or its stdin's end.
+        assert.match(r.status === 'error' ? r.error : '', /^the worker did not become ready: the readiness probe failed: the worker (exited with code (0|143)|was killed by SIGTERM)/);
+        assert.deepEqual(statuses, ['starting', 'stopped']);
+        assert.deepEqual(removed, [asked.workerId]);
+        assert.deepEqual(supervisor.list(), []);
+      });
+    }
 
     it('never settling after abort: abort fails after the settle timeout; a redirect does not send its prompt', async () => {
       const r = await start(['--no-settle']);

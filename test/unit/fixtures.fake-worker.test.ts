@@ -404,6 +404,20 @@ describe("fake worker, directives and flags", () => {
     assert.equal(mute.records.length, 0);
   });
 
+  it("--silent <command>@<n> drops only that request, --exit-on <command>@<n> exits 1 on it", async () => {
+    const quiet = fake("tau", "--silent", "get_state@2");
+    await rpc(quiet, 1, "get_state");
+    quiet.send({ jsonrpc: "2.0", id: 2, method: "get_state" });
+    await rpc(quiet, 3, "get_state");
+    assert.equal(quiet.messages.some((l) => l.id === 2), false);
+    const dies = fake("tau", "--exit-on", "get_state@2");
+    await rpc(dies, 1, "get_state");
+    dies.send({ jsonrpc: "2.0", id: 2, method: "get_state" });
+    assert.equal((await dies.exited).code, 1);
+    assert.match(dies.stderr, /--exit-on: exiting with 1 on get_state \(request 2\)/);
+    assert.equal(dies.messages.some((l) => l.id === 2), false);
+  });
+
   it("--ui asks a confirm dialog before answering the prompt and notifies the answer", async () => {
     const p = fake("pi", "--ui");
     p.send({ id: "1", type: "prompt", message: "say hi" });

@@ -18,7 +18,7 @@ export interface ReadinessPort {
   readonly clientVersion?: string;
   /** Set while the probe waits (undefined after): a line of the other dialect calls it. */
   onWrongDialect(listener: ((other: DialectName) => void) | undefined): void;
-  /** The worker answered: what the answer says is the worker's, and it is running. */
+  /** The worker answered: what the answer says is the worker's, and it is running; throws if it exited or is being stopped by then. */
   ready(info: ProbeInfo): Promise<void>;
 }
 

@@ -230,6 +230,10 @@ export class Worker {
     this.model = info.model ?? this.model;
     this.sessionId = info.sessionId;
     await this.sessions.afterProbe(info);
+    // A failed read of its session does not fail a fresh start, so an exit or a Stop while it was
+    // read (or resumed, or its usage read) is checked here, after the last await: the start
+    // fails as one whose worker exited before the probe's answer, and never becomes `running`.
+    if (this.process.exit || this.stopping) throw new Error(`the readiness probe failed: ${this.process.exit ? this.exitDescription() : 'the worker is being stopped'}`);
     this.becameReady = true;
     this.status.set('running');
     // A resumed or long-lived session may already stand behind an extension's request.
@@ -262,7 +266,9 @@ export class Worker {
    * not `stopped`, in its state, its exit event and its history.
    */
   failStart(reason: string): Promise<StopResult> {
-    this.startFailure = reason;
+    // A Stop that came first is why the start failed: the worker ends `stopped`, as it does
+    // when the Stop lands before the probe's answer.
+    if (!this.stopping) this.startFailure = reason;
     return this.stop();
   }
 
