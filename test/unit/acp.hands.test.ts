@@ -146,6 +146,23 @@ describe('ACP: files through the host', () => {
     assert.equal((await turn(id, `write: ${path.join(dir, 'w.txt')} = x`)).said, 'The client offers no file writes.');
   });
 
+  it('an agent that asks for the files it was not offered is answered Method not found, nothing read or written, and the log says so', async () => {
+    const file = path.join(dir, 'kept.txt');
+    writeFileSync(file, 'secret\n');
+    const id = await start({ clientFiles: false });
+    const r = await turn(id, `ask fs/read_text_file ${JSON.stringify({ path: file })}`);
+    assert.match(r.said, /^fs\/read_text_file: error -32601: fs\/read_text_file ".*kept.txt" refused: .*clientFiles: false/);
+    assert.doesNotMatch(r.said, /secret/);
+    const w = await turn(id, `ask fs/write_text_file ${JSON.stringify({ path: file, content: 'planted' })}`);
+    assert.match(w.said, /^fs\/write_text_file: error -32601: /);
+    assert.equal(readFileSync(file, 'utf8'), 'secret\n');
+    for (const { events } of [r, w]) {
+      const refused = events.find((e) => e.type === 'client_file' && e.is_error);
+      assert.match(refused?.error ?? '', /clientFiles: false/, 'the refusal is in the log');
+      assert.equal(refused?.data?.refused, true);
+    }
+  });
+
   it('malformed file requests are refused as invalid params', () => {
     const r = acpDialect.agentRequest!('fs/read_text_file', { sessionId: 's', path: 3 });
     assert.equal(r?.kind, 'invalid');

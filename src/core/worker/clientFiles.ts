@@ -2,10 +2,11 @@
 // editor where the file is open (unsaved edits included) and from disk otherwise, written
 // through the editor where it is open. Confined to the worker's folder (its workspace folder or
 // worktree, else its cwd); for a guarded worker a write outside the policy is refused before
-// anything is written. Every refusal is a JSON-RPC error that says why, and is in the log.
+// anything is written; for a worker not offered them (clientFiles: false) neither is served.
+// Every refusal is a JSON-RPC error that says why, and is in the log.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc/node';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import type { ClientFileAccess } from '../api';
 import type { AgentEvent, ClientFileEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
@@ -21,6 +22,8 @@ export const REFUSED = -32001;
 
 export interface ClientFilesSite {
   workerId: string;
+  /** The host offered the agent its files at initialize (clientFiles). */
+  offered: boolean;
   /** The folder the agent's files are confined to. */
   root: string;
   cwd: string;
@@ -52,7 +55,7 @@ export class ClientFiles {
   }
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
-    const file = this.confine('fs/read_text_file', raw);
+    const file = this.allowed('fs/read_text_file', raw);
     let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId)) ?? null;
     if (text === null) {
       try {
@@ -67,7 +70,7 @@ export class ClientFiles {
   }
 
   async write(raw: string, content: string): Promise<Record<string, never>> {
-    const file = this.confine('fs/write_text_file', raw);
+    const file = this.allowed('fs/write_text_file', raw);
     this.writes++;
     const { policy } = this.site;
     if (policy) {
@@ -113,13 +116,15 @@ export class ClientFiles {
     }
   }
 
-  /** The absolute path, if it lies in the worker's folder (symlinks followed); else refused. */
-  private confine(method: string, raw: string): string {
-    const refuse = (why: string): never => {
+  /** The absolute path, if the agent was offered files and it lies in the worker's folder (symlinks followed); else refused. */
+  private allowed(method: string, raw: string): string {
+    const refuse = (why: string, code = REFUSED): never => {
       const error = `${method} ${JSON.stringify(raw)} refused: ${why}`;
       this.site.emit({ type: 'client_file', is_error: true, error, data: { op: method === 'fs/read_text_file' ? 'read' : 'write', path: raw, refused: true } });
-      throw new ResponseError(REFUSED, error);
+      throw new ResponseError(code, error);
     };
+    // The agent was told at initialize that these methods are not served: it must not call them.
+    if (!this.site.offered) return refuse('the host does not offer this agent its files (clientFiles: false), and told it so', ErrorCodes.MethodNotFound);
     if (raw.includes('\0')) return refuse('the path holds a NUL byte');
     if (!path.isAbsolute(raw)) return refuse('ACP paths must be absolute');
     const file = path.resolve(raw);
