@@ -91,6 +91,19 @@ describe('ACP: files through the host', () => {
     assert.equal((await turn(id, `read: ${missing}`)).said, `read failed (-32002): Resource not found: ${missing}`);
   });
 
+  it('a file that is not UTF-8 is refused, not handed over altered, and the log says so; a BOM is kept', async () => {
+    const latin1 = path.join(dir, 'latin1.txt');
+    writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café\n" in Latin-1
+    const id = await start();
+    const r = await turn(id, `read: ${latin1}`);
+    assert.match(r.said, /^read failed \(-32001\): fs\/read_text_file ".*latin1.txt" refused: the file is not UTF-8 text/);
+    assert.match(r.events.find((e) => e.type === 'client_file' && e.is_error)?.error ?? '', /not UTF-8 text/, 'the refusal is in the log');
+    const bom = path.join(dir, 'bom.txt');
+    writeFileSync(bom, '\ufeffone\ntwo\n');
+    assert.equal((await turn(id, `read: ${bom}`)).said, `read: ${JSON.stringify('\ufeffone\ntwo\n')}`);
+    assert.equal((await turn(id, `read: ${bom} line 2`)).said, `read: ${JSON.stringify('two\n')}`);
+  });
+
   it('writes to disk, creating the folders, or through the open document when the editor has it', async () => {
     const written: Array<[string, string]> = [];
     const openDoc = path.join(dir, 'doc.txt');

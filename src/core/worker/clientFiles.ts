@@ -19,6 +19,11 @@ import { writeVeto } from '../guard/wall';
 export const RESOURCE_NOT_FOUND = -32002;
 /** A refusal of this host (outside the folder, the guard): JSON-RPC's server-error range. */
 export const REFUSED = -32001;
+/**
+ * Strict: a byte that is not UTF-8 would reach the agent as U+FFFD, and be lost if it wrote the
+ * text back. A BOM stays in the text, as Node's 'utf8' decoding always kept it.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export interface ClientFilesSite {
   workerId: string;
@@ -58,12 +63,18 @@ export class ClientFiles {
     const file = this.allowed('fs/read_text_file', raw);
     let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId)) ?? null;
     if (text === null) {
+      let bytes: Buffer;
       try {
-        text = await readFile(file, 'utf8');
+        bytes = await readFile(file);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') throw new ResponseError(RESOURCE_NOT_FOUND, `Resource not found: ${file}`, { uri: file });
         throw new ResponseError(REFUSED, `cannot read ${file}: ${(error as Error).message}`);
+      }
+      try {
+        text = UTF8.decode(bytes);
+      } catch {
+        return this.refuse('fs/read_text_file', raw, 'the file is not UTF-8 text; the host does not hand it over altered');
       }
     }
     return { content: slice(text, line, limit) };
@@ -116,13 +127,16 @@ export class ClientFiles {
     }
   }
 
+  /** Refused, to the agent and in the log. */
+  private refuse(method: string, raw: string, why: string, code = REFUSED): never {
+    const error = `${method} ${JSON.stringify(raw)} refused: ${why}`;
+    this.site.emit({ type: 'client_file', is_error: true, error, data: { op: method === 'fs/read_text_file' ? 'read' : 'write', path: raw, refused: true } });
+    throw new ResponseError(code, error);
+  }
+
   /** The absolute path, if the agent was offered files and it lies in the worker's folder (symlinks followed); else refused. */
   private allowed(method: string, raw: string): string {
-    const refuse = (why: string, code = REFUSED): never => {
-      const error = `${method} ${JSON.stringify(raw)} refused: ${why}`;
-      this.site.emit({ type: 'client_file', is_error: true, error, data: { op: method === 'fs/read_text_file' ? 'read' : 'write', path: raw, refused: true } });
-      throw new ResponseError(code, error);
-    };
+    const refuse = (why: string, code?: number): never => this.refuse(method, raw, why, code);
     // The agent was told at initialize that these methods are not served: it must not call them.
     if (!this.site.offered) return refuse('the host does not offer this agent its files (clientFiles: false), and told it so', ErrorCodes.MethodNotFound);
     if (raw.includes('\0')) return refuse('the path holds a NUL byte');
