@@ -482,6 +482,20 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
     assert.equal(text(events), 'Done.');
   });
 
+  it('a request the host does not implement is answered Method not found (-32601) naming it, and the log says so', async () => {
+    const r = await go();
+    // A vendor's extension, and a method of a later ACP (elicitation) this host does not offer.
+    for (const method of ['_vendor/probe', 'elicitation/create']) {
+      const events = record(supervisor, () => r.workerId);
+      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+      await supervisor.prompt(r.workerId, `ask ${method}`);
+      await settled;
+      assert.equal(text(events), `${method}: error -32601: Method not found: ${method}`);
+      const said = events.find((e) => e.type === 'protocol_error');
+      assert.equal(said?.error, `the worker asked ${method}, which this host does not offer; it was answered with an error`);
+    }
+  });
+
   it('a permission question after the turn ended is answered cancelled, and the log says so', async () => {
     const r = await go();
     const late = waitFor(supervisor, r.workerId, ofType('permission_end'));

@@ -91,6 +91,19 @@ describe('ACP: files through the host', () => {
     assert.equal((await turn(id, `read: ${missing}`)).said, `read failed (-32002): Resource not found: ${missing}`);
   });
 
+  it('a file that is not UTF-8 is refused, not handed over altered, and the log says so; a BOM is kept', async () => {
+    const latin1 = path.join(dir, 'latin1.txt');
+    writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café\n" in Latin-1
+    const id = await start();
+    const r = await turn(id, `read: ${latin1}`);
+    assert.match(r.said, /^read failed \(-32001\): fs\/read_text_file ".*latin1.txt" refused: the file is not UTF-8 text/);
+    assert.match(r.events.find((e) => e.type === 'client_file' && e.is_error)?.error ?? '', /not UTF-8 text/, 'the refusal is in the log');
+    const bom = path.join(dir, 'bom.txt');
+    writeFileSync(bom, '\ufeffone\ntwo\n');
+    assert.equal((await turn(id, `read: ${bom}`)).said, `read: ${JSON.stringify('\ufeffone\ntwo\n')}`);
+    assert.equal((await turn(id, `read: ${bom} line 2`)).said, `read: ${JSON.stringify('two\n')}`);
+  });
+
   it('writes to disk, creating the folders, or through the open document when the editor has it', async () => {
     const written: Array<[string, string]> = [];
     const openDoc = path.join(dir, 'doc.txt');
@@ -144,6 +157,23 @@ describe('ACP: files through the host', () => {
     const id = await start({ clientFiles: false });
     assert.equal((await turn(id, `read: ${path.join(dir, 'lines.txt')}`)).said, 'The client offers no file reads.');
     assert.equal((await turn(id, `write: ${path.join(dir, 'w.txt')} = x`)).said, 'The client offers no file writes.');
+  });
+
+  it('an agent that asks for the files it was not offered is answered Method not found, nothing read or written, and the log says so', async () => {
+    const file = path.join(dir, 'kept.txt');
+    writeFileSync(file, 'secret\n');
+    const id = await start({ clientFiles: false });
+    const r = await turn(id, `ask fs/read_text_file ${JSON.stringify({ path: file })}`);
+    assert.match(r.said, /^fs\/read_text_file: error -32601: fs\/read_text_file ".*kept.txt" refused: .*clientFiles: false/);
+    assert.doesNotMatch(r.said, /secret/);
+    const w = await turn(id, `ask fs/write_text_file ${JSON.stringify({ path: file, content: 'planted' })}`);
+    assert.match(w.said, /^fs\/write_text_file: error -32601: /);
+    assert.equal(readFileSync(file, 'utf8'), 'secret\n');
+    for (const { events } of [r, w]) {
+      const refused = events.find((e) => e.type === 'client_file' && e.is_error);
+      assert.match(refused?.error ?? '', /clientFiles: false/, 'the refusal is in the log');
+      assert.equal(refused?.data?.refused, true);
+    }
   });
 
   it('malformed file requests are refused as invalid params', () => {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpCodec, AcpState, updateEvent } from '../../src/core/wire/acp';
+import { initializeSchema } from '../../src/core/wire/acpProtocol';
 import { unfenced } from '../../src/core/wire/acpEvents';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
@@ -249,5 +250,24 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     assert.equal((event.data!.options as Array<{ currentValue: string }>)[0].currentValue, 'a', 'the delivered event is unchanged');
     (event.data!.options as Array<{ currentValue: string }>)[0].currentValue = 'c';
     assert.equal(state.model, 'b', 'the state is unchanged by an edit of the event');
+  });
+});
+
+describe('ACP initialize answer: its _meta is the agent\'s own', () => {
+  const claude = () => {
+    const line = readFileSync(path.join(TRANSCRIPTS, 'claude-agent-acp-hello.jsonl'), 'utf8').split('\n').find((l) => l.includes('"agentCapabilities"'))!;
+    return (JSON.parse(line) as Line).msg.result as Record<string, unknown>;
+  };
+
+  it('reads Claude\'s steering, and takes a steering of any other shape as none, never as a failed start', () => {
+    assert.equal(initializeSchema.parse(claude())._meta?.steering?.supported, true);
+    // ACP: no assumption about a `_meta` value; one this host cannot read says nothing.
+    for (const steering of [true, null, 'yes', [], { supported: 'yes' }]) {
+      const r = initializeSchema.safeParse({ ...claude(), _meta: { steering, other: 1 } });
+      assert.ok(r.success, `steering ${JSON.stringify(steering)}: ${r.success ? '' : r.error.message}`);
+      assert.equal(r.data._meta?.steering, undefined);
+      assert.equal(r.data._meta?.other, 1, 'the rest of _meta is kept');
+      assert.equal(r.data.protocolVersion, 1);
+    }
   });
 });

@@ -53,7 +53,8 @@ export const initializeSchema = z.looseObject({
   }).optional(),
   authMethods: z.array(authMethodSchema).optional(),
   agentInfo: z.looseObject({ name: z.string(), title: z.string().nullable().optional(), version: z.string().optional() }).nullable().optional(),
-  _meta: z.looseObject({ steering: z.looseObject({ supported: z.boolean().optional() }).optional() }).nullable().optional(),
+  // ACP: no assumption about a `_meta` value. A steering of another shape says nothing (no steer), never fails the start.
+  _meta: z.looseObject({ steering: z.looseObject({ supported: z.boolean().optional() }).optional().catch(undefined) }).nullable().optional(),
 });
 export const modeSchema = z.looseObject({ id: z.string(), name: z.string() });
 export const modesSchema = z.looseObject({ currentModeId: z.string().nullable().optional(), availableModes: z.array(modeSchema) }).nullable().optional();

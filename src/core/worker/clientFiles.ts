@@ -2,10 +2,11 @@
 // editor where the file is open (unsaved edits included) and from disk otherwise, written
 // through the editor where it is open. Confined to the worker's folder (its workspace folder or
 // worktree, else its cwd); for a guarded worker a write outside the policy is refused before
-// anything is written. Every refusal is a JSON-RPC error that says why, and is in the log.
+// anything is written; for a worker not offered them (clientFiles: false) neither is served.
+// Every refusal is a JSON-RPC error that says why, and is in the log.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc/node';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import type { ClientFileAccess } from '../api';
 import type { AgentEvent, ClientFileEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
@@ -18,9 +19,16 @@ import { writeVeto } from '../guard/wall';
 export const RESOURCE_NOT_FOUND = -32002;
 /** A refusal of this host (outside the folder, the guard): JSON-RPC's server-error range. */
 export const REFUSED = -32001;
+/**
+ * Strict: a byte that is not UTF-8 would reach the agent as U+FFFD, and be lost if it wrote the
+ * text back. A BOM stays in the text, as Node's 'utf8' decoding always kept it.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export interface ClientFilesSite {
   workerId: string;
+  /** The host offered the agent its files at initialize (clientFiles). */
+  offered: boolean;
   /** The folder the agent's files are confined to. */
   root: string;
   cwd: string;
@@ -52,22 +60,28 @@ export class ClientFiles {
   }
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
-    const file = this.confine('fs/read_text_file', raw);
+    const file = this.allowed('fs/read_text_file', raw);
     let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId)) ?? null;
     if (text === null) {
+      let bytes: Buffer;
       try {
-        text = await readFile(file, 'utf8');
+        bytes = await readFile(file);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') throw new ResponseError(RESOURCE_NOT_FOUND, `Resource not found: ${file}`, { uri: file });
         throw new ResponseError(REFUSED, `cannot read ${file}: ${(error as Error).message}`);
+      }
+      try {
+        text = UTF8.decode(bytes);
+      } catch {
+        return this.refuse('fs/read_text_file', raw, 'the file is not UTF-8 text; the host does not hand it over altered');
       }
     }
     return { content: slice(text, line, limit) };
   }
 
   async write(raw: string, content: string): Promise<Record<string, never>> {
-    const file = this.confine('fs/write_text_file', raw);
+    const file = this.allowed('fs/write_text_file', raw);
     this.writes++;
     const { policy } = this.site;
     if (policy) {
@@ -113,13 +127,18 @@ export class ClientFiles {
     }
   }
 
-  /** The absolute path, if it lies in the worker's folder (symlinks followed); else refused. */
-  private confine(method: string, raw: string): string {
-    const refuse = (why: string): never => {
-      const error = `${method} ${JSON.stringify(raw)} refused: ${why}`;
-      this.site.emit({ type: 'client_file', is_error: true, error, data: { op: method === 'fs/read_text_file' ? 'read' : 'write', path: raw, refused: true } });
-      throw new ResponseError(REFUSED, error);
-    };
+  /** Refused, to the agent and in the log. */
+  private refuse(method: string, raw: string, why: string, code = REFUSED): never {
+    const error = `${method} ${JSON.stringify(raw)} refused: ${why}`;
+    this.site.emit({ type: 'client_file', is_error: true, error, data: { op: method === 'fs/read_text_file' ? 'read' : 'write', path: raw, refused: true } });
+    throw new ResponseError(code, error);
+  }
+
+  /** The absolute path, if the agent was offered files and it lies in the worker's folder (symlinks followed); else refused. */
+  private allowed(method: string, raw: string): string {
+    const refuse = (why: string, code?: number): never => this.refuse(method, raw, why, code);
+    // The agent was told at initialize that these methods are not served: it must not call them.
+    if (!this.site.offered) return refuse('the host does not offer this agent its files (clientFiles: false), and told it so', ErrorCodes.MethodNotFound);
     if (raw.includes('\0')) return refuse('the path holds a NUL byte');
     if (!path.isAbsolute(raw)) return refuse('ACP paths must be absolute');
     const file = path.resolve(raw);

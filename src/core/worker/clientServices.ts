@@ -56,7 +56,7 @@ export function clientServicesFor(w: ClientServicesSite): ClientServices {
     changed: () => w.changed(),
   });
   const files = new ClientFiles({
-    workerId: w.id, root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, files: w.files, policy: launch.audit?.policy ?? null,
+    workerId: w.id, offered: spec.clientFiles !== false, root: spec.workspaceFolder ?? spec.cwd, cwd: spec.cwd, files: w.files, policy: launch.audit?.policy ?? null,
     emit: (event) => w.emit(event), report: (event) => w.report(event),
     judged: (toolCallId) => w.auditLater.judged(toolCallId),
   });

@@ -2,7 +2,7 @@
 // (a dialog request to answer, or a notice such as notify or setStatus); τ's extensions leave
 // requests that the worker polls for (extensionRequests.ts). Any other notification the worker
 // sends is kept as an event, never dropped for being unknown.
-import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { UiNotice, UiRequest, UiResponse } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
@@ -43,9 +43,10 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
         return request.answer;
       }
       if (!method.startsWith(UI_REQUEST_PREFIX)) {
-        // Answered with an error by vscode-jsonrpc, and said in the log: never a silent refusal.
+        // JSON-RPC's "method not found", which tells the agent it may go on without it (any other
+        // error reads as the host failing); and said in the log: never a silent refusal.
         emit({ type: 'protocol_error', is_error: true, error: `the worker asked ${method}, which this host does not offer; it was answered with an error` });
-        throw new Error(`unsupported request from worker: ${method}`);
+        throw new ResponseError(ErrorCodes.MethodNotFound, `Method not found: ${method}`);
       }
       const p = (params ?? {}) as Record<string, unknown>;
       const req = { ...p, workerId, id: String(p.id), method: method.slice(UI_REQUEST_PREFIX.length) } as UiRequest;
