@@ -69,4 +69,9 @@ describe('ACP: a host terminal shown in a VS Code terminal', () => {
     assert.equal(feed.take({ type: 'terminal', data: { op: 'exit', terminalId: 't', exitCode: 3, signal: null, output: 'one\ntwo\n' } }), 'one\r\ntwo\r\n\r\n[the command exited with code 3]\r\n');
     assert.equal(feed.take({ type: 'tool_execution_update', result: { output: 'one\ntwo\n' }, data: { terminalId: 't' } }), '');
   });
+
+  it('a program that could not be run (not installed) is said so, never "code null"', () => {
+    const feed = new TerminalFeed('t');
+    assert.equal(feed.take({ type: 'terminal', data: { op: 'exit', terminalId: 't', exitCode: null, signal: null, output: 'spawn pytest ENOENT\n' } }), 'spawn pytest ENOENT\r\n\r\n[the command could not be run]\r\n');
+  });
 });

@@ -28,7 +28,8 @@ export class TerminalFeed {
       // The exit carries the whole output: a quick command exits before its output reaches the row.
       const rest = this.output(d.output, d.dropped);
       this.done = true;
-      const how = typeof d.signal === 'string' ? `was ended by ${d.signal}` : `exited with code ${String(d.exitCode)}`;
+      // Neither a code nor a signal: the program never ran (not installed), as its output says.
+      const how = typeof d.signal === 'string' ? `was ended by ${d.signal}` : typeof d.exitCode === 'number' ? `exited with code ${d.exitCode}` : 'could not be run';
       return rest + crlf(`\n[the command ${how}]\n`);
     }
     return '';
