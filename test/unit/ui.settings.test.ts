@@ -44,6 +44,21 @@ describe('ui settings', () => {
     assert.match(errors[2], /profiles\[3\] is invalid \(name:/);
   });
 
+  it('refuses a profile with a key it does not take, naming it (a misspelt guard would start unguarded workers)', () => {
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'safe', dialect: 'pi', command: 'pi', gaurd: true }, { name: 'ok', dialect: 'pi', command: 'pi', guard: true }] : undefined));
+    assert.deepEqual(settings.profiles.map((p) => p.name), ['ok']);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0], /^rpcWorkers\.profiles\[0\] is invalid \(a profile does not take "gaurd" \(its keys: name, dialect, /);
+    assert.match(errors[0], /that profile is ignored$/);
+  });
+
+  it('names every key package.json declares for a profile, and takes each', () => {
+    const items = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { items: { properties: Record<string, unknown> } }> } } }).contributes.configuration.properties['rpcWorkers.profiles'].items;
+    const { errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'x', dialect: 'pi', command: 'pi', nope: 1 }] : undefined));
+    const named = /its keys: ([^)]*)\)/.exec(errors[0])![1].split(', ');
+    assert.deepEqual([...named].sort(), Object.keys(items.properties).sort());
+  });
+
   it('package.json declares every setting with the same default and range', () => {
     const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown; minimum?: number; maximum?: number; description?: string; markdownDescription?: string }> } } }).contributes.configuration.properties;
     for (const [key, spec] of Object.entries(SETTINGS)) {

@@ -12,7 +12,9 @@ import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 export const SECTION = 'rpcWorkers';
 
 const required = (what: string) => z.string({ error: what }).check(z.trim(), z.minLength(1, { error: what }));
-const makeProfileSchema = () => z.object({
+// Strict: a misspelt key ("gaurd") dropped without a word started the profile's workers without
+// what it asked for (an unguarded worker), so a key the profile does not take refuses the profile.
+const makeProfileSchema = () => z.strictObject({
   name: required('a profile needs a name'),
   dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
   command: required('a profile needs a command'),
@@ -29,7 +31,10 @@ const makeProfileSchema = () => z.object({
   clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
-});
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : undefined) });
+
+const PROFILE_KEYS = 'name, dialect, command, args, env, model, guard, discovery, mode, clientFiles, worktree';
+const unknownKeys = (keys: string[]) => `a profile does not take ${keys.map((k) => JSON.stringify(k)).join(', ')} (its keys: ${PROFILE_KEYS})`;
 export const profileSchema = lazySchema(makeProfileSchema);
 export type Profile = LazyInfer<typeof profileSchema>;
 
