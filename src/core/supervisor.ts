@@ -14,9 +14,9 @@ import { Containment } from './containment';
 import { createFanout } from './supervisorFanout';
 import { startWorker } from './supervisorStart';
 
-/** The history's reader of a dialect's worker lines: a codec of its own, which is pure for events. */
+/** The history's reader of a dialect's worker lines: a reading codec of its own. */
 function lineReader(dialect: DialectName): LineReader {
-  const codec = DIALECTS[dialect].createCodec();
+  const codec = DIALECTS[dialect].createCodec('reading');
   return (raw) => readBack(codec, raw);
 }
 

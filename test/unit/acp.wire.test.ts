@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from 'vscode-jsonrpc/node';
-import { AcpCodec, AcpState, updateEvent } from '../../src/core/wire/acp';
+import { AcpCodec, AcpState, acpDialect, updateEvent } from '../../src/core/wire/acp';
 import { initializeSchema } from '../../src/core/wire/acpProtocol';
 import { unfenced } from '../../src/core/wire/acpEvents';
 import { readBack } from '../../src/core/wire/codec';
@@ -163,8 +163,15 @@ describe('ACP codec: an update the schema refuses is refused on the fast path to
     };
     const events = [start, chunk, end].map(decode);
     // The end carries the whole output, as every other tool's end does (the history and the
-    // export read it there), not its last chunk.
+    // export read it there), not its last chunk; its line alone does not, so it is kept as itself.
     assert.deepEqual(events[2].result, { output: 'line1\nline2\n' });
+    const again = new AcpCodec();
+    const lineStands = [start, chunk, end].map((update) => (again.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update } }) as { lineStands?: false }).lineStands);
+    assert.deepEqual(lineStands, [undefined, undefined, false]);
+    // A reading codec (lines kept for their events, read back) keeps nothing from line to line.
+    const reading = acpDialect.createCodec('reading');
+    const read = [start, chunk, end].map((update) => reading.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update } }) as { event: AgentEvent });
+    assert.deepEqual(read[2].event.result, { output: 'line2\n' });
     assert.equal(events[2].data?.outputDelta, undefined);
     const model = new LogModel();
     model.apply(events.slice(0, 2) as unknown as PageEvent[]);

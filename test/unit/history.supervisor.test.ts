@@ -1,7 +1,7 @@
 // The host with `historyDir`: every event a listener was given is read back, whole and in order,
 // and the session's summary is the worker's own (turns, touched files, end), in both dialects.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
@@ -117,5 +117,52 @@ describe('host with a persisted history (ACP, fake agent)', function () {
     assert.ok(types.indexOf('worker_exit') !== -1, 'the exit is in the session');
     assert.ok(types.lastIndexOf('terminal') > types.indexOf('worker_exit'), `the terminals ended after the exit are in the session: ${types.slice(-4).join(', ')}`);
     assert.equal(r.session.status, 'ended');
+  });
+});
+
+describe('host with a persisted history (ACP, fake agent): a command\'s output joined from chunks', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let supervisor: Supervisor;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rpc-history-acp-'));
+  });
+  afterEach(async () => {
+    await supervisor?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // codex-acp says a command's output only in chunks; the host's end of the call carries it
+  // whole. Its line alone says only the end: the log read again (the live store, read more than
+  // once) and the past session paged newest first (Open Log: its chunks in an earlier 256 KiB
+  // slice than the end) must give the end as it was delivered.
+  it('the call\'s end reads back with the whole output from the live store, read twice, and from Open Log\'s pages', async () => {
+    supervisor = createSupervisor({ historyDir: path.join(dir, 'history'), onPermission: async () => ({ cancelled: true }) });
+    const started = await supervisor.start({ dialect: 'acp', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs')], cwd: dir, name: 'Chunked' });
+    assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
+    if (started.status !== 'started') return;
+    const id = started.workerId;
+    const whole = 400 * 1001;
+    const gate = path.join(dir, 'gate');
+    let chunks = 0;
+    const allChunks = waitFor(supervisor, id, (e) => e.type === 'tool_execution_update' && ++chunks === 400);
+    const ended = waitFor(supervisor, id, (e) => e.type === 'tool_execution_end');
+    const settled = waitFor(supervisor, id, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(id, `chunks 400 until ${gate}`)).status, 'accepted');
+    await allChunks;
+    // The log opened twice while the command runs (two tabs, or an export).
+    supervisor.events(id);
+    supervisor.events(id);
+    writeFileSync(gate, '');
+    assert.equal(((await ended).result as { output: string }).output.length, whole, 'delivered whole');
+    await settled;
+    const endIn = (events: AgentEvent[]) => (events.find((e) => e.type === 'tool_execution_end')?.result as { output?: string } | undefined)?.output?.length;
+    assert.equal(endIn(supervisor.events(id)), whole, 'the live store, read once the command ended');
+    const sessionId = supervisor.history!.sessionOf(id)!;
+    await supervisor.history!.store.flush();
+    const paged = await supervisor.history!.store.pages(sessionId);
+    assert.equal(paged.status, 'read', paged.status === 'read' ? '' : paged.error);
+    if (paged.status !== 'read') return;
+    assert.equal(endIn(await paged.pages.older(50)), whole, 'Open Log\'s newest page');
   });
 });

@@ -29,7 +29,7 @@ export const acpDialect: Dialect = {
   midTurn: (connection) => ({ steer: states.get(connection)?.steers === true, followUp: 'host' }),
   sweepsAfterAbort: true,
   sessions: acpSessions,
-  createCodec: () => new AcpCodec(),
+  createCodec: (use) => new AcpCodec(undefined, use !== 'reading'),
   bind(codec, connection) {
     states.set(connection, (codec as AcpCodec).state);
   },

@@ -29,7 +29,8 @@ export class AcpCodec implements WireCodec {
   /** A command's output said only in chunks (Codex's), by tool call, until the call ends: its end carries the whole. */
   private readonly chunked = new Map<string, string>();
 
-  constructor(readonly state: AcpState = new AcpState()) {}
+  /** `joins`: chunked command output is joined for the call's end (a reading codec sees no ends: they are kept as events). */
+  constructor(readonly state: AcpState = new AcpState(), private readonly joins = true) {}
 
   decode(value: unknown): Decoded {
     if (!isPlain(value)) return { kind: 'invalid', reason: 'not a JSON-RPC message (expected a JSON object)' };
@@ -67,22 +68,20 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
-    if (event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0)) this.joinChunks(event);
+    const joined = this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event);
     // While session/load is answered, the agent replays the conversation so far.
-    if (this.loading > 0) {
-      event.replayed = true;
-      return { kind: 'event', event };
-    }
-    this.state.observe(event);
-    return { kind: 'event', event };
+    if (this.loading > 0) event.replayed = true;
+    else this.state.observe(event);
+    return joined ? { kind: 'event', event, lineStands: false } : { kind: 'event', event };
   }
 
   /**
    * A chunk is added to what its call said so far (kept to its last OUTPUT_KEPT characters); the
    * call's end then carries the whole output as its result, as every other tool's end does, so
-   * the log, the history and the export need not know that it came in pieces.
+   * the log, the history and the export need not know that it came in pieces. True when it made
+   * the end so: its line alone no longer gives it.
    */
-  private joinChunks(event: AgentEvent): void {
+  private joinChunks(event: AgentEvent): boolean {
     const id = event.tool_call_id!;
     let sofar = this.chunked.get(id);
     if (event.data?.outputDelta === true) {
@@ -91,10 +90,11 @@ export class AcpCodec implements WireCodec {
       if (sofar.length > OUTPUT_KEPT) sofar = sofar.slice(-OUTPUT_KEPT);
       this.chunked.set(id, sofar);
     }
-    if (event.type !== 'tool_execution_end' || sofar === undefined) return;
+    if (event.type !== 'tool_execution_end' || sofar === undefined) return false;
     this.chunked.delete(id);
     event.result = { output: sofar };
     if (event.data) delete event.data.outputDelta;
+    return true;
   }
 
   private response(message: ResponseMessage): Decoded {

@@ -11,7 +11,9 @@ export type Decoded =
   // `event`: what the message means for the turn, delivered before it (ACP's session/prompt
   // answer is the turn's end); such an event has no line of its own to stand for it.
   | { kind: 'message'; message: Message; event?: AgentEvent }
-  | { kind: 'event'; event: AgentEvent }
+  // `lineStands: false`: the event carries more than its line (ACP's command output joined from
+  // earlier lines), so the store and the history keep the event, not the line.
+  | { kind: 'event'; event: AgentEvent; lineStands?: false }
   | { kind: 'invalid'; reason: string; otherDialect?: DialectName };
 
 export interface WireCodec {
@@ -23,8 +25,9 @@ export interface WireCodec {
 }
 
 /**
- * A worker's line kept for its event (the event store, the history), read back by a codec of its
- * dialect: event decoding is pure, so it gives the event it gave when the line came.
+ * A worker's line kept for its event (the event store, the history), read back by a reading codec
+ * of its dialect (createCodec('reading')): a line is kept only where decoding it alone gives its
+ * event back, so the reading codec keeps nothing from line to line.
  */
 export function readBack(codec: WireCodec, value: unknown): { ok: true; event: AgentEvent } | { ok: false; error: string } {
   const decoded = codec.decode(value);

@@ -169,7 +169,7 @@ export class JsonlMessageReader extends AbstractMessageReader {
     const decoded = this.options.codec.decode(value);
     switch (decoded.kind) {
       case 'event': {
-        const pending = this.options.onEvent(decoded.event, line.bytes);
+        const pending = this.options.onEvent(decoded.event, decoded.lineStands === false ? undefined : line.bytes);
         return pending instanceof Promise ? pending : undefined;
       }
       case 'message':

@@ -87,7 +87,7 @@ export class Worker {
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
-    const replay = ctx.dialect.createCodec();
+    const replay = ctx.dialect.createCodec('reading');
     this.events = new EventStore(limits.eventStoreSize, (line) => redecode(replay, line));
     this.stdout = new Ring(limits.ringLines);
     this.model = spec.model ?? null;
