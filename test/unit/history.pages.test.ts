@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { HistoryStore, SLICE_BYTES, type HistoryLimits, type SessionPages } from '../../src/core/history';
+import { HistoryStore, SessionPages, SLICE_BYTES, type HistoryLimits } from '../../src/core/history';
 
 let dir: string;
 let stores: HistoryStore[] = [];
@@ -55,6 +55,20 @@ async function readAll(pages: SessionPages, size: number): Promise<AgentEvent[][
 }
 
 describe('history pages (a past session newest first)', () => {
+  it('offers older events while the files hold them, though the record counts fewer (a crash before its count was written)', async () => {
+    const store = makeStore();
+    const id = await session(store, 0, 3000);
+    // As a record written before the last events were counted would say.
+    const pages = await SessionPages.open(dir, [{ id }], 1000);
+    const got: AgentEvent[][] = [];
+    while (!pages.done) {
+      assert.ok(pages.notLoaded >= 1, `${pages.loaded} loaded: older events are still offered`);
+      got.unshift(await pages.older(400));
+    }
+    assert.deepEqual(seqs(got.flat()), Array.from({ length: 3000 }, (_, i) => i));
+    assert.equal(pages.notLoaded, 0);
+  });
+
   it('gives the newest events first and every event once, in order, whatever the page size', async () => {
     const store = makeStore();
     const id = await session(store, 0, 6000);

@@ -71,6 +71,16 @@ describe('history store', () => {
     assert.equal(readFileSync(path.join(dir, `${id}.jsonl`), 'utf8'), JSON.stringify(ev(0)) + '\n');
   });
 
+  it('a live session\'s record on disk counts the events written, not only once it ends (what a crash leaves)', async () => {
+    const store = makeStore({ metaIntervalMs: 0 });
+    const id = openSession(store);
+    for (let i = 0; i < 100; i++) store.append(id, ev(i));
+    await store.flush();
+    const onDisk = JSON.parse(readFileSync(path.join(dir, `${id}.meta.json`), 'utf8')) as { events: number; ended: unknown };
+    assert.equal(onDisk.ended, null, 'still live');
+    assert.equal(onDisk.events, 100);
+  });
+
   it('a live session is listed as live; once ended, with its end reason; newest first', async () => {
     const store = makeStore();
     const a = openSession(store, 'first');

@@ -67,9 +67,13 @@ export class SessionPages {
     return this.segments.length === 0 && this.spare.length === 0;
   }
 
-  /** Events the records count and that were not given yet (0 once done). */
+  /**
+   * Events the records count and that were not given yet (0 once done). At least 1 while the
+   * files hold more: a session its host's crash ended counts fewer than it wrote, and a count of
+   * 0 took "Load older" away from events still there.
+   */
   get notLoaded(): number {
-    return this.done ? 0 : Math.max(0, this.expected - this.loaded);
+    return this.done ? 0 : Math.max(1, this.expected - this.loaded);
   }
 
   /** The next page back: up to `max` events just older than those given, oldest first. */

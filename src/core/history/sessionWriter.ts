@@ -218,7 +218,7 @@ export class SessionWriter {
     }
     // As many spare batches as this pump wrote, the largest: a flood keeps its batches, a quiet worker lets them go.
     while (this.spare.length > written) this.spare.splice(this.smallestSpare(), 1);
-    if (this.metaDirty && !this.closed) this.metaWhenDue();
+    if (this.metaDirty && !this.closed) await this.metaWhenDue();
   }
 
   /**
@@ -278,6 +278,9 @@ export class SessionWriter {
       this.tornTail = false;
       this.meta.events += count;
       this.current.events += count;
+      // The record's count is what a reader trusts after a crash (how many older events there
+      // are to page through): rewritten with the writes, at most every metaIntervalMs.
+      this.metaDirty = true;
     } catch (error) {
       // What reached the file stays (its last line may be partial: the next batch starts a new
       // line, so at most that one line is lost, and the reader reports it as a bad line).
@@ -287,6 +290,7 @@ export class SessionWriter {
       this.meta.events += whole;
       this.current.events += whole;
       this.meta.lost += count - whole;
+      this.metaDirty = true;
       this.fail('write', errorText(error));
     }
     this.current.bytes += offset;
@@ -317,18 +321,17 @@ export class SessionWriter {
     await this.writeMeta();
   }
 
-  private metaWhenDue(): void {
+  /** Written now when due (resolves once it is), else once metaIntervalMs has passed since the last. */
+  private metaWhenDue(): Promise<void> {
     const wait = this.lastMetaAt + this.limits.metaIntervalMs - Date.now();
-    if (wait <= 0) {
-      void this.writeMeta();
-      return;
-    }
-    if (this.metaTimer) return;
+    if (wait <= 0) return this.writeMeta();
+    if (this.metaTimer) return Promise.resolve();
     this.metaTimer = setTimeout(() => {
       this.metaTimer = null;
       if (!this.closed && this.metaDirty) void this.writeMeta();
     }, wait);
     this.metaTimer.unref();
+    return Promise.resolve();
   }
 
   private metaWriting: Promise<void> = Promise.resolve();
