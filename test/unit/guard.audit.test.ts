@@ -45,6 +45,18 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     assert.equal(auditToolCall(policy, 'edit', { path: path.join(home, '.bashrc'), old_string: 'x', new_string: 'y' }, ws).violation, null);
   });
 
+  it('.. after a symlink is judged as the kernel and as Node read it, for a write that replaces too', () => {
+    // pnpm's layout: node_modules/foo links two folders down; `..` climbs back differently.
+    fs.mkdirSync(path.join(ws, 'node_modules/.pnpm/foo@1.0.0/node_modules/foo'), { recursive: true });
+    fs.symlinkSync('.pnpm/foo@1.0.0/node_modules/foo', path.join(ws, 'node_modules/foo'));
+    const linkTo = path.join(ws, 'node_modules/foo');
+    const raw = `${linkTo}/../../../../../${path.relative(path.resolve(linkTo, '../../../../..'), path.join(tmp, 'escaped.txt'))}`;
+    for (const tool of ['write', 'edit']) {
+      assert.match(auditToolCall(policy, tool, { path: raw }, ws).violation ?? '', /: outside the allowed paths .*removed as text first/, tool);
+    }
+    assert.match(auditKindCall(policy, 'edit', [raw], ws).violation ?? '', /^edit ".*": outside the allowed paths .*removed as text first/);
+  });
+
   it('nested edits and patch text are looked into', () => {
     assert.deepEqual(extractPaths({ edits: [{ file_path: 'a' }, { file_path: 'b' }], content: 'path: c' }), ['a', 'b']);
     const patch = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n*** Add File: .env\n*** End Patch';

@@ -84,6 +84,9 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
     fs.writeFileSync(path.join(ws, '.git', 'config'), '[core]\n');
     fs.writeFileSync(path.join(ws, '.env'), 'SECRET=1\n');
     fs.symlinkSync(outside, path.join(ws, 'out'));
+    // pnpm's layout: node_modules/foo links two folders down into .pnpm.
+    fs.mkdirSync(path.join(ws, 'node_modules/.pnpm/foo@1.0.0/node_modules/foo'), { recursive: true });
+    fs.symlinkSync('.pnpm/foo@1.0.0/node_modules/foo', path.join(ws, 'node_modules/foo'));
     await esbuild.build({
       entryPoints: ['src/guard/piGuardExtension.ts'], outfile: path.join(tmp, 'pi-guard.js'),
       bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'silent',
@@ -104,6 +107,10 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
     const policy = resolveGuard(true, ws) as ResolvedPolicy;
     const launch = piGuardLaunch(policy, ws, path.join(tmp, 'pi-guard.js'), ['read', 'write', 'edit']);
     assert.deepEqual(launch.args.slice(2), ['--tools', 'read,write,edit']);
+    // Five `..` after the pnpm link: the kernel climbs back into ws, pi removes them as text and
+    // lands in `outside`.
+    const linkTo = path.join(ws, 'node_modules/foo');
+    const dotdot = `${linkTo}/../../../../../${path.relative(path.resolve(linkTo, '../../../../..'), path.join(outside, 'dotdot.txt'))}`;
     mock.script(
       {
         toolCalls: [
@@ -115,6 +122,7 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
           // pi 1.x reads a file URL as the path it names, percent-decoded.
           { id: 'url', name: 'write', arguments: { path: `file://${outside}/url.txt`, content: 'evil' } },
           { id: 'urlgit', name: 'write', arguments: { path: `file://${ws}/%2egit/config`, content: 'evil' } },
+          { id: 'dotdot', name: 'write', arguments: { path: dotdot, content: 'evil' } },
         ],
       },
       { text: 'done' },
@@ -126,7 +134,7 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
     const seen = await events.catch((err: Error) => assert.fail(`${err.message}\nstderr: ${stderr}`));
 
     const ends = new Map(seen.filter((e) => e.type === 'tool_execution_end').map((e) => [e.toolCallId as string, e]));
-    assert.deepEqual([...ends.keys()].sort(), ['abs', 'env', 'git', 'link', 'ok', 'url', 'urlgit']);
+    assert.deepEqual([...ends.keys()].sort(), ['abs', 'dotdot', 'env', 'git', 'link', 'ok', 'url', 'urlgit']);
     assert.equal(ends.get('ok')?.isError, false, resultText(ends.get('ok') ?? {}));
     assert.equal(fs.readFileSync(path.join(ws, 'src/ok.txt'), 'utf8'), 'landed');
 
@@ -137,6 +145,7 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
       env: /^forbidden ".*\*\*\/\.env"$/,
       url: /^outside the allowed paths/,
       urlgit: /^forbidden ".*\*\*\/\.git"$/,
+      dotdot: /^outside the allowed paths .*removed as text first, as pi and Node-based agents write it\)$/,
     };
     for (const [id, rule] of Object.entries(expected)) {
       const end = ends.get(id) as Json;
@@ -149,6 +158,7 @@ for (const pi of PI_VERSIONS) describe(`guard on real pi ${pi.version}: the bund
     assert.equal(fs.existsSync(path.join(outside, 'abs.txt')), false);
     assert.equal(fs.existsSync(path.join(outside, 'link.txt')), false);
     assert.equal(fs.existsSync(path.join(outside, 'url.txt')), false);
+    assert.equal(fs.existsSync(path.join(outside, 'dotdot.txt')), false);
     assert.equal(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8'), '[core]\n');
     assert.equal(fs.readFileSync(path.join(ws, '.env'), 'utf8'), 'SECRET=1\n');
     // The model was told why: the veto text is the tool result pi sent back.

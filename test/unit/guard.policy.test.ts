@@ -31,6 +31,11 @@ describe('guard policy: a hostile path corpus against real directories and symli
     fs.symlinkSync('loop2', path.join(ws, 'loop1'));
     fs.symlinkSync('loop1', path.join(ws, 'loop2'));
     fs.linkSync(path.join(outside, 'secret.txt'), path.join(ws, 'hard.txt'));
+    // What every pnpm install makes: node_modules/foo links two folders down into .pnpm.
+    fs.mkdirSync(path.join(ws, 'node_modules/.pnpm/foo@1.0.0/node_modules/foo'), { recursive: true });
+    fs.symlinkSync('.pnpm/foo@1.0.0/node_modules/foo', path.join(ws, 'node_modules/foo'));
+    fs.mkdirSync(path.join(ws, 'deep/a/b'), { recursive: true });
+    fs.symlinkSync('deep/a/b', path.join(ws, 'short'));
     policy = resolveGuard(true, ws) as ResolvedPolicy;
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -93,6 +98,23 @@ describe('guard policy: a hostile path corpus against real directories and symli
     });
     it('.. after a symlink climbs from the target, as the kernel does', () => {
       assert.equal(denied(path.join(ws, 'out-dir') + '/../escaped.txt', /^outside/).resolved, path.join(tmp, 'escaped.txt'));
+    });
+    it('.. after a pnpm symlink: the kernel stays inside, pi (Node) removes the .. as text and lands outside: refused', () => {
+      // Five `..` climb from the link's target back to ws for the kernel, from ws/node_modules/foo
+      // three folders above ws as text: the same tail lands in ws or in `outside`.
+      const linkTo = path.join(ws, 'node_modules/foo');
+      const textual = path.resolve(linkTo, '../../../../..');
+      const raw = `${linkTo}/../../../../../${path.relative(textual, path.join(outside, 'escaped.txt'))}`;
+      const v = denied(raw, /^outside the allowed paths .* \(read with "\.\." removed as text first, as pi and Node-based agents write it\)$/);
+      assert.equal(v.resolved, path.join(outside, 'escaped.txt'));
+    });
+    it('.. after a symlink pointing out: the text stays inside, the kernel lands outside: refused, naming the kernel\'s reading', () => {
+      for (const raw of [path.join(ws, 'out-dir') + '/../escaped.txt', 'out-dir/../escaped.txt']) {
+        const v = denied(raw, /^outside the allowed paths .* \(read with symlinks followed before "\.\.", as the OS writes it for a tool that passes the path as is\)$/);
+        assert.equal(v.resolved, path.join(tmp, 'escaped.txt'), raw);
+      }
+      // Apart but both inside: allowed, where pi writes it.
+      allowed(`${ws}/short/../x.ts`, path.join(ws, 'x.ts'));
     });
     it('~ and @ are read the way pi reads them', () => {
       assert.equal(denied('~/x', /^outside/).resolved, path.join(os.homedir(), 'x'));

@@ -2,6 +2,8 @@
 // `..` after following them, so the judgement walks the path one segment at a time against the
 // real file system instead of normalising the string first (`link/../x` is not `x` if `link`
 // points elsewhere). The missing tail is kept as text: it will be created under the real prefix.
+// But a tool written on Node (pi, most ACP agents) normalises the string before it writes, so
+// `link/../x` is `x` for it: a path with `..` has two readings, and the policy judges both.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -92,7 +94,9 @@ const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /**
  * pi's own reading of a tool path (tools/path-utils.js resolveToCwd in 0.73.1; utils/paths.js
- * normalizePath in 1.x, which also reads a `file://` URL as the path it names, percent-decoded).
+ * normalizePath in 1.x, which also reads a `file://` URL as the path it names, percent-decoded),
+ * made absolute but with its `..` kept: pi then removes them as text (path.resolve), which is
+ * `lexicalReading` of this, and the policy judges that reading beside the kernel's.
  * Throws for a file URL that names no local path (pi's write fails on it too).
  */
 export function piReading(raw: string, cwd: string): string {
@@ -101,12 +105,21 @@ export function piReading(raw: string, cwd: string): string {
   if (p === '~') p = os.homedir();
   else if (p.startsWith('~/')) p = os.homedir() + p.slice(1);
   else if (/^file:\/\//.test(p)) p = fileURLToPath(p);
-  return path.isAbsolute(p) ? p : path.resolve(cwd, p);
+  return literalReading(p, cwd);
 }
 
 /** A tool that hands the string to the OS unchanged (τ, or anything not pi). */
 export function literalReading(raw: string, cwd: string): string {
   return path.isAbsolute(raw) ? raw : cwd + path.sep + raw;
+}
+
+/**
+ * `abs` with its `..` removed as text, as Node's path.resolve does before pi or a Node-based ACP
+ * agent writes it (the kernel instead climbs out of a symlink's target). null when no segment is
+ * `..`: the two readings are then one place, and judging it needs no second walk.
+ */
+export function lexicalReading(abs: string): string | null {
+  return splitPath(abs).segments.includes('..') ? path.resolve(abs) : null;
 }
 
 /** `~name/...`: a shell would expand it to another user's home; no tool here can say where. */

@@ -1,13 +1,14 @@
 // The write guard's policy: where a guarded worker may write. Forbidden wins over allowed, and a
 // path is judged where the OS would really write it (see paths.ts), under every reading a tool
-// might give the string; one denying reading denies.
+// might give the string; one denying reading denies. A `..` after a symlink lands in one place
+// for the kernel and in another for a tool that normalises the string first: both are judged.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { caseFold, compilePattern, exactFold, forbiddenFold, hasGlob, matchesPath, type Pattern } from './match';
 import {
-  MAX_PATH_CHARS, isOtherUsersHome, literalReading, physicalPath, piReading, platformCaseInsensitive,
-  probeCaseInsensitive, splitPath, type Physical,
+  MAX_PATH_CHARS, isOtherUsersHome, lexicalReading, literalReading, physicalPath, piReading,
+  platformCaseInsensitive, probeCaseInsensitive, splitPath, type Physical,
 } from './paths';
 
 export interface GuardSpec {
@@ -170,13 +171,42 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { r
   }
   let first: Verdict | null = null;
   for (const reading of new Set([pi, literalReading(raw, cwd)])) {
-    const phys = replaces ? replacedPath(reading) : physicalPath(reading);
-    if (!phys.ok) return refuse(phys.reason, reading);
-    const verdict = judgeResolved(policy, phys.path, phys.stat);
+    const verdict = judgeReading(policy, reading, replaces);
     if (!verdict.allowed) return verdict;
     first ??= verdict;
   }
   return first as Verdict;
+}
+
+/** Said of a refused reading when a path's two readings land apart, so the refusal says which. */
+const KERNEL_WORDS = 'read with symlinks followed before "..", as the OS writes it for a tool that passes the path as is';
+const NODE_WORDS = 'read with ".." removed as text first, as pi and Node-based agents write it';
+
+function saying(verdict: Verdict, words: string): Verdict {
+  return { ...verdict, rule: `${verdict.rule} (${words})` };
+}
+
+/**
+ * One reading of the path, judged where it lands. With `..` in it, where depends on the tool:
+ * the kernel follows symlinks before applying `..` (a program that passes the string as is, such
+ * as codex), Node's path.resolve removes `..` as text first (pi, the Node-based ACP agents). The
+ * guard cannot tell which a worker does, so both places must be allowed.
+ */
+function judgeReading(policy: ResolvedPolicy, reading: string, replaces: boolean): Verdict {
+  const land = (abs: string): Physical => (replaces ? replacedPath(abs) : physicalPath(abs));
+  const kernel = land(reading);
+  if (!kernel.ok) return refuse(kernel.reason, reading);
+  const byKernel = judgeResolved(policy, kernel.path, kernel.stat);
+  const textual = lexicalReading(reading);
+  if (textual === null) return byKernel;
+  const node = land(textual);
+  if (!node.ok) return refuse(node.reason, textual);
+  if (node.path === kernel.path) return byKernel;
+  const byNode = judgeResolved(policy, node.path, node.stat);
+  if (!byKernel.allowed) return saying(byKernel, KERNEL_WORDS);
+  if (!byNode.allowed) return saying(byNode, NODE_WORDS);
+  // Both allowed: the place pi writes, as a relative path was always reported.
+  return byNode;
 }
 
 /** Where a rename over `abs` lands: its folder as the OS resolves it, its last name not followed. */

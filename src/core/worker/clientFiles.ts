@@ -141,6 +141,8 @@ export class ClientFiles {
     if (!this.site.offered) return refuse('the host does not offer this agent its files (clientFiles: false), and told it so', ErrorCodes.MethodNotFound);
     if (raw.includes('\0')) return refuse('the path holds a NUL byte');
     if (!path.isAbsolute(raw)) return refuse('ACP paths must be absolute');
+    // `..` removed as text (Node's reading), once: this one string is confined, judged by the
+    // guard and written, so no `..` is left for the kernel to read differently after a symlink.
     const file = path.resolve(raw);
     const real = physicalPath(file);
     const root = physicalPath(this.site.root);
