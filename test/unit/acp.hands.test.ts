@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { resolveGuard } from '../../src/core/guard/policy';
-import { permissionVeto } from '../../src/core/guard/wall';
+import { permissionVerdict, permissionVeto } from '../../src/core/guard/wall';
 import { acpDialect, CLIENT_CAPABILITIES } from '../../src/core/wire/acp';
 import { slice } from '../../src/core/worker/clientFiles';
 import { HOST_OUTPUT_LIMIT } from '../../src/core/worker/terminals';
@@ -396,5 +396,17 @@ describe('ACP: the wall\'s judgement of a question', () => {
     assert.match(permissionVeto(policy(), ask({ toolKind: 'execute', args: { command: 'ls' } }), dir)!, /shell/);
     assert.equal(permissionVeto(resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: true }, dir)!, ask({ toolKind: 'execute' }), dir), null);
     assert.equal(permissionVeto(policy(), ask({ toolKind: 'read', locations: [{ path: '/etc/passwd', line: null }] }), dir), null);
+  });
+
+  it('a call of another kind is judged by the paths it names (Claude\'s NotebookEdit, kind "other", names its notebook only in rawInput); one naming none is left unjudged', () => {
+    // As claude-agent-acp 0.101.0 asks: no locations, no diff, the notebook in rawInput.notebook_path.
+    const notebook = (nb: string) => ask({ toolKind: 'other', title: 'NotebookEdit', args: { notebook_path: nb, new_source: 'x', edit_mode: 'replace' } });
+    assert.match(permissionVeto(policy(), notebook(path.join(outside, 'n.ipynb')), dir)!, /^NotebookEdit \(kind "other"\) ".*n\.ipynb": outside the allowed paths/);
+    assert.deepEqual(permissionVerdict(policy(), notebook(path.join(dir, 'n.ipynb')), dir), { veto: null, judged: true });
+    assert.match(permissionVeto(policy(), ask({ toolKind: 'other', title: 'mcp__fs__save', locations: [{ path: path.join(outside, 'a'), line: null }] }), dir)!, /outside the allowed paths/);
+    assert.match(permissionVeto(policy(), ask({ toolKind: null, title: 'save', args: { path: path.join(dir, '.git', 'hooks', 'pre-commit') } }), dir)!, /forbidden/);
+    // Nothing to judge it by: asked, and audited when it runs (the verdict says so).
+    assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'other', title: 'mcp__db__query', args: { sql: 'drop table t' } }), dir), { veto: null, judged: false });
+    assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'search', args: { path: outside } }), dir), { veto: null, judged: true });
   });
 });
