@@ -357,6 +357,31 @@ describe('ACP: files through the host', () => {
       assert.equal(stateOf(id).writeGuard, 'vetoed');
     });
 
+    it('a question of kind "other" naming a path outside (Claude\'s NotebookEdit) is rejected without asking; one naming none (an MCP tool) is asked, then audited when it runs, and flagged', async () => {
+      const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] } });
+      const notebook = (nb: string) => `other as NotebookEdit: ${JSON.stringify({ notebook_path: nb, new_source: 'x', edit_mode: 'replace' })}`;
+      const r = await turn(id, notebook(path.join(outside, 'n.ipynb')));
+      assert.equal(r.said, 'Not done.');
+      assert.equal(asked.length, 0, 'the person was not asked');
+      const vetoes = r.events.filter((e) => e.type === 'guard_violation');
+      assert.equal(vetoes.length, 1);
+      assert.equal(vetoes[0].blocked, true);
+      assert.match(String(vetoes[0].error), /^NotebookEdit \(kind "other"\) ".*n\.ipynb": outside the allowed paths/);
+      const inside = await turn(id, notebook(path.join(dir, 'n.ipynb')));
+      assert.equal(inside.said, 'Done.');
+      assert.equal(asked.length, 1, 'a notebook inside is put to the person');
+      assert.deepEqual(inside.events.filter((e) => e.type === 'guard_violation'), [], 'judged as a question, not audited again');
+      // Nothing in it the wall can judge: the person is asked, and the audit judges the call as it
+      // runs; it does not know what a call of kind "other" writes, so it flags it (fails closed).
+      const mcp = await turn(id, 'other as mcp__db__query: {"sql": "drop table t"}');
+      assert.equal(asked.length, 2);
+      const flagged = mcp.events.filter((e) => e.type === 'guard_violation');
+      assert.equal(flagged.length, 1, 'the call the wall could not judge is audited');
+      assert.equal(flagged[0].blocked, undefined, 'flagged after it ran, not refused');
+      assert.equal(flagged[0].tool_call_id, mcp.events.find((e) => e.type === 'permission_end')!.tool_call_id);
+      assert.match(String(flagged[0].error), /kind "other": the agent does not say it only reads/);
+    });
+
     it('an unguarded worker has no wall: the same edit is asked, and writeGuard is null', async () => {
       const id = await start();
       await turn(id, `edit: ${path.join(outside, 'x.ts')}`);

@@ -7,6 +7,7 @@ import type { Untimed } from '../events/agentEvent';
 import type { PermissionAsk } from '../api';
 import type { AgentRequest } from '../wire/dialect';
 import { GUARD_NAME } from '../guard/veto';
+import type { WallVerdict } from '../guard/wall';
 import type { PendingInputs } from './pendingInput';
 import { PermissionRules } from './permissionRules';
 
@@ -19,8 +20,8 @@ export interface PermissionSite {
   inTurn(): boolean;
   /** How many turns have settled: the running turn's place, told apart from the next one's. */
   turnsSettled(): number;
-  /** The guard's reason to reject the call without asking; null: ask. Absent: no guard. */
-  veto?: (ask: PermissionAsk) => string | null;
+  /** The guard's wall: its reason to reject the call without asking, and whether it judged it. Absent: no guard. */
+  wall?: (ask: PermissionAsk) => WallVerdict;
   /** The guard's finding, marked on its tool call. */
   report?: (event: Untimed) => void;
   /** The worker's state changed (a rule remembered or forgotten). */
@@ -69,7 +70,8 @@ export class Permissions {
     };
     if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', { isError: true });
     if (this.cancelledTurn?.turn === site.turnsSettled()) return end(null, `${this.cancelledTurn.reason} (asked as the cancel reached the agent)`);
-    const veto = site.veto?.(ask) ?? null;
+    const verdict = site.wall?.(ask) ?? null;
+    const veto = verdict?.veto ?? null;
     if (veto !== null) {
       // Refused before it could run, as pi's guard blocks a call: the person is not asked.
       (site.report ?? site.emit)({
