@@ -30,9 +30,9 @@ describe('ACP: allow always, remembered per worker', () => {
   after(() => rmSync(base, { recursive: true, force: true }));
   beforeEach(() => {
     asked = [];
-    // The person always answers "always".
+    // The person always answers "always" (allow, where it is not offered).
     supervisor = createSupervisor({
-      onPermission: async (req): Promise<PermissionAnswer> => { asked.push(req); return { optionId: req.options.find((o) => o.kind === 'allow_always')!.optionId }; },
+      onPermission: async (req): Promise<PermissionAnswer> => { asked.push(req); return { optionId: (req.options.find((o) => o.kind === 'allow_always') ?? req.options.find((o) => o.kind === 'allow_once'))!.optionId }; },
     });
   });
   afterEach(() => supervisor.dispose());
@@ -96,6 +96,52 @@ describe('ACP: allow always, remembered per worker', () => {
     assert.equal(end.data?.optionId, 'reject', 'rejected by the wall, not allowed by the rule');
     assert.match(String(end.data?.note), /the write guard rejected it without asking/);
     assert.equal(r.events.find((e) => e.type === 'guard_violation')?.blocked, true);
+  });
+
+  // Claude's NotebookEdit comes as kind "other", titled "NotebookEdit" whatever the notebook, which
+  // is named only in rawInput (claude-agent-acp 0.101.0); MCP tools come titled by their name.
+  const notebook = (input: Record<string, unknown>) => `other as NotebookEdit: ${JSON.stringify({ new_source: 'x', edit_mode: 'replace', ...input })}`;
+
+  it('a kind "other" call allowed always inside the policy (a notebook) does not allow one outside: the wall rejects it without asking', async () => {
+    const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] } });
+    assert.equal((await turn(id, notebook({ notebook_path: path.join(dir, 'a.ipynb') }))).said, 'Done.');
+    assert.equal(asked.length, 1);
+    assert.deepEqual(stateOf(id).allowedAlways?.map((r) => r.key), ['other: NotebookEdit']);
+    const r = await turn(id, notebook({ notebook_path: path.join(base, 'elsewhere', 'a.ipynb') }));
+    assert.equal(r.said, 'Not done.');
+    assert.equal(asked.length, 1, 'nobody was asked: the wall refused it');
+    const end = r.events.find((e) => e.type === 'permission_end')!;
+    assert.equal(end.data?.optionId, 'reject', 'rejected by the wall, not allowed by the rule');
+    assert.equal(end.data?.rule, undefined);
+    assert.equal(r.events.find((e) => e.type === 'guard_violation')?.blocked, true);
+  });
+
+  it('on a guarded worker, a kind "other" call naming no path is never answered by a rule: "always" is not offered, nor remembered, nor matched', async () => {
+    const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] } });
+    const mcp = 'other as mcp__db__query: {"sql": "select 1"}';
+    const first = await turn(id, mcp);
+    assert.deepEqual(asked[0].options.map((o) => o.kind), ['allow_once', 'reject_once'], 'the person is not offered the agent\'s allow-always');
+    assert.match(String(first.events.find((e) => e.type === 'permission_end')!.data?.note), /"allow always" not offered: the write guard cannot tell what this call writes/);
+    assert.deepEqual(stateOf(id).allowedAlways, []);
+    await turn(id, mcp);
+    assert.equal(asked.length, 2, 'asked again');
+    // A rule made by a notebook the wall judged (inside) does not answer a NotebookEdit it cannot.
+    await turn(id, notebook({ notebook_path: path.join(dir, 'a.ipynb') }));
+    assert.deepEqual(stateOf(id).allowedAlways?.map((r) => r.key), ['other: NotebookEdit']);
+    const unread = await turn(id, notebook({ cell_id: 'c1' }));
+    assert.equal(asked.length, 4, 'put to the person, not answered by the rule');
+    assert.equal(unread.events.find((e) => e.type === 'permission_end')!.data?.rule, undefined);
+  });
+
+  it('an unguarded worker is the person\'s own trust: the same call is offered "always", and the rule answers it next time', async () => {
+    const id = await start();
+    const mcp = 'other as mcp__db__query: {"sql": "select 1"}';
+    await turn(id, mcp);
+    assert.ok(asked[0].options.some((o) => o.kind === 'allow_always'));
+    assert.deepEqual(stateOf(id).allowedAlways?.map((r) => r.key), ['other: mcp__db__query']);
+    const again = await turn(id, mcp);
+    assert.equal(asked.length, 1);
+    assert.equal(again.events.find((e) => e.type === 'permission_end')!.data?.rule, 'other: mcp__db__query');
   });
 
   it('the key is the command for a shell call, else the kind and the title the person saw', () => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { ClientFileAccess, PermissionAnswer, PermissionRequest, Supervisor, SupervisorOptions } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { resolveGuard } from '../../src/core/guard/policy';
-import { permissionVeto } from '../../src/core/guard/wall';
+import { permissionVerdict, permissionVeto } from '../../src/core/guard/wall';
 import { acpDialect, CLIENT_CAPABILITIES } from '../../src/core/wire/acp';
 import { slice } from '../../src/core/worker/clientFiles';
 import { HOST_OUTPUT_LIMIT } from '../../src/core/worker/terminals';
@@ -357,6 +357,31 @@ describe('ACP: files through the host', () => {
       assert.equal(stateOf(id).writeGuard, 'vetoed');
     });
 
+    it('a question of kind "other" naming a path outside (Claude\'s NotebookEdit) is rejected without asking; one naming none (an MCP tool) is asked, then audited when it runs, and flagged', async () => {
+      const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] } });
+      const notebook = (nb: string) => `other as NotebookEdit: ${JSON.stringify({ notebook_path: nb, new_source: 'x', edit_mode: 'replace' })}`;
+      const r = await turn(id, notebook(path.join(outside, 'n.ipynb')));
+      assert.equal(r.said, 'Not done.');
+      assert.equal(asked.length, 0, 'the person was not asked');
+      const vetoes = r.events.filter((e) => e.type === 'guard_violation');
+      assert.equal(vetoes.length, 1);
+      assert.equal(vetoes[0].blocked, true);
+      assert.match(String(vetoes[0].error), /^NotebookEdit \(kind "other"\) ".*n\.ipynb": outside the allowed paths/);
+      const inside = await turn(id, notebook(path.join(dir, 'n.ipynb')));
+      assert.equal(inside.said, 'Done.');
+      assert.equal(asked.length, 1, 'a notebook inside is put to the person');
+      assert.deepEqual(inside.events.filter((e) => e.type === 'guard_violation'), [], 'judged as a question, not audited again');
+      // Nothing in it the wall can judge: the person is asked, and the audit judges the call as it
+      // runs; it does not know what a call of kind "other" writes, so it flags it (fails closed).
+      const mcp = await turn(id, 'other as mcp__db__query: {"sql": "drop table t"}');
+      assert.equal(asked.length, 2);
+      const flagged = mcp.events.filter((e) => e.type === 'guard_violation');
+      assert.equal(flagged.length, 1, 'the call the wall could not judge is audited');
+      assert.equal(flagged[0].blocked, undefined, 'flagged after it ran, not refused');
+      assert.equal(flagged[0].tool_call_id, mcp.events.find((e) => e.type === 'permission_end')!.tool_call_id);
+      assert.match(String(flagged[0].error), /kind "other": the agent does not say it only reads/);
+    });
+
     it('an unguarded worker has no wall: the same edit is asked, and writeGuard is null', async () => {
       const id = await start();
       await turn(id, `edit: ${path.join(outside, 'x.ts')}`);
@@ -396,5 +421,17 @@ describe('ACP: the wall\'s judgement of a question', () => {
     assert.match(permissionVeto(policy(), ask({ toolKind: 'execute', args: { command: 'ls' } }), dir)!, /shell/);
     assert.equal(permissionVeto(resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: true }, dir)!, ask({ toolKind: 'execute' }), dir), null);
     assert.equal(permissionVeto(policy(), ask({ toolKind: 'read', locations: [{ path: '/etc/passwd', line: null }] }), dir), null);
+  });
+
+  it('a call of another kind is judged by the paths it names (Claude\'s NotebookEdit, kind "other", names its notebook only in rawInput); one naming none is left unjudged', () => {
+    // As claude-agent-acp 0.101.0 asks: no locations, no diff, the notebook in rawInput.notebook_path.
+    const notebook = (nb: string) => ask({ toolKind: 'other', title: 'NotebookEdit', args: { notebook_path: nb, new_source: 'x', edit_mode: 'replace' } });
+    assert.match(permissionVeto(policy(), notebook(path.join(outside, 'n.ipynb')), dir)!, /^NotebookEdit \(kind "other"\) ".*n\.ipynb": outside the allowed paths/);
+    assert.deepEqual(permissionVerdict(policy(), notebook(path.join(dir, 'n.ipynb')), dir), { veto: null, judged: true });
+    assert.match(permissionVeto(policy(), ask({ toolKind: 'other', title: 'mcp__fs__save', locations: [{ path: path.join(outside, 'a'), line: null }] }), dir)!, /outside the allowed paths/);
+    assert.match(permissionVeto(policy(), ask({ toolKind: null, title: 'save', args: { path: path.join(dir, '.git', 'hooks', 'pre-commit') } }), dir)!, /forbidden/);
+    // Nothing to judge it by: asked, and audited when it runs (the verdict says so).
+    assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'other', title: 'mcp__db__query', args: { sql: 'drop table t' } }), dir), { veto: null, judged: false });
+    assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'search', args: { path: outside } }), dir), { veto: null, judged: true });
   });
 });

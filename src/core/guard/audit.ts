@@ -10,6 +10,9 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'shell']);
 const PATH_KEYS = new Set([
   'path', 'file_path', 'filePath', 'file', 'filename', 'target', 'target_path', 'destination', 'dest',
   'source', 'from', 'to', 'old_path', 'new_path', 'paths', 'files',
+  // Claude's NotebookEdit (claude-agent-acp 0.101.0 asks about it as kind "other", its notebook
+  // named only here: no locations, no diff).
+  'notebook_path',
 ]);
 const PATCH_KEYS = new Set(['patch', 'diff', 'input']);
 const MAX_DEPTH = 4;
@@ -110,8 +113,9 @@ export function auditToolCall(policy: ResolvedPolicy, toolName: string, args: un
 }
 
 /** What a call does by the agent's own word (ACP's tool kinds): these only read. */
-const READING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
-const WRITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
+export const READING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'think', 'fetch', 'switch_mode']);
+/** ACP tool kinds that change files. */
+export const WRITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
 
 /**
  * A call the agent says the kind of (ACP): reading kinds pass, a shell passes only with bash

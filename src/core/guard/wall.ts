@@ -1,11 +1,8 @@
 // The guard as a wall, for agents that ask before they act or write through the host (ACP): a
 // write outside the policy is refused before it happens, not reported after it landed.
-import { extractPaths } from './audit';
+import { extractPaths, READING_KINDS, WRITING_KINDS } from './audit';
 import { judgePath, type ResolvedPolicy } from './policy';
 import type { PermissionAsk } from '../api';
-
-/** ACP tool kinds that change files. */
-const WRITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
 
 /** Why the guard refuses a write of `raw` (relative to `cwd`); null: allowed. */
 export function writeVeto(policy: ResolvedPolicy, raw: string, cwd: string): string | null {
@@ -13,26 +10,52 @@ export function writeVeto(policy: ResolvedPolicy, raw: string, cwd: string): str
   return v.allowed ? null : `write to ${JSON.stringify(v.resolved || raw)}: ${v.rule}`;
 }
 
+/** The wall's answer to a question. */
+export interface WallVerdict {
+  /** Why the guard rejects the call without asking; null: the person may be asked. */
+  veto: string | null;
+  /**
+   * The wall judged the call: false for one whose kind does not say what it does and that names
+   * no path the guard can read (an MCP tool, kind "other"). Such a call is still audited when it
+   * runs, and no "allow always" may answer it (nothing confines what it writes).
+   */
+  judged: boolean;
+}
+
+type WallAsk = Pick<PermissionAsk, 'toolKind' | 'args' | 'diffs' | 'locations'> & Partial<Pick<PermissionAsk, 'title'>>;
+
 /**
- * Why the guard rejects a call the agent asks about; null: the person may be asked. A call that
- * would change files is judged by every path it names (its locations, its diffs, path fields of
- * its input); one that names none cannot be confined and is rejected. A shell is rejected unless
- * the policy allows bash, as pi's guard drops it.
+ * The wall's judgement of a call the agent asks about. A call that would change files is judged by
+ * every path it names (its locations, its diffs, path fields of its input); one that names none
+ * cannot be confined and is rejected. A call whose kind does not say it only reads (kind "other":
+ * Claude's NotebookEdit, an MCP tool) is judged by the paths it names too, and is not judged when
+ * it names none. A shell is rejected unless the policy allows bash, as pi's guard drops it.
  */
-export function permissionVeto(policy: ResolvedPolicy, ask: Pick<PermissionAsk, 'toolKind' | 'args' | 'diffs' | 'locations'>, cwd: string): string | null {
+export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string): WallVerdict {
   const kind = ask.toolKind ?? '';
-  if (kind === 'execute') return policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed';
-  if (!WRITING_KINDS.has(kind) && ask.diffs.length === 0) return null;
+  if (kind === 'execute') return { veto: policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed', judged: true };
+  const writes = WRITING_KINDS.has(kind) || ask.diffs.length > 0;
+  // A read is not confined: the guard confines writes (the audit passes these kinds too).
+  if (!writes && READING_KINDS.has(kind)) return { veto: null, judged: true };
   const named = [...ask.locations.map((l) => l.path), ...ask.diffs.map((d) => d.path)];
   // Copilot CLI 1.0.102's patch text names an absolute path with git's prefix in place of its
   // leading slash ("+++ b/tmp/w/src/new.txt" for /tmp/w/src/new.txt): a name that is, with the
   // slash back, one of the absolute paths the question names is that file, not one under cwd.
   const fromArgs = extractPaths(ask.args ?? {}).map((p) => (!p.startsWith('/') && named.includes(`/${p}`) ? `/${p}` : p));
   const paths = [...new Set([...named, ...fromArgs])];
-  if (paths.length === 0) return `${kind || 'a change'} that names no path: the guard cannot tell what it writes`;
+  if (paths.length === 0) {
+    return writes ? { veto: `${kind || 'a change'} that names no path: the guard cannot tell what it writes`, judged: true } : { veto: null, judged: false };
+  }
+  // A call of another kind is named by its title too: "other" alone does not say which tool.
+  const what = writes ? kind || 'change' : `${ask.title || 'a call'} (kind ${JSON.stringify(kind || 'none')})`;
   for (const raw of paths) {
     const v = judgePath(policy, raw, cwd);
-    if (!v.allowed) return `${kind || 'change'} ${JSON.stringify(raw)}: ${v.rule}`;
+    if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };
   }
-  return null;
+  return { veto: null, judged: true };
+}
+
+/** Why the guard rejects a call the agent asks about; null: the person may be asked (see permissionVerdict). */
+export function permissionVeto(policy: ResolvedPolicy, ask: WallAsk, cwd: string): string | null {
+  return permissionVerdict(policy, ask, cwd).veto;
 }

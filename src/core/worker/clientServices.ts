@@ -3,7 +3,7 @@
 // terminals (terminals.ts). Under the guard each is judged by the guard's policy first.
 import type { SupervisorOptions, WorkerSpec } from '../api';
 import type { Untimed } from '../events/agentEvent';
-import { permissionVeto } from '../guard/wall';
+import { permissionVerdict } from '../guard/wall';
 import { ClientFiles } from './clientFiles';
 import type { Launch } from './launch';
 import type { PendingInputs } from './pendingInput';
@@ -46,11 +46,14 @@ export function clientServicesFor(w: ClientServicesSite): ClientServices {
   const permissions = new Permissions({
     workerId: w.id, ask: w.onPermission, emit: (event) => w.emit(event), pending: w.pendingInput,
     inTurn: () => w.inTurn(), turnsSettled: () => w.turnsSettled(),
-    veto: launch.audit ? (ask) => {
+    wall: launch.audit ? (ask) => {
+      const verdict = permissionVerdict(launch.audit!.policy, ask, spec.cwd);
       // Judged here, before the person is asked: the audit after the fact is not needed for it.
-      w.auditLater.judged(ask.toolCallId);
+      // One the wall could not judge (kind "other" naming no path: an MCP tool) is audited when
+      // it runs, as any call the agent did not ask about, and the audit fails closed on it.
+      if (verdict.judged) w.auditLater.judged(ask.toolCallId);
       if (ask.toolKind === 'edit' || ask.toolKind === 'delete' || ask.toolKind === 'move' || ask.diffs.length > 0) w.askedBeforeWriting();
-      return permissionVeto(launch.audit!.policy, ask, spec.cwd);
+      return verdict;
     } : undefined,
     report: (event) => w.report(event),
     changed: () => w.changed(),

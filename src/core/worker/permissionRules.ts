@@ -7,7 +7,9 @@
 // allow `rm -rf .`; for any other call, its kind and its title (the title is what the question
 // showed, and agents put the path or the target in it: "Write notes.md"), since a kind alone
 // ("edit") would allow every edit anywhere after one yes. The guard's wall is judged before any
-// rule: a rule never lets through what the policy refuses.
+// rule: a rule never lets through what the policy refuses; and on a guarded worker a question
+// the wall cannot judge (kind "other" naming no path) is never answered by a rule nor makes one
+// (permissions.ts), since nothing in its key would confine what it writes.
 import type { AllowedRule, PermissionAsk } from '../api';
 import type { PermissionOption } from '../events/agentEvent';
 

@@ -3,10 +3,11 @@
 // `onPermission`), the worker shows as needing input while it is open, the log shows both the
 // question and the answer, and an abort answers every open question `cancelled`, as ACP asks.
 import type { PermissionAnswer, PermissionRequest } from '../api';
-import type { Untimed } from '../events/agentEvent';
+import type { PermissionOption, Untimed } from '../events/agentEvent';
 import type { PermissionAsk } from '../api';
 import type { AgentRequest } from '../wire/dialect';
 import { GUARD_NAME } from '../guard/veto';
+import type { WallVerdict } from '../guard/wall';
 import type { PendingInputs } from './pendingInput';
 import { PermissionRules } from './permissionRules';
 
@@ -19,8 +20,8 @@ export interface PermissionSite {
   inTurn(): boolean;
   /** How many turns have settled: the running turn's place, told apart from the next one's. */
   turnsSettled(): number;
-  /** The guard's reason to reject the call without asking; null: ask. Absent: no guard. */
-  veto?: (ask: PermissionAsk) => string | null;
+  /** The guard's wall: its reason to reject the call without asking, and whether it judged it. Absent: no guard. */
+  wall?: (ask: PermissionAsk) => WallVerdict;
   /** The guard's finding, marked on its tool call. */
   report?: (event: Untimed) => void;
   /** The worker's state changed (a rule remembered or forgotten). */
@@ -69,7 +70,8 @@ export class Permissions {
     };
     if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', { isError: true });
     if (this.cancelledTurn?.turn === site.turnsSettled()) return end(null, `${this.cancelledTurn.reason} (asked as the cancel reached the agent)`);
-    const veto = site.veto?.(ask) ?? null;
+    const verdict = site.wall?.(ask) ?? null;
+    const veto = verdict?.veto ?? null;
     if (veto !== null) {
       // Refused before it could run, as pi's guard blocks a call: the person is not asked.
       (site.report ?? site.emit)({
@@ -78,17 +80,25 @@ export class Permissions {
       });
       return end(rejectOf(ask), `the write guard rejected it without asking: ${veto}`, { isError: true });
     }
-    // After the wall: a rule never lets through what the policy refuses.
-    const remembered = this.rules.match(ask);
+    // A call the wall could not judge (a guarded worker's question of kind "other" that names no
+    // path it can read: an MCP tool) has nothing that confines what it writes, so no "always"
+    // may stand for it: no rule answers it, the person is not offered the agent's allow-always
+    // (which would also have the agent skip the question, and the wall, from then on), and an
+    // allow-always answered anyway is not remembered. Each one is asked, and audited as it runs.
+    const unconfined = verdict !== null && !verdict.judged;
+    // After the wall: a rule never lets through what the policy refuses, nor what it cannot judge.
+    const remembered = unconfined ? null : this.rules.match(ask);
     if (remembered) return end(remembered.option.optionId, `answered by the rule remembered for this worker (allowed always: ${remembered.rule.key})`, { rule: remembered.rule.key });
     if (!site.ask) return end(rejectOf(ask), 'no one can answer here (the host has no onPermission): rejected', { isError: true });
+    const offered = unconfined ? withoutAlways(ask.options) : ask.options;
+    const unconfinedNote = unconfined ? `"allow always" ${offered.length < ask.options.length ? 'not offered' : 'not remembered'}: ${NO_ALWAYS}` : null;
     const controller = new AbortController();
     this.open.set(id, controller);
     site.pending.dialogOpened(id, 'permission', ask.title);
     const cancelled = new Promise<PermissionAnswer>((resolve) => controller.signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
     let failure: string | null = null;
     try {
-      const shown = site.ask({ ...ask, workerId: site.workerId, id, signal: controller.signal }).catch((error: unknown): PermissionAnswer => {
+      const shown = site.ask({ ...ask, options: offered, workerId: site.workerId, id, signal: controller.signal }).catch((error: unknown): PermissionAnswer => {
         failure = error instanceof Error ? error.message : String(error);
         return { cancelled: true };
       });
@@ -98,8 +108,8 @@ export class Permissions {
       if (failure !== null) return end(null, `the question could not be put to the person (${failure}): answered cancelled`, { isError: true });
       const picked = 'optionId' in answer ? ask.options.find((o) => o.optionId === answer.optionId) : undefined;
       if (picked) {
-        this.rules.answered(ask, picked);
-        return end(picked.optionId, null);
+        if (!unconfined) this.rules.answered(ask, picked);
+        return end(picked.optionId, unconfinedNote);
       }
       return end(null, 'the person dismissed the question');
     } finally {
@@ -113,6 +123,14 @@ export class Permissions {
     this.cancelledTurn = { turn: this.site.turnsSettled(), reason };
     for (const controller of this.open.values()) controller.abort(reason);
   }
+}
+
+const NO_ALWAYS = 'the write guard cannot tell what this call writes (its kind does not say, and it names no path the guard can read), so it is asked each time and audited when it runs';
+
+/** The options but the allow-always ones, unless that leaves no allow (then the person still may). */
+function withoutAlways(options: PermissionOption[]): PermissionOption[] {
+  const rest = options.filter((o) => o.kind !== 'allow_always');
+  return rest.some((o) => o.kind.startsWith('allow')) ? rest : options;
 }
 
 /** The agent's own reject option for a question the host refuses (once before always), if it offers one. */
