@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
+import { isTrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
 import type { WorktreeCore } from './workerWorktrees';
 
 export const BASE_SCHEME = 'rpcworkers-base';
@@ -29,6 +30,8 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
       throw new Error(`RPC Workers: not a base-file address (${(error as Error).message})`);
     }
     if (!ref.commit) return '';
+    // Any link can name this scheme, and its query names the folder git runs in.
+    if (!isTrusted()) throw new Error(UNTRUSTED_WORKTREE_REFUSAL);
     const r = await this.core().contentAt(ref.repo, ref.commit, ref.path);
     if (r.status !== 'ok') return '';
     return new TextDecoder('utf-8').decode(r.content);

@@ -1,10 +1,14 @@
 // Puts the worktree room together: the registry of worker worktrees, their rows in the Sessions
 // view, the base side of diffs, the commands, and the context key that disables "Start in a New
 // Worktree" when the workspace is not a git repository (with the reason in the log and on use).
+// In an untrusted workspace none of it runs git: git runs programs the repository names itself
+// (core.fsmonitor on `git add -A`, hooks on a merge), so the check waits for trust and each
+// command refuses, saying how to trust the workspace.
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
 import type { Commands } from '../commands/commands';
 import type { Settings } from '../settings/settings';
+import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
 import type { SessionsTree } from '../views/sessionsTree';
 import { BASE_SCHEME, BaseContentProvider } from './baseContent';
 import { WorktreeActions } from './worktreeActions';
@@ -39,6 +43,13 @@ export function connectWorktrees(o: {
   let latest = 0;
   const check = async () => {
     const n = ++latest;
+    if (!isTrusted()) {
+      // Not even `git rev-parse`: nothing visible needs the answer while untrusted (the welcome
+      // text that uses the key shows only in a trusted workspace, and starts are refused).
+      if (n === latest) await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, false);
+      o.log.info('worktrees wait for workspace trust: git runs nothing here until then');
+      return { available: false, reason: 'the workspace is not trusted' };
+    }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const r = folder ? await core().detectRepository(folder) : { status: 'none' as const, reason: 'no folder is open' };
     const reason = r.status === 'repository' ? null : r.reason;
@@ -57,8 +68,15 @@ export function connectWorktrees(o: {
       if (!known.has(wt.path)) worktrees.add(leftoverId(wt.branch), wt, root);
     }
   };
-  // After activation: the check loads the core, which activation itself does not.
+  // After activation: the check loads the core, which activation itself does not. Untrusted, it
+  // runs no git and the real check waits for trust (listing a leftover worktree runs git there).
   parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check);
+  if (!isTrusted()) {
+    const granted = o.register(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      granted.dispose();
+      parts.checked = check();
+    }));
+  }
   o.register(vscode.workspace.onDidChangeWorkspaceFolders(() => { parts.checked = check(); }));
   // A folder that becomes a repository (git init, its first commit) is one at once, not after a reload.
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -73,6 +91,8 @@ export function connectWorktrees(o: {
   // The commands are never disabled (a disabled command is missing from the palette, and its
   // name typed there runs another); each asks again and, when it cannot run, says why.
   const unavailable = async () => {
+    // The start commands' own refusal, before this check would run git.
+    if (!isTrusted()) return refuseUntrusted();
     const r = await (parts.checked = check());
     if (r.available) return null;
     const message = `Starting a worker in its own worktree needs a git repository with at least one commit: ${r.reason}.`;
@@ -80,16 +100,18 @@ export function connectWorktrees(o: {
     return { status: 'error' as const, error: message };
   };
   const reg = (id: string, fn: (arg: unknown) => unknown) => o.register(vscode.commands.registerCommand(id, fn));
+  // Each runs git (a merge runs the repository's hooks) or acts on a worktree git listed.
+  const trusted = (fn: (arg: unknown) => unknown) => (a: unknown) => (isTrusted() ? fn(a) : refuseUntrusted(UNTRUSTED_WORKTREE_REFUSAL));
   reg(WORKTREE_COMMANDS.startInWorktree, async (a) => (await unavailable()) ?? o.commands.startWorker(a, { inWorktree: true }));
   reg(WORKTREE_COMMANDS.startDemoInWorktree, async (a) => (await unavailable()) ?? o.commands.startDemoWorker(a, { inWorktree: true }));
-  reg(WORKTREE_COMMANDS.openDiff, (a) => actions.openDiff(a));
-  reg(WORKTREE_COMMANDS.merge, (a) => actions.merge(a));
-  reg(WORKTREE_COMMANDS.openWindow, (a) => actions.openInNewWindow(a));
-  reg(WORKTREE_COMMANDS.discard, (a) => actions.discard(a));
-  reg(WORKTREE_COMMANDS.refresh, async (a) => {
+  reg(WORKTREE_COMMANDS.openDiff, trusted((a) => actions.openDiff(a)));
+  reg(WORKTREE_COMMANDS.merge, trusted((a) => actions.merge(a)));
+  reg(WORKTREE_COMMANDS.openWindow, trusted((a) => actions.openInNewWindow(a)));
+  reg(WORKTREE_COMMANDS.discard, trusted((a) => actions.discard(a)));
+  reg(WORKTREE_COMMANDS.refresh, trusted(async (a) => {
     const id = (a as { workerId?: string } | undefined)?.workerId;
     await Promise.all((id ? [id] : worktrees.all().map((e) => e.workerId)).map((w) => worktrees.refresh(w)));
     return { status: 'refreshed' };
-  });
+  }));
   return parts;
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
 import type { ChangeCounts, ChangedFile, WorkerWorktree } from '../../core/worktree';
 import { Disposable, toDisposable } from '../disposable';
+import { isTrusted } from '../settings/trust';
 
 export type WorktreeCore = typeof import('../../core/index')['worktree'];
 
@@ -72,7 +73,8 @@ export class WorkerWorktrees extends Disposable {
 
   private async list(workerId: string): Promise<void> {
     const e = this.entries.get(workerId);
-    if (!e) return;
+    // Listing runs `git add -A`, which runs the repository's core.fsmonitor: never untrusted.
+    if (!e || !isTrusted()) return;
     const r = await this.core().workerChanges(e.worktree);
     if (this.entries.get(workerId) !== e) return;
     if (r.status === 'ok') {

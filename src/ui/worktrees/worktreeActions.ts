@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { StartResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import { pathWithin } from '../../core/pathWithin';
+import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
 import type { WorktreeCore, WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
 import { baseUri } from './baseContent';
 
@@ -43,6 +44,8 @@ export class WorktreeActions {
 
   /** For Commands' worktreePlacer: make the worktree, move the spec into it, keep it if the start works. */
   async place(spec: WorkerSpec): Promise<{ spec: WorkerSpec; started(r: StartResult): Promise<void> } | Refused> {
+    // Starts refuse first; this holds should a start path ever skip that (git runs hooks here).
+    if (!isTrusted()) return refuseUntrusted();
     const core = this.s.core();
     const repo = await core.detectRepository(spec.cwd);
     if (repo.status !== 'repository') return error(`cannot start ${spec.name ?? 'the worker'} in a new worktree: ${repo.reason}`);
@@ -155,6 +158,8 @@ export class WorktreeActions {
   }
 
   async finish(checkout: string, abort: boolean): Promise<{ status: string }> {
+    // Reached from a merge's notification, not a command: committing a merge runs hooks.
+    if (!isTrusted()) return refuseUntrusted(UNTRUSTED_WORKTREE_REFUSAL);
     const core = this.s.core();
     const r = abort ? await core.abortMerge(checkout) : await core.finishMerge(checkout);
     if (r.status === 'merged') void vscode.window.showInformationMessage(`RPC Workers: merge completed, commit ${r.commit.slice(0, 8)}.`);

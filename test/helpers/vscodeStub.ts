@@ -1,0 +1,66 @@
+// `vscode` for UI modules under plain-Node mocha: the bench's stub (bench/lib/vscode-stub.cjs:
+// real EventEmitter, Uri and Disposable, a forgiving stub for the rest) with the parts a test
+// reads or drives made real here: workspace trust and its grant event, the workspace folder,
+// registered commands, and the messages shown. Import it before any module that imports vscode.
+import Module from 'node:module';
+import path from 'node:path';
+
+const STUB = path.resolve(__dirname, '../../bench/lib/vscode-stub.cjs');
+const resolving = Module as unknown as { _resolveFilename(request: string, ...rest: unknown[]): string };
+const original = resolving._resolveFilename;
+resolving._resolveFilename = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? STUB : original.call(this, request, ...rest);
+};
+
+type Fn = (...args: unknown[]) => unknown;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub is CommonJS, loaded once the resolver above knows it
+const vscode = require(STUB) as Record<string, unknown> & { EventEmitter: new () => { event: Fn; fire(e?: unknown): void } };
+const disposable = { dispose() {} };
+const granted = new vscode.EventEmitter();
+
+export const vscodeStub = {
+  trusted: true,
+  folder: undefined as string | undefined,
+  commands: new Map<string, Fn>(),
+  /** Every message shown (error, warning, information), in order. */
+  messages: [] as string[],
+  /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
+  grantTrust(): void {
+    vscodeStub.trusted = true;
+    granted.fire();
+  },
+  reset(): void {
+    vscodeStub.trusted = true;
+    vscodeStub.folder = undefined;
+    vscodeStub.commands.clear();
+    vscodeStub.messages.length = 0;
+  },
+};
+
+const show = async (message: unknown) => {
+  vscodeStub.messages.push(String(message));
+  return undefined;
+};
+vscode.workspace = {
+  get isTrusted() { return vscodeStub.trusted; },
+  get workspaceFolders() { return vscodeStub.folder ? [{ uri: (vscode.Uri as { file(p: string): unknown }).file(vscodeStub.folder), name: path.basename(vscodeStub.folder), index: 0 }] : undefined; },
+  onDidGrantWorkspaceTrust: granted.event,
+  onDidChangeWorkspaceFolders: () => disposable,
+  registerTextDocumentContentProvider: () => disposable,
+  createFileSystemWatcher: () => ({ onDidCreate: () => disposable, onDidChange: () => disposable, onDidDelete: () => disposable, dispose() {} }),
+};
+vscode.commands = {
+  registerCommand(id: string, fn: Fn) {
+    vscodeStub.commands.set(id, fn);
+    return { dispose: () => vscodeStub.commands.delete(id) };
+  },
+  executeCommand: async () => undefined,
+  getCommands: async () => [],
+};
+vscode.window = {
+  showErrorMessage: show,
+  showWarningMessage: show,
+  showInformationMessage: show,
+  withProgress: (_options: unknown, task: () => unknown) => task(),
+};
+vscode.ProgressLocation = { Notification: 15, Window: 10 };
