@@ -229,6 +229,17 @@ describe('ACP: files through the host', () => {
       assert.ok(r.events.some((e) => e.type === 'terminal' && e.is_error));
     });
 
+    it('a cwd with ".." after a link out of the folder starts the command in the folder checked, not where the link leads', async () => {
+      const id = await start();
+      // <dir>/out → <outside>/deep: as given, "<dir>/out/../sub" is <outside>/sub to the kernel; checked, it is <dir>/sub.
+      mkdirSync(path.join(outside, 'deep'), { recursive: true });
+      mkdirSync(path.join(outside, 'sub'), { recursive: true });
+      mkdirSync(path.join(dir, 'sub'), { recursive: true });
+      symlinkSync(path.join(outside, 'deep'), path.join(dir, 'out'));
+      const r = await turn(id, `termcwd ${path.join(dir, 'out')}/../sub: pwd -P`);
+      assert.equal(r.said, `exit 0: ${JSON.stringify(`${path.join(dir, 'sub')}\n`)}`);
+    });
+
     it('under a guard without bash a terminal command is refused before it runs, shown as a blocked call; with bash it runs', async () => {
       const id = await start({ guard: true });
       const r = await turn(id, `term: touch ${path.join(dir, 'ran-under-guard')}`);

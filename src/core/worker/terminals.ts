@@ -266,13 +266,16 @@ export class Terminals {
 
   private confine(cwd: string): string {
     if (!path.isAbsolute(cwd)) throw new ResponseError(REFUSED, `terminal/create cwd ${JSON.stringify(cwd)} refused: ACP paths must be absolute`);
-    const real = physicalPath(path.resolve(cwd));
+    // The folder checked is the one the command starts in: as given, `link/../x` is where the
+    // kernel climbs out of the link's target, which need not be the `x` checked here.
+    const checked = path.resolve(cwd);
+    const real = physicalPath(checked);
     const root = physicalPath(this.site.root);
     if (!real.ok || !root.ok || pathWithin(root.path, real.path) === null) {
       const error = `terminal/create cwd ${JSON.stringify(cwd)} refused: it is outside the worker's folder ${this.site.root}`;
       this.site.emit({ type: 'terminal', is_error: true, error, data: { op: 'create', refused: true } });
       throw new ResponseError(REFUSED, error);
     }
-    return cwd;
+    return checked;
   }
 }
