@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { HistoryStore, parseEvents, type HistoryError, type HistoryLimits } from '../../src/core/history';
+import { DEFAULT_HISTORY_LIMITS, type SessionMeta } from '../../src/core/history/format';
+import { SessionWriter } from '../../src/core/history/sessionWriter';
 
 let dir: string;
 let stores: HistoryStore[] = [];
@@ -79,6 +81,28 @@ describe('history store', () => {
     const onDisk = JSON.parse(readFileSync(path.join(dir, `${id}.meta.json`), 'utf8')) as { events: number; ended: unknown };
     assert.equal(onDisk.ended, null, 'still live');
     assert.equal(onDisk.events, 100);
+  });
+
+  it('an event queued while the pump writes the session\'s record is written by that pump (no later tick may come)', async () => {
+    let queuedDuringRecord = false;
+    const meta = {
+      version: 1, id: 's-pump-1', workerId: 'w1', name: 'one', dialect: 'pi', cwd: dir, command: 'node', model: null, workerVersion: null, writer: null,
+      startedAt: 0, updatedAt: 0, ended: null, turns: 0, lastTurnEndReason: null, filesTouched: [], events: 0, lost: 0, lastError: null, evictedEvents: null, removed: null,
+    } as unknown as SessionMeta;
+    const writer: SessionWriter = new SessionWriter(meta, dir, { ...DEFAULT_HISTORY_LIMITS, metaIntervalMs: 0 }, () => {
+      // Read as the record is written: the worker's last event of its turn comes just then.
+      if (!queuedDuringRecord) {
+        queuedDuringRecord = true;
+        writer.append(ev(1));
+      }
+      return { turns: 0, lastTurnEndReason: null, filesTouched: [], model: null, workerVersion: null };
+    }, (e) => assert.fail(e.error));
+    writer.append(ev(0));
+    await writer.pump();
+    assert.ok(queuedDuringRecord);
+    assert.equal(writer.hasPending, false, 'the pump wrote what was queued while it wrote the record');
+    assert.deepEqual(readFileSync(path.join(dir, 's-pump-1.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as AgentEvent).data!.seq), [0, 1]);
+    await writer.end(null);
   });
 
   it('a live session is listed as live; once ended, with its end reason; newest first', async () => {

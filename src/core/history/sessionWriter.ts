@@ -207,18 +207,23 @@ export class SessionWriter {
 
   private async drain(): Promise<void> {
     let written = 0;
-    while (this.queued > 0) {
-      this.seal();
-      const batches = this.pending;
-      this.pending = [];
-      this.queued = 0;
-      await this.writeBatches(batches);
-      for (const batch of batches) this.recycle(batch.bytes);
-      written += batches.length;
+    for (;;) {
+      while (this.queued > 0) {
+        this.seal();
+        const batches = this.pending;
+        this.pending = [];
+        this.queued = 0;
+        await this.writeBatches(batches);
+        for (const batch of batches) this.recycle(batch.bytes);
+        written += batches.length;
+      }
+      // As many spare batches as this pump wrote, the largest: a flood keeps its batches, a quiet worker lets them go.
+      while (this.spare.length > written) this.spare.splice(this.smallestSpare(), 1);
+      if (this.metaDirty && !this.closed) await this.metaWhenDue();
+      // Events queued while the summary was written are this pump's too: the store's tick found
+      // it busy then and left them to it, and no later tick may come.
+      if (this.queued === 0) return;
     }
-    // As many spare batches as this pump wrote, the largest: a flood keeps its batches, a quiet worker lets them go.
-    while (this.spare.length > written) this.spare.splice(this.smallestSpare(), 1);
-    if (this.metaDirty && !this.closed) await this.metaWhenDue();
   }
 
   /**
