@@ -53,7 +53,7 @@ export const initializeSchema = z.looseObject({
   }).optional(),
   authMethods: z.array(authMethodSchema).optional(),
   agentInfo: z.looseObject({ name: z.string(), title: z.string().nullable().optional(), version: z.string().optional() }).nullable().optional(),
-  // ACP: no assumption about a `_meta` value. A steering of another shape says nothing (no steer), never fails the start.
+  // ACP has a client assume nothing of the values under `_meta`: the one read here, a steering of another shape, means no steer, never a failed start.
   _meta: z.looseObject({ steering: z.looseObject({ supported: z.boolean().optional() }).optional().catch(undefined) }).nullable().optional(),
 });
 export const modeSchema = z.looseObject({ id: z.string(), name: z.string() });
