@@ -117,7 +117,8 @@ describe('ACP: allow always, remembered per worker', () => {
   });
 
   it('on a guarded worker, a kind "other" call naming no path is never answered by a rule: "always" is not offered, nor remembered, nor matched', async () => {
-    const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] } });
+    // Flagged, not aborted: where a violation aborts the turn, the wall refuses such a call outright (acp.hands.test.ts).
+    const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] }, onViolation: 'flag' });
     const mcp = 'other as mcp__db__query: {"sql": "select 1"}';
     const first = await turn(id, mcp);
     assert.deepEqual(asked[0].options.map((o) => o.kind), ['allow_once', 'reject_once'], 'the person is not offered the agent\'s allow-always');

@@ -368,7 +368,7 @@ describe('ACP: files through the host', () => {
       assert.equal(stateOf(id).writeGuard, 'vetoed');
     });
 
-    it('a question of kind "other" naming a path outside (Claude\'s NotebookEdit) is rejected without asking; one naming none (an MCP tool) is asked, then audited when it runs, and flagged', async () => {
+    it('a question of kind "other" naming a path outside (Claude\'s NotebookEdit) is rejected without asking; one naming none (an MCP tool) is refused before it runs where violations abort, asked and flagged where they are flagged', async () => {
       const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] } });
       const notebook = (nb: string) => `other as NotebookEdit: ${JSON.stringify({ notebook_path: nb, new_source: 'x', edit_mode: 'replace' })}`;
       const r = await turn(id, notebook(path.join(outside, 'n.ipynb')));
@@ -382,9 +382,19 @@ describe('ACP: files through the host', () => {
       assert.equal(inside.said, 'Done.');
       assert.equal(asked.length, 1, 'a notebook inside is put to the person');
       assert.deepEqual(inside.events.filter((e) => e.type === 'guard_violation'), [], 'judged as a question, not audited again');
-      // Nothing in it the wall can judge: the person is asked, and the audit judges the call as it
+      // Nothing in it the wall can judge. Where a violation aborts the turn (the default), it is
+      // refused before it runs: asked, it would run and then be flagged and abort the turn.
+      const refused = await turn(id, 'other as mcp__db__query: {"sql": "drop table t"}');
+      assert.equal(asked.length, 1, 'not asked');
+      const blocked = refused.events.filter((e) => e.type === 'guard_violation');
+      assert.equal(blocked.length, 1);
+      assert.equal(blocked[0].blocked, true);
+      assert.match(String(blocked[0].error), /^mcp__db__query \(kind "other"\) names no path the guard can judge, and this worker's violations abort its turn/);
+      assert.equal(refused.events.find((e) => e.type === 'agent_end')?.end_reason, 'done', 'the turn goes on: the call never ran');
+      // Where violations are flagged: the person is asked, and the audit judges the call as it
       // runs; it does not know what a call of kind "other" writes, so it flags it (fails closed).
-      const mcp = await turn(id, 'other as mcp__db__query: {"sql": "drop table t"}');
+      const flags = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] }, onViolation: 'flag' });
+      const mcp = await turn(flags, 'other as mcp__db__query: {"sql": "drop table t"}');
       assert.equal(asked.length, 2);
       const flagged = mcp.events.filter((e) => e.type === 'guard_violation');
       assert.equal(flagged.length, 1, 'the call the wall could not judge is audited');

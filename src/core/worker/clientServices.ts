@@ -51,8 +51,14 @@ export function clientServicesFor(w: ClientServicesSite): ClientServices {
       // Judged here, before the person is asked: the audit after the fact is not needed for it.
       // One the wall could not judge (kind "other" naming no path: an MCP tool) is audited when
       // it runs, as any call the agent did not ask about, and the audit fails closed on it.
-      if (verdict.judged) w.auditLater.judged(ask.toolCallId);
       if (ask.toolKind === 'edit' || ask.toolKind === 'delete' || ask.toolKind === 'move' || ask.diffs.length > 0) w.askedBeforeWriting();
+      // Where the audit's finding aborts the turn, such a call asked about would run once the
+      // person allowed it, be flagged, and end the turn: refused before it runs instead.
+      if (!verdict.judged && launch.audit!.onViolation === 'abort') {
+        w.auditLater.judged(ask.toolCallId);
+        return { veto: `${ask.title || 'a call'} (kind ${JSON.stringify(ask.toolKind ?? 'none')}) names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
+      }
+      if (verdict.judged) w.auditLater.judged(ask.toolCallId);
       return verdict;
     } : undefined,
     report: (event) => w.report(event),
