@@ -118,25 +118,12 @@ describe('host with a persisted history (ACP, fake agent)', function () {
     assert.ok(types.lastIndexOf('terminal') > types.indexOf('worker_exit'), `the terminals ended after the exit are in the session: ${types.slice(-4).join(', ')}`);
     assert.equal(r.session.status, 'ended');
   });
-});
-
-describe('host with a persisted history (ACP, fake agent): a command\'s output joined from chunks', function () {
-  this.timeout(60_000);
-  let dir: string;
-  let supervisor: Supervisor;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rpc-history-acp-'));
-  });
-  afterEach(async () => {
-    await supervisor?.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   // codex-acp says a command's output only in chunks; the host's end of the call carries it
   // whole. Its line alone says only the end: the log read again (the live store, read more than
   // once) and the past session paged newest first (Open Log: its chunks in an earlier 256 KiB
   // slice than the end) must give the end as it was delivered.
-  it('the call\'s end reads back with the whole output from the live store, read twice, and from Open Log\'s pages', async () => {
+  it('a command\'s output joined from chunks: the call\'s end reads back whole from the live store read while it ran, and from Open Log\'s pages', async () => {
     supervisor = createSupervisor({ historyDir: path.join(dir, 'history'), onPermission: async () => ({ cancelled: true }) });
     const started = await supervisor.start({ dialect: 'acp', command: process.execPath, args: [path.join(ROOT, 'test/fixtures/fake-acp-agent.mjs')], cwd: dir, name: 'Chunked' });
     assert.equal(started.status, 'started', started.status === 'error' ? started.error : '');
