@@ -198,6 +198,8 @@ export interface WorkerState {
   allowedAlways?: AllowedRule[];
   /** Why Compact cannot run on this worker at all (an ACP agent without one); null: it can. */
   compactUnavailable: string | null;
+  /** Why Abort cannot reach what the worker is doing now (a compaction its abort does not end); null: it can, or nothing runs. */
+  abortUnavailable: string | null;
   /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */
   midTurn: { steer: boolean; followUp: 'worker' | 'host' };
 }

@@ -23,6 +23,8 @@ export const workerViewSchema = z.object({
   usage: z.optional(z.string()),
   /** Why Compact can never run on this worker (an ACP agent without /compact). */
   noCompact: z.optional(z.string()),
+  /** Why Abort cannot reach what the worker is doing now (a compaction its abort does not end). */
+  noAbort: z.optional(z.string()),
   /** The worker cannot be steered inside its turn (ACP): follow-ups are held by the host instead. */
   noSteer: z.optional(z.boolean()),
   /** Why the composer is off for a log with no worker behind it (a past session). */

@@ -15,6 +15,8 @@ export interface ComposerView {
   sendTitle: string;
   /** Why Compact is greyed out for good (the worker has none), or null. */
   compactTitle: string | null;
+  /** Why Abort is greyed out while the worker compacts (its abort does not reach the compaction). */
+  abortTitle: string | null;
   /** Every button, always present; only whether it can be pressed changes. */
   disabled: Record<ButtonName, boolean>;
   textareaDisabled: boolean;
@@ -33,11 +35,12 @@ export function composerView(w: WorkerView | null): ComposerView {
     sendTitle: noSteer ? 'This agent cannot be steered inside its turn: Follow-up sends it when the turn ends, Redirect aborts the turn and sends it now'
       : streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
     compactTitle: w?.noCompact ?? null,
+    abortTitle: compacting && !streaming ? w!.noAbort ?? null : null,
     disabled: {
       send: !live || compacting || noSteer,
       followUp: !streaming,
       redirect: !live || compacting,
-      abort: !(streaming || compacting),
+      abort: !(streaming || (compacting && !w!.noAbort)),
       compact: !live || streaming || compacting || !!w?.noCompact,
       stop: !w || (w.status !== 'running' && w.status !== 'starting'),
     },

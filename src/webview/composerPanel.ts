@@ -68,6 +68,7 @@ export class ComposerPanel {
     send.setAttribute('aria-label', v.sendLabel);
     for (const [name, b] of Object.entries(this.buttons)) b.disabled = v.disabled[name as keyof typeof this.buttons];
     this.buttons.compact.title = v.compactTitle ?? 'Compact the conversation';
+    this.buttons.abort.title = v.abortTitle ?? 'Abort the current turn';
     this.textarea.disabled = v.textareaDisabled;
     this.textarea.placeholder = v.placeholder;
     // A button pressed by keyboard and now greyed out (Abort once the turn ended) drops the focus

@@ -15,7 +15,7 @@ function fakeState(over: Partial<WorkerState> = {}): WorkerState {
     workerId: 'w-fake', name: 'Fake', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: '1.6.0', pid: 4242, cwd: '/tmp/ws', dialect: 'pi',
     command: 'pi', args: ['--mode', 'rpc'], model: 'mock/m1', sessionId: null, session: null, usage: null, agent: null, guarded: true, writeGuard: 'vetoed', tools: null, turnCount: 1,
     lastEndReason: 'done', lastError: null, exitCode: null, signal: null, startedAt: Date.now(), protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [],
-    filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
+    filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, abortUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
   };
 }
 

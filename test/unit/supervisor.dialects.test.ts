@@ -40,9 +40,12 @@ describe('dialect differences through the host', () => {
     const began = waitFor(supervisor, id, ofType('compaction_start'));
     const compacting = supervisor.compact(id);
     await began;
+    // The state says so before Abort is pressed (the log's Abort is greyed out with it), in the abort's own words.
+    const said = supervisor.list().find((s) => s.workerId === id)?.abortUnavailable;
+    assert.match(said ?? '', /does not reach a running compaction/);
     const aborted = await supervisor.abort(id);
     assert.equal(aborted.status, 'error');
-    assert.match(aborted.status === 'error' ? aborted.error : '', /does not reach a running compaction/);
+    assert.equal(aborted.status === 'error' ? aborted.error : '', said);
     const r = await compacting;
     assert.equal(r.status, 'compacted', JSON.stringify(r));
   });
@@ -120,6 +123,7 @@ describe('dialect differences through the host', () => {
       const refused = await supervisor.prompt(id, 'say too soon');
       assert.match(refused.status === 'error' ? refused.error : JSON.stringify(refused), /compacting/);
       // τ's abort reaches a compaction asked for with `compact`, not one τ began itself.
+      assert.match(supervisor.list().find((s) => s.workerId === id)?.abortUnavailable ?? '', /does not reach a compaction it began on its own/);
       const aborted = await supervisor.abort(id);
       assert.match(aborted.status === 'error' ? aborted.error : JSON.stringify(aborted), /does not reach a compaction it began on its own/);
       await ended;

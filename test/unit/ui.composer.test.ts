@@ -68,6 +68,15 @@ describe('ui event log composer', () => {
     assert.equal(stateLine(null, view({ status: 'stopped' })), null);
   });
 
+  it('Abort is greyed out, saying why, while the worker compacts where its abort does not reach; pressable where it does', () => {
+    const unreachable = composerView(view({ compacting: true, noAbort: "pi 0.73.1's abort does not reach a running compaction; it will finish on its own" }));
+    assert.equal(unreachable.disabled.abort, true);
+    assert.match(unreachable.abortTitle ?? '', /^pi 0\.73\.1's abort does not reach a running compaction/);
+    const reachable = composerView(view({ compacting: true }));
+    assert.equal(reachable.disabled.abort, false);
+    assert.equal(reachable.abortTitle, null);
+  });
+
   it('Ctrl+Enter asks no more than Send: greyed out (compacting, an agent that cannot be steered), it says why and sends nothing', () => {
     assert.equal(keySendRefusal(view()), null);
     assert.equal(keySendRefusal(view({ streaming: true })), null, 'a steer');

@@ -15,7 +15,7 @@ function state(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 42, cwd: '/w', dialect: 'tau', command: 'node',
     args: [], model: 'demo-model', sessionId: null, session: null, usage: null, agent: null, guarded: false, writeGuard: null, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
-    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, abortUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
   };
 }
 const turn = (index: number, over: Partial<TurnSummary> = {}): TurnSummary => ({ index, submissionId: null, source: null, submitter: null, startedAt: 1, endedAt: 2, endReason: 'done', error: null, tools: [], ...over });

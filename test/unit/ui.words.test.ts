@@ -10,7 +10,7 @@ function st(over: Partial<WorkerState> = {}): WorkerState {
   return {
     workerId: 'w1', name: 'W', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 1, cwd: '/w', dialect: 'tau', command: '/usr/bin/node',
     args: ['demo worker.js'], model: 'm', sessionId: null, session: null, usage: null, agent: null, guarded: false, tools: null, turnCount: 0, lastEndReason: null, lastError: null,
-    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, writeGuard: null, ...over,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, abortUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, writeGuard: null, ...over,
   };
 }
 

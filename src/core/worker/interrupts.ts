@@ -37,6 +37,19 @@ export interface InterruptPort {
 /** Milliseconds since `since` (performance.now()), to the microsecond. */
 export const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
 
+/**
+ * Why the worker's abort cannot reach what it is doing: a compaction between turns that its
+ * abort does not end (τ's abort reaches one asked for with `compact`, not one it began on its own:
+ * its rpc `abort` notes "What abort still does NOT reach: an auto-compaction"; pi 0.73.1's reaches
+ * none; an ACP agent's /compact is a prompt of its own). null: it can, or nothing runs.
+ */
+export function abortUnreachable(turns: Pick<TurnTracker, 'streaming' | 'compacting' | 'compactingUnasked'>, traits: Pick<DialectTraits, 'abortCancelsCompaction'>, versionName: string): string | null {
+  if (turns.streaming || !turns.compacting) return null;
+  const unasked = turns.compactingUnasked;
+  if (traits.abortCancelsCompaction && !unasked) return null;
+  return `${versionName}'s abort does not reach ${unasked ? 'a compaction it began on its own' : 'a running compaction'}; it will finish on its own`;
+}
+
 export async function abort(w: InterruptPort): Promise<AbortResult> {
   const t0 = performance.now();
   const fail = (error: string): AbortResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
@@ -44,13 +57,9 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   if (refused) return fail(refused);
   const compacting = w.turns.compacting;
   if (!w.turns.streaming && !compacting) return { status: 'not_streaming', workerId: w.id, ms: elapsed(t0) };
-  // τ's abort reaches a compaction asked for with `compact`, not one it began on its own (its
-  // rpc `abort` notes: "What abort still does NOT reach: an auto-compaction").
-  const unasked = w.turns.compactingUnasked;
-  const cancels = w.traits().abortCancelsCompaction && !unasked;
-  if (!w.turns.streaming && !cancels) {
-    return fail(`${w.versionName()}'s abort does not reach ${unasked ? 'a compaction it began on its own' : 'a running compaction'}; it will finish on its own`);
-  }
+  const unreachable = abortUnreachable(w.turns, w.traits(), w.versionName());
+  if (unreachable) return fail(unreachable);
+  const cancels = w.traits().abortCancelsCompaction && !w.turns.compactingUnasked;
   const settled = w.turns.streaming ? w.waits.nextSettlement() : null;
   const compactionEnd = compacting && cancels ? w.waits.nextEvent('compaction_end') : null;
   const sent = performance.now();

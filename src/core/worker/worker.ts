@@ -24,7 +24,7 @@ import { Status } from './status';
 import { auditToolCallOf, AuditWhenRun, type AuditPort } from './toolAudit';
 import { WorkerSessions } from './sessions';
 import { TurnTracker, type Settlement } from './turns';
-import { abort, compact, elapsed, redirect, type InterruptPort } from './interrupts';
+import { abort, abortUnreachable, compact, elapsed, redirect, type InterruptPort } from './interrupts';
 import { sendPrompt, type PromptPort } from './prompting';
 import { probeReadiness, type ProbeOutcome } from './readiness';
 import { clientServicesFor, type ClientServices } from './clientServices';
@@ -211,6 +211,7 @@ export class Worker {
       allowedAlways: this.permissions.rules.list(),
       ...this.modeState(),
       compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
+      abortUnavailable: this.status.value === 'running' ? abortUnreachable(this.turns, this.traits, this.versionName()) : null,
       midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
     };
   }

@@ -19,6 +19,7 @@ export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): 
     pid: s.pid,
     ...(usage ? { usage } : {}),
     ...(s.compactUnavailable ? { noCompact: s.compactUnavailable } : {}),
+    ...(s.abortUnavailable ? { noAbort: s.abortUnavailable } : {}),
     ...(s.midTurn?.steer === false ? { noSteer: true } : {}),
     ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
   };

@@ -378,6 +378,6 @@ function pastState(key: string, s: SessionSummary): WorkerState {
     command: s.command, args: [], model: s.model, sessionId: null, session: null, usage: null, agent: null, guarded: false, writeGuard: null, tools: null,
     turnCount: s.turns, lastEndReason: s.lastTurnEndReason, lastError: s.exit?.error ?? null, exitCode: s.exit?.code ?? null, signal: s.exit?.signal ?? null,
     startedAt: s.startedAt, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: s.filesTouched, turns: [], pendingInput: [],
-    mode: null, compactUnavailable: null, midTurn: { steer: true, followUp: 'worker' },
+    mode: null, compactUnavailable: null, abortUnavailable: null, midTurn: { steer: true, followUp: 'worker' },
   };
 }
