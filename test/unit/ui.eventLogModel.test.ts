@@ -177,6 +177,9 @@ describe('ui event log model', () => {
       // pi's shape, as its dialect hands it over (the page reads the model's names only).
       slimEvent(normalizePiEvent({ type: 'compaction_end', result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false }) as never),
       slimEvent(normalizePiEvent({ type: 'compaction_end', aborted: true }) as never),
+      // pi 0.73.1 and 1.6.0 say a failed compaction only in errorMessage, never with isError.
+      ev('compaction_start'),
+      slimEvent(normalizePiEvent({ type: 'compaction_end', reason: 'threshold', aborted: false, willRetry: false, errorMessage: 'Auto-compaction failed: 500 upstream' }) as never),
       ev('queue_update', { data: { steering: ['look at tests'], followUp: ['then summarise', 'and stop'] } }),
       ev('queue_update', { data: { steering: [], followUp: ['go on'] } }),
       slimEvent(normalizePiEvent({ type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'overloaded' }) as never),
@@ -184,10 +187,11 @@ describe('ui event log model', () => {
       ev('protocol_error', { is_error: true, error: 'not JSON', data: { preview: 'Warning: something printed to stdout', bytes: 40 } }),
       ev('worker_exit', { is_error: true, error: 'the worker exited with code 1', data: { code: 1, signal: null, status: 'failed' } }),
     ]));
-    const [c1, c2, c3] = only(m, 'compaction');
+    const [c1, c2, c3, c4] = only(m, 'compaction');
     assert.deepEqual([c1.phase, c1.summary, c1.tokensBefore, c1.reason], ['done', 'Summary of 4 messages', 1200, 'manual']);
     assert.deepEqual([c2.phase, c2.summary, c2.tokensBefore], ['done', 'pi summary', 99]);
     assert.equal(c3.phase, 'cancelled');
+    assert.equal(c4.phase, 'failed');
     const [q1, q2] = only(m, 'queue');
     assert.deepEqual([q1.steering, q1.followUp, q1.items], [1, 2, ['look at tests', 'then summarise', 'and stop']]);
     assert.deepEqual([q2.steering, q2.followUp], [0, 1]);

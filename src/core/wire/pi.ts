@@ -280,6 +280,9 @@ function compactionOutcome(event: AgentEvent, data: Record<string, unknown>): vo
   if (typeof r?.summary === 'string') data.summary ??= r.summary;
   if (typeof r?.tokensBefore === 'number') data.tokens_before ??= r.tokensBefore;
   if (data.aborted === true) data.cancelled ??= true;
+  // pi says a failed compaction only in errorMessage ("Auto-compaction failed: …", "Compaction
+  // failed: …"; none when it was aborted), never with isError: without this it read as done.
+  if (typeof data.errorMessage === 'string' && data.aborted !== true) event.is_error = true;
   if (event.is_error && typeof data.errorMessage === 'string') event.error ??= data.errorMessage;
   if (Object.keys(data).length) event.data = data;
 }
