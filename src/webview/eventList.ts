@@ -68,10 +68,12 @@ export class EventList {
   /**
    * The ids of the model's entries that matched the filter when last tested: what the counter,
    * the hidden-row line and Show more count. Kept per entry, not as a number, so that an entry
-   * that changes (a reply streamed, a tool's end) is counted in or out by itself, without
-   * testing the whole log again.
+   * that changes (a reply streamed, a tool's end) and one that leaves the model (its cap) is
+   * counted in or out by itself, without testing the whole log again.
    */
   private readonly matching = new Set<number>();
+  /** `model.dropped` when last drawn. */
+  private droppedSeen = 0;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
   /** `pastPage`: ask the host for the page before, or the newest again, of a past log. */
@@ -208,6 +210,7 @@ export class EventList {
     const all = this.model.all();
     const chosen: Entry[] = [];
     this.matching.clear();
+    this.droppedSeen = this.model.dropped;
     for (let i = all.length - 1; i >= 0; i--) {
       const e = all[i];
       if (!this.filter.matches(e)) continue;
@@ -227,6 +230,7 @@ export class EventList {
 
   private drawDirty(): void {
     const { model, win, matching } = this;
+    this.dropGone();
     const fresh: Entry[] = [];
     for (const e of model.takeDirty()) {
       if (e.id > this.lastAppendedId) {
@@ -256,6 +260,24 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
+  }
+
+  /**
+   * The model's cap dropped its oldest entries since the last frame: they are counted out and their
+   * rows leave. Ids are given from 1 in order and the oldest go first, so the ids gone are those up
+   * to `model.dropped`; the cheaper of walking those ids or the ids counted is taken (a burst may
+   * drop far more entries than ever matched).
+   */
+  private dropGone(): void {
+    const gone = this.model.dropped;
+    if (gone === this.droppedSeen) return;
+    if (gone - this.droppedSeen < this.matching.size) {
+      for (let id = this.droppedSeen + 1; id <= gone; id++) this.matching.delete(id);
+    } else {
+      for (const id of this.matching) if (id <= gone) this.matching.delete(id);
+    }
+    this.win.dropThrough(gone);
+    this.droppedSeen = gone;
   }
 
   private finishDraw(): void {

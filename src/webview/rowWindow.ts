@@ -5,7 +5,7 @@
 // however many entries arrived at once, and the DOM always shows a contiguous run of entries in
 // order, ending at the newest built. Rows that would fall out of the window before they are
 // built are never built. Kept entries are in id order (behind, then built, then ahead), which is
-// the log's order: an entry that starts or stops matching is found by its id.
+// the log's order: an entry that starts or stops matching, or leaves the log, is found by its id.
 import type { Entry } from './entries';
 
 /** Where rows go: the DOM in the page, arrays in a test. */
@@ -120,6 +120,19 @@ export class RowWindow<R> {
     }
   }
 
+  /** Entries with ids up to `id` left the log (its cap drops the oldest): they leave too. */
+  dropThrough(id: number): void {
+    let n = 0;
+    while (n < this.behind.length && this.behind[n].id <= id) n++;
+    this.behind.splice(0, n);
+    n = 0;
+    while (n < this.order.length && this.order[n] <= id) n++;
+    this.removeBuilt(n);
+    n = 0;
+    while (n < this.ahead.length && this.ahead[n].id <= id) n++;
+    this.ahead.splice(0, n);
+  }
+
   /**
    * Build up to `limit` rows while `more()` says there is time (at least one row, so every step
    * makes progress): newer entries first, then older ones above them. Each row goes in as it is
@@ -161,16 +174,21 @@ export class RowWindow<R> {
     this.behind.splice(0, fromBehind);
     over -= fromBehind;
     const fromBuilt = Math.min(over, this.order.length);
-    if (fromBuilt && fromBuilt === this.order.length) {
+    this.removeBuilt(fromBuilt);
+    this.ahead.splice(0, over - fromBuilt);
+  }
+
+  /** The oldest `n` built rows leave (all of them at once when that is all). */
+  private removeBuilt(n: number): void {
+    if (n && n === this.order.length) {
       this.sink.clear();
       this.rows.clear();
       this.order = [];
     } else {
-      for (const id of this.order.splice(0, fromBuilt)) {
+      for (const id of this.order.splice(0, n)) {
         this.sink.remove(this.rows.get(id)!.row);
         this.rows.delete(id);
       }
     }
-    this.ahead.splice(0, over - fromBuilt);
   }
 }

@@ -263,4 +263,37 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.shown.counter, /^1 entry/);
     assert.deepEqual(l.rows(), [cut.id]);
   });
+
+  it('entries the cap drops leave the count and the rows; the hidden-row line counts them once, and Show more only when more can be shown', () => {
+    const l = listOf(() => true, 1000);
+    const retries = (n: number) => Array.from({ length: n }, () => ev('auto_retry_start', { data: { attempt: 1 } }));
+    l.feed(retries(400));
+    l.feed(retries(400));
+    l.feed(retries(400));
+    assert.equal(l.list.model.length, 1000);
+    assert.match(l.shown.counter, /^1,?000 entries/);
+    // 500 rows of the 1,000 left are shown: 500 can be shown more, 200 are gone.
+    assert.equal(l.rows().length, 500);
+    assert.equal(l.hiddenLine(), '500 earlier entries hidden · 200 older entries dropped from this view');
+    assert.ok(l.showMore());
+
+    const small = listOf(() => true, 100);
+    small.feed(retries(100));
+    small.feed(retries(100));
+    small.feed(retries(100));
+    assert.match(small.shown.counter, /^100 entries/);
+    assert.deepEqual(small.rows(), small.list.model.all().map((e) => e.id));
+    assert.equal(small.hiddenLine(), '200 older entries dropped from this view');
+    assert.ok(!small.showMore(), 'Show more, with nothing more to show');
+  });
+
+  it('a matching entry the cap drops takes its row with it', () => {
+    const l = listOf(searching('hello'), 100);
+    l.feed(stamped([ev('prompt_sent', { data: { text: 'hello' } })]));
+    assert.equal(l.rows().length, 1);
+    l.feed(Array.from({ length: 150 }, () => ev('auto_retry_start', { data: { attempt: 1 } })));
+    assert.match(l.shown.counter, /^0 entries/);
+    assert.deepEqual(l.rows(), []);
+    assert.match(l.emptyLine(), /^None of the 100 entries is shown/);
+  });
 });

@@ -167,4 +167,18 @@ describe('ui event log row window', () => {
     assert.deepEqual(s.ids(), [4, 5, 6, 8], 'an entry older than the window was kept');
     assert.equal(w.size, 4);
   });
+
+  it('entries the log drops (its cap) leave the window, built or waiting', () => {
+    const s = arraySink();
+    const w = new RowWindow(s.sink, 10);
+    w.reset(range(1, 6));
+    w.step(3); // 4..6 built; 1..3 wait behind
+    w.add(range(7, 8));
+    w.dropThrough(4);
+    assert.deepEqual(s.ids(), [5, 6]);
+    assert.equal(w.size, 4);
+    w.dropThrough(7);
+    while (w.waiting) w.step(10);
+    assert.deepEqual(s.ids(), [8]);
+  });
 });
