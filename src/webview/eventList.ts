@@ -65,7 +65,15 @@ export class EventList {
   private lastScrollTop = 0;
   private needsFull = true;
   private lastAppendedId = 0;
-  private matchingTotal = 0;
+  /**
+   * The ids of the model's entries that matched the filter when last tested: what the counter,
+   * the hidden-row line and Show more count. Kept per entry, not as a number, so that an entry
+   * that changes (a reply streamed, a tool's end) and one that leaves the model (its cap) is
+   * counted in or out by itself, without testing the whole log again.
+   */
+  private readonly matching = new Set<number>();
+  /** `model.dropped` when last drawn. */
+  private droppedSeen = 0;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
   /** `pastPage`: ask the host for the page before, or the newest again, of a past log. */
@@ -96,6 +104,7 @@ export class EventList {
       append: (r) => rows.append(...r),
       prepend: (r) => rows.prepend(...r),
       remove: (r) => r.remove(),
+      insert: (r, before) => rows.insertBefore(r, before),
       clear: () => rows.replaceChildren(),
     }, DOM_ROWS);
     this.filteredEmpty.hidden = true;
@@ -200,11 +209,12 @@ export class EventList {
     this.model.takeDirty();
     const all = this.model.all();
     const chosen: Entry[] = [];
-    let total = 0;
+    this.matching.clear();
+    this.droppedSeen = this.model.dropped;
     for (let i = all.length - 1; i >= 0; i--) {
       const e = all[i];
       if (!this.filter.matches(e)) continue;
-      total++;
+      this.matching.add(e.id);
       if (chosen.length < this.win.max) chosen.push(e);
     }
     if (this.fromTop) {
@@ -215,27 +225,64 @@ export class EventList {
     } else {
       this.win.reset(chosen.reverse());
     }
-    this.matchingTotal = total;
     this.lastAppendedId = all.length ? all[all.length - 1].id : 0;
   }
 
   private drawDirty(): void {
+    const { model, win, matching } = this;
+    this.dropGone();
     const fresh: Entry[] = [];
-    for (const e of this.model.takeDirty()) {
-      if (e.id <= this.lastAppendedId) {
-        this.win.refresh(e);
+    for (const e of model.takeDirty()) {
+      if (e.id > this.lastAppendedId) {
+        this.lastAppendedId = e.id;
+        fresh.push(e);
         continue;
       }
-      this.lastAppendedId = e.id;
-      if (!this.filter.matches(e)) continue;
-      this.matchingTotal++;
-      fresh.push(e);
+      // Changed since it was drawn (a reply grows, a tool ends): what it says now may match the
+      // search or a filter, or no longer. Only the entries that changed are tested again.
+      const now = this.filter.matches(e);
+      if (now === matching.has(e.id)) {
+        if (now) win.refresh(e);
+      } else if (now) {
+        // The window keeps the newest matching entries: one older than all it keeps joins them
+        // only if none is hidden, or the rows would skip the hidden ones between.
+        const hidden = matching.size > win.size;
+        matching.add(e.id);
+        if (!hidden || e.id > win.firstId) win.insert(e);
+      } else {
+        // No older entry is fetched to take its place (that would walk the log): the window keeps
+        // one fewer until the next full draw, and the hidden-row line counts the one not shown.
+        matching.delete(e.id);
+        win.delete(e);
+      }
     }
-    this.win.add(fresh);
+    // After the changed ones: the window's count above leaves out these, not yet added.
+    const shown = fresh.filter((e) => this.filter.matches(e));
+    for (const e of shown) matching.add(e.id);
+    win.add(shown);
+  }
+
+  /**
+   * The model's cap dropped its oldest entries since the last frame: they are counted out and their
+   * rows leave. Ids are given from 1 in order and the oldest go first, so the ids gone are those up
+   * to `model.dropped`; the cheaper of walking those ids or the ids counted is taken (a burst may
+   * drop far more entries than ever matched).
+   */
+  private dropGone(): void {
+    const gone = this.model.dropped;
+    if (gone === this.droppedSeen) return;
+    if (gone - this.droppedSeen < this.matching.size) {
+      for (let id = this.droppedSeen + 1; id <= gone; id++) this.matching.delete(id);
+    } else {
+      for (const id of this.matching) if (id <= gone) this.matching.delete(id);
+    }
+    this.win.dropThrough(gone);
+    this.droppedSeen = gone;
   }
 
   private finishDraw(): void {
-    const { model, win, matchingTotal } = this;
+    const { model, win } = this;
+    const matchingTotal = this.matching.size;
     const hidden = Math.max(0, matchingTotal - win.size);
     const parts: string[] = [];
     if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);

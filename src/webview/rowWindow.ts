@@ -4,7 +4,8 @@
 // Each step builds a bounded number of rows, newest first, so no frame spends long in the DOM
 // however many entries arrived at once, and the DOM always shows a contiguous run of entries in
 // order, ending at the newest built. Rows that would fall out of the window before they are
-// built are never built.
+// built are never built. Kept entries are in id order (behind, then built, then ahead), which is
+// the log's order: an entry that starts or stops matching, or leaves the log, is found by its id.
 import type { Entry } from './entries';
 
 /** Where rows go: the DOM in the page, arrays in a test. */
@@ -16,6 +17,8 @@ export interface RowSink<R> {
   /** Put rows before every row there (oldest first). */
   prepend(rows: R[]): void;
   remove(row: R): void;
+  /** Put a row just before another one there. */
+  insert(row: R, before: R): void;
   clear(): void;
 }
 
@@ -37,6 +40,11 @@ export class RowWindow<R> {
 
   get built(): number {
     return this.order.length;
+  }
+
+  /** The oldest kept entry's id, 0 when none is kept. */
+  get firstId(): number {
+    return this.behind[0]?.id ?? this.order[0] ?? this.ahead[0]?.id ?? 0;
   }
 
   /** Rows still to build. */
@@ -72,6 +80,57 @@ export class RowWindow<R> {
       this.sink.update(r.row, e);
       r.version = e.version;
     }
+  }
+
+  /**
+   * An entry kept now that was not (it matches the filter since it changed), in its place among
+   * those kept: one row built at most, in the DOM's run, or none if it waits on either side.
+   * The oldest kept leave if there are too many.
+   */
+  insert(e: Entry): void {
+    const built = this.order;
+    if (built.length && e.id > built[0] && e.id < built[built.length - 1]) {
+      let i = built.length - 1;
+      while (built[i - 1] > e.id) i--;
+      const row = this.build(e);
+      this.sink.insert(row, this.rows.get(built[i])!.row);
+      built.splice(i, 0, e.id);
+    } else {
+      // Unbuilt: older than the built rows waits behind them, newer (or none built yet) ahead.
+      const list = built.length ? (e.id < built[0] ? this.behind : this.ahead) : this.behind.length && e.id < this.behind[this.behind.length - 1].id ? this.behind : this.ahead;
+      let i = list.length;
+      while (i > 0 && list[i - 1].id > e.id) i--;
+      list.splice(i, 0, e);
+    }
+    this.trim();
+  }
+
+  /** An entry no longer kept (it stopped matching the filter): its row leaves, if built. */
+  delete(e: Entry): void {
+    const r = this.rows.get(e.id);
+    if (r) {
+      this.sink.remove(r.row);
+      this.rows.delete(e.id);
+      this.order.splice(this.order.indexOf(e.id), 1);
+      return;
+    }
+    for (const list of [this.behind, this.ahead]) {
+      const i = list.findIndex((x) => x.id === e.id);
+      if (i >= 0) list.splice(i, 1);
+    }
+  }
+
+  /** Entries with ids up to `id` left the log (its cap drops the oldest): they leave too. */
+  dropThrough(id: number): void {
+    let n = 0;
+    while (n < this.behind.length && this.behind[n].id <= id) n++;
+    this.behind.splice(0, n);
+    n = 0;
+    while (n < this.order.length && this.order[n] <= id) n++;
+    this.removeBuilt(n);
+    n = 0;
+    while (n < this.ahead.length && this.ahead[n].id <= id) n++;
+    this.ahead.splice(0, n);
   }
 
   /**
@@ -115,16 +174,21 @@ export class RowWindow<R> {
     this.behind.splice(0, fromBehind);
     over -= fromBehind;
     const fromBuilt = Math.min(over, this.order.length);
-    if (fromBuilt && fromBuilt === this.order.length) {
+    this.removeBuilt(fromBuilt);
+    this.ahead.splice(0, over - fromBuilt);
+  }
+
+  /** The oldest `n` built rows leave (all of them at once when that is all). */
+  private removeBuilt(n: number): void {
+    if (n && n === this.order.length) {
       this.sink.clear();
       this.rows.clear();
       this.order = [];
     } else {
-      for (const id of this.order.splice(0, fromBuilt)) {
+      for (const id of this.order.splice(0, n)) {
         this.sink.remove(this.rows.get(id)!.row);
         this.rows.delete(id);
       }
     }
-    this.ahead.splice(0, over - fromBuilt);
   }
 }

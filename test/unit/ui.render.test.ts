@@ -1,7 +1,10 @@
 // The event log's rows, drawn into a small stand-in DOM that converts what it is given the way
-// the real one does: Node.replaceChildren(null) inserts the text "null".
+// the real one does: Node.replaceChildren(null) inserts the text "null". Then the list that holds
+// them (eventList.ts), over the same stand-in: what it counts and shows as a live log changes.
 import * as assert from 'node:assert/strict';
 import type { PageEvent } from '../../src/protocol/messages';
+import type { Entry } from '../../src/webview/entries';
+import { searchText } from '../../src/webview/entries';
 import { stamped } from '../fixtures/hostStream';
 
 class FakeNode {
@@ -14,20 +17,30 @@ class FakeElement extends FakeNode {
   className = '';
   title = '';
   open = false;
+  hidden = false;
+  scrollTop = 0;
+  scrollHeight = 0;
+  clientHeight = 0;
+  offsetHeight = 0;
+  readonly dataset: Record<string, string> = {};
   readonly attrs = new Map<string, string>();
   constructor(readonly tagName: string) { super(); }
   override get textContent(): string { return this.children.map((c) => c.textContent).join(''); }
   override set textContent(t: string) { this.children = t ? [new FakeNode(t)] : []; }
   setAttribute(k: string, v: string) { this.attrs.set(k, v); }
+  getAttribute(k: string) { return this.attrs.get(k) ?? null; }
+  addEventListener() {}
   private adopt(items: unknown[]): FakeNode[] {
     // As the DOM does: a node goes in as itself, anything else as the text of String(it).
-    return items.map((x) => (x instanceof FakeNode ? x : new FakeNode(String(x))));
+    return items.map((x) => (x instanceof FakeNode ? x : new FakeNode(String(x)))).map((n) => { n.parent = this; return n; });
   }
-  appendChild(c: FakeNode) { this.children.push(c); return c; }
+  appendChild(c: FakeNode) { this.append(c); return c; }
   append(...items: unknown[]) { this.children.push(...this.adopt(items)); }
   prepend(...items: unknown[]) { this.children.unshift(...this.adopt(items)); }
+  insertBefore(c: FakeNode, before: FakeNode) { this.children.splice(this.children.indexOf(before), 0, ...this.adopt([c])); return c; }
   replaceChildren(...items: unknown[]) { this.children = this.adopt(items); }
-  get classList() { return { toggle: () => undefined }; }
+  remove() { if (this.parent) this.parent.children = this.parent.children.filter((c) => c !== this); }
+  get classList() { return { toggle: () => undefined, add: () => undefined, remove: () => undefined }; }
   querySelector(sel: string): FakeElement | null {
     for (const c of this.children) {
       if (!(c instanceof FakeElement)) continue;
@@ -164,5 +177,123 @@ describe('ui event log rows', () => {
     const text = rows.find((r) => r.e.kind === 'assistant')!.text;
     assert.doesNotMatch(text, /toolUse/);
     assert.match(text, /calls a tool/);
+  });
+});
+
+describe('ui event log list: what it counts and shows as a live log changes', () => {
+  let eventList: typeof import('../../src/webview/eventList');
+  let model: typeof import('../../src/webview/model');
+  const g = globalThis as unknown as { document?: unknown; ResizeObserver?: unknown };
+  before(async () => {
+    g.document = { createElement: (tag: string) => new FakeElement(tag) };
+    g.ResizeObserver = class { observe() {} };
+    eventList = await import('../../src/webview/eventList');
+    model = await import('../../src/webview/model');
+  });
+  after(() => { delete g.document; delete g.ResizeObserver; });
+
+  /** A list under `matches`, its counter line, and frames drawn until every row is built. */
+  const listOf = (matches: (e: Entry) => boolean, maxEntries?: number) => {
+    const shown = { counter: '' };
+    const list = new eventList.EventList({ matches, why: () => 'the search matches nothing', showAll() {}, showCount: (t) => { shown.counter = t; } }, () => {}, {});
+    list.showWorker(true);
+    if (maxEntries) list.model = new model.LogModel(maxEntries);
+    const el = list.element as unknown as FakeElement;
+    const text = (cls: string) => el.querySelector(cls)!;
+    return {
+      list, shown,
+      feed(events: PageEvent[]) {
+        list.model.apply(events);
+        while (list.draw(Infinity));
+      },
+      rows: () => text('.rows').children.map((r) => Number((r as FakeElement).attrs.get('data-id'))),
+      hiddenLine: () => (text('.hidden-row').hidden ? '' : text('.hidden-text').textContent),
+      showMore: () => !text('.link').hidden,
+      emptyLine: () => (text('.filtered-empty').hidden ? '' : text('.filtered-text').textContent),
+    };
+  };
+  const searching = (word: string) => (e: Entry) => searchText(e).includes(word);
+
+  it('a reply streamed across frames shows once its text matches the search, and is counted (issue: "0 entries", and "matches nothing")', () => {
+    const l = listOf(searching('hello'));
+    const s = stamped([ev('agent_start'), ev('message_start'), ev('message_update', { delta: 'he', block_type: 'text' }), ev('message_update', { delta: 'llo world', block_type: 'text' }), ev('message_end')]);
+    l.feed(s.slice(0, 3));
+    assert.match(l.shown.counter, /^0 entries/);
+    assert.match(l.emptyLine(), /matches nothing/);
+    l.feed(s.slice(3));
+    const reply = l.list.model.all().find((e) => e.kind === 'assistant')!;
+    assert.match(l.shown.counter, /^1 entry ·/);
+    assert.deepEqual(l.rows(), [reply.id], 'the reply is drawn');
+    assert.equal(l.emptyLine(), '', 'the log does not say the search matches nothing');
+  });
+
+  it('a tool call that comes to match goes in its place among the rows already drawn', () => {
+    const l = listOf(searching('hello'));
+    l.feed(stamped([
+      ev('prompt_sent', { data: { text: 'say hello' } }),
+      ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash', args: { command: 'one' } }),
+      ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'bash', args: { command: 'two' } }),
+      ev('tool_execution_update', { tool_call_id: 'b', result: { output: 'hello from b' } }),
+    ]));
+    const [prompt, a, b] = l.list.model.all().filter((e) => e.kind === 'prompt' || e.kind === 'tool').map((e) => e.id);
+    assert.deepEqual(l.rows(), [prompt, b]);
+    l.feed(stamped([ev('tool_execution_update', { tool_call_id: 'a', result: { output: 'hello from a' } })]));
+    assert.deepEqual(l.rows(), [prompt, a, b], 'the rows are not in the log\'s order');
+    assert.match(l.shown.counter, /^3 entries/);
+  });
+
+  it('a tool call whose output no longer matches (its dialect sends the output so far) leaves the rows and the count', () => {
+    const l = listOf(searching('downloading'));
+    l.feed(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash', args: { command: 'npm ci' } }), ev('tool_execution_update', { tool_call_id: 'c', replace: true, result: { output: 'downloading 10%' } })]));
+    assert.match(l.shown.counter, /^1 entry/);
+    assert.equal(l.rows().length, 1);
+    l.feed(stamped([ev('tool_execution_update', { tool_call_id: 'c', replace: true, result: { output: 'installed 12 packages' } })]));
+    assert.match(l.shown.counter, /^0 entries/);
+    assert.deepEqual(l.rows(), []);
+    assert.match(l.emptyLine(), /matches nothing/);
+  });
+
+  it('a filter on failed tool calls: a call that ends ok never shows; one cut short by the worker\'s exit does', () => {
+    const l = listOf((e) => e.kind === 'tool' && e.isError);
+    l.feed(stamped([ev('tool_execution_start', { tool_call_id: 'ok', tool_name: 'bash' }), ev('tool_execution_start', { tool_call_id: 'cut', tool_name: 'bash' })]));
+    l.feed(stamped([ev('tool_execution_end', { tool_call_id: 'ok', result: { output: 'fine' } })]));
+    assert.match(l.shown.counter, /^0 entries/);
+    l.feed(stamped([ev('worker_exit', { data: { status: 'failed' } })]));
+    const cut = l.list.model.all().find((e) => e.kind === 'tool' && e.toolCallId === 'cut')!;
+    assert.match(l.shown.counter, /^1 entry/);
+    assert.deepEqual(l.rows(), [cut.id]);
+  });
+
+  it('entries the cap drops leave the count and the rows; the hidden-row line counts them once, and Show more only when more can be shown', () => {
+    const l = listOf(() => true, 1000);
+    const retries = (n: number) => Array.from({ length: n }, () => ev('auto_retry_start', { data: { attempt: 1 } }));
+    l.feed(retries(400));
+    l.feed(retries(400));
+    l.feed(retries(400));
+    assert.equal(l.list.model.length, 1000);
+    assert.match(l.shown.counter, /^1,?000 entries/);
+    // 500 rows of the 1,000 left are shown: 500 can be shown more, 200 are gone.
+    assert.equal(l.rows().length, 500);
+    assert.equal(l.hiddenLine(), '500 earlier entries hidden · 200 older entries dropped from this view');
+    assert.ok(l.showMore());
+
+    const small = listOf(() => true, 100);
+    small.feed(retries(100));
+    small.feed(retries(100));
+    small.feed(retries(100));
+    assert.match(small.shown.counter, /^100 entries/);
+    assert.deepEqual(small.rows(), small.list.model.all().map((e) => e.id));
+    assert.equal(small.hiddenLine(), '200 older entries dropped from this view');
+    assert.ok(!small.showMore(), 'Show more, with nothing more to show');
+  });
+
+  it('a matching entry the cap drops takes its row with it', () => {
+    const l = listOf(searching('hello'), 100);
+    l.feed(stamped([ev('prompt_sent', { data: { text: 'hello' } })]));
+    assert.equal(l.rows().length, 1);
+    l.feed(Array.from({ length: 150 }, () => ev('auto_retry_start', { data: { attempt: 1 } })));
+    assert.match(l.shown.counter, /^0 entries/);
+    assert.deepEqual(l.rows(), []);
+    assert.match(l.emptyLine(), /^None of the 100 entries is shown/);
   });
 });

@@ -20,6 +20,11 @@ function arraySink() {
       assert.ok(i >= 0, `row ${row.id} removed but not in the DOM`);
       dom.splice(i, 1);
     },
+    insert: (row, before) => {
+      const i = dom.indexOf(before);
+      assert.ok(i >= 0, `row ${row.id} put before row ${before.id}, not in the DOM`);
+      dom.splice(i, 0, row);
+    },
     clear: () => { dom.length = 0; },
   };
   return { dom, counts, sink, ids: () => dom.map((r) => r.id) };
@@ -131,5 +136,49 @@ describe('ui event log row window', () => {
     w.reset(range(1, 100));
     while (w.waiting) w.step(100);
     assert.deepEqual(s.ids(), ids(71, 100));
+  });
+
+  it('an entry that comes to match goes in its place by id, built only if it falls among the built rows', () => {
+    const s = arraySink();
+    const w = new RowWindow(s.sink, 10);
+    w.reset([1, 3, 5, 7, 9].map((id) => entry(id)));
+    w.step(2); // 7, 9 built; 1, 3, 5 wait behind
+    w.insert(entry(8));
+    assert.deepEqual(s.ids(), [7, 8, 9], 'among the built rows: built in its place');
+    w.insert(entry(4));
+    w.insert(entry(11));
+    assert.equal(s.counts.created, 3, 'an entry that waits was built');
+    while (w.waiting) w.step(10);
+    assert.deepEqual(s.ids(), [1, 3, 4, 5, 7, 8, 9, 11]);
+    w.delete(entry(8));
+    w.delete(entry(3));
+    assert.deepEqual(s.ids(), [1, 4, 5, 7, 9, 11]);
+    assert.equal(w.size, 6);
+  });
+
+  it('a full window keeps its newest entries when one comes to match: the oldest leaves', () => {
+    const s = arraySink();
+    const w = new RowWindow(s.sink, 4);
+    w.reset([2, 4, 6, 8].map((id) => entry(id)));
+    while (w.waiting) w.step(10);
+    w.insert(entry(5));
+    assert.deepEqual(s.ids(), [4, 5, 6, 8]);
+    w.insert(entry(1));
+    assert.deepEqual(s.ids(), [4, 5, 6, 8], 'an entry older than the window was kept');
+    assert.equal(w.size, 4);
+  });
+
+  it('entries the log drops (its cap) leave the window, built or waiting', () => {
+    const s = arraySink();
+    const w = new RowWindow(s.sink, 10);
+    w.reset(range(1, 6));
+    w.step(3); // 4..6 built; 1..3 wait behind
+    w.add(range(7, 8));
+    w.dropThrough(4);
+    assert.deepEqual(s.ids(), [5, 6]);
+    assert.equal(w.size, 4);
+    w.dropThrough(7);
+    while (w.waiting) w.step(10);
+    assert.deepEqual(s.ids(), [8]);
   });
 });
