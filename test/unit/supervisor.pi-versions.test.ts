@@ -101,6 +101,43 @@ describe('the turn tracker: one end of a turn, post-turn work said as such', () 
     t.observe(ev('agent_end', { end_reason: 'done' }));
     assert.deepEqual([t.streaming, t.afterTurn, settled.length], [false, null, 1]);
   });
+
+  it('pi 0.73.1: auto_retry_start after the turn settled begins the retry\'s turn, busy while pi waits; an abort\'s "Retry cancelled" ends it aborted, with one host agent_settled', () => {
+    const { t, settled } = tracker(piTraits('0.73.1').sendsSettled);
+    const ends: Array<AgentEvent | null> = [];
+    t.observe(ev('agent_start'));
+    ends.push(t.observe(ev('agent_end', { end_reason: 'error', is_error: true, error: 'overloaded', will_retry: false })));
+    const retry = ev('auto_retry_start', { data: { attempt: 1, delay_ms: 2000 } });
+    ends.push(t.observe(retry));
+    assert.deepEqual([t.streaming, t.afterTurn, t.turnCount, t.agentStarts], [true, 'retry', 2, 1], 'the wait is the retry turn\'s; no prompt\'s run started');
+    assert.deepEqual(retry.turn, { index: 2, opens: true, origin: 'retry' });
+    const cancelled = ev('auto_retry_end', { data: { success: false, attempt: 1 }, error: 'Retry cancelled' });
+    ends.push(t.observe(cancelled));
+    assert.deepEqual(cancelled.turn, { index: 2 });
+    assert.deepEqual(ends.map((e) => e && [e.type, e.turn, e.end_reason, e.data?.aborted]), [
+      ['agent_settled', { index: 1, ends: true }, 'error', false], null, ['agent_settled', { index: 2, ends: true }, 'aborted', true],
+    ]);
+    assert.deepEqual(settled.map((s) => [s.endReason, s.error]), [['error', 'overloaded'], ['aborted', null]]);
+    assert.deepEqual([t.streaming, t.afterTurn, t.turns.map((x) => [x.source, x.endReason])], [false, null, [[null, 'error'], ['retry', 'aborted']]]);
+  });
+
+  it('pi 0.73.1: a retry that runs is the turn its auto_retry_start began, settled once by its agent_end', () => {
+    const { t, settled } = tracker(piTraits('0.73.1').sendsSettled);
+    t.observe(ev('agent_start'));
+    t.observe(ev('agent_end', { end_reason: 'error', is_error: true, error: 'overloaded' }));
+    t.observe(ev('auto_retry_start', { data: { attempt: 1, delay_ms: 2000 } }));
+    const start = ev('agent_start');
+    t.observe(start);
+    assert.deepEqual([start.turn, t.afterTurn, t.streaming], [{ index: 2 }, null, true]);
+    t.observe(ev('auto_retry_end', { data: { success: true, attempt: 1 } }));
+    assert.equal(settled.length, 1);
+    const end = ev('agent_end', { end_reason: 'done' });
+    assert.equal(t.observe(end)?.type, 'agent_settled');
+    assert.deepEqual([settled.map((s) => s.endReason), t.turnCount, t.streaming], [['error', 'done'], 2, false]);
+    // Given up after the last retry's run: its turn has ended already; nothing more settles.
+    t.observe(ev('auto_retry_end', { data: { success: false, attempt: 2 }, error: 'still overloaded' }));
+    assert.equal(settled.length, 2);
+  });
 });
 
 describe('the turn tracker: a worker that stamps its turns (τ)', () => {

@@ -226,20 +226,31 @@ for (const pi of PI_VERSIONS) {
       assert.equal(after.status !== 'not_found' && after.state.compacting, false);
     });
 
-    if (pi.one) it('an abort while pi waits to retry an overloaded model call answers aborted, and the turn ends aborted', async () => {
+    it(`an abort while pi waits to retry an overloaded model call answers aborted, and the turn ends aborted${pi.one ? '' : ' (0.73.1: the retry\'s own turn, begun by its auto_retry_start)'}`, async () => {
       const { id } = await start();
       // Retried with a delay (pi's retry.baseDelayMs, 2 s): the abort lands in the wait.
       // A reply an earlier test scripted and pi did not ask for would come first.
       llm.unscript();
-      llm.script([{ fail: { status: 503, message: 'overloaded_error: the model is overloaded' } }]);
+      // A 400 that names an overload: pi retries it; pi 0.73.1's provider client, which would
+      // itself retry a 503 (taking the next reply), does not.
+      llm.script([{ fail: { message: 'overloaded_error: the model is overloaded' } }, { text: 'a retry the abort should have cancelled' }]);
       const waiting = waitFor(supervisor, id, ofType('auto_retry_start'), 30_000);
       assert.equal((await supervisor.prompt(id, 'try it')).status, 'accepted');
       await waiting;
+      const asked = llm.requests.length;
+      // Busy while it waits (pi 0.73.1's turn has already ended): a plain prompt is refused.
+      const waitingState = supervisor.state(id);
+      assert.deepEqual(waitingState.status === 'not_found' ? null : [waitingState.state.streaming, waitingState.state.afterTurn], [true, 'retry']);
+      const refused = await supervisor.prompt(id, 'not now');
+      assert.match(refused.status === 'error' ? refused.error : JSON.stringify(refused), /still busy after its turn \(retrying the model call\)/);
       const aborted = await supervisor.abort(id);
       assert.equal(aborted.status, 'aborted', JSON.stringify(aborted));
       const s = supervisor.state(id);
       assert.equal(s.status === 'not_found' ? null : s.state.turns.at(-1)?.endReason, 'aborted');
       assert.equal(s.status === 'not_found' ? null : s.state.streaming, false);
+      // The retry's delay passes: pi makes no model call (the abort cancelled the retry).
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.equal(llm.requests.length, asked, 'pi retried after the abort');
     });
 
     if (pi.one) {

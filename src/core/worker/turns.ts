@@ -6,8 +6,11 @@
 // with an `agent_settled` event (pi's own, or one the host makes where the worker sends none).
 // Between a pi 1.x `agent_end` and its `agent_settled` the worker still works after the turn
 // (a retry, an automatic compaction, a queued continuation, or only the settling itself):
-// `afterTurn` names it. τ's compaction brackets itself in an unstamped agent_start/agent_end
-// pair that is not a turn: alone, or inside a running turn, which goes on after it.
+// `afterTurn` names it. pi 0.73.1 says it retries only after the agent_end that settled the turn:
+// its auto_retry_start begins the retry's own turn, busy (`afterTurn: 'retry'`) through the
+// retry's delay, and ended by its run or by the retry's cancellation. τ's compaction brackets
+// itself in an unstamped agent_start/agent_end pair that is not a turn: alone, or inside a
+// running turn, which goes on after it.
 //
 // This fold is the one place that decides what a turn is: it stamps every event it sees with
 // the turn it belongs to (`AgentEvent.turn`), the turn's opening event with its origin and its
@@ -39,15 +42,15 @@ export type AfterTurn = 'retry' | 'compaction' | 'continuation' | 'settling';
  * Where the worker is in its turns, one state at a time (the transitions are `to()`'s callers
  * in `fold`, `begin`, `end`, `settle`, `exited`):
  * - `idle`: no turn;
- * - `retryNext`: no turn, but pi 0.73.1 announced a retry after its failed run's turn had
- *   settled: the next run is that retry, a turn the worker begins itself;
  * - `compactionRun`: no turn; τ's compaction runs in an agent_start/agent_end pair of its own
  *   (inside a turn the turn's phase stands, and the pair is `bracket`);
  * - `running`: a turn's run goes on;
  * - `runEnded`: the turn's run ended (agent_end) and its settling is awaited;
- * - `retrying`: the run ended and another attempt follows within the same turn.
+ * - `retrying`: the run ended and another attempt follows within the same turn (pi 1.x), or
+ *   pi 0.73.1 announced a retry after its failed run's turn had settled: the retry is a turn of
+ *   its own, which the worker began with that announcement, and it waits out the retry's delay.
  */
-export type TurnPhase = 'idle' | 'retryNext' | 'compactionRun' | 'running' | 'runEnded' | 'retrying';
+export type TurnPhase = 'idle' | 'compactionRun' | 'running' | 'runEnded' | 'retrying';
 
 const IN_TURN: ReadonlySet<TurnPhase> = new Set(['running', 'runEnded', 'retrying']);
 
@@ -175,8 +178,7 @@ export class TurnTracker {
       e.turn = { index: turn.index, ends: true };
       e.end_reason ??= turn.endReason;
     }
-    // A retry the worker announced stays announced; anything else is over.
-    if (this.phase !== 'retryNext') this.phase = 'idle';
+    this.phase = 'idle';
     this.pendingStarts = 0;
     this.compacting = false;
     this.bracket = null;
@@ -308,12 +310,17 @@ export class TurnTracker {
         return;
       case 'auto_retry_start':
         // pi 0.73.1 says it retries only after the failed run's agent_end, which ended the turn:
-        // the retry is a turn of its own, begun by the worker, not by the next prompt.
-        if (this.phase === 'runEnded') this.phase = 'retrying';
-        else if (this.phase === 'idle') this.phase = 'retryNext';
+        // the retry is a turn of its own, begun by the worker, not by the next prompt, and begun
+        // here: pi waits out the retry's delay before its run, busy (a prompt is refused, an
+        // abort cancels the retry).
+        if (this.phase === 'idle') this.begin(e, true);
+        else if (this.phase !== 'runEnded') return;
+        this.phase = 'retrying';
         return;
       case 'auto_retry_end':
-        if (this.phase === 'retryNext') this.phase = 'idle';
+        // pi 0.73.1's abort cancels the retry it waits to make ("Retry cancelled") and sends no
+        // more: the retry's turn ends here (pi 1.x's agent_settled ends it).
+        if (this.phase === 'retrying' && e.data?.success === false && !this.sendsSettled) this.retryCancelled(e);
         return;
       case 'queue_update': {
         const d = e.data ?? {};
@@ -370,14 +377,17 @@ export class TurnTracker {
     if (tool) tool.violation = violation;
   }
 
-  private begin(e: AgentEvent): void {
-    const retry = this.phase === 'retryNext';
+  /** `retry`: the turn is a retry the worker began itself (pi 0.73.1's auto_retry_start), no prompt's. */
+  private begin(e: AgentEvent, retry = false): void {
     // A retry's (or a continuation's) agent_start belongs to the same turn.
     const inTurn = this.inTurn;
     this.phase = 'running';
     if (inTurn) return;
-    this.starts++;
-    if (this.pendingStarts > 0) this.pendingStarts--;
+    // A prompt's turn starts with its run; a retry is no prompt's, whichever is awaited.
+    if (!retry) {
+      this.starts++;
+      if (this.pendingStarts > 0) this.pendingStarts--;
+    }
     this.toolsById.clear();
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
@@ -422,6 +432,20 @@ export class TurnTracker {
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
     if (e.will_retry || this.sendsSettled || (this.queued > 0 && e.end_reason !== 'aborted')) return;
+    e.turn ??= this.inTurnStamp;
+    this.settle(this.lastEndReason, this.lastError, e.timestamp, null);
+  }
+
+  /** The retry the turn waited to make will not come: cancelled (an abort), or given up. */
+  private retryCancelled(e: AgentEvent): void {
+    const cancelled = /cancel/i.test(e.error ?? '');
+    this.lastEndReason = cancelled ? 'aborted' : 'error';
+    this.lastError = cancelled ? null : (e.error ?? 'the retry was given up');
+    const turn = this.current;
+    if (turn) {
+      turn.endReason = this.lastEndReason;
+      turn.error = this.lastError;
+    }
     e.turn ??= this.inTurnStamp;
     this.settle(this.lastEndReason, this.lastError, e.timestamp, null);
   }
