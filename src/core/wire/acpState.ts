@@ -10,10 +10,10 @@ const parseConfigOption = lazySafeParse(configOptionSchema);
 
 // ---- what the host knows of one agent connection, shared by its codec and its verbs
 
-/** One connection's session and what the agent said about it. */
 /** How a `session/prompt` was answered: `cancelled` (its stop reason), any other stop reason, or an error (or none). */
 export type TurnEnding = 'cancelled' | 'ended' | 'failed';
 
+/** One connection's session and what the agent said about it. */
 export class AcpState {
   sessionId: string | null = null;
   /** The session's folder, for a new session asked for later. */

@@ -107,8 +107,10 @@ export class LoginRequired extends Error {
 
 export interface Dialect {
   readonly name: DialectName;
-  /** A fresh codec per connection: the pi codec remembers which requests are open. */
-  /** `reading`: for lines kept for their events, read back (codec.ts readBack), holding no state between them. */
+  /**
+   * A fresh codec per connection: the pi codec remembers which requests are open. `reading`: for
+   * lines kept for their events, read back (codec.ts readBack), holding no state between them.
+   */
   createCodec(use?: 'live' | 'reading'): WireCodec;
   /** Arguments the host adds after the caller's own (`args`), which it may read to say nothing twice. */
   launchArgs(options: LaunchOptions): string[];
