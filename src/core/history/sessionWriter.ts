@@ -283,9 +283,6 @@ export class SessionWriter {
       this.tornTail = false;
       this.meta.events += count;
       this.current.events += count;
-      // The record's count is what a reader trusts after a crash (how many older events there
-      // are to page through): rewritten with the writes, at most every metaIntervalMs.
-      this.metaDirty = true;
     } catch (error) {
       // What reached the file stays (its last line may be partial: the next batch starts a new
       // line, so at most that one line is lost, and the reader reports it as a bad line).
@@ -295,10 +292,12 @@ export class SessionWriter {
       this.meta.events += whole;
       this.current.events += whole;
       this.meta.lost += count - whole;
-      this.metaDirty = true;
       this.fail('write', errorText(error));
     }
     this.current.bytes += offset;
+    // The record's count is what a reader trusts after a crash (how many older events there are
+    // to page through): rewritten with the writes, at most every metaIntervalMs.
+    this.metaDirty = true;
   }
 
   /**
