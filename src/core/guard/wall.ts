@@ -29,9 +29,11 @@ type WallAsk = Pick<PermissionAsk, 'toolKind' | 'args' | 'diffs' | 'locations'> 
  * every path it names (its locations, its diffs, path fields of its input); one that names none
  * cannot be confined and is rejected. A call whose kind does not say it only reads (kind "other":
  * Claude's NotebookEdit, an MCP tool) is judged by the paths it names too, and is not judged when
- * it names none. A shell is rejected unless the policy allows bash, as pi's guard drops it.
+ * it names none, unless `refuseUnjudged` (a worker whose violations abort its turn: asked and
+ * allowed, such a call would run, be flagged by the audit, and end the turn), then it is rejected.
+ * A shell is rejected unless the policy allows bash, as pi's guard drops it.
  */
-export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string): WallVerdict {
+export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string, refuseUnjudged = false): WallVerdict {
   const kind = ask.toolKind ?? '';
   if (kind === 'execute') return { veto: policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed', judged: true };
   const writes = WRITING_KINDS.has(kind) || ask.diffs.length > 0;
@@ -43,11 +45,13 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
   // slash back, one of the absolute paths the question names is that file, not one under cwd.
   const fromArgs = extractPaths(ask.args ?? {}).map((p) => (!p.startsWith('/') && named.includes(`/${p}`) ? `/${p}` : p));
   const paths = [...new Set([...named, ...fromArgs])];
-  if (paths.length === 0) {
-    return writes ? { veto: `${kind || 'a change'} that names no path: the guard cannot tell what it writes`, judged: true } : { veto: null, judged: false };
-  }
   // A call of another kind is named by its title too: "other" alone does not say which tool.
   const what = writes ? kind || 'change' : `${ask.title || 'a call'} (kind ${JSON.stringify(kind || 'none')})`;
+  if (paths.length === 0) {
+    if (writes) return { veto: `${kind || 'a change'} that names no path: the guard cannot tell what it writes`, judged: true };
+    if (!refuseUnjudged) return { veto: null, judged: false };
+    return { veto: `${what} names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
+  }
   for (const raw of paths) {
     const v = judgePath(policy, raw, cwd);
     if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };

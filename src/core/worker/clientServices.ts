@@ -3,6 +3,7 @@
 // terminals (terminals.ts). Under the guard each is judged by the guard's policy first.
 import type { SupervisorOptions, WorkerSpec } from '../api';
 import type { Untimed } from '../events/agentEvent';
+import { WRITING_KINDS } from '../guard/audit';
 import { permissionVerdict } from '../guard/wall';
 import { ClientFiles } from './clientFiles';
 import type { Launch } from './launch';
@@ -47,18 +48,13 @@ export function clientServicesFor(w: ClientServicesSite): ClientServices {
     workerId: w.id, ask: w.onPermission, emit: (event) => w.emit(event), pending: w.pendingInput,
     inTurn: () => w.inTurn(), turnsSettled: () => w.turnsSettled(),
     wall: launch.audit ? (ask) => {
-      const verdict = permissionVerdict(launch.audit!.policy, ask, spec.cwd);
+      const verdict = permissionVerdict(launch.audit!.policy, ask, spec.cwd, launch.audit!.onViolation === 'abort');
       // Judged here, before the person is asked: the audit after the fact is not needed for it.
-      // One the wall could not judge (kind "other" naming no path: an MCP tool) is audited when
-      // it runs, as any call the agent did not ask about, and the audit fails closed on it.
-      if (ask.toolKind === 'edit' || ask.toolKind === 'delete' || ask.toolKind === 'move' || ask.diffs.length > 0) w.askedBeforeWriting();
-      // Where the audit's finding aborts the turn, such a call asked about would run once the
-      // person allowed it, be flagged, and end the turn: refused before it runs instead.
-      if (!verdict.judged && launch.audit!.onViolation === 'abort') {
-        w.auditLater.judged(ask.toolCallId);
-        return { veto: `${ask.title || 'a call'} (kind ${JSON.stringify(ask.toolKind ?? 'none')}) names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
-      }
+      // One the wall could not judge (kind "other" naming no path: an MCP tool, where violations
+      // are only flagged) is audited when it runs, as any call the agent did not ask about, and
+      // the audit fails closed on it.
       if (verdict.judged) w.auditLater.judged(ask.toolCallId);
+      if (WRITING_KINDS.has(ask.toolKind ?? '') || ask.diffs.length > 0) w.askedBeforeWriting();
       return verdict;
     } : undefined,
     report: (event) => w.report(event),
