@@ -421,13 +421,7 @@ export class TurnTracker {
 
   private end(e: AgentEvent): void {
     if (!this.inTurn) this.begin(e);
-    this.lastEndReason = e.end_reason ?? null;
-    this.lastError = e.is_error ? (e.error ?? 'the turn ended in an error') : null;
-    const turn = this.current;
-    if (turn) {
-      turn.endReason = this.lastEndReason;
-      turn.error = this.lastError;
-    }
+    this.recordEnd(e.end_reason ?? null, e.is_error ? (e.error ?? 'the turn ended in an error') : null);
     this.phase = e.will_retry === true ? 'retrying' : 'runEnded';
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
@@ -439,15 +433,20 @@ export class TurnTracker {
   /** The retry the turn waited to make will not come: cancelled (an abort), or given up. */
   private retryCancelled(e: AgentEvent): void {
     const cancelled = /cancel/i.test(e.error ?? '');
-    this.lastEndReason = cancelled ? 'aborted' : 'error';
-    this.lastError = cancelled ? null : (e.error ?? 'the retry was given up');
-    const turn = this.current;
-    if (turn) {
-      turn.endReason = this.lastEndReason;
-      turn.error = this.lastError;
-    }
+    this.recordEnd(cancelled ? 'aborted' : 'error', cancelled ? null : (e.error ?? 'the retry was given up'));
     e.turn ??= this.inTurnStamp;
     this.settle(this.lastEndReason, this.lastError, e.timestamp, null);
+  }
+
+  /** How the running turn's run ended: on the turn, and as the worker's last end. */
+  private recordEnd(endReason: string | null, error: string | null): void {
+    this.lastEndReason = endReason;
+    this.lastError = error;
+    const turn = this.current;
+    if (turn) {
+      turn.endReason = endReason;
+      turn.error = error;
+    }
   }
 
   /** `by` is the worker's own agent_settled, or null when the host must say it. */
