@@ -250,8 +250,6 @@ export class EventList {
         matching.add(e.id);
         if (!hidden || e.id > win.firstId) win.insert(e);
       } else {
-        // No older entry is fetched to take its place (that would walk the log): the window keeps
-        // one fewer until the next full draw, and the hidden-row line counts the one not shown.
         matching.delete(e.id);
         win.delete(e);
       }
@@ -260,6 +258,27 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
+    this.fillFromHidden();
+  }
+
+  /**
+   * Entries that stopped matching left room in the window while older matching ones are hidden:
+   * the newest of those take it, so the rows stay the newest matching entries, contiguous. Ids run
+   * from 1 in the log's order, so an id's entry is found by its place, and the walk goes back from
+   * the oldest kept only as far as it must.
+   */
+  private fillFromHidden(): void {
+    const { model, win, matching } = this;
+    let room = Math.min(win.max, matching.size) - win.size;
+    if (room <= 0) return;
+    const first = model.length ? model.at(0).id : 0;
+    for (let id = (win.firstId || this.lastAppendedId + 1) - 1; id >= first && room > 0; id--) {
+      if (!matching.has(id)) continue;
+      const e = model.at(id - first);
+      if (e?.id !== id) return; // not the log's order after all: leave it to the next full draw
+      win.insert(e);
+      room--;
+    }
   }
 
   /**

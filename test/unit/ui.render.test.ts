@@ -253,6 +253,21 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.emptyLine(), /matches nothing/);
   });
 
+  it('an entry that stops matching gives its row to the newest hidden one that matches, so the window stays full and in order', () => {
+    const l = listOf(searching('downloading'));
+    const calls = Array.from({ length: 502 }, (_, i) => [ev('tool_execution_start', { tool_call_id: `c${i}`, tool_name: 'bash' }), ev('tool_execution_update', { tool_call_id: `c${i}`, replace: true, result: { output: `downloading ${i}` } })]).flat();
+    l.feed(stamped(calls));
+    assert.equal(l.rows().length, 500);
+    assert.equal(l.hiddenLine(), '2 earlier entries hidden');
+    const ids = l.list.model.all().filter((e) => e.kind === 'tool').map((e) => e.id);
+    l.feed(stamped([ev('tool_execution_update', { tool_call_id: 'c400', replace: true, result: { output: 'installed' } })]));
+    const c400 = ids[400];
+    // The newest of the two hidden (c1) takes the place the window gave up; c0 stays hidden.
+    assert.deepEqual(l.rows(), ids.slice(1).filter((id) => id !== c400));
+    assert.equal(l.hiddenLine(), '1 earlier entry hidden');
+    assert.match(l.shown.counter, /^501 entries/);
+  });
+
   it('a filter on failed tool calls: a call that ends ok never shows; one cut short by the worker\'s exit does', () => {
     const l = listOf((e) => e.kind === 'tool' && e.isError);
     l.feed(stamped([ev('tool_execution_start', { tool_call_id: 'ok', tool_name: 'bash' }), ev('tool_execution_start', { tool_call_id: 'cut', tool_name: 'bash' })]));
