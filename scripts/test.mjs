@@ -9,6 +9,9 @@
 //            is set, else code-server + headless Chromium (scripts/run-host-tests.mjs) on each
 //            of two VS Code versions, one row each: the engines floor (code-server 4.100.3,
 //            VS Code 1.100) and today's (code-server 4.139.1, VS Code 1.139)
+//   ui       the UI scenarios of UI_SCENARIOS (scripts/ui-scenarios/): the workbench driven as a
+//            person drives it (clicks, keys, the palette) in today's code-server + headless
+//            Chromium, each scenario one test; their screenshots go to a temporary folder
 //   package  the .vsix checked (vsce ls) and installed into both code-servers, activated, and
 //            its demo worker started there (scripts/test-package.mjs)
 // Before them, the real workers the suites drive (τ from PyPI, pi 1.x with its Node, the five ACP
@@ -18,7 +21,7 @@
 // A suite that cannot run (no host, crash, timeout) counts as one failure, and so does a failed
 // build (type check): nothing is skipped silently. Exit status is non-zero when anything failed or no test ran.
 //
-// Options: --only lint,unit,host,package   run only these suites
+// Options: --only lint,unit,host,ui,package   run only these suites
 //          --code-server floor,current   which code-servers the host and package suites run on (default both)
 //          --floor smoke|full         the floor's smoke subset (default, FLOOR_SMOKE_GREP), or the whole host suite there too
 //          --no-build                 skip `node esbuild.mjs`
@@ -45,6 +48,17 @@ if (!['full', 'smoke'].includes(floorArg)) throw new Error(`--floor takes full o
  */
 export const FLOOR_SMOKE_GREP = '^(activation|UI commands|UI Sessions tree|UI event log webview) ';
 const UNIT_TIMEOUT_MS = 30 * 60_000;
+/**
+ * The UI scenarios CI runs: one or more for each thing a person does (start, stream, abort,
+ * redirect, stop, names, a question, the editor as the agent's hands, a bad setting, a missing
+ * program, a protocol warning, an untrusted folder, history after a reload, a long past log, many
+ * workers, the walkthrough, real τ, pi and ACP agents). The others (themes, the driver's self-test,
+ * the slow reload and quiet-turn ones) are run by hand.
+ */
+export const UI_SCENARIOS = ['activity-bar', 'walkthrough', 'demo-stream', 'demo-abort', 'demo-redirect-selection', 'demo-stop', 'stop-and-names',
+  'acp-approval', 'acp-hands', 'acp-question-aside', 'composer-drafts', 'default-profile-typo', 'missing-agent', 'protocol-warning', 'untrusted',
+  'reload-history', 'past-log-long', 'many-workers', 'tau-worker', 'pi-dialog', 'real-workers'];
+const UI_TIMEOUT_MS = 25 * 60_000;
 
 const results = []; // { suite, host, passed, failed, pending, seconds, error }
 
@@ -182,6 +196,39 @@ async function hostSuite() {
   }
 }
 
+/** scripts/ui-driver.mjs on UI_SCENARIOS: each `[ui] scenario <name>: ok` a pass, a scenario that never said ok a failure. */
+async function uiSuite() {
+  banner(`ui: ${UI_SCENARIOS.length} UI scenarios in code-server + headless Chromium`);
+  const t0 = Date.now();
+  const shots = makeTempDir('ui-shots');
+  onCleanup(() => rmSync(shots, { recursive: true, force: true }));
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'ui-driver.mjs'), '--no-build', ...UI_SCENARIOS], {
+    cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, RPC_WORKERS_SCREENSHOTS: shots },
+  });
+  const ok = new Set();
+  let buffered = '';
+  child.stdout.on('data', (d) => {
+    process.stdout.write(d);
+    buffered += d;
+    const lines = buffered.split('\n');
+    buffered = lines.pop();
+    for (const line of lines) {
+      const m = /^\[ui\] scenario (\S+): ok\b/.exec(line);
+      if (m) ok.add(m[1]);
+    }
+  });
+  const stop = () => { try { child.kill('SIGTERM'); } catch { /* gone */ } };
+  const unregister = onCleanup(stop);
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; console.error(`TIMEOUT: the UI scenarios ran longer than ${UI_TIMEOUT_MS / 60000} min`); stop(); }, UI_TIMEOUT_MS);
+  const code = await new Promise((resolve) => child.on('close', (c, sig) => resolve(c ?? sig)));
+  clearTimeout(timer);
+  unregister();
+  const failed = UI_SCENARIOS.filter((n) => !ok.has(n));
+  const error = failed.length ? `${timedOut ? 'timed out; ' : ''}not ok: ${failed.join(', ')}` : code !== 0 ? `the driver exited ${code}` : null;
+  return record('ui', 'VS Code 1.139', t0, { passed: ok.size, failed: failed.length, pending: 0 }, error);
+}
+
 async function packageSuite() {
   const { runPackageTest } = await import('./test-package.mjs');
   const servers = await codeServers();
@@ -200,9 +247,10 @@ let bundled = true;
 if (!argv.includes('--no-build')) bundled = build();
 if (wants('lint')) await lintSuite();
 if (bundled) {
-  if (wants('unit') || wants('host')) await workers();
+  if (wants('unit') || wants('host') || wants('ui')) await workers();
   if (wants('unit')) await unitSuite();
   if (wants('host')) await hostSuite();
+  if (wants('ui')) await uiSuite();
   if (wants('package')) await packageSuite();
 }
 await cleanup();

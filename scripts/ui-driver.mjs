@@ -17,7 +17,7 @@
 //   const wv = await webviewFrame(wb.page, 'Event Log')        a webview's content (FrameLocator)
 //   await typeInto(wv, 'textarea', 'hello')                    click and type like a person
 //   await waitForText(wv, 'hello')                             wait until text shows
-//   await screenshot(wb.page, 'name')                          docs/screenshots/name.png
+//   await screenshot(wb.page, 'name')                          docs/screenshots/name.png ($RPC_WORKERS_SCREENSHOTS)
 //   await wb.close()                                           stops browser and code-server
 //
 // CLI: node scripts/ui-driver.mjs [scenario ...] [--port N] [--no-build] [--list]
@@ -64,7 +64,8 @@ export const QUICK_INPUT = '.quick-input-widget:not(.quick-input-widget-closing)
 export async function quickInputClosed(page, { timeout = DEFAULT_TIMEOUT } = {}) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
 }
-export const SCREENSHOT_DIR = join(repoRoot, 'docs', 'screenshots');
+/** docs/screenshots, or $RPC_WORKERS_SCREENSHOTS (the test suite's run keeps the docs' pictures as they are). */
+export const SCREENSHOT_DIR = process.env.RPC_WORKERS_SCREENSHOTS || join(repoRoot, 'docs', 'screenshots');
 const SCENARIO_DIR = join(repoRoot, 'scripts', 'ui-scenarios');
 const DEFAULT_TIMEOUT = 30_000;
 const FAILURE_DIR = join(repoRoot, 'test-results');
@@ -170,7 +171,13 @@ export async function runCommand(page, title, { timeout = DEFAULT_TIMEOUT } = {}
       return false;
     });
     if (!opened) continue;
-    await input.fill(`>${title}`);
+    // The palette can shut again as it opens (a walkthrough step's click moving the focus after
+    // it): the fill then waited 30 s on a hidden box. Pressed again, as a person would.
+    const filled = await input.fill(`>${title}`, { timeout: 3000 }).then(() => true, (e) => {
+      if (Date.now() >= deadline) throw e;
+      return false;
+    });
+    if (!filled) continue;
     try {
       await row.waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(5000 * attempt, deadline - Date.now())) });
       break;
