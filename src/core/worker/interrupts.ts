@@ -32,6 +32,8 @@ export interface InterruptPort {
   cancelQuestions(reason: string): void;
   /** Ends what the agent left running of an aborted turn (dialects that sweep). */
   sweepAfterAbort(): Promise<void>;
+  /** Ends the commands the host runs for the agent (ACP terminals), as an abort is sent. */
+  endTerminals(): Promise<void>;
 }
 
 /** Milliseconds since `since` (performance.now()), to the microsecond. */
@@ -99,6 +101,8 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   if (w.turns.streaming) {
     const settled = w.waits.nextSettlement();
     try {
+      // The host's terminals end with the cancel, and only once the redirect was not refused.
+      await w.endTerminals();
       w.cancelQuestions('the turn was redirected');
       await w.request(w.dialect.abort(w.connection), 'abort');
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');

@@ -136,6 +136,7 @@ export class Worker {
       pendingInput: this.pendingInput,
       cancelQuestions: (reason) => this.cancelQuestions(reason),
       sweepAfterAbort: () => this.sweepAfterAbort(),
+      endTerminals: () => this.terminals.endAll('abort'),
       doubt: (doubt) => this.resync.doubt(doubt),
       retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
     };
@@ -253,8 +254,7 @@ export class Worker {
     return r;
   }
 
-  async redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
-    if (this.turns.streaming) await this.terminals.endAll('abort');
+  redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
     return redirect(this.inside, message, provenance);
   }
 
