@@ -134,6 +134,23 @@ for (const dialect of ['pi', 'tau'] as const) {
         assert.equal(alive(r.pid), false);
         assert.deepEqual(groupMembers(r.pid), []);
       });
+
+      it('verbs sent while a stop waits out the grace are refused at once, saying so; nothing is sent or logged as sent', async () => {
+        const r = await start(['--ignore-sigterm']);
+        const started = waitFor(supervisor, r.workerId, ofType('agent_start'));
+        await supervisor.prompt(r.workerId, 'say stuck\nhang');
+        await started;
+        const stop = supervisor.stop(r.workerId);
+        const answers = await within(Promise.all([
+          supervisor.prompt(r.workerId, 'say more', { streamingBehavior: 'followUp' }),
+          supervisor.abort(r.workerId),
+          supervisor.redirect(r.workerId, 'say the new plan'),
+        ]), 1_000, 'the verbs sent during the stop');
+        for (const a of answers) assert.deepEqual([a.status, a.status === 'error' && a.error], ['error', 'the worker is being stopped'], JSON.stringify(a));
+        assert.deepEqual([sent(r.workerId, 'prompt').length, sent(r.workerId, 'abort').length], [1, 0]);
+        assert.deepEqual(supervisor.events(r.workerId).filter((e) => e.type === 'prompt_sent').length, 1);
+        assert.equal((await within(stop, 10_000, 'stop')).status, 'stopped');
+      });
     } else {
       it('ignoring SIGTERM: pi also exits when its stdin closes, so stop needs no SIGKILL', async () => {
         const r = await start(['--ignore-sigterm']);

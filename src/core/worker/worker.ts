@@ -416,6 +416,8 @@ export class Worker {
   }
 
   private refuseUnlessRunning(): string | null {
+    // A Stop closed its stdin: what is sent now is lost, and would wait out the kill grace.
+    if (this.stopping && !this.process.exit) return 'the worker is being stopped';
     if (this.status.value === 'running') return null;
     if (this.status.value === 'starting') return 'the worker is still starting';
     return `the worker is ${this.status.value}: ${this.exitDescription()}`;
