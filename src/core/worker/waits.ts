@@ -5,6 +5,9 @@ import type { EventBus } from '../events/eventBus';
 import type { Settlement } from './turns';
 import type { WorkerProcess } from './workerProcess';
 
+/** A wait that ran out of time (not the worker's exit, nor its refusal). */
+export class NoAnswer extends Error {}
+
 export class Waits {
   private readonly settleWaiters = new Set<(s: Settlement) => void>();
 
@@ -60,7 +63,7 @@ export class Waits {
           return;
         }
         cleanup();
-        reject(new Error(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
+        reject(new NoAnswer(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
       };
       let timer = Number.isFinite(timeoutMs) ? setTimeout(expire, timeoutMs) : undefined;
       const offExit = this.process.onceExit(() => {
