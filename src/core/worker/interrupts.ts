@@ -98,7 +98,8 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   if (refused) return fail(refused);
   let aborted = false;
   const sent = performance.now();
-  if (w.turns.streaming) {
+  const hadTurn = w.turns.streaming;
+  if (hadTurn) {
     const settled = w.waits.nextSettlement();
     try {
       // The host's terminals end with the cancel, and only once the redirect was not refused.
@@ -116,7 +117,11 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   }
   const settleMs = elapsed(sent);
   const prompted = await w.prompt(message, provenance);
-  if (prompted.status !== 'accepted') return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
+  if (prompted.status !== 'accepted') {
+    // Without a turn nothing was aborted, nor settled: the refusal is the whole story.
+    if (!hadTurn) return fail(`the new instruction was refused: ${prompted.error}`);
+    return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
+  }
   return { status: 'redirected', workerId: w.id, aborted, settleMs, submissionId: prompted.submissionId, ms: elapsed(t0) };
 }
 
