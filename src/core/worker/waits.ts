@@ -1,5 +1,6 @@
 // What a worker's verbs wait for: the next settled turn, the next event of a kind, or a
 // worker's answer. None waits forever: each is bounded by a timeout and by the worker's exit.
+import { ConnectionError } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { EventBus } from '../events/eventBus';
 import type { Settlement } from './turns';
@@ -80,6 +81,9 @@ export class Waits {
           resolve(value);
         },
         (error) => {
+          // The connection closed: the worker is going (its stdin or its output is over), and its
+          // exit, still to come, says why; a connection closed for good without one meets the bound.
+          if (error instanceof ConnectionError) return;
           cleanup();
           reject(error);
         },
