@@ -150,6 +150,14 @@ for (const dialect of ['tau', 'pi'] as const) {
       }
     });
 
+    if (dialect === 'tau') it('an abort that crosses the end of the compaction it was to cancel: not_streaming, saying the compaction ended by itself', async () => {
+      await start(['--late-abort', '--compact-ms', '300']);
+      const compacted = supervisor.compact(id!);
+      const a = await supervisor.abort(id!);
+      assert.deepEqual([a.status, a.status === 'not_streaming' && a.note], ['not_streaming', 'the compaction ended by itself before the abort landed'], JSON.stringify(a));
+      assert.equal((await compacted).status, 'compacted');
+    });
+
     if (dialect === 'tau') it('a compaction τ refuses ends in the log with τ\'s reason (the host said it began)', async () => {
       await start(['--no-session']);
       const events = record(supervisor, () => id);
