@@ -44,9 +44,20 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     return workers.get(workerId);
   }
 
-  async function stop(workerId: string): Promise<StopResult> {
+  /** Stops under way: a second Stop of the same worker (a click, Stop All) answers with the first. */
+  const stopping = new Map<string, Promise<StopResult>>();
+
+  function stop(workerId: string): Promise<StopResult> {
+    const running = stopping.get(workerId);
+    if (running) return running;
     const worker = get(workerId);
-    if (!worker) return { status: 'not_found', workerId, ms: 0 };
+    if (!worker) return Promise.resolve({ status: 'not_found', workerId, ms: 0 });
+    const done = stopOnce(workerId, worker).finally(() => stopping.delete(workerId));
+    stopping.set(workerId, done);
+    return done;
+  }
+
+  async function stopOnce(workerId: string, worker: Worker): Promise<StopResult> {
     const result = await worker.stop();
     workers.delete(workerId);
     // A worker that had exited already says nothing on its Stop, and a live one's stopped state

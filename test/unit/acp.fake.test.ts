@@ -374,6 +374,33 @@ describe('ACP dialect: the fake agent', () => {
     await settled;
   });
 
+  it('a compaction that outlasts the settle bound: compact answers error saying it goes on; the worker shows compacting until its /compact is answered', async () => {
+    void supervisor.dispose();
+    make({ limits: { settleTimeoutMs: 1_000 } });
+    const gate = path.join(dir, `compact-gate-long-${Date.now()}`);
+    const r = await start({ FAKE_ACP_COMPACT: '1', FAKE_ACP_COMPACT_GATE: gate });
+    const events = record(supervisor, () => r.workerId);
+    const c = await supervisor.compact(r.workerId);
+    assert.equal(c.status, 'error');
+    assert.match(c.error!, /^the compaction: no answer from the worker within 1 s; it goes on, and the worker shows compacting until it ends$/);
+    assert.equal(stateOf(r.workerId).compacting, true, 'the agent still runs its /compact');
+    const p = await supervisor.prompt(r.workerId, 'count');
+    assert.equal(p.status, 'error', 'a prompt is not sent into the running /compact');
+    assert.match(p.error!, /compacting its conversation/);
+    const ended = waitFor(supervisor, r.workerId, ofType('compaction_end'));
+    writeFileSync(gate, '');
+    const end = await ended;
+    assert.equal(end.is_error, false);
+    assert.equal(end.data?.performed, true);
+    assert.equal(stateOf(r.workerId).compacting, false);
+    assert.deepEqual(events.filter((e) => e.type.startsWith('compaction_')).map((e) => e.type), ['compaction_start', 'compaction_end'], 'one start, one end');
+    // Then a prompt is a turn of its own, which ends.
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(r.workerId, 'count')).status, 'accepted');
+    await settled;
+    assert.deepEqual(stateOf(r.workerId).turns.map((t) => [t.index, t.endReason]), [[1, 'done']]);
+  });
+
   it('a plan becomes a plan event; a mode switch lands in the state', async () => {
     const r = await start();
     const plan = waitFor(supervisor, r.workerId, ofType('plan'));

@@ -266,6 +266,25 @@ describe('ACP: files through the host', () => {
         assert.deepEqual(withToken(token), []);
       });
     }
+
+    it('a redirect refused before it aborts (an empty or oversized message) leaves the turn and its command running', async () => {
+      const id = await start();
+      const token = `rpc-hands-refused-redirect-${process.pid}`;
+      const p = await supervisor.prompt(id, `term: python3 -c "import time; time.sleep(600)" ${token}`);
+      assert.equal(p.status, 'accepted');
+      await waitUntil(() => withToken(token).length > 0, 'the command to run');
+      const running = withToken(token);
+      for (const message of ['', 'x'.repeat(supervisor.limits.maxPromptBytes + 1)]) {
+        const r = await supervisor.redirect(id, message);
+        assert.equal(r.status, 'error');
+      }
+      assert.equal(stateOf(id).streaming, true, 'the turn goes on');
+      assert.ok(running.every(isAlive), 'the refused redirect ended nothing');
+      const ended = supervisor.events(id).filter((e) => e.type === 'terminal' && e.data?.op === 'ended');
+      assert.deepEqual(ended, [], 'and the log says nothing was ended');
+      assert.equal((await supervisor.abort(id)).status, 'aborted');
+      await waitUntil(() => running.every((pid) => !isAlive(pid)), 'the abort to end the command', 5_000);
+    });
   });
 
   describe('a host terminal is the worker\'s', () => {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Supervisor, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { fakeSpec, ofType, stateOf as liveState, waitFor } from '../helpers/supervisor';
-import { alive, childrenOf, cmdline, killAll, tracedHost, verbOf, within } from '../fixtures/faults-helpers';
+import { alive, childrenOf, cmdline, killAll, MINI_WORKER, tracedHost, until, verbOf, within } from '../fixtures/faults-helpers';
+import { existsSync } from 'node:fs';
 
 let dir: string;
 before(() => {
@@ -132,6 +133,21 @@ for (const dialect of ['pi', 'tau'] as const) {
         assert.deepEqual(supervisor.list(), []);
       });
     }
+
+    it('a verb sent once the worker\'s output is over and before its exit: it fails with the exit\'s reason, not as the worker\'s refusal', async () => {
+      const r = await supervisor.start({ dialect, command: process.execPath, args: [MINI_WORKER, '--dialect', dialect], cwd: dir });
+      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+      pids.push(r.pid);
+      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+      assert.equal((await supervisor.prompt(r.workerId, 'close stdout')).status, 'accepted');
+      await settled;
+      await until(() => !existsSync(`/proc/${r.pid}/fd/1`), 5_000, () => `the worker ${r.pid} kept its stdout`);
+      const late = supervisor.prompt(r.workerId, 'say hello?');
+      process.kill(r.pid, 'SIGKILL');
+      const p = await within(late, 10_000, 'the prompt');
+      assert.equal(p.status, 'error');
+      assert.match(p.status === 'error' ? p.error : '', /^prompt failed: the worker was killed by SIGKILL/);
+    });
 
     it('exit while a redirect waits for settlement: the redirect fails naming the code, its prompt is not sent', async () => {
       const r = await start(['--no-settle']);

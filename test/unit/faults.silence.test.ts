@@ -134,6 +134,41 @@ for (const dialect of ['pi', 'tau'] as const) {
         assert.equal(alive(r.pid), false);
         assert.deepEqual(groupMembers(r.pid), []);
       });
+
+      it('verbs sent while a stop waits out the grace are refused at once, saying so; nothing is sent or logged as sent', async () => {
+        const r = await start(['--ignore-sigterm']);
+        const started = waitFor(supervisor, r.workerId, ofType('agent_start'));
+        await supervisor.prompt(r.workerId, 'say stuck\nhang');
+        await started;
+        const stop = supervisor.stop(r.workerId);
+        const answers = await within(Promise.all([
+          supervisor.prompt(r.workerId, 'say more', { streamingBehavior: 'followUp' }),
+          supervisor.abort(r.workerId),
+          supervisor.redirect(r.workerId, 'say the new plan'),
+        ]), 1_000, 'the verbs sent during the stop');
+        for (const a of answers) assert.deepEqual([a.status, a.status === 'error' && a.error], ['error', 'the worker is being stopped'], JSON.stringify(a));
+        assert.deepEqual([sent(r.workerId, 'prompt').length, sent(r.workerId, 'abort').length], [1, 0]);
+        assert.deepEqual(supervisor.events(r.workerId).filter((e) => e.type === 'prompt_sent').length, 1);
+        assert.equal((await within(stop, 10_000, 'stop')).status, 'stopped');
+      });
+
+      it('a second Stop while the first waits out the grace: the same answer, and the worker is said removed once', async () => {
+        const r = await start(['--ignore-sigterm']);
+        const started = waitFor(supervisor, r.workerId, ofType('agent_start'));
+        await supervisor.prompt(r.workerId, 'say stuck\nhang');
+        await started;
+        const removed: string[] = [];
+        supervisor.onRemoved((id) => removed.push(id));
+        const first = supervisor.stop(r.workerId);
+        const second = supervisor.stop(r.workerId);
+        const [a, b] = await within(Promise.all([first, second]), 10_000, 'the two stops');
+        assert.equal(a.status, 'stopped');
+        assert.deepEqual({ ...b, ms: 0 }, { ...a, ms: 0 });
+        if (a.status !== 'stopped') return;
+        assert.deepEqual([a.killed, a.signal], [true, 'SIGKILL']);
+        assert.deepEqual(removed, [r.workerId]);
+        assert.equal(alive(r.pid), false);
+      });
     } else {
       it('ignoring SIGTERM: pi also exits when its stdin closes, so stop needs no SIGKILL', async () => {
         const r = await start(['--ignore-sigterm']);

@@ -105,6 +105,16 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal(idle.status === 'redirected' && idle.aborted, false);
     });
 
+    it('a redirect while only compacting is refused for the compaction; it says no turn settled, since none ran', async () => {
+      await start(['--compact-ms', '2000']);
+      const compacted = supervisor.compact(id!);
+      const r = await supervisor.redirect(id!, 'say the new plan');
+      assert.equal(r.status, 'error');
+      assert.equal(r.status === 'error' && r.error, 'the new instruction was refused: the worker is compacting its conversation; prompt again once the compaction ends');
+      assert.equal(r.status === 'error' && r.aborted, undefined, 'no abort was sent');
+      assert.equal((await compacted).status, 'compacted');
+    });
+
     it('compacts after a conversation', async () => {
       await start();
       const first = waitFor(supervisor, id!, ofType('agent_end'));
@@ -138,6 +148,14 @@ for (const dialect of ['tau', 'pi'] as const) {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    if (dialect === 'tau') it('an abort that crosses the end of the compaction it was to cancel: not_streaming, saying the compaction ended by itself', async () => {
+      await start(['--late-abort', '--compact-ms', '300']);
+      const compacted = supervisor.compact(id!);
+      const a = await supervisor.abort(id!);
+      assert.deepEqual([a.status, a.status === 'not_streaming' && a.note], ['not_streaming', 'the compaction ended by itself before the abort landed'], JSON.stringify(a));
+      assert.equal((await compacted).status, 'compacted');
     });
 
     if (dialect === 'tau') it('a compaction τ refuses ends in the log with τ\'s reason (the host said it began)', async () => {

@@ -3,7 +3,7 @@
 // becomes the dialect's refusal in its own words, and a verb the worker does not know said as
 // Unsupported (what the person can do about it differs). A dialect names its table and its
 // words; the sending, the reading and the refusals are these.
-import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { ConnectionError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { WorkerRefusal } from './dialect';
 import { Unsupported } from './sessionVerbs';
@@ -32,14 +32,16 @@ type ResultOf<T extends MethodTable, M extends keyof T> = z.infer<T[M]['result']
 
 /**
  * A request to the worker. An error the worker answered (it has a JSON-RPC code) becomes what
- * `refusal` makes of it; anything else (the connection closed, a timeout) passes as an Error.
+ * `refusal` makes of it; anything else (the connection closed, a timeout) passes as an Error. A
+ * closed connection's error has a code too (vscode-jsonrpc's ConnectionError): it passes as it is,
+ * never as the worker's refusal.
  */
 export async function request(connection: MessageConnection, method: string, params: object, refusal: (e: AnsweredError) => Error): Promise<unknown> {
   try {
     return await connection.sendRequest(method, params);
   } catch (error) {
     const e = error as Partial<AnsweredError> | undefined;
-    if (typeof e?.code === 'number') throw refusal(e as AnsweredError);
+    if (typeof e?.code === 'number' && !(error instanceof ConnectionError)) throw refusal(e as AnsweredError);
     throw error instanceof Error ? error : new Error(String(error));
   }
 }

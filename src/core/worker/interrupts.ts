@@ -8,7 +8,7 @@ import type { Untimed } from '../events/agentEvent';
 import type { Dialect, DialectTraits } from '../wire/dialect';
 import { checkPrompt } from './limits';
 import type { TurnTracker } from './turns';
-import type { Waits } from './waits';
+import { NoAnswer, type Waits } from './waits';
 
 /** What of its worker these verbs use. */
 export interface InterruptPort {
@@ -32,6 +32,8 @@ export interface InterruptPort {
   cancelQuestions(reason: string): void;
   /** Ends what the agent left running of an aborted turn (dialects that sweep). */
   sweepAfterAbort(): Promise<void>;
+  /** Ends the commands the host runs for the agent (ACP terminals), as an abort is sent. */
+  endTerminals(): Promise<void>;
 }
 
 /** Milliseconds since `since` (performance.now()), to the microsecond. */
@@ -79,6 +81,8 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
       const end = await w.waits.bounded(compactionEnd.promise, w.limits.settleTimeoutMs, 'the compaction ending after abort');
       // τ says `cancelled`, pi 1.x `aborted`.
       compactionCancelled = end.data?.cancelled === true || end.data?.aborted === true;
+      // Its end crossed the abort, and no turn ran: nothing was aborted.
+      if (!compactionCancelled && !settled) return { status: 'not_streaming', workerId: w.id, note: 'the compaction ended by itself before the abort landed', ms: elapsed(t0) };
     }
     return { status: 'aborted', workerId: w.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
   } catch (error) {
@@ -96,9 +100,12 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   if (refused) return fail(refused);
   let aborted = false;
   const sent = performance.now();
-  if (w.turns.streaming) {
+  const hadTurn = w.turns.streaming;
+  if (hadTurn) {
     const settled = w.waits.nextSettlement();
     try {
+      // The host's terminals end with the cancel, and only once the redirect was not refused.
+      await w.endTerminals();
       w.cancelQuestions('the turn was redirected');
       await w.request(w.dialect.abort(w.connection), 'abort');
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
@@ -112,7 +119,11 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   }
   const settleMs = elapsed(sent);
   const prompted = await w.prompt(message, provenance);
-  if (prompted.status !== 'accepted') return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
+  if (prompted.status !== 'accepted') {
+    // Without a turn nothing was aborted, nor settled: the refusal is the whole story.
+    if (!hadTurn) return fail(`the new instruction was refused: ${prompted.error}`);
+    return fail(`the turn settled (aborted: ${aborted}) but the new instruction was refused: ${prompted.error}`, aborted);
+  }
   return { status: 'redirected', workerId: w.id, aborted, settleMs, submissionId: prompted.submissionId, ms: elapsed(t0) };
 }
 
@@ -125,6 +136,21 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   if (unavailable) return fail(unavailable);
   if (w.turns.compacting) return fail('a compaction is already running');
   if (w.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
+  // The summary is a model call, which may rightly take minutes: the verb answers within the
+  // settle bound, while the compaction is followed to its end (or the worker's exit), so that the
+  // worker shows compacting as long as it is, and a prompt is not sent into it meanwhile.
+  const run = runCompaction(w, instructions, t0);
+  try {
+    return await w.waits.bounded(run, w.limits.settleTimeoutMs, 'the compaction');
+  } catch (error) {
+    if (error instanceof NoAnswer) return fail(`${error.message}; it goes on, and the worker shows compacting until it ends`);
+    return fail((error as Error).message);
+  }
+}
+
+/** The compaction from its request to its end, bounded only by the worker's exit. */
+async function runCompaction(w: InterruptPort, instructions: string | undefined, t0: number): Promise<CompactResult> {
+  const fail = (error: string): CompactResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
   let compactionId: string | null = null;
   // pi names no compaction; τ's compaction_end names the one its ack announced.
   const ended = w.waits.nextEvent('compaction_end', (e) => compactionId === null || e.data?.compaction_id === compactionId);
@@ -133,8 +159,7 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   if (!w.dialect.announcesCompaction) w.emit({ type: 'compaction_start', data: { reason: 'manual', synthesized: true } });
   w.stateChanged();
   try {
-    // The summary is a model call: it gets the settle bound, not the command timeout.
-    const ack = await w.request(w.dialect.compact(w.connection, instructions), 'compact', w.limits.settleTimeoutMs);
+    const ack = await w.request(w.dialect.compact(w.connection, instructions), 'compact', Infinity);
     if (ack.result) {
       // pi answers when the compaction is over; its compaction_end event came first.
       if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
@@ -146,7 +171,7 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
       return { status: 'compacted', workerId: w.id, performed: ack.result.performed ?? true, summary: ack.result.summary, tokensBefore: ack.result.tokensBefore, ms: elapsed(t0) };
     }
     compactionId = ack.compactionId;
-    const end = ended.seen?.data?.compaction_id === compactionId ? ended.seen : await w.waits.bounded(ended.promise, w.limits.settleTimeoutMs, 'the compaction');
+    const end = ended.seen?.data?.compaction_id === compactionId ? ended.seen : await w.waits.bounded(ended.promise, Infinity, 'the compaction');
     const d = end.data ?? {};
     if (d.cancelled === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
     if (d.is_error === true) return fail(`the compaction failed: ${String(d.error ?? 'no detail')}`);

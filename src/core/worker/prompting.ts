@@ -9,7 +9,7 @@ import type { Doubt } from './resync';
 import type { AfterTurn } from './turns';
 
 /** What of its worker the prompt uses beyond what the interrupts do. */
-export interface PromptPort extends Omit<InterruptPort, 'prompt' | 'cancelQuestions' | 'sweepAfterAbort'> {
+export interface PromptPort extends Omit<InterruptPort, 'prompt' | 'cancelQuestions' | 'sweepAfterAbort' | 'endTerminals'> {
   /** Asks the worker for its state if `doubt` is not cleared by its events soon. */
   doubt(doubt: Doubt): void;
   /** The worker refused for an extension's lock: put its request to the person again. */

@@ -1,9 +1,13 @@
 // What a worker's verbs wait for: the next settled turn, the next event of a kind, or a
 // worker's answer. None waits forever: each is bounded by a timeout and by the worker's exit.
+import { ConnectionError } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { EventBus } from '../events/eventBus';
 import type { Settlement } from './turns';
 import type { WorkerProcess } from './workerProcess';
+
+/** A wait that ran out of time (not the worker's exit, nor its refusal). */
+export class NoAnswer extends Error {}
 
 export class Waits {
   private readonly settleWaiters = new Set<(s: Settlement) => void>();
@@ -60,7 +64,7 @@ export class Waits {
           return;
         }
         cleanup();
-        reject(new Error(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
+        reject(new NoAnswer(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
       };
       let timer = Number.isFinite(timeoutMs) ? setTimeout(expire, timeoutMs) : undefined;
       const offExit = this.process.onceExit(() => {
@@ -77,6 +81,9 @@ export class Waits {
           resolve(value);
         },
         (error) => {
+          // The connection closed: the worker is going (its stdin or its output is over), and its
+          // exit, still to come, says why; a connection closed for good without one meets the bound.
+          if (error instanceof ConnectionError) return;
           cleanup();
           reject(error);
         },

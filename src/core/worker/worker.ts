@@ -136,6 +136,7 @@ export class Worker {
       pendingInput: this.pendingInput,
       cancelQuestions: (reason) => this.cancelQuestions(reason),
       sweepAfterAbort: () => this.sweepAfterAbort(),
+      endTerminals: () => this.terminals.endAll('abort'),
       doubt: (doubt) => this.resync.doubt(doubt),
       retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
     };
@@ -253,8 +254,7 @@ export class Worker {
     return r;
   }
 
-  async redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
-    if (this.turns.streaming) await this.terminals.endAll('abort');
+  redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
     return redirect(this.inside, message, provenance);
   }
 
@@ -416,6 +416,8 @@ export class Worker {
   }
 
   private refuseUnlessRunning(): string | null {
+    // A Stop closed its stdin: what is sent now is lost, and would wait out the kill grace.
+    if (this.stopping && !this.process.exit) return 'the worker is being stopped';
     if (this.status.value === 'running') return null;
     if (this.status.value === 'starting') return 'the worker is still starting';
     return `the worker is ${this.status.value}: ${this.exitDescription()}`;
