@@ -67,6 +67,11 @@ describe('agent cards', () => {
       'bad-tool.md': card('name: bt\ndescription: d\ntools: "read, rm -rf"'),
       'dup-key.md': card('name: dk\ndescription: d\nguard: true\nguard: false'),
       'list.md': card('- a\n- b'),
+      // A near miss of a key is refused, not dropped: "tool" gave a read-only card every tool.
+      'tool.md': card('name: tl\ndescription: d\ntool: read'),
+      'modle.md': card('name: ml\ndescription: d\nmodle: x/y'),
+      'gaurd.md': card('name: gd\ndescription: d\ngaurd: false'),
+      'forbiden.md': card('name: fb\ndescription: d\nforbiden_paths: [x]'),
     };
     for (const [f, text] of Object.entries(bad)) fs.writeFileSync(path.join(wsDir, f), text);
     fs.writeFileSync(path.join(wsDir, 'good.md'), card('name: good\ndescription: fine'));
@@ -85,6 +90,17 @@ describe('agent cards', () => {
     assert.match(reasons['bad-tool.md'] ?? '', /^tools\.1: tool names/);
     assert.match(reasons['dup-key.md'] ?? '', /not valid YAML/);
     assert.match(reasons['list.md'] ?? '', /not a mapping/);
+    assert.equal(reasons['tool.md'], 'unknown key "tool" (did you mean "tools"?)');
+    assert.equal(reasons['modle.md'], 'unknown key "modle" (did you mean "model"?)');
+    assert.equal(reasons['gaurd.md'], 'unknown key "gaurd" (did you mean "guard"?)');
+    assert.equal(reasons['forbiden.md'], 'unknown key "forbiden_paths" (did you mean "forbidden_paths"?)');
+  });
+
+  it('a key of another tool\'s cards (color, permissionMode) is not taken for a misspelling: the card loads', () => {
+    fs.writeFileSync(path.join(wsDir, 'claude.md'), card('name: cl\ndescription: d\ncolor: blue\npermissionMode: plan\ntools: read'));
+    const { cards, errors } = loadAgentCards([wsDir]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(cards.map((c) => [c.name, c.tools]), [['cl', ['read']]]);
   });
 
   it('looked up in order: the first card of a name wins, the rest are listed as shadowed', () => {

@@ -56,8 +56,33 @@ const FrontMatterSchema = z
     message: 'allowed_paths/forbidden_paths given but guard is false',
   });
 
-/** A misspelt guard key would otherwise be dropped silently, and the card guarded wrongly. */
-const MISSPELT_GUARD_KEY = /^(allowed|forbidden)[-_]?paths$/i;
+/**
+ * A misspelt key would otherwise be dropped silently: `tool: read` gave a "read-only" card all of
+ * pi's tools, a misspelt guard key guarded it wrongly. Keys of other tools' cards (`color`) are
+ * far from these and still pass, so a card folder shared with another agent loads.
+ */
+const CARD_KEYS = ['name', 'description', 'tools', 'model', 'guard', 'allowed_paths', 'forbidden_paths'] as const;
+
+/** The card key `key` is a near miss of (its case, "-"/"_", or a letter or two), or null. */
+function misspeltKey(key: string): string | null {
+  if ((CARD_KEYS as readonly string[]).includes(key)) return null;
+  const bare = (k: string) => k.toLowerCase().replace(/[-_]/g, '');
+  return CARD_KEYS.find((k) => distance(bare(key), bare(k)) <= (k.length <= 6 ? 1 : 2)) ?? null;
+}
+
+/** Edits (insert, delete, change, swap of neighbours) from `a` to `b`. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min(up[j]! + 1, row[j - 1]! + 1, up[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, (d[i - 2] as number[])[j - 2]! + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length]!;
+}
 
 function splitFrontMatter(text: string): { yaml: string; body: string } | null {
   const m = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text.replace(/^\uFEFF/, ''));
@@ -76,8 +101,10 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'front matter is not a mapping' };
   // An empty key (`model:`) means absent, as in pi's own parser.
   const fields = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
-  const misspelt = Object.keys(fields).find((k) => MISSPELT_GUARD_KEY.test(k) && k !== 'allowed_paths' && k !== 'forbidden_paths');
-  if (misspelt) return { ok: false, reason: `unknown key "${misspelt}" (did you mean "${misspelt.toLowerCase().replace(/[-_]?paths$/, '_paths')}"?)` };
+  for (const key of Object.keys(fields)) {
+    const meant = misspeltKey(key);
+    if (meant) return { ok: false, reason: `unknown key "${key}" (did you mean "${meant}"?)` };
+  }
   const parsed = FrontMatterSchema.safeParse(fields);
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'card'}: ${i.message}`).join('; ') };
   const f = parsed.data;
