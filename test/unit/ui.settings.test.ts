@@ -6,7 +6,8 @@ import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLi
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
-import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { historyLimits, hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
 
 describe('ui settings', () => {
@@ -107,5 +108,30 @@ describe('default limits', () => {
       assert.equal(props[`rpcWorkers.${setting}`]?.default, LEAF_DEFAULTS[limit], `rpcWorkers.${setting}'s default`);
     }
     assert.deepEqual(Object.keys(hostLimits(readSettings(() => undefined).settings)).sort(), Object.values(declared).sort(), 'a host limit set by a setting is missing here');
+  });
+
+  it('an untrusted workspace\'s own values of what decides a start (program, args, env, guard, cards, worktrees) are not read', () => {
+    const caps = (manifest as unknown as { capabilities: { untrustedWorkspaces: { supported: unknown; restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces;
+    // VS Code honours restrictedConfigurations only for "limited" support.
+    assert.equal(caps.supported, 'limited');
+    const launching = ['profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir'];
+    assert.deepEqual(launching.filter((k) => !caps.restrictedConfigurations.includes(`rpcWorkers.${k}`)), []);
+    for (const k of caps.restrictedConfigurations) assert.ok(k.replace(/^rpcWorkers\./, '') in SETTINGS, `${k} is restricted but is no setting`);
+  });
+
+  it('the history settings\' defaults are the core\'s (core/history/format.ts), and each contributed setting is read', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown; enum?: unknown[]; type?: string }> } } }).contributes.configuration.properties;
+    const MiB = 1024 * 1024;
+    const { history } = readSettings(() => undefined).settings;
+    assert.deepEqual(historyLimits(history), { maxSessions: DEFAULT_HISTORY_LIMITS.maxSessions, maxSessionBytes: DEFAULT_HISTORY_LIMITS.maxSessionBytes, maxTotalBytes: DEFAULT_HISTORY_LIMITS.maxTotalBytes });
+    assert.equal(props['rpcWorkers.history.maxSessionMiB']?.default, DEFAULT_HISTORY_LIMITS.maxSessionBytes / MiB);
+    // A setting package.json offers that the code never reads would be a control that does nothing.
+    assert.deepEqual(Object.keys(props).map((k) => k.replace(/^rpcWorkers\./, '')).sort(), Object.keys(SETTINGS).sort());
+    for (const [key, p] of Object.entries(props)) {
+      const spec = SETTINGS[key.replace(/^rpcWorkers\./, '') as keyof typeof SETTINGS];
+      // Every value the settings editor offers is one the code takes, and a value of another type is refused.
+      for (const v of p.enum ?? []) assert.ok(spec.schema.safeParse(v).success, `${key}: the offered ${JSON.stringify(v)} is refused`);
+      if (p.type === 'integer') assert.equal(spec.schema.safeParse((p.default as number) + 0.5).success, false, `${key}: a fraction is taken`);
+    }
   });
 });
