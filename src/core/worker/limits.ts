@@ -39,15 +39,20 @@ const provenanceSchema = z.object({
   correlation: z.record(z.string(), z.unknown()).optional(),
 });
 
+// spawn throws on a NUL byte in the program, an argument or the environment: a start would
+// reject instead of answering with an error.
+const noNul = (s: string) => !s.includes('\0');
+const NUL = 'must not contain a NUL byte';
+
 export const workerSpecSchema = z.object({
   dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
-  command: z.string({ error: 'command is required' }).trim().min(1, 'command is required'),
-  args: z.array(z.string()).optional(),
+  command: z.string({ error: 'command is required' }).trim().min(1, 'command is required').refine(noNul, NUL),
+  args: z.array(z.string().refine(noNul, NUL)).optional(),
   cwd: z
     .string({ error: 'cwd is required' })
     .refine(isAbsolute, 'cwd must be an absolute path')
     .refine((p) => existsSync(p) && statSync(p).isDirectory(), 'cwd must be an existing directory'),
-  env: z.record(z.string(), z.string()).optional(),
+  env: z.record(z.string().refine(noNul, NUL), z.string().refine(noNul, NUL)).optional(),
   name: z.string().optional(),
   model: z.string().optional(),
   task: z.string().optional(),
