@@ -1,7 +1,7 @@
 // The settings as the UI reads them: validation, the host limits they make (and the lazy host's
 // before the core loads), and package.json declaring the same defaults.
 import * as assert from 'node:assert/strict';
-import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
+import { checkSpec, DEFAULT_LIMITS } from '../../src/core/worker/limits';
 import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
@@ -51,6 +51,14 @@ describe('ui settings', () => {
     assert.equal(errors.length, 1);
     assert.match(errors[0], /^rpcWorkers\.profiles\[0\] is invalid \(a profile does not take "gaurd" \(its keys: name, dialect, /);
     assert.match(errors[0], /that profile is ignored$/);
+  });
+
+  it('refuses a profile whose mode is empty, naming it, where the host would refuse its start in other words', () => {
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'claude', dialect: 'acp', command: 'claude-agent-acp', mode: ' ' }] : undefined));
+    assert.deepEqual(settings.profiles, []);
+    assert.deepEqual(errors, ['rpcWorkers.profiles[0] is invalid (mode: mode must not be empty (leave it out to start in the agent\'s default mode)); that profile is ignored']);
+    // An API caller's empty mode, in words too.
+    assert.deepEqual(checkSpec({ dialect: 'acp', command: 'x', cwd: process.cwd(), mode: '' }), { ok: false, error: 'invalid worker spec: mode: mode must not be empty' });
   });
 
   it('names every key package.json declares for a profile, and takes each', () => {

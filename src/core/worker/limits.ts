@@ -69,7 +69,7 @@ export const workerSpecSchema = z.object({
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
-  mode: z.string().min(1).optional(),
+  mode: z.string().trim().min(1, 'mode must not be empty').optional(),
   clientFiles: z.boolean().optional(),
 });
 

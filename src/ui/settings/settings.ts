@@ -26,7 +26,8 @@ const makeProfileSchema = () => z.strictObject({
   /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
   /** ACP: the session mode to start in (Claude's adapter: "default" asks before tools). */
-  mode: z.optional(z.string({ error: 'mode must be a string' })),
+  // Empty, it passed here and the host refused the start in zod's words ("Too small…"), unnamed.
+  mode: z.optional(z.string({ error: 'mode must be a string' }).check(z.trim(), z.minLength(1, { error: 'mode must not be empty (leave it out to start in the agent\'s default mode)' }))),
   /** ACP: offer the agent the editor's files (fs/*); a known agent's default when unset (Gemini: off). */
   clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
