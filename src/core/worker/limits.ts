@@ -53,7 +53,8 @@ export const workerSpecSchema = z.object({
     .refine(isAbsolute, 'cwd must be an absolute path')
     .refine((p) => existsSync(p) && statSync(p).isDirectory(), 'cwd must be an existing directory'),
   env: z.record(z.string().refine(noNul, NUL), z.string().refine(noNul, NUL)).optional(),
-  name: z.string().optional(),
+  // A blank name asked for is none: the default, not a worker with a blank row.
+  name: z.string().trim().optional().transform((n) => n || undefined),
   model: z.string().optional(),
   task: z.string().optional(),
   taskProvenance: provenanceSchema.optional(),
