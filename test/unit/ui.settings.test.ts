@@ -1,5 +1,6 @@
 // The settings as the UI reads them: validation, the host limits they make (and the lazy host's
 // before the core loads), and package.json declaring the same defaults.
+import { vscodeStub } from '../helpers/vscodeStub';
 import * as assert from 'node:assert/strict';
 import { checkSpec, DEFAULT_LIMITS } from '../../src/core/worker/limits';
 import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
@@ -9,6 +10,7 @@ import { fakeSpec } from '../helpers/supervisor';
 import { historyLimits, hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
 import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
+import { WATCHED_SETTINGS } from '../../src/ui/settings/launchConfigGate';
 
 describe('ui settings', () => {
   it('uses the defaults when nothing is set, and passes them to the host limits', () => {
@@ -125,6 +127,12 @@ describe('default limits', () => {
     const launching = ['profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir'];
     assert.deepEqual(launching.filter((k) => !caps.restrictedConfigurations.includes(`rpcWorkers.${k}`)), []);
     for (const k of caps.restrictedConfigurations) assert.ok(k.replace(/^rpcWorkers\./, '') in SETTINGS, `${k} is restricted but is no setting`);
+  });
+
+  it('each setting an untrusted workspace may not set is watched while a worker runs (a worker may change it for the next)', () => {
+    assert.ok(vscodeStub);
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.deepEqual(restricted.map((k) => k.replace(/^rpcWorkers\./, '')).filter((k) => !(WATCHED_SETTINGS as readonly string[]).includes(k)), []);
   });
 
   it('the history settings\' defaults are the core\'s (core/history/format.ts), and each contributed setting is read', () => {
