@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -111,6 +112,22 @@ describe('agent cards', () => {
     assert.deepEqual(errors, []);
     assert.deepEqual(cards.map((c) => `${c.name}:${c.description}`), ['implementer:workspace one', 'scout:user scout']);
     assert.deepEqual(shadowed, [{ name: 'implementer', file: path.join(userDir, 'impl.md'), by: path.join(wsDir, 'impl.md') }]);
+  });
+
+  it('a card that links to a pipe or a device is an error, not a read that never ends (the host would hang)', () => {
+    // A clone's `.pi/agents/x.md -> /dev/zero` or a FIFO: a read of it blocks or grows without
+    // end, in the extension host's own thread. Loaded in a child, so that the old hang fails here.
+    const fifo = path.join(tmp, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    fs.symlinkSync(fifo, path.join(wsDir, 'pipe.md'));
+    fs.symlinkSync('/dev/zero', path.join(wsDir, 'zero.md'));
+    fs.writeFileSync(path.join(wsDir, 'good.md'), card('name: good\ndescription: fine'));
+    const script = `const { loadAgentCards } = require(${JSON.stringify(path.resolve('src/core/cards/agentCards.ts'))}); process.stdout.write(JSON.stringify(loadAgentCards([${JSON.stringify(wsDir)}])));`;
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(out.signal, null, 'loading the cards did not end');
+    const loaded = JSON.parse(out.stdout) as { cards: Array<{ name: string }>; errors: Array<{ file: string; reason: string }> };
+    assert.deepEqual(loaded.cards.map((c) => c.name), ['good']);
+    assert.deepEqual(loaded.errors.map((e) => [path.basename(e.file), e.reason]), [['pipe.md', 'not a regular file'], ['zero.md', 'not a regular file']]);
   });
 
   it('an oversized card and an unlistable directory are errors, not crashes', () => {

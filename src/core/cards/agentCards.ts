@@ -118,7 +118,11 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
 
 function readCard(file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
   try {
-    const size = fs.statSync(file).size;
+    const stat = fs.statSync(file);
+    // A link to a FIFO or a device (/dev/zero): the read would block or grow without end, in
+    // the extension host's own thread.
+    if (!stat.isFile()) return { ok: false, reason: 'not a regular file' };
+    const size = stat.size;
     if (size > MAX_CARD_BYTES) return { ok: false, reason: `larger than ${MAX_CARD_BYTES} bytes` };
     return parseAgentCard(fs.readFileSync(file, 'utf8'), file);
   } catch (err) {
