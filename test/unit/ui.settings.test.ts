@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLi
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
-import { historyLimits, hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { historyLimits, hostLimits, newSettingErrors, readSettings, SETTINGS } from '../../src/ui/settings/settings';
 import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
 import { WATCHED_SETTINGS } from '../../src/ui/settings/launchConfigGate';
@@ -61,6 +61,15 @@ describe('ui settings', () => {
     assert.deepEqual(errors, ['rpcWorkers.profiles[0] is invalid (mode: mode must not be empty (leave it out to start in the agent\'s default mode)); that profile is ignored']);
     // An API caller's empty mode, in words too.
     assert.deepEqual(checkSpec({ dialect: 'acp', command: 'x', cwd: process.cwd(), mode: '' }), { ok: false, error: 'invalid worker spec: mode: mode must not be empty' });
+  });
+
+  it('after a change, notifies only the errors the last read did not have (a standing one is not shown again at each change)', () => {
+    const bad = readSettings((k) => (k === 'maxWorkers' ? 100 : undefined)).errors;
+    const worse = readSettings((k) => (k === 'maxWorkers' ? 100 : k === 'trace' ? 'yes' : undefined)).errors;
+    assert.deepEqual(newSettingErrors([], bad), bad);
+    assert.deepEqual(newSettingErrors(bad, bad), [], 'trace toggled: maxWorkers shown again');
+    assert.deepEqual(newSettingErrors(bad, worse), [worse[1]]);
+    assert.deepEqual(newSettingErrors(worse, []), []);
   });
 
   it('names every key package.json declares for a profile, and takes each', () => {

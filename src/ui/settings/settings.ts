@@ -127,6 +127,16 @@ export function settingsMessage(errors: string[]): string {
   return `RPC Workers settings: ${errors.map((e) => (/[.!?]$/.test(e) ? e : `${e}.`)).join(' ')}`;
 }
 
+/**
+ * The errors to notify after a settings change: the ones the last read did not have. Each change
+ * of any rpcWorkers.* setting (a toggle, each number the Settings editor writes as you type)
+ * showed every standing error again; the log still has them all.
+ */
+export function newSettingErrors(previous: readonly string[], current: readonly string[]): string[] {
+  const before = new Set(previous);
+  return current.filter((e) => !before.has(e));
+}
+
 export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
   const errors: string[] = [];
   const value = <K extends SettingKey>(key: K) => {
