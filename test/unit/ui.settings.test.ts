@@ -72,6 +72,18 @@ describe('ui settings', () => {
     assert.deepEqual(newSettingErrors(worse, []), []);
   });
 
+  it('refuses a variable the folder settings do not substitute, naming it, instead of making or seeking a folder of that name', () => {
+    const values: Record<string, unknown> = { worktreesDir: '${workspaceFolder}/wt', agentDirs: ['${workspaceFolder}/agents', '${userHome}/agents'] };
+    const { settings, errors } = readSettings((k) => values[k]);
+    assert.equal(settings.worktreesDir, '');
+    assert.deepEqual(settings.agentDirs, []);
+    assert.deepEqual(errors, [
+      'rpcWorkers.agentDirs is invalid (1: only ${workspaceFolder} is substituted); using the default []',
+      'rpcWorkers.worktreesDir is invalid (variables such as ${workspaceFolder} are not substituted (write an absolute path, ~/…, or a path relative to the repository)); using the default ""',
+    ]);
+    assert.deepEqual(readSettings((k) => (k === 'agentDirs' ? ['${workspaceFolder}/agents'] : undefined)).settings.agentDirs, ['${workspaceFolder}/agents']);
+  });
+
   it('names every key package.json declares for a profile, and takes each', () => {
     const items = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { items: { properties: Record<string, unknown> } }> } } }).contributes.configuration.properties['rpcWorkers.profiles'].items;
     const { errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'x', dialect: 'pi', command: 'pi', nope: 1 }] : undefined));

@@ -59,10 +59,12 @@ export const SETTINGS = {
   'guard.forbiddenPaths': { schema: lazySchema(() => pathList('paths')), default: [] as string[] },
   'guard.allowBash': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: false },
   'guard.onViolation': { schema: lazySchema(() => z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' })), default: 'abort' as 'abort' | 'flag' },
-  agentDirs: { schema: lazySchema(() => pathList('directories')), default: [] as string[] },
+  // Only ${workspaceFolder} is substituted (resolveAgentDirs): another variable was a folder of that name, never found.
+  agentDirs: { schema: lazySchema(() => z.array(z.string({ error: 'directories must be strings' }).check(z.trim(), z.minLength(1, { error: 'directories must not be empty' }), z.refine((d) => !d.replaceAll('${workspaceFolder}', '').includes('${'), { error: 'only ${workspaceFolder} is substituted' })), { error: 'must be a list of directories' })), default: [] as string[] },
   notifications: { schema: lazySchema(() => z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' })), default: 'all' as NotifySetting },
   /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
-  worktreesDir: { schema: lazySchema(() => z.string({ error: 'must be a folder path (a string)' })), default: '' },
+  // No variable is substituted: "${workspaceFolder}/wt" made a folder of that name inside the repository.
+  worktreesDir: { schema: lazySchema(() => z.string({ error: 'must be a folder path (a string)' }).check(z.refine((d) => !d.includes('${'), { error: 'variables such as ${workspaceFolder} are not substituted (write an absolute path, ~/…, or a path relative to the repository)' }))), default: '' },
   // Persisted history: kept in the workspace's storage; the defaults are the core's
   // (src/core/history/format.ts DEFAULT_HISTORY_LIMITS), in units a person sets.
   'history.enabled': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: true },
