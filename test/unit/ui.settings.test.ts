@@ -84,6 +84,11 @@ describe('ui settings', () => {
     assert.deepEqual(readSettings((k) => (k === 'agentDirs' ? ['${workspaceFolder}/agents'] : undefined)).settings.agentDirs, ['${workspaceFolder}/agents']);
   });
 
+  it('a profile that is no object (a name alone, null) is refused saying what a profile is, not "Invalid input"', () => {
+    const { errors } = readSettings((k) => (k === 'profiles' ? ['pi', null] : undefined));
+    assert.deepEqual(errors, [0, 1].map((i) => `rpcWorkers.profiles[${i}] is invalid (a profile is an object: { "name": …, "dialect": "pi", "tau" or "acp", "command": … }); that profile is ignored`));
+  });
+
   it('names every key package.json declares for a profile, and takes each', () => {
     const items = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { items: { properties: Record<string, unknown> } }> } } }).contributes.configuration.properties['rpcWorkers.profiles'].items;
     const { errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'x', dialect: 'pi', command: 'pi', nope: 1 }] : undefined));

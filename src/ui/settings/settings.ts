@@ -32,9 +32,11 @@ const makeProfileSchema = () => z.strictObject({
   clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : undefined) });
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : issue.code === 'invalid_type' ? NOT_AN_OBJECT : undefined) });
 
 const PROFILE_KEYS = 'name, dialect, command, args, env, model, guard, discovery, mode, clientFiles, worktree';
+// zod's own word for a profile that is no object (a string, null) was "Invalid input".
+const NOT_AN_OBJECT = 'a profile is an object: { "name": …, "dialect": "pi", "tau" or "acp", "command": … }';
 const unknownKeys = (keys: string[]) => `a profile does not take ${keys.map((k) => JSON.stringify(k)).join(', ')} (its keys: ${PROFILE_KEYS})`;
 export const profileSchema = lazySchema(makeProfileSchema);
 export type Profile = LazyInfer<typeof profileSchema>;
