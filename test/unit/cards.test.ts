@@ -97,6 +97,20 @@ describe('agent cards', () => {
     assert.equal(reasons['forbiden.md'], 'unknown key "forbiden_paths" (did you mean "forbidden_paths"?)');
   });
 
+  it('says what is wrong with a field in its own words, not zod\'s ("Invalid input", "Too small")', () => {
+    const reason = (front: string) => {
+      const r = parseAgentCard(card(front), 'c.md');
+      return r.ok ? 'loaded' : r.reason;
+    };
+    assert.equal(reason('name: x'), 'description: a card needs a description');
+    assert.equal(reason('name: 123\ndescription: d'), 'name: name must be a string');
+    assert.equal(reason('name: x\ndescription: "  "'), 'description: description is empty');
+    assert.equal(reason('name: x\ndescription: d\ntools: 5'), 'tools: tools is a list of tool names, or one string of them separated by ","');
+    assert.equal(reason('name: x\ndescription: d\nallowed_paths: 5'), 'allowed_paths: a path, or a list of paths (strings)');
+    assert.equal(reason('name: x\ndescription: d\nmodel: 5'), 'model: model must be a string');
+    assert.equal(reason('name: x\ndescription: d\nmodel: ""'), 'model: model is empty (leave it out for the pi profile\'s model)');
+  });
+
   it('a key of another tool\'s cards (color, permissionMode) is not taken for a misspelling: the card loads', () => {
     fs.writeFileSync(path.join(wsDir, 'claude.md'), card('name: cl\ndescription: d\ncolor: blue\npermissionMode: plan\ntools: read'));
     const { cards, errors } = loadAgentCards([wsDir]);

@@ -36,18 +36,19 @@ export interface LoadedCards {
 const MAX_CARD_BYTES = 256 * 1024;
 
 const toolList = z
-  .union([z.string(), z.array(z.string())])
+  .union([z.string(), z.array(z.string())], { error: 'tools is a list of tool names, or one string of them separated by ","' })
   .transform((v) => (typeof v === 'string' ? v.split(',') : v).map((t) => t.trim()).filter((t) => t.length > 0))
   .pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'tool names are letters, digits, "_" and "-"')));
 // Paths may contain commas, so a single string is one path, not a list.
-const pathList = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
+const pathList = z.union([z.string(), z.array(z.string())], { error: 'a path, or a list of paths (strings)' }).transform((v) => (typeof v === 'string' ? [v] : v));
 
 const FrontMatterSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a name is 1-64 letters, digits, ".", "_" or "-"'),
-    description: z.string().trim().min(1),
+    // Each field's own words: zod's were "Invalid input" and "Too small: expected string to have >=1 characters".
+    name: z.string({ error: (i) => (i.input === undefined ? 'a card needs a name' : 'name must be a string') }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a name is 1-64 letters, digits, ".", "_" or "-"'),
+    description: z.string({ error: (i) => (i.input === undefined ? 'a card needs a description' : 'description must be a string') }).trim().min(1, 'description is empty'),
     tools: toolList.optional(),
-    model: z.string().trim().min(1).optional(),
+    model: z.string({ error: 'model must be a string' }).trim().min(1, 'model is empty (leave it out for the pi profile\'s model)').optional(),
     guard: z.boolean({ error: 'guard must be true or false' }).optional(),
     allowed_paths: pathList.optional(),
     forbidden_paths: pathList.optional(),
