@@ -159,6 +159,9 @@ describe('agent cards', () => {
     assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: '/pi' }, ['/extra']), ['/w/.pi/agents', '/pi/agents', '/extra']);
     assert.deepEqual(defaultAgentDirs(undefined, {}), [path.join(os.homedir(), '.pi/agent/agents')]);
     assert.deepEqual(defaultAgentDirs(undefined, { PI_CODING_AGENT_DIR: '~/alt' }), [path.join(os.homedir(), 'alt/agents')]);
+    // Relative, as pi reads it: from the worker's folder (the workspace folder unless given).
+    assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: 'pi-home' }), ['/w/.pi/agents', '/w/pi-home/agents']);
+    assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: 'pi-home' }, [], '/w/sub'), ['/w/.pi/agents', '/w/sub/pi-home/agents']);
   });
 
   it('findCard: the card, or an error naming the available ones', () => {

@@ -164,10 +164,15 @@ export function loadAgentCards(dirs: string[]): LoadedCards {
   return out;
 }
 
-/** Workspace `.pi/agents/` first, then pi's own agent dir (`$PI_CODING_AGENT_DIR`, ~ expanded as pi does). */
-export function defaultAgentDirs(workspaceFolder?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: string[] = []): string[] {
-  const piDir = env.PI_CODING_AGENT_DIR
-    ? env.PI_CODING_AGENT_DIR.replace(/^~(?=$|\/)/, os.homedir())
+/**
+ * Workspace `.pi/agents/` first, then pi's own agent dir (`$PI_CODING_AGENT_DIR`, ~ expanded as pi
+ * does). pi takes a relative one as is, from its cwd (`cwd`: the worker's folder, by default the
+ * workspace folder); it was left relative, so read from the extension host's cwd and not guarded.
+ */
+export function defaultAgentDirs(workspaceFolder?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: string[] = [], cwd = workspaceFolder): string[] {
+  const given = env.PI_CODING_AGENT_DIR?.replace(/^~(?=$|\/)/, os.homedir());
+  const piDir = given
+    ? (cwd && !path.isAbsolute(given) ? path.resolve(cwd, given) : given)
     : path.join(os.homedir(), '.pi', 'agent');
   return [...(workspaceFolder ? [path.join(workspaceFolder, '.pi', 'agents')] : []), path.join(piDir, 'agents'), ...extraDirs];
 }
