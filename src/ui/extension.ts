@@ -17,7 +17,7 @@ import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
-import { HOST_LIMIT_KEYS, hostLimits, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
+import { HOST_LIMIT_KEYS, hostLimits, newSettingErrors, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
@@ -219,10 +219,12 @@ export class RpcWorkersExtension extends Disposable {
       const inspected = config.inspect(key);
       return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
     });
+    const shown = newSettingErrors(this.settingErrors, errors);
     this.settingErrors = errors;
-    if (report && errors.length) {
-      for (const e of errors) this.log.error(e);
-      void vscode.window.showErrorMessage(settingsMessage(errors), 'Open Settings')
+    if (report) for (const e of errors) this.log.error(e);
+    // Notified once: a change of another setting does not show the standing ones again.
+    if (report && shown.length) {
+      void vscode.window.showErrorMessage(settingsMessage(shown), 'Open Settings')
         .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', SECTION));
     }
     return settings;

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -67,6 +68,11 @@ describe('agent cards', () => {
       'bad-tool.md': card('name: bt\ndescription: d\ntools: "read, rm -rf"'),
       'dup-key.md': card('name: dk\ndescription: d\nguard: true\nguard: false'),
       'list.md': card('- a\n- b'),
+      // A near miss of a key is refused, not dropped: "tool" gave a read-only card every tool.
+      'tool.md': card('name: tl\ndescription: d\ntool: read'),
+      'modle.md': card('name: ml\ndescription: d\nmodle: x/y'),
+      'gaurd.md': card('name: gd\ndescription: d\ngaurd: false'),
+      'forbiden.md': card('name: fb\ndescription: d\nforbiden_paths: [x]'),
     };
     for (const [f, text] of Object.entries(bad)) fs.writeFileSync(path.join(wsDir, f), text);
     fs.writeFileSync(path.join(wsDir, 'good.md'), card('name: good\ndescription: fine'));
@@ -85,6 +91,31 @@ describe('agent cards', () => {
     assert.match(reasons['bad-tool.md'] ?? '', /^tools\.1: tool names/);
     assert.match(reasons['dup-key.md'] ?? '', /not valid YAML/);
     assert.match(reasons['list.md'] ?? '', /not a mapping/);
+    assert.equal(reasons['tool.md'], 'unknown key "tool" (did you mean "tools"?)');
+    assert.equal(reasons['modle.md'], 'unknown key "modle" (did you mean "model"?)');
+    assert.equal(reasons['gaurd.md'], 'unknown key "gaurd" (did you mean "guard"?)');
+    assert.equal(reasons['forbiden.md'], 'unknown key "forbiden_paths" (did you mean "forbidden_paths"?)');
+  });
+
+  it('says what is wrong with a field in its own words, not zod\'s ("Invalid input", "Too small")', () => {
+    const reason = (front: string) => {
+      const r = parseAgentCard(card(front), 'c.md');
+      return r.ok ? 'loaded' : r.reason;
+    };
+    assert.equal(reason('name: x'), 'description: a card needs a description');
+    assert.equal(reason('name: 123\ndescription: d'), 'name: name must be a string');
+    assert.equal(reason('name: x\ndescription: "  "'), 'description: description is empty');
+    assert.equal(reason('name: x\ndescription: d\ntools: 5'), 'tools: tools is a list of tool names, or one string of them separated by ","');
+    assert.equal(reason('name: x\ndescription: d\nallowed_paths: 5'), 'allowed_paths: a path, or a list of paths (strings)');
+    assert.equal(reason('name: x\ndescription: d\nmodel: 5'), 'model: model must be a string');
+    assert.equal(reason('name: x\ndescription: d\nmodel: ""'), 'model: model is empty (leave it out for the pi profile\'s model)');
+  });
+
+  it('a key of another tool\'s cards (color, permissionMode) is not taken for a misspelling: the card loads', () => {
+    fs.writeFileSync(path.join(wsDir, 'claude.md'), card('name: cl\ndescription: d\ncolor: blue\npermissionMode: plan\ntools: read'));
+    const { cards, errors } = loadAgentCards([wsDir]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(cards.map((c) => [c.name, c.tools]), [['cl', ['read']]]);
   });
 
   it('looked up in order: the first card of a name wins, the rest are listed as shadowed', () => {
@@ -95,6 +126,22 @@ describe('agent cards', () => {
     assert.deepEqual(errors, []);
     assert.deepEqual(cards.map((c) => `${c.name}:${c.description}`), ['implementer:workspace one', 'scout:user scout']);
     assert.deepEqual(shadowed, [{ name: 'implementer', file: path.join(userDir, 'impl.md'), by: path.join(wsDir, 'impl.md') }]);
+  });
+
+  it('a card that links to a pipe or a device is an error, not a read that never ends (the host would hang)', () => {
+    // A clone's `.pi/agents/x.md -> /dev/zero` or a FIFO: a read of it blocks or grows without
+    // end, in the extension host's own thread. Loaded in a child, so that the old hang fails here.
+    const fifo = path.join(tmp, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    fs.symlinkSync(fifo, path.join(wsDir, 'pipe.md'));
+    fs.symlinkSync('/dev/zero', path.join(wsDir, 'zero.md'));
+    fs.writeFileSync(path.join(wsDir, 'good.md'), card('name: good\ndescription: fine'));
+    const script = `const { loadAgentCards } = require(${JSON.stringify(path.resolve('src/core/cards/agentCards.ts'))}); process.stdout.write(JSON.stringify(loadAgentCards([${JSON.stringify(wsDir)}])));`;
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(out.signal, null, 'loading the cards did not end');
+    const loaded = JSON.parse(out.stdout) as { cards: Array<{ name: string }>; errors: Array<{ file: string; reason: string }> };
+    assert.deepEqual(loaded.cards.map((c) => c.name), ['good']);
+    assert.deepEqual(loaded.errors.map((e) => [path.basename(e.file), e.reason]), [['pipe.md', 'not a regular file'], ['zero.md', 'not a regular file']]);
   });
 
   it('an oversized card and an unlistable directory are errors, not crashes', () => {
@@ -112,6 +159,9 @@ describe('agent cards', () => {
     assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: '/pi' }, ['/extra']), ['/w/.pi/agents', '/pi/agents', '/extra']);
     assert.deepEqual(defaultAgentDirs(undefined, {}), [path.join(os.homedir(), '.pi/agent/agents')]);
     assert.deepEqual(defaultAgentDirs(undefined, { PI_CODING_AGENT_DIR: '~/alt' }), [path.join(os.homedir(), 'alt/agents')]);
+    // Relative, as pi reads it: from the worker's folder (the workspace folder unless given).
+    assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: 'pi-home' }), ['/w/.pi/agents', '/w/pi-home/agents']);
+    assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: 'pi-home' }, [], '/w/sub'), ['/w/.pi/agents', '/w/sub/pi-home/agents']);
   });
 
   it('findCard: the card, or an error naming the available ones', () => {

@@ -135,6 +135,10 @@ describe('faults: limits and input checks', () => {
       ['a cwd that is a file', { ...base, cwd: path.join(ROOT, 'package.json') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
       ['an unknown dialect', { ...base, dialect: 'codex' }, 'invalid worker spec: dialect: dialect must be "pi", "tau" or "acp"'],
       ['a task over 32 KiB', { ...base, task: 'x'.repeat(KIB32 + 1) }, `invalid worker spec: task: the message is ${KIB32 + 1} bytes; prompts are limited to ${KIB32} bytes`],
+      // spawn throws on these: the start rejected instead of answering.
+      ['a NUL byte in an env value', { ...base, env: { X: 'a\0b' } }, 'invalid worker spec: env.X: must not contain a NUL byte'],
+      ['a NUL byte in an argument', { ...base, args: [...(base.args ?? []), 'a\0b'] }, `invalid worker spec: args.${(base.args ?? []).length}: must not contain a NUL byte`],
+      ['a NUL byte in the command', { ...base, command: `${base.command}\0` }, 'invalid worker spec: command: must not contain a NUL byte'],
     ] as const) {
       it(`an invalid spec, ${what}: error naming the rule, nothing started`, async () => {
         const before = myChildren();

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createPiGuard } from '../../src/core/guard/piGuard';
+import { buildLaunch } from '../../src/core/worker/launch';
 import { GUARD_ENV, guardedTools, piGuardLaunch } from '../../src/core/guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { GUARD_MARKER, formatGuardVeto, parseGuardVeto } from '../../src/core/guard/veto';
@@ -24,6 +25,19 @@ describe('guard launch: pi tool list, env, veto text and the extension decision'
     assert.deepEqual(guardedTools(undefined, withBash), ['read', 'bash', 'edit', 'write']);
     assert.deepEqual(guardedTools(['read', 'bash', 'grep', 'my_tool', 'grep', ' ls '], policy), ['read', 'grep', 'ls']);
     assert.deepEqual(guardedTools(['bash'], policy), []);
+  });
+
+  it('a relative $PI_CODING_AGENT_DIR in the worker\'s env is pi\'s config from the worker\'s folder: forbidden there, and its cards read there', () => {
+    // pi takes the variable as is, so relative to its cwd; the host dropped it from the guard
+    // (not absolute) and looked for its cards from the extension host's own cwd.
+    const cwd = path.join(tmp, 'ws');
+    fs.mkdirSync(path.join(cwd, 'pi-home', 'agents'), { recursive: true });
+    fs.writeFileSync(path.join(cwd, 'pi-home', 'agents', 'r.md'), '---\nname: local\ndescription: d\n---\nbody\n');
+    const built = buildLaunch({ dialect: 'pi', command: 'pi', cwd, env: { PI_CODING_AGENT_DIR: 'pi-home' }, agent: 'local', guard: true }, { piGuardPath: __filename });
+    if (!built.ok) return assert.fail(built.error);
+    assert.equal(built.launch.agent, 'local');
+    const wire = JSON.parse(built.launch.env[GUARD_ENV] as string) as { forbiddenPaths: string[] };
+    assert.ok(wire.forbiddenPaths.includes(path.join(cwd, 'pi-home')), wire.forbiddenPaths.join('\n'));
   });
 
   it('piGuardLaunch: -e bundle, --tools, and the policy in the env', () => {

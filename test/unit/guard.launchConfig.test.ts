@@ -2,7 +2,8 @@
 // to confirm; one made while no worker ran passes. The worker here is the fake pi, unguarded,
 // writing a card that shadows the person's through its real write tool.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
@@ -61,5 +62,24 @@ describe('guard: a change to how workers start, made while a worker ran, is conf
     writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
     watch.observe(live());
     assert.deepEqual(watch.pending(), []);
+  });
+});
+
+describe('guard: the launch configuration watch reads only regular files', () => {
+  it('a card folder holding a FIFO or a link to /dev/zero is read to its end (the extension host would hang)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rpcw-launchcfg-'));
+    try {
+      execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
+      symlinkSync('/dev/zero', path.join(dir, 'zero.md'));
+      writeFileSync(path.join(dir, 'card.md'), '---\nname: c\n---\n');
+      // In a child: the old read of the FIFO never returned, and this test must end.
+      const script = `const { cardFolderSources } = require(${JSON.stringify(path.resolve('src/core/guard/launchConfig.ts'))}); process.stdout.write(JSON.stringify(cardFolderSources(${JSON.stringify(dir)}).map((s) => [path.basename(s.label), s.read()])));`;
+      const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', `const path = require('node:path'); ${script}`], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(out.signal, null, 'reading the card folder did not end');
+      const read = JSON.parse(out.stdout) as Array<[string, string | null]>;
+      assert.deepEqual(read.slice(1), [['card.md', '---\nname: c\n---\n'], ['pipe.md', 'not a regular file'], ['zero.md', 'not a regular file']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

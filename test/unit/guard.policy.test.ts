@@ -220,7 +220,8 @@ describe('guard policy: a hostile path corpus against real directories and symli
       assert.deepEqual(policyFromSettings({ allowed: [], bash: true }, '/w'), { allowedPaths: ['/w'], forbiddenPaths: [], bash: true });
     });
     it('entries it cannot honour throw rather than being dropped', () => {
-      for (const e of ['~/x', '${env:HOME}/x', '**/*.{pem,key}', 'a\0b', '']) {
+      // A ".." after a wildcard: refused relative as it is absolute, not normalised into the folder's parent.
+      for (const e of ['~/x', '${env:HOME}/x', '**/*.{pem,key}', 'a\0b', '', 'src/*/../..', '**/../..', '${workspaceFolder}/*/../x']) {
         assert.throws(() => policyFromSettings({ forbidden: [e] }, '/w'), GuardSpecError, e);
       }
       assert.throws(() => policyFromSettings({}, 'rel'), GuardSpecError);

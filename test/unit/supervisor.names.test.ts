@@ -50,6 +50,14 @@ describe('worker names', function () {
     assert.equal(uniqueWorkerName('pi', new Set(['Demo worker', 'pi #2'])), 'pi');
   });
 
+  it('an empty or blank name asked for is no name: the worker gets the default, not a blank row', async () => {
+    const h = host();
+    const sessions = join(dir, 'sessions');
+    const a = await started(h, spec('', sessions));
+    const b = await started(h, spec('  ', sessions));
+    assert.deepEqual([a.name, b.name], ['tau worker', 'tau worker #2']);
+  });
+
   it('stop one, start two: three names, the stopped one\'s never given again, kept in the history', async () => {
     const h = host();
     const sessions = join(dir, 'sessions');

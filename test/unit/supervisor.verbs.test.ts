@@ -241,6 +241,32 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal(supervisor.list().length, 0);
     });
 
+    it('says why a command as a person writes it did not start: a "~", a folder, arguments in the command, a relative path', async () => {
+      const { mkdtempSync, mkdirSync, rmSync } = await import('node:fs');
+      const { tmpdir } = await import('node:os');
+      const path = await import('node:path');
+      const dir = mkdtempSync(path.join(tmpdir(), 'rpc-spawn-'));
+      const start = async (command: string) => {
+        const r = await supervisor.start({ dialect, command, cwd: dir });
+        if (r.status !== 'error') return assert.fail(JSON.stringify(r));
+        return { error: r.error, missing: r.missing === true };
+      };
+      try {
+        // No shell expands it: not "no such file", and not "install pi" (it may well be installed there).
+        assert.deepEqual(await start('~/bin/pi'), { error: 'could not start ~/bin/pi: a leading "~" is not expanded (no shell runs the command): write the full path (spawn ~/bin/pi ENOENT)', missing: false });
+        mkdirSync(path.join(dir, 'tools'));
+        assert.deepEqual(await start(path.join(dir, 'tools')), { error: `could not start ${path.join(dir, 'tools')}: it is a folder, not a program (spawn ${path.join(dir, 'tools')} EACCES)`, missing: false });
+        // The program is there; its arguments were written into the command.
+        const withArgs = await start(`${process.execPath} --version`);
+        assert.equal(withArgs.error, `could not start ${process.execPath} --version: there is no program named "${process.execPath} --version"; the command names the program alone ("${process.execPath}" is there), its arguments go in args (spawn ${process.execPath} --version ENOENT)`);
+        assert.equal(withArgs.missing, false);
+        assert.deepEqual(await start('./bin/agent'), { error: `could not start ./bin/agent: there is no such file (relative to the worker's folder ${dir}) (spawn ./bin/agent ENOENT)`, missing: true });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      assert.equal(supervisor.list().length, 0);
+    });
+
     it('fails a start whose worker exits during the probe, with its stderr tail', async () => {
       const r = await supervisor.start(fakeSpec(dialect, ['--exit-on-probe', '3']));
       assert.equal(r.status, 'error');

@@ -1,13 +1,16 @@
 // The settings as the UI reads them: validation, the host limits they make (and the lazy host's
 // before the core loads), and package.json declaring the same defaults.
+import { vscodeStub } from '../helpers/vscodeStub';
 import * as assert from 'node:assert/strict';
-import { DEFAULT_LIMITS } from '../../src/core/worker/limits';
+import { checkSpec, DEFAULT_LIMITS } from '../../src/core/worker/limits';
 import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLimits';
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
-import { hostLimits, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { historyLimits, hostLimits, newSettingErrors, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
+import { WATCHED_SETTINGS } from '../../src/ui/settings/launchConfigGate';
 
 describe('ui settings', () => {
   it('uses the defaults when nothing is set, and passes them to the host limits', () => {
@@ -50,6 +53,40 @@ describe('ui settings', () => {
     assert.equal(errors.length, 1);
     assert.match(errors[0], /^rpcWorkers\.profiles\[0\] is invalid \(a profile does not take "gaurd" \(its keys: name, dialect, /);
     assert.match(errors[0], /that profile is ignored$/);
+  });
+
+  it('refuses a profile whose mode is empty, naming it, where the host would refuse its start in other words', () => {
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'claude', dialect: 'acp', command: 'claude-agent-acp', mode: ' ' }] : undefined));
+    assert.deepEqual(settings.profiles, []);
+    assert.deepEqual(errors, ['rpcWorkers.profiles[0] is invalid (mode: mode must not be empty (leave it out to start in the agent\'s default mode)); that profile is ignored']);
+    // An API caller's empty mode, in words too.
+    assert.deepEqual(checkSpec({ dialect: 'acp', command: 'x', cwd: process.cwd(), mode: '' }), { ok: false, error: 'invalid worker spec: mode: mode must not be empty' });
+  });
+
+  it('after a change, notifies only the errors the last read did not have (a standing one is not shown again at each change)', () => {
+    const bad = readSettings((k) => (k === 'maxWorkers' ? 100 : undefined)).errors;
+    const worse = readSettings((k) => (k === 'maxWorkers' ? 100 : k === 'trace' ? 'yes' : undefined)).errors;
+    assert.deepEqual(newSettingErrors([], bad), bad);
+    assert.deepEqual(newSettingErrors(bad, bad), [], 'trace toggled: maxWorkers shown again');
+    assert.deepEqual(newSettingErrors(bad, worse), [worse[1]]);
+    assert.deepEqual(newSettingErrors(worse, []), []);
+  });
+
+  it('refuses a variable the folder settings do not substitute, naming it, instead of making or seeking a folder of that name', () => {
+    const values: Record<string, unknown> = { worktreesDir: '${workspaceFolder}/wt', agentDirs: ['${workspaceFolder}/agents', '${userHome}/agents'] };
+    const { settings, errors } = readSettings((k) => values[k]);
+    assert.equal(settings.worktreesDir, '');
+    assert.deepEqual(settings.agentDirs, []);
+    assert.deepEqual(errors, [
+      'rpcWorkers.agentDirs is invalid (1: only ${workspaceFolder} is substituted); using the default []',
+      'rpcWorkers.worktreesDir is invalid (variables such as ${workspaceFolder} are not substituted (write an absolute path, ~/…, or a path relative to the repository)); using the default ""',
+    ]);
+    assert.deepEqual(readSettings((k) => (k === 'agentDirs' ? ['${workspaceFolder}/agents'] : undefined)).settings.agentDirs, ['${workspaceFolder}/agents']);
+  });
+
+  it('a profile that is no object (a name alone, null) is refused saying what a profile is, not "Invalid input"', () => {
+    const { errors } = readSettings((k) => (k === 'profiles' ? ['pi', null] : undefined));
+    assert.deepEqual(errors, [0, 1].map((i) => `rpcWorkers.profiles[${i}] is invalid (a profile is an object: { "name": …, "dialect": "pi", "tau" or "acp", "command": … }); that profile is ignored`));
   });
 
   it('names every key package.json declares for a profile, and takes each', () => {
@@ -107,5 +144,36 @@ describe('default limits', () => {
       assert.equal(props[`rpcWorkers.${setting}`]?.default, LEAF_DEFAULTS[limit], `rpcWorkers.${setting}'s default`);
     }
     assert.deepEqual(Object.keys(hostLimits(readSettings(() => undefined).settings)).sort(), Object.values(declared).sort(), 'a host limit set by a setting is missing here');
+  });
+
+  it('an untrusted workspace\'s own values of what decides a start (program, args, env, guard, cards, worktrees) are not read', () => {
+    const caps = (manifest as unknown as { capabilities: { untrustedWorkspaces: { supported: unknown; restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces;
+    // VS Code honours restrictedConfigurations only for "limited" support.
+    assert.equal(caps.supported, 'limited');
+    const launching = ['profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir'];
+    assert.deepEqual(launching.filter((k) => !caps.restrictedConfigurations.includes(`rpcWorkers.${k}`)), []);
+    for (const k of caps.restrictedConfigurations) assert.ok(k.replace(/^rpcWorkers\./, '') in SETTINGS, `${k} is restricted but is no setting`);
+  });
+
+  it('each setting an untrusted workspace may not set is watched while a worker runs (a worker may change it for the next)', () => {
+    assert.ok(vscodeStub);
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.deepEqual(restricted.map((k) => k.replace(/^rpcWorkers\./, '')).filter((k) => !(WATCHED_SETTINGS as readonly string[]).includes(k)), []);
+  });
+
+  it('the history settings\' defaults are the core\'s (core/history/format.ts), and each contributed setting is read', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown; enum?: unknown[]; type?: string }> } } }).contributes.configuration.properties;
+    const MiB = 1024 * 1024;
+    const { history } = readSettings(() => undefined).settings;
+    assert.deepEqual(historyLimits(history), { maxSessions: DEFAULT_HISTORY_LIMITS.maxSessions, maxSessionBytes: DEFAULT_HISTORY_LIMITS.maxSessionBytes, maxTotalBytes: DEFAULT_HISTORY_LIMITS.maxTotalBytes });
+    assert.equal(props['rpcWorkers.history.maxSessionMiB']?.default, DEFAULT_HISTORY_LIMITS.maxSessionBytes / MiB);
+    // A setting package.json offers that the code never reads would be a control that does nothing.
+    assert.deepEqual(Object.keys(props).map((k) => k.replace(/^rpcWorkers\./, '')).sort(), Object.keys(SETTINGS).sort());
+    for (const [key, p] of Object.entries(props)) {
+      const spec = SETTINGS[key.replace(/^rpcWorkers\./, '') as keyof typeof SETTINGS];
+      // Every value the settings editor offers is one the code takes, and a value of another type is refused.
+      for (const v of p.enum ?? []) assert.ok(spec.schema.safeParse(v).success, `${key}: the offered ${JSON.stringify(v)} is refused`);
+      if (p.type === 'integer') assert.equal(spec.schema.safeParse((p.default as number) + 0.5).success, false, `${key}: a fraction is taken`);
+    }
   });
 });

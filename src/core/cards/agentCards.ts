@@ -36,18 +36,19 @@ export interface LoadedCards {
 const MAX_CARD_BYTES = 256 * 1024;
 
 const toolList = z
-  .union([z.string(), z.array(z.string())])
+  .union([z.string(), z.array(z.string())], { error: 'tools is a list of tool names, or one string of them separated by ","' })
   .transform((v) => (typeof v === 'string' ? v.split(',') : v).map((t) => t.trim()).filter((t) => t.length > 0))
   .pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'tool names are letters, digits, "_" and "-"')));
 // Paths may contain commas, so a single string is one path, not a list.
-const pathList = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
+const pathList = z.union([z.string(), z.array(z.string())], { error: 'a path, or a list of paths (strings)' }).transform((v) => (typeof v === 'string' ? [v] : v));
 
 const FrontMatterSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a name is 1-64 letters, digits, ".", "_" or "-"'),
-    description: z.string().trim().min(1),
+    // Each field's own words: zod's were "Invalid input" and "Too small: expected string to have >=1 characters".
+    name: z.string({ error: (i) => (i.input === undefined ? 'a card needs a name' : 'name must be a string') }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a name is 1-64 letters, digits, ".", "_" or "-"'),
+    description: z.string({ error: (i) => (i.input === undefined ? 'a card needs a description' : 'description must be a string') }).trim().min(1, 'description is empty'),
     tools: toolList.optional(),
-    model: z.string().trim().min(1).optional(),
+    model: z.string({ error: 'model must be a string' }).trim().min(1, 'model is empty (leave it out for the pi profile\'s model)').optional(),
     guard: z.boolean({ error: 'guard must be true or false' }).optional(),
     allowed_paths: pathList.optional(),
     forbidden_paths: pathList.optional(),
@@ -56,8 +57,33 @@ const FrontMatterSchema = z
     message: 'allowed_paths/forbidden_paths given but guard is false',
   });
 
-/** A misspelt guard key would otherwise be dropped silently, and the card guarded wrongly. */
-const MISSPELT_GUARD_KEY = /^(allowed|forbidden)[-_]?paths$/i;
+/**
+ * A misspelt key would otherwise be dropped silently: `tool: read` gave a "read-only" card all of
+ * pi's tools, a misspelt guard key guarded it wrongly. Keys of other tools' cards (`color`) are
+ * far from these and still pass, so a card folder shared with another agent loads.
+ */
+const CARD_KEYS = ['name', 'description', 'tools', 'model', 'guard', 'allowed_paths', 'forbidden_paths'] as const;
+
+/** The card key `key` is a near miss of (its case, "-"/"_", or a letter or two), or null. */
+function misspeltKey(key: string): string | null {
+  if ((CARD_KEYS as readonly string[]).includes(key)) return null;
+  const bare = (k: string) => k.toLowerCase().replace(/[-_]/g, '');
+  return CARD_KEYS.find((k) => distance(bare(key), bare(k)) <= (k.length <= 6 ? 1 : 2)) ?? null;
+}
+
+/** Edits (insert, delete, change, swap of neighbours) from `a` to `b`. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min(up[j]! + 1, row[j - 1]! + 1, up[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, (d[i - 2] as number[])[j - 2]! + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length]!;
+}
 
 function splitFrontMatter(text: string): { yaml: string; body: string } | null {
   const m = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text.replace(/^\uFEFF/, ''));
@@ -76,8 +102,10 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'front matter is not a mapping' };
   // An empty key (`model:`) means absent, as in pi's own parser.
   const fields = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
-  const misspelt = Object.keys(fields).find((k) => MISSPELT_GUARD_KEY.test(k) && k !== 'allowed_paths' && k !== 'forbidden_paths');
-  if (misspelt) return { ok: false, reason: `unknown key "${misspelt}" (did you mean "${misspelt.toLowerCase().replace(/[-_]?paths$/, '_paths')}"?)` };
+  for (const key of Object.keys(fields)) {
+    const meant = misspeltKey(key);
+    if (meant) return { ok: false, reason: `unknown key "${key}" (did you mean "${meant}"?)` };
+  }
   const parsed = FrontMatterSchema.safeParse(fields);
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'card'}: ${i.message}`).join('; ') };
   const f = parsed.data;
@@ -91,7 +119,11 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
 
 function readCard(file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
   try {
-    const size = fs.statSync(file).size;
+    const stat = fs.statSync(file);
+    // A link to a FIFO or a device (/dev/zero): the read would block or grow without end, in
+    // the extension host's own thread.
+    if (!stat.isFile()) return { ok: false, reason: 'not a regular file' };
+    const size = stat.size;
     if (size > MAX_CARD_BYTES) return { ok: false, reason: `larger than ${MAX_CARD_BYTES} bytes` };
     return parseAgentCard(fs.readFileSync(file, 'utf8'), file);
   } catch (err) {
@@ -132,10 +164,15 @@ export function loadAgentCards(dirs: string[]): LoadedCards {
   return out;
 }
 
-/** Workspace `.pi/agents/` first, then pi's own agent dir (`$PI_CODING_AGENT_DIR`, ~ expanded as pi does). */
-export function defaultAgentDirs(workspaceFolder?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: string[] = []): string[] {
-  const piDir = env.PI_CODING_AGENT_DIR
-    ? env.PI_CODING_AGENT_DIR.replace(/^~(?=$|\/)/, os.homedir())
+/**
+ * Workspace `.pi/agents/` first, then pi's own agent dir (`$PI_CODING_AGENT_DIR`, ~ expanded as pi
+ * does). pi takes a relative one as is, from its cwd (`cwd`: the worker's folder, by default the
+ * workspace folder); it was left relative, so read from the extension host's cwd and not guarded.
+ */
+export function defaultAgentDirs(workspaceFolder?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: string[] = [], cwd = workspaceFolder): string[] {
+  const given = env.PI_CODING_AGENT_DIR?.replace(/^~(?=$|\/)/, os.homedir());
+  const piDir = given
+    ? (cwd && !path.isAbsolute(given) ? path.resolve(cwd, given) : given)
     : path.join(os.homedir(), '.pi', 'agent');
   return [...(workspaceFolder ? [path.join(workspaceFolder, '.pi', 'agents')] : []), path.join(piDir, 'agents'), ...extraDirs];
 }

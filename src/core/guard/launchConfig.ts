@@ -5,7 +5,7 @@
 //
 // The sources are read, not watched: `observe` is called at each start and whenever a worker
 // ends, which is enough to place every change either inside or outside the time a worker ran.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** One thing that configures workers: `read` gives its content, or null when it is absent. */
@@ -22,6 +22,9 @@ const digest = (text: string | null) => (text === null ? 'absent' : sha256(text)
 
 function readOrNull(file: string): string | null {
   try {
+    // A FIFO or a link to a device (/dev/zero) among the cards: the read would block or grow
+    // without end, in the extension host's own thread, at every start and every worker's end.
+    if (!statSync(file).isFile()) return 'not a regular file';
     return readFileSync(file, 'utf8');
   } catch {
     return null;

@@ -237,6 +237,11 @@ function settingToPath(entry: string, folder: string): string {
   if (p.includes('${')) throw new GuardSpecError(`guard setting ${q(entry)}: only \${workspaceFolder} is substituted`);
   if (p.startsWith('~')) throw new GuardSpecError(`guard setting ${q(entry)}: "~" is not expanded, write an absolute path`);
   if (/\{[^}]*,[^}]*\}/.test(p)) throw new GuardSpecError(`guard setting ${q(entry)}: no {a,b} globs, list each pattern`);
+  // Refused as an absolute pattern is (resolvePattern): joined to the folder, `src/*/../..` was
+  // normalised in silence into the folder's parent.
+  const segments = p.split(/[\\/]/);
+  const glob = segments.findIndex(hasGlob);
+  if (glob >= 0 && segments.slice(glob).includes('..')) throw new GuardSpecError(`guard setting ${q(entry)}: ".." after a wildcard`);
   return path.isAbsolute(p) ? p : path.join(folder, p);
 }
 

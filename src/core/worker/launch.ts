@@ -32,7 +32,7 @@ export const defaultGuardBundle = () => path.join(__dirname, 'pi-guard.js');
 export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built {
   const root = spec.workspaceFolder ?? spec.cwd;
   let card: AgentCard | undefined;
-  const cardDirs = spec.agentDirs ?? options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env });
+  const cardDirs = spec.agentDirs ?? options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env }, [], spec.cwd);
   if (spec.agent) {
     const loaded = loadAgentCards(cardDirs);
     const found = findCard(loaded.cards, spec.agent);
@@ -47,7 +47,7 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
     // Where cards are read, and pi's and τ's own config, wherever they are: a guarded worker
     // must not write the card or settings the next worker starts from.
     const home = os.homedir();
-    const configDirs = [...cardDirs, ...defaultAgentDirs(root, { ...process.env, ...spec.env }).map((d) => path.dirname(d)), path.join(home, '.tau'), path.join(home, '.pi')];
+    const configDirs = [...cardDirs, ...defaultAgentDirs(root, { ...process.env, ...spec.env }, [], spec.cwd).map((d) => path.dirname(d)), path.join(home, '.tau'), path.join(home, '.pi')];
     policy = resolveGuard(guard, root, { alsoForbidden: [...new Set(configDirs)] });
   } catch (error) {
     return { ok: false, error: `invalid guard: ${(error as Error).message}` };

@@ -39,16 +39,22 @@ const provenanceSchema = z.object({
   correlation: z.record(z.string(), z.unknown()).optional(),
 });
 
+// spawn throws on a NUL byte in the program, an argument or the environment: a start would
+// reject instead of answering with an error.
+const noNul = (s: string) => !s.includes('\0');
+const NUL = 'must not contain a NUL byte';
+
 export const workerSpecSchema = z.object({
   dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
-  command: z.string({ error: 'command is required' }).trim().min(1, 'command is required'),
-  args: z.array(z.string()).optional(),
+  command: z.string({ error: 'command is required' }).trim().min(1, 'command is required').refine(noNul, NUL),
+  args: z.array(z.string().refine(noNul, NUL)).optional(),
   cwd: z
     .string({ error: 'cwd is required' })
     .refine(isAbsolute, 'cwd must be an absolute path')
     .refine((p) => existsSync(p) && statSync(p).isDirectory(), 'cwd must be an existing directory'),
-  env: z.record(z.string(), z.string()).optional(),
-  name: z.string().optional(),
+  env: z.record(z.string().refine(noNul, NUL), z.string().refine(noNul, NUL)).optional(),
+  // A blank name asked for is none: the default, not a worker with a blank row.
+  name: z.string().trim().optional().transform((n) => n || undefined),
   model: z.string().optional(),
   task: z.string().optional(),
   taskProvenance: provenanceSchema.optional(),
@@ -64,7 +70,7 @@ export const workerSpecSchema = z.object({
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
-  mode: z.string().min(1).optional(),
+  mode: z.string().trim().min(1, 'mode must not be empty').optional(),
   clientFiles: z.boolean().optional(),
 });
 

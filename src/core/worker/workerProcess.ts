@@ -9,8 +9,8 @@ import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import { whichOnPath } from '../wire/piVersion';
 import type { Launch } from './launch';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve as pathResolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
@@ -384,16 +384,39 @@ export class WorkerProcess {
 export function spawnFailure(command: string, error: Error, where: { cwd?: string; path: string }): { why: string; missing: boolean } {
   const code = (error as NodeJS.ErrnoException).code;
   const bare = !command.includes('/');
+  // No shell runs the command: a `~` stays a folder named "~" under the worker's folder, so the
+  // program may well be there, and "install it" would send the person the wrong way.
+  if (code === 'ENOENT' && /^~(?=$|[/\\])/.test(command)) return { why: `a leading "~" is not expanded (no shell runs the command): write the full path (${error.message})`, missing: false };
   // Is the file there, where spawn looked for it: a bare name on the PATH, another path from the folder?
-  const found = bare
-    ? whichOnPath(command, where.path) !== null
-    : existsSync(pathResolve(where.cwd ?? '.', command));
-  const missing = code === 'ENOENT' && !found;
+  const target = pathResolve(where.cwd ?? '.', command);
+  const found = bare ? whichOnPath(command, where.path) !== null : existsSync(target);
+  // "pi --mode rpc" in the command: one program's name, its words belong in args.
+  const first = command.trim().split(/\s+/)[0] as string;
+  const withArgs = code === 'ENOENT' && !found && first !== command.trim() && (first.includes('/') ? isFile(pathResolve(where.cwd ?? '.', first)) : whichOnPath(first, where.path) !== null);
+  const missing = code === 'ENOENT' && !found && !withArgs;
+  const relative = !bare && !isAbsolute(command) ? ` (relative to the worker's folder ${where.cwd ?? process.cwd()})` : '';
   const words = code === 'ENOENT'
     // The file is there: what its #! line names is not (a pipx shim whose venv is gone, say).
     ? found ? 'the interpreter its first line (#!) names was not found'
-      : bare ? 'no program of that name is on the PATH this window has' : 'there is no such file'
-    : code === 'EACCES' ? 'it is not executable (or a folder on its path is closed to this user)'
+      : withArgs ? `there is no program named ${JSON.stringify(command)}; the command names the program alone (${JSON.stringify(first)} is there), its arguments go in args`
+        : bare ? 'no program of that name is on the PATH this window has' : `there is no such file${relative}`
+    : code === 'EACCES' ? (!bare && isFolder(target) ? 'it is a folder, not a program' : 'it is not executable (or a folder on its path is closed to this user)')
       : null;
   return { why: words ? `${words} (${error.message})` : error.message, missing };
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -195,7 +195,7 @@ export class Commands extends Disposable {
     // The demo starts at once from the palette; a task comes only from the argument.
     const task = p.arg.task?.trim() ? p.arg.task : undefined;
     const spec = demoSpec(this.s.extensionPath, cwd, undefined, this.s.tauSessionDir);
-    return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p, { inWorktree: how.inWorktree });
+    return this.launch({ ...spec, name: p.arg.name?.trim() || DEMO_PROFILE }, task, p, { inWorktree: how.inWorktree });
   }
 
   private cwd(): string | undefined {

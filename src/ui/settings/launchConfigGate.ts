@@ -11,9 +11,9 @@ import { cardFolderSources, LaunchConfigWatch, type ConfigSource } from '../../c
 import { resolveAgentDirs } from './guardSpec';
 import type { Settings } from './settings';
 
-/** The settings a worker's start reads workspace-first. */
+/** The settings a worker's start reads workspace-first (worktreesDir: where a worktree worker runs, and so its guard). */
 export const WATCHED_SETTINGS = [
-  'profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation',
+  'profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir',
 ] as const;
 
 function sources(settings: () => Settings): ConfigSource[] {

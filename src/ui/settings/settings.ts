@@ -26,14 +26,17 @@ const makeProfileSchema = () => z.strictObject({
   /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
   /** ACP: the session mode to start in (Claude's adapter: "default" asks before tools). */
-  mode: z.optional(z.string({ error: 'mode must be a string' })),
+  // Empty, it passed here and the host refused the start in zod's words ("Too small…"), unnamed.
+  mode: z.optional(z.string({ error: 'mode must be a string' }).check(z.trim(), z.minLength(1, { error: 'mode must not be empty (leave it out to start in the agent\'s default mode)' }))),
   /** ACP: offer the agent the editor's files (fs/*); a known agent's default when unset (Gemini: off). */
   clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : undefined) });
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : issue.code === 'invalid_type' ? NOT_AN_OBJECT : undefined) });
 
 const PROFILE_KEYS = 'name, dialect, command, args, env, model, guard, discovery, mode, clientFiles, worktree';
+// zod's own word for a profile that is no object (a string, null) was "Invalid input".
+const NOT_AN_OBJECT = 'a profile is an object: { "name": …, "dialect": "pi", "tau" or "acp", "command": … }';
 const unknownKeys = (keys: string[]) => `a profile does not take ${keys.map((k) => JSON.stringify(k)).join(', ')} (its keys: ${PROFILE_KEYS})`;
 export const profileSchema = lazySchema(makeProfileSchema);
 export type Profile = LazyInfer<typeof profileSchema>;
@@ -58,10 +61,12 @@ export const SETTINGS = {
   'guard.forbiddenPaths': { schema: lazySchema(() => pathList('paths')), default: [] as string[] },
   'guard.allowBash': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: false },
   'guard.onViolation': { schema: lazySchema(() => z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' })), default: 'abort' as 'abort' | 'flag' },
-  agentDirs: { schema: lazySchema(() => pathList('directories')), default: [] as string[] },
+  // Only ${workspaceFolder} is substituted (resolveAgentDirs): another variable was a folder of that name, never found.
+  agentDirs: { schema: lazySchema(() => z.array(z.string({ error: 'directories must be strings' }).check(z.trim(), z.minLength(1, { error: 'directories must not be empty' }), z.refine((d) => !d.replaceAll('${workspaceFolder}', '').includes('${'), { error: 'only ${workspaceFolder} is substituted' })), { error: 'must be a list of directories' })), default: [] as string[] },
   notifications: { schema: lazySchema(() => z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' })), default: 'all' as NotifySetting },
   /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
-  worktreesDir: { schema: lazySchema(() => z.string({ error: 'must be a folder path (a string)' })), default: '' },
+  // No variable is substituted: "${workspaceFolder}/wt" made a folder of that name inside the repository.
+  worktreesDir: { schema: lazySchema(() => z.string({ error: 'must be a folder path (a string)' }).check(z.refine((d) => !d.includes('${'), { error: 'variables such as ${workspaceFolder} are not substituted (write an absolute path, ~/…, or a path relative to the repository)' }))), default: '' },
   // Persisted history: kept in the workspace's storage; the defaults are the core's
   // (src/core/history/format.ts DEFAULT_HISTORY_LIMITS), in units a person sets.
   'history.enabled': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: true },
@@ -124,6 +129,16 @@ function describe(error: z.core.$ZodError): string {
 /** The notification for invalid settings: each error its own sentence (they ran together before). */
 export function settingsMessage(errors: string[]): string {
   return `RPC Workers settings: ${errors.map((e) => (/[.!?]$/.test(e) ? e : `${e}.`)).join(' ')}`;
+}
+
+/**
+ * The errors to notify after a settings change: the ones the last read did not have. Each change
+ * of any rpcWorkers.* setting (a toggle, each number the Settings editor writes as you type)
+ * showed every standing error again; the log still has them all.
+ */
+export function newSettingErrors(previous: readonly string[], current: readonly string[]): string[] {
+  const before = new Set(previous);
+  return current.filter((e) => !before.has(e));
 }
 
 export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
