@@ -111,11 +111,12 @@ describe('agent cards', () => {
     assert.equal(reason('name: x\ndescription: d\nmodel: ""'), 'model: model is empty (leave it out for the pi profile\'s model)');
   });
 
-  it('a key of another tool\'s cards (color, permissionMode) is not taken for a misspelling: the card loads', () => {
+  it('a key of another tool\'s cards (color, permissionMode, OpenCode\'s mode) is not taken for a misspelling: the card loads', () => {
     fs.writeFileSync(path.join(wsDir, 'claude.md'), card('name: cl\ndescription: d\ncolor: blue\npermissionMode: plan\ntools: read'));
+    fs.writeFileSync(path.join(wsDir, 'opencode.md'), card('name: oc\ndescription: d\nmode: subagent\ntools: read'));
     const { cards, errors } = loadAgentCards([wsDir]);
     assert.deepEqual(errors, []);
-    assert.deepEqual(cards.map((c) => [c.name, c.tools]), [['cl', ['read']]]);
+    assert.deepEqual(cards.map((c) => [c.name, c.tools]).sort(), [['cl', ['read']], ['oc', ['read']]]);
   });
 
   it('looked up in order: the first card of a name wins, the rest are listed as shadowed', () => {

@@ -63,10 +63,12 @@ const FrontMatterSchema = z
  * far from these and still pass, so a card folder shared with another agent loads.
  */
 const CARD_KEYS = ['name', 'description', 'tools', 'model', 'guard', 'allowed_paths', 'forbidden_paths'] as const;
+/** Keys of other agents' cards that lie near one of these: OpenCode's agents say `mode: subagent`. */
+const OTHER_TOOLS_KEYS: readonly string[] = ['mode'];
 
 /** The card key `key` is a near miss of (its case, "-"/"_", or a letter or two), or null. */
 function misspeltKey(key: string): string | null {
-  if ((CARD_KEYS as readonly string[]).includes(key)) return null;
+  if ((CARD_KEYS as readonly string[]).includes(key) || OTHER_TOOLS_KEYS.includes(key)) return null;
   const bare = (k: string) => k.toLowerCase().replace(/[-_]/g, '');
   return CARD_KEYS.find((k) => distance(bare(key), bare(k)) <= (k.length <= 6 ? 1 : 2)) ?? null;
 }
