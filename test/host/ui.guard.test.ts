@@ -39,8 +39,9 @@ describe('UI guard and agent cards', function () {
     await config().update('profiles', [
       { name: 'pi (mock)', dialect: 'pi', command: piBin(), model: 'mock/mock-1', env },
       { name: 'demo guarded', dialect: 'tau', ...demo, guard: true },
+      { name: 'pi guarded (mock)', dialect: 'pi', command: piBin(), model: 'mock/mock-1', env, guard: true },
     ], vscode.ConfigurationTarget.Global);
-    await waitFor(api, 'the profiles', () => api.__ui.settings.profiles.length === 2);
+    await waitFor(api, 'the profiles', () => api.__ui.settings.profiles.length === 3);
   });
   afterEach(stopAll);
   after(async () => {
@@ -74,6 +75,21 @@ describe('UI guard and agent cards', function () {
     const tip = tooltipText(item);
     for (const part of ['$(shield)', 'guarded: writes are confined', 'agent card: reviewer', 'tools: read, grep, find, ls', 'bash: off (the guard cannot confine a shell)']) {
       assert.ok(tip.includes(part), `tooltip lacks ${part}: ${tip}`);
+    }
+  });
+
+  it('a card saying guard: false, run on a profile with guard: true, is guarded by the settings: the card does not take the guard away', async function () {
+    if (!fs.existsSync(piBin())) this.skip();
+    const free = path.join(workspaceFolder().uri.fsPath, '.pi', 'agents', 'free.md');
+    fs.writeFileSync(free, '---\nname: free\ndescription: Unguarded.\ntools: read, write, bash\nguard: false\n---\nDo anything.\n');
+    try {
+      const r = await vscode.commands.executeCommand<R>('rpcWorkers.startAgentWorker', { agent: 'free', profile: 'pi guarded (mock)' });
+      assert.equal(r.status, 'started', JSON.stringify(r));
+      const s = state(api, r.workerId!);
+      assert.equal(s.guarded, true);
+      assert.deepEqual(s.tools, ['read', 'write'], 'bash stays off under the guard');
+    } finally {
+      fs.rmSync(free, { force: true });
     }
   });
 

@@ -24,7 +24,8 @@ export interface AgentStartDeps {
   /** The folder a palette start runs in (the active editor's, else the first). */
   defaultFolder(): string | undefined;
   firstTask(p: ParsedArg, title: string): Promise<string | undefined | null>;
-  launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, agentDirs: string[]): Promise<StartResult>;
+  /** `worktree`: the pi profile asks for a worktree of its own. */
+  launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, agentDirs: string[], worktree: boolean): Promise<StartResult | Refused>;
 }
 
 function refuse(error: string, ...buttons: Array<[string, () => unknown]>): Refused {
@@ -103,9 +104,12 @@ export async function startAgentWorker(p: ParsedArg, deps: AgentStartDeps): Prom
     name = card.name;
   }
 
-  // A card that leaves the guard on and names no paths is guarded by the settings' paths.
+  // A card that leaves the guard on and names no paths is guarded by the settings' paths, and so
+  // is any card run on a profile that asks for the guard: a card (a workspace's, say) saying
+  // `guard: false` does not take away the guard the person set on the profile.
   let guard: WorkerSpec['guard'];
-  if (card?.guard && !card.allowedPaths && !card.forbiddenPaths) {
+  const ownPaths = card?.guard === true && (card.allowedPaths !== undefined || card.forbiddenPaths !== undefined);
+  if ((card?.guard || pi.choice.guard === true) && !ownPaths) {
     const g = guardFromSettings(settings.guard, folder, core.policyFromSettings);
     if (!g.ok) return refuse(`the guard settings cannot be honoured, so nothing was started: ${g.error}`, openSettings('rpcWorkers.guard'));
     guard = g.guard;
@@ -126,5 +130,5 @@ export async function startAgentWorker(p: ParsedArg, deps: AgentStartDeps): Prom
     ...(guard !== undefined ? { guard } : {}),
     onViolation: settings.guard.onViolation,
   };
-  return deps.launch(spec, task, p, dirs);
+  return deps.launch(spec, task, p, dirs, pi.choice.worktree === true);
 }

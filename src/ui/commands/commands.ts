@@ -172,7 +172,7 @@ export class Commands extends Disposable {
     return startAgentWorker(p, {
       ...this.startDeps(),
       log: this.s.log,
-      launch: (spec, task, q, dirs) => this.launch(spec, task, q, { agentDirs: dirs }) as Promise<StartResult>,
+      launch: (spec, task, q, dirs, worktree) => this.launch(spec, task, q, { agentDirs: dirs, inWorktree: worktree }),
     });
   }
 
