@@ -24,6 +24,8 @@ export const vscodeStub = {
   commands: new Map<string, Fn>(),
   /** Every message shown (error, warning, information), in order. */
   messages: [] as string[],
+  /** Every status bar message set, in order. */
+  statusMessages: [] as string[],
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
   grantTrust(): void {
     vscodeStub.trusted = true;
@@ -34,6 +36,7 @@ export const vscodeStub = {
     vscodeStub.folder = undefined;
     vscodeStub.commands.clear();
     vscodeStub.messages.length = 0;
+    vscodeStub.statusMessages.length = 0;
   },
 };
 
@@ -62,5 +65,6 @@ vscode.window = {
   showWarningMessage: show,
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
+  setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };

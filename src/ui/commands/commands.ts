@@ -306,7 +306,9 @@ export class Commands extends Disposable {
   async deliver(workerId: string, message: string, how: Delivery): Promise<PromptResult> {
     const { behavior } = how;
     const r = await this.s.supervisor.prompt(workerId, message, { ...provenance(how.source, how.submitter, how.correlation), streamingBehavior: behavior });
-    this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : behavior ?? 'prompt', workerId, r, how);
+    // Said as the worker took it: a steer or follow-up for a turn that ended meanwhile (the person
+    // answered the question while it finished) went as a prompt, and was not queued.
+    this.show(r.status === 'accepted' ? r.streamingBehavior ?? 'prompt' : behavior ?? 'prompt', workerId, r, how);
     return r;
   }
 

@@ -1,0 +1,59 @@
+// The commands as the person meets them: what each says of the host's answer (the notification
+// or status bar message, and the line under the event log's composers), on a host stub whose
+// answers the test chooses.
+import { vscodeStub } from '../helpers/vscodeStub';
+import assert from 'node:assert/strict';
+import type { PromptResult, Supervisor, WorkerState } from '../../src/core/api';
+import { Commands, type CommandServices } from '../../src/ui/commands/commands';
+
+type Said = { workerId: string; action: string; status: string; message: string; tone: string };
+
+function harness(answers: { prompt?: PromptResult } = {}) {
+  const said: Said[] = [];
+  const names = new Map([['w1', 'Demo worker']]);
+  const supervisor = {
+    list: () => [] as WorkerState[],
+    state: (workerId: string) => ({ status: 'not_found', workerId }),
+    onState: () => () => {},
+    onRemoved: () => () => {},
+    prompt: async () => answers.prompt,
+  } as unknown as Supervisor;
+  const eventLog = {
+    label: (id: string) => names.get(id),
+    stateOf: () => undefined,
+    result: (workerId: string, r: Omit<Said, 'workerId'>) => said.push({ workerId, ...r }),
+  };
+  const services = { supervisor, eventLog, selection: { current: undefined }, settings: () => ({}) } as unknown as CommandServices;
+  return { commands: new Commands(services), said };
+}
+
+describe('UI commands: what they say', () => {
+  let disposables: Array<{ dispose(): void }> = [];
+  beforeEach(() => vscodeStub.reset());
+  afterEach(() => {
+    for (const d of disposables) d.dispose();
+    disposables = [];
+  });
+
+  it('a steer the worker took as a prompt (its turn had ended) is said as a prompt, not as queued', async () => {
+    const { commands, said } = harness({ prompt: { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: null, ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'look at the tests too', { behavior: 'steer', source: 'palette', submitter: 'user' });
+    assert.deepEqual(said.map((s) => [s.action, s.message]), [['prompt', 'Prompt accepted by Demo worker']]);
+    assert.deepEqual(vscodeStub.statusMessages, ['$(check) Prompt accepted by Demo worker']);
+  });
+
+  it('a steer the worker queued is said as queued', async () => {
+    const { commands, said } = harness({ prompt: { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: 'steer', ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'look at the tests too', { behavior: 'steer', source: 'palette', submitter: 'user' });
+    assert.deepEqual(said.map((s) => [s.action, s.message]), [['steer', 'Steer queued for Demo worker']]);
+  });
+
+  it('a follow-up refused is said as the follow-up that failed', async () => {
+    const { commands, said } = harness({ prompt: { status: 'error', workerId: 'w1', error: 'boom', ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'then run the tests', { behavior: 'followUp', source: 'palette', submitter: 'user' });
+    assert.deepEqual(said.map((s) => [s.action, s.message, s.tone]), [['followUp', 'Queueing a follow-up for Demo worker failed: boom', 'error']]);
+  });
+});
