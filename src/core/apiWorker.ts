@@ -23,7 +23,8 @@ export interface WorkerSpec {
   /**
    * The name asked for (default: the agent card's, else "<dialect> worker"). The worker gets it
    * when no worker of this host and no past session has it, else the next number after it
-   * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given.
+   * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given. A blank name
+   * is refused (every view names the worker by it alone).
    */
   name?: string;
   model?: string;

@@ -48,7 +48,8 @@ export const workerSpecSchema = z.object({
     .refine(isAbsolute, 'cwd must be an absolute path')
     .refine((p) => existsSync(p) && statSync(p).isDirectory(), 'cwd must be an existing directory'),
   env: z.record(z.string(), z.string()).optional(),
-  name: z.string().optional(),
+  // Every view names a worker by this alone (its row, its log's tab, its notifications).
+  name: z.string().refine((n) => n.trim().length > 0, 'name must not be empty').optional(),
   model: z.string().optional(),
   task: z.string().optional(),
   taskProvenance: provenanceSchema.optional(),

@@ -225,7 +225,8 @@ export class Commands extends Disposable {
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
-    const name = full.name ?? full.agent ?? `${full.dialect} worker`;
+    // A blank name (an argument's) is refused by the host; the refusal still names what was started.
+    const name = full.name?.trim() || full.agent || `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
       () => this.s.supervisor.start(agentDirs ? { ...full, agentDirs } : full),
