@@ -3,12 +3,12 @@
 // answers the test chooses.
 import { vscodeStub } from '../helpers/vscodeStub';
 import assert from 'node:assert/strict';
-import type { PromptResult, Supervisor, WorkerState } from '../../src/core/api';
+import type { PromptResult, StopResult, Supervisor, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 
 type Said = { workerId: string; action: string; status: string; message: string; tone: string };
 
-function harness(answers: { prompt?: PromptResult } = {}) {
+function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
   const said: Said[] = [];
   const names = new Map([['w1', 'Demo worker']]);
   const supervisor = {
@@ -17,6 +17,7 @@ function harness(answers: { prompt?: PromptResult } = {}) {
     onState: () => () => {},
     onRemoved: () => () => {},
     prompt: async () => answers.prompt,
+    stop: async () => answers.stop,
   } as unknown as Supervisor;
   const eventLog = {
     label: (id: string) => names.get(id),
@@ -55,5 +56,21 @@ describe('UI commands: what they say', () => {
     disposables.push(commands);
     await commands.deliver('w1', 'then run the tests', { behavior: 'followUp', source: 'palette', submitter: 'user' });
     assert.deepEqual(said.map((s) => [s.action, s.message, s.tone]), [['followUp', 'Queueing a follow-up for Demo worker failed: boom', 'error']]);
+  });
+
+  it("an id no worker of the window ever had (a keybinding's from an earlier window) is said so, not as already stopped", async () => {
+    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w9-0ld1d000', ms: 0 } });
+    disposables.push(commands);
+    await commands.stop({ workerId: 'w9-0ld1d000' });
+    const sentence = 'No worker has the id w9-0ld1d000: worker ids are given anew in each window';
+    assert.deepEqual(said.map((s) => [s.message, s.tone]), [[sentence, 'error']]);
+    assert.deepEqual(vscodeStub.messages, [sentence]);
+  });
+
+  it('a second Stop of a worker the window knows still says it is already stopped', async () => {
+    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w1', ms: 0 } });
+    disposables.push(commands);
+    await commands.stop({ workerId: 'w1' });
+    assert.deepEqual(said.map((s) => [s.message, s.tone]), [['Demo worker is already stopped', 'info']]);
   });
 });

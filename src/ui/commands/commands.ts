@@ -17,7 +17,7 @@ import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
-import { OPEN_LIMIT, resultSentence, resultTone, startFailure } from './resultWords';
+import { OPEN_LIMIT, resultSentence, resultTone, startFailure, unknownWorkerSentence } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
@@ -99,7 +99,12 @@ export class Commands extends Disposable {
 
   /** The worker's name as lists show it; a stopped worker's too, never its internal id. */
   private name(workerId: string): string {
-    return this.s.eventLog.label(workerId) ?? this.s.eventLog.stateOf(workerId)?.name ?? 'the worker';
+    return this.knownName(workerId) ?? 'the worker';
+  }
+
+  /** undefined: the window has no worker, live or kept, under this id. */
+  private knownName(workerId: string): string | undefined {
+    return this.s.eventLog.label(workerId) ?? this.s.eventLog.stateOf(workerId)?.name;
   }
 
   /**
@@ -107,9 +112,13 @@ export class Commands extends Disposable {
    * `asked.reply`: the composer request it answers (see EventLog.act).
    */
   private show(action: Action, workerId: string, r: AnyResult, asked: Asked = {}): void {
-    const name = this.name(workerId);
-    this.results.show(action, name, r);
-    this.s.eventLog.result(workerId, { action, status: r.status, message: resultSentence(action, name, r), tone: resultTone(action, r) }, asked.reply);
+    const known = this.knownName(workerId);
+    // An id the window never had (an argument's from an earlier window): said so, with no buttons to a log that is not there.
+    const unknown = known === undefined && r.status === 'not_found';
+    const message = unknown ? unknownWorkerSentence(workerId) : resultSentence(action, known ?? 'the worker', r);
+    const tone = unknown ? 'error' : resultTone(action, r);
+    this.results.say(message, tone, unknown ? undefined : r.workerId);
+    this.s.eventLog.result(workerId, { action, status: r.status, message, tone }, asked.reply);
   }
 
   private argError(p: ParsedArg): Refused | undefined {

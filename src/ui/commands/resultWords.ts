@@ -26,6 +26,14 @@ export function resultSentence(action: Action, name: string, r: AnyResult): stri
   return `${actionWord(action)} ${name} failed: ${r.error ?? 'no detail'}`;
 }
 
+/**
+ * The result for an id no worker of this window ever had (a keybinding's or a task's from an
+ * earlier window, where ids are given anew, or a typo): not "already stopped" or "no longer there".
+ */
+export function unknownWorkerSentence(workerId: string): string {
+  return `No worker has the id ${workerId}: worker ids are given anew in each window`;
+}
+
 function actionWord(action: Action): string {
   return { start: 'Starting', prompt: 'Prompting', steer: 'Steering', followUp: 'Queueing a follow-up for', abort: 'Aborting', redirect: 'Redirecting', compact: 'Compacting', stop: 'Stopping', stopAll: 'Stopping' }[action];
 }

@@ -15,8 +15,11 @@ export class ResultPresenter {
 
   /** Shows the result without waiting for the person to dismiss it. */
   show(action: Action, name: string, r: AnyResult): void {
-    const sentence = resultSentence(action, name, r);
-    const tone = resultTone(action, r);
+    this.say(resultSentence(action, name, r), resultTone(action, r), r.workerId);
+  }
+
+  /** A sentence already made; `workerId`: the worker whose output and log an error offers. */
+  say(sentence: string, tone: 'ok' | 'info' | 'error', workerId: string | undefined): void {
     if (tone === 'ok') {
       vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000);
       return;
@@ -25,11 +28,11 @@ export class ResultPresenter {
       void vscode.window.showInformationMessage(sentence);
       return;
     }
-    const buttons = r.workerId ? ['Show Output', 'Show Event Log'] : [];
+    const buttons = workerId ? ['Show Output', 'Show Event Log'] : [];
     void vscode.window.showErrorMessage(sentence, ...buttons).then((choice) => {
-      if (!r.workerId) return;
-      if (choice === 'Show Output') this.hooks.showOutput(r.workerId);
-      else if (choice === 'Show Event Log') this.hooks.showEventLog(r.workerId);
+      if (!workerId) return;
+      if (choice === 'Show Output') this.hooks.showOutput(workerId);
+      else if (choice === 'Show Event Log') this.hooks.showEventLog(workerId);
     });
   }
 }
