@@ -120,7 +120,8 @@ export interface TurnSummary {
   endedAt: number | null;
   endReason: string | null;
   error: string | null;
-  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null }>;
+  /** Its tool calls; `ended`: the worker reported the call's end (tool_execution_end). */
+  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean }>;
 }
 
 /** Something a worker waits for the person to answer (see WorkerState.pendingInput). */

@@ -107,6 +107,15 @@ export function turnDescription(t: TurnSummary): string {
   return parts.join(' · ');
 }
 
+/**
+ * A tool call that was neither blocked nor failed: running until the worker reports its end (calls
+ * run side by side, and the last one may have ended while the model writes on). A call whose
+ * turn ended without its end is not said to run on (the log page says it alike).
+ */
+export function toolRunWord(t: Pick<TurnSummary, 'endedAt'>, tool: Pick<TurnSummary['tools'][number], 'ended'>): 'running' | 'ok' {
+  return t.endedAt === null && !tool.ended ? 'running' : 'ok';
+}
+
 export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
