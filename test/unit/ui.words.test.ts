@@ -98,6 +98,15 @@ describe('ui words and icons', () => {
     assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false, note: 'Already compacted' }), 'Nothing to compact in W (Already compacted)');
   });
 
+  it('an abort that met a compaction says what became of it', () => {
+    assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: null }), 'Aborted the turn of W');
+    assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: true }), 'Aborted W: its compaction was cancelled');
+    // The compaction ran to its end before the abort reached it: nothing was aborted to say "Aborted".
+    const finished = { status: 'aborted', compactionCancelled: false };
+    assert.equal(resultSentence('abort', 'W', finished), "W's compaction ran to its end before the abort reached it");
+    assert.equal(resultTone('abort', finished), 'info');
+  });
+
   it('a second Stop says the worker is already stopped, as information, by name', () => {
     assert.equal(resultSentence('stop', 'Demo worker #2', { status: 'not_found', workerId: 'w2-abcdef12' }), 'Demo worker #2 is already stopped');
     assert.equal(resultTone('stop', { status: 'not_found' }), 'info');
