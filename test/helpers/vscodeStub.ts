@@ -66,5 +66,6 @@ vscode.window = {
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
   setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
+  createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };
