@@ -5,10 +5,14 @@ import type { Supervisor } from '../../src/core/api';
 import { WorkersStatusBar } from '../../src/ui/views/statusBar';
 import { handleUiNotice } from '../../src/ui/host/extensionUi';
 
-type Item = { text: string; visible: boolean };
+type Item = { text: string; tooltip: unknown; visible: boolean };
 
 describe('UI status bar', () => {
-  const supervisor = { list: () => [], onState: () => () => {}, onRemoved: () => () => {} } as unknown as Supervisor;
+  const names: Record<string, string> = { w1: 'pi', w2: 'pi #2' };
+  const supervisor = {
+    list: () => [], onState: () => () => {}, onRemoved: () => () => {},
+    state: (id: string) => (names[id] ? { status: 'running', workerId: id, state: { name: names[id] } } : { status: 'not_found', workerId: id }),
+  } as unknown as Supervisor;
   let bar: WorkersStatusBar;
   beforeEach(() => (bar = new WorkersStatusBar(supervisor)));
   afterEach(() => bar.dispose());
@@ -20,6 +24,13 @@ describe('UI status bar', () => {
     bar.setNotice('w1', 'mode', '\x1b[38;2;1;2;3m\x1b[1m● plan\x1b[22m\x1b[39m \x1b]8;;https://x\x07link\x1b]8;;\x07');
     assert.equal(notices().text, 'preset:fast | ● plan link');
     assert.equal(notices().visible, true);
+  });
+
+  it("two workers' statuses: the tooltip says which worker set which", () => {
+    bar.setNotice('w1', 'preset', 'preset:fast');
+    bar.setNotice('w2', 'preset', 'preset:slow');
+    assert.equal(notices().text, 'preset:fast | preset:slow');
+    assert.equal(notices().tooltip, 'pi: preset:fast\npi #2: preset:slow');
   });
 
   it('a status of escape codes or blanks alone clears it', () => {

@@ -38,9 +38,15 @@ export class WorkersStatusBar extends Disposable {
     else {
       // $( in worker text would be read as an icon: escape it.
       this.notices.text = texts.map((t) => t.replace(/\$\(/g, '$\u200b(')).join(' | ');
-      this.notices.tooltip = 'Status set by a worker';
+      // Which worker set which: two workers' extensions often set the same kind of status.
+      this.notices.tooltip = [...this.noticeTexts].map(([key, t]) => `${this.nameOf(key.slice(0, key.indexOf('\u0000')))}: ${t}`).join('\n');
       this.notices.show();
     }
+  }
+
+  private nameOf(workerId: string): string {
+    const st = this.supervisor.state(workerId);
+    return st.status === 'not_found' ? workerId : st.state.name;
   }
 
   clearNotices(workerId: string): void {
