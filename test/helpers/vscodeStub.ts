@@ -26,6 +26,11 @@ export const vscodeStub = {
   messages: [] as string[],
   /** Every status bar message set, in order. */
   statusMessages: [] as string[],
+  /** What the next InputBoxes and QuickPicks answer, in order (undefined: Escape); the titles asked. */
+  answers: [] as unknown[],
+  asked: [] as string[],
+  /** Each InputBox's validateInput, in order (undefined: it takes anything). */
+  validators: [] as Array<((v: string) => unknown) | undefined>,
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
   grantTrust(): void {
     vscodeStub.trusted = true;
@@ -37,6 +42,9 @@ export const vscodeStub = {
     vscodeStub.commands.clear();
     vscodeStub.messages.length = 0;
     vscodeStub.statusMessages.length = 0;
+    vscodeStub.answers.length = 0;
+    vscodeStub.asked.length = 0;
+    vscodeStub.validators.length = 0;
   },
 };
 
@@ -66,6 +74,12 @@ vscode.window = {
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
   setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
+  showInputBox: async (o: { title?: string; validateInput?: (v: string) => unknown }) => {
+    vscodeStub.asked.push(o.title ?? '');
+    vscodeStub.validators.push(o.validateInput);
+    return vscodeStub.answers.shift();
+  },
+  showQuickPick: async (_items: unknown, o: { title?: string }) => (vscodeStub.asked.push(o?.title ?? ''), vscodeStub.answers.shift()),
   createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };

@@ -10,13 +10,15 @@ type Said = { workerId: string; action: string; status: string; message: string;
 
 function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
   const said: Said[] = [];
+  const sent: unknown[] = [];
   const names = new Map([['w1', 'Demo worker']]);
   const supervisor = {
     list: () => [] as WorkerState[],
     state: (workerId: string) => ({ status: 'not_found', workerId }),
     onState: () => () => {},
     onRemoved: () => () => {},
-    prompt: async () => answers.prompt,
+    prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
+    redirect: async (...a: unknown[]) => (sent.push(a), { status: 'redirected' }),
     stop: async () => answers.stop,
   } as unknown as Supervisor;
   const eventLog = {
@@ -25,7 +27,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
     result: (workerId: string, r: Omit<Said, 'workerId'>) => said.push({ workerId, ...r }),
   };
   const services = { supervisor, eventLog, selection: { current: undefined }, settings: () => ({}) } as unknown as CommandServices;
-  return { commands: new Commands(services), said };
+  return { commands: new Commands(services), said, sent };
 }
 
 describe('UI commands: what they say', () => {
@@ -73,4 +75,19 @@ describe('UI commands: what they say', () => {
     await commands.stop({ workerId: 'w1' });
     assert.deepEqual(said.map((s) => [s.message, s.tone]), [['Demo worker is already stopped', 'info']]);
   });
+
+  for (const [id, what] of [['rpcWorkers.prompt', 'Prompt'], ['rpcWorkers.steer', 'Steer'], ['rpcWorkers.followUp', 'Follow Up'], ['rpcWorkers.redirect', 'Redirect']] as const) {
+    it(`${what} from a Sessions row: Escape at its message sends nothing and says nothing; a blank message is refused in the box`, async () => {
+      const { commands, said, sent } = harness();
+      disposables.push(commands);
+      vscodeStub.answers.push(undefined);
+      const r = await vscodeStub.commands.get(id)!({ kind: 'worker', workerId: 'w1' });
+      assert.deepEqual(r, { status: 'cancelled' });
+      assert.deepEqual(vscodeStub.asked, [`${what} Demo worker`]);
+      assert.deepEqual([sent, said, vscodeStub.messages, vscodeStub.statusMessages], [[], [], [], []]);
+      const validate = vscodeStub.validators[0]!;
+      assert.ok(validate(' \n\t'), 'a blank message is let through');
+      assert.equal(validate('go on'), null);
+    });
+  }
 });
