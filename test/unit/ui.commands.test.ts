@@ -11,6 +11,7 @@ type Said = { workerId: string; action: string; status: string; message: string;
 function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
   const said: Said[] = [];
   const sent: unknown[] = [];
+  const opened: string[] = [];
   const names = new Map([['w1', 'Demo worker']]);
   const supervisor = {
     list: () => [] as WorkerState[],
@@ -23,11 +24,15 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
   } as unknown as Supervisor;
   const eventLog = {
     label: (id: string) => names.get(id),
-    stateOf: () => undefined,
+    stateOf: (id: string) => (names.has(id) ? { workerId: id, name: names.get(id) } : undefined),
+    openPanel: (id: string) => opened.push(id),
+    show: async (id: string) => opened.push(id),
     result: (workerId: string, r: Omit<Said, 'workerId'>) => said.push({ workerId, ...r }),
   };
-  const services = { supervisor, eventLog, selection: { current: undefined }, settings: () => ({}) } as unknown as CommandServices;
-  return { commands: new Commands(services), said, sent };
+  const outputs = { show: (id: string) => (opened.push(id), true), has: () => true };
+  const tree = { reveal: async () => {} };
+  const services = { supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => ({}) } as unknown as CommandServices;
+  return { commands: new Commands(services), said, sent, opened };
 }
 
 describe('UI commands: what they say', () => {
@@ -88,6 +93,20 @@ describe('UI commands: what they say', () => {
       const validate = vscodeStub.validators[0]!;
       assert.ok(validate(' \n\t'), 'a blank message is let through');
       assert.equal(validate('go on'), null);
+    });
+  }
+
+  for (const id of ['rpcWorkers.showEventLog', 'rpcWorkers.openEventLogPanel', 'rpcWorkers.showOutput']) {
+    it(`${id} given an id no worker of the window has says so, and opens nothing`, async () => {
+      const { commands, opened } = harness();
+      disposables.push(commands);
+      const r = await vscodeStub.commands.get(id)!({ workerId: 'w9-0ld1d000' }) as { status: string };
+      assert.equal(r.status, 'not_found');
+      assert.deepEqual(opened, []);
+      assert.deepEqual(vscodeStub.messages, ['RPC Workers: No worker has the id w9-0ld1d000: worker ids are given anew in each window']);
+      // A worker the window knows is shown as before.
+      assert.equal((await vscodeStub.commands.get(id)!({ workerId: 'w1' }) as { status: string }).status, 'shown');
+      assert.deepEqual(opened, ['w1']);
     });
   }
 });
