@@ -102,10 +102,13 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
   }
   let taskAccepted: boolean | undefined;
+  let taskError: string | undefined;
   if (spec.task) {
     const first = await worker.prompt(spec.task, spec.taskProvenance ?? { source: 'task', submitter: 'start' });
     taskAccepted = first.status === 'accepted';
+    // Why the worker did not take it, for the caller to say (the task is the person's typing).
+    if (first.status !== 'accepted') taskError = first.error;
   }
-  return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ms: elapsed(t0) };
+  return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ...(taskError !== undefined ? { taskError } : {}), ms: elapsed(t0) };
 }
 

@@ -24,6 +24,8 @@ export const vscodeStub = {
   commands: new Map<string, Fn>(),
   /** Every message shown (error, warning, information), in order. */
   messages: [] as string[],
+  /** The buttons the next messages are answered with, in order (undefined: dismissed). */
+  choices: [] as unknown[],
   /** Every status bar message set, in order. */
   statusMessages: [] as string[],
   /** What the next InputBoxes and QuickPicks answer, in order (undefined: Escape); the titles asked. */
@@ -43,6 +45,7 @@ export const vscodeStub = {
     vscodeStub.messages.length = 0;
     vscodeStub.statusMessages.length = 0;
     vscodeStub.answers.length = 0;
+    vscodeStub.choices.length = 0;
     vscodeStub.asked.length = 0;
     vscodeStub.validators.length = 0;
   },
@@ -50,7 +53,7 @@ export const vscodeStub = {
 
 const show = async (message: unknown) => {
   vscodeStub.messages.push(String(message));
-  return undefined;
+  return vscodeStub.choices.shift();
 };
 vscode.workspace = {
   get isTrusted() { return vscodeStub.trusted; },

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ROOT } from '../helpers/supervisor';
-import { childrenOf, cmdline, killAll, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
+import { childrenOf, cmdline, killAll, TAU_RESPONDER, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
 
 const KIB32 = 32 * 1024;
 /** This process's children that a host would have started (workers, the watchdog). */
@@ -150,6 +150,14 @@ describe('faults: limits and input checks', () => {
         assert.equal(traffic.length, 0);
       });
     }
+
+    it('a first task the worker refuses: started, taskAccepted false, and why (the task is what the person typed)', async () => {
+      // The responder answers the readiness probe and refuses everything else, the prompt too.
+      const r = await supervisor.start({ dialect: 'tau', command: TAU_RESPONDER, cwd: ROOT, task: 'fix the build' });
+      assert.equal(r.status, 'started');
+      assert.deepEqual(r.status === 'started' && [r.taskAccepted, typeof r.taskError], [false, 'string']);
+      assert.match(r.status === 'started' ? r.taskError ?? '' : '', /Method not found/);
+    });
 
     it('a command that cannot be spawned: error saying so, nothing left', async () => {
       const before = myChildren();

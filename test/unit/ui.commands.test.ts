@@ -3,12 +3,12 @@
 // answers the test chooses.
 import { vscodeStub } from '../helpers/vscodeStub';
 import assert from 'node:assert/strict';
-import type { PromptResult, StopResult, Supervisor, WorkerState } from '../../src/core/api';
+import type { PromptResult, StartResult, StopResult, Supervisor, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 
 type Said = { workerId: string; action: string; status: string; message: string; tone: string };
 
-function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
+function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: StartResult } = {}) {
   const said: Said[] = [];
   const sent: unknown[] = [];
   const opened: string[] = [];
@@ -21,6 +21,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
     prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
     redirect: async (...a: unknown[]) => (sent.push(a), { status: 'redirected' }),
     stop: async () => answers.stop,
+    start: async (spec: unknown) => (sent.push(spec), answers.start),
   } as unknown as Supervisor;
   const eventLog = {
     label: (id: string) => names.get(id),
@@ -31,7 +32,9 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult } = {}) {
   };
   const outputs = { show: (id: string) => (opened.push(id), true), has: () => true };
   const tree = { reveal: async () => {} };
-  const services = { supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => ({}) } as unknown as CommandServices;
+  const services = {
+    supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => ({}), extensionPath: '/ext', tauSessionDir: '/tmp/tau',
+  } as unknown as CommandServices;
   return { commands: new Commands(services), said, sent, opened };
 }
 
@@ -109,4 +112,19 @@ describe('UI commands: what they say', () => {
       assert.deepEqual(opened, ['w1']);
     });
   }
+
+  it('a start whose worker did not take its first task says so with the reason, and Send Again sends the same text', async () => {
+    const accepted: PromptResult = { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: null, ms: 1 };
+    const start = { status: 'started', workerId: 'w1', pid: 1, state: {} as WorkerState, taskAccepted: false, taskError: 'the worker is busy', ms: 1 } as const;
+    const { commands, sent, said } = harness({ start, prompt: accepted });
+    disposables.push(commands);
+    vscodeStub.folder = '/tmp';
+    vscodeStub.choices.push('Send Again');
+    const r = await commands.startDemoWorker({ task: 'fix the build' });
+    assert.equal(r.status, 'started');
+    assert.deepEqual(vscodeStub.messages, ['Demo worker started, but its first task was not sent: the worker is busy']);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(sent.slice(1).map((a) => (a as unknown[]).slice(0, 2)), [['w1', 'fix the build']], 'Send Again sent the task');
+    assert.deepEqual(said.map((s) => s.message), ['Started Demo worker', 'Prompt accepted by Demo worker']);
+  });
 });

@@ -244,6 +244,7 @@ export class Commands extends Disposable {
     if (r.status === 'started') {
       this.s.selection.set(r.workerId);
       this.show('start', r.workerId, r);
+      if (task && r.taskAccepted === false) this.taskRefused(r.workerId, task, r.taskError, full.taskProvenance);
       void this.s.tree.reveal(r.workerId);
       if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
@@ -257,6 +258,18 @@ export class Commands extends Disposable {
       });
     }
     return r;
+  }
+
+  /**
+   * The worker started but did not take its first task: said (not the quiet "Started"), with the
+   * worker's reason, and Send Again delivers the same text, so what the person typed is not lost.
+   */
+  private taskRefused(workerId: string, task: string, error: string | undefined, how: WorkerSpec['taskProvenance']): void {
+    const name = this.name(workerId);
+    const again = 'Send Again';
+    void vscode.window.showWarningMessage(`${name} started, but its first task was not sent: ${error ?? 'no detail'}`, again).then((c) => {
+      if (c === again) void this.deliver(workerId, task, { source: how?.source ?? 'task', submitter: how?.submitter ?? 'user' });
+    });
   }
 
   /** Runs the login the agent named in a terminal of its folder and env, then offers the start again. */
