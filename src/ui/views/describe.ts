@@ -138,7 +138,9 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
   const running = list.filter((s) => s.status === 'running');
   return {
     [KEYS.hasWorkers]: list.length > 0,
-    [KEYS.hasRunningWorkers]: running.length > 0,
+    // A worker still starting counts: the commands offer it and wait for it to run (pickers.ts),
+    // so Prompt is in the palette for the worker the person has just started.
+    [KEYS.hasRunningWorkers]: list.some((s) => s.status === 'running' || s.status === 'starting'),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
     [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
   };
