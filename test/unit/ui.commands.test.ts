@@ -127,4 +127,12 @@ describe('UI commands: what they say', () => {
     assert.deepEqual(sent.slice(1).map((a) => (a as unknown[]).slice(0, 2)), [['w1', 'fix the build']], 'Send Again sent the task');
     assert.deepEqual(said.map((s) => s.message), ['Started Demo worker', 'Prompt accepted by Demo worker']);
   });
+
+  it('Forget Always-Allowed Actions for an id the host does not have says so', async () => {
+    const { commands } = harness();
+    disposables.push(commands);
+    const r = await commands.forgetAllowed({ workerId: 'w9-0ld1d000' });
+    assert.equal(r.status, 'not_found');
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: no worker with id w9-0ld1d000 is running']);
+  });
 });
