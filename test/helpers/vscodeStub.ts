@@ -24,6 +24,8 @@ export const vscodeStub = {
   commands: new Map<string, Fn>(),
   /** Every message shown (error, warning, information), in order. */
   messages: [] as string[],
+  /** Each message's buttons, in order. */
+  buttons: [] as string[][],
   /** The buttons the next messages are answered with, in order (undefined: dismissed). */
   choices: [] as unknown[],
   /** Every status bar message set, in order. */
@@ -46,13 +48,15 @@ export const vscodeStub = {
     vscodeStub.statusMessages.length = 0;
     vscodeStub.answers.length = 0;
     vscodeStub.choices.length = 0;
+    vscodeStub.buttons.length = 0;
     vscodeStub.asked.length = 0;
     vscodeStub.validators.length = 0;
   },
 };
 
-const show = async (message: unknown) => {
+const show = async (message: unknown, ...buttons: unknown[]) => {
   vscodeStub.messages.push(String(message));
+  vscodeStub.buttons.push(buttons.filter((b) => typeof b === 'string') as string[]);
   return vscodeStub.choices.shift();
 };
 vscode.workspace = {

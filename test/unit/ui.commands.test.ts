@@ -8,14 +8,17 @@ import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 
 type Said = { workerId: string; action: string; status: string; message: string; tone: string };
 
-function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: StartResult } = {}) {
+function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: StartResult; workers?: WorkerState[] } = {}) {
   const said: Said[] = [];
   const sent: unknown[] = [];
   const opened: string[] = [];
   const names = new Map([['w1', 'Demo worker']]);
   const supervisor = {
-    list: () => [] as WorkerState[],
-    state: (workerId: string) => ({ status: 'not_found', workerId }),
+    list: () => answers.workers ?? [],
+    state: (workerId: string) => {
+      const state = answers.workers?.find((w) => w.workerId === workerId);
+      return state ? { status: state.status, workerId, state } : { status: 'not_found', workerId };
+    },
     onState: () => () => {},
     onRemoved: () => () => {},
     prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
@@ -134,5 +137,29 @@ describe('UI commands: what they say', () => {
     const r = await commands.forgetAllowed({ workerId: 'w9-0ld1d000' });
     assert.equal(r.status, 'not_found');
     assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: no worker with id w9-0ld1d000 is running']);
+  });
+
+  // An ACP agent streaming a turn: its protocol has no steer (the log's composer offers none either).
+  const acp = { workerId: 'w1', name: 'Demo worker', status: 'running', streaming: true, compacting: false, midTurn: { steer: false, followUp: 'host' } } as WorkerState;
+
+  it('Steer of a worker that cannot be steered says so before anything is typed, and offers Follow Up and Redirect', async () => {
+    const { commands, sent } = harness({ workers: [acp] });
+    disposables.push(commands);
+    const r = await vscodeStub.commands.get('rpcWorkers.steer')!({ kind: 'worker', workerId: 'w1' }) as { status: string };
+    assert.equal(r.status, 'error');
+    assert.deepEqual(vscodeStub.asked, [], 'a message was asked for, then refused');
+    assert.deepEqual(sent, []);
+    assert.match(vscodeStub.messages[0], /^Demo worker cannot be steered inside its turn/);
+    assert.deepEqual(vscodeStub.buttons[0], ['Follow Up', 'Redirect']);
+  });
+
+  it('a prompt typed while such a worker streams is offered as Follow Up or Redirect, not as a Steer that would fail', async () => {
+    const { commands, sent } = harness({ workers: [acp] });
+    disposables.push(commands);
+    vscodeStub.answers.push('and the tests');
+    await vscodeStub.commands.get('rpcWorkers.prompt')!({ kind: 'worker', workerId: 'w1' });
+    assert.deepEqual(vscodeStub.buttons, [['Follow Up', 'Redirect']]);
+    assert.doesNotMatch(vscodeStub.messages[0], /Steer/);
+    assert.deepEqual(sent, []);
   });
 });

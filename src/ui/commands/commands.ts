@@ -10,7 +10,7 @@ import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { askMessage, askStreamingBehavior, canSteer, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, installLine } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
@@ -286,12 +286,15 @@ export class Commands extends Disposable {
 
   async send(raw: unknown, mode: 'prompt' | 'steer' | 'followUp'): Promise<PromptResult | Refused> {
     const titles = { prompt: 'Prompt', steer: 'Steer', followUp: 'Follow Up' } as const;
-    const filter = mode === 'prompt' ? isRunning : isStreaming;
-    const none = mode === 'prompt' ? 'No worker is running: start one first.' : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
+    const filter = mode === 'prompt' ? isRunning : mode === 'steer' ? canSteer : isStreaming;
+    const none = mode === 'prompt' ? 'No worker is running: start one first.'
+      : mode === 'steer' ? 'No worker that takes a steer is streaming a turn (an ACP agent takes none: use Follow Up or Redirect).'
+        : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
     const t = await this.target(raw, { title: titles[mode], filter, none });
     if (isRefused(t)) return t;
     const { p, workerId } = t;
     const name = this.name(workerId);
+    if (mode === 'steer' && !p.programmatic && !this.steerable(workerId)) return this.noSteer(workerId);
     const message = p.arg.message ?? await askMessage({
       title: `${titles[mode]} ${name}`,
       prompt: mode === 'prompt' ? 'The message to send' : mode === 'steer' ? 'Delivered after the current tool call' : 'Delivered when the current turn ends',
@@ -308,6 +311,24 @@ export class Commands extends Disposable {
     return st.status === 'running' && st.state.streaming;
   }
 
+  /** false: the worker's protocol takes no steer inside a turn (ACP). */
+  private steerable(workerId: string): boolean {
+    const st = this.s.supervisor.state(workerId);
+    return st.status === 'not_found' || st.state.midTurn?.steer !== false;
+  }
+
+  /**
+   * Steer asked of a worker that takes none (from its row or a keybinding): said before a message
+   * is typed, since the host would refuse it; Follow Up and Redirect are offered instead.
+   */
+  private noSteer(workerId: string): Refused {
+    const error = `${this.name(workerId)} cannot be steered inside its turn (its protocol has no steer): send a follow-up, or redirect`;
+    void vscode.window.showWarningMessage(error, 'Follow Up', 'Redirect').then((c) => {
+      if (c) void vscode.commands.executeCommand(c === 'Follow Up' ? COMMANDS.followUp : COMMANDS.redirect, { kind: 'worker', workerId });
+    });
+    return { status: 'error', error };
+  }
+
   /**
    * A prompt typed for a worker that is busy with a turn: nothing is sent and nothing typed is
    * lost. The person picks how it goes (steer, follow-up or redirect) from buttons, and the same
@@ -316,9 +337,11 @@ export class Commands extends Disposable {
   private async offerWhileStreaming(workerId: string, message: string, how: Delivery): Promise<PromptResult | Refused> {
     const name = this.name(workerId);
     const short = message.length > 60 ? `${message.slice(0, 60)}…` : message;
+    // A worker that takes no steer (ACP) is not offered one: the host would refuse it.
+    const steer = this.steerable(workerId);
     const choice = await vscode.window.showWarningMessage(
-      `${name} is in the middle of a turn, so "${short}" was not sent yet. Steer delivers it after the current tool call, Follow Up when the turn ends, Redirect aborts the turn and sends it now.`,
-      'Steer', 'Follow Up', 'Redirect',
+      `${name} is in the middle of a turn, so "${short}" was not sent yet. ${steer ? 'Steer delivers it after the current tool call, ' : ''}Follow Up ${steer ? '' : 'delivers it '}when the turn ends, Redirect aborts the turn and sends it now.`,
+      ...(steer ? ['Steer'] : []), 'Follow Up', 'Redirect',
     );
     if (choice === 'Steer' || choice === 'Follow Up') return this.deliver(workerId, message, { ...how, behavior: choice === 'Steer' ? 'steer' : 'followUp' });
     if (choice === 'Redirect') return this.doRedirect(workerId, message, how) as Promise<PromptResult | Refused>;
@@ -389,7 +412,8 @@ export class Commands extends Disposable {
     const st = this.s.supervisor.state(workerId);
     let behavior = p.arg.streamingBehavior;
     if (st.status === 'running' && st.state.streaming && !behavior) {
-      behavior = p.programmatic ? 'steer' : await askStreamingBehavior(st.state.name);
+      const steer = st.state.midTurn?.steer !== false;
+      behavior = p.programmatic ? (steer ? 'steer' : 'followUp') : await askStreamingBehavior(st.state.name, steer);
       if (!behavior) return cancelled;
     }
     return this.deliver(workerId, message, { behavior, source: p.source, submitter: p.submitter, correlation: { action: 'send-selection', ...correlation } });
