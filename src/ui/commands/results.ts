@@ -1,7 +1,7 @@
 // Results shown honestly: what went as asked is said quietly in the status bar, `not_streaming`
 // is information, an error is an error with its detail and a way to look further.
 import * as vscode from 'vscode';
-import { resultSentence, resultTone, type Action, type AnyResult } from './resultWords';
+import type { Action, AnyResult } from './resultWords';
 
 export type { Action, AnyResult };
 
@@ -13,12 +13,10 @@ export interface ResultHooks {
 export class ResultPresenter {
   constructor(private readonly hooks: ResultHooks) {}
 
-  /** Shows the result without waiting for the person to dismiss it. */
-  show(action: Action, name: string, r: AnyResult): void {
-    this.say(resultSentence(action, name, r), resultTone(action, r), r.workerId);
-  }
-
-  /** A sentence already made; `workerId`: the worker whose output and log an error offers. */
+  /**
+   * Shows a result's sentence (resultWords.ts) in its tone, without waiting for the person to
+   * dismiss it; `workerId`: the worker whose output and log an error offers.
+   */
   say(sentence: string, tone: 'ok' | 'info' | 'error', workerId: string | undefined): void {
     if (tone === 'ok') {
       vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000);
