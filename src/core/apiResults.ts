@@ -4,7 +4,11 @@
 import type { Provenance, SessionRef, WorkerState, WorkerStatus } from './apiWorker';
 
 export type StartResult =
-  | { status: 'started'; workerId: string; pid: number; state: WorkerState; taskAccepted?: boolean; ms: number }
+  | {
+    status: 'started'; workerId: string; pid: number; state: WorkerState;
+    /** Whether the worker took `spec.task` (absent: no task); `taskError`: why not. */
+    taskAccepted?: boolean; taskError?: string; ms: number;
+  }
   | {
     status: 'error'; error: string; workerId?: string; stderrTail?: string[]; ms: number;
     /** The program to start is not there (not on the PATH, no such file): the UI says how to install it. */

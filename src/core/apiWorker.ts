@@ -23,7 +23,8 @@ export interface WorkerSpec {
   /**
    * The name asked for (default: the agent card's, else "<dialect> worker"). The worker gets it
    * when no worker of this host and no past session has it, else the next number after it
-   * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given.
+   * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given. A blank name
+   * is refused (every view names the worker by it alone).
    */
   name?: string;
   model?: string;
@@ -119,7 +120,8 @@ export interface TurnSummary {
   endedAt: number | null;
   endReason: string | null;
   error: string | null;
-  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null }>;
+  /** Its tool calls; `ended`: the worker reported the call's end (tool_execution_end). */
+  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean }>;
 }
 
 /** Something a worker waits for the person to answer (see WorkerState.pendingInput). */

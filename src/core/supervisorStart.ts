@@ -57,10 +57,11 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   }
   const workerId = `w${ctx.nextSequence()}-${randomUUID().slice(0, 8)}`;
   // Named here, after the last wait, so that two starts racing each other get two names. A
-  // resumed session goes on under the name it had, unless a live worker has it (sessions from
-  // before names were unique share theirs).
+  // resumed session goes on under the name it had, unless a worker still listed has it (one that
+  // runs, or the one that ended on its own and is resumed now: two rows, tabs and notifications
+  // of one name could not be told apart; sessions from before names were unique share theirs).
   const wanted = spec.name ?? launch.launch.agent ?? `${spec.dialect} worker`;
-  const clash = [...workers.values()].some((w) => w.live && w.state().name === wanted);
+  const clash = [...workers.values()].some((w) => w.state().name === wanted);
   const name = spec.resume && !clash ? wanted : uniqueWorkerName(wanted, names);
   names.add(name);
   const worker = new Worker(workerId, { ...spec, name }, launch.launch, {
@@ -101,10 +102,13 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };
   }
   let taskAccepted: boolean | undefined;
+  let taskError: string | undefined;
   if (spec.task) {
     const first = await worker.prompt(spec.task, spec.taskProvenance ?? { source: 'task', submitter: 'start' });
     taskAccepted = first.status === 'accepted';
+    // Why the worker did not take it, for the caller to say (the task is the person's typing).
+    if (first.status !== 'accepted') taskError = first.error;
   }
-  return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ms: elapsed(t0) };
+  return { status: 'started', workerId, pid: worker.pid!, state: worker.state(), taskAccepted, ...(taskError !== undefined ? { taskError } : {}), ms: elapsed(t0) };
 }
 

@@ -24,6 +24,17 @@ export const vscodeStub = {
   commands: new Map<string, Fn>(),
   /** Every message shown (error, warning, information), in order. */
   messages: [] as string[],
+  /** Each message's buttons, in order. */
+  buttons: [] as string[][],
+  /** The buttons the next messages are answered with, in order (undefined: dismissed). */
+  choices: [] as unknown[],
+  /** Every status bar message set, in order. */
+  statusMessages: [] as string[],
+  /** What the next InputBoxes and QuickPicks answer, in order (undefined: Escape); the titles asked. */
+  answers: [] as unknown[],
+  asked: [] as string[],
+  /** Each InputBox's validateInput, in order (undefined: it takes anything). */
+  validators: [] as Array<((v: string) => unknown) | undefined>,
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
   grantTrust(): void {
     vscodeStub.trusted = true;
@@ -34,12 +45,19 @@ export const vscodeStub = {
     vscodeStub.folder = undefined;
     vscodeStub.commands.clear();
     vscodeStub.messages.length = 0;
+    vscodeStub.statusMessages.length = 0;
+    vscodeStub.answers.length = 0;
+    vscodeStub.choices.length = 0;
+    vscodeStub.buttons.length = 0;
+    vscodeStub.asked.length = 0;
+    vscodeStub.validators.length = 0;
   },
 };
 
-const show = async (message: unknown) => {
+const show = async (message: unknown, ...buttons: unknown[]) => {
   vscodeStub.messages.push(String(message));
-  return undefined;
+  vscodeStub.buttons.push(buttons.filter((b) => typeof b === 'string') as string[]);
+  return vscodeStub.choices.shift();
 };
 vscode.workspace = {
   get isTrusted() { return vscodeStub.trusted; },
@@ -62,5 +80,13 @@ vscode.window = {
   showWarningMessage: show,
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
+  setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
+  showInputBox: async (o: { title?: string; validateInput?: (v: string) => unknown }) => {
+    vscodeStub.asked.push(o.title ?? '');
+    vscodeStub.validators.push(o.validateInput);
+    return vscodeStub.answers.shift();
+  },
+  showQuickPick: async (_items: unknown, o: { title?: string }) => (vscodeStub.asked.push(o?.title ?? ''), vscodeStub.answers.shift()),
+  createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };

@@ -99,8 +99,8 @@ describe('UI Sessions tree', function () {
       filesTouched: [file],
       turns: [{ index: 1, submissionId: 's1', source: 'editor', submitter: 'user', startedAt: 1000, endedAt: 3500, endReason: 'done', error: null,
         tools: [
-          { toolCallId: 't1', toolName: 'edit', isError: false, blocked: false, blockedBy: null, violation: null },
-          { toolCallId: 't2', toolName: 'write', isError: true, blocked: true, blockedBy: 'rpc-workers-guard', violation: null },
+          { toolCallId: 't1', toolName: 'edit', isError: false, blocked: false, blockedBy: null, violation: null, ended: true },
+          { toolCallId: 't2', toolName: 'write', isError: true, blocked: true, blockedBy: 'rpc-workers-guard', violation: null, ended: true },
         ] }],
     });
     const tree = new SessionsTree(fakeHost([s]), new WorkerSelection(), { createView: false });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec, ROOT } from '../helpers/supervisor';
-import { childrenOf, cmdline, killAll, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
+import { childrenOf, cmdline, killAll, TAU_RESPONDER, tracedHost, verbOf, type Traffic } from '../fixtures/faults-helpers';
 
 const KIB32 = 32 * 1024;
 /** This process's children that a host would have started (workers, the watchdog). */
@@ -133,6 +133,7 @@ describe('faults: limits and input checks', () => {
       ['a relative cwd', { ...base, cwd: 'test/fixtures' }, 'invalid worker spec: cwd: cwd must be an absolute path'],
       ['a cwd that does not exist', { ...base, cwd: path.join(ROOT, 'no-such-directory') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
       ['a cwd that is a file', { ...base, cwd: path.join(ROOT, 'package.json') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
+      // Every view names a worker by its name alone: an empty one left a row, a tab and a notification without one.
       ['an unknown dialect', { ...base, dialect: 'codex' }, 'invalid worker spec: dialect: dialect must be "pi", "tau" or "acp"'],
       ['a task over 32 KiB', { ...base, task: 'x'.repeat(KIB32 + 1) }, `invalid worker spec: task: the message is ${KIB32 + 1} bytes; prompts are limited to ${KIB32} bytes`],
       // spawn throws on these: the start rejected instead of answering.
@@ -151,6 +152,14 @@ describe('faults: limits and input checks', () => {
         assert.equal(traffic.length, 0);
       });
     }
+
+    it('a first task the worker refuses: started, taskAccepted false, and why (the task is what the person typed)', async () => {
+      // The responder answers the readiness probe and refuses everything else, the prompt too.
+      const r = await supervisor.start({ dialect: 'tau', command: TAU_RESPONDER, cwd: ROOT, task: 'fix the build' });
+      assert.equal(r.status, 'started');
+      assert.deepEqual(r.status === 'started' && [r.taskAccepted, typeof r.taskError], [false, 'string']);
+      assert.match(r.status === 'started' ? r.taskError ?? '' : '', /Method not found/);
+    });
 
     it('a command that cannot be spawned: error saying so, nothing left', async () => {
       const before = myChildren();

@@ -93,4 +93,19 @@ describe('worker names', function () {
     const again = await started(second, spec('tau worker #3', sessions, { resume: ref ?? undefined }));
     assert.equal(again.name, 'tau worker #5');
   });
+
+  it('a resumed session does not take the name of a worker that ended on its own and is still listed', async () => {
+    const sessions = join(dir, 'sessions');
+    const h = host();
+    const a = await started(h, spec(undefined, sessions));
+    const state = h.list().find((s) => s.workerId === a.workerId)!;
+    const ended = new Promise<void>((resolve) => h.onState((s) => { if (s.workerId === a.workerId && s.status !== 'running') resolve(); }));
+    process.kill(state.pid!, 'SIGKILL');
+    await ended;
+    assert.deepEqual(h.list().map((s) => [s.name, s.status === 'running']), [['tau worker', false]], 'the ended worker keeps its row');
+    // Resumed, as from the history (under the session's name), while the ended one is listed.
+    const resumed = await started(h, spec('tau worker', sessions, { resume: state.session ?? undefined }));
+    assert.equal(resumed.name, 'tau worker #2');
+    assert.equal(new Set(h.list().map((s) => s.name)).size, 2, 'two rows of one name');
+  });
 });

@@ -3,7 +3,9 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
-import { contextValues, dialectLine, statusText, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
+import { TurnTracker } from '../../src/core/worker/turns';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { contextValues, dialectLine, statusText, toolRunWord, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
 import { OPEN_LIMIT, resultSentence, resultTone, startFailure } from '../../src/ui/commands/resultWords';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {
@@ -45,7 +47,7 @@ describe('ui words and icons', () => {
 
   it('a turn: end reason, source, duration, tools and blocked calls', () => {
     const t = { index: 2, submissionId: null, source: 'palette', submitter: 'user', startedAt: 0, endedAt: 61_000, endReason: 'max_turns', error: null,
-      tools: [{ toolCallId: 'a', toolName: 'bash', isError: false, blocked: true, blockedBy: 'guard', violation: null }] };
+      tools: [{ toolCallId: 'a', toolName: 'bash', isError: false, blocked: true, blockedBy: 'guard', violation: null, ended: true }] };
     assert.equal(turnDescription(t), 'max_turns · from Command Palette · 1 min 1 s · 1 tool, 1 blocked');
     assert.equal(turnDescription({ ...t, endedAt: null, endReason: null, tools: [] }), 'streaming · from Command Palette');
   });
@@ -61,6 +63,26 @@ describe('ui words and icons', () => {
   it('context keys', () => {
     assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
     assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false });
+    // The worker just started: Prompt and the others are offered, and wait for it (pickers.ts).
+    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+  });
+
+  it("a tool call's row says running until the worker reports its end, side by side and in any order", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'grep' }));
+    assert.deepEqual(words(), ['read: running', 'grep: running'], 'two calls side by side');
+    t.observe(ev('tool_execution_end', { tool_call_id: 'b', tool_name: 'grep' }));
+    assert.deepEqual(words(), ['read: running', 'grep: ok'], 'the last call ended first');
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'read' }));
+    assert.deepEqual(words(), ['read: ok', 'grep: ok'], 'both ended while the model writes on');
+    t.observe(ev('tool_execution_start', { tool_name: 'ls' }));
+    t.observe(ev('tool_execution_start', { tool_name: 'ls' }));
+    t.observe(ev('tool_execution_end', { tool_name: 'ls' }));
+    assert.deepEqual(words().slice(2), ['ls: ok', 'ls: running'], 'calls without an id end in the order they started');
   });
 
   it('command lines are shell-quoted', () => {
@@ -76,6 +98,15 @@ describe('ui words and icons', () => {
     assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: true }), 'Compacted W');
     assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false }), 'Nothing to compact in W');
     assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false, note: 'Already compacted' }), 'Nothing to compact in W (Already compacted)');
+  });
+
+  it('an abort that met a compaction says what became of it', () => {
+    assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: null }), 'Aborted the turn of W');
+    assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: true }), 'Aborted W: its compaction was cancelled');
+    // The compaction ran to its end before the abort reached it: nothing was aborted to say "Aborted".
+    const finished = { status: 'aborted', compactionCancelled: false };
+    assert.equal(resultSentence('abort', 'W', finished), "W's compaction ran to its end before the abort reached it");
+    assert.equal(resultTone('abort', finished), 'info');
   });
 
   it('a second Stop says the worker is already stopped, as information, by name', () => {

@@ -465,7 +465,7 @@ export class TurnTracker {
     const tools = this.current?.tools;
     if (tools) {
       const id = e.tool_call_id ?? null;
-      const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null };
+      const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
       if (!this.toolsById.has(id)) this.toolsById.set(id, tool);
       // Trimmed in steps of a tenth, so a long run does not move the whole list on every call.
@@ -479,8 +479,12 @@ export class TurnTracker {
   }
 
   private toolEnd(e: AgentEvent): void {
-    const tool = this.tool(e.tool_call_id);
+    // Calls without an id end in the order they started (the map keeps the first of them only).
+    const tool = e.tool_call_id === null || e.tool_call_id === undefined
+      ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended)
+      : this.tool(e.tool_call_id);
     if (tool) {
+      tool.ended = true;
       tool.isError = e.is_error === true;
       tool.blocked = e.blocked === true;
       tool.blockedBy = e.blocked_by ?? null;

@@ -10,14 +10,14 @@ import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { askMessage, askStreamingBehavior, canSteer, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, installLine } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
-import { OPEN_LIMIT, resultSentence, resultTone, startFailure } from './resultWords';
+import { OPEN_LIMIT, resultSentence, resultTone, startFailure, unknownWorkerSentence } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
@@ -99,7 +99,12 @@ export class Commands extends Disposable {
 
   /** The worker's name as lists show it; a stopped worker's too, never its internal id. */
   private name(workerId: string): string {
-    return this.s.eventLog.label(workerId) ?? this.s.eventLog.stateOf(workerId)?.name ?? 'the worker';
+    return this.knownName(workerId) ?? 'the worker';
+  }
+
+  /** undefined: the window has no worker, live or kept, under this id. */
+  private knownName(workerId: string): string | undefined {
+    return this.s.eventLog.label(workerId) ?? this.s.eventLog.stateOf(workerId)?.name;
   }
 
   /**
@@ -107,9 +112,13 @@ export class Commands extends Disposable {
    * `asked.reply`: the composer request it answers (see EventLog.act).
    */
   private show(action: Action, workerId: string, r: AnyResult, asked: Asked = {}): void {
-    const name = this.name(workerId);
-    this.results.show(action, name, r);
-    this.s.eventLog.result(workerId, { action, status: r.status, message: resultSentence(action, name, r), tone: resultTone(action, r) }, asked.reply);
+    const known = this.knownName(workerId);
+    // An id the window never had (an argument's from an earlier window): said so, with no buttons to a log that is not there.
+    const unknown = known === undefined && r.status === 'not_found';
+    const message = unknown ? unknownWorkerSentence(workerId) : resultSentence(action, known ?? 'the worker', r);
+    const tone = unknown ? 'error' : resultTone(action, r);
+    this.results.say(message, tone, unknown ? undefined : r.workerId);
+    this.s.eventLog.result(workerId, { action, status: r.status, message, tone }, asked.reply);
   }
 
   private argError(p: ParsedArg): Refused | undefined {
@@ -225,7 +234,8 @@ export class Commands extends Disposable {
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
-    const name = full.name ?? full.agent ?? `${full.dialect} worker`;
+    // A blank name (an argument's) is refused by the host; the refusal still names what was started.
+    const name = full.name?.trim() || full.agent || `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
       () => this.s.supervisor.start(agentDirs ? { ...full, agentDirs } : full),
@@ -234,6 +244,7 @@ export class Commands extends Disposable {
     if (r.status === 'started') {
       this.s.selection.set(r.workerId);
       this.show('start', r.workerId, r);
+      if (task && r.taskAccepted === false) this.taskRefused(r.workerId, task, r.taskError, full.taskProvenance);
       void this.s.tree.reveal(r.workerId);
       if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
@@ -247,6 +258,18 @@ export class Commands extends Disposable {
       });
     }
     return r;
+  }
+
+  /**
+   * The worker started but did not take its first task: said (not the quiet "Started"), with the
+   * worker's reason, and Send Again delivers the same text, so what the person typed is not lost.
+   */
+  private taskRefused(workerId: string, task: string, error: string | undefined, how: WorkerSpec['taskProvenance']): void {
+    const name = this.name(workerId);
+    const again = 'Send Again';
+    void vscode.window.showWarningMessage(`${name} started, but its first task was not sent: ${error ?? 'no detail'}`, again).then((c) => {
+      if (c === again) void this.deliver(workerId, task, { source: how?.source ?? 'task', submitter: how?.submitter ?? 'user' });
+    });
   }
 
   /** Runs the login the agent named in a terminal of its folder and env, then offers the start again. */
@@ -263,12 +286,15 @@ export class Commands extends Disposable {
 
   async send(raw: unknown, mode: 'prompt' | 'steer' | 'followUp'): Promise<PromptResult | Refused> {
     const titles = { prompt: 'Prompt', steer: 'Steer', followUp: 'Follow Up' } as const;
-    const filter = mode === 'prompt' ? isRunning : isStreaming;
-    const none = mode === 'prompt' ? 'No worker is running: start one first.' : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
+    const filter = mode === 'prompt' ? isRunning : mode === 'steer' ? canSteer : isStreaming;
+    const none = mode === 'prompt' ? 'No worker is running: start one first.'
+      : mode === 'steer' ? 'No worker that takes a steer is streaming a turn (an ACP agent takes none: use Follow Up or Redirect).'
+        : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
     const t = await this.target(raw, { title: titles[mode], filter, none });
     if (isRefused(t)) return t;
     const { p, workerId } = t;
     const name = this.name(workerId);
+    if (mode === 'steer' && !p.programmatic && !this.steerable(workerId)) return this.noSteer(workerId);
     const message = p.arg.message ?? await askMessage({
       title: `${titles[mode]} ${name}`,
       prompt: mode === 'prompt' ? 'The message to send' : mode === 'steer' ? 'Delivered after the current tool call' : 'Delivered when the current turn ends',
@@ -285,6 +311,24 @@ export class Commands extends Disposable {
     return st.status === 'running' && st.state.streaming;
   }
 
+  /** false: the worker's protocol takes no steer inside a turn (ACP). */
+  private steerable(workerId: string): boolean {
+    const st = this.s.supervisor.state(workerId);
+    return st.status === 'not_found' || st.state.midTurn?.steer !== false;
+  }
+
+  /**
+   * Steer asked of a worker that takes none (from its row or a keybinding): said before a message
+   * is typed, since the host would refuse it; Follow Up and Redirect are offered instead.
+   */
+  private noSteer(workerId: string): Refused {
+    const error = `${this.name(workerId)} cannot be steered inside its turn (its protocol has no steer): send a follow-up, or redirect`;
+    void vscode.window.showWarningMessage(error, 'Follow Up', 'Redirect').then((c) => {
+      if (c) void vscode.commands.executeCommand(c === 'Follow Up' ? COMMANDS.followUp : COMMANDS.redirect, { kind: 'worker', workerId });
+    });
+    return { status: 'error', error };
+  }
+
   /**
    * A prompt typed for a worker that is busy with a turn: nothing is sent and nothing typed is
    * lost. The person picks how it goes (steer, follow-up or redirect) from buttons, and the same
@@ -293,9 +337,11 @@ export class Commands extends Disposable {
   private async offerWhileStreaming(workerId: string, message: string, how: Delivery): Promise<PromptResult | Refused> {
     const name = this.name(workerId);
     const short = message.length > 60 ? `${message.slice(0, 60)}…` : message;
+    // A worker that takes no steer (ACP) is not offered one: the host would refuse it.
+    const steer = this.steerable(workerId);
     const choice = await vscode.window.showWarningMessage(
-      `${name} is in the middle of a turn, so "${short}" was not sent yet. Steer delivers it after the current tool call, Follow Up when the turn ends, Redirect aborts the turn and sends it now.`,
-      'Steer', 'Follow Up', 'Redirect',
+      `${name} is in the middle of a turn, so "${short}" was not sent yet. ${steer ? 'Steer delivers it after the current tool call, ' : ''}Follow Up ${steer ? '' : 'delivers it '}when the turn ends, Redirect aborts the turn and sends it now.`,
+      ...(steer ? ['Steer'] : []), 'Follow Up', 'Redirect',
     );
     if (choice === 'Steer' || choice === 'Follow Up') return this.deliver(workerId, message, { ...how, behavior: choice === 'Steer' ? 'steer' : 'followUp' });
     if (choice === 'Redirect') return this.doRedirect(workerId, message, how) as Promise<PromptResult | Refused>;
@@ -306,7 +352,9 @@ export class Commands extends Disposable {
   async deliver(workerId: string, message: string, how: Delivery): Promise<PromptResult> {
     const { behavior } = how;
     const r = await this.s.supervisor.prompt(workerId, message, { ...provenance(how.source, how.submitter, how.correlation), streamingBehavior: behavior });
-    this.show(r.status === 'accepted' && r.streamingBehavior ? r.streamingBehavior : behavior ?? 'prompt', workerId, r, how);
+    // Said as the worker took it: a steer or follow-up for a turn that ended meanwhile (the person
+    // answered the question while it finished) went as a prompt, and was not queued.
+    this.show(r.status === 'accepted' ? r.streamingBehavior ?? 'prompt' : behavior ?? 'prompt', workerId, r, how);
     return r;
   }
 
@@ -364,7 +412,8 @@ export class Commands extends Disposable {
     const st = this.s.supervisor.state(workerId);
     let behavior = p.arg.streamingBehavior;
     if (st.status === 'running' && st.state.streaming && !behavior) {
-      behavior = p.programmatic ? 'steer' : await askStreamingBehavior(st.state.name);
+      const steer = st.state.midTurn?.steer !== false;
+      behavior = p.programmatic ? (steer ? 'steer' : 'followUp') : await askStreamingBehavior(st.state.name, steer);
       if (!behavior) return cancelled;
     }
     return this.deliver(workerId, message, { behavior, source: p.source, submitter: p.submitter, correlation: { action: 'send-selection', ...correlation } });

@@ -12,7 +12,12 @@ export const hasRules = (s: Pick<WorkerState, 'allowedAlways'>) => (s.allowedAlw
 
 export async function forgetAllowed(supervisor: Supervisor, id: string, a: Pick<CommandArg, 'key' | 'all'>): Promise<ForgetOutcome> {
   const st = supervisor.state(id);
-  if (st.status === 'not_found') return { status: 'not_found', workerId: id, error: `no worker with id ${id}` };
+  if (st.status === 'not_found') {
+    // Stopped meanwhile, or an argument's id from an earlier window: said, as the other commands say it.
+    const error = `no worker with id ${id} is running`;
+    void vscode.window.showErrorMessage(`RPC Workers: Forget Always-Allowed Actions: ${error}`);
+    return { status: 'not_found', workerId: id, error };
+  }
   const rules = st.state.allowedAlways ?? [];
   let key: string | undefined = a.key;
   if (!a.all && key === undefined) {

@@ -11,6 +11,8 @@ export const isRunning: WorkerFilter = (s) => s.status === 'running';
 export const isStreaming: WorkerFilter = (s) => s.status === 'running' && (s.streaming || s.compacting);
 export const isIdle: WorkerFilter = (s) => s.status === 'running' && !s.streaming && !s.compacting;
 export const any: WorkerFilter = () => true;
+/** Streaming, and its protocol takes a steer inside the turn (an ACP agent's has none). */
+export const canSteer: WorkerFilter = (s) => isStreaming(s) && s.midTurn?.steer !== false;
 
 interface WorkerPick extends vscode.QuickPickItem { workerId: string }
 
@@ -124,10 +126,11 @@ export async function pickProfile(choices: ProfileChoice[], configured: string):
   return picked?.choice;
 }
 
-export async function askStreamingBehavior(name: string): Promise<'steer' | 'followUp' | undefined> {
+/** `steer`: the worker takes a steer inside its turn (an ACP agent does not: only Follow up is offered). */
+export async function askStreamingBehavior(name: string, steer = true): Promise<'steer' | 'followUp' | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
-      { label: '$(debug-step-into) Steer', detail: 'Delivered after the current tool call, before the turn continues', value: 'steer' as const },
+      ...(steer ? [{ label: '$(debug-step-into) Steer', detail: 'Delivered after the current tool call, before the turn continues', value: 'steer' as const }] : []),
       { label: '$(list-ordered) Follow up', detail: 'Delivered when the current turn has ended', value: 'followUp' as const },
     ],
     { title: `${name} is streaming`, placeHolder: 'How should the message reach it?' },

@@ -1,7 +1,7 @@
 // The words a result is said in: the notification, the status bar and the event log's composer
 // use the same sentence. Pure, for the unit tests.
 
-export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean };
+export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean; compactionCancelled?: boolean | null };
 
 export type Action = 'start' | 'prompt' | 'steer' | 'followUp' | 'abort' | 'redirect' | 'compact' | 'stop' | 'stopAll';
 
@@ -14,8 +14,10 @@ export const QUIET_STATUSES = new Set(['started', 'accepted', 'aborted', 'redire
 
 /** One line for a result: the same words the event log's composer shows. */
 export function resultSentence(action: Action, name: string, r: AnyResult): string {
+  if (abortMissedCompaction(action, r)) return `${name}'s compaction ran to its end before the abort reached it`;
   if (QUIET_STATUSES.has(r.status)) {
     if (action === 'compact' && r.status === 'aborted') return `The compaction of ${name} was cancelled`;
+    if (action === 'abort' && r.compactionCancelled) return `Aborted ${name}: its compaction was cancelled`;
     // What the log's compaction row says too: a compaction the worker did not perform compacted nothing.
     if (action === 'compact' && r.performed === false) return `Nothing to compact in ${name}${r.note ? ` (${r.note})` : ''}`;
     return `${DONE[action]} ${name}`;
@@ -24,6 +26,14 @@ export function resultSentence(action: Action, name: string, r: AnyResult): stri
   if (r.status === 'not_streaming') return `${name} is not streaming: there was no turn to abort${r.note ? ` (${r.note})` : ''}`;
   if (r.status === 'not_found') return `${name} is no longer there (it was stopped)`;
   return `${actionWord(action)} ${name} failed: ${r.error ?? 'no detail'}`;
+}
+
+/**
+ * The result for an id no worker of this window ever had (a keybinding's or a task's from an
+ * earlier window, where ids are given anew, or a typo): not "already stopped" or "no longer there".
+ */
+export function unknownWorkerSentence(workerId: string): string {
+  return `No worker has the id ${workerId}: worker ids are given anew in each window`;
 }
 
 function actionWord(action: Action): string {
@@ -43,8 +53,17 @@ export function startFailure(name: string, r: { error: string; stderrTail?: stri
 
 export const OPEN_LIMIT = 'Open Setting';
 
+/**
+ * An abort the host answered `aborted` whose compaction was not cancelled: it ran to its end
+ * before the abort reached it, and "Aborted" would claim what did not happen.
+ */
+function abortMissedCompaction(action: Action, r: AnyResult): boolean {
+  return action === 'abort' && r.status === 'aborted' && r.compactionCancelled === false;
+}
+
 /** How a result is shown: done as asked, information (nothing was wrong), or an error. */
 export function resultTone(action: Action, r: AnyResult): 'ok' | 'info' | 'error' {
+  if (abortMissedCompaction(action, r)) return 'info';
   if (QUIET_STATUSES.has(r.status)) return 'ok';
   if (r.status === 'not_streaming' || r.status === 'cancelled' || (action === 'stop' && r.status === 'not_found')) return 'info';
   return 'error';

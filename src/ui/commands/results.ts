@@ -1,7 +1,7 @@
 // Results shown honestly: what went as asked is said quietly in the status bar, `not_streaming`
 // is information, an error is an error with its detail and a way to look further.
 import * as vscode from 'vscode';
-import { resultSentence, resultTone, type Action, type AnyResult } from './resultWords';
+import type { Action, AnyResult } from './resultWords';
 
 export type { Action, AnyResult };
 
@@ -13,10 +13,11 @@ export interface ResultHooks {
 export class ResultPresenter {
   constructor(private readonly hooks: ResultHooks) {}
 
-  /** Shows the result without waiting for the person to dismiss it. */
-  show(action: Action, name: string, r: AnyResult): void {
-    const sentence = resultSentence(action, name, r);
-    const tone = resultTone(action, r);
+  /**
+   * Shows a result's sentence (resultWords.ts) in its tone, without waiting for the person to
+   * dismiss it; `workerId`: the worker whose output and log an error offers.
+   */
+  say(sentence: string, tone: 'ok' | 'info' | 'error', workerId: string | undefined): void {
     if (tone === 'ok') {
       vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000);
       return;
@@ -25,11 +26,11 @@ export class ResultPresenter {
       void vscode.window.showInformationMessage(sentence);
       return;
     }
-    const buttons = r.workerId ? ['Show Output', 'Show Event Log'] : [];
+    const buttons = workerId ? ['Show Output', 'Show Event Log'] : [];
     void vscode.window.showErrorMessage(sentence, ...buttons).then((choice) => {
-      if (!r.workerId) return;
-      if (choice === 'Show Output') this.hooks.showOutput(r.workerId);
-      else if (choice === 'Show Event Log') this.hooks.showEventLog(r.workerId);
+      if (!workerId) return;
+      if (choice === 'Show Output') this.hooks.showOutput(workerId);
+      else if (choice === 'Show Event Log') this.hooks.showEventLog(workerId);
     });
   }
 }

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
 import type { QuestionQueue } from './questionQueue';
+import { plainText } from '../views/plainText';
 
 export interface NoticeSinks {
   setStatus(workerId: string, key: string, text: string | undefined): void;
@@ -112,7 +113,8 @@ export function handleUiNotice(n: UiNotice, sinks: NoticeSinks): void {
   const name = sinks.workerName(n.workerId);
   switch (n.method) {
     case 'notify': {
-      const text = `${name}: ${str(p.message) ?? ''}`;
+      // Coloured with the extension's theme for a terminal: a notification shows plain text.
+      const text = `${name}: ${plainText(str(p.message) ?? '')}`;
       const kind = str(p.notifyType);
       if (kind === 'error') void vscode.window.showErrorMessage(text);
       else if (kind === 'warning') void vscode.window.showWarningMessage(text);

@@ -107,6 +107,15 @@ export function turnDescription(t: TurnSummary): string {
   return parts.join(' · ');
 }
 
+/**
+ * A tool call that was neither blocked nor failed: running until the worker reports its end (calls
+ * run side by side, and the last one may have ended while the model writes on). A call whose
+ * turn ended without its end is not said to run on (the log page says it alike).
+ */
+export function toolRunWord(t: Pick<TurnSummary, 'endedAt'>, tool: Pick<TurnSummary['tools'][number], 'ended'>): 'running' | 'ok' {
+  return t.endedAt === null && !tool.ended ? 'running' : 'ok';
+}
+
 export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
@@ -129,7 +138,9 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
   const running = list.filter((s) => s.status === 'running');
   return {
     [KEYS.hasWorkers]: list.length > 0,
-    [KEYS.hasRunningWorkers]: running.length > 0,
+    // A worker still starting counts: the commands offer it and wait for it to run (pickers.ts),
+    // so Prompt is in the palette for the worker the person has just started.
+    [KEYS.hasRunningWorkers]: list.some((s) => s.status === 'running' || s.status === 'starting'),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
     [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
   };

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, dialectLine, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
@@ -309,7 +309,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       item.description = 'error';
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     } else {
-      item.description = t.endedAt === null && i === t.tools.length - 1 ? 'running' : 'ok';
+      item.description = toolRunWord(t, tool);
       item.iconPath = new vscode.ThemeIcon('tools');
     }
     item.tooltip = `${name}${tool.toolCallId ? ` (${tool.toolCallId})` : ''}${item.description ? `: ${item.description}` : ''}`;

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
 import { statusText } from './describe';
+import { plainText } from './plainText';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 
@@ -26,19 +27,26 @@ export class WorkersStatusBar extends Disposable {
     this.render();
   }
 
-  /** pi's setStatus: `text` undefined clears the entry. */
+  /** pi's setStatus: `text` undefined (or nothing to show once its colour codes are gone) clears the entry. */
   setNotice(workerId: string, key: string, text: string | undefined): void {
     const k = `${workerId}\u0000${key}`;
-    if (text === undefined || text === '') this.noticeTexts.delete(k);
-    else this.noticeTexts.set(k, text.replace(/\s+/g, ' ').slice(0, 80));
+    const shown = text === undefined ? '' : plainText(text).replace(/\s+/g, ' ').trim().slice(0, 80);
+    if (shown === '') this.noticeTexts.delete(k);
+    else this.noticeTexts.set(k, shown);
     const texts = [...this.noticeTexts.values()];
     if (texts.length === 0) this.notices.hide();
     else {
       // $( in worker text would be read as an icon: escape it.
       this.notices.text = texts.map((t) => t.replace(/\$\(/g, '$\u200b(')).join(' | ');
-      this.notices.tooltip = 'Status set by a worker';
+      // Which worker set which: two workers' extensions often set the same kind of status.
+      this.notices.tooltip = [...this.noticeTexts].map(([key, t]) => `${this.nameOf(key.slice(0, key.indexOf('\u0000')))}: ${t}`).join('\n');
       this.notices.show();
     }
+  }
+
+  private nameOf(workerId: string): string {
+    const st = this.supervisor.state(workerId);
+    return st.status === 'not_found' ? workerId : st.state.name;
   }
 
   clearNotices(workerId: string): void {

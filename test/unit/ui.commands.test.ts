@@ -1,0 +1,165 @@
+// The commands as the person meets them: what each says of the host's answer (the notification
+// or status bar message, and the line under the event log's composers), on a host stub whose
+// answers the test chooses.
+import { vscodeStub } from '../helpers/vscodeStub';
+import assert from 'node:assert/strict';
+import type { PromptResult, StartResult, StopResult, Supervisor, WorkerState } from '../../src/core/api';
+import { Commands, type CommandServices } from '../../src/ui/commands/commands';
+
+type Said = { workerId: string; action: string; status: string; message: string; tone: string };
+
+function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: StartResult; workers?: WorkerState[] } = {}) {
+  const said: Said[] = [];
+  const sent: unknown[] = [];
+  const opened: string[] = [];
+  const names = new Map([['w1', 'Demo worker']]);
+  const supervisor = {
+    list: () => answers.workers ?? [],
+    state: (workerId: string) => {
+      const state = answers.workers?.find((w) => w.workerId === workerId);
+      return state ? { status: state.status, workerId, state } : { status: 'not_found', workerId };
+    },
+    onState: () => () => {},
+    onRemoved: () => () => {},
+    prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
+    redirect: async (...a: unknown[]) => (sent.push(a), { status: 'redirected' }),
+    stop: async () => answers.stop,
+    start: async (spec: unknown) => (sent.push(spec), answers.start),
+  } as unknown as Supervisor;
+  const eventLog = {
+    label: (id: string) => names.get(id),
+    stateOf: (id: string) => (names.has(id) ? { workerId: id, name: names.get(id) } : undefined),
+    openPanel: (id: string) => opened.push(id),
+    show: async (id: string) => opened.push(id),
+    result: (workerId: string, r: Omit<Said, 'workerId'>) => said.push({ workerId, ...r }),
+  };
+  const outputs = { show: (id: string) => (opened.push(id), true), has: () => true };
+  const tree = { reveal: async () => {} };
+  const services = {
+    supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => ({}), extensionPath: '/ext', tauSessionDir: '/tmp/tau',
+  } as unknown as CommandServices;
+  return { commands: new Commands(services), said, sent, opened };
+}
+
+describe('UI commands: what they say', () => {
+  let disposables: Array<{ dispose(): void }> = [];
+  beforeEach(() => vscodeStub.reset());
+  afterEach(() => {
+    for (const d of disposables) d.dispose();
+    disposables = [];
+  });
+
+  it('a steer the worker took as a prompt (its turn had ended) is said as a prompt, not as queued', async () => {
+    const { commands, said } = harness({ prompt: { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: null, ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'look at the tests too', { behavior: 'steer', source: 'palette', submitter: 'user' });
+    assert.deepEqual(said.map((s) => [s.action, s.message]), [['prompt', 'Prompt accepted by Demo worker']]);
+    assert.deepEqual(vscodeStub.statusMessages, ['$(check) Prompt accepted by Demo worker']);
+  });
+
+  it('a steer the worker queued is said as queued', async () => {
+    const { commands, said } = harness({ prompt: { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: 'steer', ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'look at the tests too', { behavior: 'steer', source: 'palette', submitter: 'user' });
+    assert.deepEqual(said.map((s) => [s.action, s.message]), [['steer', 'Steer queued for Demo worker']]);
+  });
+
+  it('a follow-up refused is said as the follow-up that failed', async () => {
+    const { commands, said } = harness({ prompt: { status: 'error', workerId: 'w1', error: 'boom', ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'then run the tests', { behavior: 'followUp', source: 'palette', submitter: 'user' });
+    assert.deepEqual(said.map((s) => [s.action, s.message, s.tone]), [['followUp', 'Queueing a follow-up for Demo worker failed: boom', 'error']]);
+  });
+
+  it("an id no worker of the window ever had (a keybinding's from an earlier window) is said so, not as already stopped", async () => {
+    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w9-0ld1d000', ms: 0 } });
+    disposables.push(commands);
+    await commands.stop({ workerId: 'w9-0ld1d000' });
+    const sentence = 'No worker has the id w9-0ld1d000: worker ids are given anew in each window';
+    assert.deepEqual(said.map((s) => [s.message, s.tone]), [[sentence, 'error']]);
+    assert.deepEqual(vscodeStub.messages, [sentence]);
+  });
+
+  it('a second Stop of a worker the window knows still says it is already stopped', async () => {
+    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w1', ms: 0 } });
+    disposables.push(commands);
+    await commands.stop({ workerId: 'w1' });
+    assert.deepEqual(said.map((s) => [s.message, s.tone]), [['Demo worker is already stopped', 'info']]);
+  });
+
+  for (const [id, what] of [['rpcWorkers.prompt', 'Prompt'], ['rpcWorkers.steer', 'Steer'], ['rpcWorkers.followUp', 'Follow Up'], ['rpcWorkers.redirect', 'Redirect']] as const) {
+    it(`${what} from a Sessions row: Escape at its message sends nothing and says nothing; a blank message is refused in the box`, async () => {
+      const { commands, said, sent } = harness();
+      disposables.push(commands);
+      vscodeStub.answers.push(undefined);
+      const r = await vscodeStub.commands.get(id)!({ kind: 'worker', workerId: 'w1' });
+      assert.deepEqual(r, { status: 'cancelled' });
+      assert.deepEqual(vscodeStub.asked, [`${what} Demo worker`]);
+      assert.deepEqual([sent, said, vscodeStub.messages, vscodeStub.statusMessages], [[], [], [], []]);
+      const validate = vscodeStub.validators[0]!;
+      assert.ok(validate(' \n\t'), 'a blank message is let through');
+      assert.equal(validate('go on'), null);
+    });
+  }
+
+  for (const id of ['rpcWorkers.showEventLog', 'rpcWorkers.openEventLogPanel', 'rpcWorkers.showOutput']) {
+    it(`${id} given an id no worker of the window has says so, and opens nothing`, async () => {
+      const { commands, opened } = harness();
+      disposables.push(commands);
+      const r = await vscodeStub.commands.get(id)!({ workerId: 'w9-0ld1d000' }) as { status: string };
+      assert.equal(r.status, 'not_found');
+      assert.deepEqual(opened, []);
+      assert.deepEqual(vscodeStub.messages, ['RPC Workers: No worker has the id w9-0ld1d000: worker ids are given anew in each window']);
+      // A worker the window knows is shown as before.
+      assert.equal((await vscodeStub.commands.get(id)!({ workerId: 'w1' }) as { status: string }).status, 'shown');
+      assert.deepEqual(opened, ['w1']);
+    });
+  }
+
+  it('a start whose worker did not take its first task says so with the reason, and Send Again sends the same text', async () => {
+    const accepted: PromptResult = { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: null, ms: 1 };
+    const start = { status: 'started', workerId: 'w1', pid: 1, state: {} as WorkerState, taskAccepted: false, taskError: 'the worker is busy', ms: 1 } as const;
+    const { commands, sent, said } = harness({ start, prompt: accepted });
+    disposables.push(commands);
+    vscodeStub.folder = '/tmp';
+    vscodeStub.choices.push('Send Again');
+    const r = await commands.startDemoWorker({ task: 'fix the build' });
+    assert.equal(r.status, 'started');
+    assert.deepEqual(vscodeStub.messages, ['Demo worker started, but its first task was not sent: the worker is busy']);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(sent.slice(1).map((a) => (a as unknown[]).slice(0, 2)), [['w1', 'fix the build']], 'Send Again sent the task');
+    assert.deepEqual(said.map((s) => s.message), ['Started Demo worker', 'Prompt accepted by Demo worker']);
+  });
+
+  it('Forget Always-Allowed Actions for an id the host does not have says so', async () => {
+    const { commands } = harness();
+    disposables.push(commands);
+    const r = await commands.forgetAllowed({ workerId: 'w9-0ld1d000' });
+    assert.equal(r.status, 'not_found');
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: no worker with id w9-0ld1d000 is running']);
+  });
+
+  // An ACP agent streaming a turn: its protocol has no steer (the log's composer offers none either).
+  const acp = { workerId: 'w1', name: 'Demo worker', status: 'running', streaming: true, compacting: false, midTurn: { steer: false, followUp: 'host' } } as WorkerState;
+
+  it('Steer of a worker that cannot be steered says so before anything is typed, and offers Follow Up and Redirect', async () => {
+    const { commands, sent } = harness({ workers: [acp] });
+    disposables.push(commands);
+    const r = await vscodeStub.commands.get('rpcWorkers.steer')!({ kind: 'worker', workerId: 'w1' }) as { status: string };
+    assert.equal(r.status, 'error');
+    assert.deepEqual(vscodeStub.asked, [], 'a message was asked for, then refused');
+    assert.deepEqual(sent, []);
+    assert.match(vscodeStub.messages[0], /^Demo worker cannot be steered inside its turn/);
+    assert.deepEqual(vscodeStub.buttons[0], ['Follow Up', 'Redirect']);
+  });
+
+  it('a prompt typed while such a worker streams is offered as Follow Up or Redirect, not as a Steer that would fail', async () => {
+    const { commands, sent } = harness({ workers: [acp] });
+    disposables.push(commands);
+    vscodeStub.answers.push('and the tests');
+    await vscodeStub.commands.get('rpcWorkers.prompt')!({ kind: 'worker', workerId: 'w1' });
+    assert.deepEqual(vscodeStub.buttons, [['Follow Up', 'Redirect']]);
+    assert.doesNotMatch(vscodeStub.messages[0], /Steer/);
+    assert.deepEqual(sent, []);
+  });
+});
