@@ -11,7 +11,7 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitFailure } from './git';
-import { branchFree, slugFor, uniqueName } from './names';
+import { branchFree, prefixBlocker, slugFor, uniqueName } from './names';
 import { detectRepository, listWorktreeEntries, type RepositoryCheck } from './repo';
 
 export const DEFAULT_BRANCH_PREFIX = 'worker/';
@@ -76,6 +76,9 @@ export async function createWorktree(options: CreateOptions): Promise<CreateResu
     const refs = await git(repo.root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
     if (!refs.ok) return fail(gitFailure(refs, 'listing branches'));
     const branches = new Set(refs.stdout.split('\n').filter(Boolean));
+    // Else no name is ever free, and the search below would never end (the host would hang).
+    const blocker = prefixBlocker(prefix, branches);
+    if (blocker) return fail(`the repository has a branch named "${blocker}", so git cannot make branches under "${prefix}" (a ref cannot be both a branch and a folder of branches): rename that branch (git branch -m ${blocker} <new name>) to start workers in worktrees`);
     const registered = new Set((await listWorktreeEntries(repo.root) ?? []).map((e) => e.path));
     const pick = uniqueName(slug, prefix, branches, dir, registered);
     const valid = await git(repo.root, ['check-ref-format', '--branch', pick.branch]);

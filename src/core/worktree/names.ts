@@ -33,6 +33,15 @@ export function branchFree(candidate: string, branches: ReadonlySet<string>): bo
 }
 
 /**
+ * A branch whose name is a folder of `prefix` (`worker` for `worker/`): git can then make no
+ * branch under the prefix at all, whatever the number after the name, so none is looked for.
+ */
+export function prefixBlocker(prefix: string, branches: ReadonlySet<string>): string | null {
+  for (const b of branches) if (prefix.startsWith(`${b}/`)) return b;
+  return null;
+}
+
+/**
  * The first of `slug`, `slug-2`, `slug-3`, ... whose branch and folder are both free (a folder
  * git still has registered as a worktree counts as taken even when it is gone from the disk).
  */
