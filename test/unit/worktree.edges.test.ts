@@ -2,9 +2,10 @@
 // whose HEAD left its branch, a folder removed by hand, a submodule, a staged index. Real git in
 // a temp folder; each answer must be true and name git's own failure.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
-import { createWorktree } from '../../src/core/worktree';
+import { createWorktree, mergeWorktree } from '../../src/core/worktree';
 
 describe('worktree per worker: edges (real git)', function () {
   this.timeout(30_000);
@@ -22,5 +23,33 @@ describe('worktree per worker: edges (real git)', function () {
     sh(repo, 'branch', '-m', 'worker', 'old-worker');
     sh(repo, 'branch', 'worker/w');
     assert.equal((await created(repo, 'w')).branch, 'worker/w-2');
+  });
+
+  it('merging a worktree whose HEAD left its branch (detached, or another branch) is refused, not reported merged', async () => {
+    const wt = await created(repo, 'w');
+    sh(wt.path, 'checkout', '-q', '--detach');
+    writeFileSync(path.join(wt.path, 'new.txt'), 'detached work\n');
+    sh(wt.path, 'add', '-A');
+    sh(wt.path, 'commit', '-q', '-m', 'made while detached');
+    writeFileSync(path.join(wt.path, 'more.txt'), 'not committed\n');
+    writeFileSync(path.join(repo, 'b.txt'), 'person\n');
+    sh(repo, 'commit', '-q', '-am', 'person commit');
+    const head = sh(repo, 'rev-parse', 'HEAD');
+    const wtHead = sh(wt.path, 'rev-parse', 'HEAD');
+    const m = await mergeWorktree(wt, { into: repo });
+    assert.equal(m.status, 'error', JSON.stringify(m));
+    assert.match((m as { reason: string }).reason, /not on its branch worker\/w \(its HEAD is detached\)/);
+    assert.equal(sh(repo, 'rev-parse', 'HEAD'), head, 'the person\'s branch moved');
+    assert.equal(sh(wt.path, 'rev-parse', 'HEAD'), wtHead, 'something was committed in the worktree');
+
+    sh(wt.path, 'checkout', '-q', '-b', 'agent-own');
+    const other = await mergeWorktree(wt, { into: repo });
+    assert.match((other as { reason: string }).reason, /it has agent-own checked out/);
+    // Back on its branch (with the commit), it merges, and everything is in.
+    sh(wt.path, 'checkout', '-q', 'worker/w');
+    sh(wt.path, 'merge', '-q', '--ff-only', 'agent-own');
+    const ok = await mergeWorktree(wt, { into: repo });
+    assert.equal(ok.status, 'merged', JSON.stringify(ok));
+    assert.deepEqual(ok.status === 'merged' && ok.files.sort(), ['more.txt', 'new.txt']);
   });
 });

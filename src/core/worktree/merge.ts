@@ -45,6 +45,15 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
     return { status: 'merge_in_progress', into: root, reason: `a merge is already in progress in ${root}: finish or abort it first` };
   }
 
+  // The merge takes the branch: work the worker did on a detached HEAD or another branch in its
+  // worktree would be committed there and left out, and the merge would report the branch's state.
+  const on = await git(wt.path, ['symbolic-ref', '-q', '--short', 'HEAD']);
+  if (on.error || (!on.ok && on.code !== 1)) return { status: 'error', into: root, reason: gitFailure(on, `reading which branch ${wt.path} is on`) };
+  const at = on.ok ? on.stdout.trim() : null;
+  if (at !== wt.branch) {
+    return { status: 'error', into: root, reason: `the worktree ${wt.path} is not on its branch ${wt.branch} (${at ? `it has ${at} checked out` : 'its HEAD is detached'}), so what is there would not be merged: check out ${wt.branch} in it (git switch ${wt.branch}, after putting any commits made there on that branch) and merge again; nothing was changed` };
+  }
+
   // What the merge would write: the worker's side since the fork, including what is not committed yet.
   const mb = await git(wt.path, ['merge-base', 'HEAD', repo.head]);
   if (!mb.ok) return { status: 'error', into: root, reason: gitFailure(mb, `finding where ${wt.branch} and ${targetBranch} parted`) };
