@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
-import { createWorktree, mergeWorktree } from '../../src/core/worktree';
+import { createWorktree, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
 
 describe('worktree per worker: edges (real git)', function () {
   this.timeout(30_000);
@@ -52,4 +52,18 @@ describe('worktree per worker: edges (real git)', function () {
     assert.equal(ok.status, 'merged', JSON.stringify(ok));
     assert.deepEqual(ok.status === 'merged' && ok.files.sort(), ['more.txt', 'new.txt']);
   });
+
+  it('a worktree folder deleted by hand is said to be gone, not "git is not installed"', async () => {
+    const wt = await created(repo, 'w');
+    rmSync(wt.path, { recursive: true, force: true });
+    const changes = await workerChanges(wt);
+    assert.equal(changes.status, 'error');
+    const preview = await previewDiscard(wt);
+    for (const r of [changes, preview]) {
+      const reason = (r as { reason: string }).reason;
+      assert.ok(reason.includes(`the folder ${wt.path} does not exist`), reason);
+      assert.doesNotMatch(reason, /not installed/);
+    }
+  });
 });
+

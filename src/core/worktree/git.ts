@@ -2,6 +2,7 @@
 // command). Never throws: a missing git, a timeout or a failing command comes back as a
 // result whose `error` quotes git's own words, so each caller can turn it into a clear status.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 export interface GitResult {
   ok: boolean;
@@ -32,7 +33,8 @@ export function git(cwd: string, args: string[], options: GitOptions = {}): Prom
     }, (err, stdout, stderr) => {
       if (!err) return resolve({ ok: true, code: 0, stdout, stderr, error: null });
       const e = err as NodeJS.ErrnoException & { code?: number | string; killed?: boolean };
-      if (e.code === 'ENOENT') return resolve({ ok: false, code: null, stdout, stderr, error: 'git is not installed or not on the PATH' });
+      // Node says ENOENT for a missing cwd too (a worktree folder deleted by hand), not only for a missing git.
+      if (e.code === 'ENOENT') return resolve({ ok: false, code: null, stdout, stderr, error: existsSync(cwd) ? 'git is not installed or not on the PATH' : `the folder ${cwd} does not exist (was it deleted or moved?)` });
       if (e.killed) return resolve({ ok: false, code: null, stdout, stderr, error: `git ${args[0]} took longer than ${(options.timeoutMs ?? 60_000) / 1000} s and was stopped` });
       if (typeof e.code !== 'number') return resolve({ ok: false, code: null, stdout, stderr, error: `git ${args[0]} could not run: ${e.message}` });
       resolve({ ok: false, code: e.code, stdout, stderr, error: null });
