@@ -21,6 +21,8 @@ const granted = new vscode.EventEmitter();
 export const vscodeStub = {
   trusted: true,
   folder: undefined as string | undefined,
+  /** A multi-root workspace's folders after `folder`. */
+  moreFolders: [] as string[],
   commands: new Map<string, Fn>(),
   /** Every message shown (error, warning, information), in order. */
   messages: [] as string[],
@@ -43,6 +45,7 @@ export const vscodeStub = {
   reset(): void {
     vscodeStub.trusted = true;
     vscodeStub.folder = undefined;
+    vscodeStub.moreFolders = [];
     vscodeStub.commands.clear();
     vscodeStub.messages.length = 0;
     vscodeStub.statusMessages.length = 0;
@@ -61,7 +64,10 @@ const show = async (message: unknown, ...buttons: unknown[]) => {
 };
 vscode.workspace = {
   get isTrusted() { return vscodeStub.trusted; },
-  get workspaceFolders() { return vscodeStub.folder ? [{ uri: (vscode.Uri as { file(p: string): unknown }).file(vscodeStub.folder), name: path.basename(vscodeStub.folder), index: 0 }] : undefined; },
+  get workspaceFolders() {
+    const all = vscodeStub.folder ? [vscodeStub.folder, ...vscodeStub.moreFolders] : [];
+    return all.length ? all.map((f, index) => ({ uri: (vscode.Uri as { file(p: string): unknown }).file(f), name: path.basename(f), index })) : undefined;
+  },
   onDidGrantWorkspaceTrust: granted.event,
   onDidChangeWorkspaceFolders: () => disposable,
   registerTextDocumentContentProvider: () => disposable,

@@ -50,12 +50,16 @@ export function connectWorktrees(o: {
       o.log.info('worktrees wait for workspace trust: git runs nothing here until then');
       return { available: false, reason: 'the workspace is not trusted' };
     }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const r = folder ? await core().detectRepository(folder) : { status: 'none' as const, reason: 'no folder is open' };
-    const reason = r.status === 'repository' ? null : r.reason;
+    // Every folder of a multi-root workspace: a start runs in the active editor's folder, which
+    // need not be the first, and each repository's leftover worktrees are listed.
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const found = await Promise.all(folders.map((f) => core().detectRepository(f)));
+    const repos = found.filter((r) => r.status === 'repository');
+    const reason = repos.length > 0 ? null : folders.length === 0 ? 'no folder is open' : found.map((r) => (r.status === 'repository' ? '' : r.reason)).join('; ');
     if (n === latest) await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
     if (reason) o.log.info(`worktrees are not available: ${reason}`);
-    else if (r.status === 'repository') await adoptLeftovers(r.root);
+    // One after another: two folders of one repository list the same worktrees.
+    for (const r of repos) await adoptLeftovers(r.root);
     return { available: reason === null, reason };
   };
   // Worktrees that workers of an earlier window left (stop and reload delete nothing): listed
@@ -79,8 +83,7 @@ export function connectWorktrees(o: {
   }
   o.register(vscode.workspace.onDidChangeWorkspaceFolders(() => { parts.checked = check(); }));
   // A folder that becomes a repository (git init, its first commit) is one at once, not after a reload.
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (folder) {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const git = o.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/{HEAD,refs/heads/**}')));
     const again = () => { parts.checked = check(); };
     o.register(git.onDidCreate(again));

@@ -1,0 +1,65 @@
+// The worktree room in a multi-root workspace: a start runs in the active editor's folder, which
+// need not be the first, so the room looks at every folder: worktrees are available when any is
+// a git repository, and each repository's leftover worker worktrees are listed after a reload.
+import { vscodeStub } from '../helpers/vscodeStub';
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import * as realCore from '../../src/core/index';
+import type { Supervisor } from '../../src/core/api';
+import { connectWorktrees } from '../../src/ui/worktrees/connectWorktrees';
+import { WORKTREE_COMMANDS } from '../../src/ui/worktrees/worktreeIds';
+import { created, makeRepo } from '../helpers/gitRepo';
+
+describe('UI worktrees in a multi-root workspace', function () {
+  this.timeout(30_000);
+  const dirs: string[] = [];
+  const disposables: Array<{ dispose(): void }> = [];
+  let starts: number;
+  const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
+  const connect = () => connectWorktrees({
+    supervisor, core: () => realCore, settings: () => ({ worktreesDir: '' }) as never,
+    tree: { contributors: [], invalidate() {} } as never,
+    commands: { startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (starts++, { status: 'started', workerId: 'w' }) } as never,
+    log: { info() {}, warn() {}, error() {} } as never,
+    register: (d) => (disposables.push(d), d),
+  });
+
+  beforeEach(() => {
+    vscodeStub.reset();
+    starts = 0;
+  });
+  afterEach(() => {
+    for (const d of disposables.splice(0)) d.dispose();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a repository in the second folder: available, its leftover worktree listed, Start in New Worktree not refused', async () => {
+    const { dir, repo } = makeRepo();
+    dirs.push(dir);
+    const wt = await created(repo, 'second');
+    const notes = path.join(dir, 'notes');
+    mkdirSync(notes);
+    vscodeStub.folder = notes;
+    vscodeStub.moreFolders = [repo];
+    const parts = connect();
+    assert.deepEqual(await parts.checked, { available: true, reason: null });
+    assert.deepEqual(parts.worktrees.all().map((e) => [e.workerId, e.worktree.path, e.checkout]), [['worktree:worker/second', wt.path, repo]]);
+    await (vscodeStub.commands.get(WORKTREE_COMMANDS.startDemoInWorktree)!({}) as Promise<unknown>);
+    assert.equal(starts, 1, 'the start was refused for the first folder');
+    assert.deepEqual(vscodeStub.messages, []);
+  });
+
+  it('no folder a repository: unavailable, each folder\'s reason said', async () => {
+    const { dir } = makeRepo();
+    dirs.push(dir);
+    const [a, b] = [path.join(dir, 'a'), path.join(dir, 'b')];
+    mkdirSync(a);
+    mkdirSync(b);
+    vscodeStub.folder = a;
+    vscodeStub.moreFolders = [b];
+    const r = await connect().checked;
+    assert.equal(r.available, false);
+    assert.match(r.reason ?? '', /\/a is not in a git repository.*; .*\/b is not in a git repository/);
+  });
+});
