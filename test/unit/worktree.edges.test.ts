@@ -2,10 +2,11 @@
 // whose HEAD left its branch, a folder removed by hand, a submodule, a staged index. Real git in
 // a temp folder; each answer must be true and name git's own failure.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
-import { createWorktree, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
+import { createWorktree, detectRepository, discardWorktree, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
 
 describe('worktree per worker: edges (real git)', function () {
   this.timeout(30_000);
@@ -63,6 +64,25 @@ describe('worktree per worker: edges (real git)', function () {
       const reason = (r as { reason: string }).reason;
       assert.ok(reason.includes(`the folder ${wt.path} does not exist`), reason);
       assert.doesNotMatch(reason, /not installed/);
+    }
+  });
+
+  it('a workspace that is a submodule: its worktrees go beside the submodule\'s folder, not into the superproject\'s .git', async () => {
+    const lib = makeRepo({ 'lib.txt': 'lib\n' });
+    try {
+      execFileSync('git', ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib.repo, 'sub'], { cwd: repo, stdio: 'ignore' });
+      sh(repo, 'commit', '-q', '-m', 'add sub');
+      const sub = path.join(repo, 'sub');
+      const found = await detectRepository(sub);
+      assert.equal(found.status === 'repository' && found.mainRoot, sub);
+      const wt = await created(sub, 'w');
+      assert.equal(wt.path, path.join(repo, 'sub.worktrees', 'w'));
+      assert.equal(wt.mainRoot, sub);
+      assert.deepEqual((await listWorkerWorktrees(sub)).map((w) => w.path), [wt.path]);
+      const p = await previewDiscard(wt);
+      assert.equal((await discardWorktree(wt, p.status === 'ok' ? p.fingerprint : '')).status, 'discarded');
+    } finally {
+      rmSync(lib.dir, { recursive: true, force: true });
     }
   });
 });

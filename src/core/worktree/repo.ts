@@ -45,7 +45,7 @@ export async function detectRepository(folder: string): Promise<RepositoryCheck>
   if (!head.ok) return { status: 'no_commits', folder: abs, reason: `the repository at ${root} has no commit yet; a worktree starts from a commit` };
   const branch = await git(abs, ['symbolic-ref', '-q', '--short', 'HEAD']);
   return {
-    status: 'repository', folder: abs, root, mainRoot: await mainWorktree(abs) ?? root, commonDir,
+    status: 'repository', folder: abs, root, mainRoot: await mainWorktree(abs, commonDir) ?? root, commonDir,
     head: head.stdout.trim(), branch: branch.ok ? branch.stdout.trim() : null,
   };
 }
@@ -74,8 +74,15 @@ export async function listWorktreeEntries(cwd: string): Promise<WorktreeEntry[] 
   return out;
 }
 
-async function mainWorktree(cwd: string): Promise<string | null> {
+async function mainWorktree(cwd: string, commonDir: string): Promise<string | null> {
   const all = await listWorktreeEntries(cwd);
   const main = all?.[0];
-  return main && !main.bare ? main.path : null;
+  if (!main || main.bare) return null;
+  // A submodule's main worktree is listed by its git dir (.git/modules/<name>, whose core.worktree
+  // names the folder): worktrees would go inside the superproject's .git. Its top is the folder.
+  if (path.resolve(main.path) === path.resolve(commonDir)) {
+    const top = await git(main.path, ['rev-parse', '--show-toplevel']);
+    return top.ok ? top.stdout.trim() : null;
+  }
+  return main.path;
 }
