@@ -3,7 +3,7 @@
 // a temp folder; each answer must be true and name git's own failure.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import { createWorktree, detectRepository, discardWorktree, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
@@ -84,6 +84,24 @@ describe('worktree per worker: edges (real git)', function () {
     } finally {
       rmSync(lib.dir, { recursive: true, force: true });
     }
+  });
+
+  it('a change the person staged (in a file the worker did not touch) refuses the merge before the worker\'s work is committed', async () => {
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'new.txt'), 'worker\n');
+    writeFileSync(path.join(repo, 'b.txt'), 'staged by the person\n');
+    sh(repo, 'add', 'b.txt');
+    const wtHead = sh(wt.path, 'rev-parse', 'HEAD');
+    const m = await mergeWorktree(wt, { into: repo });
+    assert.equal(m.status, 'dirty', JSON.stringify(m));
+    assert.deepEqual(m.status === 'dirty' && m.files, ['b.txt']);
+    assert.match((m as { reason: string }).reason, /staged changes in b\.txt, and git merges only when nothing is staged/);
+    assert.equal(sh(wt.path, 'rev-parse', 'HEAD'), wtHead, 'the worker\'s work was committed on its branch all the same');
+    assert.equal(sh(wt.path, 'status', '--porcelain'), '?? new.txt');
+    // Unstaged (the edit kept in the file), it merges.
+    sh(repo, 'reset', '-q');
+    assert.equal((await mergeWorktree(wt, { into: repo })).status, 'merged');
+    assert.equal(readFileSync(path.join(repo, 'b.txt'), 'utf8'), 'staged by the person\n');
   });
 });
 

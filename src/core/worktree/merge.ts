@@ -3,7 +3,7 @@
 // worktree), then the branch is merged with --no-ff, so the person's history shows one merge
 // per worker. A merge that conflicts is left in progress, and the conflicted files come back
 // for the merge editor. Refused, with nothing changed, when the person's worktree has
-// uncommitted changes (or untracked files) in files the merge would write.
+// uncommitted changes (or untracked files) in files the merge would write, or anything staged.
 import path from 'node:path';
 import { git, gitFailure, zFields } from './git';
 import { listChanges } from './changes';
@@ -61,10 +61,15 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
   if (theirs.status !== 'ok') return { status: 'error', into: root, reason: theirs.reason };
   const touched = new Set(theirs.files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])));
   const dirty = await dirtyFiles(root);
-  if (dirty === null) return { status: 'error', into: root, reason: `could not read the status of ${root}` };
-  const overlap = dirty.filter((f) => touched.has(f));
+  if ('failure' in dirty) return { status: 'error', into: root, reason: dirty.failure };
+  const overlap = dirty.files.filter((f) => touched.has(f));
   if (overlap.length > 0) {
     return { status: 'dirty', into: root, files: overlap, reason: `${root} has uncommitted changes in ${overlap.length === 1 ? overlap[0] : `${overlap.length} files`} that the merge would write: commit or stash them first` };
+  }
+  // git merges only into an index that matches HEAD, whatever the files: refused here, before the
+  // worker's work is committed, rather than by git after it, in words that blame the file.
+  if (dirty.staged.length > 0) {
+    return { status: 'dirty', into: root, files: dirty.staged, reason: `${root} has staged changes in ${dirty.staged.length === 1 ? dirty.staged[0] : `${dirty.staged.length} files`}, and git merges only when nothing is staged: commit or unstage them first` };
   }
 
   const committed = await commitAll(wt, options.commitMessage ?? `${wt.workerName}: its uncommitted work, committed to merge into ${targetBranch}`);
@@ -143,17 +148,20 @@ export async function commitAll(wt: WorkerWorktree, message: string): Promise<{ 
   return { status: 'ok', commit: (await git(wt.path, ['rev-parse', 'HEAD'])).stdout.trim() };
 }
 
-/** Paths with uncommitted changes or untracked files, renames with both names. */
-async function dirtyFiles(root: string): Promise<string[] | null> {
+/** Paths with uncommitted changes or untracked files, renames with both names; and those staged. */
+async function dirtyFiles(root: string): Promise<{ files: string[]; staged: string[] } | { failure: string }> {
   const r = await git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-  if (!r.ok) return null;
+  if (!r.ok) return { failure: gitFailure(r, `reading the status of ${root}`) };
   const f = zFields(r.stdout);
-  const out: string[] = [];
+  const files: string[] = [];
+  const staged: string[] = [];
   for (let i = 0; i < f.length; i++) {
-    out.push(f[i].slice(3));
-    if (f[i][0] === 'R' || f[i][0] === 'C') out.push(f[++i]);
+    const [x, p] = [f[i][0], f[i].slice(3)];
+    files.push(p);
+    if (x !== ' ' && x !== '?' && x !== '!') staged.push(p);
+    if (x === 'R' || x === 'C') files.push(f[++i]);
   }
-  return out;
+  return { files, staged };
 }
 
 async function checkedOut(wt: WorkerWorktree): Promise<string | null> {
