@@ -1,11 +1,13 @@
 // A worker's worktree at the edges a real repository has: branch names in the way, a worktree
-// whose HEAD left its branch, a folder removed by hand, a submodule, a staged index. Real git in
-// a temp folder; each answer must be true and name git's own failure.
+// whose HEAD left its branch, a folder removed by hand, a submodule, a staged index, ignored
+// files. Real git in a temp folder; each answer must be true and name git's own failure.
+import '../helpers/vscodeStub'; // before the UI module, which imports vscode
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
+import { discardMessage } from '../../src/ui/worktrees/worktreeActions';
 import { createWorktree, detectRepository, discardWorktree, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
 
 describe('worktree per worker: edges (real git)', function () {
@@ -102,6 +104,24 @@ describe('worktree per worker: edges (real git)', function () {
     sh(repo, 'reset', '-q');
     assert.equal((await mergeWorktree(wt, { into: repo })).status, 'merged');
     assert.equal(readFileSync(path.join(repo, 'b.txt'), 'utf8'), 'staged by the person\n');
+  });
+
+  it('discard names the ignored files it would delete with the folder (no branch holds them)', async () => {
+    const wt = await created(repo, 'w');
+    mkdirSync(path.join(wt.path, 'ignored'));
+    writeFileSync(path.join(wt.path, 'ignored', 'notes.log'), 'the worker\'s notes\n');
+    const p = await previewDiscard(wt);
+    if (p.status !== 'ok') return assert.fail(p.reason);
+    assert.deepEqual(p.ignored, ['ignored/']);
+    assert.equal(p.nothingLost, true, 'nothing tracked is lost');
+    assert.match(discardMessage({ worktree: wt }, p), /Every change git tracks is in another branch\. The files git ignores there go too: ignored\/\./);
+    writeFileSync(path.join(wt.path, 'draft.txt'), 'x\n');
+    const q = await previewDiscard(wt);
+    assert.match(discardMessage({ worktree: wt }, q as never), /This deletes 1 uncommitted file \(draft\.txt added\)\. The files git ignores there go too: ignored\/\. It cannot be undone\./);
+    rmSync(path.join(wt.path, 'ignored'), { recursive: true });
+    rmSync(path.join(wt.path, 'draft.txt'));
+    const r = await previewDiscard(wt);
+    assert.equal(discardMessage({ worktree: wt }, r as never), `Discard w's worktree (${wt.path}) and its branch worker/w? Nothing would be lost: every change is in another branch.`);
   });
 });
 

@@ -16,6 +16,11 @@ export interface DiscardPreview {
   unmergedCommits: Array<{ commit: string; subject: string }>;
   /** Nothing would be lost: no uncommitted change, no commit only this branch has. */
   nothingLost: boolean;
+  /**
+   * Files .gitignore keeps out of git (a folder wholly ignored as one entry, with its `/`): the
+   * removal deletes them too, and no branch has them. Not in `nothingLost` (a build's output).
+   */
+  ignored: string[];
   /** Pass back to discardWorktree: it refuses if the worktree is not the one previewed. */
   fingerprint: string;
 }
@@ -32,13 +37,15 @@ export async function previewDiscard(wt: WorkerWorktree): Promise<PreviewResult>
   // has commits no branch holds, and removing the worktree loses them.
   const log = await git(wt.path, ['log', '-z', '--format=%H%x1f%s', 'HEAD', `refs/heads/${wt.branch}`, '--not', `--exclude=${wt.branch}`, '--branches']);
   if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
+  const ignored = await git(wt.path, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
+  if (!ignored.ok) return fail(gitFailure(ignored, `listing the ignored files in ${wt.path}`));
   const unmergedCommits = zFields(log.stdout).map((l) => {
     const [commit, subject] = l.split('\x1f');
     return { commit, subject };
   });
   return {
     status: 'ok', path: wt.path, branch: wt.branch, uncommitted: changes.files, unmergedCommits,
-    nothingLost: changes.files.length === 0 && unmergedCommits.length === 0,
+    nothingLost: changes.files.length === 0 && unmergedCommits.length === 0, ignored: zFields(ignored.stdout),
     fingerprint: `${head.stdout.trim()}:${changes.snapshot}`,
   };
 }

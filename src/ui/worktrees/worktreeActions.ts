@@ -206,12 +206,14 @@ export class WorktreeActions {
 }
 
 /** The confirmation, naming what would be lost. */
-export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean }): string {
+export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean; ignored: string[] }): string {
   const head = `Discard ${e.worktree.workerName}'s worktree (${e.worktree.path}) and its branch ${e.worktree.branch}?`;
-  if (p.nothingLost) return `${head} Nothing would be lost: every change is in another branch.`;
   const list = <T>(xs: T[], say: (x: T) => string) => xs.slice(0, 8).map(say).join(', ') + (xs.length > 8 ? `, and ${xs.length - 8} more` : '');
+  // git removes them with the folder, and no branch holds them: said, though often a build's output.
+  const ignored = p.ignored.length ? ` The files git ignores there go too: ${list(p.ignored, (f) => f)}.` : '';
+  if (p.nothingLost) return `${head} ${ignored ? 'Every change git tracks is in another branch.' : 'Nothing would be lost: every change is in another branch.'}${ignored}`;
   const parts: string[] = [];
   if (p.uncommitted.length) parts.push(`${p.uncommitted.length} uncommitted file${p.uncommitted.length === 1 ? '' : 's'} (${list(p.uncommitted, (f) => `${f.path} ${f.kind}`)})`);
   if (p.unmergedCommits.length) parts.push(`${p.unmergedCommits.length} commit${p.unmergedCommits.length === 1 ? '' : 's'} no other branch holds (${list(p.unmergedCommits, (c) => `${c.commit.slice(0, 8)} ${c.subject}`)})`);
-  return `${head} This deletes ${parts.join(' and ')}. It cannot be undone.`;
+  return `${head} This deletes ${parts.join(' and ')}.${ignored} It cannot be undone.`;
 }
