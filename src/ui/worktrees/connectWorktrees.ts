@@ -69,7 +69,9 @@ export function connectWorktrees(o: {
     // Known as the listing ends, not as it began: a worker may have started in one meanwhile.
     const known = new Set(worktrees.all().map((e) => e.worktree.path));
     for (const wt of listed) {
-      if (!known.has(wt.path)) worktrees.add(leftoverId(wt.branch), wt, root);
+      // A worker's worktree opened as the workspace (Open Worktree in New Window) is the person's
+      // checkout there, not a leftover to merge into itself or to discard from under the window.
+      if (!known.has(wt.path) && wt.path !== root) worktrees.add(leftoverId(wt.branch), wt, root);
     }
   };
   // After activation: the check loads the core, which activation itself does not. Untrusted, it

@@ -1,6 +1,7 @@
-// The worktree room in a multi-root workspace: a start runs in the active editor's folder, which
-// need not be the first, so the room looks at every folder: worktrees are available when any is
-// a git repository, and each repository's leftover worker worktrees are listed after a reload.
+// The worktree room's workspace folders. In a multi-root workspace a start runs in the active
+// editor's folder, which need not be the first, so the room looks at every folder: worktrees are
+// available when any is a git repository, and each repository's leftover worker worktrees are
+// listed after a reload. A worker's worktree opened as the workspace is not a leftover there.
 import { vscodeStub } from '../helpers/vscodeStub';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { connectWorktrees } from '../../src/ui/worktrees/connectWorktrees';
 import { WORKTREE_COMMANDS } from '../../src/ui/worktrees/worktreeIds';
 import { created, makeRepo } from '../helpers/gitRepo';
 
-describe('UI worktrees in a multi-root workspace', function () {
+describe('UI worktrees: the workspace folders', function () {
   this.timeout(30_000);
   const dirs: string[] = [];
   const disposables: Array<{ dispose(): void }> = [];
@@ -62,4 +63,16 @@ describe('UI worktrees in a multi-root workspace', function () {
     assert.equal(r.available, false);
     assert.match(r.reason ?? '', /\/a is not in a git repository.*; .*\/b is not in a git repository/);
   });
+
+  it('a worker\'s worktree opened as the workspace (Open Worktree in New Window) is not listed as a leftover of itself', async () => {
+    const { dir, repo } = makeRepo();
+    dirs.push(dir);
+    const opened = await created(repo, 'opened');
+    const other = await created(repo, 'other');
+    vscodeStub.folder = opened.path;
+    const parts = connect();
+    assert.deepEqual(await parts.checked, { available: true, reason: null });
+    assert.deepEqual(parts.worktrees.all().map((e) => [e.worktree.path, e.checkout]), [[other.path, opened.path]]);
+  });
 });
+
