@@ -1,13 +1,14 @@
 // A worker's worktree at the edges a real repository has: branch names in the way, a worktree
 // whose HEAD left its branch, a folder removed by hand, a submodule, a staged index, ignored
 // files. Real git in a temp folder; each answer must be true and name git's own failure.
-import '../helpers/vscodeStub'; // before the UI module, which imports vscode
+import { vscodeStub } from '../helpers/vscodeStub'; // before the UI module, which imports vscode
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
-import { discardMessage } from '../../src/ui/worktrees/worktreeActions';
+import * as realCore from '../../src/core/index';
+import { discardMessage, WorktreeActions } from '../../src/ui/worktrees/worktreeActions';
 import { createWorktree, detectRepository, discardWorktree, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
 
 describe('worktree per worker: edges (real git)', function () {
@@ -122,6 +123,27 @@ describe('worktree per worker: edges (real git)', function () {
     rmSync(path.join(wt.path, 'draft.txt'));
     const r = await previewDiscard(wt);
     assert.equal(discardMessage({ worktree: wt }, r as never), `Discard w's worktree (${wt.path}) and its branch worker/w? Nothing would be lost: every change is in another branch.`);
+  });
+
+  it('a worktree made while the checkout has uncommitted changes says they are not in it (it starts from the last commit)', async () => {
+    writeFileSync(path.join(repo, 'a.txt'), 'the person\'s unfinished edit\n');
+    writeFileSync(path.join(repo, 'idea.txt'), 'untracked\n');
+    const r = await createWorktree({ folder: repo, workerName: 'w' });
+    if (r.status !== 'created') return assert.fail(JSON.stringify(r));
+    assert.deepEqual(r.leftOut.sort(), ['a.txt', 'idea.txt']);
+    assert.equal(readFileSync(path.join(r.worktree.path, 'a.txt'), 'utf8'), 'one\ntwo\nthree\n');
+
+    vscodeStub.reset();
+    const actions = new WorktreeActions({ supervisor: {} as never, worktrees: {} as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
+    const placed = await actions.place({ dialect: 'tau', command: 'tau', cwd: repo, name: 'Fixer' });
+    assert.ok(!('status' in placed), JSON.stringify(placed));
+    assert.equal(vscodeStub.messages.length, 1);
+    assert.match(vscodeStub.messages[0], /Fixer's worktree starts from your last commit \(main at [0-9a-f]{8}\): your uncommitted changes are not in it \((a\.txt, idea\.txt|idea\.txt, a\.txt)\)/);
+    sh(repo, 'checkout', '-q', '--', 'a.txt');
+    rmSync(path.join(repo, 'idea.txt'));
+    vscodeStub.reset();
+    await actions.place({ dialect: 'tau', command: 'tau', cwd: repo, name: 'Clean' });
+    assert.deepEqual(vscodeStub.messages, [], 'a clean checkout: nothing to say');
   });
 });
 

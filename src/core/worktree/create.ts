@@ -10,7 +10,7 @@
 // these folders, so they belong beside the repository and outlive the extension.
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { git, gitFailure } from './git';
+import { git, gitFailure, zFields } from './git';
 import { branchFree, prefixBlocker, slugFor, uniqueName } from './names';
 import { detectRepository, listWorktreeEntries, type RepositoryCheck } from './repo';
 
@@ -44,7 +44,8 @@ export interface CreateOptions {
 type NotUsable = Exclude<RepositoryCheck, { status: 'repository' }>;
 
 export type CreateResult =
-  | { status: 'created'; worktree: WorkerWorktree }
+  /** `leftOut`: files with uncommitted changes in the folder's checkout; the worktree starts from its HEAD without them. */
+  | { status: 'created'; worktree: WorkerWorktree; leftOut: string[] }
   | NotUsable
   | { status: 'error'; folder: string; reason: string };
 
@@ -93,9 +94,23 @@ export async function createWorktree(options: CreateOptions): Promise<CreateResu
     await cfg(CONFIG.base, baseCommit);
     if (target) await cfg(CONFIG.target, target);
     await cfg(CONFIG.worker, options.workerName);
-    return { status: 'created', worktree: { path: await realpath(pick.path), branch: pick.branch, baseCommit, target, workerName: options.workerName, mainRoot: repo.mainRoot } };
+    // Said, not carried over: the person's unfinished edits are theirs to commit or bring.
+    const status = await git(repo.root, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']);
+    const leftOut = status.ok ? leftOutFiles(status.stdout) : [];
+    return { status: 'created', leftOut, worktree: { path: await realpath(pick.path), branch: pick.branch, baseCommit, target, workerName: options.workerName, mainRoot: repo.mainRoot } };
   }
   return fail(last);
+}
+
+/** The paths of `git status --porcelain -z` (a rename's new name). */
+function leftOutFiles(out: string): string[] {
+  const f = zFields(out);
+  const files: string[] = [];
+  for (let i = 0; i < f.length; i++) {
+    files.push(f[i].slice(3));
+    if (f[i][0] === 'R' || f[i][0] === 'C') i++;
+  }
+  return files;
 }
 
 export type OpenResult = { status: 'ok'; worktree: WorkerWorktree } | { status: 'not_managed' | 'not_found'; path: string; reason: string };

@@ -56,6 +56,10 @@ export class WorktreeActions {
     if (made.status !== 'created') return error(`could not make a worktree: ${made.reason}`);
     const wt = made.worktree;
     this.s.log.info(`worktree ${wt.path} on branch ${wt.branch} from ${wt.target ?? 'HEAD'} at ${wt.baseCommit.slice(0, 8)}`);
+    if (made.leftOut.length) {
+      const files = made.leftOut.slice(0, 5).join(', ') + (made.leftOut.length > 5 ? `, and ${made.leftOut.length - 5} more` : '');
+      void vscode.window.showInformationMessage(`RPC Workers: ${spec.name ?? 'the worker'}'s worktree starts from your last commit (${wt.target ?? 'HEAD'} at ${wt.baseCommit.slice(0, 8)}): your uncommitted changes are not in it (${files}).`);
+    }
     return {
       spec: core.specInWorktree(spec, wt, repo.root),
       started: async (r) => {
