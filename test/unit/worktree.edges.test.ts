@@ -4,7 +4,7 @@
 import { vscodeStub } from '../helpers/vscodeStub'; // before the UI module, which imports vscode
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import * as realCore from '../../src/core/index';
@@ -144,6 +144,27 @@ describe('worktree per worker: edges (real git)', function () {
     vscodeStub.reset();
     await actions.place({ dialect: 'tau', command: 'tau', cwd: repo, name: 'Clean' });
     assert.deepEqual(vscodeStub.messages, [], 'a clean checkout: nothing to say');
+  });
+
+  it('a pre-merge-commit hook that refuses leaves the merge in progress, said so with git\'s words and the way out', async () => {
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
+    const hook = path.join(repo, '.git', 'hooks', 'pre-merge-commit');
+    writeFileSync(hook, '#!/bin/sh\necho "lint failed: fix it" >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const m = await mergeWorktree(wt, { into: repo });
+    assert.equal(m.status, 'merge_in_progress', JSON.stringify(m));
+    assert.match((m as { reason: string }).reason, /lint failed: fix it[^]*the merge is left in progress in .*: complete it .* or abort it/);
+
+    vscodeStub.reset();
+    const actions = new WorktreeActions({ supervisor: { state: () => ({ status: 'not_found' }), list: () => [] } as never, worktrees: { get: () => ({ workerId: 'w', worktree: wt, checkout: repo, files: [], counts: null, error: null }), refresh: async () => {}, all: () => [] } as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
+    const again = await actions.merge({ workerId: 'w' });
+    assert.equal(again.status, 'error');
+    assert.match(vscodeStub.messages[0], /^RPC Workers: not merged: a merge is already in progress/);
+    assert.deepEqual(vscodeStub.buttons[0], ['Complete Merge', 'Abort Merge']);
+    rmSync(hook);
+    assert.equal((await actions.finish(repo, false)).status, 'merged');
+    assert.equal(readFileSync(path.join(repo, 'new.txt'), 'utf8'), 'x\n');
   });
 });
 

@@ -87,7 +87,12 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
   }
   const conflicts = await conflictedFiles(root);
   if (conflicts.length > 0) return { status: 'conflicts', ...base, conflicts };
-  return { status: 'error', into: root, reason: gitFailure(merge, `git merge ${wt.branch}`) };
+  const failure = gitFailure(merge, `git merge ${wt.branch}`);
+  // A pre-merge-commit hook that fails leaves the merge staged, not committed: still in progress.
+  if ((await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) {
+    return { status: 'merge_in_progress', into: root, reason: `${failure}; the merge is left in progress in ${root}: complete it (once what git said is dealt with) or abort it` };
+  }
+  return { status: 'error', into: root, reason: failure };
 }
 
 /** The merge in progress in `root`: the files still unmerged (empty once all are resolved). */

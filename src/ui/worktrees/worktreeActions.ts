@@ -140,6 +140,13 @@ export class WorktreeActions {
         break;
       case 'dirty':
         return error(`not merged: ${r.reason} (${r.files.slice(0, 5).join(', ')}${r.files.length > 5 ? ', …' : ''}). Nothing was changed.`);
+      case 'merge_in_progress': {
+        // Left by this merge (a hook refused its commit) or an earlier one: the way out is offered.
+        const message = `not merged: ${r.reason}`;
+        void vscode.window.showErrorMessage(`RPC Workers: ${message}`, 'Complete Merge', 'Abort Merge').then((c) => c && this.finish(e.checkout, c === 'Abort Merge'));
+        const refused: Refused = { status: 'error', error: message };
+        return refused;
+      }
       default:
         return error(`not merged (${r.status}): ${r.reason}`);
     }
