@@ -57,17 +57,29 @@ describe('worktree per worker: edges (real git)', function () {
     assert.deepEqual(ok.status === 'merged' && ok.files.sort(), ['more.txt', 'new.txt']);
   });
 
-  it('a worktree folder deleted by hand is said to be gone, not "git is not installed"', async () => {
+  it('a worktree folder deleted by hand is said to be gone in its listing, not "git is not installed"', async () => {
     const wt = await created(repo, 'w');
     rmSync(wt.path, { recursive: true, force: true });
     const changes = await workerChanges(wt);
     assert.equal(changes.status, 'error');
-    const preview = await previewDiscard(wt);
-    for (const r of [changes, preview]) {
-      const reason = (r as { reason: string }).reason;
-      assert.ok(reason.includes(`the folder ${wt.path} does not exist`), reason);
-      assert.doesNotMatch(reason, /not installed/);
-    }
+    const reason = (changes as { reason: string }).reason;
+    assert.ok(reason.includes(`the folder ${wt.path} does not exist`), reason);
+    assert.doesNotMatch(reason, /not installed/);
+  });
+
+  it('a worktree whose folder was deleted by hand can still be discarded: its branch\'s own commits are named first', async () => {
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'b.txt'), 'bee\nagent\n');
+    sh(wt.path, 'commit', '-q', '-am', 'agent did this');
+    rmSync(wt.path, { recursive: true, force: true });
+    const p = await previewDiscard(wt);
+    if (p.status !== 'ok') return assert.fail(p.reason);
+    assert.deepEqual([p.folderGone, p.uncommitted, p.unmergedCommits.map((c) => c.subject), p.nothingLost], [true, [], ['agent did this'], false]);
+    assert.match(discardMessage({ worktree: wt }, p), /\(.*, its folder deleted already\) and its branch worker\/w\? This deletes 1 commit no other branch holds \([0-9a-f]{8} agent did this\)/);
+    const d = await discardWorktree(wt, p.fingerprint);
+    assert.equal(d.status, 'discarded', JSON.stringify(d));
+    assert.equal(sh(repo, 'branch', '--list', 'worker/w'), '');
+    assert.doesNotMatch(sh(repo, 'worktree', 'list'), /proj\.worktrees/);
   });
 
   it('a workspace that is a submodule: its worktrees go beside the submodule\'s folder, not into the superproject\'s .git', async () => {

@@ -2,6 +2,7 @@
 // unasked: `previewDiscard` says what would go (files not committed, commits no other branch
 // holds) with a fingerprint of that state; `discardWorktree` refuses when the worktree changed
 // since the preview the person confirmed. Stopping a worker never calls either.
+import { existsSync } from 'node:fs';
 import { git, gitFailure, zFields } from './git';
 import { listChanges, type ChangedFile } from './changes';
 import type { WorkerWorktree } from './create';
@@ -23,12 +24,15 @@ export interface DiscardPreview {
   ignored: string[];
   /** Pass back to discardWorktree: it refuses if the worktree is not the one previewed. */
   fingerprint: string;
+  /** The folder was deleted already (by hand): only the branch and git's record of it remain. */
+  folderGone: boolean;
 }
 
 export type PreviewResult = DiscardPreview | { status: 'error'; path: string; reason: string };
 
 export async function previewDiscard(wt: WorkerWorktree): Promise<PreviewResult> {
   const fail = (reason: string): PreviewResult => ({ status: 'error', path: wt.path, reason });
+  if (!existsSync(wt.path)) return previewGone(wt);
   const head = await git(wt.path, ['rev-parse', 'HEAD']);
   if (!head.ok) return fail(gitFailure(head, `reading ${wt.path}`));
   const changes = await listChanges(wt.path, head.stdout.trim());
@@ -39,15 +43,36 @@ export async function previewDiscard(wt: WorkerWorktree): Promise<PreviewResult>
   if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
   const ignored = await git(wt.path, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
   if (!ignored.ok) return fail(gitFailure(ignored, `listing the ignored files in ${wt.path}`));
-  const unmergedCommits = zFields(log.stdout).map((l) => {
-    const [commit, subject] = l.split('\x1f');
-    return { commit, subject };
-  });
+  const unmergedCommits = commitsOf(log.stdout);
   return {
     status: 'ok', path: wt.path, branch: wt.branch, uncommitted: changes.files, unmergedCommits,
     nothingLost: changes.files.length === 0 && unmergedCommits.length === 0, ignored: zFields(ignored.stdout),
-    fingerprint: `${head.stdout.trim()}:${changes.snapshot}`,
+    fingerprint: `${head.stdout.trim()}:${changes.snapshot}`, folderGone: false,
   };
+}
+
+/**
+ * A worktree whose folder was deleted by hand: its files are gone already, but git still lists
+ * it and the branch may hold commits no other branch has; those are what Discard would lose.
+ */
+async function previewGone(wt: WorkerWorktree): Promise<PreviewResult> {
+  const fail = (reason: string): PreviewResult => ({ status: 'error', path: wt.path, reason });
+  const tip = await git(wt.mainRoot, ['rev-parse', '--verify', '-q', `refs/heads/${wt.branch}`]);
+  if (!tip.ok) return fail(`the folder ${wt.path} does not exist and its branch ${wt.branch} is gone too: nothing is left to discard`);
+  const log = await git(wt.mainRoot, ['log', '-z', '--format=%H%x1f%s', `refs/heads/${wt.branch}`, '--not', `--exclude=${wt.branch}`, '--branches']);
+  if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
+  const unmergedCommits = commitsOf(log.stdout);
+  return {
+    status: 'ok', path: wt.path, branch: wt.branch, uncommitted: [], unmergedCommits, ignored: [],
+    nothingLost: unmergedCommits.length === 0, fingerprint: `gone:${tip.stdout.trim()}`, folderGone: true,
+  };
+}
+
+function commitsOf(out: string): Array<{ commit: string; subject: string }> {
+  return zFields(out).map((l) => {
+    const [commit, subject] = l.split('\x1f');
+    return { commit, subject };
+  });
 }
 
 export type DiscardResult =

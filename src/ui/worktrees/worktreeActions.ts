@@ -217,8 +217,8 @@ export class WorktreeActions {
 }
 
 /** The confirmation, naming what would be lost. */
-export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean; ignored: string[] }): string {
-  const head = `Discard ${e.worktree.workerName}'s worktree (${e.worktree.path}) and its branch ${e.worktree.branch}?`;
+export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean; ignored: string[]; folderGone?: boolean }): string {
+  const head = `Discard ${e.worktree.workerName}'s worktree (${e.worktree.path}${p.folderGone ? ', its folder deleted already' : ''}) and its branch ${e.worktree.branch}?`;
   const list = <T>(xs: T[], say: (x: T) => string) => xs.slice(0, 8).map(say).join(', ') + (xs.length > 8 ? `, and ${xs.length - 8} more` : '');
   // git removes them with the folder, and no branch holds them: said, though often a build's output.
   const ignored = p.ignored.length ? ` The files git ignores there go too: ${list(p.ignored, (f) => f)}.` : '';
