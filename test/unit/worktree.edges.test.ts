@@ -178,5 +178,17 @@ describe('worktree per worker: edges (real git)', function () {
     assert.equal((await actions.finish(repo, false)).status, 'merged');
     assert.equal(readFileSync(path.join(repo, 'new.txt'), 'utf8'), 'x\n');
   });
+
+  it('a start from a folder git does not track (so not in a new worktree) is refused naming it, and the fresh worktree goes', async () => {
+    const scratch = path.join(repo, 'ignored', 'scratch');
+    mkdirSync(scratch, { recursive: true });
+    vscodeStub.reset();
+    const actions = new WorktreeActions({ supervisor: {} as never, worktrees: {} as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
+    const placed = await actions.place({ dialect: 'tau', command: 'tau', cwd: scratch, name: 'w' });
+    assert.equal('status' in placed && placed.status, 'error', JSON.stringify(placed));
+    assert.ok(vscodeStub.messages[0]?.includes(`its folder ${scratch} holds no file git tracks`), vscodeStub.messages[0]);
+    assert.deepEqual(await listWorkerWorktrees(repo), [], 'the fresh worktree was left behind');
+    assert.equal(sh(repo, 'branch', '--list', 'worker/*'), '');
+  });
 });
 

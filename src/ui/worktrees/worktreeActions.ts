@@ -2,6 +2,7 @@
 // file's diff, merge it into their branch, open it in a new window, discard it. Each outcome is
 // the core's status, said as it is; nothing is deleted without a modal confirmation that names
 // what would be lost, and a merge never overwrites: conflicts go to VS Code's merge editor.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -55,13 +56,21 @@ export class WorktreeActions {
     );
     if (made.status !== 'created') return error(`could not make a worktree: ${made.reason}`);
     const wt = made.worktree;
+    const moved = core.specInWorktree(spec, wt, repo.root);
+    // A folder git does not track (untracked, ignored, empty) is not in the worktree: the start
+    // would fail with "cwd must be an existing directory", naming neither folder nor cause.
+    if (!existsSync(moved.cwd)) {
+      const preview = await core.previewDiscard(wt);
+      if (preview.status === 'ok' && preview.nothingLost) await core.discardWorktree(wt, preview.fingerprint);
+      return error(`cannot start ${spec.name ?? 'the worker'} in a new worktree: its folder ${spec.cwd} holds no file git tracks at ${wt.baseCommit.slice(0, 8)} (untracked or ignored), so the worktree has no such folder; start it from a folder git tracks`);
+    }
     this.s.log.info(`worktree ${wt.path} on branch ${wt.branch} from ${wt.target ?? 'HEAD'} at ${wt.baseCommit.slice(0, 8)}`);
     if (made.leftOut.length) {
       const files = made.leftOut.slice(0, 5).join(', ') + (made.leftOut.length > 5 ? `, and ${made.leftOut.length - 5} more` : '');
       void vscode.window.showInformationMessage(`RPC Workers: ${spec.name ?? 'the worker'}'s worktree starts from your last commit (${wt.target ?? 'HEAD'} at ${wt.baseCommit.slice(0, 8)}): your uncommitted changes are not in it (${files}).`);
     }
     return {
-      spec: core.specInWorktree(spec, wt, repo.root),
+      spec: moved,
       started: async (r) => {
         if (r.status === 'started') return this.s.worktrees.add(r.workerId, wt, repo.root);
         // Nothing was written there yet: the fresh worktree goes, unless something is in it.
