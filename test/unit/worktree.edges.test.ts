@@ -4,7 +4,7 @@
 import { vscodeStub } from '../helpers/vscodeStub'; // before the UI module, which imports vscode
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import * as realCore from '../../src/core/index';
@@ -189,6 +189,34 @@ describe('worktree per worker: edges (real git)', function () {
     assert.ok(vscodeStub.messages[0]?.includes(`its folder ${scratch} holds no file git tracks`), vscodeStub.messages[0]);
     assert.deepEqual(await listWorkerWorktrees(repo), [], 'the fresh worktree was left behind');
     assert.equal(sh(repo, 'branch', '--list', 'worker/*'), '');
+  });
+
+  it('Merge runs no hook from inside the worker\'s worktree (husky\'s relative core.hooksPath): the worker could write it, guard or not', async () => {
+    sh(repo, 'config', 'core.hooksPath', '.husky/_');
+    const wt = await created(repo, 'w');
+    // What a guarded worker may write: files in its worktree. husky's own folder ignores itself
+    // (`*`), so the hooks are in no list of the worker's changes, and no merge brings them over.
+    const own = path.join(wt.path, '.husky', '_');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, '.gitignore'), '*\n');
+    const marker = path.join(dir, 'WORKER-HOOK-RAN');
+    for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit']) {
+      writeFileSync(path.join(own, hook), `#!/bin/sh\ntouch '${marker}'\n`);
+      chmodSync(path.join(own, hook), 0o755);
+    }
+    writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
+    const m = await mergeWorktree(wt, { into: repo });
+    assert.equal(m.status, 'merged', JSON.stringify(m));
+    assert.equal(existsSync(marker), false, 'a hook the worker wrote ran when the person merged');
+
+    // The person's own hooks (in .git/hooks, out of the worker's reach) still run.
+    sh(repo, 'config', '--unset', 'core.hooksPath');
+    const mine = path.join(dir, 'PERSON-HOOK-RAN');
+    writeFileSync(path.join(repo, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch '${mine}'\n`);
+    chmodSync(path.join(repo, '.git', 'hooks', 'pre-commit'), 0o755);
+    writeFileSync(path.join(wt.path, 'later.txt'), 'y\n');
+    assert.equal((await mergeWorktree(wt, { into: repo })).status, 'merged');
+    assert.equal(existsSync(mine), true);
   });
 });
 

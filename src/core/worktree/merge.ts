@@ -4,7 +4,10 @@
 // per worker. A merge that conflicts is left in progress, and the conflicted files come back
 // for the merge editor. Refused, with nothing changed, when the person's worktree has
 // uncommitted changes (or untracked files) in files the merge would write, or anything staged.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
 import { listChanges } from './changes';
 import type { WorkerWorktree } from './create';
@@ -148,8 +151,18 @@ export async function commitAll(wt: WorkerWorktree, message: string): Promise<{ 
   const add = await git(wt.path, ['add', '-A', '--', '.']);
   if (!add.ok) return { status: 'error', reason: gitFailure(add, `staging the changes in ${wt.path}`) };
   if ((await git(wt.path, ['diff', '--cached', '--quiet'])).ok) return { status: 'ok', commit: null };
-  const commit = await git(wt.path, ['commit', '-q', '-m', message]);
-  if (!commit.ok) return { status: 'error', reason: gitFailure(commit, `committing the worker's changes on ${wt.branch}`) };
+  // Hooks found inside the worktree (a relative core.hooksPath, as husky sets: `.husky/_`) are
+  // files the worker could write, its guard allowing, and often ignored, so not in its changes:
+  // committing for the person must not run them with the person's rights. Other hooks run.
+  const hooks = await git(wt.path, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
+  const workerOwned = !hooks.ok || pathWithin(wt.path, hooks.stdout.trim()) !== null;
+  const none = workerOwned ? await mkdtemp(path.join(tmpdir(), 'rpcw-no-hooks-')) : null;
+  try {
+    const commit = await git(wt.path, [...(none ? ['-c', `core.hooksPath=${none}`] : []), 'commit', '-q', '-m', message]);
+    if (!commit.ok) return { status: 'error', reason: gitFailure(commit, `committing the worker's changes on ${wt.branch}`) };
+  } finally {
+    if (none) await rm(none, { recursive: true, force: true });
+  }
   return { status: 'ok', commit: (await git(wt.path, ['rev-parse', 'HEAD'])).stdout.trim() };
 }
 
