@@ -6,6 +6,7 @@
 // command refuses, saying how to trust the workspace.
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
+import { pathWithin } from '../../core/pathWithin';
 import type { Commands } from '../commands/commands';
 import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
@@ -34,7 +35,8 @@ export function connectWorktrees(o: {
   const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
   const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
-  o.tree.contributors.push(worktreeContributor(worktrees, live));
+  const workingIn = (folder: string) => o.supervisor.list().find((s) => (s.status === 'running' || s.status === 'starting') && pathWithin(folder, s.cwd) !== null);
+  o.tree.contributors.push(worktreeContributor(worktrees, live, workingIn));
   o.register(worktrees.onDidChange(() => o.tree.invalidate()));
 
   const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };

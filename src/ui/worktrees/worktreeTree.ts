@@ -27,7 +27,12 @@ export function countsText(c: ChangeCounts | null): string {
 const wtNode = (workerId: string): ExtNode => ({ kind: 'ext', workerId, key: 'wt' });
 const fileNode = (workerId: string, file: string): ExtNode => ({ kind: 'ext', workerId, key: `wt-file:${file}` });
 
-export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<string>): TreeContributor {
+/**
+ * `workingIn`: a running worker whose cwd is in a folder (a resumed session keeps its folder under
+ * a new worker id), so a worktree whose own worker is gone is not called "not running" while
+ * another works in it, and its menus follow that worker as Merge and Discard themselves do.
+ */
+export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<string>, workingIn: (folder: string) => WorkerState | undefined = () => undefined): TreeContributor {
   return {
     // A worker with a worktree opens on its changes: they are what the person reviews.
     decorate: (s, item) => { if (worktrees.get(s.workerId) && item.collapsibleState !== undefined) item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded; },
@@ -45,15 +50,18 @@ export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<
     item(s: WorkerState | undefined, n: ExtNode): vscode.TreeItem {
       const e = worktrees.get(n.workerId);
       if (!e) return new vscode.TreeItem('(worktree discarded)');
-      if (n.key === 'wt') return worktreeItem(e, s);
+      if (n.key === 'wt') return worktreeItem(e, s, s ? undefined : workingIn(e.worktree.path));
       const file = e.files.find((f) => `wt-file:${f.path}` === n.key);
       return file ? fileItem(e, file) : new vscode.TreeItem('(no longer changed)');
     },
   };
 }
 
-function worktreeItem(e: WorktreeEntry, s: WorkerState | undefined): vscode.TreeItem {
-  const label = s ? `Worktree ${e.worktree.branch}` : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
+function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: WorkerState | undefined): vscode.TreeItem {
+  const label = own ? `Worktree ${e.worktree.branch}`
+    : other ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${other.name} works in it)`
+      : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
+  const s = own ?? other;
   const item = new vscode.TreeItem(label, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   // A new id once it has files: VS Code keeps an id's collapse state, and a row first shown
   // empty would otherwise stay closed when its changes come.

@@ -1,0 +1,52 @@
+// A worktree's row when its own worker is gone but another works in it (a resumed session keeps
+// its folder under a new worker id; after a reload the worktree is a leftover): the row says who
+// works there, not "(not running)", and its menus follow that worker as Merge and Discard do.
+import '../helpers/vscodeStub';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import * as realCore from '../../src/core/index';
+import type { Supervisor, WorkerState } from '../../src/core/api';
+import { leftoverId, WorkerWorktrees } from '../../src/ui/worktrees/workerWorktrees';
+import { worktreeContributor } from '../../src/ui/worktrees/worktreeTree';
+import { created, makeRepo } from '../helpers/gitRepo';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in vscode's place
+const vscode = require('vscode') as Record<string, unknown>;
+
+describe('UI worktree rows and the workers in them', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let repo: string;
+  let worktrees: WorkerWorktrees;
+  const stubTreeItem = vscode.TreeItem;
+  const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
+  before(() => {
+    // A TreeItem that keeps what it is given (the bench stub forgets its label).
+    vscode.TreeItem = class { constructor(public label: string) {} };
+  });
+  after(() => { vscode.TreeItem = stubTreeItem; });
+  beforeEach(() => {
+    ({ dir, repo } = makeRepo());
+    worktrees = new WorkerWorktrees(supervisor, () => realCore.worktree);
+  });
+  afterEach(() => {
+    worktrees.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a leftover worktree a resumed worker streams in: named as worked in, Merge and Discard not offered', async () => {
+    const wt = await created(repo, 'w');
+    const id = leftoverId(wt.branch);
+    worktrees.add(id, wt, repo);
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: wt.path, streaming: true, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    let working: WorkerState | undefined = resumed;
+    const rows = worktreeContributor(worktrees, () => new Set(['r1']), (folder) => (working && folder === wt.path ? working : undefined));
+    const row = () => rows.item(undefined, { kind: 'ext', workerId: id, key: 'wt' }) as unknown as { label: string; contextValue: string };
+    assert.equal(row().label, 'w · worktree worker/w (w (resumed) works in it)');
+    assert.equal(row().contextValue, 'rpcWorkerWorktree.busy.live');
+    working = { ...resumed, streaming: false };
+    assert.equal(row().contextValue, 'rpcWorkerWorktree.live', 'idle: Merge offered, Discard not (it runs there)');
+    working = undefined;
+    assert.deepEqual([row().label, row().contextValue], ['w (not running) · worktree worker/w', 'rpcWorkerWorktree']);
+  });
+});
