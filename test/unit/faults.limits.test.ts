@@ -131,8 +131,8 @@ describe('faults: limits and input checks', () => {
       ['a missing command', { ...base, command: undefined }, 'invalid worker spec: command: command is required'],
       ['an empty command', { ...base, command: '  ' }, 'invalid worker spec: command: command is required'],
       ['a relative cwd', { ...base, cwd: 'test/fixtures' }, 'invalid worker spec: cwd: cwd must be an absolute path'],
-      ['a cwd that does not exist', { ...base, cwd: path.join(ROOT, 'no-such-directory') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
-      ['a cwd that is a file', { ...base, cwd: path.join(ROOT, 'package.json') }, 'invalid worker spec: cwd: cwd must be an existing directory'],
+      ['a cwd that does not exist', { ...base, cwd: path.join(ROOT, 'no-such-directory') }, `invalid worker spec: cwd: cwd ${path.join(ROOT, 'no-such-directory')} does not exist`],
+      ['a cwd that is a file', { ...base, cwd: path.join(ROOT, 'package.json') }, `invalid worker spec: cwd: cwd ${path.join(ROOT, 'package.json')} is not a directory`],
       // Every view names a worker by its name alone: an empty one left a row, a tab and a notification without one.
       ['an unknown dialect', { ...base, dialect: 'codex' }, 'invalid worker spec: dialect: dialect must be "pi", "tau" or "acp"'],
       ['a task over 32 KiB', { ...base, task: 'x'.repeat(KIB32 + 1) }, `invalid worker spec: task: the message is ${KIB32 + 1} bytes; prompts are limited to ${KIB32} bytes`],

@@ -50,8 +50,10 @@ export const workerSpecSchema = z.object({
   args: z.array(z.string().refine(noNul, NUL)).optional(),
   cwd: z
     .string({ error: 'cwd is required' })
-    .refine(isAbsolute, 'cwd must be an absolute path')
-    .refine((p) => existsSync(p) && statSync(p).isDirectory(), 'cwd must be an existing directory'),
+    .refine(isAbsolute, { error: 'cwd must be an absolute path', abort: true })
+    // Named: a resumed session's folder (a worktree discarded since, say) is not the one in view.
+    .refine((p) => existsSync(p), { error: (i) => `cwd ${String(i.input)} does not exist`, abort: true })
+    .refine((p) => statSync(p).isDirectory(), { error: (i) => `cwd ${String(i.input)} is not a directory` }),
   env: z.record(z.string().refine(noNul, NUL), z.string().refine(noNul, NUL)).optional(),
   // A blank name asked for is none: the default, not a worker with a blank row.
   name: z.string().trim().optional().transform((n) => n || undefined),
