@@ -23,6 +23,7 @@ describe('UI guard and agent cards', function () {
   let llm: MockLlm;
   let dir: string;
   let extraCard: string;
+  let freeCard: string;
   const extensionPath = () => vscode.extensions.getExtension('rpc-workers.rpc-workers')!.extensionPath;
   const piBin = () => path.join(extensionPath(), 'node_modules', '.bin', 'pi');
 
@@ -31,6 +32,9 @@ describe('UI guard and agent cards', function () {
     // The sample workspace has .pi/agents/reviewer.md; a second card is written beside it.
     extraCard = path.join(workspaceFolder().uri.fsPath, '.pi', 'agents', 'scribe.md');
     fs.writeFileSync(extraCard, '---\nname: scribe\ndescription: Writes notes.\ntools: read, write\n---\nWrite notes.\n');
+    // Written before any worker runs: one written while a worker ran must be confirmed first.
+    freeCard = path.join(workspaceFolder().uri.fsPath, '.pi', 'agents', 'free.md');
+    fs.writeFileSync(freeCard, '---\nname: free\ndescription: Unguarded.\ntools: read, write, bash\nguard: false\n---\nDo anything.\n');
     llm = await startMockLlm();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ui-guard-agent-'));
     fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify({ providers: { mock: { baseUrl: llm.baseUrl, api: 'openai-completions', apiKey: 'x', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'mock-1' }] } } }));
@@ -47,6 +51,7 @@ describe('UI guard and agent cards', function () {
   after(async () => {
     for (const key of ['profiles', 'guard.allowedPaths', 'guard.onViolation']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     if (extraCard) fs.rmSync(extraCard, { force: true });
+    if (freeCard) fs.rmSync(freeCard, { force: true });
     await llm?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -54,7 +59,7 @@ describe('UI guard and agent cards', function () {
   it('an unknown card is refused with the cards there are, and nothing starts', async () => {
     const r = await vscode.commands.executeCommand<R>('rpcWorkers.startAgentWorker', { agent: 'nobody', profile: 'pi (mock)' });
     assert.equal(r.status, 'error', JSON.stringify(r));
-    assert.match(r.error!, /unknown agent "nobody"; available: reviewer, scribe/);
+    assert.match(r.error!, /unknown agent "nobody"; available: (?:free, reviewer, scribe|reviewer, scribe, free)/);
     assert.equal(api.list().length, 0);
   });
 
@@ -80,17 +85,11 @@ describe('UI guard and agent cards', function () {
 
   it('a card saying guard: false, run on a profile with guard: true, is guarded by the settings: the card does not take the guard away', async function () {
     if (!fs.existsSync(piBin())) this.skip();
-    const free = path.join(workspaceFolder().uri.fsPath, '.pi', 'agents', 'free.md');
-    fs.writeFileSync(free, '---\nname: free\ndescription: Unguarded.\ntools: read, write, bash\nguard: false\n---\nDo anything.\n');
-    try {
-      const r = await vscode.commands.executeCommand<R>('rpcWorkers.startAgentWorker', { agent: 'free', profile: 'pi guarded (mock)' });
-      assert.equal(r.status, 'started', JSON.stringify(r));
-      const s = state(api, r.workerId!);
-      assert.equal(s.guarded, true);
-      assert.deepEqual(s.tools, ['read', 'write'], 'bash stays off under the guard');
-    } finally {
-      fs.rmSync(free, { force: true });
-    }
+    const r = await vscode.commands.executeCommand<R>('rpcWorkers.startAgentWorker', { agent: 'free', profile: 'pi guarded (mock)' });
+    assert.equal(r.status, 'started', JSON.stringify(r));
+    const s = state(api, r.workerId!);
+    assert.equal(s.guarded, true);
+    assert.deepEqual(s.tools, ['read', 'write'], 'bash stays off under the guard');
   });
 
   it('a profile with guard: true is guarded by the settings; an invalid setting starts nothing', async () => {
