@@ -212,7 +212,7 @@ describe('the README and the walkthrough name what exists', () => {
     }
   });
 
-  it('the install line of each agent is the one Start Worker gives and the tests install', () => {
+  it('the install line of each agent is the one Start Worker gives and the tests install, and each login is named', () => {
     const installPage = walkPages.find((p) => p.file.endsWith('install-agent.md'))?.text ?? '';
     for (const agent of ACP_AGENTS) {
       const line = `npm install -g ${agent.npm}`;
@@ -225,5 +225,8 @@ describe('the README and the walkthrough name what exists', () => {
     assert.ok(installLine('pi')?.startsWith('npm install -g @earendil-works/pi-coding-agent'));
     assert.ok(installLine('ffwf-tau')?.startsWith('pipx install ffwf-tau-coding-agent'));
     for (const line of ['npm install -g @earendil-works/pi-coding-agent', 'pipx install ffwf-tau-coding-agent']) assert.ok(installPage.includes(line) && README.includes(line), line);
+    // How each agent logs in, as the README's ACP table says: the walkthrough names every one.
+    const logins = /Each agent logs in[\s\S]*?\n\n/.exec(installPage)?.[0] ?? '';
+    for (const agent of ACP_AGENTS) assert.ok(flat(logins).includes(agent.name.replace('GitHub ', '')), `the walkthrough's login sentence leaves out ${agent.name}`);
   });
 });
