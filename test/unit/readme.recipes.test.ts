@@ -228,5 +228,17 @@ describe('the README and the walkthrough name what exists', () => {
     // How each agent logs in, as the README's ACP table says: the walkthrough names every one.
     const logins = /Each agent logs in[\s\S]*?\n\n/.exec(installPage)?.[0] ?? '';
     for (const agent of ACP_AGENTS) assert.ok(flat(logins).includes(agent.name.replace('GitHub ', '')), `the walkthrough's login sentence leaves out ${agent.name}`);
+    // A login run by a program other than the adapter (Codex's `codex login`) needs that program's
+    // own install: a global npm install puts only the installed package's own commands on PATH.
+    for (const agent of ACP_AGENTS) {
+      const row = README.split('\n').find((l) => l.startsWith(`| ${agent.name} |`)) ?? '';
+      const login = row.split('|')[4] ?? '';
+      const programs = [...login.matchAll(/`([a-z][\w-]*)(?: [^`]*)?`/g)].map((m) => m[1]).filter((p) => p !== agent.command && p !== 'npm');
+      for (const program of programs) {
+        const install = /`(npm install -g [^`]+)`/.exec(login)?.[1];
+        assert.ok(install, `${agent.name}: the README names \`${program}\` for its login, and not how to install it`);
+        assert.ok(installPage.includes(`\`${install}\``), `${agent.name}: the walkthrough does not say how to install \`${program}\``);
+      }
+    }
   });
 });
