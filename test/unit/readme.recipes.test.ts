@@ -167,6 +167,16 @@ describe('the README and the walkthrough name what exists', () => {
     assert.deepEqual(named.filter((n) => !(n.script in pkg.scripts)), []);
   });
 
+  it('npm test\'s line names every suite npm test runs, as the Tests section lists them', () => {
+    const test = readFileSync(path.join(ROOT, 'scripts', 'test.mjs'), 'utf8');
+    const suites = /--only ([\w,]+)/.exec(test)?.[1].split(',') ?? [];
+    const section = README.slice(README.indexOf('\n## Tests\n')).split(/\n## /)[1] ?? '';
+    const listed = [...section.matchAll(/^- \*\*(\w+)\*\*[ :]/gm)].map((m) => m[1]);
+    assert.deepEqual(listed, suites, 'the Tests section\'s suites');
+    const first = /npm ci && npm test +# [^(\n]*\(([^)]+)\)/.exec(README)?.[1].split(', ') ?? [];
+    assert.equal(first.length, suites.length, `the README's second command says it runs (${first.join(', ')}); npm test runs ${suites.join(', ')}`);
+  });
+
   it('every relative link and image exists, and every #anchor is a heading of the README', () => {
     // GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes.
     const anchors = new Set([...README.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-')));
