@@ -288,7 +288,7 @@ export class Commands extends Disposable {
     const titles = { prompt: 'Prompt', steer: 'Steer', followUp: 'Follow Up' } as const;
     const filter = mode === 'prompt' ? isRunning : mode === 'steer' ? canSteer : isStreaming;
     const none = mode === 'prompt' ? 'No worker is running: start one first.'
-      : mode === 'steer' ? 'No worker that takes a steer is streaming a turn (an ACP agent takes none: use Follow Up or Redirect).'
+      : mode === 'steer' ? this.noSteerable()
         : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
     const t = await this.target(raw, { title: titles[mode], filter, none });
     if (isRefused(t)) return t;
@@ -309,6 +309,16 @@ export class Commands extends Disposable {
   private streaming(workerId: string): boolean {
     const st = this.s.supervisor.state(workerId);
     return st.status === 'running' && st.state.streaming;
+  }
+
+  /**
+   * Why Steer found no worker: the streaming ones that take none, by name (Copilot's ACP has no
+   * steer; Claude's and Codex's adapters take one, so "an ACP agent" would be wrong), or none streams.
+   */
+  private noSteerable(): string {
+    const names = this.s.supervisor.list().filter((s) => isStreaming(s) && !canSteer(s)).map((s) => s.name);
+    if (!names.length) return 'No worker is streaming a turn, so there is nothing to steer: use Prompt.';
+    return `No worker that takes a steer is streaming a turn: ${names.join(', ')} ${names.length === 1 ? 'takes' : 'take'} none inside a turn (use Follow Up or Redirect).`;
   }
 
   /** false: the worker's protocol takes no steer inside a turn (ACP). */
