@@ -17,7 +17,7 @@ import { repoRoot } from './lib/paths.mjs';
 import { buildExtension } from './lib/build.mjs';
 import { cleanup, onCleanup } from './lib/proc.mjs';
 import { makeSandbox, startCodeServer, workbenchUrl, portFree, freePort } from './lib/code-server.mjs';
-import { describeWorkers, findWorkers, linkWorkers } from './lib/workers-found.mjs';
+import { describeWorkers, findWorkers, linkWorkers, personsPath } from './lib/workers-found.mjs';
 import { parseStartArgs } from './lib/start-args.mjs';
 
 /** The sample workspace as a repository with one commit (worktrees need a commit to branch from). */
@@ -49,9 +49,11 @@ async function main() {
   const folder = opts.workspace ?? sandbox.workspace;
   const noRepo = opts.workspace ? null : makeRepository(folder);
   if (noRepo) console.warn(`[start] ${noRepo}`);
-  const found = findWorkers({ workspace: folder });
+  // The person's PATH, not npm's: npm puts this repository's node_modules/.bin (pi 0.73.1) first.
+  const pathEnv = personsPath(process.env.PATH ?? '');
+  const found = findWorkers({ workspace: folder, pathEnv });
   const bin = linkWorkers(found.links, join(sandbox.root, 'workers-bin'));
-  const env = bin ? { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } : {};
+  const env = { PATH: bin ? `${bin}${delimiter}${pathEnv}` : pathEnv };
   // The floor (VS Code 1.100): a built 1.139 workbench ignores the URL's extensionDevelopmentPath
   // unless its smoke-test driver is on, which only the test runners can do (an init script).
   const server = await startCodeServer({ sandbox, folder, port, env, version: 'floor' });

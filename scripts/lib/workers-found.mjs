@@ -5,7 +5,7 @@
 // (links, not the install's own folder: a venv's bin would also put its python first); one found
 // nowhere is named with the command that installs it.
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { ACP_AGENTS, acpAgentDir, pi1Command, pi1Dir, tauCommand, tauDir, PI1_VERSION, TAU_VERSION } from '../ensure-workers.mjs';
 import { repoRoot } from './paths.mjs';
 
@@ -48,6 +48,21 @@ export const WORKERS = [
     cached: () => [{ file: a.command(), what: `${a.package} ${a.version} installed by npm test`, complete: join(acpAgentDir(key), '.complete') }],
   })),
 ];
+
+/**
+ * PATH as the person has it. `npm start` runs under npm, which puts this repository's
+ * node_modules/.bin (and each parent folder's) first: there, pi is the devDependency 0.73.1, which
+ * was then "found on your PATH" and, first on code-server's PATH too, shadowed the person's own pi
+ * and the pi 1.x npm test installed. Without those folders it is offered for what it is (cached()).
+ */
+export function personsPath(pathEnv = process.env.PATH ?? '', root = repoRoot) {
+  const npmBins = new Set();
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    npmBins.add(join(dir, 'node_modules', '.bin'));
+    if (dirname(dir) === dir) break;
+  }
+  return pathEnv.split(delimiter).filter((d) => !d || !npmBins.has(resolve(d))).join(delimiter);
+}
 
 /**
  * Each worker: `{ name, found: { command, where } | null, install, config }`, and `links`, the
