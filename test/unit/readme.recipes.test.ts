@@ -188,6 +188,11 @@ describe('the README and the walkthrough name what exists', () => {
     assert.deepEqual(broken, []);
   });
 
+  it('a program it says to name in a profile is a path a profile takes: no leading ~, which no shell expands', () => {
+    const tilde = docs.flatMap((d) => [...flat(d.text).matchAll(/name `(~[^`]*)` in a profile|"command": "(~[^"]*)"/g)].map((m) => `${d.file}: ${m[1] ?? m[2]}`));
+    assert.deepEqual(tilde, []);
+  });
+
   it('the Settings table lists every setting once, with package.json\'s default', () => {
     const rows = new Map([...README.matchAll(/^\| `(rpcWorkers\.[\w.]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim().replace(/^`|`$/g, '')]));
     assert.deepEqual([...rows.keys()].sort(), Object.keys(settings).sort());
