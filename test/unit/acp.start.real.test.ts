@@ -51,12 +51,14 @@ describe('ACP agents right after their install (real, no key, no login)', functi
     if (gemini.status === 'error') {
       assert.match(gemini.error, /^Gemini CLI needs a login before it can start a session \(session\/new \(-32000\): Gemini API key is missing or not configured\.\)\. It offers: Log in with Google: .*; Gemini API key: /);
       assert.equal(gemini.login, undefined);
+      assert.equal(gemini.needsLogin, true, 'said as a login refusal: the UI adds GEMINI_API_KEY');
     }
     const codex = await start('codex');
     assert.equal(codex.status, 'error');
     if (codex.status === 'error') {
       assert.equal(codex.error, 'Codex needs a login before it can start a session (session/new (-32000): Authentication required). It offers: API Key: Use an API key to authenticate; ChatGPT: Use ChatGPT to authenticate');
       assert.equal(codex.login, undefined);
+      assert.equal(codex.needsLogin, true, 'said as a login refusal: the UI adds OPENAI_API_KEY and codex login');
     }
   });
 
