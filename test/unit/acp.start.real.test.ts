@@ -74,6 +74,8 @@ describe('ACP agents right after their install (real, no key, no login)', functi
       return;
     }
     assert.equal(r.status, 'error');
+    // Not a login: the UI must not add Claude's key advice to it.
+    if (r.status === 'error') assert.equal(r.needsLogin, undefined);
     if (r.status === 'error') assert.match(r.error, /^the worker did not become ready: Claude Code refuses to run as root unless IS_SANDBOX=1 is set in the profile's env \(session\/new \(-32603\): Internal error: --dangerously-skip-permissions cannot be used with root/);
     const sandboxed = await start('claude', { IS_SANDBOX: '1' });
     assert.equal(sandboxed.status, 'started', sandboxed.status === 'error' ? sandboxed.error : '');
