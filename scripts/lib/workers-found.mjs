@@ -69,11 +69,13 @@ export function personsPath(pathEnv = process.env.PATH ?? '', root = repoRoot) {
  * `{ name, target }` to make in a folder first on code-server's PATH (see linkWorkers).
  */
 export function findWorkers({ workspace = null, pathEnv = process.env.PATH ?? '', cache = true } = {}) {
-  const dirs = [...(workspace ? [join(workspace, 'node_modules', '.bin')] : []), ...pathEnv.split(delimiter)];
+  const workspaceBin = workspace ? join(workspace, 'node_modules', '.bin') : null;
+  const dirs = [...(workspaceBin ? [workspaceBin] : []), ...pathEnv.split(delimiter)];
   const links = [];
   const workers = WORKERS.map((w) => {
     const command = onPath(w.commands, dirs);
-    if (command) return { ...w, found: { command, where: 'on your PATH' } };
+    const where = workspaceBin && dirname(command ?? '') === workspaceBin ? 'in the workspace\'s node_modules/.bin' : 'on your PATH';
+    if (command) return { ...w, found: { command, where } };
     const copy = cache ? w.cached().find((c) => executable(c.file) && (!c.complete || existsSync(c.complete))) : null;
     if (!copy) return { ...w, found: null };
     links.push({ name: w.commands[0], target: copy.file });

@@ -43,6 +43,7 @@ describe('npm start: the real workers it finds', () => {
     assert.deepEqual(found.workers.map((w: { found: { command: string } | null }) => w.found?.command), [tau, pi, undefined, undefined, undefined, undefined, undefined]);
     assert.deepEqual(found.links, []);
     assert.match(describeWorkers(found)[0], /^ {2}τ: found \(on your PATH: .*ffwf-tau\); Start Worker offers it/);
+    assert.match(describeWorkers(found)[1], /^ {2}pi: found \(in the workspace's node_modules\/\.bin: .*pi\); Start Worker offers it/);
   });
 
   it('offers a worker npm test installed in the cache through a link first on PATH, not its whole folder', () => {
