@@ -7,17 +7,18 @@
 // then offers, and how to install the others (scripts/lib/workers-found.mjs). The sample
 // workspace is a git repository, so that Start Worker in New Worktree works in it.
 //
-// Options: --port N (or env RPC_WORKERS_PORT; default 8080, or a free port when 8080 is taken)
+// Options (through npm: `npm start -- --port N`; lib/start-args.mjs also reads what npm kept):
+//          --port N (or env RPC_WORKERS_PORT; default 8080, or a free port when 8080 is taken)
 //          --workspace DIR (open DIR itself instead of a copy of the sample workspace)
 //          --no-build
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { repoRoot } from './lib/paths.mjs';
 import { buildExtension } from './lib/build.mjs';
 import { cleanup, onCleanup } from './lib/proc.mjs';
 import { makeSandbox, startCodeServer, workbenchUrl, portFree, freePort } from './lib/code-server.mjs';
-import { describeWorkers, findWorkers, linkWorkers } from './lib/workers-found.mjs';
+import { describeWorkers, findWorkers, linkWorkers, personsPath } from './lib/workers-found.mjs';
+import { parseStartArgs } from './lib/start-args.mjs';
 
 /** The sample workspace as a repository with one commit (worktrees need a commit to branch from). */
 function makeRepository(folder) {
@@ -34,27 +35,8 @@ function makeRepository(folder) {
 
 const DEFAULT_PORT = 8080;
 
-function parseArgs(argv) {
-  const o = { port: process.env.RPC_WORKERS_PORT || null, workspace: null, build: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--port') o.port = argv[++i];
-    else if (a.startsWith('--port=')) o.port = a.slice(7);
-    else if (a === '--workspace') o.workspace = resolve(argv[++i] ?? '');
-    else if (a.startsWith('--workspace=')) o.workspace = resolve(a.slice(12));
-    else if (a === '--no-build') o.build = false;
-    else throw new Error(`unknown argument: ${a} (options: --port N, --workspace DIR, --no-build)`);
-  }
-  if (o.port != null) {
-    o.port = Number(o.port);
-    if (!Number.isInteger(o.port) || o.port <= 0 || o.port > 65535) throw new Error(`not a port: ${o.port}`);
-  }
-  if (o.workspace && !(existsSync(o.workspace) && statSync(o.workspace).isDirectory())) throw new Error(`not a folder: ${o.workspace}`);
-  return o;
-}
-
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseStartArgs(process.argv.slice(2));
   if (opts.build) {
     console.log('[start] building the extension (node esbuild.mjs)');
     if (!buildExtension()) throw new Error('the build failed');
@@ -67,9 +49,11 @@ async function main() {
   const folder = opts.workspace ?? sandbox.workspace;
   const noRepo = opts.workspace ? null : makeRepository(folder);
   if (noRepo) console.warn(`[start] ${noRepo}`);
-  const found = findWorkers({ workspace: folder });
+  // The person's PATH, not npm's: npm puts this repository's node_modules/.bin (pi 0.73.1) first.
+  const pathEnv = personsPath(process.env.PATH ?? '');
+  const found = findWorkers({ workspace: folder, pathEnv });
   const bin = linkWorkers(found.links, join(sandbox.root, 'workers-bin'));
-  const env = bin ? { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } : {};
+  const env = { PATH: bin ? `${bin}${delimiter}${pathEnv}` : pathEnv };
   // The floor (VS Code 1.100): a built 1.139 workbench ignores the URL's extensionDevelopmentPath
   // unless its smoke-test driver is on, which only the test runners can do (an init script).
   const server = await startCodeServer({ sandbox, folder, port, env, version: 'floor' });

@@ -5,7 +5,7 @@
 // (links, not the install's own folder: a venv's bin would also put its python first); one found
 // nowhere is named with the command that installs it.
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { ACP_AGENTS, acpAgentDir, pi1Command, pi1Dir, tauCommand, tauDir, PI1_VERSION, TAU_VERSION } from '../ensure-workers.mjs';
 import { repoRoot } from './paths.mjs';
 
@@ -50,15 +50,32 @@ export const WORKERS = [
 ];
 
 /**
+ * PATH as the person has it. `npm start` runs under npm, which puts this repository's
+ * node_modules/.bin (and each parent folder's) first: there, pi is the devDependency 0.73.1, which
+ * was then "found on your PATH" and, first on code-server's PATH too, shadowed the person's own pi
+ * and the pi 1.x npm test installed. Without those folders it is offered for what it is (cached()).
+ */
+export function personsPath(pathEnv = process.env.PATH ?? '', root = repoRoot) {
+  const npmBins = new Set();
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    npmBins.add(join(dir, 'node_modules', '.bin'));
+    if (dirname(dir) === dir) break;
+  }
+  return pathEnv.split(delimiter).filter((d) => !d || !npmBins.has(resolve(d))).join(delimiter);
+}
+
+/**
  * Each worker: `{ name, found: { command, where } | null, install, config }`, and `links`, the
  * `{ name, target }` to make in a folder first on code-server's PATH (see linkWorkers).
  */
 export function findWorkers({ workspace = null, pathEnv = process.env.PATH ?? '', cache = true } = {}) {
-  const dirs = [...(workspace ? [join(workspace, 'node_modules', '.bin')] : []), ...pathEnv.split(delimiter)];
+  const workspaceBin = workspace ? join(workspace, 'node_modules', '.bin') : null;
+  const dirs = [...(workspaceBin ? [workspaceBin] : []), ...pathEnv.split(delimiter)];
   const links = [];
   const workers = WORKERS.map((w) => {
     const command = onPath(w.commands, dirs);
-    if (command) return { ...w, found: { command, where: 'on your PATH' } };
+    const where = workspaceBin && dirname(command ?? '') === workspaceBin ? 'in the workspace\'s node_modules/.bin' : 'on your PATH';
+    if (command) return { ...w, found: { command, where } };
     const copy = cache ? w.cached().find((c) => executable(c.file) && (!c.complete || existsSync(c.complete))) : null;
     if (!copy) return { ...w, found: null };
     links.push({ name: w.commands[0], target: copy.file });

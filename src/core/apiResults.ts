@@ -16,6 +16,8 @@ export type StartResult =
     /** Refused by the host's `maxWorkers`: the UI says which setting raises it. */
     atLimit?: true;
     login?: LoginCommand;
+    /** The agent refused to start until the person logs in or gives a key (`login`: the command it names, if any). */
+    needsLogin?: true;
   };
 
 /** The command an agent that needs a login names for it (ACP's authMethods), to run in a terminal. */

@@ -96,7 +96,7 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     // so in its own words: the reason alone says it.
     const spawned = worker.spawnFailure;
     if (spawned) return { status: 'error', workerId, error: spawned.error, stderrTail, ms: elapsed(t0), ...(spawned.missing ? { missing: true } : {}) };
-    if (probed.needsLogin) return { status: 'error', workerId, error: probed.error, stderrTail, ms: elapsed(t0), ...(probed.login ? { login: probed.login } : {}) };
+    if (probed.needsLogin) return { status: 'error', workerId, error: probed.error, stderrTail, ms: elapsed(t0), needsLogin: true, ...(probed.login ? { login: probed.login } : {}) };
     const tail = stderrTail.join('\n').trim();
     const error = !tail || probed.error.includes(tail) ? probed.error : `${probed.error}; stderr:\n${tail}`;
     return { status: 'error', workerId, error: `the worker did not become ready: ${error}`, stderrTail, ms: elapsed(t0) };

@@ -458,6 +458,8 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
     assert.equal(r.error, 'Fake agent needs a login before it can start a session (session/new (-32000): Authentication required). Run `fake-agent login` in a terminal, then try again');
     // The command, for the UI to offer to run in a terminal.
     assert.deepEqual(r.status === 'error' ? r.login : null, { label: 'Log in', line: 'fake-agent login' });
+    // Said as a login refusal, so that the UI can add how a known agent takes its key.
+    assert.equal(r.status === 'error' ? r.needsLogin : null, true);
   });
 
   it('an agent that crashes mid-turn ends the turn as failed, with its exit code', async () => {

@@ -51,12 +51,14 @@ describe('ACP agents right after their install (real, no key, no login)', functi
     if (gemini.status === 'error') {
       assert.match(gemini.error, /^Gemini CLI needs a login before it can start a session \(session\/new \(-32000\): Gemini API key is missing or not configured\.\)\. It offers: Log in with Google: .*; Gemini API key: /);
       assert.equal(gemini.login, undefined);
+      assert.equal(gemini.needsLogin, true, 'said as a login refusal: the UI adds GEMINI_API_KEY');
     }
     const codex = await start('codex');
     assert.equal(codex.status, 'error');
     if (codex.status === 'error') {
       assert.equal(codex.error, 'Codex needs a login before it can start a session (session/new (-32000): Authentication required). It offers: API Key: Use an API key to authenticate; ChatGPT: Use ChatGPT to authenticate');
       assert.equal(codex.login, undefined);
+      assert.equal(codex.needsLogin, true, 'said as a login refusal: the UI adds OPENAI_API_KEY and codex login');
     }
   });
 
@@ -72,6 +74,8 @@ describe('ACP agents right after their install (real, no key, no login)', functi
       return;
     }
     assert.equal(r.status, 'error');
+    // Not a login: the UI must not add Claude's key advice to it.
+    if (r.status === 'error') assert.equal(r.needsLogin, undefined);
     if (r.status === 'error') assert.match(r.error, /^the worker did not become ready: Claude Code refuses to run as root unless IS_SANDBOX=1 is set in the profile's env \(session\/new \(-32603\): Internal error: --dangerously-skip-permissions cannot be used with root/);
     const sandboxed = await start('claude', { IS_SANDBOX: '1' });
     assert.equal(sandboxed.status, 'started', sandboxed.status === 'error' ? sandboxed.error : '');

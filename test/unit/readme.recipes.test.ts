@@ -6,17 +6,19 @@
 // host from the README's own profile (or, for τ, the profile Start Worker finds on PATH). The
 // worker's request must reach the server with the recipe's model and key, and its answer the log.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
-import { findFirstExecutable, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
+import { ACP_AGENTS, findFirstExecutable, installLine, profileChoices, searchDirs, TAU_COMMANDS } from '../../src/ui/settings/profiles';
+import { WALKTHROUGH_KEYS } from '../../src/ui/walkthrough/progress';
 import { readSettings } from '../../src/ui/settings/settings';
 import { ofType, record, ROOT, waitFor } from '../helpers/supervisor';
 import { startMockLlm, type MockLlm } from '../fixtures/mock-llm.mjs';
 import { requireTau } from '../fixtures/tau-env.mjs';
 import { pi1LauncherDir } from '../fixtures/pi-env.mjs';
+import { ACP_AGENTS as INSTALLED } from '../fixtures/acp-env.mjs';
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
@@ -130,4 +132,128 @@ describe('the README\'s first-worker recipes, as written', function () {
       assert.equal(llm.requests[0].model, 'qwen2.5-coder:7b');
     });
   }
+});
+
+// What a newcomer reads first, checked against what ships: every name the README and the
+// walkthrough's pages give (settings, command titles, npm scripts, files, install lines) is
+// spelt as package.json, the scripts and the code have it. No worker runs here.
+describe('the README and the walkthrough name what exists', () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const c = pkg.contributes;
+  const settings: Record<string, any> = c.configuration.properties;
+  const commands: any[] = c.commands;
+  const views = Object.values<any[]>(c.views).flat().map((v) => v.id);
+  const WALK_DIR = path.join(ROOT, 'media', 'walkthrough');
+  const walkPages = readdirSync(WALK_DIR).filter((f) => f.endsWith('.md')).map((f) => ({ file: `media/walkthrough/${f}`, text: readFileSync(path.join(WALK_DIR, f), 'utf8') }));
+  const docs = [{ file: 'README.md', text: README }, ...walkPages];
+  /** Prose with its line breaks undone (a title may be wrapped). */
+  const flat = (t: string) => t.replace(/\s*\n\s*/g, ' ');
+
+  it('every rpcWorkers.* name is a setting (or a group of them), a command or a view', () => {
+    const known = (k: string) => k in settings || commands.some((x) => x.command === k) || views.includes(k) || Object.keys(settings).some((s) => s.startsWith(`${k}.`));
+    const unknown = docs.flatMap((d) => [...d.text.matchAll(/rpcWorkers\.[A-Za-z.]*[A-Za-z]/g)].map((m) => m[0]).filter((k) => !known(k)).map((k) => `${d.file}: ${k}`));
+    assert.deepEqual(unknown, []);
+  });
+
+  it('every "RPC Workers: …" command title is a command\'s title', () => {
+    const titles = new Set(commands.map((x) => x.title));
+    const unknown = docs.flatMap((d) => [...flat(d.text).matchAll(/RPC Workers: ([^*`)\n]+?)(?=\*|`|\)| \(|,|$)/g)].map((m) => m[1].trim()).filter((t) => !titles.has(t)).map((t) => `${d.file}: ${t}`));
+    assert.deepEqual(unknown, []);
+  });
+
+  it('every npm command it gives is a script of package.json', () => {
+    const named = docs.flatMap((d) => [...d.text.matchAll(/\bnpm (?:run ([\w:-]+)|(start|test)\b)/g)].map((m) => ({ file: d.file, script: m[1] ?? m[2] })));
+    assert.ok(named.some((n) => n.script === 'start') && named.some((n) => n.script === 'test'), 'the README\'s first commands are npm start and npm test');
+    assert.deepEqual(named.filter((n) => !(n.script in pkg.scripts)), []);
+  });
+
+  it('npm test\'s line names every suite npm test runs, as the Tests section lists them', () => {
+    const test = readFileSync(path.join(ROOT, 'scripts', 'test.mjs'), 'utf8');
+    const suites = /--only ([\w,]+)/.exec(test)?.[1].split(',') ?? [];
+    const section = README.slice(README.indexOf('\n## Tests\n')).split(/\n## /)[1] ?? '';
+    const listed = [...section.matchAll(/^- \*\*(\w+)\*\*[ :]/gm)].map((m) => m[1]);
+    assert.deepEqual(listed, suites, 'the Tests section\'s suites');
+    const first = /npm ci && npm test +# [^(\n]*\(([^)]+)\)/.exec(README)?.[1].split(', ') ?? [];
+    assert.equal(first.length, suites.length, `the README's second command says it runs (${first.join(', ')}); npm test runs ${suites.join(', ')}`);
+  });
+
+  it('every relative link and image exists, and every #anchor is a heading of the README', () => {
+    // GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes.
+    const anchors = new Set([...README.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-')));
+    const broken = docs.flatMap((d) => [...d.text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((u) => !/^[a-z]+:/i.test(u)).filter((u) => {
+      const [file, anchor] = u.split('#');
+      if (file) return !existsSync(path.resolve(path.dirname(path.join(ROOT, d.file)), file));
+      return !anchors.has(decodeURIComponent(anchor ?? ''));
+    }).map((u) => `${d.file}: ${u}`));
+    assert.deepEqual(broken, []);
+  });
+
+  it('a program it says to name in a profile is a path a profile takes: no leading ~, which no shell expands', () => {
+    const tilde = docs.flatMap((d) => [...flat(d.text).matchAll(/name `(~[^`]*)` in a profile|"command": "(~[^"]*)"/g)].map((m) => `${d.file}: ${m[1] ?? m[2]}`));
+    assert.deepEqual(tilde, []);
+  });
+
+  it('the Settings table lists every setting once, with package.json\'s default', () => {
+    const rows = new Map([...README.matchAll(/^\| `(rpcWorkers\.[\w.]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim().replace(/^`|`$/g, '')]));
+    assert.deepEqual([...rows.keys()].sort(), Object.keys(settings).sort());
+    for (const [key, shown] of rows) assert.deepEqual(JSON.parse(shown), settings[key].default, key);
+  });
+
+  it('the profile keys it lists are the ones a profile takes (package.json and the settings\' own error)', () => {
+    const row = /^\| `rpcWorkers\.profiles` \|[^|]+\| ([^|]+)\|/m.exec(README)?.[1] ?? '';
+    const said = /and the (\w+) below/.exec(row)?.[1];
+    const section = /A profile's own switches[^\n]*\n((?:(?:- | {2}).*\n)+)/.exec(README)?.[1] ?? '';
+    const switches = [...section.matchAll(/^- `(\w+)`/gm)].map((m) => m[1]);
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+    assert.equal(said, words[switches.length], `the table says "the ${said} below"; ${switches.length} are listed`);
+    const listed = [...[...row.matchAll(/`(\w+)`/g)].map((m) => m[1]).filter((k) => !['pi', 'tau', 'acp'].includes(k)), ...switches];
+    const manifest = Object.keys(settings['rpcWorkers.profiles'].items.properties);
+    assert.deepEqual([...listed].sort(), [...manifest].sort());
+    const { errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'x', dialect: 'pi', command: 'pi', gaurd: true }] : undefined));
+    const keys = /its keys: ([^)]+)\)/.exec(errors.join('\n'))?.[1].split(', ');
+    assert.deepEqual([...(keys ?? [])].sort(), [...manifest].sort(), 'the error for a misspelt key names the keys a profile takes');
+  });
+
+  it('each walkthrough step: its page exists, its buttons run contributed commands, it completes on a key the extension sets', () => {
+    const [walk] = c.walkthroughs;
+    const keys = Object.values<string>(WALKTHROUGH_KEYS);
+    for (const step of walk.steps) {
+      assert.ok(existsSync(path.join(ROOT, step.media.markdown)), `${step.id}: ${step.media.markdown}`);
+      for (const m of step.description.matchAll(/\(command:([\w.]+)/g)) assert.ok(m[1].startsWith('workbench.') || commands.some((x) => x.command === m[1]), `${step.id}: command ${m[1]}`);
+      for (const e of step.completionEvents) {
+        const [kind, what] = e.split(/:(.*)/);
+        assert.ok(kind === 'onContext' ? keys.includes(what) : kind === 'onSettingChanged' && what in settings, `${step.id}: ${e}`);
+      }
+    }
+  });
+
+  it('the install line of each agent is the one Start Worker gives and the tests install, and each login is named', () => {
+    const installPage = walkPages.find((p) => p.file.endsWith('install-agent.md'))?.text ?? '';
+    for (const agent of ACP_AGENTS) {
+      const line = `npm install -g ${agent.npm}`;
+      assert.equal(installLine(agent.command), line);
+      const tested = Object.values(INSTALLED).find((a) => a.bin === agent.command);
+      assert.equal(tested?.package, agent.npm, `${agent.name}: the package the tests install`);
+      assert.ok(README.includes(`\`${line}\` (${tested.version})`), `${agent.name}: the README's ACP table`);
+      assert.ok(installPage.includes(`\`${line}\``), `${agent.name}: the walkthrough's table`);
+    }
+    assert.ok(installLine('pi')?.startsWith('npm install -g @earendil-works/pi-coding-agent'));
+    assert.ok(installLine('ffwf-tau')?.startsWith('pipx install ffwf-tau-coding-agent'));
+    for (const line of ['npm install -g @earendil-works/pi-coding-agent', 'pipx install ffwf-tau-coding-agent']) assert.ok(installPage.includes(line) && README.includes(line), line);
+    // How each agent logs in, as the README's ACP table says: the walkthrough names every one.
+    const logins = /Each agent logs in[\s\S]*?\n\n/.exec(installPage)?.[0] ?? '';
+    for (const agent of ACP_AGENTS) assert.ok(flat(logins).includes(agent.name.replace('GitHub ', '')), `the walkthrough's login sentence leaves out ${agent.name}`);
+    // A login run by a program other than the adapter (Codex's `codex login`) needs that program's
+    // own install: a global npm install puts only the installed package's own commands on PATH.
+    for (const agent of ACP_AGENTS) {
+      const row = README.split('\n').find((l) => l.startsWith(`| ${agent.name} |`)) ?? '';
+      const login = row.split('|')[4] ?? '';
+      const programs = [...login.matchAll(/`([a-z][\w-]*)(?: [^`]*)?`/g)].map((m) => m[1]).filter((p) => p !== agent.command && p !== 'npm');
+      for (const program of programs) {
+        const install = /`(npm install -g [^`]+)`/.exec(login)?.[1];
+        assert.ok(install, `${agent.name}: the README names \`${program}\` for its login, and not how to install it`);
+        assert.ok(installPage.includes(`\`${install}\``), `${agent.name}: the walkthrough does not say how to install \`${program}\``);
+      }
+    }
+  });
 });

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describeWorkers, findWorkers, linkWorkers } from '../../scripts/lib/workers-found.mjs';
+import { describeWorkers, findWorkers, linkWorkers, personsPath } from '../../scripts/lib/workers-found.mjs';
 
 describe('npm start: the real workers it finds', () => {
   let dir: string;
@@ -43,6 +43,7 @@ describe('npm start: the real workers it finds', () => {
     assert.deepEqual(found.workers.map((w: { found: { command: string } | null }) => w.found?.command), [tau, pi, undefined, undefined, undefined, undefined, undefined]);
     assert.deepEqual(found.links, []);
     assert.match(describeWorkers(found)[0], /^ {2}τ: found \(on your PATH: .*ffwf-tau\); Start Worker offers it/);
+    assert.match(describeWorkers(found)[1], /^ {2}pi: found \(in the workspace's node_modules\/\.bin: .*pi\); Start Worker offers it/);
   });
 
   it('offers a worker npm test installed in the cache through a link first on PATH, not its whole folder', () => {
@@ -56,5 +57,20 @@ describe('npm start: the real workers it finds', () => {
     assert.equal(again.workers[0].found?.command, tau);
     const bin = linkWorkers(again.links.filter((l: { name: string }) => l.name === 'ffwf-tau'), path.join(dir, 'links'));
     assert.equal(readlinkSync(path.join(bin!, 'ffwf-tau')), tau);
+  });
+  // `npm start` runs under npm, which puts this repository's node_modules/.bin (and its parents')
+  // first on PATH: its pi is the devDependency 0.73.1, not a pi of the person's.
+  it('under npm, the repository\'s own node_modules/.bin is not "your PATH": its pi is named the devDependency, and the person\'s own pi wins', () => {
+    const repo = path.join(dir, 'repo');
+    exe(path.join(repo, 'node_modules', '.bin', 'pi'));
+    const ownPi = exe(path.join(dir, 'usr', 'bin', 'pi'));
+    const npmPath = [path.join(repo, 'node_modules', '.bin'), path.join(dir, 'node_modules', '.bin'), path.join(dir, 'usr', 'bin')].join(path.delimiter);
+    const clean = personsPath(npmPath, repo);
+    assert.equal(clean, path.join(dir, 'usr', 'bin'));
+    assert.equal(findWorkers({ pathEnv: clean, cache: false }).workers[1].found?.command, ownPi);
+    // Without a pi of the person's (nor npm test's pi 1.x), this repository's devDependency is offered under its own name.
+    process.env.RPC_WORKERS_CACHE_DIR = path.join(dir, 'cache');
+    const found = findWorkers({ pathEnv: personsPath(npmPath.split(path.delimiter).slice(0, 2).join(path.delimiter), repo) });
+    assert.match(describeWorkers(found)[1], /^ {2}pi: found \(pi 0\.73\.1, this repository's devDependency: /);
   });
 });

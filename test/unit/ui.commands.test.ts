@@ -162,4 +162,23 @@ describe('UI commands: what they say', () => {
     assert.doesNotMatch(vscodeStub.messages[0], /Steer/);
     assert.deepEqual(sent, []);
   });
+  it('Steer from the palette with no steerable worker streaming names the one that takes none, and does not say no ACP agent takes one', async () => {
+    // Claude (ACP) takes a steer and is idle; Copilot (ACP) streams and takes none.
+    const claude = { workerId: 'w2', name: 'Claude', status: 'running', streaming: false, compacting: false, midTurn: { steer: true, followUp: 'host' } } as WorkerState;
+    const copilot = { ...acp, name: 'GitHub Copilot' } as WorkerState;
+    const { commands, sent } = harness({ workers: [claude, copilot] });
+    disposables.push(commands);
+    const r = await vscodeStub.commands.get('rpcWorkers.steer')!() as { status: string };
+    assert.equal(r.status, 'cancelled');
+    assert.deepEqual(sent, []);
+    assert.match(vscodeStub.messages[0], /GitHub Copilot takes none/);
+    assert.doesNotMatch(vscodeStub.messages[0], /an ACP agent takes none/, 'Claude, an ACP agent, takes a steer');
+  });
+
+  it('Steer from the palette with nothing streaming says there is no turn to steer', async () => {
+    const { commands } = harness({ workers: [] });
+    disposables.push(commands);
+    await vscodeStub.commands.get('rpcWorkers.steer')!();
+    assert.match(vscodeStub.messages[0], /^No worker is streaming a turn/);
+  });
 });

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoSpec, findExecutable, findFirstExecutable, installLine, knownAcpAgent, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
+import { demoSpec, findExecutable, findFirstExecutable, installLine, loginHint, knownAcpAgent, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
 
 describe('ui profiles', () => {
   it('offers the configured profiles, pi when found, and the demo worker', () => {
@@ -107,5 +107,15 @@ describe('ui profiles', () => {
     assert.match(installLine('pi') ?? '', /^npm install -g @earendil-works\/pi-coding-agent/);
     assert.match(installLine('ffwf-tau') ?? '', /^pipx install ffwf-tau-coding-agent/);
     assert.equal(installLine('my-agent'), null);
+  });
+
+  it('says how Claude, Codex and Gemini take a key or a login (they name no command for it), through npx too, and nothing for another', () => {
+    assert.match(loginHint('claude-agent-acp') ?? '', /ANTHROPIC_API_KEY.*@anthropic-ai\/claude-code/);
+    assert.match(loginHint('codex-acp') ?? '', /OPENAI_API_KEY.*`codex login`.*@openai\/codex/);
+    assert.match(loginHint('npx', ['@agentclientprotocol/codex-acp']) ?? '', /OPENAI_API_KEY/);
+    assert.match(loginHint('gemini', ['--acp']) ?? '', /GEMINI_API_KEY/);
+    // Copilot and OpenCode name their own login command, which the error already says and offers.
+    assert.equal(loginHint('copilot', ['--acp']), null);
+    assert.equal(loginHint('my-agent'), null);
   });
 });

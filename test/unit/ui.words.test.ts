@@ -152,4 +152,10 @@ describe('ui words and icons', () => {
     assert.equal(login.message, 'Could not start Copilot: needs a login\nstderr:\nx');
     assert.equal(startFailure('gemini', { error: 'no program' }, 'npm install -g @google/gemini-cli', false).message, 'Could not start gemini: no program. Install it: npm install -g @google/gemini-cli');
   });
+
+  it('a start refused for a login says how a known agent takes its key, where the agent names no command for it', () => {
+    const r = { error: 'Codex needs a login before it can start a session (…). It offers: API Key: Use an API key to authenticate', needsLogin: true as const };
+    assert.equal(startFailure('Codex', r, null, false, 'set OPENAI_API_KEY').message, `Could not start Codex: ${r.error}. For Codex: set OPENAI_API_KEY`);
+    assert.equal(startFailure('Codex', { error: 'boom' }, null, false, 'set OPENAI_API_KEY').message, 'Could not start Codex: boom', 'not a login refusal: no login advice');
+  });
 });

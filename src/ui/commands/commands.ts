@@ -11,7 +11,7 @@ import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, canSteer, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, installLine } from '../settings/profiles';
+import { DEMO_PROFILE, demoSpec, installLine, loginHint } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
@@ -250,7 +250,7 @@ export class Commands extends Disposable {
     } else {
       // A program that is not there: how to install it, where Start Worker knows.
       const install = r.missing ? installLine(full.command) : null;
-      const { message, login, buttons } = startFailure(name, r, install, !!r.workerId && this.s.outputs.has(r.workerId));
+      const { message, login, buttons } = startFailure(name, r, install, !!r.workerId && this.s.outputs.has(r.workerId), r.needsLogin ? loginHint(full.command, full.args) : null);
       void vscode.window.showErrorMessage(message, ...buttons).then((c) => {
         if (c === login && r.login) this.logIn(name, r.login, full, () => this.launch(spec, task, p, how));
         else if (c === OPEN_LIMIT) void vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.maxWorkers');
@@ -288,7 +288,7 @@ export class Commands extends Disposable {
     const titles = { prompt: 'Prompt', steer: 'Steer', followUp: 'Follow Up' } as const;
     const filter = mode === 'prompt' ? isRunning : mode === 'steer' ? canSteer : isStreaming;
     const none = mode === 'prompt' ? 'No worker is running: start one first.'
-      : mode === 'steer' ? 'No worker that takes a steer is streaming a turn (an ACP agent takes none: use Follow Up or Redirect).'
+      : mode === 'steer' ? this.noSteerable()
         : 'No worker is streaming a turn, so there is nothing to steer or follow up: use Prompt.';
     const t = await this.target(raw, { title: titles[mode], filter, none });
     if (isRefused(t)) return t;
@@ -309,6 +309,16 @@ export class Commands extends Disposable {
   private streaming(workerId: string): boolean {
     const st = this.s.supervisor.state(workerId);
     return st.status === 'running' && st.state.streaming;
+  }
+
+  /**
+   * Why Steer found no worker: the streaming ones that take none, by name (Copilot's ACP has no
+   * steer; Claude's and Codex's adapters take one, so "an ACP agent" would be wrong), or none streams.
+   */
+  private noSteerable(): string {
+    const names = this.s.supervisor.list().filter((s) => isStreaming(s) && !canSteer(s)).map((s) => s.name);
+    if (!names.length) return 'No worker is streaming a turn, so there is nothing to steer: use Prompt.';
+    return `No worker that takes a steer is streaming a turn: ${names.join(', ')} ${names.length === 1 ? 'takes' : 'take'} none inside a turn (use Follow Up or Redirect).`;
   }
 
   /** false: the worker's protocol takes no steer inside a turn (ACP). */

@@ -11,7 +11,7 @@ export const isRunning: WorkerFilter = (s) => s.status === 'running';
 export const isStreaming: WorkerFilter = (s) => s.status === 'running' && (s.streaming || s.compacting);
 export const isIdle: WorkerFilter = (s) => s.status === 'running' && !s.streaming && !s.compacting;
 export const any: WorkerFilter = () => true;
-/** Streaming, and its protocol takes a steer inside the turn (an ACP agent's has none). */
+/** Streaming, and it takes a steer inside the turn (ACP v1 has none; Claude's and Codex's adapters add one). */
 export const canSteer: WorkerFilter = (s) => isStreaming(s) && s.midTurn?.steer !== false;
 
 interface WorkerPick extends vscode.QuickPickItem { workerId: string }
@@ -126,7 +126,7 @@ export async function pickProfile(choices: ProfileChoice[], configured: string):
   return picked?.choice;
 }
 
-/** `steer`: the worker takes a steer inside its turn (an ACP agent does not: only Follow up is offered). */
+/** `steer`: the worker takes a steer inside its turn (one that does not, such as Copilot, is offered only Follow up). */
 export async function askStreamingBehavior(name: string, steer = true): Promise<'steer' | 'followUp' | undefined> {
   const picked = await vscode.window.showQuickPick(
     [

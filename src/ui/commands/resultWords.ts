@@ -41,11 +41,15 @@ function actionWord(action: Action): string {
 }
 
 
-/** A start that failed: the notification's sentence and the buttons it offers, in order. */
-export function startFailure(name: string, r: { error: string; stderrTail?: string[]; atLimit?: true; login?: { label: string; line: string } }, install: string | null, hasOutput: boolean): { message: string; login: string | null; buttons: string[] } {
+/**
+ * A start that failed: the notification's sentence and the buttons it offers, in order.
+ * `loginHint`: how this agent takes a key or login, said when it refused for want of one.
+ */
+export function startFailure(name: string, r: { error: string; stderrTail?: string[]; atLimit?: true; needsLogin?: true; login?: { label: string; line: string } }, install: string | null, hasOutput: boolean, loginHint: string | null = null): { message: string; login: string | null; buttons: string[] } {
   const tail = r.stderrTail?.filter((l) => l.trim()).slice(-5).join('\n');
   const limit = r.atLimit ? '; or raise rpcWorkers.maxWorkers (it takes effect after a window reload)' : '';
-  const message = `Could not start ${name}: ${r.error}${limit}${install ? `. Install it: ${install}` : ''}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
+  const key = r.needsLogin && loginHint ? `. For ${name}: ${loginHint}` : '';
+  const message = `Could not start ${name}: ${r.error}${limit}${install ? `. Install it: ${install}` : ''}${key}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
   const login = r.login ? `Run ${r.login.line.length > 40 ? r.login.label : `"${r.login.line}"`}` : null;
   const buttons = [...(login ? [login] : []), ...(r.atLimit ? [OPEN_LIMIT] : []), ...(hasOutput ? ['Show Output'] : [])];
   return { message, login, buttons };

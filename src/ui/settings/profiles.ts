@@ -19,14 +19,18 @@ export const TAU_COMMANDS = ['ffwf-tau', 'tau'];
 export const ACP_AGENTS = [
   // Claude's adapter starts in `auto`, where it was seen to run a command without asking anyone
   // (docs/acp-agents-findings.md); `default` asks the person.
-  { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', npm: '@agentclientprotocol/claude-agent-acp' },
-  { name: 'Codex', command: 'codex-acp', args: [] as string[], npm: '@agentclientprotocol/codex-acp' },
+  // `login`: how it takes a key or a login, for a start it refuses without one. Its own refusal
+  // lists only its methods' names ("API Key: Use an API key to authenticate"), and `claude` and
+  // `codex` are not the adapters' commands (a global npm install links only the package's own).
+  { name: 'Claude', command: 'claude-agent-acp', args: [] as string[], mode: 'default', npm: '@agentclientprotocol/claude-agent-acp', login: `set ANTHROPIC_API_KEY (in VS Code's environment, or a profile's env), or log in with Claude Code's \`claude\` (npm install -g @anthropic-ai/claude-code)` },
+  { name: 'Codex', command: 'codex-acp', args: [] as string[], npm: '@agentclientprotocol/codex-acp', login: `set OPENAI_API_KEY or CODEX_API_KEY (in VS Code's environment, or a profile's env), or run \`codex login\` (npm install -g @openai/codex)` },
+  // Copilot and OpenCode name their login command themselves; the error offers to run it.
   { name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], npm: '@github/copilot' },
   // Gemini 0.61.0, offered the host's files, cannot create a new file (it reads first and takes
   // the host's "not found" for a failure): it keeps its own files; its questions meet the wall.
-  { name: 'Gemini', command: 'gemini', args: ['--acp'], clientFiles: false, npm: '@google/gemini-cli' },
+  { name: 'Gemini', command: 'gemini', args: ['--acp'], clientFiles: false, npm: '@google/gemini-cli', login: `set GEMINI_API_KEY (in VS Code's environment, or a profile's env), or run \`gemini\` once in a terminal to log in with Google` },
   { name: 'OpenCode', command: 'opencode', args: ['acp'], npm: 'opencode-ai' },
-] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; npm: string }>;
+] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; npm: string; login?: string }>;
 
 /** The one-line install of a program Start Worker knows, by its command's name; null for another. */
 export function installLine(command: string): string | null {
@@ -36,6 +40,12 @@ export function installLine(command: string): string | null {
   if (name === 'pi') return 'npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)';
   if (TAU_COMMANDS.includes(name)) return 'pipx install ffwf-tau-coding-agent (Python 3.12 or newer)';
   return null;
+}
+
+/** How a known ACP agent that names no login command takes its key or login; null for another. */
+export function loginHint(command: string, args: readonly string[] = []): string | null {
+  const agent = knownAcpAgent(command, args);
+  return agent && 'login' in agent ? agent.login : null;
 }
 
 /**
