@@ -121,6 +121,7 @@ export class RpcWorkersExtension extends Disposable {
     this.historyCommands = this._register(new HistoryCommands({
       supervisor: this.supervisor, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
       profiles: () => this.current.profiles,
+      confirmLaunch: (programmatic) => this.commands.launchConfig.confirm(programmatic),
       markdown: (events, meta) => core().sessionMarkdown(events, meta),
     }));
     if (this.current.history.resumeInterrupted && historyDir) {

@@ -16,7 +16,7 @@ import { isRunning, pickWorker } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
-import { resumeSpec } from './resumeRecord';
+import { resumeEnvChanged, resumeSpec, type ResumeRecord } from './resumeRecord';
 import { endWords } from './words';
 
 export const HISTORY_COMMANDS = {
@@ -47,6 +47,8 @@ export interface HistoryServices {
   selection: WorkerSelection;
   log: vscode.LogOutputChannel;
   profiles(): Profile[];
+  /** The launch configuration gate of a normal start (LaunchConfigGate.confirm): a resume reads the same profiles and cards. */
+  confirmLaunch(programmatic: boolean): Promise<{ ok: true } | { ok: false; error: string; cancelled?: boolean }>;
   /** dist/core.js (loaded already when a past session is listed). */
   markdown(events: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[0], meta: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[1]): string;
 }
@@ -185,6 +187,8 @@ export class HistoryCommands extends Disposable {
     const running = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
+    const unconfirmed = await this.unconfirmed(record, session, profile?.env, automatic);
+    if (unconfirmed) return unconfirmed;
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
     // Under the session's own name (a rename included): the same conversation goes on.
     const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns, name: session.name };
@@ -211,6 +215,24 @@ export class HistoryCommands extends Disposable {
       this.s.selection.set(r.workerId);
     }
     return { status: 'resumed', sessionId: session.id, workerId: r.workerId };
+  }
+
+  /**
+   * Why the resume must not go on without the person (null when it may): what configures workers
+   * changed while one ran (the gate a normal start passes), or the profile's env is not the one
+   * the session was started with. The gate knows nothing of the time before a reload, the env's
+   * digest does: a worker that rewrote its profile's env in .vscode/settings.json and turned on
+   * rpcWorkers.history.resumeInterrupted would otherwise have it run at the next reload unasked.
+   */
+  private async unconfirmed(record: ResumeRecord, session: SessionSummary, env: Record<string, string> | undefined, automatic: boolean): Promise<HistoryResult | null> {
+    const gate = await this.s.confirmLaunch(automatic);
+    if (!gate.ok) return gate.cancelled ? { status: 'cancelled', sessionId: session.id, error: gate.error } : this.fail(gate.error, { sessionId: session.id });
+    if (!resumeEnvChanged(record, env)) return null;
+    const what = `The env of profile "${record.spec.name ?? ''}" is not the one "${session.name}" was started with: it changed since, maybe by a worker (profiles are read from the workspace's settings too).`;
+    if (automatic) return this.fail(`${what} It was not resumed after the reload: resume it from the Sessions view to confirm the change.`, { sessionId: session.id });
+    const use = 'Resume With This Env';
+    const choice = await vscode.window.showWarningMessage(`Resume "${session.name}" with a changed env?`, { modal: true, detail: what }, use);
+    return choice === use ? null : { status: 'cancelled', sessionId: session.id, error: 'the changed env was not confirmed' };
   }
 
   /** The last session of the chain `session` was resumed into (itself when it was not), that can be resumed. */

@@ -11,7 +11,7 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 import { Disposable, toDisposable } from '../disposable';
 import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
-import { interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
+import { envDigest, interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
 
 const BOOK_KEY = 'rpcWorkers.history.resume';
 /** Sessions resumed from sessions resumed from ...: the log shows at most this many before the current one. */
@@ -224,7 +224,7 @@ export class PastSessions extends Disposable {
     if (!spec || !id || !s.session) return;
     const prev = this.resumeRecord(id);
     if (prev && prev.session.id === s.session.id && prev.session.file === s.session.file) return;
-    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? this.resumedFrom.get(s.workerId) ?? null, resumedInto: null, at: Date.now() };
+    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? this.resumedFrom.get(s.workerId) ?? null, resumedInto: null, at: Date.now(), envDigest: envDigest(spec.env) };
     void this.write((b) => { b[id] = record; });
   }
 

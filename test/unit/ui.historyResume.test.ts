@@ -1,0 +1,73 @@
+// Resuming a past session by hand and after a reload: the profile's env is read again from
+// settings a worker can write, so a resume that would give the worker an env it was not started
+// with asks the person (by hand) or does not happen (after a reload), as a normal start would.
+import * as assert from 'node:assert/strict';
+import { vscodeStub } from '../helpers/vscodeStub';
+import { HistoryCommands, type HistoryServices } from '../../src/ui/history/historyCommands';
+import { envDigest, type ResumeRecord } from '../../src/ui/history/resumeRecord';
+import type { SessionSummary } from '../../src/core/history/format';
+import type { WorkerSpec } from '../../src/core/api';
+
+const session = { id: 's1', name: 'mine', status: 'interrupted', endReason: 'interrupted', exit: null, turns: 2, archived: false, dialect: 'pi', startedAt: 1, filesTouched: [] } as unknown as SessionSummary;
+
+function commands(opts: { env: Record<string, string>; record: Partial<ResumeRecord>; gate?: { ok: true } | { ok: false; error: string; cancelled?: boolean } }) {
+  const started: WorkerSpec[] = [];
+  const asked: boolean[] = [];
+  const record: ResumeRecord = { spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine' }, session: { id: 'a', file: '/s/a.jsonl' }, previous: null, resumedInto: null, at: 1, ...opts.record };
+  const quiet = () => undefined;
+  const s = {
+    supervisor: { list: () => [], start: async (spec: WorkerSpec) => (started.push(spec), { status: 'started', workerId: 'w1' }) },
+    past: { loaded: true, load: async () => undefined, sessions: () => [session], summary: (id: string) => (id === 's1' ? session : undefined), resumeRecord: (id: string) => (id === 's1' ? record : undefined), sessionOf: () => null, store: () => null, resumed: async () => undefined },
+    eventLog: { panelSessions: [], setEarlier: quiet, show: async () => undefined },
+    tree: { reveal: async () => undefined },
+    selection: { current: undefined, set: quiet },
+    log: { info: quiet, warn: quiet, error: quiet },
+    profiles: () => [{ name: 'mine', env: opts.env }],
+    confirmLaunch: async (programmatic: boolean) => (asked.push(programmatic), opts.gate ?? { ok: true as const }),
+    markdown: () => '',
+  } as unknown as HistoryServices;
+  return { h: new HistoryCommands(s), started, asked };
+}
+
+describe('history resume', () => {
+  beforeEach(() => vscodeStub.reset());
+
+  it('resumes unasked with the env the session was started with', async () => {
+    const { h, started } = commands({ env: { KEY: 'k' }, record: { envDigest: envDigest({ KEY: 'k', ELECTRON_RUN_AS_NODE: '1' }) } });
+    assert.equal((await h.resume({ sessionId: 's1' })).status, 'resumed');
+    assert.deepEqual(started[0]?.env, { KEY: 'k' });
+    assert.deepEqual(vscodeStub.messages, []);
+  });
+
+  it('does not resume after a reload with an env changed since the start, and says why', async () => {
+    const { h, started } = commands({ env: { KEY: 'k', NODE_OPTIONS: '--require ./x.js' }, record: { envDigest: envDigest({ KEY: 'k' }) } });
+    const [r] = await h.resumeInterrupted();
+    assert.equal(r?.status, 'error');
+    assert.match(String(r?.error), /env of profile "mine" is not the one "mine" was started with.*not resumed after the reload/);
+    assert.equal(started.length, 0);
+  });
+
+  it('asks before a resume by hand with a changed env, and starts nothing when not confirmed', async () => {
+    const { h, started } = commands({ env: { KEY: 'other' }, record: { envDigest: envDigest({ KEY: 'k' }) } });
+    vscodeStub.choices.push(undefined);
+    assert.equal((await h.resume({ sessionId: 's1' })).status, 'cancelled');
+    assert.equal(started.length, 0);
+    vscodeStub.choices.push('Resume With This Env');
+    assert.equal((await h.resume({ sessionId: 's1' })).status, 'resumed');
+    assert.deepEqual(started[0]?.env, { KEY: 'other' });
+  });
+
+  it('takes a record of an older version (no digest) as changed when the profile gives an env', async () => {
+    const { h, started } = commands({ env: { KEY: 'k' }, record: {} });
+    assert.equal((await h.resumeInterrupted())[0]?.status, 'error');
+    assert.equal(started.length, 0);
+  });
+
+  it('passes the gate of a normal start: a by-hand resume may ask, an automatic one cannot', async () => {
+    const gate = { ok: false as const, error: 'While a worker ran, what configures the next worker changed' };
+    const { h, started, asked } = commands({ env: {}, record: {}, gate });
+    assert.equal((await h.resumeInterrupted())[0]?.status, 'error');
+    assert.equal((await h.resume({ sessionId: 's1' })).status, 'error');
+    assert.deepEqual([asked, started], [[true, false], []]);
+  });
+});
