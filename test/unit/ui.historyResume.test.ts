@@ -71,3 +71,22 @@ describe('history resume', () => {
     assert.deepEqual([asked, started], [[true, false], []]);
   });
 });
+
+describe('a past session\'s events for the export', () => {
+  it('name what the history no longer has of it: evicted, a torn last line, unreadable lines', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const host = { onState: () => () => undefined, onRemoved: () => () => undefined } as never;
+    const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
+    const past = new PastSessions(host, memento, true);
+    const store = {
+      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 7 } }, events: [], torn: { bytes: 12, offset: 0 }, badLines: { count: 2, first: null } }),
+    } as never;
+    const r = await past.eventsWithEarlier(store, 's1');
+    assert.deepEqual(r.missing, [
+      'the oldest 7 events of "mine": the history\'s size bound (rpcWorkers.history.maxSessionMiB) removed them',
+      'the unfinished last line of "mine" (12 bytes: its write was cut short)',
+      '2 lines of "mine" that could not be read as events',
+    ]);
+    past.dispose();
+  });
+});

@@ -114,12 +114,12 @@ export class HistoryCommands extends Disposable {
   }
 
   /** A past session's events (with those of the sessions it resumed), or why they cannot be read. */
-  private async readPast(session: SessionSummary, what: string): Promise<{ ok: true; events: AgentEvent[]; torn: boolean } | { ok: false; result: HistoryResult }> {
+  private async readPast(session: SessionSummary, what: string): Promise<{ ok: true; events: AgentEvent[]; torn: boolean; missing: string[] } | { ok: false; result: HistoryResult }> {
     const store = this.store();
     if (!store) return { ok: false, result: this.fail(this.s.past.error ?? 'the history is off') };
     const read = await this.s.past.eventsWithEarlier(store, session.id);
     if (read.error) return { ok: false, result: this.fail(`could not read ${what}: ${read.error}`, { sessionId: session.id }) };
-    return { ok: true, events: read.events, torn: read.torn };
+    return { ok: true, events: read.events, torn: read.torn, missing: read.missing };
   }
 
   async openLog(a: Arg): Promise<HistoryResult> {
@@ -308,7 +308,7 @@ export class HistoryCommands extends Disposable {
     if (!isSession(session)) return session;
     const read = await this.readPast(session, `"${session.name}"`);
     if (!read.ok) return read.result;
-    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd });
+    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd, missing: read.missing });
     await openMarkdown(markdown);
     return { status: 'exported', sessionId: session.id, chars: markdown.length };
   }

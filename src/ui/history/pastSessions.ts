@@ -258,21 +258,30 @@ export class PastSessions extends Disposable {
    * A session's events with the sessions it was resumed from before it, oldest first, so its log
    * reads as one conversation. `chain` names the sessions read.
    */
-  async eventsWithEarlier(store: HistoryStore, sessionId: string): Promise<{ events: AgentEvent[]; chain: string[]; error: string | null; torn: boolean }> {
+  async eventsWithEarlier(store: HistoryStore, sessionId: string): Promise<{ events: AgentEvent[]; chain: string[]; error: string | null; torn: boolean; missing: string[] }> {
     const chain = this.chainOf(sessionId);
     const events: AgentEvent[] = [];
     let error: string | null = null;
     let torn = false;
+    // What these events leave out, for whoever shows them as the whole session (the export).
+    const missing: string[] = [];
     for (const id of chain) {
       const r = await store.read(id);
       if (r.status === 'read') {
         events.push(...r.events);
         torn ||= r.torn !== null;
+        const name = `"${r.session.name}"`;
+        const evicted = r.session.evictedEvents?.events ?? 0;
+        if (evicted > 0) missing.push(`the oldest ${evicted} events of ${name}: the history's size bound (rpcWorkers.history.maxSessionMiB) removed them`);
+        if (r.torn) missing.push(`the unfinished last line of ${name} (${r.torn.bytes} bytes: its write was cut short)`);
+        if (r.badLines.count > 0) missing.push(`${r.badLines.count} lines of ${name} that could not be read as events`);
       } else if (id === sessionId) {
         error = r.error;
+      } else {
+        missing.push(`the events of the earlier session ${id} that this one resumed: ${r.error}`);
       }
     }
-    return { events, chain, error, torn };
+    return { events, chain, error, torn, missing };
   }
 
   /**
