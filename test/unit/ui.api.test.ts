@@ -60,3 +60,40 @@ describe('the extension API\'s arguments', () => {
     assert.match(called[3] ?? '', /"streamingBehavior":"steer","source":"api","submitter":"unknown"/);
   });
 });
+
+describe('the extension API\'s listeners', () => {
+  async function lazyHost() {
+    const { LazySupervisor } = await import('../../src/ui/host/lazySupervisor');
+    const fire: Record<string, (...a: unknown[]) => void> = {};
+    const real = new Proxy({}, { get: (_t, k: string) => (k.startsWith('on') ? (l: (...a: unknown[]) => void) => ((fire[k] = l), () => undefined) : undefined) }) as unknown as Supervisor;
+    const warned: string[] = [];
+    const lazy = new LazySupervisor(() => real, {}, { warn: (m) => void warned.push(m) });
+    lazy.host();
+    return { api: createApi(lazy, { trusted: () => true, untrustedError: '' }), fire: (...a: unknown[]) => fire.onEvent!(...a), warned };
+  }
+
+  it('the same function subscribed twice is two subscriptions: one disposer ends only its own', async () => {
+    const { api: a, fire } = await lazyHost();
+    const heard: string[] = [];
+    const listener = (id: string) => void heard.push(id);
+    const first = a.onEvent(listener);
+    a.onEvent(listener);
+    fire('w1', { type: 'x', timestamp: 1 });
+    first();
+    first();
+    fire('w2', { type: 'x', timestamp: 1 });
+    assert.deepEqual(heard, ['w1', 'w1', 'w2']);
+  });
+
+  it('an async listener\'s rejection is said, not left unhandled; no function is said once and not kept', async () => {
+    const { api: a, fire, warned } = await lazyHost();
+    a.onEvent(async () => { throw new Error('late boom'); });
+    a.onEvent(undefined as Any);
+    fire('w1', { type: 'x', timestamp: 1 });
+    fire('w1', { type: 'x', timestamp: 1 });
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(warned.filter((w) => /^onEvent listener threw: Error: late boom/.test(w)).length, 2);
+    assert.deepEqual(warned.filter((w) => !w.includes('late boom')), ['onEvent was given undefined, not a function: nothing was subscribed']);
+  });
+});
