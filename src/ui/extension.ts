@@ -274,7 +274,7 @@ export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension;
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const ext = new RpcWorkersExtension(context);
   current = ext;
-  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL });
+  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL, confirmLaunch: () => ext.commands.launchConfig.confirm(true) });
   // Not enumerable: other extensions see the host API; the host tests can still reach the parts.
   Object.defineProperty(api, '__ui', { value: ext, enumerable: false });
   Object.defineProperty(api, '__deactivate', { value: deactivate, enumerable: false });

@@ -61,6 +61,19 @@ describe('the extension API\'s arguments', () => {
   });
 });
 
+describe('the extension API\'s starts', () => {
+  it('a start that names an agent card passes the launch configuration gate (cards a worker may have changed)', async () => {
+    const called: string[] = [];
+    const supervisor = { start: async () => (called.push('start'), { status: 'started' }) } as unknown as Supervisor;
+    const gate = { ok: false as const, error: 'While a worker ran, what configures the next worker changed: .pi/agents/reviewer.md' };
+    const a = createApi(supervisor, { trusted: () => true, untrustedError: '', confirmLaunch: async () => gate });
+    const r = await a.start({ dialect: 'pi', command: 'pi', cwd: '/w', agent: 'reviewer' });
+    assert.deepEqual([r.status, r.status === 'error' ? r.error : ''], ['error', gate.error]);
+    assert.deepEqual(called, []);
+    assert.equal((await a.start({ dialect: 'pi', command: 'pi', cwd: '/w' })).status, 'started', 'a spec of the caller\'s own reads no card');
+  });
+});
+
 describe('the extension API\'s listeners', () => {
   async function lazyHost() {
     const { LazySupervisor } = await import('../../src/ui/host/lazySupervisor');

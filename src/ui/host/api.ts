@@ -37,7 +37,18 @@ function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { 
   return r.success ? null : `invalid argument: ${r.error?.issues[0]?.message ?? 'not accepted'}`;
 }
 
-export function createApi(supervisor: Supervisor, opts: { trusted(): boolean; untrustedError: string }): RpcWorkersApi {
+export interface ApiOptions {
+  trusted(): boolean;
+  untrustedError: string;
+  /**
+   * The launch configuration gate (LaunchConfigGate.confirm, for a caller that cannot be asked):
+   * a start that names an agent card reads the workspace's cards, which a worker may have changed
+   * while it ran, as a start through a command with arguments does.
+   */
+  confirmLaunch?(): Promise<{ ok: true } | { ok: false; error: string }>;
+}
+
+export function createApi(supervisor: Supervisor, opts: ApiOptions): RpcWorkersApi {
   const prov = (p?: Provenance): Provenance => {
     const base = provenance(p?.source ?? 'api', p?.submitter ?? 'unknown');
     return { ...base, ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)) };
@@ -52,6 +63,10 @@ export function createApi(supervisor: Supervisor, opts: { trusted(): boolean; un
       if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return { status: 'error', error: 'invalid worker spec: the spec must be an object', ms: 0 };
       const why = spec.task ? refusal(provenanceArg, spec.taskProvenance) : null;
       if (why) return { status: 'error', error: `invalid worker spec: taskProvenance: ${why.replace(/^invalid argument: /, '')}`, ms: 0 };
+      if (spec.agent !== undefined && opts.confirmLaunch) {
+        const confirmed = await opts.confirmLaunch();
+        if (!confirmed.ok) return { status: 'error', error: confirmed.error, ms: 0 };
+      }
       return supervisor.start(spec.task ? { ...spec, taskProvenance: prov(spec.taskProvenance) } : spec);
     },
     prompt: (id: string, message: string, o?: PromptOptions) => {
