@@ -109,6 +109,25 @@ describe('session export as Markdown', () => {
     }
   });
 
+  it('a τ worker exported mid-turn says its tool calls\' arguments and results are not in it (its events carry none)', async function () {
+    this.timeout(30_000);
+    const supervisor = createSupervisor({});
+    try {
+      const r = await supervisor.start(fakeSpec('tau'));
+      assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+      if (r.status !== 'started') return;
+      const toolDone = waitFor(supervisor, r.workerId, ofType('tool_execution_end'));
+      assert.equal((await supervisor.prompt(r.workerId, 'tool read {"path":"README.md"}\nwait 20000')).status, 'accepted');
+      const end = await toolDone;
+      assert.equal(end.result, undefined, 'τ\'s tool events carry no result');
+      const md = await supervisor.exportMarkdown(r.workerId);
+      assert.match(md.status === 'exported' ? md.markdown : '', /> \*\*Not in this export:\*\* the arguments and results of tool calls whose events carry none: .*busy.*\(export again once it settles\)/);
+      await supervisor.abort(r.workerId);
+    } finally {
+      await supervisor.dispose();
+    }
+  });
+
   it('fences text that holds backticks with a longer fence', () => {
     const md = sessionMarkdown([ev('prompt_sent', { data: { text: 'see ```js\nx\n``` and ````' } })]);
     assert.match(md, /\n`````\nsee ```js\nx\n``` and ````\n`````\n/);
