@@ -34,7 +34,7 @@ describe('history resume', () => {
 
   it('resumes unasked with the env the session was started with', async () => {
     const { h, started } = commands({ env: { KEY: 'k' }, record: { envDigest: envDigest({ KEY: 'k', ELECTRON_RUN_AS_NODE: '1' }) } });
-    assert.equal((await h.resume({ sessionId: 's1' })).status, 'resumed');
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'resumed');
     assert.deepEqual(started[0]?.env, { KEY: 'k' });
     assert.deepEqual(vscodeStub.messages, []);
   });
@@ -50,10 +50,14 @@ describe('history resume', () => {
   it('asks before a resume by hand with a changed env, and starts nothing when not confirmed', async () => {
     const { h, started } = commands({ env: { KEY: 'other' }, record: { envDigest: envDigest({ KEY: 'k' }) } });
     vscodeStub.choices.push(undefined);
-    assert.equal((await h.resume({ sessionId: 's1' })).status, 'cancelled');
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'cancelled');
     assert.equal(started.length, 0);
+    // Another extension's call (a session id, no tree node) cannot be asked: refused, said.
+    const r = await h.resume({ sessionId: 's1' });
+    assert.deepEqual([r.status, started.length], ['error', 0]);
+    assert.match(String(r.error), /Nothing was resumed: resume it from the Sessions view/);
     vscodeStub.choices.push('Resume With This Env');
-    assert.equal((await h.resume({ sessionId: 's1' })).status, 'resumed');
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'resumed');
     assert.deepEqual(started[0]?.env, { KEY: 'other' });
   });
 
@@ -67,8 +71,9 @@ describe('history resume', () => {
     const gate = { ok: false as const, error: 'While a worker ran, what configures the next worker changed' };
     const { h, started, asked } = commands({ env: {}, record: {}, gate });
     assert.equal((await h.resumeInterrupted())[0]?.status, 'error');
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'error');
     assert.equal((await h.resume({ sessionId: 's1' })).status, 'error');
-    assert.deepEqual([asked, started], [[true, false], []]);
+    assert.deepEqual([asked, started.length], [[true, false, true], 0]);
   });
 });
 

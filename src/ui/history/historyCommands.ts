@@ -170,11 +170,14 @@ export class HistoryCommands extends Disposable {
   async resume(a: Arg): Promise<HistoryResult> {
     const session = await this.session(a, 'Resume a Past Session', (x) => !!this.s.past.resumeRecord(x.id) && x.status !== 'live' && x.status !== 'evicted');
     if (!isSession(session)) return session;
-    return this.resumeSession(session, false);
+    // A session named by the caller (another extension, a keybinding), not a tree node's menu:
+    // a change to confirm is refused, as for a start with arguments, not put to the person.
+    const programmatic = a.sessionId !== undefined && (a as { kind?: unknown }).kind === undefined;
+    return this.resumeSession(session, false, programmatic);
   }
 
   /** Start a worker on the session's conversation; its log shows the earlier events first. */
-  async resumeSession(asked: SessionSummary, automatic: boolean): Promise<HistoryResult> {
+  async resumeSession(asked: SessionSummary, automatic: boolean, programmatic = automatic): Promise<HistoryResult> {
     if (!isTrusted()) return refuseUntrusted();
     // A session resumed before went on in the session that resumed it: the conversation is that
     // one's now (its turns, its log), so that is what goes on, not the older part of it.
@@ -187,7 +190,7 @@ export class HistoryCommands extends Disposable {
     const running = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
     const profile = this.s.profiles().find((p) => p.name === record.spec.name);
-    const unconfirmed = await this.unconfirmed(record, session, profile?.env, automatic);
+    const unconfirmed = await this.unconfirmed(record, session, profile?.env, automatic, programmatic);
     if (unconfirmed) return unconfirmed;
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
     // Under the session's own name (a rename included): the same conversation goes on.
@@ -224,12 +227,12 @@ export class HistoryCommands extends Disposable {
    * digest does: a worker that rewrote its profile's env in .vscode/settings.json and turned on
    * rpcWorkers.history.resumeInterrupted would otherwise have it run at the next reload unasked.
    */
-  private async unconfirmed(record: ResumeRecord, session: SessionSummary, env: Record<string, string> | undefined, automatic: boolean): Promise<HistoryResult | null> {
-    const gate = await this.s.confirmLaunch(automatic);
+  private async unconfirmed(record: ResumeRecord, session: SessionSummary, env: Record<string, string> | undefined, automatic: boolean, programmatic: boolean): Promise<HistoryResult | null> {
+    const gate = await this.s.confirmLaunch(programmatic);
     if (!gate.ok) return gate.cancelled ? { status: 'cancelled', sessionId: session.id, error: gate.error } : this.fail(gate.error, { sessionId: session.id });
     if (!resumeEnvChanged(record, env)) return null;
     const what = `The env of profile "${record.spec.name ?? ''}" is not the one "${session.name}" was started with: it changed since, maybe by a worker (profiles are read from the workspace's settings too).`;
-    if (automatic) return this.fail(`${what} It was not resumed after the reload: resume it from the Sessions view to confirm the change.`, { sessionId: session.id });
+    if (programmatic) return this.fail(`${what} ${automatic ? 'It was not resumed after the reload' : 'Nothing was resumed'}: resume it from the Sessions view to confirm the change.`, { sessionId: session.id });
     const use = 'Resume With This Env';
     const choice = await vscode.window.showWarningMessage(`Resume "${session.name}" with a changed env?`, { modal: true, detail: what }, use);
     return choice === use ? null : { status: 'cancelled', sessionId: session.id, error: 'the changed env was not confirmed' };
