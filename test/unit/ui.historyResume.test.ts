@@ -95,3 +95,32 @@ describe('a past session\'s events for the export', () => {
     past.dispose();
   });
 });
+
+describe('the profile a resume takes its env from', () => {
+  it('is the first start\'s, not the session\'s name the resumed worker runs under ("mine #2", a rename)', async () => {
+    const { h, started } = commands({ env: { KEY: 'k' }, record: { spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine #2' }, profile: 'mine', envDigest: envDigest({ KEY: 'k' }) } });
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'resumed');
+    assert.deepEqual(started[0]?.env, { KEY: 'k' });
+  });
+
+  it('is carried to the record of the worker that resumed a session', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const book: Record<string, unknown> = {};
+    const memento = { get: (k: string, d: unknown) => book[k] ?? d, update: async (k: string, v: unknown) => void (book[k] = v) } as never;
+    let listener: ((s: unknown) => void) | undefined;
+    const host = {
+      loaded: true, host: () => ({ history: { sessionOf: (w: string) => (w === 'w1' ? 'old' : 'new') } }),
+      onState: (l: (s: unknown) => void) => ((listener = l), () => undefined), onRemoved: () => () => undefined, state: () => ({ status: 'not_found' }),
+    } as never;
+    const past = new PastSessions(host, memento, true);
+    past.startedWorker('w1', { dialect: 'pi', command: 'pi', cwd: '/ws', name: 'mine', env: { KEY: 'k' } });
+    listener!({ workerId: 'w1', status: 'running', session: { id: 'a', file: null } });
+    // The resume runs under the session's name; its state comes before the resume is recorded.
+    past.startedWorker('w2', { dialect: 'pi', command: 'pi', cwd: '/ws', name: 'mine #2', env: { KEY: 'k' } });
+    listener!({ workerId: 'w2', status: 'running', session: { id: 'b', file: null } });
+    await past.resumed('old', 'w2');
+    assert.equal(past.resumeRecord('new')?.profile, 'mine');
+    assert.equal(past.resumeRecord('old')?.profile, 'mine');
+    past.dispose();
+  });
+});

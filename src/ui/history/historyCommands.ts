@@ -16,7 +16,7 @@ import { isRunning, pickWorker } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
-import { resumeEnvChanged, resumeSpec, type ResumeRecord } from './resumeRecord';
+import { profileOf, resumeEnvChanged, resumeSpec, type ResumeRecord } from './resumeRecord';
 import { endWords } from './words';
 
 export const HISTORY_COMMANDS = {
@@ -189,7 +189,7 @@ export class HistoryCommands extends Disposable {
     // Two workers on one conversation would write one session file from two processes.
     const running = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
-    const profile = this.s.profiles().find((p) => p.name === record.spec.name);
+    const profile = this.s.profiles().find((p) => p.name === profileOf(record));
     const unconfirmed = await this.unconfirmed(record, session, profile?.env, automatic, programmatic);
     if (unconfirmed) return unconfirmed;
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
@@ -231,7 +231,7 @@ export class HistoryCommands extends Disposable {
     const gate = await this.s.confirmLaunch(programmatic);
     if (!gate.ok) return gate.cancelled ? { status: 'cancelled', sessionId: session.id, error: gate.error } : this.fail(gate.error, { sessionId: session.id });
     if (!resumeEnvChanged(record, env)) return null;
-    const what = `The env of profile "${record.spec.name ?? ''}" is not the one "${session.name}" was started with: it changed since, maybe by a worker (profiles are read from the workspace's settings too).`;
+    const what = `The env of profile "${profileOf(record) ?? ''}" is not the one "${session.name}" was started with: it changed since, maybe by a worker (profiles are read from the workspace's settings too).`;
     if (programmatic) return this.fail(`${what} ${automatic ? 'It was not resumed after the reload' : 'Nothing was resumed'}: resume it from the Sessions view to confirm the change.`, { sessionId: session.id });
     const use = 'Resume With This Env';
     const choice = await vscode.window.showWarningMessage(`Resume "${session.name}" with a changed env?`, { modal: true, detail: what }, use);

@@ -11,7 +11,7 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 import { Disposable, toDisposable } from '../disposable';
 import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
-import { envDigest, interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
+import { envDigest, interruptedSchema, profileOf, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
 
 const BOOK_KEY = 'rpcWorkers.history.resume';
 /** Sessions resumed from sessions resumed from ...: the log shows at most this many before the current one. */
@@ -224,7 +224,11 @@ export class PastSessions extends Disposable {
     if (!spec || !id || !s.session) return;
     const prev = this.resumeRecord(id);
     if (prev && prev.session.id === s.session.id && prev.session.file === s.session.file) return;
-    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? this.resumedFrom.get(s.workerId) ?? null, resumedInto: null, at: Date.now(), envDigest: envDigest(spec.env) };
+    const from = this.resumedFrom.get(s.workerId);
+    const fromRecord = from ? this.resumeRecord(from) : undefined;
+    // A resumed worker runs under its session's name ("pi #2", a rename), not its profile's.
+    const profile = prev ? profileOf(prev) : fromRecord ? profileOf(fromRecord) : spec.name;
+    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? from ?? null, resumedInto: null, at: Date.now(), envDigest: envDigest(spec.env), ...(profile !== undefined ? { profile } : {}) };
     void this.write((b) => { b[id] = record; });
   }
 
@@ -236,7 +240,8 @@ export class PastSessions extends Disposable {
     const into = this.sessionOf(workerId);
     await this.write((b) => {
       if (b[from]) b[from] = { ...b[from], resumedInto: into };
-      if (into && b[into]) b[into] = { ...b[into], previous: from };
+      const profile = b[from] ? profileOf(b[from]) : undefined;
+      if (into && b[into]) b[into] = { ...b[into], previous: from, ...(profile !== undefined ? { profile } : {}) };
     });
     this._onDidChange.fire();
   }

@@ -26,6 +26,8 @@ const resumeRecordSchema = () => z.object({
   at: z.number(),
   /** The digest of the env the worker was started with (see envDigest); absent in older records. */
   envDigest: z.optional(z.string()),
+  /** The profile whose env a resume takes: the first start's name (a resume runs under the session's name). */
+  profile: z.optional(z.string()),
 });
 export const resumeRecordsSchema = lazySchema(() => z.record(z.string(), resumeRecordSchema()));
 /** The sessions a window's end interrupted (see PastSessions.markRunningInterrupted). */
@@ -37,7 +39,11 @@ export interface ResumeRecord {
   resumedInto: string | null;
   at: number;
   envDigest?: string;
+  profile?: string;
 }
+
+/** The name of the profile whose env resumes `record` (older records: the name it was started under). */
+export const profileOf = (record: ResumeRecord): string | undefined => record.profile ?? record.spec.name;
 
 /**
  * Environment values are not stored (a profile's env may hold keys; workspace state is a plain
