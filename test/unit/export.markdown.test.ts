@@ -77,6 +77,8 @@ describe('session export as Markdown', () => {
     ]);
     assert.match(md, /```python\nx = 1\n```\n\n_Turn ended: aborted_\n\n## Turn 2/);
     assert.match(md, /\n~~~\nis closed\.\n$/, 'a closed block is left as it is');
+    const crlf = sessionMarkdown([ev('message_update', { delta: 'a\r\n```js\r\nx\r\n```', block_type: 'text' }), ev('message_end')]);
+    assert.match(crlf, /\r\nx\r\n```\n$/, 'a block opened on a CRLF line and closed is closed, not opened again');
   });
 
   it('keeps a note on its line when the worker\'s error has several, and says what the export leaves out', () => {

@@ -65,8 +65,9 @@ const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
  */
 function closeOpenFence(text: string): string {
   let open: { ch: string; len: number } | null = null;
-  for (const line of text.split('\n')) {
-    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+  // Any line ending Markdown takes (a worker's CRLF, a lone CR); the rest of a line is any text.
+  for (const line of text.split(/\r\n?|\n/)) {
+    const m = /^ {0,3}(`{3,}|~{3,})([^]*)$/.exec(line);
     if (!m) continue;
     const run = m[1]!;
     const ch = run[0]!;
