@@ -130,6 +130,11 @@ describe('session export as Markdown', () => {
     }
   });
 
+  it('keeps a title, a folder and a tool\'s name with a line break or backticks in their place', () => {
+    const md = sessionMarkdown([ev('tool_execution_start', { tool_name: 'run`it' })], { title: 'mine\n# not a title', cwd: '/w/`odd`' });
+    assert.match(md, /^# mine # not a title\n\nFolder: `` \/w\/`odd` ``\n\n\*\*Tool call\*\* ``run`it``\n$/);
+  });
+
   it('fences text that holds backticks with a longer fence', () => {
     const md = sessionMarkdown([ev('prompt_sent', { data: { text: 'see ```js\nx\n``` and ````' } })]);
     assert.match(md, /\n`````\nsee ```js\nx\n``` and ````\n`````\n/);

@@ -81,6 +81,17 @@ function closeOpenFence(text: string): string {
   return open ? `${text}\n${open.ch.repeat(open.len)}` : text;
 }
 
+/**
+ * Inline code of any text (a folder, a tool's name, a session id, all the worker's or the
+ * person's): delimited by a run of backticks longer than any inside it, on one line.
+ */
+function code(text: string): string {
+  const line = oneLine(text);
+  const ticks = '`'.repeat(Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${line}${pad}${ticks}`;
+}
+
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 
 function origin(e: AgentEvent): string {
@@ -103,8 +114,8 @@ class SessionDoc {
   private turn = 0;
 
   constructor(private readonly meta: MarkdownMeta) {
-    this.out = [`# ${meta.title ?? 'Session'}`];
-    const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: \`${meta.cwd}\``].filter(Boolean);
+    this.out = [`# ${oneLine(meta.title ?? 'Session')}`];
+    const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: ${code(meta.cwd)}`].filter(Boolean);
     if (facts.length) this.out.push('', facts.join(' · '));
     for (const m of meta.missing ?? []) this.out.push('', `> **Not in this export:** ${oneLine(m)}`);
   }
@@ -156,14 +167,14 @@ class SessionDoc {
 
   private toolStart(e: AgentEvent): void {
     this.flushReply();
-    this.out.push('', `**Tool call** \`${e.tool_name ?? 'unknown tool'}\``);
+    this.out.push('', `**Tool call** ${code(e.tool_name ?? 'unknown tool')}`);
     const args = e.args ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.args : undefined);
     if (args && Object.keys(args).length) this.out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
   }
 
   private toolEnd(e: AgentEvent): void {
     const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${oneLine(e.error)}` : ''}` : e.is_error ? 'failed' : 'ok';
-    this.out.push('', `**Result** of \`${e.tool_name ?? 'unknown tool'}\` (${how})`);
+    this.out.push('', `**Result** of ${code(e.tool_name ?? 'unknown tool')} (${how})`);
     const text = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
     if (text.trim()) this.out.push('', fenced(text));
   }
@@ -175,11 +186,11 @@ function noteLine(e: AgentEvent): string[] | null {
   const error = e.error ? oneLine(e.error) : e.error;
   const sessionId = () => (e.data?.session as { id?: string } | undefined)?.id ?? '?';
   switch (e.type) {
-    case 'guard_violation': return [`> Guard: \`${e.tool_name ?? ''}\` ${error ?? 'violation'}`];
+    case 'guard_violation': return [`> Guard: ${code(e.tool_name ?? '')} ${error ?? 'violation'}`];
     case 'agent_settled': return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${error ? ` (${error})` : ''}_`];
     case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
-    case 'session_resumed': return ['---', '', `> Resumed session \`${sessionId()}\`, ${when(e.timestamp)}`];
-    case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session \`${sessionId()}\``];
+    case 'session_resumed': return ['---', '', `> Resumed session ${code(sessionId())}, ${when(e.timestamp)}`];
+    case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session ${code(sessionId())}`];
     case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];
     case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}`];
     default: return null;
