@@ -18,6 +18,12 @@ export interface UiRequest {
    * was answered `cancelled`. Absent for a request the worker does not wait on in a turn.
    */
   signal?: AbortSignal;
+  /**
+   * A τ extension request's dialog: the request stands until answered (τ refuses prompts and
+   * asks again), so one hidden unanswered is dismissed, not put aside to wait its turn. Its
+   * `signal` aborts only when the worker exits.
+   */
+  standing?: boolean;
 }
 export type UiResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
 

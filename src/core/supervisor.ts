@@ -133,7 +133,10 @@ function takenNames(history: SupervisorHistory | null): { names: Set<string>; na
 function markdownOf(worker: Worker | undefined) {
   if (!worker) return undefined;
   const s = worker.state();
-  return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd });
+  // The host keeps the newest events in memory only: what it let go is said, not left out unsaid.
+  const evicted = worker.events.evicted;
+  const missing = evicted > 0 ? [`the first ${evicted} events of this worker: the host keeps its newest ${worker.events.length} in memory (the session's history, when on, has them all: export it from the Sessions view once the worker has ended)`] : [];
+  return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd, missing });
 }
 
 /** What Forget Always-Allowed Actions did to a worker's rules (one, or all without a key). */

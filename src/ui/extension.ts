@@ -121,6 +121,7 @@ export class RpcWorkersExtension extends Disposable {
     this.historyCommands = this._register(new HistoryCommands({
       supervisor: this.supervisor, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
       profiles: () => this.current.profiles,
+      confirmLaunch: (programmatic) => this.commands.launchConfig.confirm(programmatic),
       markdown: (events, meta) => core().sessionMarkdown(events, meta),
     }));
     if (this.current.history.resumeInterrupted && historyDir) {
@@ -273,7 +274,7 @@ export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension;
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const ext = new RpcWorkersExtension(context);
   current = ext;
-  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL });
+  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL, confirmLaunch: () => ext.commands.launchConfig.confirm(true) });
   // Not enumerable: other extensions see the host API; the host tests can still reach the parts.
   Object.defineProperty(api, '__ui', { value: ext, enumerable: false });
   Object.defineProperty(api, '__deactivate', { value: deactivate, enumerable: false });

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { sessionMarkdown, toolDetailsFromMessages } from '../../src/core/export/markdown';
 import { contentText } from '../../src/protocol/eventText';
+import { createSupervisor } from '../../src/core/supervisor';
+import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 
 const T = Date.UTC(2026, 11, 3, 7, 0, 0);
 const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: T, ...extra });
@@ -63,6 +65,74 @@ describe('session export as Markdown', () => {
     assert.match(md, /> Forked into session `def`/);
     assert.match(md, /> Model: openai\/mock-2/);
     assert.match(md, /> The worker was stopped/);
+  });
+
+  it('closes the code block of a reply cut off inside it, so the turns after it are not its code', () => {
+    const md = sessionMarkdown([
+      ev('prompt_sent', { data: { text: 'write it' } }),
+      ev('message_update', { delta: 'Here:\n\n```python\nx = 1', block_type: 'text' }),
+      ev('agent_settled', { end_reason: 'aborted' }),
+      ev('prompt_sent', { data: { text: 'again' } }),
+      ev('message_update', { delta: 'Inline ``` is no fence, and\n~~~\ncode\n~~~\nis closed.', block_type: 'text' }),
+    ]);
+    assert.match(md, /```python\nx = 1\n```\n\n_Turn ended: aborted_\n\n## Turn 2/);
+    assert.match(md, /\n~~~\nis closed\.\n$/, 'a closed block is left as it is');
+    const crlf = sessionMarkdown([ev('message_update', { delta: 'a\r\n```js\r\nx\r\n```', block_type: 'text' }), ev('message_end')]);
+    assert.match(crlf, /\r\nx\r\n```\n$/, 'a block opened on a CRLF line and closed is closed, not opened again');
+  });
+
+  it('keeps a note on its line when the worker\'s error has several, and says what the export leaves out', () => {
+    const md = sessionMarkdown([
+      ev('agent_settled', { end_reason: 'error', error: 'boom\n# not a heading' }),
+      ev('worker_exit', { is_error: true, error: 'exit 1:\n```\nstack' }),
+    ], { title: 't', missing: ['the first 5 events\nof it'] });
+    assert.match(md, /^# t\n\n> \*\*Not in this export:\*\* the first 5 events of it\n/);
+    assert.match(md, /_Turn ended: error \(boom # not a heading\)_/);
+    assert.match(md, /> The worker failed: exit 1: ``` stack\n$/);
+  });
+
+  it('a live worker\'s export says the events the host no longer keeps in memory', async function () {
+    this.timeout(30_000);
+    const supervisor = createSupervisor({ limits: { eventStoreSize: 3 } });
+    try {
+      const r = await supervisor.start(fakeSpec('pi'));
+      assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+      if (r.status !== 'started') return;
+      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+      assert.equal((await supervisor.prompt(r.workerId, 'hello')).status, 'accepted');
+      await settled;
+      const st = supervisor.state(r.workerId);
+      const evicted = st.status === 'not_found' ? 0 : st.state.eventsDropped;
+      assert.ok(evicted > 0);
+      const md = await supervisor.exportMarkdown(r.workerId);
+      assert.match(md.status === 'exported' ? md.markdown : '', new RegExp(`> \\*\\*Not in this export:\\*\\* the first ${evicted} events of this worker: the host keeps its newest 3`));
+    } finally {
+      await supervisor.dispose();
+    }
+  });
+
+  it('a τ worker exported mid-turn says its tool calls\' arguments and results are not in it (its events carry none)', async function () {
+    this.timeout(30_000);
+    const supervisor = createSupervisor({});
+    try {
+      const r = await supervisor.start(fakeSpec('tau'));
+      assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+      if (r.status !== 'started') return;
+      const toolDone = waitFor(supervisor, r.workerId, ofType('tool_execution_end'));
+      assert.equal((await supervisor.prompt(r.workerId, 'tool read {"path":"README.md"}\nwait 20000')).status, 'accepted');
+      const end = await toolDone;
+      assert.equal(end.result, undefined, 'τ\'s tool events carry no result');
+      const md = await supervisor.exportMarkdown(r.workerId);
+      assert.match(md.status === 'exported' ? md.markdown : '', /> \*\*Not in this export:\*\* the arguments and results of tool calls whose events carry none: .*busy.*\(export again once it settles\)/);
+      await supervisor.abort(r.workerId);
+    } finally {
+      await supervisor.dispose();
+    }
+  });
+
+  it('keeps a title, a folder and a tool\'s name with a line break or backticks in their place', () => {
+    const md = sessionMarkdown([ev('tool_execution_start', { tool_name: 'run`it' })], { title: 'mine\n# not a title', cwd: '/w/`odd`' });
+    assert.match(md, /^# mine # not a title\n\nFolder: `` \/w\/`odd` ``\n\n\*\*Tool call\*\* ``run`it``\n$/);
   });
 
   it('fences text that holds backticks with a longer fence', () => {

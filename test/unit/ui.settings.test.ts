@@ -150,7 +150,8 @@ describe('default limits', () => {
     const caps = (manifest as unknown as { capabilities: { untrustedWorkspaces: { supported: unknown; restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces;
     // VS Code honours restrictedConfigurations only for "limited" support.
     assert.equal(caps.supported, 'limited');
-    const launching = ['profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir'];
+    // history.resumeInterrupted starts workers at a reload, unasked.
+    const launching = ['profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir', 'history.resumeInterrupted'];
     assert.deepEqual(launching.filter((k) => !caps.restrictedConfigurations.includes(`rpcWorkers.${k}`)), []);
     for (const k of caps.restrictedConfigurations) assert.ok(k.replace(/^rpcWorkers\./, '') in SETTINGS, `${k} is restricted but is no setting`);
   });

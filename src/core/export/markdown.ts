@@ -15,6 +15,8 @@ export interface MarkdownMeta {
    * 0.15.0): see `toolDetailsFromMessages`.
    */
   tools?: ReadonlyMap<string, ToolDetail>;
+  /** What of the session these events leave out (evicted, torn, unreadable): said at the top, never silently. */
+  missing?: readonly string[];
 }
 
 export interface ToolDetail {
@@ -52,6 +54,44 @@ function fenced(text: string, lang = ''): string {
   return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
+/** Text for one line of the document (a note, a quote): its line breaks would end the line's Markdown. */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
+/**
+ * A reply is the model's own Markdown, kept as such; one cut off inside a code block (a turn
+ * aborted or stopped mid-reply, a worker still streaming) would leave its fence open, and every
+ * turn after it would read as that block's code. The open fence is closed (CommonMark's rule: the
+ * same character, at least as long, nothing after it).
+ */
+function closeOpenFence(text: string): string {
+  let open: { ch: string; len: number } | null = null;
+  // Any line ending Markdown takes (a worker's CRLF, a lone CR); the rest of a line is any text.
+  for (const line of text.split(/\r\n?|\n/)) {
+    const m = /^ {0,3}(`{3,}|~{3,})([^]*)$/.exec(line);
+    if (!m) continue;
+    const run = m[1]!;
+    const ch = run[0]!;
+    if (!open) {
+      // A backtick fence's info string holds no backtick (else it is inline code, not a fence).
+      if (!(ch === '`' && m[2]!.includes('`'))) open = { ch, len: run.length };
+    } else if (ch === open.ch && run.length >= open.len && m[2]!.trim() === '') {
+      open = null;
+    }
+  }
+  return open ? `${text}\n${open.ch.repeat(open.len)}` : text;
+}
+
+/**
+ * Inline code of any text (a folder, a tool's name, a session id, all the worker's or the
+ * person's): delimited by a run of backticks longer than any inside it, on one line.
+ */
+function code(text: string): string {
+  const line = oneLine(text);
+  const ticks = '`'.repeat(Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${line}${pad}${ticks}`;
+}
+
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 
 function origin(e: AgentEvent): string {
@@ -74,9 +114,10 @@ class SessionDoc {
   private turn = 0;
 
   constructor(private readonly meta: MarkdownMeta) {
-    this.out = [`# ${meta.title ?? 'Session'}`];
-    const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: \`${meta.cwd}\``].filter(Boolean);
+    this.out = [`# ${oneLine(meta.title ?? 'Session')}`];
+    const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: ${code(meta.cwd)}`].filter(Boolean);
     if (facts.length) this.out.push('', facts.join(' · '));
+    for (const m of meta.missing ?? []) this.out.push('', `> **Not in this export:** ${oneLine(m)}`);
   }
 
   add(e: AgentEvent): void {
@@ -105,7 +146,7 @@ class SessionDoc {
   private flushReply(full?: string): void {
     const text = (full ?? this.reply).trim();
     this.reply = '';
-    if (text) this.out.push('', '**Reply**', '', text);
+    if (text) this.out.push('', '**Reply**', '', closeOpenFence(text));
   }
 
   private prompt(e: AgentEvent): void {
@@ -126,14 +167,14 @@ class SessionDoc {
 
   private toolStart(e: AgentEvent): void {
     this.flushReply();
-    this.out.push('', `**Tool call** \`${e.tool_name ?? 'unknown tool'}\``);
+    this.out.push('', `**Tool call** ${code(e.tool_name ?? 'unknown tool')}`);
     const args = e.args ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.args : undefined);
     if (args && Object.keys(args).length) this.out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
   }
 
   private toolEnd(e: AgentEvent): void {
-    const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${e.error}` : ''}` : e.is_error ? 'failed' : 'ok';
-    this.out.push('', `**Result** of \`${e.tool_name ?? 'unknown tool'}\` (${how})`);
+    const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${oneLine(e.error)}` : ''}` : e.is_error ? 'failed' : 'ok';
+    this.out.push('', `**Result** of ${code(e.tool_name ?? 'unknown tool')} (${how})`);
     const text = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
     if (text.trim()) this.out.push('', fenced(text));
   }
@@ -141,15 +182,17 @@ class SessionDoc {
 
 /** The one-line notes some events leave in the document (after a blank line); null for the rest. */
 function noteLine(e: AgentEvent): string[] | null {
+  // An error is the worker's text (a stack, stderr): on one line, or its lines would leave the note.
+  const error = e.error ? oneLine(e.error) : e.error;
   const sessionId = () => (e.data?.session as { id?: string } | undefined)?.id ?? '?';
   switch (e.type) {
-    case 'guard_violation': return [`> Guard: \`${e.tool_name ?? ''}\` ${e.error ?? 'violation'}`];
-    case 'agent_settled': return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${e.error ? ` (${e.error})` : ''}_`];
-    case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${e.error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
-    case 'session_resumed': return ['---', '', `> Resumed session \`${sessionId()}\`, ${when(e.timestamp)}`];
-    case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session \`${sessionId()}\``];
+    case 'guard_violation': return [`> Guard: ${code(e.tool_name ?? '')} ${error ?? 'violation'}`];
+    case 'agent_settled': return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${error ? ` (${error})` : ''}_`];
+    case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
+    case 'session_resumed': return ['---', '', `> Resumed session ${code(sessionId())}, ${when(e.timestamp)}`];
+    case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session ${code(sessionId())}`];
     case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];
-    case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${e.error ?? ''}` : 'exited'}`];
+    case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}`];
     default: return null;
   }
 }

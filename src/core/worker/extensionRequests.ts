@@ -20,6 +20,8 @@ export interface ExtensionRequestDeps {
   emit(event: Untimed): void;
   /** The request that stands after each look (null: none), and whether its dialogs are up. */
   standing?(req: ExtensionRequest | null, asking: boolean): void;
+  /** Aborts when the worker exits: its dialogs close, and an answer given as it went is not sent. */
+  ended?: AbortSignal;
 }
 
 export class ExtensionRequests {
@@ -71,11 +73,20 @@ export class ExtensionRequests {
     if (!req.ask) return end('nothing to answer', {}, req.lock ? `${req.label}: ${req.sentence}${req.release ? ` (the extension names /${req.release} as the way out)` : ''}` : undefined);
     if (!this.deps.ask) return end('unanswered', {}, `${req.label}: ${req.sentence} — no one to ask (a headless host answers nothing in the person's name)`);
 
-    const ask = this.deps.ask;
+    const ended = this.deps.ended;
+    const asked = this.deps.ask;
+    const ask: Ask = (r) => asked({ ...r, standing: true, ...(ended ? { signal: ended } : {}) });
+    // A worker gone while its dialogs were up: nothing to answer, and no next dialog to ask.
+    const gone = (): boolean => {
+      if (!ended?.aborted) return false;
+      end('closed', {}, `${req.label}: closed unanswered: ${String(ended.reason ?? 'the worker exited')}`);
+      return true;
+    };
     const title = `${req.label}: ${req.ask.title}`;
     const values: Record<string, unknown> = {};
     for (const field of req.ask.fields) {
       const value = await askField(ask, req, title, field);
+      if (gone()) return;
       if (value === undefined) return end('dismissed', {}, `${req.label}: dismissed; the request stands`);
       values[field.name] = value;
     }
@@ -83,6 +94,7 @@ export class ExtensionRequests {
       id: `${req.id}:action`, method: 'select', title, options: req.ask.actions,
       message: [req.sentence, req.ask.body].filter(Boolean).join(' — '),
     });
+    if (gone()) return;
     if (!('value' in picked)) return end('dismissed', {}, `${req.label}: dismissed; the request stands`);
     try {
       const r = await this.deps.answer(req.id, picked.value, values);

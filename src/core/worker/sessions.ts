@@ -186,14 +186,21 @@ export class WorkerSessions {
     const t0 = performance.now();
     const verbs = this.verbs;
     let tools: MarkdownMeta['tools'];
+    let without: string | null = null;
     if (verbs && !this.site.busy()) {
       try {
         tools = toolDetailsFromMessages(await this.site.request((c) => verbs.messages(c), 'get_messages'));
       } catch (error) {
+        without = `the worker's messages could not be read (${(error as Error).message})`;
         this.site.output(`the export goes without the worker's messages: ${(error as Error).message}`);
       }
+    } else if (verbs) {
+      without = `${this.site.busy() ?? 'the worker was busy'} (export again once it settles)`;
     }
-    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools }), ms: elapsed(t0) };
+    // Tool calls whose events carry no arguments or result (τ) have them from the messages only.
+    const bare = without !== null && events.some((e) => (e.type === 'tool_execution_start' && e.args === undefined) || (e.type === 'tool_execution_end' && e.result === undefined));
+    const missing = [...(meta.missing ?? []), ...(bare ? [`the arguments and results of tool calls whose events carry none: ${without}`] : [])];
+    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools, missing }), ms: elapsed(t0) };
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */

@@ -49,6 +49,8 @@ export class Worker {
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
+  /** Aborted at the exit: what asks the person for the worker ends with it (a τ request's dialogs). */
+  private readonly ended = new AbortController();
   /** What the worker's exit still ends (its terminals); the exit's own host events come until it is done. */
   private exitWork: Promise<void> = Promise.resolve();
   /** Why its start failed, when it did (failStart). */
@@ -139,6 +141,7 @@ export class Worker {
       endTerminals: () => this.terminals.endAll('abort'),
       doubt: (doubt) => this.resync.doubt(doubt),
       retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
+      ended: this.ended.signal,
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
     this.sessions = new WorkerSessions({
@@ -378,6 +381,7 @@ export class Worker {
 
   private onExit(exit: Exit): void {
     this.cancelQuestions('the worker exited');
+    this.ended.abort('the worker exited');
     this.exitWork = this.terminals.endAll('exit').catch(() => {});
     this.files.ended();
     this.sessions.ended();

@@ -94,6 +94,8 @@ export interface ExtensionRequestsPort {
   request<T>(pending: Promise<T>, what: string): Promise<T>;
   emit: Emit;
   readonly pendingInput: PendingInputs;
+  /** Aborts when the worker exits. */
+  readonly ended: AbortSignal;
 }
 
 /** τ's extension requests, for a dialect that has them; null for one that does not. */
@@ -106,5 +108,6 @@ export function extensionRequestsFor(w: ExtensionRequestsPort, { onUiRequest }: 
     ask: onUiRequest && ((req) => onUiRequest({ ...req, workerId: w.id })),
     emit: w.emit,
     standing: (req, asking) => w.pendingInput.requestStands(req, asking),
+    ended: w.ended,
   });
 }

@@ -16,7 +16,7 @@ import { isRunning, pickWorker } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
-import { resumeSpec } from './resumeRecord';
+import { profileOf, resumeEnvChanged, resumeSpec, type ResumeRecord } from './resumeRecord';
 import { endWords } from './words';
 
 export const HISTORY_COMMANDS = {
@@ -47,6 +47,8 @@ export interface HistoryServices {
   selection: WorkerSelection;
   log: vscode.LogOutputChannel;
   profiles(): Profile[];
+  /** The launch configuration gate of a normal start (LaunchConfigGate.confirm): a resume reads the same profiles and cards. */
+  confirmLaunch(programmatic: boolean): Promise<{ ok: true } | { ok: false; error: string; cancelled?: boolean }>;
   /** dist/core.js (loaded already when a past session is listed). */
   markdown(events: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[0], meta: Parameters<typeof import('../../core/export/markdown').sessionMarkdown>[1]): string;
 }
@@ -112,12 +114,12 @@ export class HistoryCommands extends Disposable {
   }
 
   /** A past session's events (with those of the sessions it resumed), or why they cannot be read. */
-  private async readPast(session: SessionSummary, what: string): Promise<{ ok: true; events: AgentEvent[]; torn: boolean } | { ok: false; result: HistoryResult }> {
+  private async readPast(session: SessionSummary, what: string): Promise<{ ok: true; events: AgentEvent[]; torn: boolean; missing: string[] } | { ok: false; result: HistoryResult }> {
     const store = this.store();
     if (!store) return { ok: false, result: this.fail(this.s.past.error ?? 'the history is off') };
     const read = await this.s.past.eventsWithEarlier(store, session.id);
     if (read.error) return { ok: false, result: this.fail(`could not read ${what}: ${read.error}`, { sessionId: session.id }) };
-    return { ok: true, events: read.events, torn: read.torn };
+    return { ok: true, events: read.events, torn: read.torn, missing: read.missing };
   }
 
   async openLog(a: Arg): Promise<HistoryResult> {
@@ -168,11 +170,14 @@ export class HistoryCommands extends Disposable {
   async resume(a: Arg): Promise<HistoryResult> {
     const session = await this.session(a, 'Resume a Past Session', (x) => !!this.s.past.resumeRecord(x.id) && x.status !== 'live' && x.status !== 'evicted');
     if (!isSession(session)) return session;
-    return this.resumeSession(session, false);
+    // A session named by the caller (another extension, a keybinding), not a tree node's menu:
+    // a change to confirm is refused, as for a start with arguments, not put to the person.
+    const programmatic = a.sessionId !== undefined && (a as { kind?: unknown }).kind === undefined;
+    return this.resumeSession(session, false, programmatic);
   }
 
   /** Start a worker on the session's conversation; its log shows the earlier events first. */
-  async resumeSession(asked: SessionSummary, automatic: boolean): Promise<HistoryResult> {
+  async resumeSession(asked: SessionSummary, automatic: boolean, programmatic = automatic): Promise<HistoryResult> {
     if (!isTrusted()) return refuseUntrusted();
     // A session resumed before went on in the session that resumed it: the conversation is that
     // one's now (its turns, its log), so that is what goes on, not the older part of it.
@@ -184,7 +189,9 @@ export class HistoryCommands extends Disposable {
     // Two workers on one conversation would write one session file from two processes.
     const running = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === record.resumedInto);
     if (record.resumedInto && running) return this.fail(`"${session.name}" is already resumed: ${running.name} runs on its conversation`, { status: 'live', sessionId: session.id, workerId: running.workerId });
-    const profile = this.s.profiles().find((p) => p.name === record.spec.name);
+    const profile = this.s.profiles().find((p) => p.name === profileOf(record));
+    const unconfirmed = await this.unconfirmed(record, session, profile?.env, automatic, programmatic);
+    if (unconfirmed) return unconfirmed;
     // Numbered on from the session's turns, so the log does not show a second "Turn 1".
     // Under the session's own name (a rename included): the same conversation goes on.
     const spec = { ...resumeSpec(record, profile?.env), turnsBefore: session.turns, name: session.name };
@@ -211,6 +218,24 @@ export class HistoryCommands extends Disposable {
       this.s.selection.set(r.workerId);
     }
     return { status: 'resumed', sessionId: session.id, workerId: r.workerId };
+  }
+
+  /**
+   * Why the resume must not go on without the person (null when it may): what configures workers
+   * changed while one ran (the gate a normal start passes), or the profile's env is not the one
+   * the session was started with. The gate knows nothing of the time before a reload, the env's
+   * digest does: a worker that rewrote its profile's env in .vscode/settings.json and turned on
+   * rpcWorkers.history.resumeInterrupted would otherwise have it run at the next reload unasked.
+   */
+  private async unconfirmed(record: ResumeRecord, session: SessionSummary, env: Record<string, string> | undefined, automatic: boolean, programmatic: boolean): Promise<HistoryResult | null> {
+    const gate = await this.s.confirmLaunch(programmatic);
+    if (!gate.ok) return gate.cancelled ? { status: 'cancelled', sessionId: session.id, error: gate.error } : this.fail(gate.error, { sessionId: session.id });
+    if (!resumeEnvChanged(record, env)) return null;
+    const what = `The env of profile "${profileOf(record) ?? ''}" is not the one "${session.name}" was started with: it changed since, maybe by a worker (profiles are read from the workspace's settings too).`;
+    if (programmatic) return this.fail(`${what} ${automatic ? 'It was not resumed after the reload' : 'Nothing was resumed'}: resume it from the Sessions view to confirm the change.`, { sessionId: session.id });
+    const use = 'Resume With This Env';
+    const choice = await vscode.window.showWarningMessage(`Resume "${session.name}" with a changed env?`, { modal: true, detail: what }, use);
+    return choice === use ? null : { status: 'cancelled', sessionId: session.id, error: 'the changed env was not confirmed' };
   }
 
   /** The last session of the chain `session` was resumed into (itself when it was not), that can be resumed. */
@@ -286,7 +311,7 @@ export class HistoryCommands extends Disposable {
     if (!isSession(session)) return session;
     const read = await this.readPast(session, `"${session.name}"`);
     if (!read.ok) return read.result;
-    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd });
+    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd, missing: read.missing });
     await openMarkdown(markdown);
     return { status: 'exported', sessionId: session.id, chars: markdown.length };
   }

@@ -11,7 +11,7 @@ import type { AgentEvent } from '../../core/events/agentEvent';
 import { Disposable, toDisposable } from '../disposable';
 import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
-import { interruptedSchema, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
+import { envDigest, interruptedSchema, profileOf, resumeRecordsSchema, storableSpec, type ResumeRecord } from './resumeRecord';
 
 const BOOK_KEY = 'rpcWorkers.history.resume';
 /** Sessions resumed from sessions resumed from ...: the log shows at most this many before the current one. */
@@ -224,7 +224,11 @@ export class PastSessions extends Disposable {
     if (!spec || !id || !s.session) return;
     const prev = this.resumeRecord(id);
     if (prev && prev.session.id === s.session.id && prev.session.file === s.session.file) return;
-    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? this.resumedFrom.get(s.workerId) ?? null, resumedInto: null, at: Date.now() };
+    const from = this.resumedFrom.get(s.workerId);
+    const fromRecord = from ? this.resumeRecord(from) : undefined;
+    // A resumed worker runs under its session's name ("pi #2", a rename), not its profile's.
+    const profile = prev ? profileOf(prev) : fromRecord ? profileOf(fromRecord) : spec.name;
+    const record: ResumeRecord = { spec: storableSpec(spec), session: s.session, previous: prev?.previous ?? from ?? null, resumedInto: null, at: Date.now(), envDigest: envDigest(spec.env), ...(profile !== undefined ? { profile } : {}) };
     void this.write((b) => { b[id] = record; });
   }
 
@@ -236,7 +240,8 @@ export class PastSessions extends Disposable {
     const into = this.sessionOf(workerId);
     await this.write((b) => {
       if (b[from]) b[from] = { ...b[from], resumedInto: into };
-      if (into && b[into]) b[into] = { ...b[into], previous: from };
+      const profile = b[from] ? profileOf(b[from]) : undefined;
+      if (into && b[into]) b[into] = { ...b[into], previous: from, ...(profile !== undefined ? { profile } : {}) };
     });
     this._onDidChange.fire();
   }
@@ -258,21 +263,30 @@ export class PastSessions extends Disposable {
    * A session's events with the sessions it was resumed from before it, oldest first, so its log
    * reads as one conversation. `chain` names the sessions read.
    */
-  async eventsWithEarlier(store: HistoryStore, sessionId: string): Promise<{ events: AgentEvent[]; chain: string[]; error: string | null; torn: boolean }> {
+  async eventsWithEarlier(store: HistoryStore, sessionId: string): Promise<{ events: AgentEvent[]; chain: string[]; error: string | null; torn: boolean; missing: string[] }> {
     const chain = this.chainOf(sessionId);
     const events: AgentEvent[] = [];
     let error: string | null = null;
     let torn = false;
+    // What these events leave out, for whoever shows them as the whole session (the export).
+    const missing: string[] = [];
     for (const id of chain) {
       const r = await store.read(id);
       if (r.status === 'read') {
         events.push(...r.events);
         torn ||= r.torn !== null;
+        const name = `"${r.session.name}"`;
+        const evicted = r.session.evictedEvents?.events ?? 0;
+        if (evicted > 0) missing.push(`the oldest ${evicted} events of ${name}: the history's size bound (rpcWorkers.history.maxSessionMiB) removed them`);
+        if (r.torn) missing.push(`the unfinished last line of ${name} (${r.torn.bytes} bytes: its write was cut short)`);
+        if (r.badLines.count > 0) missing.push(`${r.badLines.count} lines of ${name} that could not be read as events`);
       } else if (id === sessionId) {
         error = r.error;
+      } else {
+        missing.push(`the events of the earlier session ${id} that this one resumed: ${r.error}`);
       }
     }
-    return { events, chain, error, torn };
+    return { events, chain, error, torn, missing };
   }
 
   /**

@@ -1,32 +1,105 @@
 // What activate() hands other extensions: the host's verbs, with the provenance of what they
 // send said as `api` unless the caller names its own, and starts refused in an untrusted
-// workspace like every other start. `dispose` is not theirs to call.
+// workspace like every other start. `dispose` is not theirs to call. Their arguments are
+// checked here (zod at the boundary): another extension's mistake (a number for a model, a
+// relative path given as an object, no spec at all) is answered `error` with the reason, not
+// thrown back at it as a TypeError nor sent on to the worker.
+import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { PromptOptions, Provenance, StartResult, Supervisor, WorkerSpec } from '../../core/api';
 import { provenance } from './provenance';
 
 export type RpcWorkersApi = Omit<Supervisor, 'dispose'>;
 
-export function createApi(supervisor: Supervisor, opts: { trusted(): boolean; untrustedError: string }): RpcWorkersApi {
+const text = (what: string) => z.string({ error: `${what} must be a string` });
+const provenanceShape = () => ({
+  source: z.optional(text('source')),
+  submitter: z.optional(text('submitter')),
+  submissionId: z.optional(text('submissionId')),
+  correlation: z.optional(z.record(z.string(), z.unknown(), { error: 'correlation must be an object' })),
+});
+// Built on first use, not when the extension loads (activation time).
+const provenanceArg = lazySchema(() => z.optional(z.looseObject(provenanceShape(), { error: 'the provenance must be an object' })));
+const promptArg = lazySchema(() => z.optional(z.looseObject({
+  ...provenanceShape(),
+  streamingBehavior: z.optional(z.enum(['steer', 'followUp'], { error: 'streamingBehavior must be "steer" or "followUp"' })),
+}, { error: 'the options must be an object' })));
+const compactArg = lazySchema(() => z.optional(z.looseObject({ instructions: z.optional(text('instructions')) }, { error: 'the options must be an object' })));
+const forkArg = lazySchema(() => z.optional(z.looseObject({ entryId: z.optional(text('entryId')) }, { error: 'the options must be an object' })));
+const nonEmpty = (what: string) => lazySchema(() => text(what).check(z.refine((v) => v.trim().length > 0, { error: `${what} must not be empty` })));
+const modelArg = nonEmpty('the model');
+const modeArg = nonEmpty('the mode');
+const pathArg = lazySchema(() => z.optional(text('the output path')));
+
+/** Why `value` is refused, or null when `schema` takes it. */
+function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ message: string }> } } }, value: unknown): string | null {
+  const r = schema.safeParse(value);
+  return r.success ? null : `invalid argument: ${r.error?.issues[0]?.message ?? 'not accepted'}`;
+}
+
+export interface ApiOptions {
+  trusted(): boolean;
+  untrustedError: string;
+  /**
+   * The launch configuration gate (LaunchConfigGate.confirm, for a caller that cannot be asked):
+   * a start that names an agent card reads the workspace's cards, which a worker may have changed
+   * while it ran, as a start through a command with arguments does.
+   */
+  confirmLaunch?(): Promise<{ ok: true } | { ok: false; error: string }>;
+}
+
+export function createApi(supervisor: Supervisor, opts: ApiOptions): RpcWorkersApi {
   const prov = (p?: Provenance): Provenance => {
     const base = provenance(p?.source ?? 'api', p?.submitter ?? 'unknown');
     return { ...base, ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)) };
   };
+  /** The answer to a call refused for its argument: `error`, with the worker it named. */
+  const bad = (workerId: unknown, error: string) => Promise.resolve({ status: 'error' as const, workerId: String(workerId), error, ms: 0 });
   return {
     get limits() { return supervisor.limits; },
     async start(spec: WorkerSpec): Promise<StartResult> {
       if (!opts.trusted()) return { status: 'error', error: opts.untrustedError, ms: 0 };
+      // The spec itself is checked by the host (checkSpec); what is read of it here first, here.
+      if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return { status: 'error', error: 'invalid worker spec: the spec must be an object', ms: 0 };
+      const why = spec.task ? refusal(provenanceArg, spec.taskProvenance) : null;
+      if (why) return { status: 'error', error: `invalid worker spec: taskProvenance: ${why.replace(/^invalid argument: /, '')}`, ms: 0 };
+      if (spec.agent !== undefined && opts.confirmLaunch) {
+        const confirmed = await opts.confirmLaunch();
+        if (!confirmed.ok) return { status: 'error', error: confirmed.error, ms: 0 };
+      }
       return supervisor.start(spec.task ? { ...spec, taskProvenance: prov(spec.taskProvenance) } : spec);
     },
-    prompt: (id: string, message: string, o?: PromptOptions) => supervisor.prompt(id, message, { ...o, ...prov(o) }),
+    prompt: (id: string, message: string, o?: PromptOptions) => {
+      const why = refusal(promptArg, o);
+      return why ? bad(id, why) : supervisor.prompt(id, message, { ...o, ...prov(o) });
+    },
     abort: (id: string) => supervisor.abort(id),
-    redirect: (id: string, message: string, p?: Provenance) => supervisor.redirect(id, message, prov(p)),
-    compact: (id: string, o?: { instructions?: string }) => supervisor.compact(id, o),
+    redirect: (id: string, message: string, p?: Provenance) => {
+      const why = refusal(provenanceArg, p);
+      return why ? bad(id, why) : supervisor.redirect(id, message, prov(p));
+    },
+    compact: (id: string, o?: { instructions?: string }) => {
+      const why = refusal(compactArg, o);
+      return why ? bad(id, why) : supervisor.compact(id, o);
+    },
     newSession: (id: string) => supervisor.newSession(id),
-    fork: (id: string, o?: { entryId?: string }) => supervisor.fork(id, o),
-    setModel: (id: string, model: string) => supervisor.setModel(id, model),
-    setMode: (id: string, mode: string) => supervisor.setMode(id, mode),
+    fork: (id: string, o?: { entryId?: string }) => {
+      const why = refusal(forkArg, o);
+      return why ? bad(id, why) : supervisor.fork(id, o);
+    },
+    setModel: (id: string, model: string) => {
+      const why = refusal(modelArg, model);
+      return why ? bad(id, why) : supervisor.setModel(id, model);
+    },
+    setMode: (id: string, mode: string) => {
+      const why = refusal(modeArg, mode);
+      return why ? bad(id, why) : supervisor.setMode(id, mode);
+    },
     forgetAllowed: (id: string, key?: string) => supervisor.forgetAllowed(id, key),
-    exportHtml: (id: string, outputPath?: string) => supervisor.exportHtml(id, outputPath),
+    exportHtml: (id: string, outputPath?: string) => {
+      const why = refusal(pathArg, outputPath);
+      return why ? bad(id, why) : supervisor.exportHtml(id, outputPath);
+    },
     exportMarkdown: (id: string) => supervisor.exportMarkdown(id),
     state: (id: string) => supervisor.state(id),
     list: () => supervisor.list(),

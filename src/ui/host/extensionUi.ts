@@ -47,15 +47,16 @@ export function closesIn(deadline: number, now: number): string {
 
 /**
  * Answers one dialog. With `questions`, a quick input waits its turn and is put aside when hidden
- * unanswered; a request without a signal (τ's, which stands until answered anyway) or without a
- * queue is answered `cancelled` then.
+ * unanswered; a `standing` request (τ's, which stands until answered anyway: τ asks again at the
+ * next refused prompt), one without a signal, or one without a queue is answered `cancelled` then.
+ * A τ request's signal closes its dialog when the worker exits: nothing is left to answer.
  */
 export async function answerUiRequest(req: UiRequest, workerName: string, questions?: QuestionQueue): Promise<UiResponse> {
   const title = `${workerName}: ${req.title ?? req.method}`;
   const end = endOf(req);
   // A timed dialog that waited its turn behind another question has less time left than it asked.
   const deadline = req.timeout && req.timeout > 0 ? Date.now() + req.timeout : null;
-  const queued = questions !== undefined && req.signal !== undefined;
+  const queued = questions !== undefined && req.signal !== undefined && req.standing !== true;
   const hint = queued ? ' (Escape puts it aside: the worker waits)' : '';
   const quick = async (show: (token: vscode.CancellationToken) => Thenable<UiResponse | undefined>): Promise<UiResponse> => {
     const ask = async (): Promise<UiResponse | 'aside'> => (await until(end, show)) ?? (end.aborted ? CANCELLED : 'aside');

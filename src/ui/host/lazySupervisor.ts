@@ -18,12 +18,15 @@ export interface LazySupervisorOptions {
 }
 
 function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string, warn: (message: string) => void) {
+  const threw = (error: unknown) => warn(`${what} listener threw: ${(error as Error)?.stack ?? String(error)}`);
   return (...args: A) => {
     for (const l of [...listeners]) {
       try {
-        l(...args);
+        // Another extension's async listener: its rejection is said here, not left unhandled.
+        const r = (l as (...a: A) => unknown)(...args);
+        if (r instanceof Promise) r.catch(threw);
       } catch (error) {
-        warn(`${what} listener threw: ${(error as Error)?.stack ?? String(error)}`);
+        threw(error);
       }
     }
   };
@@ -155,23 +158,34 @@ export class LazySupervisor implements Supervisor {
   }
 
   onEvent(listener: EventListener): () => void {
-    this.events_.add(listener);
-    return () => this.events_.delete(listener);
+    return this.subscribe(this.events_, listener, 'onEvent');
   }
 
   onState(listener: StateListener): () => void {
-    this.states.add(listener);
-    return () => this.states.delete(listener);
+    return this.subscribe(this.states, listener, 'onState');
   }
 
   onOutput(listener: OutputListener): () => void {
-    this.outputs.add(listener);
-    return () => this.outputs.delete(listener);
+    return this.subscribe(this.outputs, listener, 'onOutput');
   }
 
   onRemoved(listener: RemovedListener): () => void {
-    this.removed.add(listener);
-    return () => this.removed.delete(listener);
+    return this.subscribe(this.removed, listener, 'onRemoved');
+  }
+
+  /**
+   * Each subscription is an entry of its own: the same function subscribed twice (two callers
+   * sharing a handler) is heard twice, and one disposer ends only its own subscription. What is
+   * no function (another extension's mistake) is said and not kept: it would throw at every event.
+   */
+  private subscribe<L extends (...a: never[]) => void>(set: Set<L>, listener: L, what: string): () => void {
+    if (typeof listener !== 'function') {
+      (this.options.warn ?? consoleWarn)(`${what} was given ${listener === null ? 'null' : typeof listener}, not a function: nothing was subscribed`);
+      return () => undefined;
+    }
+    const entry = ((...a: Parameters<L>) => listener(...a)) as L;
+    set.add(entry);
+    return () => void set.delete(entry);
   }
 
   async dispose(): Promise<void> {

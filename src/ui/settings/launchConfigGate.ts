@@ -11,9 +11,13 @@ import { cardFolderSources, LaunchConfigWatch, type ConfigSource } from '../../c
 import { resolveAgentDirs } from './guardSpec';
 import type { Settings } from './settings';
 
-/** The settings a worker's start reads workspace-first (worktreesDir: where a worktree worker runs, and so its guard). */
+/**
+ * The settings a worker's start reads workspace-first (worktreesDir: where a worktree worker runs,
+ * and so its guard), and history.resumeInterrupted, which starts workers at a reload unasked.
+ */
 export const WATCHED_SETTINGS = [
   'profiles', 'defaultProfile', 'agentDirs', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'worktreesDir',
+  'history.resumeInterrupted',
 ] as const;
 
 function sources(settings: () => Settings): ConfigSource[] {

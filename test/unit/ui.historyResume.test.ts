@@ -1,0 +1,126 @@
+// Resuming a past session by hand and after a reload: the profile's env is read again from
+// settings a worker can write, so a resume that would give the worker an env it was not started
+// with asks the person (by hand) or does not happen (after a reload), as a normal start would.
+import * as assert from 'node:assert/strict';
+import { vscodeStub } from '../helpers/vscodeStub';
+import { HistoryCommands, type HistoryServices } from '../../src/ui/history/historyCommands';
+import { envDigest, type ResumeRecord } from '../../src/ui/history/resumeRecord';
+import type { SessionSummary } from '../../src/core/history/format';
+import type { WorkerSpec } from '../../src/core/api';
+
+const session = { id: 's1', name: 'mine', status: 'interrupted', endReason: 'interrupted', exit: null, turns: 2, archived: false, dialect: 'pi', startedAt: 1, filesTouched: [] } as unknown as SessionSummary;
+
+function commands(opts: { env: Record<string, string>; record: Partial<ResumeRecord>; gate?: { ok: true } | { ok: false; error: string; cancelled?: boolean } }) {
+  const started: WorkerSpec[] = [];
+  const asked: boolean[] = [];
+  const record: ResumeRecord = { spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine' }, session: { id: 'a', file: '/s/a.jsonl' }, previous: null, resumedInto: null, at: 1, ...opts.record };
+  const quiet = () => undefined;
+  const s = {
+    supervisor: { list: () => [], start: async (spec: WorkerSpec) => (started.push(spec), { status: 'started', workerId: 'w1' }) },
+    past: { loaded: true, load: async () => undefined, sessions: () => [session], summary: (id: string) => (id === 's1' ? session : undefined), resumeRecord: (id: string) => (id === 's1' ? record : undefined), sessionOf: () => null, store: () => null, resumed: async () => undefined },
+    eventLog: { panelSessions: [], setEarlier: quiet, show: async () => undefined },
+    tree: { reveal: async () => undefined },
+    selection: { current: undefined, set: quiet },
+    log: { info: quiet, warn: quiet, error: quiet },
+    profiles: () => [{ name: 'mine', env: opts.env }],
+    confirmLaunch: async (programmatic: boolean) => (asked.push(programmatic), opts.gate ?? { ok: true as const }),
+    markdown: () => '',
+  } as unknown as HistoryServices;
+  return { h: new HistoryCommands(s), started, asked };
+}
+
+describe('history resume', () => {
+  beforeEach(() => vscodeStub.reset());
+
+  it('resumes unasked with the env the session was started with', async () => {
+    const { h, started } = commands({ env: { KEY: 'k' }, record: { envDigest: envDigest({ KEY: 'k', ELECTRON_RUN_AS_NODE: '1' }) } });
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'resumed');
+    assert.deepEqual(started[0]?.env, { KEY: 'k' });
+    assert.deepEqual(vscodeStub.messages, []);
+  });
+
+  it('does not resume after a reload with an env changed since the start, and says why', async () => {
+    const { h, started } = commands({ env: { KEY: 'k', NODE_OPTIONS: '--require ./x.js' }, record: { envDigest: envDigest({ KEY: 'k' }) } });
+    const [r] = await h.resumeInterrupted();
+    assert.equal(r?.status, 'error');
+    assert.match(String(r?.error), /env of profile "mine" is not the one "mine" was started with.*not resumed after the reload/);
+    assert.equal(started.length, 0);
+  });
+
+  it('asks before a resume by hand with a changed env, and starts nothing when not confirmed', async () => {
+    const { h, started } = commands({ env: { KEY: 'other' }, record: { envDigest: envDigest({ KEY: 'k' }) } });
+    vscodeStub.choices.push(undefined);
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'cancelled');
+    assert.equal(started.length, 0);
+    // Another extension's call (a session id, no tree node) cannot be asked: refused, said.
+    const r = await h.resume({ sessionId: 's1' });
+    assert.deepEqual([r.status, started.length], ['error', 0]);
+    assert.match(String(r.error), /Nothing was resumed: resume it from the Sessions view/);
+    vscodeStub.choices.push('Resume With This Env');
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'resumed');
+    assert.deepEqual(started[0]?.env, { KEY: 'other' });
+  });
+
+  it('takes a record of an older version (no digest) as changed when the profile gives an env', async () => {
+    const { h, started } = commands({ env: { KEY: 'k' }, record: {} });
+    assert.equal((await h.resumeInterrupted())[0]?.status, 'error');
+    assert.equal(started.length, 0);
+  });
+
+  it('passes the gate of a normal start: a by-hand resume may ask, an automatic one cannot', async () => {
+    const gate = { ok: false as const, error: 'While a worker ran, what configures the next worker changed' };
+    const { h, started, asked } = commands({ env: {}, record: {}, gate });
+    assert.equal((await h.resumeInterrupted())[0]?.status, 'error');
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'error');
+    assert.equal((await h.resume({ sessionId: 's1' })).status, 'error');
+    assert.deepEqual([asked, started.length], [[true, false, true], 0]);
+  });
+});
+
+describe('a past session\'s events for the export', () => {
+  it('name what the history no longer has of it: evicted, a torn last line, unreadable lines', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const host = { onState: () => () => undefined, onRemoved: () => () => undefined } as never;
+    const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
+    const past = new PastSessions(host, memento, true);
+    const store = {
+      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 7 } }, events: [], torn: { bytes: 12, offset: 0 }, badLines: { count: 2, first: null } }),
+    } as never;
+    const r = await past.eventsWithEarlier(store, 's1');
+    assert.deepEqual(r.missing, [
+      'the oldest 7 events of "mine": the history\'s size bound (rpcWorkers.history.maxSessionMiB) removed them',
+      'the unfinished last line of "mine" (12 bytes: its write was cut short)',
+      '2 lines of "mine" that could not be read as events',
+    ]);
+    past.dispose();
+  });
+});
+
+describe('the profile a resume takes its env from', () => {
+  it('is the first start\'s, not the session\'s name the resumed worker runs under ("mine #2", a rename)', async () => {
+    const { h, started } = commands({ env: { KEY: 'k' }, record: { spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine #2' }, profile: 'mine', envDigest: envDigest({ KEY: 'k' }) } });
+    assert.equal((await h.resume({ sessionId: 's1', kind: 'past' })).status, 'resumed');
+    assert.deepEqual(started[0]?.env, { KEY: 'k' });
+  });
+
+  it('is carried to the record of the worker that resumed a session', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const book: Record<string, unknown> = {};
+    const memento = { get: (k: string, d: unknown) => book[k] ?? d, update: async (k: string, v: unknown) => void (book[k] = v) } as never;
+    let listener: ((s: unknown) => void) | undefined;
+    const host = {
+      loaded: true, host: () => ({ history: { sessionOf: (w: string) => (w === 'w1' ? 'old' : 'new') } }),
+      onState: (l: (s: unknown) => void) => ((listener = l), () => undefined), onRemoved: () => () => undefined, state: () => ({ status: 'not_found' }),
+    } as never;
+    const past = new PastSessions(host, memento, true);
+    past.startedWorker('w1', { dialect: 'pi', command: 'pi', cwd: '/ws', name: 'mine', env: { KEY: 'k' } });
+    listener!({ workerId: 'w1', status: 'running', session: { id: 'a', file: null } });
+    // The resume runs under the session's name; its state comes before the resume is recorded.
+    past.startedWorker('w2', { dialect: 'pi', command: 'pi', cwd: '/ws', name: 'mine #2', env: { KEY: 'k' } });
+    listener!({ workerId: 'w2', status: 'running', session: { id: 'b', file: null } });
+    await past.resumed('old', 'w2');
+    assert.equal(past.resumeRecord('new')?.profile, 'mine');
+    assert.equal(past.resumeRecord('old')?.profile, 'mine');
+    past.dispose();
+  });
+});
