@@ -110,6 +110,7 @@ export class RpcWorkersExtension extends Disposable {
       tauSessionDir: path.join(storage, 'tau-sessions'),
       piSessionDir: path.join(storage, 'pi-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
+      workspaceState: context.workspaceState,
       worktreePlacer: (spec) => this.worktrees.actions.place(spec),
     }));
     this.contextKeys = this._register(new ContextKeys(this.supervisor));

@@ -37,6 +37,8 @@ export const vscodeStub = {
   asked: [] as string[],
   /** Each InputBox's validateInput, in order (undefined: it takes anything). */
   validators: [] as Array<((v: string) => unknown) | undefined>,
+  /** The workspace values of rpcWorkers settings (by key, as `inspect` gives them). */
+  workspaceSettings: new Map<string, unknown>(),
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
   grantTrust(): void {
     vscodeStub.trusted = true;
@@ -54,6 +56,7 @@ export const vscodeStub = {
     vscodeStub.buttons.length = 0;
     vscodeStub.asked.length = 0;
     vscodeStub.validators.length = 0;
+    vscodeStub.workspaceSettings.clear();
   },
 };
 
@@ -69,6 +72,10 @@ vscode.workspace = {
     return all.length ? all.map((f, index) => ({ uri: (vscode.Uri as { file(p: string): unknown }).file(f), name: path.basename(f), index })) : undefined;
   },
   onDidGrantWorkspaceTrust: granted.event,
+  getConfiguration: () => ({
+    get: (_key: string, fallback?: unknown) => fallback,
+    inspect: (key: string) => (vscodeStub.workspaceSettings.has(key) ? { key, workspaceValue: vscodeStub.workspaceSettings.get(key) } : undefined),
+  }),
   onDidChangeWorkspaceFolders: () => disposable,
   registerTextDocumentContentProvider: () => disposable,
   createFileSystemWatcher: () => ({ onDidCreate: () => disposable, onDidChange: () => disposable, onDidDelete: () => disposable, dispose() {} }),

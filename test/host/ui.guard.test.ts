@@ -133,7 +133,7 @@ describe('UI guard and agent cards', function () {
       await stopAll();
       const refused = await vscode.commands.executeCommand<R>('rpcWorkers.startAgentWorker', { agent: 'reviewer', profile: 'pi (mock)' });
       assert.equal(refused.status, 'error', JSON.stringify(refused));
-      assert.match(refused.error!, /^While a worker ran, what configures the next worker changed:/);
+      assert.match(refused.error!, /^While a worker ran \(in this window or before it was reloaded\), what configures the next worker changed:/);
       assert.ok(refused.error!.includes(sneaky), refused.error);
       assert.equal(api.list().length, 0);
     } finally {

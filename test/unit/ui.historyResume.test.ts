@@ -47,6 +47,15 @@ describe('history resume', () => {
     assert.equal(started.length, 0);
   });
 
+  it('does not resume after a reload when the launch configuration changed, and says which session and why', async () => {
+    const gate = { ok: false as const, error: 'While a worker ran (in this window or before it was reloaded), what configures the next worker changed:\n• /ws/.pi/agents/reviewer.md' };
+    const { h, started, asked } = commands({ env: { KEY: 'k' }, record: { envDigest: envDigest({ KEY: 'k' }) }, gate });
+    const [r] = await h.resumeInterrupted();
+    assert.deepEqual([r?.status, started.length, asked], ['error', 0, [true]]);
+    assert.match(String(r?.error), /"mine" was not resumed after the reload\. While a worker ran.*\n• \/ws\/\.pi\/agents\/reviewer\.md/);
+    assert.match(vscodeStub.messages[0] ?? '', /not resumed after the reload/);
+  });
+
   it('asks before a resume by hand with a changed env, and starts nothing when not confirmed', async () => {
     const { h, started } = commands({ env: { KEY: 'other' }, record: { envDigest: envDigest({ KEY: 'k' }) } });
     vscodeStub.choices.push(undefined);

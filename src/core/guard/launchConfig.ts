@@ -50,21 +50,62 @@ export function cardFolderSources(dir: string): ConfigSource[] {
   ];
 }
 
+/**
+ * What a watch keeps across windows (labels and digests, never content), so that a reload does
+ * not take a worker's change as the person's baseline.
+ */
+export interface WatchState {
+  /** The last reading. */
+  baseline: Record<string, string>;
+  /** The changes held for confirmation, each with the digest the person last had. */
+  changed: Record<string, string>;
+  /** A worker ran since the last reading (it may still run, a survivor of a crash). */
+  ran: boolean;
+}
+
+/** Where a watch's state is kept between windows; `load` gives undefined when there is none (or it is unreadable). */
+export interface WatchStore {
+  load(): WatchState | undefined;
+  save(state: WatchState): void;
+}
+
 export class LaunchConfigWatch {
   private baseline = new Map<string, string>();
   /** Pending sources, each with the content (digest) it had when the person last had it. */
   private readonly changed = new Map<string, string>();
   /** A worker ran at some time since the baseline was taken. */
   private ran = false;
+  /** Restored from the store and not read since: the first reading compares with an earlier window's. */
+  private restored = false;
+  private saved: string | undefined;
 
-  constructor(private readonly sources: () => ConfigSource[]) {
-    this.baseline = this.read();
+  constructor(private readonly sources: () => ConfigSource[], private readonly store?: WatchStore) {
+    const state = store?.load();
+    if (state) {
+      // Not read here: the first observe (a start, a worker's end) does, so that this costs nothing more.
+      this.baseline = new Map(Object.entries(state.baseline));
+      for (const [label, was] of Object.entries(state.changed)) this.changed.set(label, was);
+      this.ran = state.ran;
+      this.restored = true;
+    } else {
+      this.baseline = this.read();
+      this.save();
+    }
   }
 
   private read(): Map<string, string> {
     const out = new Map<string, string>();
     for (const s of this.sources()) out.set(s.label, digest(s.read()));
     return out;
+  }
+
+  private save(): void {
+    if (!this.store) return;
+    const state: WatchState = { baseline: Object.fromEntries(this.baseline), changed: Object.fromEntries(this.changed), ran: this.ran };
+    const text = JSON.stringify(state);
+    if (text === this.saved) return;
+    this.saved = text;
+    this.store.save(state);
   }
 
   /**
@@ -83,11 +124,19 @@ export class LaunchConfigWatch {
     for (const [label, was] of this.changed) if ((now.get(label) ?? 'absent') === was) this.changed.delete(label);
     this.baseline = now;
     this.ran = liveWorkers > 0;
+    this.restored = false;
+    this.save();
   }
 
   /** A worker was started: from now on a change is made while it runs. */
   started(): void {
+    // What changed since an earlier window's reading is placed first, by whether a worker ran then.
+    if (this.restored) this.observe(0);
+    if (this.ran) return;
     this.ran = true;
+    // Kept at once: should the window end without a worker's end being observed (a crash, a
+    // reload), the next window still knows a worker ran since the reading.
+    this.save();
   }
 
   /** The sources that changed while a worker ran and are not confirmed yet. */
@@ -98,5 +147,6 @@ export class LaunchConfigWatch {
   /** The person accepted the changes. */
   confirm(): void {
     this.changed.clear();
+    this.save();
   }
 }

@@ -40,6 +40,8 @@ export interface CommandServices {
   log: vscode.LogOutputChannel;
   /** dist/core.js, required on first use (it is not loaded at activation). */
   core(): CoreCards;
+  /** The workspace's state: the launch configuration gate keeps what it last read there, across reloads. */
+  workspaceState?: vscode.Memento;
   /** Start in a New Worktree (from the worktree room); without it such a start is refused. */
   worktreePlacer?: WorktreePlacer;
 }
@@ -68,7 +70,7 @@ export class Commands extends Disposable {
   constructor(private readonly s: CommandServices) {
     super();
     const views = viewCommands(s, (raw, pick) => this.target(raw, pick));
-    this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings));
+    this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings, s.workspaceState));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),

@@ -223,13 +223,17 @@ export class HistoryCommands extends Disposable {
   /**
    * Why the resume must not go on without the person (null when it may): what configures workers
    * changed while one ran (the gate a normal start passes), or the profile's env is not the one
-   * the session was started with. The gate knows nothing of the time before a reload, the env's
-   * digest does: a worker that rewrote its profile's env in .vscode/settings.json and turned on
-   * rpcWorkers.history.resumeInterrupted would otherwise have it run at the next reload unasked.
+   * the session was started with. The gate keeps what it read across reloads; the env's digest
+   * is the session's own: a worker that rewrote its profile's env in .vscode/settings.json and
+   * turned on rpcWorkers.history.resumeInterrupted would otherwise have it run at the next reload unasked.
    */
   private async unconfirmed(record: ResumeRecord, session: SessionSummary, env: Record<string, string> | undefined, automatic: boolean, programmatic: boolean): Promise<HistoryResult | null> {
     const gate = await this.s.confirmLaunch(programmatic);
-    if (!gate.ok) return gate.cancelled ? { status: 'cancelled', sessionId: session.id, error: gate.error } : this.fail(gate.error, { sessionId: session.id });
+    if (!gate.ok) {
+      if (gate.cancelled) return { status: 'cancelled', sessionId: session.id, error: gate.error };
+      // After a reload the person did not ask for it: which session stayed put, then why.
+      return this.fail(automatic ? `"${session.name}" was not resumed after the reload. ${gate.error}` : gate.error, { sessionId: session.id });
+    }
     if (!resumeEnvChanged(record, env)) return null;
     const what = `The env of profile "${profileOf(record) ?? ''}" is not the one "${session.name}" was started with: it changed since, maybe by a worker (profiles are read from the workspace's settings too).`;
     if (programmatic) return this.fail(`${what} ${automatic ? 'It was not resumed after the reload' : 'Nothing was resumed'}: resume it from the Sessions view to confirm the change.`, { sessionId: session.id });

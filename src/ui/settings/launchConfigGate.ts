@@ -5,9 +5,11 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { Supervisor } from '../../core/api';
 // A leaf of the core (node built-ins only), so activation does not load the core.
-import { cardFolderSources, LaunchConfigWatch, type ConfigSource } from '../../core/guard/launchConfig';
+import { cardFolderSources, LaunchConfigWatch, type ConfigSource, type WatchState, type WatchStore } from '../../core/guard/launchConfig';
 import { resolveAgentDirs } from './guardSpec';
 import type { Settings } from './settings';
 
@@ -42,11 +44,33 @@ function sources(settings: () => Settings): ConfigSource[] {
   return out;
 }
 
+/** The workspaceState key of the watch's state: digests only, never a setting's value or a card's text. */
+export const GATE_STATE_KEY = 'rpcWorkers.launchConfigGate';
+
+const digests = () => z.record(z.string(), z.string());
+const savedState = lazySchema(() => z.object({ baseline: digests(), changed: digests(), ran: z.boolean() }));
+
+/** The watch's state in the workspace's memento; an unreadable one is no baseline (this window's reading becomes it). */
+function mementoStore(memento: vscode.Memento): WatchStore {
+  return {
+    load: () => {
+      const parsed = savedState.safeParse(memento.get(GATE_STATE_KEY));
+      return parsed.success ? parsed.data : undefined;
+    },
+    save: (state: WatchState) => void memento.update(GATE_STATE_KEY, state),
+  };
+}
+
 export class LaunchConfigGate {
   private watching: LaunchConfigWatch | undefined;
   private readonly off: () => void;
 
-  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings) {
+  /**
+   * `memento`: the workspace's state, where what the gate last read is kept across reloads: a
+   * change made before a reload, or while the window was closed and a worker still ran, is asked
+   * about as one made in this window.
+   */
+  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings, private readonly memento?: vscode.Memento) {
     this.off = supervisor.onState((s) => {
       if (s.status === 'starting' || s.status === 'running') this.watch.started();
       // A worker's end closes the time it ran: what changed until then is held.
@@ -54,9 +78,12 @@ export class LaunchConfigGate {
     });
   }
 
-  /** Made at first use, not at activation: until a worker starts, every change is the person's. */
+  /**
+   * Made at first use, not at activation (it reads every card): until a worker starts, every
+   * change is the person's, unless one ran before the reload.
+   */
   private get watch(): LaunchConfigWatch {
-    this.watching ??= new LaunchConfigWatch(() => sources(this.settings));
+    this.watching ??= new LaunchConfigWatch(() => sources(this.settings), this.memento && mementoStore(this.memento));
     return this.watching;
   }
 
@@ -74,7 +101,7 @@ export class LaunchConfigGate {
     const changed = this.watch.pending();
     if (changed.length === 0) return { ok: true };
     const list = changed.map((c) => `• ${c}`).join('\n');
-    const what = `While a worker ran, what configures the next worker changed:\n${list}\nA worker may have changed it itself (to loosen its guard, or to shadow a card).`;
+    const what = `While a worker ran (in this window or before it was reloaded), what configures the next worker changed:\n${list}\nA worker may have changed it itself (to loosen its guard, or to shadow a card).`;
     if (programmatic) return { ok: false, error: `${what}\nStart a worker from the Command Palette to review and confirm the change; nothing was started.` };
     const use = 'Start With These Changes';
     const choice = await vscode.window.showWarningMessage('Worker settings or agent cards changed while a worker ran', { modal: true, detail: what }, use);
