@@ -150,7 +150,16 @@ describe('UI commands: what they say', () => {
     disposables.push(commands);
     const r = await commands.forgetAllowed({ workerId: 'w9-0ld1d000' });
     assert.equal(r.status, 'not_found');
-    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: no worker with id w9-0ld1d000 is running']);
+    // In the words every other command says an id of an earlier window in.
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: No worker has the id w9-0ld1d000: worker ids are given anew in each window']);
+  });
+
+  it('Forget Always-Allowed Actions for a worker of the window that is no longer running names it', async () => {
+    const { commands } = harness();
+    disposables.push(commands);
+    const r = await commands.forgetAllowed({ workerId: 'w1' });
+    assert.equal(r.status, 'not_found');
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: Demo worker is no longer running']);
   });
 
   // An ACP agent streaming a turn: its protocol has no steer (the log's composer offers none either).

@@ -450,7 +450,7 @@ export class Commands extends Disposable {
   async forgetAllowed(raw?: unknown): Promise<ForgetOutcome | Refused> {
     const t = await this.target(raw, { title: 'Forget Always-Allowed Actions', filter: hasRules, none: 'No worker has actions allowed always.' });
     if (isRefused(t)) return t;
-    return forgetAllowed(this.s.supervisor, t.workerId, t.p.arg);
+    return forgetAllowed(this.s.supervisor, t.workerId, t.p.arg, this.knownName(t.workerId));
   }
 
   async stopAll(): Promise<StopResult[]> {
