@@ -38,7 +38,8 @@ export type PromptResult =
 
 export type AbortResult =
   | { status: 'aborted'; workerId: string; settleMs: number; compactionCancelled: boolean | null; ms: number }
-  | { status: 'not_streaming'; workerId: string; note?: string; ms: number }
+  /** `compactionCancelled: false`: a compaction ran, and ended by itself before the abort reached it. */
+  | { status: 'not_streaming'; workerId: string; note?: string; compactionCancelled?: false; ms: number }
   | { status: 'error' | 'not_found'; workerId: string; error: string; ms: number };
 
 export type RedirectResult =

@@ -24,7 +24,7 @@ export interface WorkerSpec {
    * The name asked for (default: the agent card's, else "<dialect> worker"). The worker gets it
    * when no worker of this host and no past session has it, else the next number after it
    * ("Demo worker #2"); a resumed session (`resume`) keeps the name it is given. A blank name
-   * is refused (every view names the worker by it alone).
+   * is no name (the default); a name is trimmed.
    */
   name?: string;
   model?: string;

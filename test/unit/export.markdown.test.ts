@@ -11,6 +11,16 @@ const T = Date.UTC(2026, 11, 3, 7, 0, 0);
 const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: T, ...extra });
 
 describe('session export as Markdown', () => {
+  it('exports a tool result with any number of backtick runs (a minified bundle read): the fence is longer than each', () => {
+    // 150,000 runs: spread into Math.max as arguments, they overflowed the stack and the export threw.
+    const text = 'x`'.repeat(150_000) + 'y```z';
+    const md = sessionMarkdown([
+      ev('tool_execution_start', { tool_name: 'read', tool_call_id: 't1', args: { path: 'dist/app.js' } }),
+      ev('tool_execution_end', { tool_name: 'read', tool_call_id: 't1', result: { content: [{ type: 'text', text }] }, is_error: false }),
+    ], { title: 'w' });
+    assert.ok(md.includes(`\n\`\`\`\`\n${text}\n\`\`\`\``), 'the result in a fence of four backticks');
+  });
+
   it('says each prompt with its origin, the reply, each tool call with arguments and result, and how the turn ended', () => {
     const md = sessionMarkdown([
       ev('prompt_sent', { source: 'palette', submitter: 'ada', submission_id: 's1', data: { text: 'list the files', streamingBehavior: null } }),

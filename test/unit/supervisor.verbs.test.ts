@@ -154,7 +154,7 @@ for (const dialect of ['tau', 'pi'] as const) {
       await start(['--late-abort', '--compact-ms', '300']);
       const compacted = supervisor.compact(id!);
       const a = await supervisor.abort(id!);
-      assert.deepEqual([a.status, a.status === 'not_streaming' && a.note], ['not_streaming', 'the compaction ended by itself before the abort landed'], JSON.stringify(a));
+      assert.deepEqual([a.status, a.status === 'not_streaming' && a.note, a.status === 'not_streaming' && a.compactionCancelled], ['not_streaming', 'the compaction ended by itself before the abort landed', false], JSON.stringify(a));
       assert.equal((await compacted).status, 'compacted');
     });
 

@@ -46,6 +46,23 @@ describe('τ extension requests and the worker\'s exit', () => {
     assert.deepEqual(entry && 'title' in entry ? entry.title : null, 'The extension\'s request was closed');
   });
 
+  it('an action picked as the worker exits (a request with no fields) is not sent either', async () => {
+    const ended = new AbortController();
+    const answered: string[] = [];
+    const events: Array<{ type: string; data?: Record<string, unknown> }> = [];
+    const actionsOnly: ExtensionRequest = { ...request, ask: { ...request.ask!, fields: [] } };
+    const requests = new ExtensionRequests({
+      pending: async () => actionsOnly,
+      answer: async (_id, action) => (answered.push(action), { handled: true, output: null }),
+      ask: async () => (ended.abort('the worker exited'), { value: 'Approve' }),
+      emit: (e) => void events.push(e as (typeof events)[number]),
+      ended: ended.signal,
+    });
+    await requests.check();
+    assert.deepEqual(answered, []);
+    assert.equal(events.find((e) => e.type === 'extension_request_end')?.data?.status, 'closed');
+  });
+
   it('a standing request\'s dialog, hidden unanswered, is dismissed (τ asks again), not put aside in the queue', async () => {
     const queue = { ask: () => assert.fail('a standing request is not queued') } as unknown as QuestionQueue;
     vscodeStub.answers.push(undefined);

@@ -8,7 +8,7 @@ import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 
 type Said = { workerId: string; action: string; status: string; message: string; tone: string };
 
-function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: StartResult; workers?: WorkerState[] } = {}) {
+function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: StartResult; workers?: WorkerState[]; settings?: object } = {}) {
   const said: Said[] = [];
   const sent: unknown[] = [];
   const opened: string[] = [];
@@ -36,7 +36,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
   const outputs = { show: (id: string) => (opened.push(id), true), has: () => true };
   const tree = { reveal: async () => {} };
   const services = {
-    supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => ({}), extensionPath: '/ext', tauSessionDir: '/tmp/tau',
+    supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => answers.settings ?? {}, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
   } as unknown as CommandServices;
   return { commands: new Commands(services), said, sent, opened };
 }
@@ -131,12 +131,35 @@ describe('UI commands: what they say', () => {
     assert.deepEqual(said.map((s) => s.message), ['Started Demo worker', 'Prompt accepted by Demo worker']);
   });
 
+  it("a start given a blank name (an argument's) is named by its profile, as with no name", async () => {
+    const profile = { name: 'Reviewer', dialect: 'pi', command: '/bin/true' };
+    const settings = { profiles: [profile], defaultProfile: '', agentDirs: [], guard: { allowedPaths: [], forbiddenPaths: [], allowBash: false, onViolation: 'abort' } };
+    const { commands, sent } = harness({ settings, start: { status: 'error', error: 'no', ms: 0 } });
+    disposables.push(commands);
+    // The launch configuration gate reads VS Code's settings, which the stub has not: passed here.
+    commands.launchConfig.confirm = async () => ({ ok: true });
+    vscodeStub.folder = '/tmp';
+    await commands.startWorker({ profile: 'Reviewer', name: ' \t ' });
+    await commands.startWorker({ profile: 'Reviewer', name: ' Lead ' });
+    await commands.startDemoWorker({ name: '  ' });
+    assert.deepEqual(sent.map((spec) => (spec as { name?: string }).name), ['Reviewer', 'Lead', 'Demo worker']);
+  });
+
   it('Forget Always-Allowed Actions for an id the host does not have says so', async () => {
     const { commands } = harness();
     disposables.push(commands);
     const r = await commands.forgetAllowed({ workerId: 'w9-0ld1d000' });
     assert.equal(r.status, 'not_found');
-    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: no worker with id w9-0ld1d000 is running']);
+    // In the words every other command says an id of an earlier window in.
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: No worker has the id w9-0ld1d000: worker ids are given anew in each window']);
+  });
+
+  it('Forget Always-Allowed Actions for a worker of the window that is no longer running names it', async () => {
+    const { commands } = harness();
+    disposables.push(commands);
+    const r = await commands.forgetAllowed({ workerId: 'w1' });
+    assert.equal(r.status, 'not_found');
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Forget Always-Allowed Actions: Demo worker is no longer running']);
   });
 
   // An ACP agent streaming a turn: its protocol has no steer (the log's composer offers none either).

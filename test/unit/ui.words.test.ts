@@ -104,9 +104,12 @@ describe('ui words and icons', () => {
     assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: null }), 'Aborted the turn of W');
     assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: true }), 'Aborted W: its compaction was cancelled');
     // The compaction ran to its end before the abort reached it: nothing was aborted to say "Aborted".
-    const finished = { status: 'aborted', compactionCancelled: false };
+    // The host answers such an abort not_streaming (interrupts.ts), saying the compaction was not cancelled.
+    const finished = { status: 'not_streaming', compactionCancelled: false, note: 'the compaction ended by itself before the abort landed' };
     assert.equal(resultSentence('abort', 'W', finished), "W's compaction ran to its end before the abort reached it");
     assert.equal(resultTone('abort', finished), 'info');
+    // A turn that ran beside it was aborted: that is said.
+    assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: false }), 'Aborted the turn of W');
   });
 
   it('a second Stop says the worker is already stopped, as information, by name', () => {

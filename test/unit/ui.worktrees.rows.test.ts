@@ -8,6 +8,7 @@ import * as realCore from '../../src/core/index';
 import type { Supervisor, WorkerState } from '../../src/core/api';
 import { leftoverId, WorkerWorktrees } from '../../src/ui/worktrees/workerWorktrees';
 import { worktreeContributor } from '../../src/ui/worktrees/worktreeTree';
+import { workerIn } from '../../src/ui/worktrees/worktreeActions';
 import { created, makeRepo } from '../helpers/gitRepo';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in vscode's place
@@ -48,5 +49,12 @@ describe('UI worktree rows and the workers in them', function () {
     assert.equal(row().contextValue, 'rpcWorkerWorktree.live', 'idle: Merge offered, Discard not (it runs there)');
     working = undefined;
     assert.deepEqual([row().label, row().contextValue], ['w (not running) · worktree worker/w', 'rpcWorkerWorktree']);
+  });
+
+  it('the worker working in a worktree, as the row and Merge and Discard ask it: a live one whose folder is in it', () => {
+    const w = (workerId: string, status: string, cwd: string) => ({ workerId, name: workerId, status, cwd }) as unknown as WorkerState;
+    const list = [w('ended', 'exited', '/wt/a'), w('beside', 'running', '/wt/a-2'), w('starting', 'starting', '/wt/a/src')];
+    assert.equal(workerIn({ list: () => list }, '/wt/a')?.workerId, 'starting', 'a subfolder counts, a sibling of a longer name does not, an ended worker does not');
+    assert.equal(workerIn({ list: () => list.slice(0, 2) }, '/wt/a'), undefined);
   });
 });

@@ -47,10 +47,19 @@ export function toolDetailsFromMessages(messages: readonly unknown[]): Map<strin
   return out;
 }
 
+/**
+ * The longest run of backticks in `text`. Counted in a loop: a tool's output (a minified bundle
+ * read) can hold more runs than Math.max takes as arguments, and the export threw.
+ */
+function longestTicks(text: string): number {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) if (m[0].length > longest) longest = m[0].length;
+  return longest;
+}
+
 /** A fence longer than any run of backticks in `text`, so the block cannot end early. */
 function fenced(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(Math.max(2, longestTicks(text)) + 1);
   return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
@@ -87,7 +96,7 @@ function closeOpenFence(text: string): string {
  */
 function code(text: string): string {
   const line = oneLine(text);
-  const ticks = '`'.repeat(Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const ticks = '`'.repeat(longestTicks(line) + 1);
   const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${line}${pad}${ticks}`;
 }

@@ -82,7 +82,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
       // τ says `cancelled`, pi 1.x `aborted`.
       compactionCancelled = end.data?.cancelled === true || end.data?.aborted === true;
       // Its end crossed the abort, and no turn ran: nothing was aborted.
-      if (!compactionCancelled && !settled) return { status: 'not_streaming', workerId: w.id, note: 'the compaction ended by itself before the abort landed', ms: elapsed(t0) };
+      if (!compactionCancelled && !settled) return { status: 'not_streaming', workerId: w.id, note: 'the compaction ended by itself before the abort landed', compactionCancelled: false, ms: elapsed(t0) };
     }
     return { status: 'aborted', workerId: w.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
   } catch (error) {

@@ -12,7 +12,9 @@ export const commandArgSchema = lazySchema(() => z.looseObject({
   /** Start Worker: a profile by name; Start / Start Demo: the first task and a name. */
   profile: str('profile'),
   task: str('task'),
-  name: str('name'),
+  // Blank is no name, trimmed, as the host has it (workerSpecSchema): here too, so that a profile's
+  // start keeps its profile's name and a worktree is not made for a blank one.
+  name: z.optional(z.pipe(z.string({ error: 'name must be a string' }), z.transform((n) => n.trim() || undefined))),
   /** Start Worker from Agent Card: the card by name, and the workspace folder to run in. */
   agent: str('agent'),
   workspaceFolder: str('workspaceFolder'),

@@ -206,7 +206,7 @@ export class Commands extends Disposable {
     // The demo starts at once from the palette; a task comes only from the argument.
     const task = p.arg.task?.trim() ? p.arg.task : undefined;
     const spec = demoSpec(this.s.extensionPath, cwd, undefined, this.s.tauSessionDir);
-    return this.launch({ ...spec, name: p.arg.name?.trim() || DEMO_PROFILE }, task, p, { inWorktree: how.inWorktree });
+    return this.launch({ ...spec, name: p.arg.name ?? DEMO_PROFILE }, task, p, { inWorktree: how.inWorktree });
   }
 
   private cwd(): string | undefined {
@@ -236,7 +236,7 @@ export class Commands extends Disposable {
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
     const full: WorkerSpec = { ...spec, ...(task ? { task, taskProvenance: provenance(p.source === 'api' ? 'api' : 'task', p.submitter) } : {}) };
-    // A blank name (an argument's) is refused by the host; the refusal still names what was started.
+    // The name the host will give (a blank one is none there too), for the progress and a failure.
     const name = full.name?.trim() || full.agent || `${full.dialect} worker`;
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Starting ${name}…`, cancellable: false },
@@ -452,7 +452,7 @@ export class Commands extends Disposable {
   async forgetAllowed(raw?: unknown): Promise<ForgetOutcome | Refused> {
     const t = await this.target(raw, { title: 'Forget Always-Allowed Actions', filter: hasRules, none: 'No worker has actions allowed always.' });
     if (isRefused(t)) return t;
-    return forgetAllowed(this.s.supervisor, t.workerId, t.p.arg);
+    return forgetAllowed(this.s.supervisor, t.workerId, t.p.arg, this.knownName(t.workerId));
   }
 
   async stopAll(): Promise<StopResult[]> {

@@ -5,16 +5,18 @@
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import type { CommandArg } from './commandArgs';
+import { unknownWorkerSentence } from './resultWords';
 
 export type ForgetOutcome = { status: string; error?: string; workerId?: string; forgotten?: number };
 
 export const hasRules = (s: Pick<WorkerState, 'allowedAlways'>) => (s.allowedAlways?.length ?? 0) > 0;
 
-export async function forgetAllowed(supervisor: Supervisor, id: string, a: Pick<CommandArg, 'key' | 'all'>): Promise<ForgetOutcome> {
+/** `known`: the window's name for the id (a worker stopped since), undefined when it never had one. */
+export async function forgetAllowed(supervisor: Supervisor, id: string, a: Pick<CommandArg, 'key' | 'all'>, known?: string): Promise<ForgetOutcome> {
   const st = supervisor.state(id);
   if (st.status === 'not_found') {
     // Stopped meanwhile, or an argument's id from an earlier window: said, as the other commands say it.
-    const error = `no worker with id ${id} is running`;
+    const error = known === undefined ? unknownWorkerSentence(id) : `${known} is no longer running`;
     void vscode.window.showErrorMessage(`RPC Workers: Forget Always-Allowed Actions: ${error}`);
     return { status: 'not_found', workerId: id, error };
   }

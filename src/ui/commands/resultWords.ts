@@ -58,11 +58,12 @@ export function startFailure(name: string, r: { error: string; stderrTail?: stri
 export const OPEN_LIMIT = 'Open Setting';
 
 /**
- * An abort the host answered `aborted` whose compaction was not cancelled: it ran to its end
- * before the abort reached it, and "Aborted" would claim what did not happen.
+ * An abort that met only a compaction, which ran to its end before the abort reached it: the host
+ * answers `not_streaming` (nothing was aborted), and "no turn to abort" would not say what ran.
+ * One that also aborted a turn answers `aborted`, and is said so.
  */
 function abortMissedCompaction(action: Action, r: AnyResult): boolean {
-  return action === 'abort' && r.status === 'aborted' && r.compactionCancelled === false;
+  return action === 'abort' && r.status === 'not_streaming' && r.compactionCancelled === false;
 }
 
 /** How a result is shown: done as asked, information (nothing was wrong), or an error. */

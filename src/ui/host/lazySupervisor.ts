@@ -17,13 +17,19 @@ export interface LazySupervisorOptions {
   warn?: (message: string) => void;
 }
 
-function fanOut<A extends unknown[]>(listeners: Set<(...a: A) => void>, what: string, warn: (message: string) => void) {
+/**
+ * One subscription: an object of its own, so the same function subscribed twice is two entries,
+ * made once at the subscription (a wrapping closure would cost a call and an array per event).
+ */
+type Entry<L> = { readonly listener: L };
+
+function fanOut<A extends unknown[]>(entries: Set<Entry<(...a: A) => void>>, what: string, warn: (message: string) => void) {
   const threw = (error: unknown) => warn(`${what} listener threw: ${(error as Error)?.stack ?? String(error)}`);
   return (...args: A) => {
-    for (const l of [...listeners]) {
+    for (const { listener } of [...entries]) {
       try {
         // Another extension's async listener: its rejection is said here, not left unhandled.
-        const r = (l as (...a: A) => unknown)(...args);
+        const r = (listener as (...a: A) => unknown)(...args);
         if (r instanceof Promise) r.catch(threw);
       } catch (error) {
         threw(error);
@@ -36,10 +42,10 @@ const consoleWarn = (message: string) => console.error(`[rpc-workers] ${message}
 
 export class LazySupervisor implements Supervisor {
   private real: Supervisor | undefined;
-  private readonly events_ = new Set<EventListener>();
-  private readonly states = new Set<StateListener>();
-  private readonly outputs = new Set<OutputListener>();
-  private readonly removed = new Set<RemovedListener>();
+  private readonly events_ = new Set<Entry<EventListener>>();
+  private readonly states = new Set<Entry<StateListener>>();
+  private readonly outputs = new Set<Entry<OutputListener>>();
+  private readonly removed = new Set<Entry<RemovedListener>>();
   private readonly preliminary: SupervisorLimits;
 
   constructor(
@@ -178,12 +184,12 @@ export class LazySupervisor implements Supervisor {
    * sharing a handler) is heard twice, and one disposer ends only its own subscription. What is
    * no function (another extension's mistake) is said and not kept: it would throw at every event.
    */
-  private subscribe<L extends (...a: never[]) => void>(set: Set<L>, listener: L, what: string): () => void {
+  private subscribe<L extends (...a: never[]) => void>(set: Set<Entry<L>>, listener: L, what: string): () => void {
     if (typeof listener !== 'function') {
       (this.options.warn ?? consoleWarn)(`${what} was given ${listener === null ? 'null' : typeof listener}, not a function: nothing was subscribed`);
       return () => undefined;
     }
-    const entry = ((...a: Parameters<L>) => listener(...a)) as L;
+    const entry: Entry<L> = { listener };
     set.add(entry);
     return () => void set.delete(entry);
   }

@@ -6,13 +6,12 @@
 // command refuses, saying how to trust the workspace.
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
-import { pathWithin } from '../../core/pathWithin';
 import type { Commands } from '../commands/commands';
 import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
 import type { SessionsTree } from '../views/sessionsTree';
 import { BASE_SCHEME, BaseContentProvider } from './baseContent';
-import { WorktreeActions } from './worktreeActions';
+import { WorktreeActions, workerIn } from './worktreeActions';
 import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
 import { worktreeContributor } from './worktreeTree';
 import { leftoverId, WorkerWorktrees } from './workerWorktrees';
@@ -35,8 +34,7 @@ export function connectWorktrees(o: {
   const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
   const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
-  const workingIn = (folder: string) => o.supervisor.list().find((s) => (s.status === 'running' || s.status === 'starting') && pathWithin(folder, s.cwd) !== null);
-  o.tree.contributors.push(worktreeContributor(worktrees, live, workingIn));
+  o.tree.contributors.push(worktreeContributor(worktrees, live, (folder) => workerIn(o.supervisor, folder)));
   o.register(worktrees.onDidChange(() => o.tree.invalidate()));
 
   const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { StartResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import { pathWithin } from '../../core/pathWithin';
+import { isLive } from '../commands/pickers';
 import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
 import type { WorktreeCore, WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
 import { baseUri } from './baseContent';
@@ -26,6 +27,14 @@ const error = (message: string): Refused => {
   void vscode.window.showErrorMessage(`RPC Workers: ${message}`);
   return { status: 'error', error: message };
 };
+
+/**
+ * A live worker working in `folder` (a worktree): a resumed session keeps the folder it ran in,
+ * under a new worker id. The worktree's row asks this as its Merge and Discard do.
+ */
+export function workerIn(supervisor: Pick<Supervisor, 'list'>, folder: string): WorkerState | undefined {
+  return supervisor.list().find((s) => isLive(s) && pathWithin(folder, s.cwd) !== null);
+}
 
 /** The worker id in a command's argument: a tree node, `{ workerId }`, or none. */
 export function workerIdOf(arg: unknown): string | undefined {
@@ -93,10 +102,9 @@ export class WorktreeActions {
    * resumed session keeps the folder it ran in, under a new worker id).
    */
   private occupant(e: WorktreeEntry): WorkerState | null {
-    const live = (s: WorkerState) => s.status === 'running' || s.status === 'starting';
     const own = this.s.supervisor.state(e.workerId);
-    if (own.status !== 'not_found' && live(own.state)) return own.state;
-    return this.s.supervisor.list().find((s) => live(s) && pathWithin(e.worktree.path, s.cwd) !== null) ?? null;
+    if (own.status !== 'not_found' && isLive(own.state)) return own.state;
+    return workerIn(this.s.supervisor, e.worktree.path) ?? null;
   }
 
   /** A worker that is writing or waits for an answer: merging or discarding now would race it. */
