@@ -67,7 +67,7 @@ export class WorktreeActions {
     const wt = made.worktree;
     const moved = core.specInWorktree(spec, wt, repo.root);
     // A folder git does not track (untracked, ignored, empty) is not in the worktree: the start
-    // would fail with "cwd must be an existing directory", naming neither folder nor cause.
+    // would fail with "cwd … does not exist", naming neither the worktree nor why.
     if (!existsSync(moved.cwd)) {
       const preview = await core.previewDiscard(wt);
       if (preview.status === 'ok' && preview.nothingLost) await core.discardWorktree(wt, preview.fingerprint);
