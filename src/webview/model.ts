@@ -9,6 +9,7 @@ import type { PageEvent } from '../protocol/messages';
 import type { CompactionEntry, EndEntry, Entry, PlanEntry, PromptEntry, QuestionEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
 import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type NewEntry } from './notices';
 import { messageText, resultText } from '../protocol/eventText';
+import { plainText } from '../protocol/plainText';
 import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, obj, provOf, str, terminalsOf } from './payload';
 
 export const MAX_ENTRIES = 20_000;
@@ -215,17 +216,21 @@ export class LogModel {
     this.endQuestion(str(d.id), str(d.optionName), e.error ?? str(d.note));
   }
 
-  /** `ui_dialog`: a pi extension asks the person (select, confirm, input, editor). */
+  /**
+   * `ui_dialog`: a pi extension asks the person (select, confirm, input, editor). Shown without
+   * the terminal's escape codes its extension coloured them with (kept as they came in the event).
+   */
   private uiDialog(e: PageEvent, t: number): void {
     const d = obj(e.data) ?? {};
-    const options = Array.isArray(d.options) ? d.options.filter((o): o is string => typeof o === 'string') : [];
-    this.openQuestion(str(d.id), { time: t, title: e.title ?? 'An extension asks', command: null, options, note: str(d.message) });
+    const options = Array.isArray(d.options) ? d.options.filter((o): o is string => typeof o === 'string').map(plainText) : [];
+    const message = str(d.message);
+    this.openQuestion(str(d.id), { time: t, title: plainText(e.title ?? 'An extension asks'), command: null, options, note: message === null ? null : plainText(message) });
   }
 
   /** `ui_dialog_end`: the option picked, "answered" for typed text (not kept), or why none came. */
   private uiDialogEnd(e: PageEvent): void {
     const d = obj(e.data) ?? {};
-    this.endQuestion(str(d.id), d.outcome === 'answered' ? (str(d.answer) ?? 'answered') : null, str(d.note) ?? undefined);
+    this.endQuestion(str(d.id), d.outcome === 'answered' ? plainText(str(d.answer) ?? 'answered') : null, str(d.note) ?? undefined);
   }
 
   /** A question's row, open, found again by `id` when its answer comes. */

@@ -32,9 +32,12 @@ export const vscodeStub = {
   choices: [] as unknown[],
   /** Every status bar message set, in order. */
   statusMessages: [] as string[],
-  /** What the next InputBoxes and QuickPicks answer, in order (undefined: Escape); the titles asked. */
+  /** What the next InputBoxes and QuickPicks answer, in order (undefined: Escape; a function picks from a QuickPick's items); the titles asked. */
   answers: [] as unknown[],
   asked: [] as string[],
+  /** Each InputBox's and QuickPick's placeHolder, and each InputBox's prompt, in order. */
+  placeHolders: [] as Array<string | undefined>,
+  prompts: [] as Array<string | undefined>,
   /** Each InputBox's validateInput, in order (undefined: it takes anything). */
   validators: [] as Array<((v: string) => unknown) | undefined>,
   /** The workspace values of rpcWorkers settings (by key, as `inspect` gives them). */
@@ -55,6 +58,8 @@ export const vscodeStub = {
     vscodeStub.choices.length = 0;
     vscodeStub.buttons.length = 0;
     vscodeStub.asked.length = 0;
+    vscodeStub.placeHolders.length = 0;
+    vscodeStub.prompts.length = 0;
     vscodeStub.validators.length = 0;
     vscodeStub.workspaceSettings.clear();
   },
@@ -94,12 +99,19 @@ vscode.window = {
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
   setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
-  showInputBox: async (o: { title?: string; validateInput?: (v: string) => unknown }) => {
+  showInputBox: async (o: { title?: string; prompt?: string; placeHolder?: string; validateInput?: (v: string) => unknown }) => {
     vscodeStub.asked.push(o.title ?? '');
+    vscodeStub.placeHolders.push(o.placeHolder);
+    vscodeStub.prompts.push(o.prompt);
     vscodeStub.validators.push(o.validateInput);
     return vscodeStub.answers.shift();
   },
-  showQuickPick: async (_items: unknown, o: { title?: string }) => (vscodeStub.asked.push(o?.title ?? ''), vscodeStub.answers.shift()),
+  showQuickPick: async (items: unknown, o: { title?: string; placeHolder?: string }) => {
+    vscodeStub.asked.push(o?.title ?? '');
+    vscodeStub.placeHolders.push(o?.placeHolder);
+    const answer = vscodeStub.answers.shift();
+    return typeof answer === 'function' ? answer(await items) : answer;
+  },
   createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };

@@ -6,10 +6,12 @@
 // holds the whole window (every other worker's steering with it) and cannot be closed when its
 // question is moot. A dialog whose timeout passes is closed and answered `cancelled` (pi applies
 // its own default then), and so is one made moot by an abort, a redirect or the worker's exit.
+// What the dialogs show is stripped of the terminal's escape codes (an extension colours its text
+// with its theme); the option answered is the string pi sent.
 import * as vscode from 'vscode';
 import type { UiNotice, UiRequest, UiResponse } from '../../core/api';
 import type { QuestionQueue } from './questionQueue';
-import { plainText } from '../views/plainText';
+import { plainText } from '../../protocol/plainText';
 
 export interface NoticeSinks {
   setStatus(workerId: string, key: string, text: string | undefined): void;
@@ -40,6 +42,22 @@ async function until<T>(end: AbortSignal, show: (token: vscode.CancellationToken
   }
 }
 
+/**
+ * A select's options as QuickPick items without escape codes, each keeping the string pi sent (the
+ * answer it expects). Options alike once stripped (told apart by colour alone in a terminal) are
+ * told apart by their place, and so is one that was escape codes alone.
+ */
+export function optionItems(options: readonly string[]): Array<vscode.QuickPickItem & { value: string }> {
+  const labels = options.map(plainText);
+  const count = new Map<string, number>();
+  for (const label of labels) count.set(label, (count.get(label) ?? 0) + 1);
+  return options.map((value, i) => {
+    const label = labels[i] ?? '';
+    const alike = label === '' || (count.get(label) ?? 0) > 1;
+    return { label, value, ...(alike ? { description: `option ${i + 1}` } : {}) };
+  });
+}
+
 /** What a timed dialog says of its time left, when it comes on screen. */
 export function closesIn(deadline: number, now: number): string {
   return `closes in ${Math.max(1, Math.round((deadline - now) / 1000))} s`;
@@ -52,7 +70,9 @@ export function closesIn(deadline: number, now: number): string {
  * A τ request's signal closes its dialog when the worker exits: nothing is left to answer.
  */
 export async function answerUiRequest(req: UiRequest, workerName: string, questions?: QuestionQueue): Promise<UiResponse> {
-  const title = `${workerName}: ${req.title ?? req.method}`;
+  const asks = plainText(req.title ?? req.method);
+  const title = `${workerName}: ${asks}`;
+  const message = req.message === undefined ? undefined : plainText(req.message);
   const end = endOf(req);
   // A timed dialog that waited its turn behind another question has less time left than it asked.
   const deadline = req.timeout && req.timeout > 0 ? Date.now() + req.timeout : null;
@@ -61,17 +81,17 @@ export async function answerUiRequest(req: UiRequest, workerName: string, questi
   const quick = async (show: (token: vscode.CancellationToken) => Thenable<UiResponse | undefined>): Promise<UiResponse> => {
     const ask = async (): Promise<UiResponse | 'aside'> => (await until(end, show)) ?? (end.aborted ? CANCELLED : 'aside');
     if (!queued) return ask().then((r) => (r === 'aside' ? CANCELLED : r));
-    return questions.ask({ title: req.title ?? req.method, workerName, signal: end, show: ask, unanswered: CANCELLED });
+    return questions.ask({ title: asks, workerName, signal: end, show: ask, unanswered: CANCELLED });
   };
   switch (req.method) {
     case 'select':
-      return quick((token) => vscode.window.showQuickPick(req.options ?? [], { title, placeHolder: `${req.message ?? 'Choose one'}${hint}`, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { value: picked })));
+      return quick((token) => vscode.window.showQuickPick(optionItems(req.options ?? []), { title, placeHolder: `${message ?? 'Choose one'}${hint}`, ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { value: picked.value })));
     case 'confirm': {
-      const placeHolder = () => `${req.message ?? 'Confirm?'}${deadline ? ` (${closesIn(deadline, Date.now())})` : ''}${hint}`;
+      const placeHolder = () => `${message ?? 'Confirm?'}${deadline ? ` (${closesIn(deadline, Date.now())})` : ''}${hint}`;
       return quick((token) => vscode.window.showQuickPick(['Yes', 'No'], { title, placeHolder: placeHolder(), ignoreFocusOut: true }, token).then((picked) => (picked === undefined ? undefined : { confirmed: picked === 'Yes' })));
     }
     case 'input':
-      return quick((token) => vscode.window.showInputBox({ title, prompt: `${req.message ?? ''}${hint}`.trim() || undefined, placeHolder: req.placeholder, value: req.prefill, ignoreFocusOut: true }, token).then((value) => (value === undefined ? undefined : { value })));
+      return quick((token) => vscode.window.showInputBox({ title, prompt: `${message ?? ''}${hint}`.trim() || undefined, placeHolder: req.placeholder === undefined ? undefined : plainText(req.placeholder), value: req.prefill, ignoreFocusOut: true }, token).then((value) => (value === undefined ? undefined : { value })));
     case 'editor':
       return until(end, (token) => editInDocument(req, title, token));
     default:

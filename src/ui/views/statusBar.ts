@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
 import { statusText } from './describe';
-import { plainText } from './plainText';
+import { plainText } from '../../protocol/plainText';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 

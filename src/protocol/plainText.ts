@@ -1,7 +1,7 @@
 // Text a worker made for a terminal, for VS Code's plain-text places (the status bar, a
-// notification): pi's extensions colour what they set with their theme (`theme.fg(...)`, ANSI
-// escape codes, which pi's RPC mode passes on as they are), and VS Code would show the codes.
-// No vscode import, for the unit tests.
+// notification, a dialog) and the event log's page: pi's extensions colour what they set with
+// their theme (`theme.fg(...)`, ANSI escape codes, which pi's RPC mode passes on as they are), and
+// VS Code would show the codes. Shared by the host and the page; no vscode import.
 
 /** CSI (colours, cursor), OSC (links, titles) and the other two-character escapes; then the C0 controls left. */
 // eslint-disable-next-line no-control-regex -- control characters are what it removes
