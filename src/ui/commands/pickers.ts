@@ -2,11 +2,11 @@
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
-import { workerDescription, workerIcon } from '../views/describe';
+import { isLive, workerDescription, workerIcon } from '../views/describe';
 import { DEMO_PROFILE, unknownDefault, type ProfileChoice } from '../settings/profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
-export const isLive: WorkerFilter = (s) => s.status === 'running' || s.status === 'starting';
+export { isLive } from '../views/describe';
 export const isRunning: WorkerFilter = (s) => s.status === 'running';
 export const isStreaming: WorkerFilter = (s) => s.status === 'running' && (s.streaming || s.compacting);
 export const isIdle: WorkerFilter = (s) => s.status === 'running' && !s.streaming && !s.compacting;

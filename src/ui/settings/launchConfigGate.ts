@@ -10,6 +10,7 @@ import { lazySchema } from '../../protocol/lazySchema';
 import type { Supervisor } from '../../core/api';
 // A leaf of the core (node built-ins only), so activation does not load the core.
 import { cardFolderSources, LaunchConfigWatch, type ConfigSource, type WatchState, type WatchStore } from '../../core/guard/launchConfig';
+import { isLive } from '../views/describe';
 import { resolveAgentDirs } from './guardSpec';
 import type { Settings } from './settings';
 
@@ -72,7 +73,7 @@ export class LaunchConfigGate {
    */
   constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings, private readonly memento?: vscode.Memento) {
     this.off = supervisor.onState((s) => {
-      if (s.status === 'starting' || s.status === 'running') this.watch.started();
+      if (isLive(s)) this.watch.started();
       // A worker's end closes the time it ran: what changed until then is held.
       else this.watch.observe(this.live());
     });

@@ -4,6 +4,9 @@ import type { TurnSummary, WorkerState } from '../../core/api';
 import { workerPhase, duration, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
 
+/** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
+export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 'running' || s.status === 'starting';
+
 /**
  * `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven
  * and `.asks` while a question of its waits for the person (an agent's permission question, a
@@ -11,7 +14,7 @@ import { KEYS } from '../commands/ids';
  */
 export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & { pendingInput?: WorkerState['pendingInput'] }): string {
   const phase = workerPhase(s);
-  const live = s.status === 'running' || s.status === 'starting';
+  const live = isLive(s);
   const asks = live && (s.pendingInput ?? []).some((p) => p.kind === 'dialog');
   return `rpcWorker.${phase}${live ? '.live' : ''}${asks ? '.asks' : ''}`;
 }
@@ -126,7 +129,7 @@ export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
 
 /** The status bar's text: how many workers run and how many stream; null hides it. */
 export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): { text: string; tooltip: string } | null {
-  const running = list.filter((s) => s.status === 'running' || s.status === 'starting');
+  const running = list.filter(isLive);
   if (running.length === 0) return null;
   const streaming = running.filter((s) => s.streaming).length;
   const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}`;
@@ -138,9 +141,8 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
   const running = list.filter((s) => s.status === 'running');
   return {
     [KEYS.hasWorkers]: list.length > 0,
-    // A worker still starting counts: the commands offer it and wait for it to run (pickers.ts),
-    // so Prompt is in the palette for the worker the person has just started.
-    [KEYS.hasRunningWorkers]: list.some((s) => s.status === 'running' || s.status === 'starting'),
+    // A worker still starting counts, so Prompt is in the palette for the one just started.
+    [KEYS.hasRunningWorkers]: list.some(isLive),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
     [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
   };
