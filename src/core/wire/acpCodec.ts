@@ -4,6 +4,7 @@ import { Message, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
+import { isDroppedAnswer, jsonRpcAnswerId, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
 import { ACP, AUTH_REQUIRED, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
@@ -117,6 +118,13 @@ export class AcpCodec implements WireCodec {
     return { kind: 'message', message };
   }
 
+  /** Through `response`, so what the request meant is undone as for any error answer (a prompt's turn ends). */
+  answerDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined {
+    const id = jsonRpcAnswerId(head);
+    if (id === undefined || !this.open.has(id)) return undefined;
+    return this.response({ jsonrpc: '2.0', id, error });
+  }
+
   encode(message: Message): unknown {
     // ACP's cancellation of a request is `$/cancel_request`, and only some agents take it; the
     // host ends a turn with session/cancel instead, so vscode-jsonrpc's is not sent.
@@ -158,7 +166,8 @@ export function turnEnd(message: ResponseMessage, state: AcpState): AgentEvent {
     // Codex answers a key its model refused (401) with -32000, and names its logins only in initialize.
     const error = message.error.code === AUTH_REQUIRED
       ? state.loginAdvice(`it answered the prompt with ${describeError(message.error)}`, 'answer')
-      : `the agent answered the prompt with an error (${describeError(message.error)})`;
+      : isDroppedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
+        : `the agent answered the prompt with an error (${describeError(message.error)})`;
     return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error } };
   }
   const parsed = promptResultSchema.safeParse(message.result);

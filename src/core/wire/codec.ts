@@ -6,6 +6,7 @@
 import type { Message } from 'vscode-jsonrpc/node';
 import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
+import type { HeadMembers } from './droppedAnswer';
 
 export type Decoded =
   // `event`: what the message means for the turn, delivered before it (ACP's session/prompt
@@ -22,6 +23,12 @@ export interface WireCodec {
   encode(message: Message): unknown;
   /** What a message the host sends means for the turn (ACP: a prompt sent is the turn's start). */
   announce?(message: Message): AgentEvent | undefined;
+  /**
+   * A line dropped for its size whose head shows it answered an open request of the host's: that
+   * request answered with `error`, decoded as this dialect decodes an error answer (no longer
+   * open). Undefined when the head shows no answer to an open request.
+   */
+  answerDropped?(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined;
 }
 
 /**

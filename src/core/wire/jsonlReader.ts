@@ -5,8 +5,9 @@ import type { DialectName } from '../api';
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
-import type { WireCodec } from './codec';
+import type { Decoded, WireCodec } from './codec';
 import { LineFramer, PREVIEW_BYTES, type FramedLine } from './lineFramer';
+import { droppedAnswerError, headMembers } from './droppedAnswer';
 
 export interface ProtocolError {
   reason: string;
@@ -152,6 +153,9 @@ export class JsonlMessageReader extends AbstractMessageReader {
         ? `line of ${line.bytes} bytes is over the ${this.options.maxLineBytes}-byte cap`
         : `line passed the ${this.options.maxLineBytes}-byte cap without ending (${line.bytes} bytes so far); skipped through its end`;
       this.options.onProtocolError({ reason, preview: line.preview, bytes: line.bytes });
+      // The answer a verb waits for fails it now, saying why, instead of at its timeout.
+      const answer = this.options.codec.answerDropped?.(headMembers(line.head.toString('utf8')), droppedAnswerError(this.options.maxLineBytes, line.bytes));
+      if (answer?.kind === 'message') this.deliver(answer);
       return undefined;
     }
     if (line.kind === 'invalid_utf8') {
@@ -173,15 +177,19 @@ export class JsonlMessageReader extends AbstractMessageReader {
         return pending instanceof Promise ? pending : undefined;
       }
       case 'message':
-        // The event first: whoever the answer resolves then sees the turn already ended.
-        if (decoded.event) void this.options.onEvent(decoded.event);
-        if (this.callback) this.callback(decoded.message);
-        else this.early.push(decoded.message);
+        this.deliver(decoded);
         return undefined;
       case 'invalid':
         this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: line.bytes.length, otherDialect: decoded.otherDialect });
         return undefined;
     }
+  }
+
+  private deliver(decoded: Extract<Decoded, { kind: 'message' }>): void {
+    // The event first: whoever the answer resolves then sees the turn already ended.
+    if (decoded.event) void this.options.onEvent(decoded.event);
+    if (this.callback) this.callback(decoded.message);
+    else this.early.push(decoded.message);
   }
 }
 

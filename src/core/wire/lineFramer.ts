@@ -8,12 +8,15 @@ const LF = 0x0a;
 const CR = 0x0d;
 /** How much of a bad line a report quotes. */
 export const PREVIEW_BYTES = 200;
+/** How much of a line over the cap is kept to tell whether it answered the host (droppedAnswer.ts). */
+export const HEAD_BYTES = 1024;
 
 export type FramedLine =
   // `bytes`: the line as it came (a view of the read buffer, valid only while the line is
   // handled): kept by the store and the history without encoding the text again.
   | { kind: 'line'; text: string; bytes: Buffer }
-  | { kind: 'oversized'; bytes: number; complete: boolean; preview: string }
+  // `head`: the line's first bytes, a view valid only while the line is handled.
+  | { kind: 'oversized'; bytes: number; complete: boolean; preview: string; head: Buffer }
   | { kind: 'invalid_utf8'; bytes: number; preview: string };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -77,7 +80,7 @@ export class LineFramer {
         bytes = bytes.subarray(0, bytes.length - 1);
       }
       let framed: FramedLine | undefined;
-      if (bytes.length > this.maxLineBytes) framed = { kind: 'oversized', bytes: bytes.length, complete: true, preview: preview(bytes) };
+      if (bytes.length > this.maxLineBytes) framed = oversized(bytes, bytes.length, true);
       else if (!isBlank(line)) framed = { kind: 'line', text: line, bytes };
       if (framed && !emit(framed)) return at;
     }
@@ -117,7 +120,7 @@ export class LineFramer {
     this.partBytes += end - start;
     if (this.partBytes > this.maxLineBytes) {
       const head = Buffer.concat(this.parts, this.partBytes);
-      emit({ kind: 'oversized', bytes: this.partBytes, complete: false, preview: preview(head) });
+      emit(oversized(head, this.partBytes, false));
       this.skipping = this.partBytes;
       this.parts = [];
       this.partBytes = 0;
@@ -139,9 +142,7 @@ export class LineFramer {
   private decode(bytes: Buffer): FramedLine | undefined {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
-    if (end > this.maxLineBytes) {
-      return { kind: 'oversized', bytes: end, complete: true, preview: preview(bytes) };
-    }
+    if (end > this.maxLineBytes) return oversized(bytes, end, true);
     const text = bytes.toString('utf8', 0, end);
     // toString replaces bad bytes with U+FFFD; only then is the strict (slower) check needed,
     // since a worker may also send a real U+FFFD.
@@ -163,6 +164,10 @@ function isBlank(text: string): boolean {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
   return true;
+}
+
+function oversized(bytes: Buffer, length: number, complete: boolean): FramedLine {
+  return { kind: 'oversized', bytes: length, complete, preview: preview(bytes), head: bytes.subarray(0, HEAD_BYTES) };
 }
 
 /** The first bytes of a line, printable, for error reports. */

@@ -12,6 +12,7 @@ import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 import type { SessionVerbs } from './sessionVerbs';
 import { methodCaller, modelName } from './requests';
+import type { HeadMembers } from './droppedAnswer';
 import { compactResultSchema, PI_METHODS } from './piMethods';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
@@ -112,11 +113,19 @@ export class PiCodec implements WireCodec {
       if (id === undefined) return { kind: 'invalid', reason: `pi response for ${r.command} that no request is waiting for: ${r.error ?? ''}` };
     }
     if (!this.open.delete(id)) return { kind: 'invalid', reason: `pi response with id ${id}, which no request is waiting for` };
-    const jsonrpcId = Number.isInteger(Number(id)) ? Number(id) : id;
+    const jsonrpcId = jsonrpcIdOf(id);
     const response: ResponseMessage = r.success
       ? { jsonrpc: '2.0', id: jsonrpcId, result: r.data ?? null }
       : { jsonrpc: '2.0', id: jsonrpcId, error: { code: ErrorCodes.UnknownErrorCode, message: r.error ?? `${r.command} failed`, data: { command: r.command } } };
     return { kind: 'message', message: response };
+  }
+
+  /** pi writes a response's id first: `{"id":"5","type":"response",...}`. */
+  answerDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined {
+    const id = head.get('type') === 'response' ? head.get('id') : undefined;
+    if ((typeof id !== 'string' && typeof id !== 'number') || !this.open.delete(String(id))) return undefined;
+    const message: ResponseMessage = { jsonrpc: '2.0', id: jsonrpcIdOf(String(id)), error };
+    return { kind: 'message', message };
   }
 
   private decodeUiRequest(value: object): Decoded {
@@ -135,6 +144,11 @@ export class PiCodec implements WireCodec {
     for (const [id, method] of this.open) if (method === command) return id;
     return undefined;
   }
+}
+
+/** The host's request ids are numbers; pi's wire carries them as strings. */
+function jsonrpcIdOf(id: string): number | string {
+  return Number.isInteger(Number(id)) ? Number(id) : id;
 }
 
 function text(result: unknown): string | null {

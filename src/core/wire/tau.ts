@@ -2,9 +2,10 @@
 // notifications and the separate `compaction_end` notification take the event path; responses
 // and any request τ may one day originate go to vscode-jsonrpc (which answers an unhandled
 // request with -32601, as τ's protocol asks of a host).
-import { Message, type MessageConnection } from 'vscode-jsonrpc/node';
+import { Message, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { Decoded, WireCodec } from './codec';
+import { jsonRpcAnswerId, type HeadMembers } from './droppedAnswer';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { nullableString, tauEvent, wireEventSchema } from './tauEvent';
@@ -72,6 +73,13 @@ export class TauCodec implements WireCodec {
     }
     if (Message.isRequest(message) || Message.isNotification(message)) return { kind: 'message', message };
     return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
+  }
+
+  answerDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined {
+    const id = jsonRpcAnswerId(head);
+    if (id === undefined || !this.open.delete(id)) return undefined;
+    const message: ResponseMessage = { jsonrpc: '2.0', id, error };
+    return { kind: 'message', message };
   }
 
   encode(message: Message): unknown {

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import type { EventBus } from '../events/eventBus';
 import type { Settlement } from './turns';
 import type { WorkerProcess } from './workerProcess';
+import { AnswerDropped } from '../wire/droppedAnswer';
 
 /** A wait that ran out of time (not the worker's exit, nor its refusal). */
 export class NoAnswer extends Error {}
@@ -85,7 +86,8 @@ export class Waits {
           // exit, still to come, says why; a connection closed for good without one meets the bound.
           if (error instanceof ConnectionError) return;
           cleanup();
-          reject(error);
+          // Said as the timeout is: what waited for it, then why it failed.
+          reject(error instanceof AnswerDropped ? new AnswerDropped(`${what}: ${error.message}`) : error);
         },
       );
     });
