@@ -7,6 +7,7 @@ import type { SupervisorLimits, WorkerSpec } from '../api';
 import { GuardSpecSchema } from '../guard/policy';
 import { DEFAULT_LIMITS as DEFAULTS } from './defaultLimits';
 import { DIALECT_ERROR, DIALECT_NAMES } from '../dialectName';
+import { nonEmptyText, provenanceFields } from '../../protocol/shapes';
 
 export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
 
@@ -32,13 +33,6 @@ export function resolveLimits(partial: Partial<SupervisorLimits> | undefined): S
 }
 
 
-const provenanceSchema = z.object({
-  source: z.string().optional(),
-  submitter: z.string().optional(),
-  submissionId: z.string().optional(),
-  correlation: z.record(z.string(), z.unknown()).optional(),
-});
-
 // spawn throws on a NUL byte in the program, an argument or the environment: a start would
 // reject instead of answering with an error.
 const noNul = (s: string) => !s.includes('\0');
@@ -59,7 +53,7 @@ export const workerSpecSchema = z.object({
   name: z.string().trim().optional().transform((n) => n || undefined),
   model: z.string().optional(),
   task: z.string().optional(),
-  taskProvenance: provenanceSchema.optional(),
+  taskProvenance: z.object(provenanceFields(false)).optional(),
   agent: z.string().optional(),
   agentDirs: z.array(z.string().refine(isAbsolute, 'agentDirs must be absolute paths')).optional(),
   guard: z.union([z.boolean(), GuardSpecSchema]).optional(),
@@ -72,7 +66,7 @@ export const workerSpecSchema = z.object({
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
-  mode: z.string().trim().min(1, 'mode must not be empty').optional(),
+  mode: z.optional(nonEmptyText('mode must not be empty')),
   clientFiles: z.boolean().optional(),
 });
 

@@ -6,27 +6,22 @@
 // thrown back at it as a TypeError nor sent on to the worker.
 import * as z from 'zod/mini';
 import { lazySchema } from '../../protocol/lazySchema';
+import { nonEmptyText, provenanceFields } from '../../protocol/shapes';
 import type { PromptOptions, Provenance, StartResult, Supervisor, WorkerSpec } from '../../core/api';
 import { provenance } from './provenance';
 
 export type RpcWorkersApi = Omit<Supervisor, 'dispose'>;
 
 const text = (what: string) => z.string({ error: `${what} must be a string` });
-const provenanceShape = () => ({
-  source: z.optional(text('source')),
-  submitter: z.optional(text('submitter')),
-  submissionId: z.optional(text('submissionId')),
-  correlation: z.optional(z.record(z.string(), z.unknown(), { error: 'correlation must be an object' })),
-});
 // Built on first use, not when the extension loads (activation time).
-const provenanceArg = lazySchema(() => z.optional(z.looseObject(provenanceShape(), { error: 'the provenance must be an object' })));
+const provenanceArg = lazySchema(() => z.optional(z.looseObject(provenanceFields(true), { error: 'the provenance must be an object' })));
 const promptArg = lazySchema(() => z.optional(z.looseObject({
-  ...provenanceShape(),
+  ...provenanceFields(true),
   streamingBehavior: z.optional(z.enum(['steer', 'followUp'], { error: 'streamingBehavior must be "steer" or "followUp"' })),
 }, { error: 'the options must be an object' })));
 const compactArg = lazySchema(() => z.optional(z.looseObject({ instructions: z.optional(text('instructions')) }, { error: 'the options must be an object' })));
 const forkArg = lazySchema(() => z.optional(z.looseObject({ entryId: z.optional(text('entryId')) }, { error: 'the options must be an object' })));
-const nonEmpty = (what: string) => lazySchema(() => text(what).check(z.refine((v) => v.trim().length > 0, { error: `${what} must not be empty` })));
+const nonEmpty = (what: string) => lazySchema(() => nonEmptyText(`${what} must not be empty`, `${what} must be a string`));
 const modelArg = nonEmpty('the model');
 const modeArg = nonEmpty('the mode');
 const pathArg = lazySchema(() => z.optional(text('the output path')));

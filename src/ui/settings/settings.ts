@@ -6,6 +6,7 @@
 // building these schemas was about 2 ms of it.
 import * as z from 'zod/mini';
 import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
+import { nonEmptyText } from '../../protocol/shapes';
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
 import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 
@@ -27,7 +28,7 @@ const makeProfileSchema = () => z.strictObject({
   discovery: z.optional(z.boolean({ error: 'discovery must be true or false' })),
   /** ACP: the session mode to start in (Claude's adapter: "default" asks before tools). */
   // Empty, it passed here and the host refused the start in zod's words ("Too small…"), unnamed.
-  mode: z.optional(z.string({ error: 'mode must be a string' }).check(z.trim(), z.minLength(1, { error: 'mode must not be empty (leave it out to start in the agent\'s default mode)' }))),
+  mode: z.optional(nonEmptyText('mode must not be empty (leave it out to start in the agent\'s default mode)', 'mode must be a string')),
   /** ACP: offer the agent the editor's files (fs/*); a known agent's default when unset (Gemini: off). */
   clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
