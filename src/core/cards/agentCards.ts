@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { policyFromSettings, type GuardSpec } from '../guard/policy';
+import { readRegularFile } from '../regularFile';
 
 export interface AgentCard {
   name: string;
@@ -121,13 +122,8 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
 
 function readCard(file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
   try {
-    const stat = fs.statSync(file);
-    // A link to a FIFO or a device (/dev/zero): the read would block or grow without end, in
-    // the extension host's own thread.
-    if (!stat.isFile()) return { ok: false, reason: 'not a regular file' };
-    const size = stat.size;
-    if (size > MAX_CARD_BYTES) return { ok: false, reason: `larger than ${MAX_CARD_BYTES} bytes` };
-    return parseAgentCard(fs.readFileSync(file, 'utf8'), file);
+    const read = readRegularFile(file, MAX_CARD_BYTES);
+    return read.ok ? parseAgentCard(read.text, file) : read;
   } catch (err) {
     return { ok: false, reason: `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }

@@ -5,8 +5,9 @@
 //
 // The sources are read, not watched: `observe` is called at each start and whenever a worker
 // ends, which is enough to place every change either inside or outside the time a worker ran.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../regularFile';
 
 /** One thing that configures workers: `read` gives its content, or null when it is absent. */
 export interface ConfigSource {
@@ -22,10 +23,9 @@ const digest = (text: string | null) => (text === null ? 'absent' : sha256(text)
 
 function readOrNull(file: string): string | null {
   try {
-    // A FIFO or a link to a device (/dev/zero) among the cards: the read would block or grow
-    // without end, in the extension host's own thread, at every start and every worker's end.
-    if (!statSync(file).isFile()) return 'not a regular file';
-    return readFileSync(file, 'utf8');
+    // Read at every start and every worker's end; a FIFO or a device reads as the reason it was not read.
+    const read = readRegularFile(file);
+    return read.ok ? read.text : read.reason;
   } catch {
     return null;
   }
