@@ -2,7 +2,8 @@
 // and the message a selection becomes.
 import * as assert from 'node:assert/strict';
 import { parseCommandArg } from '../../src/ui/commands/commandArgs';
-import { buildSelectionMessage, fenceFor, selectedLines } from '../../src/ui/commands/selection';
+import { fenceFor } from '../../src/protocol/backticks';
+import { buildSelectionMessage, selectedLines } from '../../src/ui/commands/selection';
 
 describe('ui selection message', () => {
   it('names the path and line range and fences the code', () => {

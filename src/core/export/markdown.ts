@@ -3,6 +3,7 @@
 // and result, how each turn ended, and the session's own marks (resumed, new session, fork,
 // model, compaction, exit). Pure: the same events give the same text, whatever the dialect.
 import type { AgentEvent } from '../events/agentEvent';
+import { fenceFor, longestTicks } from '../../protocol/backticks';
 import { contentText } from '../../protocol/eventText';
 
 export interface MarkdownMeta {
@@ -47,19 +48,9 @@ export function toolDetailsFromMessages(messages: readonly unknown[]): Map<strin
   return out;
 }
 
-/**
- * The longest run of backticks in `text`. Counted in a loop: a tool's output (a minified bundle
- * read) can hold more runs than Math.max takes as arguments, and the export threw.
- */
-function longestTicks(text: string): number {
-  let longest = 0;
-  for (const m of text.matchAll(/`+/g)) if (m[0].length > longest) longest = m[0].length;
-  return longest;
-}
-
-/** A fence longer than any run of backticks in `text`, so the block cannot end early. */
+/** A fenced block of `text`, its fence longer than any run of backticks inside, so the block cannot end early. */
 function fenced(text: string, lang = ''): string {
-  const fence = '`'.repeat(Math.max(2, longestTicks(text)) + 1);
+  const fence = fenceFor(text);
   return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 

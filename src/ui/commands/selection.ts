@@ -1,6 +1,7 @@
 // The message "Redirect with Selection" and "Send Selection" send: the instruction, the
 // workspace-relative path and line range, and the code quoted in a fenced block. Pure, so it is
 // unit-tested without an editor.
+import { fenceFor } from '../../protocol/backticks';
 
 export interface SelectionInput {
   /** Workspace-relative path (or the document's name when it has no file). */
@@ -16,13 +17,6 @@ export interface SelectionInput {
 }
 
 export const DEFAULT_INSTRUCTION = 'Look at this code and continue with it in mind.';
-
-/** A fence longer than any run of backticks in the code, so the code cannot close it. */
-export function fenceFor(code: string): string {
-  let longest = 0;
-  for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
 
 export function lineRange(startLine: number, endLine: number): string {
   return startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
