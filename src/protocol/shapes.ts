@@ -23,9 +23,10 @@ export function provenanceFields(named: boolean) {
 }
 
 /**
- * A string with something in it besides white space (a model, an ACP mode), trimmed when parsed.
- * `empty` refuses a blank one; `notText` a value that is not a string (zod's own words without).
+ * A string with something in it besides white space (a model, an ACP mode, a profile's name, a
+ * path), trimmed when parsed. `empty` refuses a blank one; `notText` a value that is not a string
+ * (words, or a function of the issue that says them; zod's own words without).
  */
-export function nonEmptyText(empty: string, notText?: string) {
+export function nonEmptyText(empty: string, notText?: string | z.core.$ZodErrorMap<z.core.$ZodIssueInvalidType>) {
   return z.string(notText === undefined ? undefined : { error: notText }).check(z.trim(), z.minLength(1, { error: empty }));
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { policyFromSettings, type GuardSpec } from '../guard/policy';
+import { nonEmptyText } from '../../protocol/shapes';
 import { readRegularFile } from '../regularFile';
 
 export interface AgentCard {
@@ -47,9 +48,9 @@ const FrontMatterSchema = z
   .object({
     // Each field's own words: zod's were "Invalid input" and "Too small: expected string to have >=1 characters".
     name: z.string({ error: (i) => (i.input === undefined ? 'a card needs a name' : 'name must be a string') }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a name is 1-64 letters, digits, ".", "_" or "-"'),
-    description: z.string({ error: (i) => (i.input === undefined ? 'a card needs a description' : 'description must be a string') }).trim().min(1, 'description is empty'),
+    description: nonEmptyText('description is empty', (i) => (i.input === undefined ? 'a card needs a description' : 'description must be a string')),
     tools: toolList.optional(),
-    model: z.string({ error: 'model must be a string' }).trim().min(1, 'model is empty (leave it out for the pi profile\'s model)').optional(),
+    model: z.optional(nonEmptyText('model is empty (leave it out for the pi profile\'s model)', 'model must be a string')),
     guard: z.boolean({ error: 'guard must be true or false' }).optional(),
     allowed_paths: pathList.optional(),
     forbidden_paths: pathList.optional(),

@@ -12,7 +12,7 @@ import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 
 export const SECTION = 'rpcWorkers';
 
-const required = (what: string) => z.string({ error: what }).check(z.trim(), z.minLength(1, { error: what }));
+const required = (what: string) => nonEmptyText(what, what);
 // Strict: a misspelt key ("gaurd") dropped without a word started the profile's workers without
 // what it asked for (an unguarded worker), so a key the profile does not take refuses the profile.
 const makeProfileSchema = () => z.strictObject({
@@ -42,7 +42,7 @@ const unknownKeys = (keys: string[]) => `a profile does not take ${keys.map((k) 
 export const profileSchema = lazySchema(makeProfileSchema);
 export type Profile = LazyInfer<typeof profileSchema>;
 
-const pathList = (what: string) => z.array(z.string({ error: `${what} must be strings` }).check(z.trim(), z.minLength(1, { error: `${what} must not be empty` })), { error: `must be a list of ${what}` });
+const pathList = (what: string) => z.array(nonEmptyText(`${what} must not be empty`, `${what} must be strings`), { error: `must be a list of ${what}` });
 
 const int = (min: number, max: number) => z.int({ error: 'must be a whole number' }).check(z.minimum(min, { error: `must be at least ${min}` }), z.maximum(max, { error: `must be at most ${max}` }));
 
@@ -63,7 +63,7 @@ export const SETTINGS = {
   'guard.allowBash': { schema: lazySchema(() => z.boolean({ error: 'must be true or false' })), default: false },
   'guard.onViolation': { schema: lazySchema(() => z.enum(['abort', 'flag'], { error: 'must be "abort" or "flag"' })), default: 'abort' as 'abort' | 'flag' },
   // Only ${workspaceFolder} is substituted (resolveAgentDirs): another variable was a folder of that name, never found.
-  agentDirs: { schema: lazySchema(() => z.array(z.string({ error: 'directories must be strings' }).check(z.trim(), z.minLength(1, { error: 'directories must not be empty' }), z.refine((d) => !d.replaceAll('${workspaceFolder}', '').includes('${'), { error: 'only ${workspaceFolder} is substituted' })), { error: 'must be a list of directories' })), default: [] as string[] },
+  agentDirs: { schema: lazySchema(() => z.array(nonEmptyText('directories must not be empty', 'directories must be strings').check(z.refine((d) => !d.replaceAll('${workspaceFolder}', '').includes('${'), { error: 'only ${workspaceFolder} is substituted' })), { error: 'must be a list of directories' })), default: [] as string[] },
   notifications: { schema: lazySchema(() => z.enum(['all', 'needsInputAndFailures', 'none'], { error: 'must be "all", "needsInputAndFailures" or "none"' })), default: 'all' as NotifySetting },
   /** Empty: beside the repository (<repo>.worktrees), as the core decides. */
   // No variable is substituted: "${workspaceFolder}/wt" made a folder of that name inside the repository.
