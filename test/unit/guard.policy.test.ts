@@ -213,6 +213,24 @@ describe('guard policy: a hostile path corpus against real directories and symli
     });
   });
 
+  describe('links that mean another process', () => {
+    // /proc/self is the process that looks: the guard resolved the host's own fds and cwd, and a
+    // worker writing /proc/self/fd/N writes what its own fd N is, somewhere the guard never saw.
+    it('a path through /proc/self, /proc/thread-self or /dev/fd is refused, though the host\'s own link lands inside', function () {
+      if (process.platform !== 'linux') this.skip();
+      const fd = fs.openSync(path.join(ws, 'src', 'open-in-host.txt'), 'w');
+      try {
+        for (const raw of [`/proc/self/fd/${fd}`, `/dev/fd/${fd}`, `/proc/thread-self/fd/${fd}`, `/proc/${process.pid}/fd/${fd}`]) {
+          const v = judgePath(policy, raw, ws);
+          assert.equal(v.allowed, false, raw);
+          assert.match(v.rule, /^refused: .*another process/, raw);
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
+  });
+
   describe('settings', () => {
     it('workspace-relative globs, absolute paths and ${workspaceFolder}', () => {
       const spec = policyFromSettings({ allowed: ['src', '${workspaceFolder}/docs', '/abs/x'], forbidden: ['**/*.pem', 'secrets/'] }, '/w');
