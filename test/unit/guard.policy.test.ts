@@ -147,6 +147,9 @@ describe('guard policy: a hostile path corpus against real directories and symli
       }
       assert.equal(denied('gitlink/config', /^forbidden/).resolved, path.join(ws, '.git/config'));
     });
+    it('.git with a code point HFS+ ignores in names (git\'s CVE-2014-9390): on such a volume it is .git', () => {
+      for (const p of ['.g\u200Cit/hooks/pre-commit', '.gi\uFEFFt/config', '\u200E.git/config', '.\u206Avscode/settings.json']) denied(p, /^forbidden/);
+    });
     it('.env and .env.* anywhere', () => {
       for (const p of ['.env', '.ENV', '.env.local', 'packages/app/.env.production', '.env:stream']) denied(p, /^forbidden .*\.env/);
     });
