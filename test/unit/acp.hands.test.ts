@@ -474,4 +474,22 @@ describe('ACP: the wall\'s judgement of a question', () => {
     assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'other', title: 'mcp__db__query', args: { sql: 'drop table t' } }), dir), { veto: null, judged: false });
     assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'search', args: { path: outside } }), dir), { veto: null, judged: true });
   });
+
+  it('a path under a field the guard does not know is judged too, at any depth, when it is absolute, ~ or has ".."; text fields are not read as paths', () => {
+    // An MCP tool (Claude asks it as kind "other", its input as the tool takes it): a field named
+    // for the guard inside, the file it really writes under a name the guard does not know.
+    const mcp = (input: Record<string, unknown>) => ask({ toolKind: 'other', title: 'mcp__files__export', args: input });
+    const inside = path.join(dir, 'a.ts');
+    assert.match(permissionVeto(policy(), mcp({ path: inside, output_file: path.join(outside, 'x') }), dir)!, /^mcp__files__export \(kind "other"\) ".*elsewhere\/x": outside the allowed paths/);
+    assert.match(permissionVeto(policy(), mcp({ path: inside, save_to: '../elsewhere/y' }), dir)!, /"\.\.\/elsewhere\/y": outside/);
+    assert.match(permissionVeto(policy(), mcp({ path: inside, out: 'file:///etc/z' }), dir)!, /outside/);
+    assert.match(permissionVeto(policy(), mcp({ path: inside, target_file: `${dir}/.git/hooks/pre-commit` }), dir)!, /forbidden/);
+    // Nested deeper than the guard used to look (it stopped at four levels, without a word).
+    const deep = { a: { b: { c: { d: { e: { f: [{ where: path.join(outside, 'deep') }] } } } } } };
+    assert.match(permissionVeto(policy(), mcp({ path: inside, options: deep }), dir)!, /deep": outside/);
+    // What an edit writes is text, not a file it names, and a URL or a plain word is no path.
+    const edit = ask({ toolKind: 'edit', args: { path: inside, old_str: '/etc/passwd', new_str: '../x', content: '/* c */', newString: '~/x', url: 'https://example.com/a', mode: 'fast' } });
+    assert.equal(permissionVeto(policy(), edit, dir), null);
+    assert.deepEqual(permissionVerdict(policy(), mcp({ path: inside, branch: 'feature/x', url: 'https://example.com' }), dir), { veto: null, judged: true });
+  });
 });

@@ -147,6 +147,9 @@ describe('guard policy: a hostile path corpus against real directories and symli
       }
       assert.equal(denied('gitlink/config', /^forbidden/).resolved, path.join(ws, '.git/config'));
     });
+    it('.git with a code point HFS+ ignores in names (git\'s CVE-2014-9390): on such a volume it is .git', () => {
+      for (const p of ['.g\u200Cit/hooks/pre-commit', '.gi\uFEFFt/config', '\u200E.git/config', '.\u206Avscode/settings.json']) denied(p, /^forbidden/);
+    });
     it('.env and .env.* anywhere', () => {
       for (const p of ['.env', '.ENV', '.env.local', 'packages/app/.env.production', '.env:stream']) denied(p, /^forbidden .*\.env/);
     });
@@ -210,6 +213,24 @@ describe('guard policy: a hostile path corpus against real directories and symli
     it('probing finds this volume as the OS formats it', function () {
       if (process.platform !== 'linux') this.skip();
       assert.equal(probeCaseInsensitive(ws), false);
+    });
+  });
+
+  describe('links that mean another process', () => {
+    // /proc/self is the process that looks: the guard resolved the host's own fds and cwd, and a
+    // worker writing /proc/self/fd/N writes what its own fd N is, somewhere the guard never saw.
+    it('a path through /proc/self, /proc/thread-self or /dev/fd is refused, though the host\'s own link lands inside', function () {
+      if (process.platform !== 'linux') this.skip();
+      const fd = fs.openSync(path.join(ws, 'src', 'open-in-host.txt'), 'w');
+      try {
+        for (const raw of [`/proc/self/fd/${fd}`, `/dev/fd/${fd}`, `/proc/thread-self/fd/${fd}`, `/proc/${process.pid}/fd/${fd}`]) {
+          const v = judgePath(policy, raw, ws);
+          assert.equal(v.allowed, false, raw);
+          assert.match(v.rule, /^refused: .*another process/, raw);
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
     });
   });
 

@@ -1,6 +1,8 @@
 // For workers the host cannot load a guard into (τ, others): judge a tool call from its arguments
 // as it is reported. This reports a violation; only an in-process guard can prevent one. It
 // fails closed: what it does not know (a tool, an argument) is a violation, not a pass.
+import * as path from 'node:path';
+import { isOtherUsersHome, MAX_PATH_CHARS, splitPath } from './paths';
 import { judgePath, type ResolvedPolicy } from './policy';
 
 /** Tools that only read: their paths are not judged, a guard confines writes. */
@@ -15,8 +17,6 @@ const PATH_KEYS = new Set([
   'notebook_path',
 ]);
 const PATCH_KEYS = new Set(['patch', 'diff', 'input']);
-const MAX_DEPTH = 4;
-
 /** File names in a Codex-style patch or a unified diff. */
 export function patchPaths(text: string): string[] {
   const found: string[] = [];
@@ -31,25 +31,52 @@ export function patchPaths(text: string): string[] {
   return [...new Set(found)];
 }
 
-function collect(value: unknown, key: string | null, depth: number, out: string[]): void {
-  if (depth > MAX_DEPTH) return;
-  if (typeof value === 'string') {
-    if (key !== null && PATH_KEYS.has(key)) out.push(value);
-    else if (key !== null && PATCH_KEYS.has(key)) out.push(...patchPaths(value));
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const item of value) collect(item, key, depth + 1, out);
-    return;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) collect(v, k, depth + 1, out);
+/**
+ * Fields whose strings are text a call writes or says, not a file it names: the agents' edit
+ * tools (Claude's, Copilot's `old_str`/`new_str`, OpenCode's, Gemini's `instruction`, Claude's
+ * NotebookEdit `new_source`). A line of code such as `/api/v1` or `../x` there is no path.
+ */
+const TEXT_KEYS = new Set([
+  'content', 'file_text', 'old_string', 'new_string', 'oldString', 'newString', 'old_str', 'new_str',
+  'oldText', 'newText', 'new_source', 'text', 'description', 'instruction',
+]);
+
+/**
+ * A string that names a place by its form, whatever the field it is in: absolute, `~`, a file
+ * URL, or with a `..` segment. The call may write there (an MCP tool's `output_file`, a
+ * `save_to`), so it is judged; a plain relative word (`main`, `feature/x`) is not, since under
+ * narrow allowed paths it would refuse calls that name no file at all.
+ */
+function looksLikePath(value: string): boolean {
+  if (value.length === 0 || value.length > MAX_PATH_CHARS || /[\r\n]/.test(value)) return false;
+  return path.isAbsolute(value) || value === '~' || value.startsWith('~/') || isOtherUsersHome(value)
+    || /^file:\/\//i.test(value) || splitPath(value).segments.includes('..');
+}
+
+/**
+ * Every path a call's input names: the fields known to hold one (at any depth), the file names
+ * of patch text, and any other string shaped like a path. No depth limit: a path nested deeper
+ * than the walk looked was judged as if absent (the input is JSON, bounded by the line cap).
+ */
+function collect(args: unknown, out: string[]): void {
+  const stack: Array<[unknown, string | null]> = [[args, null]];
+  while (stack.length > 0) {
+    const [value, key] = stack.pop() as [unknown, string | null];
+    if (typeof value === 'string') {
+      if (key !== null && TEXT_KEYS.has(key)) continue;
+      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.push(value);
+      if (key !== null && PATCH_KEYS.has(key)) out.push(...patchPaths(value));
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key]);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value).reverse()) stack.push([v, k]);
+    }
   }
 }
 
 export function extractPaths(args: unknown): string[] {
   const out: string[] = [];
-  collect(args, null, 0, out);
+  collect(args, out);
   return [...new Set(out)];
 }
 

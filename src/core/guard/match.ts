@@ -11,13 +11,17 @@ export const exactFold: Fold = (s) => s;
 /** A case-insensitive volume (APFS, NTFS also ignore Unicode normalisation). */
 export const caseFold: Fold = (s) => s.normalize('NFC').toLowerCase();
 
+/** Code points HFS+ ignores in a name, so `.g\u200Cit` is `.git` there (git's CVE-2014-9390 list). */
+const HFS_IGNORED = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
+
 /**
  * For forbidden patterns: what Windows would make of a name (trailing dots and spaces dropped,
- * `name:stream` is `name`), and case ignored everywhere, since a repository copied to macOS
- * makes `.GIT` the real `.git`. Over-matching here only blocks a write; under-matching leaks one.
+ * `name:stream` is `name`), what HFS+ would (the code points it ignores dropped), and case
+ * ignored everywhere, since a repository copied to macOS makes `.GIT` the real `.git`.
+ * Over-matching here only blocks a write; under-matching leaks one.
  */
 export const forbiddenFold: Fold = (s) => {
-  const folded = caseFold(s).replace(/:.*$/s, '').replace(/[. ]+$/, '');
+  const folded = caseFold(s.replace(HFS_IGNORED, '')).replace(/:.*$/s, '').replace(/[. ]+$/, '');
   return folded.length > 0 ? folded : caseFold(s);
 };
 

@@ -64,6 +64,9 @@ export function physicalPath(abs: string): Physical {
     }
     if (st.isSymbolicLink()) {
       if (++hops > MAX_SYMLINK_HOPS) return { ok: false, reason: `symlink loop at ${JSON.stringify(next)}` };
+      // procfs links (/proc/self, a pid's fd/N, cwd, root; /dev/fd leads here) are read in the
+      // process that looks: here, the host's. In the worker they name its own files, elsewhere.
+      if (next.startsWith('/proc/')) return { ok: false, reason: `${JSON.stringify(next)} is a /proc link: it leads elsewhere in another process (the worker) than in the host, so where the write lands cannot be judged` };
       const target = fs.readlinkSync(next);
       const t = splitPath(target);
       if (path.isAbsolute(target)) real = t.root;

@@ -26,7 +26,7 @@ type WallAsk = Pick<PermissionAsk, 'toolKind' | 'args' | 'diffs' | 'locations'> 
 
 /**
  * The wall's judgement of a call the agent asks about. A call that would change files is judged by
- * every path it names (its locations, its diffs, path fields of its input); one that names none
+ * every path it names (its locations, its diffs, what its input names: extractPaths); one that names none
  * cannot be confined and is rejected. A call whose kind does not say it only reads (kind "other":
  * Claude's NotebookEdit, an MCP tool) is judged by the paths it names too, and is not judged when
  * it names none, unless `refuseUnjudged` (a worker whose violations abort its turn: asked and
