@@ -10,14 +10,14 @@ import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, canSteer, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { askMessage, askStreamingBehavior, canSteer, isIdle, isLive, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, installLine, loginHint } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
-import { OPEN_LIMIT, resultSentence, resultTone, startFailure, unknownWorkerSentence } from './resultWords';
+import { OPEN_LIMIT, resultSentence, resultTone, startFailure, stopAllSentence, unknownWorkerSentence } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
@@ -466,9 +466,10 @@ export class Commands extends Disposable {
   }
 
   async stopAll(): Promise<StopResult[]> {
-    const n = this.s.supervisor.list().length;
+    const list = this.s.supervisor.list();
     const r = await this.s.supervisor.stopAll();
-    if (n) vscode.window.setStatusBarMessage(`$(check) Stopped ${n} worker${n === 1 ? '' : 's'}`, 4000);
+    const said = stopAllSentence(list.filter(isLive).length, list.length);
+    if (said) vscode.window.setStatusBarMessage(said, 4000);
     return r;
   }
 
