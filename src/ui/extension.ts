@@ -112,6 +112,7 @@ export class RpcWorkersExtension extends Disposable {
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
       workspaceState: context.workspaceState,
       worktreePlacer: (spec) => this.worktrees.actions.place(spec),
+      byThePerson: (id, run) => this.attention.attention.byThePerson(id, run),
     }));
     this.contextKeys = this._register(new ContextKeys(this.supervisor));
     this._register(registerHostTerminal(this.supervisor, this.eventLog));

@@ -40,6 +40,8 @@ export const vscodeStub = {
   prompts: [] as Array<string | undefined>,
   /** Each InputBox's validateInput, in order (undefined: it takes anything). */
   validators: [] as Array<((v: string) => unknown) | undefined>,
+  /** The content of every untitled document opened (an export's Markdown), in order. */
+  documents: [] as string[],
   /** The workspace values of rpcWorkers settings (by key, as `inspect` gives them). */
   workspaceSettings: new Map<string, unknown>(),
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
@@ -62,6 +64,7 @@ export const vscodeStub = {
     vscodeStub.prompts.length = 0;
     vscodeStub.validators.length = 0;
     vscodeStub.workspaceSettings.clear();
+    vscodeStub.documents.length = 0;
   },
 };
 
@@ -83,6 +86,7 @@ vscode.workspace = {
   }),
   onDidChangeWorkspaceFolders: () => disposable,
   registerTextDocumentContentProvider: () => disposable,
+  openTextDocument: async (o: { content?: string }) => (vscodeStub.documents.push(o.content ?? ''), o),
   createFileSystemWatcher: () => ({ onDidCreate: () => disposable, onDidChange: () => disposable, onDidDelete: () => disposable, dispose() {} }),
 };
 vscode.commands = {
@@ -98,6 +102,7 @@ vscode.window = {
   showWarningMessage: show,
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
+  showTextDocument: async () => undefined,
   setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
   showInputBox: async (o: { title?: string; prompt?: string; placeHolder?: string; validateInput?: (v: string) => unknown }) => {
     vscodeStub.asked.push(o.title ?? '');

@@ -24,6 +24,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
     prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
     redirect: async (...a: unknown[]) => (sent.push(a), { status: 'redirected' }),
     stop: async () => answers.stop,
+    stopAll: async () => (answers.workers ?? []).map((w) => ({ status: 'stopped', workerId: w.workerId, exitCode: 0, signal: null, killed: false, ms: 1 })),
     start: async (spec: unknown) => (sent.push(spec), answers.start),
   } as unknown as Supervisor;
   const eventLog = {
@@ -203,5 +204,17 @@ describe('UI commands: what they say', () => {
     disposables.push(commands);
     await vscodeStub.commands.get('rpcWorkers.steer')!();
     assert.match(vscodeStub.messages[0], /^No worker is streaming a turn/);
+  });
+
+  it('Stop All counts only the workers it stopped: one that had exited or failed is cleared, not counted; none running is said so', async () => {
+    const worker = (workerId: string, status: WorkerState['status']) => ({ workerId, name: workerId, status, streaming: false, compacting: false }) as WorkerState;
+    const { commands } = harness({ workers: [worker('w1', 'running'), worker('w2', 'exited'), worker('w3', 'failed'), worker('w4', 'starting')] });
+    disposables.push(commands);
+    await commands.stopAll();
+    assert.deepEqual(vscodeStub.statusMessages, ['$(check) Stopped 2 workers']);
+    const gone = harness({ workers: [worker('w2', 'exited')] });
+    disposables.push(gone.commands);
+    await gone.commands.stopAll();
+    assert.deepEqual(vscodeStub.statusMessages, ['$(check) Stopped 2 workers', 'No worker was running']);
   });
 });

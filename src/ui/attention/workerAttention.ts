@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import { AttentionBoard } from '../../core/attention/board';
-import type { AttentionInfo } from '../../core/attention/attention';
+import { lastEndedTurn, type AttentionInfo } from '../../core/attention/attention';
 import type { AttentionChange, NotifyDecision, NotifySetting } from '../../core/attention/notify';
 import { Disposable, toDisposable } from '../disposable';
 import { badgeFor } from './attentionLook';
@@ -49,6 +49,8 @@ export class WorkerAttention extends Disposable {
   /** Workers seen running: one that fails before it ever ran failed its start, which Start says itself. */
   private readonly ran = new Set<string>();
   private lookTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Workers the person is interrupting now (their Abort or Redirect), by how many such calls run. */
+  private readonly interrupting = new Map<string, number>();
 
   constructor(private readonly s: AttentionServices) {
     super();
@@ -71,7 +73,24 @@ export class WorkerAttention extends Disposable {
    * host.onState that runs before this one gets what the board will hold once it has run.
    */
   current(state: WorkerState): AttentionInfo {
-    return this.board.peek(state, { looking: this.looking(state.workerId) });
+    return this.board.peek(state, { looking: this.seesIt(state) });
+  }
+
+  /**
+   * Runs the person's own interruption of a worker (their Abort, their Redirect; resolves once
+   * the turn has settled). The turn it aborts is seen as it ends, as if its log were on screen:
+   * they ended it a moment ago, so it is no news (no "done", no notification). A turn aborted by
+   * anything else (another extension through the API, the guard) still is.
+   */
+  async byThePerson<T>(workerId: string, run: () => Promise<T>): Promise<T> {
+    this.interrupting.set(workerId, (this.interrupting.get(workerId) ?? 0) + 1);
+    try {
+      return await run();
+    } finally {
+      const n = (this.interrupting.get(workerId) ?? 1) - 1;
+      if (n > 0) this.interrupting.set(workerId, n);
+      else this.interrupting.delete(workerId);
+    }
   }
 
   get badge(): number {
@@ -82,11 +101,16 @@ export class WorkerAttention extends Disposable {
     return this.s.visibleLogs().has(workerId);
   }
 
+  /** Its log is on screen, or the turn that just ended is one the person aborted themselves. */
+  private seesIt(state: WorkerState): boolean {
+    return this.looking(state.workerId) || (this.interrupting.has(state.workerId) && lastEndedTurn(state)?.endReason === 'aborted');
+  }
+
   private onState(state: WorkerState): void {
     if (state.status === 'running') this.ran.add(state.workerId);
     const ran = this.ran.has(state.workerId);
     if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.ran.delete(state.workerId);
-    const { change } = this.board.update(state, { looking: this.looking(state.workerId) });
+    const { change } = this.board.update(state, { looking: this.seesIt(state) });
     if (!change) return;
     this.changed(state.workerId);
     if (state.status === 'failed' && !ran) {

@@ -10,14 +10,14 @@ import { Disposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, canSteer, isIdle, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { askMessage, askStreamingBehavior, canSteer, isIdle, isLive, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, installLine, loginHint } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
-import { OPEN_LIMIT, resultSentence, resultTone, startFailure, unknownWorkerSentence } from './resultWords';
+import { OPEN_LIMIT, resultSentence, resultTone, startFailure, stopAllSentence, unknownWorkerSentence } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
@@ -44,6 +44,8 @@ export interface CommandServices {
   workspaceState?: vscode.Memento;
   /** Start in a New Worktree (from the worktree room); without it such a start is refused. */
   worktreePlacer?: WorktreePlacer;
+  /** Runs the person's own Abort or Redirect (WorkerAttention.byThePerson): the turn it aborts is no news to them. */
+  byThePerson?<T>(workerId: string, run: () => Promise<T>): Promise<T>;
 }
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -373,7 +375,7 @@ export class Commands extends Disposable {
   async abort(raw?: unknown) {
     const t = await this.target(raw, { title: 'Abort Turn', filter: isStreaming, none: 'No worker is streaming: there is no turn to abort.' });
     if (isRefused(t)) return t;
-    const r = await this.s.supervisor.abort(t.workerId);
+    const r = await this.interrupt(t.workerId, t.p.submitter, () => this.s.supervisor.abort(t.workerId));
     this.show('abort', t.workerId, r, asked(t.p));
     return r;
   }
@@ -388,9 +390,17 @@ export class Commands extends Disposable {
   }
 
   async doRedirect(workerId: string, message: string, how: Delivery) {
-    const r = await this.s.supervisor.redirect(workerId, message, provenance(how.source, how.submitter, { action: 'redirect', ...how.correlation }));
+    const r = await this.interrupt(workerId, how.submitter, () => this.s.supervisor.redirect(workerId, message, provenance(how.source, how.submitter, { action: 'redirect', ...how.correlation })));
     this.show('redirect', workerId, r, how);
     return r;
+  }
+
+  /**
+   * An abort the person asked for (the palette, a row, the log, the editor: submitter `user`) is
+   * theirs; another extension's call of the command (no submitter, or its own) is not.
+   */
+  private interrupt<T>(workerId: string, submitter: string, run: () => Promise<T>): Promise<T> {
+    return submitter === 'user' && this.s.byThePerson ? this.s.byThePerson(workerId, run) : run();
   }
 
   async withSelection(raw: unknown, kind: 'redirect' | 'send') {
@@ -456,9 +466,10 @@ export class Commands extends Disposable {
   }
 
   async stopAll(): Promise<StopResult[]> {
-    const n = this.s.supervisor.list().length;
+    const list = this.s.supervisor.list();
     const r = await this.s.supervisor.stopAll();
-    if (n) vscode.window.setStatusBarMessage(`$(check) Stopped ${n} worker${n === 1 ? '' : 's'}`, 4000);
+    const said = stopAllSentence(list.filter(isLive).length, list.length);
+    if (said) vscode.window.setStatusBarMessage(said, 4000);
     return r;
   }
 

@@ -36,6 +36,16 @@ export function unknownWorkerSentence(workerId: string): string {
   return `No worker has the id ${workerId}: worker ids are given anew in each window`;
 }
 
+/**
+ * What Stop All did: the workers it stopped, counted before it ran (`live`: running or starting);
+ * an exited or failed one it clears from the list was not running, and is not counted as stopped.
+ * null: there was nothing to stop or clear.
+ */
+export function stopAllSentence(live: number, listed: number): string | null {
+  if (live > 0) return `$(check) Stopped ${live} worker${live === 1 ? '' : 's'}`;
+  return listed > 0 ? 'No worker was running' : null;
+}
+
 function actionWord(action: Action): string {
   return { start: 'Starting', prompt: 'Prompting', steer: 'Steering', followUp: 'Queueing a follow-up for', abort: 'Aborting', redirect: 'Redirecting', compact: 'Compacting', stop: 'Stopping', stopAll: 'Stopping' }[action];
 }

@@ -12,7 +12,7 @@ import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
 import type { Profile } from '../settings/settings';
 import { Disposable } from '../disposable';
-import { isRunning, pickWorker } from '../commands/pickers';
+import { any, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
@@ -322,15 +322,16 @@ export class HistoryCommands extends Disposable {
 
   // ---- verbs of a running worker
 
-  private async running(a: Arg, title: string): Promise<WorkerState | undefined> {
-    const id = a.workerId ?? await pickWorker(this.s.supervisor, { title, filter: isRunning, selected: this.s.selection.current, none: 'No worker is running: start one first.' });
+  /** `pick`: which workers the person is offered (running ones unless said), and what is said when there is none. */
+  private async worker(a: Arg, title: string, pick: { filter: WorkerFilter; none: string } = { filter: isRunning, none: 'No worker is running: start one first.' }): Promise<WorkerState | undefined> {
+    const id = a.workerId ?? await pickWorker(this.s.supervisor, { title, ...pick, selected: this.s.selection.current });
     if (!id) return undefined;
     const st = this.s.supervisor.state(id);
     return st.status === 'not_found' ? undefined : st.state;
   }
 
   async verb(a: Arg, title: 'New Session' | 'Fork Session' | 'Switch Model'): Promise<HistoryResult> {
-    const w = await this.running(a, title);
+    const w = await this.worker(a, title);
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     let r;
     if (title === 'Switch Model') {
@@ -354,7 +355,7 @@ export class HistoryCommands extends Disposable {
 
   /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
   async switchMode(a: Arg): Promise<HistoryResult> {
-    const w = await this.running(a, 'Switch Mode');
+    const w = await this.worker(a, 'Switch Mode');
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     const modes = w.modes ?? [];
     if (modes.length === 0) {
@@ -370,10 +371,12 @@ export class HistoryCommands extends Disposable {
   }
 
   async exportWorker(a: Arg): Promise<HistoryResult> {
-    const w = await this.running(a, 'Export to Markdown');
+    // Every worker the host still lists, as its row offers Export: one that exited keeps its events.
+    const w = await this.worker(a, 'Export to Markdown', { filter: any, none: 'There is no worker to export: start one first (a past session exports from its row under Past sessions).' });
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     let format = a.format;
-    if (!format && w.dialect === 'pi') {
+    // pi's HTML export is pi's own verb: a pi that no longer runs cannot answer it.
+    if (!format && w.dialect === 'pi' && w.status === 'running') {
       const pick = await vscode.window.showQuickPick([
         { label: 'Markdown', description: 'opened in an editor', format: 'markdown' as const },
         { label: 'HTML', description: 'pi\'s own export_html, opened in the browser', format: 'html' as const },

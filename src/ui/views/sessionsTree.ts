@@ -11,6 +11,7 @@ import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
 import type { HistoryTreePart, PastNode } from '../history/historyTree';
 import { usageWords } from '../history/words';
+import { toolKeys } from './toolKeys';
 
 export const SESSIONS_VIEW = 'rpcWorkers.sessions';
 const TURNS_SHOWN = 10;
@@ -23,7 +24,8 @@ const REVEAL_ECHO_MS = 500;
 export type SessionNode =
   | { kind: 'worker'; workerId: string }
   | { kind: 'turn'; workerId: string; index: number }
-  | { kind: 'tool'; workerId: string; turn: number; i: number }
+  /** `key`: the call's key in its turn (toolKeys), which stays the call's when the list is trimmed. */
+  | { kind: 'tool'; workerId: string; turn: number; key: string }
   | { kind: 'files'; workerId: string }
   | { kind: 'file'; workerId: string; file: string }
   | ExtNode
@@ -217,7 +219,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
     if (node.kind === 'turn') {
       const t = s.turns.find((x) => x.index === node.index);
-      return t ? t.tools.map((_, i): SessionNode => ({ kind: 'tool', workerId: s.workerId, turn: t.index, i })) : [];
+      return t ? toolKeys(t.tools).keys.map((key): SessionNode => ({ kind: 'tool', workerId: s.workerId, turn: t.index, key })) : [];
     }
     if (node.kind === 'files') return [...s.filesTouched].reverse().map((file): SessionNode => ({ kind: 'file', workerId: s.workerId, file }));
     return [];
@@ -237,7 +239,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       case 'turn': return this.turnItem(s, s.turns.find((t) => t.index === node.index));
       case 'tool': {
         const t = s.turns.find((x) => x.index === node.turn);
-        return this.toolItem(s, t, node.i);
+        return this.toolItem(s, t, node.key);
       }
       case 'files': {
         const item = new vscode.TreeItem(`Files written (${s.filesTouched.length})`, vscode.TreeItemCollapsibleState.Collapsed);
@@ -293,12 +295,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return item;
   }
 
-  private toolItem(s: WorkerState, t: TurnSummary | undefined, i: number): vscode.TreeItem {
-    const tool = t?.tools[i];
+  private toolItem(s: WorkerState, t: TurnSummary | undefined, key: string): vscode.TreeItem {
+    const i = t && toolKeys(t.tools).at.get(key);
+    const tool = i === undefined ? undefined : t?.tools[i];
     if (!t || !tool) return new vscode.TreeItem('(tool call no longer kept)');
     const name = tool.toolName ?? 'tool';
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
-    item.id = `${s.workerId}/turn/${t.index}/tool/${i}`;
+    // By the call, not its place: VS Code keeps a row's selection by its id.
+    item.id = `${s.workerId}/turn/${t.index}/tool/${key}`;
     if (tool.blocked) {
       item.description = `⛔ blocked${tool.blockedBy ? ` by ${tool.blockedBy}` : ''}`;
       item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('errorForeground'));
