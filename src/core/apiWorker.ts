@@ -120,6 +120,11 @@ export interface TurnSummary {
   endedAt: number | null;
   endReason: string | null;
   error: string | null;
+  /**
+   * The agent refused the turn for want of a login or a key (ACP's -32000 on session/prompt):
+   * `error` says so in the agent's words, and the UI adds how this agent takes one.
+   */
+  needsLogin?: true;
   /** Its tool calls; `ended`: the worker reported the call's end (tool_execution_end). */
   tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean }>;
 }

@@ -32,6 +32,8 @@ export const workerViewSchema = z.object({
   /** Whether it needs the person, as the Sessions view says it (core/attention), and why; absent for a past session. */
   attention: z.optional(z.enum(ATTENTION_STATES)),
   attentionReason: z.optional(z.string()),
+  /** How its agent takes a key or login ("For Claude: set ANTHROPIC_API_KEY …"), said on a turn it refused for want of one. */
+  login: z.optional(z.string()),
 });
 export type WorkerView = z.infer<typeof workerViewSchema>;
 

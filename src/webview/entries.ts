@@ -49,7 +49,8 @@ export interface ToolEntry extends Base {
 /** The worker asks the person before a tool runs; `answer` once answered (or cancelled). */
 export interface QuestionEntry extends Base { kind: 'question'; title: string; command: string | null; options: string[]; answer: string | null; note: string | null; dismissed: boolean }
 export interface PlanEntry extends Base { kind: 'plan'; items: Array<{ content: string; status: string }> }
-export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean }
+/** `login`: how the agent takes a key, for a turn it refused for want of one (WorkerView `login`). */
+export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean; login?: string }
 export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
 export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
 export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
@@ -67,7 +68,7 @@ export function searchText(e: Entry): string {
     case 'question': return `${e.title} ${e.command ?? ''} ${e.options.join(' ')} ${e.answer ?? ''} ${e.note ?? ''}`;
     case 'plan': return e.items.map((i) => i.content).join(' ');
     case 'tool': return `${e.name} ${e.title ?? ''} ${e.changes.map((c) => c.path).join(' ')} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
-    case 'end': return `${e.reason} ${e.error ?? ''}`;
+    case 'end': return `${e.reason} ${e.error ?? ''} ${e.login ?? ''}`;
     case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
     case 'queue': return `queue ${e.items.join(' ')}`;
     case 'retry': case 'warning': case 'exit': return `${'title' in e ? e.title : ''} ${e.text}`;

@@ -59,6 +59,8 @@ function showWorker(): void {
   app.dataset.attention = worker?.attention ?? '';
   picker.show(worker, v.phase, quietMs());
   list.showWorker(worker !== null);
+  // A turn the agent refused for want of a key says how this agent takes one (the row's words).
+  list.model.login = worker?.login ?? null;
 }
 
 /**

@@ -31,6 +31,8 @@ export class LogModel {
   private compaction: CompactionEntry | null = null;
   /** Entries changed since the renderer last asked. */
   readonly dirty = new Set<Entry>();
+  /** How the worker's agent takes a key (WorkerView `login`), for a turn it refused for want of one. */
+  login: string | null = null;
 
   constructor(readonly maxEntries = MAX_ENTRIES) {}
 
@@ -379,7 +381,8 @@ export class LogModel {
   }
 
   private addEnd(e: PageEvent, willRetry: boolean): void {
-    this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry });
+    const login = e.is_error && obj(e.data)?.needsLogin === true && this.login ? { login: this.login } : {};
+    this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry, ...login });
   }
 
   private tool(e: PageEvent): ToolEntry {

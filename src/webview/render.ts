@@ -197,7 +197,7 @@ function changeSection(c: Change, index: number): HTMLElement {
 function drawEnd(row: HTMLElement, e: EndEntry): void {
   const cls = e.reason === 'done' && !e.error ? 'end-done' : e.reason === 'aborted' || e.reason === 'stopped' ? 'end-aborted' : e.reason === 'max_turns' ? 'end-max' : 'end-error';
   row.className = `entry kind-end ${cls}`;
-  const text = `Turn ended: ${endWords(e.reason)}${e.error ? ` — ${e.error}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
+  const text = `Turn ended: ${endWords(e.reason)}${e.error ? ` — ${e.error}` : ''}${e.login ? `. ${e.login}` : ''}${e.willRetry ? ' (a retry follows)' : ''}`;
   row.replaceChildren(header(cls === 'end-done' ? 'check' : cls === 'end-aborted' ? 'circle-slash' : cls === 'end-max' ? 'warning' : 'error', text, e.time));
 }
 

@@ -462,6 +462,27 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
     assert.equal(r.status === 'error' ? r.needsLogin : null, true);
   });
 
+  it('an agent that starts without a key and refuses the prompt (-32000, as Claude does) ends the turn flagged as needing a login', async () => {
+    const r = await go();
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(r.workerId, 'signed out')).status, 'accepted');
+    const end = await settled;
+    const runEnd = events.find((e) => e.type === 'agent_end');
+    assert.equal(runEnd?.error, 'Fake agent needs a login before it can answer (it answered the prompt with -32000 Authentication required)');
+    // Flagged on the run's end, on the turn's settling (the log's row) and on the turn, so the UI adds the key advice.
+    assert.equal(runEnd?.data?.needsLogin, true);
+    assert.equal(end.data?.needsLogin, true);
+    assert.equal(end.error, runEnd?.error);
+    const turn = liveState(supervisor, r.workerId).turns.at(-1)!;
+    assert.equal(turn.needsLogin, true);
+    // The next turn that ends otherwise is not flagged.
+    const next = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'hello');
+    assert.equal((await next).data?.needsLogin, undefined);
+    assert.equal(liveState(supervisor, r.workerId).turns.at(-1)!.needsLogin, undefined);
+  });
+
   it('an agent that crashes mid-turn ends the turn as failed, with its exit code', async () => {
     const r = await go();
     const exit = waitFor(supervisor, r.workerId, ofType('worker_exit'));

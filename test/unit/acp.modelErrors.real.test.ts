@@ -11,10 +11,11 @@ import { ofType, record, text, waitFor } from '../helpers/supervisor';
 const KEY_REFUSED = 'invalid x-api-key: rpc-workers-mock-refusal';
 
 /** How each agent ends the refused turn (measured): its end, and where it says why. */
-const REFUSED: Record<string, { end: 'error' | 'done'; error?: RegExp; text?: RegExp }> = {
+/** `needsLogin`: answered with ACP's -32000, so the turn's end is flagged for the UI's key advice. */
+const REFUSED: Record<string, { end: 'error' | 'done'; error?: RegExp; text?: RegExp; needsLogin?: true }> = {
   // -32000 after its own retries, and "Invalid API key" as text.
-  claude: { end: 'error', error: /^Claude Agent needs a login before it can answer \(it answered the prompt with -32000 Authentication required\)$/, text: /Invalid API key/ },
-  codex: { end: 'error', error: /^Codex needs a login before it can answer \(it answered the prompt with -32000 Authentication required\)\. It offers: API Key: Use an API key to authenticate; ChatGPT: Use ChatGPT to authenticate$/ },
+  claude: { end: 'error', needsLogin: true, error: /^Claude Agent needs a login before it can answer \(it answered the prompt with -32000 Authentication required\)$/, text: /Invalid API key/ },
+  codex: { end: 'error', needsLogin: true, error: /^Codex needs a login before it can answer \(it answered the prompt with -32000 Authentication required\)\. It offers: API Key: Use an API key to authenticate; ChatGPT: Use ChatGPT to authenticate$/ },
   // Says it only as text and ends the turn end_turn: the host cannot know it failed.
   copilot: { end: 'done', text: /Authentication failed with provider .*\(HTTP 401\)/ },
   gemini: { end: 'error', error: /rpc-workers-mock-refusal/ },
@@ -56,6 +57,9 @@ for (const name of ACP_AGENT_NAMES) {
       if (expected.error) assert.match(ends[0].error ?? '', expected.error, seen);
       else assert.equal(ends[0].is_error, undefined, seen);
       if (expected.text) assert.match(text(events), expected.text, seen);
+      // The run's end and the turn's settling say it is a login refusal (the UI adds the agent's key advice), and only then.
+      assert.equal(ends[0].data?.needsLogin, expected.needsLogin, seen);
+      assert.equal(end.data?.needsLogin, expected.needsLogin, seen);
     });
 
     it('the worker takes the next prompt and answers it', async () => {

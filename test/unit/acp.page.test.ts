@@ -2,7 +2,7 @@
 // (questions, plans, changes) and of a worker that cannot steer or compact: no ACP name is used.
 import assert from 'node:assert/strict';
 import { composerView } from '../../src/webview/composer';
-import type { PlanEntry, QuestionEntry, ToolEntry } from '../../src/webview/entries';
+import type { EndEntry, PlanEntry, QuestionEntry, ToolEntry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
 import type { PageEvent, WorkerView } from '../../src/protocol/messages';
 
@@ -47,6 +47,20 @@ describe('Event Log page: questions, plans and changes', () => {
     assert.deepEqual(tool.args, { file_path: 'src/a.ts' });
     assert.deepEqual(tool.changes, [{ path: '/w/src/a.ts', oldText: 'a\n', newText: 'b\n' }]);
     assert.notEqual(tool.endedAt, null);
+  });
+
+  it('a turn the agent refused for want of a key says how this agent takes one on its "Turn ended" row; another error does not', () => {
+    const m = new LogModel();
+    m.login = 'For Claude: set ANTHROPIC_API_KEY';
+    const refused = 'Claude Agent needs a login before it can answer (it answered the prompt with -32000 Authentication required)';
+    m.apply([
+      at('agent_start', { turn: { index: 1, opens: true } }),
+      at('agent_settled', { turn: { index: 1, ends: true }, end_reason: 'error', is_error: true, error: refused, data: { needsLogin: true } }),
+      at('agent_start', { turn: { index: 2, opens: true } }),
+      at('agent_settled', { turn: { index: 2, ends: true }, end_reason: 'error', is_error: true, error: 'boom' }),
+    ]);
+    const ends = m.all().filter((e) => e.kind === 'end') as EndEntry[];
+    assert.deepEqual(ends.map((e) => [e.error, e.login]), [[refused, 'For Claude: set ANTHROPIC_API_KEY'], ['boom', undefined]]);
   });
 
   it('the readouts an agent sends (usage, commands, options, title) are not rows', () => {

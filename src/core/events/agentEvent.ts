@@ -138,7 +138,15 @@ type Known<T extends KnownEventType, F extends object = object> = EventFields & 
  */
 type DataOf<D extends object> = { data?: Partial<D> & Record<string, unknown> };
 
-export type LoopEvent = Known<(typeof LOOP_EVENT_TYPES)[number]>;
+export type LoopEvent = Known<Exclude<(typeof LOOP_EVENT_TYPES)[number], 'agent_end'>>;
+/**
+ * A run's end (`end_reason`, `error`). `needsLogin`: the agent refused the turn for want of a
+ * login or a key (ACP's -32000 on session/prompt, as Claude refuses when it has none), so that
+ * the UI says how this agent takes one, as for a start it refused.
+ */
+export type AgentEndEvent = Known<'agent_end', DataOf<{ needsLogin: true; error: unknown; usage: unknown }>>;
+/** A turn settled: the worker's own (pi 1.x) or the host's; it carries the turn's end, `needsLogin` included. */
+export type AgentSettledEvent = Known<'agent_settled', DataOf<{ aborted: boolean; synthesized: boolean; needsLogin: true }>>;
 /** Text or thinking streamed (`delta`, `block_type`, `replace`), or pi's other message updates. */
 export type MessageUpdateEvent = Known<'message_update'>;
 /** The host's prompt, sent: who asked (`source`, `submitter`, `correlation`) and what. */
@@ -168,10 +176,10 @@ export type RetryEvent = Known<'auto_retry_start' | 'auto_retry_end', DataOf<{ a
 /** An extension in the worker failed (`error`: how). */
 export type ExtensionErrorEvent = Known<'extension_error', DataOf<{ extension_path: string }>>;
 /** Said by the worker beyond the loop, read as they came (their `data` is the worker's own). */
-export type WorkerSaidEvent = Known<'agent_settled' | 'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
+export type WorkerSaidEvent = Known<'side_completion_start' | 'side_completion_update' | 'side_completion_end' | 'stderr' | 'usage_update' | 'config_changed' | 'commands_changed' | 'session_info'>;
 
 export type KnownEvent =
-  | LoopEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
+  | LoopEvent | AgentEndEvent | AgentSettledEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
   | ExtensionRequestEvent | UiDialogEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
   | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | RetryEvent | ExtensionErrorEvent
   | WorkerSaidEvent;

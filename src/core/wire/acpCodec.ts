@@ -163,11 +163,15 @@ export const END_REASONS: Record<string, string> = {
 export function turnEnd(message: ResponseMessage, state: AcpState): AgentEvent {
   const timestamp = Date.now();
   if (message.error) {
-    // Codex answers a key its model refused (401) with -32000, and names its logins only in initialize.
-    const error = message.error.code === AUTH_REQUIRED
-      ? state.loginAdvice(`it answered the prompt with ${describeError(message.error)}`, 'answer')
-      : isDroppedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
-        : `the agent answered the prompt with an error (${describeError(message.error)})`;
+    // Codex answers a key its model refused (401) with -32000, and names its logins only in
+    // initialize; Claude starts without a key and answers its first prompt so. Flagged, so that
+    // the UI adds how the agent takes a key, as it does for a start refused for want of one.
+    if (message.error.code === AUTH_REQUIRED) {
+      const error = state.loginAdvice(`it answered the prompt with ${describeError(message.error)}`, 'answer');
+      return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error, needsLogin: true } };
+    }
+    const error = isDroppedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
+      : `the agent answered the prompt with an error (${describeError(message.error)})`;
     return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error } };
   }
   const parsed = promptResultSchema.safeParse(message.result);

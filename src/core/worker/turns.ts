@@ -32,6 +32,8 @@ type ToolSummary = TurnSummary['tools'][number];
 export interface Settlement {
   endReason: string | null;
   error: string | null;
+  /** The error is the agent's refusal for want of a login or a key (AgentEndEvent's `needsLogin`). */
+  needsLogin?: true;
   at: number;
 }
 
@@ -81,6 +83,8 @@ export class TurnTracker {
   turnCount = 0;
   lastEndReason: string | null = null;
   lastError: string | null = null;
+  /** `lastError` is a refusal for want of a login (the agent_end's `data.needsLogin`). */
+  private lastNeedsLogin = false;
   readonly turns: TurnSummary[] = [];
   readonly filesTouched: string[] = [];
   /** Provenance the host recorded for prompts whose turn has not started (pi stamps none), by the prompt's number. */
@@ -197,8 +201,12 @@ export class TurnTracker {
     this.provenance.length = 0;
     this.lastEndReason = null;
     this.lastError = error;
+    this.lastNeedsLogin = false;
     const turn = this.current;
-    if (turn) turn.error = error;
+    if (turn) {
+      turn.error = error;
+      delete turn.needsLogin;
+    }
     // An idle worker compacts no more inside the turn either (its pair's end was lost with it).
     if (this.inTurn && this.bracket) {
       if (this.bracket.unasked) this.compacting = false;
@@ -262,6 +270,8 @@ export class TurnTracker {
       e.is_error = true;
       e.error ??= u.settlement.error;
     }
+    // The page's "Turn ended" row is this event's: it says the login too.
+    if (u.settlement.needsLogin) e.data = { ...e.data, needsLogin: true };
   }
 
   private fold(e: AgentEvent): void {
@@ -304,6 +314,7 @@ export class TurnTracker {
         if (e.data?.aborted === true) {
           this.lastEndReason = 'aborted';
           this.lastError = null;
+          this.lastNeedsLogin = false;
           if (this.current) this.current.endReason = 'aborted';
         }
         this.settle(this.lastEndReason, this.lastError, e.timestamp, e);
@@ -421,7 +432,7 @@ export class TurnTracker {
 
   private end(e: AgentEvent): void {
     if (!this.inTurn) this.begin(e);
-    this.recordEnd(e.end_reason ?? null, e.is_error ? (e.error ?? 'the turn ended in an error') : null);
+    this.recordEnd(e.end_reason ?? null, e.is_error ? (e.error ?? 'the turn ended in an error') : null, e.is_error === true && e.data?.needsLogin === true);
     this.phase = e.will_retry === true ? 'retrying' : 'runEnded';
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
@@ -439,13 +450,16 @@ export class TurnTracker {
   }
 
   /** How the running turn's run ended: on the turn, and as the worker's last end. */
-  private recordEnd(endReason: string | null, error: string | null): void {
+  private recordEnd(endReason: string | null, error: string | null, needsLogin = false): void {
     this.lastEndReason = endReason;
     this.lastError = error;
+    this.lastNeedsLogin = needsLogin;
     const turn = this.current;
     if (turn) {
       turn.endReason = endReason;
       turn.error = error;
+      if (needsLogin) turn.needsLogin = true;
+      else delete turn.needsLogin;
     }
   }
 
@@ -453,11 +467,12 @@ export class TurnTracker {
   private settle(endReason: string | null, error: string | null, at: number, by: AgentEvent | null): void {
     const turn = this.current;
     if (turn) turn.endedAt = at;
-    const u = { index: turn ? turn.index : null, settlement: { endReason, error, at } };
+    const settlement: Settlement = error !== null && this.lastNeedsLogin ? { endReason, error, needsLogin: true, at } : { endReason, error, at };
+    const u = { index: turn ? turn.index : null, settlement };
     if (by) this.describe(by, u);
     else this.unannounced = u;
     this.phase = 'idle';
-    this.onSettled({ endReason, error, at });
+    this.onSettled(settlement);
   }
 
   private toolStart(e: AgentEvent): void {

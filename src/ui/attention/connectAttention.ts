@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
 import type { EventLog } from '../eventLog/eventLogView';
+import { loginHint } from '../settings/profiles';
 import type { Settings } from '../settings/settings';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
@@ -24,6 +25,7 @@ export function connectAttention(o: {
     decide: (setting, change, visible) => o.core().attention.decideNotification(setting, change, visible),
     openLog: (id) => o.eventLog.openPanel(id),
     label: (id) => o.eventLog.label(id),
+    loginHint: (state) => loginHint(state.command, state.args),
     setBadge: (badge) => { if (view) view.badge = badge; },
     log: (m) => o.log.debug(m),
   }));

@@ -8,6 +8,7 @@ import type { Supervisor, WorkerState } from '../../core/api';
 import { AttentionBoard } from '../../core/attention/board';
 import { lastEndedTurn, type AttentionInfo } from '../../core/attention/attention';
 import type { AttentionChange, NotifyDecision, NotifySetting } from '../../core/attention/notify';
+import { loginWords } from '../commands/resultWords';
 import { Disposable, toDisposable } from '../disposable';
 import { badgeFor } from './attentionLook';
 
@@ -23,6 +24,8 @@ export interface AttentionServices {
   openLog(workerId: string): unknown;
   /** The worker's name as lists show it ("Demo worker #2" when two share a name). */
   label(workerId: string): string | undefined;
+  /** How the worker's agent takes a key or login (profiles.ts loginHint), for a turn it refused for want of one. */
+  loginHint?(state: WorkerState): string | null;
   /** Where the badge goes (the Sessions view). */
   setBadge(badge: vscode.ViewBadge | undefined): void;
   log?(message: string): void;
@@ -122,8 +125,10 @@ export class WorkerAttention extends Disposable {
       this.s.log?.(`attention: ${change.name} ${change.from ?? 'new'} → ${change.to.attention} (not notified: ${decision.why})`);
       return;
     }
-    // The core's decision, said with the name that tells this worker apart from its namesakes.
-    this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}`);
+    // The core's decision, said with the name that tells this worker apart from its namesakes;
+    // a turn refused for want of a key says how this agent takes one, as its start would.
+    const login = change.to.attention === 'failed' && lastEndedTurn(state)?.needsLogin ? loginWords(state.name, this.s.loginHint?.(state) ?? null) : '';
+    this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}${login}`);
   }
 
   /** Counted from the last change of what is looked at: a second click restarts the wait. */

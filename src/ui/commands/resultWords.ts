@@ -58,7 +58,7 @@ function actionWord(action: Action): string {
 export function startFailure(name: string, r: { error: string; stderrTail?: string[]; atLimit?: true; needsLogin?: true; login?: { label: string; line: string } }, install: string | null, hasOutput: boolean, loginHint: string | null = null): { message: string; login: string | null; buttons: string[] } {
   const tail = r.stderrTail?.filter((l) => l.trim()).slice(-5).join('\n');
   const limit = r.atLimit ? '; or raise rpcWorkers.maxWorkers (it takes effect after a window reload)' : '';
-  const key = r.needsLogin && loginHint ? `. For ${name}: ${loginHint}` : '';
+  const key = r.needsLogin ? loginWords(name, loginHint) : '';
   const message = `Could not start ${name}: ${r.error}${limit}${install ? `. Install it: ${install}` : ''}${key}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
   const login = r.login ? `Run ${r.login.line.length > 40 ? r.login.label : `"${r.login.line}"`}` : null;
   const buttons = [...(login ? [login] : []), ...(r.atLimit ? [OPEN_LIMIT] : []), ...(hasOutput ? ['Show Output'] : [])];
@@ -66,6 +66,20 @@ export function startFailure(name: string, r: { error: string; stderrTail?: stri
 }
 
 export const OPEN_LIMIT = 'Open Setting';
+
+/**
+ * How a known agent takes its key or login (profiles.ts `loginHint`), added to a refusal for want
+ * of one: a start's, or a turn's (Claude starts without a key and refuses its first prompt).
+ */
+export function loginWords(name: string, loginHint: string | null): string {
+  const said = loginSentence(name, loginHint);
+  return said ? `. ${said}` : '';
+}
+
+/** The same words as a sentence of their own (the Event Log's "Turn ended" row); null for an agent without a hint. */
+export function loginSentence(name: string, loginHint: string | null): string | null {
+  return loginHint ? `For ${name}: ${loginHint}` : null;
+}
 
 /**
  * An abort that met only a compaction, which ran to its end before the abort reached it: the host

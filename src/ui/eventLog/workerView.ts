@@ -4,10 +4,13 @@ import type { WorkerState } from '../../core/api';
 import type { AttentionInfo } from '../../core/attention/attention';
 import type { WorkerView } from '../../protocol/messages';
 import { usageWords } from '../history/words';
+import { loginSentence } from '../commands/resultWords';
+import { loginHint } from '../settings/profiles';
 
 /** `attention`: whether it needs the person, as its row in the Sessions view says (absent: not known). */
 export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): WorkerView {
   const usage = usageWords(s.usage);
+  const login = s.dialect === 'acp' ? loginSentence(s.name, loginHint(s.command, s.args)) : null;
   return {
     workerId: s.workerId,
     name: s.name,
@@ -22,5 +25,6 @@ export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): 
     ...(s.abortUnavailable ? { noAbort: s.abortUnavailable } : {}),
     ...(s.midTurn?.steer === false ? { noSteer: true } : {}),
     ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
+    ...(login ? { login } : {}),
   };
 }

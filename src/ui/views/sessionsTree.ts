@@ -6,6 +6,8 @@ import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
 import { commandLine, dialectLine, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
+import { loginWords } from '../commands/resultWords';
+import { loginHint } from '../settings/profiles';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
 import type { WorkerSelection } from './workerSelection';
@@ -290,7 +292,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     appendSafe(md, `Started ${new Date(t.startedAt).toLocaleTimeString()} from ${sourceLabel(t.source)}${t.submitter ? ` by ${t.submitter}` : ''}\n`);
     if (t.submissionId) appendSafe(md, `Submission ${t.submissionId}\n`);
     if (t.endedAt !== null) appendSafe(md, `Ended: ${t.endReason ?? 'no reason given'} after ${duration(t.endedAt - t.startedAt)}\n`);
-    if (t.error) appendSafe(md, `Error: ${t.error}\n`);
+    if (t.error) appendSafe(md, `Error: ${t.error}${t.needsLogin ? turnLogin(s) : ''}\n`);
     item.tooltip = md;
     return item;
   }
@@ -376,7 +378,7 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   row('Last end reason', s.lastEndReason ?? 'none yet');
   const usage = usageWords(s.usage);
   if (usage) row(s.usage?.scope === 'last_call' ? 'Tokens (last model call)' : 'Tokens', usage);
-  if (s.lastError) row('Last error', s.lastError);
+  if (s.lastError) row('Last error', `${s.lastError}${[...s.turns].reverse().find((t) => t.endedAt !== null)?.needsLogin ? turnLogin(s) : ''}`);
   if (s.protocolErrors) row('Protocol errors', String(s.protocolErrors));
   row('Worker id', s.workerId);
   md.appendMarkdown('\nCommand line:\n');
@@ -386,4 +388,9 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
 
 function isPast(node: SessionNode): node is PastNode {
   return node.kind === 'pastGroup' || node.kind === 'past' || node.kind === 'pastFile';
+}
+
+/** How the worker's agent takes a key, for a turn it refused for want of one (as a start refused so says it). */
+function turnLogin(s: WorkerState): string {
+  return loginWords(s.name, loginHint(s.command, s.args));
 }
