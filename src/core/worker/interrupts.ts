@@ -137,8 +137,9 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   if (w.turns.compacting) return fail('a compaction is already running');
   if (w.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
   // The summary is a model call, which may rightly take minutes: the verb answers within the
-  // settle bound, while the compaction is followed to its end (or the worker's exit), so that the
-  // worker shows compacting as long as it is, and a prompt is not sent into it meanwhile.
+  // settle bound, while the compaction is followed to its end (or the worker's exit, or the loss
+  // of its output), so that the worker shows compacting as long as it is, and a prompt is not
+  // sent into it meanwhile.
   const run = runCompaction(w, instructions, t0);
   try {
     return await w.waits.bounded(run, w.limits.settleTimeoutMs, 'the compaction');
@@ -148,7 +149,7 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   }
 }
 
-/** The compaction from its request to its end, bounded only by the worker's exit. */
+/** The compaction from its request to its end, bounded only by the worker's exit and the loss of its output. */
 async function runCompaction(w: InterruptPort, instructions: string | undefined, t0: number): Promise<CompactResult> {
   const fail = (error: string): CompactResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
   let compactionId: string | null = null;
@@ -185,8 +186,8 @@ async function runCompaction(w: InterruptPort, instructions: string | undefined,
     if (ended.seen?.data?.aborted === true) return { status: 'aborted', workerId: w.id, ms: elapsed(t0) };
     const message = (error as Error).message;
     // The start the host announced gets its end, or the log says "Compacting…" for good (a
-    // worker that exited ends it with its exit).
-    if (!w.dialect.announcesCompaction && !ended.seen && !w.refuseUnlessRunning()) {
+    // worker that exited ends it with its exit; one whose output was lost, with that).
+    if (!w.dialect.announcesCompaction && !ended.seen && w.turns.compacting && !w.refuseUnlessRunning()) {
       w.emit({ type: 'compaction_end', is_error: true, error: message, data: { synthesized: true } });
     }
     return fail(message);

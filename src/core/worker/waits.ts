@@ -1,5 +1,6 @@
 // What a worker's verbs wait for: the next settled turn, the next event of a kind, or a
-// worker's answer. None waits forever: each is bounded by a timeout and by the worker's exit.
+// worker's answer. None waits forever: each is bounded by a timeout, by the worker's exit, and by
+// the loss of its output (it ended, and the worker lives on: what is waited for cannot come).
 import { ConnectionError } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { EventBus } from '../events/eventBus';
@@ -48,11 +49,14 @@ export class Waits {
     return handle;
   }
 
-  /** `pending`, unless the worker exits first or `timeoutMs` passes (Infinity: only the exit bounds it). */
+  /**
+   * `pending`, unless the worker exits first, its output is lost, or `timeoutMs` passes
+   * (Infinity: only the exit and the output's loss bound it).
+   */
   bounded<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-    if (this.process.exit) {
+    if (this.process.exit || this.process.outputLost) {
       pending.catch(() => {});
-      return Promise.reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
+      return Promise.reject(new Error(`${what} failed: ${this.process.exit ? this.process.exitDescription() : this.process.outputLostDescription()}`));
     }
     return new Promise<T>((resolve, reject) => {
       // Node's timers run on the loop's cached millisecond clock and can fire up to a
@@ -72,9 +76,14 @@ export class Waits {
         cleanup();
         reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
       });
+      const offLost = this.process.onceOutputLost(() => {
+        cleanup();
+        reject(new Error(`${what} failed: ${this.process.outputLostDescription()}`));
+      });
       const cleanup = () => {
         clearTimeout(timer);
         offExit();
+        offLost();
       };
       pending.then(
         (value) => {
@@ -83,7 +92,8 @@ export class Waits {
         },
         (error) => {
           // The connection closed: the worker is going (its stdin or its output is over), and its
-          // exit, still to come, says why; a connection closed for good without one meets the bound.
+          // exit, still to come, says why; a connection closed for good without one meets the bound
+          // (or, its output over, the output's loss).
           if (error instanceof ConnectionError) return;
           cleanup();
           // Said as the timeout is: what waited for it, then why it failed.

@@ -117,6 +117,7 @@ export class Worker {
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
+      onOutputLost: () => this.onOutputLost(),
     });
     this.connection = this.process.connection;
     ctx.dialect.bind?.(codec, this.connection);
@@ -391,6 +392,18 @@ export class Worker {
       const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : this.exitDescription();
       this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status, ...(this.becameReady ? {} : { started: false }) } });
     });
+  }
+
+  /**
+   * Its output ended and it lives on: the waits it held are released (waits.ts), and a compaction
+   * it runs, asked for or its own, cannot be heard ending: the log ends it, saying why, so that
+   * the state stops saying compacting.
+   */
+  private onOutputLost(): void {
+    const why = this.process.outputLostDescription();
+    this.output('protocol', why);
+    if (this.turns.compacting) this.emitHostEvent({ type: 'compaction_end', is_error: true, error: `the compaction cannot be followed to its end: ${why}`, data: { synthesized: true } });
+    this.stateChanged();
   }
 
   /** Resolves once what the exit ends is ended, and said (after worker_exit: the history waits for it to end the session). */

@@ -43,6 +43,8 @@ export interface ProcessListeners {
   onConnectionError: (text: string) => void;
   /** Once, when the process is gone (or never started); before any exit waiter. */
   onExit: (exit: Exit) => void;
+  /** Once, when its output ended and it did not exit within the kill grace (see outputLost); before any waiter. */
+  onOutputLost: () => void;
 }
 
 export interface ProcessOptions {
@@ -79,6 +81,15 @@ export class WorkerProcess {
   /** Events read from stdout so far: after the exit, a sign that its lines are still coming. */
   private linesRead = 0;
   private afterOutput: (() => void) | null = null;
+  /**
+   * Its output ended, and it did not exit within the kill grace, nor was it stopped: it runs on,
+   * and nothing it says reaches the host, so nothing the host waits to hear will come.
+   */
+  private lost = false;
+  private lostTimer: NodeJS.Timeout | undefined;
+  private readonly lostWaiters = new Set<() => void>();
+  /** stop() began: the exit it brings says how the worker ended, not the loss of its output. */
+  private stopping = false;
   /** Why the program never started (spawn's error, in words), or null. */
   spawnError: string | null = null;
   /** It never started because there is no such program (not its interpreter, not its mode). */
@@ -122,6 +133,9 @@ export class WorkerProcess {
     reader.onClose(() => {
       this.outputEnded = true;
       this.afterOutput?.();
+      // A worker whose output ends is normally on its way out, and its exit will say why; one
+      // that lives on can no longer be heard (a broken pipe, a closed stdout).
+      if (!this.exited && !this.stopping) this.lostTimer = setTimeout(() => this.onOutputLost(), options.killGraceMs);
     });
     this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
     this.writer.onError(([error]) => listeners.onConnectionError(`write to the worker failed: ${error.message}`));
@@ -145,6 +159,22 @@ export class WorkerProcess {
   onceExit(waiter: (e: Exit) => void): () => void {
     this.exitWaiters.add(waiter);
     return () => this.exitWaiters.delete(waiter);
+  }
+
+  /** Its output ended while it runs on (see `lost`): nothing it says can be heard any more. */
+  get outputLost(): boolean {
+    return this.lost && !this.exited;
+  }
+
+  /** Calls `waiter` once when its output is lost (see `lost`); the returned function takes it back. */
+  onceOutputLost(waiter: () => void): () => void {
+    this.lostWaiters.add(waiter);
+    return () => this.lostWaiters.delete(waiter);
+  }
+
+  /** What a wait released by the loss of its output says. */
+  outputLostDescription(): string {
+    return `the worker's output ended (its stdout closed) while its process${this.pid === null ? '' : ` ${this.pid}`} runs on: nothing more it says can be heard; stop it`;
   }
 
   /** The exit, or null if it has not come within `ms`. */
@@ -171,6 +201,8 @@ export class WorkerProcess {
       await this.reapOrphans();
       return { exit: this.exited, killed: false };
     }
+    this.stopping = true;
+    clearTimeout(this.lostTimer);
     const { killGraceMs } = this.options;
     const pid = this.pid;
     if (pid !== null) {
@@ -364,9 +396,19 @@ export class WorkerProcess {
     };
   }
 
+  private onOutputLost(): void {
+    if (this.exited || this.stopping || this.lost) return;
+    this.lost = true;
+    this.listeners.onOutputLost();
+    for (const waiter of [...this.lostWaiters]) waiter();
+    this.lostWaiters.clear();
+  }
+
   private onExit(exit: Exit): void {
     if (this.exited) return;
     this.exited = exit;
+    clearTimeout(this.lostTimer);
+    this.lostWaiters.clear();
     if (this.stderrPartial) {
       this.stderr.push(this.stderrPartial);
       this.stderrPartial = '';
