@@ -111,6 +111,8 @@ export class RpcWorkersExtension extends Disposable {
       piSessionDir: path.join(storage, 'pi-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
       workspaceState: context.workspaceState,
+      // The core is loaded only when the registry names a worker at all (a start loads it anyway).
+      survivors: () => (registryNamesWorkers(this.registryFile) ? core().findSurvivors(this.registryFile).length : 0),
       worktreePlacer: (spec) => this.worktrees.actions.place(spec),
       byThePerson: (id, run) => this.attention.attention.byThePerson(id, run),
     }));

@@ -122,6 +122,30 @@ describe('launch configuration gate across a reload', () => {
     assert.deepEqual(vscodeStub.messages, []);
   });
 
+  it('a worker an earlier window left running (a survivor) counts as a worker that runs, as this window\'s own do', async () => {
+    const state = memento();
+    const window1 = workers();
+    const gate1 = new LaunchConfigGate(window1.supervisor, settings, state);
+    window1.run();
+    // The window's host crashes: its worker lives on, found by the next window.
+    gate1.dispose();
+    let survivors = 1;
+    const gate2 = new LaunchConfigGate(workers().supervisor, settings, state, () => survivors);
+    // The new window's first reading: nothing changed yet.
+    assert.deepEqual(await gate2.confirm(true), { ok: true });
+    // The survivor loosens a card after it: not the person's edit.
+    writeFileSync(path.join(cards, 'reviewer.md'), '---\nname: reviewer\ntools: read, bash, write\n---\nAnything goes.\n');
+    const refused = await gate2.confirm(true);
+    assert.match(!refused.ok ? refused.error : '', /reviewer\.md/);
+    vscodeStub.choices.push(USE);
+    assert.deepEqual(await gate2.confirm(false), { ok: true });
+    // Once it is gone, a change is the person's again.
+    survivors = 0;
+    assert.deepEqual(await gate2.confirm(true), { ok: true });
+    vscodeStub.workspaceSettings.set('guard.allowBash', true);
+    assert.deepEqual(await gate2.confirm(true), { ok: true });
+  });
+
   it('keeps digests, not what the settings and cards say', async () => {
     const state = memento();
     vscodeStub.workspaceSettings.set('profiles', [{ name: 'mine', env: { TOKEN: 'secret-value' } }]);

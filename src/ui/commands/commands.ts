@@ -42,6 +42,8 @@ export interface CommandServices {
   core(): CoreCards;
   /** The workspace's state: the launch configuration gate keeps what it last read there, across reloads. */
   workspaceState?: vscode.Memento;
+  /** How many workers an earlier window left running (its host crashed) are alive: the gate counts them as running. */
+  survivors?: () => number;
   /** Start in a New Worktree (from the worktree room); without it such a start is refused. */
   worktreePlacer?: WorktreePlacer;
   /** Runs the person's own Abort or Redirect (WorkerAttention.byThePerson): the turn it aborts is no news to them. */
@@ -72,7 +74,7 @@ export class Commands extends Disposable {
   constructor(private readonly s: CommandServices) {
     super();
     const views = viewCommands(s, (raw, pick) => this.target(raw, pick));
-    this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings, s.workspaceState));
+    this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings, s.workspaceState, s.survivors));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),

@@ -69,9 +69,11 @@ export class LaunchConfigGate {
   /**
    * `memento`: the workspace's state, where what the gate last read is kept across reloads: a
    * change made before a reload, or while the window was closed and a worker still ran, is asked
-   * about as one made in this window.
+   * about as one made in this window. `survivors`: how many workers an earlier window left
+   * running (its host crashed) are still alive (ui/host/survivors.ts): each runs as this
+   * window's own workers do, and may change what configures the next one as they may.
    */
-  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings, private readonly memento?: vscode.Memento) {
+  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings, private readonly memento?: vscode.Memento, private readonly survivors: () => number = () => 0) {
     this.off = supervisor.onState((s) => {
       if (isLive(s)) this.watch.started();
       // A worker's end closes the time it ran: what changed until then is held.
@@ -88,8 +90,13 @@ export class LaunchConfigGate {
     return this.watching;
   }
 
+  /**
+   * Workers that run now: this window's and the survivors. A survivor's end is not followed: it
+   * counts until the next reading (a start, a worker's end) finds it gone, so a change made in
+   * between is asked about once more than needed, never passed as the person's.
+   */
   private live(): number {
-    return this.supervisor.list().filter((s) => s.status === 'running' || s.status === 'starting').length;
+    return this.supervisor.list().filter(isLive).length + this.survivors();
   }
 
   /**
