@@ -256,6 +256,9 @@ export class RpcWorkersExtension extends Disposable {
     try {
       this.past.markRunningInterrupted();
       await this.supervisor.dispose();
+      // What the launch gate kept as the last worker stopped ("no worker runs") is written only
+      // if deactivate() waits for it.
+      await this.commands.launchConfig.saved();
     } finally {
       this.dispose();
     }

@@ -146,6 +146,30 @@ describe('launch configuration gate across a reload', () => {
     assert.deepEqual(await gate2.confirm(true), { ok: true });
   });
 
+  it("the last worker's end is kept once VS Code has it: saved() waits for the workspace state's update", async () => {
+    // VS Code's memento hands the value to the main process later (after a 0 ms timer, then a
+    // round trip): what deactivate() does not wait for may never be written.
+    const state = memento();
+    const landed: Array<() => void> = [];
+    const update = state.update.bind(state);
+    state.update = (key: string, value: unknown) => new Promise<void>((resolve) => landed.push(() => void update(key, value).then(resolve)));
+    const window1 = workers();
+    const gate = new LaunchConfigGate(window1.supervisor, settings, state);
+    window1.run();
+    landed.splice(0).forEach((land) => land());
+    await gate.saved();
+    // A close: deactivate() stops the last worker, and the gate keeps "no worker runs".
+    window1.end();
+    let saved = false;
+    const waiting = gate.saved().then(() => (saved = true));
+    await Promise.resolve();
+    assert.equal(saved, false, 'saved() resolved before the update was written');
+    assert.equal(landed.length, 1);
+    landed.splice(0).forEach((land) => land());
+    await waiting;
+    assert.equal((state.values.get(GATE_STATE_KEY) as { ran: boolean }).ran, false);
+  });
+
   it('keeps digests, not what the settings and cards say', async () => {
     const state = memento();
     vscodeStub.workspaceSettings.set('profiles', [{ name: 'mine', env: { TOKEN: 'secret-value' } }]);

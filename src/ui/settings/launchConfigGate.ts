@@ -51,20 +51,26 @@ export const GATE_STATE_KEY = 'rpcWorkers.launchConfigGate';
 const digests = () => z.record(z.string(), z.string());
 const savedState = lazySchema(() => z.object({ baseline: digests(), changed: digests(), ran: z.boolean() }));
 
-/** The watch's state in the workspace's memento; an unreadable one is no baseline (this window's reading becomes it). */
-function mementoStore(memento: vscode.Memento): WatchStore {
+/**
+ * The watch's state in the workspace's memento; an unreadable one is no baseline (this window's
+ * reading becomes it). `saving`: each update, until VS Code has it.
+ */
+function mementoStore(memento: vscode.Memento, saving: (update: Promise<void>) => void): WatchStore {
   return {
     load: () => {
       const parsed = savedState.safeParse(memento.get(GATE_STATE_KEY));
       return parsed.success ? parsed.data : undefined;
     },
-    save: (state: WatchState) => void memento.update(GATE_STATE_KEY, state),
+    // A failed write costs one needless question in the next window, never a start.
+    save: (state: WatchState) => saving(Promise.resolve(memento.update(GATE_STATE_KEY, state)).catch(() => undefined)),
   };
 }
 
 export class LaunchConfigGate {
   private watching: LaunchConfigWatch | undefined;
   private readonly off: () => void;
+  /** The last update of the workspace's state, until VS Code has it. */
+  private saving: Promise<void> = Promise.resolve();
 
   /**
    * `memento`: the workspace's state, where what the gate last read is kept across reloads: a
@@ -86,7 +92,7 @@ export class LaunchConfigGate {
    * change is the person's, unless one ran before the reload.
    */
   private get watch(): LaunchConfigWatch {
-    this.watching ??= new LaunchConfigWatch(() => sources(this.settings), this.memento && mementoStore(this.memento));
+    this.watching ??= new LaunchConfigWatch(() => sources(this.settings), this.memento && mementoStore(this.memento, (update) => (this.saving = update)));
     return this.watching;
   }
 
@@ -116,6 +122,16 @@ export class LaunchConfigGate {
     if (choice !== use) return { ok: false, cancelled: true, error: 'the changed worker configuration was not confirmed' };
     this.watch.confirm();
     return { ok: true };
+  }
+
+  /**
+   * Resolves once what the gate last kept is in the workspace's state. At a close, deactivate()
+   * stops the last worker and the gate keeps "no worker runs"; VS Code hands a memento's update
+   * on only after a timer and a round trip, so deactivate() waits for it, or the next window may
+   * find "a worker ran" and ask once for nothing.
+   */
+  saved(): Promise<void> {
+    return this.saving;
   }
 
   dispose(): void {
