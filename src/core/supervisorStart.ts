@@ -87,6 +87,13 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
   // A version the handshake named (ACP's agentInfo) stands where the preflight learned none.
   if (probed.ok && version !== null) worker.setVersion(version);
+  // The probe answered, but a Stop (or the worker's exit) came while the version was still read:
+  // the start did not complete, and does not answer `started` for a worker that is gone.
+  if (probed.ok && (worker.stopRequested || !worker.live)) {
+    const during = preflight.later ? ' (while its version was read)' : '';
+    if (worker.stopRequested) return { status: 'error', workerId, error: `the worker was stopped before its start was complete${during}`, ms: elapsed(t0) };
+    return { status: 'error', workerId, error: `the worker ended before its start was complete${during}: ${worker.exitDescription()}`, stderrTail: worker.state().stderrTail, ms: elapsed(t0) };
+  }
   if (!probed.ok) {
     const stderrTail = worker.state().stderrTail;
     await worker.failStart(probed.error);

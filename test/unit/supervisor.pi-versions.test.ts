@@ -262,4 +262,28 @@ describe('the host and the fake pi of each version', function () {
       assert.equal(c.status === 'compacted' && c.performed, !one);
     });
   }
+
+  it('a Stop while the version is read (the probe has answered): the start answers error saying the worker was stopped, not started', async () => {
+    // A launcher whose `--version` answers only once the test lets it: the Stop lands meanwhile.
+    const gate = path.join(dir, 'version-gate');
+    const file = path.join(dir, 'pi-slow-version');
+    writeFileSync(file, `#!/bin/sh\nif [ "$1" = --version ]; then while [ ! -e "${gate}" ]; do sleep 0.02; done; fi\nexec "${process.execPath}" "${FAKE_WORKER}" --dialect pi "$@"\n`);
+    chmodSync(file, 0o755);
+    const running = new Promise<string>((resolve) => {
+      const off = supervisor.onState((s) => {
+        if (s.status !== 'running') return;
+        off();
+        resolve(s.workerId);
+      });
+    });
+    const starting = supervisor.start({ dialect: 'pi', command: file, cwd: ROOT });
+    const id = await running;
+    assert.equal((await supervisor.stop(id)).status, 'stopped');
+    writeFileSync(gate, '');
+    const r = await starting;
+    assert.equal(r.status, 'error', JSON.stringify(r));
+    assert.equal(r.status === 'error' && r.error, 'the worker was stopped before its start was complete (while its version was read)');
+    assert.equal(r.workerId, id);
+    assert.equal(supervisor.state(id).status, 'not_found');
+  });
 });

@@ -174,6 +174,11 @@ export class Worker {
     return this.turns.streaming;
   }
 
+  /** A Stop has begun (or ended) it: what it does from now on is on its way out. */
+  get stopRequested(): boolean {
+    return this.stopping;
+  }
+
   get live(): boolean {
     return this.status.value === 'starting' || this.status.value === 'running';
   }
