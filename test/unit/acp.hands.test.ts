@@ -492,4 +492,18 @@ describe('ACP: the wall\'s judgement of a question', () => {
     assert.equal(permissionVeto(policy(), edit, dir), null);
     assert.deepEqual(permissionVerdict(policy(), mcp({ path: inside, branch: 'feature/x', url: 'https://example.com' }), dir), { veto: null, judged: true });
   });
+
+  it('a relative name under a field the guard does not know is judged against the forbidden names only: a config file is refused, a word outside the allowed paths is not', () => {
+    const mcp = (input: Record<string, unknown>, toolKind = 'other') => ask({ toolKind, title: 'mcp__files__export', args: input });
+    const srcOnly = resolveGuard({ allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [], bash: false }, dir)!;
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', target_file: '.vscode/settings.json' }), dir)!, /^mcp__files__export \(kind "other"\) "\.vscode\/settings\.json": forbidden/);
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', out: { list: ['docs/x', 'src/.git/hooks/pre-commit'] } }), dir)!, /"src\/\.git\/hooks\/pre-commit": forbidden/);
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', save: '.env' }), dir)!, /"\.env": forbidden/);
+    // An edit too, and one naming nothing else (it is refused, not left unjudged).
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', also: '.git/config' }, 'edit'), dir)!, /^edit "\.git\/config": forbidden/);
+    assert.match(permissionVeto(srcOnly, mcp({ query: '.vscode/launch.json' }), dir)!, /forbidden/);
+    // Not judged against the allowed paths (a branch, a glob, a route are no files), nor a URL or words with spaces.
+    assert.deepEqual(permissionVerdict(srcOnly, mcp({ path: 'src/a', branch: 'feature/x', glob: './docs/*.md', route: 'api/v1', url: 'https://example.com/.env', note: 'see .git/config please' }), dir), { veto: null, judged: true });
+    assert.deepEqual(permissionVerdict(srcOnly, mcp({ branch: 'feature/x' }), dir), { veto: null, judged: false });
+  });
 });

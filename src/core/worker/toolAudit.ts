@@ -2,7 +2,7 @@
 // the fact, not a sandbox, since the call may already be running when its arguments are judged.
 // τ's events carry no arguments, so they are read from the worker's messages.
 import type { AgentEvent, Untimed } from '../events/agentEvent';
-import { auditKindCall, auditToolCall, extractPaths } from '../guard/audit';
+import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames } from '../guard/audit';
 import type { Dialect } from '../wire/dialect';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Launch } from './launch';
@@ -35,7 +35,7 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   }
   // An agent that says what its call does (ACP's kinds) is judged by that and every path it names.
   const verdict = event.tool_kind
-    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd)
+    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}))
     : auditToolCall(policy, toolName, args ?? {}, w.cwd);
   if (!verdict.violation) return;
   w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
