@@ -422,6 +422,24 @@ describe('ACP: files through the host', () => {
       assert.match(String(flagged[0].error), /kind "other": the agent does not say it only reads/);
     });
 
+    it('a move (codex-acp\'s: its question names the source, its diff the destination) is judged at both ends before the person is asked', async () => {
+      const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] }, onViolation: 'flag' });
+      const inside = path.join(dir, 'm.ts');
+      for (const to of [path.join(outside, 'm.ts'), path.join(dir, '.git', 'hooks', 'pre-commit')]) {
+        const r = await turn(id, `move: ${inside} -> ${to}`);
+        assert.equal(asked.length, 0, `the person was not asked to move it to ${to}`);
+        const end = r.events.find((e) => e.type === 'permission_end')!;
+        assert.equal(end.data?.optionId, 'decline');
+        const blocked = r.events.filter((e) => e.type === 'guard_violation' && e.blocked === true);
+        assert.equal(blocked.length, 1);
+        assert.ok(String(blocked[0].error).includes(JSON.stringify(to)), String(blocked[0].error));
+      }
+      await turn(id, `move: ${path.join(outside, 'n.ts')} -> ${inside}`);
+      assert.equal(asked.length, 0, 'a move from outside is not asked either');
+      await turn(id, `move: ${inside} -> ${path.join(dir, 'n.ts')}`);
+      assert.equal(asked.length, 1, 'a move inside is put to the person');
+    });
+
     it('an unguarded worker has no wall: the same edit is asked, and writeGuard is null', async () => {
       const id = await start();
       await turn(id, `edit: ${path.join(outside, 'x.ts')}`);

@@ -45,8 +45,30 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
 /** The audit of calls as they run, holding back a call reported pending until it runs. */
 export class AuditWhenRun {
   private readonly later = new Map<string, AgentEvent>();
+  /** The paths each running call's reports named (locations, diffs), until it ends. */
+  private readonly named = new Map<string, string[]>();
 
   constructor(private readonly audit: (event: AgentEvent) => Promise<void>) {}
+
+  /**
+   * The paths a call's own reports named before its question: the wall judges them with it.
+   * codex-acp 2.6.0 reports a move's destination only in its call's diff and asks about its
+   * source only (the question's locations), so neither alone names both ends.
+   */
+  namedBy(toolCallId: string): string[] {
+    return this.named.get(toolCallId) ?? [];
+  }
+
+  private remember(event: AgentEvent): void {
+    const id = event.tool_call_id;
+    if (!id) return;
+    if (event.type === 'tool_execution_end') {
+      this.named.delete(id);
+      return;
+    }
+    const paths = [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)];
+    if (paths.length > 0) this.named.set(id, [...new Set([...(this.named.get(id) ?? []), ...paths])]);
+  }
 
   /** A call the wall judged as a question before it could run is not audited again. */
   judged(toolCallId: string): void {
@@ -58,6 +80,9 @@ export class AuditWhenRun {
    * agent asked about was judged as a question (the wall), before it could run.
    */
   see(event: AgentEvent): void {
+    // A turn's end ends its calls, whether or not each was said to end.
+    if (event.type === 'agent_end') this.named.clear();
+    else this.remember(event);
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
     if (event.type === 'tool_execution_start') {
