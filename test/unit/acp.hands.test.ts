@@ -422,6 +422,24 @@ describe('ACP: files through the host', () => {
       assert.match(String(flagged[0].error), /kind "other": the agent does not say it only reads/);
     });
 
+    it('a move (codex-acp\'s: its question names the source, its diff the destination) is judged at both ends before the person is asked', async () => {
+      const id = await start({ guard: { allowedPaths: [dir], forbiddenPaths: [] }, onViolation: 'flag' });
+      const inside = path.join(dir, 'm.ts');
+      for (const to of [path.join(outside, 'm.ts'), path.join(dir, '.git', 'hooks', 'pre-commit')]) {
+        const r = await turn(id, `move: ${inside} -> ${to}`);
+        assert.equal(asked.length, 0, `the person was not asked to move it to ${to}`);
+        const end = r.events.find((e) => e.type === 'permission_end')!;
+        assert.equal(end.data?.optionId, 'decline');
+        const blocked = r.events.filter((e) => e.type === 'guard_violation' && e.blocked === true);
+        assert.equal(blocked.length, 1);
+        assert.ok(String(blocked[0].error).includes(JSON.stringify(to)), String(blocked[0].error));
+      }
+      await turn(id, `move: ${path.join(outside, 'n.ts')} -> ${inside}`);
+      assert.equal(asked.length, 0, 'a move from outside is not asked either');
+      await turn(id, `move: ${inside} -> ${path.join(dir, 'n.ts')}`);
+      assert.equal(asked.length, 1, 'a move inside is put to the person');
+    });
+
     it('an unguarded worker has no wall: the same edit is asked, and writeGuard is null', async () => {
       const id = await start();
       await turn(id, `edit: ${path.join(outside, 'x.ts')}`);
@@ -491,5 +509,19 @@ describe('ACP: the wall\'s judgement of a question', () => {
     const edit = ask({ toolKind: 'edit', args: { path: inside, old_str: '/etc/passwd', new_str: '../x', content: '/* c */', newString: '~/x', url: 'https://example.com/a', mode: 'fast' } });
     assert.equal(permissionVeto(policy(), edit, dir), null);
     assert.deepEqual(permissionVerdict(policy(), mcp({ path: inside, branch: 'feature/x', url: 'https://example.com' }), dir), { veto: null, judged: true });
+  });
+
+  it('a relative name under a field the guard does not know is judged against the forbidden names only: a config file is refused, a word outside the allowed paths is not', () => {
+    const mcp = (input: Record<string, unknown>, toolKind = 'other') => ask({ toolKind, title: 'mcp__files__export', args: input });
+    const srcOnly = resolveGuard({ allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [], bash: false }, dir)!;
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', target_file: '.vscode/settings.json' }), dir)!, /^mcp__files__export \(kind "other"\) "\.vscode\/settings\.json": forbidden/);
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', out: { list: ['docs/x', 'src/.git/hooks/pre-commit'] } }), dir)!, /"src\/\.git\/hooks\/pre-commit": forbidden/);
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', save: '.env' }), dir)!, /"\.env": forbidden/);
+    // An edit too, and one naming nothing else (it is refused, not left unjudged).
+    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', also: '.git/config' }, 'edit'), dir)!, /^edit "\.git\/config": forbidden/);
+    assert.match(permissionVeto(srcOnly, mcp({ query: '.vscode/launch.json' }), dir)!, /forbidden/);
+    // Not judged against the allowed paths (a branch, a glob, a route are no files), nor a URL or words with spaces.
+    assert.deepEqual(permissionVerdict(srcOnly, mcp({ path: 'src/a', branch: 'feature/x', glob: './docs/*.md', route: 'api/v1', url: 'https://example.com/.env', note: 'see .git/config please' }), dir), { veto: null, judged: true });
+    assert.deepEqual(permissionVerdict(srcOnly, mcp({ branch: 'feature/x' }), dir), { veto: null, judged: false });
   });
 });

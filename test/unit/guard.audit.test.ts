@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { auditKindCall, auditToolCall, extractPaths, patchPaths } from '../../src/core/guard/audit';
+import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames, patchPaths } from '../../src/core/guard/audit';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 
 describe('guard audit: judging reported tool calls of workers without an in-process guard', () => {
@@ -122,5 +122,13 @@ describe('guard audit: a call the agent says the kind of (ACP)', () => {
     assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'ok.ts'), '/etc/passwd'], ws).violation ?? '', /^edit "\/etc\/passwd"/);
     assert.match(auditKindCall(policy, 'delete', [], ws).violation ?? '', /names no path/);
     assert.match(auditKindCall(policy, 'other', [], ws).violation ?? '', /does not say it only reads/);
+  });
+
+  it('an edit is judged by the relative names its input holds under other fields too, against the forbidden names only', () => {
+    const names = extractRelativeNames({ path: 'src/a.ts', target_file: '.vscode/settings.json', branch: 'feature/x', old_string: '.git/x' });
+    assert.deepEqual(names, ['.vscode/settings.json', 'feature/x']);
+    assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws, names).violation ?? '', /^edit "\.vscode\/settings\.json": forbidden/);
+    const narrow = resolveGuard({ allowedPaths: [path.join(ws, 'src')], forbiddenPaths: [], bash: false }, ws) as ResolvedPolicy;
+    assert.equal(auditKindCall(narrow, 'edit', [path.join(ws, 'src', 'a.ts')], ws, ['feature/x', 'docs/y']).violation, null);
   });
 });

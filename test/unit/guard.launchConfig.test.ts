@@ -3,12 +3,13 @@
 // writing a card that shadows the person's through its real write tool.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { cardFolderSources, fileSource, LaunchConfigWatch } from '../../src/core/guard/launchConfig';
+import { MAX_CARD_BYTES } from '../../src/core/regularFile';
 import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 
 describe('guard: a change to how workers start, made while a worker ran, is confirmed', () => {
@@ -78,6 +79,35 @@ describe('guard: the launch configuration watch reads only regular files', () =>
       assert.equal(out.signal, null, 'reading the card folder did not end');
       const read = JSON.parse(out.stdout) as Array<[string, string | null]>;
       assert.deepEqual(read.slice(1), [['card.md', '---\nname: c\n---\n'], ['pipe.md', 'not a regular file'], ['zero.md', 'not a regular file']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a card larger than the card reader takes is read only up to that size: a huge file does not stall the host, and a change within it or to its size is still seen', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rpcw-launchcfg-'));
+    try {
+      const file = path.join(dir, 'huge.md');
+      const body = Buffer.alloc(4 * MAX_CARD_BYTES, 'a');
+      writeFileSync(file, body);
+      const source = () => cardFolderSources(dir)[1]!;
+      const first = source().read();
+      assert.ok(first !== null && first.length < MAX_CARD_BYTES + 200, `read ${first?.length} characters of a ${body.length}-byte card`);
+      // A byte within the cap changed, size and time put back: seen.
+      const { atime, mtime } = statSync(file);
+      body[MAX_CARD_BYTES - 1] = 0x62;
+      writeFileSync(file, body);
+      utimesSync(file, atime, mtime);
+      const changed = source().read();
+      assert.notEqual(changed, first);
+      // Cut to the cap (the card reader would now take it): seen, and read whole.
+      writeFileSync(file, body.subarray(0, MAX_CARD_BYTES));
+      utimesSync(file, atime, mtime);
+      assert.equal(source().read(), body.subarray(0, MAX_CARD_BYTES).toString('utf8'));
+      // Grown past it again at the same time, one byte longer: seen.
+      writeFileSync(file, body.subarray(0, MAX_CARD_BYTES + 1));
+      utimesSync(file, atime, mtime);
+      assert.notEqual(source().read(), changed);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

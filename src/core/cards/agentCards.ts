@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { policyFromSettings, type GuardSpec } from '../guard/policy';
 import { nonEmptyText } from '../../protocol/shapes';
-import { readRegularFile } from '../regularFile';
+import { MAX_CARD_BYTES, readRegularFile } from '../regularFile';
 
 export interface AgentCard {
   name: string;
@@ -34,8 +34,6 @@ export interface LoadedCards {
   /** Cards hidden by an earlier one of the same name (a workspace card hides a user's card). */
   shadowed: Array<{ name: string; file: string; by: string }>;
 }
-
-const MAX_CARD_BYTES = 256 * 1024;
 
 const toolList = z
   .union([z.string(), z.array(z.string())], { error: 'tools is a list of tool names, or one string of them separated by ","' })

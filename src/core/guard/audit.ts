@@ -54,18 +54,39 @@ function looksLikePath(value: string): boolean {
 }
 
 /**
- * Every path a call's input names: the fields known to hold one (at any depth), the file names
- * of patch text, and any other string shaped like a path. No depth limit: a path nested deeper
- * than the walk looked was judged as if absent (the input is JSON, bounded by the line cap).
+ * A relative string that may name a file under a field the guard does not know (`target_file:
+ * ".vscode/settings.json"`): one word (no white space), a `/` in it or a leading `.`, and no URL
+ * scheme. Judged against the allowed paths it would refuse branches, routes and globs, so it is
+ * judged against the forbidden names only (judgePath's `forbiddenOnly`).
  */
-function collect(args: unknown, out: string[]): void {
+function mayNameFile(value: string): boolean {
+  if (value.length === 0 || value.length > MAX_PATH_CHARS || /\s/.test(value)) return false;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return false;
+  return value.includes('/') || value.includes(path.sep) || value.startsWith('.');
+}
+
+interface Named {
+  /** Judged against the whole policy. */
+  paths: string[];
+  /** Judged against the forbidden names only. */
+  relative: string[];
+}
+
+/**
+ * Every path a call's input names: the fields known to hold one (at any depth), the file names
+ * of patch text, and any other string shaped like a path; and apart, the relative strings of
+ * other fields that may name a file (mayNameFile). No depth limit: a path nested deeper than the
+ * walk looked was judged as if absent (the input is JSON, bounded by the line cap).
+ */
+function collect(args: unknown, out: Named): void {
   const stack: Array<[unknown, string | null]> = [[args, null]];
   while (stack.length > 0) {
     const [value, key] = stack.pop() as [unknown, string | null];
     if (typeof value === 'string') {
       if (key !== null && TEXT_KEYS.has(key)) continue;
-      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.push(value);
-      if (key !== null && PATCH_KEYS.has(key)) out.push(...patchPaths(value));
+      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.paths.push(value);
+      else if (mayNameFile(value)) out.relative.push(value);
+      if (key !== null && PATCH_KEYS.has(key)) out.paths.push(...patchPaths(value));
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key]);
     } else if (value !== null && typeof value === 'object') {
@@ -75,9 +96,25 @@ function collect(args: unknown, out: string[]): void {
 }
 
 export function extractPaths(args: unknown): string[] {
-  const out: string[] = [];
+  const out: Named = { paths: [], relative: [] };
   collect(args, out);
-  return [...new Set(out)];
+  return [...new Set(out.paths)];
+}
+
+/** The relative strings of a call's input that may name a file, to judge against the forbidden names only. */
+export function extractRelativeNames(args: unknown): string[] {
+  const out: Named = { paths: [], relative: [] };
+  collect(args, out);
+  return [...new Set(out.relative)];
+}
+
+/** Why the first of `names` that lands on a forbidden place is refused (judgePath's `forbiddenOnly`); null: none does. */
+export function forbiddenName(policy: ResolvedPolicy, names: readonly string[], cwd: string): { raw: string; rule: string } | null {
+  for (const raw of names) {
+    const verdict = judgePath(policy, raw, cwd, { forbiddenOnly: true });
+    if (!verdict.allowed) return { raw, rule: verdict.rule };
+  }
+  return null;
 }
 
 export interface AuditResult {
@@ -147,9 +184,10 @@ export const WRITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'mo
 /**
  * A call the agent says the kind of (ACP): reading kinds pass, a shell passes only with bash
  * allowed, an edit, delete or move is judged by every path it names (its locations, its diffs,
- * path fields of its input), and any other kind fails closed.
+ * path fields of its input) and by the forbidden names for its `relative` strings
+ * (extractRelativeNames), and any other kind fails closed.
  */
-export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string): AuditResult {
+export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string, relative: readonly string[] = []): AuditResult {
   if (READING_KINDS.has(kind)) return { violation: null, paths: [] };
   if (kind === 'execute') {
     return policy.bash ? { violation: null, paths: [] } : { violation: 'a shell command under the guard: a shell cannot be audited by path, and bash is not allowed', paths: [] };
@@ -163,5 +201,7 @@ export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: strin
     if (verdict.resolved) resolved.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
   }
+  const named = violation === null ? forbiddenName(policy, relative, cwd) : null;
+  if (named) violation = `${kind} ${JSON.stringify(named.raw)}: ${named.rule}`;
   return { violation, paths: resolved };
 }

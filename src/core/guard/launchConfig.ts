@@ -7,7 +7,7 @@
 // ends, which is enough to place every change either inside or outside the time a worker ran.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFile } from '../regularFile';
+import { MAX_CARD_BYTES, readRegularFileHead } from '../regularFile';
 
 /** One thing that configures workers: `read` gives its content, or null when it is absent. */
 export interface ConfigSource {
@@ -23,9 +23,14 @@ const digest = (text: string | null) => (text === null ? 'absent' : sha256(text)
 
 function readOrNull(file: string): string | null {
   try {
-    // Read at every start and every worker's end; a FIFO or a device reads as the reason it was not read.
-    const read = readRegularFile(file);
-    return read.ok ? read.text : read.reason;
+    // Read at every start and every worker's end, on the host's thread; a FIFO or a device reads
+    // as the reason it was not read. A file over the card reader's cap is refused by it, so what
+    // a worker could change of it to matter is its first bytes or its size (it would shrink it
+    // under the cap): those, and its time, stand for it, not its whole text.
+    const read = readRegularFileHead(file, MAX_CARD_BYTES);
+    if (!read.ok) return read.reason;
+    if (read.whole) return read.head.toString('utf8');
+    return `larger than ${MAX_CARD_BYTES} bytes: ${read.size} bytes, modified ${read.mtimeMs}, beginning ${read.head.toString('latin1')}`;
   } catch {
     return null;
   }

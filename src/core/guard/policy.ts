@@ -141,9 +141,10 @@ function refuse(reason: string, resolved = ''): Verdict {
   return { allowed: false, rule: `refused: ${reason}`, resolved };
 }
 
-function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(): boolean; nlink: number } | null): Verdict {
+function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(): boolean; nlink: number } | null, forbiddenOnly: boolean): Verdict {
   const forbidden = policy.forbidden.find((p) => matchesPath(p, resolved));
   if (forbidden) return { allowed: false, rule: `forbidden ${q(forbidden.text)}`, resolved };
+  if (forbiddenOnly) return { allowed: true, rule: 'not forbidden', resolved };
   const allowed = policy.allowed.find((p) => matchesPath(p, resolved));
   if (!allowed) return { allowed: false, rule: `outside the allowed paths ${q(policy.allowed.map((p) => p.text))}`, resolved };
   // A write through one name of a hard link changes the file under all its other names.
@@ -154,9 +155,11 @@ function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(
 /**
  * May a guarded worker write to `raw` (relative to `cwd`)? `replaces`: the tool renames a new
  * file over the name (τ's write): a symlink there is replaced, not written through, so the
- * name's own place is judged (its folder resolved, the last name as it stands).
+ * name's own place is judged (its folder resolved, the last name as it stands). `forbiddenOnly`:
+ * for a string that may name no file at all (a relative word under a field the guard does not
+ * know), only whether it lands on a forbidden place is asked, not whether it is allowed.
  */
-export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false } = {}): Verdict {
+export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false, forbiddenOnly = false } = {}): Verdict {
   if (typeof raw !== 'string') return refuse('path is not a string');
   if (raw.length === 0) return refuse('empty path');
   if (raw.includes('\0')) return refuse('NUL byte in path');
@@ -171,7 +174,7 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { r
   }
   let first: Verdict | null = null;
   for (const reading of new Set([pi, literalReading(raw, cwd)])) {
-    const verdict = judgeReading(policy, reading, replaces);
+    const verdict = judgeReading(policy, reading, replaces, forbiddenOnly);
     if (!verdict.allowed) return verdict;
     first ??= verdict;
   }
@@ -192,17 +195,17 @@ function saying(verdict: Verdict, words: string): Verdict {
  * as codex), Node's path.resolve removes `..` as text first (pi, the Node-based ACP agents). The
  * guard cannot tell which a worker does, so both places must be allowed.
  */
-function judgeReading(policy: ResolvedPolicy, reading: string, replaces: boolean): Verdict {
+function judgeReading(policy: ResolvedPolicy, reading: string, replaces: boolean, forbiddenOnly: boolean): Verdict {
   const land = (abs: string): Physical => (replaces ? replacedPath(abs) : physicalPath(abs));
   const kernel = land(reading);
   if (!kernel.ok) return refuse(kernel.reason, reading);
-  const byKernel = judgeResolved(policy, kernel.path, kernel.stat);
+  const byKernel = judgeResolved(policy, kernel.path, kernel.stat, forbiddenOnly);
   const textual = lexicalReading(reading);
   if (textual === null) return byKernel;
   const node = land(textual);
   if (!node.ok) return refuse(node.reason, textual);
   if (node.path === kernel.path) return byKernel;
-  const byNode = judgeResolved(policy, node.path, node.stat);
+  const byNode = judgeResolved(policy, node.path, node.stat, forbiddenOnly);
   if (!byKernel.allowed) return saying(byKernel, KERNEL_WORDS);
   if (!byNode.allowed) return saying(byNode, NODE_WORDS);
   // Both allowed: the place pi writes, as a relative path was always reported.

@@ -1,6 +1,6 @@
 // The guard as a wall, for agents that ask before they act or write through the host (ACP): a
 // write outside the policy is refused before it happens, not reported after it landed.
-import { extractPaths, READING_KINDS, WRITING_KINDS } from './audit';
+import { extractPaths, extractRelativeNames, forbiddenName, READING_KINDS, WRITING_KINDS } from './audit';
 import { judgePath, type ResolvedPolicy } from './policy';
 import type { PermissionAsk } from '../api';
 
@@ -47,7 +47,11 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
   const paths = [...new Set([...named, ...fromArgs])];
   // A call of another kind is named by its title too: "other" alone does not say which tool.
   const what = writes ? kind || 'change' : `${ask.title || 'a call'} (kind ${JSON.stringify(kind || 'none')})`;
+  // A relative word under a field the guard does not know may name a file: one that lands on a
+  // forbidden name (`target_file: ".vscode/settings.json"`) is refused; it confines nothing else.
+  const forbidden = forbiddenName(policy, extractRelativeNames(ask.args ?? {}), cwd);
   if (paths.length === 0) {
+    if (forbidden) return { veto: `${what} ${JSON.stringify(forbidden.raw)}: ${forbidden.rule}`, judged: true };
     if (writes) return { veto: `${kind || 'a change'} that names no path: the guard cannot tell what it writes`, judged: true };
     if (!refuseUnjudged) return { veto: null, judged: false };
     return { veto: `${what} names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
@@ -56,6 +60,7 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
     const v = judgePath(policy, raw, cwd);
     if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };
   }
+  if (forbidden) return { veto: `${what} ${JSON.stringify(forbidden.raw)}: ${forbidden.rule}`, judged: true };
   return { veto: null, judged: true };
 }
 

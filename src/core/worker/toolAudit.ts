@@ -2,7 +2,7 @@
 // the fact, not a sandbox, since the call may already be running when its arguments are judged.
 // τ's events carry no arguments, so they are read from the worker's messages.
 import type { AgentEvent, Untimed } from '../events/agentEvent';
-import { auditKindCall, auditToolCall, extractPaths } from '../guard/audit';
+import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames } from '../guard/audit';
 import type { Dialect } from '../wire/dialect';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Launch } from './launch';
@@ -35,7 +35,7 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   }
   // An agent that says what its call does (ACP's kinds) is judged by that and every path it names.
   const verdict = event.tool_kind
-    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd)
+    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}))
     : auditToolCall(policy, toolName, args ?? {}, w.cwd);
   if (!verdict.violation) return;
   w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
@@ -45,8 +45,30 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
 /** The audit of calls as they run, holding back a call reported pending until it runs. */
 export class AuditWhenRun {
   private readonly later = new Map<string, AgentEvent>();
+  /** The paths each running call's reports named (locations, diffs), until it ends. */
+  private readonly named = new Map<string, string[]>();
 
   constructor(private readonly audit: (event: AgentEvent) => Promise<void>) {}
+
+  /**
+   * The paths a call's own reports named before its question: the wall judges them with it.
+   * codex-acp 2.6.0 reports a move's destination only in its call's diff and asks about its
+   * source only (the question's locations), so neither alone names both ends.
+   */
+  namedBy(toolCallId: string): string[] {
+    return this.named.get(toolCallId) ?? [];
+  }
+
+  private remember(event: AgentEvent): void {
+    const id = event.tool_call_id;
+    if (!id) return;
+    if (event.type === 'tool_execution_end') {
+      this.named.delete(id);
+      return;
+    }
+    const paths = [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)];
+    if (paths.length > 0) this.named.set(id, [...new Set([...(this.named.get(id) ?? []), ...paths])]);
+  }
 
   /** A call the wall judged as a question before it could run is not audited again. */
   judged(toolCallId: string): void {
@@ -58,6 +80,9 @@ export class AuditWhenRun {
    * agent asked about was judged as a question (the wall), before it could run.
    */
   see(event: AgentEvent): void {
+    // A turn's end ends its calls, whether or not each was said to end.
+    if (event.type === 'agent_end') this.named.clear();
+    else this.remember(event);
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
     if (event.type === 'tool_execution_start') {
