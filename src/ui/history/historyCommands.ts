@@ -8,6 +8,7 @@ import type { StartResult, Supervisor, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import type { SessionSummary } from '../../core/history/format';
 import type { EventLog } from '../eventLog/eventLogView';
+import { turnLoginSentence } from '../eventLog/workerView';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
 import type { Profile } from '../settings/settings';
@@ -315,7 +316,7 @@ export class HistoryCommands extends Disposable {
     if (!isSession(session)) return session;
     const read = await this.readPast(session, `"${session.name}"`);
     if (!read.ok) return read.result;
-    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd, missing: read.missing });
+    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd, missing: read.missing, login: turnLoginSentence(session) });
     await openMarkdown(markdown);
     return { status: 'exported', sessionId: session.id, chars: markdown.length };
   }
@@ -390,7 +391,8 @@ export class HistoryCommands extends Disposable {
       void vscode.env.openExternal(vscode.Uri.file(r.path));
       return { status: 'exported', workerId: w.workerId, path: r.path };
     }
-    const r = await this.s.supervisor.exportMarkdown(w.workerId);
+    // A turn the agent refused for want of a key says how it takes one, as the Event Log's row does.
+    const r = await this.s.supervisor.exportMarkdown(w.workerId, { login: turnLoginSentence(w) });
     if (r.status !== 'exported') return this.fail(`export of ${w.name}: ${r.error}`, { status: r.status, workerId: w.workerId });
     await openMarkdown(r.markdown);
     return { status: 'exported', workerId: w.workerId, chars: r.markdown.length };
