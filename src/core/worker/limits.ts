@@ -66,7 +66,7 @@ export const workerSpecSchema = z.object({
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
-  mode: z.optional(nonEmptyText('mode must not be empty')),
+  mode: z.optional(nonEmptyText('mode must not be empty', 'mode must be a string')),
   clientFiles: z.boolean().optional(),
 });
 
