@@ -13,7 +13,7 @@ import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
 import type { Profile } from '../settings/settings';
 import { Disposable } from '../disposable';
-import { any, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
+import { any, isIdle, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
@@ -332,7 +332,7 @@ export class HistoryCommands extends Disposable {
   }
 
   async verb(a: Arg, title: 'New Session' | 'Fork Session' | 'Switch Model'): Promise<HistoryResult> {
-    const w = await this.worker(a, title);
+    const w = await this.worker(a, title, SESSION_VERB);
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     let r;
     if (title === 'Switch Model') {
@@ -356,7 +356,7 @@ export class HistoryCommands extends Disposable {
 
   /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
   async switchMode(a: Arg): Promise<HistoryResult> {
-    const w = await this.worker(a, 'Switch Mode');
+    const w = await this.worker(a, 'Switch Mode', SESSION_VERB);
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     const modes = w.modes ?? [];
     if (modes.length === 0) {
@@ -398,6 +398,12 @@ export class HistoryCommands extends Disposable {
     return { status: 'exported', workerId: w.workerId, chars: r.markdown.length };
   }
 }
+
+/**
+ * Whom a session verb is offered: idle workers, as their rows offer it and the palette shows it
+ * (anyIdle); the host refuses one mid-turn or compacting (sessions.ts `busy`).
+ */
+const SESSION_VERB = { filter: isIdle, none: 'No worker is idle: a session can change once its turn or compaction has ended.' };
 
 async function openMarkdown(content: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
