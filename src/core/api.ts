@@ -121,8 +121,9 @@ export interface Supervisor {
   /**
    * The session as Markdown, from the events the host still holds (see `sessionMarkdown`); a
    * running worker is asked for its messages too, for tool arguments and results its events lack (τ).
+   * `login`: how this agent takes a key, said after a turn it refused for want of one (MarkdownMeta).
    */
-  exportMarkdown(workerId: string): Promise<MarkdownResult>;
+  exportMarkdown(workerId: string, opts?: { login?: string | null }): Promise<MarkdownResult>;
   state(workerId: string): StateResult;
   /** Forgets one of the worker's "allow always" rules (by key), or all of them. */
   forgetAllowed(workerId: string, key?: string): Promise<ForgetResult>;

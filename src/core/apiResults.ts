@@ -71,8 +71,12 @@ export type MarkdownResult =
   | { status: 'exported'; workerId: string; markdown: string; ms: number }
   | { status: 'not_found'; workerId: string; error: string; ms: number };
 
+/**
+ * `stopped`: the worker is gone from the list. `alreadyExited`: its process had exited before the
+ * Stop (by itself, or it failed), so the Stop ended no live agent; it only cleared what was left.
+ */
 export type StopResult =
-  | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; ms: number }
+  | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; alreadyExited: boolean; ms: number }
   | { status: 'not_found'; workerId: string; ms: number };
 
 export type StateResult =

@@ -82,7 +82,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     setMode: async (workerId: string, mode: string) => get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
     forgetAllowed: async (workerId: string, key?: string) => forgotten(get(workerId), workerId, key) ?? missing(workerId),
     exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
-    exportMarkdown: async (workerId: string) => markdownOf(get(workerId)) ?? missing(workerId),
+    exportMarkdown: async (workerId: string, opts?: { login?: string | null }) => markdownOf(get(workerId), opts?.login ?? null) ?? missing(workerId),
     state(workerId: string): StateResult {
       const worker = get(workerId);
       if (!worker) return { status: 'not_found', workerId };
@@ -130,13 +130,13 @@ function takenNames(history: SupervisorHistory | null): { names: Set<string>; na
 }
 
 /** The worker's session as Markdown (undefined: no such worker). */
-function markdownOf(worker: Worker | undefined) {
+function markdownOf(worker: Worker | undefined, login: string | null) {
   if (!worker) return undefined;
   const s = worker.state();
   // The host keeps the newest events in memory only: what it let go is said, not left out unsaid.
   const evicted = worker.events.evicted;
   const missing = evicted > 0 ? [`the first ${evicted} events of this worker: the host keeps its newest ${worker.events.length} in memory (the session's history, when on, has them all: export it from the Sessions view once the worker has ended)`] : [];
-  return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd, missing });
+  return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd, missing, login });
 }
 
 /** What Forget Always-Allowed Actions did to a worker's rules (one, or all without a key). */

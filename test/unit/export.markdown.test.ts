@@ -52,6 +52,17 @@ describe('session export as Markdown', () => {
     ].join('\n'));
   });
 
+  it('a turn the agent refused for want of a key says how it takes one (meta.login), as the log and the notification do; another error does not', () => {
+    const login = 'For Claude: set ANTHROPIC_API_KEY';
+    const md = sessionMarkdown([
+      ev('agent_settled', { end_reason: 'error', error: 'Claude needs a login', data: { needsLogin: true } }),
+      ev('agent_settled', { end_reason: 'error', error: '429 from the model' }),
+    ], { login });
+    assert.match(md, /_Turn ended: error \(Claude needs a login\)\. For Claude: set ANTHROPIC_API_KEY_/);
+    assert.match(md, /_Turn ended: error \(429 from the model\)_/);
+    assert.equal(md.split(login).length, 2, 'said once, on the refused turn');
+  });
+
   it('uses the streamed text where the end carries no message (τ), and marks steer, errors, resume, fork, model and exit', () => {
     const md = sessionMarkdown([
       ev('session_resumed', { data: { session: { id: 'abc', file: null } } }),

@@ -24,7 +24,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
     prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
     redirect: async (...a: unknown[]) => (sent.push(a), { status: 'redirected' }),
     stop: async () => answers.stop,
-    stopAll: async () => (answers.workers ?? []).map((w) => ({ status: 'stopped', workerId: w.workerId, exitCode: 0, signal: null, killed: false, ms: 1 })),
+    stopAll: async () => (answers.workers ?? []).map((w) => ({ status: 'stopped', workerId: w.workerId, exitCode: 0, signal: null, killed: false, alreadyExited: false, ms: 1 })),
     start: async (spec: unknown) => (sent.push(spec), answers.start),
   } as unknown as Supervisor;
   const eventLog = {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Supervisor, WorkerState } from '../../src/core/api';
 import { HistoryCommands, type HistoryServices } from '../../src/ui/history/historyCommands';
+import { loginHint } from '../../src/ui/settings/profiles';
 
 const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
   contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
@@ -14,6 +15,7 @@ const whenOf = (menu: string, command: string) => manifest.contributes.menus[men
 
 function commands(workers: WorkerState[]) {
   const exported: string[] = [];
+  const opts: unknown[] = [];
   const quiet = () => undefined;
   const supervisor = {
     list: () => workers,
@@ -21,11 +23,11 @@ function commands(workers: WorkerState[]) {
       const s = workers.find((w) => w.workerId === id);
       return s ? { status: s.status, workerId: id, state: s } : { status: 'not_found', workerId: id };
     },
-    exportMarkdown: async (id: string) => (exported.push(id), { status: 'exported', workerId: id, markdown: `# ${id}`, ms: 1 }),
+    exportMarkdown: async (id: string, o?: unknown) => (exported.push(id), opts.push(o), { status: 'exported', workerId: id, markdown: `# ${id}`, ms: 1 }),
     exportHtml: async (id: string) => ({ status: 'error', workerId: id, error: 'the worker is not running', ms: 1 }),
   } as unknown as Supervisor;
   const s = { supervisor, selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices;
-  return { h: new HistoryCommands(s), exported };
+  return { h: new HistoryCommands(s), exported, opts };
 }
 
 describe('UI Export to Markdown of a worker', () => {
@@ -44,6 +46,30 @@ describe('UI Export to Markdown of a worker', () => {
     assert.deepEqual(exported, ['w1']);
     assert.deepEqual(vscodeStub.documents, ['# w1']);
     assert.deepEqual(vscodeStub.asked, [], 'no format question');
+    h.dispose();
+  });
+
+  it("tells the export how a known agent takes a key, for a turn it refused for want of one (as the Event Log's row says it)", async () => {
+    const claude = { workerId: 'w1', name: 'Claude', status: 'running', dialect: 'acp', command: '/usr/bin/claude-agent-acp', args: [], streaming: false, compacting: false, pid: 1, cwd: '/w' } as unknown as WorkerState;
+    const { h, opts } = commands([claude]);
+    assert.equal((await h.exportWorker({})).status, 'exported');
+    assert.deepEqual(opts, [{ login: `For Claude: ${loginHint('claude-agent-acp')}` }]);
+    h.dispose();
+  });
+
+  it("tells a past session's export how its agent takes a key, as a live worker's", async () => {
+    const session = { id: 's1', name: 'Claude', dialect: 'acp', command: 'claude-agent-acp', cwd: '/w', model: null, startedAt: 1, turns: 1 };
+    const metas: Array<{ login?: string | null }> = [];
+    const quiet = () => undefined;
+    const s = {
+      supervisor: { list: () => [] },
+      past: { loaded: true, load: async () => undefined, summary: () => session, store: () => ({}), eventsWithEarlier: async () => ({ events: [], torn: false, missing: [] }) },
+      markdown: (_: unknown, meta: { login?: string | null }) => (metas.push(meta), '# s1'),
+      selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet },
+    } as unknown as HistoryServices;
+    const h = new HistoryCommands(s);
+    assert.equal((await h.exportPast({ sessionId: 's1' })).status, 'exported');
+    assert.equal(metas[0]?.login, `For Claude: ${loginHint('claude-agent-acp')}`);
     h.dispose();
   });
 

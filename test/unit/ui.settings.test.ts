@@ -61,6 +61,14 @@ describe('ui settings', () => {
     assert.deepEqual(errors, ['rpcWorkers.profiles[0] is invalid (mode: mode must not be empty (leave it out to start in the agent\'s default mode)); that profile is ignored']);
     // An API caller's empty mode, in words too.
     assert.deepEqual(checkSpec({ dialect: 'acp', command: 'x', cwd: process.cwd(), mode: '' }), { ok: false, error: 'invalid worker spec: mode: mode must not be empty' });
+    // A mode that is not text, in words too, as the API and the settings say it (not zod's default).
+    assert.deepEqual(checkSpec({ dialect: 'acp', command: 'x', cwd: process.cwd(), mode: 5 }), { ok: false, error: 'invalid worker spec: mode: mode must be a string' });
+    // Every other field of the wrong type too: its name and the type it takes.
+    const wrong = (field: string, value: unknown) => checkSpec({ dialect: 'acp', command: 'x', cwd: process.cwd(), [field]: value });
+    assert.deepEqual(wrong('model', 5), { ok: false, error: 'invalid worker spec: model: model must be a string' });
+    assert.deepEqual(wrong('args', [1]), { ok: false, error: 'invalid worker spec: args.0: args.0 must be a string' });
+    assert.deepEqual(wrong('args', 'x'), { ok: false, error: 'invalid worker spec: args: args must be a list' });
+    assert.deepEqual(wrong('discovery', 'yes'), { ok: false, error: 'invalid worker spec: discovery: discovery must be true or false' });
   });
 
   it('after a change, notifies only the errors the last read did not have (a standing one is not shown again at each change)', () => {

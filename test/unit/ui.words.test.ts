@@ -115,6 +115,9 @@ describe('ui words and icons', () => {
   it('a second Stop says the worker is already stopped, as information, by name', () => {
     assert.equal(resultSentence('stop', 'Demo worker #2', { status: 'not_found', workerId: 'w2-abcdef12' }), 'Demo worker #2 is already stopped');
     assert.equal(resultTone('stop', { status: 'not_found' }), 'info');
+    // A worker that had exited by itself: the Stop stopped nothing, it took the row away.
+    assert.equal(resultSentence('stop', 'W', { status: 'stopped', alreadyExited: true }), 'Removed W (it had already exited)');
+    assert.equal(resultSentence('stop', 'W', { status: 'stopped', alreadyExited: false }), 'Stopped W');
     assert.equal(resultTone('prompt', { status: 'not_found' }), 'error');
     assert.equal(resultTone('abort', { status: 'not_streaming' }), 'info');
     assert.equal(resultTone('abort', { status: 'aborted' }), 'ok');

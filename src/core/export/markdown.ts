@@ -18,6 +18,11 @@ export interface MarkdownMeta {
   tools?: ReadonlyMap<string, ToolDetail>;
   /** What of the session these events leave out (evicted, torn, unreadable): said at the top, never silently. */
   missing?: readonly string[];
+  /**
+   * How this agent takes a key or login ("For Claude: set ANTHROPIC_API_KEY …", the UI's words),
+   * said after a turn it refused for want of one (`data.needsLogin`), as the Event Log's row says it.
+   */
+  login?: string | null;
 }
 
 export interface ToolDetail {
@@ -134,7 +139,7 @@ class SessionDoc {
         this.flushReply();
         break;
     }
-    const line = noteLine(e);
+    const line = noteLine(e, this.meta.login ?? null);
     if (line !== null) this.out.push('', ...line);
   }
 
@@ -181,13 +186,16 @@ class SessionDoc {
 }
 
 /** The one-line notes some events leave in the document (after a blank line); null for the rest. */
-function noteLine(e: AgentEvent): string[] | null {
+function noteLine(e: AgentEvent, login: string | null): string[] | null {
   // An error is the worker's text (a stack, stderr): on one line, or its lines would leave the note.
   const error = e.error ? oneLine(e.error) : e.error;
   const sessionId = () => (e.data?.session as { id?: string } | undefined)?.id ?? '?';
   switch (e.type) {
     case 'guard_violation': return [`> Guard: ${code(e.tool_name ?? '')} ${error ?? 'violation'}`];
-    case 'agent_settled': return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${error ? ` (${error})` : ''}_`];
+    case 'agent_settled': {
+      const key = e.data?.needsLogin === true && login ? `. ${oneLine(login)}` : '';
+      return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${error ? ` (${error})` : ''}${key}_`];
+    }
     case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
     case 'session_resumed': return ['---', '', `> Resumed session ${code(sessionId())}, ${when(e.timestamp)}`];
     case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session ${code(sessionId())}`];

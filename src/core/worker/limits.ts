@@ -66,7 +66,7 @@ export const workerSpecSchema = z.object({
   discovery: z.boolean().optional(),
   tools: z.array(z.string()).optional(),
   appendSystemPrompt: z.string().optional(),
-  mode: z.optional(nonEmptyText('mode must not be empty')),
+  mode: z.optional(nonEmptyText('mode must not be empty', 'mode must be a string')),
   clientFiles: z.boolean().optional(),
 });
 
@@ -75,7 +75,19 @@ export function checkSpec(spec: unknown): { ok: true; spec: WorkerSpec } | { ok:
   if (parsed.success) return { ok: true, spec: parsed.data as WorkerSpec };
   const issue = parsed.error.issues[0];
   const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  return { ok: false, error: `invalid worker spec: ${where}${issue.message}` };
+  return { ok: false, error: `invalid worker spec: ${where}${typeWords(issue) ?? issue.message}` };
+}
+
+const KINDS: Record<string, string> = { string: 'a string', number: 'a number', boolean: 'true or false', array: 'a list', object: 'an object', record: 'an object' };
+
+/**
+ * A field of the wrong type said in words ("model must be a string"), as the extension's API and
+ * the settings say it, where the schema gives none of its own (zod's: "Invalid input: expected
+ * string, received number"). null: the issue's own message stands.
+ */
+function typeWords(issue: z.core.$ZodIssue): string | null {
+  if (issue.code !== 'invalid_type' || !issue.message.startsWith('Invalid input') || !issue.path.length) return null;
+  return `${issue.path.join('.')} must be ${KINDS[issue.expected] ?? issue.expected}`;
 }
 
 export function checkPrompt(message: unknown, limits: SupervisorLimits): string | null {

@@ -285,11 +285,12 @@ export class Worker {
   /** Ends the worker's whole process tree (see WorkerProcess.stop). */
   async stop(): Promise<StopResult> {
     const t0 = performance.now();
-    if (!this.process.exit) this.stopping = true;
+    const alreadyExited = this.process.exit !== null;
+    if (!alreadyExited) this.stopping = true;
     // The host's own children first: the agent's exit would not end them.
     await this.terminals.endAll('stop');
     const { exit, killed } = await this.process.stop();
-    return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, ms: elapsed(t0) };
+    return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, alreadyExited, ms: elapsed(t0) };
   }
 
   // ---- incoming

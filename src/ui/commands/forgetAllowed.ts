@@ -6,10 +6,15 @@ import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import type { CommandArg } from './commandArgs';
 import { unknownWorkerSentence } from './resultWords';
+import { isLive } from '../views/describe';
 
 export type ForgetOutcome = { status: string; error?: string; workerId?: string; forgotten?: number };
 
-export const hasRules = (s: Pick<WorkerState, 'allowedAlways'>) => (s.allowedAlways?.length ?? 0) > 0;
+/**
+ * A worker whose rules can still be forgotten: live (its rules end with it, so an exited one's
+ * answer nothing; its row does not offer the command either) and with at least one rule.
+ */
+export const hasRules = (s: Pick<WorkerState, 'allowedAlways' | 'status'>) => isLive(s) && (s.allowedAlways?.length ?? 0) > 0;
 
 /** `known`: the window's name for the id (a worker stopped since), undefined when it never had one. */
 export async function forgetAllowed(supervisor: Supervisor, id: string, a: Pick<CommandArg, 'key' | 'all'>, known?: string): Promise<ForgetOutcome> {

@@ -1,7 +1,7 @@
 // The words a result is said in: the notification, the status bar and the event log's composer
 // use the same sentence. Pure, for the unit tests.
 
-export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean; compactionCancelled?: boolean | null };
+export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean; compactionCancelled?: boolean | null; alreadyExited?: boolean };
 
 export type Action = 'start' | 'prompt' | 'steer' | 'followUp' | 'abort' | 'redirect' | 'compact' | 'stop' | 'stopAll';
 
@@ -19,6 +19,8 @@ export function resultSentence(action: Action, name: string, r: AnyResult): stri
     if (action === 'compact' && r.status === 'aborted') return `The compaction of ${name} was cancelled`;
     if (action === 'abort' && r.compactionCancelled) return `Aborted ${name}: its compaction was cancelled`;
     // What the log's compaction row says too: a compaction the worker did not perform compacted nothing.
+    // A Stop of a worker that had exited ended no process: it took the row away, and says so.
+    if (action === 'stop' && r.alreadyExited) return `Removed ${name} (it had already exited)`;
     if (action === 'compact' && r.performed === false) return `Nothing to compact in ${name}${r.note ? ` (${r.note})` : ''}`;
     return `${DONE[action]} ${name}`;
   }

@@ -66,13 +66,14 @@ export function viewCommands(s: ViewServices, target: Target) {
     },
 
     async copyPid(raw?: unknown) {
-      const t = await target(raw, { title: 'Copy PID', filter: (w: WorkerState) => w.pid !== null, none: 'No worker has a process id.' });
+      // A live worker's only, as its row offers it: an exited one's pid names a process that is gone (and may be reused).
+      const t = await target(raw, { title: 'Copy PID', filter: (w: WorkerState) => isLive(w) && w.pid !== null, none: 'No running worker has a process id.' });
       if (!('workerId' in t)) return t;
       const { workerId } = t;
       const gone = unknown(workerId);
       if (gone) return gone;
       const st = s.supervisor.state(workerId);
-      const pid = st.status === 'not_found' ? null : st.state.pid;
+      const pid = st.status === 'not_found' || !isLive(st.state) ? null : st.state.pid;
       if (pid === null) return { status: 'not_found' as const, workerId };
       await vscode.env.clipboard.writeText(String(pid));
       vscode.window.setStatusBarMessage(`$(clippy) Copied PID ${pid} of ${st.status === 'not_found' ? workerId : st.state.name}`, 3000);

@@ -7,10 +7,18 @@ import { usageWords } from '../history/words';
 import { loginSentence } from '../commands/resultWords';
 import { loginHint } from '../settings/profiles';
 
+/**
+ * How a known ACP agent takes a key, for a turn it refused for want of one ("For Claude: …"):
+ * the Event Log's row and the Markdown export say the same words. null for another program.
+ */
+export function turnLoginSentence(s: { dialect: string; name: string; command: string; args?: readonly string[] }): string | null {
+  return s.dialect === 'acp' ? loginSentence(s.name, loginHint(s.command, s.args ?? [])) : null;
+}
+
 /** `attention`: whether it needs the person, as its row in the Sessions view says (absent: not known). */
 export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): WorkerView {
   const usage = usageWords(s.usage);
-  const login = s.dialect === 'acp' ? loginSentence(s.name, loginHint(s.command, s.args)) : null;
+  const login = turnLoginSentence(s);
   return {
     workerId: s.workerId,
     name: s.name,

@@ -8,11 +8,12 @@ import type { StartResult, Supervisor, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import type { SessionSummary } from '../../core/history/format';
 import type { EventLog } from '../eventLog/eventLogView';
+import { turnLoginSentence } from '../eventLog/workerView';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
 import type { Profile } from '../settings/settings';
 import { Disposable } from '../disposable';
-import { any, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
+import { any, isIdle, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
@@ -315,7 +316,7 @@ export class HistoryCommands extends Disposable {
     if (!isSession(session)) return session;
     const read = await this.readPast(session, `"${session.name}"`);
     if (!read.ok) return read.result;
-    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd, missing: read.missing });
+    const markdown = this.s.markdown(read.events, { title: session.name, dialect: session.dialect, model: session.model, cwd: session.cwd, missing: read.missing, login: turnLoginSentence(session) });
     await openMarkdown(markdown);
     return { status: 'exported', sessionId: session.id, chars: markdown.length };
   }
@@ -331,7 +332,7 @@ export class HistoryCommands extends Disposable {
   }
 
   async verb(a: Arg, title: 'New Session' | 'Fork Session' | 'Switch Model'): Promise<HistoryResult> {
-    const w = await this.worker(a, title);
+    const w = await this.worker(a, title, SESSION_VERB);
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     let r;
     if (title === 'Switch Model') {
@@ -355,7 +356,7 @@ export class HistoryCommands extends Disposable {
 
   /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
   async switchMode(a: Arg): Promise<HistoryResult> {
-    const w = await this.worker(a, 'Switch Mode');
+    const w = await this.worker(a, 'Switch Mode', SESSION_VERB);
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     const modes = w.modes ?? [];
     if (modes.length === 0) {
@@ -390,12 +391,19 @@ export class HistoryCommands extends Disposable {
       void vscode.env.openExternal(vscode.Uri.file(r.path));
       return { status: 'exported', workerId: w.workerId, path: r.path };
     }
-    const r = await this.s.supervisor.exportMarkdown(w.workerId);
+    // A turn the agent refused for want of a key says how it takes one, as the Event Log's row does.
+    const r = await this.s.supervisor.exportMarkdown(w.workerId, { login: turnLoginSentence(w) });
     if (r.status !== 'exported') return this.fail(`export of ${w.name}: ${r.error}`, { status: r.status, workerId: w.workerId });
     await openMarkdown(r.markdown);
     return { status: 'exported', workerId: w.workerId, chars: r.markdown.length };
   }
 }
+
+/**
+ * Whom a session verb is offered: idle workers, as their rows offer it and the palette shows it
+ * (anyIdle); the host refuses one mid-turn or compacting (sessions.ts `busy`).
+ */
+const SESSION_VERB = { filter: isIdle, none: 'No worker is idle: a session can change once its turn or compaction has ended.' };
 
 async function openMarkdown(content: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });

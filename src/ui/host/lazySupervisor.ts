@@ -135,8 +135,8 @@ export class LazySupervisor implements Supervisor {
     return this.real ? this.real.exportHtml(workerId, outputPath) : Promise.resolve(this.none(workerId));
   }
 
-  exportMarkdown(workerId: string) {
-    return this.real ? this.real.exportMarkdown(workerId) : Promise.resolve(this.none(workerId));
+  exportMarkdown(workerId: string, opts?: { login?: string | null }) {
+    return this.real ? this.real.exportMarkdown(workerId, opts) : Promise.resolve(this.none(workerId));
   }
 
   private none(workerId: string) {

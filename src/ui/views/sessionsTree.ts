@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, dialectLine, isLive, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
 import { loginWords } from '../commands/resultWords';
 import { loginHint } from '../settings/profiles';
@@ -333,7 +333,8 @@ function appendSafe(md: vscode.MarkdownString, value: string): void {
 function allowedLines(md: vscode.MarkdownString, s: WorkerState): void {
   const rules = s.allowedAlways ?? [];
   if (!rules.length) return;
-  md.appendMarkdown('$(check-all) Allowed always (Forget Always-Allowed Actions… clears them):\n\n');
+  // The rules end with the worker: an exited one's row does not offer Forget, so its tooltip does not point at it.
+  md.appendMarkdown(isLive(s) ? '$(check-all) Allowed always (Forget Always-Allowed Actions… clears them):\n\n' : '$(check-all) Allowed always while it ran:\n\n');
   for (const r of rules) {
     md.appendMarkdown('- ');
     appendSafe(md, r.key);

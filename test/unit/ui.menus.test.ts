@@ -1,0 +1,140 @@
+// Worker commands in the Command Palette against the same commands on a worker's row in the
+// Sessions view (package.json menus): for one worker in each state, the palette offers what
+// the row offers, unless a reason below says why not. The row's `when` is tested against the
+// contextValue the tree gives that worker (describe.ts), the palette's against the context
+// keys the window sets for it (contextValues).
+import { vscodeStub } from '../helpers/vscodeStub';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Supervisor, WorkerState } from '../../src/core/api';
+import { HistoryCommands, type HistoryServices } from '../../src/ui/history/historyCommands';
+import { viewCommands } from '../../src/ui/commands/viewCommands';
+import { contextValues, workerContextValue } from '../../src/ui/views/describe';
+
+const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+  contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+};
+
+const dialog = [{ kind: 'dialog' }] as unknown as WorkerState['pendingInput'];
+
+/** One worker in each state the tree shows. */
+const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput'>>> = {
+  starting: { status: 'starting', streaming: false, compacting: false },
+  idle: { status: 'running', streaming: false, compacting: false },
+  'idle, asking': { status: 'running', streaming: false, compacting: false, pendingInput: dialog },
+  streaming: { status: 'running', streaming: true, compacting: false },
+  'streaming, asking': { status: 'running', streaming: true, compacting: false, pendingInput: dialog },
+  compacting: { status: 'running', streaming: false, compacting: true },
+  exited: { status: 'exited', streaming: false, compacting: false },
+  stopped: { status: 'stopped', streaming: false, compacting: false },
+  failed: { status: 'failed', streaming: false, compacting: false },
+};
+
+/**
+ * Evaluates the `when` clauses these menus use: `a && b`, `!a`, `key`, `key == value`,
+ * `key =~ /re/`, `true`/`false`. An editor is open and the workspace trusted.
+ */
+function holds(when: string | undefined, ctx: Record<string, string | boolean>): boolean {
+  if (!when) return true;
+  return when.split('&&').every((raw) => {
+    const term = raw.trim();
+    const re = /^(\S+) =~ \/(.+)\/$/.exec(term);
+    if (re) return new RegExp(re[2]).test(String(ctx[re[1]] ?? ''));
+    const eq = /^(\S+) == (\S+)$/.exec(term);
+    if (eq) return ctx[eq[1]] === eq[2];
+    if (term.startsWith('!')) return !ctx[term.slice(1)];
+    if (term === 'true' || term === 'false') return term === 'true';
+    assert.ok(/^[\w.]+$/.test(term), `a when term this test does not read: ${term}`);
+    return ctx[term] === true;
+  });
+}
+
+const ALWAYS = { editorIsOpen: true, isWorkspaceTrusted: true };
+
+/** The states in which a worker's row offers `command` (any of its entries). */
+export function rowOffers(command: string): string[] {
+  const items = pkg.contributes.menus['view/item/context'].filter((m) => m.command === command);
+  return Object.keys(STATES).filter((k) => {
+    const ctx = { ...ALWAYS, view: 'rpcWorkers.sessions', viewItem: workerContextValue(STATES[k]) };
+    return items.some((m) => holds(m.when, ctx));
+  });
+}
+
+/** The states in which the palette offers `command` while that one worker is listed. */
+export function paletteOffers(command: string): string[] {
+  const entry = pkg.contributes.menus.commandPalette.find((m) => m.command === command);
+  return Object.keys(STATES).filter((k) => holds(entry?.when, { ...ALWAYS, ...contextValues([STATES[k] as WorkerState]) }));
+}
+
+describe('worker commands: the palette offers what the row offers', () => {
+  it('Forget Always-Allowed Actions: a live worker\'s, on its row and in the palette (the allowances end with the worker)', () => {
+    const live = ['starting', 'idle', 'idle, asking', 'streaming', 'streaming, asking', 'compacting'];
+    assert.deepEqual(rowOffers('rpcWorkers.forgetAllowed'), live);
+    assert.deepEqual(paletteOffers('rpcWorkers.forgetAllowed'), live);
+  });
+
+  /**
+   * Where the palette offers more than the row, and why. The palette's keys say what some worker
+   * does, not which; a command the palette offers then picks among the workers it fits, or says
+   * why none does. Anything else the palette offers beyond the row is a mismatch.
+   */
+  const WIDER: Record<string, { states: string[]; why: string }> = {
+    'rpcWorkers.prompt': { states: ['starting', 'streaming', 'streaming, asking', 'compacting'], why: 'a starting worker is waited for, a streaming one is offered steer or follow-up (Commands.send), a compacting one refuses in words' },
+    'rpcWorkers.redirect': { states: ['starting', 'compacting'], why: 'a starting worker is waited for; no key tells a compacting worker from a streaming one, and its refusal is said' },
+    'rpcWorkers.steer': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
+    'rpcWorkers.followUp': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
+    'rpcWorkers.answerQuestions': { states: ['starting', 'idle', 'streaming', 'compacting'], why: 'no key says a question waits; the command says none does' },
+  };
+
+  const rowCommands = [...new Set(pkg.contributes.menus['view/item/context'].filter((m) => /viewItem =~ \/\^rpcWorker\\\./.test(m.when ?? '')).map((m) => m.command))];
+
+  it('every worker command a row offers is in the palette for that worker', () => {
+    assert.ok(rowCommands.length >= 15, `worker row commands found: ${rowCommands.join(', ')}`);
+    for (const command of rowCommands) {
+      const palette = paletteOffers(command);
+      assert.deepEqual(rowOffers(command).filter((k) => !palette.includes(k)), [], `${command}: the row offers it where the palette hides it`);
+    }
+  });
+
+  for (const command of rowCommands) {
+    it(`${command}: the palette offers it where the row does${WIDER[command] ? `, and more only where said (${WIDER[command].why})` : ''}`, () => {
+      const row = rowOffers(command);
+      assert.deepEqual(paletteOffers(command).filter((k) => !row.includes(k)), WIDER[command]?.states ?? []);
+    });
+  }
+});
+
+describe('worker commands from the palette pick the workers their rows are on', () => {
+  beforeEach(() => vscodeStub.reset());
+  const worker = (over: Partial<WorkerState>) => ({ workerId: 'w1', name: 'W', status: 'running', streaming: false, compacting: false, pid: 4242, cwd: '/w', dialect: 'acp', ...over }) as WorkerState;
+  const supervisorOf = (workers: WorkerState[], calls: string[]) => ({
+    list: () => workers,
+    state: (id: string) => ({ status: workers[0].status, workerId: id, state: workers[0] }),
+    newSession: async (id: string) => (calls.push(id), { status: 'error', workerId: id, error: 'the worker is busy with a turn or a compaction', ms: 1 }),
+  }) as unknown as Supervisor;
+
+  it('New Session from the palette with only a streaming worker says none is idle, and asks the host nothing', async () => {
+    const calls: string[] = [];
+    const quiet = () => undefined;
+    const h = new HistoryCommands({ supervisor: supervisorOf([worker({ streaming: true })], calls), selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices);
+    assert.equal((await h.verb({}, 'New Session')).status, 'cancelled');
+    assert.deepEqual(calls, []);
+    assert.match(vscodeStub.messages[0] ?? '', /^No worker is idle/);
+    h.dispose();
+  });
+
+  it("Copy PID from the palette with only an exited worker copies nothing: its pid names a process that is gone", async () => {
+    const calls: string[] = [];
+    const exited = worker({ status: 'exited' });
+    const s = { supervisor: supervisorOf([exited], calls), eventLog: { label: () => 'W', stateOf: () => ({ workerId: 'w1', name: 'W' }) } } as unknown as Parameters<typeof viewCommands>[0];
+    // As Commands.target: an argument's worker is taken as named, else the person picks among those the filter lets through.
+    const target = async (raw: { workerId?: string } | undefined, pick: { filter: (w: WorkerState) => boolean; none: string }) =>
+      raw?.workerId ? { workerId: raw.workerId } : pick.filter(exited) ? { workerId: 'w1' } : (vscodeStub.messages.push(pick.none), { status: 'cancelled' as const });
+    const views = viewCommands(s, target as never);
+    assert.equal((await views.copyPid({})).status, 'cancelled');
+    assert.deepEqual(vscodeStub.messages, ['No running worker has a process id.']);
+    // Named by an argument, an exited worker's pid is not copied either.
+    assert.equal((await views.copyPid({ workerId: 'w1' }).catch(() => ({ status: 'threw' }))).status, 'not_found');
+  });
+});
