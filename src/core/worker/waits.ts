@@ -62,6 +62,15 @@ export class Waits {
       // Node's timers run on the loop's cached millisecond clock and can fire up to a
       // millisecond early; "no answer within N s" is only said once N s have really passed.
       const deadline = performance.now() + timeoutMs;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let offExit = (): void => {};
+      let offLost = (): void => {};
+      // Declared before anything that may call it (a timer, a listener).
+      const cleanup = () => {
+        clearTimeout(timer);
+        offExit();
+        offLost();
+      };
       const expire = () => {
         const left = deadline - performance.now();
         if (left > 0) {
@@ -71,20 +80,15 @@ export class Waits {
         cleanup();
         reject(new NoAnswer(`${what}: no answer from the worker within ${timeoutMs / 1000} s`));
       };
-      let timer = Number.isFinite(timeoutMs) ? setTimeout(expire, timeoutMs) : undefined;
-      const offExit = this.process.onceExit(() => {
+      offExit = this.process.onceExit(() => {
         cleanup();
         reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
       });
-      const offLost = this.process.onceOutputLost(() => {
+      offLost = this.process.onceOutputLost(() => {
         cleanup();
         reject(new Error(`${what} failed: ${this.process.outputLostDescription()}`));
       });
-      const cleanup = () => {
-        clearTimeout(timer);
-        offExit();
-        offLost();
-      };
+      if (Number.isFinite(timeoutMs)) timer = setTimeout(expire, timeoutMs);
       pending.then(
         (value) => {
           cleanup();
