@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
 import { newsWord } from '../../protocol/words';
 import type { TreeContributor } from '../views/sessionsTree';
-import { ATTENTION_LOOK } from './attentionLook';
+import { ATTENTION_LOOK, rowDescription } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
@@ -19,7 +19,7 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
       const news = newsWord(info.attention);
       if (news) {
         item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
-        item.description = `${news} · ${item.description ?? ''}`;
+        item.description = rowDescription(news, typeof item.description === 'string' ? item.description : '');
       }
       if (item.tooltip instanceof vscode.MarkdownString) {
         item.tooltip.appendMarkdown('\n\n**');
