@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
 import { newsWord } from '../../protocol/words';
 import type { TreeContributor } from '../views/sessionsTree';
+import { appendSafe } from '../views/safeMarkdown';
 import { ATTENTION_LOOK, rowDescription } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
 
@@ -25,7 +26,7 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
         item.tooltip.appendMarkdown('\n\n**');
         item.tooltip.appendText(look.word);
         item.tooltip.appendMarkdown('**: ');
-        item.tooltip.appendText(info.reason.replace(/</g, '&lt;'));
+        appendSafe(item.tooltip, info.reason);
       }
       const label = typeof item.label === 'string' ? item.label : item.label?.label ?? s.name;
       item.accessibilityInformation = { label: `${label}, ${look.word}: ${info.reason}` };
