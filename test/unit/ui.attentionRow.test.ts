@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { WorkerState } from '../../src/core/api';
 import { attentionOf, NOTHING_SEEN } from '../../src/core/attention';
 import { newsWord } from '../../src/protocol/words';
-import { rowDescription } from '../../src/ui/attention/attentionLook';
+import { reasonLine, rowDescription } from '../../src/ui/attention/attentionLook';
 import { workerDescription } from '../../src/ui/views/describe';
 
 function state(over: Partial<WorkerState> = {}): WorkerState {
@@ -27,5 +27,12 @@ describe('ui sessions row: the news word first, once', () => {
   });
   it('no news: the description as it is', () => {
     assert.equal(rowDescription(null, 'idle · demo-model'), 'idle · demo-model');
+  });
+  it("the tooltip's reason line says the state's word once", () => {
+    const line = (word: string, reason: string) => { const r = reasonLine(word, reason); return `${r.word}${r.rest}`; };
+    assert.equal(line('failed', 'failed (exit code 3)'), 'failed (exit code 3)');
+    assert.equal(line('stopped', 'stopped'), 'stopped');
+    assert.equal(line('failed', 'its turn ended in an error: boom'), 'failed: its turn ended in an error: boom');
+    assert.equal(line('stopped', 'stoppedness'), 'stopped: stoppedness');
   });
 });

@@ -5,7 +5,7 @@ import type { WorkerState } from '../../core/api';
 import { newsWord } from '../../protocol/words';
 import type { TreeContributor } from '../views/sessionsTree';
 import { appendSafe } from '../views/safeMarkdown';
-import { ATTENTION_LOOK, rowDescription } from './attentionLook';
+import { ATTENTION_LOOK, reasonLine, rowDescription } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
@@ -22,14 +22,16 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
         item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
         item.description = rowDescription(news, typeof item.description === 'string' ? item.description : '');
       }
+      // The word once: "failed (exit code 3)", not "failed: failed (exit code 3)".
+      const line = reasonLine(look.word, info.reason);
       if (item.tooltip instanceof vscode.MarkdownString) {
         item.tooltip.appendMarkdown('\n\n**');
-        item.tooltip.appendText(look.word);
-        item.tooltip.appendMarkdown('**: ');
-        appendSafe(item.tooltip, info.reason);
+        item.tooltip.appendText(line.word);
+        item.tooltip.appendMarkdown('**');
+        appendSafe(item.tooltip, line.rest);
       }
       const label = typeof item.label === 'string' ? item.label : item.label?.label ?? s.name;
-      item.accessibilityInformation = { label: `${label}, ${look.word}: ${info.reason}` };
+      item.accessibilityInformation = { label: `${label}, ${line.word}${line.rest}` };
     },
     children: () => [],
     owns: () => false,
