@@ -45,18 +45,23 @@ export function composerView(w: WorkerView | null): ComposerView {
       stop: !w || (w.status !== 'running' && w.status !== 'starting'),
     },
     textareaDisabled: !live,
-    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? `The worker is ${w.status}` : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? notRunning(w) : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
   };
 }
 
 export type LineClass = 'ok' | 'info' | 'error' | 'pending';
 export interface Line { text: string; cls: LineClass }
 
+/** A worker that takes no message, said in English ("has failed", not "is failed"). */
+function notRunning(w: WorkerView): string {
+  return `The worker ${w.status === 'starting' ? 'is starting' : `has ${w.status}`}`;
+}
+
 /** Ctrl+Enter while Send is greyed out: what the line says instead of sending (null: it sends). */
 export function keySendRefusal(w: WorkerView | null): Line | null {
   const v = composerView(w);
   if (!w || !v.disabled.send) return null;
-  if (w.status !== 'running') return { text: `The worker is ${w.status}: nothing was sent`, cls: 'info' };
+  if (w.status !== 'running') return { text: `${notRunning(w)}: nothing was sent`, cls: 'info' };
   if (w.compacting) return { text: 'The worker is compacting: nothing was sent; send when the compaction has ended', cls: 'info' };
   return { text: v.sendTitle, cls: 'info' };
 }

@@ -105,4 +105,12 @@ describe('ui composer: a queued message taken up', () => {
     assert.deepEqual(queueLine('steer', [pi(['a'], []), pi([], [])], 'W'), { line: { text: 'Steer delivered to W', cls: 'ok' }, queued: null });
     assert.deepEqual(queueLine(null, [pi([], [])], 'W'), { line: null, queued: null });
   });
+  it('a worker that is not running is said in English in the box and on a refused Ctrl+Enter: "has failed", not "is failed"', () => {
+    assert.equal(composerView(view({ status: 'failed' })).placeholder, 'The worker has failed');
+    assert.equal(composerView(view({ status: 'exited' })).placeholder, 'The worker has exited');
+    assert.equal(composerView(view({ status: 'stopped' })).placeholder, 'The worker has stopped');
+    assert.equal(composerView(view({ status: 'starting' })).placeholder, 'The worker is starting');
+    assert.equal(keySendRefusal(view({ status: 'failed' }))?.text, 'The worker has failed: nothing was sent');
+    assert.equal(keySendRefusal(view({ status: 'exited' }))?.text, 'The worker has exited: nothing was sent');
+  });
 });

@@ -18,6 +18,25 @@ export const ATTENTION_LOOK: Record<Attention, Look> = {
   idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: attentionWord('idle') },
 };
 
+/**
+ * A row's description with its news word first ("failed · idle"); said once where the worker's own
+ * status is that word already (a crashed worker's "failed · exit 3").
+ */
+export function rowDescription(news: string | null, description: string): string {
+  if (!news || description.split(' · ')[0] === news) return description;
+  return description ? `${news} · ${description}` : news;
+}
+
+/**
+ * The tooltip's line for a state and its reason, split where the word goes in bold: "failed:
+ * its turn ended in an error: …", but "failed (exit code 3)" and "stopped" where the reason
+ * begins with the word already (it read "failed: failed (exit code 3)", "stopped: stopped").
+ */
+export function reasonLine(word: string, reason: string): { word: string; rest: string } {
+  if (reason === word || reason.startsWith(`${word} `)) return { word, rest: reason.slice(word.length) };
+  return { word, rest: `: ${reason}` };
+}
+
 /** A log tab's title: the worker's name and its state ("Demo worker · needs input"). */
 export function tabTitle(name: string, attention: Attention | null): string {
   return attention ? `${name} · ${ATTENTION_LOOK[attention].word}` : name;

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
 import { newsWord } from '../../protocol/words';
 import type { TreeContributor } from '../views/sessionsTree';
-import { ATTENTION_LOOK } from './attentionLook';
+import { appendSafe } from '../views/safeMarkdown';
+import { ATTENTION_LOOK, reasonLine, rowDescription } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
@@ -19,16 +20,18 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
       const news = newsWord(info.attention);
       if (news) {
         item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
-        item.description = `${news} · ${item.description ?? ''}`;
+        item.description = rowDescription(news, typeof item.description === 'string' ? item.description : '');
       }
+      // The word once: "failed (exit code 3)", not "failed: failed (exit code 3)".
+      const line = reasonLine(look.word, info.reason);
       if (item.tooltip instanceof vscode.MarkdownString) {
         item.tooltip.appendMarkdown('\n\n**');
-        item.tooltip.appendText(look.word);
-        item.tooltip.appendMarkdown('**: ');
-        item.tooltip.appendText(info.reason.replace(/</g, '&lt;'));
+        item.tooltip.appendText(line.word);
+        item.tooltip.appendMarkdown('**');
+        appendSafe(item.tooltip, line.rest);
       }
       const label = typeof item.label === 'string' ? item.label : item.label?.label ?? s.name;
-      item.accessibilityInformation = { label: `${label}, ${look.word}: ${info.reason}` };
+      item.accessibilityInformation = { label: `${label}, ${line.word}${line.rest}` };
     },
     children: () => [],
     owns: () => false,

@@ -9,6 +9,7 @@ import { duration } from '../../protocol/words';
 import type { PastSessions } from './pastSessions';
 import { DIALECT_TITLES } from '../../core/dialectName';
 import { endWords, lastTurnWords, pastDescription } from './words';
+import { appendSafe } from '../views/safeMarkdown';
 
 export type PastNode =
   | { kind: 'pastGroup' }
@@ -111,7 +112,7 @@ export class HistoryTreePart {
     const md = new vscode.MarkdownString();
     md.isTrusted = false;
     md.supportHtml = false;
-    const row = (label: string, value: string) => md.appendMarkdown(`- ${label}: `).appendText(value.replace(/</g, '&lt;')).appendMarkdown('\n');
+    const row = (label: string, value: string) => appendSafe(md.appendMarkdown(`- ${label}: `), value).appendMarkdown('\n');
     md.appendMarkdown('**').appendText(s.name).appendMarkdown('**\n\n');
     row('Ended', endWords(s));
     if (s.exit?.error) row('Error', s.exit.error);

@@ -10,6 +10,7 @@ import { loginWords } from '../commands/resultWords';
 import { loginHint } from '../settings/profiles';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
+import { appendSafe } from './safeMarkdown';
 import type { WorkerSelection } from './workerSelection';
 import type { HistoryTreePart, PastNode } from '../history/historyTree';
 import { usageWords } from '../history/words';
@@ -322,11 +323,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     item.contextValue = 'rpcWorkerTool';
     return item;
   }
-}
-
-/** appendText escapes Markdown; `<` becomes an entity too, so no tag survives either. */
-function appendSafe(md: vscode.MarkdownString, value: string): void {
-  md.appendText(value.replace(/</g, '&lt;'));
 }
 
 /** What the person allowed always for the worker (answered without asking until forgotten). */

@@ -3,6 +3,7 @@
 // has keeps its row at the top level, so its work can still be reviewed, merged or discarded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { appendSafe } from '../views/safeMarkdown';
 import type { WorkerState } from '../../core/api';
 import type { ChangeCounts, ChangedFile } from '../../core/worktree';
 import type { ExtNode, SessionNode, TreeContributor } from '../views/sessionsTree';
@@ -69,7 +70,7 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   item.description = e.error ? `could not list changes: ${e.error}` : countsText(e.counts);
   item.iconPath = new vscode.ThemeIcon('git-branch', e.error ? new vscode.ThemeColor('errorForeground') : undefined);
   item.tooltip = new vscode.MarkdownString(undefined, false);
-  item.tooltip.appendText(`${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
+  appendSafe(item.tooltip, `${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
   const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
   // Menus: merge and discard are offered only while the worker is not writing.
   item.contextValue = `rpcWorkerWorktree${busy ? '.busy' : ''}${s && (s.status === 'running' || s.status === 'starting') ? '.live' : ''}`;
