@@ -2,12 +2,13 @@
 // a policy that denies them (core/guard/geminiLaunch.ts), so its model is not offered
 // `invoke_agent`, and a call of it anyway finds no such tool: no subagent runs. Without that
 // policy, in yolo mode, the subagent's write_file outside the guard's policy landed with nothing
-// reported over ACP but a `think` call. An unguarded worker is offered it (Gemini's default).
+// reported over ACP but a `think` call. Where the policy does not take (a wrapper under another
+// name), the audit flags that `think` call. An unguarded worker is offered it (Gemini's default).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkerSpec } from '../../src/core/api';
-import { ACP_AGENTS } from '../fixtures/acp-env.mjs';
+import { ACP_AGENTS, acpAgentCommand } from '../fixtures/acp-env.mjs';
 import { toolResultsOf, toolsOf } from '../fixtures/mock-llm.mjs';
 import { realAcpRig } from '../helpers/realAcp';
 import { ofType, record, waitFor } from '../helpers/supervisor';
@@ -55,6 +56,23 @@ describe(`Gemini's subagents under the guard: real ${name} (${ACP_AGENTS[name].p
     assert.ok(delegated && !/Subagent .* finished/.test(delegated.output), `no subagent ran: ${JSON.stringify(results)}`);
     const flagged = events.some((e) => e.type === 'guard_violation' && (e.error ?? '').includes('NOTES.md'));
     assert.ok(!existsSync(notes) || flagged, 'a write outside the policy, if any, was the main agent\'s, reported and judged');
+  });
+
+  it('where the policy does not take (a wrapper under another name), the audit flags the subagent\'s call and ends the turn', async () => {
+    const wrapper = path.join(rig.home, 'my-gemini');
+    symlinkSync(acpAgentCommand(name), wrapper);
+    const workerId = await started({ command: wrapper, guard: { allowedPaths: [path.join(rig.cwd, 'src')], forbiddenPaths: [] }, mode: 'yolo', env: { ...rig.spec().env, GEMINI_CLI_TRUST_WORKSPACE: 'true' } });
+    const notes = path.join(rig.cwd, 'LATER.md');
+    rig.mock.script(
+      { toolCalls: [{ name: 'invoke_agent', arguments: { agent_name: 'generalist', prompt: `Write ${notes} with the text x` } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { file_path: notes, content: 'x' } }] },
+    );
+    const events = record(rig.supervisor, () => workerId);
+    const offered = await turn(workerId, 'Delegate');
+    assert.ok(offered.includes('invoke_agent'), 'not recognised as Gemini: no policy');
+    const flagged = events.filter((e) => e.type === 'guard_violation').map((e) => e.error ?? '');
+    console.log(`      wrapper: violations ${JSON.stringify(flagged)}; the subagent's write landed: ${existsSync(notes)}; ended ${JSON.stringify(events.find((e) => e.type === 'agent_settled')?.end_reason)}`);
+    assert.ok(flagged.some((f) => /^a subagent \("generalist"\)/.test(f)), JSON.stringify(flagged));
   });
 
   it('an unguarded worker is offered it (Gemini\'s default)', async () => {
