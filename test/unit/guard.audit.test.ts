@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames, patchPaths } from '../../src/core/guard/audit';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
+import { permissionVerdict } from '../../src/core/guard/wall';
 
 describe('guard audit: judging reported tool calls of workers without an in-process guard', () => {
   let tmp: string;
@@ -122,6 +123,18 @@ describe('guard audit: a call the agent says the kind of (ACP)', () => {
     assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'ok.ts'), '/etc/passwd'], ws).violation ?? '', /^edit "\/etc\/passwd"/);
     assert.match(auditKindCall(policy, 'delete', [], ws).violation ?? '', /names no path/);
     assert.match(auditKindCall(policy, 'other', [], ws).violation ?? '', /does not say it only reads/);
+  });
+
+  it('a Gemini subagent (kind think, "Delegating to agent ...") fails closed: its own calls are never reported', () => {
+    // Gemini CLI 0.61.0's invoke_agent, where the host's policy denying it did not take: the
+    // subagent's writes would run unseen by the guard. Any other think call still passes.
+    const title = "Delegating to agent 'generalist'";
+    assert.match(auditKindCall(policy, 'think', [], ws, [], title).violation ?? '', /^a subagent \("generalist"\): its tool calls are not reported/);
+    assert.equal(auditKindCall(policy, 'think', [], ws, [], 'Thinking about the plan').violation, null);
+    assert.equal(auditKindCall(policy, 'read', [], ws, [], title).violation, null);
+    const ask = { toolKind: 'think', title, args: null, diffs: [], locations: [] };
+    assert.deepEqual(permissionVerdict(policy, ask, ws), { veto: null, judged: false }, 'put to the person, audited when it runs');
+    assert.match(permissionVerdict(policy, ask, ws, true).veto ?? '', /^a subagent \("generalist"\).*abort its turn$/);
   });
 
   it('an edit is judged by the relative names its input holds under other fields too, against the forbidden names only', () => {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createPiGuard } from '../../src/core/guard/piGuard';
 import { buildLaunch } from '../../src/core/worker/launch';
+import { GEMINI_AGENT_TOOL } from '../../src/core/guard/geminiLaunch';
 import { GUARD_ENV, guardedTools, piGuardLaunch } from '../../src/core/guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { GUARD_MARKER, formatGuardVeto, parseGuardVeto } from '../../src/core/guard/veto';
@@ -38,6 +39,27 @@ describe('guard launch: pi tool list, env, veto text and the extension decision'
     assert.equal(built.launch.agent, 'local');
     const wire = JSON.parse(built.launch.env[GUARD_ENV] as string) as { forbiddenPaths: string[] };
     assert.ok(wire.forbiddenPaths.includes(path.join(cwd, 'pi-home')), wire.forbiddenPaths.join('\n'));
+  });
+
+  it('a guarded Gemini is started with an admin policy that denies invoke_agent; an unguarded one, another ACP agent or pi is not', () => {
+    // Gemini's subagents run their tools unreported over ACP (their questions wait on its
+    // terminal UI): the guard would never see their writes.
+    const gemini = buildLaunch({ dialect: 'acp', command: '/usr/bin/gemini', args: ['--acp'], cwd: tmp, guard: true }, {});
+    if (!gemini.ok) return assert.fail(gemini.error);
+    assert.deepEqual(gemini.launch.args.slice(0, 2), ['--acp', '--admin-policy']);
+    const file = gemini.launch.args[2];
+    assert.ok(path.isAbsolute(file) && file.endsWith('.toml'), file);
+    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^toolName = "${GEMINI_AGENT_TOOL}"\\ndecision = "deny"$`, 'm'));
+    // Written again when it went away: Gemini reads it at each new session, and a missing one is no rules.
+    fs.rmSync(path.dirname(file), { recursive: true });
+    const again = buildLaunch({ dialect: 'acp', command: 'npx', args: ['-y', '@google/gemini-cli@0.61.0', '--acp'], cwd: tmp, guard: true }, {});
+    assert.ok(again.ok && again.launch.args.at(-1) === file && fs.existsSync(file));
+    for (const spec of [{ command: 'gemini', args: ['--acp'] }, { command: 'copilot', args: ['--acp'], guard: true as const }]) {
+      const other = buildLaunch({ dialect: 'acp', cwd: tmp, ...spec }, {});
+      assert.ok(other.ok && other.launch.args.join(' ') === '--acp', JSON.stringify(spec));
+    }
+    const pi = buildLaunch({ dialect: 'pi', command: 'pi', cwd: tmp, guard: true }, { piGuardPath: __filename });
+    assert.ok(pi.ok && !pi.launch.args.includes('--admin-policy'));
   });
 
   it('piGuardLaunch: -e bundle, --tools, and the policy in the env', () => {

@@ -182,12 +182,27 @@ export const READING_KINDS: ReadonlySet<string> = new Set(['read', 'search', 'th
 export const WRITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
 
 /**
- * A call the agent says the kind of (ACP): reading kinds pass, a shell passes only with bash
+ * Why a call is a subagent's, whose own tool calls the host never sees; null: it is not one.
+ * Gemini CLI 0.61.0 reports a call of its `invoke_agent` as kind `think`, titled "Delegating to
+ * agent 'NAME'", with no input; the subagent's calls are neither reported nor asked over ACP. A
+ * guarded Gemini is started with the tool denied (geminiLaunch.ts); this holds where that did not
+ * take (a wrapper script under another name, a machine whose system policies make Gemini ignore
+ * the host's).
+ */
+export function subagentCall(kind: string, title: string | null | undefined): string | null {
+  const m = kind === 'think' ? /^Delegating to agent '([^']*)'/.exec(title ?? '') : null;
+  return m ? `a subagent (${JSON.stringify(m[1])}): its tool calls are not reported to the host, so what it writes cannot be checked` : null;
+}
+
+/**
+ * A call the agent says the kind of (ACP): a subagent's fails closed (subagentCall), reading kinds pass, a shell passes only with bash
  * allowed, an edit, delete or move is judged by every path it names (its locations, its diffs,
  * path fields of its input) and by the forbidden names for its `relative` strings
  * (extractRelativeNames), and any other kind fails closed.
  */
-export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string, relative: readonly string[] = []): AuditResult {
+export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string, relative: readonly string[] = [], title?: string | null): AuditResult {
+  const subagent = subagentCall(kind, title);
+  if (subagent) return { violation: subagent, paths: [] };
   if (READING_KINDS.has(kind)) return { violation: null, paths: [] };
   if (kind === 'execute') {
     return policy.bash ? { violation: null, paths: [] } : { violation: 'a shell command under the guard: a shell cannot be audited by path, and bash is not allowed', paths: [] };

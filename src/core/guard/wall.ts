@@ -1,6 +1,6 @@
 // The guard as a wall, for agents that ask before they act or write through the host (ACP): a
 // write outside the policy is refused before it happens, not reported after it landed.
-import { extractPaths, extractRelativeNames, forbiddenName, READING_KINDS, WRITING_KINDS } from './audit';
+import { extractPaths, extractRelativeNames, forbiddenName, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
 import { judgePath, type ResolvedPolicy } from './policy';
 import type { PermissionAsk } from '../api';
 
@@ -36,6 +36,9 @@ type WallAsk = Pick<PermissionAsk, 'toolKind' | 'args' | 'diffs' | 'locations'> 
 export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string, refuseUnjudged = false): WallVerdict {
   const kind = ask.toolKind ?? '';
   if (kind === 'execute') return { veto: policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed', judged: true };
+  // A subagent's own calls are never seen: as unjudged as an MCP tool naming no path.
+  const subagent = subagentCall(kind, ask.title);
+  if (subagent) return refuseUnjudged ? { veto: `${subagent}, and this worker's violations abort its turn`, judged: true } : { veto: null, judged: false };
   const writes = WRITING_KINDS.has(kind) || ask.diffs.length > 0;
   // A read is not confined: the guard confines writes (the audit passes these kinds too).
   if (!writes && READING_KINDS.has(kind)) return { veto: null, judged: true };

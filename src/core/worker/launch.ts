@@ -2,12 +2,14 @@
 // (`--mode rpc --no-session --no-extensions`, model, agent card, guard extension, tools); to τ
 // itself (`ffwf-tau`, `tau`) the dialect adds `--mode rpc -ne -nc --session-dir DIR` where the
 // caller did not, and any other program is run as given. A guard on τ or another program is an
-// audit of each tool call by the host (see worker.ts), not an adapter inside the worker.
+// audit of each tool call by the host (see worker.ts), not an adapter inside the worker; a
+// guarded Gemini CLI is also given a policy that denies its subagents (guard/geminiLaunch.ts).
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SupervisorOptions, WorkerSpec } from '../api';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard } from '../cards/agentCards';
+import { geminiGuardArgs, isGeminiCli } from '../guard/geminiLaunch';
 import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
 import { DIALECTS } from '../wire/dialects';
@@ -75,6 +77,8 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
       shownTools = guardedTools(tools, policy);
     } else if (tools) args.push('--tools', tools.join(','));
   }
+  // Gemini's subagents write where the guard cannot see (guard/geminiLaunch.ts): denied.
+  if (policy && spec.dialect === 'acp' && isGeminiCli(spec.command, own)) args.push(...geminiGuardArgs());
   return {
     ok: true,
     launch: {

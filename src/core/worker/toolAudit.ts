@@ -35,7 +35,7 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   }
   // An agent that says what its call does (ACP's kinds) is judged by that and every path it names.
   const verdict = event.tool_kind
-    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}))
+    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}), event.title)
     : auditToolCall(policy, toolName, args ?? {}, w.cwd);
   if (!verdict.violation) return;
   w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
