@@ -24,6 +24,8 @@ for (const dialect of ['pi', 'tau'] as const) {
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       pids.push(r.pid);
       const events = record(supervisor, () => r.workerId);
+      const said: string[] = [];
+      supervisor.onOutput((id, kind, text) => id === r.workerId && kind === 'protocol' && said.push(text));
       const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
       await within(supervisor.prompt(r.workerId, 'wait 600000'), 20_000, 'the prompt');
       const e = await settled;
@@ -32,6 +34,10 @@ for (const dialect of ['pi', 'tau'] as const) {
       assert.match(s.lastError ?? '', /the worker's output ended/);
       assert.equal(e.type, 'agent_settled');
       assert.equal(alive(r.pid), true, 'the worker lives on');
+      // The settled turn asks the worker nothing more (its usage): the answer could not be heard,
+      // and its failure would say the loss again.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(said.filter((l) => /output ended/.test(l)).length, 1, said.join('\n'));
     });
   });
 }

@@ -427,6 +427,8 @@ export class Worker {
     this.settles++;
     this.waits.settled(s);
     this.stateChanged();
+    // A turn the host ended because the worker can no longer be heard: nothing asked now is answered.
+    if (this.process.outputLost) return;
     void this.extensionRequests?.check();
     void this.sessions.refreshUsage();
   }
