@@ -38,9 +38,18 @@ export function readRegularFileHead(file: string, maxBytes: number): RegularFile
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { ok: false, reason: 'not a regular file' };
     // One byte more than the cap tells a file at the cap from a longer one, even one growing now.
-    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    // Read to the end, not to the size: procfs says 0 bytes of a file that has more, and a file
+    // may have grown since; the card reader takes all of it.
+    let buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
     let got = 0;
-    for (let n = -1; n !== 0 && got < buffer.length; got += n) n = readSync(fd, buffer, got, buffer.length - got, got);
+    for (let n = -1; n !== 0 && got < buffer.length; got += n) {
+      n = readSync(fd, buffer, got, buffer.length - got, got);
+      if (n !== 0 && got + n === buffer.length && buffer.length <= maxBytes) {
+        const grown = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown, 0, 0, got + n);
+        buffer = grown;
+      }
+    }
     const whole = got <= maxBytes;
     return { ok: true, head: buffer.subarray(0, Math.min(got, maxBytes)), whole, size: whole ? got : Math.max(stat.size, got), mtimeMs: stat.mtimeMs };
   } finally {

@@ -103,7 +103,10 @@ export const sessionMark: Notice = (e, t) => {
 };
 
 /** `state_resync`. */
-export const stateResync: Notice = (e, t) => warning(t, 'The worker is idle: the host corrected its view', e.error ?? 'the host took the worker for busy');
+export const stateResync: Notice = (e, t) => dataOf(e).outputLost === true
+  // Not found idle: it can no longer be heard, so the host ended the turn it followed.
+  ? warning(t, 'The turn cannot be followed: the host ended it', e.error ?? 'the worker\'s output ended')
+  : warning(t, 'The worker is idle: the host corrected its view', e.error ?? 'the host took the worker for busy');
 
 /** `worker_exit`'s own line (the model ends the tools and the turn it cut short). */
 export function exitLine(e: PageEvent, t: number): NewEntry {

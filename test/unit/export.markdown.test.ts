@@ -151,6 +151,26 @@ describe('session export as Markdown', () => {
     }
   });
 
+  it('a τ worker exported after it exited says its messages went with it, not "export again once it settles"', async function () {
+    this.timeout(30_000);
+    const supervisor = createSupervisor({});
+    try {
+      const r = await supervisor.start(fakeSpec('tau'));
+      assert.equal(r.status, 'started', r.status === 'error' ? r.error : '');
+      if (r.status !== 'started') return;
+      const exited = waitFor(supervisor, r.workerId, ofType('worker_exit'));
+      assert.equal((await supervisor.prompt(r.workerId, 'tool read {"path":"README.md"}\nexit 0')).status, 'accepted');
+      await exited;
+      const md = await supervisor.exportMarkdown(r.workerId);
+      const text = md.status === 'exported' ? md.markdown : '';
+      // It will never settle: the note said to wait for what cannot come.
+      assert.doesNotMatch(text, /export again once it settles/);
+      assert.match(text, /> \*\*Not in this export:\*\* the arguments and results of tool calls whose events carry none: the worker has ended, and its messages with it/);
+    } finally {
+      await supervisor.dispose();
+    }
+  });
+
   it('keeps a title, a folder and a tool\'s name with a line break or backticks in their place', () => {
     const md = sessionMarkdown([ev('tool_execution_start', { tool_name: 'run`it' })], { title: 'mine\n# not a title', cwd: '/w/`odd`' });
     assert.match(md, /^# mine # not a title\n\nFolder: `` \/w\/`odd` ``\n\n\*\*Tool call\*\* ``run`it``\n$/);

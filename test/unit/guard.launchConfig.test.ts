@@ -112,4 +112,17 @@ describe('guard: the launch configuration watch reads only regular files', () =>
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a card whose size the file system understates (a link into /proc, a file grown since its stat) is read as the card reader reads it, whole', function () {
+    // procfs says 0 bytes for a file of a thousand: it was read one byte past that, and called whole.
+    if (process.platform !== 'linux') this.skip();
+    const dir = mkdtempSync(path.join(tmpdir(), 'rpcw-launchcfg-'));
+    try {
+      symlinkSync('/proc/self/status', path.join(dir, 'status.md'));
+      const read = cardFolderSources(dir)[1]!.read();
+      assert.ok(read !== null && read.startsWith('Name:') && read.includes('\nPid:'), `read ${JSON.stringify(read?.slice(0, 40))}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

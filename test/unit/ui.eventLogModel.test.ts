@@ -106,6 +106,15 @@ describe('ui event log model', () => {
     assert.match(only(m, 'warning')[0].text, /a line it sent during the turn was lost/);
   });
 
+  it('a turn the host ends because the worker\'s output was lost is not said as "the worker is idle"', () => {
+    const m = new LogModel();
+    m.apply(stamped([ev('agent_start'), ev('state_resync', { is_error: true, error: 'the turn cannot be followed to its end: the worker\'s output ended', data: { reason: 'output lost', outputLost: true } })]));
+    assert.deepEqual(kinds(m), ['turn', 'warning', 'end']);
+    const w = only(m, 'warning')[0];
+    assert.equal(w.title, 'The turn cannot be followed: the host ended it');
+    assert.match(w.text, /the worker's output ended/);
+  });
+
   it('a worker that sends no deltas: the text comes from message_end', () => {
     const m = new LogModel();
     m.apply(stamped([ev('message_start'), ev('message_end', { message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'Whole reply' }] } })]));

@@ -69,6 +69,9 @@ describe('ui settings', () => {
     assert.deepEqual(wrong('args', [1]), { ok: false, error: 'invalid worker spec: args.0: args.0 must be a string' });
     assert.deepEqual(wrong('args', 'x'), { ok: false, error: 'invalid worker spec: args: args must be a list' });
     assert.deepEqual(wrong('discovery', 'yes'), { ok: false, error: 'invalid worker spec: discovery: discovery must be true or false' });
+    // A field of two shapes (guard: true/false or a guard spec): the shapes it takes, or what is wrong inside the one it has.
+    assert.deepEqual(wrong('guard', 'yes'), { ok: false, error: 'invalid worker spec: guard: guard must be true or false, or an object' });
+    assert.deepEqual(wrong('guard', { allowedPaths: 'src', forbiddenPaths: [] }), { ok: false, error: 'invalid worker spec: guard.allowedPaths: guard.allowedPaths must be a list' });
   });
 
   it('after a change, notifies only the errors the last read did not have (a standing one is not shown again at each change)', () => {

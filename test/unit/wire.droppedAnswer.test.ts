@@ -12,6 +12,7 @@ import { PiCodec } from '../../src/core/wire/pi';
 import { TauCodec } from '../../src/core/wire/tau';
 import { AcpCodec } from '../../src/core/wire/acpCodec';
 import { request } from '../../src/core/wire/requests';
+import { headMembers } from '../../src/core/wire/droppedAnswer';
 import { Waits } from '../../src/core/worker/waits';
 import type { WorkerProcess } from '../../src/core/worker/workerProcess';
 import type { EventBus } from '../../src/core/events/eventBus';
@@ -45,7 +46,8 @@ function wire(codec: WireCodec) {
   const next = () => new Promise<Record<string, unknown>>((resolve) => (lines.length ? resolve(lines.shift()!) : (waiting = (l) => ((waiting = null), resolve(l)))));
   const ask = (method: string) => request(connection, method, {}, (e) => new Refused(e.message ?? ''));
   const say = (value: unknown) => toHost.write(JSON.stringify(value) + '\n');
-  return { connection, errors, next, ask, say };
+  const sayRaw = (line: string) => toHost.write(line + '\n');
+  return { connection, errors, next, ask, say, sayRaw };
 }
 
 /** How `p` stands, read at any moment: 'pending' until it settles. */
@@ -109,8 +111,23 @@ describe("a worker's answer over the line cap", () => {
     });
   }
 
+  it('a line over the cap whose head is not JSON (a bad escape in a name) is reported, and the reader reads on', async () => {
+    const w = wire(new TauCodec());
+    const asked = w.ask('get_state');
+    const req = await w.next();
+    // Its head's reading threw out of the stream's data handler: uncaught in the host, the line half read.
+    w.sayRaw(`{"\\x":1,"id":${JSON.stringify(req.id)},"result":"${HUGE}"}`);
+    w.say({ jsonrpc: '2.0', id: req.id, result: { ok: true } });
+    assert.deepEqual(await asked, { ok: true });
+    assert.equal(w.errors.length, 1);
+    // The members before the bad one are read; none after it.
+    assert.deepEqual([...headMembers('{"a":1,"\\x":2,"id":3')], [['a', 1]]);
+    w.connection.dispose();
+  });
+
   it('a verb waiting for it says what waited, then why it failed (as "no answer within N s" does)', async () => {
     const w = wire(new TauCodec());
+    // A process that runs on, its output flowing (Waits also follows the loss of its output).
     const alive = { exit: null, outputLost: false, onceExit: () => () => {}, onceOutputLost: () => () => {}, exitDescription: () => 'running' } as unknown as WorkerProcess;
     const waits = new Waits({} as EventBus<AgentEvent>, alive);
     const asked = waits.bounded(w.ask('get_messages'), 60_000, 'reading the messages');

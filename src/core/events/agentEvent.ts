@@ -153,7 +153,8 @@ export type MessageUpdateEvent = Known<'message_update'>;
 export type PromptSentEvent = Known<'prompt_sent', DataOf<{ text: string; streamingBehavior: 'steer' | 'followUp' | null }>>;
 export type WorkerExitEvent = Known<'worker_exit', DataOf<{ code: number | null; signal: string | null; status: 'exited' | 'stopped' | 'failed' }>>;
 export type ProtocolErrorEvent = Known<'protocol_error', DataOf<{ preview: string; bytes: number; count: number }>>;
-export type StateResyncEvent = Known<'state_resync', DataOf<{ reason: string }>>;
+/** The host ended a turn it cannot follow: the worker said it is idle, or (`outputLost`) its output ended while it lives on. */
+export type StateResyncEvent = Known<'state_resync', DataOf<{ reason: string; outputLost: true }>>;
 export type GuardViolationEvent = Known<'guard_violation', DataOf<{ action: string; path: string }>>;
 export type ExtensionRequestEvent = Known<'extension_request' | 'extension_request_end', DataOf<{ label: string; sentence: string; status: string; action: string; output: string }>>;
 /** `options`: what a select or confirm offers; `answer`: the option picked (an input's or editor's text is not kept, only that it was answered). */

@@ -32,7 +32,10 @@ export function headMembers(head: string): HeadMembers {
     i = skipSpace(head, i);
     const keyEnd = head[i] === '"' ? stringEnd(head, i) : -1;
     if (keyEnd < 0) return members;
-    const key = JSON.parse(head.slice(i, keyEnd)) as string;
+    // The worker's bytes, not known to be JSON: a bad escape ends the reading (a throw here would
+    // leave the reader's stream handler, uncaught, the line half read).
+    const key = scalar(head.slice(i, keyEnd));
+    if (typeof key !== 'string') return members;
     i = skipSpace(head, keyEnd);
     if (head[i] !== ':') return members;
     i = skipSpace(head, i + 1);

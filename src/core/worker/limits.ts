@@ -73,7 +73,7 @@ export const workerSpecSchema = z.object({
 export function checkSpec(spec: unknown): { ok: true; spec: WorkerSpec } | { ok: false; error: string } {
   const parsed = workerSpecSchema.safeParse(spec);
   if (parsed.success) return { ok: true, spec: parsed.data as WorkerSpec };
-  const issue = parsed.error.issues[0];
+  const issue = inUnion(parsed.error.issues[0]);
   const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
   return { ok: false, error: `invalid worker spec: ${where}${typeWords(issue) ?? issue.message}` };
 }
@@ -86,8 +86,27 @@ const KINDS: Record<string, string> = { string: 'a string', number: 'a number', 
  * string, received number"). null: the issue's own message stands.
  */
 function typeWords(issue: z.core.$ZodIssue): string | null {
-  if (issue.code !== 'invalid_type' || !issue.message.startsWith('Invalid input') || !issue.path.length) return null;
+  if (!issue.message.startsWith('Invalid input') || !issue.path.length) return null;
+  if (issue.code === 'invalid_union') {
+    // Of no shape the field takes (guard: 'yes'): the shapes, each as its own type says it.
+    const kinds = issue.errors.map((branch) => branch.find((e) => e.code === 'invalid_type' && e.path.length === 0));
+    if (kinds.some((k) => k === undefined)) return null;
+    return `${issue.path.join('.')} must be ${kinds.map((k) => (k?.code === 'invalid_type' ? (KINDS[k.expected] ?? k.expected) : '')).join(', or ')}`;
+  }
+  if (issue.code !== 'invalid_type') return null;
   return `${issue.path.join('.')} must be ${KINDS[issue.expected] ?? issue.expected}`;
+}
+
+/**
+ * A union's issue (guard: a boolean or a guard spec) where the value has the shape of one branch
+ * (an object) but is wrong inside it: that branch's own first issue, under the union's path, is
+ * what to say. zod says only "Invalid input" of the union.
+ */
+function inUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  const inside = issue.errors.filter((branch) => !branch.some((e) => e.code === 'invalid_type' && e.path.length === 0));
+  const first = inside.length === 1 ? inside[0]![0] : undefined;
+  return first ? inUnion({ ...first, path: [...issue.path, ...first.path] } as z.core.$ZodIssue) : issue;
 }
 
 export function checkPrompt(message: unknown, limits: SupervisorLimits): string | null {

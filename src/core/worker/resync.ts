@@ -89,7 +89,8 @@ export async function checkState(w: StateCheckPort, doubt: Doubt): Promise<'agai
     // A dialect without a state verb (ACP) knows from its own open prompt; the others are asked.
     streaming = w.dialect.streaming ? w.dialect.streaming(w.connection) : (await w.request(w.dialect.probe(w.connection, { cwd: w.cwd }), 'the state check')).streaming;
   } catch (error) {
-    if (!w.live()) return 'answered';
+    // Gone, or the turn in doubt ended meanwhile (the host ends it when the worker's output is lost).
+    if (!w.live() || !w.turns.streaming) return 'answered';
     w.say(`could not ask the worker what it is doing: ${(error as Error).message}`);
     return 'again';
   }

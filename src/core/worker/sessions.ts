@@ -194,6 +194,9 @@ export class WorkerSessions {
         without = `the worker's messages could not be read (${(error as Error).message})`;
         this.site.output(`the export goes without the worker's messages: ${(error as Error).message}`);
       }
+    } else if (verbs && this.gone) {
+      // Exported after its exit (its row, the palette): nothing will settle to export again.
+      without = 'the worker has ended, and its messages with it';
     } else if (verbs) {
       without = `${this.site.busy() ?? 'the worker was busy'} (export again once it settles)`;
     }

@@ -403,12 +403,14 @@ export class Worker {
   /**
    * Its output ended and it lives on: the waits it held are released (waits.ts), and a compaction
    * it runs, asked for or its own, cannot be heard ending: the log ends it, saying why, so that
-   * the state stops saying compacting.
+   * the state stops saying compacting; a turn it runs (or a prompt it took) cannot either: the turn
+   * fold ends it as for a lost end (state_resync), so that the state stops saying streaming.
    */
   private onOutputLost(): void {
     const why = this.process.outputLostDescription();
     this.output('protocol', why);
     if (this.turns.compacting) this.emitHostEvent({ type: 'compaction_end', is_error: true, error: `the compaction cannot be followed to its end: ${why}`, data: { synthesized: true } });
+    if (this.turns.streaming) this.emitHostEvent({ type: 'state_resync', is_error: true, error: `the turn cannot be followed to its end: ${why}`, data: { reason: 'output lost', outputLost: true } });
     this.stateChanged();
   }
 
@@ -425,6 +427,8 @@ export class Worker {
     this.settles++;
     this.waits.settled(s);
     this.stateChanged();
+    // A turn the host ended because the worker can no longer be heard: nothing asked now is answered.
+    if (this.process.outputLost) return;
     void this.extensionRequests?.check();
     void this.sessions.refreshUsage();
   }
