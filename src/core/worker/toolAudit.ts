@@ -66,8 +66,10 @@ export class AuditWhenRun {
       this.named.delete(id);
       return;
     }
+    // A tool's streamed output names no path: nothing allocated for it.
+    if (!event.locations?.length && !event.diffs?.length) return;
     const paths = [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)];
-    if (paths.length > 0) this.named.set(id, [...new Set([...(this.named.get(id) ?? []), ...paths])]);
+    this.named.set(id, [...new Set([...(this.named.get(id) ?? []), ...paths])]);
   }
 
   /** A call the wall judged as a question before it could run is not audited again. */
