@@ -102,6 +102,14 @@ export const sessionMark: Notice = (e, t) => {
   return { kind: 'other', time: t, ...mark };
 };
 
+/** `auth_status`: whom the agent signs in as, in its own words (core/events/agentEvent.ts AuthStatusEvent). */
+const authStatus: Notice = (e, t) => {
+  const d = dataOf(e);
+  if (d.kind === 'none') return { kind: 'other', time: t, type: 'Not signed in', icon: 'key', text: '' };
+  const detail = str(d.detail);
+  return { kind: 'other', time: t, type: 'Signed in', icon: 'key', text: `${str(d.label) ?? str(d.kind) ?? ''}${detail ? ` (${detail})` : ''}` };
+};
+
 /** `state_resync`. */
 export const stateResync: Notice = (e, t) => warning(t, 'The worker is idle: the host corrected its view', e.error ?? 'the host took the worker for busy');
 
@@ -133,6 +141,7 @@ export const other: Notice = (e, t) => {
 export const NOTICES = new Map<string, Notice>(Object.entries({
   mode_changed: (e, t) => ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.mode) ?? 'changed'}` }),
   processes_ended: processesEnded,
+  auth_status: authStatus,
   terminal,
   client_file: clientFile,
   queue_update: queueUpdate,
