@@ -443,7 +443,10 @@ export class Worker {
     if (this.stopping && !this.process.exit) return 'the worker is being stopped';
     if (this.status.value === 'running') return null;
     if (this.status.value === 'starting') return 'the worker is still starting';
-    return `the worker is ${this.status.value}: ${this.exitDescription()}`;
+    // The exit's description says how it ended ("the worker exited with code 3"), so it is said
+    // once; a Stop is named first, as the code or signal alone does not tell it.
+    const how = this.exitDescription();
+    return this.status.value === 'stopped' ? `the worker was stopped: ${how}` : how;
   }
 
   /** A request to the worker, bounded by the command timeout and by its exit. */
