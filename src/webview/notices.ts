@@ -6,6 +6,7 @@ import type { PageEvent } from '../protocol/messages';
 import type { Entry } from './entries';
 import { resultText } from '../protocol/eventText';
 import { obj, QUIET, str } from './payload';
+import { signInWords } from '../protocol/words';
 
 /** An entry before the model numbers it. */
 export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id' | 'version'> : never) : never;
@@ -104,10 +105,8 @@ export const sessionMark: Notice = (e, t) => {
 
 /** `auth_status`: whom the agent signs in as, in its own words (core/events/agentEvent.ts AuthStatusEvent). */
 const authStatus: Notice = (e, t) => {
-  const d = dataOf(e);
-  if (d.kind === 'none') return { kind: 'other', time: t, type: 'Not signed in', icon: 'key', text: '' };
-  const detail = str(d.detail);
-  return { kind: 'other', time: t, type: 'Signed in', icon: 'key', text: `${str(d.label) ?? str(d.kind) ?? ''}${detail ? ` (${detail})` : ''}` };
+  const { signedIn, what } = signInWords(dataOf(e));
+  return { kind: 'other', time: t, type: signedIn ? 'Signed in' : 'Not signed in', icon: 'key', text: what };
 };
 
 /** `state_resync`. */
