@@ -209,6 +209,11 @@ export interface WorkerState {
   abortUnavailable: string | null;
   /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */
   midTurn: { steer: boolean; followUp: 'worker' | 'host' };
+  /**
+   * Whom the agent last said it signs in as (its `auth_status` event: Claude's and Codex's
+   * adapters say it); kind `none`: signed in as nobody. Absent where the agent has not said.
+   */
+  signIn?: { kind: string; label: string; detail: string | null };
 }
 
 /** An "allow always" the host remembers for a worker (see permissionRules.ts). */

@@ -74,3 +74,15 @@ export function sourceLabel(source: string | null | undefined): string {
   const label = known ? known.label : 'Unknown source';
   return known?.proper ? label : label[0].toLowerCase() + label.slice(1);
 }
+
+/**
+ * Whom an agent signs in as (core/events/agentEvent.ts AuthStatusEvent's data, WorkerState's
+ * `signIn`), for the log's row and the worker's tooltip alike: `signedIn` false for kind `none`;
+ * `what`: its label and detail ("Anthropic API key (ANTHROPIC_API_KEY)").
+ */
+export function signInWords(s: { kind?: unknown; label?: unknown; detail?: unknown }): { signedIn: boolean; what: string } {
+  const text = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+  if (s.kind === 'none') return { signedIn: false, what: '' };
+  const detail = text(s.detail);
+  return { signedIn: true, what: `${text(s.label) ?? text(s.kind) ?? ''}${detail ? ` (${detail})` : ''}` };
+}

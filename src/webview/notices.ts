@@ -6,6 +6,7 @@ import type { PageEvent } from '../protocol/messages';
 import type { Entry } from './entries';
 import { resultText } from '../protocol/eventText';
 import { obj, QUIET, str } from './payload';
+import { signInWords } from '../protocol/words';
 
 /** An entry before the model numbers it. */
 export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id' | 'version'> : never) : never;
@@ -102,6 +103,12 @@ export const sessionMark: Notice = (e, t) => {
   return { kind: 'other', time: t, ...mark };
 };
 
+/** `auth_status`: whom the agent signs in as, in its own words (core/events/agentEvent.ts AuthStatusEvent). */
+const authStatus: Notice = (e, t) => {
+  const { signedIn, what } = signInWords(dataOf(e));
+  return { kind: 'other', time: t, type: signedIn ? 'Signed in' : 'Not signed in', icon: 'key', text: what };
+};
+
 /** `state_resync`. */
 export const stateResync: Notice = (e, t) => dataOf(e).outputLost === true
   // Not found idle: it can no longer be heard, so the host ended the turn it followed.
@@ -136,6 +143,7 @@ export const other: Notice = (e, t) => {
 export const NOTICES = new Map<string, Notice>(Object.entries({
   mode_changed: (e, t) => ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.mode) ?? 'changed'}` }),
   processes_ended: processesEnded,
+  auth_status: authStatus,
   terminal,
   client_file: clientFile,
   queue_update: queueUpdate,

@@ -401,6 +401,19 @@ describe('ACP dialect: the fake agent', () => {
     assert.deepEqual(stateOf(r.workerId).turns.map((t) => [t.index, t.endReason]), [[1, 'done']]);
   });
 
+  it('whom the agent signs in as (Claude\'s and Codex\'s _auth/status_update) is an auth_status event and the state\'s signIn, the last one said winning', async () => {
+    const events: AgentEvent[] = [];
+    supervisor.onEvent((_w, e) => events.push(e));
+    const r = await start({ FAKE_ACP_AUTH_STATUS: JSON.stringify({ kind: 'api_key', label: 'Anthropic API key', detail: 'ANTHROPIC_API_KEY' }) });
+    assert.deepEqual(stateOf(r.workerId).signIn, { kind: 'api_key', label: 'Anthropic API key', detail: 'ANTHROPIC_API_KEY' });
+    assert.deepEqual(events.filter((e) => e.type === 'auth_status').map((e) => e.data?.label), ['Anthropic API key']);
+    assert.ok(!events.some((e) => e.type === '_auth/status_update'), 'not the raw notification');
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(r.workerId, 'auth: {"kind":"none","label":"Not logged in"}')).status, 'accepted');
+    await settled;
+    assert.deepEqual(stateOf(r.workerId).signIn, { kind: 'none', label: 'Not logged in', detail: null });
+  });
+
   it('a plan becomes a plan event; a mode switch lands in the state', async () => {
     const r = await start();
     const plan = waitFor(supervisor, r.workerId, ofType('plan'));

@@ -278,3 +278,52 @@ describe('ACP initialize answer: its _meta is the agent\'s own', () => {
     }
   });
 });
+
+// Claude's and Codex's adapters say whom they sign in as at each start (`_auth/status_update`, not
+// in ACP v1): typed at the wire as `auth_status`, so that the log words it instead of a raw row.
+describe('ACP sign-in notice: _auth/status_update is an auth_status event', () => {
+  const notice = (file: string) => {
+    const line = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').find((l) => l.includes('"_auth/status_update"'))!;
+    return (JSON.parse(line) as Line).msg;
+  };
+  const words = (e: AgentEvent) => {
+    const model = new LogModel();
+    model.apply([slimEvent(e as unknown as { type: string; timestamp: number })]);
+    return model.all().map((x) => (x.kind === 'other' ? `${x.type}: ${x.text}` : x.kind));
+  };
+
+  for (const [file, kind, label, detail, said] of [
+    ['claude-agent-acp-hello.jsonl', 'api_key', 'Anthropic API key', 'ANTHROPIC_API_KEY', 'Signed in: Anthropic API key (ANTHROPIC_API_KEY)'],
+    ['codex-acp-hello.jsonl', 'gateway', 'Custom model gateway', 'mock', 'Signed in: Custom model gateway (mock)'],
+  ] as const) {
+    it(`${file}: ${kind}, its params kept whole, read back the same, worded by the page`, () => {
+      const msg = notice(file);
+      const d = new AcpCodec().decode(msg);
+      assert.equal(d.kind, 'event');
+      const event = (d as { event: AgentEvent }).event;
+      assert.equal(event.type, 'auth_status');
+      assert.deepEqual(event.data, { kind, label, detail, params: msg.params });
+      const back = readBack(acpDialect.createCodec('reading'), msg);
+      assert.ok(back.ok && back.event.type === 'auth_status');
+      assert.deepEqual(words(event), [said]);
+    });
+  }
+
+  it('the other kinds the adapters send: not logged in, a subscription (its email), a cloud without detail', () => {
+    const said = (authStatus: Record<string, unknown>) => {
+      const d = new AcpCodec().decode({ jsonrpc: '2.0', method: '_auth/status_update', params: { authStatus } });
+      assert.equal(d.kind, 'event');
+      return words((d as { event: AgentEvent }).event);
+    };
+    assert.deepEqual(said({ kind: 'none', label: 'Not logged in' }), ['Not signed in: ']);
+    assert.deepEqual(said({ kind: 'account', label: 'Claude Max', account: { plan: 'max', email: 'a@example.com' } }), ['Signed in: Claude Max (a@example.com)']);
+    assert.deepEqual(said({ kind: 'external', label: 'AWS Bedrock' }), ['Signed in: AWS Bedrock']);
+  });
+
+  it('one of another shape goes on as the notification it was: nothing dropped', () => {
+    for (const params of [undefined, {}, { authStatus: { label: 'no kind' } }, { authStatus: 'api_key' }]) {
+      const d = new AcpCodec().decode({ jsonrpc: '2.0', method: '_auth/status_update', params });
+      assert.equal(d.kind, 'message', JSON.stringify(params));
+    }
+  });
+});

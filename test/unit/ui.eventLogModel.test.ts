@@ -51,6 +51,18 @@ describe('ui event log model', () => {
     assert.deepEqual([forked.type, forked.icon, forked.text], ['Forked', 'repo-forked', 'into session abcdef01']);
   });
 
+  it('whom the agent signs in as is one short row in words, not its raw JSON; a kind the page does not know still reads by its label', () => {
+    const m = new LogModel();
+    const auth = (kind: string, label: string, detail: string | null) => ev('auth_status', { data: { kind, label, detail, params: { authStatus: { kind, label } } } } as Partial<PageEvent>);
+    m.apply(stamped([auth('api_key', 'Anthropic API key', 'ANTHROPIC_API_KEY'), auth('none', 'Not logged in', null), auth('gateway', 'Custom model gateway', 'mock'), auth('someday', 'Some new login', null)]));
+    assert.deepEqual(only(m, 'other').map((e) => [e.type, e.text, e.icon]), [
+      ['Signed in', 'Anthropic API key (ANTHROPIC_API_KEY)', 'key'],
+      ['Not signed in', '', 'key'],
+      ['Signed in', 'Custom model gateway (mock)', 'key'],
+      ['Signed in', 'Some new login', 'key'],
+    ]);
+  });
+
   it('τ: a prompt, its turn with provenance from correlation.origin, text assembled from deltas, the end', () => {
     const m = new LogModel();
     m.apply(stamped([

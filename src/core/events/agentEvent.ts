@@ -38,6 +38,8 @@ export const EXTRA_EVENT_TYPES = [
   'client_file',
   // Host-made: a terminal the host runs for an agent (ACP terminal/*), and the ones it ended.
   'terminal',
+  // Said by an agent that reports it (Claude's and Codex's adapters): whom it signs in as.
+  'auth_status',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];
@@ -170,6 +172,12 @@ export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; aske
 export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
 export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true; replacedUnsaved: true }>>;
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
+/**
+ * Whom the agent signs in as, in its own words: `label` ("Anthropic API key"), `detail` (where the
+ * key comes from, the gateway, the account's email), `kind` `none` when it is signed in as nobody;
+ * `params`: what the agent sent, whole.
+ */
+export type AuthStatusEvent = Known<'auth_status', DataOf<{ kind: 'none' | (string & {}); label: string; detail: string | null; params: unknown }>>;
 /** What the worker holds queued: the texts of its steers and follow-ups still waiting (pi's shape; the demo worker says it so too). */
 export type QueueUpdateEvent = Known<'queue_update', DataOf<{ steering: string[]; followUp: string[] }>>;
 /** The worker tries the model call again (`error`: what failed, on the start; what stayed failed, on the end). */
@@ -183,7 +191,7 @@ export type KnownEvent =
   | LoopEvent | AgentEndEvent | AgentSettledEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
   | ExtensionRequestEvent | UiDialogEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
   | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | RetryEvent | ExtensionErrorEvent
-  | WorkerSaidEvent;
+  | WorkerSaidEvent | AuthStatusEvent;
 
 /** An event of a type the host does not know: kept whole, its payload in `data`. */
 export type ForeignEvent = EventFields & { type: string };

@@ -6,9 +6,9 @@ import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { isDroppedAnswer, jsonRpcAnswerId, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
-import { ACP, AUTH_REQUIRED, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
+import { ACP, AUTH_REQUIRED, AUTH_STATUS, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
-import { updateEvent } from './acpEvents';
+import { authStatusEvent, updateEvent } from './acpEvents';
 
 // ---- the codec: lines to events and messages, messages to lines
 
@@ -40,6 +40,11 @@ export class AcpCodec implements WireCodec {
       return { kind: 'invalid', reason: 'not a JSON-RPC 2.0 message (no "jsonrpc": "2.0")' };
     }
     if (value.method === ACP.update && value.id === undefined) return this.update(value.params);
+    if (value.method === AUTH_STATUS && value.id === undefined) {
+      // Typed here, so that the log words it; one of another shape goes on as the notification it is.
+      const event = authStatusEvent(value.params);
+      if (event) return { kind: 'event', event };
+    }
     const message = value as unknown as Message;
     if (Message.isResponse(message)) return this.response(message);
     if (Message.isRequest(message) || Message.isNotification(message)) {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AgentEvent, ToolDiff, ToolLocation } from '../events/agentEvent';
 import { isPlain, lazySafeParse } from '../../protocol/fastParse';
-import { contentBlockSchema, toolContentSchema, toolCallSchema, updateSchema, chunkSchema, planSchema, usageSchema, commandsSchema } from './acpProtocol';
+import { contentBlockSchema, toolContentSchema, toolCallSchema, updateSchema, chunkSchema, planSchema, usageSchema, commandsSchema, authStatusSchema } from './acpProtocol';
 
 // An update's payload takes its schema's fast path first (protocol/fastParse.ts): zod's own parse
 // of a loose object cost 0.4-1.6 µs a line, and usage readouts and tool calls are 9 of the 20
@@ -203,4 +203,17 @@ export function updateEvent(update: z.infer<typeof updateSchema>): AgentEvent | 
       return { type: kind, timestamp, data: rest };
     }
   }
+}
+
+/**
+ * Claude's and Codex's `_auth/status_update` in the model's `auth_status`: whom the agent signs in
+ * as, in the agent's own words (`label`; `detail`, or a subscription's email). Null when the
+ * params are not of that shape: the notice then stays the raw event it was, nothing dropped.
+ * The params are kept whole (`params`) for the history and the export.
+ */
+export function authStatusEvent(params: unknown): AgentEvent | null {
+  const parsed = authStatusSchema.safeParse(params);
+  if (!parsed.success) return null;
+  const { kind, label, detail, account } = parsed.data.authStatus;
+  return { type: 'auth_status', timestamp: Date.now(), data: { kind, label, detail: detail ?? account?.email ?? null, params } };
 }

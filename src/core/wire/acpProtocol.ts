@@ -38,6 +38,12 @@ export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: tr
 /** Claude's and Codex's adapters' steer into a running turn (not in ACP v1). */
 export const STEER = '_session/steering';
 
+/**
+ * Claude's and Codex's adapters' notice of whom the agent signs in as (not in ACP v1; their
+ * interim extension, connection-wide, sent at the start and again whenever it changes).
+ */
+export const AUTH_STATUS = '_auth/status_update';
+
 /** JSON-RPC error codes ACP gives a meaning. */
 export const AUTH_REQUIRED = -32000;
 
@@ -103,6 +109,19 @@ export const chunkSchema = z.looseObject({ content: contentBlockSchema, messageI
 export const planSchema = z.looseObject({ entries: z.array(z.looseObject({ content: z.string(), status: z.string().optional(), priority: z.string().optional() })) });
 export const usageSchema = z.looseObject({ used: z.number(), size: z.number(), cost: z.looseObject({ amount: z.number(), currency: z.string() }).nullable().optional() });
 export const commandsSchema = z.looseObject({ availableCommands: z.array(z.looseObject({ name: z.string(), description: z.string().optional() })) });
+/**
+ * `_auth/status_update`'s params. The kinds the adapters send: `none` (not logged in), `api_key`,
+ * `gateway`, `external` (Bedrock, Vertex…), `account` (a subscription: no detail, its email in
+ * `account`); read as any string, the label being what a person reads.
+ */
+export const authStatusSchema = z.looseObject({
+  authStatus: z.looseObject({
+    kind: z.string().min(1),
+    label: z.string(),
+    detail: z.string().nullable().optional(),
+    account: z.looseObject({ email: z.string().nullable().optional() }).nullable().optional().catch(undefined),
+  }),
+});
 export const permissionSchema = z.looseObject({
   sessionId: z.string(),
   toolCall: z.looseObject({ ...toolFields, toolCallId: z.string() }),

@@ -60,6 +60,8 @@ export class Worker {
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
+  /** The agent's last word on whom it signs in as (its auth_status event). */
+  private signIn: WorkerState['signIn'];
   private readonly extensionRequests: ExtensionRequests | null;
   /** Set while the readiness probe waits: a line of the other dialect ends it at once. */
   private onWrongDialect?: (other: DialectName) => void;
@@ -223,6 +225,7 @@ export class Worker {
       compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
       abortUnavailable: this.status.value === 'running' ? abortUnreachable(this.turns, this.traits, this.versionName()) : null,
       midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
+      ...(this.signIn ? { signIn: { ...this.signIn } } : {}),
     };
   }
 
@@ -311,6 +314,11 @@ export class Worker {
     if (this.launch.audit && !event.replayed) this.auditLater.see(event);
     // The agent's usage readout (ACP) is its session's accounting, read within 100 ms (sessions.ts).
     if (event.type === 'usage_update') this.sessions.usageUpdated();
+    // The agent says whom it signs in as at its start and when that changes: the tooltip shows the last.
+    if (event.type === 'auth_status' && typeof event.data?.kind === 'string' && typeof event.data.label === 'string') {
+      this.signIn = { kind: event.data.kind, label: event.data.label, detail: typeof event.data.detail === 'string' ? event.data.detail : null };
+      this.stateChanged();
+    }
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
   }
@@ -447,7 +455,10 @@ export class Worker {
     if (this.stopping && !this.process.exit) return 'the worker is being stopped';
     if (this.status.value === 'running') return null;
     if (this.status.value === 'starting') return 'the worker is still starting';
-    return `the worker is ${this.status.value}: ${this.exitDescription()}`;
+    // The exit's description says how it ended ("the worker exited with code 3"), so it is said
+    // once; a Stop is named first, as the code or signal alone does not tell it.
+    const how = this.exitDescription();
+    return this.status.value === 'stopped' ? `the worker was stopped: ${how}` : how;
   }
 
   /** A request to the worker, bounded by the command timeout and by its exit. */

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
-import { duration, sourceLabel } from '../../protocol/words';
+import { duration, signInWords, sourceLabel } from '../../protocol/words';
 import { commandLine, dialectLine, isLive, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
 import { loginWords } from '../commands/resultWords';
@@ -369,6 +369,10 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   row('PID', s.pid === null ? 'none' : String(s.pid));
   row('Dialect', dialectLine(s));
   if (s.mode) row('Mode', s.modes?.find((m) => m.id === s.mode)?.name ?? s.mode);
+  if (s.signIn) {
+    const { signedIn, what } = signInWords(s.signIn);
+    row('Sign-in', signedIn ? what : 'not signed in');
+  }
   row('Working directory', s.cwd);
   row('Started', new Date(s.startedAt).toLocaleString());
   row('Turns', String(s.turnCount));
