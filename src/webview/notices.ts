@@ -141,7 +141,8 @@ export const other: Notice = (e, t) => {
 
 /** The notices that need nothing of the model, by event type (a Map: a worker may name a type `constructor`). */
 export const NOTICES = new Map<string, Notice>(Object.entries({
-  mode_changed: (e, t) => ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.mode) ?? 'changed'}` }),
+  // The name the wire gave the mode (Claude's "default" is "Manual", Copilot's ids are URLs), else its id.
+  mode_changed: (e, t) => ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.name) ?? str(obj(e.data)?.mode) ?? 'changed'}` }),
   processes_ended: processesEnded,
   auth_status: authStatus,
   terminal,

@@ -422,9 +422,13 @@ describe('ACP dialect: the fake agent', () => {
     const p = await plan;
     assert.deepEqual((p.data?.entries as Array<{ status: string }>).map((e) => e.status), ['completed', 'in_progress', 'pending']);
     await settled;
+    const modes: AgentEvent[] = [];
+    supervisor.onEvent((w, e) => void (w === r.workerId && e.type === 'mode_changed' && modes.push(e)));
     const m = await supervisor.setMode(r.workerId, 'yolo');
     assert.equal(m.status, 'mode_set');
     assert.equal(stateOf(r.workerId).mode, 'yolo');
+    // The agent's current_mode_update and Switch Mode's own event both say the mode's name.
+    assert.deepEqual(modes.map((e) => [e.data?.mode, e.data?.name]), [['yolo', 'Allow all'], ['yolo', 'Allow all']]);
     const bad = await supervisor.setMode(r.workerId, 'nonsense');
     assert.equal(bad.status, 'error');
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);

@@ -5,10 +5,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Message } from 'vscode-jsonrpc/node';
+import type { Message, MessageConnection } from 'vscode-jsonrpc/node';
 import { AcpCodec, AcpState, acpDialect, updateEvent } from '../../src/core/wire/acp';
 import { initializeSchema } from '../../src/core/wire/acpProtocol';
 import { unfenced } from '../../src/core/wire/acpEvents';
+import { setMode } from '../../src/core/wire/acpSessions';
+import { states } from '../../src/core/wire/acpState';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { LogModel } from '../../src/webview/model';
@@ -325,5 +327,56 @@ describe('ACP sign-in notice: _auth/status_update is an auth_status event', () =
       const d = new AcpCodec().decode({ jsonrpc: '2.0', method: '_auth/status_update', params });
       assert.equal(d.kind, 'message', JSON.stringify(params));
     }
+  });
+});
+
+// A mode's id is the agent's word for its program (Claude's "default" is "Manual"; Copilot's ids are
+// URLs): the wire names it from what the session said it offers, so that the page, which knows no
+// dialect, can say the name.
+describe('ACP mode change: the event carries the mode\'s name', () => {
+  /** A codec that has read a transcript's session/new answer, as the verbs' learnSession does. */
+  const opened = (file: string) => {
+    const codec = new AcpCodec();
+    const lines = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+    const answer = lines.find((l) => l.dir === 'a2c' && (l.msg.result as { sessionId?: unknown } | undefined)?.sessionId !== undefined)!;
+    codec.state.learnSession(answer.msg.result as never);
+    const sessionId = (answer.msg.result as { sessionId: string }).sessionId;
+    return { codec, sessionId, lines };
+  };
+  const modeUpdate = (sessionId: string, currentModeId: string) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId } } });
+
+  for (const [file, id, name] of [
+    ['claude-agent-acp-shell-cancel.jsonl', 'default', 'Manual'],
+    ['copilot-hello.jsonl', 'https://agentclientprotocol.com/protocol/session-modes#plan', 'Plan'],
+  ] as const) {
+    it(`${file}: current_mode_update ${id} is mode_changed named ${name}, and its line alone does not stand for it`, () => {
+      const { codec, sessionId } = opened(file);
+      const d = codec.decode(modeUpdate(sessionId, id));
+      assert.equal(d.kind, 'event');
+      if (d.kind !== 'event') return;
+      assert.deepEqual(d.event.data, { mode: id, name });
+      assert.equal(d.lineStands, false, 'a fresh codec reading the line back would not know the name');
+    });
+  }
+
+  // Copilot's Switch Mode goes through its mode config option (session/set_config_option): the
+  // answer names the mode for Switch Mode's own event (core/worker/sessions.ts).
+  it('copilot-hello.jsonl: Switch Mode through the mode option answers the mode with its name', async () => {
+    const { codec } = opened('copilot-hello.jsonl');
+    const plan = 'https://agentclientprotocol.com/protocol/session-modes#plan';
+    const sent: Array<[string, unknown]> = [];
+    const connection = { sendRequest: async (method: string, params: unknown) => void sent.push([method, params]) } as unknown as MessageConnection;
+    states.set(connection, codec.state);
+    codec.state.sessionId = 'S';
+    assert.deepEqual(await setMode(connection, plan), { mode: plan, name: 'Plan' });
+    assert.deepEqual(sent, [['session/set_config_option', { sessionId: 'S', configId: 'mode', value: plan }]]);
+  });
+
+  it('a mode the session did not list keeps its id and no name', () => {
+    const { codec, sessionId } = opened('claude-agent-acp-shell-cancel.jsonl');
+    const d = codec.decode(modeUpdate(sessionId, 'someNewMode'));
+    assert.ok(d.kind === 'event');
+    assert.deepEqual(d.event.data, { mode: 'someNewMode', name: null });
+    assert.equal(d.lineStands, undefined, 'the line says all the event does');
   });
 });

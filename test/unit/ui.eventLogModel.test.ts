@@ -370,4 +370,15 @@ describe('ui event log model', () => {
     assert.doesNotMatch(text.slice(0, 1000), /\\n|\{"output"/);
     assert.match(text, /more characters not shown\]$/);
   });
+  // Copilot's mode ids are URLs, Claude's are words a person does not see ("default" is "Manual"):
+  // the row says the name the wire put in the event, and the id only where the agent gave no name.
+  it('a mode change is said by the mode\'s name, its id only where the agent named none', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('mode_changed', { data: { mode: 'https://agentclientprotocol.com/protocol/session-modes#plan', name: 'Plan' } } as Partial<PageEvent>),
+      ev('mode_changed', { data: { mode: 'default', name: 'Manual', asked: 'default' } } as Partial<PageEvent>),
+      ev('mode_changed', { data: { mode: 'yolo', name: null } } as Partial<PageEvent>),
+    ]));
+    assert.deepEqual(only(m, 'exit').map((e) => e.text), ['Mode: Plan', 'Mode: Manual', 'Mode: yolo']);
+  });
 });

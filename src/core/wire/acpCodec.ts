@@ -74,11 +74,23 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
-    const joined = this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event);
+    const joined = (this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event)) || this.nameMode(event);
     // While session/load is answered, the agent replays the conversation so far.
     if (this.loading > 0) event.replayed = true;
     else this.state.observe(event);
     return joined ? { kind: 'event', event, lineStands: false } : { kind: 'event', event };
+  }
+
+  /**
+   * A mode change carries the mode's name from what the session said it offers, so that the page
+   * (which knows no dialect) says "Manual", "Plan", not "default" or Copilot's URL. True when the
+   * name is known: a codec reading the line back alone would not know it.
+   */
+  private nameMode(event: AgentEvent): boolean {
+    if (event.type !== 'mode_changed' || typeof event.data?.mode !== 'string') return false;
+    const name = this.state.modeName(event.data.mode);
+    event.data.name = name;
+    return name !== null;
   }
 
   /**

@@ -40,14 +40,15 @@ export async function setModel(connection: MessageConnection, model: string): Pr
   return { model };
 }
 
-export async function setMode(connection: MessageConnection, mode: string): Promise<{ mode: string | null }> {
+export async function setMode(connection: MessageConnection, mode: string): Promise<{ mode: string | null; name: string | null }> {
   const s = stateOf(connection);
-  if (await setOption(connection, 'mode', mode)) return { mode: s.mode };
+  const named = (id: string | null) => ({ mode: id, name: id === null ? null : s.modeName(id) });
+  if (await setOption(connection, 'mode', mode)) return named(s.mode);
   if (!s.modes) throw new Unsupported('this agent offers no modes');
   if (!s.modes.available.some((m) => m.id === mode)) throw new WorkerRefusal(`this agent has no mode "${mode}" (its modes: ${s.modes.available.map((m) => m.id).join(', ')})`, null);
   await call(connection, ACP.setMode, { ...sessionParams(connection), modeId: mode }, z.unknown());
   s.modes.current = mode;
-  return { mode };
+  return named(mode);
 }
 
 /** The modes (or mode option's values) the agent offers, for a picker. */

@@ -90,6 +90,20 @@ export class AcpState {
     return this.modes?.current ?? null;
   }
 
+  /**
+   * A mode's name as the agent gives it (its mode option's values, else its modes list), for a
+   * person: the ids are the program's words (Claude's "default" is "Manual", Copilot's are URLs).
+   * Null where the agent names no such mode.
+   */
+  modeName(id: string): string | null {
+    const option = this.configOptions.find((o) => o.category === 'mode');
+    for (const o of option?.options ?? []) {
+      const v = o as { value?: unknown; name?: unknown };
+      if (v.value === id && typeof v.name === 'string' && v.name) return v.name;
+    }
+    return this.modes?.available.find((m) => m.id === id)?.name || null;
+  }
+
   /** What an update tells the host about the session itself (usage, commands, mode, options). */
   observe(event: AgentEvent): void {
     const d = event.data ?? {};

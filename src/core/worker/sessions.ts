@@ -166,7 +166,7 @@ export class WorkerSessions {
     return this.guarded(t0, async (verbs) => {
       if (!verbs.setMode) throw new Unsupported(`a ${this.site.spec.dialect} worker has no modes`);
       const r = await this.site.request((c) => verbs.setMode!(c, mode), 'set_mode');
-      this.site.emit({ type: 'mode_changed', data: { mode: r.mode ?? mode, asked: mode } });
+      this.site.emit({ type: 'mode_changed', data: { mode: r.mode ?? mode, asked: mode, name: r.name ?? null } });
       this.site.changed();
       return { status: 'mode_set', workerId: this.site.id, session: this.ref, model: this.model, mode: r.mode ?? mode, ms: elapsed(t0) };
     });
