@@ -84,15 +84,15 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   containment.track(workerId, worker, { command: launch.launch.command, args: launch.launch.args, cwd: spec.cwd });
   fanout.emitState(worker);
   // A version asked of the program itself is asked while the worker starts, not before.
-  const [probed, version] = await Promise.all([worker.probe(), preflight.later ?? Promise.resolve(preflight.version)]);
+  // It is not `running` before its version is known: an exit while the version is read fails the
+  // start as a failed probe does (no row left, no exit of a running worker to notify).
+  const [probed, version] = await Promise.all([worker.probe(preflight.later), preflight.later ?? Promise.resolve(preflight.version)]);
   // A version the handshake named (ACP's agentInfo) stands where the preflight learned none.
   if (probed.ok && version !== null) worker.setVersion(version);
-  // The probe answered, but a Stop (or the worker's exit) came while the version was still read:
-  // the start did not complete, and does not answer `started` for a worker that is gone.
-  if (probed.ok && (worker.stopRequested || !worker.live)) {
-    const during = preflight.later ? ' (while its version was read)' : '';
-    if (worker.stopRequested) return { status: 'error', workerId, error: `the worker was stopped before its start was complete${during}`, ms: elapsed(t0) };
-    return { status: 'error', workerId, error: `the worker ended before its start was complete${during}: ${worker.exitDescription()}`, stderrTail: worker.state().stderrTail, ms: elapsed(t0) };
+  // The probe answered, but a Stop came while the version was still read: the start did not
+  // complete, and says it was stopped (the Stop removes the worker).
+  if (!probed.ok && worker.stopRequested && worker.answeredProbe) {
+    return { status: 'error', workerId, error: 'the worker was stopped before its start was complete (while its version was read)', ms: elapsed(t0) };
   }
   if (!probed.ok) {
     const stderrTail = worker.state().stderrTail;

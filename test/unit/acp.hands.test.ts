@@ -176,6 +176,16 @@ describe('ACP: files through the host', () => {
     }
   });
 
+  it('a write request over the line cap is answered as refused, nothing written, and the turn goes on (it waited for ever)', async () => {
+    make({ limits: { maxLineBytes: 1024 } });
+    const file = path.join(dir, 'huge.txt');
+    const id = await start();
+    const r = await turn(id, `ask fs/write_text_file ${JSON.stringify({ path: file, content: 'x'.repeat(4096) })}`);
+    assert.match(r.said, /^fs\/write_text_file: error -32600: the request was over the 1024-byte line limit and was dropped; nothing was done$/);
+    assert.equal(existsSync(file), false);
+    assert.ok(r.events.some((e) => e.type === 'protocol_error'), 'the dropped line is in the log');
+  });
+
   it('malformed file requests are refused as invalid params', () => {
     const r = acpDialect.agentRequest!('fs/read_text_file', { sessionId: 's', path: 3 });
     assert.equal(r?.kind, 'invalid');

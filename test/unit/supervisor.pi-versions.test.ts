@@ -269,15 +269,15 @@ describe('the host and the fake pi of each version', function () {
     const file = path.join(dir, 'pi-slow-version');
     writeFileSync(file, `#!/bin/sh\nif [ "$1" = --version ]; then while [ ! -e "${gate}" ]; do sleep 0.02; done; fi\nexec "${process.execPath}" "${FAKE_WORKER}" --dialect pi "$@"\n`);
     chmodSync(file, 0o755);
-    const running = new Promise<string>((resolve) => {
-      const off = supervisor.onState((s) => {
-        if (s.status !== 'running') return;
-        off();
-        resolve(s.workerId);
-      });
-    });
+    // Once the probe's answer is in (the worker is not `running` before its version is read).
+    let answered!: (id: string) => void;
+    const probeAnswered = new Promise<string>((resolve) => (answered = resolve));
+    supervisor.dispose();
+    supervisor = createSupervisor({ trace: (id, direction, message) => {
+      if (direction === 'receive' && (message as { command?: unknown }).command === 'get_state') answered(id);
+    } });
     const starting = supervisor.start({ dialect: 'pi', command: file, cwd: ROOT });
-    const id = await running;
+    const id = await probeAnswered;
     assert.equal((await supervisor.stop(id)).status, 'stopped');
     writeFileSync(gate, '');
     const r = await starting;
@@ -285,5 +285,33 @@ describe('the host and the fake pi of each version', function () {
     assert.equal(r.status === 'error' && r.error, 'the worker was stopped before its start was complete (while its version was read)');
     assert.equal(r.workerId, id);
     assert.equal(supervisor.state(id).status, 'not_found');
+  });
+
+  it('an exit while the version is read (the probe has answered) fails the start as a failed probe does: never running, not listed', async () => {
+    // The worker is killed once its probe's answer is in; its `--version` answers only after the exit is seen.
+    const gate = path.join(dir, 'version-gate-exit');
+    const file = path.join(dir, 'pi-slow-version-exit');
+    writeFileSync(file, `#!/bin/sh\nif [ "$1" = --version ]; then while [ ! -e "${gate}" ]; do sleep 0.02; done; fi\nexec "${process.execPath}" "${FAKE_WORKER}" --dialect pi "$@"\n`);
+    chmodSync(file, 0o755);
+    let pid: number | null = null;
+    const statuses: string[] = [];
+    supervisor.dispose();
+    supervisor = createSupervisor({ trace: (_id, direction, message) => {
+      if (direction === 'receive' && (message as { command?: unknown }).command === 'get_state' && pid !== null) process.kill(pid, 'SIGKILL');
+    } });
+    const exited = new Promise<void>((resolve) => supervisor.onState((s) => {
+      pid = s.pid ?? pid;
+      statuses.push(s.status);
+      if (s.status === 'failed' || s.status === 'exited') resolve();
+    }));
+    const starting = supervisor.start({ dialect: 'pi', command: file, cwd: ROOT });
+    await exited;
+    writeFileSync(gate, '');
+    const r = await starting;
+    assert.equal(r.status, 'error', JSON.stringify(r));
+    assert.ok(r.workerId);
+    assert.equal(supervisor.state(r.workerId).status, 'not_found', 'no row stays for a start that failed');
+    // Never `running`: the exit is a start that failed (its own error says so), not a running worker's exit to notify.
+    assert.ok(!statuses.includes('running'), statuses.join(' '));
   });
 });

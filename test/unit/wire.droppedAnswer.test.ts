@@ -27,8 +27,10 @@ function wire(codec: WireCodec) {
   const toHost = new PassThrough();
   const toWorker = new PassThrough();
   const errors: ProtocolError[] = [];
-  const reader = new JsonlMessageReader(toHost, { maxLineBytes: CAP, codec, onEvent: () => {}, onProtocolError: (e) => errors.push(e) });
-  const connection: MessageConnection = createMessageConnection(reader, new JsonlMessageWriter(toWorker, codec));
+  const writer = new JsonlMessageWriter(toWorker, codec);
+  // As the worker's process wires it: a request of the worker's dropped for its size is answered through its writer.
+  const reader = new JsonlMessageReader(toHost, { maxLineBytes: CAP, codec, onEvent: () => {}, onProtocolError: (e) => errors.push(e), answerWorker: (m) => void writer.write(m) });
+  const connection: MessageConnection = createMessageConnection(reader, writer);
   connection.listen();
   const lines: Array<Record<string, unknown>> = [];
   let waiting: ((l: Record<string, unknown>) => void) | null = null;
@@ -133,6 +135,59 @@ describe("a worker's answer over the line cap", () => {
     const asked = waits.bounded(w.ask('get_messages'), 60_000, 'reading the messages');
     w.say({ jsonrpc: '2.0', id: (await w.next()).id, result: { messages: HUGE } });
     await assert.rejects(asked, { message: `reading the messages: the worker's answer was over the ${CAP}-byte line limit and was dropped` });
+    w.connection.dispose();
+  });
+});
+
+// The worker's own request over the cap (an ACP agent's fs/write_text_file of a huge file, its
+// session/request_permission with a huge diff, pi's dialog with huge options): dropped, it was
+// never answered, and the worker waited for ever (the turn hung). It is answered now as refused,
+// nothing done; a request that waits for no answer (pi's notify) is answered with nothing.
+describe("a worker's request over the line cap", () => {
+  const refusal = `the request was over the ${CAP}-byte line limit and was dropped; nothing was done`;
+  // After the huge line, a small request the host does not serve (answered by vscode-jsonrpc, -32601):
+  // the first answer the worker reads tells whether the huge one was answered, without a wait.
+  const jsonRpc = [
+    { name: 'ACP', codec: () => new AcpCodec(), method: 'fs/write_text_file', params: { sessionId: 's1', path: '/tmp/x', content: HUGE } },
+    { name: 'ACP', codec: () => new AcpCodec(), method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1', content: [{ type: 'diff', path: '/tmp/x', oldText: '', newText: HUGE }] }, options: [] } },
+    { name: 'τ', codec: () => new TauCodec(), method: 'ext/ask', params: { text: HUGE } },
+  ];
+  for (const d of jsonRpc) {
+    it(`${d.name}: the worker's ${d.method} is answered with an error saying so, before the next request's answer`, async () => {
+      const w = wire(d.codec());
+      w.say({ jsonrpc: '2.0', id: 7, method: d.method, params: d.params });
+      w.say({ jsonrpc: '2.0', id: 8, method: 'x/unknown', params: {} });
+      const first = await w.next();
+      assert.equal(first.id, 7, JSON.stringify(first));
+      const { code, message, data } = first.error as { code: number; message: string; data: { droppedBytes: number } };
+      assert.deepEqual([code, message], [-32600, refusal]);
+      assert.ok(data.droppedBytes > CAP);
+      assert.equal((await w.next()).id, 8);
+      assert.equal(w.errors.length, 1, 'the dropped line is still reported');
+      w.connection.dispose();
+    });
+  }
+
+  it('pi: a dialog (select) over the cap is answered cancelled, as pi reads a dismissed dialog; a notify over the cap is not answered', async () => {
+    const w = wire(new PiCodec());
+    // pi writes type, id and method first (rpc-mode.js: output({type, id, ...request})).
+    w.say({ type: 'extension_ui_request', id: 'u-notify', method: 'notify', message: HUGE });
+    w.say({ type: 'extension_ui_request', id: 'u-big', method: 'select', title: 'Pick', options: [HUGE] });
+    w.say({ type: 'extension_ui_request', id: 'u-small', method: 'confirm', title: 'Sure?' });
+    assert.deepEqual(await w.next(), { type: 'extension_ui_response', id: 'u-big', cancelled: true });
+    // The small one reached the host, which has no handler here: answered cancelled too, after.
+    assert.deepEqual(await w.next(), { type: 'extension_ui_response', id: 'u-small', cancelled: true });
+    assert.equal(w.errors.length, 2);
+    w.connection.dispose();
+  });
+
+  it('a notification over the cap, or a request whose id comes after the head, is only reported', async () => {
+    const w = wire(new AcpCodec());
+    w.say({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: HUGE } } } });
+    w.sayRaw(`{"jsonrpc":"2.0","method":"fs/write_text_file","params":{"content":"${HUGE}"},"id":5}`);
+    w.say({ jsonrpc: '2.0', id: 8, method: 'x/unknown', params: {} });
+    assert.equal((await w.next()).id, 8);
+    assert.equal(w.errors.length, 2);
     w.connection.dispose();
   });
 });

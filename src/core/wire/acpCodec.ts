@@ -4,7 +4,7 @@ import { Message, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
-import { isDroppedAnswer, jsonRpcAnswerId, type HeadMembers } from './droppedAnswer';
+import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
 import { ACP, AUTH_REQUIRED, AUTH_STATUS, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
@@ -140,6 +140,11 @@ export class AcpCodec implements WireCodec {
     const id = jsonRpcAnswerId(head);
     if (id === undefined || !this.open.has(id)) return undefined;
     return this.response({ jsonrpc: '2.0', id, error });
+  }
+
+  /** The agent's fs/write_text_file of a huge file, its permission request with a huge diff: refused, so its turn goes on. */
+  requestDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+    return jsonRpcRequestRefusal(head, error);
   }
 
   encode(message: Message): unknown {

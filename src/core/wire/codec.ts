@@ -3,7 +3,7 @@
 // event path, or a protocol error; and a JSON-RPC message from the host becomes the worker's
 // wire object. Correlation, timeouts and dispatch then belong to vscode-jsonrpc for both
 // dialects; events skip its one-macrotask-per-message queue because they are the volume.
-import type { Message } from 'vscode-jsonrpc/node';
+import type { Message, ResponseMessage } from 'vscode-jsonrpc/node';
 import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import type { HeadMembers } from './droppedAnswer';
@@ -29,6 +29,12 @@ export interface WireCodec {
    * open). Undefined when the head shows no answer to an open request.
    */
   answerDropped?(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined;
+  /**
+   * A line dropped for its size whose head shows a request of the worker's that waits for an
+   * answer: the host's answer refusing it (a message for the writer, which encodes it as this
+   * dialect answers), so that the worker does not wait for ever. Undefined for anything else.
+   */
+  requestDropped?(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined;
 }
 
 /**

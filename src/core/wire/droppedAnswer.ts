@@ -2,7 +2,9 @@
 // requests, that request would wait out its timeout and say only "no answer". Its first bytes tell
 // whether it was: pi, τ and the ACP agents all write the id before the answer's body. Read here as
 // far as they go, in the reader's over-cap branch alone (a line within the cap never pays for it),
-// and the request it answered is failed with the reason, as an error answer the host makes.
+// and the request it answered is failed with the reason, as an error answer the host makes. A
+// request of the worker's is answered as refused, so that the worker does not wait for ever.
+import type { ResponseMessage } from 'vscode-jsonrpc/node';
 
 /** The error code of that answer: made by the host, never read as the worker's refusal. */
 export const ANSWER_DROPPED = -32090;
@@ -17,6 +19,15 @@ export function droppedAnswerError(maxLineBytes: number, bytes: number): { code:
 /** Whether an error answer is one the host made for a dropped answer (not the worker's own). */
 export function isDroppedAnswer(e: { code?: unknown; data?: unknown }): boolean {
   return e.code === ANSWER_DROPPED && typeof (e.data as { droppedBytes?: unknown } | undefined)?.droppedBytes === 'number';
+}
+
+/**
+ * The answer to a request of the worker's that was over the cap (an ACP agent's fs/write_text_file
+ * of a huge file): without one the worker waits for ever. -32600: the request, as it came, could
+ * not be taken; the host did nothing of what it asked.
+ */
+export function droppedRequestError(maxLineBytes: number, bytes: number): { code: number; message: string; data: { droppedBytes: number } } {
+  return { code: -32600, message: `the request was over the ${maxLineBytes}-byte line limit and was dropped; nothing was done`, data: { droppedBytes: bytes } };
 }
 
 /** A member whose value is an object or an array, or runs past the head's end. */
@@ -52,6 +63,13 @@ export function jsonRpcAnswerId(head: HeadMembers): number | string | undefined 
   const id = head.get('id');
   if (head.has('method') || !(head.has('result') || head.has('error'))) return undefined;
   return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+}
+
+/** The error answer to a JSON-RPC request (a `method` and an `id`) its head shows, if any (a notification waits for none). */
+export function jsonRpcRequestRefusal(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+  const id = head.get('id');
+  if (typeof head.get('method') !== 'string' || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
+  return { jsonrpc: '2.0', id, error };
 }
 
 function skipSpace(s: string, i: number): number {

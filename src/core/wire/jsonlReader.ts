@@ -3,11 +3,11 @@
 // not a protocol message is reported through `onProtocolError` with its first bytes.
 import type { DialectName } from '../api';
 import type { Readable } from 'node:stream';
-import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, type DataCallback, type Disposable, type ResponseMessage } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { LineFramer, PREVIEW_BYTES, type FramedLine } from './lineFramer';
-import { droppedAnswerError, headMembers } from './droppedAnswer';
+import { droppedAnswerError, droppedRequestError, headMembers } from './droppedAnswer';
 
 export interface ProtocolError {
   reason: string;
@@ -29,6 +29,12 @@ export interface JsonlReaderOptions {
    */
   onEvent: (event: AgentEvent, line?: Buffer) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
+  /**
+   * Sends the host's answer to a request of the worker's that was dropped for its size (the
+   * reader has no writer: the worker's process wires it to its own). Unset, such a request is
+   * only reported, and the worker waits for its answer for ever.
+   */
+  answerWorker?: (answer: ResponseMessage) => void;
   /** Every received value, before decoding (protocol trace); unset costs nothing. */
   onReceive?: (value: unknown) => void;
   /**
@@ -153,9 +159,13 @@ export class JsonlMessageReader extends AbstractMessageReader {
         ? `line of ${line.bytes} bytes is over the ${this.options.maxLineBytes}-byte cap`
         : `line passed the ${this.options.maxLineBytes}-byte cap without ending (${line.bytes} bytes so far); skipped through its end`;
       this.options.onProtocolError({ reason, preview: line.preview, bytes: line.bytes });
+      const members = headMembers(line.head.toString('utf8'));
       // The answer a verb waits for fails it now, saying why, instead of at its timeout.
-      const answer = this.options.codec.answerDropped?.(headMembers(line.head.toString('utf8')), droppedAnswerError(this.options.maxLineBytes, line.bytes));
+      const answer = this.options.codec.answerDropped?.(members, droppedAnswerError(this.options.maxLineBytes, line.bytes));
       if (answer?.kind === 'message') this.deliver(answer);
+      // A request of the worker's is refused, saying why, instead of never answered.
+      const refusal = this.options.answerWorker && this.options.codec.requestDropped?.(members, droppedRequestError(this.options.maxLineBytes, line.bytes));
+      if (refusal) this.options.answerWorker!(refusal);
       return undefined;
     }
     if (line.kind === 'invalid_utf8') {

@@ -128,6 +128,18 @@ export class PiCodec implements WireCodec {
     return { kind: 'message', message };
   }
 
+  /**
+   * A dialog whose request was over the cap (a select of huge options): answered cancelled, as a
+   * dismissed dialog is (encode), since pi's UI answers have no error. pi writes type, id and
+   * method first (rpc-mode.js); the fire-and-forget methods wait for nothing and get nothing.
+   */
+  requestDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+    const id = head.get('type') === 'extension_ui_request' ? head.get('id') : undefined;
+    const method = head.get('method');
+    if (typeof id !== 'string' || typeof method !== 'string' || !UI_DIALOGS.has(method)) return undefined;
+    return { jsonrpc: '2.0', id: UI_ID_PREFIX + id, error };
+  }
+
   private decodeUiRequest(value: object): Decoded {
     const parsed = uiRequestSchema.safeParse(value);
     if (!parsed.success) return { kind: 'invalid', reason: `malformed extension_ui_request: ${z.prettifyError(parsed.error)}` };

@@ -5,7 +5,7 @@
 import { Message, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { Decoded, WireCodec } from './codec';
-import { jsonRpcAnswerId, type HeadMembers } from './droppedAnswer';
+import { jsonRpcAnswerId, jsonRpcRequestRefusal, type HeadMembers } from './droppedAnswer';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { nullableString, tauEvent, wireEventSchema } from './tauEvent';
@@ -80,6 +80,11 @@ export class TauCodec implements WireCodec {
     if (id === undefined || !this.open.delete(id)) return undefined;
     const message: ResponseMessage = { jsonrpc: '2.0', id, error };
     return { kind: 'message', message };
+  }
+
+  /** τ originates no request today, but its protocol asks a host to answer any it does. */
+  requestDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+    return jsonRpcRequestRefusal(head, error);
   }
 
   encode(message: Message): unknown {

@@ -57,6 +57,8 @@ export class Worker {
   private startFailure: string | null = null;
   /** It answered its readiness probe once: an exit before that is a start that failed, however it came. */
   private becameReady = false;
+  /** Past its probe and its session's read, waiting for its version (ready). */
+  private readingVersion = false;
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
@@ -177,6 +179,11 @@ export class Worker {
   }
 
   /** A Stop has begun (or ended) it: what it does from now on is on its way out. */
+  /** Its probe answered and its session was read: only the version's read stood before `running` (a Stop since came then). */
+  get answeredProbe(): boolean {
+    return this.readingVersion;
+  }
+
   get stopRequested(): boolean {
     return this.stopping;
   }
@@ -229,21 +236,29 @@ export class Worker {
     };
   }
 
-  /** The readiness probe (readiness.ts); the worker is `running` once it answers. */
-  probe(): Promise<ProbeOutcome> {
+  /**
+   * The readiness probe (readiness.ts); the worker is `running` once it answers and `versionRead`
+   * (the version asked of the program while it starts) settles: an exit before then is a start
+   * that failed, as one before the probe's answer is.
+   */
+  probe(versionRead?: Promise<unknown>): Promise<ProbeOutcome> {
     const { dialect, limits, clientVersion } = this.ctx;
     return probeReadiness({
       spec: this.spec, limits, dialect, connection: this.connection, waits: this.waits, clientVersion,
       onWrongDialect: (listener) => { this.onWrongDialect = listener; },
-      ready: (info) => this.ready(info),
+      ready: (info) => this.ready(info, versionRead),
     });
   }
 
-  private async ready(info: ProbeInfo): Promise<void> {
+  private async ready(info: ProbeInfo, versionRead: Promise<unknown> | undefined): Promise<void> {
     if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
     this.model = info.model ?? this.model;
     this.sessionId = info.sessionId;
     await this.sessions.afterProbe(info);
+    if (versionRead) {
+      this.readingVersion = true;
+      await versionRead;
+    }
     // A failed read of its session does not fail a fresh start, so an exit or a Stop while it was
     // read (or resumed, or its usage read) is checked here, after the last await: the start
     // fails as one whose worker exited before the probe's answer, and never becomes `running`.

@@ -128,6 +128,8 @@ export class WorkerProcess {
         return kept.cut ? listeners.onEvent(kept.event) : listeners.onEvent(event, line);
       },
       onProtocolError: listeners.onProtocolError,
+      // Straight to the writer (made below, before any line is read): the request never reached the connection.
+      answerWorker: (answer) => void this.writer.write(answer),
       onReceive: trace ? (value) => trace('receive', value) : undefined,
     });
     reader.onClose(() => {
