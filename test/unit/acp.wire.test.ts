@@ -9,7 +9,7 @@ import type { Message, MessageConnection } from 'vscode-jsonrpc/node';
 import { AcpCodec, AcpState, acpDialect, updateEvent } from '../../src/core/wire/acp';
 import { initializeSchema } from '../../src/core/wire/acpProtocol';
 import { unfenced } from '../../src/core/wire/acpEvents';
-import { setMode } from '../../src/core/wire/acpSessions';
+import { modesOf, setMode } from '../../src/core/wire/acpSessions';
 import { states } from '../../src/core/wire/acpState';
 import { readBack } from '../../src/core/wire/codec';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
@@ -379,4 +379,23 @@ describe('ACP mode change: the event carries the mode\'s name', () => {
     assert.deepEqual(d.event.data, { mode: 'someNewMode', name: null });
     assert.equal(d.lineStands, undefined, 'the line says all the event does');
   });
+});
+
+// Switch Mode's picker describes a mode in the agent's own words (not its id: Copilot's are URLs).
+describe('ACP modes offered: each with the agent\'s description of it', () => {
+  for (const [file, id, description] of [
+    ['copilot-hello.jsonl', 'https://agentclientprotocol.com/protocol/session-modes#plan', 'Plan mode for creating and executing multi-step plans'],
+    ['gemini-hello.jsonl', 'autoEdit', 'Auto-approves edit tools'],
+    ['opencode-hello.jsonl', 'plan', 'Plan mode. Disallows all edit tools.'],
+  ] as const) {
+    it(`${file}: ${id} is described as "${description}"`, () => {
+      const lines = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      const answer = lines.find((l) => l.dir === 'a2c' && (l.msg.result as { sessionId?: unknown } | undefined)?.sessionId !== undefined)!;
+      const state = new AcpState();
+      state.learnSession(answer.msg.result as never);
+      const connection = {} as MessageConnection;
+      states.set(connection, state);
+      assert.equal(modesOf(connection)?.available.find((m) => m.id === id)?.description, description);
+    });
+  }
 });

@@ -29,7 +29,7 @@ export class AcpState {
   /** The logins the agent offers (initialize `authMethods`), for the advice when it asks for one. */
   authMethods: Array<z.infer<typeof authMethodSchema>> = [];
   commands: string[] = [];
-  modes: { current: string | null; available: Array<{ id: string; name: string }> } | null = null;
+  modes: { current: string | null; available: ModeChoice[] } | null = null;
   configOptions: Array<z.infer<typeof configOptionSchema>> = [];
   models: z.infer<typeof modelsSchema> = null;
   usage: { used: number; size: number; cost: number | null } | null = null;
@@ -73,7 +73,7 @@ export class AcpState {
 
   /** Takes what a session/new, load or resume answer says about the session. */
   learnSession(result: z.infer<typeof sessionSchema>): void {
-    if (result.modes) this.modes = { current: result.modes.currentModeId ?? null, available: result.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
+    if (result.modes) this.modes = { current: result.modes.currentModeId ?? null, available: result.modes.availableModes.map((m) => ({ id: m.id, name: m.name, ...described(m) })) };
     if (result.configOptions) this.configOptions = result.configOptions;
     if (result.models) this.models = result.models;
   }
@@ -122,6 +122,15 @@ export class AcpState {
         return;
     }
   }
+}
+
+/** One of the modes an agent offers, for a picker: `description`, the agent's own words for it, where it gave some. */
+export type ModeChoice = { id: string; name: string; description?: string };
+
+/** A mode's (or mode option value's) description as the agent gives it; nothing where it gives none that is text. */
+export function described(m: object): { description?: string } {
+  const d = (m as { description?: unknown }).description;
+  return typeof d === 'string' && d ? { description: d } : {};
 }
 
 export const states = new WeakMap<MessageConnection, AcpState>();
