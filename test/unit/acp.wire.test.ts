@@ -399,3 +399,31 @@ describe('ACP modes offered: each with the agent\'s description of it', () => {
     });
   }
 });
+
+// AcpState.mode reads the mode option first: a current_mode_update alone must move it too, or the
+// tooltip stays on the mode the session started in.
+describe('ACP current_mode_update: the state\'s mode follows it, where the agent also has a mode option', () => {
+  for (const [file, id] of [
+    ['claude-agent-acp-hello.jsonl', 'plan'],
+    ['codex-acp-hello.jsonl', 'read-only'],
+    ['copilot-hello.jsonl', 'https://agentclientprotocol.com/protocol/session-modes#plan'],
+    ['gemini-hello.jsonl', 'yolo'],
+  ] as const) {
+    it(`${file}: current_mode_update ${id} alone makes the state's mode ${id}`, () => {
+      const lines = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      const answer = lines.find((l) => l.dir === 'a2c' && (l.msg.result as { sessionId?: unknown } | undefined)?.sessionId !== undefined)!;
+      const codec = new AcpCodec();
+      codec.state.learnSession(answer.msg.result as never);
+      const sessionId = (answer.msg.result as { sessionId: string }).sessionId;
+      codec.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: id } } });
+      assert.equal(codec.state.mode, id);
+    });
+  }
+
+  it('a mode the option does not hold leaves the option as it was', () => {
+    const state = new AcpState();
+    state.configOptions = [{ id: 'mode', category: 'mode', currentValue: 'build', options: [{ value: 'build' }, { value: 'plan' }] }];
+    state.observe({ type: 'mode_changed', timestamp: 0, data: { mode: 'elsewhere' } });
+    assert.equal(state.configOptions[0].currentValue, 'build');
+  });
+});

@@ -114,9 +114,15 @@ export class AcpState {
       case 'commands_changed':
         this.commands = (d.commands as string[] | undefined) ?? [];
         return;
-      case 'mode_changed':
-        if (this.modes) this.modes.current = typeof d.mode === 'string' ? d.mode : null;
+      case 'mode_changed': {
+        const mode = typeof d.mode === 'string' ? d.mode : null;
+        if (this.modes) this.modes.current = mode;
+        // `mode` reads the mode option first: an agent that says the change only here (Gemini
+        // has no option; Claude, Codex, Copilot have both) moves the option too, where it offers the mode.
+        const option = this.configOptions.find((o) => o.category === 'mode');
+        if (option && mode !== null && option.options?.some((o) => (o as { value?: unknown } | null)?.value === mode)) option.currentValue = mode;
         return;
+      }
       case 'config_changed':
         if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map(parseConfigOption).filter((r) => r.success).map((r) => ({ ...r.data }));
         return;
