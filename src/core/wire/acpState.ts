@@ -90,6 +90,12 @@ export class AcpState {
     return this.modes?.current ?? null;
   }
 
+  /** The mode option's current value (null: no such option, or not a string), as the agent last said it. */
+  get modeOptionValue(): string | null {
+    const value = this.configOptions.find((o) => o.category === 'mode')?.currentValue;
+    return typeof value === 'string' ? value : null;
+  }
+
   /**
    * A mode's name as the agent gives it (its mode option's values, else its modes list), for a
    * person: the ids are the program's words (Claude's "default" is "Manual", Copilot's are URLs).
