@@ -196,8 +196,8 @@ export interface WorkerState {
   pendingInput: PendingInput[];
   /** The session mode the worker is in, where it has modes (ACP); null otherwise. */
   mode: string | null;
-  /** The modes it offers (ACP), for Switch Mode…; absent where it has none. */
-  modes?: Array<{ id: string; name: string }>;
+  /** The modes it offers (ACP), for Switch Mode…, with the agent's description of each where it gave one; absent where it has none. */
+  modes?: Array<{ id: string; name: string; description?: string }>;
   /**
    * What the person allowed always for this worker (an ACP agent's questions), answered by the
    * host without asking again until forgotten; absent where the host keeps no such rules.

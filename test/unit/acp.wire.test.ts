@@ -9,9 +9,11 @@ import type { Message, MessageConnection } from 'vscode-jsonrpc/node';
 import { AcpCodec, AcpState, acpDialect, updateEvent } from '../../src/core/wire/acp';
 import { initializeSchema } from '../../src/core/wire/acpProtocol';
 import { unfenced } from '../../src/core/wire/acpEvents';
-import { setMode } from '../../src/core/wire/acpSessions';
+import { modesOf, setMode } from '../../src/core/wire/acpSessions';
 import { states } from '../../src/core/wire/acpState';
 import { readBack } from '../../src/core/wire/codec';
+import { JsonlMessageReader } from '../../src/core/wire/jsonlReader';
+import { PassThrough } from 'node:stream';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { LogModel } from '../../src/webview/model';
 import { slimEvent, type PageEvent } from '../../src/protocol/messages';
@@ -40,7 +42,7 @@ function play(file: string) {
     }
     const d = codec.decode(msg);
     if (d.kind === 'invalid') invalid.push(`${d.reason}: ${JSON.stringify(msg).slice(0, 200)}`);
-    else if (d.kind === 'event') events.push(d.event);
+    else if (d.kind === 'event') events.push(d.event, ...(d.then ? [d.then] : []));
     else {
       if (d.event) events.push(d.event);
       messages.push(d.message);
@@ -378,5 +380,128 @@ describe('ACP mode change: the event carries the mode\'s name', () => {
     assert.ok(d.kind === 'event');
     assert.deepEqual(d.event.data, { mode: 'someNewMode', name: null });
     assert.equal(d.lineStands, undefined, 'the line says all the event does');
+  });
+});
+
+// Switch Mode's picker describes a mode in the agent's own words (not its id: Copilot's are URLs).
+describe('ACP modes offered: each with the agent\'s description of it', () => {
+  for (const [file, id, description] of [
+    ['copilot-hello.jsonl', 'https://agentclientprotocol.com/protocol/session-modes#plan', 'Plan mode for creating and executing multi-step plans'],
+    ['gemini-hello.jsonl', 'autoEdit', 'Auto-approves edit tools'],
+    ['opencode-hello.jsonl', 'plan', 'Plan mode. Disallows all edit tools.'],
+  ] as const) {
+    it(`${file}: ${id} is described as "${description}"`, () => {
+      const lines = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      const answer = lines.find((l) => l.dir === 'a2c' && (l.msg.result as { sessionId?: unknown } | undefined)?.sessionId !== undefined)!;
+      const state = new AcpState();
+      state.learnSession(answer.msg.result as never);
+      const connection = {} as MessageConnection;
+      states.set(connection, state);
+      assert.equal(modesOf(connection)?.available.find((m) => m.id === id)?.description, description);
+    });
+  }
+});
+
+// AcpState.mode reads the mode option first: a current_mode_update alone must move it too, or the
+// tooltip stays on the mode the session started in.
+describe('ACP current_mode_update: the state\'s mode follows it, where the agent also has a mode option', () => {
+  for (const [file, id] of [
+    ['claude-agent-acp-hello.jsonl', 'plan'],
+    ['codex-acp-hello.jsonl', 'read-only'],
+    ['copilot-hello.jsonl', 'https://agentclientprotocol.com/protocol/session-modes#plan'],
+    ['gemini-hello.jsonl', 'yolo'],
+  ] as const) {
+    it(`${file}: current_mode_update ${id} alone makes the state's mode ${id}`, () => {
+      const lines = readFileSync(path.join(TRANSCRIPTS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      const answer = lines.find((l) => l.dir === 'a2c' && (l.msg.result as { sessionId?: unknown } | undefined)?.sessionId !== undefined)!;
+      const codec = new AcpCodec();
+      codec.state.learnSession(answer.msg.result as never);
+      const sessionId = (answer.msg.result as { sessionId: string }).sessionId;
+      codec.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: id } } });
+      assert.equal(codec.state.mode, id);
+    });
+  }
+
+  it('a mode the option does not hold leaves the option as it was', () => {
+    const state = new AcpState();
+    state.configOptions = [{ id: 'mode', category: 'mode', currentValue: 'build', options: [{ value: 'build' }, { value: 'plan' }] }];
+    state.observe({ type: 'mode_changed', timestamp: 0, data: { mode: 'elsewhere' } });
+    assert.equal(state.configOptions[0].currentValue, 'build');
+  });
+});
+
+// An agent that changes its mode by itself and says so only in config_option_update: the update is
+// config_changed (hidden from the page), so the codec also gives a mode_changed, named.
+describe('ACP config_option_update that moves the mode: a mode_changed too', () => {
+  const PLAN = 'https://agentclientprotocol.com/protocol/session-modes#plan';
+  /** Copilot's session as recorded, and its recorded config_option_update (the mode unchanged). */
+  const copilot = () => {
+    const lines = readFileSync(path.join(TRANSCRIPTS, 'copilot-hello.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+    const answer = lines.find((l) => l.dir === 'a2c' && (l.msg.result as { sessionId?: unknown } | undefined)?.sessionId !== undefined)!;
+    const codec = new AcpCodec();
+    codec.state.learnSession(answer.msg.result as never);
+    const sessionId = (answer.msg.result as { sessionId: string }).sessionId;
+    const recorded = lines.find((l) => (l.msg.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate === 'config_option_update')!.msg;
+    /** The recorded line with the mode option's current value set to `mode`. */
+    const optionsSay = (mode: string) => {
+      const msg = structuredClone(recorded) as { params: { update: { configOptions: Array<{ category?: string; currentValue?: unknown }> } } };
+      msg.params.update.configOptions.find((o) => o.category === 'mode')!.currentValue = mode;
+      return msg;
+    };
+    return { codec, sessionId, recorded, optionsSay };
+  };
+  const modeUpdate = (sessionId: string, currentModeId: string) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId } } });
+
+  it('copilot-hello.jsonl: the options moving the mode to plan are config_changed, then mode_changed named Plan', () => {
+    const { codec, optionsSay } = copilot();
+    const d = codec.decode(optionsSay(PLAN));
+    assert.ok(d.kind === 'event');
+    assert.equal(d.event.type, 'config_changed');
+    assert.equal(d.then?.type, 'mode_changed');
+    assert.deepEqual(d.then?.data, { mode: PLAN, name: 'Plan' });
+    assert.equal(codec.state.mode, PLAN);
+  });
+
+  it('copilot-hello.jsonl: the recorded update, which says the mode it started in, is no mode change', () => {
+    const { codec, recorded } = copilot();
+    const d = codec.decode(recorded);
+    assert.ok(d.kind === 'event');
+    assert.equal(d.then, undefined);
+  });
+
+  it('not at the session\'s start: options said before any mode was known are no change', () => {
+    const { optionsSay } = copilot();
+    const d = new AcpCodec().decode(optionsSay(PLAN));
+    assert.ok(d.kind === 'event');
+    assert.equal(d.then, undefined);
+  });
+
+  it('not twice: a current_mode_update that said it first leaves the options\' update no change', () => {
+    const { codec, sessionId, optionsSay } = copilot();
+    const first = codec.decode(modeUpdate(sessionId, PLAN));
+    assert.ok(first.kind === 'event' && first.event.type === 'mode_changed');
+    const d = codec.decode(optionsSay(PLAN));
+    assert.ok(d.kind === 'event');
+    assert.equal(d.then, undefined);
+  });
+
+  it('the reader delivers both, the line\'s own event first, the mode change without a line', async () => {
+    const { codec, optionsSay } = copilot();
+    const stream = new PassThrough();
+    const got: Array<[string, boolean]> = [];
+    const both = new Promise<void>((resolve) => {
+      new JsonlMessageReader(stream, { maxLineBytes: 1 << 20, codec, onProtocolError: () => {}, onEvent: (e, line) => void (got.push([e.type, line !== undefined]), got.length === 2 && resolve()) });
+    });
+    stream.write(JSON.stringify(optionsSay(PLAN)) + '\n');
+    await both;
+    assert.deepEqual(got, [['config_changed', true], ['mode_changed', false]]);
+  });
+
+  it('not for Switch Mode\'s own change, which makes its own event', () => {
+    const { codec, sessionId, optionsSay } = copilot();
+    codec.encode({ jsonrpc: '2.0', id: 7, method: 'session/set_config_option', params: { sessionId, configId: 'mode', value: PLAN } } as Message);
+    const d = codec.decode(optionsSay(PLAN));
+    assert.ok(d.kind === 'event');
+    assert.equal(d.then, undefined);
   });
 });

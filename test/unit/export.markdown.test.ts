@@ -63,7 +63,7 @@ describe('session export as Markdown', () => {
     assert.equal(md.split(login).length, 2, 'said once, on the refused turn');
   });
 
-  it('uses the streamed text where the end carries no message (τ), and marks steer, errors, resume, fork, model and exit', () => {
+  it('uses the streamed text where the end carries no message (τ), and marks steer, errors, resume, fork, model, mode and exit', () => {
     const md = sessionMarkdown([
       ev('session_resumed', { data: { session: { id: 'abc', file: null } } }),
       ev('prompt_sent', { source: 'api', data: { text: 'go', streamingBehavior: null } }),
@@ -75,6 +75,8 @@ describe('session export as Markdown', () => {
       ev('agent_settled', { end_reason: 'error', error: '429 from the model' }),
       ev('session_changed', { data: { verb: 'fork', session: { id: 'def' } } }),
       ev('model_changed', { data: { model: 'openai/mock-2' } }),
+      ev('mode_changed', { data: { mode: 'https://agentclientprotocol.com/protocol/session-modes#plan', name: 'Plan' } }),
+      ev('mode_changed', { data: { mode: 'yolo', name: null } }),
       ev('worker_exit', { data: { status: 'stopped' } }),
     ]);
     assert.match(md, /> Resumed session `abc`/);
@@ -85,6 +87,8 @@ describe('session export as Markdown', () => {
     assert.match(md, /_Turn ended: error \(429 from the model\)_/);
     assert.match(md, /> Forked into session `def`/);
     assert.match(md, /> Model: openai\/mock-2/);
+    assert.match(md, /> Mode: Plan\n/, 'a mode change by the name the agent gives it');
+    assert.match(md, /> Mode: yolo\n/, 'its id where the agent names none');
     assert.match(md, /> The worker was stopped/);
   });
 

@@ -200,6 +200,11 @@ function noteLine(e: AgentEvent, login: string | null): string[] | null {
     case 'session_resumed': return ['---', '', `> Resumed session ${code(sessionId())}, ${when(e.timestamp)}`];
     case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session ${code(sessionId())}`];
     case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];
+    // As the Event Log's row: the name the agent gives the mode (Copilot's ids are URLs), else its id; on one line, being the agent's text.
+    case 'mode_changed': {
+      const name = [e.data?.name, e.data?.mode].find((v): v is string => typeof v === 'string' && v !== '');
+      return [`> Mode: ${oneLine(name ?? '?')}`];
+    }
     case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}`];
     default: return null;
   }

@@ -74,11 +74,28 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
+    const modeBefore = event.type === 'config_changed' ? this.state.modeOptionValue : null;
     const joined = (this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event)) || this.nameMode(event);
     // While session/load is answered, the agent replays the conversation so far.
     if (this.loading > 0) event.replayed = true;
     else this.state.observe(event);
-    return joined ? { kind: 'event', event, lineStands: false } : { kind: 'event', event };
+    const then = modeBefore !== null && this.loading === 0 ? this.modeMoved(modeBefore) : undefined;
+    const decoded: Decoded = joined ? { kind: 'event', event, lineStands: false } : { kind: 'event', event };
+    if (then) decoded.then = then;
+    return decoded;
+  }
+
+  /**
+   * An agent that changes its mode by itself and says so only in its options' update (a
+   * config_changed, which the page hides): a mode_changed too, so that the log says it. None at
+   * a session's start (no mode was known before), none when a current_mode_update said it first
+   * (it moved the option), none for Switch Mode's own change (it makes its own event).
+   */
+  private modeMoved(before: string): AgentEvent | undefined {
+    const now = this.state.modeOptionValue;
+    if (now === null || now === before || this.creating > 0) return undefined;
+    if ([...this.open.values()].some((r) => r.method === ACP.setConfigOption || r.method === ACP.setMode)) return undefined;
+    return { type: 'mode_changed', timestamp: Date.now(), data: { mode: now, name: this.state.modeName(now) } };
   }
 
   /**

@@ -5,7 +5,7 @@ import { LoginRequired, WorkerRefusal, type ProbeContext } from './dialect';
 import { Unsupported, type SessionVerbs } from './sessionVerbs';
 import { parseAnswer, request } from './requests';
 import { ACP, AUTH_REQUIRED, configOptionSchema, sessionSchema } from './acpProtocol';
-import { states, stateOf } from './acpState';
+import { described, states, stateOf, type ModeChoice } from './acpState';
 
 // ---- the verbs
 
@@ -52,14 +52,14 @@ export async function setMode(connection: MessageConnection, mode: string): Prom
 }
 
 /** The modes (or mode option's values) the agent offers, for a picker. */
-export function modesOf(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string }> } | null {
+export function modesOf(connection: MessageConnection): { current: string | null; available: ModeChoice[] } | null {
   const s = states.get(connection);
   if (!s) return null;
   const option = s.configOptions.find((o) => o.category === 'mode');
   if (option) {
     const available = (option.options ?? []).flatMap((o) => {
       const v = o as { value?: unknown; name?: unknown };
-      return typeof v.value === 'string' ? [{ id: v.value, name: typeof v.name === 'string' ? v.name : v.value }] : [];
+      return typeof v.value === 'string' ? [{ id: v.value, name: typeof v.name === 'string' ? v.name : v.value, ...described(v) }] : [];
     });
     return { current: s.mode, available };
   }

@@ -29,7 +29,7 @@ export class AcpState {
   /** The logins the agent offers (initialize `authMethods`), for the advice when it asks for one. */
   authMethods: Array<z.infer<typeof authMethodSchema>> = [];
   commands: string[] = [];
-  modes: { current: string | null; available: Array<{ id: string; name: string }> } | null = null;
+  modes: { current: string | null; available: ModeChoice[] } | null = null;
   configOptions: Array<z.infer<typeof configOptionSchema>> = [];
   models: z.infer<typeof modelsSchema> = null;
   usage: { used: number; size: number; cost: number | null } | null = null;
@@ -73,7 +73,7 @@ export class AcpState {
 
   /** Takes what a session/new, load or resume answer says about the session. */
   learnSession(result: z.infer<typeof sessionSchema>): void {
-    if (result.modes) this.modes = { current: result.modes.currentModeId ?? null, available: result.modes.availableModes.map((m) => ({ id: m.id, name: m.name })) };
+    if (result.modes) this.modes = { current: result.modes.currentModeId ?? null, available: result.modes.availableModes.map((m) => ({ id: m.id, name: m.name, ...described(m) })) };
     if (result.configOptions) this.configOptions = result.configOptions;
     if (result.models) this.models = result.models;
   }
@@ -88,6 +88,12 @@ export class AcpState {
     const option = this.configOptions.find((o) => o.category === 'mode');
     if (option && typeof option.currentValue === 'string') return option.currentValue;
     return this.modes?.current ?? null;
+  }
+
+  /** The mode option's current value (null: no such option, or not a string), as the agent last said it. */
+  get modeOptionValue(): string | null {
+    const value = this.configOptions.find((o) => o.category === 'mode')?.currentValue;
+    return typeof value === 'string' ? value : null;
   }
 
   /**
@@ -114,14 +120,29 @@ export class AcpState {
       case 'commands_changed':
         this.commands = (d.commands as string[] | undefined) ?? [];
         return;
-      case 'mode_changed':
-        if (this.modes) this.modes.current = typeof d.mode === 'string' ? d.mode : null;
+      case 'mode_changed': {
+        const mode = typeof d.mode === 'string' ? d.mode : null;
+        if (this.modes) this.modes.current = mode;
+        // `mode` reads the mode option first: an agent that says the change only here (Gemini
+        // has no option; Claude, Codex, Copilot have both) moves the option too, where it offers the mode.
+        const option = this.configOptions.find((o) => o.category === 'mode');
+        if (option && mode !== null && option.options?.some((o) => (o as { value?: unknown } | null)?.value === mode)) option.currentValue = mode;
         return;
+      }
       case 'config_changed':
         if (Array.isArray(d.options)) this.configOptions = (d.options as unknown[]).map(parseConfigOption).filter((r) => r.success).map((r) => ({ ...r.data }));
         return;
     }
   }
+}
+
+/** One of the modes an agent offers, for a picker: `description`, the agent's own words for it, where it gave some. */
+export type ModeChoice = { id: string; name: string; description?: string };
+
+/** A mode's (or mode option value's) description as the agent gives it; nothing where it gives none that is text. */
+export function described(m: object): { description?: string } {
+  const d = (m as { description?: unknown }).description;
+  return typeof d === 'string' && d ? { description: d } : {};
 }
 
 export const states = new WeakMap<MessageConnection, AcpState>();

@@ -14,7 +14,9 @@ export type Decoded =
   | { kind: 'message'; message: Message; event?: AgentEvent }
   // `lineStands: false`: the event carries more than its line (ACP's command output joined from
   // earlier lines), so the store and the history keep the event, not the line.
-  | { kind: 'event'; event: AgentEvent; lineStands?: false }
+  // `then`: an event the line also means, delivered after `event`, with no line of its own (ACP: a
+  // mode change an agent says only in its options' update, which is itself hidden).
+  | { kind: 'event'; event: AgentEvent; lineStands?: false; then?: AgentEvent }
   | { kind: 'invalid'; reason: string; otherDialect?: DialectName };
 
 export interface WireCodec {

@@ -136,7 +136,7 @@ export interface Dialect {
   /** The agent asks before it writes (in its current mode), so a guard can refuse first (ACP). */
   writesVetoed?(connection: MessageConnection): boolean;
   /** The session modes the worker offers, where it has modes (ACP). */
-  modes?(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string }> } | null;
+  modes?(connection: MessageConnection): { current: string | null; available: Array<{ id: string; name: string; description?: string }> } | null;
   /** `handled`: the worker consumed the prompt without starting a turn (pi 1.x `disposition: "handled"`). */
   prompt(connection: MessageConnection, request: PromptRequest): Promise<{ submissionId: string | null; handled?: boolean }>;
   /** Returns the compaction the abort also reached, where the worker says so. */

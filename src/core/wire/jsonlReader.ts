@@ -184,7 +184,9 @@ export class JsonlMessageReader extends AbstractMessageReader {
     switch (decoded.kind) {
       case 'event': {
         const pending = this.options.onEvent(decoded.event, decoded.lineStands === false ? undefined : line.bytes);
-        return pending instanceof Promise ? pending : undefined;
+        // As a message's event is: at once, after the line's own.
+        const also = decoded.then && this.options.onEvent(decoded.then);
+        return pending instanceof Promise ? pending : also instanceof Promise ? also : undefined;
       }
       case 'message':
         this.deliver(decoded);

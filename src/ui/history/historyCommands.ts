@@ -363,7 +363,8 @@ export class HistoryCommands extends Disposable {
       void vscode.window.showInformationMessage(`RPC Workers: ${w.name} has no modes to switch between (only ACP agents that list modes do).`);
       return { status: 'unsupported', workerId: w.workerId, error: 'the worker has no modes' };
     }
-    const picked = a.mode ?? (await vscode.window.showQuickPick(modes.map((m) => ({ label: m.name, description: m.id === w.mode ? 'current' : m.id, id: m.id })), { title: `Switch Mode of ${w.name}` }))?.id;
+    // The id is the program's word (Copilot's are URLs): a person reads the agent's description of the mode, if any.
+    const picked = a.mode ?? (await vscode.window.showQuickPick(modes.map((m) => ({ label: m.name, description: m.id === w.mode ? 'current' : m.description, id: m.id })), { title: `Switch Mode of ${w.name}` }))?.id;
     if (picked === undefined) return { status: 'cancelled', workerId: w.workerId };
     const r = await this.s.supervisor.setMode(w.workerId, picked);
     if (r.status === 'mode_set') vscode.window.setStatusBarMessage(`$(check) ${w.name} is in mode ${modes.find((m) => m.id === r.mode)?.name ?? r.mode}`, 4000);
