@@ -101,6 +101,8 @@ export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, carrier =
     console.log(`[package] built ${VSIX} (${(size / 1024).toFixed(0)} KiB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     count('vsce packages it without a warning', built.split('\n').filter((l) => /^\s*(WARNING|warning)\b|\bWARN\b/.test(l)));
     count(`the .vsix is at most ${MAX_VSIX_BYTES / 1024} KiB (${(size / 1024).toFixed(0)} KiB)`, size > MAX_VSIX_BYTES ? [`${size} bytes: check .vscodeignore`] : []);
+    // vsce runs vscode:prepublish: what it packed is the production build, whatever dist/ held before.
+    count('its bundles are the production build (vscode:prepublish ran)', REQUIRED_FILES.filter((f) => f.endsWith('.js')).filter((f) => readFileSync(join(repoRoot, f), 'utf8').includes('//# sourceMappingURL=')).map((f) => `${f} is the development build`));
     const listed = run('npx', ['--no-install', 'vsce', 'ls', '--no-dependencies'], 'vsce ls').split('\n').map((l) => l.trim()).filter((l) => l && !/^(WARNING|INFO|Executing prepublish)/.test(l));
     console.log(`[package] vsce ls: ${listed.join(' ')}`);
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
