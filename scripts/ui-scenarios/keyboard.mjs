@@ -99,6 +99,11 @@ export default async function keyboard({ port } = {}) {
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
     // Abort greyed out under the focus: the focus goes to the text box, not the page's body.
     await expectFocus(log, 'textarea.message', 'after Abort greyed out');
+    // A screen reader hears the state from the hidden live line, not from the chip (whose text counts
+    // a quiet turn's seconds): the chip is no live region.
+    const live = await log.locator('.top').evaluate((top) => ({ chipRole: top.querySelector('.status-badge')?.getAttribute('role') ?? null, said: top.querySelector('[role="status"]')?.textContent }));
+    if (live.chipRole !== null) fail(`the status chip is still a live region (role=${live.chipRole})`);
+    if (live.said !== 'Demo worker: idle') fail(`the live line says ${JSON.stringify(live.said)}, not "Demo worker: idle"`);
     // Back into the log: Shift+Tab reaches the tool row's expander, Enter opens it.
     await page.keyboard.press('Shift+Tab');
     await expectFocus(log, 'summary', 'Shift+Tab from the text box');
