@@ -1,5 +1,5 @@
 // The event log by keyboard alone, as a person who uses no mouse: from the worker picker, Tab
-// reaches the filter chips (Space turns one off and back on), the search box, the log, and the
+// reaches the filter chips (Space turns one off and back on, the arrows move along them), the search box, the log, and the
 // composer; Ctrl+Enter sends a prompt, Tab reaches Abort and Enter presses it, and the focus then
 // lands in the text box (Abort greys out); Shift+Tab goes back to the tool row, Enter opens it. Each step checks where the focus is
 // (document.activeElement in the page) and that it is drawn (an outline in the theme's focus colour).
@@ -76,6 +76,13 @@ export default async function keyboard({ port } = {}) {
     await page.keyboard.press('Space');
     const on = await focused(log);
     if (on.pressed !== 'true') fail(`Space again on the Thinking chip left aria-pressed=${on.pressed}`);
+    // The chips are a toolbar: the arrows, Home and End move along it.
+    await page.keyboard.press('ArrowRight');
+    await expectFocus(log, 'chip:tools', 'ArrowRight from the Thinking chip');
+    await page.keyboard.press('End');
+    await expectFocus(log, 'chip:other', 'End along the chips');
+    await page.keyboard.press('Home');
+    await expectFocus(log, 'chip:messages', 'Home along the chips');
 
     // On to the search box, the log itself, then the composer's text box.
     await tabTo(page, log, 'input.search', 10, 'from the chips');
