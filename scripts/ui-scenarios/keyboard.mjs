@@ -114,6 +114,10 @@ export default async function keyboard({ port } = {}) {
     // Back into the log: Shift+Tab reaches the tool row's expander, Enter opens it.
     await page.keyboard.press('Shift+Tab');
     await expectFocus(log, 'summary', 'Shift+Tab from the text box');
+    // What a screen reader says of it: the row, not the drawn triangle before it.
+    const said = await log.locator('.kind-tool summary').first().ariaSnapshot();
+    console.log(`[ui] the tool row's expander reads: ${said}`);
+    if (/[\u25B8\u25BE]/.test(said)) fail(`the tool row's expander reads its drawn triangle: ${said}`);
     await page.keyboard.press('Enter');
     const open = await log.locator('body').evaluate(() => document.activeElement?.parentElement?.open);
     if (open !== true) fail('Enter on the tool row\'s expander did not open it');
