@@ -106,16 +106,20 @@ export default async function keyboard({ port } = {}) {
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
     // Abort greyed out under the focus: the focus goes to the text box, not the page's body.
     await expectFocus(log, 'textarea.message', 'after Abort greyed out');
-    // The line under the buttons says it in a colour that can be read (WCAG AA: 4.5:1 on the page).
-    const line = await log.locator('.result').evaluate((el) => {
-      const rgb = (c) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-      const lum = (c) => rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
-      const fg = getComputedStyle(el).color;
-      const bg = getComputedStyle(document.body).backgroundColor;
-      const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
-      return { text: el.textContent, cls: el.className, fg, bg, ratio: (hi + 0.05) / (lo + 0.05) };
-    });
-    if (line.ratio < 4.5) fail(`the line "${line.text}" (${line.cls}) is ${line.fg} on ${line.bg}: contrast ${line.ratio.toFixed(2)}:1, under 4.5:1`);
+    await screenshot(page, 'keyboard-abort', { moveMouse: false });
+    // The line under the buttons and the turn's end say it in a colour that can be read (WCAG AA:
+    // 4.5:1 on the page's background).
+    for (const [sel, what] of [['.result', 'the line under the buttons'], ['.kind-end .title', 'the turn\'s end']]) {
+      const c = await log.locator(sel).first().evaluate((el) => {
+        const rgb = (c) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        const lum = (c) => rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const fg = getComputedStyle(el).color;
+        const bg = getComputedStyle(document.body).backgroundColor;
+        const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+        return { text: el.textContent, fg, bg, ratio: (hi + 0.05) / (lo + 0.05) };
+      });
+      if (c.ratio < 4.5) fail(`${what} "${c.text}" is ${c.fg} on ${c.bg}: contrast ${c.ratio.toFixed(2)}:1, under 4.5:1`);
+    }
     // A screen reader hears the state from the hidden live line, not from the chip (whose text counts
     // a quiet turn's seconds): the chip is no live region.
     const live = await log.locator('.top').evaluate((top) => ({ chipRole: top.querySelector('.status-badge')?.getAttribute('role') ?? null, said: top.querySelector('[role="status"]')?.textContent }));
@@ -133,7 +137,6 @@ export default async function keyboard({ port } = {}) {
     if (open !== true) fail('Enter on the tool row\'s expander did not open it');
     await log.getByText(/never printed/).first().waitFor({ state: 'visible' });
     await screenshot(page, 'keyboard-row', { moveMouse: false });
-    await screenshot(page, 'keyboard-abort', { moveMouse: false });
   } finally {
     await wb.close();
   }
