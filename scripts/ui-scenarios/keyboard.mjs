@@ -41,6 +41,23 @@ async function expectFocus(log, want, step) {
   return f;
 }
 
+/**
+ * The contrast of an element's text on the page's background (WCAG's ratio), its colour blended
+ * by the opacity it is drawn with (its own and its ancestors').
+ */
+function contrastOf(locator) {
+  return locator.evaluate((el) => {
+    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c) => c.map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+    let opacity = 1;
+    for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+    const bg = rgb(getComputedStyle(document.body).backgroundColor);
+    const fg = rgb(getComputedStyle(el).color).map((v, i) => v * opacity + bg[i] * (1 - opacity));
+    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    return { text: el.textContent, fg: `rgb(${fg.map(Math.round).join(', ')})`, bg: `rgb(${bg.join(', ')})`, ratio: (hi + 0.05) / (lo + 0.05) };
+  });
+}
+
 /** Tab until `want` has the focus, at most `max` presses; returns how many it took. */
 async function tabTo(page, log, want, max, step) {
   const path = [];
@@ -73,6 +90,9 @@ export default async function keyboard({ port } = {}) {
     const off = await expectFocus(log, 'chip:thinking', 'Space on a chip');
     if (off.pressed !== 'false') fail(`Space on the Thinking chip left aria-pressed=${off.pressed}`);
     await screenshot(page, 'keyboard-chip', { moveMouse: false });
+    // A filter that is off still reads (4.5:1): it is a control a person turns back on.
+    const offChip = await contrastOf(log.locator('.chip[data-group="thinking"] .lbl'));
+    if (offChip.ratio < 4.5) fail(`the Thinking chip, off, is ${offChip.fg} on ${offChip.bg}: contrast ${offChip.ratio.toFixed(2)}:1, under 4.5:1`);
     await page.keyboard.press('Space');
     const on = await focused(log);
     if (on.pressed !== 'true') fail(`Space again on the Thinking chip left aria-pressed=${on.pressed}`);
@@ -110,14 +130,7 @@ export default async function keyboard({ port } = {}) {
     // The line under the buttons and the turn's end say it in a colour that can be read (WCAG AA:
     // 4.5:1 on the page's background).
     for (const [sel, what] of [['.result', 'the line under the buttons'], ['.kind-end .title', 'the turn\'s end']]) {
-      const c = await log.locator(sel).first().evaluate((el) => {
-        const rgb = (c) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-        const lum = (c) => rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
-        const fg = getComputedStyle(el).color;
-        const bg = getComputedStyle(document.body).backgroundColor;
-        const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
-        return { text: el.textContent, fg, bg, ratio: (hi + 0.05) / (lo + 0.05) };
-      });
+      const c = await contrastOf(log.locator(sel).first());
       if (c.ratio < 4.5) fail(`${what} "${c.text}" is ${c.fg} on ${c.bg}: contrast ${c.ratio.toFixed(2)}:1, under 4.5:1`);
     }
     // A screen reader hears the state from the hidden live line, not from the chip (whose text counts
