@@ -57,7 +57,7 @@ const UNIT_TIMEOUT_MS = 30 * 60_000;
  */
 export const UI_SCENARIOS = ['activity-bar', 'walkthrough', 'demo-stream', 'demo-abort', 'demo-redirect-selection', 'demo-stop', 'stop-and-names',
   'acp-approval', 'acp-hands', 'acp-question-aside', 'composer-drafts', 'default-profile-typo', 'missing-agent', 'protocol-warning', 'untrusted',
-  'reload-history', 'past-log-long', 'many-workers', 'tau-worker', 'pi-dialog', 'real-workers', 'claude-no-key'];
+  'reload-history', 'past-log-long', 'many-workers', 'tau-worker', 'pi-dialog', 'real-workers', 'claude-no-key', 'keyboard'];
 const UI_TIMEOUT_MS = 25 * 60_000;
 
 const results = []; // { suite, host, passed, failed, pending, seconds, error }

@@ -5,6 +5,7 @@ import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../prot
 import { afterResult, composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
+import { arrowKeys } from './toolbarKeys';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
 
@@ -37,7 +38,9 @@ export class ComposerPanel {
       compact: btn('Compact', 'fold', 'Compact the conversation'),
       stop: btn('Stop', 'close', 'Stop the worker'),
     };
-    this.element = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'buttons', attrs: { role: 'toolbar', 'aria-label': 'Composer actions' } }, b.send, b.followUp, b.redirect, b.abort, b.compact, b.stop), this.resultLine);
+    const bar = h('div', { class: 'buttons', attrs: { role: 'toolbar', 'aria-label': 'Composer actions' } }, b.send, b.followUp, b.redirect, b.abort, b.compact, b.stop);
+    arrowKeys(bar);
+    this.element = h('div', { class: 'composer' }, this.textarea, bar, this.resultLine);
 
     const act = (type: 'abort' | 'compact' | 'stop') => () => { const w = worker(); if (w) post({ type, workerId: w.workerId, req: ++this.lastReq }); };
     b.send.addEventListener('click', () => this.send(this.mode()));

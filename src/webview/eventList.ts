@@ -72,7 +72,9 @@ export class EventList {
    * counted in or out by itself, without testing the whole log again.
    */
   private readonly matching = new Set<number>();
-  /** `model.dropped` when last drawn. */
+  /** A button of the log pressed by keyboard, until it hides (the focus then goes to the log) or the focus moves on. */
+  private refocusFrom: HTMLElement | null = null;
+    /** `model.dropped` when last drawn. */
   private droppedSeen = 0;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
@@ -119,6 +121,14 @@ export class EventList {
     this.element = h('div', { class: 'list-wrap' }, this.list, this.jump);
 
     this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
+    // These buttons hide once they have done their work (the rows they asked for are drawn, or
+    // the host's page came): pressed by keyboard, the focus would drop to the page, and the next
+    // Tab start from its top. The log takes it once the button is hidden (see finishDraw).
+    for (const b of [this.showMore, this.loadOlder, this.newerRow.querySelector<HTMLElement>('.show-newest')!, this.filteredEmpty.querySelector<HTMLElement>('.show-all')!]) {
+      b.addEventListener('click', () => {
+        if (document.activeElement === b) this.refocusFrom = b;
+      });
+    }
     this.showMore.addEventListener('click', () => {
       this.win.max = Math.min(DOM_ROWS_MAX, this.win.max + DOM_ROWS);
       this.pinned = false;
@@ -137,6 +147,8 @@ export class EventList {
     // Rows measure themselves after they are drawn (content-visibility): stay at the bottom.
     new ResizeObserver(() => { if (this.pinned) this.toBottom(); }).observe(rows);
     this.jump.addEventListener('click', () => {
+      // It hides at once: the focus goes to the log, where the latest entry now is.
+      if (document.activeElement === this.jump) this.list.focus({ preventScroll: true });
       // A past log shown from further back: its newest page is the latest.
       if (this.past?.after) return this.askPast('newest');
       this.pinned = true;
@@ -299,6 +311,17 @@ export class EventList {
     this.droppedSeen = gone;
   }
 
+  private refocus(): void {
+    const b = this.refocusFrom;
+    if (!b) return;
+    const active = document.activeElement;
+    if (active && active !== b && active !== document.body) this.refocusFrom = null;
+    else if (b.closest('[hidden]')) {
+      this.refocusFrom = null;
+      this.list.focus({ preventScroll: true });
+    }
+  }
+
   private finishDraw(): void {
     const { model, win } = this;
     const matchingTotal = this.matching.size;
@@ -325,6 +348,7 @@ export class EventList {
     // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
     const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter(Boolean) : [];
     this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}${around.length ? ` · ${around.join(' · ')}` : ''}`);
+    this.refocus();
     this.marks.rows = String(win.built);
     if (this.pinned) this.toBottom();
   }

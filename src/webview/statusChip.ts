@@ -19,11 +19,17 @@ export interface StatusChip {
   title: string;
   /** `phase-<phase>` always (scenarios wait on it), `attention-<state>` for news. */
   cls: string;
+  /**
+   * What a screen reader says, in the page's live region: the state alone (and that a turn went
+   * quiet), never the seconds, pid or usage, so it speaks when the state changes and not once a
+   * second while a quiet turn's count runs.
+   */
+  spoken: string;
 }
 
 /** `quietMs`: how long since the worker's last event (0: unknown). */
 export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): StatusChip {
-  if (!w) return { text: 'no worker', title: 'no worker', cls: `status-badge phase-${phase}` };
+  if (!w) return { text: 'no worker', title: 'no worker', cls: `status-badge phase-${phase}`, spoken: 'no worker' };
   // A past session's log has no worker behind it: nothing about it is news.
   const news = w.note ? null : newsWord(w.attention);
   // A pid is shown while its process lives: a stopped worker's is gone (and may be another's by now).
@@ -31,8 +37,9 @@ export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): St
   const secs = Math.floor(quietMs / 1000);
   const quiet = !news && !w.note && isBusyPhase(phase) && quietMs >= QUIET_AFTER_MS
     ? ` · quiet for ${secs < 60 ? `${secs} s` : duration(secs * 1000)}` : '';
-  const text = `${w.note ? 'history (read-only)' : news ?? phase}${quiet}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
+  const state = w.note ? 'history (read-only)' : news ?? phase;
+  const text = `${state}${quiet}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
   const title = news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}`
     : quiet ? `${text}\nThe worker has sent nothing since its last event. It may be waiting on its model or on a long command; an agent retrying its model can say nothing for minutes. Abort ends the turn.` : text;
-  return { text, title, cls: `status-badge phase-${phase}${news ? ` attention-${w.attention}` : ''}` };
+  return { text, title, cls: `status-badge phase-${phase}${news ? ` attention-${w.attention}` : ''}`, spoken: `${w.name}: ${state}${quiet ? ', quiet' : ''}` };
 }

@@ -1,6 +1,7 @@
 // The log's toolbar: a chip per kind of entry (on or off) and the search box. It says which
 // entries match and why none do; what it holds is kept in the webview's saved state.
 import { h, icon, setText } from './dom';
+import { arrowKeys } from './toolbarKeys';
 import { FILTER_GROUPS, GROUP_OF, searchText, type Entry, type FilterGroup } from './entries';
 
 const GROUP_LABELS: Record<FilterGroup, { label: string; icon: string }> = {
@@ -45,6 +46,7 @@ export class Toolbar {
       this.paintChip(chip, g);
       this.chips.appendChild(chip);
     }
+    arrowKeys(this.chips);
     this.search.addEventListener('input', () => {
       clearTimeout(this.searchTimer);
       this.searchTimer = setTimeout(() => {

@@ -9,10 +9,13 @@ type Workers = Extract<HostMessage, { type: 'workers' }>;
 export class WorkerPicker {
   readonly element: HTMLElement;
   private readonly select = h('select', { class: 'worker-select', attrs: { 'aria-label': 'Worker' } });
-  private readonly badge = h('span', { class: 'status-badge', attrs: { role: 'status' } });
+  // Not a live region itself: its text counts a quiet turn's seconds, and a screen reader would
+  // read the whole chip once a second. The hidden `spoken` line next to it says the state once.
+  private readonly badge = h('span', { class: 'status-badge' });
+  private readonly spoken = h('span', { class: 'sr-only', attrs: { role: 'status' } });
 
   constructor(post: (m: WebviewMessage) => void) {
-    this.element = h('div', { class: 'top' }, icon('server-process'), this.select, this.badge);
+    this.element = h('div', { class: 'top' }, icon('server-process'), this.select, this.badge, this.spoken);
     this.select.addEventListener('change', () => {
       if (this.select.value) post({ type: 'selectWorker', workerId: this.select.value });
     });
@@ -36,5 +39,6 @@ export class WorkerPicker {
     setText(this.badge, chip.text);
     this.badge.title = chip.title;
     this.badge.className = chip.cls;
+    setText(this.spoken, chip.spoken);
   }
 }

@@ -29,7 +29,18 @@ class FakeElement extends FakeNode {
   override set textContent(t: string) { this.children = t ? [new FakeNode(t)] : []; }
   setAttribute(k: string, v: string) { this.attrs.set(k, v); }
   getAttribute(k: string) { return this.attrs.get(k) ?? null; }
-  addEventListener() {}
+  private readonly listeners = new Map<string, (() => void)[]>();
+  addEventListener(type: string, fn: () => void) { this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]); }
+  /** A press: its click listeners, as the DOM calls them. */
+  click() { for (const fn of this.listeners.get('click') ?? []) fn(); }
+  /** The focus, in the stand-in document (see `focusDoc`). */
+  focus() { focusDoc.activeElement = this; }
+  /** Only `[hidden]`: this element or one around it is hidden. */
+  closest(sel: string): FakeElement | null {
+    if (sel !== '[hidden]') throw new Error(`closest(${sel}) is not in the stand-in`);
+    if (this.hidden) return this;
+    return this.parent ? this.parent.closest(sel) : null;
+  }
   private adopt(items: unknown[]): FakeNode[] {
     // As the DOM does: a node goes in as itself, anything else as the text of String(it).
     return items.map((x) => (x instanceof FakeNode ? x : new FakeNode(String(x)))).map((n) => { n.parent = this; return n; });
@@ -51,6 +62,9 @@ class FakeElement extends FakeNode {
     return null;
   }
 }
+
+/** What has the focus in the stand-in document. */
+const focusDoc: { activeElement: FakeElement | null; body: FakeElement } = { activeElement: null, body: new FakeElement('body') };
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}): PageEvent => ({ type, timestamp: T, ...fields } as PageEvent);
@@ -185,7 +199,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   let model: typeof import('../../src/webview/model');
   const g = globalThis as unknown as { document?: unknown; ResizeObserver?: unknown };
   before(async () => {
-    g.document = { createElement: (tag: string) => new FakeElement(tag) };
+    g.document = { createElement: (tag: string) => new FakeElement(tag), get activeElement() { return focusDoc.activeElement; }, get body() { return focusDoc.body; } };
     g.ResizeObserver = class { observe() {} };
     eventList = await import('../../src/webview/eventList');
     model = await import('../../src/webview/model');
@@ -310,5 +324,60 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.shown.counter, /^0 entries/);
     assert.deepEqual(l.rows(), []);
     assert.match(l.emptyLine(), /^None of the 100 entries is shown/);
+  });
+
+  it('a log button pressed by keyboard that hides itself (Show everything, Show more, Jump to latest) hands the focus to the log, not the page', () => {
+    let everything = false;
+    const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {});
+    list.showWorker(true);
+    const el = list.element as unknown as FakeElement;
+    const log = el.querySelector('.list')!;
+    const draw = () => { while (list.draw(Infinity)); };
+    list.model.apply(stamped([ev('prompt_sent', { data: { text: 'hello' } })]));
+    draw();
+    const showAll = el.querySelector('.show-all')!;
+    assert.ok(!el.querySelector('.filtered-empty')!.hidden, 'the search hides the one entry: Show everything is offered');
+    showAll.focus();
+    showAll.click();
+    // Not before its work is drawn: the focus stays on the button until it hides.
+    assert.equal(focusDoc.activeElement, showAll);
+    draw();
+    assert.ok(showAll.closest('[hidden]'), 'Show everything hides once everything is shown');
+    assert.equal(focusDoc.activeElement, log, 'the focus is on the log, not dropped to the page');
+
+    // Show more, pressed while more remains to show, keeps the focus; the press that shows the last hands it on.
+    const many = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {});
+    many.showWorker(true);
+    const mel = many.element as unknown as FakeElement;
+    many.model.apply(Array.from({ length: 1200 }, () => ev('auto_retry_start', { data: { attempt: 1 } })));
+    while (many.draw(Infinity));
+    const more = mel.querySelector('.link')!;
+    assert.equal(more.textContent, 'Show more');
+    more.focus();
+    more.click();
+    while (many.draw(Infinity));
+    assert.equal(focusDoc.activeElement, more, '700 hidden: Show more stays, and the focus with it');
+    more.click();
+    while (many.draw(Infinity));
+    assert.ok(more.hidden);
+    assert.equal(focusDoc.activeElement, mel.querySelector('.list'));
+
+    // Focus moved on elsewhere before the button hid: it is left where the person put it.
+    list.model.apply(stamped([ev('prompt_sent', { data: { text: 'again' } })]));
+    everything = false;
+    list.full();
+    draw();
+    showAll.focus();
+    showAll.click();
+    const elsewhere = new FakeElement('textarea');
+    elsewhere.focus();
+    draw();
+    assert.equal(focusDoc.activeElement, elsewhere);
+
+    // Jump to latest hides as it is pressed.
+    const jump = el.querySelector('.jump')!;
+    jump.focus();
+    jump.click();
+    assert.equal(focusDoc.activeElement, log);
   });
 });

@@ -118,4 +118,21 @@ describe('ui event log status chip', () => {
     const asking = state({ streaming: true, pendingInput: [request] });
     assert.equal(statusChip(toWorkerView(asking, attentionOf(asking, NOTHING_SEEN)), 'streaming', 600_000).text, 'needs input · demo-model · pid 42');
   });
+
+  it('what a screen reader hears (the live line) changes with the state, not once a second as a quiet turn counts, nor with the usage', () => {
+    const s = state({ streaming: true, usage: { input: 1, output: 2 } as unknown as WorkerState['usage'] });
+    const view = toWorkerView(s, attentionOf(s, NOTHING_SEEN));
+    const heard = (ms: number) => statusChip(view, 'streaming', ms).spoken;
+    assert.equal(heard(0), 'Demo worker: streaming');
+    // The chip's text counts on; the words spoken stay the same, once quiet is said.
+    assert.notEqual(statusChip(view, 'streaming', 31_000).text, statusChip(view, 'streaming', 32_000).text);
+    assert.equal(heard(31_000), 'Demo worker: streaming, quiet');
+    assert.equal(heard(32_000), heard(31_000));
+    assert.equal(heard(95_400), heard(31_000));
+    const idle = toWorkerView(state(), attentionOf(state(), NOTHING_SEEN));
+    assert.equal(statusChip(idle, 'idle').spoken, 'Demo worker: idle');
+    const asking = state({ streaming: true, pendingInput: [request] });
+    assert.equal(statusChip(toWorkerView(asking, attentionOf(asking, NOTHING_SEEN)), 'streaming', 600_000).spoken, 'Demo worker: needs input');
+    assert.equal(statusChip(null, 'none').spoken, 'no worker');
+  });
 });
