@@ -427,8 +427,12 @@ describe('ACP dialect: the fake agent', () => {
     const m = await supervisor.setMode(r.workerId, 'yolo');
     assert.equal(m.status, 'mode_set');
     assert.equal(stateOf(r.workerId).mode, 'yolo');
-    // The agent's current_mode_update and Switch Mode's own event both say the mode's name.
-    assert.deepEqual(modes.map((e) => [e.data?.mode, e.data?.name]), [['yolo', 'Allow all'], ['yolo', 'Allow all']]);
+    // The agent's current_mode_update, sent before its answer, is the one event, with the mode's
+    // name: Switch Mode adds none of its own (the log would say "Mode: Allow all" twice).
+    assert.deepEqual(modes.map((e) => [e.data?.mode, e.data?.name, e.data?.asked]), [['yolo', 'Allow all', undefined]]);
+    // Switching to the mode it is in changes nothing and says nothing.
+    assert.equal((await supervisor.setMode(r.workerId, 'yolo')).status, 'mode_set');
+    assert.equal(modes.length, 1);
     const bad = await supervisor.setMode(r.workerId, 'nonsense');
     assert.equal(bad.status, 'error');
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);

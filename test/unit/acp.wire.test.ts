@@ -43,7 +43,7 @@ function play(file: string) {
     const d = codec.decode(msg);
     if (d.kind === 'invalid') invalid.push(`${d.reason}: ${JSON.stringify(msg).slice(0, 200)}`);
     else if (d.kind === 'event') events.push(d.event, ...(d.then ? [d.then] : []));
-    else {
+    else if (d.kind === 'message') {
       if (d.event) events.push(d.event);
       messages.push(d.message);
     }
@@ -370,8 +370,52 @@ describe('ACP mode change: the event carries the mode\'s name', () => {
     const connection = { sendRequest: async (method: string, params: unknown) => void sent.push([method, params]) } as unknown as MessageConnection;
     states.set(connection, codec.state);
     codec.state.sessionId = 'S';
-    assert.deepEqual(await setMode(connection, plan), { mode: plan, name: 'Plan' });
+    assert.deepEqual(await setMode(connection, plan), { mode: plan, name: 'Plan', said: false });
     assert.deepEqual(sent, [['session/set_config_option', { sessionId: 'S', configId: 'mode', value: plan }]]);
+  });
+
+  // One row per change: the Event Log and the export say "Mode: X" once.
+  it('claude-agent-acp-shell-cancel.jsonl: its config_option_update moves the mode; a current_mode_update for the same mode after it is nothing', () => {
+    const { codec, sessionId, lines } = opened('claude-agent-acp-shell-cancel.jsonl');
+    const options = lines.find((l) => (l.msg.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate === 'config_option_update')!;
+    const moved = codec.decode(options.msg);
+    assert.ok(moved.kind === 'event');
+    assert.deepEqual(moved.then?.data, { mode: 'default', name: 'Manual' });
+    assert.deepEqual(codec.decode(modeUpdate(sessionId, 'default')), { kind: 'nothing' });
+    // A real change after it is said.
+    const plan = codec.decode(modeUpdate(sessionId, 'plan'));
+    assert.ok(plan.kind === 'event');
+    assert.deepEqual(plan.event.data, { mode: 'plan', name: 'Plan' });
+  });
+
+  it('gemini-hello.jsonl: the current_mode_update it sends while answering session/set_mode is the one event; Switch Mode adds none', async () => {
+    const { codec, sessionId } = opened('gemini-hello.jsonl');
+    const events: Array<AgentEvent | undefined> = [];
+    let id = 0;
+    // The agent's update comes before its answer, as Gemini's (and the fake agent's) do.
+    const connection = {
+      sendRequest: async (method: string, params: { modeId: string }) => {
+        codec.encode({ jsonrpc: '2.0', id: ++id, method, params } as Message);
+        const d = codec.decode(modeUpdate(sessionId, params.modeId));
+        events.push(d.kind === 'event' ? d.event : undefined);
+        codec.decode({ jsonrpc: '2.0', id, result: {} });
+      },
+    } as unknown as MessageConnection;
+    states.set(connection, codec.state);
+    codec.state.sessionId = sessionId;
+    assert.deepEqual(await setMode(connection, 'yolo'), { mode: 'yolo', name: 'YOLO', said: true });
+    assert.deepEqual(events.map((e) => e?.data), [{ mode: 'yolo', name: 'YOLO' }]);
+    // Asked again for the mode it is in: its update is nothing, and there is no change to say.
+    assert.deepEqual(await setMode(connection, 'yolo'), { mode: 'yolo', name: 'YOLO', said: true });
+    assert.deepEqual(events.map((e) => e?.data), [{ mode: 'yolo', name: 'YOLO' }, undefined]);
+  });
+
+  it('an update that says the mode the host already moved to (after Switch Mode\'s answer) is nothing; one while a session is made is kept', () => {
+    const { codec, sessionId } = opened('gemini-hello.jsonl');
+    codec.state.modes!.current = 'plan';
+    assert.deepEqual(codec.decode(modeUpdate(sessionId, 'plan')), { kind: 'nothing' });
+    codec.encode({ jsonrpc: '2.0', id: 9, method: 'session/new', params: { cwd: '/', mcpServers: [] } } as Message);
+    assert.equal(codec.decode(modeUpdate(sessionId, 'plan')).kind, 'event', 'the new session\'s mode is not known yet');
   });
 
   it('a mode the session did not list keeps its id and no name', () => {

@@ -74,6 +74,10 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
+    if (this.repeatsMode(event)) {
+      this.state.observe(event);
+      return { kind: 'nothing' };
+    }
     const modeBefore = event.type === 'config_changed' ? this.state.modeOptionValue : null;
     const joined = (this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event)) || this.nameMode(event);
     // While session/load is answered, the agent replays the conversation so far.
@@ -82,6 +86,7 @@ export class AcpCodec implements WireCodec {
     const then = modeBefore !== null && this.loading === 0 ? this.modeMoved(modeBefore) : undefined;
     const decoded: Decoded = joined ? { kind: 'event', event, lineStands: false } : { kind: 'event', event };
     if (then) decoded.then = then;
+    if ((event.type === 'mode_changed' && this.loading === 0) || then) this.state.modeSaid++;
     return decoded;
   }
 
@@ -96,6 +101,18 @@ export class AcpCodec implements WireCodec {
     if (now === null || now === before || this.creating > 0) return undefined;
     if ([...this.open.values()].some((r) => r.method === ACP.setConfigOption || r.method === ACP.setMode)) return undefined;
     return { type: 'mode_changed', timestamp: Date.now(), data: { mode: now, name: this.state.modeName(now) } };
+  }
+
+  /**
+   * A current_mode_update naming the mode the session is already in changes nothing: an agent
+   * that says a change in its options' update and then again so, or says Switch Mode's change
+   * after answering it (the mode already moved). The log says a change once. Not while a session
+   * is loaded (its replay) or made (its mode is not known yet), nor while no mode is known.
+   */
+  private repeatsMode(event: AgentEvent): boolean {
+    if (event.type !== 'mode_changed' || this.loading > 0 || this.creating > 0) return false;
+    const now = this.state.mode;
+    return now !== null && event.data?.mode === now;
   }
 
   /**

@@ -40,9 +40,13 @@ export async function setModel(connection: MessageConnection, model: string): Pr
   return { model };
 }
 
-export async function setMode(connection: MessageConnection, mode: string): Promise<{ mode: string | null; name: string | null }> {
+export async function setMode(connection: MessageConnection, mode: string): Promise<{ mode: string | null; name: string | null; said: boolean }> {
   const s = stateOf(connection);
-  const named = (id: string | null) => ({ mode: id, name: id === null ? null : s.modeName(id) });
+  const before = s.mode;
+  const saidBefore = s.modeSaid;
+  // `said`: the log already has this change (the agent's own update during the request, Gemini's)
+  // or there is none to have (the session was in that mode): Switch Mode then adds no event.
+  const named = (id: string | null) => ({ mode: id, name: id === null ? null : s.modeName(id), said: s.modeSaid !== saidBefore || id === before });
   if (await setOption(connection, 'mode', mode)) return named(s.mode);
   if (!s.modes) throw new Unsupported('this agent offers no modes');
   if (!s.modes.available.some((m) => m.id === mode)) throw new WorkerRefusal(`this agent has no mode "${mode}" (its modes: ${s.modes.available.map((m) => m.id).join(', ')})`, null);

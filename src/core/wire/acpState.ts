@@ -33,6 +33,8 @@ export class AcpState {
   configOptions: Array<z.infer<typeof configOptionSchema>> = [];
   models: z.infer<typeof modelsSchema> = null;
   usage: { used: number; size: number; cost: number | null } | null = null;
+  /** Counts the mode changes the codec made from the agent's updates, so that Switch Mode knows whether the agent said its change. */
+  modeSaid = 0;
   /** The running turn's `session/prompt`, settled when it is answered, with how it ended. */
   turn: Promise<TurnEnding> | null = null;
   /** The agent takes `_session/steering` into a running turn (its initialize `_meta.steering`). */

@@ -21,8 +21,11 @@ export interface SessionVerbs {
   fork(connection: MessageConnection, entryId: string | undefined): Promise<{ cancelled: boolean }>;
   /** Returns the model the worker says it now runs, as "provider/id" where it says both. */
   setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }>;
-  /** Moves the session into another of the worker's modes (ACP); `name`: the mode's, as the agent names it. */
-  setMode?(connection: MessageConnection, mode: string): Promise<{ mode: string | null; name?: string | null }>;
+  /**
+   * Moves the session into another of the worker's modes (ACP); `name`: the mode's, as the agent
+   * names it; `said`: the worker's own events already say the change, or there was none.
+   */
+  setMode?(connection: MessageConnection, mode: string): Promise<{ mode: string | null; name?: string | null; said?: boolean }>;
   exportHtml(connection: MessageConnection, outputPath: string | undefined): Promise<{ path: string }>;
   usage(connection: MessageConnection): Promise<WorkerUsage>;
   /** The conversation's messages (`get_messages`), for what the events do not carry. */

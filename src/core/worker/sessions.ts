@@ -160,13 +160,14 @@ export class WorkerSessions {
     });
   }
 
-  /** Moves the session into another of the agent's modes (ACP); its mode_changed update follows or is made here. */
+  /** Moves the session into another of the agent's modes (ACP); its mode_changed is the agent's, or made here when the agent said none. */
   async setMode(mode: string): Promise<SessionVerbResult> {
     const t0 = performance.now();
     return this.guarded(t0, async (verbs) => {
       if (!verbs.setMode) throw new Unsupported(`a ${this.site.spec.dialect} worker has no modes`);
       const r = await this.site.request((c) => verbs.setMode!(c, mode), 'set_mode');
-      this.site.emit({ type: 'mode_changed', data: { mode: r.mode ?? mode, asked: mode, name: r.name ?? null } });
+      // One event per change: the agent's own update during the request (Gemini's) already is it.
+      if (r.said !== true) this.site.emit({ type: 'mode_changed', data: { mode: r.mode ?? mode, asked: mode, name: r.name ?? null } });
       this.site.changed();
       return { status: 'mode_set', workerId: this.site.id, session: this.ref, model: this.model, mode: r.mode ?? mode, ms: elapsed(t0) };
     });

@@ -2,7 +2,7 @@
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
-import { isLive, workerDescription, workerIcon } from '../views/describe';
+import { isLive, workerDescription, workerIcon, workerPickDetail } from '../views/describe';
 import { DEMO_PROFILE, unknownDefault, type ProfileChoice } from '../settings/profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
@@ -42,7 +42,7 @@ export async function pickWorker(supervisor: Supervisor, opts: { title: string; 
     workerId: s.workerId,
     label: `$(${workerIcon(s).id.replace('~spin', '')}) ${nameOf(s)}`,
     description: s.status === 'starting' ? 'starting: picked, it is used once it runs' : workerDescription(s),
-    detail: `pid ${s.pid ?? '-'} · ${s.cwd}`,
+    detail: workerPickDetail(s),
   }));
   const qp = vscode.window.createQuickPick<WorkerPick>();
   qp.title = opts.title;

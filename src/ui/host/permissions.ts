@@ -9,6 +9,7 @@ import { lazySchema } from '../../protocol/lazySchema';
 import type { PermissionAnswer, PermissionRequest } from '../../core/api';
 import type { PermissionOption, ToolDiff } from '../../core/events/agentEvent';
 import { Disposable } from '../disposable';
+import { questionWords } from './questionWords';
 
 const SCHEME = 'rpc-workers-change';
 const changeArg = lazySchema(() => z.object({ path: z.string(), oldText: z.optional(z.nullable(z.string())), newText: z.string() }));
@@ -74,8 +75,9 @@ export async function showQuestion(req: PermissionRequest, workerName: string, c
     for (const diff of req.diffs.slice(0, 3)) void changes?.show(diff, `${workerName}: ${req.title} (proposed)`, done.signal);
     return await new Promise<PermissionAnswer | 'aside'>((resolve) => {
       const pick = vscode.window.createQuickPick<OptionItem>();
-      pick.title = `${workerName} asks: ${req.title}`;
-      pick.placeholder = req.command ? `$ ${req.command}` : where ? `Changes ${where}` : 'Pick an answer (Escape puts the question aside; the agent waits)';
+      const words = questionWords(req, workerName, where);
+      pick.title = words.title;
+      pick.placeholder = words.placeholder;
       pick.ignoreFocusOut = true;
       pick.items = req.options.map((option) => ({
         option,

@@ -38,6 +38,22 @@ export function workerDescription(s: WorkerState): string {
   return parts.join(' · ');
 }
 
+/**
+ * The worker's process id while its process lives ('none' before it has one); null once it
+ * exited: that process is gone and its number may be another's by now. The tooltip and the
+ * worker pickers leave it out then, as the log's chip and Copy PID do.
+ */
+export function pidWords(s: Pick<WorkerState, 'status' | 'pid'>): string | null {
+  if (!isLive(s)) return null;
+  return s.pid === null ? 'none' : String(s.pid);
+}
+
+/** A worker picker's second line: its pid while it lives, and its folder. */
+export function workerPickDetail(s: Pick<WorkerState, 'status' | 'pid' | 'cwd'>): string {
+  const pid = pidWords(s);
+  return pid === null ? s.cwd : `pid ${pid} · ${s.cwd}`;
+}
+
 /** Post-turn work (pi 1.x, between agent_end and agent_settled), said as such and not as a running turn. */
 const AFTER_TURN: Record<NonNullable<WorkerState['afterTurn']>, string> = {
   retry: 'retrying after its turn',

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, signInWords, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, isLive, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, dialectLine, isLive, pidWords, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
 import { loginWords } from '../commands/resultWords';
 import { loginHint } from '../settings/profiles';
@@ -366,7 +366,8 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
     md.appendMarkdown('\n');
   };
   row('Status', workerDescription(s));
-  row('PID', s.pid === null ? 'none' : String(s.pid));
+  const pid = pidWords(s);
+  if (pid !== null) row('PID', pid);
   row('Dialect', dialectLine(s));
   if (s.mode) row('Mode', s.modes?.find((m) => m.id === s.mode)?.name ?? s.mode);
   if (s.signIn) {
