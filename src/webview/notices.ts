@@ -142,7 +142,8 @@ export const other: Notice = (e, t) => {
 /** The notices that need nothing of the model, by event type (a Map: a worker may name a type `constructor`). */
 export const NOTICES = new Map<string, Notice>(Object.entries({
   // The name the wire gave the mode (Claude's "default" is "Manual", Copilot's ids are URLs), else its id.
-  mode_changed: (e, t) => ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.name) ?? str(obj(e.data)?.mode) ?? 'changed'}` }),
+  // `repeated`: the mode the worker was already in, said again (kept in the log's data, not a row).
+  mode_changed: (e, t) => obj(e.data)?.repeated === true ? null : ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.name) ?? str(obj(e.data)?.mode) ?? 'changed'}` }),
   processes_ended: processesEnded,
   auth_status: authStatus,
   terminal,

@@ -430,9 +430,9 @@ describe('ACP dialect: the fake agent', () => {
     // The agent's current_mode_update, sent before its answer, is the one event, with the mode's
     // name: Switch Mode adds none of its own (the log would say "Mode: Allow all" twice).
     assert.deepEqual(modes.map((e) => [e.data?.mode, e.data?.name, e.data?.asked]), [['yolo', 'Allow all', undefined]]);
-    // Switching to the mode it is in changes nothing and says nothing.
+    // Switching to the mode it is in changes nothing: the agent's update is kept, marked repeated (no row).
     assert.equal((await supervisor.setMode(r.workerId, 'yolo')).status, 'mode_set');
-    assert.equal(modes.length, 1);
+    assert.deepEqual(modes.map((e) => e.data?.repeated), [undefined, true]);
     const bad = await supervisor.setMode(r.workerId, 'nonsense');
     assert.equal(bad.status, 'error');
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);

@@ -375,13 +375,15 @@ describe('ACP mode change: the event carries the mode\'s name', () => {
   });
 
   // One row per change: the Event Log and the export say "Mode: X" once.
-  it('claude-agent-acp-shell-cancel.jsonl: its config_option_update moves the mode; a current_mode_update for the same mode after it is nothing', () => {
+  it('claude-agent-acp-shell-cancel.jsonl: its config_option_update moves the mode; a current_mode_update for the same mode after it is kept, marked repeated', () => {
     const { codec, sessionId, lines } = opened('claude-agent-acp-shell-cancel.jsonl');
     const options = lines.find((l) => (l.msg.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate === 'config_option_update')!;
     const moved = codec.decode(options.msg);
     assert.ok(moved.kind === 'event');
     assert.deepEqual(moved.then?.data, { mode: 'default', name: 'Manual' });
-    assert.deepEqual(codec.decode(modeUpdate(sessionId, 'default')), { kind: 'nothing' });
+    const again = codec.decode(modeUpdate(sessionId, 'default'));
+    assert.ok(again.kind === 'event' && again.lineStands === false);
+    assert.deepEqual(again.event.data, { mode: 'default', repeated: true });
     // A real change after it is said.
     const plan = codec.decode(modeUpdate(sessionId, 'plan'));
     assert.ok(plan.kind === 'event');
@@ -405,15 +407,17 @@ describe('ACP mode change: the event carries the mode\'s name', () => {
     codec.state.sessionId = sessionId;
     assert.deepEqual(await setMode(connection, 'yolo'), { mode: 'yolo', name: 'YOLO', said: true });
     assert.deepEqual(events.map((e) => e?.data), [{ mode: 'yolo', name: 'YOLO' }]);
-    // Asked again for the mode it is in: its update is nothing, and there is no change to say.
+    // Asked again for the mode it is in: its update is kept, marked repeated, and there is no change to say.
     assert.deepEqual(await setMode(connection, 'yolo'), { mode: 'yolo', name: 'YOLO', said: true });
-    assert.deepEqual(events.map((e) => e?.data), [{ mode: 'yolo', name: 'YOLO' }, undefined]);
+    assert.deepEqual(events.map((e) => e?.data), [{ mode: 'yolo', name: 'YOLO' }, { mode: 'yolo', repeated: true }]);
   });
 
-  it('an update that says the mode the host already moved to (after Switch Mode\'s answer) is nothing; one while a session is made is kept', () => {
+  it('an update that says the mode the host already moved to (after Switch Mode\'s answer) is marked repeated; one while a session is made is kept', () => {
     const { codec, sessionId } = opened('gemini-hello.jsonl');
     codec.state.modes!.current = 'plan';
-    assert.deepEqual(codec.decode(modeUpdate(sessionId, 'plan')), { kind: 'nothing' });
+    const again = codec.decode(modeUpdate(sessionId, 'plan'));
+    assert.ok(again.kind === 'event');
+    assert.equal(again.event.data?.repeated, true);
     codec.encode({ jsonrpc: '2.0', id: 9, method: 'session/new', params: { cwd: '/', mcpServers: [] } } as Message);
     assert.equal(codec.decode(modeUpdate(sessionId, 'plan')).kind, 'event', 'the new session\'s mode is not known yet');
   });

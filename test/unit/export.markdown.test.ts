@@ -77,6 +77,7 @@ describe('session export as Markdown', () => {
       ev('model_changed', { data: { model: 'openai/mock-2' } }),
       ev('mode_changed', { data: { mode: 'https://agentclientprotocol.com/protocol/session-modes#plan', name: 'Plan' } }),
       ev('mode_changed', { data: { mode: 'yolo', name: null } }),
+      ev('mode_changed', { data: { mode: 'yolo', repeated: true } }),
       ev('worker_exit', { data: { status: 'stopped' } }),
     ]);
     assert.match(md, /> Resumed session `abc`/);
@@ -89,6 +90,7 @@ describe('session export as Markdown', () => {
     assert.match(md, /> Model: openai\/mock-2/);
     assert.match(md, /> Mode: Plan\n/, 'a mode change by the name the agent gives it');
     assert.match(md, /> Mode: yolo\n/, 'its id where the agent names none');
+    assert.equal(md.match(/> Mode: yolo\n/g)?.length, 1, 'the mode said again is not a second line');
     assert.match(md, /> The worker was stopped/);
   });
 

@@ -378,6 +378,8 @@ describe('ui event log model', () => {
       ev('mode_changed', { data: { mode: 'https://agentclientprotocol.com/protocol/session-modes#plan', name: 'Plan' } } as Partial<PageEvent>),
       ev('mode_changed', { data: { mode: 'default', name: 'Manual', asked: 'default' } } as Partial<PageEvent>),
       ev('mode_changed', { data: { mode: 'yolo', name: null } } as Partial<PageEvent>),
+      // The mode it was already in, said again by the agent: kept in the log's data, not a second row.
+      ev('mode_changed', { data: { mode: 'yolo', repeated: true } } as Partial<PageEvent>),
     ]));
     assert.deepEqual(only(m, 'exit').map((e) => e.text), ['Mode: Plan', 'Mode: Manual', 'Mode: yolo']);
   });

@@ -169,7 +169,7 @@ export type UserMessageEvent = Known<'user_message'>;
 export type PermissionRequestEvent = Known<'permission_request', DataOf<{ id: string; command: string | null; options: PermissionOption[] }>>;
 export type PermissionEndEvent = Known<'permission_end', DataOf<{ id: string; outcome: 'selected' | 'cancelled'; optionId: string | null; optionName: string | null; optionKind: string | null; note: string | null; rule: string }>>;
 /** `name`: the mode's as the agent names it, for a person (the id is the program's: Copilot's are URLs); null where it names none. */
-export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; asked: string; name: string | null }>>;
+export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; asked: string; name: string | null; repeated: true }>>;
 export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
 export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true; replacedUnsaved: true }>>;
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;

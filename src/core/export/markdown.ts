@@ -202,6 +202,7 @@ function noteLine(e: AgentEvent, login: string | null): string[] | null {
     case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];
     // As the Event Log's row: the name the agent gives the mode (Copilot's ids are URLs), else its id; on one line, being the agent's text.
     case 'mode_changed': {
+      if (e.data?.repeated === true) return null;
       const name = [e.data?.name, e.data?.mode].find((v): v is string => typeof v === 'string' && v !== '');
       return [`> Mode: ${oneLine(name ?? '?')}`];
     }

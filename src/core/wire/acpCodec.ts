@@ -75,8 +75,11 @@ export class AcpCodec implements WireCodec {
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
     if (this.repeatsMode(event)) {
+      // Kept (nothing received is dropped), marked so that the log and the export say the change
+      // once; stored as the event, which a codec reading the line alone could not mark.
       this.state.observe(event);
-      return { kind: 'nothing' };
+      event.data = { ...event.data, repeated: true };
+      return { kind: 'event', event, lineStands: false };
     }
     const modeBefore = event.type === 'config_changed' ? this.state.modeOptionValue : null;
     const joined = (this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event)) || this.nameMode(event);

@@ -17,9 +17,6 @@ export type Decoded =
   // `then`: an event the line also means, delivered after `event`, with no line of its own (ACP: a
   // mode change an agent says only in its options' update, which is itself hidden).
   | { kind: 'event'; event: AgentEvent; lineStands?: false; then?: AgentEvent }
-  // A line that tells nothing the host has not said already (ACP: a mode change to the mode the
-  // session is in): no event, no message, so that the log does not say it twice.
-  | { kind: 'nothing' }
   | { kind: 'invalid'; reason: string; otherDialect?: DialectName };
 
 export interface WireCodec {
@@ -50,7 +47,7 @@ export interface WireCodec {
 export function readBack(codec: WireCodec, value: unknown): { ok: true; event: AgentEvent } | { ok: false; error: string } {
   const decoded = codec.decode(value);
   if (decoded.kind === 'event') return { ok: true, event: decoded.event };
-  return { ok: false, error: decoded.kind === 'invalid' ? decoded.reason : decoded.kind === 'nothing' ? 'a line that tells nothing new' : 'a message, not an event' };
+  return { ok: false, error: decoded.kind === 'invalid' ? decoded.reason : 'a message, not an event' };
 }
 
 /** A stored line back into its event, by a codec of the worker's dialect of its own. */

@@ -191,8 +191,6 @@ export class JsonlMessageReader extends AbstractMessageReader {
       case 'message':
         this.deliver(decoded);
         return undefined;
-      case 'nothing':
-        return undefined;
       case 'invalid':
         this.options.onProtocolError({ reason: decoded.reason, preview: head(line.text), bytes: line.bytes.length, otherDialect: decoded.otherDialect });
         return undefined;
