@@ -130,7 +130,7 @@ describe("a worker's answer over the line cap", () => {
   it('a verb waiting for it says what waited, then why it failed (as "no answer within N s" does)', async () => {
     const w = wire(new TauCodec());
     // A process that runs on, its output flowing (Waits also follows the loss of its output).
-    const alive = { exit: null, outputLost: false, onceExit: () => () => {}, onceOutputLost: () => () => {}, exitDescription: () => 'running' } as unknown as WorkerProcess;
+    const alive = { exit: null, outputLost: false, inputLost: false, messagesSent: 0, firstUnsent: null, onceExit: () => () => {}, onceOutputLost: () => () => {}, onceInputLost: () => () => {}, exitDescription: () => 'running' } as unknown as WorkerProcess;
     const waits = new Waits({} as EventBus<AgentEvent>, alive);
     const asked = waits.bounded(w.ask('get_messages'), 60_000, 'reading the messages');
     w.say({ jsonrpc: '2.0', id: (await w.next()).id, result: { messages: HUGE } });

@@ -9,6 +9,13 @@ import type { WireCodec } from './codec';
 export class JsonlMessageWriter extends AbstractMessageWriter {
   private closed = false;
   private failures = 0;
+  /** Messages handed to this writer so far (each one's number, in order). */
+  written = 0;
+  /**
+   * The number of the first message that could not be written, or null: the pipe broke there,
+   * and every message after it fails too; one before it may have been read.
+   */
+  firstFailed: number | null = null;
 
   constructor(
     private readonly stream: Writable,
@@ -35,7 +42,9 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
   write(message: Message): Promise<void> {
     const value = this.codec.encode(message);
     if (value === undefined) return Promise.resolve();
+    const n = ++this.written;
     if (this.closed || this.stream.destroyed || this.stream.writableEnded) {
+      this.firstFailed ??= n;
       this.fireError(new Error("the worker's stdin is closed"), message, ++this.failures);
       return Promise.resolve();
     }
@@ -44,7 +53,10 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
     if (announced) this.onAnnounce?.(announced);
     return new Promise((resolve) => {
       this.stream.write(JSON.stringify(value) + '\n', (error) => {
-        if (error) this.fireError(error, message, ++this.failures);
+        if (error) {
+          this.firstFailed ??= n;
+          this.fireError(error, message, ++this.failures);
+        }
         resolve();
       });
     });

@@ -1,6 +1,7 @@
 // What a worker's verbs wait for: the next settled turn, the next event of a kind, or a
 // worker's answer. None waits forever: each is bounded by a timeout, by the worker's exit, and by
-// the loss of its output (it ended, and the worker lives on: what is waited for cannot come).
+// the loss of its output (it ended, and the worker lives on: what is waited for cannot come), and
+// by the loss of its input where the wait needs the worker to read what it could not be sent.
 import { ConnectionError } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { EventBus } from '../events/eventBus';
@@ -50,13 +51,19 @@ export class Waits {
   }
 
   /**
-   * `pending`, unless the worker exits first, its output is lost, or `timeoutMs` passes
-   * (Infinity: only the exit and the output's loss bound it).
+   * `pending`, unless the worker exits first, its output is lost, its input is lost before the
+   * wait's own message got through, or `timeoutMs` passes (Infinity: only those losses and the
+   * exit bound it). A message written before the input broke may have been read: its answer, or
+   * a turn's end, can still come on the open stdout, so such a wait is not released by it.
    */
   bounded<T>(pending: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-    if (this.process.exit || this.process.outputLost) {
+    // The wait's own request, if any, was written before it began: its number is at most this.
+    const sent = this.process.messagesSent;
+    const unsent = (first: number | null) => first !== null && first <= sent;
+    if (this.process.exit || this.process.outputLost || (this.process.inputLost && unsent(this.process.firstUnsent))) {
       pending.catch(() => {});
-      return Promise.reject(new Error(`${what} failed: ${this.process.exit ? this.process.exitDescription() : this.process.outputLostDescription()}`));
+      const why = this.process.exit ? this.process.exitDescription() : this.process.outputLost ? this.process.outputLostDescription() : this.process.inputLostDescription();
+      return Promise.reject(new Error(`${what} failed: ${why}`));
     }
     return new Promise<T>((resolve, reject) => {
       // Node's timers run on the loop's cached millisecond clock and can fire up to a
@@ -65,11 +72,19 @@ export class Waits {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let offExit = (): void => {};
       let offLost = (): void => {};
+      let offDeaf = (): void => {};
+      /** The connection refused to send (closed): nothing of this wait reached the worker. */
+      let refused = false;
       // Declared before anything that may call it (a timer, a listener).
       const cleanup = () => {
         clearTimeout(timer);
         offExit();
         offLost();
+        offDeaf();
+      };
+      const deaf = () => {
+        cleanup();
+        reject(new Error(`${what} failed: ${this.process.inputLostDescription()}`));
       };
       const expire = () => {
         const left = deadline - performance.now();
@@ -88,6 +103,9 @@ export class Waits {
         cleanup();
         reject(new Error(`${what} failed: ${this.process.outputLostDescription()}`));
       });
+      offDeaf = this.process.onceInputLost((first) => {
+        if (refused || unsent(first)) deaf();
+      });
       if (Number.isFinite(timeoutMs)) timer = setTimeout(expire, timeoutMs);
       pending.then(
         (value) => {
@@ -97,8 +115,12 @@ export class Waits {
         (error) => {
           // The connection closed: the worker is going (its stdin or its output is over), and its
           // exit, still to come, says why; a connection closed for good without one meets the bound
-          // (or, its output over, the output's loss).
-          if (error instanceof ConnectionError) return;
+          // (or, its output over, the output's loss; its input broken, the input's loss).
+          if (error instanceof ConnectionError) {
+            refused = true;
+            if (this.process.inputLost) deaf();
+            return;
+          }
           cleanup();
           // Said as the timeout is: what waited for it, then why it failed.
           reject(error instanceof AnswerDropped ? new AnswerDropped(`${what}: ${error.message}`) : error);

@@ -122,6 +122,7 @@ export class Worker {
       onConnectionError: (text) => this.output('protocol', text),
       onExit: (exit) => this.onExit(exit),
       onOutputLost: () => this.onOutputLost(),
+      onInputLost: () => this.onInputLost(),
     });
     this.connection = this.process.connection;
     ctx.dialect.bind?.(codec, this.connection);
@@ -437,6 +438,15 @@ export class Worker {
     this.stateChanged();
   }
 
+  /**
+   * Its stdin broke and it lives on: said once; the waits that need it to read are released
+   * (waits.ts), and what it runs is left to end on its own, as its output is still heard.
+   */
+  private onInputLost(): void {
+    this.output('protocol', this.process.inputLostDescription());
+    this.stateChanged();
+  }
+
   /** Resolves once what the exit ends is ended, and said (after worker_exit: the history waits for it to end the session). */
   afterExit(): Promise<void> {
     return this.exitWork;
@@ -451,7 +461,7 @@ export class Worker {
     this.waits.settled(s);
     this.stateChanged();
     // A turn the host ended because the worker can no longer be heard: nothing asked now is answered.
-    if (this.process.outputLost) return;
+    if (this.process.outputLost || this.process.inputLost) return;
     void this.extensionRequests?.check();
     void this.sessions.refreshUsage();
   }
@@ -468,6 +478,8 @@ export class Worker {
   private refuseUnlessRunning(): string | null {
     // A Stop closed its stdin: what is sent now is lost, and would wait out the kill grace.
     if (this.stopping && !this.process.exit) return 'the worker is being stopped';
+    // The connection is closed: a send would fail as "Connection is closed." (or not at all).
+    if (this.process.inputLost) return this.process.inputLostDescription();
     if (this.status.value === 'running') return null;
     if (this.status.value === 'starting') return 'the worker is still starting';
     // The exit's description says how it ended ("the worker exited with code 3"), so it is said

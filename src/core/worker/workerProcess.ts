@@ -45,6 +45,8 @@ export interface ProcessListeners {
   onExit: (exit: Exit) => void;
   /** Once, when its output ended and it did not exit within the kill grace (see outputLost); before any waiter. */
   onOutputLost: () => void;
+  /** Once, when a write to its stdin failed and it did not exit soon after (see inputLost); before any waiter. */
+  onInputLost: () => void;
 }
 
 export interface ProcessOptions {
@@ -88,6 +90,13 @@ export class WorkerProcess {
   private lost = false;
   private lostTimer: NodeJS.Timeout | undefined;
   private readonly lostWaiters = new Set<() => void>();
+  /**
+   * A write to its stdin failed (a broken pipe: it closed its input), and it did not exit within
+   * the output grace, nor was it stopped: it runs on, and may still be heard, but reads nothing.
+   */
+  private deaf = false;
+  private deafTimer: NodeJS.Timeout | undefined;
+  private readonly deafWaiters = new Set<(firstFailed: number) => void>();
   /** stop() began: the exit it brings says how the worker ended, not the loss of its output. */
   private stopping = false;
   /** Why the program never started (spawn's error, in words), or null. */
@@ -140,7 +149,13 @@ export class WorkerProcess {
       if (!this.exited && !this.stopping) this.lostTimer = setTimeout(() => this.onOutputLost(), options.killGraceMs);
     });
     this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
-    this.writer.onError(([error]) => listeners.onConnectionError(`write to the worker failed: ${error.message}`));
+    this.writer.onError(([error]) => {
+      listeners.onConnectionError(`write to the worker failed: ${error.message}`);
+      // A worker on its way out breaks the pipe too: its exit, if it comes soon, says why instead.
+      if (!this.deaf && !this.deafTimer && !this.exited && !this.stopping) {
+        this.deafTimer = setTimeout(() => this.onInputLost(), Math.min(OUTPUT_GRACE_MS, options.killGraceMs / 2));
+      }
+    });
     this.connection = createMessageConnection(reader, this.writer);
     this.connection.onRequest(listeners.onRequest);
     this.connection.onNotification(listeners.onNotification);
@@ -174,6 +189,32 @@ export class WorkerProcess {
     return () => this.lostWaiters.delete(waiter);
   }
 
+  /** Its stdin broke while it runs on (see `deaf`): nothing sent can reach it any more. */
+  get inputLost(): boolean {
+    return this.deaf && !this.exited;
+  }
+
+  /** Messages written so far, in order (a wait's own request is the last one written before it began). */
+  get messagesSent(): number {
+    return this.writer.written;
+  }
+
+  /** The number of the first message its stdin did not take, or null (see JsonlMessageWriter.firstFailed). */
+  get firstUnsent(): number | null {
+    return this.writer.firstFailed;
+  }
+
+  /** Calls `waiter` once when its input is lost, with the first message that failed; the returned function takes it back. */
+  onceInputLost(waiter: (firstFailed: number) => void): () => void {
+    this.deafWaiters.add(waiter);
+    return () => this.deafWaiters.delete(waiter);
+  }
+
+  /** What a verb refused, or a wait released, by the loss of its input says. */
+  inputLostDescription(): string {
+    return `the worker no longer reads its input (its stdin closed) while its process${this.pid === null ? '' : ` ${this.pid}`} runs on: nothing sent can reach it; stop it`;
+  }
+
   /** What a wait released by the loss of its output says. */
   outputLostDescription(): string {
     return `the worker's output ended (its stdout closed) while its process${this.pid === null ? '' : ` ${this.pid}`} runs on: nothing more it says can be heard; stop it`;
@@ -205,6 +246,7 @@ export class WorkerProcess {
     }
     this.stopping = true;
     clearTimeout(this.lostTimer);
+    clearTimeout(this.deafTimer);
     const { killGraceMs } = this.options;
     const pid = this.pid;
     if (pid !== null) {
@@ -406,11 +448,22 @@ export class WorkerProcess {
     this.lostWaiters.clear();
   }
 
+  private onInputLost(): void {
+    if (this.exited || this.stopping || this.deaf) return;
+    this.deaf = true;
+    this.listeners.onInputLost();
+    const first = this.writer.firstFailed ?? 0;
+    for (const waiter of [...this.deafWaiters]) waiter(first);
+    this.deafWaiters.clear();
+  }
+
   private onExit(exit: Exit): void {
     if (this.exited) return;
     this.exited = exit;
     clearTimeout(this.lostTimer);
+    clearTimeout(this.deafTimer);
     this.lostWaiters.clear();
+    this.deafWaiters.clear();
     if (this.stderrPartial) {
       this.stderr.push(this.stderrPartial);
       this.stderrPartial = '';

@@ -1,0 +1,70 @@
+// Hostile workers, an input lost: the worker closes its stdin right after it took a prompt, while
+// its stdout stays open and its process lives on. What it says is still heard (the turn it runs
+// ends on its own), but nothing sent reaches it: each verb says so at once, with the reason, and
+// none is left waiting for an answer to a message the worker never read (a compaction, a
+// follow-up: no time bound holds them), nor answers "no answer within N s" or a bare protocol error;
+// what it took before (a compaction) is still followed to its end.
+import assert from 'node:assert/strict';
+import type { Supervisor } from '../../src/core/api';
+import { fakeSpec, ofType, stateOf as liveState, waitFor } from '../helpers/supervisor';
+import { alive, killAll, tracedHost, within } from '../fixtures/faults-helpers';
+
+const LOST = /the worker no longer reads its input \(its stdin closed\) while its process \d+ runs on: nothing sent can reach it; stop it$/;
+
+for (const dialect of ['pi', 'tau'] as const) {
+  describe(`faults: the worker's input is lost while its output goes on (${dialect})`, () => {
+    let supervisor: Supervisor;
+    const pids: number[] = [];
+    beforeEach(() => {
+      // The bounds are far beyond the test's own: only the input's loss can end a wait.
+      ({ host: supervisor } = tracedHost({ limits: { settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 } }));
+    });
+    afterEach(async () => {
+      await supervisor.dispose();
+      killAll(pids.splice(0));
+    });
+
+    it('the turn ends on its own; the next prompt and a compaction answer the reason at once; the process still runs', async () => {
+      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'prompt']));
+      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+      pids.push(r.pid);
+      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
+      const first = await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the first prompt');
+      assert.equal(first.status, 'accepted', JSON.stringify(first));
+      const e = await settled;
+      assert.equal(e.is_error ?? false, false, JSON.stringify(e));
+      const p = await within(supervisor.prompt(r.workerId, 'say again'), 20_000, 'the next prompt');
+      assert.match(p.status === 'error' ? p.error : JSON.stringify(p), LOST);
+      const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
+      assert.match(c.status === 'error' ? c.error : JSON.stringify(c), LOST);
+      const s = liveState(supervisor, r.workerId);
+      assert.deepEqual([s.compacting, s.streaming, s.status], [false, false, 'running']);
+      assert.equal(alive(r.pid), true, 'the worker lives on');
+    });
+
+    it('a compaction it took before its stdin closed is still followed to its end', async () => {
+      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'compact', '--compact-ms', '300']));
+      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+      pids.push(r.pid);
+      await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the prompt');
+      await waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
+      const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
+      assert.equal(c.status, 'compacted', JSON.stringify(c));
+      const p = await within(supervisor.prompt(r.workerId, 'say again'), 20_000, 'the next prompt');
+      assert.match(p.status === 'error' ? p.error : JSON.stringify(p), LOST);
+    });
+
+    it('mid-turn, a follow-up answers the reason at once, and the turn is not ended for it', async () => {
+      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'prompt']));
+      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
+      pids.push(r.pid);
+      const started = waitFor(supervisor, r.workerId, ofType('agent_start'), 20_000, 'agent_start');
+      await within(supervisor.prompt(r.workerId, 'wait 600000'), 20_000, 'the prompt');
+      await started;
+      const f = await within(supervisor.prompt(r.workerId, 'then this', { streamingBehavior: 'followUp' }), 20_000, 'the follow-up');
+      assert.match(f.status === 'error' ? f.error : JSON.stringify(f), LOST);
+      // Its stdout is open: the turn may yet end on its own, so it is still followed.
+      assert.deepEqual([liveState(supervisor, r.workerId).streaming, alive(r.pid)], [true, true]);
+    });
+  });
+}
