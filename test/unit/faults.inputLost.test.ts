@@ -46,8 +46,10 @@ for (const dialect of ['pi', 'tau'] as const) {
       const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'compact', '--compact-ms', '300']));
       if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
       pids.push(r.pid);
+      // Listened for before the prompt: τ's turn may settle before the prompt's answer is read.
+      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
       await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the prompt');
-      await waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
+      await settled;
       const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
       assert.equal(c.status, 'compacted', JSON.stringify(c));
       const p = await within(supervisor.prompt(r.workerId, 'say again'), 20_000, 'the next prompt');
