@@ -4,7 +4,7 @@ import { Message, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
-import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type HeadMembers } from './droppedAnswer';
+import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
 import { ACP, AUTH_REQUIRED, AUTH_STATUS, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
@@ -173,14 +173,14 @@ export class AcpCodec implements WireCodec {
   }
 
   /** Through `response`, so what the request meant is undone as for any error answer (a prompt's turn ends). */
-  answerDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined {
+  answerDropped(head: HeadMembers, error: DroppedLineError): Decoded | undefined {
     const id = jsonRpcAnswerId(head);
     if (id === undefined || !this.open.has(id)) return undefined;
     return this.response({ jsonrpc: '2.0', id, error });
   }
 
   /** The agent's fs/write_text_file of a huge file, its permission request with a huge diff: refused, so its turn goes on. */
-  requestDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+  requestDropped(head: HeadMembers, error: DroppedLineError): ResponseMessage | undefined {
     return jsonRpcRequestRefusal(head, error);
   }
 

@@ -6,7 +6,7 @@
 import type { Message, ResponseMessage } from 'vscode-jsonrpc/node';
 import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
-import type { HeadMembers } from './droppedAnswer';
+import type { DroppedLineError, HeadMembers } from './droppedAnswer';
 
 export type Decoded =
   // `event`: what the message means for the turn, delivered before it (ACP's session/prompt
@@ -30,13 +30,13 @@ export interface WireCodec {
    * request answered with `error`, decoded as this dialect decodes an error answer (no longer
    * open). Undefined when the head shows no answer to an open request.
    */
-  answerDropped?(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined;
+  answerDropped?(head: HeadMembers, error: DroppedLineError): Decoded | undefined;
   /**
    * A line dropped for its size whose head shows a request of the worker's that waits for an
    * answer: the host's answer refusing it (a message for the writer, which encodes it as this
    * dialect answers), so that the worker does not wait for ever. Undefined for anything else.
    */
-  requestDropped?(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined;
+  requestDropped?(head: HeadMembers, error: DroppedLineError): ResponseMessage | undefined;
 }
 
 /**

@@ -9,10 +9,13 @@ import type { ResponseMessage } from 'vscode-jsonrpc/node';
 /** The error code of that answer: made by the host, never read as the worker's refusal. */
 export const ANSWER_DROPPED = -32090;
 
+/** The error the host makes for a line it dropped for its size: the answer it stood for, or the refusal of the request it was. */
+export type DroppedLineError = { code: number; message: string; data: { droppedBytes: number } };
+
 /** A request whose answer was dropped for its size (the reader failed it, the worker did not). */
 export class AnswerDropped extends Error {}
 
-export function droppedAnswerError(maxLineBytes: number, bytes: number): { code: number; message: string; data: { droppedBytes: number } } {
+export function droppedAnswerError(maxLineBytes: number, bytes: number): DroppedLineError {
   return { code: ANSWER_DROPPED, message: `the worker's answer was over the ${maxLineBytes}-byte line limit and was dropped`, data: { droppedBytes: bytes } };
 }
 
@@ -26,7 +29,7 @@ export function isDroppedAnswer(e: { code?: unknown; data?: unknown }): boolean 
  * of a huge file): without one the worker waits for ever. -32600: the request, as it came, could
  * not be taken; the host did nothing of what it asked.
  */
-export function droppedRequestError(maxLineBytes: number, bytes: number): { code: number; message: string; data: { droppedBytes: number } } {
+export function droppedRequestError(maxLineBytes: number, bytes: number): DroppedLineError {
   return { code: -32600, message: `the request was over the ${maxLineBytes}-byte line limit and was dropped; nothing was done`, data: { droppedBytes: bytes } };
 }
 
@@ -66,7 +69,7 @@ export function jsonRpcAnswerId(head: HeadMembers): number | string | undefined 
 }
 
 /** The error answer to a JSON-RPC request (a `method` and an `id`) its head shows, if any (a notification waits for none). */
-export function jsonRpcRequestRefusal(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+export function jsonRpcRequestRefusal(head: HeadMembers, error: DroppedLineError): ResponseMessage | undefined {
   const id = head.get('id');
   if (typeof head.get('method') !== 'string' || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
   return { jsonrpc: '2.0', id, error };

@@ -12,7 +12,7 @@ import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 import type { SessionVerbs } from './sessionVerbs';
 import { methodCaller, modelName } from './requests';
-import type { HeadMembers } from './droppedAnswer';
+import type { DroppedLineError, HeadMembers } from './droppedAnswer';
 import { compactResultSchema, PI_METHODS } from './piMethods';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
@@ -121,7 +121,7 @@ export class PiCodec implements WireCodec {
   }
 
   /** pi writes a response's id first: `{"id":"5","type":"response",...}`. */
-  answerDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined {
+  answerDropped(head: HeadMembers, error: DroppedLineError): Decoded | undefined {
     const id = head.get('type') === 'response' ? head.get('id') : undefined;
     if ((typeof id !== 'string' && typeof id !== 'number') || !this.open.delete(String(id))) return undefined;
     const message: ResponseMessage = { jsonrpc: '2.0', id: jsonrpcIdOf(String(id)), error };
@@ -133,7 +133,7 @@ export class PiCodec implements WireCodec {
    * dismissed dialog is (encode), since pi's UI answers have no error. pi writes type, id and
    * method first (rpc-mode.js); the fire-and-forget methods wait for nothing and get nothing.
    */
-  requestDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+  requestDropped(head: HeadMembers, error: DroppedLineError): ResponseMessage | undefined {
     const id = head.get('type') === 'extension_ui_request' ? head.get('id') : undefined;
     const method = head.get('method');
     if (typeof id !== 'string' || typeof method !== 'string' || !UI_DIALOGS.has(method)) return undefined;

@@ -5,7 +5,7 @@
 import { Message, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { Decoded, WireCodec } from './codec';
-import { jsonRpcAnswerId, jsonRpcRequestRefusal, type HeadMembers } from './droppedAnswer';
+import { jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
 import { nullableString, tauEvent, wireEventSchema } from './tauEvent';
@@ -75,7 +75,7 @@ export class TauCodec implements WireCodec {
     return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
   }
 
-  answerDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): Decoded | undefined {
+  answerDropped(head: HeadMembers, error: DroppedLineError): Decoded | undefined {
     const id = jsonRpcAnswerId(head);
     if (id === undefined || !this.open.delete(id)) return undefined;
     const message: ResponseMessage = { jsonrpc: '2.0', id, error };
@@ -83,7 +83,7 @@ export class TauCodec implements WireCodec {
   }
 
   /** τ originates no request today, but its protocol asks a host to answer any it does. */
-  requestDropped(head: HeadMembers, error: { code: number; message: string; data: unknown }): ResponseMessage | undefined {
+  requestDropped(head: HeadMembers, error: DroppedLineError): ResponseMessage | undefined {
     return jsonRpcRequestRefusal(head, error);
   }
 
