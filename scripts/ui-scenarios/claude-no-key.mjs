@@ -52,9 +52,19 @@ export default async function claudeNoKey({ port } = {}) {
         if (!row.includes('needs a login') || !row.includes(`For ${PROFILE}: set ${ADVICE}`)) throw new Error(`the log's "Turn ended" row does not say how Claude takes a key: ${JSON.stringify(row)}`);
         await screenshot(page, 'claude-no-key-log');
         // The worker's row's tooltip: its last error, with the advice.
-        await sessionsRow(page, PROFILE).hover();
+        // As a person does when no hover comes (the pointer was already on the row, or the row was
+        // redrawn under it): move off the row and onto it again, up to three times.
         const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Last error' }).first();
-        await hover.waitFor({ state: 'visible' });
+        for (let attempt = 1; ; attempt++) {
+          await page.mouse.move(0, 0);
+          await sessionsRow(page, PROFILE).hover();
+          try {
+            await hover.waitFor({ state: 'visible', timeout: 10_000 });
+            break;
+          } catch (error) {
+            if (attempt === 3) throw error;
+          }
+        }
         // Markdown's text keeps its spaces as no-break spaces.
         const tip = (await hover.innerText()).replace(/\s+/g, ' ');
         if (!tip.includes(`For ${PROFILE}: set ${ADVICE}`)) throw new Error(`the row's tooltip does not say how Claude takes a key: ${JSON.stringify(tip)}`);
