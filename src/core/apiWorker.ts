@@ -1,6 +1,7 @@
 // The supervisor's API, what describes one worker: what starts it (WorkerSpec, with the prompt's
 // provenance) and what it is now (WorkerState, with its session, usage, turns and what waits for
 // the person). Re-exported by api.ts.
+import type { LoginCommand } from './apiResults';
 import type { DialectName } from './dialectName';
 import type { GuardSpec } from './guard/policy';
 
@@ -125,6 +126,8 @@ export interface TurnSummary {
    * `error` says so in the agent's words, and the UI adds how this agent takes one.
    */
   needsLogin?: true;
+  /** The command the agent names for that login (its initialize `authMethods`), as a refused start gives it: the UI offers to run it. */
+  login?: LoginCommand;
   /** Its tool calls; `ended`: the worker reported the call's end (tool_execution_end). */
   tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean }>;
 }

@@ -42,6 +42,8 @@ export const vscodeStub = {
   validators: [] as Array<((v: string) => unknown) | undefined>,
   /** The content of every untitled document opened (an export's Markdown), in order. */
   documents: [] as string[],
+  /** Every terminal created (a login run from a button), with the text sent to it, in order. */
+  terminals: [] as Array<{ name?: string; cwd?: string; env?: Record<string, string>; sent: string[] }>,
   /** The workspace values of rpcWorkers settings (by key, as `inspect` gives them). */
   workspaceSettings: new Map<string, unknown>(),
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
@@ -65,6 +67,7 @@ export const vscodeStub = {
     vscodeStub.validators.length = 0;
     vscodeStub.workspaceSettings.clear();
     vscodeStub.documents.length = 0;
+    vscodeStub.terminals.length = 0;
   },
 };
 
@@ -116,6 +119,11 @@ vscode.window = {
     vscodeStub.placeHolders.push(o?.placeHolder);
     const answer = vscodeStub.answers.shift();
     return typeof answer === 'function' ? answer(await items) : answer;
+  },
+  createTerminal: (o: { name?: string; cwd?: string; env?: Record<string, string> }) => {
+    const terminal = { name: o.name, cwd: o.cwd, env: o.env, sent: [] as string[] };
+    vscodeStub.terminals.push(terminal);
+    return { show() {}, sendText: (text: string) => terminal.sent.push(text), dispose() {} };
   },
   createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };

@@ -504,6 +504,21 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
     assert.equal(liveState(supervisor, r.workerId).turns.at(-1)!.needsLogin, undefined);
   });
 
+  it('a turn refused for a login carries the login command the agent names, as a refused start does, for the UI to offer', async () => {
+    const r = await go({ FAKE_ACP_AUTH: 'offered' });
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'signed out');
+    await settled;
+    const turn = liveState(supervisor, r.workerId).turns.at(-1)!;
+    assert.equal(turn.needsLogin, true);
+    assert.deepEqual(turn.login, { label: 'Fake Login', line: 'fake-agent login' });
+    // The next turn that ends otherwise names none.
+    const next = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'hello');
+    await next;
+    assert.equal(liveState(supervisor, r.workerId).turns.at(-1)!.login, undefined);
+  });
+
   it('an agent that crashes mid-turn ends the turn as failed, with its exit code', async () => {
     const r = await go();
     const exit = waitFor(supervisor, r.workerId, ofType('worker_exit'));

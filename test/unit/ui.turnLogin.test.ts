@@ -33,6 +33,7 @@ describe('a turn refused for want of a key, as the notification says it', () => 
     attention = new WorkerAttention({
       supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: noEvent, decide: decideNotification,
       openLog: () => undefined, label: () => undefined, setBadge: () => undefined, loginHint: (s) => loginHint(s.command, s.args),
+      specOf: () => ({ dialect: 'acp', command: 'copilot', cwd: '/w', env: { COPILOT_HOME: '/h' } }),
     });
     fire(state());
   });
@@ -42,6 +43,20 @@ describe('a turn refused for want of a key, as the notification says it', () => 
     fire(state({ turns: [turn(1, { needsLogin: true })] }));
     const hint = loginHint('claude-agent-acp')!;
     assert.deepEqual(attention.notified.map((n) => n.message), [`Claude: its turn ended in an error: ${ADVICE}. For Claude: ${hint}`]);
+  });
+
+  it('offers to run the login the agent names in a terminal, as a refused start does; where it names none, no button beyond Open Log', async () => {
+    fire(state({ turns: [turn(1, { needsLogin: true })] }));
+    assert.deepEqual(vscodeStub.buttons, [['Open Log']], 'Claude names no command: the advice is its env variable');
+    const login = { label: 'Copilot Login', line: 'copilot login' };
+    fire(state({ name: 'Copilot', command: 'copilot', streaming: true, turns: [turn(1, { needsLogin: true }), turn(2, { endedAt: null, endReason: null, error: null })] }));
+    vscodeStub.choices.push('Run "copilot login"');
+    fire(state({ name: 'Copilot', command: 'copilot', turns: [turn(1, { needsLogin: true }), turn(2, { needsLogin: true, login })] }));
+    assert.deepEqual(vscodeStub.buttons[1], ['Run "copilot login"', 'Open Log']);
+    // The choice is answered after this turn of the event loop (a notification's promise).
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(vscodeStub.terminals, [{ name: 'Copilot Login', cwd: '/w', env: { COPILOT_HOME: '/h' }, sent: ['copilot login'] }]);
+    assert.equal(vscodeStub.messages.at(-1), 'Finish the login in the terminal "Copilot Login", then prompt Copilot again.');
   });
 
   it('says another failed turn with its error alone', () => {

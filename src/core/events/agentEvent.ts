@@ -144,9 +144,10 @@ export type LoopEvent = Known<Exclude<(typeof LOOP_EVENT_TYPES)[number], 'agent_
 /**
  * A run's end (`end_reason`, `error`). `needsLogin`: the agent refused the turn for want of a
  * login or a key (ACP's -32000 on session/prompt, as Claude refuses when it has none), so that
- * the UI says how this agent takes one, as for a start it refused.
+ * the UI says how this agent takes one, as for a start it refused; `login`: the command the agent
+ * names for it (LoginCommand), where it names one, which the UI offers to run as a refused start's.
  */
-export type AgentEndEvent = Known<'agent_end', DataOf<{ needsLogin: true; error: unknown; usage: unknown }>>;
+export type AgentEndEvent = Known<'agent_end', DataOf<{ needsLogin: true; login: { label: string; line: string }; error: unknown; usage: unknown }>>;
 /** A turn settled: the worker's own (pi 1.x) or the host's; it carries the turn's end, `needsLogin` included. */
 export type AgentSettledEvent = Known<'agent_settled', DataOf<{ aborted: boolean; synthesized: boolean; needsLogin: true }>>;
 /** Text or thinking streamed (`delta`, `block_type`, `replace`), or pi's other message updates. */

@@ -227,7 +227,9 @@ export function turnEnd(message: ResponseMessage, state: AcpState): AgentEvent {
     // the UI adds how the agent takes a key, as it does for a start refused for want of one.
     if (message.error.code === AUTH_REQUIRED) {
       const error = state.loginAdvice(`it answered the prompt with ${describeError(message.error)}`, 'answer');
-      return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error, needsLogin: true } };
+      // The command a refused start would offer to run, for the turn's notification to offer too.
+      const login = state.loginCommand();
+      return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error, needsLogin: true, ...(login ? { login } : {}) } };
     }
     const error = isDroppedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
       : `the agent answered the prompt with an error (${describeError(message.error)})`;

@@ -18,7 +18,7 @@
 // tree, the verbs, the Event Log, API listeners, the persisted history) reads the stamps and
 // counts nothing itself.
 import { resolve } from 'node:path';
-import type { Provenance, TurnSummary } from '../api';
+import type { LoginCommand, Provenance, TurnSummary } from '../api';
 import { isKnownEvent, type AgentEvent, type TurnStamp } from '../events/agentEvent';
 
 const MAX_TURNS_KEPT = 50;
@@ -206,6 +206,7 @@ export class TurnTracker {
     if (turn) {
       turn.error = error;
       delete turn.needsLogin;
+      delete turn.login;
     }
     // An idle worker compacts no more inside the turn either (its pair's end was lost with it).
     if (this.inTurn && this.bracket) {
@@ -432,7 +433,8 @@ export class TurnTracker {
 
   private end(e: AgentEvent): void {
     if (!this.inTurn) this.begin(e);
-    this.recordEnd(e.end_reason ?? null, e.is_error ? (e.error ?? 'the turn ended in an error') : null, e.is_error === true && e.data?.needsLogin === true);
+    const needsLogin = e.is_error === true && e.data?.needsLogin === true;
+    this.recordEnd(e.end_reason ?? null, e.is_error ? (e.error ?? 'the turn ended in an error') : null, needsLogin, needsLogin ? loginOf(e.data?.login) : null);
     this.phase = e.will_retry === true ? 'retrying' : 'runEnded';
     // Messages still queued mean a continuation follows, except after an abort: pi keeps its
     // queue then and goes on with the next prompt only (0.73.1 sends no agent_settled).
@@ -450,7 +452,7 @@ export class TurnTracker {
   }
 
   /** How the running turn's run ended: on the turn, and as the worker's last end. */
-  private recordEnd(endReason: string | null, error: string | null, needsLogin = false): void {
+  private recordEnd(endReason: string | null, error: string | null, needsLogin = false, login: LoginCommand | null = null): void {
     this.lastEndReason = endReason;
     this.lastError = error;
     this.lastNeedsLogin = needsLogin;
@@ -460,6 +462,8 @@ export class TurnTracker {
       turn.error = error;
       if (needsLogin) turn.needsLogin = true;
       else delete turn.needsLogin;
+      if (login) turn.login = login;
+      else delete turn.login;
     }
   }
 
@@ -524,4 +528,10 @@ export class TurnTracker {
     this.filesTouched.push(abs);
     if (this.filesTouched.length > MAX_FILES_KEPT) this.filesTouched.shift();
   }
+}
+
+/** The login command an agent_end names (the ACP codec's `data.login`), checked: a worker's own data is not trusted to have the shape. */
+function loginOf(value: unknown): LoginCommand | null {
+  const v = value as { label?: unknown; line?: unknown } | null | undefined;
+  return v && typeof v.label === 'string' && typeof v.line === 'string' && v.line ? { label: v.label, line: v.line } : null;
 }

@@ -1,6 +1,6 @@
 // Puts the attention room together: the board, the tree's look, the badge, the log tabs' titles.
 import * as vscode from 'vscode';
-import type { Supervisor } from '../../core/api';
+import type { Supervisor, WorkerSpec } from '../../core/api';
 import type { EventLog } from '../eventLog/eventLogView';
 import { loginHint } from '../settings/profiles';
 import type { Settings } from '../settings/settings';
@@ -15,6 +15,8 @@ export interface AttentionParts { attention: WorkerAttention; tabs: LogTabs }
 export function connectAttention(o: {
   supervisor: Supervisor; tree: SessionsTree; eventLog: EventLog; selection: WorkerSelection; settings(): Settings;
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
+  /** The spec a worker of this window started with (PastSessions keeps it). */
+  specOf?(workerId: string): WorkerSpec | undefined;
 }): AttentionParts {
   const view = o.tree.view;
   const attention = o.register(new WorkerAttention({
@@ -26,6 +28,7 @@ export function connectAttention(o: {
     openLog: (id) => o.eventLog.openPanel(id),
     label: (id) => o.eventLog.label(id),
     loginHint: (state) => loginHint(state.command, state.args),
+    specOf: o.specOf,
     setBadge: (badge) => { if (view) view.badge = badge; },
     log: (m) => o.log.debug(m),
   }));

@@ -4,11 +4,12 @@
 // (workers that need input), and a notification for a change the person would otherwise miss, as
 // the rpcWorkers.notifications setting and the core's policy say.
 import * as vscode from 'vscode';
-import type { Supervisor, WorkerState } from '../../core/api';
+import type { LoginCommand, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import { AttentionBoard } from '../../core/attention/board';
 import { lastEndedTurn, type AttentionInfo } from '../../core/attention/attention';
 import type { AttentionChange, NotifyDecision, NotifySetting } from '../../core/attention/notify';
-import { loginWords } from '../commands/resultWords';
+import { runLogin } from '../commands/loginTerminal';
+import { loginButton, loginWords } from '../commands/resultWords';
 import { Disposable, toDisposable } from '../disposable';
 import { badgeFor } from './attentionLook';
 
@@ -26,6 +27,8 @@ export interface AttentionServices {
   label(workerId: string): string | undefined;
   /** How the worker's agent takes a key or login (profiles.ts loginHint), for a turn it refused for want of one. */
   loginHint?(state: WorkerState): string | null;
+  /** The spec the worker started with (its env, for the terminal a login it names runs in). */
+  specOf?(workerId: string): WorkerSpec | undefined;
   /** Where the badge goes (the Sessions view). */
   setBadge(badge: vscode.ViewBadge | undefined): void;
   log?(message: string): void;
@@ -126,9 +129,17 @@ export class WorkerAttention extends Disposable {
       return;
     }
     // The core's decision, said with the name that tells this worker apart from its namesakes;
-    // a turn refused for want of a key says how this agent takes one, as its start would.
-    const login = change.to.attention === 'failed' && lastEndedTurn(state)?.needsLogin ? loginWords(state.name, this.s.loginHint?.(state) ?? null) : '';
-    this.notify(state.workerId, decision.level, `${this.s.label(state.workerId) ?? state.name}: ${change.to.reason}${login}`);
+    // a turn refused for want of a key says how this agent takes one, and offers to run the login
+    // it names, as its start would.
+    const refused = change.to.attention === 'failed' ? lastEndedTurn(state) : undefined;
+    const login = refused?.needsLogin ? loginWords(state.name, this.s.loginHint?.(state) ?? null) : '';
+    const name = this.s.label(state.workerId) ?? state.name;
+    this.notify(state.workerId, decision.level, `${name}: ${change.to.reason}${login}`, refused?.needsLogin && refused.login ? this.logIn(state, name, refused.login) : undefined);
+  }
+
+  /** The button that runs the login a refused turn names, in the worker's folder and env, as a refused start's does. */
+  private logIn(state: WorkerState, name: string, login: LoginCommand): { button: string; run(): void } {
+    return { button: loginButton(login), run: () => runLogin(login, { cwd: state.cwd, env: this.s.specOf?.(state.workerId)?.env }, `prompt ${name} again`) };
   }
 
   /** Counted from the last change of what is looked at: a second click restarts the wait. */
@@ -158,10 +169,14 @@ export class WorkerAttention extends Disposable {
     this.s.setBadge(badgeFor(this.badgeValue));
   }
 
-  private notify(workerId: string, level: Notified['level'], message: string): void {
+  /** `action`: a button before Open Log (a refused turn's login). */
+  private notify(workerId: string, level: Notified['level'], message: string, action?: { button: string; run(): void }): void {
     this.notified.push({ workerId, level, message });
     if (this.notified.length > 100) this.notified.shift();
     const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(`RPC Workers: ${message}`, 'Open Log').then((choice) => { if (choice) this.s.openLog(workerId); });
+    void show(`RPC Workers: ${message}`, ...(action ? [action.button] : []), 'Open Log').then((choice) => {
+      if (action && choice === action.button) action.run();
+      else if (choice) this.s.openLog(workerId);
+    });
   }
 }

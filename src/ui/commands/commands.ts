@@ -17,6 +17,7 @@ import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
 import { viewCommands } from './viewCommands';
 import { ResultPresenter, type Action, type AnyResult } from './results';
+import { runLogin } from './loginTerminal';
 import { OPEN_LIMIT, resultSentence, resultTone, startFailure, stopAllSentence, unknownWorkerSentence } from './resultWords';
 import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
@@ -280,12 +281,7 @@ export class Commands extends Disposable {
 
   /** Runs the login the agent named in a terminal of its folder and env, then offers the start again. */
   private logIn(name: string, login: LoginCommand, spec: WorkerSpec, again: () => Promise<unknown>): void {
-    const terminal = vscode.window.createTerminal({ name: login.label, cwd: spec.cwd, env: spec.env });
-    terminal.show();
-    terminal.sendText(login.line);
-    void vscode.window.showInformationMessage(`Finish the login in the terminal "${login.label}", then start ${name} again.`, 'Start Again').then((c) => {
-      if (c) void again();
-    });
+    runLogin(login, spec, `start ${name} again`, { button: 'Start Again', run: again });
   }
 
   // ---- messages

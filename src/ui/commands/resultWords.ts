@@ -62,12 +62,20 @@ export function startFailure(name: string, r: { error: string; stderrTail?: stri
   const limit = r.atLimit ? '; or raise rpcWorkers.maxWorkers (it takes effect after a window reload)' : '';
   const key = r.needsLogin ? loginWords(name, loginHint) : '';
   const message = `Could not start ${name}: ${r.error}${limit}${install ? `. Install it: ${install}` : ''}${key}${tail && !r.error.includes(tail) ? `\nstderr:\n${tail}` : ''}`;
-  const login = r.login ? `Run ${r.login.line.length > 40 ? r.login.label : `"${r.login.line}"`}` : null;
+  const login = r.login ? loginButton(r.login) : null;
   const buttons = [...(login ? [login] : []), ...(r.atLimit ? [OPEN_LIMIT] : []), ...(hasOutput ? ['Show Output'] : [])];
   return { message, login, buttons };
 }
 
 export const OPEN_LIMIT = 'Open Setting';
+
+/**
+ * The button that runs a login the agent names (loginTerminal.ts runLogin), on a refused start's
+ * notification and a refused turn's: the line itself where it is short enough to read, else its label.
+ */
+export function loginButton(login: { label: string; line: string }): string {
+  return `Run ${login.line.length > 40 ? login.label : `"${login.line}"`}`;
+}
 
 /**
  * How a known agent takes its key or login (profiles.ts `loginHint`), added to a refusal for want

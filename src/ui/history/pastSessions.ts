@@ -67,6 +67,11 @@ export class PastSessions extends Disposable {
     if (st.status !== 'not_found') this.remember(st.state);
   }
 
+  /** The start spec of a worker this window started, while it is known (its env, for a login's terminal). */
+  specOf(workerId: string): WorkerSpec | undefined {
+    return this.specs.get(workerId);
+  }
+
   get loaded(): boolean {
     return this.listing !== null;
   }
