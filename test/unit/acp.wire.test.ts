@@ -12,6 +12,7 @@ import { unfenced } from '../../src/core/wire/acpEvents';
 import { modesOf, setMode } from '../../src/core/wire/acpSessions';
 import { states } from '../../src/core/wire/acpState';
 import { readBack } from '../../src/core/wire/codec';
+import { parseEvents } from '../../src/core/history';
 import { JsonlMessageReader } from '../../src/core/wire/jsonlReader';
 import { PassThrough } from 'node:stream';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
@@ -329,6 +330,19 @@ describe('ACP sign-in notice: _auth/status_update is an auth_status event', () =
       const d = new AcpCodec().decode({ jsonrpc: '2.0', method: '_auth/status_update', params });
       assert.equal(d.kind, 'message', JSON.stringify(params));
     }
+  });
+
+  it('a session recorded before it was typed reads back in the same words: its raw row is the auth_status event now', () => {
+    // The line a host before auth_status wrote for the notice (the unknown notification, kept as
+    // `{ type: method, data: { params } }`), and one of another shape, which stays what it was.
+    const params = notice('claude-agent-acp-hello.jsonl').params;
+    const old = { type: '_auth/status_update', data: { params }, timestamp: 1764990000000 };
+    const odd = { type: '_auth/status_update', data: { params: { authStatus: 'api_key' } }, timestamp: 1764990000001 };
+    const r = parseEvents(Buffer.from(`${JSON.stringify(old)}\n${JSON.stringify(odd)}\n`));
+    assert.equal(r.badLines.count, 0);
+    assert.deepEqual(r.events[0], { type: 'auth_status', timestamp: 1764990000000, data: { kind: 'api_key', label: 'Anthropic API key', detail: 'ANTHROPIC_API_KEY', params } });
+    assert.deepEqual(words(r.events[0]), ['Signed in: Anthropic API key (ANTHROPIC_API_KEY)']);
+    assert.deepEqual(r.events[1], odd);
   });
 });
 

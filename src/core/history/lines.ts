@@ -4,6 +4,7 @@ import { promises as fsp } from 'node:fs';
 import type { AgentEvent } from '../events/agentEvent';
 import { errorText } from './files';
 import { eventLineSchema, workerLineSchema, type LineReader, type ReadResult } from './format';
+import { upgradeOldEvent } from './oldEvents';
 
 /**
  * The current segment, then the older one, each opened before either is read: a rotation in
@@ -65,8 +66,9 @@ export function parseEvents(buf: Buffer, readLine?: LineReader): Omit<Extract<Re
       first ??= `the line at byte ${at}: ${problem}`;
       continue;
     }
-    // Kept whole, as delivered: the schema checks, it does not reshape.
-    events.push(parsed as AgentEvent);
+    // Kept whole, as delivered: the schema checks, it does not reshape; only an event an older host
+    // kept raw, which this one types, is read as this one would have made it.
+    events.push(upgradeOldEvent(parsed as AgentEvent));
   }
   const torn = from < buf.length ? { bytes: buf.length - from, offset: from } : null;
   return { events, torn, badLines: { count: bad, first } };
