@@ -121,7 +121,10 @@ export interface Supervisor {
   /**
    * The session as Markdown, from the events the host still holds (see `sessionMarkdown`); a
    * running worker is asked for its messages too, for tool arguments and results its events lack (τ).
-   * `login`: how this agent takes a key, said after a turn it refused for want of one (MarkdownMeta).
+   * `login`: how this agent takes a key, said after a turn it refused for want of one (MarkdownMeta):
+   * the caller's words (the UI's known-agent hints, "For Claude: set ANTHROPIC_API_KEY …"). Without
+   * it nothing is missing that the core knows: the turn's error, in the document, already names the
+   * login command the agent gave (AcpState.loginAdvice), and needsLogin alone says nothing more.
    */
   exportMarkdown(workerId: string, opts?: { login?: string | null }): Promise<MarkdownResult>;
   state(workerId: string): StateResult;
