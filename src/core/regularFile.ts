@@ -3,31 +3,18 @@
 // takes). A FIFO or a link to a device (/dev/zero) among the cards: the read would block or grow
 // without end, in the extension host's own thread. The launch gate loads this at activation, so
 // it imports node:fs and nothing else.
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 
 /** The most of a card the card reader takes (cards/agentCards.ts); the launch gate reads no more of one. */
 export const MAX_CARD_BYTES = 256 * 1024;
 
-export type RegularFileText = { ok: true; text: string } | { ok: false; reason: string };
-
-/**
- * `file`'s text (UTF-8) when it is a regular file (after links) of at most `maxBytes`; else why
- * it was not read. What fs throws (absent, unreadable) is the caller's to word.
- */
-export function readRegularFile(file: string, maxBytes = Infinity): RegularFileText {
-  const stat = statSync(file);
-  if (!stat.isFile()) return { ok: false, reason: 'not a regular file' };
-  if (stat.size > maxBytes) return { ok: false, reason: `larger than ${maxBytes} bytes` };
-  return { ok: true, text: readFileSync(file, 'utf8') };
-}
-
 export type RegularFileHead = { ok: true; head: Buffer; whole: boolean; size: number; mtimeMs: number } | { ok: false; reason: string };
 
 /**
- * At most `maxBytes` of `file` (a regular file after links), `whole` when that is all of it. For
- * the launch gate, which reads every card at each start and each worker's end on the extension
- * host's thread: a huge file there is read no further than the card reader would take of it.
- * Opened without blocking, so a FIFO swapped in after a stat is not waited on. What fs throws
+ * At most `maxBytes` of `file` (a regular file after links), `whole` when that is all of it. The
+ * card reader takes a card only whole; the launch gate, which reads every card at each start and
+ * each worker's end on the extension host's thread, stands for a longer one by its head, size and
+ * time. Opened without blocking, so a FIFO swapped in after a stat is not waited on. What fs throws
  * (absent, unreadable) is the caller's to word.
  */
 export function readRegularFileHead(file: string, maxBytes: number): RegularFileHead {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, parseAgentCard } from '../../src/core/cards/agentCards';
+import { MAX_CARD_BYTES } from '../../src/core/regularFile';
 
 const card = (front: string, body = 'You are a helper.') => `---\n${front}\n---\n\n${body}\n`;
 
@@ -154,6 +155,22 @@ describe('agent cards', () => {
     assert.deepEqual(errors.map((e) => [path.basename(e.file), e.reason.replace(/\d+/, 'N')]), [
       ['big.md', 'larger than N bytes'], ['file-not-dir', 'cannot list (ENOTDIR)'],
     ]);
+  });
+
+  it('a card whose size the file system understates (a link into /proc) is refused at the cap, not read to its end', function () {
+    // procfs says 0 bytes of /proc/kallsyms (megabytes): a reader that trusts the stat takes it all.
+    const big = '/proc/kallsyms';
+    let size = 0;
+    try {
+      size = fs.readFileSync(big).length;
+    } catch {
+      // Absent or closed: nothing to link to.
+    }
+    if (size <= MAX_CARD_BYTES) this.skip();
+    fs.symlinkSync(big, path.join(wsDir, 'kallsyms.md'));
+    const { cards, errors } = loadAgentCards([wsDir]);
+    assert.equal(cards.length, 0);
+    assert.deepEqual(errors.map((e) => [path.basename(e.file), e.reason]), [['kallsyms.md', `larger than ${MAX_CARD_BYTES} bytes`]]);
   });
 
   it('default dirs: workspace first, then $PI_CODING_AGENT_DIR/agents or ~/.pi/agent/agents, then extras', () => {

@@ -5,30 +5,19 @@
 // follow-up: no time bound holds them), nor answers "no answer within N s" or a bare protocol error;
 // what it took before (a compaction) is still followed to its end.
 import assert from 'node:assert/strict';
-import type { Supervisor } from '../../src/core/api';
-import { fakeSpec, ofType, stateOf as liveState, waitFor } from '../helpers/supervisor';
-import { alive, killAll, tracedHost, within } from '../fixtures/faults-helpers';
+import { stateOf as liveState } from '../helpers/supervisor';
+import { alive, lostStreamSuite, within } from '../fixtures/faults-helpers';
 
 const LOST = /the worker no longer reads its input \(its stdin closed\) while its process \d+ runs on: nothing sent can reach it; stop it$/;
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker's input is lost while its output goes on (${dialect})`, () => {
-    let supervisor: Supervisor;
-    const pids: number[] = [];
-    beforeEach(() => {
-      // The bounds are far beyond the test's own: only the input's loss can end a wait.
-      ({ host: supervisor } = tracedHost({ limits: { settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 } }));
-    });
-    afterEach(async () => {
-      await supervisor.dispose();
-      killAll(pids.splice(0));
-    });
+    // The bounds are far beyond the test's own: only the input's loss can end a wait.
+    const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 });
 
     it('the turn ends on its own; the next prompt and a compaction answer the reason at once; the process still runs', async () => {
-      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'prompt']));
-      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
-      pids.push(r.pid);
-      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
+      const { supervisor, r, next } = await suite.start(dialect, ['--close-stdin-on', 'prompt']);
+      const settled = next('agent_settled');
       const first = await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the first prompt');
       assert.equal(first.status, 'accepted', JSON.stringify(first));
       const e = await settled;
@@ -43,11 +32,9 @@ for (const dialect of ['pi', 'tau'] as const) {
     });
 
     it('a compaction it took before its stdin closed is still followed to its end', async () => {
-      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'compact', '--compact-ms', '300']));
-      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
-      pids.push(r.pid);
+      const { supervisor, r, next } = await suite.start(dialect, ['--close-stdin-on', 'compact', '--compact-ms', '300']);
       // Listened for before the prompt: τ's turn may settle before the prompt's answer is read.
-      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
+      const settled = next('agent_settled');
       await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the prompt');
       await settled;
       const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
@@ -57,10 +44,8 @@ for (const dialect of ['pi', 'tau'] as const) {
     });
 
     it('mid-turn, a follow-up answers the reason at once, and the turn is not ended for it', async () => {
-      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdin-on', 'prompt']));
-      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
-      pids.push(r.pid);
-      const started = waitFor(supervisor, r.workerId, ofType('agent_start'), 20_000, 'agent_start');
+      const { supervisor, r, next } = await suite.start(dialect, ['--close-stdin-on', 'prompt']);
+      const started = next('agent_start');
       await within(supervisor.prompt(r.workerId, 'wait 600000'), 20_000, 'the prompt');
       await started;
       const f = await within(supervisor.prompt(r.workerId, 'then this', { streamingBehavior: 'followUp' }), 20_000, 'the follow-up');

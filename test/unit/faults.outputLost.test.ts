@@ -3,29 +3,18 @@
 // end: the verb answers so, the log ends the compaction saying why, the state stops saying
 // compacting (it is not left so until the process goes), and a later verb is not left waiting.
 import assert from 'node:assert/strict';
-import type { Supervisor } from '../../src/core/api';
-import { fakeSpec, ofType, record, stateOf as liveState, waitFor } from '../helpers/supervisor';
-import { alive, killAll, tracedHost, within } from '../fixtures/faults-helpers';
+import { record, stateOf as liveState } from '../helpers/supervisor';
+import { alive, lostStreamSuite, within } from '../fixtures/faults-helpers';
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker's output is lost while it compacts (${dialect})`, () => {
-    let supervisor: Supervisor;
-    const pids: number[] = [];
-    beforeEach(() => {
-      // The settle bound is far beyond the test's own: only the output's loss can end the wait.
-      ({ host: supervisor } = tracedHost({ limits: { settleTimeoutMs: 600_000 } }));
-    });
-    afterEach(async () => {
-      await supervisor.dispose();
-      killAll(pids.splice(0));
-    });
+    // The settle bound is far beyond the test's own: only the output's loss can end the wait.
+    const suite = lostStreamSuite({ settleTimeoutMs: 600_000 });
 
     it('the compact answers with the reason, the log ends the compaction, the state stops saying compacting; the process still runs', async () => {
-      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdout-on', 'compact', '--compact-ms', '600000']));
-      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
-      pids.push(r.pid);
+      const { supervisor, r, next } = await suite.start(dialect, ['--close-stdout-on', 'compact', '--compact-ms', '600000']);
       const events = record(supervisor, () => r.workerId);
-      const ended = waitFor(supervisor, r.workerId, ofType('compaction_end'), 20_000, 'compaction_end');
+      const ended = next('compaction_end');
       const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
       assert.equal(c.status, 'error', JSON.stringify(c));
       assert.match(c.status === 'error' ? c.error : '', new RegExp(`failed: the worker's output ended \\(its stdout closed\\) while its process ${r.pid} runs on`));

@@ -3,30 +3,19 @@
 // streaming (as it stops saying compacting), the log ends the turn saying why, and what waits on
 // the turn is released, instead of a row that streams until the process goes.
 import assert from 'node:assert/strict';
-import type { Supervisor } from '../../src/core/api';
-import { fakeSpec, ofType, record, stateOf as liveState, waitFor } from '../helpers/supervisor';
-import { alive, killAll, tracedHost, within } from '../fixtures/faults-helpers';
+import { record, stateOf as liveState } from '../helpers/supervisor';
+import { alive, lostStreamSuite, within } from '../fixtures/faults-helpers';
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker's output is lost while it runs a turn (${dialect})`, () => {
-    let supervisor: Supervisor;
-    const pids: number[] = [];
-    beforeEach(() => {
-      ({ host: supervisor } = tracedHost({ limits: { settleTimeoutMs: 600_000 } }));
-    });
-    afterEach(async () => {
-      await supervisor.dispose();
-      killAll(pids.splice(0));
-    });
+    const suite = lostStreamSuite({ settleTimeoutMs: 600_000 });
 
     it('the turn ends in the log with the reason, the state stops saying streaming; the process still runs', async () => {
-      const r = await supervisor.start(fakeSpec(dialect, ['--close-stdout-on', 'prompt']));
-      if (r.status !== 'started') throw new Error(`start failed: ${r.error}`);
-      pids.push(r.pid);
+      const { supervisor, r, next } = await suite.start(dialect, ['--close-stdout-on', 'prompt']);
       const events = record(supervisor, () => r.workerId);
       const said: string[] = [];
       supervisor.onOutput((id, kind, text) => id === r.workerId && kind === 'protocol' && said.push(text));
-      const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'), 20_000, 'agent_settled');
+      const settled = next('agent_settled');
       await within(supervisor.prompt(r.workerId, 'wait 600000'), 20_000, 'the prompt');
       const e = await settled;
       const s = liveState(supervisor, r.workerId);

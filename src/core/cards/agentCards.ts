@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { policyFromSettings, type GuardSpec } from '../guard/policy';
 import { nonEmptyText } from '../../protocol/shapes';
-import { MAX_CARD_BYTES, readRegularFile } from '../regularFile';
+import { MAX_CARD_BYTES, readRegularFileHead } from '../regularFile';
 
 export interface AgentCard {
   name: string;
@@ -121,8 +121,9 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
 
 function readCard(file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
   try {
-    const read = readRegularFile(file, MAX_CARD_BYTES);
-    return read.ok ? parseAgentCard(read.text, file) : read;
+    const read = readRegularFileHead(file, MAX_CARD_BYTES);
+    if (!read.ok) return read;
+    return read.whole ? parseAgentCard(read.head.toString('utf8'), file) : { ok: false, reason: `larger than ${MAX_CARD_BYTES} bytes` };
   } catch (err) {
     return { ok: false, reason: `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }

@@ -14,6 +14,7 @@ import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
+import { Latch } from './latch';
 
 /** What ran below a worker at one moment (see WorkerProcess.baseline). */
 export interface Baseline {
@@ -76,8 +77,8 @@ export class WorkerProcess {
   readonly stderr: Ring<string>;
   private readonly child: ChildProcess;
   private readonly writer: JsonlMessageWriter;
-  private readonly exitWaiters = new Set<(e: Exit) => void>();
-  private exited: Exit | null = null;
+  /** How it ended; the worker hears it before any waiter. */
+  private readonly exited = new Latch<Exit>((exit) => this.listeners.onExit(exit));
   /** Set once the reader has handled the worker's last line (its stdout ended). */
   private outputEnded = false;
   /** Events read from stdout so far: after the exit, a sign that its lines are still coming. */
@@ -87,16 +88,15 @@ export class WorkerProcess {
    * Its output ended, and it did not exit within the kill grace, nor was it stopped: it runs on,
    * and nothing it says reaches the host, so nothing the host waits to hear will come.
    */
-  private lost = false;
+  private readonly lost = new Latch<void>(() => this.listeners.onOutputLost());
   private lostTimer: NodeJS.Timeout | undefined;
-  private readonly lostWaiters = new Set<() => void>();
   /**
    * A write to its stdin failed (a broken pipe: it closed its input), and it did not exit within
    * the output grace, nor was it stopped: it runs on, and may still be heard, but reads nothing.
+   * Its value: the number of the first message its stdin did not take.
    */
-  private deaf = false;
+  private readonly deaf = new Latch<number>(() => this.listeners.onInputLost());
   private deafTimer: NodeJS.Timeout | undefined;
-  private readonly deafWaiters = new Set<(firstFailed: number) => void>();
   /** stop() began: the exit it brings says how the worker ended, not the loss of its output. */
   private stopping = false;
   /** Why the program never started (spawn's error, in words), or null. */
@@ -146,13 +146,13 @@ export class WorkerProcess {
       this.afterOutput?.();
       // A worker whose output ends is normally on its way out, and its exit will say why; one
       // that lives on can no longer be heard (a broken pipe, a closed stdout).
-      if (!this.exited && !this.stopping) this.lostTimer = setTimeout(() => this.onOutputLost(), options.killGraceMs);
+      if (!this.exited.fired && !this.stopping) this.lostTimer = setTimeout(() => this.onOutputLost(), options.killGraceMs);
     });
     this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
     this.writer.onError(([error]) => {
       listeners.onConnectionError(`write to the worker failed: ${error.message}`);
       // A worker on its way out breaks the pipe too: its exit, if it comes soon, says why instead.
-      if (!this.deaf && !this.deafTimer && !this.exited && !this.stopping) {
+      if (!this.deaf.fired && !this.deafTimer && !this.exited.fired && !this.stopping) {
         this.deafTimer = setTimeout(() => this.onInputLost(), Math.min(OUTPUT_GRACE_MS, options.killGraceMs / 2));
       }
     });
@@ -169,29 +169,27 @@ export class WorkerProcess {
 
   /** How it ended; null while it runs. */
   get exit(): Exit | null {
-    return this.exited;
+    return this.exited.value ?? null;
   }
 
   /** Calls `waiter` once when the process exits; the returned function takes it back. */
   onceExit(waiter: (e: Exit) => void): () => void {
-    this.exitWaiters.add(waiter);
-    return () => this.exitWaiters.delete(waiter);
+    return this.exited.once(waiter);
   }
 
   /** Its output ended while it runs on (see `lost`): nothing it says can be heard any more. */
   get outputLost(): boolean {
-    return this.lost && !this.exited;
+    return this.lost.fired && !this.exited.fired;
   }
 
   /** Calls `waiter` once when its output is lost (see `lost`); the returned function takes it back. */
   onceOutputLost(waiter: () => void): () => void {
-    this.lostWaiters.add(waiter);
-    return () => this.lostWaiters.delete(waiter);
+    return this.lost.once(waiter);
   }
 
   /** Its stdin broke while it runs on (see `deaf`): nothing sent can reach it any more. */
   get inputLost(): boolean {
-    return this.deaf && !this.exited;
+    return this.deaf.fired && !this.exited.fired;
   }
 
   /** Messages written so far, in order (a wait's own request is the last one written before it began). */
@@ -206,8 +204,7 @@ export class WorkerProcess {
 
   /** Calls `waiter` once when its input is lost, with the first message that failed; the returned function takes it back. */
   onceInputLost(waiter: (firstFailed: number) => void): () => void {
-    this.deafWaiters.add(waiter);
-    return () => this.deafWaiters.delete(waiter);
+    return this.deaf.once(waiter);
   }
 
   /** What a verb refused, or a wait released, by the loss of its input says. */
@@ -222,7 +219,7 @@ export class WorkerProcess {
 
   /** The exit, or null if it has not come within `ms`. */
   waitExit(ms: number): Promise<Exit | null> {
-    if (this.exited) return Promise.resolve(this.exited);
+    if (this.exit) return Promise.resolve(this.exit);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         off();
@@ -240,9 +237,9 @@ export class WorkerProcess {
    * stdin, then SIGKILL for everything recorded in the tree that is still alive after the grace.
    */
   async stop(): Promise<{ exit: Exit | null; killed: boolean }> {
-    if (this.exited) {
+    if (this.exit) {
       await this.reapOrphans();
-      return { exit: this.exited, killed: false };
+      return { exit: this.exit, killed: false };
     }
     this.stopping = true;
     clearTimeout(this.lostTimer);
@@ -274,7 +271,7 @@ export class WorkerProcess {
     const pid = this.pid;
     const keys = new Set<string>();
     const names = new Set<string>();
-    if (pid === null || this.exited || isWindows) return { keys, names };
+    if (pid === null || this.exit || isWindows) return { keys, names };
     for (const p of this.ownProcesses(pid)) {
       keys.add(keyOf(p));
       const name = commandName(p.pid);
@@ -312,7 +309,7 @@ export class WorkerProcess {
    */
   async endCommandsSince(before: Baseline, graceMs: number): Promise<Array<{ pid: number; command: string | null }>> {
     const pid = this.pid;
-    if (pid === null || this.exited || isWindows) return [];
+    if (pid === null || this.exit || isWindows) return [];
     const fresh = () => {
       const tree = [...processTree(pid).slice(0, 1), ...this.ownProcesses(pid)].filter((p) => !p.zombie);
       const isNew = (p: ProcInfo) => !before.keys.has(keyOf(p));
@@ -365,7 +362,7 @@ export class WorkerProcess {
 
   /** Why it is gone: code or signal, the dialect's reading of stderr, and stderr's tail. */
   exitDescription(): string {
-    const e = this.exited;
+    const e = this.exit;
     if (!e) return 'the worker is running';
     if (this.spawnError) return this.spawnError;
     const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
@@ -412,7 +409,7 @@ export class WorkerProcess {
     this.listeners.onStderr(said);
     this.stderr.push(said);
     this.spawnError = said;
-    if (!this.exited) this.onExit({ code: null, signal: null });
+    if (!this.exit) this.onExit({ code: null, signal: null });
   }
 
   /**
@@ -440,37 +437,27 @@ export class WorkerProcess {
     };
   }
 
+  // Neither is fired once the exit came (it closes them) or stop() began: the exit says how it ended.
   private onOutputLost(): void {
-    if (this.exited || this.stopping || this.lost) return;
-    this.lost = true;
-    this.listeners.onOutputLost();
-    for (const waiter of [...this.lostWaiters]) waiter();
-    this.lostWaiters.clear();
+    if (!this.stopping) this.lost.fire();
   }
 
   private onInputLost(): void {
-    if (this.exited || this.stopping || this.deaf) return;
-    this.deaf = true;
-    this.listeners.onInputLost();
-    const first = this.writer.firstFailed ?? 0;
-    for (const waiter of [...this.deafWaiters]) waiter(first);
-    this.deafWaiters.clear();
+    // Set before the write's error that started the timer (jsonlWriter.ts).
+    if (!this.stopping) this.deaf.fire(this.writer.firstFailed ?? 0);
   }
 
   private onExit(exit: Exit): void {
-    if (this.exited) return;
-    this.exited = exit;
+    if (this.exited.fired) return;
     clearTimeout(this.lostTimer);
     clearTimeout(this.deafTimer);
-    this.lostWaiters.clear();
-    this.deafWaiters.clear();
+    this.lost.close();
+    this.deaf.close();
     if (this.stderrPartial) {
       this.stderr.push(this.stderrPartial);
       this.stderrPartial = '';
     }
-    this.listeners.onExit(exit);
-    for (const waiter of [...this.exitWaiters]) waiter(exit);
-    this.exitWaiters.clear();
+    this.exited.fire(exit);
   }
 }
 
