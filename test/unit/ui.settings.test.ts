@@ -185,6 +185,15 @@ describe('default limits', () => {
     assert.deepEqual(restricted.map((k) => k.replace(/^rpcWorkers\./, '')).filter((k) => !(WATCHED_SETTINGS as readonly string[]).includes(k)), []);
   });
 
+  it('a history total below one session\'s bound is named in an error, with the total it counts as', () => {
+    const values: Record<string, unknown> = { 'history.maxTotalMiB': 16 };
+    const { settings, errors } = readSettings((k) => values[k]);
+    // The history holds at least one whole session: 16 MiB counts as 32 (history.maxSessionMiB's default).
+    assert.equal(historyLimits(settings.history).maxTotalBytes, 32 * 1024 * 1024);
+    assert.deepEqual(errors, ['rpcWorkers.history.maxTotalMiB (16) is less than rpcWorkers.history.maxSessionMiB (32): the history holds at least one whole session, so 32 is used']);
+    assert.deepEqual(readSettings((k) => ({ 'history.maxTotalMiB': 16, 'history.maxSessionMiB': 16 } as Record<string, unknown>)[k]).errors, []);
+  });
+
   it('the history settings\' defaults are the core\'s (core/history/format.ts), and each contributed setting is read', () => {
     const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { default: unknown; enum?: unknown[]; type?: string }> } } }).contributes.configuration.properties;
     const MiB = 1024 * 1024;

@@ -194,6 +194,10 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
       resumeInterrupted: value('history.resumeInterrupted') as boolean,
     },
   };
+  // historyLimits raises the total to one session's bound (the history holds at least one whole
+  // session): a smaller total is said, not taken in silence for a bound it is not.
+  const h = settings.history;
+  if (h.enabled && h.maxTotalMiB < h.maxSessionMiB) errors.push(`${SECTION}.history.maxTotalMiB (${h.maxTotalMiB}) is less than ${SECTION}.history.maxSessionMiB (${h.maxSessionMiB}): the history holds at least one whole session, so ${h.maxSessionMiB} is used`);
   return { settings, errors };
 }
 
