@@ -38,7 +38,8 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     status: 'not_found' as const, workerId, error: stoppedIds.has(workerId) ? `worker ${workerId} was stopped` : `no worker with id ${workerId}`, ms: 0,
   });
 
-  const start = (input: WorkerSpec) => startWorker({ limits, options, workers, names, namesKnown, nextSequence: () => ++sequence, fanout, containment, history }, input);
+  let disposed = false;
+  const start = (input: WorkerSpec) => startWorker({ limits, options, workers, names, namesKnown, nextSequence: () => ++sequence, disposed: () => disposed, fanout, containment, history }, input);
 
   function get(workerId: string): Worker | undefined {
     return workers.get(workerId);
@@ -101,6 +102,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     history: history && { store: history.store, sessionOf: (workerId) => history.sessionOf(workerId) },
     historyError,
     async dispose() {
+      disposed = true;
       await supervisor.stopAll();
       await history?.store.close();
       containment.close();

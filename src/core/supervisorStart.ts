@@ -24,6 +24,8 @@ export interface StartContext {
   names: Set<string>;
   namesKnown(): Promise<void>;
   nextSequence(): number;
+  /** True once the supervisor is disposed: a start still in its waits then spawns nothing. */
+  disposed(): boolean;
   fanout: Fanout;
   containment: Containment;
   history: SupervisorHistory | null;
@@ -50,6 +52,9 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     ctx.namesKnown(),
   ]);
   if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
+  // Disposed during the waits (the window closing or reloading as a start was asked for): its
+  // stopAll did not see this worker, which would outlive the host, so it is not spawned.
+  if (ctx.disposed()) return { status: 'error', error: 'the worker host was shut down (the window closed or reloaded) before the worker started; nothing was started', ms: elapsed(t0) };
   // Counted after the last wait, so that starts racing each other cannot pass the limit together.
   const live = [...workers.values()].filter((w) => w.live).length;
   if (live >= limits.maxWorkers) {

@@ -17,7 +17,7 @@ import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
-import { HOST_LIMIT_KEYS, hostLimits, newSettingErrors, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
+import { hostLimits, limitsNeedingReload, newSettingErrors, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
@@ -55,6 +55,8 @@ export class RpcWorkersExtension extends Disposable {
   readonly questions: QuestionQueue;
   readonly contextKeys: ContextKeys;
   private current: Settings;
+  /** The settings read at activation: the host's limits are these until a reload. */
+  private readonly applied: Settings;
   settingErrors: string[] = [];
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
   readonly trust = trustState;
@@ -71,6 +73,7 @@ export class RpcWorkersExtension extends Disposable {
     const t0 = performance.now();
     this.log = this._register(vscode.window.createOutputChannel('RPC Workers', { log: true }));
     this.current = this.readSettings(true);
+    this.applied = this.current;
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
     this.registryFile = path.join(context.globalStorageUri.fsPath, 'workers.json');
     // Per workspace: past sessions and the workers' own conversations stay with the folder. The
@@ -176,7 +179,7 @@ export class RpcWorkersExtension extends Disposable {
       if (!e.affectsConfiguration(SECTION)) return;
       const before = this.current;
       this.current = this.readSettings(true);
-      const changed = HOST_LIMIT_KEYS.filter((k) => before[k] !== this.current[k]);
+      const changed = limitsNeedingReload(this.applied, before, this.current);
       if (changed.length) {
         void vscode.window.showInformationMessage(`RPC Workers: ${changed.map((k) => `${SECTION}.${k}`).join(', ')} take effect after the window reloads.`, 'Reload Window')
           .then((c) => c && vscode.commands.executeCommand('workbench.action.reloadWindow'));

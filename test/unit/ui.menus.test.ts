@@ -19,10 +19,13 @@ const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 
 const dialog = [{ kind: 'dialog' }] as unknown as WorkerState['pendingInput'];
 
 /** One worker in each state the tree shows. */
-const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput'>>> = {
+const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes'>>> = {
   starting: { status: 'starting', streaming: false, compacting: false },
   idle: { status: 'running', streaming: false, compacting: false },
   'idle, asking': { status: 'running', streaming: false, compacting: false, pendingInput: dialog },
+  // An ACP agent without compaction (Gemini, OpenCode), and one that lists session modes (Claude).
+  'idle, no compaction': { status: 'running', streaming: false, compacting: false, compactUnavailable: 'the agent has no compaction' },
+  'idle, with modes': { status: 'running', streaming: false, compacting: false, modes: [{ id: 'default', name: 'Default' }] },
   streaming: { status: 'running', streaming: true, compacting: false },
   'streaming, asking': { status: 'running', streaming: true, compacting: false, pendingInput: dialog },
   compacting: { status: 'running', streaming: false, compacting: true },
@@ -68,8 +71,13 @@ export function paletteOffers(command: string): string[] {
 }
 
 describe('worker commands: the palette offers what the row offers', () => {
+  it('Compact and Switch Mode… are on the rows of the workers they can work on only (the Event Log greys them out alike)', () => {
+    assert.deepEqual(rowOffers('rpcWorkers.compact'), ['idle', 'idle, asking', 'idle, with modes']);
+    assert.deepEqual(rowOffers('rpcWorkers.switchMode'), ['idle, with modes']);
+  });
+
   it('Forget Always-Allowed Actions: a live worker\'s, on its row and in the palette (the allowances end with the worker)', () => {
-    const live = ['starting', 'idle', 'idle, asking', 'streaming', 'streaming, asking', 'compacting'];
+    const live = ['starting', 'idle', 'idle, asking', 'idle, no compaction', 'idle, with modes', 'streaming', 'streaming, asking', 'compacting'];
     assert.deepEqual(rowOffers('rpcWorkers.forgetAllowed'), live);
     assert.deepEqual(paletteOffers('rpcWorkers.forgetAllowed'), live);
   });
@@ -84,7 +92,9 @@ describe('worker commands: the palette offers what the row offers', () => {
     'rpcWorkers.redirect': { states: ['starting', 'compacting'], why: 'a starting worker is waited for; no key tells a compacting worker from a streaming one, and its refusal is said' },
     'rpcWorkers.steer': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
     'rpcWorkers.followUp': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
-    'rpcWorkers.answerQuestions': { states: ['starting', 'idle', 'streaming', 'compacting'], why: 'no key says a question waits; the command says none does' },
+    'rpcWorkers.answerQuestions': { states: ['starting', 'idle', 'idle, no compaction', 'idle, with modes', 'streaming', 'compacting'], why: 'no key says a question waits; the command says none does' },
+    'rpcWorkers.compact': { states: ['idle, no compaction'], why: 'no key says which idle worker compacts; the host\'s refusal says why it cannot' },
+    'rpcWorkers.switchMode': { states: ['idle', 'idle, asking', 'idle, no compaction'], why: 'no key says which idle worker has modes; the command says it has none' },
   };
 
   const rowCommands = [...new Set(pkg.contributes.menus['view/item/context'].filter((m) => /viewItem =~ \/\^rpcWorker\\\./.test(m.when ?? '')).map((m) => m.command))];

@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLi
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
-import { historyLimits, hostLimits, newSettingErrors, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { historyLimits, hostLimits, limitsNeedingReload, newSettingErrors, readSettings, SETTINGS } from '../../src/ui/settings/settings';
 import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
 import { WATCHED_SETTINGS } from '../../src/ui/settings/launchConfigGate';
@@ -81,6 +81,18 @@ describe('ui settings', () => {
     assert.deepEqual(newSettingErrors(bad, bad), [], 'trace toggled: maxWorkers shown again');
     assert.deepEqual(newSettingErrors(bad, worse), [worse[1]]);
     assert.deepEqual(newSettingErrors(worse, []), []);
+  });
+
+  it('asks for a reload only for a host limit changed away from what the host runs with, not for one set back to it', () => {
+    const read = (values: Record<string, unknown>) => readSettings((k) => values[k]).settings;
+    const applied = read({});
+    const raised = read({ maxWorkers: 10 });
+    assert.deepEqual(limitsNeedingReload(applied, applied, raised), ['maxWorkers']);
+    assert.deepEqual(limitsNeedingReload(applied, raised, read({ maxWorkers: 12 })), ['maxWorkers']);
+    // Set back (typed again, or Reset Setting): the window already runs with 8, and a reload would stop its workers for nothing.
+    assert.deepEqual(limitsNeedingReload(applied, raised, applied), []);
+    // Another setting changed meanwhile: the standing one is not asked about again.
+    assert.deepEqual(limitsNeedingReload(applied, raised, read({ maxWorkers: 10, trace: true })), []);
   });
 
   it('refuses a variable the folder settings do not substitute, naming it, instead of making or seeking a folder of that name', () => {
@@ -171,6 +183,15 @@ describe('default limits', () => {
     assert.ok(vscodeStub);
     const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
     assert.deepEqual(restricted.map((k) => k.replace(/^rpcWorkers\./, '')).filter((k) => !(WATCHED_SETTINGS as readonly string[]).includes(k)), []);
+  });
+
+  it('a history total below one session\'s bound is named in an error, with the total it counts as', () => {
+    const values: Record<string, unknown> = { 'history.maxTotalMiB': 16 };
+    const { settings, errors } = readSettings((k) => values[k]);
+    // The history holds at least one whole session: 16 MiB counts as 32 (history.maxSessionMiB's default).
+    assert.equal(historyLimits(settings.history).maxTotalBytes, 32 * 1024 * 1024);
+    assert.deepEqual(errors, ['rpcWorkers.history.maxTotalMiB (16) is less than rpcWorkers.history.maxSessionMiB (32): the history holds at least one whole session, so 32 is used']);
+    assert.deepEqual(readSettings((k) => ({ 'history.maxTotalMiB': 16, 'history.maxSessionMiB': 16 } as Record<string, unknown>)[k]).errors, []);
   });
 
   it('the history settings\' defaults are the core\'s (core/history/format.ts), and each contributed setting is read', () => {

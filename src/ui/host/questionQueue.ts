@@ -30,6 +30,17 @@ interface Entry {
   readonly answer: (a: unknown) => void;
 }
 
+/**
+ * Why a question became moot, in words. The core aborts with a sentence; a dialog's own timeout
+ * (AbortSignal.timeout) and an abort without a reason carry a DOMException, whose text
+ * ("TimeoutError: The operation was aborted due to timeout") is no sentence for a person.
+ */
+function mootWords(reason: unknown): string {
+  if (typeof reason === 'string' && reason) return reason;
+  if (reason instanceof DOMException && reason.name === 'TimeoutError') return 'its time ran out';
+  return 'the question was cancelled';
+}
+
 const ANSWER = 'Answer…';
 const DISMISS = 'Dismiss';
 
@@ -105,7 +116,7 @@ export class QuestionQueue extends Disposable {
     void Promise.resolve(this.notify(`${q.workerName} waits for your answer: ${q.title}`, ANSWER, DISMISS)).then((choice) => {
       // A notification cannot be taken back: one clicked after its question ended says so.
       if (!this.aside.includes(entry)) {
-        if (choice === ANSWER) void vscode.window.showInformationMessage(`No answer needed: ${q.signal.aborted ? String(q.signal.reason ?? 'the question was cancelled') : 'it was answered'} (${q.workerName}: ${q.title}).`);
+        if (choice === ANSWER) void vscode.window.showInformationMessage(`No answer needed: ${q.signal.aborted ? mootWords(q.signal.reason) : 'it was answered'} (${q.workerName}: ${q.title}).`);
         return;
       }
       if (choice === ANSWER) {

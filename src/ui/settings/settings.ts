@@ -194,11 +194,24 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
       resumeInterrupted: value('history.resumeInterrupted') as boolean,
     },
   };
+  // historyLimits raises the total to one session's bound (the history holds at least one whole
+  // session): a smaller total is said, not taken in silence for a bound it is not.
+  const h = settings.history;
+  if (h.enabled && h.maxTotalMiB < h.maxSessionMiB) errors.push(`${SECTION}.history.maxTotalMiB (${h.maxTotalMiB}) is less than ${SECTION}.history.maxSessionMiB (${h.maxSessionMiB}): the history holds at least one whole session, so ${h.maxSessionMiB} is used`);
   return { settings, errors };
 }
 
 /** The settings that the host takes when it is created (a change applies after a reload). */
 export const HOST_LIMIT_KEYS = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'] as const satisfies readonly (SettingKey & keyof Settings)[];
+
+/**
+ * The host limits a settings change asks a reload for: changed by it, and not what the host runs
+ * with (`applied`, read at activation). A limit set back to that value needs no reload: "Reload
+ * Window" would have stopped the workers for nothing.
+ */
+export function limitsNeedingReload(applied: Settings, before: Settings, after: Settings): (typeof HOST_LIMIT_KEYS)[number][] {
+  return HOST_LIMIT_KEYS.filter((k) => before[k] !== after[k] && after[k] !== applied[k]);
+}
 
 /** The history's bounds for the host (bytes from the MiB a person sets); a change applies after a reload. */
 export function historyLimits(h: HistorySettings) {

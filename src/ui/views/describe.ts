@@ -10,13 +10,17 @@ export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 
 /**
  * `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven
  * and `.asks` while a question of its waits for the person (an agent's permission question, a
- * pi dialog): the row offers Answer Open Questions… then.
+ * pi dialog): the row offers Answer Open Questions… then. `.noCompact` (an agent without
+ * compaction) and `.modes` (an agent that lists modes) keep Compact and Switch Mode… off the
+ * rows where they cannot work: offered there, each only failed with a message.
  */
-export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & { pendingInput?: WorkerState['pendingInput'] }): string {
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes'>>): string {
   const phase = workerPhase(s);
   const live = isLive(s);
   const asks = live && (s.pendingInput ?? []).some((p) => p.kind === 'dialog');
-  return `rpcWorker.${phase}${live ? '.live' : ''}${asks ? '.asks' : ''}`;
+  const noCompact = live && !!s.compactUnavailable;
+  const modes = live && (s.modes ?? []).length > 0;
+  return `rpcWorker.${phase}${live ? '.live' : ''}${asks ? '.asks' : ''}${noCompact ? '.noCompact' : ''}${modes ? '.modes' : ''}`;
 }
 
 /**
