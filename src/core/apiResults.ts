@@ -1,7 +1,7 @@
 // The supervisor's API, what its verbs answer: a plain object whose `status` says what really
 // happened (nothing throws for an outcome a worker can cause), and the prompt's options.
 // Re-exported by api.ts.
-import type { Provenance, SessionRef, WorkerState, WorkerStatus } from './apiWorker';
+import type { LoginCommand, Provenance, SessionRef, WorkerState, WorkerStatus } from './apiWorker';
 
 export type StartResult =
   | {
@@ -20,13 +20,6 @@ export type StartResult =
     needsLogin?: true;
   };
 
-/** The command an agent that needs a login names for it (ACP's authMethods), to run in a terminal. */
-export interface LoginCommand {
-  /** What the agent calls it ("Copilot Login"). */
-  label: string;
-  /** The shell command line ("copilot login"). */
-  line: string;
-}
 
 export type PromptResult =
   | {

@@ -1,7 +1,6 @@
 // The supervisor's API, what describes one worker: what starts it (WorkerSpec, with the prompt's
 // provenance) and what it is now (WorkerState, with its session, usage, turns and what waits for
 // the person). Re-exported by api.ts.
-import type { LoginCommand } from './apiResults';
 import type { DialectName } from './dialectName';
 import type { GuardSpec } from './guard/policy';
 
@@ -227,4 +226,12 @@ export interface AllowedRule {
   optionId: string;
   /** When it was remembered (ms since the epoch). */
   since: number;
+}
+
+/** The command an agent that needs a login names for it (ACP's authMethods), to run in a terminal. */
+export interface LoginCommand {
+  /** What the agent calls it ("Copilot Login"). */
+  label: string;
+  /** The shell command line ("copilot login"). */
+  line: string;
 }
