@@ -1,6 +1,7 @@
 // The log itself: the newest matching entries as rows (a bounded window of them), the notes on
 // what is not shown, and the scroll that follows the newest entry until the person scrolls up.
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
+import { Announcer, type AnnounceClock } from './announce';
 import { h, icon, setText } from './dom';
 import type { Change, Entry } from './entries';
 import { LogModel } from './model';
@@ -65,6 +66,9 @@ export class EventList {
   private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
   private readonly jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
   private readonly win: RowWindow<HTMLElement>;
+  /** A screen reader's line for the new rows (announce.ts): polite, said now and then, never drawn. */
+  private readonly spoken = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+  private readonly announcer: Announcer;
   private hasWorker = false;
   private storeNote = '';
   private pinned = true;
@@ -89,9 +93,10 @@ export class EventList {
   private focusTo: number | null = null;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
-  /** `pastPage`: ask the host for the page before, or the newest again, of a past log. */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void) {
+  /** `pastPage`: ask the host for the page before, or the newest again, of a past log. `clock`: the announcements' (the tests drive it). */
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms) }) {
     const rows = this.rows;
+    this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
     const { openChange, showTerminal, answerQuestions } = links;
     // A host terminal's output in a VS Code terminal (render.ts draws the button).
     rows.addEventListener('click', (ev) => {
@@ -132,7 +137,7 @@ export class EventList {
     this.list.append(this.hiddenRow, rows, this.newerRow, this.empty, this.filteredEmpty);
     this.loadOlder.addEventListener('click', () => this.askPast('older'));
     this.newerRow.querySelector('.show-newest')!.addEventListener('click', () => this.askPast('newest'));
-    this.element = h('div', { class: 'list-wrap' }, this.list, this.jump);
+    this.element = h('div', { class: 'list-wrap' }, this.list, this.jump, this.spoken);
 
     this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
     // These buttons hide once they have done their work (the rows they asked for are drawn, or
@@ -181,6 +186,16 @@ export class EventList {
       this.toBottom();
       this.jump.classList.remove('visible');
     });
+  }
+
+  /** New rows are said only to a person in the log who follows its end. */
+  private listening(): boolean {
+    return this.pinned && this.list.contains(document.activeElement);
+  }
+
+  private sayNew(text: string): void {
+    // The same words again (one more reply) are a change too, or the region says nothing.
+    this.spoken.textContent = text === this.spoken.textContent ? `${text}\u00a0` : text;
   }
 
   /** Rows built. */
@@ -385,6 +400,7 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
+    this.announcer.added(shown);
     this.fillFromHidden();
   }
 

@@ -224,10 +224,12 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   });
   after(() => { delete g.document; delete g.ResizeObserver; });
 
+  /** A clock that never runs what waits on it: the announcements wait for ever (one test turns its own). */
+  const stopped = { now: () => 0, setTimeout: () => undefined };
   /** A list under `matches`, its counter line, and frames drawn until every row is built. */
   const listOf = (matches: (e: Entry) => boolean, maxEntries?: number) => {
     const shown = { counter: '' };
-    const list = new eventList.EventList({ matches, why: () => 'the search matches nothing', showAll() {}, showCount: (t) => { shown.counter = t; } }, () => {}, {});
+    const list = new eventList.EventList({ matches, why: () => 'the search matches nothing', showAll() {}, showCount: (t) => { shown.counter = t; } }, () => {}, {}, {}, undefined, stopped);
     list.showWorker(true);
     if (maxEntries) list.model = new model.LogModel(maxEntries);
     const el = list.element as unknown as FakeElement;
@@ -346,7 +348,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
 
   it('a log button pressed by keyboard that hides itself (Show everything, Show more, Jump to latest) hands the focus to the log\'s row, not the page', () => {
     let everything = false;
-    const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {});
+    const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {}, {}, undefined, stopped);
     list.showWorker(true);
     const el = list.element as unknown as FakeElement;
     const newest = (of: FakeElement) => of.querySelector('.rows')!.children.at(-1);
@@ -364,7 +366,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.equal(focusDoc.activeElement, newest(el), 'the focus is on the log\'s row (its Tab stop), not dropped to the page');
 
     // Show more, pressed while more remains to show, keeps the focus; the press that shows the last hands it on.
-    const many = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {});
+    const many = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, stopped);
     many.showWorker(true);
     const mel = many.element as unknown as FakeElement;
     many.model.apply(Array.from({ length: 1200 }, () => ev('auto_retry_start', { data: { attempt: 1 } })));
@@ -504,5 +506,44 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.ok(!rowEls(l).includes(b));
       assert.equal(focusDoc.activeElement, c);
     });
+  });
+
+  it('new rows are said in the log\'s live line, gathered, while the person is in the log and follows its end (issue: a screen reader heard nothing)', () => {
+    const timers: Array<{ at: number; run: () => void }> = [];
+    let now = 0;
+    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { timers.push({ at: now + ms, run }); } };
+    const advance = (ms: number) => { now += ms; for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= now) t.run(); else timers.push(t); };
+    const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, clock);
+    list.showWorker(true);
+    const el = list.element as unknown as FakeElement;
+    const line = el.querySelector('.sr-only')!;
+    const feed = (events: PageEvent[]) => { list.model.apply(events); while (list.draw(Infinity)); };
+    assert.equal(line.getAttribute('role'), 'status');
+    feed(stamped([ev('prompt_sent', { data: { text: 'hi' } })]));
+    (el.querySelector('.rows')!.children.at(-1) as FakeElement).focus();
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read_file' }), ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'bash' })]));
+    feed(stamped([ev('message_start'), ev('message_update', { delta: 'ok', block_type: 'text' })]));
+    assert.equal(line.textContent, '', 'not once per row');
+    advance(5000);
+    assert.match(line.textContent, /^\d new entr(y|ies): .*tool call read_file, tool call bash/);
+
+    // Scrolled up: the Jump to latest count is enough.
+    const scroller = el.querySelector('.list')!;
+    Object.assign(scroller, { scrollHeight: 1000, clientHeight: 100, scrollTop: 500 });
+    scroller.dispatch('scroll');
+    scroller.scrollTop = 100;
+    scroller.dispatch('scroll');
+    const before = line.textContent;
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' })]));
+    advance(5000);
+    assert.equal(line.textContent, before, 'nothing said while scrolled up');
+
+    // Focus elsewhere (the composer), following again: nothing either.
+    scroller.scrollTop = 905;
+    scroller.dispatch('scroll');
+    new FakeElement('textarea').focus();
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'ls' })]));
+    advance(5000);
+    assert.equal(line.textContent, before, 'nothing said with the focus out of the log');
   });
 });
