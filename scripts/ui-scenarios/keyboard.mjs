@@ -1,9 +1,11 @@
 // The event log by keyboard alone, as a person who uses no mouse: from the worker picker, Tab
 // reaches the filter chips (Space turns one off and back on, the arrows move along them), the search box, the log, and the
 // composer; Ctrl+Enter sends a prompt, Tab reaches Abort and Enter presses it, and the focus then
-// lands in the text box (Abort greys out); Shift+Tab goes back to the tool row, Enter opens it. Each step checks where the focus is
+// lands in the text box (Abort greys out). The log is a WAI-ARIA feed, one Tab stop: Shift+Tab goes
+// back to its newest row, Page Up to the tool row, Tab to the row's expander, Enter opens it;
+// Ctrl+Home and Ctrl+End leave the feed, and Tab comes back to the row last on. Each step checks where the focus is
 // (document.activeElement in the page) and that it is drawn (an outline in the theme's focus colour).
-// Saves docs/screenshots/keyboard-{chip,abort,row}.png.
+// Saves docs/screenshots/keyboard-{chip,abort,feed,row}.png.
 import { launchWorkbench, screenshot, runScenario } from '../ui-driver.mjs';
 import { startDemo } from './lib/demo.mjs';
 
@@ -14,7 +16,9 @@ function focused(log) {
   return log.locator('body').evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return { name: 'body', ring: false };
-    const name = el.dataset.group ? `chip:${el.dataset.group}` : el.dataset.action ? `button:${el.dataset.action}`
+    // A row of the log: `entry:<kind>` (entry:tool, entry:end).
+    const kind = el.classList.contains('entry') ? [...el.classList].find((c) => c.startsWith('kind-'))?.slice(5) : null;
+    const name = el.dataset.group ? `chip:${el.dataset.group}` : el.dataset.action ? `button:${el.dataset.action}` : kind ? `entry:${kind}`
       : `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}`;
     const s = getComputedStyle(el);
     // The theme's focus colour, resolved the way the outline's is (an rgb() string).
@@ -24,7 +28,8 @@ function focused(log) {
     const theme = getComputedStyle(probe).color;
     probe.remove();
     const ring = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
-    return { name, ring, themed: ring && s.outlineColor === theme, color: s.outlineColor, theme, pressed: el.getAttribute('aria-pressed') };
+    return { name, ring, themed: ring && s.outlineColor === theme, color: s.outlineColor, theme, pressed: el.getAttribute('aria-pressed'),
+      role: el.getAttribute('role'), pos: el.getAttribute('aria-posinset'), size: el.getAttribute('aria-setsize'), feed: el.parentElement?.getAttribute('role') ?? null };
   });
 }
 
@@ -58,7 +63,7 @@ function contrastOf(locator) {
   });
 }
 
-/** Tab until `want` has the focus, at most `max` presses; returns how many it took. */
+/** Tab until `want` has the focus, at most `max` presses; returns where each press went. */
 async function tabTo(page, log, want, max, step) {
   const path = [];
   for (let i = 1; i <= max; i++) {
@@ -66,9 +71,23 @@ async function tabTo(page, log, want, max, step) {
     const f = await focused(log);
     path.push(f.name);
     ringOf(f, `${step}, Tab ${i}`);
-    if (f.name === want) return i;
+    if (f.name === want) return path;
   }
   return fail(`${step}: ${max} presses of Tab never reached ${want} (went ${path.join(' → ')})`);
+}
+
+/** Press `key` until a row of `kind` has the focus, at most `max` presses; each row it passes shows the ring. */
+async function keyTo(page, log, key, want, max, step) {
+  const path = [];
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press(key);
+    const f = await focused(log);
+    path.push(f.name);
+    ringOf(f, `${step}, ${key} ${i}`);
+    if (!f.name.startsWith('entry:')) fail(`${step}: ${key} left the log's rows for ${f.name}`);
+    if (f.name === want) return f;
+  }
+  return fail(`${step}: ${max} presses of ${key} never reached ${want} (went ${path.join(' → ')})`);
 }
 
 export default async function keyboard({ port } = {}) {
@@ -104,11 +123,10 @@ export default async function keyboard({ port } = {}) {
     await page.keyboard.press('Home');
     await expectFocus(log, 'chip:messages', 'Home along the chips');
 
-    // On to the search box, the log itself, then the composer's text box.
+    // On to the search box, then past the log (one Tab stop at most) to the composer's text box.
     await tabTo(page, log, 'input.search', 10, 'from the chips');
-    await page.keyboard.press('Tab');
-    await expectFocus(log, 'div.list', 'Tab from the search box');
-    await tabTo(page, log, 'textarea.message', 10, 'from the log');
+    const past = await tabTo(page, log, 'textarea.message', 10, 'from the search box');
+    if (past.filter((n) => n.startsWith('entry:')).length > 1) fail(`Tab stopped at more than one row of the log: ${past.join(' → ')}`);
     await expectFocus(log, 'textarea.message', 'the text box');
 
     // A prompt by Ctrl+Enter: the turn runs a command that would take 30 s.
@@ -138,9 +156,28 @@ export default async function keyboard({ port } = {}) {
     const live = await log.locator('.top').evaluate((top) => ({ chipRole: top.querySelector('.status-badge')?.getAttribute('role') ?? null, said: top.querySelector('[role="status"]')?.textContent }));
     if (live.chipRole !== null) fail(`the status chip is still a live region (role=${live.chipRole})`);
     if (live.said !== 'Demo worker: idle') fail(`the live line says ${JSON.stringify(live.said)}, not "Demo worker: idle"`);
-    // Back into the log: Shift+Tab reaches the tool row's expander, Enter opens it.
+    // Back into the log, a feed of articles and one Tab stop: Shift+Tab reaches its newest row (the
+    // turn's end), Page Up the rows before it, up to the tool row.
     await page.keyboard.press('Shift+Tab');
-    await expectFocus(log, 'summary', 'Shift+Tab from the text box');
+    const newest = await expectFocus(log, 'entry:end', 'Shift+Tab from the text box');
+    if (newest.role !== 'article' || newest.feed !== 'feed') fail(`the row is role=${newest.role} in role=${newest.feed}, not an article of a feed`);
+    if (!(Number(newest.pos) > 1) || newest.size !== String(newest.pos)) fail(`the newest row is article ${newest.pos} of ${newest.size}, not the last of the feed`);
+    const toolRow = await keyTo(page, log, 'PageUp', 'entry:tool', 6, 'Page Up from the turn\'s end');
+    if (!(Number(toolRow.pos) < Number(newest.pos))) fail(`Page Up went to article ${toolRow.pos}, not one before ${newest.pos}`);
+    await screenshot(page, 'keyboard-feed', { moveMouse: false });
+    await page.keyboard.press('PageDown');
+    const next = await focused(log);
+    if (!next.name.startsWith('entry:') || Number(next.pos) !== Number(toolRow.pos) + 1) fail(`Page Down from the tool row went to ${next.name} (article ${next.pos}), not article ${Number(toolRow.pos) + 1}`);
+    await page.keyboard.press('PageUp');
+    await expectFocus(log, 'entry:tool', 'Page Up back to the tool row');
+    // Ctrl+Home leaves the feed for what is before it (the search box); Tab comes back to the row last on.
+    await page.keyboard.press('Control+Home');
+    await expectFocus(log, 'input.search', 'Ctrl+Home from a row');
+    await page.keyboard.press('Tab');
+    await expectFocus(log, 'entry:tool', 'Tab from the search box, back into the feed');
+    // The row's own controls are Tab stops from it: its expander next. Enter opens it.
+    await page.keyboard.press('Tab');
+    await expectFocus(log, 'summary', 'Tab from the tool row');
     // What a screen reader says of it: the row, not the drawn triangle before it.
     const said = await log.locator('.kind-tool summary').first().ariaSnapshot();
     console.log(`[ui] the tool row's expander reads: ${said}`);
@@ -150,6 +187,10 @@ export default async function keyboard({ port } = {}) {
     if (open !== true) fail('Enter on the tool row\'s expander did not open it');
     await log.getByText(/never printed/).first().waitFor({ state: 'visible' });
     await screenshot(page, 'keyboard-row', { moveMouse: false });
+    // Ctrl+End leaves the feed for what follows it: Jump to latest if the log scrolled up, else the text box.
+    await page.keyboard.press('Control+End');
+    const after = await focused(log);
+    if (after.name !== 'textarea.message' && after.name !== 'button.jump') fail(`Ctrl+End from the row went to ${after.name}, not past the feed`);
   } finally {
     await wb.close();
   }

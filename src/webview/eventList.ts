@@ -1,9 +1,11 @@
 // The log itself: the newest matching entries as rows (a bounded window of them), the notes on
 // what is not shown, and the scroll that follows the newest entry until the person scrolls up.
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
+import { Announcer, type AnnounceClock } from './announce';
 import { h, icon, setText } from './dom';
 import type { Change, Entry } from './entries';
 import { LogModel } from './model';
+import { feedKey, feedTarget, focusHeir, tabStop } from './feedKeys';
 import { createRow, updateRow } from './render';
 import { RowWindow } from './rowWindow';
 
@@ -14,6 +16,10 @@ const DOM_ROWS_MAX = 5000;
 const ROWS_PER_FRAME = 25;
 /** This close to the bottom counts as at the bottom. */
 const BOTTOM_SLACK_PX = 40;
+/** What in a row takes the focus: out of the Tab order but in the feed's one stop (feedKeys.ts). */
+const ROW_CONTROLS = 'summary, button, a[href], input, select, textarea';
+/** What the focus may go to on leaving the feed (Ctrl+End, Ctrl+Home). */
+const TABBABLE = 'button, [href], input, select, textarea, summary, [tabindex]';
 
 export interface ListFilter {
   matches(e: Entry): boolean;
@@ -45,8 +51,9 @@ export interface RowLinks {
 export class EventList {
   readonly element: HTMLElement;
   model = new LogModel();
-  private readonly list = h('div', { class: 'list', attrs: { role: 'list', 'aria-label': 'Event log', tabindex: '0' } });
-  private readonly rows = h('div', { class: 'rows' });
+  // The scroller takes the focus only when given it (no row to give it to): a row is the log's Tab stop.
+  private readonly list = h('div', { class: 'list', attrs: { role: 'region', 'aria-label': 'Event log', tabindex: '-1' } });
+  private readonly rows = h('div', { class: 'rows', attrs: { role: 'feed', 'aria-label': 'Entries', 'aria-busy': 'false' } });
   private readonly hiddenRow = h('div', { class: 'hidden-row' });
   private readonly showMore = h('button', { class: 'link', text: 'Show more' });
   private readonly loadOlder = h('button', { class: 'link load-older', text: 'Load older' });
@@ -59,6 +66,9 @@ export class EventList {
   private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
   private readonly jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
   private readonly win: RowWindow<HTMLElement>;
+  /** A screen reader's line for the new rows (announce.ts): polite, said now and then, never drawn. */
+  private readonly spoken = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+  private readonly announcer: Announcer;
   private hasWorker = false;
   private storeNote = '';
   private pinned = true;
@@ -74,13 +84,19 @@ export class EventList {
   private readonly matching = new Set<number>();
   /** A button of the log pressed by keyboard, until it hides (the focus then goes to the log) or the focus moves on. */
   private refocusFrom: HTMLElement | null = null;
-    /** `model.dropped` when last drawn. */
+  /** `model.dropped` when last drawn. */
   private droppedSeen = 0;
+  /** The row in the Tab order (roving tabindex), and the entry last focused, which keeps that place while it has a row. */
+  private stop: HTMLElement | null = null;
+  private chosen: number | null = null;
+  /** The entry whose row gets the focus once built: the focus waits on the log meanwhile. */
+  private focusTo: number | null = null;
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
-  /** `pastPage`: ask the host for the page before, or the newest again, of a past log. */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void) {
+  /** `pastPage`: ask the host for the page before, or the newest again, of a past log. `clock`: the announcements' (the tests drive it). */
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms) }) {
     const rows = this.rows;
+    this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
     const { openChange, showTerminal, answerQuestions } = links;
     // A host terminal's output in a VS Code terminal (render.ts draws the button).
     rows.addEventListener('click', (ev) => {
@@ -101,8 +117,11 @@ export class EventList {
       if (change) openChange(change);
     });
     this.win = new RowWindow<HTMLElement>({
-      create: createRow,
-      update: updateRow,
+      create: (e) => this.tame(createRow(e), false),
+      update: (r, e) => {
+        updateRow(r, e);
+        this.tame(r, r === this.stop);
+      },
       append: (r) => rows.append(...r),
       prepend: (r) => rows.prepend(...r),
       remove: (r) => r.remove(),
@@ -118,7 +137,7 @@ export class EventList {
     this.list.append(this.hiddenRow, rows, this.newerRow, this.empty, this.filteredEmpty);
     this.loadOlder.addEventListener('click', () => this.askPast('older'));
     this.newerRow.querySelector('.show-newest')!.addEventListener('click', () => this.askPast('newest'));
-    this.element = h('div', { class: 'list-wrap' }, this.list, this.jump);
+    this.element = h('div', { class: 'list-wrap' }, this.list, this.jump, this.spoken);
 
     this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
     // These buttons hide once they have done their work (the rows they asked for are drawn, or
@@ -129,6 +148,14 @@ export class EventList {
         if (document.activeElement === b) this.refocusFrom = b;
       });
     }
+    // The row focused (by key or click) is the feed's Tab stop from now on.
+    rows.addEventListener('focusin', (ev) => {
+      const row = (ev.target as Element | null)?.closest?.('.entry') as HTMLElement | null | undefined;
+      if (row?.parentElement !== rows) return;
+      this.chosen = Number(row.dataset.id);
+      this.syncStop();
+    });
+    rows.addEventListener('keydown', (ev) => this.feedKeys(ev));
     this.showMore.addEventListener('click', () => {
       this.win.max = Math.min(DOM_ROWS_MAX, this.win.max + DOM_ROWS);
       this.pinned = false;
@@ -147,14 +174,28 @@ export class EventList {
     // Rows measure themselves after they are drawn (content-visibility): stay at the bottom.
     new ResizeObserver(() => { if (this.pinned) this.toBottom(); }).observe(rows);
     this.jump.addEventListener('click', () => {
-      // It hides at once: the focus goes to the log, where the latest entry now is.
-      if (document.activeElement === this.jump) this.list.focus({ preventScroll: true });
+      // It hides at once: the focus goes to the log's newest row, where the latest entry now is.
+      if (document.activeElement === this.jump) {
+        this.chosen = null;
+        this.syncStop();
+        this.focusFeed();
+      }
       // A past log shown from further back: its newest page is the latest.
       if (this.past?.after) return this.askPast('newest');
       this.pinned = true;
       this.toBottom();
       this.jump.classList.remove('visible');
     });
+  }
+
+  /** New rows are said only to a person in the log who follows its end. */
+  private listening(): boolean {
+    return this.pinned && this.list.contains(document.activeElement);
+  }
+
+  private sayNew(text: string): void {
+    // The same words again (one more reply) are a change too, or the region says nothing.
+    this.spoken.textContent = text === this.spoken.textContent ? `${text}\u00a0` : text;
   }
 
   /** Rows built. */
@@ -172,6 +213,9 @@ export class EventList {
     this.storeNote = storeNote;
     this.past = past ?? null;
     this.asking = false;
+    // Another log's ids: the row last focused is not among them.
+    this.chosen = null;
+    this.focusTo = null;
     this.loadOlder.textContent = 'Load older';
     this.fromTop = top;
     this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;
@@ -202,13 +246,99 @@ export class EventList {
 
   /** One frame's drawing: see RenderScheduler. True while rows still wait to be built. */
   draw(deadline: number): boolean {
+    const focused = this.focusedRow();
     if (this.needsFull) this.drawAll();
     else this.drawDirty();
     // Reading a size lays out the rows built so far, so their layout is paid inside the budget
     // (a long reply costs more to lay out than to build) instead of after it, unmeasured.
     if (this.win.waiting) this.win.step(ROWS_PER_FRAME, () => this.rows.offsetHeight >= 0 && performance.now() < deadline);
     this.finishDraw();
+    this.keepFocus(focused);
     return this.win.waiting > 0;
+  }
+
+  /** The id of the row holding the focus (itself or a control in it), null if none does. */
+  private focusedRow(): number | null {
+    const active = document.activeElement;
+    if (!active || !this.rows.contains(active)) return null;
+    const row = active.closest('.entry') as HTMLElement | null;
+    return row ? Number(row.dataset.id) : null;
+  }
+
+  /**
+   * The row that held the focus left in this frame (the window trimmed, a page of a past log
+   * came, the row no longer matches) or was drawn anew under it: the focus goes to the row that
+   * took its place, or the log, never to the page's body, where the next Tab starts from the top.
+   */
+  private keepFocus(had: number | null): void {
+    const active = document.activeElement;
+    let lost: number;
+    if (this.focusTo !== null && active === this.list) {
+      // Waiting on the log for a row a burst took down (the window builds the newest rows first).
+      lost = this.focusTo;
+    } else {
+      this.focusTo = null;
+      if (had === null || (active && active !== document.body && this.rows.contains(active))) return;
+      lost = had;
+    }
+    // The entry itself if it is still kept (drawn anew, or waiting to be), else the one after it.
+    const kept = this.win.keptIds();
+    const i = kept.includes(lost) ? kept.indexOf(lost) : focusHeir(kept, lost);
+    const id = i >= 0 ? kept[i] : null;
+    const row = id !== null ? this.win.rowOf(id) : undefined;
+    this.chosen = id;
+    this.focusTo = row ? null : id;
+    this.syncStop();
+    (row ?? this.list).focus({ preventScroll: true });
+  }
+
+  /** The log's focus: its Tab stop row, or the log itself while it shows no row. */
+  private focusFeed(): void {
+    (this.stop ?? this.list).focus({ preventScroll: true });
+  }
+
+  /** A row's own controls: in the Tab order while it is the feed's stop, out of it otherwise. */
+  private tame(row: HTMLElement, on: boolean): HTMLElement {
+    row.querySelectorAll<HTMLElement>(ROW_CONTROLS).forEach((c) => { c.tabIndex = on ? 0 : -1; });
+    return row;
+  }
+
+  /** One row in the Tab order: the one last focused while it is drawn, else the newest. */
+  private syncStop(): void {
+    const ids = this.win.builtIds;
+    const i = tabStop(ids, this.chosen);
+    const row = i >= 0 ? (this.win.rowOf(ids[i]) ?? null) : null;
+    if (row === this.stop) return;
+    if (this.stop) {
+      this.stop.tabIndex = -1;
+      this.tame(this.stop, false);
+    }
+    this.stop = row;
+    if (row) {
+      row.tabIndex = 0;
+      this.tame(row, true);
+    }
+  }
+
+  /** The feed pattern's keys, from a row or a control in it. */
+  private feedKeys(ev: KeyboardEvent): void {
+    const move = feedKey(ev.key, ev);
+    const row = (ev.target as Element | null)?.closest?.('.entry') as HTMLElement | null | undefined;
+    if (!move || row?.parentElement !== this.rows) return;
+    ev.preventDefault();
+    if (move === 'after' || move === 'before') return this.leave(move);
+    const ids = this.win.builtIds;
+    const to = feedTarget(move, ids.indexOf(Number(row.dataset.id)), ids.length);
+    this.win.rowOf(ids[to])?.focus();
+  }
+
+  /** Ctrl+End, Ctrl+Home: to the first control after the feed, or the last one before it. */
+  private leave(to: 'after' | 'before'): void {
+    const rows = this.rows;
+    const usable = Array.from(document.querySelectorAll<HTMLElement>(TABBABLE)).filter((el) => el.tabIndex >= 0 && !rows.contains(el) && !(el as HTMLButtonElement).disabled && !el.closest('[hidden]') && el.getClientRects().length > 0);
+    const side = to === 'after' ? Node.DOCUMENT_POSITION_FOLLOWING : Node.DOCUMENT_POSITION_PRECEDING;
+    const beside = usable.filter((el) => rows.compareDocumentPosition(el) & side);
+    (to === 'after' ? beside[0] : beside[beside.length - 1])?.focus();
   }
 
   private toBottom(): void {
@@ -270,6 +400,7 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
+    this.announcer.added(shown);
     this.fillFromHidden();
   }
 
@@ -318,8 +449,29 @@ export class EventList {
     if (active && active !== b && active !== document.body) this.refocusFrom = null;
     else if (b.closest('[hidden]')) {
       this.refocusFrom = null;
-      this.list.focus({ preventScroll: true });
+      this.focusFeed();
     }
+  }
+
+  /**
+   * Each article's place in the feed, and the feed's size when it is known (all of the log is
+   * loaded and none of it dropped; -1 otherwise), for a screen reader's "article 5 of 120"; and
+   * aria-busy while rows of a batch are still to be drawn.
+   */
+  private placeRows(matchingTotal: number): void {
+    const { win, past } = this;
+    const ids = win.builtIds;
+    // The window holds the newest matching entries (the oldest, read from the top): the hidden ones are older.
+    const first = (this.fromTop ? 0 : Math.max(0, matchingTotal - win.size)) + win.before + 1;
+    const size = String(past?.before || past?.after || this.model.dropped || this.storeNote ? -1 : matchingTotal);
+    for (let i = 0; i < ids.length; i++) {
+      const row = win.rowOf(ids[i])!;
+      const pos = String(first + i);
+      if (row.getAttribute('aria-posinset') !== pos) row.setAttribute('aria-posinset', pos);
+      if (row.getAttribute('aria-setsize') !== size) row.setAttribute('aria-setsize', size);
+    }
+    const busy = String(win.waiting > 0);
+    if (this.rows.getAttribute('aria-busy') !== busy) this.rows.setAttribute('aria-busy', busy);
   }
 
   private finishDraw(): void {
@@ -348,6 +500,8 @@ export class EventList {
     // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
     const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter(Boolean) : [];
     this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}${around.length ? ` · ${around.join(' · ')}` : ''}`);
+    this.syncStop();
+    this.placeRows(matchingTotal);
     this.refocus();
     this.marks.rows = String(win.built);
     if (this.pinned) this.toBottom();

@@ -28,13 +28,38 @@ function header(kindIcon: string, title: string, t: number, ...rest: (Node | nul
 
 /** A fresh element for the entry. */
 export function createRow(e: Entry): HTMLElement {
-  const row = h('div', { class: `entry kind-${e.kind}`, attrs: { 'data-id': String(e.id), role: 'listitem' } });
+  // An article of the log's feed (eventList.ts): out of the Tab order until it is the feed's one stop.
+  const row = h('div', { class: `entry kind-${e.kind}`, attrs: { 'data-id': String(e.id), role: 'article', tabindex: '-1' } });
   updateRow(row, e);
   return row;
 }
 
 /** Redraw `row` for the entry's current state. Tool and thinking rows keep their open state. */
 export function updateRow(row: HTMLElement, e: Entry): void {
+  drawRow(row, e);
+  labelRow(row, e.id);
+}
+
+/**
+ * A screen reader names an article by its header line (the feed pattern's aria-labelledby) and
+ * describes it by its text, when that is in sight: a tool's output behind its closed expander is
+ * not read out each time the row takes the focus.
+ */
+function labelRow(row: HTMLElement, id: number): void {
+  const head = row.querySelector<HTMLElement>('.head') ?? row.querySelector<HTMLElement>('summary');
+  const body = row.querySelector<HTMLElement>('.body');
+  if (head) head.id = `entry-${id}-head`;
+  if (head) row.setAttribute('aria-labelledby', head.id);
+  else row.removeAttribute('aria-labelledby');
+  if (body && !row.querySelector('details')) {
+    body.id = `entry-${id}-body`;
+    row.setAttribute('aria-describedby', body.id);
+  } else {
+    row.removeAttribute('aria-describedby');
+  }
+}
+
+function drawRow(row: HTMLElement, e: Entry): void {
   switch (e.kind) {
     case 'prompt': return drawPrompt(row, e);
     case 'turn': {

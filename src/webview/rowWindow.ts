@@ -47,6 +47,26 @@ export class RowWindow<R> {
     return this.behind[0]?.id ?? this.order[0] ?? this.ahead[0]?.id ?? 0;
   }
 
+  /** The built rows' ids, oldest first (the DOM's order). */
+  get builtIds(): readonly number[] {
+    return this.order;
+  }
+
+  /** Kept entries waiting to be built above the built rows. */
+  get before(): number {
+    return this.behind.length;
+  }
+
+  /** The ids of the entries kept, built or waiting, oldest first. */
+  keptIds(): number[] {
+    return [...this.behind.map((e) => e.id), ...this.order, ...this.ahead.map((e) => e.id)];
+  }
+
+  /** The built row of an entry, if built. */
+  rowOf(id: number): R | undefined {
+    return this.rows.get(id)?.row;
+  }
+
   /** Rows still to build. */
   get waiting(): number {
     return this.behind.length + this.ahead.length;

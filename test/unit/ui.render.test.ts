@@ -24,21 +24,31 @@ class FakeElement extends FakeNode {
   offsetHeight = 0;
   readonly dataset: Record<string, string> = {};
   readonly attrs = new Map<string, string>();
+  id = '';
   constructor(readonly tagName: string) { super(); }
+  get parentElement(): FakeElement | null { return this.parent; }
+  /** As the DOM's: the attribute, else -1, or 0 for what takes the focus by itself. */
+  get tabIndex(): number { const t = this.attrs.get('tabindex'); return t !== undefined ? Number(t) : ['summary', 'button'].includes(this.tagName) ? 0 : -1; }
+  set tabIndex(n: number) { this.attrs.set('tabindex', String(n)); }
+  removeAttribute(k: string) { this.attrs.delete(k); }
+  contains(n: FakeNode | null): boolean { for (let p = n; p; p = p.parent) if (p === this) return true; return false; }
   override get textContent(): string { return this.children.map((c) => c.textContent).join(''); }
   override set textContent(t: string) { this.children = t ? [new FakeNode(t)] : []; }
-  setAttribute(k: string, v: string) { this.attrs.set(k, v); }
+  setAttribute(k: string, v: string) { this.attrs.set(k, v); if (k.startsWith('data-')) this.dataset[k.slice(5)] = v; }
   getAttribute(k: string) { return this.attrs.get(k) ?? null; }
-  private readonly listeners = new Map<string, (() => void)[]>();
-  addEventListener(type: string, fn: () => void) { this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]); }
+  private readonly listeners = new Map<string, ((ev: unknown) => void)[]>();
+  addEventListener(type: string, fn: (ev: unknown) => void) { this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]); }
+  /** An event at this element, bubbling up from it as the DOM's does. */
+  dispatch(type: string, ev: Record<string, unknown> = {}) { const e = { target: this, preventDefault() { e.defaultPrevented = true; }, defaultPrevented: false, ...ev }; this.bubble(type, e); return e; }
+  private bubble(type: string, e: unknown): void { for (const fn of this.listeners.get(type) ?? []) fn(e); this.parent?.bubble(type, e); }
   /** A press: its click listeners, as the DOM calls them. */
-  click() { for (const fn of this.listeners.get('click') ?? []) fn(); }
-  /** The focus, in the stand-in document (see `focusDoc`). */
-  focus() { focusDoc.activeElement = this; }
-  /** Only `[hidden]`: this element or one around it is hidden. */
+  click() { for (const fn of this.listeners.get('click') ?? []) fn({ target: this }); }
+  /** The focus, in the stand-in document (see `focusDoc`), and the focusin the DOM sends. */
+  focus() { focusDoc.activeElement = this; this.dispatch('focusin'); }
+  /** `[hidden]` (this element or one around it is hidden) or a class. */
   closest(sel: string): FakeElement | null {
-    if (sel !== '[hidden]') throw new Error(`closest(${sel}) is not in the stand-in`);
-    if (this.hidden) return this;
+    if (sel !== '[hidden]' && !sel.startsWith('.')) throw new Error(`closest(${sel}) is not in the stand-in`);
+    if (sel === '[hidden]' ? this.hidden : this.className.split(' ').includes(sel.slice(1))) return this;
     return this.parent ? this.parent.closest(sel) : null;
   }
   private adopt(items: unknown[]): FakeNode[] {
@@ -49,9 +59,17 @@ class FakeElement extends FakeNode {
   append(...items: unknown[]) { this.children.push(...this.adopt(items)); }
   prepend(...items: unknown[]) { this.children.unshift(...this.adopt(items)); }
   insertBefore(c: FakeNode, before: FakeNode) { this.children.splice(this.children.indexOf(before), 0, ...this.adopt([c])); return c; }
-  replaceChildren(...items: unknown[]) { this.children = this.adopt(items); }
-  remove() { if (this.parent) this.parent.children = this.parent.children.filter((c) => c !== this); }
+  replaceChildren(...items: unknown[]) { for (const c of this.children) c.parent = null; this.children = this.adopt(items); }
+  remove() { if (this.parent) this.parent.children = this.parent.children.filter((c) => c !== this); this.parent = null; }
   get classList() { return { toggle: () => undefined, add: () => undefined, remove: () => undefined }; }
+  /** Of a list of tag names (`summary, button, a[href]`): the elements inside of those tags. */
+  querySelectorAll(sel: string): FakeElement[] {
+    const tags = sel.split(',').map((t) => t.trim());
+    const out: FakeElement[] = [];
+    const walk = (el: FakeElement) => { for (const c of el.children) if (c instanceof FakeElement) { if (tags.includes(c.tagName)) out.push(c); walk(c); } };
+    walk(this);
+    return out;
+  }
   querySelector(sel: string): FakeElement | null {
     for (const c of this.children) {
       if (!(c instanceof FakeElement)) continue;
@@ -206,10 +224,12 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   });
   after(() => { delete g.document; delete g.ResizeObserver; });
 
+  /** A clock that never runs what waits on it: the announcements wait for ever (one test turns its own). */
+  const stopped = { now: () => 0, setTimeout: () => undefined };
   /** A list under `matches`, its counter line, and frames drawn until every row is built. */
   const listOf = (matches: (e: Entry) => boolean, maxEntries?: number) => {
     const shown = { counter: '' };
-    const list = new eventList.EventList({ matches, why: () => 'the search matches nothing', showAll() {}, showCount: (t) => { shown.counter = t; } }, () => {}, {});
+    const list = new eventList.EventList({ matches, why: () => 'the search matches nothing', showAll() {}, showCount: (t) => { shown.counter = t; } }, () => {}, {}, {}, undefined, stopped);
     list.showWorker(true);
     if (maxEntries) list.model = new model.LogModel(maxEntries);
     const el = list.element as unknown as FakeElement;
@@ -326,12 +346,12 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.emptyLine(), /^None of the 100 entries is shown/);
   });
 
-  it('a log button pressed by keyboard that hides itself (Show everything, Show more, Jump to latest) hands the focus to the log, not the page', () => {
+  it('a log button pressed by keyboard that hides itself (Show everything, Show more, Jump to latest) hands the focus to the log\'s row, not the page', () => {
     let everything = false;
-    const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {});
+    const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {}, {}, undefined, stopped);
     list.showWorker(true);
     const el = list.element as unknown as FakeElement;
-    const log = el.querySelector('.list')!;
+    const newest = (of: FakeElement) => of.querySelector('.rows')!.children.at(-1);
     const draw = () => { while (list.draw(Infinity)); };
     list.model.apply(stamped([ev('prompt_sent', { data: { text: 'hello' } })]));
     draw();
@@ -343,10 +363,10 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.equal(focusDoc.activeElement, showAll);
     draw();
     assert.ok(showAll.closest('[hidden]'), 'Show everything hides once everything is shown');
-    assert.equal(focusDoc.activeElement, log, 'the focus is on the log, not dropped to the page');
+    assert.equal(focusDoc.activeElement, newest(el), 'the focus is on the log\'s row (its Tab stop), not dropped to the page');
 
     // Show more, pressed while more remains to show, keeps the focus; the press that shows the last hands it on.
-    const many = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {});
+    const many = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, stopped);
     many.showWorker(true);
     const mel = many.element as unknown as FakeElement;
     many.model.apply(Array.from({ length: 1200 }, () => ev('auto_retry_start', { data: { attempt: 1 } })));
@@ -360,7 +380,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     more.click();
     while (many.draw(Infinity));
     assert.ok(more.hidden);
-    assert.equal(focusDoc.activeElement, mel.querySelector('.list'));
+    assert.equal(focusDoc.activeElement, newest(mel));
 
     // Focus moved on elsewhere before the button hid: it is left where the person put it.
     list.model.apply(stamped([ev('prompt_sent', { data: { text: 'again' } })]));
@@ -378,6 +398,152 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     const jump = el.querySelector('.jump')!;
     jump.focus();
     jump.click();
-    assert.equal(focusDoc.activeElement, log);
+    assert.equal(focusDoc.activeElement, newest(el));
+  });
+
+  describe('as a WAI-ARIA feed', () => {
+    const retries = (n: number) => Array.from({ length: n }, () => ev('auto_retry_start', { data: { attempt: 1 } }));
+    const tool = (id: string) => ev('tool_execution_start', { tool_call_id: id, tool_name: 'bash', args: { command: `echo ${id}` } });
+    const rowEls = (l: ReturnType<typeof listOf>) => (l.list.element as unknown as FakeElement).querySelector('.rows')!.children as FakeElement[];
+    const stops = (l: ReturnType<typeof listOf>) => rowEls(l).filter((r) => r.tabIndex >= 0).map((r) => Number(r.dataset.id));
+    const idOf = (r: FakeNode | null | undefined) => Number((r as FakeElement).attrs.get('data-id'));
+    const key = (el: FakeElement, k: string, mods: Record<string, boolean> = {}) => el.dispatch('keydown', { key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+
+    it('the log is one Tab stop (issue: every row\'s expander was one): its rows are articles, the newest in the Tab order, the other rows\' controls out of it', () => {
+      const l = listOf((e) => e.kind === 'tool');
+      l.feed(stamped([tool('a'), tool('b'), tool('c')]));
+      const el = l.list.element as unknown as FakeElement;
+      const feed = el.querySelector('.rows')!;
+      assert.equal(feed.getAttribute('role'), 'feed');
+      assert.equal(feed.getAttribute('aria-busy'), 'false');
+      assert.ok(el.querySelector('.list')!.tabIndex < 0, 'the scroller is no Tab stop of its own');
+      const rows = rowEls(l);
+      assert.deepEqual(rows.map((r) => r.getAttribute('role')), ['article', 'article', 'article']);
+      assert.deepEqual(stops(l), [idOf(rows[2])], 'one row in the Tab order: the newest');
+      const expanders = rows.map((r) => r.querySelector('summary')!.tabIndex);
+      assert.deepEqual(expanders, [-1, -1, 0], 'only the Tab stop\'s own controls are reached by Tab');
+      // Named by its header line, placed in the feed.
+      assert.deepEqual(rows.map((r) => [r.getAttribute('aria-posinset'), r.getAttribute('aria-setsize')]), [['1', '3'], ['2', '3'], ['3', '3']]);
+      const head = rows[0].querySelector('summary')!;
+      assert.equal(rows[0].getAttribute('aria-labelledby'), head.id);
+      assert.ok(head.id, 'the header has an id');
+    });
+
+    it('a row drawn anew (a tool call ending) keeps its controls where the Tab order has them', () => {
+      const l = listOf((e) => e.kind === 'tool');
+      l.feed(stamped([tool('a'), tool('b')]));
+      l.feed(stamped([ev('tool_execution_end', { tool_call_id: 'a', result: { output: 'done' } }), ev('tool_execution_end', { tool_call_id: 'b', result: { output: 'done' } })]));
+      assert.deepEqual(rowEls(l).map((r) => r.querySelector('summary')!.tabIndex), [-1, 0]);
+    });
+
+    it('Page Down and Page Up move the focus between rows; the row focused stays the Tab stop as new rows come', () => {
+      const l = listOf(() => true);
+      l.feed(retries(4));
+      const rows = rowEls(l);
+      rows[3].focus();
+      const press = key(rows[3], 'PageUp');
+      assert.ok(press.defaultPrevented, 'the key does not scroll the log as well');
+      assert.equal(focusDoc.activeElement, rows[2]);
+      key(rows[2], 'PageUp');
+      key(rows[1], 'PageDown');
+      assert.equal(focusDoc.activeElement, rows[2]);
+      key(rows[2], 'ArrowUp');
+      assert.equal(focusDoc.activeElement, rows[2], 'the arrows still scroll, as before');
+      l.feed(retries(2));
+      assert.deepEqual(stops(l), [idOf(rows[2])], 'the row the person is on keeps the Tab stop; the new rows do not take it');
+      assert.equal(focusDoc.activeElement, rows[2]);
+      // At either end the focus stays.
+      const all = rowEls(l);
+      all[5].focus();
+      key(all[5], 'PageDown');
+      assert.equal(focusDoc.activeElement, all[5]);
+    });
+
+    it('the focused row trimmed away (the window, the cap, a burst) hands the focus to the row that took its place, not the page (issue: focus fell to the body)', () => {
+      // The window: 500 rows; 10 more push the oldest 10 out.
+      const l = listOf(() => true);
+      l.feed(retries(500));
+      const oldest = rowEls(l)[0];
+      oldest.focus();
+      l.feed(retries(10));
+      const now = rowEls(l);
+      assert.notEqual(now[0], oldest);
+      assert.equal(focusDoc.activeElement, now[0], 'the oldest row left holds the focus');
+      assert.deepEqual(stops(l), [idOf(now[0])], 'and is the Tab stop');
+      assert.equal(now[0].getAttribute('aria-posinset'), '11', 'ten entries hidden above it');
+      assert.equal(now[0].getAttribute('aria-setsize'), '510');
+
+      // The model's cap drops the row's entry.
+      const capped = listOf(() => true, 100);
+      capped.feed(retries(100));
+      rowEls(capped)[0].focus();
+      capped.feed(retries(30));
+      assert.equal(focusDoc.activeElement, rowEls(capped)[0]);
+      assert.equal(rowEls(capped)[0].getAttribute('aria-setsize'), '-1', 'entries were dropped: the feed\'s size is not known');
+
+      // A burst larger than a frame's rows redraws from the newest: the newest row had the focus.
+      const burst = listOf(() => true);
+      burst.feed(retries(5));
+      const was = idOf(rowEls(burst)[4]);
+      rowEls(burst)[4].focus();
+      burst.list.model.apply(retries(100));
+      burst.list.draw(Infinity);
+      const log = (burst.list.element as unknown as FakeElement).querySelector('.list');
+      assert.equal(focusDoc.activeElement, log, 'while its row waits to be drawn again, the log holds the focus');
+      while (burst.list.draw(Infinity));
+      assert.equal(idOf(focusDoc.activeElement), was, 'then the row of the entry the person was on');
+      assert.deepEqual(stops(burst), [was]);
+    });
+
+    it('a row that no longer matches leaves the focus on the next row', () => {
+      const l = listOf(searching('echo'));
+      l.feed(stamped([tool('a'), tool('b'), tool('c')]));
+      const [, b, c] = rowEls(l);
+      b.querySelector('summary')!.focus();
+      assert.deepEqual(stops(l), [idOf(b)], 'a control in a row makes the row the Tab stop');
+      // b's command is replaced by one that no longer matches the search.
+      l.feed(stamped([ev('tool_execution_update', { tool_call_id: 'b', args: { command: 'ls' } })]));
+      assert.ok(!rowEls(l).includes(b));
+      assert.equal(focusDoc.activeElement, c);
+    });
+  });
+
+  it('new rows are said in the log\'s live line, gathered, while the person is in the log and follows its end (issue: a screen reader heard nothing)', () => {
+    const timers: Array<{ at: number; run: () => void }> = [];
+    let now = 0;
+    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { timers.push({ at: now + ms, run }); } };
+    const advance = (ms: number) => { now += ms; for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= now) t.run(); else timers.push(t); };
+    const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, clock);
+    list.showWorker(true);
+    const el = list.element as unknown as FakeElement;
+    const line = el.querySelector('.sr-only')!;
+    const feed = (events: PageEvent[]) => { list.model.apply(events); while (list.draw(Infinity)); };
+    assert.equal(line.getAttribute('role'), 'status');
+    feed(stamped([ev('prompt_sent', { data: { text: 'hi' } })]));
+    (el.querySelector('.rows')!.children.at(-1) as FakeElement).focus();
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read_file' }), ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'bash' })]));
+    feed(stamped([ev('message_start'), ev('message_update', { delta: 'ok', block_type: 'text' })]));
+    assert.equal(line.textContent, '', 'not once per row');
+    advance(5000);
+    assert.match(line.textContent, /^\d new entr(y|ies): .*tool call read_file, tool call bash/);
+
+    // Scrolled up: the Jump to latest count is enough.
+    const scroller = el.querySelector('.list')!;
+    Object.assign(scroller, { scrollHeight: 1000, clientHeight: 100, scrollTop: 500 });
+    scroller.dispatch('scroll');
+    scroller.scrollTop = 100;
+    scroller.dispatch('scroll');
+    const before = line.textContent;
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' })]));
+    advance(5000);
+    assert.equal(line.textContent, before, 'nothing said while scrolled up');
+
+    // Focus elsewhere (the composer), following again: nothing either.
+    scroller.scrollTop = 905;
+    scroller.dispatch('scroll');
+    new FakeElement('textarea').focus();
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'ls' })]));
+    advance(5000);
+    assert.equal(line.textContent, before, 'nothing said with the focus out of the log');
   });
 });
