@@ -145,3 +145,42 @@ describe('guard audit: a call the agent says the kind of (ACP)', () => {
     assert.equal(auditKindCall(narrow, 'edit', [path.join(ws, 'src', 'a.ts')], ws, ['feature/x', 'docs/y']).violation, null);
   });
 });
+
+describe('guard: a call that says its own cwd', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-cwd-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(path.join(ws, 'pkg', 'sub'), { recursive: true });
+    fs.mkdirSync(path.join(tmp, 'elsewhere'));
+    // A link out of the workspace that only the call's cwd has beside it.
+    fs.symlinkSync(path.join(tmp, 'elsewhere'), path.join(ws, 'pkg', 'sub', 'out'));
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const ask = (toolKind: string, args: Record<string, unknown>) => ({ toolKind, title: 'mcp__fs__save', args, diffs: [], locations: [] });
+
+  it('a relative path is judged from the call\'s cwd, not the worker\'s: a link beside that cwd, or ".." from it, leads out', () => {
+    const sub = path.join(ws, 'pkg', 'sub');
+    for (const kind of ['other', 'edit']) {
+      // From the worker's folder "out/x.txt" is ws/out/x.txt, inside; the tool writes sub/out/x.txt, outside.
+      assert.match(permissionVerdict(policy, ask(kind, { cwd: sub, path: 'out/x.txt' }), ws).veto ?? '', /"[^"]*\/pkg\/sub\/out\/x\.txt": outside the allowed paths/, kind);
+    }
+    // The worker in a subfolder, the call's cwd the workspace itself: "../x" is outside.
+    assert.match(permissionVerdict(policy, ask('other', { cwd: ws, target: '../x' }), path.join(ws, 'pkg')).veto ?? '', /outside the allowed paths/);
+    // Nested under the object that says the cwd, and a relative cwd read from the worker's folder.
+    assert.match(permissionVerdict(policy, ask('other', { cwd: 'pkg/sub', edits: [{ file_path: 'out/y' }] }), ws).veto ?? '', /outside the allowed paths/);
+    // The audit after the fact reads the same paths.
+    const args = { workdir: sub, path: 'out/z' };
+    assert.match(auditKindCall(policy, 'edit', extractPaths(args), ws, extractRelativeNames(args)).violation ?? '', /^edit ".*\/sub\/out\/z": outside/);
+  });
+
+  it('a relative name under an unknown field is judged against the forbidden names from the call\'s cwd; paths from a cwd inside pass', () => {
+    assert.match(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), save: '.git/config' }), tmp).veto ?? '', /forbidden/);
+    assert.deepEqual(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), path: 'sub/a.txt', branch: 'feature/x' }), ws), { veto: null, judged: true });
+    assert.deepEqual(extractPaths({ cwd: '/w', path: 'a', abs: '/b', home: '~/c' }), ['/w', `/w${path.sep}a`, '/b', '~/c']);
+  });
+});

@@ -49,8 +49,7 @@ const TEXT_KEYS = new Set([
  */
 function looksLikePath(value: string): boolean {
   if (value.length === 0 || value.length > MAX_PATH_CHARS || /[\r\n]/.test(value)) return false;
-  return path.isAbsolute(value) || value === '~' || value.startsWith('~/') || isOtherUsersHome(value)
-    || /^file:\/\//i.test(value) || splitPath(value).segments.includes('..');
+  return standsAlone(value) || splitPath(value).segments.includes('..');
 }
 
 /**
@@ -65,6 +64,25 @@ function mayNameFile(value: string): boolean {
   return value.includes('/') || value.includes(path.sep) || value.startsWith('.');
 }
 
+/**
+ * Fields that say where a call runs (an MCP tool's `cwd`, Codex's `workdir`): a relative path
+ * beside one, or nested under it, is written there, not in the worker's folder.
+ */
+const CWD_KEYS = new Set(['cwd', 'workdir', 'working_directory', 'workingDirectory']);
+
+/** A string a tool reads without a base folder: absolute, `~` or a file URL. */
+function standsAlone(value: string): boolean {
+  return path.isAbsolute(value) || value === '~' || value.startsWith('~/') || isOtherUsersHome(value) || /^file:\/\//i.test(value);
+}
+
+/**
+ * `raw` as written from `base` (the call's own cwd; null: the worker's). Joined as text, not
+ * resolved: judgePath walks it, so a symlink or `..` in the cwd is judged where it leads.
+ */
+function under(base: string | null, raw: string): string {
+  return base === null || standsAlone(raw) ? raw : `${base}${path.sep}${raw}`;
+}
+
 interface Named {
   /** Judged against the whole policy. */
   paths: string[];
@@ -76,21 +94,27 @@ interface Named {
  * Every path a call's input names: the fields known to hold one (at any depth), the file names
  * of patch text, and any other string shaped like a path; and apart, the relative strings of
  * other fields that may name a file (mayNameFile). No depth limit: a path nested deeper than the
- * walk looked was judged as if absent (the input is JSON, bounded by the line cap).
+ * walk looked was judged as if absent (the input is JSON, bounded by the line cap). A relative
+ * one beside or under a `cwd` field is named from that cwd (under): judged against the worker's
+ * folder, `{cwd: "/elsewhere", path: "x"}` passed as a write inside it.
  */
 function collect(args: unknown, out: Named): void {
-  const stack: Array<[unknown, string | null]> = [[args, null]];
+  const stack: Array<[unknown, string | null, string | null]> = [[args, null, null]];
   while (stack.length > 0) {
-    const [value, key] = stack.pop() as [unknown, string | null];
+    const [value, key, base] = stack.pop() as [unknown, string | null, string | null];
     if (typeof value === 'string') {
       if (key !== null && TEXT_KEYS.has(key)) continue;
-      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.paths.push(value);
-      else if (mayNameFile(value)) out.relative.push(value);
-      if (key !== null && PATCH_KEYS.has(key)) out.paths.push(...patchPaths(value));
+      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.paths.push(under(base, value));
+      else if (mayNameFile(value)) out.relative.push(under(base, value));
+      if (key !== null && PATCH_KEYS.has(key)) out.paths.push(...patchPaths(value).map((p) => under(base, p)));
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key]);
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key, base]);
     } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value).reverse()) stack.push([v, k]);
+      const entries = Object.entries(value);
+      // The call's own cwd (itself read from the outer one) is where its relative paths land.
+      const cwd = entries.find(([k, v]) => CWD_KEYS.has(k) && typeof v === 'string' && v.length > 0)?.[1] as string | undefined;
+      const inner = cwd === undefined ? base : under(base, cwd);
+      for (const [k, v] of entries.reverse()) stack.push([v, k, CWD_KEYS.has(k) ? base : inner]);
     }
   }
 }
