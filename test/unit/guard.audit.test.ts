@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames, patchPaths } from '../../src/core/guard/audit';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { permissionVerdict } from '../../src/core/guard/wall';
+import type { AgentEvent, Untimed } from '../../src/core/events/agentEvent';
+import { auditToolCallOf, type AuditPort } from '../../src/core/worker/toolAudit';
 
 describe('guard audit: judging reported tool calls of workers without an in-process guard', () => {
   let tmp: string;
@@ -182,5 +184,44 @@ describe('guard: a call that says its own cwd', () => {
     assert.match(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), save: '.git/config' }), tmp).veto ?? '', /forbidden/);
     assert.deepEqual(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), path: 'sub/a.txt', branch: 'feature/x' }), ws), { veto: null, judged: true });
     assert.deepEqual(extractPaths({ cwd: '/w', path: 'a', abs: '/b', home: '~/c' }), ['/w', `/w${path.sep}a`, '/b', '~/c']);
+  });
+});
+
+describe('guard audit: a Codex move applied without a question', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-move-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(ws);
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** Audited as the worker does it (toolAudit.ts), the call reported running, never asked. */
+  async function audited(event: AgentEvent): Promise<Untimed[]> {
+    const reports: Untimed[] = [];
+    const port = { cwd: ws, dialect: {}, connection: {}, turns: { streaming: false }, request: <T>(p: Promise<T>) => p, report: (e: Untimed) => reports.push(e), abort: async () => undefined } as unknown as AuditPort;
+    await auditToolCallOf(port, { policy, onViolation: 'flag' }, event);
+    return reports;
+  }
+
+  it('the move\'s source, named only as the key of its changes (Zed\'s codex-acp rawInput), is judged: a forbidden or outside source is flagged', async () => {
+    const dest = path.join(ws, 'env.txt');
+    for (const source of [path.join(ws, '.env'), path.join(tmp, 'outside.txt')]) {
+      // PatchApplyBegin as the call's input; its locations and diff name the destination only.
+      const args = { call_id: 'c1', auto_approved: true, changes: { [source]: { type: 'update', unified_diff: '', move_path: dest } } };
+      const event: AgentEvent = { type: 'tool_execution_start', timestamp: 0, tool_call_id: 'c1', tool_kind: 'edit', tool_name: 'edit', title: 'Edit env.txt', args, locations: [{ path: dest, line: null }], diffs: [{ path: dest, oldText: '', newText: '' }], data: { status: 'in_progress' } };
+      const reports = await audited(event);
+      assert.equal(reports.length, 1, source);
+      assert.match(String(reports[0]!.error), new RegExp(`^edit ${JSON.stringify(source).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (forbidden|outside)`));
+    }
+    // Asked (Zed's codex-acp puts the same map in its question's rawInput), the wall refuses it.
+    const ask = { toolKind: 'edit', args: { changes: { [path.join(ws, '.env')]: { type: 'update', move_path: dest } } }, diffs: [], locations: [{ path: dest, line: null }] };
+    assert.match(permissionVerdict(policy, ask, ws).veto ?? '', /\.env": forbidden/);
+    // A move inside passes.
+    const inside = { changes: { [path.join(ws, 'a.txt')]: { type: 'update', unified_diff: '', move_path: dest } } };
+    assert.deepEqual(await audited({ type: 'tool_execution_start', timestamp: 0, tool_call_id: 'c2', tool_kind: 'edit', args: inside, diffs: [{ path: dest, oldText: '', newText: '' }] }), []);
   });
 });

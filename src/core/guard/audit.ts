@@ -111,6 +111,10 @@ function collect(args: unknown, out: Named): void {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key, base]);
     } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
+      // A key may be the path: Codex's file changes are a map keyed by the file (Zed's codex-acp
+      // reports `changes: {"/ws/.env": {type: "update", move_path: "/ws/env.txt"}}` as the call's
+      // input), a move's source named nowhere else.
+      for (const [k] of entries) if (looksLikePath(k)) out.paths.push(under(base, k));
       // The call's own cwd (itself read from the outer one) is where its relative paths land.
       const cwd = entries.find(([k, v]) => CWD_KEYS.has(k) && typeof v === 'string' && v.length > 0)?.[1] as string | undefined;
       const inner = cwd === undefined ? base : under(base, cwd);
