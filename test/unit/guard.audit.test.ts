@@ -225,3 +225,29 @@ describe('guard audit: a Codex move applied without a question', () => {
     assert.deepEqual(await audited({ type: 'tool_execution_start', timestamp: 0, tool_call_id: 'c2', tool_kind: 'edit', args: inside, diffs: [{ path: dest, oldText: '', newText: '' }] }), []);
   });
 });
+
+describe('guard: which strings of a call\'s input are judged as paths', () => {
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-shapes-')));
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  const mcp = (v: string) => ({ toolKind: 'other', title: 'mcp__search__grep', args: { path: path.join(ws, 'a.txt'), v }, diffs: [], locations: [] });
+
+  it('words with a slash, a URL and a regular expression literal are no paths: the call is not refused', () => {
+    for (const s of ['and/or', '1/2', 'text/plain', 'feature/x', 'https://x/y', '/a+/', '/^v\\d+$/i', '/(foo|bar)/g', '/[a-z]*/']) {
+      assert.deepEqual(permissionVerdict(policy, mcp(s), ws), { veto: null, judged: true }, s);
+    }
+  });
+
+  it('absolute, ~, file:// and ".." stay judged, also when they hold a pattern character but are no single-body literal', () => {
+    for (const s of ['/etc/passwd', '/etc/', '/', '//x', '~/x', '~', 'file:///etc/x', '../x', '..', 'a/../../x', '/tmp/a+b/c', '/a+/b/', '/a+/x.txt']) {
+      assert.match(permissionVerdict(policy, mcp(s), ws).veto ?? '', /outside the allowed paths/, s);
+    }
+    // A field named for a path is judged whatever its shape.
+    assert.match(permissionVerdict(policy, { ...mcp('x'), args: { path: '/a+/' } }, ws).veto ?? '', /outside the allowed paths/);
+  });
+});

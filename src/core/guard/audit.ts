@@ -49,7 +49,20 @@ const TEXT_KEYS = new Set([
  */
 function looksLikePath(value: string): boolean {
   if (value.length === 0 || value.length > MAX_PATH_CHARS || /[\r\n]/.test(value)) return false;
+  if (isRegexLiteral(value)) return false;
   return standsAlone(value) || splitPath(value).segments.includes('..');
+}
+
+/**
+ * A regular expression written as a literal (`/a+/`, `/^v\d+$/i`), as a search tool takes one: one
+ * body between two slashes, with no slash in it and at least one character that only a pattern
+ * uses (`.` is in file names, so it does not count), and flags only after. Read as a path it
+ * named a folder or file right under `/` and was refused. A path with a second folder in it, or
+ * with none of those characters, is still judged; what this lets pass is a name directly under
+ * the root spelt with pattern characters, and the flag file under it.
+ */
+function isRegexLiteral(value: string): boolean {
+  return /^\/[^/]*[\^$+*?()[\]{}|\\][^/]*\/[dgimsuvy]*$/.test(value);
 }
 
 /**
