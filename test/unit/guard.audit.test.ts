@@ -251,3 +251,52 @@ describe('guard: which strings of a call\'s input are judged as paths', () => {
     assert.match(permissionVerdict(policy, { ...mcp('x'), args: { path: '/a+/' } }, ws).veto ?? '', /outside the allowed paths/);
   });
 });
+
+describe('guard: a delete or a move removes the name it is given, not what a link there leads to', () => {
+  let tmp: string;
+  let ws: string;
+  let home: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-rename-')));
+    ws = path.join(tmp, 'ws');
+    home = path.join(tmp, 'home');
+    fs.mkdirSync(ws);
+    fs.mkdirSync(home);
+    // A dotfiles repository as the workspace: ~/.bashrc outside links to ws/bashrc inside.
+    fs.writeFileSync(path.join(ws, 'bashrc'), 'x');
+    fs.symlinkSync(path.join(ws, 'bashrc'), path.join(home, '.bashrc'));
+    // A forbidden name that is a link to an allowed file.
+    fs.writeFileSync(path.join(ws, 'env.real'), 'K=v');
+    fs.symlinkSync(path.join(ws, 'env.real'), path.join(ws, '.env'));
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const ask = (toolKind: string, paths: string[]) => ({ toolKind, args: null, diffs: [], locations: paths.map((p) => ({ path: p, line: null })) });
+
+  it('a link outside (or under a forbidden name) to a file inside, deleted or moved away, is a write outside (or forbidden): refused and flagged', () => {
+    const bashrc = path.join(home, '.bashrc');
+    const env = path.join(ws, '.env');
+    const dest = path.join(ws, 'moved');
+    // codex-acp 2.6.0 asks about a move as kind edit, its source in the locations.
+    for (const [kind, paths] of [['delete', [bashrc]], ['move', [bashrc, dest]], ['edit', [bashrc, dest]]] as const) {
+      assert.match(permissionVerdict(policy, ask(kind, [...paths]), ws).veto ?? '', /\.bashrc": outside the allowed paths/, kind);
+      assert.match(auditKindCall(policy, kind, [...paths], ws).violation ?? '', /\.bashrc": outside the allowed paths/, kind);
+    }
+    assert.match(permissionVerdict(policy, ask('delete', [env]), ws).veto ?? '', /\.env": forbidden/);
+    assert.match(auditKindCall(policy, 'move', [env, dest], ws).violation ?? '', /\.env": forbidden/);
+  });
+
+  it('a move over an existing file or link: outside, or a link inside leading outside, is refused; a file inside to a new name passes', () => {
+    fs.writeFileSync(path.join(tmp, 'outside.txt'), 'o');
+    fs.symlinkSync(path.join(tmp, 'outside.txt'), path.join(ws, 'out-link'));
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a');
+    for (const to of [path.join(tmp, 'outside.txt'), path.join(ws, 'out-link')]) {
+      assert.match(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), to], ws).violation ?? '', /outside the allowed paths/, to);
+    }
+    assert.match(auditKindCall(policy, 'move', [path.join(ws, '.git', 'config'), path.join(ws, 'c')], ws).violation ?? '', /forbidden/);
+    assert.equal(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')], ws).violation, null);
+    assert.deepEqual(permissionVerdict(policy, ask('move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')]), ws), { veto: null, judged: true });
+  });
+});

@@ -3,7 +3,7 @@
 // fails closed: what it does not know (a tool, an argument) is a violation, not a pass.
 import * as path from 'node:path';
 import { isOtherUsersHome, MAX_PATH_CHARS, splitPath } from './paths';
-import { judgePath, type ResolvedPolicy } from './policy';
+import { judgePath, type ResolvedPolicy, type Verdict } from './policy';
 
 /** Tools that only read: their paths are not judged, a guard confines writes. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read', 'grep', 'find', 'ls']);
@@ -149,6 +149,22 @@ export function extractRelativeNames(args: unknown): string[] {
   return [...new Set(out.relative)];
 }
 
+/**
+ * A path a change of an ACP agent's names, judged both where a link at it leads and at the name
+ * itself (judgePath's `replaces`): an edit writes through a link, but a delete, a move's source
+ * and a write renamed over the name remove or replace the link itself, and the call does not say
+ * which it is (codex-acp asks about a move as kind edit, its source among the locations). So a
+ * link outside the policy to a file inside (a dotfiles repository's ~/.bashrc) deleted or moved
+ * away, or a forbidden name that is a link to an allowed file, is refused. The first refusal, else
+ * the place the link leads.
+ */
+export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string): Verdict {
+  const through = judgePath(policy, raw, cwd);
+  if (!through.allowed) return through;
+  const own = judgePath(policy, raw, cwd, { replaces: true });
+  return own.allowed ? through : own;
+}
+
 /** Why the first of `names` that lands on a forbidden place is refused (judgePath's `forbiddenOnly`); null: none does. */
 export function forbiddenName(policy: ResolvedPolicy, names: readonly string[], cwd: string): { raw: string; rule: string } | null {
   for (const raw of names) {
@@ -253,7 +269,7 @@ export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: strin
   let violation: string | null = null;
   const resolved: string[] = [];
   for (const raw of paths) {
-    const verdict = judgePath(policy, raw, cwd);
+    const verdict = judgeChange(policy, raw, cwd);
     if (verdict.resolved) resolved.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
   }
