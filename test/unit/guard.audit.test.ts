@@ -6,7 +6,7 @@ import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames, patch
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { permissionVerdict } from '../../src/core/guard/wall';
 import type { AgentEvent, Untimed } from '../../src/core/events/agentEvent';
-import { auditToolCallOf, type AuditPort } from '../../src/core/worker/toolAudit';
+import { auditToolCallOf, AuditWhenRun, type AuditPort } from '../../src/core/worker/toolAudit';
 
 describe('guard audit: judging reported tool calls of workers without an in-process guard', () => {
   let tmp: string;
@@ -298,5 +298,65 @@ describe('guard: a delete or a move removes the name it is given, not what a lin
     assert.match(auditKindCall(policy, 'move', [path.join(ws, '.git', 'config'), path.join(ws, 'c')], ws).violation ?? '', /forbidden/);
     assert.equal(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')], ws).violation, null);
     assert.deepEqual(permissionVerdict(policy, ask('move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')]), ws), { veto: null, judged: true });
+  });
+});
+
+describe('guard audit: what a call names after it started', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-later-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(ws);
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** The worker's audit of calls as they run (worker.ts), its findings collected. */
+  function auditor() {
+    const reports: Untimed[] = [];
+    const running: Array<Promise<void>> = [];
+    const port = { cwd: ws, dialect: {}, connection: {}, turns: { streaming: false }, request: <T>(p: Promise<T>) => p, report: (e: Untimed) => reports.push(e), abort: async () => undefined } as unknown as AuditPort;
+    const when = new AuditWhenRun((event) => {
+      const p = auditToolCallOf(port, { policy, onViolation: 'flag' }, event);
+      running.push(p);
+      return p;
+    });
+    return { when, reports, settled: () => Promise.all(running) };
+  }
+  const ev = (type: string, status: string, over: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 0, tool_call_id: 'c1', data: { status }, ...over });
+
+  it('a running edit whose update names another path (Zed\'s codex-acp: a patch\'s changes as applied, as ended) is audited for it, once', async () => {
+    const a = auditor();
+    const inside = path.join(ws, 'a.txt');
+    const source = path.join(ws, '.env');
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', tool_name: 'edit', title: 'Edit a.txt', diffs: [{ path: inside, oldText: '', newText: 'x' }] }));
+    await a.settled();
+    assert.equal(a.reports.length, 0);
+    // PatchApplyUpdated / PatchApplyEnd: the changes again, the move's source as their key.
+    const update = ev('tool_execution_update', 'in_progress', { args: { changes: { [source]: { type: 'update', move_path: inside } } }, locations: [{ path: inside, line: null }] });
+    a.when.see(update);
+    a.when.see({ ...update, type: 'tool_execution_end', data: { status: 'completed' } });
+    await a.settled();
+    assert.equal(a.reports.length, 1, 'flagged once');
+    assert.match(String(a.reports[0]!.error), /^edit ".*\/\.env": forbidden/);
+    assert.equal(a.reports[0]!.tool_call_id, 'c1');
+  });
+
+  it('a pending call\'s update naming a path before it runs is judged when it runs; a call the wall judged is not audited again', async () => {
+    const a = auditor();
+    a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', args: {} }));
+    a.when.see(ev('tool_execution_update', 'pending', { locations: [{ path: path.join(tmp, 'outside.txt'), line: null }] }));
+    a.when.see(ev('tool_execution_update', 'in_progress'));
+    await a.settled();
+    assert.equal(a.reports.length, 1);
+    assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
+    const b = auditor();
+    b.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', diffs: [{ path: path.join(ws, 'b'), oldText: '', newText: '' }] }));
+    b.when.judged('c1');
+    b.when.see(ev('tool_execution_update', 'completed', { locations: [{ path: path.join(tmp, 'x'), line: null }] }));
+    await b.settled();
+    assert.equal(b.reports.length, 0);
   });
 });
