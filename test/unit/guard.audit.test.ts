@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames, patchPaths } from '../../src/core/guard/audit';
 import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { permissionVerdict } from '../../src/core/guard/wall';
+import type { AgentEvent, Untimed } from '../../src/core/events/agentEvent';
+import { auditToolCallOf, AuditWhenRun, type AuditPort } from '../../src/core/worker/toolAudit';
 
 describe('guard audit: judging reported tool calls of workers without an in-process guard', () => {
   let tmp: string;
@@ -143,5 +145,218 @@ describe('guard audit: a call the agent says the kind of (ACP)', () => {
     assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws, names).violation ?? '', /^edit "\.vscode\/settings\.json": forbidden/);
     const narrow = resolveGuard({ allowedPaths: [path.join(ws, 'src')], forbiddenPaths: [], bash: false }, ws) as ResolvedPolicy;
     assert.equal(auditKindCall(narrow, 'edit', [path.join(ws, 'src', 'a.ts')], ws, ['feature/x', 'docs/y']).violation, null);
+  });
+});
+
+describe('guard: a call that says its own cwd', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-cwd-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(path.join(ws, 'pkg', 'sub'), { recursive: true });
+    fs.mkdirSync(path.join(tmp, 'elsewhere'));
+    // A link out of the workspace that only the call's cwd has beside it.
+    fs.symlinkSync(path.join(tmp, 'elsewhere'), path.join(ws, 'pkg', 'sub', 'out'));
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const ask = (toolKind: string, args: Record<string, unknown>) => ({ toolKind, title: 'mcp__fs__save', args, diffs: [], locations: [] });
+
+  it('a relative path is judged from the call\'s cwd, not the worker\'s: a link beside that cwd, or ".." from it, leads out', () => {
+    const sub = path.join(ws, 'pkg', 'sub');
+    for (const kind of ['other', 'edit']) {
+      // From the worker's folder "out/x.txt" is ws/out/x.txt, inside; the tool writes sub/out/x.txt, outside.
+      assert.match(permissionVerdict(policy, ask(kind, { cwd: sub, path: 'out/x.txt' }), ws).veto ?? '', /"[^"]*\/pkg\/sub\/out\/x\.txt": outside the allowed paths/, kind);
+    }
+    // The worker in a subfolder, the call's cwd the workspace itself: "../x" is outside.
+    assert.match(permissionVerdict(policy, ask('other', { cwd: ws, target: '../x' }), path.join(ws, 'pkg')).veto ?? '', /outside the allowed paths/);
+    // Nested under the object that says the cwd, and a relative cwd read from the worker's folder.
+    assert.match(permissionVerdict(policy, ask('other', { cwd: 'pkg/sub', edits: [{ file_path: 'out/y' }] }), ws).veto ?? '', /outside the allowed paths/);
+    // The audit after the fact reads the same paths.
+    const args = { workdir: sub, path: 'out/z' };
+    assert.match(auditKindCall(policy, 'edit', extractPaths(args), ws, extractRelativeNames(args)).violation ?? '', /^edit ".*\/sub\/out\/z": outside/);
+  });
+
+  it('a relative name under an unknown field is judged against the forbidden names from the call\'s cwd; paths from a cwd inside pass', () => {
+    assert.match(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), save: '.git/config' }), tmp).veto ?? '', /forbidden/);
+    assert.deepEqual(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), path: 'sub/a.txt', branch: 'feature/x' }), ws), { veto: null, judged: true });
+    assert.deepEqual(extractPaths({ cwd: '/w', path: 'a', abs: '/b', home: '~/c' }), ['/w', `/w${path.sep}a`, '/b', '~/c']);
+  });
+});
+
+describe('guard audit: a Codex move applied without a question', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-move-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(ws);
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** Audited as the worker does it (toolAudit.ts), the call reported running, never asked. */
+  async function audited(event: AgentEvent): Promise<Untimed[]> {
+    const reports: Untimed[] = [];
+    const port = { cwd: ws, dialect: {}, connection: {}, turns: { streaming: false }, request: <T>(p: Promise<T>) => p, report: (e: Untimed) => reports.push(e), abort: async () => undefined } as unknown as AuditPort;
+    await auditToolCallOf(port, { policy, onViolation: 'flag' }, event);
+    return reports;
+  }
+
+  it('the move\'s source, named only as the key of its changes (Zed\'s codex-acp rawInput), is judged: a forbidden or outside source is flagged', async () => {
+    const dest = path.join(ws, 'env.txt');
+    for (const source of [path.join(ws, '.env'), path.join(tmp, 'outside.txt')]) {
+      // PatchApplyBegin as the call's input; its locations and diff name the destination only.
+      const args = { call_id: 'c1', auto_approved: true, changes: { [source]: { type: 'update', unified_diff: '', move_path: dest } } };
+      const event: AgentEvent = { type: 'tool_execution_start', timestamp: 0, tool_call_id: 'c1', tool_kind: 'edit', tool_name: 'edit', title: 'Edit env.txt', args, locations: [{ path: dest, line: null }], diffs: [{ path: dest, oldText: '', newText: '' }], data: { status: 'in_progress' } };
+      const reports = await audited(event);
+      assert.equal(reports.length, 1, source);
+      assert.match(String(reports[0]!.error), new RegExp(`^edit ${JSON.stringify(source).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (forbidden|outside)`));
+    }
+    // Asked (Zed's codex-acp puts the same map in its question's rawInput), the wall refuses it.
+    const ask = { toolKind: 'edit', args: { changes: { [path.join(ws, '.env')]: { type: 'update', move_path: dest } } }, diffs: [], locations: [{ path: dest, line: null }] };
+    assert.match(permissionVerdict(policy, ask, ws).veto ?? '', /\.env": forbidden/);
+    // A move inside passes.
+    const inside = { changes: { [path.join(ws, 'a.txt')]: { type: 'update', unified_diff: '', move_path: dest } } };
+    assert.deepEqual(await audited({ type: 'tool_execution_start', timestamp: 0, tool_call_id: 'c2', tool_kind: 'edit', args: inside, diffs: [{ path: dest, oldText: '', newText: '' }] }), []);
+  });
+});
+
+describe('guard: which strings of a call\'s input are judged as paths', () => {
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-shapes-')));
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  const mcp = (v: string) => ({ toolKind: 'other', title: 'mcp__search__grep', args: { path: path.join(ws, 'a.txt'), v }, diffs: [], locations: [] });
+
+  it('words with a slash, a URL and a regular expression literal are no paths: the call is not refused', () => {
+    for (const s of ['and/or', '1/2', 'text/plain', 'feature/x', 'https://x/y', '/a+/', '/^v\\d+$/i', '/(foo|bar)/g', '/[a-z]*/']) {
+      assert.deepEqual(permissionVerdict(policy, mcp(s), ws), { veto: null, judged: true }, s);
+    }
+  });
+
+  it('absolute, ~, file:// and ".." stay judged, also when they hold a pattern character but are no single-body literal', () => {
+    for (const s of ['/etc/passwd', '/etc/', '/', '//x', '~/x', '~', 'file:///etc/x', '../x', '..', 'a/../../x', '/tmp/a+b/c', '/a+/b/', '/a+/x.txt']) {
+      assert.match(permissionVerdict(policy, mcp(s), ws).veto ?? '', /outside the allowed paths/, s);
+    }
+    // A field named for a path is judged whatever its shape.
+    assert.match(permissionVerdict(policy, { ...mcp('x'), args: { path: '/a+/' } }, ws).veto ?? '', /outside the allowed paths/);
+  });
+});
+
+describe('guard: a delete or a move removes the name it is given, not what a link there leads to', () => {
+  let tmp: string;
+  let ws: string;
+  let home: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-rename-')));
+    ws = path.join(tmp, 'ws');
+    home = path.join(tmp, 'home');
+    fs.mkdirSync(ws);
+    fs.mkdirSync(home);
+    // A dotfiles repository as the workspace: ~/.bashrc outside links to ws/bashrc inside.
+    fs.writeFileSync(path.join(ws, 'bashrc'), 'x');
+    fs.symlinkSync(path.join(ws, 'bashrc'), path.join(home, '.bashrc'));
+    // A forbidden name that is a link to an allowed file.
+    fs.writeFileSync(path.join(ws, 'env.real'), 'K=v');
+    fs.symlinkSync(path.join(ws, 'env.real'), path.join(ws, '.env'));
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const ask = (toolKind: string, paths: string[]) => ({ toolKind, args: null, diffs: [], locations: paths.map((p) => ({ path: p, line: null })) });
+
+  it('a link outside (or under a forbidden name) to a file inside, deleted or moved away, is a write outside (or forbidden): refused and flagged', () => {
+    const bashrc = path.join(home, '.bashrc');
+    const env = path.join(ws, '.env');
+    const dest = path.join(ws, 'moved');
+    // codex-acp 2.6.0 asks about a move as kind edit, its source in the locations.
+    for (const [kind, paths] of [['delete', [bashrc]], ['move', [bashrc, dest]], ['edit', [bashrc, dest]]] as const) {
+      assert.match(permissionVerdict(policy, ask(kind, [...paths]), ws).veto ?? '', /\.bashrc": outside the allowed paths/, kind);
+      assert.match(auditKindCall(policy, kind, [...paths], ws).violation ?? '', /\.bashrc": outside the allowed paths/, kind);
+    }
+    assert.match(permissionVerdict(policy, ask('delete', [env]), ws).veto ?? '', /\.env": forbidden/);
+    assert.match(auditKindCall(policy, 'move', [env, dest], ws).violation ?? '', /\.env": forbidden/);
+  });
+
+  it('a move over an existing file or link: outside, or a link inside leading outside, is refused; a file inside to a new name passes', () => {
+    fs.writeFileSync(path.join(tmp, 'outside.txt'), 'o');
+    fs.symlinkSync(path.join(tmp, 'outside.txt'), path.join(ws, 'out-link'));
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a');
+    for (const to of [path.join(tmp, 'outside.txt'), path.join(ws, 'out-link')]) {
+      assert.match(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), to], ws).violation ?? '', /outside the allowed paths/, to);
+    }
+    assert.match(auditKindCall(policy, 'move', [path.join(ws, '.git', 'config'), path.join(ws, 'c')], ws).violation ?? '', /forbidden/);
+    assert.equal(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')], ws).violation, null);
+    assert.deepEqual(permissionVerdict(policy, ask('move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')]), ws), { veto: null, judged: true });
+  });
+});
+
+describe('guard audit: what a call names after it started', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-later-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(ws);
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** The worker's audit of calls as they run (worker.ts), its findings collected. */
+  function auditor() {
+    const reports: Untimed[] = [];
+    const running: Array<Promise<void>> = [];
+    const port = { cwd: ws, dialect: {}, connection: {}, turns: { streaming: false }, request: <T>(p: Promise<T>) => p, report: (e: Untimed) => reports.push(e), abort: async () => undefined } as unknown as AuditPort;
+    const when = new AuditWhenRun((event) => {
+      const p = auditToolCallOf(port, { policy, onViolation: 'flag' }, event);
+      running.push(p);
+      return p;
+    });
+    return { when, reports, settled: () => Promise.all(running) };
+  }
+  const ev = (type: string, status: string, over: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 0, tool_call_id: 'c1', data: { status }, ...over });
+
+  it('a running edit whose update names another path (Zed\'s codex-acp: a patch\'s changes as applied, as ended) is audited for it, once', async () => {
+    const a = auditor();
+    const inside = path.join(ws, 'a.txt');
+    const source = path.join(ws, '.env');
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', tool_name: 'edit', title: 'Edit a.txt', diffs: [{ path: inside, oldText: '', newText: 'x' }] }));
+    await a.settled();
+    assert.equal(a.reports.length, 0);
+    // PatchApplyUpdated / PatchApplyEnd: the changes again, the move's source as their key.
+    const update = ev('tool_execution_update', 'in_progress', { args: { changes: { [source]: { type: 'update', move_path: inside } } }, locations: [{ path: inside, line: null }] });
+    a.when.see(update);
+    a.when.see({ ...update, type: 'tool_execution_end', data: { status: 'completed' } });
+    await a.settled();
+    assert.equal(a.reports.length, 1, 'flagged once');
+    assert.match(String(a.reports[0]!.error), /^edit ".*\/\.env": forbidden/);
+    assert.equal(a.reports[0]!.tool_call_id, 'c1');
+  });
+
+  it('a pending call\'s update naming a path before it runs is judged when it runs; a call the wall judged is not audited again', async () => {
+    const a = auditor();
+    a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', args: {} }));
+    a.when.see(ev('tool_execution_update', 'pending', { locations: [{ path: path.join(tmp, 'outside.txt'), line: null }] }));
+    a.when.see(ev('tool_execution_update', 'in_progress'));
+    await a.settled();
+    assert.equal(a.reports.length, 1);
+    assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
+    const b = auditor();
+    b.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', diffs: [{ path: path.join(ws, 'b'), oldText: '', newText: '' }] }));
+    b.when.judged('c1');
+    b.when.see(ev('tool_execution_update', 'completed', { locations: [{ path: path.join(tmp, 'x'), line: null }] }));
+    await b.settled();
+    assert.equal(b.reports.length, 0);
   });
 });

@@ -3,7 +3,7 @@
 // fails closed: what it does not know (a tool, an argument) is a violation, not a pass.
 import * as path from 'node:path';
 import { isOtherUsersHome, MAX_PATH_CHARS, splitPath } from './paths';
-import { judgePath, type ResolvedPolicy } from './policy';
+import { judgePath, type ResolvedPolicy, type Verdict } from './policy';
 
 /** Tools that only read: their paths are not judged, a guard confines writes. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read', 'grep', 'find', 'ls']);
@@ -49,8 +49,20 @@ const TEXT_KEYS = new Set([
  */
 function looksLikePath(value: string): boolean {
   if (value.length === 0 || value.length > MAX_PATH_CHARS || /[\r\n]/.test(value)) return false;
-  return path.isAbsolute(value) || value === '~' || value.startsWith('~/') || isOtherUsersHome(value)
-    || /^file:\/\//i.test(value) || splitPath(value).segments.includes('..');
+  if (isRegexLiteral(value)) return false;
+  return standsAlone(value) || splitPath(value).segments.includes('..');
+}
+
+/**
+ * A regular expression written as a literal (`/a+/`, `/^v\d+$/i`), as a search tool takes one: one
+ * body between two slashes, with no slash in it and at least one character that only a pattern
+ * uses (`.` is in file names, so it does not count), and flags only after. Read as a path it
+ * named a folder or file right under `/` and was refused. A path with a second folder in it, or
+ * with none of those characters, is still judged; what this lets pass is a name directly under
+ * the root spelt with pattern characters, and the flag file under it.
+ */
+function isRegexLiteral(value: string): boolean {
+  return /^\/[^/]*[\^$+*?()[\]{}|\\][^/]*\/[dgimsuvy]*$/.test(value);
 }
 
 /**
@@ -65,6 +77,25 @@ function mayNameFile(value: string): boolean {
   return value.includes('/') || value.includes(path.sep) || value.startsWith('.');
 }
 
+/**
+ * Fields that say where a call runs (an MCP tool's `cwd`, Codex's `workdir`): a relative path
+ * beside one, or nested under it, is written there, not in the worker's folder.
+ */
+const CWD_KEYS = new Set(['cwd', 'workdir', 'working_directory', 'workingDirectory']);
+
+/** A string a tool reads without a base folder: absolute, `~` or a file URL. */
+function standsAlone(value: string): boolean {
+  return path.isAbsolute(value) || value === '~' || value.startsWith('~/') || isOtherUsersHome(value) || /^file:\/\//i.test(value);
+}
+
+/**
+ * `raw` as written from `base` (the call's own cwd; null: the worker's). Joined as text, not
+ * resolved: judgePath walks it, so a symlink or `..` in the cwd is judged where it leads.
+ */
+function under(base: string | null, raw: string): string {
+  return base === null || standsAlone(raw) ? raw : `${base}${path.sep}${raw}`;
+}
+
 interface Named {
   /** Judged against the whole policy. */
   paths: string[];
@@ -76,21 +107,31 @@ interface Named {
  * Every path a call's input names: the fields known to hold one (at any depth), the file names
  * of patch text, and any other string shaped like a path; and apart, the relative strings of
  * other fields that may name a file (mayNameFile). No depth limit: a path nested deeper than the
- * walk looked was judged as if absent (the input is JSON, bounded by the line cap).
+ * walk looked was judged as if absent (the input is JSON, bounded by the line cap). A relative
+ * one beside or under a `cwd` field is named from that cwd (under): judged against the worker's
+ * folder, `{cwd: "/elsewhere", path: "x"}` passed as a write inside it.
  */
 function collect(args: unknown, out: Named): void {
-  const stack: Array<[unknown, string | null]> = [[args, null]];
+  const stack: Array<[unknown, string | null, string | null]> = [[args, null, null]];
   while (stack.length > 0) {
-    const [value, key] = stack.pop() as [unknown, string | null];
+    const [value, key, base] = stack.pop() as [unknown, string | null, string | null];
     if (typeof value === 'string') {
       if (key !== null && TEXT_KEYS.has(key)) continue;
-      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.paths.push(value);
-      else if (mayNameFile(value)) out.relative.push(value);
-      if (key !== null && PATCH_KEYS.has(key)) out.paths.push(...patchPaths(value));
+      if ((key !== null && PATH_KEYS.has(key)) || looksLikePath(value)) out.paths.push(under(base, value));
+      else if (mayNameFile(value)) out.relative.push(under(base, value));
+      if (key !== null && PATCH_KEYS.has(key)) out.paths.push(...patchPaths(value).map((p) => under(base, p)));
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key]);
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], key, base]);
     } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value).reverse()) stack.push([v, k]);
+      const entries = Object.entries(value);
+      // A key may be the path: Codex's file changes are a map keyed by the file (Zed's codex-acp
+      // reports `changes: {"/ws/.env": {type: "update", move_path: "/ws/env.txt"}}` as the call's
+      // input), a move's source named nowhere else.
+      for (const [k] of entries) if (looksLikePath(k)) out.paths.push(under(base, k));
+      // The call's own cwd (itself read from the outer one) is where its relative paths land.
+      const cwd = entries.find(([k, v]) => CWD_KEYS.has(k) && typeof v === 'string' && v.length > 0)?.[1] as string | undefined;
+      const inner = cwd === undefined ? base : under(base, cwd);
+      for (const [k, v] of entries.reverse()) stack.push([v, k, CWD_KEYS.has(k) ? base : inner]);
     }
   }
 }
@@ -106,6 +147,22 @@ export function extractRelativeNames(args: unknown): string[] {
   const out: Named = { paths: [], relative: [] };
   collect(args, out);
   return [...new Set(out.relative)];
+}
+
+/**
+ * A path a change of an ACP agent's names, judged both where a link at it leads and at the name
+ * itself (judgePath's `replaces`): an edit writes through a link, but a delete, a move's source
+ * and a write renamed over the name remove or replace the link itself, and the call does not say
+ * which it is (codex-acp asks about a move as kind edit, its source among the locations). So a
+ * link outside the policy to a file inside (a dotfiles repository's ~/.bashrc) deleted or moved
+ * away, or a forbidden name that is a link to an allowed file, is refused. The first refusal, else
+ * the place the link leads.
+ */
+export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string): Verdict {
+  const through = judgePath(policy, raw, cwd);
+  if (!through.allowed) return through;
+  const own = judgePath(policy, raw, cwd, { replaces: true });
+  return own.allowed ? through : own;
 }
 
 /** Why the first of `names` that lands on a forbidden place is refused (judgePath's `forbiddenOnly`); null: none does. */
@@ -212,7 +269,7 @@ export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: strin
   let violation: string | null = null;
   const resolved: string[] = [];
   for (const raw of paths) {
-    const verdict = judgePath(policy, raw, cwd);
+    const verdict = judgeChange(policy, raw, cwd);
     if (verdict.resolved) resolved.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
   }

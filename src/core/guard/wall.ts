@@ -1,6 +1,6 @@
 // The guard as a wall, for agents that ask before they act or write through the host (ACP): a
 // write outside the policy is refused before it happens, not reported after it landed.
-import { extractPaths, extractRelativeNames, forbiddenName, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
+import { extractPaths, extractRelativeNames, forbiddenName, judgeChange, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
 import { judgePath, type ResolvedPolicy } from './policy';
 import type { PermissionAsk } from '../api';
 
@@ -60,7 +60,7 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
     return { veto: `${what} names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
   }
   for (const raw of paths) {
-    const v = judgePath(policy, raw, cwd);
+    const v = judgeChange(policy, raw, cwd);
     if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };
   }
   if (forbidden) return { veto: `${what} ${JSON.stringify(forbidden.raw)}: ${forbidden.rule}`, judged: true };

@@ -2,7 +2,7 @@
 // the fact, not a sandbox, since the call may already be running when its arguments are judged.
 // τ's events carry no arguments, so they are read from the worker's messages.
 import type { AgentEvent, Untimed } from '../events/agentEvent';
-import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames } from '../guard/audit';
+import { auditKindCall, auditToolCall, extractPaths, extractRelativeNames, WRITING_KINDS } from '../guard/audit';
 import type { Dialect } from '../wire/dialect';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Launch } from './launch';
@@ -42,9 +42,21 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   if (onViolation === 'abort' && w.turns.streaming) await w.abort();
 }
 
+/** The paths an event of a call names itself: its locations and diffs, and what its input names. */
+function pathsOf(event: AgentEvent): string[] {
+  return [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...(event.args ? extractPaths(event.args) : [])];
+}
+
 /** The audit of calls as they run, holding back a call reported pending until it runs. */
 export class AuditWhenRun {
   private readonly later = new Map<string, AgentEvent>();
+  /**
+   * Calls of a changing kind audited as they ran, until they end: their start and the paths
+   * judged. An update that names another path (Zed's codex-acp reports a patch's changes again as
+   * it applies them and as it ends) is audited for it: a path said only after the call started
+   * ran unjudged.
+   */
+  private readonly running = new Map<string, { start: AgentEvent; judged: Set<string> }>();
   /** The paths each running call's reports named (locations, diffs), until it ends. */
   private readonly named = new Map<string, string[]>();
 
@@ -75,6 +87,25 @@ export class AuditWhenRun {
   /** A call the wall judged as a question before it could run is not audited again. */
   judged(toolCallId: string): void {
     this.later.delete(toolCallId);
+    this.running.delete(toolCallId);
+  }
+
+  /** Audits `event` as its call's, and remembers a changing call's paths for its later updates. */
+  private run(id: string | null | undefined, event: AgentEvent): void {
+    if (id && WRITING_KINDS.has(event.tool_kind ?? '')) this.running.set(id, { start: event, judged: new Set(pathsOf(event)) });
+    void this.audit(event);
+  }
+
+  /** An update of a running changing call that names a path not yet judged is audited for what it names. */
+  private more(id: string, event: AgentEvent): void {
+    const call = this.running.get(id);
+    if (!call) return;
+    if (event.type === 'tool_execution_end') this.running.delete(id);
+    const fresh = pathsOf(event).filter((p) => !call.judged.has(p));
+    if (fresh.length === 0) return;
+    for (const p of fresh) call.judged.add(p);
+    const { start } = call;
+    void this.audit({ ...event, tool_kind: start.tool_kind, tool_name: start.tool_name, title: start.title, args: event.args ?? {}, locations: event.locations ?? null, diffs: event.diffs ?? null });
   }
 
   /**
@@ -83,24 +114,33 @@ export class AuditWhenRun {
    */
   see(event: AgentEvent): void {
     // A turn's end ends its calls, whether or not each was said to end.
-    if (event.type === 'agent_end') this.named.clear();
-    else this.remember(event);
+    if (event.type === 'agent_end') {
+      this.named.clear();
+      this.running.clear();
+    } else this.remember(event);
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
     if (event.type === 'tool_execution_start') {
       if (status === 'pending' && id) this.later.set(id, event);
-      else void this.audit(event);
+      else this.run(id, event);
       return;
     }
-    if (!id || !this.later.has(id)) return;
+    if (!id) return;
+    if (!this.later.has(id)) {
+      this.more(id, event);
+      return;
+    }
     if (event.type === 'tool_execution_end' && status !== 'completed') {
       this.later.delete(id);
       return;
     }
+    const start = this.later.get(id)!;
+    // What an update of a pending call says (its input, the paths it names) is judged when it runs,
+    // with every path said before: an update replaces the call's locations, not what it named.
+    const held: AgentEvent = { ...start, args: event.args ?? start.args, locations: [...(start.locations ?? []), ...(event.locations ?? [])], diffs: [...(start.diffs ?? []), ...(event.diffs ?? [])] };
     if (status === 'in_progress' || status === 'completed') {
-      const start = this.later.get(id)!;
       this.later.delete(id);
-      void this.audit({ ...start, args: event.args ?? start.args });
-    }
+      this.run(id, held);
+    } else this.later.set(id, held);
   }
 }
