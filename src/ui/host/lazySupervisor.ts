@@ -8,6 +8,7 @@ import type {
 import type { AgentEvent } from '../../core/events/agentEvent';
 // The leaf with the numbers only: the core itself is not loaded here.
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
+import { SHUT_DOWN_ERROR } from '../../core/shutDownWords';
 
 /** What the stand-in is told besides how to load the real supervisor. */
 export interface LazySupervisorOptions {
@@ -47,6 +48,8 @@ export class LazySupervisor implements Supervisor {
   private readonly outputs = new Set<Entry<OutputListener>>();
   private readonly removed = new Set<Entry<RemovedListener>>();
   private readonly preliminary: SupervisorLimits;
+  /** Set by dispose(): a start after it would load a host that nothing disposes, so it is refused. */
+  private shutDown = false;
 
   constructor(
     private readonly load: () => Supervisor,
@@ -87,8 +90,10 @@ export class LazySupervisor implements Supervisor {
     return this.real;
   }
 
-
   async start(spec: WorkerSpec) {
+    // As the supervisor refuses a start after its dispose(), so does the stand-in, whose core
+    // may never have been loaded: loading it now would leave its workers running past the window.
+    if (this.shutDown) return { status: 'error' as const, error: SHUT_DOWN_ERROR, ms: 0 };
     const r = await this.host().start(spec);
     if (r.status === 'started') this.options.onStarted?.(r.workerId, spec);
     return r;
@@ -195,6 +200,7 @@ export class LazySupervisor implements Supervisor {
   }
 
   async dispose(): Promise<void> {
+    this.shutDown = true;
     await this.real?.dispose();
     this.events_.clear();
     this.states.clear();
