@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StartResult, SupervisorLimits, SupervisorOptions, WorkerSpec } from './api';
 import type { SupervisorHistory } from './history/supervisorHistory';
-import { checkPrompt, checkSpec } from './worker/limits';
+import { atLimitError, checkPrompt, checkSpec } from './worker/limits';
 import { buildLaunch } from './worker/launch';
 import { Worker } from './worker/worker';
 import { uniqueWorkerName } from './worker/names';
@@ -59,7 +59,7 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   // Counted after the last wait, so that starts racing each other cannot pass the limit together.
   const live = [...workers.values()].filter((w) => w.live).length;
   if (live >= limits.maxWorkers) {
-    return { status: 'error', error: `${live} workers are running; the limit is ${limits.maxWorkers} (stop one first)`, atLimit: true, ms: elapsed(t0) };
+    return { status: 'error', error: atLimitError(live, limits.maxWorkers), atLimit: true, ms: elapsed(t0) };
   }
   const workerId = `w${ctx.nextSequence()}-${randomUUID().slice(0, 8)}`;
   // Named here, after the last wait, so that two starts racing each other get two names. A

@@ -34,6 +34,9 @@ export function newsWord(a: Attention | null | undefined): string | null {
   return a === 'needs-input' || a === 'done' || a === 'failed' ? ATTENTION_WORDS[a] : null;
 }
 
+/** "1 turn", "2 turns": a count with its noun, singular for one. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** "850 ms", "2.5 s", "1 min 5 s". */
 export function duration(ms: number): string {
   // Rounded first, then split: 119.6 s is "2 min 0 s", never "1 min 60 s".

@@ -20,6 +20,7 @@ import { SessionsTree } from './views/sessionsTree';
 import { hostLimits, limitsNeedingReload, newSettingErrors, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
+import { reloadSentence } from './commands/resultWords';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
 import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
@@ -181,7 +182,7 @@ export class RpcWorkersExtension extends Disposable {
       this.current = this.readSettings(true);
       const changed = limitsNeedingReload(this.applied, before, this.current);
       if (changed.length) {
-        void vscode.window.showInformationMessage(`RPC Workers: ${changed.map((k) => `${SECTION}.${k}`).join(', ')} take effect after the window reloads.`, 'Reload Window')
+        void vscode.window.showInformationMessage(reloadSentence(changed.map((k) => `${SECTION}.${k}`)), 'Reload Window')
           .then((c) => c && vscode.commands.executeCommand('workbench.action.reloadWindow'));
       }
     }));

@@ -6,7 +6,8 @@ import type { WorkerState } from '../../src/core/api';
 import { TurnTracker } from '../../src/core/worker/turns';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { contextValues, dialectLine, statusText, toolRunWord, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
-import { OPEN_LIMIT, resultSentence, resultTone, startFailure } from '../../src/ui/commands/resultWords';
+import { OPEN_LIMIT, reloadSentence, resultSentence, resultTone, startFailure } from '../../src/ui/commands/resultWords';
+import { atLimitError } from '../../src/core/worker/limits';
 
 function st(over: Partial<WorkerState> = {}): WorkerState {
   return {
@@ -157,6 +158,13 @@ describe('ui words and icons', () => {
     assert.deepEqual(login.buttons, ['Run "copilot login"', 'Show Output']);
     assert.equal(login.message, 'Could not start Copilot: needs a login\nstderr:\nx');
     assert.equal(startFailure('gemini', { error: 'no program' }, 'npm install -g @google/gemini-cli', false).message, 'Could not start gemini: no program. Install it: npm install -g @google/gemini-cli');
+  });
+
+  it('the worker limit and the reload notice agree in number: one worker is running, one setting takes effect', () => {
+    assert.equal(atLimitError(1, 1), '1 worker is running; the limit is 1 (stop one first)');
+    assert.equal(atLimitError(8, 8), '8 workers are running; the limit is 8 (stop one first)');
+    assert.equal(reloadSentence(['rpcWorkers.maxWorkers']), 'RPC Workers: rpcWorkers.maxWorkers takes effect after the window reloads.');
+    assert.equal(reloadSentence(['rpcWorkers.maxWorkers', 'rpcWorkers.maxPromptBytes']), 'RPC Workers: rpcWorkers.maxWorkers, rpcWorkers.maxPromptBytes take effect after the window reloads.');
   });
 
   it('a start refused for a login says how a known agent takes its key, where the agent names no command for it', () => {

@@ -8,6 +8,7 @@ import { GuardSpecSchema } from '../guard/policy';
 import { DEFAULT_LIMITS as DEFAULTS } from './defaultLimits';
 import { DIALECT_ERROR, DIALECT_NAMES } from '../dialectName';
 import { nonEmptyText, provenanceFields } from '../../protocol/shapes';
+import { plural } from '../../protocol/words';
 
 export const COMMAND_TIMEOUT_RANGE = { min: 1_000, max: 600_000 } as const;
 
@@ -114,4 +115,9 @@ export function checkPrompt(message: unknown, limits: SupervisorLimits): string 
   const bytes = Buffer.byteLength(message, 'utf8');
   if (bytes > limits.maxPromptBytes) return `the message is ${bytes} bytes; prompts are limited to ${limits.maxPromptBytes} bytes`;
   return null;
+}
+
+/** Why a start is refused at the limit: "1 worker is running" when the limit is one. */
+export function atLimitError(live: number, maxWorkers: number): string {
+  return `${plural(live, 'worker')} ${live === 1 ? 'is' : 'are'} running; the limit is ${maxWorkers} (stop one first)`;
 }

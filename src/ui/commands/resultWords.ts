@@ -69,6 +69,11 @@ export function startFailure(name: string, r: { error: string; stderrTail?: stri
 
 export const OPEN_LIMIT = 'Open Setting';
 
+/** The settings changed that apply only after a reload (full ids), said in one sentence. */
+export function reloadSentence(settings: readonly string[]): string {
+  return `RPC Workers: ${settings.join(', ')} ${settings.length === 1 ? 'takes' : 'take'} effect after the window reloads.`;
+}
+
 /**
  * The button that runs a login the agent names (loginTerminal.ts runLogin), on a refused start's
  * notification and a refused turn's: the line itself where it is short enough to read, else its label.

@@ -1,6 +1,7 @@
 // Words for past sessions and token usage (pure: unit-tested without VS Code).
 import type { WorkerUsage } from '../../core/api';
 import { endWords as turnEndWords } from '../../webview/entries';
+import { plural } from '../../protocol/words';
 
 interface EndFacts {
   status: 'live' | 'ended' | 'interrupted' | 'evicted';
@@ -63,8 +64,6 @@ export function ago(at: number, now: number): string {
   if (h < 48) return `${h} h ago`;
   return `${Math.round(h / 24)} days ago`;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
