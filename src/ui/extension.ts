@@ -17,7 +17,8 @@ import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
-import { hostLimits, limitsNeedingReload, newSettingErrors, readSettings, SECTION, settingsMessage, type Settings } from './settings/settings';
+import { hostLimits, limitsNeedingReload, newSettingErrors, SECTION, settingsMessage, type Settings } from './settings/settings';
+import { readConfiguration } from './settings/readConfiguration';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { reloadSentence } from './commands/resultWords';
@@ -175,7 +176,11 @@ export class RpcWorkersExtension extends Disposable {
     })));
     // An untrusted workspace is explained by the Sessions view's welcome content (package.json,
     // `!isWorkspaceTrusted`), which has the Manage Workspace Trust button; starts are refused.
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.log.info('workspace trusted: workers may start')));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      this.log.info('workspace trusted: workers may start');
+      // The workspace's own values of the restricted settings count from now on.
+      this.current = this.readSettings(true);
+    }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       const before = this.current;
@@ -223,11 +228,7 @@ export class RpcWorkersExtension extends Disposable {
   }
 
   private readSettings(report: boolean): Settings {
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const { settings, errors } = readSettings((key) => {
-      const inspected = config.inspect(key);
-      return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
-    });
+    const { settings, errors } = readConfiguration();
     const shown = newSettingErrors(this.settingErrors, errors);
     this.settingErrors = errors;
     if (report) for (const e of errors) this.log.error(e);

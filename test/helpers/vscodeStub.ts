@@ -46,6 +46,8 @@ export const vscodeStub = {
   terminals: [] as Array<{ name?: string; cwd?: string; env?: Record<string, string>; sent: string[] }>,
   /** The workspace values of rpcWorkers settings (by key, as `inspect` gives them). */
   workspaceSettings: new Map<string, unknown>(),
+  /** The user's values of rpcWorkers settings (by key, `inspect`'s globalValue). */
+  userSettings: new Map<string, unknown>(),
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
   grantTrust(): void {
     vscodeStub.trusted = true;
@@ -66,6 +68,7 @@ export const vscodeStub = {
     vscodeStub.prompts.length = 0;
     vscodeStub.validators.length = 0;
     vscodeStub.workspaceSettings.clear();
+    vscodeStub.userSettings.clear();
     vscodeStub.documents.length = 0;
     vscodeStub.terminals.length = 0;
   },
@@ -85,7 +88,9 @@ vscode.workspace = {
   onDidGrantWorkspaceTrust: granted.event,
   getConfiguration: () => ({
     get: (_key: string, fallback?: unknown) => fallback,
-    inspect: (key: string) => (vscodeStub.workspaceSettings.has(key) ? { key, workspaceValue: vscodeStub.workspaceSettings.get(key) } : undefined),
+    inspect: (key: string) => (vscodeStub.workspaceSettings.has(key) || vscodeStub.userSettings.has(key)
+      ? { key, workspaceValue: vscodeStub.workspaceSettings.get(key), globalValue: vscodeStub.userSettings.get(key) }
+      : undefined),
   }),
   onDidChangeWorkspaceFolders: () => disposable,
   registerTextDocumentContentProvider: () => disposable,

@@ -7,7 +7,8 @@ import { DEFAULT_LIMITS as LEAF_DEFAULTS } from '../../src/core/worker/defaultLi
 import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
-import { historyLimits, hostLimits, limitsNeedingReload, newSettingErrors, readSettings, SETTINGS } from '../../src/ui/settings/settings';
+import { historyLimits, hostLimits, limitsNeedingReload, newSettingErrors, readSettings, RESTRICTED_SETTINGS, SETTINGS } from '../../src/ui/settings/settings';
+import { readConfiguration } from '../../src/ui/settings/readConfiguration';
 import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
 import { WATCHED_SETTINGS } from '../../src/ui/settings/launchConfigGate';
@@ -208,5 +209,33 @@ describe('default limits', () => {
       for (const v of p.enum ?? []) assert.ok(spec.schema.safeParse(v).success, `${key}: the offered ${JSON.stringify(v)} is refused`);
       if (p.type === 'integer') assert.equal(spec.schema.safeParse((p.default as number) + 0.5).success, false, `${key}: a fraction is taken`);
     }
+  });
+});
+
+describe('ui settings in an untrusted workspace', () => {
+  afterEach(() => vscodeStub.reset());
+
+  it('package.json\'s restricted settings are the ones read without their workspace values there', () => {
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.deepEqual([...RESTRICTED_SETTINGS].sort(), restricted.map((k) => k.replace(/^rpcWorkers\./, '')).sort());
+  });
+
+  it('a restricted setting\'s workspace value is neither used nor reported; the user\'s still is; a trusted workspace reads both', () => {
+    vscodeStub.workspaceSettings.set('profiles', [{ name: 'repo', dialect: 'gpt', command: './bin/agent' }, { name: 'repo2', dialect: 'pi', command: './bin/agent' }]);
+    vscodeStub.workspaceSettings.set('guard.allowBash', true);
+    vscodeStub.workspaceSettings.set('maxWorkers', 2);
+    vscodeStub.userSettings.set('profiles', [{ name: 'mine', dialect: 'pi', command: 'pi' }]);
+    vscodeStub.trusted = false;
+    const untrusted = readConfiguration();
+    assert.deepEqual(untrusted.errors, [], 'an invalid workspace profile, ignored there, raises no error');
+    assert.deepEqual(untrusted.settings.profiles.map((p) => p.name), ['mine']);
+    assert.equal(untrusted.settings.guard.allowBash, false);
+    assert.equal(untrusted.settings.maxWorkers, 2, 'a setting that is not restricted keeps its workspace value');
+    vscodeStub.trusted = true;
+    const trusted = readConfiguration();
+    assert.deepEqual(trusted.settings.profiles.map((p) => p.name), ['repo2']);
+    assert.equal(trusted.settings.guard.allowBash, true);
+    assert.equal(trusted.errors.length, 1);
+    assert.match(trusted.errors[0]!, /^rpcWorkers\.profiles\[0\] is invalid/);
   });
 });

@@ -79,6 +79,34 @@ export const SETTINGS = {
 
 export type NotifySetting = 'all' | 'needsInputAndFailures' | 'none';
 
+/**
+ * package.json's capabilities.untrustedWorkspaces.restrictedConfigurations (without the section):
+ * the settings that start programs or say what a worker may do, which an untrusted workspace's
+ * own settings may not set. The UI test compares the two lists.
+ */
+export const RESTRICTED_SETTINGS: readonly SettingKey[] = [
+  'profiles', 'defaultProfile', 'guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'agentDirs', 'worktreesDir',
+  'history.resumeInterrupted',
+];
+
+/** What `WorkspaceConfiguration.inspect()` gives of a setting (the parts read here). */
+export interface InspectedSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The value the extension uses: the most specific one set. In an untrusted workspace a restricted
+ * setting's workspace and folder values are neither used nor checked (VS Code's own get() ignores
+ * them there too; inspect() does not), so an invalid workspace profile raises no error for a value
+ * that is documented as ignored; the user's value still counts.
+ */
+export function configuredValue(key: SettingKey, inspected: InspectedSetting | undefined, trusted: boolean): unknown {
+  if (!trusted && RESTRICTED_SETTINGS.includes(key)) return inspected?.globalValue;
+  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+}
+
 export type SettingKey = keyof typeof SETTINGS;
 
 export interface Settings {
