@@ -9,6 +9,7 @@ import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
 import { historyLimits, hostLimits, limitsNeedingReload, newSettingErrors, readSettings, RESTRICTED_SETTINGS, SETTINGS } from '../../src/ui/settings/settings';
 import { readConfiguration } from '../../src/ui/settings/readConfiguration';
+import { spawnFailure } from '../../src/core/worker/workerProcess';
 import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
 import { WATCHED_SETTINGS } from '../../src/ui/settings/launchConfigGate';
@@ -237,5 +238,16 @@ describe('ui settings in an untrusted workspace', () => {
     assert.equal(trusted.settings.guard.allowBash, true);
     assert.equal(trusted.errors.length, 1);
     assert.match(trusted.errors[0]!, /^rpcWorkers\.profiles\[0\] is invalid/);
+  });
+});
+
+describe('a profile\'s relative command', () => {
+  it('is described as resolved where it is: against the worker\'s folder (its worktree, or the folder it starts in), as a failed spawn says', () => {
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { items: { properties: { command: { description: string } } } }> } } }).contributes.configuration.properties;
+    const described = props['rpcWorkers.profiles']!.items.properties.command.description;
+    assert.match(described, /relative to the worker's folder/);
+    assert.doesNotMatch(described, /relative to the workspace folder/);
+    const enoent = Object.assign(new Error('spawn ./bin/agent ENOENT'), { code: 'ENOENT' });
+    assert.match(spawnFailure('./bin/agent', enoent, { cwd: '/nowhere/wt', path: '' }).why, /relative to the worker's folder \/nowhere\/wt/);
   });
 });
