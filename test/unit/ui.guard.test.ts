@@ -80,6 +80,18 @@ describe('ui guard spec from settings', () => {
     assert.match((bad2 as { error: string }).error, /^rpcWorkers\.guard\.forbiddenPaths: .*no \{a,b\} globs/);
   });
 
+  it('an error of the settings together names the settings set, not the rpcWorkers.guard group', () => {
+    // Each list passes on its own; the whole (with bash) is refused.
+    const together: typeof policyFromSettings = (s, ws) => {
+      if (s.bash !== undefined) throw new Error('the lists clash');
+      return policyFromSettings(s, ws);
+    };
+    const bad = guardFromSettings({ ...noGuard, allowedPaths: ['src/**'], allowBash: true }, WS, together);
+    assert.deepEqual(bad, { ok: false, error: 'rpcWorkers.guard.allowedPaths and rpcWorkers.guard.allowBash: the lists clash' });
+    const all = guardFromSettings({ ...noGuard, allowedPaths: ['src/**'], forbiddenPaths: ['src/gen'], allowBash: true }, WS, together);
+    assert.deepEqual(all, { ok: false, error: 'rpcWorkers.guard.allowedPaths, rpcWorkers.guard.forbiddenPaths and rpcWorkers.guard.allowBash: the lists clash' });
+  });
+
   it('agentDirs: ${workspaceFolder}, ~ and relative entries become absolute', () => {
     assert.deepEqual(resolveAgentDirs(['${workspaceFolder}/cards', '~/my', 'rel/dir', '/abs/x/'], WS, '/home/me'),
       [path.join(WS, 'cards'), path.join('/home/me', 'my'), path.join(WS, 'rel/dir'), path.normalize('/abs/x/')]);

@@ -32,7 +32,12 @@ export function guardFromSettings(g: GuardSettings, workspaceFolder: string, fro
   try {
     return { ok: true, guard: fromSettings({ allowed: g.allowedPaths, forbidden: g.forbiddenPaths, bash: g.allowBash }, workspaceFolder), onViolation };
   } catch (error) {
-    return { ok: false, error: `${SECTION}.guard: ${(error as Error).message}` };
+    // Refused together: named are the settings set, each an id the Settings editor finds
+    // (rpcWorkers.guard is a group, no setting a person can look up and change).
+    const set = [g.allowedPaths.length > 0 && 'guard.allowedPaths', g.forbiddenPaths.length > 0 && 'guard.forbiddenPaths', g.allowBash && 'guard.allowBash']
+      .filter((k): k is string => k !== false).map((k) => `${SECTION}.${k}`);
+    const named = set.length > 1 ? `${set.slice(0, -1).join(', ')} and ${set[set.length - 1]}` : set[0];
+    return { ok: false, error: `${named}: ${(error as Error).message}` };
   }
 }
 
