@@ -359,4 +359,22 @@ describe('guard audit: what a call names after it started', () => {
     await b.settled();
     assert.equal(b.reports.length, 0);
   });
+
+  it('a call first reported already completed (an ACP tool_call with status "completed") is audited, once', async () => {
+    const a = auditor();
+    const outside = path.join(tmp, 'outside.txt');
+    // acpEvents.ts makes such a tool_call a tool_execution_end: there is no start to audit.
+    const done = ev('tool_execution_end', 'completed', { tool_kind: 'edit', tool_name: 'edit', title: 'Edit outside.txt', locations: [{ path: outside, line: null }] });
+    a.when.see(done);
+    a.when.see(done);
+    await a.settled();
+    assert.equal(a.reports.length, 1, 'flagged once');
+    assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
+    // Nor is a call first seen as an update missed; one the wall judged first is not audited.
+    a.when.see(ev('tool_execution_update', 'in_progress', { tool_call_id: 'c2', tool_kind: 'edit', tool_name: 'edit', locations: [{ path: outside, line: null }] }));
+    a.when.judged('c3');
+    a.when.see(ev('tool_execution_end', 'completed', { tool_call_id: 'c3', tool_kind: 'edit', tool_name: 'edit', locations: [{ path: outside, line: null }] }));
+    await a.settled();
+    assert.deepEqual(a.reports.map((r) => r.tool_call_id), ['c1', 'c2']);
+  });
 });

@@ -4,16 +4,17 @@
 // worktree, else its cwd); for a guarded worker a write outside the policy is refused before
 // anything is written; for a worker not offered them (clientFiles: false) neither is served.
 // Every refusal is a JSON-RPC error that says why, and is in the log.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import type { ClientFileAccess } from '../api';
 import type { AgentEvent, ClientFileEvent, Untimed } from '../events/agentEvent';
-import { physicalPath } from '../guard/paths';
+import { physicalPath, type Physical } from '../guard/paths';
 import { pathWithin } from '../pathWithin';
 import type { ResolvedPolicy } from '../guard/policy';
 import { GUARD_NAME } from '../guard/veto';
 import { writeVeto } from '../guard/wall';
+import { ChangedUnderCheck, writeJudged } from './judgedWrite';
 
 /** ACP's "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -60,7 +61,7 @@ export class ClientFiles {
   }
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
-    const file = this.allowed('fs/read_text_file', raw);
+    const { file } = this.allowed('fs/read_text_file', raw);
     let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId)) ?? null;
     if (text === null) {
       let bytes: Buffer;
@@ -81,11 +82,13 @@ export class ClientFiles {
   }
 
   async write(raw: string, content: string): Promise<Record<string, never>> {
-    const file = this.allowed('fs/write_text_file', raw);
+    // `place`: where the write lands, resolved once by the guard's own walk; judged, and written
+    // below, so a link swapped in meanwhile is not followed (judgedWrite.ts).
+    const { file, place } = this.allowed('fs/write_text_file', raw);
     this.writes++;
     const { policy } = this.site;
     if (policy) {
-      const veto = writeVeto(policy, file, this.site.cwd);
+      const veto = writeVeto(policy, place.path, this.site.cwd);
       const toolCallId = this.callOf.get(file) ?? null;
       if (toolCallId) this.site.judged(toolCallId);
       if (veto) {
@@ -99,9 +102,9 @@ export class ClientFiles {
     const edited = await this.editor('write', () => this.site.files?.write(file, content, this.site.workerId));
     if (!edited) {
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, content, 'utf8');
+        await writeJudged(place.path, place.stat, content);
       } catch (error) {
+        if (error instanceof ChangedUnderCheck) return this.refuse('fs/write_text_file', raw, `the file changed under the guard's check: nothing was written (${error.message})`);
         throw new ResponseError(REFUSED, `cannot write ${file}: ${(error as Error).message}`);
       }
     }
@@ -134,8 +137,11 @@ export class ClientFiles {
     throw new ResponseError(code, error);
   }
 
-  /** The absolute path, if the agent was offered files and it lies in the worker's folder (symlinks followed); else refused. */
-  private allowed(method: string, raw: string): string {
+  /**
+   * The absolute path and where it lands (symlinks followed), if the agent was offered files and
+   * it lies in the worker's folder; else refused.
+   */
+  private allowed(method: string, raw: string): { file: string; place: Extract<Physical, { ok: true }> } {
     const refuse = (why: string, code?: number): never => this.refuse(method, raw, why, code);
     // The agent was told at initialize that these methods are not served: it must not call them.
     if (!this.site.offered) return refuse('the host does not offer this agent its files (clientFiles: false), and told it so', ErrorCodes.MethodNotFound);
@@ -150,7 +156,7 @@ export class ClientFiles {
     if (!root.ok) return refuse(`the worker's folder cannot be resolved (${root.reason})`);
     // The folder itself is not a file an agent reads or writes.
     if (!pathWithin(root.path, real.path)) return refuse(`it is outside the worker's folder ${this.site.root}`);
-    return file;
+    return { file, place: real };
   }
 }
 

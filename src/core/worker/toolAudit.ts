@@ -47,6 +47,11 @@ function pathsOf(event: AgentEvent): string[] {
   return [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...(event.args ? extractPaths(event.args) : [])];
 }
 
+/** A call's reports. */
+const TOOL_EVENTS = new Set(['tool_execution_start', 'tool_execution_update', 'tool_execution_end']);
+/** Calls remembered as seen: far more than a session's calls in flight at once. */
+const SEEN_KEPT = 10_000;
+
 /** The audit of calls as they run, holding back a call reported pending until it runs. */
 export class AuditWhenRun {
   private readonly later = new Map<string, AgentEvent>();
@@ -59,6 +64,13 @@ export class AuditWhenRun {
   private readonly running = new Map<string, { start: AgentEvent; judged: Set<string> }>();
   /** The paths each running call's reports named (locations, diffs), until it ends. */
   private readonly named = new Map<string, string[]>();
+  /**
+   * Every call seen (reported, or judged by the wall), so a call first reported past its start
+   * (an ACP tool_call already "completed", a tool_call_update with no tool_call before it) is
+   * audited then, once. Kept across turns (an update may come after its turn ended), the oldest
+   * forgotten past SEEN_KEPT.
+   */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly audit: (event: AgentEvent) => Promise<void>) {}
 
@@ -86,13 +98,23 @@ export class AuditWhenRun {
 
   /** A call the wall judged as a question before it could run is not audited again. */
   judged(toolCallId: string): void {
+    this.saw(toolCallId);
     this.later.delete(toolCallId);
     this.running.delete(toolCallId);
   }
 
+  /** Whether `id` is seen for the first time; it is seen from now on. */
+  private saw(id: string): boolean {
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    if (this.seen.size > SEEN_KEPT) this.seen.delete(this.seen.values().next().value as string);
+    return true;
+  }
+
   /** Audits `event` as its call's, and remembers a changing call's paths for its later updates. */
   private run(id: string | null | undefined, event: AgentEvent): void {
-    if (id && WRITING_KINDS.has(event.tool_kind ?? '')) this.running.set(id, { start: event, judged: new Set(pathsOf(event)) });
+    // An end has no updates after it to judge.
+    if (id && event.type !== 'tool_execution_end' && WRITING_KINDS.has(event.tool_kind ?? '')) this.running.set(id, { start: event, judged: new Set(pathsOf(event)) });
     void this.audit(event);
   }
 
@@ -120,7 +142,9 @@ export class AuditWhenRun {
     } else this.remember(event);
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
-    if (event.type === 'tool_execution_start') {
+    // A call first seen past its start is audited as it is seen, as its start would have been.
+    const first = !!id && TOOL_EVENTS.has(event.type) && this.saw(id);
+    if (event.type === 'tool_execution_start' || first) {
       if (status === 'pending' && id) this.later.set(id, event);
       else this.run(id, event);
       return;
