@@ -377,4 +377,15 @@ describe('guard audit: what a call names after it started', () => {
     await a.settled();
     assert.deepEqual(a.reports.map((r) => r.tool_call_id), ['c1', 'c2']);
   });
+
+  it("a report that says nothing of its call (the host's own terminal output, ahead of the agent's tool_call) is not taken for the call's first report", async () => {
+    const a = auditor();
+    // terminals.ts emits the output of a terminal the host runs as an update of its call, which can
+    // come before the agent's own tool_call for it: no kind, no name, no input, no paths.
+    a.when.see(ev('tool_execution_update', 'in_progress', { tool_call_id: 't1', data: { terminalId: 'term-1', dropped: 0 } }));
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_call_id: 't1', tool_kind: 'edit', tool_name: 'edit', locations: [{ path: path.join(tmp, 'outside.txt'), line: null }] }));
+    await a.settled();
+    assert.equal(a.reports.length, 1, 'the call is audited once, as its start says it');
+    assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
+  });
 });

@@ -143,7 +143,9 @@ export class AuditWhenRun {
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
     // A call first seen past its start is audited as it is seen, as its start would have been.
-    const first = !!id && TOOL_EVENTS.has(event.type) && this.saw(id);
+    // A report that says nothing of its call (the host's own terminal output, which can come before
+    // the agent's tool_call) is not its first: it has nothing to judge, and would take the start's place.
+    const first = !!id && TOOL_EVENTS.has(event.type) && saysWhatItIs(event) && this.saw(id);
     if (event.type === 'tool_execution_start' || first) {
       if (status === 'pending' && id) this.later.set(id, event);
       else this.run(id, event);
@@ -167,4 +169,9 @@ export class AuditWhenRun {
       this.run(id, held);
     } else this.later.set(id, held);
   }
+}
+
+/** Whether a report names its call's tool or what it acts on: only such a report can be judged. */
+function saysWhatItIs(event: AgentEvent): boolean {
+  return !!(event.tool_kind || event.tool_name || event.args || event.locations?.length || event.diffs?.length);
 }
