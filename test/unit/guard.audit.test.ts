@@ -344,6 +344,22 @@ describe('guard audit: what a call names after it started', () => {
     assert.equal(a.reports[0]!.tool_call_id, 'c1');
   });
 
+  it('an update naming a new path beside one already flagged flags the new one only: the first finding is not reported again', async () => {
+    const a = auditor();
+    const env = path.join(ws, '.env');
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', tool_name: 'edit', diffs: [{ path: env, oldText: '', newText: 'x' }] }));
+    await a.settled();
+    assert.equal(a.reports.length, 1);
+    // codex-acp repeats the patch's changes as it applies them, one more file among them.
+    a.when.see(ev('tool_execution_update', 'in_progress', { locations: [{ path: env, line: null }, { path: path.join(ws, 'b.txt'), line: null }] }));
+    a.when.see(ev('tool_execution_update', 'in_progress', { args: { changes: { [env]: { type: 'update' }, [path.join(tmp, 'outside.txt')]: { type: 'add' } } } }));
+    await a.settled();
+    // Before, each update was judged whole: .env flagged three times, outside.txt hidden behind it.
+    assert.equal(a.reports.length, 2);
+    assert.match(String(a.reports[0]!.error), /\.env": forbidden/);
+    assert.match(String(a.reports[1]!.error), /outside\.txt": outside the allowed paths/);
+  });
+
   it('a pending call\'s update naming a path before it runs is judged when it runs; a call the wall judged is not audited again', async () => {
     const a = auditor();
     a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', args: {} }));

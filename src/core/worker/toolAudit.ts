@@ -127,7 +127,10 @@ export class AuditWhenRun {
     if (fresh.length === 0) return;
     for (const p of fresh) call.judged.add(p);
     const { start } = call;
-    void this.audit({ ...event, tool_kind: start.tool_kind, tool_name: start.tool_name, title: start.title, args: event.args ?? {}, locations: event.locations ?? null, diffs: event.diffs ?? null });
+    // Only the fresh paths: judged whole, an update that repeats a path already flagged flagged
+    // it again, and its first finding hid the new path's. The input's paths are among `fresh`
+    // already (pathsOf), in the same spelling, so it is not handed on to be read again.
+    void this.audit({ ...event, tool_kind: start.tool_kind, tool_name: start.tool_name, title: start.title, args: {}, locations: fresh.map((p) => ({ path: p, line: null })), diffs: null });
   }
 
   /**
