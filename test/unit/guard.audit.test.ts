@@ -360,6 +360,18 @@ describe('guard audit: what a call names after it started', () => {
     assert.match(String(a.reports[1]!.error), /outside\.txt": outside the allowed paths/);
   });
 
+  it('a running edit\'s update that comes after its turn ended, naming another path, is audited for it', async () => {
+    const a = auditor();
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', tool_name: 'edit', diffs: [{ path: path.join(ws, 'a.txt'), oldText: '', newText: 'x' }] }));
+    // The turn ends (an abort; the host's own end) while the patch still applies.
+    a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'aborted' });
+    a.when.see(ev('tool_execution_end', 'completed', { locations: [{ path: path.join(ws, 'a.txt'), line: null }, { path: path.join(tmp, 'outside.txt'), line: null }] }));
+    await a.settled();
+    // Before, neither first seen (seen is kept across turns) nor still followed (running was cleared).
+    assert.equal(a.reports.length, 1);
+    assert.match(String(a.reports[0]!.error), /^edit ".*outside\.txt": outside the allowed paths/);
+  });
+
   it('a pending call\'s update naming a path before it runs is judged when it runs; a call the wall judged is not audited again', async () => {
     const a = auditor();
     a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', args: {} }));
