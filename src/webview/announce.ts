@@ -42,6 +42,15 @@ export function entryWords(e: Entry): string {
   return words.length > NAME_MAX ? `${words.slice(0, NAME_MAX - 1)}…` : words;
 }
 
+/**
+ * The person is in the log: its page has the keyboard focus, and the log holds it there. The
+ * focused element stays where it was when the person goes back to the editor beside the log, or
+ * the log's tab is hidden; a live region there is still heard, so that alone is not enough.
+ */
+export function inLog(page: { activeElement: Element | null; hasFocus(): boolean }, log: { contains(node: Node | null): boolean }): boolean {
+  return page.hasFocus() && log.contains(page.activeElement);
+}
+
 export class Announcer {
   private count = 0;
   private names: string[] = [];

@@ -1,7 +1,7 @@
 // The log itself: the newest matching entries as rows (a bounded window of them), the notes on
 // what is not shown, and the scroll that follows the newest entry until the person scrolls up.
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
-import { Announcer, type AnnounceClock } from './announce';
+import { Announcer, inLog, type AnnounceClock } from './announce';
 import { h, icon, setText } from './dom';
 import type { Change, Entry } from './entries';
 import { LogModel } from './model';
@@ -190,7 +190,7 @@ export class EventList {
 
   /** New rows are said only to a person in the log who follows its end. */
   private listening(): boolean {
-    return this.pinned && this.list.contains(document.activeElement);
+    return this.pinned && inLog(document, this.list);
   }
 
   private sayNew(text: string): void {

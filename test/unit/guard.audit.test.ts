@@ -344,6 +344,34 @@ describe('guard audit: what a call names after it started', () => {
     assert.equal(a.reports[0]!.tool_call_id, 'c1');
   });
 
+  it('an update naming a new path beside one already flagged flags the new one only: the first finding is not reported again', async () => {
+    const a = auditor();
+    const env = path.join(ws, '.env');
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', tool_name: 'edit', diffs: [{ path: env, oldText: '', newText: 'x' }] }));
+    await a.settled();
+    assert.equal(a.reports.length, 1);
+    // codex-acp repeats the patch's changes as it applies them, one more file among them.
+    a.when.see(ev('tool_execution_update', 'in_progress', { locations: [{ path: env, line: null }, { path: path.join(ws, 'b.txt'), line: null }] }));
+    a.when.see(ev('tool_execution_update', 'in_progress', { args: { changes: { [env]: { type: 'update' }, [path.join(tmp, 'outside.txt')]: { type: 'add' } } } }));
+    await a.settled();
+    // Before, each update was judged whole: .env flagged three times, outside.txt hidden behind it.
+    assert.equal(a.reports.length, 2);
+    assert.match(String(a.reports[0]!.error), /\.env": forbidden/);
+    assert.match(String(a.reports[1]!.error), /outside\.txt": outside the allowed paths/);
+  });
+
+  it('a running edit\'s update that comes after its turn ended, naming another path, is audited for it', async () => {
+    const a = auditor();
+    a.when.see(ev('tool_execution_start', 'in_progress', { tool_kind: 'edit', tool_name: 'edit', diffs: [{ path: path.join(ws, 'a.txt'), oldText: '', newText: 'x' }] }));
+    // The turn ends (an abort; the host's own end) while the patch still applies.
+    a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'aborted' });
+    a.when.see(ev('tool_execution_end', 'completed', { locations: [{ path: path.join(ws, 'a.txt'), line: null }, { path: path.join(tmp, 'outside.txt'), line: null }] }));
+    await a.settled();
+    // Before, neither first seen (seen is kept across turns) nor still followed (running was cleared).
+    assert.equal(a.reports.length, 1);
+    assert.match(String(a.reports[0]!.error), /^edit ".*outside\.txt": outside the allowed paths/);
+  });
+
   it('a pending call\'s update naming a path before it runs is judged when it runs; a call the wall judged is not audited again', async () => {
     const a = auditor();
     a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', args: {} }));

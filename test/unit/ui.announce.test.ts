@@ -2,7 +2,7 @@
 // test turns: one polite line now and then, never one per event, and nothing unless the person
 // is in the log and following its end.
 import * as assert from 'node:assert/strict';
-import { Announcer, GATHER_MS, SAY_EVERY_MS, entryWords, type AnnounceClock } from '../../src/webview/announce';
+import { Announcer, GATHER_MS, SAY_EVERY_MS, entryWords, inLog, type AnnounceClock } from '../../src/webview/announce';
 import type { Entry } from '../../src/webview/entries';
 
 class FakeClock implements AnnounceClock {
@@ -95,6 +95,14 @@ describe('ui event log: new rows said to a screen reader', () => {
     announcer.added([reply()]);
     clock.advance(GATHER_MS);
     assert.deepEqual(said, ['1 new entry: reply']);
+  });
+
+  it('the person is in the log only while its page has the focus: the focus left on a row as they type in the editor, or in a hidden tab, is not it', () => {
+    const row = { id: 'row' } as unknown as Element;
+    const log = { contains: (n: Node | null) => n === (row as unknown as Node) };
+    assert.equal(inLog({ activeElement: row, hasFocus: () => true }, log), true);
+    assert.equal(inLog({ activeElement: row, hasFocus: () => false }, log), false, 'the page lost the focus: its live region would still be read out');
+    assert.equal(inLog({ activeElement: null, hasFocus: () => true }, log), false);
   });
 
   it('a row is named by its kind and what tells it apart, a long title cut', () => {

@@ -51,6 +51,8 @@ function pathsOf(event: AgentEvent): string[] {
 const TOOL_EVENTS = new Set(['tool_execution_start', 'tool_execution_update', 'tool_execution_end']);
 /** Calls remembered as seen: far more than a session's calls in flight at once. */
 const SEEN_KEPT = 10_000;
+/** Changing calls followed as they run: far more than run at once; one never said to end is forgotten, oldest first. */
+const RUNNING_KEPT = 1_000;
 
 /** The audit of calls as they run, holding back a call reported pending until it runs. */
 export class AuditWhenRun {
@@ -59,9 +61,9 @@ export class AuditWhenRun {
    * Calls of a changing kind audited as they ran, until they end: their start and the paths
    * judged. An update that names another path (Zed's codex-acp reports a patch's changes again as
    * it applies them and as it ends) is audited for it: a path said only after the call started
-   * ran unjudged.
+   * ran unjudged. Kept past its turn's end, as `seen` is: an update after it was not judged.
    */
-  private readonly running = new Map<string, { start: AgentEvent; judged: Set<string> }>();
+  private readonly running = new Map<string, { start: Pick<AgentEvent, 'tool_kind' | 'tool_name' | 'title'>; judged: Set<string> }>();
   /** The paths each running call's reports named (locations, diffs), until it ends. */
   private readonly named = new Map<string, string[]>();
   /**
@@ -114,7 +116,11 @@ export class AuditWhenRun {
   /** Audits `event` as its call's, and remembers a changing call's paths for its later updates. */
   private run(id: string | null | undefined, event: AgentEvent): void {
     // An end has no updates after it to judge.
-    if (id && event.type !== 'tool_execution_end' && WRITING_KINDS.has(event.tool_kind ?? '')) this.running.set(id, { start: event, judged: new Set(pathsOf(event)) });
+    if (id && event.type !== 'tool_execution_end' && WRITING_KINDS.has(event.tool_kind ?? '')) {
+      // What the later audits need of the start, not its input (a write's whole text).
+      this.running.set(id, { start: { tool_kind: event.tool_kind, tool_name: event.tool_name, title: event.title }, judged: new Set(pathsOf(event)) });
+      if (this.running.size > RUNNING_KEPT) this.running.delete(this.running.keys().next().value as string);
+    }
     void this.audit(event);
   }
 
@@ -127,7 +133,10 @@ export class AuditWhenRun {
     if (fresh.length === 0) return;
     for (const p of fresh) call.judged.add(p);
     const { start } = call;
-    void this.audit({ ...event, tool_kind: start.tool_kind, tool_name: start.tool_name, title: start.title, args: event.args ?? {}, locations: event.locations ?? null, diffs: event.diffs ?? null });
+    // Only the fresh paths: judged whole, an update that repeats a path already flagged flagged
+    // it again, and its first finding hid the new path's. The input's paths are among `fresh`
+    // already (pathsOf), in the same spelling, so it is not handed on to be read again.
+    void this.audit({ ...event, tool_kind: start.tool_kind, tool_name: start.tool_name, title: start.title, args: {}, locations: fresh.map((p) => ({ path: p, line: null })), diffs: null });
   }
 
   /**
@@ -135,11 +144,11 @@ export class AuditWhenRun {
    * agent asked about was judged as a question (the wall), before it could run.
    */
   see(event: AgentEvent): void {
-    // A turn's end ends its calls, whether or not each was said to end.
-    if (event.type === 'agent_end') {
-      this.named.clear();
-      this.running.clear();
-    } else this.remember(event);
+    // A turn's end ends its calls for the wall, whether or not each was said to end. A changing
+    // call is still followed (running): an update that comes after the end, as `seen` allows for,
+    // and names another path was not audited at all (not first seen, and no longer running).
+    if (event.type === 'agent_end') this.named.clear();
+    else this.remember(event);
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
     // A call first seen past its start is audited as it is seen, as its start would have been.
