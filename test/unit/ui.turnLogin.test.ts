@@ -26,13 +26,15 @@ function state(over: Partial<WorkerState> = {}): WorkerState {
 describe('a turn refused for want of a key, as the notification says it', () => {
   let fire: (s: WorkerState) => void;
   let attention: WorkerAttention;
+  let opened: string[];
   beforeEach(() => {
     vscodeStub.reset();
+    opened = [];
     const supervisor = { onState: (l: (s: WorkerState) => void) => ((fire = l), () => {}), list: () => [] } as unknown as Supervisor;
     const noEvent = () => ({ dispose() {} });
     attention = new WorkerAttention({
       supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: noEvent, decide: decideNotification,
-      openLog: () => undefined, label: () => undefined, setBadge: () => undefined, loginHint: (s) => loginHint(s.command, s.args),
+      openLog: (id) => void opened.push(id), label: () => undefined, setBadge: () => undefined, loginHint: (s) => loginHint(s.command, s.args),
       specOf: () => ({ dialect: 'acp', command: 'copilot', cwd: '/w', env: { COPILOT_HOME: '/h' } }),
     });
     fire(state());
@@ -57,6 +59,18 @@ describe('a turn refused for want of a key, as the notification says it', () => 
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(vscodeStub.terminals, [{ name: 'Copilot Login', cwd: '/w', env: { COPILOT_HOME: '/h' }, sent: ['copilot login'] }]);
     assert.equal(vscodeStub.messages.at(-1), 'Finish the login in the terminal "Copilot Login", then prompt Copilot again.');
+  });
+
+  it('after Run, says where to prompt again with a button (a toast without one is cut to its first line): Open Log', async () => {
+    const login = { label: 'Fake Login', line: 'fake-agent login' };
+    vscodeStub.choices.push('Run "fake-agent login"', 'Open Log');
+    fire(state({ name: 'Agent signed out (fake)', command: 'node', turns: [turn(1, { needsLogin: true, login })] }));
+    // Each choice is answered after this turn of the event loop (a notification's promise).
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(vscodeStub.messages.at(-1), 'Finish the login in the terminal "Fake Login", then prompt Agent signed out (fake) again.');
+    assert.deepEqual(vscodeStub.buttons.at(-1), ['Open Log']);
+    assert.deepEqual(opened, ['w1']);
   });
 
   it('says another failed turn with its error alone', () => {

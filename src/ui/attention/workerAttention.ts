@@ -137,9 +137,14 @@ export class WorkerAttention extends Disposable {
     this.notify(state.workerId, decision.level, `${name}: ${change.to.reason}${login}`, refused?.needsLogin && refused.login ? this.logIn(state, name, refused.login) : undefined);
   }
 
-  /** The button that runs the login a refused turn names, in the worker's folder and env, as a refused start's does. */
+  /**
+   * The button that runs the login a refused turn names, in the worker's folder and env, as a refused start's does.
+   * What to do next comes with Open Log (where the person prompts again): VS Code shows a notification
+   * without a button as one line, which cut "then prompt <name> again" off.
+   */
   private logIn(state: WorkerState, name: string, login: LoginCommand): { button: string; run(): void } {
-    return { button: loginButton(login), run: () => runLogin(login, { cwd: state.cwd, env: this.s.specOf?.(state.workerId)?.env }, `prompt ${name} again`) };
+    const openLog = { button: 'Open Log', run: () => this.s.openLog(state.workerId) };
+    return { button: loginButton(login), run: () => runLogin(login, { cwd: state.cwd, env: this.s.specOf?.(state.workerId)?.env }, `prompt ${name} again`, openLog) };
   }
 
   /** Counted from the last change of what is looked at: a second click restarts the wait. */
