@@ -46,9 +46,11 @@ describe('client files: a write through the host lands where it was judged (chec
         fs.unlinkSync(file);
         fs.symlinkSync(secret, file);
       }, guarded);
-      await assert.rejects(cf.write(file, 'new'), /the file changed under the guard's check: nothing was written/);
+      // An unguarded worker has no guard: its write was checked (inside its folder), not judged.
+      const words = guarded ? "changed under the guard's check" : 'changed after it was checked';
+      await assert.rejects(cf.write(file, 'new'), new RegExp(`the file ${words}: nothing was written`));
       assert.equal(fs.readFileSync(secret, 'utf8'), 'keep');
-      assert.ok(events.some((e) => e.is_error && /changed under the guard's check/.test(String(e.error))), 'the refusal is in the log');
+      assert.ok(events.some((e) => e.is_error && String(e.error).includes(words)), 'the refusal is in the log');
     });
   }
 
@@ -71,6 +73,40 @@ describe('client files: a write through the host lands where it was judged (chec
     });
     await assert.rejects(cf.write(path.join(ws, 'sub', 'c.txt'), 'new'), /the file changed under the guard's check: nothing was written/);
     assert.equal(fs.readFileSync(there, 'utf8'), 'keep');
+  });
+
+  it('a new file\'s folder swapped for a link after the check: the refusal says where the folder leads now', async () => {
+    fs.mkdirSync(path.join(ws, 'sub'));
+    const { cf } = files(() => {
+      fs.renameSync(path.join(ws, 'sub'), path.join(ws, 'sub.old'));
+      fs.symlinkSync(outside, path.join(ws, 'sub'));
+    });
+    const file = path.join(ws, 'sub', 'n.txt');
+    await assert.rejects(cf.write(file, 'new'), (e: Error) => e.message.endsWith(`nothing was written (the folder of ${file} is not the one judged: it leads to ${outside} now)`));
+    assert.equal(fs.readFileSync(path.join(outside, 'n.txt'), 'utf8'), '', 'made empty by the open, as judgedWrite.ts says, never written');
+  });
+
+  it('a new file hard-linked as it is made: the refusal says so, not that its folder moved', async () => {
+    const file = path.join(ws, 'new.txt');
+    const other = path.join(outside, 'other.txt');
+    // The link is made between the write's open (which makes the file) and its look at what it
+    // opened: the first stat of an opened file, here the write's own, makes it, then stats.
+    const probe = await fs.promises.open(path.join(tmp, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { stat: (...a: unknown[]) => Promise<fs.Stats> };
+    await probe.close();
+    const stat = proto.stat;
+    proto.stat = function (this: unknown, ...a: unknown[]) {
+      proto.stat = stat;
+      fs.linkSync(file, other);
+      return stat.apply(this, a);
+    };
+    try {
+      const { cf } = files();
+      await assert.rejects(cf.write(file, 'new'), (e: Error) => e.message.endsWith(`nothing was written (${file} was hard-linked as it was made)`));
+    } finally {
+      proto.stat = stat;
+    }
+    assert.equal(fs.readFileSync(other, 'utf8'), '', 'the other name\'s file is not written');
   });
 
   it('a link in the path re-pointed after the check: the write lands where the link led when judged', async () => {

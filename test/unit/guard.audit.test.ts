@@ -416,4 +416,54 @@ describe('guard audit: what a call names after it started', () => {
     assert.equal(a.reports.length, 1, 'the call is audited once, as its start says it');
     assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
   });
+
+  it('a pending call reported again and again holds each path once, its diff as last said, and is judged with them when it runs', async () => {
+    const audited: AgentEvent[] = [];
+    const when = new AuditWhenRun(async (e) => void audited.push(e));
+    const a = path.join(ws, 'a.txt');
+    const b = path.join(ws, 'b.txt');
+    when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', diffs: [{ path: a, oldText: '', newText: '1' }], locations: [{ path: a, line: null }] }));
+    // An agent that reports the call's whole diff again at each update, as the patch is made.
+    for (let i = 2; i <= 50; i++) when.see(ev('tool_execution_update', 'pending', { diffs: [{ path: a, oldText: '', newText: String(i) }], locations: [{ path: a, line: null }, { path: b, line: null }] }));
+    when.see(ev('tool_execution_update', 'in_progress'));
+    assert.equal(audited.length, 1);
+    assert.deepEqual(audited[0]!.diffs, [{ path: a, oldText: '', newText: '50' }]);
+    assert.deepEqual(audited[0]!.locations, [{ path: a, line: null }, { path: b, line: null }]);
+  });
+
+  it("a call still held pending at its turn's end is let go; a report of it after the end that says what it is is audited", async () => {
+    const a = auditor();
+    const held = () => (a.when as unknown as { later: Map<string, unknown> }).later;
+    const outside = [{ path: path.join(tmp, 'outside.txt'), line: null }];
+    a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', args: { content: 'x'.repeat(10_000) } }));
+    a.when.see(ev('tool_execution_start', 'pending', { tool_call_id: 'c2', tool_kind: 'edit', tool_name: 'edit', args: {} }));
+    assert.equal(held().size, 2);
+    // Cancelled with the turn, never said to end: their input is not kept for the session's life.
+    a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'aborted' });
+    assert.equal(held().size, 0);
+    // One runs after all, said with what it is: audited. One said to have failed never ran: not audited.
+    a.when.see(ev('tool_execution_update', 'in_progress'));
+    a.when.see(ev('tool_execution_update', 'completed', { tool_kind: 'edit', tool_name: 'edit', locations: outside }));
+    a.when.see(ev('tool_execution_end', 'failed', { tool_call_id: 'c2', tool_kind: 'edit', tool_name: 'edit', locations: outside }));
+    await a.settled();
+    assert.deepEqual(a.reports.map((r) => r.tool_call_id), ['c1']);
+    assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
+  });
+
+  it('a call seen again (still reporting) is not the first the seen-set forgets', async () => {
+    const audited: string[] = [];
+    const when = new AuditWhenRun(async (e) => void audited.push(e.tool_call_id!));
+    const read = (id: string, type = 'tool_execution_update') => ev(type, 'in_progress', { tool_call_id: id, tool_kind: 'read', tool_name: 'read' });
+    for (let i = 0; i < 10_000; i++) when.see(read(`c${i}`, 'tool_execution_start'));
+    // c0 reports again with nothing of itself (a terminal's output), c2 as itself: both are recent now.
+    when.see(ev('tool_execution_update', 'in_progress', { tool_call_id: 'c0' }));
+    when.see(read('c2'));
+    // Two new calls past the bound: the two longest silent are forgotten.
+    when.see(read('n1', 'tool_execution_start'));
+    when.see(read('n2', 'tool_execution_start'));
+    audited.length = 0;
+    // A forgotten call's report is audited again as a first sighting; a remembered one's is not.
+    for (const id of ['c0', 'c1', 'c2', 'c3']) when.see(read(id));
+    assert.deepEqual(audited, ['c1', 'c3']);
+  });
 });

@@ -104,7 +104,8 @@ export class ClientFiles {
       try {
         await writeJudged(place.path, place.stat, content);
       } catch (error) {
-        if (error instanceof ChangedUnderCheck) return this.refuse('fs/write_text_file', raw, `the file changed under the guard's check: nothing was written (${error.message})`);
+        // An unguarded worker's write was checked (inside its folder), not judged by a guard.
+        if (error instanceof ChangedUnderCheck) return this.refuse('fs/write_text_file', raw, `the file changed ${policy ? "under the guard's check" : 'after it was checked'}: nothing was written (${error.message})`);
         throw new ResponseError(REFUSED, `cannot write ${file}: ${(error as Error).message}`);
       }
     }

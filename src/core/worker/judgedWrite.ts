@@ -45,10 +45,11 @@ export async function writeJudged(place: string, judged: Stats | null, content: 
       // A hard link made since: the write would change that other name's file too.
       if (now.nlink > judged.nlink) throw new ChangedUnderCheck(`${place} was hard-linked since it was judged`);
     } else {
+      // Each cause said as found: the folder moved, the name is another file's, or a hard link.
       const [folderNow, there] = await Promise.all([realpath(folder), lstat(place)]);
-      if (folderNow !== folder || there.dev !== now.dev || there.ino !== now.ino || now.nlink !== 1) {
-        throw new ChangedUnderCheck(`the folder of ${place} is not the one judged`);
-      }
+      if (folderNow !== folder) throw new ChangedUnderCheck(`the folder of ${place} is not the one judged: it leads to ${folderNow} now`);
+      if (there.dev !== now.dev || there.ino !== now.ino) throw new ChangedUnderCheck(`${place} is another file than the one just made`);
+      if (now.nlink !== 1) throw new ChangedUnderCheck(`${place} was hard-linked as it was made`);
     }
     await handle.truncate(0);
     await handle.writeFile(content, 'utf8');

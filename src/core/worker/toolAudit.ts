@@ -57,6 +57,8 @@ const RUNNING_KEPT = 1_000;
 /** The audit of calls as they run, holding back a call reported pending until it runs. */
 export class AuditWhenRun {
   private readonly later = new Map<string, AgentEvent>();
+  /** Calls still held when their turn ended, let go (their input with them): ids only, at most SEEN_KEPT. */
+  private readonly letGo = new Set<string>();
   /**
    * Calls of a changing kind audited as they ran, until they end: their start and the paths
    * judged. An update that names another path (Zed's codex-acp reports a patch's changes again as
@@ -102,15 +104,19 @@ export class AuditWhenRun {
   judged(toolCallId: string): void {
     this.saw(toolCallId);
     this.later.delete(toolCallId);
+    this.letGo.delete(toolCallId);
     this.running.delete(toolCallId);
   }
 
-  /** Whether `id` is seen for the first time; it is seen from now on. */
+  /**
+   * Whether `id` is seen for the first time; it is seen from now on. A call seen again moves to the
+   * newest place: the oldest forgotten is the one longest silent, not a call still reporting.
+   */
   private saw(id: string): boolean {
-    if (this.seen.has(id)) return false;
+    const known = this.seen.delete(id);
     this.seen.add(id);
-    if (this.seen.size > SEEN_KEPT) this.seen.delete(this.seen.values().next().value as string);
-    return true;
+    if (!known && this.seen.size > SEEN_KEPT) this.seen.delete(this.seen.values().next().value as string);
+    return !known;
   }
 
   /** Audits `event` as its call's, and remembers a changing call's paths for its later updates. */
@@ -147,20 +153,42 @@ export class AuditWhenRun {
     // A turn's end ends its calls for the wall, whether or not each was said to end. A changing
     // call is still followed (running): an update that comes after the end, as `seen` allows for,
     // and names another path was not audited at all (not first seen, and no longer running).
-    if (event.type === 'agent_end') this.named.clear();
-    else this.remember(event);
+    if (event.type === 'agent_end') {
+      this.named.clear();
+      // A call still held at its turn's end never ran in it: it is let go, its input with it (see
+      // letGo for a report of it after the end).
+      for (const held of this.later.keys()) {
+        this.letGo.add(held);
+        if (this.letGo.size > SEEN_KEPT) this.letGo.delete(this.letGo.values().next().value as string);
+      }
+      this.later.clear();
+    } else this.remember(event);
     const id = event.tool_call_id;
     const status = (event.data as { status?: unknown } | null | undefined)?.status;
     // A call first seen past its start is audited as it is seen, as its start would have been.
     // A report that says nothing of its call (the host's own terminal output, which can come before
     // the agent's tool_call) is not its first: it has nothing to judge, and would take the start's place.
     const first = !!id && TOOL_EVENTS.has(event.type) && saysWhatItIs(event) && this.saw(id);
+    // Still reporting, though it says nothing of itself: not the call to forget first.
+    if (id && TOOL_EVENTS.has(event.type) && !saysWhatItIs(event) && this.seen.delete(id)) this.seen.add(id);
     if (event.type === 'tool_execution_start' || first) {
       if (status === 'pending' && id) this.later.set(id, event);
       else this.run(id, event);
       return;
     }
     if (!id) return;
+    // A call let go at its turn's end and reported after it: one that ends without running is done
+    // with; one that says what it is is audited then, as a call first seen past its start (as a
+    // running call's update after the end is). A bare report (its status only) has nothing to judge.
+    if (this.letGo.has(id) && TOOL_EVENTS.has(event.type)) {
+      if (event.type === 'tool_execution_end' && status !== 'completed') this.letGo.delete(id);
+      else if (saysWhatItIs(event)) {
+        this.letGo.delete(id);
+        if (status === 'pending') this.later.set(id, event);
+        else this.run(id, event);
+      }
+      return;
+    }
     if (!this.later.has(id)) {
       this.more(id, event);
       return;
@@ -172,12 +200,21 @@ export class AuditWhenRun {
     const start = this.later.get(id)!;
     // What an update of a pending call says (its input, the paths it names) is judged when it runs,
     // with every path said before: an update replaces the call's locations, not what it named.
-    const held: AgentEvent = { ...start, args: event.args ?? start.args, locations: [...(start.locations ?? []), ...(event.locations ?? [])], diffs: [...(start.diffs ?? []), ...(event.diffs ?? [])] };
+    // Each path once (an agent that reports a call's diff again at every update would grow it by a
+    // copy each time), its latest report's.
+    const held: AgentEvent = { ...start, args: event.args ?? start.args, locations: byPath(start.locations, event.locations), diffs: byPath(start.diffs, event.diffs) };
     if (status === 'in_progress' || status === 'completed') {
       this.later.delete(id);
       this.run(id, held);
     } else this.later.set(id, held);
   }
+}
+
+/** `before` then `now`, each path once, as `now` last said it, in the order first named. */
+function byPath<T extends { path: string }>(before: readonly T[] | null | undefined, now: readonly T[] | null | undefined): T[] {
+  const out = new Map<string, T>();
+  for (const x of [...(before ?? []), ...(now ?? [])]) out.set(x.path, x);
+  return [...out.values()];
 }
 
 /** Whether a report names its call's tool or what it acts on: only such a report can be judged. */

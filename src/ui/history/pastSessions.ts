@@ -8,6 +8,7 @@ import type { SessionRef, Supervisor, WorkerSpec, WorkerState } from '../../core
 import type { HistoryListing, SessionSummary } from '../../core/history/format';
 import type { HistoryStore } from '../../core/history/store';
 import type { AgentEvent } from '../../core/events/agentEvent';
+import { HOST_SHUT_DOWN } from '../../core/shutDownWords';
 import { Disposable, toDisposable } from '../disposable';
 import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
@@ -21,6 +22,8 @@ const CHAIN_MAX = 8;
 export interface HistoryHost extends Supervisor {
   host(): Supervisor;
   readonly loaded: boolean;
+  /** After the window's end: the host's history store is closed, or was never opened. */
+  readonly shutDown: boolean;
 }
 
 export class PastSessions extends Disposable {
@@ -79,6 +82,12 @@ export class PastSessions extends Disposable {
   /** The store, loading the core if needed; null when history is off or unusable. */
   store(): HistoryStore | null {
     if (!this.enabled) return null;
+    // A read after the window's end (a relist due, a command still running) would load a host,
+    // and open a store, that nothing closes: there is no history to read any more.
+    if (this.host.shutDown) {
+      this.error = HOST_SHUT_DOWN;
+      return null;
+    }
     const real = this.host.host();
     if (!real.history) {
       this.error = real.historyError ?? 'the history is off';

@@ -8,7 +8,7 @@ import type {
 import type { AgentEvent } from '../../core/events/agentEvent';
 // The leaf with the numbers only: the core itself is not loaded here.
 import { DEFAULT_LIMITS } from '../../core/worker/defaultLimits';
-import { SHUT_DOWN_ERROR } from '../../core/shutDownWords';
+import { HOST_SHUT_DOWN, SHUT_DOWN_ERROR } from '../../core/shutDownWords';
 
 /** What the stand-in is told besides how to load the real supervisor. */
 export interface LazySupervisorOptions {
@@ -49,7 +49,7 @@ export class LazySupervisor implements Supervisor {
   private readonly removed = new Set<Entry<RemovedListener>>();
   private readonly preliminary: SupervisorLimits;
   /** Set by dispose(): a start after it would load a host that nothing disposes, so it is refused. */
-  private shutDown = false;
+  private shutDown_ = false;
 
   constructor(
     private readonly load: () => Supervisor,
@@ -61,6 +61,11 @@ export class LazySupervisor implements Supervisor {
 
   get loaded(): boolean {
     return this.real !== undefined;
+  }
+
+  /** Whether dispose() was called: the host (and its history store) is closed, or never opened. */
+  get shutDown(): boolean {
+    return this.shutDown_;
   }
 
   get limits(): SupervisorLimits {
@@ -76,9 +81,10 @@ export class LazySupervisor implements Supervisor {
     return this.real?.historyError ?? null;
   }
 
-  /** The real host, loaded now if it was not. */
+  /** The real host, loaded now if it was not; after dispose() none is loaded (nothing would dispose it). */
   host(): Supervisor {
     if (!this.real) {
+      if (this.shutDown_) throw new Error(HOST_SHUT_DOWN);
       const real = this.load();
       const warn = this.options.warn ?? consoleWarn;
       real.onEvent(fanOut(this.events_, 'onEvent', warn) as EventListener);
@@ -93,7 +99,7 @@ export class LazySupervisor implements Supervisor {
   async start(spec: WorkerSpec) {
     // As the supervisor refuses a start after its dispose(), so does the stand-in, whose core
     // may never have been loaded: loading it now would leave its workers running past the window.
-    if (this.shutDown) return { status: 'error' as const, error: SHUT_DOWN_ERROR, ms: 0 };
+    if (this.shutDown_) return { status: 'error' as const, error: SHUT_DOWN_ERROR, ms: 0 };
     const r = await this.host().start(spec);
     if (r.status === 'started') this.options.onStarted?.(r.workerId, spec);
     return r;
@@ -200,7 +206,7 @@ export class LazySupervisor implements Supervisor {
   }
 
   async dispose(): Promise<void> {
-    this.shutDown = true;
+    this.shutDown_ = true;
     await this.real?.dispose();
     this.events_.clear();
     this.states.clear();
