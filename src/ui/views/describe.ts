@@ -1,7 +1,7 @@
 // How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
 // import, so the tree, the status bar and the tests share them.
 import type { TurnSummary, WorkerState } from '../../core/api';
-import { workerPhase, duration, sourceLabel } from '../../protocol/words';
+import { workerPhase, duration, INPUT_LOST_ADVICE, INPUT_LOST_WORD, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
 
 /** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
@@ -26,10 +26,11 @@ export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' |
 /**
  * What a worker is doing first, in the words of the log's chip ("idle", "streaming", "compacting
  * after its turn"; a worker that is not running, its status and how it ended), then its model:
- * a narrow side bar cuts the end off.
+ * a narrow side bar cuts the end off. One that no longer reads its input says that first.
  */
 export function workerDescription(s: WorkerState): string {
   const parts: string[] = [];
+  if (s.status === 'running' && s.inputLost) parts.push(INPUT_LOST_WORD);
   if (s.status !== 'running') parts.push(s.status);
   else if (s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
   else if (s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
@@ -40,6 +41,11 @@ export function workerDescription(s: WorkerState): string {
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
   return parts.join(' · ');
+}
+
+/** What is wrong with a worker and what to do, first in its tooltip; null when nothing is. */
+export function tooltipWarning(s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>): string | null {
+  return s.status === 'running' && s.inputLost ? INPUT_LOST_ADVICE : null;
 }
 
 /**
@@ -96,8 +102,9 @@ export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 
   return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
-/** A codicon id (with ~spin where it moves) and a theme colour id, by phase. */
-export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): { id: string; color?: string } {
+/** A codicon id (with ~spin where it moves) and a theme colour id, by phase; a warning for a worker that no longer reads its input. */
+export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'inputLost'>>): { id: string; color?: string } {
+  if (s.status === 'running' && s.inputLost) return { id: 'warning', color: 'problemsWarningIcon.foreground' };
   switch (workerPhase(s)) {
     case 'starting': return { id: 'loading~spin' };
     case 'streaming': return { id: 'sync~spin', color: 'charts.blue' };
