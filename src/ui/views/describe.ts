@@ -7,16 +7,22 @@ import { KEYS } from '../commands/ids';
 /** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
 export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 'running' || s.status === 'starting';
 
+/** Live, and it still reads its input: what is sent can reach it (see WorkerState.inputLost). */
+export const readsInput = (s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>): boolean => isLive(s) && !s.inputLost;
+
 /**
  * `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven
  * and `.asks` while a question of its waits for the person (an agent's permission question, a
  * pi dialog): the row offers Answer Open Questions… then. `.noCompact` (an agent without
  * compaction) and `.modes` (an agent that lists modes) keep Compact and Switch Mode… off the
- * rows where they cannot work: offered there, each only failed with a message.
+ * rows where they cannot work: offered there, each only failed with a message. A worker that no
+ * longer reads its input is `rpcWorker.deaf.live` whatever it runs: no row command that sends it
+ * something matches (each would only fail), while Stop, its log, output, pid and Export still do.
  */
-export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes'>>): string {
-  const phase = workerPhase(s);
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost'>>): string {
   const live = isLive(s);
+  if (live && s.inputLost) return 'rpcWorker.deaf.live';
+  const phase = workerPhase(s);
   const asks = live && (s.pendingInput ?? []).some((p) => p.kind === 'dialog');
   const noCompact = live && !!s.compactUnavailable;
   const modes = live && (s.modes ?? []).length > 0;
@@ -165,11 +171,14 @@ export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): {
 }
 
 export function contextValues(list: WorkerState[]): Record<string, boolean> {
-  const running = list.filter((s) => s.status === 'running');
+  // One that no longer reads its input is neither streaming nor idle to a verb: it takes none.
+  const running = list.filter((s) => s.status === 'running' && !s.inputLost);
   return {
     [KEYS.hasWorkers]: list.length > 0,
-    // A worker still starting counts, so Prompt is in the palette for the one just started.
+    // Copy PID, Forget Always-Allowed Actions: they send the worker nothing.
     [KEYS.hasRunningWorkers]: list.some(isLive),
+    // A worker still starting counts, so Prompt is in the palette for the one just started.
+    [KEYS.anyReadsInput]: list.some(readsInput),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
     [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
   };
