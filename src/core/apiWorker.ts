@@ -212,6 +212,13 @@ export interface WorkerState {
   /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */
   midTurn: { steer: boolean; followUp: 'worker' | 'host' };
   /**
+   * The worker no longer reads its input (its stdin closed) while its process runs on: nothing
+   * sent can reach it, so every verb but Stop answers `error` with the reason, and only a Stop
+   * ends it; what it says is still heard (a turn it runs may end on its own). Set when the host
+   * notices, at the first write its stdin refused; absent otherwise, and once it exited.
+   */
+  inputLost?: true;
+  /**
    * Whom the agent last said it signs in as (its `auth_status` event: Claude's and Codex's
    * adapters say it); kind `none`: signed in as nobody. Absent where the agent has not said.
    */

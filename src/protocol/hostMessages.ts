@@ -27,6 +27,8 @@ export const workerViewSchema = z.object({
   noAbort: z.optional(z.string()),
   /** The worker cannot be steered inside its turn (ACP): follow-ups are held by the host instead. */
   noSteer: z.optional(z.boolean()),
+  /** It no longer reads its input (WorkerState.inputLost): the chip says so, the composer sends nothing. */
+  inputLost: z.optional(z.boolean()),
   /** Why the composer is off for a log with no worker behind it (a past session). */
   note: z.optional(z.string()),
   /** Whether it needs the person, as the Sessions view says it (core/attention), and why; absent for a past session. */

@@ -34,6 +34,16 @@ export function newsWord(a: Attention | null | undefined): string | null {
   return a === 'needs-input' || a === 'done' || a === 'failed' ? ATTENTION_WORDS[a] : null;
 }
 
+/**
+ * A worker that no longer reads its input (its stdin closed while it runs on: WorkerState.inputLost)
+ * is said to be this first, on its row and in its log's chip: its phase alone ("idle",
+ * "streaming") read as if all were well, and the person learnt it only when a verb failed.
+ */
+export const INPUT_LOST_WORD = 'not reading its input';
+
+/** What it means and what to do, in its row's tooltip and its chip's. */
+export const INPUT_LOST_ADVICE = 'It no longer reads its input (its stdin closed) while its process runs on: nothing sent can reach it, so a prompt, steer, abort or compaction only fails. Stop it (Stop Worker); its log, output and Export to Markdown still work.';
+
 /** "1 turn", "2 turns": a count with its noun, singular for one. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

@@ -24,7 +24,9 @@ export interface ComposerView {
 }
 
 export function composerView(w: WorkerView | null): ComposerView {
-  const live = w?.status === 'running';
+  // A worker that no longer reads its input takes nothing: only Stop is left (as on its row).
+  const deaf = w?.status === 'running' && w.inputLost === true;
+  const live = w?.status === 'running' && !deaf;
   const phase = !w ? 'none' : workerPhase(w);
   const streaming = !!(live && w!.streaming);
   const compacting = !!(live && w!.compacting);
@@ -45,12 +47,14 @@ export function composerView(w: WorkerView | null): ComposerView {
       stop: !w || (w.status !== 'running' && w.status !== 'starting'),
     },
     textareaDisabled: !live,
-    placeholder: !w ? 'No worker selected' : w.note ? w.note : !live ? notRunning(w) : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+    placeholder: !w ? 'No worker selected' : w.note ? w.note : deaf ? INPUT_LOST_PLACEHOLDER : !live ? notRunning(w) : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
   };
 }
 
 export type LineClass = 'ok' | 'info' | 'error' | 'pending';
 export interface Line { text: string; cls: LineClass }
+
+const INPUT_LOST_PLACEHOLDER = 'The worker no longer reads its input: stop it';
 
 /** A worker that takes no message, said in English ("has failed", not "is failed"). */
 function notRunning(w: WorkerView): string {
@@ -62,6 +66,7 @@ export function keySendRefusal(w: WorkerView | null): Line | null {
   const v = composerView(w);
   if (!w || !v.disabled.send) return null;
   if (w.status !== 'running') return { text: `${notRunning(w)}: nothing was sent`, cls: 'info' };
+  if (w.inputLost) return { text: `${INPUT_LOST_PLACEHOLDER}: nothing was sent`, cls: 'info' };
   if (w.compacting) return { text: 'The worker is compacting: nothing was sent; send when the compaction has ended', cls: 'info' };
   return { text: v.sendTitle, cls: 'info' };
 }

@@ -2,7 +2,7 @@
 // or first what its row in the Sessions view says first (needs input, done, failed: the one word
 // of protocol/words.ts), then its model, pid and usage; and how long a running turn has been quiet.
 import type { WorkerView } from '../protocol/messages';
-import { duration, newsWord } from '../protocol/words';
+import { duration, INPUT_LOST_ADVICE, INPUT_LOST_WORD, newsWord } from '../protocol/words';
 
 /**
  * A running turn quiet this long says so: an agent may say nothing for minutes (Claude retrying a
@@ -34,12 +34,16 @@ export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): St
   const news = w.note ? null : newsWord(w.attention);
   // A pid is shown while its process lives: a stopped worker's is gone (and may be another's by now).
   const live = w.status === 'running' || w.status === 'starting';
+  // A worker that no longer reads its input: its phase alone reads as if all were well, and
+  // "failed" (its attention) says not what to do, so the chip says it, and its tooltip how.
+  const deaf = live && !w.note && w.inputLost === true;
   const secs = Math.floor(quietMs / 1000);
-  const quiet = !news && !w.note && isBusyPhase(phase) && quietMs >= QUIET_AFTER_MS
+  const quiet = !news && !deaf && !w.note && isBusyPhase(phase) && quietMs >= QUIET_AFTER_MS
     ? ` · quiet for ${secs < 60 ? `${secs} s` : duration(secs * 1000)}` : '';
-  const state = w.note ? 'history (read-only)' : news ?? phase;
+  const state = w.note ? 'history (read-only)' : deaf ? INPUT_LOST_WORD : news ?? phase;
   const text = `${state}${quiet}${w.model ? ` · ${w.model}` : ''}${w.pid && live && !w.note ? ` · pid ${w.pid}` : ''}${w.usage ? ` · ${w.usage}` : ''}`;
-  const title = news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}`
+  const title = deaf ? `${text}\n${INPUT_LOST_ADVICE}`
+    : news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}`
     : quiet ? `${text}\nThe worker has sent nothing since its last event. It may be waiting on its model or on a long command; an agent retrying its model can say nothing for minutes. Abort ends the turn.` : text;
   return { text, title, cls: `status-badge phase-${phase}${news ? ` attention-${w.attention}` : ''}`, spoken: `${w.name}: ${state}${quiet ? ', quiet' : ''}` };
 }

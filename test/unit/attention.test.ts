@@ -49,6 +49,22 @@ describe('attention states', () => {
     assert.equal(a(long, { turn: 61 }), 'idle');
   });
 
+  it('a worker that no longer reads its input has failed until it ends, whatever it runs or asks, and a look does not clear it', () => {
+    const deaf = (over: Partial<WorkerState>) => state({ inputLost: true, ...over });
+    const lost = { attention: 'failed', reason: 'no longer reads its input: stop it' };
+    for (const s of [deaf({}), deaf({ streaming: true }), deaf({ compacting: true }), deaf({ pendingInput: [dialog] }), deaf({ turns: [turn(1)] })]) {
+      assert.deepEqual(attentionOf(s), lost);
+      assert.deepEqual(attentionOf(s, seenNow(s)), lost);
+    }
+    // Once it exited, the exit says how it ended.
+    assert.equal(attentionOf(deaf({ status: 'stopped' })).attention, 'stopped');
+    const board = new AttentionBoard();
+    board.update(state({ streaming: true }));
+    assert.equal(board.update(deaf({ streaming: true })).change?.to.reason, lost.reason);
+    assert.equal(board.update(deaf({ turns: [turn(1)] })).change, null);
+    assert.equal(board.markSeen('w1')?.change, null);
+  });
+
   it('the board: working → needs-input → working → done → (seen) idle → working → failed; badge and counts', () => {
     const board = new AttentionBoard();
     const steps: Array<[WorkerState, string | null]> = [

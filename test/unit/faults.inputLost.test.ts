@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { stateOf as liveState } from '../helpers/supervisor';
 import { alive, lostStreamSuite, within } from '../fixtures/faults-helpers';
+import { AttentionBoard } from '../../src/core/attention/board';
+import { decideNotification } from '../../src/core/attention/notify';
 
 const LOST = /the worker no longer reads its input \(its stdin closed\) while its process \d+ runs on: nothing sent can reach it; stop it$/;
 
@@ -29,6 +31,34 @@ for (const dialect of ['pi', 'tau'] as const) {
       const s = liveState(supervisor, r.workerId);
       assert.deepEqual([s.compacting, s.streaming, s.status], [false, false, 'running']);
       assert.equal(alive(r.pid), true, 'the worker lives on');
+    });
+
+    it('its state says it no longer reads its input, and its attention says so once (one notification), not at each verb it refuses', async () => {
+      const { supervisor, r, next } = await suite.start(dialect, ['--close-stdin-on', 'prompt']);
+      // The Sessions view's board, fed each state as the UI's is (workerAttention.ts).
+      const board = new AttentionBoard();
+      const notified: string[] = [];
+      const off = supervisor.onState((s) => {
+        if (s.workerId !== r.workerId) return;
+        const { change } = board.update(s);
+        const d = change && decideNotification('all', change, false);
+        if (d?.notify) notified.push(`${d.level}: ${d.message}`);
+      });
+      const settled = next('agent_settled');
+      await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the first prompt');
+      await settled;
+      // Nothing was written since: the loss is not known yet (Node tells nothing of a closed reader until a write).
+      assert.equal(liveState(supervisor, r.workerId).inputLost, undefined);
+      for (const verb of [() => supervisor.prompt(r.workerId, 'say again'), () => supervisor.compact(r.workerId), () => supervisor.prompt(r.workerId, 'and again')] as Array<() => Promise<{ status: string; error?: string }>>) {
+        const v = await within(verb(), 20_000, 'a verb');
+        assert.match(v.status === 'error' ? v.error ?? '' : JSON.stringify(v), LOST);
+      }
+      off();
+      const s = liveState(supervisor, r.workerId);
+      assert.deepEqual([s.inputLost, s.status], [true, 'running']);
+      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'no longer reads its input: stop it' });
+      // The turn that ended is news too ("done"), said before the loss; the loss is said once.
+      assert.deepEqual(notified.filter((n) => /input/.test(n)), [`error: ${s.name} no longer reads its input: stop it`]);
     });
 
     it('a compaction it took before its stdin closed is still followed to its end', async () => {

@@ -11,6 +11,7 @@ import type { Supervisor, WorkerState } from '../../src/core/api';
 import { HistoryCommands, type HistoryServices } from '../../src/ui/history/historyCommands';
 import { viewCommands } from '../../src/ui/commands/viewCommands';
 import { contextValues, workerContextValue } from '../../src/ui/views/describe';
+import { any, canSteer, isIdle, isRunning, isStreaming } from '../../src/ui/commands/pickers';
 
 const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
   contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
@@ -19,7 +20,7 @@ const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 
 const dialog = [{ kind: 'dialog' }] as unknown as WorkerState['pendingInput'];
 
 /** One worker in each state the tree shows. */
-const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes'>>> = {
+const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost'>>> = {
   starting: { status: 'starting', streaming: false, compacting: false },
   idle: { status: 'running', streaming: false, compacting: false },
   'idle, asking': { status: 'running', streaming: false, compacting: false, pendingInput: dialog },
@@ -29,6 +30,9 @@ const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compact
   streaming: { status: 'running', streaming: true, compacting: false },
   'streaming, asking': { status: 'running', streaming: true, compacting: false, pendingInput: dialog },
   compacting: { status: 'running', streaming: false, compacting: true },
+  // Its stdin closed while it runs on (WorkerState.inputLost): nothing sent reaches it.
+  'idle, input lost': { status: 'running', streaming: false, compacting: false, inputLost: true, modes: [{ id: 'default', name: 'Default' }] },
+  'streaming, input lost': { status: 'running', streaming: true, compacting: false, inputLost: true, pendingInput: dialog },
   exited: { status: 'exited', streaming: false, compacting: false },
   stopped: { status: 'stopped', streaming: false, compacting: false },
   failed: { status: 'failed', streaming: false, compacting: false },
@@ -77,9 +81,28 @@ describe('worker commands: the palette offers what the row offers', () => {
   });
 
   it('Forget Always-Allowed Actions: a live worker\'s, on its row and in the palette (the allowances end with the worker)', () => {
-    const live = ['starting', 'idle', 'idle, asking', 'idle, no compaction', 'idle, with modes', 'streaming', 'streaming, asking', 'compacting'];
+    const live = ['starting', 'idle', 'idle, asking', 'idle, no compaction', 'idle, with modes', 'streaming', 'streaming, asking', 'compacting', 'idle, input lost', 'streaming, input lost'];
     assert.deepEqual(rowOffers('rpcWorkers.forgetAllowed'), live);
     assert.deepEqual(paletteOffers('rpcWorkers.forgetAllowed'), live);
+  });
+
+  it('a worker that no longer reads its input: neither its row nor the palette offers what sends it something; Stop, its log, output, pid and Export still are', () => {
+    const deaf = ['idle, input lost', 'streaming, input lost'];
+    const needInput = ['prompt', 'steer', 'followUp', 'redirect', 'abort', 'compact', 'switchMode', 'switchModel', 'newSession', 'fork', 'answerQuestions', 'redirectWithSelection', 'sendSelection'];
+    for (const c of needInput) {
+      const command = `rpcWorkers.${c}`;
+      assert.deepEqual([...rowOffers(command), ...paletteOffers(command)].filter((k) => deaf.includes(k)), [], `${command} is offered for a worker that no longer reads its input`);
+    }
+    for (const c of ['stop', 'exportMarkdown', 'showOutput', 'openEventLogPanel', 'copyPid', 'forgetAllowed']) {
+      const command = `rpcWorkers.${c}`;
+      assert.deepEqual(rowOffers(command).filter((k) => deaf.includes(k)), pkg.contributes.menus['view/item/context'].some((m) => m.command === command) ? deaf : [], `${command}: its row`);
+      assert.deepEqual(paletteOffers(command).filter((k) => deaf.includes(k)), deaf, `${command}: the palette`);
+    }
+    // With other workers about, the palette's verbs offer it in none of their pickers; Stop's picker does.
+    for (const k of deaf) {
+      const s = STATES[k] as WorkerState;
+      assert.deepEqual([isRunning(s), isStreaming(s), isIdle(s), canSteer(s), any(s)], [false, false, false, false, true], k);
+    }
   });
 
   /**

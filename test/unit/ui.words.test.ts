@@ -62,10 +62,12 @@ describe('ui words and icons', () => {
   });
 
   it('context keys', () => {
-    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
-    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false });
     // The worker just started: Prompt and the others are offered, and wait for it (pickers.ts).
-    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    // One that no longer reads its input: live (Copy PID), but nothing that sends it something.
+    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
   });
 
   it("a tool call's row says running until the worker reports its end, side by side and in any order", () => {

@@ -1,7 +1,8 @@
 // Which workers need the person, derived from WorkerState alone plus a "seen" mark the UI keeps:
 //   needs-input  a pi dialog is open, or a τ extension request stands (the worker waits on them)
 //   working      starting, or busy with a turn (its run, or the work after it)
-//   failed       the process failed, or its last turn ended in an error the person has not seen
+//   failed       the process failed, or no longer reads its input, or its last turn ended in an
+//                error the person has not seen
 //   done         its last turn ended and the person has not looked since
 //   stopped      stopped by the person, or exited on its own
 //   idle         running, nothing new since the person last looked (or no turn yet)
@@ -36,6 +37,9 @@ export function seenNow(state: WorkerState): SeenMark {
   return { turn: lastEndedTurn(state)?.index ?? 0 };
 }
 
+/** Why a worker that no longer reads its input needs the person ("W: no longer reads its input: stop it"). */
+export const INPUT_LOST_REASON = 'no longer reads its input: stop it';
+
 export function attentionOf(state: WorkerState, seen: SeenMark = NOTHING_SEEN): AttentionInfo {
   switch (state.status) {
     case 'failed':
@@ -47,6 +51,9 @@ export function attentionOf(state: WorkerState, seen: SeenMark = NOTHING_SEEN): 
     case 'starting':
       return { attention: 'working', reason: 'starting' };
   }
+  // Nothing sent reaches it, not even an answer to what it asks: only a Stop ends it. Said
+  // until then (no look clears it), so it is notified once, not at each verb it refuses.
+  if (state.inputLost) return { attention: 'failed', reason: INPUT_LOST_REASON };
   const waiting = state.pendingInput[0];
   if (waiting) {
     const what = waiting.kind === 'dialog' ? `a ${waiting.method ?? 'dialog'} dialog` : 'an extension\'s request';

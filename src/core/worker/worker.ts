@@ -234,6 +234,7 @@ export class Worker {
       abortUnavailable: this.status.value === 'running' ? abortUnreachable(this.turns, this.traits, this.versionName()) : null,
       midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
       ...(this.signIn ? { signIn: { ...this.signIn } } : {}),
+      ...(this.process.inputLost ? { inputLost: true as const } : {}),
     };
   }
 

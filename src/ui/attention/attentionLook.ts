@@ -1,7 +1,8 @@
 // How each attention state is shown: a codicon, a theme colour and a word. No vscode import, so
 // the tree, the tab titles and the tests share them.
+import type { WorkerState } from '../../core/api';
 import type { Attention } from '../../core/attention/attention';
-import { attentionWord } from '../../protocol/words';
+import { attentionWord, newsWord } from '../../protocol/words';
 
 export interface Look {
   icon: string;
@@ -17,6 +18,15 @@ export const ATTENTION_LOOK: Record<Attention, Look> = {
   stopped: { icon: 'debug-stop', color: 'disabledForeground', word: attentionWord('stopped') },
   idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: attentionWord('idle') },
 };
+
+/**
+ * The news word a worker's row says first (with its icon), or null: the row keeps its own. A
+ * worker that no longer reads its input keeps its warning and words ("not reading its input"),
+ * which say more than its attention's "failed" (said in its tooltip).
+ */
+export function rowNews(s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>, attention: Attention): string | null {
+  return s.status === 'running' && s.inputLost ? null : newsWord(attention);
+}
 
 /**
  * A row's description with its news word first ("failed · idle"); said once where the worker's own

@@ -2,10 +2,9 @@
 // first in its description, and the reason in its tooltip.
 import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
-import { newsWord } from '../../protocol/words';
 import type { TreeContributor } from '../views/sessionsTree';
 import { appendSafe } from '../views/safeMarkdown';
-import { ATTENTION_LOOK, reasonLine, rowDescription } from './attentionLook';
+import { ATTENTION_LOOK, reasonLine, rowDescription, rowNews } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
@@ -17,7 +16,7 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
       // Working, idle and stopped keep the row's phase icon (it says more: starting, streaming,
       // compacting, exited); what needs the person gets its own icon and its word first (the
       // word the log's status chip says too).
-      const news = newsWord(info.attention);
+      const news = rowNews(s, info.attention);
       if (news) {
         item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
         item.description = rowDescription(news, typeof item.description === 'string' ? item.description : '');

@@ -39,6 +39,8 @@ export const COMMANDS = {
 export const KEYS = {
   hasWorkers: 'rpcWorkers.hasWorkers',
   hasRunningWorkers: 'rpcWorkers.hasRunningWorkers',
+  /** A live worker that still reads its input: the commands that send it something. */
+  anyReadsInput: 'rpcWorkers.anyReadsInput',
   anyStreaming: 'rpcWorkers.anyStreaming',
   anyIdle: 'rpcWorkers.anyIdle',
 } as const;

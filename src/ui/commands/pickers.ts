@@ -7,9 +7,11 @@ import { DEMO_PROFILE, unknownDefault, type ProfileChoice } from '../settings/pr
 
 export type WorkerFilter = (s: WorkerState) => boolean;
 export { isLive } from '../views/describe';
-export const isRunning: WorkerFilter = (s) => s.status === 'running';
-export const isStreaming: WorkerFilter = (s) => s.status === 'running' && (s.streaming || s.compacting);
-export const isIdle: WorkerFilter = (s) => s.status === 'running' && !s.streaming && !s.compacting;
+// The verbs' filters: a worker that no longer reads its input is none of them, since what they
+// send cannot reach it (only Stop can end it: it picks with `any`).
+export const isRunning: WorkerFilter = (s) => s.status === 'running' && !s.inputLost;
+export const isStreaming: WorkerFilter = (s) => isRunning(s) && (s.streaming || s.compacting);
+export const isIdle: WorkerFilter = (s) => isRunning(s) && !s.streaming && !s.compacting;
 export const any: WorkerFilter = () => true;
 /** Streaming, and it takes a steer inside the turn (ACP v1 has none; Claude's and Codex's adapters add one). */
 export const canSteer: WorkerFilter = (s) => isStreaming(s) && s.midTurn?.steer !== false;

@@ -32,6 +32,7 @@ export function toWorkerView(s: WorkerState, attention?: AttentionInfo | null): 
     ...(s.compactUnavailable ? { noCompact: s.compactUnavailable } : {}),
     ...(s.abortUnavailable ? { noAbort: s.abortUnavailable } : {}),
     ...(s.midTurn?.steer === false ? { noSteer: true } : {}),
+    ...(s.inputLost ? { inputLost: true } : {}),
     ...(attention ? { attention: attention.attention, attentionReason: attention.reason } : {}),
     ...(login ? { login } : {}),
   };

@@ -1,22 +1,28 @@
 // How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
 // import, so the tree, the status bar and the tests share them.
 import type { TurnSummary, WorkerState } from '../../core/api';
-import { workerPhase, duration, sourceLabel } from '../../protocol/words';
+import { workerPhase, duration, INPUT_LOST_ADVICE, INPUT_LOST_WORD, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
 
 /** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
 export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 'running' || s.status === 'starting';
+
+/** Live, and it still reads its input: what is sent can reach it (see WorkerState.inputLost). */
+export const readsInput = (s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>): boolean => isLive(s) && !s.inputLost;
 
 /**
  * `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven
  * and `.asks` while a question of its waits for the person (an agent's permission question, a
  * pi dialog): the row offers Answer Open Questions… then. `.noCompact` (an agent without
  * compaction) and `.modes` (an agent that lists modes) keep Compact and Switch Mode… off the
- * rows where they cannot work: offered there, each only failed with a message.
+ * rows where they cannot work: offered there, each only failed with a message. A worker that no
+ * longer reads its input is `rpcWorker.deaf.live` whatever it runs: no row command that sends it
+ * something matches (each would only fail), while Stop, its log, output, pid and Export still do.
  */
-export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes'>>): string {
-  const phase = workerPhase(s);
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost'>>): string {
   const live = isLive(s);
+  if (live && s.inputLost) return 'rpcWorker.deaf.live';
+  const phase = workerPhase(s);
   const asks = live && (s.pendingInput ?? []).some((p) => p.kind === 'dialog');
   const noCompact = live && !!s.compactUnavailable;
   const modes = live && (s.modes ?? []).length > 0;
@@ -26,10 +32,11 @@ export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' |
 /**
  * What a worker is doing first, in the words of the log's chip ("idle", "streaming", "compacting
  * after its turn"; a worker that is not running, its status and how it ended), then its model:
- * a narrow side bar cuts the end off.
+ * a narrow side bar cuts the end off. One that no longer reads its input says that first.
  */
 export function workerDescription(s: WorkerState): string {
   const parts: string[] = [];
+  if (s.status === 'running' && s.inputLost) parts.push(INPUT_LOST_WORD);
   if (s.status !== 'running') parts.push(s.status);
   else if (s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
   else if (s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
@@ -40,6 +47,11 @@ export function workerDescription(s: WorkerState): string {
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
   return parts.join(' · ');
+}
+
+/** What is wrong with a worker and what to do, first in its tooltip; null when nothing is. */
+export function tooltipWarning(s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>): string | null {
+  return s.status === 'running' && s.inputLost ? INPUT_LOST_ADVICE : null;
 }
 
 /**
@@ -96,8 +108,9 @@ export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 
   return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
-/** A codicon id (with ~spin where it moves) and a theme colour id, by phase. */
-export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'>): { id: string; color?: string } {
+/** A codicon id (with ~spin where it moves) and a theme colour id, by phase; a warning for a worker that no longer reads its input. */
+export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'inputLost'>>): { id: string; color?: string } {
+  if (s.status === 'running' && s.inputLost) return { id: 'warning', color: 'problemsWarningIcon.foreground' };
   switch (workerPhase(s)) {
     case 'starting': return { id: 'loading~spin' };
     case 'streaming': return { id: 'sync~spin', color: 'charts.blue' };
@@ -158,11 +171,14 @@ export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): {
 }
 
 export function contextValues(list: WorkerState[]): Record<string, boolean> {
-  const running = list.filter((s) => s.status === 'running');
+  // One that no longer reads its input is neither streaming nor idle to a verb: it takes none.
+  const running = list.filter((s) => s.status === 'running' && !s.inputLost);
   return {
     [KEYS.hasWorkers]: list.length > 0,
-    // A worker still starting counts, so Prompt is in the palette for the one just started.
+    // Copy PID, Forget Always-Allowed Actions: they send the worker nothing.
     [KEYS.hasRunningWorkers]: list.some(isLive),
+    // A worker still starting counts, so Prompt is in the palette for the one just started.
+    [KEYS.anyReadsInput]: list.some(readsInput),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
     [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
   };

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, signInWords, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, isLive, pidWords, toolRunWord, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, dialectLine, isLive, pidWords, toolRunWord, tooltipWarning, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
 import { loginWords } from '../commands/resultWords';
 import { loginHint } from '../settings/profiles';
@@ -349,6 +349,13 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   md.appendMarkdown('**');
   text(s.name);
   md.appendMarkdown('**\n\n');
+  // First: what is wrong, and what to do (Stop), before what it is.
+  const warning = tooltipWarning(s);
+  if (warning) {
+    md.appendMarkdown('$(warning) ');
+    text(warning);
+    md.appendMarkdown('\n\n');
+  }
   const trust = trustLines(s);
   md.appendMarkdown(s.guarded ? '$(shield) ' : '$(unlock) ');
   text(trust.guard);

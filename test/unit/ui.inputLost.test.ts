@@ -1,0 +1,103 @@
+// A worker that no longer reads its input (its stdin closed while it runs on: WorkerState.inputLost)
+// shows it: its row says "not reading its input" with a warning, its tooltip says to stop it, the
+// Event Log's chip says it and its composer sends nothing, and the person is notified once, not
+// at each verb it refuses. Before, all of them said "streaming" or "idle" as if all were well.
+import { vscodeStub } from '../helpers/vscodeStub';
+import * as assert from 'node:assert/strict';
+import type { Supervisor, TurnSummary, WorkerState } from '../../src/core/api';
+import { attentionOf, decideNotification, NOTHING_SEEN } from '../../src/core/attention';
+import { parseHostMessage, type WorkerView } from '../../src/protocol/hostMessages';
+import { workerPhase } from '../../src/protocol/words';
+import { rowDescription, rowNews } from '../../src/ui/attention/attentionLook';
+import { WorkerAttention } from '../../src/ui/attention/workerAttention';
+import { toWorkerView } from '../../src/ui/eventLog/workerView';
+import { tooltipWarning, workerDescription, workerIcon } from '../../src/ui/views/describe';
+import { composerView, keySendRefusal } from '../../src/webview/composer';
+import { statusChip } from '../../src/webview/statusChip';
+
+function state(over: Partial<WorkerState> = {}): WorkerState {
+  return {
+    workerId: 'w1', name: 'Fixer', status: 'running', streaming: false, afterTurn: null, compacting: false, workerVersion: null, pid: 42, cwd: '/w', dialect: 'pi', command: 'pi',
+    args: [], model: 'demo-model', sessionId: null, session: null, usage: null, agent: null, guarded: false, writeGuard: null, tools: null, turnCount: 1, lastEndReason: null, lastError: null,
+    exitCode: null, signal: null, startedAt: 0, protocolErrors: 0, eventsDropped: 0, stderrTail: [], stdoutTail: [], filesTouched: [], turns: [], pendingInput: [], mode: null, compactUnavailable: null, abortUnavailable: null, midTurn: { steer: true, followUp: 'worker' }, ...over,
+  };
+}
+const turn = (index: number, over: Partial<TurnSummary> = {}): TurnSummary => ({ index, submissionId: null, source: null, submitter: null, startedAt: 1, endedAt: 2, endReason: 'done', error: null, tools: [], ...over });
+const deaf = (over: Partial<WorkerState> = {}) => state({ inputLost: true, ...over });
+
+/** The row's description as the Sessions view shows it: its own words, with the attention's news first where there is one. */
+const row = (s: WorkerState) => rowDescription(rowNews(s, attentionOf(s, NOTHING_SEEN).attention), workerDescription(s));
+
+/** What the page shows, through the same steps as the extension: attention, WorkerView, the schema. */
+function view(s: WorkerState): WorkerView {
+  const parsed = parseHostMessage({ type: 'state', worker: toWorkerView(s, attentionOf(s, NOTHING_SEEN)) });
+  assert.ok(parsed.success);
+  return (parsed.data as { worker: WorkerView }).worker;
+}
+
+describe('ui: a worker that no longer reads its input shows it', () => {
+  beforeEach(() => vscodeStub.reset());
+
+  it('its row says "not reading its input" first, with a warning, whatever it runs; its tooltip says to stop it', () => {
+    assert.equal(row(deaf()), 'not reading its input · idle · demo-model');
+    assert.equal(row(deaf({ streaming: true })), 'not reading its input · streaming · demo-model');
+    // A turn it ended unseen is not said over it ("done"), nor its attention's "failed".
+    assert.equal(row(deaf({ turns: [turn(1)] })), 'not reading its input · idle · demo-model');
+    assert.deepEqual(workerIcon(deaf({ streaming: true })), { id: 'warning', color: 'problemsWarningIcon.foreground' });
+    assert.match(tooltipWarning(deaf()) ?? '', /^It no longer reads its input \(its stdin closed\) while its process runs on: nothing sent can reach it.*Stop it \(Stop Worker\)/);
+    // Once it ended, its status says how; so does a healthy worker's row.
+    assert.equal(row(state()), 'idle · demo-model');
+    assert.equal(tooltipWarning(state()), null);
+    assert.equal(tooltipWarning({ ...deaf(), status: 'stopped' }), null);
+    assert.equal(workerIcon(state({ streaming: true })).id, 'sync~spin');
+  });
+
+  it("the Event Log's chip says it, its tooltip says to stop it, and no quiet count hides it", () => {
+    const w = view(deaf({ streaming: true }));
+    assert.equal(w.inputLost, true);
+    const chip = statusChip(w, workerPhase(w), 120_000);
+    assert.equal(chip.text, 'not reading its input · demo-model · pid 42');
+    assert.match(chip.title, /\nIt no longer reads its input .*Stop it/);
+    assert.equal(chip.spoken, 'Fixer: not reading its input');
+    assert.match(chip.cls, /\bphase-streaming\b.*\battention-failed\b/);
+    assert.equal(statusChip(view(state()), 'idle').text, 'idle · demo-model · pid 42');
+  });
+
+  it('its composer sends nothing and says why; Stop stays', () => {
+    const v = composerView(view(deaf({ streaming: true })));
+    assert.deepEqual(v.disabled, { send: true, followUp: true, redirect: true, abort: true, compact: true, stop: false });
+    assert.equal(v.textareaDisabled, true);
+    assert.equal(v.placeholder, 'The worker no longer reads its input: stop it');
+    assert.deepEqual(keySendRefusal(view(deaf())), { text: 'The worker no longer reads its input: stop it: nothing was sent', cls: 'info' });
+    assert.equal(composerView(view(state())).disabled.send, false);
+  });
+
+  it('the person is notified once, not at each state it goes through until it ends', () => {
+    const listeners: Array<(s: WorkerState) => void> = [];
+    let current = state();
+    const supervisor = {
+      list: () => [current],
+      state: () => ({ status: current.status, workerId: current.workerId, state: current }),
+      onState: (l: (s: WorkerState) => void) => (listeners.push(l), () => {}),
+      onRemoved: () => () => {},
+    } as unknown as Supervisor;
+    const attention = new WorkerAttention({
+      supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: () => ({ dispose() {} }),
+      decide: decideNotification, openLog: () => undefined, label: () => undefined, setBadge: () => undefined,
+    });
+    const emit = (s: WorkerState) => {
+      current = s;
+      for (const l of listeners) l(s);
+    };
+    emit(state({ streaming: true, turns: [turn(1, { endedAt: null, endReason: null })] }));
+    // Its turn goes on and ends on its own (its output is still heard), and verbs refused meanwhile change nothing it shows.
+    emit(deaf({ streaming: true, turns: [turn(1, { endedAt: null, endReason: null })] }));
+    emit(deaf({ turns: [turn(1)] }));
+    emit(deaf({ turns: [turn(1)], lastError: null }));
+    assert.deepEqual(attention.notified, [{ workerId: 'w1', level: 'error', message: 'Fixer: no longer reads its input: stop it' }]);
+    // Stopped: no news.
+    emit(state({ status: 'stopped', turns: [turn(1)] }));
+    assert.equal(attention.notified.length, 1);
+    attention.dispose();
+  });
+});
