@@ -81,8 +81,8 @@ class FakeElement extends FakeNode {
   }
 }
 
-/** What has the focus in the stand-in document. */
-const focusDoc: { activeElement: FakeElement | null; body: FakeElement } = { activeElement: null, body: new FakeElement('body') };
+/** What has the focus in the stand-in document, and whether its page has it (document.hasFocus()). */
+const focusDoc: { activeElement: FakeElement | null; body: FakeElement; pageFocused: boolean } = { activeElement: null, body: new FakeElement('body'), pageFocused: true };
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}): PageEvent => ({ type, timestamp: T, ...fields } as PageEvent);
@@ -217,7 +217,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   let model: typeof import('../../src/webview/model');
   const g = globalThis as unknown as { document?: unknown; ResizeObserver?: unknown };
   before(async () => {
-    g.document = { createElement: (tag: string) => new FakeElement(tag), get activeElement() { return focusDoc.activeElement; }, get body() { return focusDoc.body; } };
+    g.document = { createElement: (tag: string) => new FakeElement(tag), get activeElement() { return focusDoc.activeElement; }, get body() { return focusDoc.body; }, hasFocus: () => focusDoc.pageFocused };
     g.ResizeObserver = class { observe() {} };
     eventList = await import('../../src/webview/eventList');
     model = await import('../../src/webview/model');
