@@ -210,6 +210,38 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(text, /toolUse/);
     assert.match(text, /calls a tool/);
   });
+
+  it('a long reply is described by its opening words, not read in full each time its row takes the focus; its text stays in the row', () => {
+    const byId = (root: FakeElement, id: string): FakeElement | null => {
+      for (const c of root.children) {
+        if (!(c instanceof FakeElement)) continue;
+        if (c.id === id) return c;
+        const deeper = byId(c, id);
+        if (deeper) return deeper;
+      }
+      return null;
+    };
+    const long = `${'word '.repeat(2000)}end`;
+    const m = new model.LogModel();
+    m.apply(stamped([ev('agent_start'), ev('message_start'), ev('message_update', { delta: long, block_type: 'text' })]));
+    const reply = () => m.all().find((e) => e.kind === 'assistant')!;
+    const row = render.createRow(reply()) as unknown as FakeElement;
+    const described = () => byId(row, row.getAttribute('aria-describedby')!)!;
+    assert.ok(described(), 'described by an element of the row');
+    assert.ok(described().textContent.length <= 200, `a description of ${described().textContent.length} characters`);
+    assert.ok(described().textContent.startsWith('word word'), 'the reply\'s opening words');
+    assert.ok(described().hidden, 'not drawn nor read a second time with the article');
+    assert.equal(row.querySelector('.body')!.textContent, long, 'the whole reply is in the row, read on demand');
+    // Streamed on: the description follows the reply's opening, still short.
+    m.apply(stamped([ev('message_update', { delta: ' more', block_type: 'text' })]));
+    render.updateRow(row as unknown as HTMLElement, reply());
+    assert.ok(described().textContent.length <= 200);
+    assert.equal(row.children.filter((c) => c instanceof FakeElement && c.hidden).length, 1, 'one description, not one per update');
+    // A short prompt is described by its text itself.
+    const short = rowsOf([ev('prompt_sent', { data: { text: 'fix the build' } })])[0];
+    const shortRow = render.createRow(short.e) as unknown as FakeElement;
+    assert.equal(byId(shortRow, shortRow.getAttribute('aria-describedby')!)!.textContent, 'fix the build');
+  });
 });
 
 describe('ui event log list: what it counts and shows as a live log changes', () => {
