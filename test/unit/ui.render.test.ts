@@ -527,6 +527,54 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.deepEqual(stops(burst), [was]);
     });
 
+    it('Page Up on the oldest row shown loads the older rows, as Show more does, and moves the focus to the row just older (issue: it did nothing)', () => {
+      const l = listOf(() => true);
+      l.feed(retries(510));
+      assert.ok(l.showMore(), '10 entries older than the window');
+      const oldest = rowEls(l)[0];
+      oldest.focus();
+      key(oldest, 'PageUp');
+      const log = (l.list.element as unknown as FakeElement).querySelector('.list');
+      assert.equal(focusDoc.activeElement, log, 'the focus waits on the log while the rows are drawn anew, not on the page');
+      while (l.list.draw(Infinity));
+      assert.equal(l.rows().length, 510, 'Show more\'s rows');
+      assert.equal(idOf(focusDoc.activeElement), idOf(oldest) - 1, 'the row just older than the one the person was on');
+      assert.deepEqual(stops(l), [idOf(oldest) - 1]);
+      // The oldest entry there is: the focus stays.
+      const top = rowEls(l)[0];
+      top.focus();
+      key(top, 'PageUp');
+      assert.equal(focusDoc.activeElement, top);
+    });
+
+    it('Page Up on the oldest row of a past log\'s page asks for the page before, as Load older does, and lands on the row just older once it is drawn', () => {
+      const asked: string[] = [];
+      const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, (to) => asked.push(to), stopped);
+      list.showWorker(true);
+      const el = list.element as unknown as FakeElement;
+      const rowsNow = () => el.querySelector('.rows')!.children as FakeElement[];
+      const calls = (from: number, to: number) => stamped(Array.from({ length: to - from }, (_, i) => tool(`t${from + i}`)));
+      const page = (before: number, from: number, top: boolean) => {
+        list.reset('', { before, after: 0, dropped: 0 }, top);
+        list.full();
+        list.model.apply(calls(from, 20));
+        while (list.draw(Infinity));
+      };
+      // The newest page: calls t10..t19, ten events older not shown.
+      page(10, 10, false);
+      assert.ok(!el.querySelector('.load-older')!.hidden, 'Load older is offered');
+      const oldest = rowsNow()[0];
+      oldest.focus();
+      key(oldest, 'PageUp');
+      assert.deepEqual(asked, ['older']);
+      const log = el.querySelector('.list');
+      assert.equal(focusDoc.activeElement, log, 'the focus waits on the log for the page, not on the page\'s body');
+      // The host's page before: t0..t19, read from the top.
+      page(0, 0, true);
+      const focused = list.model.all().find((e) => e.id === idOf(focusDoc.activeElement));
+      assert.equal(focused?.kind === 'tool' && focused.toolCallId, 't9', 'the call just older than t10, where the person was');
+    });
+
     it('a row that no longer matches leaves the focus on the next row', () => {
       const l = listOf(searching('echo'));
       l.feed(stamped([tool('a'), tool('b'), tool('c')]));
