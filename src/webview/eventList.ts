@@ -61,6 +61,8 @@ export class EventList {
   /** A screen reader's line for the new rows (announce.ts): polite, said now and then, never drawn. */
   private readonly spoken = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
   private readonly announcer: Announcer;
+  /** The events of the log so far that the host replays after a reset: their rows are not new. */
+  private replayed = 0;
   private hasWorker = false;
   private storeNote = '';
   private pinned = true;
@@ -90,7 +92,7 @@ export class EventList {
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
   /** `pastPage`: ask the host for the page before, or the newest again, of a past log. `clock`: the announcements' (the tests drive it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms) }) {
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }) {
     const rows = this.rows;
     this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
     listenToLinks(rows, links, () => this.model);
@@ -180,10 +182,14 @@ export class EventList {
   /**
    * A new worker's log (or none): an empty model, the default window, following the newest.
    * `past`: a log read a page at a time; `top`: the person went back in it, and its oldest
-   * entries are drawn first, at the top, where they are read.
+   * entries are drawn first, at the top, where they are read. `replay`: the events sent next are
+   * the log so far, not new (a screen reader is not told of them as new rows).
    */
-  reset(storeNote: string, past?: PastPages, top = false): void {
+  reset(storeNote: string, past?: PastPages, top = false, replay = 0): void {
     this.model = new LogModel();
+    // What was gathered of the log before is not said over this one.
+    this.announcer.stop();
+    this.replayed = replay;
     this.storeNote = storeNote;
     this.past = past ?? null;
     this.asking = false;
@@ -236,7 +242,9 @@ export class EventList {
     // (a long reply costs more to lay out than to build) instead of after it, unmeasured.
     if (this.win.waiting) this.win.step(ROWS_PER_FRAME, () => this.rows.offsetHeight >= 0 && performance.now() < deadline);
     this.finishDraw();
-    this.findFocusEvent();
+    // The page Page Up asked for came: the focus waits on the log for the row just older than the one it was on.
+    const older = this.olderPage.find(this.model, this.matching, document.activeElement === this.list);
+    if (older !== null) [this.focusTo, this.focusShows] = [older, true];
     this.keepFocus(focused);
     return this.win.waiting > 0;
   }
@@ -276,14 +284,6 @@ export class EventList {
     this.syncStop();
     (row ?? this.list).focus({ preventScroll: !(row && this.focusShows) });
     if (row) this.focusShows = false;
-  }
-
-  /** The page Page Up asked for came: the focus waits on the log for the row just older than the one it was on. */
-  private findFocusEvent(): void {
-    const id = this.olderPage.find(this.model, this.matching, document.activeElement === this.list);
-    if (id === null) return;
-    this.focusTo = id;
-    this.focusShows = true;
   }
 
   /**
@@ -422,7 +422,7 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
-    this.announcer.added(shown);
+    this.announcer.added(shown.filter((e) => model.madeByEvent(e.id) >= this.replayed));
     this.fillFromHidden();
   }
 

@@ -257,7 +257,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   after(() => { delete g.document; delete g.ResizeObserver; });
 
   /** A clock that never runs what waits on it: the announcements wait for ever (one test turns its own). */
-  const stopped = { now: () => 0, setTimeout: () => undefined };
+  const stopped = { now: () => 0, setTimeout: () => undefined, clearTimeout: () => undefined };
   /** A list under `matches`, its counter line, and frames drawn until every row is built. */
   const listOf = (matches: (e: Entry) => boolean, maxEntries?: number) => {
     const shown = { counter: '' };
@@ -591,7 +591,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   it('new rows are said in the log\'s live line, gathered, while the person is in the log and follows its end (issue: a screen reader heard nothing)', () => {
     const timers: Array<{ at: number; run: () => void }> = [];
     let now = 0;
-    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { timers.push({ at: now + ms, run }); } };
+    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { const t = { at: now + ms, run }; timers.push(t); return t; }, clearTimeout: (t: unknown) => { timers.splice(timers.indexOf(t as (typeof timers)[number]) >>> 0, 1); } };
     const advance = (ms: number) => { now += ms; for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= now) t.run(); else timers.push(t); };
     const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, clock);
     list.showWorker(true);
@@ -625,5 +625,41 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     feed(stamped([ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'ls' })]));
     advance(5000);
     assert.equal(line.textContent, before, 'nothing said with the focus out of the log');
+  });
+
+  it('a worker switch says neither what was gathered of the worker before nor the new worker\'s log so far as new rows (issue: its backlog was said as new); its new rows it says', () => {
+    const timers: Array<{ at: number; run: () => void }> = [];
+    let now = 0;
+    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { const t = { at: now + ms, run }; timers.push(t); return t; }, clearTimeout: (t: unknown) => { const i = timers.indexOf(t as (typeof timers)[number]); if (i >= 0) timers.splice(i, 1); } };
+    const advance = (ms: number) => { now += ms; for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= now) t.run(); else timers.push(t); };
+    const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, clock);
+    list.showWorker(true);
+    const el = list.element as unknown as FakeElement;
+    const line = el.querySelector('.sr-only')!;
+    const draw = () => { while (list.draw(Infinity)); };
+    list.model.apply(stamped([ev('prompt_sent', { data: { text: 'hi' } })]));
+    draw();
+    (el.querySelector('.rows')!.children.at(-1) as FakeElement).focus();
+    list.model.apply(stamped([ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read_file' })]));
+    draw();
+    assert.equal(timers.length, 1, 'the old worker\'s row is gathered');
+    // Another worker: the host resets the page, then replays its log so far, which comes over frames.
+    const backlog = stamped([ev('prompt_sent', { data: { text: 'build it' } }), ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'make' }), ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'test' })]);
+    list.reset('', undefined, false, backlog.length);
+    list.full();
+    assert.equal(timers.length, 0, 'the old worker\'s announcement no longer waits');
+    draw();
+    list.model.apply(backlog.slice(0, 1));
+    draw();
+    list.model.apply(backlog.slice(1));
+    draw();
+    assert.ok(el.contains(focusDoc.activeElement), 'the person is still in the log');
+    advance(5000);
+    assert.equal(line.textContent, '', 'neither the old worker\'s row nor the new one\'s backlog is said as new');
+    list.model.apply(stamped([ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'deploy' })]));
+    draw();
+    advance(5000);
+    assert.match(line.textContent, /^\d new entr(y|ies): .*tool call deploy$/, 'its new rows are said');
+    assert.doesNotMatch(line.textContent, /make|test|prompt|read_file/);
   });
 });
