@@ -81,6 +81,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     past: z.optional(z.object({ before: count(), after: count(), dropped: count() })),
     /** The person went back in the log: its oldest entries are shown first. */
     top: z.optional(z.boolean()),
+    /** Events the host sends next as the log so far (its replay): they are not new, and not said as new. */
+    replay: z.optional(count()),
   }),
   z.object({ type: z.literal('events'), workerId: z.string(), events: z.array(pageEventSchema) }),
   z.object({ type: z.literal('state'), worker: workerViewSchema }),

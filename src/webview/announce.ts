@@ -17,6 +17,7 @@ const NAME_MAX = 60;
 export interface AnnounceClock {
   now(): number;
   setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 /** How a row is named in an announcement: its kind, and what tells it apart (a tool's name). */
@@ -55,6 +56,8 @@ export class Announcer {
   private count = 0;
   private names: string[] = [];
   private waiting = false;
+  /** The timer of the announcement being gathered, while `waiting`. */
+  private timer: unknown;
   private saidAt = -Infinity;
 
   /**
@@ -73,12 +76,25 @@ export class Announcer {
     }
     if (this.waiting) return;
     this.waiting = true;
-    this.clock.setTimeout(() => this.flush(), Math.max(GATHER_MS, this.saidAt + SAY_EVERY_MS - this.clock.now()));
+    this.timer = this.clock.setTimeout(() => this.flush(), Math.max(GATHER_MS, this.saidAt + SAY_EVERY_MS - this.clock.now()));
+  }
+
+  /**
+   * The log shows another worker (or another page of its log): what was gathered of the one
+   * before is not said over it, and no timer waits for it.
+   */
+  stop(): void {
+    if (this.waiting) this.clock.clearTimeout(this.timer);
+    this.waiting = false;
+    this.timer = undefined;
+    this.count = 0;
+    this.names = [];
   }
 
   private flush(): void {
     const { count, names } = this;
     this.waiting = false;
+    this.timer = undefined;
     this.count = 0;
     this.names = [];
     // The person left the log or scrolled up meanwhile: what came is not said later.

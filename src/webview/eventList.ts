@@ -3,10 +3,12 @@
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
 import { Announcer, inLog, type AnnounceClock } from './announce';
 import { h, icon, setText } from './dom';
-import type { Change, Entry } from './entries';
+import type { Entry } from './entries';
 import { LogModel } from './model';
-import { feedKey, feedTarget, focusHeir, tabStop } from './feedKeys';
+import { OlderPageFocus, olderShown } from './feedEdge';
+import { feedKey, feedTarget, focusHeir, olderRows, tabStop, type OlderRows } from './feedKeys';
 import { createRow, updateRow } from './render';
+import { listenToLinks, type RowLinks } from './rowLinks';
 import { RowWindow } from './rowWindow';
 
 /** Rows kept in the DOM (more on request, up to the max). */
@@ -38,16 +40,6 @@ export interface PastPages {
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** What a row's links ask of the host. */
-export interface RowLinks {
-  /** A tool call's change, in the diff editor. */
-  openChange?: (change: Change) => void;
-  /** A host terminal's output, in a VS Code terminal. */
-  showTerminal?: (terminalId: string) => void;
-  /** The agents' questions put aside, on screen again. */
-  answerQuestions?: () => void;
-}
-
 export class EventList {
   readonly element: HTMLElement;
   model = new LogModel();
@@ -69,6 +61,8 @@ export class EventList {
   /** A screen reader's line for the new rows (announce.ts): polite, said now and then, never drawn. */
   private readonly spoken = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
   private readonly announcer: Announcer;
+  /** The events of the log so far that the host replays after a reset: their rows are not new. */
+  private replayed = 0;
   private hasWorker = false;
   private storeNote = '';
   private pinned = true;
@@ -91,31 +85,17 @@ export class EventList {
   private chosen: number | null = null;
   /** The entry whose row gets the focus once built: the focus waits on the log meanwhile. */
   private focusTo: number | null = null;
+  /** That row is scrolled into sight as it takes the focus (Page Up brought it), not only focused. */
+  private focusShows = false;
+  /** Page Up on the oldest row asked for the page before of a past log: the row just older there gets the focus. */
+  private readonly olderPage = new OlderPageFocus();
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
   /** `pastPage`: ask the host for the page before, or the newest again, of a past log. `clock`: the announcements' (the tests drive it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms) }) {
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }) {
     const rows = this.rows;
     this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
-    const { openChange, showTerminal, answerQuestions } = links;
-    // A host terminal's output in a VS Code terminal (render.ts draws the button).
-    rows.addEventListener('click', (ev) => {
-      const id = (ev.target as Element | null)?.closest?.('[data-terminal]')?.getAttribute('data-terminal');
-      if (id && showTerminal) showTerminal(id);
-    });
-    // An open question put aside, on screen again (render.ts draws the button).
-    rows.addEventListener('click', (ev) => {
-      if ((ev.target as Element | null)?.closest?.('[data-answer]') && answerQuestions) answerQuestions();
-    });
-    // A tool call's change opens in the editor's diff view (render.ts draws the button).
-    rows.addEventListener('click', (ev) => {
-      const button = (ev.target as Element | null)?.closest?.('[data-change]');
-      const row = button?.closest('.entry') as HTMLElement | null | undefined;
-      if (!button || !row || !openChange) return;
-      const entry = this.model.all().find((x) => String(x.id) === row.dataset.id);
-      const change = entry?.kind === 'tool' ? entry.changes[Number(button.getAttribute('data-change'))] : undefined;
-      if (change) openChange(change);
-    });
+    listenToLinks(rows, links, () => this.model);
     this.win = new RowWindow<HTMLElement>({
       create: (e) => this.tame(createRow(e), false),
       update: (r, e) => {
@@ -156,11 +136,7 @@ export class EventList {
       this.syncStop();
     });
     rows.addEventListener('keydown', (ev) => this.feedKeys(ev));
-    this.showMore.addEventListener('click', () => {
-      this.win.max = Math.min(DOM_ROWS_MAX, this.win.max + DOM_ROWS);
-      this.pinned = false;
-      this.full();
-    });
+    this.showMore.addEventListener('click', () => this.showMoreRows());
     // Auto-scroll pauses when the person scrolls up, and resumes at the bottom. Only a move up
     // unpins: the log growing below (rows settling their height) never does.
     this.list.addEventListener('scroll', () => {
@@ -206,16 +182,22 @@ export class EventList {
   /**
    * A new worker's log (or none): an empty model, the default window, following the newest.
    * `past`: a log read a page at a time; `top`: the person went back in it, and its oldest
-   * entries are drawn first, at the top, where they are read.
+   * entries are drawn first, at the top, where they are read. `replay`: the events sent next are
+   * the log so far, not new (a screen reader is not told of them as new rows).
    */
-  reset(storeNote: string, past?: PastPages, top = false): void {
+  reset(storeNote: string, past?: PastPages, top = false, replay = 0): void {
     this.model = new LogModel();
+    // What was gathered of the log before is not said over this one.
+    this.announcer.stop();
+    this.replayed = replay;
     this.storeNote = storeNote;
     this.past = past ?? null;
     this.asking = false;
     // Another log's ids: the row last focused is not among them.
     this.chosen = null;
     this.focusTo = null;
+    this.focusShows = false;
+    this.olderPage.reset(past, top);
     this.loadOlder.textContent = 'Load older';
     this.fromTop = top;
     this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;
@@ -231,6 +213,13 @@ export class EventList {
     this.asking = true;
     this.loadOlder.textContent = to === 'older' ? 'Loading…' : 'Load older';
     this.pastPage(to);
+  }
+
+  /** Show more: a window of DOM_ROWS more rows, older ones, drawn anew. */
+  private showMoreRows(): void {
+    this.win.max = Math.min(DOM_ROWS_MAX, this.win.max + DOM_ROWS);
+    this.pinned = false;
+    this.full();
   }
 
   showWorker(present: boolean): void {
@@ -253,6 +242,9 @@ export class EventList {
     // (a long reply costs more to lay out than to build) instead of after it, unmeasured.
     if (this.win.waiting) this.win.step(ROWS_PER_FRAME, () => this.rows.offsetHeight >= 0 && performance.now() < deadline);
     this.finishDraw();
+    // The page Page Up asked for came: the focus waits on the log for the row just older than the one it was on.
+    const older = this.olderPage.find(this.model, this.matching, document.activeElement === this.list);
+    if (older !== null) [this.focusTo, this.focusShows] = [older, true];
     this.keepFocus(focused);
     return this.win.waiting > 0;
   }
@@ -278,6 +270,7 @@ export class EventList {
       lost = this.focusTo;
     } else {
       this.focusTo = null;
+      this.focusShows = false;
       if (had === null || (active && active !== document.body && this.rows.contains(active))) return;
       lost = had;
     }
@@ -289,7 +282,29 @@ export class EventList {
     this.chosen = id;
     this.focusTo = row ? null : id;
     this.syncStop();
-    (row ?? this.list).focus({ preventScroll: true });
+    (row ?? this.list).focus({ preventScroll: !(row && this.focusShows) });
+    if (row) this.focusShows = false;
+  }
+
+  /**
+   * Page Up on the oldest row drawn, with older rows to come (olderRows): they come as the log's
+   * buttons bring them, and the focus waits on the log for the row just older than this one.
+   */
+  private pageUpOlder(id: number, how: Exclude<OlderRows, null>): void {
+    if (how === 'loadOlder') {
+      this.olderPage.ask(this.model, id, this.past?.before ?? 0);
+      this.list.focus({ preventScroll: true });
+      this.askPast('older');
+      return;
+    }
+    // Kept and waiting above, or hidden by the window (Show more).
+    const to = olderShown(this.model, id, this.matching);
+    if (to === null) return;
+    this.focusTo = to;
+    this.focusShows = true;
+    this.list.focus({ preventScroll: true });
+    if (how === 'showMore') this.showMoreRows();
+    else this.redraw();
   }
 
   /** The log's focus: its Tab stop row, or the log itself while it shows no row. */
@@ -328,7 +343,14 @@ export class EventList {
     ev.preventDefault();
     if (move === 'after' || move === 'before') return this.leave(move);
     const ids = this.win.builtIds;
-    const to = feedTarget(move, ids.indexOf(Number(row.dataset.id)), ids.length);
+    const id = Number(row.dataset.id);
+    const from = ids.indexOf(id);
+    if (move === 'previous' && from === 0) {
+      // The feed's edge: it loads more, as Show more and Load older would.
+      const how = olderRows({ waitingAbove: this.win.before, showMore: !this.showMore.hidden, loadOlder: !this.loadOlder.hidden && !this.asking && !!this.pastPage });
+      if (how) return this.pageUpOlder(id, how);
+    }
+    const to = feedTarget(move, from, ids.length);
     this.win.rowOf(ids[to])?.focus();
   }
 
@@ -400,7 +422,7 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
-    this.announcer.added(shown);
+    this.announcer.added(shown.filter((e) => model.madeByEvent(e.id) >= this.replayed));
     this.fillFromHidden();
   }
 

@@ -24,6 +24,20 @@ export function feedTarget(move: 'next' | 'previous', from: number, count: numbe
 }
 
 /**
+ * Where the rows older than the oldest drawn come from when Page Up is pressed on it (the feed
+ * loads more at its edge): rows kept and still to be built above it, the rows Show more draws,
+ * or the page Load older asks the host for. null: it is the oldest there is, and the focus stays.
+ */
+export type OlderRows = 'waiting' | 'showMore' | 'loadOlder' | null;
+
+export function olderRows(at: { waitingAbove: number; showMore: boolean; loadOlder: boolean }): OlderRows {
+  if (at.waitingAbove > 0) return 'waiting';
+  if (at.showMore) return 'showMore';
+  if (at.loadOlder) return 'loadOlder';
+  return null;
+}
+
+/**
  * The row that is the Tab stop, of the built rows' ids (oldest first): the one last focused while it
  * is there, otherwise the newest. -1: no row.
  */

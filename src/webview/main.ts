@@ -95,7 +95,7 @@ function reportRendered(): void {
 function onMessage(msg: HostMessage): void {
   switch (msg.type) {
     case 'reset':
-      list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '', msg.past, msg.top);
+      list.reset(msg.evicted > 0 ? `the host keeps the last ${msg.storeLimit} events of a worker; older ones are gone` : '', msg.past, msg.top, msg.replay);
       // A log opened on a turn already running counts its quiet from now: the page heard nothing before.
       heardAt = Date.now();
       scheduler.clear();

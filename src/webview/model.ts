@@ -31,6 +31,11 @@ export class LogModel {
   private compaction: CompactionEntry | null = null;
   /** Entries changed since the renderer last asked. */
   readonly dirty = new Set<Entry>();
+  /**
+   * The event (its place among those folded, from 0) that made each entry: an entry of a past
+   * log's page is found again in the next page, whose entries have other ids (eventList.ts).
+   */
+  private readonly madeBy = new Map<number, number>();
   /** How the worker's agent takes a key (WorkerView `login`), for a turn it refused for want of one. */
   login: string | null = null;
 
@@ -52,6 +57,7 @@ export class LogModel {
   private add<E extends Entry>(entry: Omit<E, 'id' | 'version'> | NewEntry): E {
     const e = { ...entry, id: ++this.seq, version: 0 } as E;
     this.entries.push(e);
+    this.madeBy.set(e.id, this.eventCount - 1);
     if (this.entries.length - this.head > this.maxEntries) {
       const gone = this.entries[this.head];
       this.head++;
@@ -66,8 +72,14 @@ export class LogModel {
     return e;
   }
 
+  /** The place among the events folded of the event that made entry `id` (-1: not kept). */
+  madeByEvent(id: number): number {
+    return this.madeBy.get(id) ?? -1;
+  }
+
   private forget(e: Entry): void {
     this.dirty.delete(e);
+    this.madeBy.delete(e.id);
     if (e.kind === 'tool' && e.toolCallId && this.tools.get(e.toolCallId) === e) this.tools.delete(e.toolCallId);
     if (this.text === e) this.text = null;
     if (this.thinking === e) this.thinking = null;

@@ -40,10 +40,15 @@ export function updateRow(row: HTMLElement, e: Entry): void {
   labelRow(row, e.id);
 }
 
+/** A row's description (what is read each time it takes the focus) is cut at about this many characters. */
+export const DESCRIPTION_MAX = 200;
+
 /**
  * A screen reader names an article by its header line (the feed pattern's aria-labelledby) and
  * describes it by its text, when that is in sight: a tool's output behind its closed expander is
- * not read out each time the row takes the focus.
+ * not read out each time the row takes the focus. A long text (a reply of pages) is described by
+ * its opening only, in a hidden element (a description may point at one; the article does not
+ * read it twice): the whole text stays in the article, read when the person reads the row.
  */
 function labelRow(row: HTMLElement, id: number): void {
   const head = row.querySelector<HTMLElement>('.head') ?? row.querySelector<HTMLElement>('summary');
@@ -51,12 +56,25 @@ function labelRow(row: HTMLElement, id: number): void {
   if (head) head.id = `entry-${id}-head`;
   if (head) row.setAttribute('aria-labelledby', head.id);
   else row.removeAttribute('aria-labelledby');
-  if (body && !row.querySelector('details')) {
+  let short = row.querySelector<HTMLElement>('.description');
+  if (!body || row.querySelector('details')) {
+    row.removeAttribute('aria-describedby');
+    short?.remove();
+    return;
+  }
+  const text = (body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (text.length <= DESCRIPTION_MAX) {
+    short?.remove();
     body.id = `entry-${id}-body`;
     row.setAttribute('aria-describedby', body.id);
-  } else {
-    row.removeAttribute('aria-describedby');
+    return;
   }
+  body.removeAttribute('id');
+  if (!short) row.append((short = h('span', { class: 'description' })));
+  short.id = `entry-${id}-description`;
+  short.hidden = true;
+  setText(short, `${text.slice(0, DESCRIPTION_MAX - 1).trimEnd()}…`);
+  row.setAttribute('aria-describedby', short.id);
 }
 
 function drawRow(row: HTMLElement, e: Entry): void {

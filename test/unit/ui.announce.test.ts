@@ -10,7 +10,12 @@ class FakeClock implements AnnounceClock {
   private timers: Array<{ at: number; run: () => void }> = [];
   now = () => this.time;
   setTimeout = (run: () => void, ms: number) => {
-    this.timers.push({ at: this.time + ms, run });
+    const timer = { at: this.time + ms, run };
+    this.timers.push(timer);
+    return timer;
+  };
+  clearTimeout = (timer: unknown) => {
+    this.timers = this.timers.filter((t) => t !== timer);
   };
   get pending(): number[] {
     return this.timers.map((t) => t.at - this.time);
@@ -92,6 +97,21 @@ describe('ui event log: new rows said to a screen reader', () => {
     assert.deepEqual(said, []);
     // Back: only what comes from now on.
     state.listening = true;
+    announcer.added([reply()]);
+    clock.advance(GATHER_MS);
+    assert.deepEqual(said, ['1 new entry: reply']);
+  });
+
+  it('stopped (the log shows another worker, or another page of its log): its timer is cleared and nothing gathered is kept or said', () => {
+    const { clock, said, announcer } = setup();
+    announcer.added([tool('read_file'), tool('bash')]);
+    assert.equal(clock.pending.length, 1, 'gathering');
+    announcer.stop();
+    assert.deepEqual(clock.pending, [], 'no timer waits for what was gathered');
+    clock.advance(SAY_EVERY_MS * 3);
+    assert.deepEqual(said, []);
+    announcer.stop();
+    // The next worker's new rows are counted from none.
     announcer.added([reply()]);
     clock.advance(GATHER_MS);
     assert.deepEqual(said, ['1 new entry: reply']);

@@ -1,7 +1,7 @@
 // The event log as a WAI-ARIA feed, its pure part: the one row in the Tab order (roving tabindex),
 // where Page Down / Page Up and Ctrl+End / Ctrl+Home go, and where the focus goes when its row leaves.
 import * as assert from 'node:assert/strict';
-import { feedKey, feedTarget, focusHeir, tabStop } from '../../src/webview/feedKeys';
+import { feedKey, feedTarget, focusHeir, olderRows, tabStop } from '../../src/webview/feedKeys';
 
 const none = { ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
 
@@ -28,6 +28,14 @@ describe('ui event log feed keys', () => {
     assert.equal(feedTarget('previous', 2, 3), 1);
     assert.equal(feedTarget('previous', 0, 3), 0);
     assert.equal(feedTarget('next', 0, 0), -1, 'no row');
+  });
+
+  it('Page Up on the oldest row drawn loads more, as the feed pattern asks: rows waiting above, then Show more, then Load older; none: it stays', () => {
+    const at = { waitingAbove: 0, showMore: false, loadOlder: false };
+    assert.equal(olderRows({ ...at, waitingAbove: 3, showMore: true }), 'waiting', 'rows kept above are built first');
+    assert.equal(olderRows({ ...at, showMore: true, loadOlder: true }), 'showMore', 'the rows the page holds before the history\'s');
+    assert.equal(olderRows({ ...at, loadOlder: true }), 'loadOlder');
+    assert.equal(olderRows(at), null, 'the oldest entry there is');
   });
 
   it('the Tab stop is the row last focused while it is drawn, else the newest', () => {

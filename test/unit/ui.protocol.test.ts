@@ -16,6 +16,10 @@ describe('ui webview protocol', () => {
     assert.equal(hostMessageSchema.safeParse({ type: 'events', workerId: 'w', events: [{ type: 'x', timestamp: 1, extra: { a: 1 } }] }).success, true);
     assert.equal(hostMessageSchema.safeParse({ type: 'events', workerId: 'w', events: [{ type: 'x' }] }).success, false);
     assert.equal(hostMessageSchema.safeParse({ type: 'reset', worker: null, evicted: -1, storeLimit: 10 }).success, false);
+    // The events the host replays after a reset (the log so far): a count, which the page does not say as new rows.
+    const replayed = hostMessageSchema.safeParse({ type: 'reset', worker: null, evicted: 0, storeLimit: 10, replay: 3 });
+    assert.ok(replayed.success && replayed.data.type === 'reset' && replayed.data.replay === 3);
+    assert.equal(hostMessageSchema.safeParse({ type: 'reset', worker: null, evicted: 0, storeLimit: 10, replay: -1 }).success, false);
   });
 
   it('slimEvent drops transcripts and nulls, and cuts big fields to a preview', () => {

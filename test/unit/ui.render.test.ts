@@ -81,8 +81,8 @@ class FakeElement extends FakeNode {
   }
 }
 
-/** What has the focus in the stand-in document. */
-const focusDoc: { activeElement: FakeElement | null; body: FakeElement } = { activeElement: null, body: new FakeElement('body') };
+/** What has the focus in the stand-in document, and whether its page has it (document.hasFocus()). */
+const focusDoc: { activeElement: FakeElement | null; body: FakeElement; pageFocused: boolean } = { activeElement: null, body: new FakeElement('body'), pageFocused: true };
 
 const T = 1_700_000_000_000;
 const ev = (type: string, fields: Partial<PageEvent> = {}): PageEvent => ({ type, timestamp: T, ...fields } as PageEvent);
@@ -210,6 +210,38 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(text, /toolUse/);
     assert.match(text, /calls a tool/);
   });
+
+  it('a long reply is described by its opening words, not read in full each time its row takes the focus; its text stays in the row', () => {
+    const byId = (root: FakeElement, id: string): FakeElement | null => {
+      for (const c of root.children) {
+        if (!(c instanceof FakeElement)) continue;
+        if (c.id === id) return c;
+        const deeper = byId(c, id);
+        if (deeper) return deeper;
+      }
+      return null;
+    };
+    const long = `${'word '.repeat(2000)}end`;
+    const m = new model.LogModel();
+    m.apply(stamped([ev('agent_start'), ev('message_start'), ev('message_update', { delta: long, block_type: 'text' })]));
+    const reply = () => m.all().find((e) => e.kind === 'assistant')!;
+    const row = render.createRow(reply()) as unknown as FakeElement;
+    const described = () => byId(row, row.getAttribute('aria-describedby')!)!;
+    assert.ok(described(), 'described by an element of the row');
+    assert.ok(described().textContent.length <= 200, `a description of ${described().textContent.length} characters`);
+    assert.ok(described().textContent.startsWith('word word'), 'the reply\'s opening words');
+    assert.ok(described().hidden, 'not drawn nor read a second time with the article');
+    assert.equal(row.querySelector('.body')!.textContent, long, 'the whole reply is in the row, read on demand');
+    // Streamed on: the description follows the reply's opening, still short.
+    m.apply(stamped([ev('message_update', { delta: ' more', block_type: 'text' })]));
+    render.updateRow(row as unknown as HTMLElement, reply());
+    assert.ok(described().textContent.length <= 200);
+    assert.equal(row.children.filter((c) => c instanceof FakeElement && c.hidden).length, 1, 'one description, not one per update');
+    // A short prompt is described by its text itself.
+    const short = rowsOf([ev('prompt_sent', { data: { text: 'fix the build' } })])[0];
+    const shortRow = render.createRow(short.e) as unknown as FakeElement;
+    assert.equal(byId(shortRow, shortRow.getAttribute('aria-describedby')!)!.textContent, 'fix the build');
+  });
 });
 
 describe('ui event log list: what it counts and shows as a live log changes', () => {
@@ -217,7 +249,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   let model: typeof import('../../src/webview/model');
   const g = globalThis as unknown as { document?: unknown; ResizeObserver?: unknown };
   before(async () => {
-    g.document = { createElement: (tag: string) => new FakeElement(tag), get activeElement() { return focusDoc.activeElement; }, get body() { return focusDoc.body; } };
+    g.document = { createElement: (tag: string) => new FakeElement(tag), get activeElement() { return focusDoc.activeElement; }, get body() { return focusDoc.body; }, hasFocus: () => focusDoc.pageFocused };
     g.ResizeObserver = class { observe() {} };
     eventList = await import('../../src/webview/eventList');
     model = await import('../../src/webview/model');
@@ -225,7 +257,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   after(() => { delete g.document; delete g.ResizeObserver; });
 
   /** A clock that never runs what waits on it: the announcements wait for ever (one test turns its own). */
-  const stopped = { now: () => 0, setTimeout: () => undefined };
+  const stopped = { now: () => 0, setTimeout: () => undefined, clearTimeout: () => undefined };
   /** A list under `matches`, its counter line, and frames drawn until every row is built. */
   const listOf = (matches: (e: Entry) => boolean, maxEntries?: number) => {
     const shown = { counter: '' };
@@ -495,6 +527,54 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.deepEqual(stops(burst), [was]);
     });
 
+    it('Page Up on the oldest row shown loads the older rows, as Show more does, and moves the focus to the row just older (issue: it did nothing)', () => {
+      const l = listOf(() => true);
+      l.feed(retries(510));
+      assert.ok(l.showMore(), '10 entries older than the window');
+      const oldest = rowEls(l)[0];
+      oldest.focus();
+      key(oldest, 'PageUp');
+      const log = (l.list.element as unknown as FakeElement).querySelector('.list');
+      assert.equal(focusDoc.activeElement, log, 'the focus waits on the log while the rows are drawn anew, not on the page');
+      while (l.list.draw(Infinity));
+      assert.equal(l.rows().length, 510, 'Show more\'s rows');
+      assert.equal(idOf(focusDoc.activeElement), idOf(oldest) - 1, 'the row just older than the one the person was on');
+      assert.deepEqual(stops(l), [idOf(oldest) - 1]);
+      // The oldest entry there is: the focus stays.
+      const top = rowEls(l)[0];
+      top.focus();
+      key(top, 'PageUp');
+      assert.equal(focusDoc.activeElement, top);
+    });
+
+    it('Page Up on the oldest row of a past log\'s page asks for the page before, as Load older does, and lands on the row just older once it is drawn', () => {
+      const asked: string[] = [];
+      const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, (to) => asked.push(to), stopped);
+      list.showWorker(true);
+      const el = list.element as unknown as FakeElement;
+      const rowsNow = () => el.querySelector('.rows')!.children as FakeElement[];
+      const calls = (from: number, to: number) => stamped(Array.from({ length: to - from }, (_, i) => tool(`t${from + i}`)));
+      const page = (before: number, from: number, top: boolean) => {
+        list.reset('', { before, after: 0, dropped: 0 }, top);
+        list.full();
+        list.model.apply(calls(from, 20));
+        while (list.draw(Infinity));
+      };
+      // The newest page: calls t10..t19, ten events older not shown.
+      page(10, 10, false);
+      assert.ok(!el.querySelector('.load-older')!.hidden, 'Load older is offered');
+      const oldest = rowsNow()[0];
+      oldest.focus();
+      key(oldest, 'PageUp');
+      assert.deepEqual(asked, ['older']);
+      const log = el.querySelector('.list');
+      assert.equal(focusDoc.activeElement, log, 'the focus waits on the log for the page, not on the page\'s body');
+      // The host's page before: t0..t19, read from the top.
+      page(0, 0, true);
+      const focused = list.model.all().find((e) => e.id === idOf(focusDoc.activeElement));
+      assert.equal(focused?.kind === 'tool' && focused.toolCallId, 't9', 'the call just older than t10, where the person was');
+    });
+
     it('a row that no longer matches leaves the focus on the next row', () => {
       const l = listOf(searching('echo'));
       l.feed(stamped([tool('a'), tool('b'), tool('c')]));
@@ -511,7 +591,7 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
   it('new rows are said in the log\'s live line, gathered, while the person is in the log and follows its end (issue: a screen reader heard nothing)', () => {
     const timers: Array<{ at: number; run: () => void }> = [];
     let now = 0;
-    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { timers.push({ at: now + ms, run }); } };
+    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { const t = { at: now + ms, run }; timers.push(t); return t; }, clearTimeout: (t: unknown) => { timers.splice(timers.indexOf(t as (typeof timers)[number]) >>> 0, 1); } };
     const advance = (ms: number) => { now += ms; for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= now) t.run(); else timers.push(t); };
     const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, clock);
     list.showWorker(true);
@@ -545,5 +625,41 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     feed(stamped([ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'ls' })]));
     advance(5000);
     assert.equal(line.textContent, before, 'nothing said with the focus out of the log');
+  });
+
+  it('a worker switch says neither what was gathered of the worker before nor the new worker\'s log so far as new rows (issue: its backlog was said as new); its new rows it says', () => {
+    const timers: Array<{ at: number; run: () => void }> = [];
+    let now = 0;
+    const clock = { now: () => now, setTimeout: (run: () => void, ms: number) => { const t = { at: now + ms, run }; timers.push(t); return t; }, clearTimeout: (t: unknown) => { const i = timers.indexOf(t as (typeof timers)[number]); if (i >= 0) timers.splice(i, 1); } };
+    const advance = (ms: number) => { now += ms; for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) if (t.at <= now) t.run(); else timers.push(t); };
+    const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, clock);
+    list.showWorker(true);
+    const el = list.element as unknown as FakeElement;
+    const line = el.querySelector('.sr-only')!;
+    const draw = () => { while (list.draw(Infinity)); };
+    list.model.apply(stamped([ev('prompt_sent', { data: { text: 'hi' } })]));
+    draw();
+    (el.querySelector('.rows')!.children.at(-1) as FakeElement).focus();
+    list.model.apply(stamped([ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read_file' })]));
+    draw();
+    assert.equal(timers.length, 1, 'the old worker\'s row is gathered');
+    // Another worker: the host resets the page, then replays its log so far, which comes over frames.
+    const backlog = stamped([ev('prompt_sent', { data: { text: 'build it' } }), ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'make' }), ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'test' })]);
+    list.reset('', undefined, false, backlog.length);
+    list.full();
+    assert.equal(timers.length, 0, 'the old worker\'s announcement no longer waits');
+    draw();
+    list.model.apply(backlog.slice(0, 1));
+    draw();
+    list.model.apply(backlog.slice(1));
+    draw();
+    assert.ok(el.contains(focusDoc.activeElement), 'the person is still in the log');
+    advance(5000);
+    assert.equal(line.textContent, '', 'neither the old worker\'s row nor the new one\'s backlog is said as new');
+    list.model.apply(stamped([ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'deploy' })]));
+    draw();
+    advance(5000);
+    assert.match(line.textContent, /^\d new entr(y|ies): .*tool call deploy$/, 'its new rows are said');
+    assert.doesNotMatch(line.textContent, /make|test|prompt|read_file/);
   });
 });

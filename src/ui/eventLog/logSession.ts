@@ -229,7 +229,17 @@ export class LogSession extends Disposable {
     const found = id ? this.log.lookup(id) : undefined;
     const worker = found ? (found.note ? { ...toWorkerView(found.state), note: found.note } : this.log.pageView(found.state)) : null;
     this.shownAttention = worker?.attention;
-    this.channel.post({ type: 'reset', worker, evicted: found?.evicted ?? 0, storeLimit: this.log.storeLimit, ...(found?.past ? { past: found.past } : {}), ...(top ? { top } : {}) });
+    // The events sent next are the log so far: the page says none of them as new.
+    const replay = found?.events.length ?? 0;
+    this.channel.post({
+      type: 'reset',
+      worker,
+      evicted: found?.evicted ?? 0,
+      storeLimit: this.log.storeLimit,
+      ...(found?.past ? { past: found.past } : {}),
+      ...(top ? { top } : {}),
+      ...(replay ? { replay } : {}),
+    });
     this.postWorkers();
     if (!id || !found) return;
     const events = found.events;
