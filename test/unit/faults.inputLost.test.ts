@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { stateOf as liveState } from '../helpers/supervisor';
 import { alive, lostStreamSuite, within } from '../fixtures/faults-helpers';
+import type { UiRequest } from '../../src/core/api';
 import { AttentionBoard } from '../../src/core/attention/board';
 import { decideNotification } from '../../src/core/attention/notify';
 
@@ -85,3 +86,37 @@ for (const dialect of ['pi', 'tau'] as const) {
     });
   });
 }
+
+describe("faults: a question open when the worker's input is found lost (pi)", () => {
+  // The person's dialogs: each resolves only when the host says it is moot (its signal aborts).
+  const asked: UiRequest[] = [];
+  const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 }, {
+    onUiRequest: (req) => {
+      asked.push(req);
+      return new Promise((resolve) => req.signal?.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
+    },
+  });
+  beforeEach(() => void (asked.length = 0));
+
+  it('is closed with the reason (no answer can reach the worker), and the worker waits on no one', async () => {
+    const { supervisor, r, next } = await suite.start('pi', ['--close-stdin-on', 'prompt', '--ui']);
+    // The prompt's confirm dialog is up; the worker's stdin closed as it took the prompt.
+    const dialogOpen = new Promise<void>((resolve) => {
+      const off = supervisor.onState((s) => {
+        if (s.workerId !== r.workerId || !s.pendingInput.length) return;
+        off();
+        resolve();
+      });
+    });
+    void supervisor.prompt(r.workerId, 'say hello');
+    await within(dialogOpen, 20_000, 'the dialog');
+    // A write finds the loss.
+    const closed = next('ui_dialog_end');
+    const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
+    assert.match(c.status === 'error' ? c.error : JSON.stringify(c), LOST);
+    const end = await closed;
+    assert.match(String((end.data as { note?: unknown }).note), /^closed: .*no longer reads its input/);
+    assert.equal(asked[0]!.signal!.aborted, true);
+    assert.deepEqual(liveState(supervisor, r.workerId).pendingInput, []);
+  });
+});

@@ -445,6 +445,9 @@ export class Worker {
    */
   private onInputLost(): void {
     this.output('protocol', this.process.inputLostDescription());
+    // No answer can reach it: a question left on screen would be answered to no one, and the
+    // person would take the row's "failed" for a worker still waiting on them.
+    this.cancelQuestions(`it cannot be answered: ${this.process.inputLostDescription()}`);
     this.stateChanged();
   }
 
