@@ -441,13 +441,34 @@ describe('guard audit: what a call names after it started', () => {
     // Cancelled with the turn, never said to end: their input is not kept for the session's life.
     a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'aborted' });
     assert.equal(held().size, 0);
-    // One runs after all, said with what it is: audited. One said to have failed never ran: not audited.
+    // One runs after all: judged with what it said while held (an edit naming no path), then for the
+    // path it names as it ends. One said to have failed never ran: not audited.
     a.when.see(ev('tool_execution_update', 'in_progress'));
     a.when.see(ev('tool_execution_update', 'completed', { tool_kind: 'edit', tool_name: 'edit', locations: outside }));
     a.when.see(ev('tool_execution_end', 'failed', { tool_call_id: 'c2', tool_kind: 'edit', tool_name: 'edit', locations: outside }));
     await a.settled();
+    assert.deepEqual(a.reports.map((r) => r.tool_call_id), ['c1', 'c1']);
+    assert.match(String(a.reports[0]!.error), /names no path the audit can judge/);
+    assert.match(String(a.reports[1]!.error), /outside\.txt": outside the allowed paths/);
+  });
+
+  it("a call let go at its turn's end that runs after it, said by its status alone, is judged with what it said while held (until the next turn's end)", async () => {
+    const a = auditor();
+    const outside = [{ path: path.join(tmp, 'outside.txt'), line: null }];
+    a.when.see(ev('tool_execution_start', 'pending', { tool_kind: 'edit', tool_name: 'edit', locations: outside }));
+    a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'aborted' });
+    // ACP's tool_call_update with its status only: the call ran, after the turn's end.
+    a.when.see(ev('tool_execution_update', 'completed'));
+    await a.settled();
     assert.deepEqual(a.reports.map((r) => r.tool_call_id), ['c1']);
     assert.match(String(a.reports[0]!.error), /outside\.txt": outside the allowed paths/);
+    // What a call let go said is kept one turn more, not for the session's life.
+    a.when.see(ev('tool_execution_start', 'pending', { tool_call_id: 'c2', tool_kind: 'edit', tool_name: 'edit', locations: outside }));
+    a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'aborted' });
+    a.when.see({ type: 'agent_end', timestamp: 0, end_reason: 'stop' });
+    a.when.see(ev('tool_execution_update', 'completed', { tool_call_id: 'c2' }));
+    await a.settled();
+    assert.equal(a.reports.length, 1);
   });
 
   it('a call seen again (still reporting) is not the first the seen-set forgets', async () => {

@@ -60,6 +60,12 @@ export class AuditWhenRun {
   /** Calls still held when their turn ended, let go (their input with them): ids only, at most SEEN_KEPT. */
   private readonly letGo = new Set<string>();
   /**
+   * Those let go at the last turn's end, with what they said while held, until the next turn's
+   * end: one that runs after all, said by its status alone (ACP's bare tool_call_update), is judged
+   * with it. Never more than `later` held at one turn's end.
+   */
+  private lastHeld = new Map<string, AgentEvent>();
+  /**
    * Calls of a changing kind audited as they ran, until they end: their start and the paths
    * judged. An update that names another path (Zed's codex-acp reports a patch's changes again as
    * it applies them and as it ends) is audited for it: a path said only after the call started
@@ -105,6 +111,7 @@ export class AuditWhenRun {
     this.saw(toolCallId);
     this.later.delete(toolCallId);
     this.letGo.delete(toolCallId);
+    this.lastHeld.delete(toolCallId);
     this.running.delete(toolCallId);
   }
 
@@ -161,6 +168,7 @@ export class AuditWhenRun {
         this.letGo.add(held);
         if (this.letGo.size > SEEN_KEPT) this.letGo.delete(this.letGo.values().next().value as string);
       }
+      this.lastHeld = new Map(this.later);
       this.later.clear();
     } else this.remember(event);
     const id = event.tool_call_id;
@@ -178,16 +186,26 @@ export class AuditWhenRun {
     }
     if (!id) return;
     // A call let go at its turn's end and reported after it: one that ends without running is done
-    // with; one that says what it is is audited then, as a call first seen past its start (as a
+    // with; one whose held report is still kept is held again, and judged with it as it runs (below);
+    // otherwise one that says what it is is audited then, as a call first seen past its start (as a
     // running call's update after the end is). A bare report (its status only) has nothing to judge.
     if (this.letGo.has(id) && TOOL_EVENTS.has(event.type)) {
-      if (event.type === 'tool_execution_end' && status !== 'completed') this.letGo.delete(id);
-      else if (saysWhatItIs(event)) {
+      const kept = this.lastHeld.get(id);
+      this.lastHeld.delete(id);
+      if (event.type === 'tool_execution_end' && status !== 'completed') {
         this.letGo.delete(id);
-        if (status === 'pending') this.later.set(id, event);
-        else this.run(id, event);
+        return;
       }
-      return;
+      if (!kept) {
+        if (saysWhatItIs(event)) {
+          this.letGo.delete(id);
+          if (status === 'pending') this.later.set(id, event);
+          else this.run(id, event);
+        }
+        return;
+      }
+      this.letGo.delete(id);
+      this.later.set(id, kept);
     }
     if (!this.later.has(id)) {
       this.more(id, event);
