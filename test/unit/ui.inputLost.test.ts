@@ -10,6 +10,7 @@ import { parseHostMessage, type WorkerView } from '../../src/protocol/hostMessag
 import { workerPhase } from '../../src/protocol/words';
 import { rowDescription, rowNews } from '../../src/ui/attention/attentionLook';
 import { WorkerAttention } from '../../src/ui/attention/workerAttention';
+import { isIdle, isRunning, isStreaming, pickWorker } from '../../src/ui/commands/pickers';
 import { toWorkerView } from '../../src/ui/eventLog/workerView';
 import { tooltipWarning, workerDescription, workerIcon } from '../../src/ui/views/describe';
 import { composerView, keySendRefusal } from '../../src/webview/composer';
@@ -99,5 +100,21 @@ describe('ui: a worker that no longer reads its input shows it', () => {
     emit(state({ status: 'stopped', turns: [turn(1)] }));
     assert.equal(attention.notified.length, 1);
     attention.dispose();
+  });
+});
+
+describe("ui: a verb's worker picker when the only worker it would take no longer reads its input", () => {
+  beforeEach(() => vscodeStub.reset());
+
+  it('says so and to stop it, not "No worker is running: start one first" (Redirect with Selection\'s key has no `when` to hide it)', async () => {
+    const supervisor = { list: () => [deaf({ streaming: true })] } as unknown as Supervisor;
+    assert.equal(await pickWorker(supervisor, { title: 'Redirect', filter: isRunning, none: 'No worker is running: start one first.' }), undefined);
+    assert.equal(await pickWorker(supervisor, { title: 'Abort Turn', filter: isStreaming, none: 'No worker is streaming: there is no turn to abort.' }), undefined);
+    const said = 'Fixer no longer reads its input (stdin closed): nothing sent can reach it; stop it (Stop Worker).';
+    assert.deepEqual(vscodeStub.messages, [said, said]);
+    // A verb it would not take anyway keeps its own words.
+    vscodeStub.messages.length = 0;
+    assert.equal(await pickWorker(supervisor, { title: 'Compact', filter: isIdle, none: 'No idle worker to compact.' }), undefined);
+    assert.deepEqual(vscodeStub.messages, ['No idle worker to compact.']);
   });
 });

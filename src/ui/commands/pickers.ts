@@ -19,6 +19,18 @@ export const canSteer: WorkerFilter = (s) => isStreaming(s) && s.midTurn?.steer 
 interface WorkerPick extends vscode.QuickPickItem { workerId: string }
 
 /**
+ * Why there is no candidate when the ones that would be are workers that no longer read their
+ * input: "No worker is running: start one first" (or "No worker is streaming") is untrue of them,
+ * and what to do is stop them. null: none is.
+ */
+function deafNone(all: WorkerState[], filter: WorkerFilter): string | null {
+  const deaf = all.filter((s) => s.status === 'running' && s.inputLost && filter({ ...s, inputLost: undefined }));
+  if (!deaf.length) return null;
+  const names = deaf.map((s) => s.name).join(', ');
+  return `${names} no longer ${deaf.length === 1 ? 'reads its' : 'read their'} input (stdin closed): nothing sent can reach ${deaf.length === 1 ? 'it' : 'them'}; stop ${deaf.length === 1 ? 'it' : 'them'} (Stop Worker).`;
+}
+
+/**
  * The worker to act on. With one candidate it is taken without asking; with none, the person is
  * told why (`none` says what was looked for) and undefined comes back. A worker still starting
  * that will be a candidate once it runs is offered too (the person may have just started it and
@@ -32,7 +44,7 @@ export async function pickWorker(supervisor: Supervisor, opts: { title: string; 
   if (candidates.length === 0) {
     // With no worker running at all, the way on is to start one: offered as buttons.
     const buttons = all.some(isLive) ? [] : ['Start Worker', 'Start Demo Worker'];
-    void vscode.window.showInformationMessage(opts.none, ...buttons).then((c) => {
+    void vscode.window.showInformationMessage(deafNone(all, opts.filter) ?? opts.none, ...buttons).then((c) => {
       if (c === 'Start Worker') void vscode.commands.executeCommand('rpcWorkers.startWorker');
       else if (c === 'Start Demo Worker') void vscode.commands.executeCommand('rpcWorkers.startDemoWorker');
     });
