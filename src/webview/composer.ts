@@ -37,7 +37,8 @@ export function composerView(w: WorkerView | null): ComposerView {
     sendTitle: noSteer ? 'This agent cannot be steered inside its turn: Follow-up sends it when the turn ends, Redirect aborts the turn and sends it now'
       : streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
     compactTitle: w?.noCompact ?? null,
-    abortTitle: compacting && !streaming ? w!.noAbort ?? null : null,
+    // Its turn runs on, followed to its end: the Abort greyed out says why, and what ends it.
+    abortTitle: deaf && (w!.streaming || w!.compacting) ? INPUT_LOST_ABORT : compacting && !streaming ? w!.noAbort ?? null : null,
     disabled: {
       send: !live || compacting || noSteer,
       followUp: !streaming,
@@ -55,6 +56,7 @@ export type LineClass = 'ok' | 'info' | 'error' | 'pending';
 export interface Line { text: string; cls: LineClass }
 
 const INPUT_LOST_PLACEHOLDER = 'The worker no longer reads its input: stop it';
+const INPUT_LOST_ABORT = 'An abort cannot reach the worker (it no longer reads its input): its turn goes on until it ends by itself, or Stop ends it with the worker';
 
 /** A worker that takes no message, said in English ("has failed", not "is failed"). */
 function notRunning(w: WorkerView): string {

@@ -69,6 +69,9 @@ describe('ui: a worker that no longer reads its input shows it', () => {
     assert.deepEqual(v.disabled, { send: true, followUp: true, redirect: true, abort: true, compact: true, stop: false });
     assert.equal(v.textareaDisabled, true);
     assert.equal(v.placeholder, 'The worker no longer reads its input: stop it');
+    // The Abort greyed out under a turn that runs on says why, and what ends it.
+    assert.match(v.abortTitle ?? '', /^An abort cannot reach the worker .*Stop ends it/);
+    assert.equal(composerView(view(deaf())).abortTitle, null);
     assert.deepEqual(keySendRefusal(view(deaf())), { text: 'The worker no longer reads its input: stop it: nothing was sent', cls: 'info' });
     assert.equal(composerView(view(state())).disabled.send, false);
   });
