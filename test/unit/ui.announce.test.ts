@@ -4,33 +4,11 @@
 import * as assert from 'node:assert/strict';
 import { Announcer, GATHER_MS, SAY_EVERY_MS, entryWords, inLog, type AnnounceClock } from '../../src/webview/announce';
 import type { Entry } from '../../src/webview/entries';
+import { TurnedClock } from '../fixtures/turnedClock';
 
-class FakeClock implements AnnounceClock {
-  time = 5_000;
-  private timers: Array<{ at: number; run: () => void }> = [];
-  now = () => this.time;
-  setTimeout = (run: () => void, ms: number) => {
-    const timer = { at: this.time + ms, run };
-    this.timers.push(timer);
-    return timer;
-  };
-  clearTimeout = (timer: unknown) => {
-    this.timers = this.timers.filter((t) => t !== timer);
-  };
-  get pending(): number[] {
-    return this.timers.map((t) => t.at - this.time);
-  }
-  /** Runs every timer due within `ms`, in time order. */
-  advance(ms: number): void {
-    const end = this.time + ms;
-    for (;;) {
-      const next = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      this.timers = this.timers.filter((t) => t !== next);
-      this.time = next.at;
-      next.run();
-    }
-    this.time = end;
+class FakeClock extends TurnedClock implements AnnounceClock {
+  constructor() {
+    super(5_000);
   }
 }
 

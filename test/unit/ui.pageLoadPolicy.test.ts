@@ -2,37 +2,14 @@
 // load is given its page again, when a silent page counts as failed, and when it is given up on.
 import * as assert from 'node:assert/strict';
 import { BUSY_HOST, FAILURES_WINDOW_MS, PageLoadPolicy, RELOAD_DELAY_MS, SILENT_WAIT_MS, START_RELOADS, type PageLoadClock } from '../../src/ui/eventLog/pageLoadPolicy';
+import { TurnedClock } from '../fixtures/turnedClock';
 
-class FakeClock implements PageLoadClock {
-  time = 1_000_000;
+class FakeClock extends TurnedClock implements PageLoadClock {
   busy = 0;
-  private timers: Array<{ at: number; run: () => void; id: number }> = [];
-  private ids = 0;
-  now = () => this.time;
-  setTimeout = (run: () => void, ms: number) => {
-    const id = ++this.ids;
-    this.timers.push({ at: this.time + ms, run, id });
-    return id;
-  };
-  clearTimeout = (id: unknown) => {
-    this.timers = this.timers.filter((t) => t.id !== id);
-  };
+  constructor() {
+    super(1_000_000);
+  }
   busySince = () => () => this.busy;
-  get pending(): number[] {
-    return this.timers.map((t) => t.at - this.time);
-  }
-  /** Runs every timer due within `ms`, in time order. */
-  advance(ms: number): void {
-    const end = this.time + ms;
-    for (;;) {
-      const next = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      this.timers = this.timers.filter((t) => t !== next);
-      this.time = next.at;
-      next.run();
-    }
-    this.time = end;
-  }
 }
 
 function setup(visible = true) {
