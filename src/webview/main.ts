@@ -83,10 +83,12 @@ setInterval(() => {
 // Once everything sent is drawn, say what the page holds (debounced): the host tests read it.
 let reportTimer: ReturnType<typeof setTimeout> | undefined;
 function reportRendered(): void {
-  const model = list.model;
-  app.dataset.settled = String(model.eventCount);
+  app.dataset.settled = String(list.model.eventCount);
   clearTimeout(reportTimer);
   reportTimer = setTimeout(() => {
+    // Read when it is said, not when it was asked for: a reset in between (another worker) makes
+    // a new model, and the report names the new worker.
+    const model = list.model;
     const { frames, rafFrames, timing } = scheduler;
     post({ type: 'rendered', workerId: worker?.workerId ?? null, events: model.eventCount, entries: model.length, rows: list.built, domNodes: document.getElementsByTagName('*').length, frames, rafFrames, ...Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])), chip: picker.chipText });
   }, REPORT_DEBOUNCE_MS);
