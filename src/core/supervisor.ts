@@ -13,6 +13,7 @@ import { DIALECTS } from './wire/dialects';
 import { Containment } from './containment';
 import { createFanout } from './supervisorFanout';
 import { startWorker } from './supervisorStart';
+import { keepNewest } from './keepNewest';
 
 /** The history's reader of a dialect's worker lines: a reading codec of its own. */
 function lineReader(dialect: DialectName): LineReader {
@@ -66,7 +67,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     fanout.emitRemoved(workerId);
     await containment.untrack(workerId, worker);
     stoppedIds.add(workerId);
-    if (stoppedIds.size > 1000) stoppedIds.delete(stoppedIds.values().next().value!);
+    keepNewest(stoppedIds, 1000);
     return result;
   }
 

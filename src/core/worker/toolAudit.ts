@@ -7,6 +7,7 @@ import type { Dialect } from '../wire/dialect';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Launch } from './launch';
 import type { TurnTracker } from './turns';
+import { keepNewest } from '../keepNewest';
 
 /** What the audit reads and does in its worker. */
 export interface AuditPort {
@@ -42,9 +43,14 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   if (onViolation === 'abort' && w.turns.streaming) await w.abort();
 }
 
+/** The paths a report of a call names as where it acts: its locations and diffs. */
+function reportedPaths(event: AgentEvent): string[] {
+  return [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)];
+}
+
 /** The paths an event of a call names itself: its locations and diffs, and what its input names. */
 function pathsOf(event: AgentEvent): string[] {
-  return [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...(event.args ? extractPaths(event.args) : [])];
+  return event.args ? [...reportedPaths(event), ...extractPaths(event.args)] : reportedPaths(event);
 }
 
 /** A call's reports. */
@@ -102,8 +108,7 @@ export class AuditWhenRun {
     }
     // A tool's streamed output names no path: nothing allocated for it.
     if (!event.locations?.length && !event.diffs?.length) return;
-    const paths = [...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path)];
-    this.named.set(id, [...new Set([...(this.named.get(id) ?? []), ...paths])]);
+    this.named.set(id, [...new Set([...(this.named.get(id) ?? []), ...reportedPaths(event)])]);
   }
 
   /** A call the wall judged as a question before it could run is not audited again. */
@@ -122,7 +127,7 @@ export class AuditWhenRun {
   private saw(id: string): boolean {
     const known = this.seen.delete(id);
     this.seen.add(id);
-    if (!known && this.seen.size > SEEN_KEPT) this.seen.delete(this.seen.values().next().value as string);
+    if (!known) keepNewest(this.seen, SEEN_KEPT);
     return !known;
   }
 
@@ -132,7 +137,7 @@ export class AuditWhenRun {
     if (id && event.type !== 'tool_execution_end' && WRITING_KINDS.has(event.tool_kind ?? '')) {
       // What the later audits need of the start, not its input (a write's whole text).
       this.running.set(id, { start: { tool_kind: event.tool_kind, tool_name: event.tool_name, title: event.title }, judged: new Set(pathsOf(event)) });
-      if (this.running.size > RUNNING_KEPT) this.running.delete(this.running.keys().next().value as string);
+      keepNewest(this.running, RUNNING_KEPT);
     }
     void this.audit(event);
   }
@@ -164,10 +169,8 @@ export class AuditWhenRun {
       this.named.clear();
       // A call still held at its turn's end never ran in it: it is let go, its input with it (see
       // letGo for a report of it after the end).
-      for (const held of this.later.keys()) {
-        this.letGo.add(held);
-        if (this.letGo.size > SEEN_KEPT) this.letGo.delete(this.letGo.values().next().value as string);
-      }
+      for (const held of this.later.keys()) this.letGo.add(held);
+      keepNewest(this.letGo, SEEN_KEPT);
       this.lastHeld = new Map(this.later);
       this.later.clear();
     } else this.remember(event);
@@ -176,9 +179,11 @@ export class AuditWhenRun {
     // A call first seen past its start is audited as it is seen, as its start would have been.
     // A report that says nothing of its call (the host's own terminal output, which can come before
     // the agent's tool_call) is not its first: it has nothing to judge, and would take the start's place.
-    const first = !!id && TOOL_EVENTS.has(event.type) && saysWhatItIs(event) && this.saw(id);
+    const report = !!id && TOOL_EVENTS.has(event.type);
+    const says = report && saysWhatItIs(event);
+    const first = says && this.saw(id!);
     // Still reporting, though it says nothing of itself: not the call to forget first.
-    if (id && TOOL_EVENTS.has(event.type) && !saysWhatItIs(event) && this.seen.delete(id)) this.seen.add(id);
+    if (report && !says && this.seen.delete(id)) this.seen.add(id);
     if (event.type === 'tool_execution_start' || first) {
       if (status === 'pending' && id) this.later.set(id, event);
       else this.run(id, event);
