@@ -130,8 +130,8 @@ export class EventList {
     }
     // The row focused (by key or click) is the feed's Tab stop from now on.
     rows.addEventListener('focusin', (ev) => {
-      const row = (ev.target as Element | null)?.closest?.('.entry') as HTMLElement | null | undefined;
-      if (row?.parentElement !== rows) return;
+      const row = this.rowAround(ev.target);
+      if (!row) return;
       this.chosen = Number(row.dataset.id);
       this.syncStop();
     });
@@ -251,10 +251,14 @@ export class EventList {
 
   /** The id of the row holding the focus (itself or a control in it), null if none does. */
   private focusedRow(): number | null {
-    const active = document.activeElement;
-    if (!active || !this.rows.contains(active)) return null;
-    const row = active.closest('.entry') as HTMLElement | null;
+    const row = this.rowAround(document.activeElement);
     return row ? Number(row.dataset.id) : null;
+  }
+
+  /** The feed's row that holds `node` (the row itself or a control in it), null if none does. */
+  private rowAround(node: EventTarget | null): HTMLElement | null {
+    const row = (node as Element | null)?.closest?.('.entry') as HTMLElement | null | undefined;
+    return row?.parentElement === this.rows ? row : null;
   }
 
   /**
@@ -338,8 +342,8 @@ export class EventList {
   /** The feed pattern's keys, from a row or a control in it. */
   private feedKeys(ev: KeyboardEvent): void {
     const move = feedKey(ev.key, ev);
-    const row = (ev.target as Element | null)?.closest?.('.entry') as HTMLElement | null | undefined;
-    if (!move || row?.parentElement !== this.rows) return;
+    const row = this.rowAround(ev.target);
+    if (!move || !row) return;
     ev.preventDefault();
     if (move === 'after' || move === 'before') return this.leave(move);
     const ids = this.win.builtIds;
