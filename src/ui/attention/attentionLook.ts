@@ -3,6 +3,7 @@
 import type { WorkerState } from '../../core/api';
 import type { Attention } from '../../core/attention/attention';
 import { attentionWord, newsWord } from '../../protocol/words';
+import { isDeaf } from '../views/describe';
 
 export interface Look {
   icon: string;
@@ -25,7 +26,7 @@ export const ATTENTION_LOOK: Record<Attention, Look> = {
  * which say more than its attention's "failed" (said in its tooltip).
  */
 export function rowNews(s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>, attention: Attention): string | null {
-  return s.status === 'running' && s.inputLost ? null : newsWord(attention);
+  return isDeaf(s) ? null : newsWord(attention);
 }
 
 /**

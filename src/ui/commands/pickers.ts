@@ -2,14 +2,14 @@
 // one selected in the Sessions view) and what message (an InputBox).
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
-import { isLive, workerDescription, workerIcon, workerPickDetail } from '../views/describe';
+import { isDeaf, isLive, runsAndReads, workerDescription, workerIcon, workerPickDetail } from '../views/describe';
 import { DEMO_PROFILE, unknownDefault, type ProfileChoice } from '../settings/profiles';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
 export { isLive } from '../views/describe';
 // The verbs' filters: a worker that no longer reads its input is none of them, since what they
 // send cannot reach it (only Stop can end it: it picks with `any`).
-export const isRunning: WorkerFilter = (s) => s.status === 'running' && !s.inputLost;
+export const isRunning: WorkerFilter = runsAndReads;
 export const isStreaming: WorkerFilter = (s) => isRunning(s) && (s.streaming || s.compacting);
 export const isIdle: WorkerFilter = (s) => isRunning(s) && !s.streaming && !s.compacting;
 export const any: WorkerFilter = () => true;
@@ -24,7 +24,7 @@ interface WorkerPick extends vscode.QuickPickItem { workerId: string }
  * and what to do is stop them. null: none is.
  */
 function deafNone(all: WorkerState[], filter: WorkerFilter): string | null {
-  const deaf = all.filter((s) => s.status === 'running' && s.inputLost && filter({ ...s, inputLost: undefined }));
+  const deaf = all.filter((s) => isDeaf(s) && filter({ ...s, inputLost: undefined }));
   if (!deaf.length) return null;
   const names = deaf.map((s) => s.name).join(', ');
   return `${names} no longer ${deaf.length === 1 ? 'reads its' : 'read their'} input (stdin closed): nothing sent can reach ${deaf.length === 1 ? 'it' : 'them'}; stop ${deaf.length === 1 ? 'it' : 'them'} (Stop Worker).`;

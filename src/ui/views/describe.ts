@@ -7,8 +7,16 @@ import { KEYS } from '../commands/ids';
 /** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
 export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 'running' || s.status === 'starting';
 
+type InputState = Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>;
+
 /** Live, and it still reads its input: what is sent can reach it (see WorkerState.inputLost). */
-export const readsInput = (s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>): boolean => isLive(s) && !s.inputLost;
+export const readsInput = (s: InputState): boolean => isLive(s) && !s.inputLost;
+
+/** Running, but it no longer reads its input: only Stop ends it (see WorkerState.inputLost). */
+export const isDeaf = (s: InputState): boolean => s.status === 'running' && !!s.inputLost;
+
+/** Running, and what a verb sends can reach it. */
+export const runsAndReads = (s: InputState): boolean => s.status === 'running' && !s.inputLost;
 
 /**
  * `contextValue` of a worker's tree item: `rpcWorker.<phase>`, plus `.live` when it can be driven
@@ -36,7 +44,7 @@ export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' |
  */
 export function workerDescription(s: WorkerState): string {
   const parts: string[] = [];
-  if (s.status === 'running' && s.inputLost) parts.push(INPUT_LOST_WORD);
+  if (isDeaf(s)) parts.push(INPUT_LOST_WORD);
   if (s.status !== 'running') parts.push(s.status);
   else if (s.compacting) parts.push(s.afterTurn === 'compaction' ? 'compacting after its turn' : 'compacting');
   else if (s.afterTurn) parts.push(AFTER_TURN[s.afterTurn]);
@@ -50,8 +58,8 @@ export function workerDescription(s: WorkerState): string {
 }
 
 /** What is wrong with a worker and what to do, first in its tooltip; null when nothing is. */
-export function tooltipWarning(s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>): string | null {
-  return s.status === 'running' && s.inputLost ? INPUT_LOST_ADVICE : null;
+export function tooltipWarning(s: InputState): string | null {
+  return isDeaf(s) ? INPUT_LOST_ADVICE : null;
 }
 
 /**
@@ -110,7 +118,7 @@ export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 
 
 /** A codicon id (with ~spin where it moves) and a theme colour id, by phase; a warning for a worker that no longer reads its input. */
 export function workerIcon(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'inputLost'>>): { id: string; color?: string } {
-  if (s.status === 'running' && s.inputLost) return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+  if (isDeaf(s)) return { id: 'warning', color: 'problemsWarningIcon.foreground' };
   switch (workerPhase(s)) {
     case 'starting': return { id: 'loading~spin' };
     case 'streaming': return { id: 'sync~spin', color: 'charts.blue' };
@@ -172,7 +180,7 @@ export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): {
 
 export function contextValues(list: WorkerState[]): Record<string, boolean> {
   // One that no longer reads its input is neither streaming nor idle to a verb: it takes none.
-  const running = list.filter((s) => s.status === 'running' && !s.inputLost);
+  const running = list.filter(runsAndReads);
   return {
     [KEYS.hasWorkers]: list.length > 0,
     // Copy PID, Forget Always-Allowed Actions: they send the worker nothing.
