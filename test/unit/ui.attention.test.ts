@@ -1,10 +1,9 @@
 // The attention room's notifications as the person meets them, on a host stub whose states the
 // test emits: what they did themselves a moment ago does not come back as a notification.
 import { vscodeStub } from '../helpers/vscodeStub';
+import { attentionHost } from '../helpers/attentionHost';
 import assert from 'node:assert/strict';
-import type { Supervisor, TurnSummary, WorkerState } from '../../src/core/api';
-import { decideNotification } from '../../src/core/attention';
-import { WorkerAttention } from '../../src/ui/attention/workerAttention';
+import type { TurnSummary, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 
 function turn(index: number, over: Partial<TurnSummary> = {}): TurnSummary {
@@ -23,25 +22,7 @@ const streaming = (n: number) => state({ streaming: true, turns: [turn(n)] });
 const aborted = (n: number) => state({ turns: [turn(n, { endedAt: n * 10 + 5, endReason: 'aborted' })] });
 
 /** A host stub: `emit` is a state change as the supervisor reports it (synchronously, as it does). */
-function host() {
-  const listeners: Array<(s: WorkerState) => void> = [];
-  let current = state();
-  const emit = (s: WorkerState) => {
-    current = s;
-    for (const l of listeners) l(s);
-  };
-  const supervisor = {
-    list: () => [current],
-    state: () => ({ status: current.status, workerId: current.workerId, state: current }),
-    onState: (l: (s: WorkerState) => void) => (listeners.push(l), () => {}),
-    onRemoved: () => () => {},
-  } as unknown as Supervisor;
-  const attention = new WorkerAttention({
-    supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: () => ({ dispose() {} }),
-    decide: decideNotification, openLog: () => undefined, label: () => undefined, setBadge: () => undefined,
-  });
-  return { supervisor, attention, emit };
-}
+const host = () => attentionHost(state());
 
 describe('UI attention: notifications of what the person did', () => {
   beforeEach(() => vscodeStub.reset());

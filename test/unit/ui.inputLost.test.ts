@@ -3,13 +3,13 @@
 // Event Log's chip says it and its composer sends nothing, and the person is notified once, not
 // at each verb it refuses. Before, all of them said "streaming" or "idle" as if all were well.
 import { vscodeStub } from '../helpers/vscodeStub';
+import { attentionHost } from '../helpers/attentionHost';
 import * as assert from 'node:assert/strict';
 import type { Supervisor, TurnSummary, WorkerState } from '../../src/core/api';
-import { attentionOf, decideNotification, NOTHING_SEEN } from '../../src/core/attention';
+import { attentionOf, NOTHING_SEEN } from '../../src/core/attention';
 import { parseHostMessage, type WorkerView } from '../../src/protocol/hostMessages';
 import { workerPhase } from '../../src/protocol/words';
 import { rowDescription, rowNews } from '../../src/ui/attention/attentionLook';
-import { WorkerAttention } from '../../src/ui/attention/workerAttention';
 import { isIdle, isRunning, isStreaming, pickWorker } from '../../src/ui/commands/pickers';
 import { toWorkerView } from '../../src/ui/eventLog/workerView';
 import { tooltipWarning, workerDescription, workerIcon } from '../../src/ui/views/describe';
@@ -77,22 +77,7 @@ describe('ui: a worker that no longer reads its input shows it', () => {
   });
 
   it('the person is notified once, not at each state it goes through until it ends', () => {
-    const listeners: Array<(s: WorkerState) => void> = [];
-    let current = state();
-    const supervisor = {
-      list: () => [current],
-      state: () => ({ status: current.status, workerId: current.workerId, state: current }),
-      onState: (l: (s: WorkerState) => void) => (listeners.push(l), () => {}),
-      onRemoved: () => () => {},
-    } as unknown as Supervisor;
-    const attention = new WorkerAttention({
-      supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: () => ({ dispose() {} }),
-      decide: decideNotification, openLog: () => undefined, label: () => undefined, setBadge: () => undefined,
-    });
-    const emit = (s: WorkerState) => {
-      current = s;
-      for (const l of listeners) l(s);
-    };
+    const { attention, emit } = attentionHost(state());
     emit(state({ streaming: true, turns: [turn(1, { endedAt: null, endReason: null })] }));
     // Its turn goes on and ends on its own (its output is still heard), and verbs refused meanwhile change nothing it shows.
     emit(deaf({ streaming: true, turns: [turn(1, { endedAt: null, endReason: null })] }));
