@@ -139,13 +139,23 @@ export async function withWorkbench(options, fn, { name = 'scenario' } = {}) {
   }
 }
 
-/** Opens the command palette (once any quick input before it has shut) and returns its input box. */
+/**
+ * Opens the command palette (once any quick input before it has shut) and returns its input box.
+ * An F1 that opened nothing is pressed again, as runCommand does: in a CI run at load 15-20 one F1
+ * after a tree row's click was never handled, and the box stayed hidden for 30 s.
+ */
 export async function openPalette(page, { timeout = DEFAULT_TIMEOUT } = {}) {
   await quickInputClosed(page, { timeout });
-  await page.keyboard.press('F1');
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
-  await input.waitFor({ state: 'visible', timeout });
-  return input;
+  const deadline = Date.now() + timeout;
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const opened = await input.waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(3000 * attempt, deadline - Date.now())) }).then(() => true, (e) => {
+      if (Date.now() >= deadline) throw e;
+      return false;
+    });
+    if (opened) return input;
+  }
 }
 
 /**
