@@ -197,7 +197,7 @@ export class EventList {
     this.chosen = null;
     this.focusTo = null;
     this.focusShows = false;
-    this.olderPage.reset(past, top);
+    this.olderPage.reset(past, top, this.model);
     this.loadOlder.textContent = 'Load older';
     this.fromTop = top;
     this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;

@@ -575,6 +575,46 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.equal(focused?.kind === 'tool' && focused.toolCallId, 't9', 'the call just older than t10, where the person was');
     });
 
+    // A past log's page starts on a turn's opening only within TURN_SLACK events (pastLog.ts): a
+    // reply streamed in more deltas than that, or a call's output in more updates, is cut, and the
+    // page shows its tail as a row of its own.
+    it('Page Up on a reply or a call cut at the page\'s start lands on the row just older than it in the page before, not on it again (issue: it stayed on it)', () => {
+      const asked: string[] = [];
+      const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, (to) => asked.push(to), stopped);
+      list.showWorker(true);
+      const el = list.element as unknown as FakeElement;
+      const page = (session: PageEvent[], before: number, top: boolean) => {
+        list.reset('', { before, after: 0, dropped: 0 }, top);
+        list.full();
+        list.model.apply(session.slice(before));
+        while (list.draw(Infinity));
+      };
+      const said = (id: number) => {
+        const e = list.model.all().find((x) => x.id === id);
+        return e && [e.kind, e.kind === 'tool' ? e.toolCallId : e.kind === 'turn' ? e.index : 'text' in e ? e.text : ''];
+      };
+      /** The row the page cut at `cut` opens on, and the row Page Up on it lands on in the page before. */
+      const pageUpAcross = (session: PageEvent[], cut: number) => {
+        asked.length = 0;
+        page(session, cut, false);
+        const oldest = (el.querySelector('.rows')!.children as FakeElement[])[0];
+        const was = said(idOf(oldest));
+        oldest.focus();
+        key(oldest, 'PageUp');
+        assert.deepEqual(asked, ['older']);
+        page(session, 0, true);
+        return [was, said(idOf(focusDoc.activeElement))];
+      };
+      // Two turns' opening (stamped in place: each session its own events).
+      const start = () => [ev('prompt_sent', { data: { text: 'first' } }), ev('agent_start'), tool('t0'), ev('agent_end'), ev('prompt_sent', { data: { text: 'second' } }), ev('agent_start')];
+      const deltas = Array.from({ length: 6 }, (_, i) => ev('message_update', { delta: `word${i} ` }));
+      const reply = stamped([...start(), ev('message_start'), ...deltas, ev('message_end', { message: { role: 'assistant' } }), tool('t1')]);
+      assert.deepEqual(pageUpAcross(reply, reply.findIndex((e) => e.delta === 'word3 ')), [['assistant', 'word3 word4 word5 '], ['turn', 2]], 'the row of the reply\'s turn, not the whole reply');
+      const updates = Array.from({ length: 4 }, (_, i) => ev('tool_execution_update', { tool_call_id: 't1', result: { output: `line${i}\n` } }));
+      const call = stamped([...start(), tool('t1'), ...updates, ev('tool_execution_end', { tool_call_id: 't1', result: { output: 'done' } })]);
+      assert.deepEqual(pageUpAcross(call, call.indexOf(updates[2])), [['tool', 't1'], ['turn', 2]], 'the row of the call\'s turn, not the whole call');
+    });
+
     it('a row that no longer matches leaves the focus on the next row', () => {
       const l = listOf(searching('echo'));
       l.feed(stamped([tool('a'), tool('b'), tool('c')]));
