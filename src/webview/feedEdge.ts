@@ -52,11 +52,6 @@ export class OlderPageFocus {
     this.want = null;
   }
 
-  /** Something was asked and no page came yet. */
-  get waiting(): boolean {
-    return this.asked !== null;
-  }
-
   /** A page came (the log was reset, `model` is its new one): the page asked for holds the entry this many events further in. */
   reset(past: { before: number } | undefined, top: boolean, model: LogModel): void {
     const a = this.asked;
