@@ -3,7 +3,8 @@
 // bound; the window is reloaded, so the Sessions view lists it as it is on disk (a session of an
 // earlier window: nothing tells this one that the files changed). Open Log shows its newest page
 // at once, says how many older events are not shown and how many the bound dropped; Load older
-// goes back a page (drawn from its top), Show newest comes back. Resume carries the newest page
+// goes back a page (drawn from its top), Show newest comes back, and Page Up on the oldest row shown
+// goes back a page too, landing on the row just older than the one it was on. Resume carries the newest page
 // of it before the new worker's own events, and Load older there reads a page further back.
 // Saves docs/screenshots/pastlog-*.png.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -92,6 +93,30 @@ export default async function pastLogLong({ port } = {}) {
     await readOnly.locator('.show-newest').click();
     await readOnly.getByText(/9[78],\d{3} older events not shown/).waitFor({ state: 'visible' });
     await readOnly.locator('.newer-row').waitFor({ state: 'hidden' });
+
+    // By keyboard: Page Up on the oldest row shown brings the page before and lands on the row just
+    // older, the row it was on next below it (the page before holds it, drawn anew).
+    for (let i = 0; i < 10 && await showMore.isVisible(); i++) await showMore.click();
+    await list.evaluate((el) => { el.scrollTop = 0; });
+    const oldest = readOnly.locator('.rows > .entry').first();
+    await oldest.focus();
+    const wasOn = await oldest.evaluate((row) => row.querySelector('summary, .title')?.textContent ?? row.textContent);
+    await page.keyboard.press('PageUp');
+    await readOnly.getByText(/9[56],\d{3} older events not shown/).waitFor({ state: 'visible' });
+    let landed = null;
+    for (let i = 0; i < 100 && !landed; i++) {
+      landed = await readOnly.locator('body').evaluate(() => {
+        const row = document.activeElement?.closest('.entry');
+        if (!row) return null;
+        const next = row.nextElementSibling;
+        return { above: row.previousElementSibling !== null, next: next?.querySelector('summary, .title')?.textContent ?? next?.textContent ?? null };
+      });
+      if (!landed) await page.waitForTimeout(100);
+    }
+    if (!landed) throw new Error('Page Up on the oldest row left no row focused once the page before came');
+    if (landed.next !== wasOn) throw new Error(`Page Up landed on a row followed by "${landed.next}", not by the row it was on ("${wasOn}")`);
+    if (!landed.above) throw new Error('Page Up landed on the page\'s first row: nothing older was brought');
+    await screenshot(page, 'pastlog-pageup', { moveMouse: false });
     await page.keyboard.press('Control+W');
 
     // Resume: the new worker's log carries the session's newest page, then its own events.

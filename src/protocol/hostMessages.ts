@@ -92,6 +92,12 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     selected: z.nullable(z.string()),
   }),
   z.object({ type: z.literal('prefill'), workerId: z.string(), text: z.string() }),
+  /**
+   * The page's ask for another page of a log read from the history (its `pastPage`) came to nothing,
+   * and no reset follows: why, in words for the page's line; `held`: the host still holds the log,
+   * and asking again may work.
+   */
+  z.object({ type: z.literal('pastPageFailed'), workerId: z.string(), to: z.enum(['older', 'newest']), message: z.string(), held: z.boolean() }),
   /** The webview came back on screen: a page that is still alive says `ready` again (it may have missed events). */
   z.object({ type: z.literal('ping') }),
   /**

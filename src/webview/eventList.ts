@@ -8,6 +8,7 @@ import { LogModel } from './model';
 import { OlderPageFocus, olderShown } from './feedEdge';
 import { feedKey, feedTarget, focusHeir, olderRows, tabStop, type OlderRows } from './feedKeys';
 import { createRow, updateRow } from './render';
+import { PastPager, type PastPages, type PastTo } from './pastPager';
 import { listenToLinks, type RowLinks } from './rowLinks';
 import { RowWindow } from './rowWindow';
 
@@ -31,14 +32,6 @@ export interface ListFilter {
   showCount(text: string): void;
 }
 
-/** A log read from the history a page at a time (hostMessages.ts `reset.past`). */
-export interface PastPages {
-  before: number;
-  after: number;
-  dropped: number;
-}
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export class EventList {
   readonly element: HTMLElement;
@@ -48,12 +41,10 @@ export class EventList {
   private readonly rows = h('div', { class: 'rows', attrs: { role: 'feed', 'aria-label': 'Entries', 'aria-busy': 'false' } });
   private readonly hiddenRow = h('div', { class: 'hidden-row' });
   private readonly showMore = h('button', { class: 'link', text: 'Show more' });
-  private readonly loadOlder = h('button', { class: 'link load-older', text: 'Load older' });
-  /** Below the rows: the newer events a person who went back in a past log does not see. */
-  private readonly newerRow = h('div', { class: 'hidden-row newer-row', attrs: { role: 'status' } }, h('span', { class: 'hidden-text' }), h('button', { class: 'link show-newest', text: 'Show newest' }));
-  private past: PastPages | null = null;
-  /** The page asked for another page of a past log and waits for it. */
-  private asking = false;
+  /** A past log's Load older and Show newest, and their asks of the host. */
+  private readonly pager: PastPager;
+  /** The row Page Up asked for the page before on: the focus goes back to it when no page comes. */
+  private askedFrom: number | null = null;
   private readonly empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
   private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
   private readonly jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
@@ -92,8 +83,9 @@ export class EventList {
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
   /** `pastPage`: ask the host for the page before, or the newest again, of a past log. `clock`: the announcements' (the tests drive it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, private readonly pastPage?: (to: 'older' | 'newest') => void, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }) {
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, pastPage?: (to: PastTo) => unknown, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }) {
     const rows = this.rows;
+    const pager = (this.pager = new PastPager(pastPage));
     this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
     listenToLinks(rows, links, () => this.model);
     this.win = new RowWindow<HTMLElement>({
@@ -109,21 +101,19 @@ export class EventList {
       clear: () => rows.replaceChildren(),
     }, DOM_ROWS);
     this.filteredEmpty.hidden = true;
-    this.hiddenRow.append(h('span', { class: 'hidden-text' }), this.showMore, this.loadOlder);
+    this.hiddenRow.append(h('span', { class: 'hidden-text' }), this.showMore, pager.loadOlder);
     this.hiddenRow.hidden = true;
     this.showMore.hidden = true;
-    this.loadOlder.hidden = true;
-    this.newerRow.hidden = true;
-    this.list.append(this.hiddenRow, rows, this.newerRow, this.empty, this.filteredEmpty);
-    this.loadOlder.addEventListener('click', () => this.askPast('older'));
-    this.newerRow.querySelector('.show-newest')!.addEventListener('click', () => this.askPast('newest'));
+    this.list.append(this.hiddenRow, rows, pager.newerRow, this.empty, this.filteredEmpty);
+    pager.loadOlder.addEventListener('click', () => pager.request('older'));
+    pager.showNewest.addEventListener('click', () => pager.request('newest'));
     this.element = h('div', { class: 'list-wrap' }, this.list, this.jump, this.spoken);
 
     this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
     // These buttons hide once they have done their work (the rows they asked for are drawn, or
     // the host's page came): pressed by keyboard, the focus would drop to the page, and the next
     // Tab start from its top. The log takes it once the button is hidden (see finishDraw).
-    for (const b of [this.showMore, this.loadOlder, this.newerRow.querySelector<HTMLElement>('.show-newest')!, this.filteredEmpty.querySelector<HTMLElement>('.show-all')!]) {
+    for (const b of [this.showMore, pager.loadOlder, pager.showNewest, this.filteredEmpty.querySelector<HTMLElement>('.show-all')!]) {
       b.addEventListener('click', () => {
         if (document.activeElement === b) this.refocusFrom = b;
       });
@@ -157,7 +147,7 @@ export class EventList {
         this.focusFeed();
       }
       // A past log shown from further back: its newest page is the latest.
-      if (this.past?.after) return this.askPast('newest');
+      if (pager.newerToAsk) return void pager.request('newest');
       this.pinned = true;
       this.toBottom();
       this.jump.classList.remove('visible');
@@ -191,14 +181,13 @@ export class EventList {
     this.announcer.stop();
     this.replayed = replay;
     this.storeNote = storeNote;
-    this.past = past ?? null;
-    this.asking = false;
+    this.pager.reset(past);
+    this.askedFrom = null;
     // Another log's ids: the row last focused is not among them.
     this.chosen = null;
     this.focusTo = null;
     this.focusShows = false;
-    this.olderPage.reset(past, top);
-    this.loadOlder.textContent = 'Load older';
+    this.olderPage.reset(past, top, this.model);
     this.fromTop = top;
     this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;
     this.pinned = !top;
@@ -208,11 +197,19 @@ export class EventList {
 
   private fromTop = false;
 
-  private askPast(to: 'older' | 'newest'): void {
-    if (this.asking || !this.pastPage) return;
-    this.asking = true;
-    this.loadOlder.textContent = to === 'older' ? 'Loading…' : 'Load older';
-    this.pastPage(to);
+  /**
+   * The host gave no page for the ask, and no reset follows: the page stops waiting, says why beside
+   * the button that asked (and to a screen reader), and Page Up's focus goes back to its row.
+   * `held`: the host still holds the log (a read failed), and asking again may work.
+   */
+  pastFailed(to: PastTo, why: string, held: boolean): void {
+    this.pager.failed(to, why, held);
+    this.olderPage.cancel();
+    const row = this.askedFrom !== null ? this.win.rowOf(this.askedFrom) : undefined;
+    this.askedFrom = null;
+    if (document.activeElement === this.list) (row ?? this.list).focus({ preventScroll: true });
+    this.sayNew(why);
+    this.redraw();
   }
 
   /** Show more: a window of DOM_ROWS more rows, older ones, drawn anew. */
@@ -296,9 +293,10 @@ export class EventList {
    */
   private pageUpOlder(id: number, how: Exclude<OlderRows, null>): void {
     if (how === 'loadOlder') {
-      this.olderPage.ask(this.model, id, this.past?.before ?? 0);
+      this.olderPage.ask(this.model, id, this.pager.past?.before ?? 0);
+      this.askedFrom = id;
       this.list.focus({ preventScroll: true });
-      this.askPast('older');
+      this.pager.request('older');
       return;
     }
     // Kept and waiting above, or hidden by the window (Show more).
@@ -351,7 +349,7 @@ export class EventList {
     const from = ids.indexOf(id);
     if (move === 'previous' && from === 0) {
       // The feed's edge: it loads more, as Show more and Load older would.
-      const how = olderRows({ waitingAbove: this.win.before, showMore: !this.showMore.hidden, loadOlder: !this.loadOlder.hidden && !this.asking && !!this.pastPage });
+      const how = olderRows({ waitingAbove: this.win.before, showMore: !this.showMore.hidden, loadOlder: this.pager.canLoadOlder });
       if (how) return this.pageUpOlder(id, how);
     }
     const to = feedTarget(move, from, ids.length);
@@ -485,7 +483,8 @@ export class EventList {
    * aria-busy while rows of a batch are still to be drawn.
    */
   private placeRows(matchingTotal: number): void {
-    const { win, past } = this;
+    const { win } = this;
+    const past = this.pager.past;
     const ids = win.builtIds;
     // The window holds the newest matching entries (the oldest, read from the top): the hidden ones are older.
     const first = (this.fromTop ? 0 : Math.max(0, matchingTotal - win.size)) + win.before + 1;
@@ -508,23 +507,18 @@ export class EventList {
     if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
     if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
     if (this.storeNote) parts.push(this.storeNote);
-    const past = this.past;
-    if (past?.before) parts.push(`${plural(past.before, 'older event', 'older events')} not shown${this.filter.why() ? ' (the search and filters see only the events loaded)' : ''}`);
-    if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by the history's size limit (rpcWorkers.history.maxSessionMiB)`);
+    parts.push(...this.pager.lineParts(!!this.filter.why()));
     setText(this.hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
     this.hiddenRow.hidden = parts.length === 0;
     this.showMore.hidden = hidden === 0 || win.max >= DOM_ROWS_MAX;
-    // Older events come once the rows loaded are all shown (or can be shown no further).
-    this.loadOlder.hidden = !past?.before || !this.showMore.hidden;
-    this.newerRow.hidden = !past?.after;
-    if (past?.after) setText(this.newerRow.querySelector('.hidden-text')!, `${plural(past.after, 'newer event', 'newer events')} not shown`);
+    this.pager.show(!this.showMore.hidden);
     // A log that has entries but shows none says why, and how to see them again.
     this.filteredEmpty.hidden = !this.hasWorker || matchingTotal > 0 || model.length === 0;
     if (!this.filteredEmpty.hidden) {
       setText(this.filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${this.filter.why() || 'the filters hide them'}. `);
     }
     // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
-    const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter(Boolean) : [];
+    const around = this.pager.around();
     this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}${around.length ? ` · ${around.join(' · ')}` : ''}`);
     this.syncStop();
     this.placeRows(matchingTotal);

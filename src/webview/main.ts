@@ -39,7 +39,9 @@ const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.d
   },
   answerQuestions: () => post({ type: 'answerQuestions' }),
 }, (to) => {
-  if (worker) post({ type: 'pastPage', workerId: worker.workerId, to });
+  if (!worker) return false;
+  post({ type: 'pastPage', workerId: worker.workerId, to });
+  return true;
 });
 const composer = new ComposerPanel(() => worker, post, new Drafts(saved.drafts, (drafts) => saveState({ drafts })));
 const scheduler: RenderScheduler = new RenderScheduler({
@@ -127,6 +129,9 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'prefill':
       if (worker?.workerId === msg.workerId) composer.prefill(msg.text);
+      return;
+    case 'pastPageFailed':
+      if (worker?.workerId === msg.workerId) list.pastFailed(msg.to, msg.message, msg.held);
       return;
     case 'result':
       if (worker?.workerId === msg.workerId) composer.result(msg);

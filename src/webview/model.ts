@@ -36,6 +36,8 @@ export class LogModel {
    * log's page is found again in the next page, whose entries have other ids (eventList.ts).
    */
   private readonly madeBy = new Map<number, number>();
+  /** One event's entries, noted as it is folded (see `watch`). */
+  private watched: { event: number; made: number[]; touched: number[] } | null = null;
   /** How the worker's agent takes a key (WorkerView `login`), for a turn it refused for want of one. */
   login: string | null = null;
 
@@ -58,6 +60,7 @@ export class LogModel {
     const e = { ...entry, id: ++this.seq, version: 0 } as E;
     this.entries.push(e);
     this.madeBy.set(e.id, this.eventCount - 1);
+    if (this.watched?.event === this.eventCount - 1) this.watched.made.push(e.id);
     if (this.entries.length - this.head > this.maxEntries) {
       const gone = this.entries[this.head];
       this.head++;
@@ -70,6 +73,21 @@ export class LogModel {
     }
     this.dirty.add(e);
     return e;
+  }
+
+  /**
+   * Note the entries the event at place `event` (among those folded, from 0) makes, and those it
+   * carries on (a reply's delta, a tool call's output): the same event may make an entry on one
+   * page of a past log and carry one on in the page before, whose fold began earlier.
+   */
+  watch(event: number): void {
+    this.watched = { event, made: [], touched: [] };
+  }
+
+  /** What the watched event made and carried on, in order; null until it is folded. */
+  watchedEntries(): { made: readonly number[]; touched: readonly number[] } | null {
+    const w = this.watched;
+    return w && this.eventCount > w.event ? w : null;
   }
 
   /** The place among the events folded of the event that made entry `id` (-1: not kept). */
@@ -92,6 +110,8 @@ export class LogModel {
   private touch(e: Entry): void {
     e.version++;
     this.dirty.add(e);
+    const w = this.watched;
+    if (w?.event === this.eventCount - 1 && !w.made.includes(e.id) && !w.touched.includes(e.id)) w.touched.push(e.id);
   }
 
   apply(events: readonly PageEvent[]): void {

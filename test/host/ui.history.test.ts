@@ -10,6 +10,7 @@ import type { ExtensionApi } from '../../src/ui/extension';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { EVENT_LOG_PANEL } from '../../src/ui/eventLog/eventLogView';
 import { PAGE_EVENTS, VIEW_EVENTS } from '../../src/ui/eventLog/pastLog';
+import { NOT_HELD } from '../../src/ui/eventLog/pastPages';
 import { EXTENSION_ID, extensionApi, nextEvent, startDemo, state, stopAll, waitFor } from './ui.support';
 
 type R = { status: string; sessionId?: string; workerId?: string; error?: string; events?: number; chars?: number };
@@ -309,6 +310,24 @@ describe('UI history', function () {
     assert.equal(ui.eventLog.lookup(key)!.past?.after, 0);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal((await run('rpcWorkers.history.delete', { sessionId: made.sessionId, confirm: true })).status, 'deleted');
+  });
+
+  it('a page asking for another page of a log the window no longer holds is told so, not left "Loading…" for ever', async () => {
+    const ui = api.__ui;
+    const id = await startDemo(api, 'Asks a log not held');
+    assert.equal((await run('rpcWorkers.openEventLogPanel', { workerId: id })).status, 'shown');
+    const panel = ui.eventLog.panelSessions.find((p) => p.workerId === id)!;
+    await waitFor(api, 'the page drawn', () => panel.stats.rendered?.workerId === id);
+    const posted: Array<{ type: string }> = [];
+    const post = panel.channel.post.bind(panel.channel);
+    panel.channel.post = (m) => { posted.push(m); post(m); };
+    // A live worker's log is no past log: the window holds no page of it to move (as for a past
+    // log the archive let go, or a window reloaded since the page was given it).
+    panel.channel.receive({ type: 'pastPage', workerId: id, to: 'older' });
+    await waitFor(api, 'the page told', () => posted.some((m) => m.type === 'pastPageFailed'));
+    assert.deepEqual(posted.find((m) => m.type === 'pastPageFailed'), { type: 'pastPageFailed', workerId: id, to: 'older', message: NOT_HELD, held: false });
+    assert.ok(!posted.some((m) => m.type === 'reset'), 'no reload of a log that did not move');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('a session verb a worker lacks says so, and changes nothing', async () => {

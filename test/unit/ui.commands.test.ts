@@ -58,6 +58,30 @@ describe('UI commands: what they say', () => {
     assert.deepEqual(vscodeStub.statusMessages, ['$(check) Prompt accepted by Demo worker']);
   });
 
+  it('a prompt refused after one accepted takes "Prompt accepted" down from the status bar (issue: it stayed up to 4 s beside the refusal)', async () => {
+    const accepted: PromptResult = { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: null, ms: 1 };
+    const answers: { prompt: PromptResult } = { prompt: accepted };
+    const { commands } = harness(answers);
+    disposables.push(commands);
+    const prompt = (workerId: string) => commands.deliver(workerId, 'go on', { source: 'palette', submitter: 'user' });
+    await prompt('w1');
+    assert.deepEqual(vscodeStub.statusUp, ['$(check) Prompt accepted by Demo worker']);
+    answers.prompt = { status: 'error', workerId: 'w1', error: 'the worker is busy', ms: 1 };
+    await prompt('w1');
+    assert.deepEqual(vscodeStub.messages, ['Prompting Demo worker failed: the worker is busy']);
+    assert.deepEqual(vscodeStub.statusUp, [], 'the refusal is the worker\'s last word');
+    // Another worker's refusal says nothing of this one's prompt: its line stays.
+    answers.prompt = accepted;
+    await prompt('w1');
+    answers.prompt = { status: 'error', workerId: 'w2', error: 'the worker is busy', ms: 1 };
+    await prompt('w2');
+    assert.deepEqual(vscodeStub.statusUp, ['$(check) Prompt accepted by Demo worker']);
+    // A refusal whose result names no worker is still of the worker it was asked of.
+    answers.prompt = { status: 'error', error: 'no answer' } as PromptResult;
+    await prompt('w1');
+    assert.deepEqual(vscodeStub.statusUp, []);
+  });
+
   it('a steer the worker queued is said as queued', async () => {
     const { commands, said } = harness({ prompt: { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: 'steer', ms: 1 } });
     disposables.push(commands);

@@ -22,6 +22,14 @@ describe('ui webview protocol', () => {
     assert.equal(hostMessageSchema.safeParse({ type: 'reset', worker: null, evicted: 0, storeLimit: 10, replay: -1 }).success, false);
   });
 
+  it("host messages: a past log's page not given is said with why and whether asking again may work", () => {
+    const said = { type: 'pastPageFailed', workerId: 'past:1', to: 'older', message: 'this log is no longer held', held: false };
+    assert.equal(hostMessageSchema.safeParse(said).success, true);
+    for (const bad of [{ ...said, held: undefined }, { ...said, to: 'sideways' }, { ...said, message: 3 }]) {
+      assert.equal(hostMessageSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+
   it('slimEvent drops transcripts and nulls, and cuts big fields to a preview', () => {
     const big = 'x'.repeat(MAX_FIELD_CHARS + 10);
     const e = slimEvent({ type: 'agent_end', timestamp: 1, messages: [{ role: 'user' }], tool_results: [], end_reason: 'done', error: null, is_error: false, result: { output: big }, delta: big });

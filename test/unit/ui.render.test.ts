@@ -575,6 +575,138 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.equal(focused?.kind === 'tool' && focused.toolCallId, 't9', 'the call just older than t10, where the person was');
     });
 
+    // A past log's page starts on a turn's opening only within TURN_SLACK events (pastLog.ts): a
+    // reply streamed in more deltas than that, or a call's output in more updates, is cut, and the
+    // page shows its tail as a row of its own.
+    it('Page Up on a reply or a call cut at the page\'s start lands on the row just older than it in the page before, not on it again (issue: it stayed on it)', () => {
+      const asked: string[] = [];
+      const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, (to) => asked.push(to), stopped);
+      list.showWorker(true);
+      const el = list.element as unknown as FakeElement;
+      const page = (session: PageEvent[], before: number, top: boolean) => {
+        list.reset('', { before, after: 0, dropped: 0 }, top);
+        list.full();
+        list.model.apply(session.slice(before));
+        while (list.draw(Infinity));
+      };
+      const said = (id: number) => {
+        const e = list.model.all().find((x) => x.id === id);
+        return e && [e.kind, e.kind === 'tool' ? e.toolCallId : e.kind === 'turn' ? e.index : 'text' in e ? e.text : ''];
+      };
+      /** The row the page cut at `cut` opens on, and the row Page Up on it lands on in the page before. */
+      const pageUpAcross = (session: PageEvent[], cut: number) => {
+        asked.length = 0;
+        page(session, cut, false);
+        const oldest = (el.querySelector('.rows')!.children as FakeElement[])[0];
+        const was = said(idOf(oldest));
+        oldest.focus();
+        key(oldest, 'PageUp');
+        assert.deepEqual(asked, ['older']);
+        page(session, 0, true);
+        return [was, said(idOf(focusDoc.activeElement))];
+      };
+      // Two turns' opening (stamped in place: each session its own events).
+      const start = () => [ev('prompt_sent', { data: { text: 'first' } }), ev('agent_start'), tool('t0'), ev('agent_end'), ev('prompt_sent', { data: { text: 'second' } }), ev('agent_start')];
+      const deltas = Array.from({ length: 6 }, (_, i) => ev('message_update', { delta: `word${i} ` }));
+      const reply = stamped([...start(), ev('message_start'), ...deltas, ev('message_end', { message: { role: 'assistant' } }), tool('t1')]);
+      assert.deepEqual(pageUpAcross(reply, reply.findIndex((e) => e.delta === 'word3 ')), [['assistant', 'word3 word4 word5 '], ['turn', 2]], 'the row of the reply\'s turn, not the whole reply');
+      const updates = Array.from({ length: 4 }, (_, i) => ev('tool_execution_update', { tool_call_id: 't1', result: { output: `line${i}\n` } }));
+      const call = stamped([...start(), tool('t1'), ...updates, ev('tool_execution_end', { tool_call_id: 't1', result: { output: 'done' } })]);
+      assert.deepEqual(pageUpAcross(call, call.indexOf(updates[2])), [['tool', 't1'], ['turn', 2]], 'the row of the call\'s turn, not the whole call');
+    });
+
+    describe('a past log\'s page asked for and not given', () => {
+      /** A page of a past log, `before` events older not shown, that records what it asks the host. */
+      const pastList = () => {
+        const asked: string[] = [];
+        const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, (to) => asked.push(to), stopped);
+        list.showWorker(true);
+        const el = list.element as unknown as FakeElement;
+        const page = (before: number, after = 0) => {
+          list.reset('', { before, after, dropped: 0 });
+          list.full();
+          list.model.apply(stamped(Array.from({ length: 5 }, (_, i) => tool(`t${i}`))));
+          while (list.draw(Infinity));
+        };
+        const button = el.querySelector('.load-older')!;
+        const line = () => (el.querySelector('.hidden-row')!.hidden ? '' : el.querySelector('.hidden-text')!.textContent);
+        return { list, el, asked, page, button, line, rows: () => el.querySelector('.rows')!.children as FakeElement[] };
+      };
+
+      it('a log no longer held says so where Load older was, and Load older and Page Up ask no more (issue: "Loading…" for ever)', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        assert.equal(p.button.textContent, 'Loading…');
+        p.list.pastFailed('older', 'the log is no longer held', false);
+        p.list.draw(Infinity);
+        assert.ok(p.button.hidden, 'no Load older that cannot load');
+        assert.match(p.line(), /10 older events not shown · the log is no longer held/);
+        const oldest = p.rows()[0];
+        oldest.focus();
+        key(oldest, 'PageUp');
+        assert.equal(focusDoc.activeElement, oldest, 'Page Up on the oldest row stays there');
+        assert.deepEqual(p.asked, ['older'], 'nothing more asked of a host that holds nothing');
+        // Another log shown: it asks again.
+        p.page(10);
+        assert.ok(!p.button.hidden);
+        assert.doesNotMatch(p.line(), /no longer held/);
+        p.button.click();
+        assert.deepEqual(p.asked, ['older', 'older']);
+      });
+
+      it('a page that could not be read says why, and Load older is offered again', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        p.list.pastFailed('older', 'could not read the older events: EIO', true);
+        p.list.draw(Infinity);
+        assert.equal(p.button.textContent, 'Load older');
+        assert.ok(!p.button.hidden);
+        assert.match(p.line(), /could not read the older events: EIO/);
+        p.button.click();
+        assert.deepEqual(p.asked, ['older', 'older'], 'the second press asks again');
+      });
+
+      it('Page Up that asked for the page before gets the focus back on its row when none comes (issue: it waited on the log for ever)', () => {
+        const p = pastList();
+        p.page(10);
+        const oldest = p.rows()[0];
+        oldest.focus();
+        key(oldest, 'PageUp');
+        const log = p.el.querySelector('.list');
+        assert.equal(focusDoc.activeElement, log, 'waiting on the log for the page');
+        p.list.pastFailed('older', 'the log is no longer held', false);
+        while (p.list.draw(Infinity));
+        assert.equal(focusDoc.activeElement, oldest, 'back on the row it was on');
+      });
+
+      it('Show newest that got no page says so where it was, and asks no more when the log is gone', () => {
+        const p = pastList();
+        p.page(10, 20);
+        const newest = p.el.querySelector('.show-newest')!;
+        const newerLine = () => p.el.querySelector('.newer-row')!.querySelector('.hidden-text')!.textContent;
+        newest.click();
+        p.list.pastFailed('newest', 'the log is no longer held', false);
+        p.list.draw(Infinity);
+        assert.match(newerLine(), /20 newer events not shown · the log is no longer held/);
+        assert.ok(newest.hidden, 'no Show newest that cannot show');
+        newest.click();
+        assert.deepEqual(p.asked, ['newest']);
+      });
+
+      it('a page switched to another log while it asked asks that log\'s pages again (the reset ends the wait)', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        assert.equal(p.button.textContent, 'Loading…');
+        p.page(30);
+        assert.equal(p.button.textContent, 'Load older');
+        p.button.click();
+        assert.deepEqual(p.asked, ['older', 'older']);
+      });
+    });
+
     it('a row that no longer matches leaves the focus on the next row', () => {
       const l = listOf(searching('echo'));
       l.feed(stamped([tool('a'), tool('b'), tool('c')]));

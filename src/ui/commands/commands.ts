@@ -124,7 +124,7 @@ export class Commands extends Disposable {
     const unknown = known === undefined && r.status === 'not_found';
     const message = unknown ? unknownWorkerSentence(workerId) : resultSentence(action, known ?? 'the worker', r);
     const tone = unknown ? 'error' : resultTone(action, r);
-    this.results.say(message, tone, unknown ? undefined : r.workerId);
+    this.results.say(message, tone, unknown ? undefined : r.workerId, workerId);
     this.s.eventLog.result(workerId, { action, status: r.status, message, tone }, asked.reply);
   }
 

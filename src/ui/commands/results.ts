@@ -10,16 +10,31 @@ export interface ResultHooks {
   showEventLog(workerId: string): void;
 }
 
+/** How long a result's line stays in the status bar. */
+const LINE_MS = 4000;
+
 export class ResultPresenter {
+  /** The status bar lines that may still be up (set less than LINE_MS ago), and the worker each is of. */
+  private lines: Array<{ of: string; shown: vscode.Disposable; at: number }> = [];
+
   constructor(private readonly hooks: ResultHooks) {}
 
   /**
    * Shows a result's sentence (resultWords.ts) in its tone, without waiting for the person to
-   * dismiss it; `workerId`: the worker whose output and log an error offers.
+   * dismiss it; `workerId`: the worker whose output and log an error offers; `of`: the worker the
+   * verb was asked of (an unknown id's too).
    */
-  say(sentence: string, tone: 'ok' | 'info' | 'error', workerId: string | undefined): void {
+  say(sentence: string, tone: 'ok' | 'info' | 'error', workerId: string | undefined, of = workerId): void {
+    // The worker's newer outcome replaces its line: "Prompt accepted" stayed up beside the refusal
+    // of the next prompt, as if that one had been accepted.
+    const now = Date.now();
+    this.lines = this.lines.filter((l) => {
+      if (l.of === of) l.shown.dispose();
+      return l.of !== of && now - l.at < LINE_MS;
+    });
     if (tone === 'ok') {
-      vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000);
+      const shown = vscode.window.setStatusBarMessage(`$(check) ${sentence}`, LINE_MS);
+      if (of !== undefined) this.lines.push({ of, shown, at: now });
       return;
     }
     if (tone === 'info') {

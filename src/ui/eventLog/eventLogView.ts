@@ -17,6 +17,7 @@ import { LogArchive, type LogContents } from './logArchive';
 import { LogSession, type LogHost } from './logSession';
 import { OpenTabs } from './openTabs';
 import type { PastLog } from './pastLog';
+import { readPastPage, type PastPageRead } from './pastPages';
 import type { PageMessage, PageRequest } from './pageChannel';
 import { toWorkerView } from './workerView';
 import * as z from 'zod/mini';
@@ -283,22 +284,24 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
    * session's window moves; a resumed worker's earlier sessions are read a page further back.
    */
   async pastPage(from: LogSession, msg: PageMessage<'pastPage'>): Promise<void> {
-    const found = this.archive.pastLogOf(msg.workerId);
-    if (!found) return;
+    let outcome: PastPageRead;
     try {
-      if (msg.to === 'newest') found.log.newest();
-      else if (found.earlier) await found.log.readMore();
-      else await found.log.older();
+      outcome = await readPastPage(this.archive, msg.workerId, msg.to);
+      if (outcome.read) {
+        // The page that asked shows the older entries from the top; another page on the same log
+        // (the side bar following the live end) stays at its end.
+        this.each((s) => {
+          if (s.workerId === msg.workerId) s.reload(s === from && msg.to === 'older');
+        });
+        return;
+      }
     } catch (error) {
-      const said = `could not read the older events of ${this.label(msg.workerId) ?? msg.workerId}: ${(error as Error).message}`;
-      this.log.warn(said);
-      void vscode.window.showErrorMessage(`RPC Workers: ${said}`);
+      // Whatever threw, the page that asked is not left waiting.
+      outcome = { read: false, message: `could not show the page: ${(error as Error).message}`, held: true };
     }
-    // The page that asked shows the older entries from the top; another page on the same log
-    // (the side bar following the live end) stays at its end.
-    this.each((s) => {
-      if (s.workerId === msg.workerId) s.reload(s === from && msg.to === 'older');
-    });
+    // Said on the page beside the button that asked, not as a notification: each press would add one.
+    this.log.warn(`the Event Log's page of ${this.label(msg.workerId) ?? msg.workerId}: ${outcome.message}`);
+    from.pastPageFailed(msg.workerId, msg.to, outcome.message, outcome.held);
   }
 
   /** A worker resumed a past session: its log starts with that session's events. */

@@ -196,6 +196,11 @@ export class LogSession extends Disposable {
     if (this.ready && workerId === this.workerId) this.channel.post({ type: 'prefill', workerId, text });
   }
 
+  /** The page's ask for another page of a past log came to nothing (pastPages.ts): it stops waiting, and says why. */
+  pastPageFailed(workerId: string, to: 'older' | 'newest', message: string, held: boolean): void {
+    if (this.ready && workerId === this.workerId) this.channel.post({ type: 'pastPageFailed', workerId, to, message, held });
+  }
+
   /** What came of an action on the worker; `req`: it answers this page's request of that id. */
   result(workerId: string, r: Result, req?: number): void {
     if (this.ready && workerId === this.workerId) this.channel.reply(req, { type: 'result', workerId, ...r });
