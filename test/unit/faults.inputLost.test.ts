@@ -57,9 +57,9 @@ for (const dialect of ['pi', 'tau'] as const) {
       off();
       const s = liveState(supervisor, r.workerId);
       assert.deepEqual([s.inputLost, s.status], [true, 'running']);
-      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'no longer reads its input: stop it' });
+      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'not reading its input: stop it' });
       // The turn that ended is news too ("done"), said before the loss; the loss is said once.
-      assert.deepEqual(notified.filter((n) => /input/.test(n)), [`error: ${s.name} no longer reads its input: stop it`]);
+      assert.deepEqual(notified.filter((n) => /input/.test(n)), [`error: ${s.name} not reading its input: stop it`]);
     });
 
     it('a compaction it took before its stdin closed is still followed to its end', async () => {
