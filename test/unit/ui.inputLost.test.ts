@@ -6,6 +6,7 @@ import { vscodeStub } from '../helpers/vscodeStub';
 import { attentionHost } from '../helpers/attentionHost';
 import * as assert from 'node:assert/strict';
 import type { Supervisor, TurnSummary, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { attentionOf, NOTHING_SEEN } from '../../src/core/attention';
 import { parseHostMessage, type WorkerView } from '../../src/protocol/hostMessages';
 import { workerPhase } from '../../src/protocol/words';
@@ -124,6 +125,35 @@ describe('ui: a worker that no longer reads its input shows it', () => {
     emit(state({ status: 'stopped', turns: [turn(1)] }));
     assert.equal(attention.notified.length, 1);
     attention.dispose();
+  });
+});
+
+describe('ui: the guard stopped a worker that no longer reads its input', () => {
+  beforeEach(() => vscodeStub.reset());
+  const stopped = (over: Partial<AgentEvent> = {}): AgentEvent => ({
+    type: 'guard_violation', timestamp: 1, tool_call_id: 't1', tool_name: 'write', is_error: true,
+    error: 'write "/x": outside the allowed paths; the worker could not be told to abort its turn (it no longer reads its input), so it was stopped', data: { action: 'stop' }, ...over,
+  } as AgentEvent);
+
+  it('the person is told, as a failure is (they did not ask for the Stop), with the reason; an abort or a flag is no notification', () => {
+    const { attention, event } = attentionHost(deaf({ streaming: true }));
+    event(stopped({ data: { action: 'abort' } }));
+    event(stopped({ data: { action: 'flag' } }));
+    assert.deepEqual(attention.notified, []);
+    event(stopped());
+    assert.deepEqual(attention.notified, [{ workerId: 'w1', level: 'error', message: 'Fixer: guard: write "/x": outside the allowed paths; the worker could not be told to abort its turn (it no longer reads its input), so it was stopped' }]);
+    attention.dispose();
+  });
+
+  it('not while its log is on screen (the log says it), nor with notifications off', () => {
+    const looking = attentionHost(deaf({ streaming: true }), { visibleLogs: () => new Set(['w1']) });
+    looking.event(stopped());
+    assert.deepEqual(looking.attention.notified, []);
+    looking.attention.dispose();
+    const off = attentionHost(deaf({ streaming: true }), { setting: () => 'none' });
+    off.event(stopped());
+    assert.deepEqual(off.attention.notified, []);
+    off.attention.dispose();
   });
 });
 

@@ -135,6 +135,8 @@ export class Worker {
       request: <T>(pending: Promise<T>, what: string, timeoutMs?: number) => this.request(pending, what, timeoutMs),
       prompt: (message, provenance) => this.prompt(message, provenance),
       abort: () => this.abort(),
+      inputLost: () => this.process.inputLost,
+      stop: () => this.ctx.stop?.(this) ?? this.stop(),
       stateChanged: () => this.stateChanged(),
       live: () => this.live,
       settles: () => this.settles,
