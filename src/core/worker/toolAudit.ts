@@ -22,12 +22,12 @@ export interface AuditPort {
   abort(): Promise<unknown>;
   /** Its stdin broke while it runs on: nothing sent reaches it, not an abort (WorkerProcess.inputLost). */
   inputLost(): boolean;
-  /** Ends the worker's whole process tree (Worker.stop). */
+  /** Stops the worker as the person's Stop does (the supervisor's: its tree, its cgroup, the lists). */
   stop(): Promise<unknown>;
 }
 
 /** What a violation's row says when the guard stopped the worker: its abort could not be sent. */
-export const STOPPED_UNTOLD = 'the worker could not be told to abort its turn (it no longer reads its input), so it was stopped';
+const STOPPED_UNTOLD = 'the worker could not be told to abort its turn (it no longer reads its input), so it was stopped';
 
 export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['audit']>, event: AgentEvent): Promise<void> {
   const { policy, onViolation } = audit;
