@@ -40,7 +40,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   });
 
   let disposed = false;
-  const start = (input: WorkerSpec) => startWorker({ limits, options, workers, names, namesKnown, nextSequence: () => ++sequence, disposed: () => disposed, fanout, containment, history }, input);
+  const start = (input: WorkerSpec) => startWorker({ limits, options, workers, names, namesKnown, nextSequence: () => ++sequence, disposed: () => disposed, fanout, containment, history, stop }, input);
 
   function get(workerId: string): Worker | undefined {
     return workers.get(workerId);

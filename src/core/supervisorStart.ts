@@ -30,6 +30,8 @@ export interface StartContext {
   fanout: Fanout;
   containment: Containment;
   history: SupervisorHistory | null;
+  /** The supervisor's Stop (see WorkerSetup.stop). */
+  stop(workerId: string): Promise<unknown>;
 }
 
 export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise<StartResult> {
@@ -84,6 +86,7 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     files: options.files,
     clientVersion: options.clientVersion,
     onTerminalSpawn: (w, pid) => containment.adopt(w.id, w, pid),
+    stop: (w) => ctx.stop(w.id),
   });
   workers.set(workerId, worker);
   history?.begin(worker);

@@ -115,10 +115,15 @@ export function emptySendLine(w: WorkerView | null): Line {
 /**
  * What a state change does to the line: a worker that is no longer running makes what the line
  * said about it stale (a green "Prompt accepted" under a stopped worker), so the line says
- * what happened to the worker instead. null: the line stays.
+ * what happened to the worker instead; so does one found no longer reading its input (its
+ * "Prompt sent…" or "Steer delivered" reads as if it still took them). null: the line stays.
  */
 export function stateLine(before: WorkerView | null, after: WorkerView): Line | null {
-  if (!before || before.workerId !== after.workerId || before.status === after.status) return null;
+  if (!before || before.workerId !== after.workerId) return null;
+  if (after.status === 'running' && after.inputLost && !before.inputLost) {
+    return { text: `${after.name} no longer reads its input (its stdin closed): nothing sent can reach it. Stop is what is left.`, cls: 'error' };
+  }
+  if (before.status === after.status) return null;
   if (after.status === 'running' || after.status === 'starting') return null;
   const how = after.status === 'failed' ? 'failed' : after.status === 'stopped' ? 'was stopped' : 'exited';
   return { text: `${after.name} ${how}.`, cls: after.status === 'failed' ? 'error' : 'info' };

@@ -1,11 +1,13 @@
-// The attention room on a host stub whose states the test emits, synchronously, as the supervisor
-// reports them; the room's other services are quiet unless a test gives its own.
+// The attention room on a host stub whose states (and events) the test emits, synchronously, as the
+// supervisor reports them; the room's other services are quiet unless a test gives its own.
 import type { Supervisor, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { decideNotification } from '../../src/core/attention';
 import { WorkerAttention, type AttentionServices } from '../../src/ui/attention/workerAttention';
 
-export function attentionHost(first: WorkerState, services: Partial<AttentionServices> = {}): { supervisor: Supervisor; attention: WorkerAttention; emit: (s: WorkerState) => void } {
+export function attentionHost(first: WorkerState, services: Partial<AttentionServices> = {}): { supervisor: Supervisor; attention: WorkerAttention; emit: (s: WorkerState) => void; event: (e: AgentEvent) => void } {
   const listeners: Array<(s: WorkerState) => void> = [];
+  const eventListeners: Array<(workerId: string, e: AgentEvent) => void> = [];
   let current = first;
   const emit = (s: WorkerState) => {
     current = s;
@@ -15,11 +17,16 @@ export function attentionHost(first: WorkerState, services: Partial<AttentionSer
     list: () => [current],
     state: () => ({ status: current.status, workerId: current.workerId, state: current }),
     onState: (l: (s: WorkerState) => void) => (listeners.push(l), () => {}),
+    onEvent: (l: (workerId: string, e: AgentEvent) => void) => (eventListeners.push(l), () => {}),
     onRemoved: () => () => {},
   } as unknown as Supervisor;
   const attention = new WorkerAttention({
     supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: () => ({ dispose() {} }),
     decide: decideNotification, openLog: () => undefined, label: () => undefined, setBadge: () => undefined, ...services,
   });
-  return { supervisor, attention, emit };
+  /** An event of the current worker, as the supervisor reports it. */
+  const event = (e: AgentEvent) => {
+    for (const l of eventListeners) l(current.workerId, e);
+  };
+  return { supervisor, attention, emit, event };
 }

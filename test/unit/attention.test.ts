@@ -51,7 +51,7 @@ describe('attention states', () => {
 
   it('a worker that no longer reads its input has failed until it ends, whatever it runs or asks, and a look does not clear it', () => {
     const deaf = (over: Partial<WorkerState>) => state({ inputLost: true, ...over });
-    const lost = { attention: 'failed', reason: 'no longer reads its input: stop it' };
+    const lost = { attention: 'failed', reason: 'not reading its input: stop it' };
     for (const s of [deaf({}), deaf({ streaming: true }), deaf({ compacting: true }), deaf({ pendingInput: [dialog] }), deaf({ turns: [turn(1)] })]) {
       assert.deepEqual(attentionOf(s), lost);
       assert.deepEqual(attentionOf(s, seenNow(s)), lost);

@@ -5,7 +5,8 @@
 // follow-up: no time bound holds them), nor answers "no answer within N s" or a bare protocol error;
 // what it took before (a compaction) is still followed to its end.
 import assert from 'node:assert/strict';
-import { stateOf as liveState } from '../helpers/supervisor';
+import path from 'node:path';
+import { ROOT, stateOf as liveState } from '../helpers/supervisor';
 import { alive, lostStreamSuite, within } from '../fixtures/faults-helpers';
 import type { UiRequest } from '../../src/core/api';
 import { AttentionBoard } from '../../src/core/attention/board';
@@ -57,9 +58,9 @@ for (const dialect of ['pi', 'tau'] as const) {
       off();
       const s = liveState(supervisor, r.workerId);
       assert.deepEqual([s.inputLost, s.status], [true, 'running']);
-      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'no longer reads its input: stop it' });
+      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'not reading its input: stop it' });
       // The turn that ended is news too ("done"), said before the loss; the loss is said once.
-      assert.deepEqual(notified.filter((n) => /input/.test(n)), [`error: ${s.name} no longer reads its input: stop it`]);
+      assert.deepEqual(notified.filter((n) => /input/.test(n)), [`error: ${s.name} not reading its input: stop it`]);
     });
 
     it('a compaction it took before its stdin closed is still followed to its end', async () => {
@@ -118,5 +119,45 @@ describe("faults: a question open when the worker's input is found lost (pi)", (
     assert.match(String((end.data as { note?: unknown }).note), /^closed: .*no longer reads its input/);
     assert.equal(asked[0]!.signal!.aborted, true);
     assert.deepEqual(liveState(supervisor, r.workerId).pendingInput, []);
+  });
+});
+
+describe("faults: an extension's request put to the person when the worker's input is found lost (τ)", () => {
+  // The fake τ loads the review gate (test/fixtures/tau-ext/review_gate.py, held to real τ by
+  // fixtures.real-tau.test.ts): after the turn its request is read (get_pending_request, the
+  // second: the first is read after the start), and its stdin closes as it answers that read.
+  const gate = path.join(ROOT, 'test', 'fixtures', 'tau-ext', 'review_gate.py');
+  const asked: UiRequest[] = [];
+  /** Called as a dialog comes up. */
+  let shown = () => {};
+  const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 }, {
+    onUiRequest: (req) => {
+      asked.push(req);
+      shown();
+      return new Promise((resolve) => req.signal?.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
+    },
+  });
+  beforeEach(() => void (asked.length = 0));
+
+  it('its dialogs are closed with the reason (no answer can reach the worker), not left for an answer that would fail', async () => {
+    const { supervisor, r, next } = await suite.start('tau', ['--review-gate', gate, '--close-stdin-on', 'get_pending_request@2']);
+    const dialog = new Promise<void>((resolve) => (shown = resolve));
+    const raised = next('extension_request');
+    const settled = next('agent_settled');
+    await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the prompt');
+    await settled;
+    assert.equal((await raised).data?.sentence, 'Review the last turn before the next prompt.');
+    // Its first field's dialog is up.
+    await within(dialog, 20_000, 'the dialog');
+    // A write finds the loss.
+    const closed = next('extension_request_end');
+    const c = await within(supervisor.compact(r.workerId), 20_000, 'the compact');
+    assert.match(c.status === 'error' ? c.error : JSON.stringify(c), LOST);
+    assert.equal(asked[0]!.signal!.aborted, true, 'the dialog is closed');
+    const end = await closed;
+    assert.equal(end.data?.status, 'closed');
+    assert.match(end.error ?? '', /^Extension review_gate requires a response: closed unanswered: it cannot be answered: the worker no longer reads its input/);
+    // No next dialog was asked (the actions' choice).
+    assert.equal(asked.length, 1);
   });
 });

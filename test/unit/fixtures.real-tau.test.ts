@@ -36,8 +36,15 @@ interface Scenario {
   abortedToolError?: boolean;
   /** Real τ's home, where the scenario needs other than the default (makeTauHome's options). */
   realHome?: { compaction?: Record<string, unknown>; contextWindow?: number };
+  /** Real τ's arguments after the table's own (an extension: `-e PATH`). */
+  realArgs?: string[];
+  /** What else must be the same on both sides, beyond labels, key sets and errors. */
+  same?(w: Side): unknown;
   run(w: Side): Promise<void>;
 }
+
+/** The τ extension that locks the session after each turn behind a request (the fake's --review-gate). */
+const REVIEW_GATE = path.resolve(__dirname, '../fixtures/tau-ext/review_gate.py');
 
 const ev = (type: string) => (l: Line) => l.method === 'event' && l.params?.type === type;
 const held = () => {
@@ -178,6 +185,31 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: "an extension's request after a turn: read, a prompt refused for it, answered, gone",
+    fakeFlags: ['--review-gate', REVIEW_GATE],
+    realArgs: ['-e', REVIEW_GATE],
+    async run(w) {
+      const text = model(w, [{ text: 'First turn done.' }], 'First turn done.');
+      await w.call('prompt', { text });
+      await w.peer.waitFor(ev('agent_end'), { from: w.from, timeoutMs: 30_000 });
+      const { result } = await w.call('get_pending_request');
+      await w.call('prompt', { text: 'another', submission_id: 'busy-1' });
+      await w.call('answer_request', { request_id: result.request.entry_id, action: 'Approve', values: { note: 'looks good' } });
+      await w.call('get_pending_request');
+    },
+    // The request as the host reads it, and the answer's output, with the entry's id said as such.
+    same(w) {
+      const results = w.peer.messages.filter((l) => w.peer.indexOf(l) >= w.from && l.result).map((l) => l.result);
+      const request = results.find((r) => r.method === 'get_pending_request' && r.request)!.request;
+      const answer = results.find((r) => r.method === 'answer_request')!;
+      const leaf = w.peer.messages.find((l) => w.peer.indexOf(l) >= w.from && l.method === 'event' && l.params?.type === 'agent_end')!.params.leaf;
+      return {
+        request: { ...request, entry_id: request.entry_id === leaf ? "<agent_end's leaf>" : request.entry_id },
+        answer: { ...answer, output: answer.output.replace(request.entry_id, '<entry id>'), leaf: typeof answer.leaf },
+      };
+    },
+  },
+  {
     name: 'unknown method, declined verb, bad params',
     async run(w) {
       await w.call('frobnicate', {});
@@ -245,6 +277,7 @@ function errors(w: Side): Array<{ code: number; message: string; data: unknown }
     const data = e.data && typeof e.data === 'object' ? { ...e.data } : e.data;
     if (data?.submission_id && data.submission_id !== 'busy-1') data.submission_id = '<uuid>';
     if (data?.compaction_id) data.compaction_id = '<id>';
+    if (data?.lock?.entry_id) data.lock = { ...data.lock, entry_id: '<id>' };
     const message = String(e.message).replace(/\(declined: .*\)$/s, '(declined: <reason>)').replace(/compaction \S+ is still/, 'compaction <id> is still');
     return { code: e.code, message, data };
   });
@@ -262,7 +295,7 @@ describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw 
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  async function side(kind: 'fake' | 'real', fakeFlags: string[] = [], realHome: Scenario['realHome'] = {}): Promise<Side> {
+  async function side(kind: 'fake' | 'real', fakeFlags: string[] = [], realHome: Scenario['realHome'] = {}, realArgs: string[] = []): Promise<Side> {
     const cwd = mkdtempSync(path.join(tmpdir(), `tau-table-${kind}-`));
     cleanups.push(() => rmSync(cwd, { recursive: true, force: true }));
     let peer: StdioPeer;
@@ -274,7 +307,7 @@ describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw 
         await llm!.close();
         await removeTauHome(home);
       });
-      peer = StdioPeer.spawn(command, tauRpcArgs(home), { env: tauEnv(home), cwd });
+      peer = StdioPeer.spawn(command, tauRpcArgs(home, realArgs), { env: tauEnv(home), cwd });
     } else {
       peer = StdioPeer.spawn(process.execPath, [FAKE, '--dialect', 'tau', '--mode', 'rpc', '--session-dir', path.join(cwd, 'sessions'), ...fakeFlags], { cwd });
     }
@@ -314,12 +347,13 @@ describe('the fake τ against real τ 0.15.0, one table of scenarios on the raw 
 
   for (const s of SCENARIOS) {
     it(s.name, async () => {
-      const [fake, real] = [await side('fake', s.fakeFlags), await side('real', [], s.realHome)];
+      const [fake, real] = [await side('fake', s.fakeFlags), await side('real', [], s.realHome, s.realArgs)];
       await s.run(real);
       await s.run(fake);
       assert.deepEqual(labels(fake, s), labels(real, s), 'the sequence of events, responses and notifications');
       assert.deepEqual(shapes(fake), shapes(real), 'key sets in order');
       assert.deepEqual(errors(fake), errors(real), 'errors: code, message, data');
+      if (s.same) assert.deepEqual(s.same(fake), s.same(real));
     });
   }
 });

@@ -68,6 +68,16 @@ describe('ui event log composer', () => {
     assert.equal(stateLine(null, view({ status: 'stopped' })), null);
   });
 
+  it('a worker found no longer reading its input makes the line say so, and that Stop is what is left, not a stale "Prompt sent…"', () => {
+    const said = { text: 'Demo worker no longer reads its input (its stdin closed): nothing sent can reach it. Stop is what is left.', cls: 'error' };
+    assert.deepEqual(stateLine(view({ streaming: true }), view({ streaming: true, inputLost: true })), said);
+    assert.deepEqual(stateLine(view(), view({ inputLost: true })), said);
+    // Said once, as it happens: its turn ending afterwards leaves the line alone.
+    assert.equal(stateLine(view({ streaming: true, inputLost: true }), view({ inputLost: true })), null);
+    // Stopped, the line says so.
+    assert.deepEqual(stateLine(view({ inputLost: true }), view({ status: 'stopped' })), { text: 'Demo worker was stopped.', cls: 'info' });
+  });
+
   it('Abort is greyed out, saying why, while the worker compacts where its abort does not reach; pressable where it does', () => {
     const unreachable = composerView(view({ compacting: true, noAbort: "pi 0.73.1's abort does not reach a running compaction; it will finish on its own" }));
     assert.equal(unreachable.disabled.abort, true);

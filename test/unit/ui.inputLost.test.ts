@@ -6,10 +6,13 @@ import { vscodeStub } from '../helpers/vscodeStub';
 import { attentionHost } from '../helpers/attentionHost';
 import * as assert from 'node:assert/strict';
 import type { Supervisor, TurnSummary, WorkerState } from '../../src/core/api';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { attentionOf, NOTHING_SEEN } from '../../src/core/attention';
 import { parseHostMessage, type WorkerView } from '../../src/protocol/hostMessages';
 import { workerPhase } from '../../src/protocol/words';
-import { rowDescription, rowNews } from '../../src/ui/attention/attentionLook';
+import { reasonLine, rowDescription, rowNews, stateWord, tabTitle } from '../../src/ui/attention/attentionLook';
+import { LogTabs } from '../../src/ui/attention/logTabs';
+import type { EventLog } from '../../src/ui/eventLog/eventLogView';
 import { isIdle, isRunning, isStreaming, pickWorker } from '../../src/ui/commands/pickers';
 import { toWorkerView } from '../../src/ui/eventLog/workerView';
 import { tooltipWarning, workerDescription, workerIcon } from '../../src/ui/views/describe';
@@ -76,6 +79,40 @@ describe('ui: a worker that no longer reads its input shows it', () => {
     assert.equal(composerView(view(state())).disabled.send, false);
   });
 
+  it('its tab, its tooltip\'s state line and its notification say the row\'s words, not "failed" (its process runs, and may still stream its turn)', () => {
+    const s = deaf({ streaming: true });
+    const info = attentionOf(s, NOTHING_SEEN);
+    assert.equal(tabTitle('Fixer', info.attention, s), 'Fixer · not reading its input');
+    const line = reasonLine(stateWord(s, info.attention), info.reason);
+    assert.equal(`${line.word}${line.rest}`, 'not reading its input: stop it');
+    assert.equal(line.word, 'not reading its input');
+    // A worker that did fail, or whose turn did, is still said to have failed.
+    const crashed = state({ status: 'failed', exitCode: 3 });
+    assert.equal(tabTitle('Fixer', attentionOf(crashed).attention, crashed), 'Fixer · failed');
+    const erred = state({ turns: [turn(1, { error: 'boom' })] });
+    assert.equal(tabTitle('Fixer', attentionOf(erred).attention, erred), 'Fixer · failed');
+    assert.equal(tabTitle('Fixer', null, s), 'Fixer');
+  });
+
+  it("its log's tab is titled with those words as it goes deaf", () => {
+    const { attention, emit } = attentionHost(state({ streaming: true }));
+    let current = state({ streaming: true });
+    const panel = { title: 'Fixer' };
+    const never = () => ({ dispose() {} });
+    const eventLog = {
+      panelSessions: [{ panel, workerId: 'w1' }], onDidOpenPanel: never, onDidChangeLooking: never,
+      label: () => 'Fixer', stateOf: () => current, isPast: () => false,
+    } as unknown as EventLog;
+    const tabs = new LogTabs(eventLog, attention);
+    tabs.retitle();
+    assert.equal(panel.title, 'Fixer · working');
+    current = deaf({ streaming: true });
+    emit(current);
+    assert.equal(panel.title, 'Fixer · not reading its input');
+    tabs.dispose();
+    attention.dispose();
+  });
+
   it('the person is notified once, not at each state it goes through until it ends', () => {
     const { attention, emit } = attentionHost(state());
     emit(state({ streaming: true, turns: [turn(1, { endedAt: null, endReason: null })] }));
@@ -83,11 +120,40 @@ describe('ui: a worker that no longer reads its input shows it', () => {
     emit(deaf({ streaming: true, turns: [turn(1, { endedAt: null, endReason: null })] }));
     emit(deaf({ turns: [turn(1)] }));
     emit(deaf({ turns: [turn(1)], lastError: null }));
-    assert.deepEqual(attention.notified, [{ workerId: 'w1', level: 'error', message: 'Fixer: no longer reads its input: stop it' }]);
+    assert.deepEqual(attention.notified, [{ workerId: 'w1', level: 'error', message: 'Fixer: not reading its input: stop it' }]);
     // Stopped: no news.
     emit(state({ status: 'stopped', turns: [turn(1)] }));
     assert.equal(attention.notified.length, 1);
     attention.dispose();
+  });
+});
+
+describe('ui: the guard stopped a worker that no longer reads its input', () => {
+  beforeEach(() => vscodeStub.reset());
+  const stopped = (over: Partial<AgentEvent> = {}): AgentEvent => ({
+    type: 'guard_violation', timestamp: 1, tool_call_id: 't1', tool_name: 'write', is_error: true,
+    error: 'write "/x": outside the allowed paths; the worker could not be told to abort its turn (it no longer reads its input), so it was stopped', data: { action: 'stop' }, ...over,
+  } as AgentEvent);
+
+  it('the person is told, as a failure is (they did not ask for the Stop), with the reason; an abort or a flag is no notification', () => {
+    const { attention, event } = attentionHost(deaf({ streaming: true }));
+    event(stopped({ data: { action: 'abort' } }));
+    event(stopped({ data: { action: 'flag' } }));
+    assert.deepEqual(attention.notified, []);
+    event(stopped());
+    assert.deepEqual(attention.notified, [{ workerId: 'w1', level: 'error', message: 'Fixer: guard: write "/x": outside the allowed paths; the worker could not be told to abort its turn (it no longer reads its input), so it was stopped' }]);
+    attention.dispose();
+  });
+
+  it('not while its log is on screen (the log says it), nor with notifications off', () => {
+    const looking = attentionHost(deaf({ streaming: true }), { visibleLogs: () => new Set(['w1']) });
+    looking.event(stopped());
+    assert.deepEqual(looking.attention.notified, []);
+    looking.attention.dispose();
+    const off = attentionHost(deaf({ streaming: true }), { setting: () => 'none' });
+    off.event(stopped());
+    assert.deepEqual(off.attention.notified, []);
+    off.attention.dispose();
   });
 });
 

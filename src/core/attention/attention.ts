@@ -8,7 +8,7 @@
 //   idle         running, nothing new since the person last looked (or no turn yet)
 // Pure: no clock, no I/O, so every transition can be tested on hand-made states.
 import type { TurnSummary, WorkerState } from '../api';
-import type { Attention } from '../../protocol/words';
+import { INPUT_LOST_WORD, type Attention } from '../../protocol/words';
 
 export type { Attention };
 
@@ -37,8 +37,11 @@ export function seenNow(state: WorkerState): SeenMark {
   return { turn: lastEndedTurn(state)?.index ?? 0 };
 }
 
-/** Why a worker that no longer reads its input needs the person ("W: no longer reads its input: stop it"). */
-export const INPUT_LOST_REASON = 'no longer reads its input: stop it';
+/**
+ * Why a worker that no longer reads its input needs the person ("W: not reading its input: stop
+ * it"), in the words its row, chip and tab say it in.
+ */
+export const INPUT_LOST_REASON = `${INPUT_LOST_WORD}: stop it`;
 
 export function attentionOf(state: WorkerState, seen: SeenMark = NOTHING_SEEN): AttentionInfo {
   switch (state.status) {

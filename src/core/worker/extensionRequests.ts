@@ -20,7 +20,10 @@ export interface ExtensionRequestDeps {
   emit(event: Untimed): void;
   /** The request that stands after each look (null: none), and whether its dialogs are up. */
   standing?(req: ExtensionRequest | null, asking: boolean): void;
-  /** Aborts when the worker exits: its dialogs close, and an answer given as it went is not sent. */
+  /**
+   * Aborts when the worker exits, or no longer reads its input: its dialogs close, and an answer
+   * given as it went is not sent (its reason says which).
+   */
   ended?: AbortSignal;
 }
 

@@ -20,17 +20,35 @@ export interface AuditPort {
   /** The host's finding, as a guard_violation event marked on its tool call. */
   report(event: Untimed): void;
   abort(): Promise<unknown>;
+  /** Its stdin broke while it runs on: nothing sent reaches it, not an abort (WorkerProcess.inputLost). */
+  inputLost(): boolean;
+  /** Stops the worker as the person's Stop does (the supervisor's: its tree, its cgroup, the lists). */
+  stop(): Promise<unknown>;
 }
+
+/** What a violation's row says when the guard stopped the worker: its abort could not be sent. */
+const STOPPED_UNTOLD = 'the worker could not be told to abort its turn (it no longer reads its input), so it was stopped';
 
 export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['audit']>, event: AgentEvent): Promise<void> {
   const { policy, onViolation } = audit;
   const toolName = event.tool_name ?? '';
+  const violation = (error: string, action?: string) => ({ type: 'guard_violation' as const, tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error, ...(action ? { data: { action } } : {}) });
+  // A worker that no longer reads its input cannot be told to abort: the turn a violation should
+  // end would go on (its write with it), so the guard keeps its word the one way left, a Stop.
+  const stopUntold = async (error: string) => {
+    w.report(violation(`${error}; ${STOPPED_UNTOLD}`, 'stop'));
+    await w.stop();
+  };
+  const mustEnd = () => onViolation === 'abort' && w.turns.streaming;
   let args: unknown = event.args;
   if (args === undefined && event.tool_call_id && w.dialect.toolCallArgs) {
     try {
       args = await w.request(w.dialect.toolCallArgs(w.connection, event.tool_call_id), 'reading the tool call\'s arguments');
     } catch (error) {
-      w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id, tool_name: toolName, is_error: true, error: `the guard could not read the call's arguments: ${(error as Error).message}` });
+      // Unread for good: a call that passes whatever it names (a read) still passes; any other is
+      // one the guard can neither judge nor abort.
+      if (w.inputLost() && mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation) return stopUntold("the guard could not read the call's arguments");
+      w.report(violation(`the guard could not read the call's arguments: ${(error as Error).message}`));
       return;
     }
   }
@@ -39,8 +57,12 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
     ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}), event.title)
     : auditToolCall(policy, toolName, args ?? {}, w.cwd);
   if (!verdict.violation) return;
-  w.report({ type: 'guard_violation', tool_call_id: event.tool_call_id ?? null, tool_name: toolName, is_error: true, error: verdict.violation, args: (args ?? null) as Record<string, unknown> | null, data: { action: onViolation } });
-  if (onViolation === 'abort' && w.turns.streaming) await w.abort();
+  if (mustEnd() && w.inputLost()) return stopUntold(verdict.violation);
+  w.report({ ...violation(verdict.violation, onViolation), args: (args ?? null) as Record<string, unknown> | null });
+  if (!mustEnd()) return;
+  await w.abort();
+  // The abort's own write found the input lost: said on the call, and the worker stopped.
+  if (w.inputLost() && w.turns.streaming) await stopUntold(verdict.violation);
 }
 
 /** The paths a report of a call names as where it acts: its locations and diffs. */

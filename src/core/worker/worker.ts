@@ -49,7 +49,10 @@ export class Worker {
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
   private stopping = false;
-  /** Aborted at the exit: what asks the person for the worker ends with it (a τ request's dialogs). */
+  /**
+   * Aborted at the exit, or once the worker is found no longer reading its input: what asks the
+   * person for it (a τ request's dialogs) ends then, since no answer can reach it.
+   */
   private readonly ended = new AbortController();
   /** What the worker's exit still ends (its terminals); the exit's own host events come until it is done. */
   private exitWork: Promise<void> = Promise.resolve();
@@ -135,6 +138,8 @@ export class Worker {
       request: <T>(pending: Promise<T>, what: string, timeoutMs?: number) => this.request(pending, what, timeoutMs),
       prompt: (message, provenance) => this.prompt(message, provenance),
       abort: () => this.abort(),
+      inputLost: () => this.process.inputLost,
+      stop: () => this.ctx.stop?.(this) ?? this.stop(),
       stateChanged: () => this.stateChanged(),
       live: () => this.live,
       settles: () => this.settles,
@@ -446,8 +451,11 @@ export class Worker {
   private onInputLost(): void {
     this.output('protocol', this.process.inputLostDescription());
     // No answer can reach it: a question left on screen would be answered to no one, and the
-    // person would take the row's "failed" for a worker still waiting on them.
-    this.cancelQuestions(`it cannot be answered: ${this.process.inputLostDescription()}`);
+    // person would take the row for a worker still waiting on them. An extension's request (τ)
+    // stands in the worker all the same; only its dialogs close.
+    const why = `it cannot be answered: ${this.process.inputLostDescription()}`;
+    this.cancelQuestions(why);
+    this.ended.abort(why);
     this.stateChanged();
   }
 

@@ -94,7 +94,7 @@ export interface ExtensionRequestsPort {
   request<T>(pending: Promise<T>, what: string): Promise<T>;
   emit: Emit;
   readonly pendingInput: PendingInputs;
-  /** Aborts when the worker exits. */
+  /** Aborts when the worker exits, or is found no longer reading its input (no answer reaches it). */
   readonly ended: AbortSignal;
 }
 

@@ -18,6 +18,12 @@ export interface WorkerSetup<W> {
   onPermission?: SupervisorOptions['onPermission'];
   /** The editor's open documents, for an agent's file requests. */
   files?: SupervisorOptions['files'];
+  /**
+   * The supervisor's Stop of this worker (its cgroup and what the watchdog saw end too, and lists
+   * learn it is gone), for a stop the worker's own code asks for: the guard's, when an abort cannot
+   * reach it. Without it, the worker's own stop.
+   */
+  stop?: (worker: W) => Promise<unknown>;
   /** A command the host spawned for the worker (an ACP terminal): the worker's, for Stop and the watchdog. */
   onTerminalSpawn?: (worker: W, pid: number) => void;
   /** This host's version, said in handshakes that ask for it (ACP). */

@@ -2,7 +2,7 @@
 // the tree, the tab titles and the tests share them.
 import type { WorkerState } from '../../core/api';
 import type { Attention } from '../../core/attention/attention';
-import { attentionWord, newsWord } from '../../protocol/words';
+import { attentionWord, INPUT_LOST_WORD, newsWord } from '../../protocol/words';
 import { isDeaf } from '../views/describe';
 
 export interface Look {
@@ -20,12 +20,24 @@ export const ATTENTION_LOOK: Record<Attention, Look> = {
   idle: { icon: 'circle-filled', color: 'testing.iconPassed', word: attentionWord('idle') },
 };
 
+type InputState = Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>;
+
+/**
+ * The word for a worker's attention where a state is said in words (its tab's title, its
+ * tooltip's state line). A worker that no longer reads its input is `failed` (notified as an
+ * error, until a Stop), but its process runs on and may still stream its turn: "failed" read as
+ * if it had exited or crashed, so it is said in its row's and chip's words.
+ */
+export function stateWord(s: InputState | null | undefined, attention: Attention): string {
+  return s && isDeaf(s) ? INPUT_LOST_WORD : ATTENTION_LOOK[attention].word;
+}
+
 /**
  * The news word a worker's row says first (with its icon), or null: the row keeps its own. A
  * worker that no longer reads its input keeps its warning and words ("not reading its input"),
  * which say more than its attention's "failed" (said in its tooltip).
  */
-export function rowNews(s: Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'inputLost'>>, attention: Attention): string | null {
+export function rowNews(s: InputState, attention: Attention): string | null {
   return isDeaf(s) ? null : newsWord(attention);
 }
 
@@ -40,17 +52,18 @@ export function rowDescription(news: string | null, description: string): string
 
 /**
  * The tooltip's line for a state and its reason, split where the word goes in bold: "failed:
- * its turn ended in an error: …", but "failed (exit code 3)" and "stopped" where the reason
- * begins with the word already (it read "failed: failed (exit code 3)", "stopped: stopped").
+ * its turn ended in an error: …", but "failed (exit code 3)", "stopped" and "not reading its
+ * input: stop it" where the reason begins with the word already (it read "failed: failed (exit
+ * code 3)", "stopped: stopped").
  */
 export function reasonLine(word: string, reason: string): { word: string; rest: string } {
-  if (reason === word || reason.startsWith(`${word} `)) return { word, rest: reason.slice(word.length) };
+  if (reason === word || reason.startsWith(`${word} `) || reason.startsWith(`${word}:`)) return { word, rest: reason.slice(word.length) };
   return { word, rest: `: ${reason}` };
 }
 
-/** A log tab's title: the worker's name and its state ("Demo worker · needs input"). */
-export function tabTitle(name: string, attention: Attention | null): string {
-  return attention ? `${name} · ${ATTENTION_LOOK[attention].word}` : name;
+/** A log tab's title: the worker's name and its state ("Demo worker · needs input"); `s`: its state, for stateWord. */
+export function tabTitle(name: string, attention: Attention | null, s?: InputState): string {
+  return attention ? `${name} · ${stateWord(s, attention)}` : name;
 }
 
 /** The view's badge: how many workers wait for the person, or none. */

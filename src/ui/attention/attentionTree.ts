@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
 import type { TreeContributor } from '../views/sessionsTree';
 import { appendSafe } from '../views/safeMarkdown';
-import { ATTENTION_LOOK, reasonLine, rowDescription, rowNews } from './attentionLook';
+import { ATTENTION_LOOK, reasonLine, rowDescription, rowNews, stateWord } from './attentionLook';
 import type { WorkerAttention } from './workerAttention';
 
 export function attentionContributor(attention: WorkerAttention): TreeContributor {
@@ -22,7 +22,7 @@ export function attentionContributor(attention: WorkerAttention): TreeContributo
         item.description = rowDescription(news, typeof item.description === 'string' ? item.description : '');
       }
       // The word once: "failed (exit code 3)", not "failed: failed (exit code 3)".
-      const line = reasonLine(look.word, info.reason);
+      const line = reasonLine(stateWord(s, info.attention), info.reason);
       if (item.tooltip instanceof vscode.MarkdownString) {
         item.tooltip.appendMarkdown('\n\n**');
         item.tooltip.appendText(line.word);

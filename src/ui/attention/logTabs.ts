@@ -27,9 +27,10 @@ export class LogTabs extends Disposable {
     for (const s of this.eventLog.panelSessions) {
       const { panel, workerId: id } = s;
       if (!panel || !id) continue;
-      const name = this.eventLog.label(id) ?? this.eventLog.stateOf(id)?.name ?? id;
+      const state = this.eventLog.stateOf(id);
+      const name = this.eventLog.label(id) ?? state?.name ?? id;
       // A past session's read-only log is told apart from a live worker of the same name.
-      const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null);
+      const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null, state);
       if (panel.title !== title) panel.title = title;
     }
   }

@@ -5,6 +5,7 @@
 // the rpcWorkers.notifications setting and the core's policy say.
 import * as vscode from 'vscode';
 import type { LoginCommand, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
+import type { AgentEvent } from '../../core/events/agentEvent';
 import { AttentionBoard } from '../../core/attention/board';
 import { lastEndedTurn, type AttentionInfo } from '../../core/attention/attention';
 import type { AttentionChange, NotifyDecision, NotifySetting } from '../../core/attention/notify';
@@ -61,6 +62,7 @@ export class WorkerAttention extends Disposable {
   constructor(private readonly s: AttentionServices) {
     super();
     this._register(toDisposable(s.supervisor.onState((state) => this.onState(state))));
+    this._register(toDisposable(s.supervisor.onEvent((workerId, e) => this.onEvent(workerId, e))));
     this._register(s.onDidChangeLooking(() => this.lookSoon()));
     this._register(toDisposable(() => clearTimeout(this.lookTimer)));
     for (const state of s.supervisor.list()) {
@@ -135,6 +137,22 @@ export class WorkerAttention extends Disposable {
     const login = refused?.needsLogin ? loginWords(state.name, this.s.loginHint?.(state) ?? null) : '';
     const name = this.s.label(state.workerId) ?? state.name;
     this.notify(state.workerId, decision.level, `${name}: ${change.to.reason}${login}`, refused?.needsLogin && refused.login ? this.logIn(state, name, refused.login) : undefined);
+  }
+
+  /**
+   * The guard stopped a worker its abort could not reach (toolAudit.ts): the person did not ask for
+   * that Stop, and the worker leaves the lists, so they are told why, as of a failure (unless they
+   * look at its log, where the violation's row says it, or notifications are off).
+   */
+  private onEvent(workerId: string, e: AgentEvent): void {
+    if (e.type !== 'guard_violation' || e.data?.action !== 'stop') return;
+    const st = this.s.supervisor.state(workerId);
+    const name = this.s.label(workerId) ?? (st.status === 'not_found' ? workerId : st.state.name);
+    if (this.s.setting() === 'none' || this.looking(workerId)) {
+      this.s.log?.(`attention: ${name} was stopped by the guard (not notified: ${this.s.setting() === 'none' ? 'notifications are off' : 'its log is visible'})`);
+      return;
+    }
+    this.notify(workerId, 'error', `${name}: guard: ${e.error ?? 'violation'}`);
   }
 
   /**
