@@ -36,6 +36,7 @@ export interface PastPages {
   before: number;
   after: number;
   dropped: number;
+  unreadable?: { lines: number; first: string };
 }
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
@@ -501,16 +502,16 @@ export class EventList {
   }
 
   private finishDraw(): void {
-    const { model, win } = this;
+    const { model, win, past } = this;
     const matchingTotal = this.matching.size;
     const hidden = Math.max(0, matchingTotal - win.size);
     const parts: string[] = [];
     if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
     if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
     if (this.storeNote) parts.push(this.storeNote);
-    const past = this.past;
     if (past?.before) parts.push(`${plural(past.before, 'older event', 'older events')} not shown${this.filter.why() ? ' (the search and filters see only the events loaded)' : ''}`);
     if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by the history's size limit (rpcWorkers.history.maxSessionMiB)`);
+    if (past?.unreadable) parts.push(`${plural(past.unreadable.lines, 'line of the history could not be read as an event and is', 'lines of the history could not be read as events and are')} not shown (the first: ${past.unreadable.first})`);
     setText(this.hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
     this.hiddenRow.hidden = parts.length === 0;
     this.showMore.hidden = hidden === 0 || win.max >= DOM_ROWS_MAX;
@@ -524,7 +525,7 @@ export class EventList {
       setText(this.filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${this.filter.why() || 'the filters hide them'}. `);
     }
     // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
-    const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter(Boolean) : [];
+    const around = past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`, past.unreadable && `${past.unreadable.lines.toLocaleString('en')} unreadable`].filter(Boolean) : [];
     this.filter.showCount(`${matchingTotal} entr${matchingTotal === 1 ? 'y' : 'ies'} · ${model.eventCount} event${model.eventCount === 1 ? '' : 's'}${around.length ? ` · ${around.join(' · ')}` : ''}`);
     this.syncStop();
     this.placeRows(matchingTotal);
