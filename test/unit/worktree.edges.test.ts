@@ -158,6 +158,18 @@ describe('worktree per worker: edges (real git)', function () {
     assert.deepEqual(vscodeStub.messages, [], 'a clean checkout: nothing to say');
   });
 
+  it('worktrees kept inside the repository (rpcWorkers.worktreesDir relative): a clean checkout has nothing left out, the other workers\' folders are not the person\'s changes', async () => {
+    const first = await createWorktree({ folder: repo, workerName: 'one', worktreesDir: path.join(repo, 'wts') });
+    if (first.status !== 'created') return assert.fail(JSON.stringify(first));
+    assert.deepEqual(first.leftOut, [], 'the new worktree\'s own folder said as an uncommitted change of the person\'s');
+    const second = await createWorktree({ folder: repo, workerName: 'two', worktreesDir: path.join(repo, 'wts') });
+    if (second.status !== 'created') return assert.fail(JSON.stringify(second));
+    assert.deepEqual(second.leftOut, []);
+    writeFileSync(path.join(repo, 'idea.txt'), 'untracked\n');
+    const third = await createWorktree({ folder: repo, workerName: 'three', worktreesDir: path.join(repo, 'wts') });
+    assert.deepEqual(third.status === 'created' && third.leftOut, ['idea.txt'], 'the person\'s own file is still said');
+  });
+
   it('a pre-merge-commit hook that refuses leaves the merge in progress, said so with git\'s words and the way out', async () => {
     const wt = await created(repo, 'w');
     writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
