@@ -193,7 +193,7 @@ export class WorktreeActions {
     if (r.status === 'merged') void vscode.window.showInformationMessage(`RPC Workers: merge completed, commit ${r.commit.slice(0, 8)}.`);
     else if (r.status === 'aborted') void vscode.window.showInformationMessage('RPC Workers: merge aborted; your branch is as it was.');
     else if (r.status === 'conflicts') {
-      void vscode.window.showWarningMessage(`RPC Workers: not completed: ${r.conflicts.map((c) => c.path).join(', ')} still ${r.conflicts.length === 1 ? 'has' : 'have'} conflict markers.`, 'Complete Merge', 'Abort Merge')
+      void vscode.window.showWarningMessage(`RPC Workers: not completed: ${unresolvedWords(r.conflicts)}`, 'Complete Merge', 'Abort Merge')
         .then((c) => c && this.finish(checkout, c === 'Abort Merge'));
     } else error(`${abort ? 'abort' : 'completing the merge'} failed (${r.status}): ${r.reason}`);
     for (const e of this.s.worktrees.all()) if (e.checkout === checkout) void this.s.worktrees.refresh(e.workerId);
@@ -231,6 +231,19 @@ export class WorktreeActions {
     } else error(`discard failed: ${r.reason}`);
     return { status: r.status, message };
   }
+}
+
+/** Why a Complete Merge was refused: the files still marked, and the binary files git left at the person's side. */
+function unresolvedWords(conflicts: Array<{ path: string; binary?: true }>): string {
+  const marked = conflicts.filter((c) => !c.binary).map((c) => c.path);
+  const binary = conflicts.filter((c) => c.binary).map((c) => c.path);
+  const parts: string[] = [];
+  if (marked.length) parts.push(`${marked.join(', ')} still ${marked.length === 1 ? 'has' : 'have'} conflict markers.`);
+  if (binary.length) {
+    const one = binary.length === 1;
+    parts.push(`${binary.join(', ')} ${one ? 'is' : 'are'} binary, and git left your side in ${one ? 'it' : 'them'} and the worker's out: take one (git checkout --theirs -- ${binary.join(' ')} for the worker's, --ours for yours) and stage it (git add), then Complete Merge.`);
+  }
+  return parts.join(' ');
 }
 
 /** The confirmation, naming what would be lost. */
