@@ -11,6 +11,7 @@ import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
 import { listChanges } from './changes';
 import type { WorkerWorktree } from './create';
+import { heldElsewhere, heldWords } from './hold';
 import { detectRepository, listWorktreeEntries } from './repo';
 
 export interface ConflictedFile {
@@ -35,6 +36,8 @@ export interface MergeOptions {
   into?: string;
   /** Message of the commit made of the worker's uncommitted changes. */
   commitMessage?: string;
+  /** The asking window's id (holdWorktree): a worktree another window's live worker holds is refused. */
+  window?: string;
 }
 
 export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = {}): Promise<MergeResult> {
@@ -49,6 +52,9 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
   if ((await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) {
     return { status: 'merge_in_progress', into: root, reason: `a merge is already in progress in ${root}: finish or abort it first` };
   }
+  // Its uncommitted work would be committed from under it, half done.
+  const holder = await heldElsewhere(wt, options.window);
+  if (holder) return { status: 'error', into: root, reason: `${heldWords(holder)}; nothing was changed` };
 
   // The merge takes the branch: work the worker did on a detached HEAD or another branch in its
   // worktree would be committed there and left out, and the merge would report the branch's state.

@@ -21,6 +21,8 @@ export interface ActionServices {
   core(): WorktreeCore;
   worktreesDir(): string;
   log: vscode.LogOutputChannel;
+  /** This window's id, as its holds on worktrees name it: another window's live hold refuses Merge and Discard. */
+  window?: string;
 }
 
 const error = (message: string): Refused => {
@@ -138,7 +140,7 @@ export class WorktreeActions {
     const core = this.s.core();
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Merging ${e.worktree.branch} into your branch…` },
-      () => core.mergeWorktree(e.worktree, { into: e.checkout }),
+      () => core.mergeWorktree(e.worktree, { into: e.checkout, window: this.s.window }),
     );
     void this.s.worktrees.refresh(e.workerId);
     switch (r.status) {
@@ -217,12 +219,12 @@ export class WorktreeActions {
       return { status: 'running' };
     }
     const core = this.s.core();
-    const preview = await core.previewDiscard(e.worktree);
+    const preview = await core.previewDiscard(e.worktree, { window: this.s.window });
     if (preview.status !== 'ok') return error(`cannot discard: ${preview.reason}`);
     const message = discardMessage(e, preview);
     const ok = confirm ? await confirm(message) : (await vscode.window.showWarningMessage(message, { modal: true }, 'Discard')) === 'Discard';
     if (!ok) return { status: 'cancelled', message };
-    const r = await core.discardWorktree(e.worktree, preview.fingerprint);
+    const r = await core.discardWorktree(e.worktree, preview.fingerprint, { window: this.s.window });
     if (r.status === 'discarded') {
       this.s.worktrees.remove(e.workerId);
       void vscode.window.showInformationMessage(`RPC Workers: discarded ${e.worktree.workerName}'s worktree and branch ${r.branch}.`);
