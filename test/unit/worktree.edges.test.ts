@@ -210,6 +210,19 @@ describe('worktree per worker: edges (real git)', function () {
     assert.equal(done.status, 'merged', JSON.stringify(done));
   });
 
+  it('a text file with a tab in its name counts its lines (it was called binary), renamed or not', async () => {
+    writeFileSync(path.join(repo, 'notes\tdraft.txt'), 'one\ntwo\nthree\nfour\nfive\nsix\n');
+    sh(repo, 'add', '-A');
+    sh(repo, 'commit', '-q', '-m', 'notes');
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'notes\tdraft.txt'), 'one\ntwo\nTHREE\nfour\nfive\nsix\nseven\n');
+    writeFileSync(path.join(wt.path, 'a\tb.txt'), 'x\n');
+    const r = await workerChanges(wt);
+    if (r.status !== 'ok') return assert.fail(r.reason);
+    const by = Object.fromEntries(r.files.map((f) => [f.path, [f.kind, f.linesAdded, f.linesRemoved]]));
+    assert.deepEqual(by, { 'notes\tdraft.txt': ['modified', 2, 1], 'a\tb.txt': ['added', 1, 0] });
+  });
+
   it('a pre-merge-commit hook that refuses leaves the merge in progress, said so with git\'s words and the way out', async () => {
     const wt = await created(repo, 'w');
     writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
