@@ -202,6 +202,17 @@ describe('session export as Markdown', () => {
     assert.match(md, /_Turn ended: error \(expected \\<string\\>, got \\<script\\>alert\(1\)\\<\/script\\> \\\*at\\\* \\\[here\\\]\(javascript:x\)\)_/);
   });
 
+  it('control characters in a tool\'s output or a reply: colour codes go, the others are shown as their symbols, so a saved export is text (git called it binary)', () => {
+    const md = sessionMarkdown([
+      ev('tool_execution_end', { tool_name: 'bash', result: { content: [{ type: 'text', text: 'ok \x1b[31mred\x1b[0m, \x1b]8;;http://x\x07link\x1b]8;;\x07 \x00\x01 end\r\n' }] } }),
+      ev('message_end', { message: { role: 'assistant', content: [{ type: 'text', text: 'bell\x07 and del\x7f' }] } }),
+    ]);
+    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+    assert.doesNotMatch(md, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/, JSON.stringify(md));
+    assert.match(md, /\nok red, link \u2400\u2401 end\r?\n```/);
+    assert.match(md, /\nbell\u2407 and del\u2421\n/);
+  });
+
   it('fences text that holds backticks with a longer fence', () => {
     const md = sessionMarkdown([ev('prompt_sent', { data: { text: 'see ```js\nx\n``` and ````' } })]);
     assert.match(md, /\n`````\nsee ```js\nx\n``` and ````\n`````\n/);

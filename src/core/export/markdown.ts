@@ -115,6 +115,21 @@ function origin(e: AgentEvent): string {
   return parts.join(', ');
 }
 
+/** A terminal's colour codes and links (CSI, OSC): how the text looked, not what it says. */
+// eslint-disable-next-line no-control-regex -- escape sequences are what it removes
+const TERMINAL_CODES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
+// eslint-disable-next-line no-control-regex -- control characters are what it replaces
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/**
+ * The document as text: a tool's output (a binary file read, a coloured test run) brought NULs
+ * and escape codes, which made the saved file binary to git and showed `[31m` in the rendered
+ * one. Colour codes go; any other control character is shown as its symbol (␀, ␛), not dropped.
+ */
+function printable(text: string): string {
+  return text.replace(TERMINAL_CODES, '').replace(CONTROLS, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+}
+
 export function sessionMarkdown(events: readonly AgentEvent[], meta: MarkdownMeta = {}): string {
   const doc = new SessionDoc(meta);
   for (const e of events) doc.add(e);
@@ -154,7 +169,7 @@ class SessionDoc {
 
   end(): string {
     this.flushReply();
-    return `${this.out.join('\n')}\n`;
+    return printable(`${this.out.join('\n')}\n`);
   }
 
   private flushReply(full?: string): void {
