@@ -4,7 +4,6 @@
 // In an untrusted workspace none of it runs git: git runs programs the repository names itself
 // (core.fsmonitor on `git add -A`, hooks on a merge), so the check waits for trust and each
 // command refuses, saying how to trust the workspace.
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
 import type { Commands } from '../commands/commands';
@@ -31,8 +30,9 @@ export function connectWorktrees(o: {
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): WorktreeParts {
   const core = () => o.core().worktree;
-  // Names this window in its holds on worktrees (another window on the repository reads them).
-  const window = randomUUID();
+  // Names this window in its holds on worktrees (another window on the repository reads them);
+  // unique beside the process's id, which the hold names too. Not node:crypto: activation loads it not.
+  const window = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const worktrees = o.register(new WorkerWorktrees(o.supervisor, core, window));
   const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log, window });
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
