@@ -77,8 +77,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     /** Events the host's store held for this worker and dropped for newer ones. */
     evicted: count(),
     storeLimit: count(),
-    /** A log read from the history a page at a time: events older and newer than those sent, and those its bounds dropped. */
-    past: z.optional(z.object({ before: count(), after: count(), dropped: count() })),
+    /** A log read from the history a page at a time: events older and newer than those sent, those its bounds dropped, and the lines that were not events. */
+    past: z.optional(z.object({ before: count(), after: count(), dropped: count(), unreadable: z.optional(z.object({ lines: count(), first: z.string() })) })),
     /** The person went back in the log: its oldest entries are shown first. */
     top: z.optional(z.boolean()),
     /** Events the host sends next as the log so far (its replay): they are not new, and not said as new. */

@@ -9,6 +9,7 @@ export interface PastPages {
   before: number;
   after: number;
   dropped: number;
+  unreadable?: { lines: number; first: string };
 }
 
 export type PastTo = 'older' | 'newest';
@@ -78,6 +79,7 @@ export class PastPager {
     if (past?.before) parts.push(`${plural(past.before, 'older event', 'older events')} not shown${filtered ? ' (the search and filters see only the events loaded)' : ''}`);
     if (note?.to === 'older') parts.push(note.text);
     if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by the history's size limit (rpcWorkers.history.maxSessionMiB)`);
+    if (past?.unreadable) parts.push(`${plural(past.unreadable.lines, 'line of the history could not be read as an event and is', 'lines of the history could not be read as events and are')} not shown (the first: ${past.unreadable.first})`);
     return parts;
   }
 
@@ -94,6 +96,6 @@ export class PastPager {
   /** The counts that stay in sight wherever the log is scrolled: what is older, newer, and gone. */
   around(): string[] {
     const past = this.past;
-    return past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`].filter((x): x is string => !!x) : [];
+    return past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`, past.unreadable && `${past.unreadable.lines.toLocaleString('en')} unreadable`].filter((x): x is string => !!x) : [];
   }
 }

@@ -115,7 +115,7 @@ describe('session export as Markdown', () => {
     ], { title: 't', missing: ['the first 5 events\nof it'] });
     assert.match(md, /^# t\n\n> \*\*Not in this export:\*\* the first 5 events of it\n/);
     assert.match(md, /_Turn ended: error \(boom # not a heading\)_/);
-    assert.match(md, /> The worker failed: exit 1: ``` stack\n$/);
+    assert.match(md, /> The worker failed: exit 1: \\`\\`\\` stack\n$/, 'its backticks are text (escaped), as the rest of it');
   });
 
   it('a live worker\'s export says the events the host no longer keeps in memory', async function () {
@@ -180,6 +180,37 @@ describe('session export as Markdown', () => {
   it('keeps a title, a folder and a tool\'s name with a line break or backticks in their place', () => {
     const md = sessionMarkdown([ev('tool_execution_start', { tool_name: 'run`it' })], { title: 'mine\n# not a title', cwd: '/w/`odd`' });
     assert.match(md, /^# mine # not a title\n\nFolder: `` \/w\/`odd` ``\n\n\*\*Tool call\*\* ``run`it``\n$/);
+  });
+
+  it('the worker\'s text on a note line (an error, a mode, a model) and the name are text, not HTML or emphasis: rendered, nothing in them runs or vanishes', () => {
+    const md = sessionMarkdown([
+      ev('agent_settled', { end_reason: 'error', error: 'expected <string>, got <script>alert(1)</script> *at* [here](javascript:x)' }),
+      ev('mode_changed', { data: { mode: 'm', name: '<img src=x onerror=alert(1)>' } }),
+      ev('model_changed', { data: { model: 'a_b <i>' } }),
+      ev('guard_violation', { tool_name: 'bash', error: '_all_ of it' }),
+      ev('tool_execution_end', { tool_name: 'write', blocked: true, blocked_by: '<b>guard</b>', error: 'path <outside>' }),
+      ev('worker_exit', { is_error: true, error: '<!-- hidden' }),
+    ], { title: 'fix <auth> & *all*', model: '<m>' });
+    // No `<` opens a tag (there is no fence or code span here), and no `*`, `_` or `[` of theirs is Markdown's.
+    assert.doesNotMatch(md, /(^|[^\\])</m, md);
+    assert.match(md, /^> Mode: \\<img src=x onerror=alert\(1\)\\>$/m);
+    assert.match(md, /^> Model: a_b \\<i\\>$/m, 'an _ inside a word begins nothing: left as it is');
+    assert.match(md, /^\*\*Result\*\* of `write` \(blocked by \\<b\\>guard\\<\/b\\>: path \\<outside\\>\)$/m);
+    assert.match(md, /^> The worker failed: \\<!-- hidden$/m);
+    assert.match(md, /^> Guard: `bash` \\_all\\_ of it$/m);
+    assert.match(md, /^# fix \\<auth\\> \\& \\\*all\\\*$/m);
+    assert.match(md, /_Turn ended: error \(expected \\<string\\>, got \\<script\\>alert\(1\)\\<\/script\\> \\\*at\\\* \\\[here\\\]\(javascript:x\)\)_/);
+  });
+
+  it('control characters in a tool\'s output or a reply: colour codes go, the others are shown as their symbols, so a saved export is text (git called it binary)', () => {
+    const md = sessionMarkdown([
+      ev('tool_execution_end', { tool_name: 'bash', result: { content: [{ type: 'text', text: 'ok \x1b[31mred\x1b[0m, \x1b]8;;http://x\x07link\x1b]8;;\x07 \x00\x01 end\r\n' }] } }),
+      ev('message_end', { message: { role: 'assistant', content: [{ type: 'text', text: 'bell\x07 and del\x7f' }] } }),
+    ]);
+    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+    assert.doesNotMatch(md, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/, JSON.stringify(md));
+    assert.match(md, /\nok red, link \u2400\u2401 end\r?\n```/);
+    assert.match(md, /\nbell\u2407 and del\u2421\n/);
   });
 
   it('fences text that holds backticks with a longer fence', () => {

@@ -105,6 +105,28 @@ describe('history store', () => {
     await writer.end(null);
   });
 
+  it('a session starts at the wall clock\'s time, not the host\'s start plus a monotonic clock that stood still while the machine slept', async () => {
+    const store = makeStore();
+    // A laptop that slept 8 hours after the host started: the monotonic clock (performance.now,
+    // which does not count a suspend) is 8 hours behind the wall clock the person reads.
+    const realNow = Date.now;
+    const woke = realNow() + 8 * 3600_000;
+    Date.now = () => woke;
+    let a: string;
+    let b: string;
+    try {
+      a = openSession(store, 'first');
+      b = openSession(store, 'second');
+    } finally {
+      Date.now = realNow;
+    }
+    const { sessions } = await store.list();
+    const started = new Map(sessions.map((s) => [s.id, s.startedAt]));
+    assert.ok(started.get(a)! >= woke, `started ${woke - started.get(a)!} ms before the clock said`);
+    assert.ok(started.get(b)! > started.get(a)!, 'two sessions opened in one millisecond keep their order');
+    assert.deepEqual(sessions.map((s) => s.name), ['second', 'first']);
+  });
+
   it('a live session is listed as live; once ended, with its end reason; newest first', async () => {
     const store = makeStore();
     const a = openSession(store, 'first');

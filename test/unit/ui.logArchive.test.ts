@@ -5,6 +5,10 @@ import type { StateResult, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { BoundedMap, LOGS_KEPT, LogArchive } from '../../src/ui/eventLog/logArchive';
 import { PastLog } from '../../src/ui/eventLog/pastLog';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { HistoryStore } from '../../src/core/history';
 
 function st(workerId: string, over: Partial<WorkerState> = {}): WorkerState {
   return {
@@ -136,6 +140,33 @@ describe('ui event log archive', () => {
     await archive.pastLogOf('w1')!.log.readMore();
     assert.deepEqual(archive.lookup('w1')!.events, [ev(1), ev(2), ev(3), ev(4), ev(5), ev(9)]);
     assert.deepEqual(archive.lookup('w1')!.past, { before: 0, after: 0, dropped: 7 });
+  });
+
+  it('a past log whose file holds a line that is not an event, and a torn last line, says so (nothing read is left out unsaid)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rpc-archive-'));
+    const made = HistoryStore.create({ dir });
+    if (!made.ok) throw new Error(made.error);
+    const store = made.store;
+    try {
+      const opened = store.open({ workerId: 'w1', name: 'one', dialect: 'pi', cwd: dir, command: 'node' });
+      if (!opened.ok) throw new Error(opened.error);
+      store.append(opened.sessionId, ev(1));
+      store.append(opened.sessionId, ev(2));
+      await store.end(opened.sessionId, { reason: 'exited', code: 0 });
+      // A line another program (or a disk error) left in the file, then a crash mid-line.
+      appendFileSync(path.join(dir, `${opened.sessionId}.jsonl`), 'not json\n' + JSON.stringify(ev(3)) + '\n{"type":"message_upd');
+      const r = await store.pages(opened.sessionId);
+      if (r.status !== 'read') throw new Error(r.error);
+      const archive = new LogArchive(liveLogs());
+      archive.addPast('past:1', st('past:1', { status: 'stopped' }), await PastLog.open(r.pages, r.dropped), 'a past session');
+      const shown = archive.lookup('past:1')!;
+      assert.deepEqual(shown.events, [ev(1), ev(2), ev(3)]);
+      assert.equal(shown.past?.unreadable?.lines, 2, JSON.stringify(shown.past));
+      assert.match(shown.past!.unreadable!.first, /the line at byte \d+: not JSON/);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it(`each kind keeps its newest ${LOGS_KEPT}`, () => {

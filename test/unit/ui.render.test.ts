@@ -345,6 +345,14 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.deepEqual(l.rows(), [cut.id]);
   });
 
+  it('a past log with lines that could not be read says how many and what the first was, beside its counts', () => {
+    const l = listOf(() => true);
+    l.list.reset('', { before: 0, after: 0, dropped: 0, unreadable: { lines: 2, first: 'the line at byte 120: not JSON (Unexpected token)' } });
+    l.feed(stamped([ev('auto_retry_start', { data: { attempt: 1 } })]));
+    assert.equal(l.hiddenLine(), '2 lines of the history could not be read as events and are not shown (the first: the line at byte 120: not JSON (Unexpected token))');
+    assert.match(l.shown.counter, / · 2 unreadable$/);
+  });
+
   it('entries the cap drops leave the count and the rows; the hidden-row line counts them once, and Show more only when more can be shown', () => {
     const l = listOf(() => true, 1000);
     const retries = (n: number) => Array.from({ length: n }, () => ev('auto_retry_start', { data: { attempt: 1 } }));

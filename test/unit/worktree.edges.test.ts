@@ -9,7 +9,7 @@ import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import * as realCore from '../../src/core/index';
 import { discardMessage, WorktreeActions } from '../../src/ui/worktrees/worktreeActions';
-import { createWorktree, detectRepository, discardWorktree, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
+import { createWorktree, detectRepository, discardWorktree, finishMerge, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
 
 describe('worktree per worker: edges (real git)', function () {
   this.timeout(30_000);
@@ -156,6 +156,71 @@ describe('worktree per worker: edges (real git)', function () {
     vscodeStub.reset();
     await actions.place({ dialect: 'tau', command: 'tau', cwd: repo, name: 'Clean' });
     assert.deepEqual(vscodeStub.messages, [], 'a clean checkout: nothing to say');
+  });
+
+  it('worktrees kept inside the repository (rpcWorkers.worktreesDir relative): a clean checkout has nothing left out, the other workers\' folders are not the person\'s changes', async () => {
+    const first = await createWorktree({ folder: repo, workerName: 'one', worktreesDir: path.join(repo, 'wts') });
+    if (first.status !== 'created') return assert.fail(JSON.stringify(first));
+    assert.deepEqual(first.leftOut, [], 'the new worktree\'s own folder said as an uncommitted change of the person\'s');
+    const second = await createWorktree({ folder: repo, workerName: 'two', worktreesDir: path.join(repo, 'wts') });
+    if (second.status !== 'created') return assert.fail(JSON.stringify(second));
+    assert.deepEqual(second.leftOut, []);
+    writeFileSync(path.join(repo, 'idea.txt'), 'untracked\n');
+    const third = await createWorktree({ folder: repo, workerName: 'three', worktreesDir: path.join(repo, 'wts') });
+    assert.deepEqual(third.status === 'created' && third.leftOut, ['idea.txt'], 'the person\'s own file is still said');
+  });
+
+  it('a binary file both changed: Complete Merge does not commit the person\'s side as the resolution, since git wrote no markers and left the worker\'s side out', async () => {
+    writeFileSync(path.join(repo, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 1]));
+    sh(repo, 'add', 'logo.png');
+    sh(repo, 'commit', '-q', '-m', 'logo');
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 2, 2]));
+    writeFileSync(path.join(repo, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 3]));
+    sh(repo, 'commit', '-q', '-am', 'person\'s logo');
+    const m = await mergeWorktree(wt);
+    assert.equal(m.status, 'conflicts', JSON.stringify(m));
+    const f = await finishMerge(repo);
+    assert.equal(f.status, 'conflicts', `the merge was completed with the person's logo alone: ${JSON.stringify(f)}`);
+    assert.deepEqual(f.status === 'conflicts' && f.conflicts.map((c) => [c.path, c.binary]), [['logo.png', true]]);
+    assert.ok(sh(repo, 'rev-parse', '-q', '--verify', 'MERGE_HEAD'), 'the merge is still in progress');
+    vscodeStub.reset();
+    const actions = new WorktreeActions({ supervisor: {} as never, worktrees: { all: () => [] } as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
+    assert.equal((await actions.finish(repo, false)).status, 'conflicts');
+    assert.equal(vscodeStub.messages[0], 'RPC Workers: not completed: logo.png is binary, and git left your side in it and the worker\'s out: take one (git checkout --theirs -- logo.png for the worker\'s, --ours for yours) and stage it (git add), then Complete Merge.');
+    // The person takes a side and stages it: that is a resolution, and the merge completes.
+    sh(repo, 'checkout', '--theirs', '--', 'logo.png');
+    sh(repo, 'add', 'logo.png');
+    const done = await finishMerge(repo);
+    assert.equal(done.status, 'merged', JSON.stringify(done));
+    assert.deepEqual([...readFileSync(path.join(repo, 'logo.png'))], [0x89, 0x50, 0, 0, 2, 2]);
+  });
+
+  it('a binary file both changed, replaced by the person with another version: that is their resolution, and Complete Merge completes', async () => {
+    writeFileSync(path.join(repo, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 1]));
+    sh(repo, 'add', 'logo.png');
+    sh(repo, 'commit', '-q', '-m', 'logo');
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 2]));
+    writeFileSync(path.join(repo, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 3]));
+    sh(repo, 'commit', '-q', '-am', 'person\'s logo');
+    assert.equal((await mergeWorktree(wt)).status, 'conflicts');
+    writeFileSync(path.join(repo, 'logo.png'), Buffer.from([0x89, 0x50, 0, 0, 4]));
+    const done = await finishMerge(repo);
+    assert.equal(done.status, 'merged', JSON.stringify(done));
+  });
+
+  it('a text file with a tab in its name counts its lines (it was called binary), renamed or not', async () => {
+    writeFileSync(path.join(repo, 'notes\tdraft.txt'), 'one\ntwo\nthree\nfour\nfive\nsix\n');
+    sh(repo, 'add', '-A');
+    sh(repo, 'commit', '-q', '-m', 'notes');
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'notes\tdraft.txt'), 'one\ntwo\nTHREE\nfour\nfive\nsix\nseven\n');
+    writeFileSync(path.join(wt.path, 'a\tb.txt'), 'x\n');
+    const r = await workerChanges(wt);
+    if (r.status !== 'ok') return assert.fail(r.reason);
+    const by = Object.fromEntries(r.files.map((f) => [f.path, [f.kind, f.linesAdded, f.linesRemoved]]));
+    assert.deepEqual(by, { 'notes\tdraft.txt': ['modified', 2, 1], 'a\tb.txt': ['added', 1, 0] });
   });
 
   it('a pre-merge-commit hook that refuses leaves the merge in progress, said so with git\'s words and the way out', async () => {

@@ -63,6 +63,15 @@ function fenced(text: string, lang = ''): string {
 const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
 
 /**
+ * The worker's or a name's text on a line of the document's own (a note, the title, a result's
+ * "blocked by"): plain text, so Markdown's and HTML's characters are escaped. Raw, an error's
+ * `expected <string>` rendered as an unknown tag and vanished, a `<script>` or an `<img onerror>`
+ * reached the renderer as HTML, and a `*` or `_` began emphasis that ran on. Backticks too: in a
+ * code span the other escapes would show. An `_` inside a word (ANTHROPIC_API_KEY) begins nothing.
+ */
+const plain = (text: string) => oneLine(text).replace(/[\\`*[\]<>&~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+
+/**
  * A reply is the model's own Markdown, kept as such; one cut off inside a code block (a turn
  * aborted or stopped mid-reply, a worker still streaming) would leave its fence open, and every
  * turn after it would read as that block's code. The open fence is closed (CommonMark's rule: the
@@ -100,10 +109,25 @@ function code(text: string): string {
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 
 function origin(e: AgentEvent): string {
-  const parts = [e.source && `from ${e.source}`, e.submitter && `by ${e.submitter}`, e.submission_id && `submission ${e.submission_id}`].filter(Boolean);
+  const parts = [e.source && `from ${plain(e.source)}`, e.submitter && `by ${plain(e.submitter)}`, e.submission_id && `submission ${plain(e.submission_id)}`].filter(Boolean);
   const behaviour = e.data?.streamingBehavior;
   if (behaviour === 'steer' || behaviour === 'followUp') parts.unshift(behaviour === 'steer' ? 'steer' : 'follow-up');
   return parts.join(', ');
+}
+
+/** A terminal's colour codes and links (CSI, OSC): how the text looked, not what it says. */
+// eslint-disable-next-line no-control-regex -- escape sequences are what it removes
+const TERMINAL_CODES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
+// eslint-disable-next-line no-control-regex -- control characters are what it replaces
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/**
+ * The document as text: a tool's output (a binary file read, a coloured test run) brought NULs
+ * and escape codes, which made the saved file binary to git and showed `[31m` in the rendered
+ * one. Colour codes go; any other control character is shown as its symbol (␀, ␛), not dropped.
+ */
+function printable(text: string): string {
+  return text.replace(TERMINAL_CODES, '').replace(CONTROLS, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 }
 
 export function sessionMarkdown(events: readonly AgentEvent[], meta: MarkdownMeta = {}): string {
@@ -119,10 +143,10 @@ class SessionDoc {
   private turn = 0;
 
   constructor(private readonly meta: MarkdownMeta) {
-    this.out = [`# ${oneLine(meta.title ?? 'Session')}`];
-    const facts = [meta.dialect && `Worker: ${meta.dialect}`, meta.model && `Model: ${meta.model}`, meta.cwd && `Folder: ${code(meta.cwd)}`].filter(Boolean);
+    this.out = [`# ${plain(meta.title ?? 'Session')}`];
+    const facts = [meta.dialect && `Worker: ${plain(meta.dialect)}`, meta.model && `Model: ${plain(meta.model)}`, meta.cwd && `Folder: ${code(meta.cwd)}`].filter(Boolean);
     if (facts.length) this.out.push('', facts.join(' · '));
-    for (const m of meta.missing ?? []) this.out.push('', `> **Not in this export:** ${oneLine(m)}`);
+    for (const m of meta.missing ?? []) this.out.push('', `> **Not in this export:** ${plain(m)}`);
   }
 
   add(e: AgentEvent): void {
@@ -145,7 +169,7 @@ class SessionDoc {
 
   end(): string {
     this.flushReply();
-    return `${this.out.join('\n')}\n`;
+    return printable(`${this.out.join('\n')}\n`);
   }
 
   private flushReply(full?: string): void {
@@ -178,7 +202,7 @@ class SessionDoc {
   }
 
   private toolEnd(e: AgentEvent): void {
-    const how = e.blocked ? `blocked by ${e.blocked_by ?? 'a guard'}${e.error ? `: ${oneLine(e.error)}` : ''}` : e.is_error ? 'failed' : 'ok';
+    const how = e.blocked ? `blocked by ${plain(e.blocked_by ?? 'a guard')}${e.error ? `: ${plain(e.error)}` : ''}` : e.is_error ? 'failed' : 'ok';
     this.out.push('', `**Result** of ${code(e.tool_name ?? 'unknown tool')} (${how})`);
     const text = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
     if (text.trim()) this.out.push('', fenced(text));
@@ -188,23 +212,23 @@ class SessionDoc {
 /** The one-line notes some events leave in the document (after a blank line); null for the rest. */
 function noteLine(e: AgentEvent, login: string | null): string[] | null {
   // An error is the worker's text (a stack, stderr): on one line, or its lines would leave the note.
-  const error = e.error ? oneLine(e.error) : e.error;
+  const error = e.error ? plain(e.error) : e.error;
   const sessionId = () => (e.data?.session as { id?: string } | undefined)?.id ?? '?';
   switch (e.type) {
     case 'guard_violation': return [`> Guard: ${code(e.tool_name ?? '')} ${error ?? 'violation'}`];
     case 'agent_settled': {
-      const key = e.data?.needsLogin === true && login ? `. ${oneLine(login)}` : '';
-      return [`_Turn ended: ${e.end_reason ?? 'no reason given'}${error ? ` (${error})` : ''}${key}_`];
+      const key = e.data?.needsLogin === true && login ? `. ${plain(login)}` : '';
+      return [`_Turn ended: ${plain(e.end_reason ?? 'no reason given')}${error ? ` (${error})` : ''}${key}_`];
     }
     case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
     case 'session_resumed': return ['---', '', `> Resumed session ${code(sessionId())}, ${when(e.timestamp)}`];
     case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session ${code(sessionId())}`];
-    case 'model_changed': return [`> Model: ${String(e.data?.model ?? '?')}`];
+    case 'model_changed': return [`> Model: ${plain(String(e.data?.model ?? '?'))}`];
     // As the Event Log's row: the name the agent gives the mode (Copilot's ids are URLs), else its id; on one line, being the agent's text.
     case 'mode_changed': {
       if (e.data?.repeated === true) return null;
       const name = [e.data?.name, e.data?.mode].find((v): v is string => typeof v === 'string' && v !== '');
-      return [`> Mode: ${oneLine(name ?? '?')}`];
+      return [`> Mode: ${plain(name ?? '?')}`];
     }
     case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}`];
     default: return null;

@@ -38,6 +38,8 @@ export class SessionPages {
   /** Bytes of torn last lines left out (a crash mid-write), and the lines that were not events. */
   tornBytes = 0;
   readonly badLines = { count: 0, first: null as string | null };
+  /** Torn last lines met so far (one a file at most), and the first of them in words. */
+  private torn = { count: 0, first: null as string | null };
   /** Read but older than the pages given: the start of the next page. */
   private spare: AgentEvent[] = [];
 
@@ -60,6 +62,13 @@ export class SessionPages {
       }
     }
     return new SessionPages(segments, expected);
+  }
+
+  /** The lines read and left out (not events, or torn), and the first of them in words; null while none. */
+  get unreadable(): { lines: number; first: string } | null {
+    const lines = this.badLines.count + this.torn.count;
+    const first = this.badLines.first ?? this.torn.first;
+    return lines > 0 && first !== null ? { lines, first } : null;
   }
 
   /** Every event has been given. */
@@ -124,7 +133,11 @@ export class SessionPages {
     }
     const parsed = parseEvents(data, seg.readLine);
     // Only a file's last line can be torn, and it is in the first slice read of it.
-    if (parsed.torn) this.tornBytes += parsed.torn.bytes;
+    if (parsed.torn) {
+      this.tornBytes += parsed.torn.bytes;
+      this.torn.count++;
+      this.torn.first ??= `the unfinished last line of ${path.basename(seg.file)} (${parsed.torn.bytes} bytes: its write was cut short)`;
+    }
     this.badLines.count += parsed.badLines.count;
     this.badLines.first ??= parsed.badLines.first;
     return parsed.events;

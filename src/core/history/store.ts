@@ -72,6 +72,7 @@ export class HistoryStore {
   private scheduled = false;
   private evicting: Promise<void> = Promise.resolve();
   private readonly writer = { pid: process.pid, start: startStamp(process.pid) ?? null };
+  private lastOpenedAt = 0;
   private readonly onError: (error: HistoryError) => void;
 
   private constructor(dir: string, limits: HistoryLimits, onError: ((e: HistoryError) => void) | undefined, private readonly lineReader?: (dialect: DialectName) => LineReader) {
@@ -97,9 +98,15 @@ export class HistoryStore {
 
   /** Records a new session; its identity is on disk before this returns. */
   open(start: SessionStart): { ok: true; sessionId: string } | { ok: false; error: string } {
-    // Sub-millisecond and monotonic within the process, so sessions opened in the same
-    // millisecond still keep their order (the listing's, and eviction's oldest first).
-    const now = performance.timeOrigin + performance.now();
+    // The wall clock, as every other time of the record (its end, its events): the host's start
+    // plus performance.now() fell behind it by every suspend since (that clock stops while the
+    // machine sleeps), so a session opened after a night's sleep was dated the evening before.
+    // Just after the last one opened here when the clock says its millisecond again, so that
+    // sessions opened together keep their order (the listing's, and eviction's oldest first); a
+    // clock set back is taken as it is, the time the person reads.
+    const clock = Date.now();
+    const now = clock <= this.lastOpenedAt && this.lastOpenedAt - clock < 1 ? this.lastOpenedAt + 0.001 : clock;
+    this.lastOpenedAt = now;
     const id = `s-${Math.floor(now).toString(36)}-${randomUUID().slice(0, 8)}`;
     const meta: SessionMeta = {
       version: 1, id, workerId: start.workerId, name: start.name, dialect: start.dialect, cwd: start.cwd, command: start.command,

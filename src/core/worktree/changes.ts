@@ -108,7 +108,11 @@ function applyNumstat(files: ChangedFile[], out: string): void {
   const byPath = new Map(files.map((x) => [x.path, x]));
   const f = zFields(out);
   for (let i = 0; i < f.length;) {
-    const [a, r, inline] = f[i++].split('\t');
+    // The path is what follows the second tab, whole: a name may hold tabs itself.
+    const field = f[i++];
+    const t1 = field.indexOf('\t');
+    const t2 = field.indexOf('\t', t1 + 1);
+    const [a, r, inline] = [field.slice(0, t1), field.slice(t1 + 1, t2), field.slice(t2 + 1)];
     let p = inline;
     if (!inline) {
       i++;

@@ -10,6 +10,7 @@
 // these folders, so they belong beside the repository and outlive the extension.
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
 import { branchFree, prefixBlocker, slugFor, uniqueName } from './names';
 import { detectRepository, listWorktreeEntries, type RepositoryCheck } from './repo';
@@ -96,7 +97,9 @@ export async function createWorktree(options: CreateOptions): Promise<CreateResu
     await cfg(CONFIG.worker, options.workerName);
     // Said, not carried over: the person's unfinished edits are theirs to commit or bring.
     const status = await git(repo.root, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']);
-    const leftOut = status.ok ? leftOutFiles(status.stdout) : [];
+    // The worktrees folder inside the repository (a relative setting) is untracked there: it
+    // holds the workers' checkouts, not the person's changes.
+    const leftOut = status.ok ? leftOutFiles(status.stdout).filter((f) => pathWithin(dir, path.join(repo.root, f)) === null) : [];
     return { status: 'created', leftOut, worktree: { path: await realpath(pick.path), branch: pick.branch, baseCommit, target, workerName: options.workerName, mainRoot: repo.mainRoot } };
   }
   return fail(last);

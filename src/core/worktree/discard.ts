@@ -6,6 +6,12 @@ import { existsSync } from 'node:fs';
 import { git, gitFailure, zFields } from './git';
 import { listChanges, type ChangedFile } from './changes';
 import type { WorkerWorktree } from './create';
+import { heldElsewhere, heldWords, unlockIfOurs } from './hold';
+
+/** `window`: the asking window's id (holdWorktree); a worktree another window's live worker holds is refused. */
+export interface DiscardOptions {
+  window?: string;
+}
 
 export interface DiscardPreview {
   status: 'ok';
@@ -30,8 +36,10 @@ export interface DiscardPreview {
 
 export type PreviewResult = DiscardPreview | { status: 'error'; path: string; reason: string };
 
-export async function previewDiscard(wt: WorkerWorktree): Promise<PreviewResult> {
+export async function previewDiscard(wt: WorkerWorktree, options: DiscardOptions = {}): Promise<PreviewResult> {
   const fail = (reason: string): PreviewResult => ({ status: 'error', path: wt.path, reason });
+  const holder = await heldElsewhere(wt, options.window);
+  if (holder) return fail(heldWords(holder));
   if (!existsSync(wt.path)) return previewGone(wt);
   const head = await git(wt.path, ['rev-parse', 'HEAD']);
   if (!head.ok) return fail(gitFailure(head, `reading ${wt.path}`));
@@ -80,12 +88,13 @@ export type DiscardResult =
   | { status: 'changed_since_preview'; path: string; preview: DiscardPreview; reason: string }
   | { status: 'error'; path: string; reason: string };
 
-export async function discardWorktree(wt: WorkerWorktree, expectedFingerprint: string): Promise<DiscardResult> {
-  const now = await previewDiscard(wt);
+export async function discardWorktree(wt: WorkerWorktree, expectedFingerprint: string, options: DiscardOptions = {}): Promise<DiscardResult> {
+  const now = await previewDiscard(wt, options);
   if (now.status !== 'ok') return now;
   if (now.fingerprint !== expectedFingerprint) {
     return { status: 'changed_since_preview', path: wt.path, preview: now, reason: `the worktree changed since you were asked (${now.uncommitted.length} uncommitted, ${now.unmergedCommits.length} unmerged commits now); nothing was removed` };
   }
+  await unlockIfOurs(wt, options.window);
   // From the main worktree: git will not remove the worktree it runs in.
   const remove = await git(wt.mainRoot, ['worktree', 'remove', '--force', wt.path]);
   if (!remove.ok) return { status: 'error', path: wt.path, reason: gitFailure(remove, `git worktree remove ${wt.path}`) };

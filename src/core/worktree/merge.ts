@@ -11,6 +11,7 @@ import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
 import { listChanges } from './changes';
 import type { WorkerWorktree } from './create';
+import { heldElsewhere, heldWords } from './hold';
 import { detectRepository, listWorktreeEntries } from './repo';
 
 export interface ConflictedFile {
@@ -19,6 +20,8 @@ export interface ConflictedFile {
   absPath: string;
   /** Index stages present (1 base, 2 the person's, 3 the worker's), as `git show :N:path` reads them. */
   stages: Array<1 | 2 | 3>;
+  /** Set by finishMerge: a binary file still as git left it, the person's side, the worker's left out. */
+  binary?: true;
 }
 
 export type MergeResult =
@@ -33,6 +36,8 @@ export interface MergeOptions {
   into?: string;
   /** Message of the commit made of the worker's uncommitted changes. */
   commitMessage?: string;
+  /** The asking window's id (holdWorktree): a worktree another window's live worker holds is refused. */
+  window?: string;
 }
 
 export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = {}): Promise<MergeResult> {
@@ -47,6 +52,9 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
   if ((await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) {
     return { status: 'merge_in_progress', into: root, reason: `a merge is already in progress in ${root}: finish or abort it first` };
   }
+  // Its uncommitted work would be committed from under it, half done.
+  const holder = await heldElsewhere(wt, options.window);
+  if (holder) return { status: 'error', into: root, reason: `${heldWords(holder)}; nothing was changed` };
 
   // The merge takes the branch: work the worker did on a detached HEAD or another branch in its
   // worktree would be committed there and left out, and the merge would report the branch's state.
@@ -123,11 +131,12 @@ export type FinishResult =
 export async function finishMerge(root: string): Promise<FinishResult> {
   if (!(await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) return { status: 'no_merge', reason: `no merge is in progress in ${root}` };
   const left = await conflictedFiles(root);
-  const stillMarked = [];
+  const stillMarked: ConflictedFile[] = [];
   for (const f of left) {
     // A file still holding conflict markers is not resolved, whatever its stage says.
     const check = await git(root, ['diff', '--check', '--', f.path]);
     if (!check.ok && /conflict marker/.test(check.stdout)) stillMarked.push(f);
+    else if (await binaryAsLeft(root, f)) stillMarked.push({ ...f, binary: true });
   }
   if (stillMarked.length > 0) return { status: 'conflicts', conflicts: stillMarked };
   if (left.length > 0) {
@@ -137,6 +146,20 @@ export async function finishMerge(root: string): Promise<FinishResult> {
   const commit = await git(root, ['commit', '--no-edit']);
   if (!commit.ok) return { status: 'error', reason: gitFailure(commit, 'committing the merge') };
   return { status: 'merged', commit: (await git(root, ['rev-parse', 'HEAD'])).stdout.trim() };
+}
+
+/**
+ * A binary file both sides changed, as git left it: git writes no markers into one, only the
+ * person's side, so staging it as it is would commit that side as the resolution and drop the
+ * worker's without a word (and Discard would then call the worker's branch merged). Resolved
+ * once the person stages a side or puts other content there.
+ */
+async function binaryAsLeft(root: string, f: ConflictedFile): Promise<boolean> {
+  if (!f.stages.includes(2) || !f.stages.includes(3)) return false;
+  const numstat = await git(root, ['diff', '--numstat', `:2:${f.path}`, `:3:${f.path}`]);
+  if (!numstat.ok || !numstat.stdout.startsWith('-\t-\t')) return false;
+  const [ours, now] = await Promise.all([git(root, ['rev-parse', `:2:${f.path}`]), git(root, ['hash-object', '--', f.path])]);
+  return ours.ok && now.ok && ours.stdout.trim() === now.stdout.trim();
 }
 
 /** Give up a merge in progress: the person's branch and files go back to how they were before it. */

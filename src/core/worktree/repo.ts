@@ -56,6 +56,8 @@ export interface WorktreeEntry {
   /** Short name; null when detached. */
   branch: string | null;
   bare: boolean;
+  /** git's lock on it: its reason ('' when none was given); null when not locked. */
+  locked: string | null;
 }
 
 /** `git worktree list --porcelain`, the main worktree first. */
@@ -65,11 +67,12 @@ export async function listWorktreeEntries(cwd: string): Promise<WorktreeEntry[] 
   const out: WorktreeEntry[] = [];
   let cur: WorktreeEntry | null = null;
   for (const line of r.stdout.split('\0')) {
-    if (line.startsWith('worktree ')) out.push(cur = { path: line.slice(9), head: null, branch: null, bare: false });
+    if (line.startsWith('worktree ')) out.push(cur = { path: line.slice(9), head: null, branch: null, bare: false, locked: null });
     else if (!cur) continue;
     else if (line.startsWith('HEAD ')) cur.head = line.slice(5);
     else if (line.startsWith('branch ')) cur.branch = line.slice(7).replace(/^refs\/heads\//, '');
     else if (line === 'bare') cur.bare = true;
+    else if (line === 'locked' || line.startsWith('locked ')) cur.locked = line.slice(7);
   }
   return out;
 }

@@ -5,7 +5,7 @@
 // age. No VS Code here: a unit test holds it (test/unit/ui.logArchive.test.ts).
 import type { StateResult, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
-import { PastLog } from './pastLog';
+import { PastLog, type PastView } from './pastLog';
 
 /** Logs kept of each kind: stopped workers', past sessions', resumed sessions' earlier events. */
 export const LOGS_KEPT = 8;
@@ -60,7 +60,7 @@ export interface LogContents {
   evicted: number;
   note?: string;
   /** A log read from the history a page at a time: the events on either side of those given. */
-  past?: { before: number; after: number; dropped: number };
+  past?: { before: number; after: number; dropped: number; unreadable?: { lines: number; first: string } };
 }
 
 /** The supervisor's side of it: the live workers' states and events. */
@@ -128,8 +128,8 @@ export class LogArchive {
   lookup(workerId: string): LogContents | undefined {
     const p = this.past.get(workerId);
     if (p) {
-      const { events, ...past } = p.log.view();
-      return { state: p.state, events, evicted: 0, note: p.note, ...(paged(p.log) ? { past } : {}) };
+      const { events, ...view } = p.log.view();
+      return { state: p.state, events, evicted: 0, note: p.note, ...(paged(p.log) ? { past: pastOf(view) } : {}) };
     }
     const st = this.live.state(workerId);
     const kept = st.status !== 'not_found' ? { state: st.state, events: this.live.events(workerId) } : this.retired.get(workerId);
@@ -137,7 +137,7 @@ export class LogArchive {
     const log = this.earlier.get(workerId);
     const earlier = log?.loaded ?? [];
     // The worker's own store is what dropped events; the earlier sessions' are read a page at a time.
-    const past = log && paged(log) ? { past: { before: log.notLoaded, after: 0, dropped: log.dropped } } : {};
+    const past = log && paged(log) ? { past: pastOf({ before: log.notLoaded, after: 0, dropped: log.dropped, unreadable: log.unreadable }) } : {};
     return { state: kept.state, events: earlier.length ? [...earlier, ...kept.events] : kept.events, evicted: kept.state.eventsDropped, ...past };
   }
 
@@ -159,5 +159,11 @@ export class LogArchive {
 /** Events given whole (a test's, an older caller's) are a log with nothing more to read. */
 const asLog = (events: AgentEvent[] | PastLog): PastLog => (events instanceof PastLog ? events : new PastLog(events, null, 0));
 
-/** A log that has more than it shows, or lost some to the history's bounds: the page says so. */
-const paged = (log: PastLog): boolean => log.notLoaded > 0 || log.dropped > 0 || log.view().after > 0 || log.view().before > 0;
+/** A log that has more than it shows, lost some to the history's bounds, or left lines out unread: the page says so. */
+const paged = (log: PastLog): boolean => log.notLoaded > 0 || log.dropped > 0 || log.unreadable !== null || log.view().after > 0 || log.view().before > 0;
+
+/** What the page is told around the events; the lines left out only when there are some. */
+function pastOf(v: Omit<PastView, 'events'>): NonNullable<LogContents['past']> {
+  const { unreadable, ...counts } = v;
+  return unreadable ? { ...counts, unreadable } : counts;
+}

@@ -22,6 +22,8 @@ export interface OlderSource {
   /** Events the history holds and that were not read yet. */
   readonly notLoaded: number;
   readonly done: boolean;
+  /** Lines read and left out (not events, or torn), the first in words; null (or absent) while none. */
+  readonly unreadable?: { lines: number; first: string } | null;
 }
 
 /** The window the page is given, and what lies on either side of it. */
@@ -33,6 +35,8 @@ export interface PastView {
   after: number;
   /** Events the history's bounds dropped from the session: no page has them. */
   dropped: number;
+  /** Lines of the files read so far that were not events (or were torn): left out, so said. */
+  unreadable: { lines: number; first: string } | null;
 }
 
 export class PastLog {
@@ -65,10 +69,14 @@ export class PastLog {
     return this.source?.notLoaded ?? 0;
   }
 
+  get unreadable(): { lines: number; first: string } | null {
+    return this.source?.unreadable ?? null;
+  }
+
   view(): PastView {
     const end = this.events.length - this.skipNewest;
     const start = this.turnStart(end - this.size, end);
-    return { events: this.events.slice(start, end), before: start + this.notLoaded, after: this.skipNewest, dropped: this.dropped };
+    return { events: this.events.slice(start, end), before: start + this.notLoaded, after: this.skipNewest, dropped: this.dropped, unreadable: this.unreadable };
   }
 
   /** Read a page more of older events (a resumed worker's log: its window is all of them). */

@@ -30,8 +30,11 @@ export function connectWorktrees(o: {
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): WorktreeParts {
   const core = () => o.core().worktree;
-  const worktrees = o.register(new WorkerWorktrees(o.supervisor, core));
-  const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log });
+  // Names this window in its holds on worktrees (another window on the repository reads them);
+  // unique beside the process's id, which the hold names too. Not node:crypto: activation loads it not.
+  const window = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  const worktrees = o.register(new WorkerWorktrees(o.supervisor, core, window));
+  const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log, window });
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
   const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
   o.tree.contributors.push(worktreeContributor(worktrees, live, (folder) => workerIn(o.supervisor, folder)));

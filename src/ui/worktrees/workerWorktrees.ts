@@ -30,13 +30,18 @@ export class WorkerWorktrees extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(supervisor: Supervisor, private readonly core: () => WorktreeCore) {
+  /** `window`: this window's id, which its holds on worktrees name (core/worktree/hold.ts). */
+  constructor(supervisor: Supervisor, private readonly core: () => WorktreeCore, private readonly window?: string) {
     super();
     this._register(toDisposable(supervisor.onEvent((id, e) => {
       if ((e.turn?.ends || e.type === 'agent_end') && this.entries.has(id)) void this.refresh(id);
     })));
     this._register(toDisposable(supervisor.onState((s) => {
-      if (this.entries.has(s.workerId) && s.status !== 'running' && s.status !== 'starting') void this.refresh(s.workerId);
+      if (!this.entries.has(s.workerId) || s.status === 'running' || s.status === 'starting') return;
+      // Stopped: another window may now merge or discard it.
+      const e = this.entries.get(s.workerId)!;
+      if (this.window && !isLeftover(s.workerId)) this.then(s.workerId, () => this.core().releaseWorktree(e.worktree, this.window!));
+      void this.refresh(s.workerId);
     })));
   }
 
@@ -46,7 +51,20 @@ export class WorkerWorktrees extends Disposable {
     for (const [id, e] of this.entries) if (id !== workerId && isLeftover(id) && e.worktree.path === worktree.path) this.entries.delete(id);
     this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null });
     this._onDidChange.fire(workerId);
+    // Held while its worker runs: another window lists it as a leftover of no running worker.
+    if (this.window && !isLeftover(workerId)) {
+      const holder = this.core().holderHere(this.window, worktree.workerName);
+      // Not held (git refused the lock): the worker runs as well; only other windows know less.
+      this.then(workerId, () => this.core().holdWorktree(worktree, holder));
+    }
     void this.refresh(workerId);
+  }
+
+  /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
+  private then(workerId: string, run: () => Promise<unknown>): void {
+    const next = (this.pending.get(workerId) ?? Promise.resolve()).then(run).then(() => undefined, () => undefined);
+    this.pending.set(workerId, next);
+    void next.finally(() => { if (this.pending.get(workerId) === next) this.pending.delete(workerId); });
   }
 
   remove(workerId: string): void {

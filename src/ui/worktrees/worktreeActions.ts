@@ -21,6 +21,8 @@ export interface ActionServices {
   core(): WorktreeCore;
   worktreesDir(): string;
   log: vscode.LogOutputChannel;
+  /** This window's id, as its holds on worktrees name it: another window's live hold refuses Merge and Discard. */
+  window?: string;
 }
 
 const error = (message: string): Refused => {
@@ -138,7 +140,7 @@ export class WorktreeActions {
     const core = this.s.core();
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Merging ${e.worktree.branch} into your branch…` },
-      () => core.mergeWorktree(e.worktree, { into: e.checkout }),
+      () => core.mergeWorktree(e.worktree, { into: e.checkout, window: this.s.window }),
     );
     void this.s.worktrees.refresh(e.workerId);
     switch (r.status) {
@@ -193,7 +195,7 @@ export class WorktreeActions {
     if (r.status === 'merged') void vscode.window.showInformationMessage(`RPC Workers: merge completed, commit ${r.commit.slice(0, 8)}.`);
     else if (r.status === 'aborted') void vscode.window.showInformationMessage('RPC Workers: merge aborted; your branch is as it was.');
     else if (r.status === 'conflicts') {
-      void vscode.window.showWarningMessage(`RPC Workers: not completed: ${r.conflicts.map((c) => c.path).join(', ')} still ${r.conflicts.length === 1 ? 'has' : 'have'} conflict markers.`, 'Complete Merge', 'Abort Merge')
+      void vscode.window.showWarningMessage(`RPC Workers: not completed: ${unresolvedWords(r.conflicts)}`, 'Complete Merge', 'Abort Merge')
         .then((c) => c && this.finish(checkout, c === 'Abort Merge'));
     } else error(`${abort ? 'abort' : 'completing the merge'} failed (${r.status}): ${r.reason}`);
     for (const e of this.s.worktrees.all()) if (e.checkout === checkout) void this.s.worktrees.refresh(e.workerId);
@@ -217,12 +219,12 @@ export class WorktreeActions {
       return { status: 'running' };
     }
     const core = this.s.core();
-    const preview = await core.previewDiscard(e.worktree);
+    const preview = await core.previewDiscard(e.worktree, { window: this.s.window });
     if (preview.status !== 'ok') return error(`cannot discard: ${preview.reason}`);
     const message = discardMessage(e, preview);
     const ok = confirm ? await confirm(message) : (await vscode.window.showWarningMessage(message, { modal: true }, 'Discard')) === 'Discard';
     if (!ok) return { status: 'cancelled', message };
-    const r = await core.discardWorktree(e.worktree, preview.fingerprint);
+    const r = await core.discardWorktree(e.worktree, preview.fingerprint, { window: this.s.window });
     if (r.status === 'discarded') {
       this.s.worktrees.remove(e.workerId);
       void vscode.window.showInformationMessage(`RPC Workers: discarded ${e.worktree.workerName}'s worktree and branch ${r.branch}.`);
@@ -231,6 +233,19 @@ export class WorktreeActions {
     } else error(`discard failed: ${r.reason}`);
     return { status: r.status, message };
   }
+}
+
+/** Why a Complete Merge was refused: the files still marked, and the binary files git left at the person's side. */
+function unresolvedWords(conflicts: Array<{ path: string; binary?: true }>): string {
+  const marked = conflicts.filter((c) => !c.binary).map((c) => c.path);
+  const binary = conflicts.filter((c) => c.binary).map((c) => c.path);
+  const parts: string[] = [];
+  if (marked.length) parts.push(`${marked.join(', ')} still ${marked.length === 1 ? 'has' : 'have'} conflict markers.`);
+  if (binary.length) {
+    const one = binary.length === 1;
+    parts.push(`${binary.join(', ')} ${one ? 'is' : 'are'} binary, and git left your side in ${one ? 'it' : 'them'} and the worker's out: take one (git checkout --theirs -- ${binary.join(' ')} for the worker's, --ours for yours) and stage it (git add), then Complete Merge.`);
+  }
+  return parts.join(' ');
 }
 
 /** The confirmation, naming what would be lost. */
