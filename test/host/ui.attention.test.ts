@@ -8,6 +8,16 @@ import type { LogSession } from '../../src/ui/eventLog/logSession';
 import { START_RELOADS } from '../../src/ui/eventLog/pageLoadPolicy';
 import { extensionApi, startDemo, state, stopAll, waitFor } from './ui.support';
 
+/**
+ * Selects a worker's row as a click would. VS Code resolves a revealed row through the tree's
+ * children, which list a worker started just now only after the tree's next refresh: revealed
+ * before it, the reveal threw "Cannot resolve tree item" (seen on a loaded machine).
+ */
+async function revealRow(api: ExtensionApi, workerId: string): Promise<void> {
+  const tree = api.__ui.tree;
+  await waitFor(api, `${workerId}'s row in the tree`, () => tree.getChildren().some((n) => n.kind === 'worker' && n.workerId === workerId));
+  await tree.view!.reveal({ kind: 'worker', workerId }, { select: true, focus: false });
+}
 const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
 const readies = (s: LogSession) => s.stats.received.filter((t) => t === 'ready').length;
 const notifiedFor = (api: ExtensionApi, id: string) => api.__ui.attention.attention.notified.filter((n) => n.workerId === id);
@@ -61,7 +71,7 @@ describe('UI attention', function () {
     // have landed (a row not drawn yet is not revealed), and with A's row still selected the
     // click below would change nothing and fire no selection event.
     const selected = (id: string) => view.selection.some((n) => 'workerId' in n && n.workerId === id);
-    await view.reveal({ kind: 'worker', workerId: b }, { select: true, focus: false });
+    await revealRow(api, b);
     await waitFor(api, 'B\'s row to be selected', () => selected(b));
     // Runs after the extension's own selection listeners, in the same dispatch: what the click's
     // command would find.
@@ -89,7 +99,7 @@ describe('UI attention', function () {
     const view = api.__ui.tree.view!;
     await vscode.commands.executeCommand('rpcWorkers.sessions.focus');
     await waitFor(api, 'the Sessions view to be visible', () => view.visible);
-    await view.reveal({ kind: 'worker', workerId: b }, { select: true, focus: false });
+    await revealRow(api, b);
     await waitFor(api, 'B\'s row to be selected', () => view.selection.some((n) => 'workerId' in n && n.workerId === b));
     // What the log's worker picker does: the sidebar log shows A; the tree's row stays B's.
     api.__ui.eventLog.select(a);
