@@ -50,6 +50,8 @@ export default async function demoStream({ port } = {}) {
     await log.locator('.kind-end.end-done').nth(2).waitFor({ state: 'attached' });
     const top = await list.evaluate((el) => el.scrollTop);
     if (top > 40) throw new Error(`the log scrolled to ${top} while paused`);
+    // The button says how much came below while the person read above.
+    await log.locator('.jump.visible', { hasText: /Jump to latest \(\d+ new\)/ }).waitFor({ state: 'visible' });
     await screenshot(page, 'demo-paused');
     await log.locator('.jump.visible').click();
     await log.locator('.jump.visible').waitFor({ state: 'hidden' });
