@@ -16,6 +16,7 @@ export function attentionHost(first: WorkerState, services: Partial<AttentionSer
     state: () => ({ status: current.status, workerId: current.workerId, state: current }),
     onState: (l: (s: WorkerState) => void) => (listeners.push(l), () => {}),
     onRemoved: () => () => {},
+    onEvent: () => () => {},
   } as unknown as Supervisor;
   const attention = new WorkerAttention({
     supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: () => ({ dispose() {} }),

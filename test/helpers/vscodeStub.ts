@@ -32,6 +32,8 @@ export const vscodeStub = {
   choices: [] as unknown[],
   /** Every status bar message set, in order. */
   statusMessages: [] as string[],
+  /** The status bar messages taken away before their time (their disposable disposed), in order. */
+  statusWithdrawn: [] as string[],
   /** What the next InputBoxes and QuickPicks answer, in order (undefined: Escape; a function picks from a QuickPick's items); the titles asked. */
   answers: [] as unknown[],
   asked: [] as string[],
@@ -60,6 +62,7 @@ export const vscodeStub = {
     vscodeStub.commands.clear();
     vscodeStub.messages.length = 0;
     vscodeStub.statusMessages.length = 0;
+    vscodeStub.statusWithdrawn.length = 0;
     vscodeStub.answers.length = 0;
     vscodeStub.choices.length = 0;
     vscodeStub.buttons.length = 0;
@@ -111,7 +114,7 @@ vscode.window = {
   showInformationMessage: show,
   withProgress: (_options: unknown, task: () => unknown) => task(),
   showTextDocument: async () => undefined,
-  setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), disposable),
+  setStatusBarMessage: (text: string) => (vscodeStub.statusMessages.push(text), { dispose: () => vscodeStub.statusWithdrawn.push(text) }),
   showInputBox: async (o: { title?: string; prompt?: string; placeHolder?: string; validateInput?: (v: string) => unknown }) => {
     vscodeStub.asked.push(o.title ?? '');
     vscodeStub.placeHolders.push(o.placeHolder);

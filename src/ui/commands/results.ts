@@ -11,6 +11,9 @@ export interface ResultHooks {
 }
 
 export class ResultPresenter {
+  /** The quiet sentence in the status bar now, and whose worker it was about. */
+  private quiet: { workerId: string | undefined; line: vscode.Disposable } | undefined;
+
   constructor(private readonly hooks: ResultHooks) {}
 
   /**
@@ -19,7 +22,7 @@ export class ResultPresenter {
    */
   say(sentence: string, tone: 'ok' | 'info' | 'error', workerId: string | undefined): void {
     if (tone === 'ok') {
-      vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000);
+      this.quiet = { workerId, line: vscode.window.setStatusBarMessage(`$(check) ${sentence}`, 4000) };
       return;
     }
     if (tone === 'info') {
@@ -32,5 +35,15 @@ export class ResultPresenter {
       if (choice === 'Show Output') this.hooks.showOutput(workerId);
       else if (choice === 'Show Event Log') this.hooks.showEventLog(workerId);
     });
+  }
+
+  /**
+   * The worker's turn ended in an error: a "Prompt accepted by …" still in the status bar would
+   * put a tick beside the error that refused that prompt (an ACP agent's login, said at once).
+   */
+  turnFailed(workerId: string): void {
+    if (this.quiet?.workerId !== workerId) return;
+    this.quiet.line.dispose();
+    this.quiet = undefined;
   }
 }
