@@ -11,6 +11,8 @@ export default async function demoStream({ port } = {}) {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 620);
     await page.locator('.part.sidebar .welcome-view-content', { hasText: 'Start Demo Worker' }).first().waitFor({ state: 'visible' });
+    // The picture is of what a person sees a moment later: the Event Log's own hint, not its blank pane while it loads.
+    await (await webviewFrame(page, 'Event Log')).getByText('No worker selected. Start one').waitFor({ state: 'visible' });
     await screenshot(page, 'sessions-welcome');
 
     await runCommand(page, 'RPC Workers: Start Demo Worker');
