@@ -231,9 +231,11 @@ function changeSection(c: Change, index: number): HTMLElement {
     ...before.slice(start, before.length - end).map((l) => h('div', { class: 'del', text: `- ${l}` })),
     ...after.slice(start, after.length - end).map((l) => h('div', { class: 'ins', text: `+ ${l}` })),
   ];
-  const label = `${c.oldText === null ? 'New file' : 'Change'}: ${c.path}${start ? ` (from line ${start + 1})` : ''}`;
+  const word = `${c.oldText === null ? 'New file' : 'Change'}: `;
+  const from = start ? ` (from line ${start + 1})` : '';
+  // The path as it is spelt: the label's capitals would name another file (SRC/HELLO.JS).
   return h('div', { class: 'section change' },
-    h('div', { class: 'label' }, h('span', { text: label }), h('button', { class: 'link open-change', text: 'Open diff', attrs: { 'data-change': String(index), title: 'Open this change in the diff editor' } })),
+    h('div', { class: 'label' }, h('span', { text: word }), h('span', { class: 'path', text: c.path }), h('span', { text: from }), h('button', { class: 'link open-change', text: 'Open diff', attrs: { 'data-change': String(index), title: 'Open this change in the diff editor' } })),
     h('div', { class: 'pre diff' }, ...(lines.length ? lines : [h('div', { text: '(no change in the text)' })])));
 }
 
