@@ -82,7 +82,9 @@ export async function showQuestion(req: PermissionRequest, workerName: string, c
       pick.items = req.options.map((option) => ({
         option,
         label: `${ICONS[option.kind] ?? '$(question)'} ${option.name}`,
-        description: option.kind === 'allow_always' ? 'remembered for this worker (its tooltip lists it; Forget Always-Allowed Actions… clears it)' : undefined,
+        // The how-to-undo on a line of its own: as the description, it was cut off at the pick's edge.
+        description: option.kind === 'allow_always' ? 'remembered for this worker' : undefined,
+        detail: option.kind === 'allow_always' ? 'Its tooltip lists it; Forget Always-Allowed Actions… clears it' : undefined,
       }));
       // Enter answers the narrowest yes: Gemini lists "Allow for this session" (allow_always)
       // first, where Enter would have granted it for good. The agent's order is kept.
