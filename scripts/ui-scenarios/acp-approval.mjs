@@ -25,6 +25,8 @@ export default async function acpApproval({ port } = {}) {
     // Allow it: the question row says so, the tool row shows the change as a diff.
     await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Allow' }).first().click();
     await log.locator('.kind-question.question-answered').waitFor({ state: 'visible' });
+    // The proposal is answered: its "(proposed)" tab goes (the log's Open diff shows the change again).
+    await page.locator('.tab', { hasText: '(proposed)' }).first().waitFor({ state: 'hidden' });
     await log.locator('.kind-tool .diff .ins').first().waitFor({ state: 'visible' });
     // The change's label names the file as it is spelt (the label's caps are for its word, not the path).
     const label = await log.locator('.kind-tool .change .label').first().innerText();
