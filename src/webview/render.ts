@@ -179,7 +179,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
   (e.changes ?? []).forEach((c, i) => body.appendChild(changeSection(c, i)));
   for (const id of e.terminals ?? []) {
-    body.appendChild(h('div', { class: 'section terminal' }, h('div', { class: 'label' }, h('span', { text: `Host terminal ${id}` }),
+    body.appendChild(h('div', { class: 'section terminal' }, h('div', { class: 'label' }, h('span', { text: 'Host terminal ' }), h('span', { class: 'path', text: id }),
       h('button', { class: 'link open-terminal', text: 'Show in Terminal', attrs: { 'data-terminal': id, title: 'Show this command\'s output, so far and live, in a read-only VS Code terminal' } }))));
   }
   if (hasArgs(e.args)) body.appendChild(section('Arguments', safeJson(e.args)));
