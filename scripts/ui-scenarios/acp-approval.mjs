@@ -18,11 +18,19 @@ export default async function acpApproval({ port } = {}) {
     await sessionsRow(page, 'needs input').waitFor({ state: 'visible' });
     await log.locator('.kind-question.question-open').waitFor({ state: 'visible' });
     await screenshot(page, 'acp-approval-diff', { moveMouse: false });
+    // Every answer reads whole: none cut off at the pick's edge (Always allow's was, mid-sentence).
+    const cut = await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row .monaco-icon-label-container, ${QUICK_INPUT} .quick-input-list .monaco-list-row .monaco-icon-label-container > *`).evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    if (cut.length) throw new Error(`the question's answers are cut off: ${JSON.stringify(cut)}`);
 
     // Allow it: the question row says so, the tool row shows the change as a diff.
     await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: 'Allow' }).first().click();
     await log.locator('.kind-question.question-answered').waitFor({ state: 'visible' });
+    // The proposal is answered: its "(proposed)" tab goes (the log's Open diff shows the change again).
+    await page.locator('.tab', { hasText: '(proposed)' }).first().waitFor({ state: 'hidden' });
     await log.locator('.kind-tool .diff .ins').first().waitFor({ state: 'visible' });
+    // The change's label names the file as it is spelt (the label's caps are for its word, not the path).
+    const label = await log.locator('.kind-tool .change .label').first().innerText();
+    if (!label.includes('src/hello.js')) throw new Error(`the change's label does not spell the path as it is: ${JSON.stringify(label)}`);
     await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
     await screenshot(page, 'acp-approval-answered');
 

@@ -13,6 +13,9 @@ export default async function acpHands({ port } = {}) {
     await promptFromPalette(page, 'term: echo one; echo two; exit 3', PROFILE);
     await log.locator('.kind-end.end-done').last().waitFor({ state: 'visible' });
     await log.locator('.kind-tool summary').last().click();
+    // The call's terminal is named as its tab is (term-1), not in the label's capitals.
+    const label = await log.locator('.kind-tool .terminal .label').first().innerText();
+    if (!label.includes('term-1')) throw new Error(`the call's terminal is not named as its tab: ${JSON.stringify(label)}`);
     await log.locator('.open-terminal').first().click();
     await page.locator('.terminal-tab, .terminal-tabs-entry, .single-terminal-tab', { hasText: 'term-1' }).first().waitFor({ state: 'visible' });
     // xterm draws on a canvas: the text is looked at in the screenshot, not read from the DOM.

@@ -40,6 +40,9 @@ export default async function claudeNoKey({ port } = {}) {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `${PROFILE}:` }).first();
         await toast.waitFor({ state: 'visible', timeout: AGENT_WAIT });
         await settleToast(toast);
+        // The status bar no longer ticks the prompt off beside the error that refused it.
+        const bar = await page.locator('.part.statusbar').innerText();
+        if (bar.includes('Prompt accepted')) throw new Error(`the status bar still says the prompt was accepted: ${JSON.stringify(bar)}`);
         const said = await toast.locator('.notification-list-item-message').innerText();
         if (!said.includes('needs a login') || !said.includes(`For ${PROFILE}: set ${ADVICE}`)) throw new Error(`the notification does not say how Claude takes a key: ${JSON.stringify(said)}`);
         await screenshot(page, 'claude-no-key', { moveMouse: false });

@@ -11,6 +11,8 @@ export default async function demoStream({ port } = {}) {
     await clickActivityBar(page, 'RPC Workers');
     await widenSideBar(page, 620);
     await page.locator('.part.sidebar .welcome-view-content', { hasText: 'Start Demo Worker' }).first().waitFor({ state: 'visible' });
+    // The picture is of what a person sees a moment later: the Event Log's own hint, not its blank pane while it loads.
+    await (await webviewFrame(page, 'Event Log')).getByText('No worker selected. Start one').waitFor({ state: 'visible' });
     await screenshot(page, 'sessions-welcome');
 
     await runCommand(page, 'RPC Workers: Start Demo Worker');
@@ -50,6 +52,8 @@ export default async function demoStream({ port } = {}) {
     await log.locator('.kind-end.end-done').nth(2).waitFor({ state: 'attached' });
     const top = await list.evaluate((el) => el.scrollTop);
     if (top > 40) throw new Error(`the log scrolled to ${top} while paused`);
+    // The button says how much came below while the person read above.
+    await log.locator('.jump.visible', { hasText: /Jump to latest \(\d+ new\)/ }).waitFor({ state: 'visible' });
     await screenshot(page, 'demo-paused');
     await log.locator('.jump.visible').click();
     await log.locator('.jump.visible').waitFor({ state: 'hidden' });

@@ -2,7 +2,8 @@
 // what is not shown, and the scroll that follows the newest entry until the person scrolls up.
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
 import { Announcer, inLog, type AnnounceClock } from './announce';
-import { h, icon, setText } from './dom';
+import { h, setText } from './dom';
+import { JumpToLatest } from './jumpToLatest';
 import type { Entry } from './entries';
 import { LogModel } from './model';
 import { OlderPageFocus, olderShown } from './feedEdge';
@@ -47,7 +48,7 @@ export class EventList {
   private askedFrom: number | null = null;
   private readonly empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
   private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
-  private readonly jump = h('button', { class: 'jump', title: 'Jump to the latest entry', attrs: { 'aria-label': 'Jump to latest' } }, icon('arrow-down'), h('span', { text: ' Jump to latest' }));
+  private readonly jumpTo = new JumpToLatest();
   private readonly win: RowWindow<HTMLElement>;
   /** A screen reader's line for the new rows (announce.ts): polite, said now and then, never drawn. */
   private readonly spoken = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
@@ -107,7 +108,7 @@ export class EventList {
     this.list.append(this.hiddenRow, rows, pager.newerRow, this.empty, this.filteredEmpty);
     pager.loadOlder.addEventListener('click', () => pager.request('older'));
     pager.showNewest.addEventListener('click', () => pager.request('newest'));
-    this.element = h('div', { class: 'list-wrap' }, this.list, this.jump, this.spoken);
+    this.element = h('div', { class: 'list-wrap' }, this.list, this.jumpTo.element, this.spoken);
 
     this.filteredEmpty.querySelector('.show-all')!.addEventListener('click', () => filter.showAll());
     // These buttons hide once they have done their work (the rows they asked for are drawn, or
@@ -135,13 +136,13 @@ export class EventList {
       if (atBottom) this.pinned = true;
       else if (top < this.lastScrollTop - 2) this.pinned = false;
       this.lastScrollTop = top;
-      this.jump.classList.toggle('visible', !this.pinned);
+      this.jumpTo.show(!this.pinned);
     }, { passive: true });
     // Rows measure themselves after they are drawn (content-visibility): stay at the bottom.
     new ResizeObserver(() => { if (this.pinned) this.toBottom(); }).observe(rows);
-    this.jump.addEventListener('click', () => {
+    this.jumpTo.element.addEventListener('click', () => {
       // It hides at once: the focus goes to the log's newest row, where the latest entry now is.
-      if (document.activeElement === this.jump) {
+      if (document.activeElement === this.jumpTo.element) {
         this.chosen = null;
         this.syncStop();
         this.focusFeed();
@@ -150,7 +151,7 @@ export class EventList {
       if (pager.newerToAsk) return void pager.request('newest');
       this.pinned = true;
       this.toBottom();
-      this.jump.classList.remove('visible');
+      this.jumpTo.show(false);
     });
   }
 
@@ -191,7 +192,7 @@ export class EventList {
     this.fromTop = top;
     this.win.max = top ? DOM_ROWS_MAX : DOM_ROWS;
     this.pinned = !top;
-    this.jump.classList.toggle('visible', top);
+    this.jumpTo.fresh(top);
     if (top) this.list.scrollTop = 0;
   }
 
@@ -424,7 +425,9 @@ export class EventList {
     const shown = fresh.filter((e) => this.filter.matches(e));
     for (const e of shown) matching.add(e.id);
     win.add(shown);
-    this.announcer.added(shown.filter((e) => model.madeByEvent(e.id) >= this.replayed));
+    const added = shown.filter((e) => model.madeByEvent(e.id) >= this.replayed);
+    this.announcer.added(added);
+    this.jumpTo.add(added.length);
     this.fillFromHidden();
   }
 

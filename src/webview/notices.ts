@@ -87,7 +87,7 @@ const extensionRequestEnd: Notice = (e, t) => {
   const d = dataOf(e);
   // Closed by the worker's exit: there is nothing left to stand, or to answer.
   if (e.is_error && str(d.status) === 'closed') return warning(t, 'The extension\'s request was closed', e.error ?? '');
-  if (e.is_error) return warning(t, 'The extension\'s request stands', e.error ?? str(d.status) ?? '');
+  if (e.is_error) return warning(t, 'Still waiting for your answer', e.error ?? str(d.status) ?? '');
   return { kind: 'other', time: t, type: 'Request answered', text: `${str(d.action) ?? ''}${str(d.output) ? ` → ${d.output}` : ''}` };
 };
 

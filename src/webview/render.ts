@@ -179,7 +179,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   if (e.violation) body.appendChild(h('div', { class: 'violation-line', text: `⚠ ${e.violation}` }));
   (e.changes ?? []).forEach((c, i) => body.appendChild(changeSection(c, i)));
   for (const id of e.terminals ?? []) {
-    body.appendChild(h('div', { class: 'section terminal' }, h('div', { class: 'label' }, h('span', { text: `Host terminal ${id}` }),
+    body.appendChild(h('div', { class: 'section terminal' }, h('div', { class: 'label' }, h('span', { text: 'Host terminal ' }), h('span', { class: 'path', text: id }),
       h('button', { class: 'link open-terminal', text: 'Show in Terminal', attrs: { 'data-terminal': id, title: 'Show this command\'s output, so far and live, in a read-only VS Code terminal' } }))));
   }
   if (hasArgs(e.args)) body.appendChild(section('Arguments', safeJson(e.args)));
@@ -231,9 +231,11 @@ function changeSection(c: Change, index: number): HTMLElement {
     ...before.slice(start, before.length - end).map((l) => h('div', { class: 'del', text: `- ${l}` })),
     ...after.slice(start, after.length - end).map((l) => h('div', { class: 'ins', text: `+ ${l}` })),
   ];
-  const label = `${c.oldText === null ? 'New file' : 'Change'}: ${c.path}${start ? ` (from line ${start + 1})` : ''}`;
+  const word = `${c.oldText === null ? 'New file' : 'Change'}: `;
+  const from = start ? ` (from line ${start + 1})` : '';
+  // The path as it is spelt: the label's capitals would name another file (SRC/HELLO.JS).
   return h('div', { class: 'section change' },
-    h('div', { class: 'label' }, h('span', { text: label }), h('button', { class: 'link open-change', text: 'Open diff', attrs: { 'data-change': String(index), title: 'Open this change in the diff editor' } })),
+    h('div', { class: 'label' }, h('span', { text: word }), h('span', { class: 'path', text: c.path }), h('span', { text: from }), h('button', { class: 'link open-change', text: 'Open diff', attrs: { 'data-change': String(index), title: 'Open this change in the diff editor' } })),
     h('div', { class: 'pre diff' }, ...(lines.length ? lines : [h('div', { text: '(no change in the text)' })])));
 }
 

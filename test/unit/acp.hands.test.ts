@@ -209,6 +209,10 @@ describe('ACP: files through the host', () => {
       const m = new LogModel();
       m.apply(r.events as unknown as PageEvent[]);
       assert.match((m.all().find((e) => e.kind === 'tool') as ToolEntry).output, /in .* yes\nerr\n/);
+      // The command as the log and the terminal show it: one a shell would run as it ran (issue:
+      // "sh -c echo …; exit 3", its script's words loose, read as three commands).
+      const created = r.events.find((e) => e.type === 'terminal' && e.data?.op === 'create')!;
+      assert.equal(created.data?.command, `sh -c 'echo "in $(pwd) $FAKE_TERM"; echo err >&2; exit 3'`);
     });
 
     it('outputByteLimit keeps the end of the output and says it was truncated', async () => {

@@ -46,6 +46,22 @@ describe('τ extension requests and the worker\'s exit', () => {
     assert.deepEqual(entry && 'title' in entry ? entry.title : null, 'The extension\'s request was closed');
   });
 
+  it('a dismissed request says the worker waits for the answer and when it asks again, in the log\'s words (issue: "the request stands", and nothing to do)', async () => {
+    const events: Array<{ type: string; error?: unknown; data?: Record<string, unknown> }> = [];
+    const requests = new ExtensionRequests({
+      pending: async () => request,
+      answer: async () => assert.fail('nothing is answered in the person\'s name'),
+      ask: async () => ({ cancelled: true }),
+      emit: (e) => void events.push(e as (typeof events)[number]),
+    });
+    await requests.check();
+    const end = events.find((e) => e.type === 'extension_request_end');
+    assert.equal(end?.data?.status, 'dismissed');
+    assert.match(String(end?.error), /: you dismissed it; the worker waits for your answer and asks again at your next message$/);
+    const entry = NOTICES.get('extension_request_end')!({ ...end, is_error: true } as never, 0);
+    assert.deepEqual(entry && 'title' in entry ? entry.title : null, 'Still waiting for your answer');
+  });
+
   it('an action picked as the worker exits (a request with no fields) is not sent either', async () => {
     const ended = new AbortController();
     const answered: string[] = [];

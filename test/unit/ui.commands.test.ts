@@ -12,7 +12,8 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
   const said: Said[] = [];
   const sent: unknown[] = [];
   const opened: string[] = [];
-  const names = new Map([['w1', 'Demo worker']]);
+  const names = new Map([['w1', 'Demo worker'], ['w2', 'Claude']]);
+  const eventListeners: Array<(workerId: string, e: object) => void> = [];
   const supervisor = {
     list: () => answers.workers ?? [],
     state: (workerId: string) => {
@@ -21,6 +22,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
     },
     onState: () => () => {},
     onRemoved: () => () => {},
+    onEvent: (listener: (workerId: string, e: object) => void) => (eventListeners.push(listener), () => eventListeners.splice(eventListeners.indexOf(listener), 1)),
     prompt: async (...a: unknown[]) => (sent.push(a), answers.prompt),
     redirect: async (...a: unknown[]) => (sent.push(a), { status: 'redirected' }),
     stop: async () => answers.stop,
@@ -39,7 +41,8 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
   const services = {
     supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => answers.settings ?? {}, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
   } as unknown as CommandServices;
-  return { commands: new Commands(services), said, sent, opened };
+  const emit = (workerId: string, e: object) => { for (const l of [...eventListeners]) l(workerId, e); };
+  return { commands: new Commands(services), said, sent, opened, emit };
 }
 
 describe('UI commands: what they say', () => {
@@ -79,6 +82,18 @@ describe('UI commands: what they say', () => {
     // A refusal whose result names no worker is still of the worker it was asked of.
     answers.prompt = { status: 'error', error: 'no answer' } as PromptResult;
     await prompt('w1');
+    assert.deepEqual(vscodeStub.statusUp, []);
+  });
+
+  it('a "Prompt accepted" in the status bar leaves when that turn ends in an error, not when another worker\'s does (issue: a green tick beside the error that refused it)', async () => {
+    const { commands, emit } = harness({ prompt: { status: 'accepted', workerId: 'w1', submissionId: null, streamingBehavior: null, ms: 1 } });
+    disposables.push(commands);
+    await commands.deliver('w1', 'say hello', { source: 'palette', submitter: 'user' });
+    assert.deepEqual(vscodeStub.statusMessages, ['$(check) Prompt accepted by Demo worker']);
+    emit('w2', { type: 'agent_settled', timestamp: 1, turn: { index: 1, ends: true }, is_error: true, error: 'boom' });
+    emit('w1', { type: 'agent_settled', timestamp: 1, turn: { index: 1, ends: true }, end_reason: 'done' });
+    assert.deepEqual(vscodeStub.statusUp, ['$(check) Prompt accepted by Demo worker'], 'another worker\'s error, or a turn that went well, leaves it');
+    emit('w1', { type: 'agent_settled', timestamp: 2, turn: { index: 2, ends: true }, is_error: true, error: 'Authentication required' });
     assert.deepEqual(vscodeStub.statusUp, []);
   });
 

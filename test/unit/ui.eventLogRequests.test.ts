@@ -27,4 +27,12 @@ describe('ui event log model: τ extension requests', () => {
     assert.equal(end.kind, 'warning');
     assert.match('text' in end ? end.text : '', /no one to ask/);
   });
+
+  it('a request the person dismissed says that the worker still waits, and when it asks again (issue: "The extension\'s request stands", and nothing to do)', () => {
+    const m = new LogModel();
+    m.apply([ev('extension_request_end', { is_error: true, error: 'Demo question: you dismissed it; the worker waits for your answer and asks again at your next message', data: { ...about, label: 'Demo question', status: 'dismissed' } })]);
+    const [end] = m.all();
+    assert.deepEqual([end.kind, 'title' in end && end.title], ['warning', 'Still waiting for your answer']);
+    assert.match('text' in end ? end.text : '', /asks again at your next message/);
+  });
 });

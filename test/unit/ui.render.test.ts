@@ -767,6 +767,38 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.equal(line.textContent, before, 'nothing said with the focus out of the log');
   });
 
+  it('Jump to latest counts the entries that came while the person was scrolled up, and forgets them at the end of the log (issue: it said no count, the README said it did)', () => {
+    const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, stopped);
+    list.showWorker(true);
+    const el = list.element as unknown as FakeElement;
+    const jump = el.querySelector('.jump')!;
+    const feed = (events: PageEvent[]) => { list.model.apply(events); while (list.draw(Infinity)); };
+    feed(stamped([ev('prompt_sent', { data: { text: 'hi' } })]));
+    const scroller = el.querySelector('.list')!;
+    Object.assign(scroller, { scrollHeight: 1000, clientHeight: 100, scrollTop: 500 });
+    scroller.dispatch('scroll');
+    scroller.scrollTop = 100;
+    scroller.dispatch('scroll');
+    assert.equal(jump.textContent.trim(), 'Jump to latest', 'nothing new yet');
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read_file' }), ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'bash' })]));
+    // The turn the calls opened, and the two calls.
+    assert.equal(jump.textContent.trim(), 'Jump to latest (3 new)');
+    assert.equal(jump.getAttribute('aria-label'), 'Jump to latest, 3 new entries');
+    // A reply growing is no new entry; a new one is.
+    feed(stamped([ev('tool_execution_update', { tool_call_id: 'b', partial_result: 'x' }), ev('message_start'), ev('message_update', { delta: 'ok', block_type: 'text' })]));
+    assert.equal(jump.textContent.trim(), 'Jump to latest (4 new)');
+    jump.click();
+    assert.equal(jump.textContent.trim(), 'Jump to latest', 'seen once jumped to');
+    // Scrolled up again and back down by hand: seen too.
+    scroller.scrollTop = 100;
+    scroller.dispatch('scroll');
+    feed(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' })]));
+    assert.equal(jump.textContent.trim(), 'Jump to latest (2 new)', 'a turn and its call, counted from nothing again');
+    scroller.scrollTop = 905;
+    scroller.dispatch('scroll');
+    assert.equal(jump.textContent.trim(), 'Jump to latest');
+  });
+
   it('a worker switch says neither what was gathered of the worker before nor the new worker\'s log so far as new rows (issue: its backlog was said as new); its new rows it says', () => {
     const timers: Array<{ at: number; run: () => void }> = [];
     let now = 0;

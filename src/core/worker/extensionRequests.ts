@@ -86,11 +86,13 @@ export class ExtensionRequests {
       return true;
     };
     const title = `${req.label}: ${req.ask.title}`;
+    // What a dismissal leaves: τ refuses the next prompt for it, and that refusal asks again (check({ retry })).
+    const dismissed = `${req.label}: you dismissed it; the worker waits for your answer and asks again at your next message`;
     const values: Record<string, unknown> = {};
     for (const field of req.ask.fields) {
       const value = await askField(ask, req, title, field);
       if (gone()) return;
-      if (value === undefined) return end('dismissed', {}, `${req.label}: dismissed; the request stands`);
+      if (value === undefined) return end('dismissed', {}, dismissed);
       values[field.name] = value;
     }
     const picked = await ask({
@@ -98,7 +100,7 @@ export class ExtensionRequests {
       message: [req.sentence, req.ask.body].filter(Boolean).join(' — '),
     });
     if (gone()) return;
-    if (!('value' in picked)) return end('dismissed', {}, `${req.label}: dismissed; the request stands`);
+    if (!('value' in picked)) return end('dismissed', {}, dismissed);
     try {
       const r = await this.deps.answer(req.id, picked.value, values);
       end('answered', { action: picked.value, handled: r.handled, output: r.output },

@@ -8,6 +8,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { pathWithin } from '../pathWithin';
+import { shellLine } from '../shellLine';
 import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
 import { GUARD_NAME } from '../guard/veto';
@@ -211,7 +212,7 @@ export class Terminals {
     // A group of its own: the host ends it whole, and the agent's own exit does not.
     const child = spawn(req.command, req.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid !== undefined) this.site.spawned?.(child.pid);
-    const t = new Terminal(id, [req.command, ...req.args].join(' '), child, req.outputByteLimit ?? HOST_OUTPUT_LIMIT, (x) => this.say(x));
+    const t = new Terminal(id, shellLine(req.command, req.args), child, req.outputByteLimit ?? HOST_OUTPUT_LIMIT, (x) => this.say(x));
     t.toolCallId = this.callOf.get(id) ?? null;
     this.open.set(id, t);
     // Said for whoever shows the output (a VS Code terminal on the Event Log's click), with the

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { LoginCommand, PromptResult, StartResult, StopResult, Supervisor, WorkerSpec } from '../../core/api';
 import { startAgentWorker, type CoreCards } from './agentStart';
 import { parseCommandArg, type ParsedArg } from './commandArgs';
-import { Disposable } from '../disposable';
+import { Disposable, toDisposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
@@ -80,6 +80,9 @@ export class Commands extends Disposable {
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),
     });
+    this._register(toDisposable(s.supervisor.onEvent((workerId, e) => {
+      if (e.turn?.ends && e.is_error) this.results.turnFailed(workerId);
+    })));
     const reg = (id: string, fn: (arg: unknown) => unknown) => this._register(vscode.commands.registerCommand(id, fn));
     reg(COMMANDS.startWorker, (a) => this.startWorker(a));
     reg(COMMANDS.startDemoWorker, (a) => this.startDemoWorker(a));

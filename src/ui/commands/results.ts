@@ -28,10 +28,7 @@ export class ResultPresenter {
     // The worker's newer outcome replaces its line: "Prompt accepted" stayed up beside the refusal
     // of the next prompt, as if that one had been accepted.
     const now = Date.now();
-    this.lines = this.lines.filter((l) => {
-      if (l.of === of) l.shown.dispose();
-      return l.of !== of && now - l.at < LINE_MS;
-    });
+    this.takeDown(of, now);
     if (tone === 'ok') {
       const shown = vscode.window.setStatusBarMessage(`$(check) ${sentence}`, LINE_MS);
       if (of !== undefined) this.lines.push({ of, shown, at: now });
@@ -46,6 +43,22 @@ export class ResultPresenter {
       if (!workerId) return;
       if (choice === 'Show Output') this.hooks.showOutput(workerId);
       else if (choice === 'Show Event Log') this.hooks.showEventLog(workerId);
+    });
+  }
+
+  /**
+   * The worker's turn ended in an error: a "Prompt accepted by …" still in the status bar would
+   * put a tick beside the error that refused that prompt (an ACP agent's login, said at once).
+   */
+  turnFailed(workerId: string): void {
+    this.takeDown(workerId, Date.now());
+  }
+
+  /** Takes down the worker's line, and forgets the lines whose time is up. */
+  private takeDown(of: string | undefined, now: number): void {
+    this.lines = this.lines.filter((l) => {
+      if (l.of === of) l.shown.dispose();
+      return l.of !== of && now - l.at < LINE_MS;
     });
   }
 }

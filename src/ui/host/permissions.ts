@@ -48,6 +48,9 @@ export class ProposedChanges extends Disposable {
     signal.addEventListener('abort', () => {
       this.texts.delete(before.query);
       this.texts.delete(after.query);
+      // Its tab goes with it: left open, a "(proposed)" change already applied or refused, whose
+      // sides would read empty once VS Code asks for them again.
+      closeDiffTabs(after).catch(() => undefined);
     }, { once: true });
     // Beside the file the person is in; with no editor open, in the editor area itself (Beside
     // would leave an empty group next to it).
@@ -82,7 +85,9 @@ export async function showQuestion(req: PermissionRequest, workerName: string, c
       pick.items = req.options.map((option) => ({
         option,
         label: `${ICONS[option.kind] ?? '$(question)'} ${option.name}`,
-        description: option.kind === 'allow_always' ? 'remembered for this worker (its tooltip lists it; Forget Always-Allowed Actions… clears it)' : undefined,
+        // The how-to-undo on a line of its own: as the description, it was cut off at the pick's edge.
+        description: option.kind === 'allow_always' ? 'remembered for this worker' : undefined,
+        detail: option.kind === 'allow_always' ? 'Its tooltip lists it; Forget Always-Allowed Actions… clears it' : undefined,
       }));
       // Enter answers the narrowest yes: Gemini lists "Allow for this session" (allow_always)
       // first, where Enter would have granted it for good. The agent's order is kept.
@@ -107,4 +112,10 @@ export async function showQuestion(req: PermissionRequest, workerName: string, c
     req.signal.removeEventListener('abort', moot);
     done.abort();
   }
+}
+
+async function closeDiffTabs(modified: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === modified.toString());
+  // The person may have closed it first.
+  if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
 }

@@ -1,6 +1,7 @@
 // How a worker, a turn and a tool call are said in the UI: words and icon names, no vscode
 // import, so the tree, the status bar and the tests share them.
 import type { TurnSummary, WorkerState } from '../../core/api';
+import { shellLine } from '../../core/shellLine';
 import { workerPhase, duration, INPUT_LOST_ADVICE, INPUT_LOST_WORD, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
 
@@ -160,12 +161,8 @@ export function toolRunWord(t: Pick<TurnSummary, 'endedAt'>, tool: Pick<TurnSumm
   return t.endedAt === null && !tool.ended ? 'running' : 'ok';
 }
 
-export function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
 export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
-  return [s.command, ...s.args].map(shellQuote).join(' ');
+  return shellLine(s.command, s.args);
 }
 
 /** The status bar's text: how many workers run and how many stream; null hides it. */
