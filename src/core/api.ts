@@ -35,6 +35,11 @@ export interface SupervisorLimits {
    * asked what it is doing this long after, and again until the doubt is gone.
    */
   resyncMs: number;
+  /**
+   * A running worker's stdin is probed this often (a write of no bytes, which it never sees): one
+   * that closed it is found deaf while idle, not at the person's next message.
+   */
+  inputProbeMs: number;
 }
 
 export interface SupervisorOptions {

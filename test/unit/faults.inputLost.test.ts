@@ -16,8 +16,9 @@ const LOST = /the worker no longer reads its input \(its stdin closed\) while it
 
 for (const dialect of ['pi', 'tau'] as const) {
   describe(`faults: the worker's input is lost while its output goes on (${dialect})`, () => {
-    // The bounds are far beyond the test's own: only the input's loss can end a wait.
-    const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 });
+    // The bounds are far beyond the test's own: only the input's loss can end a wait. The probe
+    // of its stdin too (faults.inputProbe.test.ts): here a write finds the loss.
+    const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000, inputProbeMs: 60_000 });
 
     it('the turn ends on its own; the next prompt and a compaction answer the reason at once; the process still runs', async () => {
       const { supervisor, r, next } = await suite.start(dialect, ['--close-stdin-on', 'prompt']);
@@ -49,7 +50,7 @@ for (const dialect of ['pi', 'tau'] as const) {
       const settled = next('agent_settled');
       await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the first prompt');
       await settled;
-      // Nothing was written since: the loss is not known yet (Node tells nothing of a closed reader until a write).
+      // Nothing was written since, and no probe has come: the loss is not known yet (Node tells nothing of a closed reader until a write).
       assert.equal(liveState(supervisor, r.workerId).inputLost, undefined);
       for (const verb of [() => supervisor.prompt(r.workerId, 'say again'), () => supervisor.compact(r.workerId), () => supervisor.prompt(r.workerId, 'and again')] as Array<() => Promise<{ status: string; error?: string }>>) {
         const v = await within(verb(), 20_000, 'a verb');
@@ -91,7 +92,7 @@ for (const dialect of ['pi', 'tau'] as const) {
 describe("faults: a question open when the worker's input is found lost (pi)", () => {
   // The person's dialogs: each resolves only when the host says it is moot (its signal aborts).
   const asked: UiRequest[] = [];
-  const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000 }, {
+  const suite = lostStreamSuite({ settleTimeoutMs: 600_000, commandTimeoutMs: 600_000, inputProbeMs: 60_000 }, {
     onUiRequest: (req) => {
       asked.push(req);
       return new Promise((resolve) => req.signal?.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));

@@ -6,6 +6,8 @@ import { AbstractMessageWriter, type Message } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import type { WireCodec } from './codec';
 
+const NOTHING = Buffer.alloc(0);
+
 export class JsonlMessageWriter extends AbstractMessageWriter {
   private closed = false;
   private failures = 0;
@@ -58,6 +60,26 @@ export class JsonlMessageWriter extends AbstractMessageWriter {
           this.fireError(error, message, ++this.failures);
         }
         resolve();
+      });
+    });
+  }
+
+  /**
+   * Whether the worker still holds its stdin, asked without telling it anything: a write of no
+   * bytes, which a pipe whose reader is gone refuses at once (EPIPE), and a live reader never
+   * sees (docs/real-workers.md, "A closed stdin, found without a message"). `skipped`: not asked,
+   * as a write is still pending (its own callback says how it went) or the stream is already
+   * over (its failure or the exit says so). `broken`: the next message is the first it cannot take.
+   */
+  probe(): Promise<'taken' | 'broken' | 'skipped'> {
+    if (this.closed || this.stream.destroyed || this.stream.writableEnded || this.stream.writableLength > 0) return Promise.resolve('skipped');
+    // Every message up to here left for the pipe (none is pending): any of them may have been read.
+    const next = this.written + 1;
+    return new Promise((resolve) => {
+      this.stream.write(NOTHING, (error) => {
+        if (!error) return resolve('taken');
+        this.firstFailed ??= next;
+        resolve('broken');
       });
     });
   }

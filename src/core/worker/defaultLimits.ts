@@ -13,4 +13,6 @@ export const DEFAULT_LIMITS = Object.freeze({
   ringLines: 200,
   eventStoreSize: 10_000,
   resyncMs: 2_000,
+  // A write of no bytes per worker: nothing to its cost; found deaf within this and the grace after (0.5 s).
+  inputProbeMs: 2_000,
 });

@@ -25,6 +25,7 @@ export const limitsSchema = z.object({
   ringLines: positiveInt.max(100_000),
   eventStoreSize: positiveInt.max(1_000_000),
   resyncMs: z.number().int().min(50, 'resync interval must be at least 50 ms').max(60_000, 'resync interval must be at most 1 min'),
+  inputProbeMs: z.number().int().min(1, 'input probe interval must be at least 1 ms').max(60_000, 'input probe interval must be at most 1 min'),
 });
 
 export function resolveLimits(partial: Partial<SupervisorLimits> | undefined): SupervisorLimits {

@@ -116,7 +116,7 @@ export class Worker {
     const codec = ctx.dialect.createCodec();
     this.process = new WorkerProcess(launch, {
       cwd: spec.cwd, codec, maxLineBytes: limits.maxLineBytes, ringLines: limits.ringLines,
-      killGraceMs: limits.killGraceMs, trace: ctx.trace, explainStartFailure: (stderr) => ctx.dialect.explainStartFailure?.(stderr),
+      killGraceMs: limits.killGraceMs, inputProbeMs: limits.inputProbeMs, trace: ctx.trace, explainStartFailure: (stderr) => ctx.dialect.explainStartFailure?.(stderr),
     }, {
       onEvent: (event, line) => this.receive(event, line),
       onProtocolError: (error) => this.onProtocolError(error),

@@ -46,7 +46,7 @@ export interface ProcessListeners {
   onExit: (exit: Exit) => void;
   /** Once, when its output ended and it did not exit within the kill grace (see outputLost); before any waiter. */
   onOutputLost: () => void;
-  /** Once, when a write to its stdin failed and it did not exit soon after (see inputLost); before any waiter. */
+  /** Once, when a write to its stdin (or a probe of it) failed and it did not exit soon after (see inputLost); before any waiter. */
   onInputLost: () => void;
 }
 
@@ -56,6 +56,8 @@ export interface ProcessOptions {
   maxLineBytes: number;
   ringLines: number;
   killGraceMs: number;
+  /** How often its stdin is probed while nothing is written (see probeInput). */
+  inputProbeMs: number;
   trace?: (direction: 'send' | 'receive', message: unknown) => void;
   /** The dialect's reading of a failed start's stderr, in plain words. */
   explainStartFailure?: (stderr: string) => string | null | undefined;
@@ -91,12 +93,15 @@ export class WorkerProcess {
   private readonly lost = new Latch<void>(() => this.listeners.onOutputLost());
   private lostTimer: NodeJS.Timeout | undefined;
   /**
-   * A write to its stdin failed (a broken pipe: it closed its input), and it did not exit within
+   * A write to its stdin, or a probe of it, failed (a broken pipe: it closed its input), and it did not exit within
    * the output grace, nor was it stopped: it runs on, and may still be heard, but reads nothing.
    * Its value: the number of the first message its stdin did not take.
    */
   private readonly deaf = new Latch<number>(() => this.listeners.onInputLost());
   private deafTimer: NodeJS.Timeout | undefined;
+  /** Probes its stdin while it runs (see probeInput); cleared once it is deaf, stopped or gone. */
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing = false;
   /** stop() began: the exit it brings says how the worker ended, not the loss of its output. */
   private stopping = false;
   /** Why the program never started (spawn's error, in words), or null. */
@@ -151,11 +156,12 @@ export class WorkerProcess {
     this.writer = new JsonlMessageWriter(this.child.stdin!, options.codec, trace ? (value) => trace('send', value) : undefined, (event) => void listeners.onEvent(event));
     this.writer.onError(([error]) => {
       listeners.onConnectionError(`write to the worker failed: ${error.message}`);
-      // A worker on its way out breaks the pipe too: its exit, if it comes soon, says why instead.
-      if (!this.deaf.fired && !this.deafTimer && !this.exited.fired && !this.stopping) {
-        this.deafTimer = setTimeout(() => this.onInputLost(), Math.min(OUTPUT_GRACE_MS, options.killGraceMs / 2));
-      }
+      this.inputBroke();
     });
+    // Node tells nothing of a reader gone from a pipe until something is written to it: an idle
+    // worker that closed its stdin would look ready until the person's next message was refused.
+    // Not on Windows, whose pipes are not the socketpairs measured (docs/real-workers.md).
+    if (!isWindows) this.probeTimer = setInterval(() => this.probeInput(), options.inputProbeMs).unref();
     this.connection = createMessageConnection(reader, this.writer);
     this.connection.onRequest(listeners.onRequest);
     this.connection.onNotification(listeners.onNotification);
@@ -244,6 +250,7 @@ export class WorkerProcess {
     this.stopping = true;
     clearTimeout(this.lostTimer);
     clearTimeout(this.deafTimer);
+    clearInterval(this.probeTimer);
     const { killGraceMs } = this.options;
     const pid = this.pid;
     if (pid !== null) {
@@ -437,20 +444,41 @@ export class WorkerProcess {
     };
   }
 
+  /** A write of no bytes: one its stdin refuses (it closed it) is taken as a failed write. */
+  private probeInput(): void {
+    if (this.probing || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.probing = true;
+    void this.writer.probe().then((result) => {
+      this.probing = false;
+      if (result === 'broken') this.inputBroke();
+    });
+  }
+
+  /** Its stdin refused a write or a probe; a worker on its way out breaks the pipe too: its exit, if it comes soon, says why instead. */
+  private inputBroke(): void {
+    clearInterval(this.probeTimer);
+    if (!this.deaf.fired && !this.deafTimer && !this.exited.fired && !this.stopping) {
+      this.deafTimer = setTimeout(() => this.onInputLost(), Math.min(OUTPUT_GRACE_MS, this.options.killGraceMs / 2));
+    }
+  }
+
   // Neither is fired once the exit came (it closes them) or stop() began: the exit says how it ended.
   private onOutputLost(): void {
     if (!this.stopping) this.lost.fire();
   }
 
   private onInputLost(): void {
+    // Node saw it exit, and its exit waits for the last of its output (exitAfterOutput): it is gone, not deaf.
+    if (this.stopping || this.child.exitCode !== null || this.child.signalCode !== null) return;
     // Set before the write's error that started the timer (jsonlWriter.ts).
-    if (!this.stopping) this.deaf.fire(this.writer.firstFailed ?? 0);
+    this.deaf.fire(this.writer.firstFailed ?? 0);
   }
 
   private onExit(exit: Exit): void {
     if (this.exited.fired) return;
     clearTimeout(this.lostTimer);
     clearTimeout(this.deafTimer);
+    clearInterval(this.probeTimer);
     this.lost.close();
     this.deaf.close();
     if (this.stderrPartial) {
