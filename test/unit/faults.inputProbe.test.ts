@@ -61,8 +61,8 @@ for (const dialect of ['pi', 'tau'] as const) {
       const s = await within(deaf, 20_000, 'the state saying the input is lost');
       assert.equal(sent().length, before, 'nothing was written to find it');
       assert.deepEqual([s.status, s.streaming, alive(r.pid)], ['running', false, true]);
-      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'no longer reads its input: stop it' });
-      assert.deepEqual(notified, [`error: ${s.name} no longer reads its input: stop it`]);
+      assert.deepEqual(board.get(r.workerId), { attention: 'failed', reason: 'not reading its input: stop it' });
+      assert.deepEqual(notified, [`error: ${s.name} not reading its input: stop it`]);
       const p = await within(supervisor.prompt(r.workerId, 'say hello'), 20_000, 'the prompt');
       assert.match(p.status === 'error' ? p.error : JSON.stringify(p), LOST);
       assert.equal(sent().length, before, 'the refused prompt was not sent');
