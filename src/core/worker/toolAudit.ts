@@ -24,10 +24,14 @@ export interface AuditPort {
   inputLost(): boolean;
   /** Stops the worker as the person's Stop does (the supervisor's: its tree, its cgroup, the lists). */
   stop(): Promise<unknown>;
+  /** A Stop of it (the person's, or the guard's own) is under way: the turn ends with it. */
+  stopping(): boolean;
 }
 
 /** What a violation's row says when the guard stopped the worker: its abort could not be sent. */
 const STOPPED_UNTOLD = 'the worker could not be told to abort its turn (it no longer reads its input), so it was stopped';
+/** The same, when a Stop was already under way: the turn ends with it. */
+const BEING_STOPPED = 'the worker no longer reads its input and is being stopped';
 
 export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['audit']>, event: AgentEvent): Promise<void> {
   const { policy, onViolation } = audit;
@@ -36,6 +40,9 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   // A worker that no longer reads its input cannot be told to abort: the turn a violation should
   // end would go on (its write with it), so the guard keeps its word the one way left, a Stop.
   const stopUntold = async (error: string) => {
+    // Its Stop already under way ends the turn: said as found, not as the guard's stop (whose
+    // notification would blame the guard for the person's Stop), and not stopped twice.
+    if (w.stopping()) return w.report(violation(`${error}; ${BEING_STOPPED}`, onViolation));
     w.report(violation(`${error}; ${STOPPED_UNTOLD}`, 'stop'));
     await w.stop();
   };
@@ -62,7 +69,7 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   if (!mustEnd()) return;
   await w.abort();
   // The abort's own write found the input lost: said on the call, and the worker stopped.
-  if (w.inputLost() && w.turns.streaming) await stopUntold(verdict.violation);
+  if (w.inputLost() && w.turns.streaming && !w.stopping()) await stopUntold(verdict.violation);
 }
 
 /** The paths a report of a call names as where it acts: its locations and diffs. */

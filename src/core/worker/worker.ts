@@ -140,6 +140,7 @@ export class Worker {
       abort: () => this.abort(),
       inputLost: () => this.process.inputLost,
       stop: () => this.ctx.stop?.(this) ?? this.stop(),
+      stopping: () => this.stopping,
       stateChanged: () => this.stateChanged(),
       live: () => this.live,
       settles: () => this.settles,
