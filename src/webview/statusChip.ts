@@ -45,5 +45,7 @@ export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): St
   const title = deaf ? `${text}\n${INPUT_LOST_ADVICE}`
     : news && w.attentionReason ? `${text}\n${news}: ${w.attentionReason}`
     : quiet ? `${text}\nThe worker has sent nothing since its last event. It may be waiting on its model or on a long command; an agent retrying its model can say nothing for minutes. Abort ends the turn.` : text;
-  return { text, title, cls: `status-badge phase-${phase}${news ? ` attention-${w.attention}` : ''}`, spoken: `${w.name}: ${state}${quiet ? ', quiet' : ''}` };
+  // A deaf worker's look is its row's warning (yellow), not failed's red: its process runs on.
+  const look = deaf ? ' input-lost' : news ? ` attention-${w.attention}` : '';
+  return { text, title, cls: `status-badge phase-${phase}${look}`, spoken: `${w.name}: ${state}${quiet ? ', quiet' : ''}` };
 }

@@ -63,7 +63,9 @@ describe('ui: a worker that no longer reads its input shows it', () => {
     assert.equal(chip.text, 'not reading its input · demo-model · pid 42');
     assert.match(chip.title, /\nIt no longer reads its input .*Stop it/);
     assert.equal(chip.spoken, 'Fixer: not reading its input');
-    assert.match(chip.cls, /\bphase-streaming\b.*\battention-failed\b/);
+    // A warning, as its row's icon is (problemsWarningIcon): its process runs on, not failed's red.
+    assert.match(chip.cls, /\bphase-streaming\b.*\binput-lost\b/);
+    assert.doesNotMatch(chip.cls, /\battention-failed\b/);
     assert.equal(statusChip(view(state()), 'idle').text, 'idle · demo-model · pid 42');
   });
 
