@@ -12,7 +12,7 @@ import { mkdirSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { DialectName } from '../dialectName';
 import type { AgentEvent } from '../events/agentEvent';
-import { isSameLiveProcess, startStamp } from '../worker/processTree';
+import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
 import {
   FILE_OF, SESSION_ID, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
@@ -284,7 +284,7 @@ export class HistoryStore {
       statOf(FILE_OF.events(id)),
       statOf(FILE_OF.olderEvents(id)),
     ]);
-    const status = m.removed ? 'evicted' : m.ended ? 'ended' : this.open_.has(id) || writerAlive(m.writer) ? 'live' : 'interrupted';
+    const status = m.removed ? 'evicted' : m.ended ? 'ended' : this.open_.has(id) || isRecordedProcessAlive(m.writer) ? 'live' : 'interrupted';
     return {
       ok: true,
       meta: m,
@@ -375,15 +375,5 @@ export class HistoryStore {
     } catch (error) {
       return { status: 'error', sessionId, error: errorText(error) };
     }
-  }
-}
-
-function writerAlive(w: SessionMeta['writer']): boolean {
-  if (w.start !== null) return isSameLiveProcess({ pid: w.pid, start: w.start });
-  try {
-    process.kill(w.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

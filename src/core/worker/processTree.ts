@@ -84,6 +84,21 @@ export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
   return !!now && !now.zombie && now.start === p.start;
 }
 
+/**
+ * A process that wrote down who it is (its pid, and its start where startStamp knew it) still runs:
+ * a history session's writer, a worktree's holder. Without its start, any process of that pid counts
+ * (EPERM: one of another user's, alive all the same), as a pid is all it left.
+ */
+export function isRecordedProcessAlive(p: { pid: number; start: string | null }): boolean {
+  if (p.start !== null) return isSameLiveProcess({ pid: p.pid, start: p.start });
+  try {
+    process.kill(p.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** One process's entry in the process table, if it exists. */
 export function procInfo(pid: number): ProcInfo | undefined {
   return isLinux ? readProcStat(pid) : listProcesses().find((q) => q.pid === pid);

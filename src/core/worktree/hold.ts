@@ -5,7 +5,7 @@
 // its half-done work) from under it. A lock whose process is gone (a crash, a reload) holds nothing.
 // A lock the person made (any other reason) is theirs: never taken away here.
 import { z } from 'zod';
-import { isSameLiveProcess, startStamp } from '../worker/processTree';
+import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
 import { git, gitFailure } from './git';
 import type { WorkerWorktree } from './create';
 import { listWorktreeEntries } from './repo';
@@ -36,7 +36,7 @@ export async function releaseWorktree(wt: WorkerWorktree, window: string): Promi
  */
 export async function heldElsewhere(wt: WorkerWorktree, window: string | undefined): Promise<WorktreeHolder | null> {
   const { holder } = await lockOf(wt);
-  return holder && holder.window !== window && holderAlive(holder) ? holder : null;
+  return holder && holder.window !== window && isRecordedProcessAlive(holder) ? holder : null;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function heldElsewhere(wt: WorkerWorktree, window: string | undefin
  */
 export async function unlockIfOurs(wt: WorkerWorktree, window: string | undefined): Promise<void> {
   const { holder } = await lockOf(wt);
-  if (holder && (holder.window === window || !holderAlive(holder))) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
+  if (holder && (holder.window === window || !isRecordedProcessAlive(holder))) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
 }
 
 export const heldWords = (h: WorktreeHolder) => `${h.worker} works in it in another window (process ${h.pid}): stop it there first`;
@@ -62,12 +62,3 @@ async function lockOf(wt: WorkerWorktree): Promise<{ holder: WorktreeHolder | nu
   }
 }
 
-function holderAlive(h: WorktreeHolder): boolean {
-  if (h.start !== null) return isSameLiveProcess({ pid: h.pid, start: h.start });
-  try {
-    process.kill(h.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
