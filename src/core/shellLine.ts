@@ -1,8 +1,20 @@
 // A command and its arguments as one line a shell would run as they ran: what the person reads
 // of a command (a worker's, an agent's host terminal's) must not read as another one.
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\\': '\\\\', "'": "\\'" };
+
 export function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  // A script's newline (sh -c 'a\nb') broke the line, its next line read as a command of its own,
+  // and a terminal acts on an escape written raw ($ … in the host terminal's header): such an
+  // argument is said as bash's printf %q says it, in $'…', on one line.
+  if (CONTROL.test(arg)) {
+    // eslint-disable-next-line no-control-regex
+    return `$'${arg.replace(/[\x00-\x1f\x7f\\']/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+  }
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 export function shellLine(command: string, args: readonly string[]): string {
