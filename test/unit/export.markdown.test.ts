@@ -213,6 +213,16 @@ describe('session export as Markdown', () => {
     assert.match(md, /\nbell\u2407 and del\u2421\n/);
   });
 
+  it("colour codes in the worker's text on the document's own lines (a turn's error, a guard's) go as in its outputs, not shown as ␛[31m", () => {
+    const md = sessionMarkdown([
+      ev('agent_settled', { end_reason: 'error', error: '\x1b[31mError:\x1b[0m exit 1' }),
+      ev('guard_violation', { tool_name: 'bash', error: 'wrote \x1b[1mx\x1b[22m' }),
+    ]);
+    assert.doesNotMatch(md, /\u241b|\[31m|\[1m/, JSON.stringify(md));
+    assert.match(md, /_Turn ended: error \(Error: exit 1\)_/);
+    assert.match(md, /^> Guard: `bash` wrote x$/m);
+  });
+
   it('fences text that holds backticks with a longer fence', () => {
     const md = sessionMarkdown([ev('prompt_sent', { data: { text: 'see ```js\nx\n``` and ````' } })]);
     assert.match(md, /\n`````\nsee ```js\nx\n``` and ````\n`````\n/);

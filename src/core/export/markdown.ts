@@ -59,8 +59,16 @@ function fenced(text: string, lang = ''): string {
   return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
-/** Text for one line of the document (a note, a quote): its line breaks would end the line's Markdown. */
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+/** A terminal's colour codes and links (CSI, OSC): how the text looked, not what it says. */
+// eslint-disable-next-line no-control-regex -- escape sequences are what it removes
+const TERMINAL_CODES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
+
+/**
+ * Text for one line of the document (a note, a quote): its line breaks would end the line's
+ * Markdown. Its colour codes go here, before plain() escapes their brackets: escaped, the
+ * document's printable() no longer knew them, and a coloured error read ␛[31m.
+ */
+const oneLine = (text: string) => text.replace(TERMINAL_CODES, '').replace(/\s*[\r\n]+\s*/g, ' ');
 
 /**
  * The worker's or a name's text on a line of the document's own (a note, the title, a result's
@@ -115,9 +123,6 @@ function origin(e: AgentEvent): string {
   return parts.join(', ');
 }
 
-/** A terminal's colour codes and links (CSI, OSC): how the text looked, not what it says. */
-// eslint-disable-next-line no-control-regex -- escape sequences are what it removes
-const TERMINAL_CODES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
 // eslint-disable-next-line no-control-regex -- control characters are what it replaces
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
