@@ -79,6 +79,21 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.ok(!existsSync(wt.path));
   });
 
+  it('a worker that ended before its worktree was added (it exited at once after its start) holds nothing: window B can discard', async () => {
+    const wt = await created(repo, 'Quick');
+    // Its exit came before the start's answer reached the registry: no state change follows.
+    const quick = { workerId: 'a2', name: 'Quick', status: 'exited', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [quick]);
+    a.worktrees.add('a2', wt, repo);
+    await a.worktrees.refresh('a2');
+    const b = window('window-b');
+    const [listed] = await realCore.worktree.listWorkerWorktrees(repo);
+    b.worktrees.add(leftoverId(listed.branch), listed, repo);
+    vscodeStub.reset();
+    const r = await b.actions.discard({ workerId: leftoverId(listed.branch) }, async () => true);
+    assert.equal(r.status, 'discarded', `${JSON.stringify(r)} ${vscodeStub.messages.join('\n')}`);
+  });
+
   it('a worktree held by a window whose process is gone (a crash, a reload) is not held: its leftover can be discarded', async () => {
     const wt = await created(repo, 'w');
     // What a window that crashed left: git's lock, naming a process that no longer runs.

@@ -31,7 +31,7 @@ export class WorkerWorktrees extends Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   /** `window`: this window's id, which its holds on worktrees name (core/worktree/hold.ts). */
-  constructor(supervisor: Supervisor, private readonly core: () => WorktreeCore, private readonly window?: string) {
+  constructor(private readonly supervisor: Supervisor, private readonly core: () => WorktreeCore, private readonly window?: string) {
     super();
     this._register(toDisposable(supervisor.onEvent((id, e) => {
       if ((e.turn?.ends || e.type === 'agent_end') && this.entries.has(id)) void this.refresh(id);
@@ -55,9 +55,19 @@ export class WorkerWorktrees extends Disposable {
     if (this.window && !isLeftover(workerId)) {
       const holder = this.core().holderHere(this.window, worktree.workerName);
       // Not held (git refused the lock): the worker runs as well; only other windows know less.
-      this.then(workerId, () => this.core().holdWorktree(worktree, holder));
+      this.then(workerId, async () => {
+        await this.core().holdWorktree(worktree, holder);
+        // It ended before it was added here (an exit right after its start, a quick Stop): the
+        // state that would let go came first, and none follows, so the hold would stand for good.
+        if (!this.running(workerId)) await this.core().releaseWorktree(worktree, this.window!);
+      });
     }
     void this.refresh(workerId);
+  }
+
+  private running(workerId: string): boolean {
+    const st = this.supervisor.state(workerId);
+    return st.status === 'running' || st.status === 'starting';
   }
 
   /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
