@@ -4,7 +4,8 @@
 // under it; once the worker stops in A, or A's process is gone, B may. Real git in a temp folder.
 import { vscodeStub } from '../helpers/vscodeStub'; // before the UI modules, which import vscode
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as realCore from '../../src/core/index';
 import type { Supervisor, WorkerState } from '../../src/core/api';
@@ -92,6 +93,33 @@ describe('worktrees: two windows on one repository (real git)', function () {
     vscodeStub.reset();
     const r = await b.actions.discard({ workerId: leftoverId(listed.branch) }, async () => true);
     assert.equal(r.status, 'discarded', `${JSON.stringify(r)} ${vscodeStub.messages.join('\n')}`);
+  });
+
+  it('on git before 2.31 (its worktree list says no lock): a worker that stopped leaves its worktree free, and its own window can discard it', async () => {
+    // git as before 2.31: the same records, but `worktree list --porcelain` names no lock.
+    const bin = mkdtempSync(path.join(tmpdir(), 'rpcw-oldgit-'));
+    const real = path.join(sh(repo, '--exec-path'), 'git');
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\nif [ "$1 $2" = "worktree list" ]; then "${real}" "$@" | tr '\\0' '\\n' | grep -v '^locked' | tr '\\n' '\\0'; else exec "${real}" "$@"; fi\n`);
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+    try {
+      const wt = await created(repo, 'Old');
+      const old = { workerId: 'a3', name: 'Old', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+      const workers = [old];
+      const a = window('window-a', workers);
+      a.worktrees.add('a3', wt, repo);
+      await a.worktrees.refresh('a3');
+      workers[0] = { ...old, status: 'exited' } as WorkerState;
+      a.stop(workers[0]);
+      await a.worktrees.refresh('a3');
+      vscodeStub.reset();
+      const r = await a.actions.discard({ workerId: 'a3' }, async () => true);
+      assert.equal(r.status, 'discarded', `${JSON.stringify(r)} ${vscodeStub.messages.join('\n')}`);
+    } finally {
+      process.env.PATH = savedPath;
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('a worktree held by a window whose process is gone (a crash, a reload) is not held: its leftover can be discarded', async () => {

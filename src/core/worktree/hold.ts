@@ -4,6 +4,8 @@
 // it learns otherwise, so that it neither discards the folder a worker works in nor merges (commits
 // its half-done work) from under it. A lock whose process is gone (a crash, a reload) holds nothing.
 // A lock the person made (any other reason) is theirs: never taken away here.
+import { readdir, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
 import { git, gitFailure } from './git';
@@ -52,7 +54,7 @@ export const heldWords = (h: WorktreeHolder) => `${h.worker} works in it in anot
 
 async function lockOf(wt: WorkerWorktree): Promise<{ holder: WorktreeHolder | null }> {
   const entry = (await listWorktreeEntries(wt.mainRoot))?.find((e) => e.path === wt.path);
-  const reason = entry?.locked;
+  const reason = entry?.locked ?? (await lockFileOf(wt));
   if (!reason?.startsWith(PREFIX)) return { holder: null };
   try {
     const parsed = holderSchema.safeParse(JSON.parse(reason.slice(PREFIX.length)));
@@ -62,3 +64,24 @@ async function lockOf(wt: WorkerWorktree): Promise<{ holder: WorktreeHolder | nu
   }
 }
 
+/**
+ * The lock's reason as git keeps it, `worktrees/<id>/locked` in the repository's common git folder
+ * (gitrepository-layout), found by the `gitdir` beside it; null when none. git before 2.31 locks
+ * and unlocks as later ones do, but its `worktree list --porcelain` names no lock: read from that
+ * list alone, this window's own hold was never let go, and Discard failed on git's refusal.
+ */
+async function lockFileOf(wt: WorkerWorktree): Promise<string | null> {
+  const common = await git(wt.mainRoot, ['rev-parse', '--git-common-dir']);
+  if (!common.ok) return null;
+  const admin = path.resolve(wt.mainRoot, common.stdout.trim(), 'worktrees');
+  const want = await realpath(wt.path).catch(() => wt.path);
+  for (const id of await readdir(admin).catch(() => [] as string[])) {
+    const gitdir = await readFile(path.join(admin, id, 'gitdir'), 'utf8').catch(() => null);
+    if (gitdir === null) continue;
+    const folder = path.dirname(gitdir.trim());
+    if (folder !== want && (await realpath(folder).catch(() => folder)) !== want) continue;
+    // git writes the reason with a line end, which its list leaves out.
+    return readFile(path.join(admin, id, 'locked'), 'utf8').then((r) => r.replace(/\n$/, ''), () => null);
+  }
+  return null;
+}
