@@ -1,7 +1,7 @@
 // A command and its arguments as one line a shell would run as they ran: what the person reads
 // of a command (a worker's, an agent's host terminal's) must not read as another one.
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL = /[\x00-\x1f\x7f]/;
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\\': '\\\\', "'": "\\'" };
 
@@ -11,7 +11,7 @@ export function shellQuote(arg: string): string {
   // and a terminal acts on an escape written raw ($ … in the host terminal's header): such an
   // argument is said as bash's printf %q says it, in $'…', on one line.
   if (CONTROL.test(arg)) {
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
     return `$'${arg.replace(/[\x00-\x1f\x7f\\']/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;

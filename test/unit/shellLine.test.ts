@@ -19,7 +19,7 @@ describe('shellLine', () => {
   for (const args of cases) {
     it(`is one line bash runs as ${JSON.stringify(args)}`, () => {
       const line = shellLine(args[0]!, args.slice(1));
-      // eslint-disable-next-line no-control-regex
+      // eslint-disable-next-line no-control-regex -- control characters are what it looks for
       assert.doesNotMatch(line, /[\x00-\x1f\x7f]/, `control characters in ${JSON.stringify(line)}`);
       const ran = execFileSync('bash', ['-c', `f() { printf '%s\\0' "$@"; }; f ${line}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
       assert.deepEqual(ran, args);
