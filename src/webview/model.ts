@@ -399,6 +399,8 @@ export class LogModel {
       this.touch(tool);
     }
     this.tools.clear();
+    if (status === 'stopped') this.cutShort();
+    this.cuttable = [];
     // A compaction cut short by the exit sends no end either.
     const compaction = this.compaction;
     if (compaction) {
@@ -419,14 +421,17 @@ export class LogModel {
     if (entry) this.add(entry);
   }
 
+  /** The person's Abort or Stop ended the turn: the calls it cut short are stopped, not errors of their own. */
+  private cutShort(): void {
+    for (const c of this.cuttable) {
+      if (c.isError || c.endedAt === null || this.unreported.has(c)) { c.stopped = true; this.touch(c); }
+    }
+  }
+
   private addEnd(e: PageEvent, willRetry: boolean): void {
     if (!willRetry) {
       // pi ends the call it runs with an error when the person aborts: that is the abort, not the call.
-      if (e.end_reason === 'aborted') {
-        for (const c of this.cuttable) {
-          if (c.isError || c.endedAt === null || this.unreported.has(c)) { c.stopped = true; this.touch(c); }
-        }
-      }
+      if (e.end_reason === 'aborted') this.cutShort();
       this.cuttable = [];
     }
     const login = e.is_error && obj(e.data)?.needsLogin === true && this.login ? { login: this.login } : {};

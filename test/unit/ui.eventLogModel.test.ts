@@ -335,6 +335,7 @@ describe('ui event log model', () => {
     assert.equal(tool.endedAt, T + 500, 'the tool is still running after the worker exited');
     assert.equal(tool.isError, true);
     assert.match(tool.result ?? '', /starting[\s\S]*cut short: the worker was stopped/);
+    assert.equal(tool.stopped, true, "the person's Stop cut the call short: stopped, as the Sessions view says, not an error of its own");
     assert.deepEqual(kinds(m), ['prompt', 'turn', 'tool', 'end', 'exit']);
     assert.equal(only(m, 'end')[0].reason, 'stopped');
     assert.equal(endWords('stopped'), 'the worker stopped');

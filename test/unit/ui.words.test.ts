@@ -105,6 +105,16 @@ describe('ui words and icons', () => {
     assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped'], 'read failed before the model went on: its own error');
   });
 
+  it("the person's Stop mid-call: the call is stopped, not 'ok' (it never ended) nor an error", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('worker_exit', { data: { status: 'stopped' } }));
+    assert.equal(t.turns[0].endReason, 'stopped');
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'stopped');
+  });
+
   it("a turn that ended by itself keeps its calls' errors", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
