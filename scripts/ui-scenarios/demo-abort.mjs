@@ -1,6 +1,7 @@
 // Abort the demo worker in the middle of a real shell command: prompt "run: sleep 30" from the
 // palette, see the tool call running in the event log and the Sessions view, abort it from the
-// palette, and see the turn end as aborted. Saves docs/screenshots/abort-*.png.
+// palette, and see the turn end as aborted, its call stopped (not an error) in the log and the
+// tree. Saves docs/screenshots/abort-*.png.
 import { launchWorkbench, runCommand, screenshot, runScenario } from '../ui-driver.mjs';
 import { promptFromPalette, sessionsRow, startDemo } from './lib/demo.mjs';
 
@@ -20,7 +21,8 @@ export default async function demoAbort({ port } = {}) {
     await log.locator('.kind-end.end-aborted').waitFor({ state: 'visible' });
     const ms = Date.now() - t0;
     if (ms > 10_000) throw new Error(`the abort took ${ms} ms: sleep 30 was not cut short`);
-    await log.locator('.kind-tool.tool-error').first().waitFor({ state: 'visible' });
+    // The call the abort cut short is stopped, not an error of its own: the log and the tree agree.
+    await log.locator('.kind-tool.tool-stopped').first().getByText(/^stopped/).waitFor({ state: 'visible' });
     await log.locator('.status-badge.phase-idle').waitFor({ state: 'visible' });
     // Open the tool call, so the picture shows its output and the abort note, then go back to
     // the latest entry with the jump button if opening it scrolled the log.
@@ -33,7 +35,7 @@ export default async function demoAbort({ port } = {}) {
     await turn.waitFor({ state: 'visible' });
     await turn.getByText(/aborted/).waitFor({ state: 'visible' });
     await turn.locator('.monaco-tl-twistie').click();
-    await sessionsRow(page, 'bash').waitFor({ state: 'visible' });
+    await sessionsRow(page, 'bash').filter({ hasText: 'stopped' }).waitFor({ state: 'visible' });
     await screenshot(page, 'abort-done');
   } finally {
     await wb.close();

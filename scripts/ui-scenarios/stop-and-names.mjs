@@ -37,6 +37,8 @@ export default async function stopAndNames({ port } = {}) {
     await log.locator('.kind-exit').waitFor({ state: 'visible' });
     await log.locator('.kind-end', { hasText: 'Turn ended: the worker stopped' }).waitFor({ state: 'visible' });
     if (await log.locator('.kind-tool.tool-running').count()) fail('the tool row still spins after the worker stopped');
+    // The person's Stop cut the call short: stopped, as the Sessions view says, not a red error.
+    await log.locator('.kind-tool.tool-stopped').waitFor({ state: 'visible' });
     const warnings = await log.locator('.kind-warning').allInnerTexts();
     if (warnings.length) fail(`warnings after a clean stop: ${warnings.join(' | ')}`);
     await log.locator('.result', { hasText: /stopped/i }).waitFor({ state: 'visible' });

@@ -1,5 +1,6 @@
 // An untrusted workspace (Restricted Mode): the Sessions view says why nothing starts, and Start
-// Demo Worker is refused with a message that says how to trust the workspace.
+// Demo Worker is refused with a message that says how to trust the workspace; the empty Event Log
+// says why no worker starts, not to start one.
 // Saves docs/screenshots/untrusted-*.png.
 import { launchWorkbench, clickActivityBar, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { settleToast } from './lib/demo.mjs';
@@ -14,6 +15,9 @@ export default async function untrusted({ port } = {}) {
     await welcome.locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');
     await log.locator('.status-badge').waitFor({ state: 'visible' });
+    // The empty log says why no worker starts and how to trust the workspace, not to start one.
+    await log.getByText('this workspace is not trusted').waitFor({ state: 'visible' });
+    if (await log.getByText('Start one from the Sessions view').count()) throw new Error('the untrusted Event Log tells the person to start a worker');
     await log.locator('body').evaluate(() => document.fonts.ready.then(() => undefined));
     await runCommand(page, 'RPC Workers: Start Demo Worker');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'does not start workers in an untrusted workspace' }).first();

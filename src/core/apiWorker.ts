@@ -127,8 +127,11 @@ export interface TurnSummary {
   needsLogin?: true;
   /** The command the agent names for that login (its initialize `authMethods`), as a refused start gives it: the UI offers to run it. */
   login?: LoginCommand;
-  /** Its tool calls; `ended`: the worker reported the call's end (tool_execution_end). */
-  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean }>;
+  /**
+   * Its tool calls; `ended`: the worker reported the call's end (tool_execution_end); `wentOn`:
+   * a later call started after this one ended, so its end was not the turn's abort cutting it.
+   */
+  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean; wentOn?: true }>;
 }
 
 /** Something a worker waits for the person to answer (see WorkerState.pendingInput). */

@@ -90,6 +90,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('workers'),
     workers: z.array(z.object({ workerId: z.string(), name: z.string(), status: z.string() })),
     selected: z.nullable(z.string()),
+    /** The workspace is not trusted: no worker starts, and the page's empty log says why. */
+    untrusted: z.optional(z.literal(true)),
   }),
   z.object({ type: z.literal('prefill'), workerId: z.string(), text: z.string() }),
   /**

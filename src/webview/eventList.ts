@@ -3,6 +3,7 @@
 // It holds the worker's folded model; the scheduler says when to fold and when to draw.
 import { Announcer, inLog, type AnnounceClock } from './announce';
 import { h, setText } from './dom';
+import { emptyLogHint } from './emptyHint';
 import { JumpToLatest } from './jumpToLatest';
 import type { Entry } from './entries';
 import { LogModel } from './model';
@@ -46,7 +47,7 @@ export class EventList {
   private readonly pager: PastPager;
   /** The row Page Up asked for the page before on: the focus goes back to it when no page comes. */
   private askedFrom: number | null = null;
-  private readonly empty = h('div', { class: 'empty', text: 'No worker selected. Start one from the Sessions view or the Command Palette ("RPC Workers: Start Demo Worker").' });
+  private readonly empty = h('div', { class: 'empty', text: emptyLogHint(false) });
   private readonly filteredEmpty = h('div', { class: 'filtered-empty', attrs: { role: 'status' } }, h('span', { class: 'filtered-text' }), h('button', { class: 'link show-all', text: 'Show everything' }));
   private readonly jumpTo = new JumpToLatest();
   private readonly win: RowWindow<HTMLElement>;
@@ -218,6 +219,11 @@ export class EventList {
     this.win.max = Math.min(DOM_ROWS_MAX, this.win.max + DOM_ROWS);
     this.pinned = false;
     this.full();
+  }
+
+  /** Whether workers may start here: the empty log says how to start one, or why none starts. */
+  trust(untrusted: boolean): void {
+    setText(this.empty, emptyLogHint(untrusted));
   }
 
   showWorker(present: boolean): void {

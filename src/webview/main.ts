@@ -124,6 +124,7 @@ function onMessage(msg: HostMessage): void {
       return;
     case 'workers':
       picker.list(msg);
+      list.trust(msg.untrusted === true);
       // A log tab comes back after a reload showing this (the host's panel serializer reads it).
       saveState({ shows: msg.selected });
       return;

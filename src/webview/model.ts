@@ -25,6 +25,10 @@ export class LogModel {
   private text: TextEntry | null = null;
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
+  /** The turn's calls an abort may have cut: those since the last call that started after others ended. */
+  private cuttable: ToolEntry[] = [];
+  /** Calls whose end the worker never reported (their run's end ended them). */
+  private readonly unreported = new WeakSet<ToolEntry>();
   private readonly questions = new Map<string, QuestionEntry>();
   private plan: PlanEntry | null = null;
   private userText: PromptEntry | null = null;
@@ -199,11 +203,14 @@ export class LogModel {
   /** `tool_execution_start`. */
   private toolExecutionStart(e: PageEvent, t: number): void {
     this.closeMessage();
+    // The calls that ended before this one started were not cut by an abort that comes later.
+    this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
     const entry = this.add<ToolEntry>({
       kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: changesOf(e.diffs), args: e.args ?? null, output: '', result: null,
       startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
+    this.cuttable.push(entry);
     this.learnTool(entry, e);
   }
 
@@ -344,7 +351,7 @@ export class LogModel {
     // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
     // failed and will be retried is said here, with its error.
     this.closeMessage();
-    for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.touch(tool); }
+    for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.unreported.add(tool); this.touch(tool); }
     this.tools.clear();
     if (e.will_retry) this.addEnd(e, true);
   }
@@ -392,6 +399,8 @@ export class LogModel {
       this.touch(tool);
     }
     this.tools.clear();
+    if (status === 'stopped') this.cutShort();
+    this.cuttable = [];
     // A compaction cut short by the exit sends no end either.
     const compaction = this.compaction;
     if (compaction) {
@@ -412,7 +421,19 @@ export class LogModel {
     if (entry) this.add(entry);
   }
 
+  /** The person's Abort or Stop ended the turn: the calls it cut short are stopped, not errors of their own. */
+  private cutShort(): void {
+    for (const c of this.cuttable) {
+      if (c.isError || c.endedAt === null || this.unreported.has(c)) { c.stopped = true; this.touch(c); }
+    }
+  }
+
   private addEnd(e: PageEvent, willRetry: boolean): void {
+    if (!willRetry) {
+      // pi ends the call it runs with an error when the person aborts: that is the abort, not the call.
+      if (e.end_reason === 'aborted') this.cutShort();
+      this.cuttable = [];
+    }
     const login = e.is_error && obj(e.data)?.needsLogin === true && this.login ? { login: this.login } : {};
     this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry, ...login });
   }

@@ -149,14 +149,14 @@ function drawThinking(row: HTMLElement, e: TextEntry): void {
 const toolShapes = new WeakMap<HTMLElement, string>();
 
 function toolShape(e: ToolEntry, state: string): string {
-  const shown = e.result !== null ? (e.isError ? 'result-error' : 'result') : e.output ? 'output' : '';
+  const shown = e.result !== null ? (e.stopped ? 'result-stopped' : e.isError ? 'result-error' : 'result') : e.output ? 'output' : '';
   return JSON.stringify([state === 'blocked', e.blockedBy, e.reason, e.violation ?? null, (e.changes ?? []).map((c) => [c.path, c.oldText, c.newText]), e.terminals ?? [], e.args ?? null, shown]);
 }
 
 function drawTool(row: HTMLElement, e: ToolEntry): void {
-  const state = e.blocked ? 'blocked' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
+  const state = e.blocked ? 'blocked' : e.stopped ? 'stopped' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
   row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
-  const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : 'tools';
+  const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : state === 'stopped' ? 'debug-stop' : 'tools';
   const spin = state === 'running' ? 'codicon-modifier-spin' : '';
   const badge = state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : e.startUnseen ? state : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;
   const out = e.result !== null ? e.result || e.output || '(no output reported)' : e.output;
@@ -183,7 +183,7 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
       h('button', { class: 'link open-terminal', text: 'Show in Terminal', attrs: { 'data-terminal': id, title: 'Show this command\'s output, so far and live, in a read-only VS Code terminal' } }))));
   }
   if (hasArgs(e.args)) body.appendChild(section('Arguments', safeJson(e.args)));
-  if (out) body.appendChild(section(e.result === null ? 'Output' : e.isError ? 'Result (error)' : 'Result', out, 'out'));
+  if (out) body.appendChild(section(e.result === null ? 'Output' : e.stopped ? 'Result (stopped)' : e.isError ? 'Result (error)' : 'Result', out, 'out'));
   const details = h('details', {}, summary, body);
   // A change is what a person wants to see of an edit: it shows without a click.
   details.open = (drawn?.open ?? false) || e.blocked || (e.changes ?? []).length > 0;

@@ -161,6 +161,26 @@ describe('ui event log model', () => {
     assert.equal(b.result, 'line 1');
   });
 
+  it("a call cut short by the person's Abort is stopped, not an error; one the model went on from keeps its error (as the Sessions view says)", () => {
+    const turn = (end: string) => {
+      const m = new LogModel();
+      m.apply(stamped([
+        ev('agent_start'),
+        ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }),
+        ev('tool_execution_end', { tool_call_id: 'a', is_error: true, result: 'no such file' }),
+        ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'bash' }),
+        ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' }),
+        // pi ends the call it runs with an error on abort; another it never ends.
+        ev('tool_execution_end', { tool_call_id: 'b', is_error: true, result: '[aborted after 595 ms]' }),
+        ev('agent_end', { end_reason: end }),
+        ev('agent_settled', { end_reason: end, turn: { ends: true } } as Partial<PageEvent>),
+      ]));
+      return only(m, 'tool').map((t) => `${t.name}: ${t.stopped ? 'stopped' : t.isError ? 'error' : 'ok'}`);
+    };
+    assert.deepEqual(turn('aborted'), ['read: error', 'bash: stopped', 'grep: stopped']);
+    assert.deepEqual(turn('done'), ['read: error', 'bash: error', 'grep: ok']);
+  });
+
   it('tool output: a chunk that begins like the output so far is still added (τ); an ACP update is the whole output so far (issue 25)', () => {
     const acp = (text: string) => slimEvent(updateEvent({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text } }] } as never) as never);
     const m = new LogModel();
@@ -315,6 +335,7 @@ describe('ui event log model', () => {
     assert.equal(tool.endedAt, T + 500, 'the tool is still running after the worker exited');
     assert.equal(tool.isError, true);
     assert.match(tool.result ?? '', /starting[\s\S]*cut short: the worker was stopped/);
+    assert.equal(tool.stopped, true, "the person's Stop cut the call short: stopped, as the Sessions view says, not an error of its own");
     assert.deepEqual(kinds(m), ['prompt', 'turn', 'tool', 'end', 'exit']);
     assert.equal(only(m, 'end')[0].reason, 'stopped');
     assert.equal(endWords('stopped'), 'the worker stopped');

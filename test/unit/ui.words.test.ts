@@ -88,6 +88,43 @@ describe('ui words and icons', () => {
     assert.deepEqual(words().slice(2), ['ls: ok', 'ls: running'], 'calls without an id end in the order they started');
   });
 
+  it("an aborted turn's unfinished or failed calls are stopped by the person's Abort, not errors of their own", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'read', is_error: true }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'bash' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' }));
+    assert.deepEqual(words(), ['read: error', 'bash: running', 'grep: running'], 'a failed call is an error while the turn runs');
+    // pi ends the call it was running with an error when the person aborts; another it never ends.
+    t.observe(ev('tool_execution_end', { tool_call_id: 'b', tool_name: 'bash', is_error: true }));
+    t.observe(ev('agent_end', { end_reason: 'aborted' }));
+    assert.equal(t.turns[0].endReason, 'aborted');
+    assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped'], 'read failed before the model went on: its own error');
+  });
+
+  it("the person's Stop mid-call: the call is stopped, not 'ok' (it never ended) nor an error", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('worker_exit', { data: { status: 'stopped' } }));
+    assert.equal(t.turns[0].endReason, 'stopped');
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'stopped');
+  });
+
+  it("a turn that ended by itself keeps its calls' errors", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'bash', is_error: true }));
+    t.observe(ev('agent_end', { end_reason: 'done' }));
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error');
+  });
+
   it('command lines are shell-quoted', () => {
     assert.equal(commandLine(st()), "/usr/bin/node 'demo worker.js'");
     assert.equal(commandLine(st({ command: 'x', args: ["it's"] })), `x 'it'\\''s'`);

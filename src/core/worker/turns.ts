@@ -483,6 +483,8 @@ export class TurnTracker {
     if (!this.inTurn) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
+      // The calls that ended before this one started were not cut by an abort that comes later.
+      for (let i = tools.length - 1; i >= 0 && !tools[i].wentOn; i--) if (tools[i].ended) tools[i].wentOn = true;
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);

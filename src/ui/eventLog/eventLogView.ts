@@ -9,6 +9,7 @@ import type { AttentionInfo } from '../../core/attention/attention';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { COMMANDS } from '../commands/ids';
 import { logWorkerList } from '../views/describe';
+import { isTrusted } from '../settings/trust';
 import { Disposable, toDisposable } from '../disposable';
 import type { WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
@@ -97,6 +98,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
       ),
     );
     this._register(o.selection.onDidChange((id) => this.viewSession?.setWorker(id)));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.each((s) => s.trustGranted())));
     this._register({
       dispose: () => {
         for (const p of this.panels) p.dispose();
@@ -313,6 +315,10 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   }
 
   /** Live workers and the stopped ones whose logs are kept, each under its one name. */
+  trusted(): boolean {
+    return isTrusted();
+  }
+
   workerList(shown?: string): Array<{ workerId: string; name: string; status: string }> {
     const live: Array<{ workerId: string; name: string; status: string }> = this.supervisor.list().map((s) => ({ workerId: s.workerId, name: s.name, status: s.status }));
     const past = this.archive.pastEntry(shown);

@@ -29,6 +29,8 @@ export interface LogHost {
   lookup(workerId: string): LogContents | undefined;
   pageView(state: WorkerState): WorkerView;
   workerList(shown?: string): Array<{ workerId: string; name: string; status: string }>;
+  /** Whether workers may start here (an untrusted workspace refuses them). */
+  trusted(): boolean;
   /** The sidebar view's page picked a worker: the selection follows it. */
   select(workerId: string): void;
   /** A composer's request: it goes through the commands, and its result is this page's reply. */
@@ -255,6 +257,11 @@ export class LogSession extends Disposable {
 
   private postWorkers(): void {
     if (!this.ready) return;
-    this.channel.post({ type: 'workers', workers: this.log.workerList(this.workerId), selected: this.workerId ?? null });
+    this.channel.post({ type: 'workers', workers: this.log.workerList(this.workerId), selected: this.workerId ?? null, ...(this.log.trusted() ? {} : { untrusted: true as const }) });
+  }
+
+  /** The workspace was trusted: the page's empty log no longer says workers cannot start. */
+  trustGranted(): void {
+    this.postWorkers();
   }
 }

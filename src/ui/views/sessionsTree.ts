@@ -312,12 +312,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     } else if (tool.violation) {
       item.description = `⚠ ${tool.violation}`;
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-    } else if (tool.isError) {
-      item.description = 'error';
-      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     } else {
-      item.description = toolRunWord(t, tool);
-      item.iconPath = new vscode.ThemeIcon('tools');
+      const word = toolRunWord(t, tool);
+      item.description = word;
+      item.iconPath = word === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+        : word === 'stopped' ? new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+        : new vscode.ThemeIcon('tools');
     }
     item.tooltip = `${name}${tool.toolCallId ? ` (${tool.toolCallId})` : ''}${item.description ? `: ${item.description}` : ''}`;
     item.contextValue = 'rpcWorkerTool';
