@@ -4,21 +4,52 @@
 // under it; once the worker stops in A, or A's process is gone, B may. Real git in a temp folder.
 import { vscodeStub } from '../helpers/vscodeStub'; // before the UI modules, which import vscode
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as realCore from '../../src/core/index';
 import type { Supervisor, WorkerState } from '../../src/core/api';
 import { leftoverId, WorkerWorktrees } from '../../src/ui/worktrees/workerWorktrees';
 import { WorktreeActions } from '../../src/ui/worktrees/worktreeActions';
+import { connectWorktrees } from '../../src/ui/worktrees/connectWorktrees';
+import { worktreeContributor } from '../../src/ui/worktrees/worktreeTree';
+import { startStamp } from '../../src/core/worker/processTree';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in vscode's place
+const vscode = require('vscode') as Record<string, unknown>;
 const log = { info() {}, warn() {} } as never;
+
+/** Resolves once `ok()` holds, asked again at each change the registry announces (no timer). */
+function until(worktrees: WorkerWorktrees, ok: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (ok()) return resolve();
+    const d = worktrees.onDidChange(() => { if (ok()) { d.dispose(); resolve(); } });
+  });
+}
+
+/** The worktree row a window's Sessions view shows for an entry (no worker of its own runs it). */
+function rowOf(worktrees: WorkerWorktrees, workerId: string) {
+  const rows = worktreeContributor(worktrees, () => new Set());
+  return () => rows.item(undefined, { kind: 'ext', workerId, key: 'wt' }) as unknown as { label: string; contextValue: string; tooltip: { value: string } };
+}
 
 describe('worktrees: two windows on one repository (real git)', function () {
   this.timeout(30_000);
   let dir: string;
   let repo: string;
   const made: WorkerWorktrees[] = [];
+  const stub = { TreeItem: vscode.TreeItem, MarkdownString: vscode.MarkdownString };
+  before(() => {
+    // A TreeItem and a MarkdownString that keep what they are given (the bench stub forgets them).
+    vscode.TreeItem = class { constructor(public label: string) {} };
+    vscode.MarkdownString = class {
+      value = '';
+      appendText(t: string) { this.value += t; return this; }
+      appendMarkdown(t: string) { this.value += t; return this; }
+    };
+  });
+  after(() => Object.assign(vscode, stub));
   beforeEach(() => ({ dir, repo } = makeRepo()));
   afterEach(() => {
     for (const w of made.splice(0)) w.dispose();
@@ -43,7 +74,7 @@ describe('worktrees: two windows on one repository (real git)', function () {
     const worktrees = new WorkerWorktrees(supervisor, () => realCore.worktree, id);
     made.push(worktrees);
     const actions = new WorktreeActions({ supervisor, worktrees, core: () => realCore.worktree, worktreesDir: () => '', log, window: id });
-    return { worktrees, actions, stop: (s: WorkerState) => stateListener(s) };
+    return { worktrees, actions, stop: (s: WorkerState) => stateListener(s),  };
   }
 
   it('window B neither discards nor merges the worktree a worker of window A runs in; once it stops there, B can', async () => {
@@ -100,5 +131,61 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.equal(r.status, 'error', JSON.stringify(r));
     assert.ok(existsSync(wt.path));
     assert.match(vscodeStub.messages.join('\n'), /locked working tree, lock reason: on a USB disk/);
+  });
+
+  it('window B\'s row of a worktree a worker of window A runs in says so, Merge and Discard not offered; when the worker stops there, the row catches up by itself', async () => {
+    const wt = await created(repo, 'Fixer');
+    const fixer = { workerId: 'a1', name: 'Fixer', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [fixer]);
+    a.worktrees.add('a1', wt, repo);
+    await a.worktrees.refresh('a1');
+
+    const b = window('window-b');
+    const id = leftoverId(wt.branch);
+    b.worktrees.add(id, wt, repo);
+    await b.worktrees.refresh(id);
+    const row = rowOf(b.worktrees, id);
+    assert.equal(row().label, 'Fixer · worktree worker/fixer (Fixer works in it in another window)', 'read as abandoned: "(not running)"');
+    assert.equal(row().contextValue, 'rpcWorkerWorktree.elsewhere', 'Merge and Discard offered for a worktree a worker works in');
+    assert.match(row().tooltip.value, new RegExp(`process ${process.pid}\\b`));
+
+    // Stopped in A: nothing is asked of B, which learns it from git's lock going.
+    const freed = until(b.worktrees, () => row().contextValue === 'rpcWorkerWorktree');
+    a.stop({ ...fixer, status: 'exited' });
+    await freed;
+    assert.equal(row().label, 'Fixer (not running) · worktree worker/fixer');
+  });
+
+  it('a row held by a window whose process then dies (a crash: its lock stays) is free again when the window gets the focus', async () => {
+    const wt = await created(repo, 'w');
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)'], { stdio: 'ignore' });
+    const disposables: Array<{ dispose(): void }> = [];
+    try {
+      const start = startStamp(other.pid!);
+      sh(repo, 'worktree', 'lock', '--reason', `rpc-workers: ${JSON.stringify({ pid: other.pid, start: start ?? null, window: 'window-x', worker: 'w' })}`, wt.path);
+      vscodeStub.reset();
+      vscodeStub.folder = repo;
+      const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
+      const parts = connectWorktrees({
+        supervisor, core: () => realCore, settings: () => ({ worktreesDir: '' }) as never, tree: { contributors: [], invalidate() {} } as never,
+        commands: {} as never, log: { info() {}, warn() {}, error() {} } as never, register: (d) => (disposables.push(d), d),
+      });
+      await parts.checked;
+      const id = leftoverId(wt.branch);
+      await parts.worktrees.refresh(id);
+      const row = rowOf(parts.worktrees, id);
+      assert.equal(row().contextValue, 'rpcWorkerWorktree.elsewhere');
+      const gone = new Promise((resolve) => other.once('exit', resolve));
+      other.kill('SIGKILL');
+      await gone;
+      // No file changed: the window learns it when the person comes back to it.
+      const freed = until(parts.worktrees, () => row().contextValue === 'rpcWorkerWorktree');
+      vscodeStub.focusWindow();
+      await freed;
+      assert.equal(row().label, 'w (not running) · worktree worker/w');
+    } finally {
+      other.kill('SIGKILL');
+      for (const d of disposables) d.dispose();
+    }
   });
 });

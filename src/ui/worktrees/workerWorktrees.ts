@@ -1,9 +1,12 @@
 // Which worker runs in which worktree, and what each has changed there. Changes are listed again
 // when a worker's turn ends (and when asked), never polled. Stopping a worker keeps its entry:
 // the worktree stays for the person to review, merge or discard.
+// A worker of this window holds its worktree (git's lock, core/worktree/hold.ts) while it runs;
+// a worktree another window's worker holds is said so on its row, learnt from the lock's file
+// changing (watched) and again when the window is focused.
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
-import type { ChangeCounts, ChangedFile, WorkerWorktree } from '../../core/worktree';
+import type { ChangeCounts, ChangedFile, WorkerWorktree, WorktreeHolder } from '../../core/worktree';
 import { Disposable, toDisposable } from '../disposable';
 import { isTrusted } from '../settings/trust';
 
@@ -18,6 +21,8 @@ export interface WorktreeEntry {
   counts: ChangeCounts | null;
   /** Why the last listing failed, if it did. */
   error: string | null;
+  /** The worker of another window that works in it (its live hold), as last read; null when none. */
+  heldBy: WorktreeHolder | null;
 }
 
 /** The id of a worktree an earlier window's worker left, listed from git's records. */
@@ -27,6 +32,10 @@ const isLeftover = (id: string): boolean => id.startsWith('worktree:');
 export class WorkerWorktrees extends Disposable {
   private readonly entries = new Map<string, WorktreeEntry>();
   private readonly pending = new Map<string, Promise<void>>();
+  /** Each entry's watch on its worktree's lock. */
+  private readonly watches = new Map<string, { dispose(): void }>();
+  /** Entries whose lock is to be read again (a read queued, not begun): a burst of file events reads once. */
+  private readonly holdQueued = new Set<string>();
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this._onDidChange.event;
 
@@ -40,35 +49,77 @@ export class WorkerWorktrees extends Disposable {
       if (!this.entries.has(s.workerId) || s.status === 'running' || s.status === 'starting') return;
       // Stopped: another window may now merge or discard it.
       const e = this.entries.get(s.workerId)!;
-      if (this.window && !isLeftover(s.workerId)) this.then(s.workerId, () => this.core().releaseWorktree(e.worktree, this.window!));
+      if (this.window && !isLeftover(s.workerId)) void this.then(s.workerId, () => this.core().releaseWorktree(e.worktree, this.window!));
       void this.refresh(s.workerId);
     })));
+    this._register(toDisposable(() => {
+      for (const w of this.watches.values()) w.dispose();
+      this.watches.clear();
+    }));
   }
 
   add(workerId: string, worktree: WorkerWorktree, checkout: string): void {
     // git's files change as a worktree is made, so it can be listed as a leftover while its
     // worker still starts; once the worker has it, that leftover row is this worker's (no twin).
-    for (const [id, e] of this.entries) if (id !== workerId && isLeftover(id) && e.worktree.path === worktree.path) this.entries.delete(id);
-    this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null });
+    for (const [id, e] of this.entries) if (id !== workerId && isLeftover(id) && e.worktree.path === worktree.path) this.forget(id);
+    this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null, heldBy: null });
     this._onDidChange.fire(workerId);
     // Held while its worker runs: another window lists it as a leftover of no running worker.
     if (this.window && !isLeftover(workerId)) {
       const holder = this.core().holderHere(this.window, worktree.workerName);
       // Not held (git refused the lock): the worker runs as well; only other windows know less.
-      this.then(workerId, () => this.core().holdWorktree(worktree, holder));
+      void this.then(workerId, () => this.core().holdWorktree(worktree, holder));
     }
+    this.watches.get(workerId)?.dispose();
+    this.watches.set(workerId, this.core().watchHold(worktree.path, () => this.rereadHold(workerId)));
     void this.refresh(workerId);
   }
 
+  /** Reads the worktree's lock again (its file changed): the row says whether another window's worker works there. */
+  private rereadHold(workerId: string): void {
+    if (this.holdQueued.has(workerId)) return;
+    this.holdQueued.add(workerId);
+    void this.then(workerId, async () => {
+      this.holdQueued.delete(workerId);
+      await this.readHold(workerId);
+    });
+  }
+
+  /**
+   * The rows said to be held by another window, read again: a holder that died (a crash, a
+   * closed window) leaves its lock, which no file event tells. On the window's focus and on Refresh.
+   */
+  recheckHolds(): Promise<void> {
+    const held = this.all().filter((e) => e.heldBy).map((e) => e.workerId);
+    return Promise.all(held.map((id) => this.then(id, () => this.readHold(id)))).then(() => undefined);
+  }
+
+  private async readHold(workerId: string): Promise<void> {
+    const e = this.entries.get(workerId);
+    // Reading the lock runs `git worktree list`: never untrusted, as the listing.
+    if (!e || !isTrusted()) return;
+    const held = await this.core().heldElsewhere(e.worktree, this.window);
+    if (this.entries.get(workerId) !== e || JSON.stringify(held) === JSON.stringify(e.heldBy)) return;
+    e.heldBy = held;
+    this._onDidChange.fire(workerId);
+  }
+
+  private forget(workerId: string): void {
+    this.entries.delete(workerId);
+    this.watches.get(workerId)?.dispose();
+    this.watches.delete(workerId);
+  }
+
   /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
-  private then(workerId: string, run: () => Promise<unknown>): void {
+  private then(workerId: string, run: () => Promise<unknown>): Promise<void> {
     const next = (this.pending.get(workerId) ?? Promise.resolve()).then(run).then(() => undefined, () => undefined);
     this.pending.set(workerId, next);
     void next.finally(() => { if (this.pending.get(workerId) === next) this.pending.delete(workerId); });
+    return next;
   }
 
   remove(workerId: string): void {
-    this.entries.delete(workerId);
+    this.forget(workerId);
     this._onDidChange.fire(workerId);
   }
 
@@ -93,8 +144,9 @@ export class WorkerWorktrees extends Disposable {
     const e = this.entries.get(workerId);
     // Listing runs `git add -A`, which runs the repository's core.fsmonitor: never untrusted.
     if (!e || !isTrusted()) return;
-    const r = await this.core().workerChanges(e.worktree);
+    const [r, held] = await Promise.all([this.core().workerChanges(e.worktree), this.core().heldElsewhere(e.worktree, this.window)]);
     if (this.entries.get(workerId) !== e) return;
+    e.heldBy = held;
     if (r.status === 'ok') {
       e.files = r.files;
       e.counts = r.counts;
