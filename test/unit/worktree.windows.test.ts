@@ -34,6 +34,13 @@ function rowOf(worktrees: WorkerWorktrees, workerId: string) {
   return () => rows.item(undefined, { kind: 'ext', workerId, key: 'wt' }) as unknown as { label: string; contextValue: string; tooltip: { value: string } };
 }
 
+/** git's lock reason on the worktree, as `git worktree list --porcelain` says it; null when unlocked. */
+function lockReason(repo: string, wtPath: string): string | null {
+  const block = sh(repo, 'worktree', 'list', '--porcelain', '-z').split('\0\0').find((b) => b.startsWith(`worktree ${wtPath}\0`)) ?? '';
+  const line = block.split('\0').find((l) => l === 'locked' || l.startsWith('locked '));
+  return line === undefined ? null : line.slice(7);
+}
+
 describe('worktrees: two windows on one repository (real git)', function () {
   this.timeout(30_000);
   let dir: string;
@@ -74,7 +81,7 @@ describe('worktrees: two windows on one repository (real git)', function () {
     const worktrees = new WorkerWorktrees(supervisor, () => realCore.worktree, id);
     made.push(worktrees);
     const actions = new WorktreeActions({ supervisor, worktrees, core: () => realCore.worktree, worktreesDir: () => '', log, window: id });
-    return { worktrees, actions, stop: (s: WorkerState) => stateListener(s),  };
+    return { worktrees, actions, stop: (s: WorkerState) => stateListener(s), state: (s: WorkerState) => stateListener(s) };
   }
 
   it('window B neither discards nor merges the worktree a worker of window A runs in; once it stops there, B can', async () => {
@@ -187,5 +194,63 @@ describe('worktrees: two windows on one repository (real git)', function () {
       other.kill('SIGKILL');
       for (const d of disposables) d.dispose();
     }
+  });
+
+  it('a worker resumed into a worktree (its folder, a new worker id) holds it as a worker started there does, and lets go when it stops', async () => {
+    const wt = await created(repo, 'w');
+    const workers: WorkerState[] = [];
+    const a = window('window-a', workers);
+    const id = leftoverId(wt.branch);
+    // After a reload the worktree is listed from git's records; the session is resumed in its folder.
+    a.worktrees.add(id, wt, repo);
+    await a.worktrees.refresh(id);
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    workers.push(resumed);
+    a.state(resumed);
+    await a.worktrees.refresh(id);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /^rpc-workers: .*"worker":"w \(resumed\)"/);
+
+    const b = window('window-b');
+    b.worktrees.add(id, wt, repo);
+    vscodeStub.reset();
+    const refused = await b.actions.discard({ workerId: id }, async () => true);
+    assert.notEqual(refused.status, 'discarded', 'window B deleted the folder the resumed worker works in');
+    assert.match(vscodeStub.messages.join('\n'), /w \(resumed\) works in it in another window/);
+
+    workers[0] = { ...resumed, status: 'stopped' } as WorkerState;
+    a.state(workers[0]);
+    await a.worktrees.refresh(id);
+    assert.equal(lockReason(repo, wt.path), null, 'still held after the resumed worker stopped');
+    const later = await b.actions.discard({ workerId: id }, async () => true);
+    assert.equal(later.status, 'discarded', JSON.stringify(later));
+  });
+
+  it('a worktree listed after a resumed worker already runs in it (a resume at reload, before the listing) is held too', async () => {
+    const wt = await created(repo, 'w');
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: path.join(wt.path, 'sub'), streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [resumed]);
+    const id = leftoverId(wt.branch);
+    a.worktrees.add(id, wt, repo);
+    await a.worktrees.refresh(id);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /"worker":"w \(resumed\)"/);
+  });
+
+  it('a worker that stops leaves the worktree held while another worker of its window still works there', async () => {
+    const wt = await created(repo, 'w');
+    const own = { workerId: 'a1', name: 'w', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const second = { ...own, workerId: 'a2', name: 'second' } as WorkerState;
+    const workers = [own, second];
+    const a = window('window-a', workers);
+    a.worktrees.add('a1', wt, repo);
+    a.state(second);
+    await a.worktrees.refresh('a1');
+    workers[0] = { ...own, status: 'exited' } as WorkerState;
+    a.state(workers[0]);
+    await a.worktrees.refresh('a1');
+    assert.notEqual(lockReason(repo, wt.path), null, 'let go while second still works in it');
+    workers[1] = { ...second, status: 'stopped' } as WorkerState;
+    a.state(workers[1]);
+    await a.worktrees.refresh('a1');
+    assert.equal(lockReason(repo, wt.path), null);
   });
 });

@@ -1,11 +1,12 @@
 // Which worker runs in which worktree, and what each has changed there. Changes are listed again
 // when a worker's turn ends (and when asked), never polled. Stopping a worker keeps its entry:
 // the worktree stays for the person to review, merge or discard.
-// A worker of this window holds its worktree (git's lock, core/worktree/hold.ts) while it runs;
-// a worktree another window's worker holds is said so on its row, learnt from the lock's file
-// changing (watched) and again when the window is focused.
+// A worker of this window holds its worktree (git's lock, core/worktree/hold.ts) while it runs,
+// as does one resumed into it under a new id; a worktree another window's worker holds is said so
+// on its row, learnt from the lock's file changing (watched) and again when the window is focused.
 import * as vscode from 'vscode';
-import type { Supervisor } from '../../core/api';
+import type { Supervisor, WorkerState } from '../../core/api';
+import { pathWithin } from '../../core/pathWithin';
 import type { ChangeCounts, ChangedFile, WorkerWorktree, WorktreeHolder } from '../../core/worktree';
 import { Disposable, toDisposable } from '../disposable';
 import { isTrusted } from '../settings/trust';
@@ -28,6 +29,7 @@ export interface WorktreeEntry {
 /** The id of a worktree an earlier window's worker left, listed from git's records. */
 export const leftoverId = (branch: string): string => `worktree:${branch}`;
 const isLeftover = (id: string): boolean => id.startsWith('worktree:');
+const isLive = (s: WorkerState): boolean => s.status === 'running' || s.status === 'starting';
 
 export class WorkerWorktrees extends Disposable {
   private readonly entries = new Map<string, WorktreeEntry>();
@@ -36,20 +38,27 @@ export class WorkerWorktrees extends Disposable {
   private readonly watches = new Map<string, { dispose(): void }>();
   /** Entries whose lock is to be read again (a read queued, not begun): a burst of file events reads once. */
   private readonly holdQueued = new Set<string>();
+  /** Workers of this window in a worktree not made for them (a resumed session keeps its folder): the entry whose worktree each holds. */
+  private readonly occupants = new Map<string, string>();
   private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this._onDidChange.event;
 
   /** `window`: this window's id, which its holds on worktrees name (core/worktree/hold.ts). */
-  constructor(supervisor: Supervisor, private readonly core: () => WorktreeCore, private readonly window?: string) {
+  constructor(private readonly supervisor: Supervisor, private readonly core: () => WorktreeCore, private readonly window?: string) {
     super();
     this._register(toDisposable(supervisor.onEvent((id, e) => {
       if ((e.turn?.ends || e.type === 'agent_end') && this.entries.has(id)) void this.refresh(id);
     })));
     this._register(toDisposable(supervisor.onState((s) => {
-      if (!this.entries.has(s.workerId) || s.status === 'running' || s.status === 'starting') return;
+      if (!this.entries.has(s.workerId)) {
+        if (isLive(s)) this.occupy(s);
+        else this.vacate(s.workerId);
+        return;
+      }
+      if (isLive(s)) return;
       // Stopped: another window may now merge or discard it.
       const e = this.entries.get(s.workerId)!;
-      if (this.window && !isLeftover(s.workerId)) void this.then(s.workerId, () => this.core().releaseWorktree(e.worktree, this.window!));
+      if (!isLeftover(s.workerId)) this.release(e, s.workerId);
       void this.refresh(s.workerId);
     })));
     this._register(toDisposable(() => {
@@ -58,11 +67,42 @@ export class WorkerWorktrees extends Disposable {
     }));
   }
 
+  /**
+   * A worker of this window started in a worktree listed here under another id (a resumed
+   * session, which keeps its folder): held as the worktree's own worker holds it, in its name.
+   */
+  private occupy(s: WorkerState): void {
+    if (!this.window || this.occupants.has(s.workerId)) return;
+    const e = [...this.entries.values()].find((x) => x.workerId !== s.workerId && pathWithin(x.worktree.path, s.cwd) !== null);
+    if (!e) return;
+    this.occupants.set(s.workerId, e.workerId);
+    const holder = this.core().holderHere(this.window, s.name);
+    void this.then(e.workerId, () => this.core().holdWorktree(e.worktree, holder));
+  }
+
+  private vacate(workerId: string): void {
+    const id = this.occupants.get(workerId);
+    if (id === undefined) return;
+    this.occupants.delete(workerId);
+    const e = this.entries.get(id);
+    if (e) this.release(e, workerId);
+  }
+
+  /** This window lets go of the worktree `gone` held, unless another of its workers still works there. */
+  private release(e: WorktreeEntry, gone: string): void {
+    if (!this.window) return;
+    const window = this.window;
+    const still = this.supervisor.list().some((w) => w.workerId !== gone && isLive(w) && pathWithin(e.worktree.path, w.cwd) !== null);
+    if (!still) void this.then(e.workerId, () => this.core().releaseWorktree(e.worktree, window));
+  }
+
   add(workerId: string, worktree: WorkerWorktree, checkout: string): void {
     // git's files change as a worktree is made, so it can be listed as a leftover while its
     // worker still starts; once the worker has it, that leftover row is this worker's (no twin).
     for (const [id, e] of this.entries) if (id !== workerId && isLeftover(id) && e.worktree.path === worktree.path) this.forget(id);
     this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null, heldBy: null });
+    // Taken for a leftover's occupant while it started: the worktree is its own now.
+    this.occupants.delete(workerId);
     this._onDidChange.fire(workerId);
     // Held while its worker runs: another window lists it as a leftover of no running worker.
     if (this.window && !isLeftover(workerId)) {
@@ -70,6 +110,8 @@ export class WorkerWorktrees extends Disposable {
       // Not held (git refused the lock): the worker runs as well; only other windows know less.
       void this.then(workerId, () => this.core().holdWorktree(worktree, holder));
     }
+    // A session resumed at a reload may run in it before git's records are listed.
+    if (isLeftover(workerId)) for (const s of this.supervisor.list()) if (isLive(s) && !this.occupants.has(s.workerId)) this.occupy(s);
     this.watches.get(workerId)?.dispose();
     this.watches.set(workerId, this.core().watchHold(worktree.path, () => this.rereadHold(workerId)));
     void this.refresh(workerId);
