@@ -17,6 +17,7 @@ type Fn = (...args: unknown[]) => unknown;
 const vscode = require(STUB) as Record<string, unknown> & { EventEmitter: new () => { event: Fn; fire(e?: unknown): void } };
 const disposable = { dispose() {} };
 const granted = new vscode.EventEmitter();
+const windowState = new vscode.EventEmitter();
 
 export const vscodeStub = {
   trusted: true,
@@ -54,6 +55,10 @@ export const vscodeStub = {
   grantTrust(): void {
     vscodeStub.trusted = true;
     granted.fire();
+  },
+  /** The window gets (or loses) the focus, as VS Code's onDidChangeWindowState says it. */
+  focusWindow(focused = true): void {
+    windowState.fire({ focused, active: focused });
   },
   reset(): void {
     vscodeStub.trusted = true;
@@ -109,6 +114,7 @@ vscode.commands = {
   getCommands: async () => [],
 };
 vscode.window = {
+  onDidChangeWindowState: windowState.event,
   showErrorMessage: show,
   showWarningMessage: show,
   showInformationMessage: show,

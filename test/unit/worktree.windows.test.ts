@@ -4,6 +4,7 @@
 // under it; once the worker stops in A, or A's process is gone, B may. Real git in a temp folder.
 import { vscodeStub } from '../helpers/vscodeStub'; // before the UI modules, which import vscode
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,15 +12,52 @@ import * as realCore from '../../src/core/index';
 import type { Supervisor, WorkerState } from '../../src/core/api';
 import { leftoverId, WorkerWorktrees } from '../../src/ui/worktrees/workerWorktrees';
 import { WorktreeActions } from '../../src/ui/worktrees/worktreeActions';
+import { connectWorktrees } from '../../src/ui/worktrees/connectWorktrees';
+import { worktreeContributor } from '../../src/ui/worktrees/worktreeTree';
+import { startStamp } from '../../src/core/worker/processTree';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in vscode's place
+const vscode = require('vscode') as Record<string, unknown>;
 const log = { info() {}, warn() {} } as never;
+
+/** Resolves once `ok()` holds, asked again at each change the registry announces (no timer). */
+function until(worktrees: WorkerWorktrees, ok: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (ok()) return resolve();
+    const d = worktrees.onDidChange(() => { if (ok()) { d.dispose(); resolve(); } });
+  });
+}
+
+/** The worktree row a window's Sessions view shows for an entry (no worker of its own runs it). */
+function rowOf(worktrees: WorkerWorktrees, workerId: string) {
+  const rows = worktreeContributor(worktrees, () => new Set());
+  return () => rows.item(undefined, { kind: 'ext', workerId, key: 'wt' }) as unknown as { label: string; contextValue: string; tooltip: { value: string } };
+}
+
+/** git's lock reason on the worktree, as `git worktree list --porcelain` says it; null when unlocked. */
+function lockReason(repo: string, wtPath: string): string | null {
+  const block = sh(repo, 'worktree', 'list', '--porcelain', '-z').split('\0\0').find((b) => b.startsWith(`worktree ${wtPath}\0`)) ?? '';
+  const line = block.split('\0').find((l) => l === 'locked' || l.startsWith('locked '));
+  return line === undefined ? null : line.slice(7);
+}
 
 describe('worktrees: two windows on one repository (real git)', function () {
   this.timeout(30_000);
   let dir: string;
   let repo: string;
   const made: WorkerWorktrees[] = [];
+  const stub = { TreeItem: vscode.TreeItem, MarkdownString: vscode.MarkdownString };
+  before(() => {
+    // A TreeItem and a MarkdownString that keep what they are given (the bench stub forgets them).
+    vscode.TreeItem = class { constructor(public label: string) {} };
+    vscode.MarkdownString = class {
+      value = '';
+      appendText(t: string) { this.value += t; return this; }
+      appendMarkdown(t: string) { this.value += t; return this; }
+    };
+  });
+  after(() => Object.assign(vscode, stub));
   beforeEach(() => ({ dir, repo } = makeRepo()));
   afterEach(() => {
     for (const w of made.splice(0)) w.dispose();
@@ -44,7 +82,7 @@ describe('worktrees: two windows on one repository (real git)', function () {
     const worktrees = new WorkerWorktrees(supervisor, () => realCore.worktree, id);
     made.push(worktrees);
     const actions = new WorktreeActions({ supervisor, worktrees, core: () => realCore.worktree, worktreesDir: () => '', log, window: id });
-    return { worktrees, actions, stop: (s: WorkerState) => stateListener(s) };
+    return { worktrees, actions, stop: (s: WorkerState) => stateListener(s), state: (s: WorkerState) => stateListener(s) };
   }
 
   it('window B neither discards nor merges the worktree a worker of window A runs in; once it stops there, B can', async () => {
@@ -143,5 +181,119 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.equal(r.status, 'error', JSON.stringify(r));
     assert.ok(existsSync(wt.path));
     assert.match(vscodeStub.messages.join('\n'), /locked working tree, lock reason: on a USB disk/);
+  });
+
+  it('window B\'s row of a worktree a worker of window A runs in says so, Merge and Discard not offered; when the worker stops there, the row catches up by itself', async () => {
+    const wt = await created(repo, 'Fixer');
+    const fixer = { workerId: 'a1', name: 'Fixer', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [fixer]);
+    a.worktrees.add('a1', wt, repo);
+    await a.worktrees.refresh('a1');
+
+    const b = window('window-b');
+    const id = leftoverId(wt.branch);
+    b.worktrees.add(id, wt, repo);
+    await b.worktrees.refresh(id);
+    const row = rowOf(b.worktrees, id);
+    assert.equal(row().label, 'Fixer · worktree worker/fixer (Fixer works in it in another window)', 'read as abandoned: "(not running)"');
+    assert.equal(row().contextValue, 'rpcWorkerWorktree.elsewhere', 'Merge and Discard offered for a worktree a worker works in');
+    assert.match(row().tooltip.value, new RegExp(`process ${process.pid}\\b`));
+
+    // Stopped in A: nothing is asked of B, which learns it from git's lock going.
+    const freed = until(b.worktrees, () => row().contextValue === 'rpcWorkerWorktree');
+    a.stop({ ...fixer, status: 'exited' });
+    await freed;
+    assert.equal(row().label, 'Fixer (not running) · worktree worker/fixer');
+  });
+
+  it('a row held by a window whose process then dies (a crash: its lock stays) is free again when the window gets the focus', async () => {
+    const wt = await created(repo, 'w');
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)'], { stdio: 'ignore' });
+    const disposables: Array<{ dispose(): void }> = [];
+    try {
+      const start = startStamp(other.pid!);
+      sh(repo, 'worktree', 'lock', '--reason', `rpc-workers: ${JSON.stringify({ pid: other.pid, start: start ?? null, window: 'window-x', worker: 'w' })}`, wt.path);
+      vscodeStub.reset();
+      vscodeStub.folder = repo;
+      const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
+      const parts = connectWorktrees({
+        supervisor, core: () => realCore, settings: () => ({ worktreesDir: '' }) as never, tree: { contributors: [], invalidate() {} } as never,
+        commands: {} as never, log: { info() {}, warn() {}, error() {} } as never, register: (d) => (disposables.push(d), d),
+      });
+      await parts.checked;
+      const id = leftoverId(wt.branch);
+      await parts.worktrees.refresh(id);
+      const row = rowOf(parts.worktrees, id);
+      assert.equal(row().contextValue, 'rpcWorkerWorktree.elsewhere');
+      const gone = new Promise((resolve) => other.once('exit', resolve));
+      other.kill('SIGKILL');
+      await gone;
+      // No file changed: the window learns it when the person comes back to it.
+      const freed = until(parts.worktrees, () => row().contextValue === 'rpcWorkerWorktree');
+      vscodeStub.focusWindow();
+      await freed;
+      assert.equal(row().label, 'w (not running) · worktree worker/w');
+    } finally {
+      other.kill('SIGKILL');
+      for (const d of disposables) d.dispose();
+    }
+  });
+
+  it('a worker resumed into a worktree (its folder, a new worker id) holds it as a worker started there does, and lets go when it stops', async () => {
+    const wt = await created(repo, 'w');
+    const workers: WorkerState[] = [];
+    const a = window('window-a', workers);
+    const id = leftoverId(wt.branch);
+    // After a reload the worktree is listed from git's records; the session is resumed in its folder.
+    a.worktrees.add(id, wt, repo);
+    await a.worktrees.refresh(id);
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    workers.push(resumed);
+    a.state(resumed);
+    await a.worktrees.refresh(id);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /^rpc-workers: .*"worker":"w \(resumed\)"/);
+
+    const b = window('window-b');
+    b.worktrees.add(id, wt, repo);
+    vscodeStub.reset();
+    const refused = await b.actions.discard({ workerId: id }, async () => true);
+    assert.notEqual(refused.status, 'discarded', 'window B deleted the folder the resumed worker works in');
+    assert.match(vscodeStub.messages.join('\n'), /w \(resumed\) works in it in another window/);
+
+    workers[0] = { ...resumed, status: 'stopped' } as WorkerState;
+    a.state(workers[0]);
+    await a.worktrees.refresh(id);
+    assert.equal(lockReason(repo, wt.path), null, 'still held after the resumed worker stopped');
+    const later = await b.actions.discard({ workerId: id }, async () => true);
+    assert.equal(later.status, 'discarded', JSON.stringify(later));
+  });
+
+  it('a worktree listed after a resumed worker already runs in it (a resume at reload, before the listing) is held too', async () => {
+    const wt = await created(repo, 'w');
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: path.join(wt.path, 'sub'), streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [resumed]);
+    const id = leftoverId(wt.branch);
+    a.worktrees.add(id, wt, repo);
+    await a.worktrees.refresh(id);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /"worker":"w \(resumed\)"/);
+  });
+
+  it('a worker that stops leaves the worktree held while another worker of its window still works there', async () => {
+    const wt = await created(repo, 'w');
+    const own = { workerId: 'a1', name: 'w', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const second = { ...own, workerId: 'a2', name: 'second' } as WorkerState;
+    const workers = [own, second];
+    const a = window('window-a', workers);
+    a.worktrees.add('a1', wt, repo);
+    a.state(second);
+    await a.worktrees.refresh('a1');
+    workers[0] = { ...own, status: 'exited' } as WorkerState;
+    a.state(workers[0]);
+    await a.worktrees.refresh('a1');
+    assert.notEqual(lockReason(repo, wt.path), null, 'let go while second still works in it');
+    workers[1] = { ...second, status: 'stopped' } as WorkerState;
+    a.state(workers[1]);
+    await a.worktrees.refresh('a1');
+    assert.equal(lockReason(repo, wt.path), null);
   });
 });

@@ -11,3 +11,4 @@ export { abortMerge, commitAll, conflictedFiles, finishMerge, mergeWorktree, typ
 export { specInWorktree } from './spec';
 export { discardWorktree, previewDiscard, type DiscardOptions, type DiscardPreview, type DiscardResult, type PreviewResult } from './discard';
 export { heldElsewhere, holderHere, holdWorktree, releaseWorktree, type WorktreeHolder } from './hold';
+export { watchHold } from './holdWatch';

@@ -39,6 +39,9 @@ export function connectWorktrees(o: {
   const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
   o.tree.contributors.push(worktreeContributor(worktrees, live, (folder) => workerIn(o.supervisor, folder)));
   o.register(worktrees.onDidChange(() => o.tree.invalidate()));
+  // Another window's hold comes and goes with its lock file (watched); a holder that died without
+  // letting go (a crash) changes no file: its rows are read again as the person comes back here.
+  o.register(vscode.window.onDidChangeWindowState((s) => { if (s.focused && isTrusted()) void worktrees.recheckHolds(); }));
 
   const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };
   // Checks overlap (git's file events, a command's own check): each answers from its own reading,

@@ -59,9 +59,12 @@ export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<
 }
 
 function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: WorkerState | undefined): vscode.TreeItem {
+  // Another window's worker, known by its hold only: this window cannot see it run.
+  const elsewhere = own || other ? null : e.heldBy;
   const label = own ? `Worktree ${e.worktree.branch}`
     : other ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${other.name} works in it)`
-      : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
+      : elsewhere ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${elsewhere.worker} works in it in another window)`
+        : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
   const s = own ?? other;
   const item = new vscode.TreeItem(label, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   // A new id once it has files: VS Code keeps an id's collapse state, and a row first shown
@@ -71,9 +74,12 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   item.iconPath = new vscode.ThemeIcon('git-branch', e.error ? new vscode.ThemeColor('errorForeground') : undefined);
   item.tooltip = new vscode.MarkdownString(undefined, false);
   appendSafe(item.tooltip, `${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
+  if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in another window (process ${elsewhere.pid}): Merge and Discard are offered once it stops there.`);
   const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
-  // Menus: merge and discard are offered only while the worker is not writing.
-  item.contextValue = `rpcWorkerWorktree${busy ? '.busy' : ''}${s && (s.status === 'running' || s.status === 'starting') ? '.live' : ''}`;
+  // Menus: merge and discard are offered only while the worker is not writing; neither while
+  // another window's worker works in it (they would refuse, saying so: package.json's menus).
+  item.contextValue = elsewhere ? 'rpcWorkerWorktree.elsewhere'
+    : `rpcWorkerWorktree${busy ? '.busy' : ''}${s && (s.status === 'running' || s.status === 'starting') ? '.live' : ''}`;
   return item;
 }
 
