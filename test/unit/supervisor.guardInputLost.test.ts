@@ -69,6 +69,11 @@ describe('guard: a τ worker that no longer reads its input, a violation', funct
   });
 
   it('its call was judged, but the abort cannot be written (its stdin closed as the guard read the call): it is stopped, and the row says why', async () => {
+    // What the person is told in turn: the guard's stop, said before the state that says the loss,
+    // so its one notification stands for both (workerAttention.ts), not "stop it" then "stopped".
+    const told: string[] = [];
+    supervisor.onEvent((_, e) => void (e.type === 'guard_violation' && e.data?.action === 'stop' && told.push('guard stop')));
+    supervisor.onState((s) => void (s.inputLost && !told.includes('input lost') && told.push('input lost')));
     const { id, target, violation } = await run('get_messages');
     const stopped = waitFor(supervisor, id, (e) => e.type === 'guard_violation' && e.data?.action === 'stop', 30_000, 'the stop');
     const exited = waitFor(supervisor, id, ofType('worker_exit'), 30_000, 'the exit');
@@ -81,6 +86,7 @@ describe('guard: a τ worker that no longer reads its input, a violation', funct
     await gone;
     assert.equal(supervisor.state(id).status, 'not_found');
     assert.equal(existsSync(target), false, 'the call must not have written');
+    assert.deepEqual(told, ['guard stop', 'input lost']);
   });
 
   it('with onViolation "flag" it is only flagged, as on any worker', async () => {

@@ -26,6 +26,11 @@ export interface AuditPort {
   stop(): Promise<unknown>;
   /** A Stop of it (the person's, or the guard's own) is under way: the turn ends with it. */
   stopping(): boolean;
+  /** Calls `listener` once its input is found lost, before its state says so; the returned function takes it back. */
+  onceInputLost(listener: () => void): () => void;
+  /** Messages written to its stdin so far, and the number of the first it refused (null: none); see WorkerProcess. */
+  messagesSent(): number;
+  firstUnsent(): number | null;
 }
 
 /** What a violation's row says when the guard stopped the worker: its abort could not be sent. */
@@ -67,9 +72,25 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   if (mustEnd() && w.inputLost()) return stopUntold(verdict.violation);
   w.report({ ...violation(verdict.violation, onViolation), args: (args ?? null) as Record<string, unknown> | null });
   if (!mustEnd()) return;
-  await w.abort();
-  // The abort's own write found the input lost: said on the call, and the worker stopped.
-  if (w.inputLost() && w.turns.streaming && !w.stopping()) await stopUntold(verdict.violation);
+  // The abort's own write found the input lost: said on the call, and the worker stopped. Decided
+  // as the loss is found, before the state that says it: the stop's notification then says it
+  // all, and "not reading its input: stop it" is not said first, stale at once (workerAttention.ts).
+  const before = w.messagesSent();
+  let untold = false;
+  const off = w.onceInputLost(() => {
+    const unsent = w.firstUnsent();
+    if (unsent === null || unsent <= before || !w.turns.streaming || w.stopping()) return;
+    untold = true;
+    w.report(violation(`${verdict.violation}; ${STOPPED_UNTOLD}`, 'stop'));
+  });
+  try {
+    await w.abort();
+  } finally {
+    off();
+  }
+  if (untold) await w.stop();
+  // Found lost by anything else as it aborted (a probe of its stdin) with the turn going on.
+  else if (w.inputLost() && w.turns.streaming && !w.stopping()) await stopUntold(verdict.violation);
 }
 
 /** The paths a report of a call names as where it acts: its locations and diffs. */
