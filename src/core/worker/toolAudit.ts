@@ -52,14 +52,38 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
     await w.stop();
   };
   const mustEnd = () => onViolation === 'abort' && w.turns.streaming;
+  // The guard's own write (its read of the call, its abort) may be what finds the input lost: its
+  // stop is then said as the loss is found, before the state that says it, so the stop's
+  // notification says it all and "not reading its input: stop it" is not said first, stale at
+  // once (workerAttention.ts). `why`: what the stop is for, or null when the guard does not stop.
+  const said = { stop: false };
+  const ownWrite = async <T>(send: () => Promise<T>, why: () => string | null): Promise<T> => {
+    const before = w.messagesSent();
+    const off = w.onceInputLost(() => {
+      const unsent = w.firstUnsent();
+      const error = unsent !== null && unsent > before && !w.stopping() ? why() : null;
+      if (error === null) return;
+      said.stop = true;
+      w.report(violation(`${error}; ${STOPPED_UNTOLD}`, 'stop'));
+    });
+    try {
+      return await send();
+    } finally {
+      off();
+    }
+  };
+  const unread = "the guard could not read the call's arguments";
   let args: unknown = event.args;
   if (args === undefined && event.tool_call_id && w.dialect.toolCallArgs) {
+    const id = event.tool_call_id;
+    const read = w.dialect.toolCallArgs;
     try {
-      args = await w.request(w.dialect.toolCallArgs(w.connection, event.tool_call_id), 'reading the tool call\'s arguments');
+      args = await ownWrite(() => w.request(read(w.connection, id), 'reading the tool call\'s arguments'), () => (mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation ? unread : null));
     } catch (error) {
+      if (said.stop) return void (await w.stop());
       // Unread for good: a call that passes whatever it names (a read) still passes; any other is
       // one the guard can neither judge nor abort.
-      if (w.inputLost() && mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation) return stopUntold("the guard could not read the call's arguments");
+      if (w.inputLost() && mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation) return stopUntold(unread);
       w.report(violation(`the guard could not read the call's arguments: ${(error as Error).message}`));
       return;
     }
@@ -72,23 +96,9 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   if (mustEnd() && w.inputLost()) return stopUntold(verdict.violation);
   w.report({ ...violation(verdict.violation, onViolation), args: (args ?? null) as Record<string, unknown> | null });
   if (!mustEnd()) return;
-  // The abort's own write found the input lost: said on the call, and the worker stopped. Decided
-  // as the loss is found, before the state that says it: the stop's notification then says it
-  // all, and "not reading its input: stop it" is not said first, stale at once (workerAttention.ts).
-  const before = w.messagesSent();
-  let untold = false;
-  const off = w.onceInputLost(() => {
-    const unsent = w.firstUnsent();
-    if (unsent === null || unsent <= before || !w.turns.streaming || w.stopping()) return;
-    untold = true;
-    w.report(violation(`${verdict.violation}; ${STOPPED_UNTOLD}`, 'stop'));
-  });
-  try {
-    await w.abort();
-  } finally {
-    off();
-  }
-  if (untold) await w.stop();
+  // The abort's own write found the input lost: said on the call, and the worker stopped.
+  await ownWrite(() => w.abort(), () => (w.turns.streaming ? verdict.violation : null));
+  if (said.stop) await w.stop();
   // Found lost by anything else as it aborted (a probe of its stdin) with the turn going on.
   else if (w.inputLost() && w.turns.streaming && !w.stopping()) await stopUntold(verdict.violation);
 }
