@@ -1,8 +1,9 @@
 // A command and its arguments as one line a shell would run as they ran: what the person reads
 // of a command (a worker's, an agent's host terminal's) must not read as another one.
 
+// C0, DEL and C1: a terminal acts on C1 as on its escape form (0x9b is CSI, ESC [).
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const CONTROL = /[\x00-\x1f\x7f]/;
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\\': '\\\\', "'": "\\'" };
 
 export function shellQuote(arg: string): string {
@@ -11,8 +12,10 @@ export function shellQuote(arg: string): string {
   // and a terminal acts on an escape written raw ($ … in the host terminal's header): such an
   // argument is said as bash's printf %q says it, in $'…', on one line.
   if (CONTROL.test(arg)) {
+    // A C1 character is said as its UTF-8 bytes (what the command is given), as bash's own
+    // printf %q does: \u would be read in the reading shell's locale.
     // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-    return `$'${arg.replace(/[\x00-\x1f\x7f\\']/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+    return `$'${arg.replace(/[\x00-\x1f\x7f-\x9f\\']/g, (c) => ESCAPES[c] ?? [...Buffer.from(c, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''))}'`;
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
