@@ -703,6 +703,35 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
         assert.deepEqual(p.asked, ['newest']);
       });
 
+      it('a failure answer for an ask another page\'s reset of the log already ended says nothing (issue: a note nobody asked for)', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        // The side bar's page on the same log moved it: this page is reset, and waits no more.
+        p.page(12);
+        p.list.pastFailed('older', 'could not read the older events: EIO', true, 1);
+        p.list.draw(Infinity);
+        assert.doesNotMatch(p.line(), /EIO/);
+        assert.equal(p.button.textContent, 'Load older');
+      });
+
+      it('a failure answer for an earlier ask does not end the ask it waits for now', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        p.page(12);
+        p.button.click();
+        assert.deepEqual(p.asked, ['older', 'older']);
+        p.list.pastFailed('older', 'could not read the older events: stale', true, 1);
+        p.list.draw(Infinity);
+        assert.equal(p.button.textContent, 'Loading…', 'still waiting for its own answer');
+        assert.doesNotMatch(p.line(), /stale/);
+        p.list.pastFailed('older', 'could not read the older events: EIO', true, 2);
+        p.list.draw(Infinity);
+        assert.equal(p.button.textContent, 'Load older');
+        assert.match(p.line(), /could not read the older events: EIO/);
+      });
+
       it('a page switched to another log while it asked asks that log\'s pages again (the reset ends the wait)', () => {
         const p = pastList();
         p.page(10);
