@@ -623,6 +623,21 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.deepEqual(pageUpAcross(call, call.indexOf(updates[2])), [['tool', 't1'], ['turn', 2]], 'the row of the call\'s turn, not the whole call');
     });
 
+    it("with no worker, the empty log's hint follows the workers messages: untrusted says why none starts, trust granted says how to start one again", async () => {
+      const { parseHostMessage } = await import('../../src/protocol/hostMessages');
+      const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, stopped);
+      list.showWorker(false);
+      const empty = (list.element as unknown as FakeElement).querySelector('.empty')!;
+      assert.ok(!empty.hidden);
+      // The two the host sends: with the page's load in an untrusted workspace, and at the grant (ui.trustGranted.test.ts).
+      for (const [msg, hint] of [[{ type: 'workers', workers: [], selected: null, untrusted: true }, /not trusted/], [{ type: 'workers', workers: [], selected: null }, /^No worker selected\. Start one from the Sessions view/]] as const) {
+        const parsed = parseHostMessage(msg);
+        assert.ok(parsed.success && parsed.data.type === 'workers');
+        list.trust(parsed.data.untrusted === true);
+        assert.match(empty.textContent, hint);
+      }
+    });
+
     describe('a past log\'s page asked for and not given', () => {
       /** A page of a past log, `before` events older not shown, that records what it asks the host. */
       const pastList = () => {
