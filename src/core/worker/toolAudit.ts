@@ -59,15 +59,21 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   const said = { stop: false };
   const ownWrite = async <T>(send: () => Promise<T>, why: () => string | null): Promise<T> => {
     const before = w.messagesSent();
+    // Its messages are written as it is sent (the connection writes at once): those numbered past
+    // `before` up to `upTo`. One of them refused means the rest were too (jsonlWriter.ts); a
+    // refusal past them says nothing of whether they were read.
+    let upTo = Infinity;
     const off = w.onceInputLost(() => {
       const unsent = w.firstUnsent();
-      const error = unsent !== null && unsent > before && !w.stopping() ? why() : null;
+      const error = unsent !== null && unsent > before && unsent <= upTo && !w.stopping() ? why() : null;
       if (error === null) return;
       said.stop = true;
       w.report(violation(`${error}; ${STOPPED_UNTOLD}`, 'stop'));
     });
     try {
-      return await send();
+      const sent = send();
+      upTo = w.messagesSent();
+      return await sent;
     } finally {
       off();
     }
