@@ -97,9 +97,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   /**
    * The page's ask for another page of a log read from the history (its `pastPage`) came to nothing,
    * and no reset follows: why, in words for the page's line; `held`: the host still holds the log,
-   * and asking again may work.
+   * and asking again may work; `seq`: the ask's `req`, so a page that no longer waits for it (a
+   * reset ended its wait, or it asked again since) says nothing of it.
    */
-  z.object({ type: z.literal('pastPageFailed'), workerId: z.string(), to: z.enum(['older', 'newest']), message: z.string(), held: z.boolean() }),
+  z.object({ type: z.literal('pastPageFailed'), workerId: z.string(), to: z.enum(['older', 'newest']), message: z.string(), held: z.boolean(), seq: z.optional(count()) }),
   /** The webview came back on screen: a page that is still alive says `ready` again (it may have missed events). */
   z.object({ type: z.literal('ping') }),
   /**

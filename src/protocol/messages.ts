@@ -30,8 +30,12 @@ export const webviewMessageSchema = lazySchema(() => z.discriminatedUnion('type'
   z.object({ type: z.literal('compact'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('stop'), workerId: id(), req: z.optional(count()) }),
   z.object({ type: z.literal('selectWorker'), workerId: id() }),
-  /** A log read from the history a page at a time (a past session's, a resumed worker's earlier ones): the page before, or the newest again. */
-  z.object({ type: z.literal('pastPage'), workerId: id(), to: z.enum(['older', 'newest']) }),
+  /**
+   * A log read from the history a page at a time (a past session's, a resumed worker's earlier
+   * ones): the page before, or the newest again. `req`: the page's number for the ask, which a
+   * failure answer names (pastPageFailed's `seq`).
+   */
+  z.object({ type: z.literal('pastPage'), workerId: id(), to: z.enum(['older', 'newest']), req: z.optional(count()) }),
   /** The agents' questions put aside, on screen again (an open question's Answer…). */
   z.object({ type: z.literal('answerQuestions') }),
   /** A host terminal's output, shown in a VS Code terminal. */

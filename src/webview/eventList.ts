@@ -84,8 +84,8 @@ export class EventList {
   private readonly olderPage = new OlderPageFocus();
 
   /** `redraw`: ask for a frame; `marks`: where the page says what it holds (the host tests read it). */
-  /** `pastPage`: ask the host for the page before, or the newest again, of a past log. `clock`: the announcements' (the tests drive it). */
-  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, pastPage?: (to: PastTo) => unknown, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }) {
+  /** `pastPage`: ask the host for the page before, or the newest again, of a past log (`req` numbers the ask). `clock`: the announcements' (the tests drive it). */
+  constructor(private readonly filter: ListFilter, private readonly redraw: () => void, private readonly marks: DOMStringMap, links: RowLinks = {}, pastPage?: (to: PastTo, req: number) => unknown, clock: AnnounceClock = { now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }) {
     const rows = this.rows;
     const pager = (this.pager = new PastPager(pastPage));
     this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
@@ -204,8 +204,10 @@ export class EventList {
    * the button that asked (and to a screen reader), and Page Up's focus goes back to its row.
    * `held`: the host still holds the log (a read failed), and asking again may work.
    */
-  pastFailed(to: PastTo, why: string, held: boolean): void {
-    this.pager.failed(to, why, held);
+  pastFailed(to: PastTo, why: string, held: boolean, seq?: number): void {
+    // An answer to an ask it no longer waits for: a reset ended that wait (another page moved the
+    // log), or it asked again since; its note would stand beside a button nobody pressed.
+    if (!this.pager.failed(to, why, held, seq)) return;
     this.olderPage.cancel();
     const row = this.askedFrom !== null ? this.win.rowOf(this.askedFrom) : undefined;
     this.askedFrom = null;

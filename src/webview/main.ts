@@ -38,9 +38,9 @@ const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.d
     if (worker) post({ type: 'showTerminal', workerId: worker.workerId, terminalId });
   },
   answerQuestions: () => post({ type: 'answerQuestions' }),
-}, (to) => {
+}, (to, req) => {
   if (!worker) return false;
-  post({ type: 'pastPage', workerId: worker.workerId, to });
+  post({ type: 'pastPage', workerId: worker.workerId, to, req });
   return true;
 });
 const composer = new ComposerPanel(() => worker, post, new Drafts(saved.drafts, (drafts) => saveState({ drafts })));
@@ -132,7 +132,7 @@ function onMessage(msg: HostMessage): void {
       if (worker?.workerId === msg.workerId) composer.prefill(msg.text);
       return;
     case 'pastPageFailed':
-      if (worker?.workerId === msg.workerId) list.pastFailed(msg.to, msg.message, msg.held);
+      if (worker?.workerId === msg.workerId) list.pastFailed(msg.to, msg.message, msg.held, msg.seq);
       return;
     case 'result':
       if (worker?.workerId === msg.workerId) composer.result(msg);

@@ -24,13 +24,15 @@ export class PastPager {
   past: PastPages | null = null;
   /** Asked for another page, and waits for it. */
   asking = false;
+  /** The number of the last ask (its `req`): a failure answer names the ask it answers. */
+  private asked = 0;
   /** The host gave no page for the last ask: why, said beside the button that asked. */
   private note: { to: PastTo; text: string } | null = null;
   /** The host no longer holds the log: the buttons ask nothing more (a log shown anew asks again). */
   private gone = false;
 
-  /** `ask`: asks the host; false: it could not be asked (no log is shown). */
-  constructor(private readonly ask?: (to: PastTo) => unknown) {
+  /** `ask`: asks the host, `req` numbering the ask; false: it could not be asked (no log is shown). */
+  constructor(private readonly ask?: (to: PastTo, req: number) => unknown) {
     this.loadOlder.hidden = true;
     this.newerRow.hidden = true;
   }
@@ -59,17 +61,22 @@ export class PastPager {
     this.asking = true;
     this.note = null;
     this.loadOlder.textContent = to === 'older' ? 'Loading…' : 'Load older';
-    if (this.ask(to) !== false) return true;
+    if (this.ask(to, ++this.asked) !== false) return true;
     this.failed(to, 'no log is shown', true);
     return false;
   }
 
-  /** The host gave no page: the wait ends; `held`: the host still holds the log, and asking again may work. */
-  failed(to: PastTo, why: string, held: boolean): void {
+  /**
+   * The host gave no page: the wait ends; `held`: the host still holds the log, and asking again
+   * may work. False, and nothing changes: it answers an ask not waited for now (`seq`: its number).
+   */
+  failed(to: PastTo, why: string, held: boolean, seq?: number): boolean {
+    if (!this.asking || (seq !== undefined && seq !== this.asked)) return false;
     this.asking = false;
     this.note = { to, text: why };
     this.gone ||= !held;
     this.loadOlder.textContent = 'Load older';
+    return true;
   }
 
   /** The hidden-row line's words for the past log: what is older, and what its bounds dropped. */

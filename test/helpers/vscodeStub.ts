@@ -145,6 +145,9 @@ vscode.window = {
     vscodeStub.terminals.push(terminal);
     return { show() {}, sendText: (text: string) => terminal.sent.push(text), dispose() {} };
   },
+  // The Event Log registers its view and its tabs' serializer; a test resolves the view itself.
+  registerWebviewViewProvider: () => disposable,
+  registerWebviewPanelSerializer: () => disposable,
   createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };

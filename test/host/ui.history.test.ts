@@ -323,9 +323,10 @@ describe('UI history', function () {
     panel.channel.post = (m) => { posted.push(m); post(m); };
     // A live worker's log is no past log: the window holds no page of it to move (as for a past
     // log the archive let go, or a window reloaded since the page was given it).
-    panel.channel.receive({ type: 'pastPage', workerId: id, to: 'older' });
+    // The ask's number comes back with its failure: the page says only the answer to the ask it waits for.
+    panel.channel.receive({ type: 'pastPage', workerId: id, to: 'older', req: 3 });
     await waitFor(api, 'the page told', () => posted.some((m) => m.type === 'pastPageFailed'));
-    assert.deepEqual(posted.find((m) => m.type === 'pastPageFailed'), { type: 'pastPageFailed', workerId: id, to: 'older', message: NOT_HELD, held: false });
+    assert.deepEqual(posted.find((m) => m.type === 'pastPageFailed'), { type: 'pastPageFailed', workerId: id, to: 'older', message: NOT_HELD, held: false, seq: 3 });
     assert.ok(!posted.some((m) => m.type === 'reset'), 'no reload of a log that did not move');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

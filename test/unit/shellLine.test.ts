@@ -14,13 +14,15 @@ describe('shellLine', () => {
     ['echo', 'héllo wörld', '日本'],
     ['sh', '-c', 'echo one\nexit 3'],
     ['printf', 'a\tb\r\n', '\x1b[31mred\x1b[0m', 'back\\slash', "q'uote"],
+    // C1 controls: a terminal acts on them as on their escape forms (0x9b is CSI, "\x1b[").
+    ['printf', '\x9b31mred\x9b0m', 'next\x85line', 'é\x80\x9f'],
   ];
 
   for (const args of cases) {
     it(`is one line bash runs as ${JSON.stringify(args)}`, () => {
       const line = shellLine(args[0]!, args.slice(1));
       // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-      assert.doesNotMatch(line, /[\x00-\x1f\x7f]/, `control characters in ${JSON.stringify(line)}`);
+      assert.doesNotMatch(line, /[\x00-\x1f\x7f-\x9f]/, `control characters in ${JSON.stringify(line)}`);
       const ran = execFileSync('bash', ['-c', `f() { printf '%s\\0' "$@"; }; f ${line}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
       assert.deepEqual(ran, args);
     });

@@ -53,6 +53,9 @@ describe('guard: a τ worker that no longer reads its input, a violation', funct
   it("its call's arguments cannot be read (its stdin closed as it took the prompt): it is stopped, and the row says why", async () => {
     const last = new Map<string, WorkerState>();
     supervisor.onState((s) => void last.set(s.workerId, s));
+    const told: string[] = [];
+    supervisor.onEvent((_, e) => void (e.type === 'guard_violation' && e.data?.action === 'stop' && told.push('guard stop')));
+    supervisor.onState((s) => void (s.inputLost && !told.includes('input lost') && told.push('input lost')));
     const { id, target, violation } = await run('prompt');
     const exited = waitFor(supervisor, id, ofType('worker_exit'), 30_000, 'the exit');
     const gone = removed(id);
@@ -66,9 +69,16 @@ describe('guard: a τ worker that no longer reads its input, a violation', funct
     assert.equal(last.get(id)?.status, 'stopped');
     assert.match(last.get(id)?.turns[0]?.tools[0]?.violation ?? '', STOPPED);
     assert.equal(existsSync(target), false, 'the call must not have written');
+    // The guard's own read found the loss: its stop is said first, as after its abort.
+    assert.deepEqual(told, ['guard stop', 'input lost']);
   });
 
   it('its call was judged, but the abort cannot be written (its stdin closed as the guard read the call): it is stopped, and the row says why', async () => {
+    // What the person is told in turn: the guard's stop, said before the state that says the loss,
+    // so its one notification stands for both (workerAttention.ts), not "stop it" then "stopped".
+    const told: string[] = [];
+    supervisor.onEvent((_, e) => void (e.type === 'guard_violation' && e.data?.action === 'stop' && told.push('guard stop')));
+    supervisor.onState((s) => void (s.inputLost && !told.includes('input lost') && told.push('input lost')));
     const { id, target, violation } = await run('get_messages');
     const stopped = waitFor(supervisor, id, (e) => e.type === 'guard_violation' && e.data?.action === 'stop', 30_000, 'the stop');
     const exited = waitFor(supervisor, id, ofType('worker_exit'), 30_000, 'the exit');
@@ -81,6 +91,7 @@ describe('guard: a τ worker that no longer reads its input, a violation', funct
     await gone;
     assert.equal(supervisor.state(id).status, 'not_found');
     assert.equal(existsSync(target), false, 'the call must not have written');
+    assert.deepEqual(told, ['guard stop', 'input lost']);
   });
 
   it('with onViolation "flag" it is only flagged, as on any worker', async () => {

@@ -147,6 +147,25 @@ describe('ui: the guard stopped a worker that no longer reads its input', () => 
     attention.dispose();
   });
 
+  it("one notification when the guard's own abort found it deaf: the stop's says all of it, the state's 'not reading its input: stop it' after it is not said", () => {
+    const { attention, emit, event } = attentionHost(state({ streaming: true }));
+    // The core says the guard's stop before the state that says the loss (toolAudit.ts).
+    event(stopped());
+    emit(deaf({ streaming: true }));
+    emit(deaf({ turns: [turn(1)] }));
+    emit(state({ status: 'stopped', turns: [turn(1)] }));
+    assert.deepEqual(attention.notified, [{ workerId: 'w1', level: 'error', message: 'Fixer: guard: write "/x": outside the allowed paths; the worker could not be told to abort its turn (it no longer reads its input), so it was stopped' }]);
+    attention.dispose();
+  });
+
+  it('a deaf worker found before the guard stopped it was told of on its own, as it was found', () => {
+    const { attention, emit, event } = attentionHost(state({ streaming: true }));
+    emit(deaf({ streaming: true }));
+    event(stopped());
+    assert.deepEqual(attention.notified.map((n) => n.message), ['Fixer: not reading its input: stop it', 'Fixer: guard: write "/x": outside the allowed paths; the worker could not be told to abort its turn (it no longer reads its input), so it was stopped']);
+    attention.dispose();
+  });
+
   it('not while its log is on screen (the log says it), nor with notifications off', () => {
     const looking = attentionHost(deaf({ streaming: true }), { visibleLogs: () => new Set(['w1']) });
     looking.event(stopped());

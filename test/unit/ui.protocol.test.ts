@@ -25,9 +25,13 @@ describe('ui webview protocol', () => {
   it("host messages: a past log's page not given is said with why and whether asking again may work", () => {
     const said = { type: 'pastPageFailed', workerId: 'past:1', to: 'older', message: 'this log is no longer held', held: false };
     assert.equal(hostMessageSchema.safeParse(said).success, true);
-    for (const bad of [{ ...said, held: undefined }, { ...said, to: 'sideways' }, { ...said, message: 3 }]) {
+    for (const bad of [{ ...said, held: undefined }, { ...said, to: 'sideways' }, { ...said, message: 3 }, { ...said, seq: -1 }, { ...said, seq: 1.5 }]) {
       assert.equal(hostMessageSchema.safeParse(bad).success, false, JSON.stringify(bad));
     }
+    // The ask's number goes with the ask and comes back with its failure: a page answers only the ask it waits for.
+    assert.equal(hostMessageSchema.safeParse({ ...said, seq: 2 }).success, true);
+    assert.equal(webviewMessageSchema.safeParse({ type: 'pastPage', workerId: 'past:1', to: 'older', req: 2 }).success, true);
+    assert.equal(webviewMessageSchema.safeParse({ type: 'pastPage', workerId: 'past:1', to: 'older', req: -1 }).success, false);
   });
 
   it('slimEvent drops transcripts and nulls, and cuts big fields to a preview', () => {

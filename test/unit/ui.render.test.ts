@@ -623,6 +623,21 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
       assert.deepEqual(pageUpAcross(call, call.indexOf(updates[2])), [['tool', 't1'], ['turn', 2]], 'the row of the call\'s turn, not the whole call');
     });
 
+    it("with no worker, the empty log's hint follows the workers messages: untrusted says why none starts, trust granted says how to start one again", async () => {
+      const { parseHostMessage } = await import('../../src/protocol/hostMessages');
+      const list = new eventList.EventList({ matches: () => true, why: () => '', showAll() {}, showCount() {} }, () => {}, {}, {}, undefined, stopped);
+      list.showWorker(false);
+      const empty = (list.element as unknown as FakeElement).querySelector('.empty')!;
+      assert.ok(!empty.hidden);
+      // The two the host sends: with the page's load in an untrusted workspace, and at the grant (ui.trustGranted.test.ts).
+      for (const [msg, hint] of [[{ type: 'workers', workers: [], selected: null, untrusted: true }, /not trusted/], [{ type: 'workers', workers: [], selected: null }, /^No worker selected\. Start one from the Sessions view/]] as const) {
+        const parsed = parseHostMessage(msg);
+        assert.ok(parsed.success && parsed.data.type === 'workers');
+        list.trust(parsed.data.untrusted === true);
+        assert.match(empty.textContent, hint);
+      }
+    });
+
     describe('a past log\'s page asked for and not given', () => {
       /** A page of a past log, `before` events older not shown, that records what it asks the host. */
       const pastList = () => {
@@ -701,6 +716,35 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
         assert.ok(newest.hidden, 'no Show newest that cannot show');
         newest.click();
         assert.deepEqual(p.asked, ['newest']);
+      });
+
+      it('a failure answer for an ask another page\'s reset of the log already ended says nothing (issue: a note nobody asked for)', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        // The side bar's page on the same log moved it: this page is reset, and waits no more.
+        p.page(12);
+        p.list.pastFailed('older', 'could not read the older events: EIO', true, 1);
+        p.list.draw(Infinity);
+        assert.doesNotMatch(p.line(), /EIO/);
+        assert.equal(p.button.textContent, 'Load older');
+      });
+
+      it('a failure answer for an earlier ask does not end the ask it waits for now', () => {
+        const p = pastList();
+        p.page(10);
+        p.button.click();
+        p.page(12);
+        p.button.click();
+        assert.deepEqual(p.asked, ['older', 'older']);
+        p.list.pastFailed('older', 'could not read the older events: stale', true, 1);
+        p.list.draw(Infinity);
+        assert.equal(p.button.textContent, 'Loading…', 'still waiting for its own answer');
+        assert.doesNotMatch(p.line(), /stale/);
+        p.list.pastFailed('older', 'could not read the older events: EIO', true, 2);
+        p.list.draw(Infinity);
+        assert.equal(p.button.textContent, 'Load older');
+        assert.match(p.line(), /could not read the older events: EIO/);
       });
 
       it('a page switched to another log while it asked asks that log\'s pages again (the reset ends the wait)', () => {

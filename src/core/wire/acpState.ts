@@ -5,6 +5,7 @@ import type { AgentEvent } from '../events/agentEvent';
 import type { LoginCommand } from '../api';
 import { isPlain, lazySafeParse } from '../../protocol/fastParse';
 import { authMethodSchema, configOptionSchema, modelsSchema, sessionSchema } from './acpProtocol';
+import { posixWord } from '../shellLine';
 
 const parseConfigOption = lazySafeParse(configOptionSchema);
 
@@ -63,7 +64,8 @@ export class AcpState {
       const t = isPlain(meta) ? meta['terminal-auth'] : undefined;
       if (isPlain(t) && typeof t.command === 'string' && t.command) {
         const args = Array.isArray(t.args) ? t.args.filter((a): a is string => typeof a === 'string') : [];
-        return { label: typeof t.label === 'string' && t.label ? t.label : m.name, line: [t.command, ...args].map(shellWord).join(' ') };
+        // Typed into the person's own shell, which may be a plain sh: no bash $'…' (shellQuote's).
+        return { label: typeof t.label === 'string' && t.label ? t.label : m.name, line: [t.command, ...args].map(posixWord).join(' ') };
       }
     }
     for (const m of this.authMethods) {
@@ -158,9 +160,4 @@ export function stateOf(connection: MessageConnection): AcpState {
 /** The command a login method's description quotes ("Run `opencode auth login` in the terminal"), if any. */
 function quotedCommand(m: z.infer<typeof authMethodSchema>): string | undefined {
   return /`([^`]+)`/.exec(m.description ?? '')?.[1];
-}
-
-/** A word as a POSIX shell reads it back unchanged: quoted unless it is plainly safe. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

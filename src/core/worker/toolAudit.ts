@@ -26,6 +26,11 @@ export interface AuditPort {
   stop(): Promise<unknown>;
   /** A Stop of it (the person's, or the guard's own) is under way: the turn ends with it. */
   stopping(): boolean;
+  /** Calls `listener` once its input is found lost, before its state says so; the returned function takes it back. */
+  onceInputLost(listener: () => void): () => void;
+  /** Messages written to its stdin so far, and the number of the first it refused (null: none); see WorkerProcess. */
+  messagesSent(): number;
+  firstUnsent(): number | null;
 }
 
 /** What a violation's row says when the guard stopped the worker: its abort could not be sent. */
@@ -47,14 +52,44 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
     await w.stop();
   };
   const mustEnd = () => onViolation === 'abort' && w.turns.streaming;
+  // The guard's own write (its read of the call, its abort) may be what finds the input lost: its
+  // stop is then said as the loss is found, before the state that says it, so the stop's
+  // notification says it all and "not reading its input: stop it" is not said first, stale at
+  // once (workerAttention.ts). `why`: what the stop is for, or null when the guard does not stop.
+  const said = { stop: false };
+  const ownWrite = async <T>(send: () => Promise<T>, why: () => string | null): Promise<T> => {
+    const before = w.messagesSent();
+    // Its messages are written as it is sent (the connection writes at once): those numbered past
+    // `before` up to `upTo`. One of them refused means the rest were too (jsonlWriter.ts); a
+    // refusal past them says nothing of whether they were read.
+    let upTo = Infinity;
+    const off = w.onceInputLost(() => {
+      const unsent = w.firstUnsent();
+      const error = unsent !== null && unsent > before && unsent <= upTo && !w.stopping() ? why() : null;
+      if (error === null) return;
+      said.stop = true;
+      w.report(violation(`${error}; ${STOPPED_UNTOLD}`, 'stop'));
+    });
+    try {
+      const sent = send();
+      upTo = w.messagesSent();
+      return await sent;
+    } finally {
+      off();
+    }
+  };
+  const unread = "the guard could not read the call's arguments";
   let args: unknown = event.args;
   if (args === undefined && event.tool_call_id && w.dialect.toolCallArgs) {
+    const id = event.tool_call_id;
+    const read = w.dialect.toolCallArgs;
     try {
-      args = await w.request(w.dialect.toolCallArgs(w.connection, event.tool_call_id), 'reading the tool call\'s arguments');
+      args = await ownWrite(() => w.request(read(w.connection, id), 'reading the tool call\'s arguments'), () => (mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation ? unread : null));
     } catch (error) {
+      if (said.stop) return void (await w.stop());
       // Unread for good: a call that passes whatever it names (a read) still passes; any other is
       // one the guard can neither judge nor abort.
-      if (w.inputLost() && mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation) return stopUntold("the guard could not read the call's arguments");
+      if (w.inputLost() && mustEnd() && auditToolCall(policy, toolName, {}, w.cwd).violation) return stopUntold(unread);
       w.report(violation(`the guard could not read the call's arguments: ${(error as Error).message}`));
       return;
     }
@@ -67,9 +102,11 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   if (mustEnd() && w.inputLost()) return stopUntold(verdict.violation);
   w.report({ ...violation(verdict.violation, onViolation), args: (args ?? null) as Record<string, unknown> | null });
   if (!mustEnd()) return;
-  await w.abort();
   // The abort's own write found the input lost: said on the call, and the worker stopped.
-  if (w.inputLost() && w.turns.streaming && !w.stopping()) await stopUntold(verdict.violation);
+  await ownWrite(() => w.abort(), () => (w.turns.streaming ? verdict.violation : null));
+  if (said.stop) await w.stop();
+  // Found lost by anything else as it aborted (a probe of its stdin) with the turn going on.
+  else if (w.inputLost() && w.turns.streaming && !w.stopping()) await stopUntold(verdict.violation);
 }
 
 /** The paths a report of a call names as where it acts: its locations and diffs. */

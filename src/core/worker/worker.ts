@@ -93,6 +93,8 @@ export class Worker {
   private readonly auditLater = new AuditWhenRun((event) => auditToolCallOf(this.inside, this.launch.audit!, event));
   /** The agent was seen asking before a write: its writes meet the wall. */
   private askedBeforeWriting = false;
+  /** Told of the loss of its input before its state says it (the guard's abort: toolAudit.ts). */
+  private readonly inputLostFirst = new Set<() => void>();
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
@@ -141,6 +143,12 @@ export class Worker {
       inputLost: () => this.process.inputLost,
       stop: () => this.ctx.stop?.(this) ?? this.stop(),
       stopping: () => this.stopping,
+      onceInputLost: (listener) => {
+        this.inputLostFirst.add(listener);
+        return () => this.inputLostFirst.delete(listener);
+      },
+      messagesSent: () => this.process.messagesSent,
+      firstUnsent: () => this.process.firstUnsent,
       stateChanged: () => this.stateChanged(),
       live: () => this.live,
       settles: () => this.settles,
@@ -457,6 +465,9 @@ export class Worker {
     const why = `it cannot be answered: ${this.process.inputLostDescription()}`;
     this.cancelQuestions(why);
     this.ended.abort(why);
+    const first = [...this.inputLostFirst];
+    this.inputLostFirst.clear();
+    for (const listener of first) listener();
     this.stateChanged();
   }
 

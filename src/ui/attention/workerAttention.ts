@@ -58,6 +58,8 @@ export class WorkerAttention extends Disposable {
   private lookTimer: ReturnType<typeof setTimeout> | undefined;
   /** Workers the person is interrupting now (their Abort or Redirect), by how many such calls run. */
   private readonly interrupting = new Map<string, number>();
+  /** Workers the guard said it stops, until they end: their loss of input is said by that stop. */
+  private readonly guardStops = new Set<string>();
 
   constructor(private readonly s: AttentionServices) {
     super();
@@ -117,10 +119,19 @@ export class WorkerAttention extends Disposable {
   private onState(state: WorkerState): void {
     if (state.status === 'running') this.ran.add(state.workerId);
     const ran = this.ran.has(state.workerId);
-    if (state.status === 'stopped' || state.status === 'exited' || state.status === 'failed') this.ran.delete(state.workerId);
+    const over = state.status === 'stopped' || state.status === 'exited' || state.status === 'failed';
+    if (over) this.ran.delete(state.workerId);
+    const guardStopped = this.guardStops.has(state.workerId);
+    if (over) this.guardStops.delete(state.workerId);
     const { change } = this.board.update(state, { looking: this.seesIt(state) });
     if (!change) return;
     this.changed(state.workerId);
+    // The guard's abort found it deaf and the guard stops it: its notification said both, just
+    // before this state (toolAudit.ts), and "stop it" would be stale as it appears.
+    if (guardStopped && state.inputLost) {
+      this.s.log?.(`attention: ${change.name} ${change.from ?? 'new'} → ${change.to.attention} (not notified: the guard's stop said it)`);
+      return;
+    }
     if (state.status === 'failed' && !ran) {
       this.s.log?.(`attention: ${change.name} failed to start (not notified: the start's own error says so)`);
       return;
@@ -146,6 +157,7 @@ export class WorkerAttention extends Disposable {
    */
   private onEvent(workerId: string, e: AgentEvent): void {
     if (e.type !== 'guard_violation' || e.data?.action !== 'stop') return;
+    this.guardStops.add(workerId);
     const st = this.s.supervisor.state(workerId);
     const name = this.s.label(workerId) ?? (st.status === 'not_found' ? workerId : st.state.name);
     if (this.s.setting() === 'none' || this.looking(workerId)) {

@@ -303,7 +303,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     }
     // Said on the page beside the button that asked, not as a notification: each press would add one.
     this.log.warn(`the Event Log's page of ${this.label(msg.workerId) ?? msg.workerId}: ${outcome.message}`);
-    from.pastPageFailed(msg.workerId, msg.to, outcome.message, outcome.held);
+    from.pastPageFailed(msg.workerId, msg.to, outcome.message, outcome.held, msg.req);
   }
 
   /** A worker resumed a past session: its log starts with that session's events. */

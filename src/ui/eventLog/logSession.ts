@@ -199,8 +199,8 @@ export class LogSession extends Disposable {
   }
 
   /** The page's ask for another page of a past log came to nothing (pastPages.ts): it stops waiting, and says why. */
-  pastPageFailed(workerId: string, to: 'older' | 'newest', message: string, held: boolean): void {
-    if (this.ready && workerId === this.workerId) this.channel.post({ type: 'pastPageFailed', workerId, to, message, held });
+  pastPageFailed(workerId: string, to: 'older' | 'newest', message: string, held: boolean, seq?: number): void {
+    if (this.ready && workerId === this.workerId) this.channel.post({ type: 'pastPageFailed', workerId, to, message, held, ...(seq === undefined ? {} : { seq }) });
   }
 
   /** What came of an action on the worker; `req`: it answers this page's request of that id. */
