@@ -268,6 +268,28 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.equal(later.status, 'discarded', JSON.stringify(later));
   });
 
+  it('a worker resumed into a worktree whose window crashed holding it (its lock stays) holds it: another window does not discard it from under the worker', async () => {
+    const wt = await created(repo, 'w');
+    // What the crashed window left: git's lock, naming a process that no longer runs.
+    sh(repo, 'worktree', 'lock', '--reason', `rpc-workers: ${JSON.stringify({ pid: 2 ** 22 + 17, start: 'gone', window: 'window-x', worker: 'w' })}`, wt.path);
+    const workers: WorkerState[] = [];
+    const a = window('window-a', workers);
+    const id = leftoverId(wt.branch);
+    a.worktrees.add(id, wt, repo);
+    await a.worktrees.refresh(id);
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    workers.push(resumed);
+    a.state(resumed);
+    await a.worktrees.refresh(id);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /"worker":"w \(resumed\)"/, 'the dead window\'s lock stayed in place of the resumed worker\'s hold');
+
+    const b = window('window-b');
+    b.worktrees.add(id, wt, repo);
+    const refused = await b.actions.discard({ workerId: id }, async () => true);
+    assert.notEqual(refused.status, 'discarded', 'window B deleted the folder the resumed worker works in');
+    assert.ok(existsSync(wt.path));
+  });
+
   it('a worktree listed after a resumed worker already runs in it (a resume at reload, before the listing) is held too', async () => {
     const wt = await created(repo, 'w');
     const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: path.join(wt.path, 'sub'), streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
