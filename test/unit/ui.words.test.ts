@@ -105,6 +105,25 @@ describe('ui words and icons', () => {
     assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped'], 'read failed before the model went on: its own error');
   });
 
+  it("a call that ran beside others and failed before a later call started keeps its error when the turn is aborted (as the Event Log says)", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    t.observe(ev('agent_start'));
+    // A long bash and a read side by side; the read ends, the model starts a grep while bash runs.
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'read' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'b', tool_name: 'read' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' }));
+    // bash fails on its own; the model goes on to an edit; the person aborts the edit.
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'bash', is_error: true }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'c', tool_name: 'grep' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'edit' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'd', tool_name: 'edit', is_error: true }));
+    t.observe(ev('agent_end', { end_reason: 'aborted' }));
+    assert.deepEqual(words(), ['bash: error', 'read: ok', 'grep: ok', 'edit: stopped'], 'bash failed before the edit started: its own error, not the abort');
+  });
+
   it("the person's Stop mid-call: the call is stopped, not 'ok' (it never ended) nor an error", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });

@@ -94,6 +94,8 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
+  /** The current turn's calls no later call has started after the end of: those an abort may yet cut. */
+  private cuttable: ToolSummary[] = [];
   /**
    * The turn that settled on an event other than agent_settled, for the host's agent_settled
    * that `observe` makes right after that event: an outbox, emptied in the same `observe`.
@@ -401,6 +403,7 @@ export class TurnTracker {
       if (this.pendingStarts > 0) this.pendingStarts--;
     }
     this.toolsById.clear();
+    this.cuttable = [];
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
     if (e.submission_id) this.dropRecord((p) => p.submissionId === e.submission_id);
@@ -483,11 +486,18 @@ export class TurnTracker {
     if (!this.inTurn) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
-      // The calls that ended before this one started were not cut by an abort that comes later.
-      for (let i = tools.length - 1; i >= 0 && !tools[i].wentOn; i--) if (tools[i].ended) tools[i].wentOn = true;
+      // The calls that ended before this one started were not cut by an abort that comes later;
+      // each call until then, as calls run side by side and end in any order (the Event Log's too).
+      this.cuttable = this.cuttable.filter((c) => {
+        if (c.ended) c.wentOn = true;
+        return !c.ended;
+      });
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
+      this.cuttable.push(tool);
+      // Calls whose end never comes (an agent that reports none) are held no longer than the turn's list holds them.
+      if (this.cuttable.length > MAX_TOOLS_PER_TURN) this.cuttable.splice(0, this.cuttable.length - MAX_TOOLS_PER_TURN);
       if (!this.toolsById.has(id)) this.toolsById.set(id, tool);
       // Trimmed in steps of a tenth, so a long run does not move the whole list on every call.
       if (tools.length > MAX_TOOLS_PER_TURN + MAX_TOOLS_PER_TURN / 10) {
