@@ -124,6 +124,18 @@ describe('ui words and icons', () => {
     assert.deepEqual(words(), ['bash: error', 'read: ok', 'grep: ok', 'edit: stopped'], 'bash failed before the edit started: its own error, not the abort');
   });
 
+  it("a call that failed before the model wrote on from it keeps its error when the person aborts the model's reply", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'read', is_error: true }));
+    // The model answers the failure; the person aborts the reply, not the read.
+    t.observe(ev('message_update', { delta: 'The file does not exist; ', block_type: 'text' }));
+    t.observe(ev('agent_end', { end_reason: 'aborted' }));
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error', 'the read had failed on its own before the abort');
+  });
+
   it("the person's Stop mid-call: the call is stopped, not 'ok' (it never ended) nor an error", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });

@@ -358,7 +358,20 @@ export class TurnTracker {
       case 'tool_execution_end':
         this.toolEnd(e);
         return;
+      case 'message_update':
+        // The model writing after a call ended went on from it: an abort then cuts the reply, not the call.
+        if (this.cuttable.length && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
+        return;
     }
+  }
+
+  /** The calls that ended so far were not cut by an abort that comes later: the model went on from them. */
+  private goneOn(): void {
+    // Each call until now, as calls run side by side and end in any order (the Event Log's too).
+    this.cuttable = this.cuttable.filter((c) => {
+      if (c.ended) c.wentOn = true;
+      return !c.ended;
+    });
   }
 
   private openBracket(e: AgentEvent): void {
@@ -486,12 +499,7 @@ export class TurnTracker {
     if (!this.inTurn) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
-      // The calls that ended before this one started were not cut by an abort that comes later;
-      // each call until then, as calls run side by side and end in any order (the Event Log's too).
-      this.cuttable = this.cuttable.filter((c) => {
-        if (c.ended) c.wentOn = true;
-        return !c.ended;
-      });
+      this.goneOn();
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
