@@ -146,6 +146,16 @@ describe('ui words and icons', () => {
     assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'stopped');
   });
 
+  it("a call cut short by its worker's crash is an error, not 'ok' (it never ended; the Event Log says it was cut short)", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('worker_exit', { data: { status: 'failed', code: 1, signal: null } }));
+    assert.equal(t.turns[0].endReason, 'worker_exited');
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error');
+  });
+
   it("a turn that ended by itself keeps its calls' errors", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
