@@ -160,6 +160,36 @@ describe('worktrees: two windows on one repository (real git)', function () {
     }
   });
 
+  it('on git before 2.36 (its worktree list takes no -z): another window lists the worktree and sees the hold on it', async () => {
+    // git as before 2.36: `worktree list` refuses -z as an unknown switch.
+    const bin = mkdtempSync(path.join(tmpdir(), 'rpcw-oldgit-'));
+    const real = path.join(sh(repo, '--exec-path'), 'git');
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\nif [ "$1 $2" = "worktree list" ]; then for a in "$@"; do if [ "$a" = "-z" ]; then echo "error: unknown switch \\\`z'" >&2; exit 129; fi; done; fi\nexec "${real}" "$@"\n`);
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+    try {
+      // A name git quotes on its line: a double quote, an accented letter, an emoji.
+      const name = 'Öld "fix" 🚀';
+      const wt = await created(repo, name);
+      const old = { workerId: 'a4', name, status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+      const a = window('window-a', [old]);
+      a.worktrees.add('a4', wt, repo);
+      await a.worktrees.refresh('a4');
+      const listed = await realCore.worktree.listWorkerWorktrees(repo);
+      assert.deepEqual(listed.map((w) => w.path), [wt.path], 'the worktree another window\'s worker runs in is not listed: no row to see, merge or discard it by');
+      const b = window('window-b');
+      const id = leftoverId(listed[0].branch);
+      b.worktrees.add(id, listed[0], repo);
+      await b.worktrees.refresh(id);
+      assert.equal(rowOf(b.worktrees, id)().contextValue, 'rpcWorkerWorktree.elsewhere');
+      assert.equal(b.worktrees.get(id)?.heldBy?.worker, name);
+    } finally {
+      process.env.PATH = savedPath;
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it('a worktree held by a window whose process is gone (a crash, a reload) is not held: its leftover can be discarded', async () => {
     const wt = await created(repo, 'w');
     // What a window that crashed left: git's lock, naming a process that no longer runs.
