@@ -330,6 +330,44 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.match(lockReason(repo, wt.path) ?? 'not locked', /"worker":"w \(resumed\)"/);
   });
 
+  it('a listing of the worktree that failed (no room for its scratch index) does not keep the hold after the worker stops', async () => {
+    const wt = await created(repo, 'w');
+    const own = { workerId: 'a1', name: 'w', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const workers = [own];
+    let stateListener: (s: WorkerState) => void = () => {};
+    const supervisor = {
+      list: () => workers,
+      state: (id: string) => ({ status: workers[0].status, state: workers.find((x) => x.workerId === id) }),
+      onEvent: () => () => {},
+      onState: (fn: (s: WorkerState) => void) => ((stateListener = fn), () => {}),
+    } as unknown as Supervisor;
+    // The listing at the turn's end fails as the worker stops: its Stop comes while it runs.
+    let fail: (e: Error) => void = () => {};
+    let failing = false;
+    let resolveListing: () => void = () => {};
+    const listed = new Promise<void>((resolve) => { resolveListing = resolve; });
+    const core = { ...realCore.worktree, workerChanges: (x: Parameters<typeof realCore.worktree.workerChanges>[0]) => {
+      if (!failing) return realCore.worktree.workerChanges(x);
+      failing = false;
+      resolveListing();
+      return new Promise<never>((_, reject) => { fail = reject; });
+    } };
+    const worktrees = new WorkerWorktrees(supervisor, () => core, 'window-a');
+    made.push(worktrees);
+    worktrees.add('a1', wt, repo);
+    await worktrees.refresh('a1');
+    assert.notEqual(lockReason(repo, wt.path), null);
+    failing = true;
+    const listing = worktrees.refresh('a1').catch(() => undefined);
+    await listed;
+    workers[0] = { ...own, status: 'exited' } as WorkerState;
+    stateListener(workers[0]);
+    fail(new Error('ENOSPC: no space left on device, mkdtemp'));
+    await listing;
+    await worktrees.refresh('a1');
+    assert.equal(lockReason(repo, wt.path), null, 'held for good: another window refuses Merge and Discard of a worktree no worker runs in');
+  });
+
   it('a worker that stops leaves the worktree held while another worker of its window still works there', async () => {
     const wt = await created(repo, 'w');
     const own = { workerId: 'a1', name: 'w', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
