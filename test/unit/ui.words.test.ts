@@ -103,6 +103,9 @@ describe('ui words and icons', () => {
     t.observe(ev('agent_end', { end_reason: 'aborted' }));
     assert.equal(t.turns[0].endReason, 'aborted');
     assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped'], 'read failed before the model went on: its own error');
+    // Words after the turn's end (τ's own compaction streams its summary) are not the model going on from its calls.
+    t.observe(ev('message_update', { delta: 'Summary of the conversation', block_type: 'text' }));
+    assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped']);
   });
 
   it("a call that ran beside others and failed before a later call started keeps its error when the turn is aborted (as the Event Log says)", () => {

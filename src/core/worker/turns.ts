@@ -359,8 +359,9 @@ export class TurnTracker {
         this.toolEnd(e);
         return;
       case 'message_update':
-        // The model writing after a call ended went on from it: an abort then cuts the reply, not the call.
-        if (this.cuttable.length && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
+        // The model writing after a call ended went on from it: an abort then cuts the reply, not the
+        // call. In its turn only, and not a compaction's summary (τ streams one inside a run or after it).
+        if (this.cuttable.length && this.inTurn && !this.bracket && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
         return;
     }
   }
