@@ -236,6 +236,29 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.equal(row().label, 'Fixer (not running) · worktree worker/fixer');
   });
 
+  it('the row of a worker that exited (still listed in its window) says another window\'s resumed worker works in it, Merge and Discard not offered', async () => {
+    const wt = await created(repo, 'Fixer');
+    const fixer = { workerId: 'a1', name: 'Fixer', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [fixer]);
+    a.worktrees.add('a1', wt, repo);
+    await a.worktrees.refresh('a1');
+    const exited = { ...fixer, status: 'exited' } as WorkerState;
+    a.stop(exited);
+    await a.worktrees.refresh('a1');
+    // Window B resumes its session in the worktree: its worker holds it now.
+    const id = leftoverId(wt.branch);
+    const resumed = { workerId: 'r1', name: 'Fixer (resumed)', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const b = window('window-b', [resumed]);
+    b.worktrees.add(id, wt, repo);
+    await b.worktrees.refresh(id);
+    await until(a.worktrees, () => a.worktrees.get('a1')?.heldBy !== null);
+    // A's row sits under its exited worker, which A still lists.
+    const rows = worktreeContributor(a.worktrees, () => new Set(['a1']));
+    const row = rows.item(exited, { kind: 'ext', workerId: 'a1', key: 'wt' }) as unknown as { label: string; contextValue: string };
+    assert.match(row.label, /Fixer \(resumed\) works in it in another window/);
+    assert.equal(row.contextValue, 'rpcWorkerWorktree.elsewhere', 'Merge and Discard offered for a worktree a worker works in');
+  });
+
   it('a row held by a window whose process then dies (a crash: its lock stays) is free again when the window gets the focus', async () => {
     const wt = await created(repo, 'w');
     const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)'], { stdio: 'ignore' });
