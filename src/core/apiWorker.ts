@@ -129,7 +129,8 @@ export interface TurnSummary {
   login?: LoginCommand;
   /**
    * Its tool calls; `ended`: the worker reported the call's end (tool_execution_end); `wentOn`:
-   * a later call started after this one ended, so its end was not the turn's abort cutting it.
+   * a later call started, or the model wrote on, after this one ended, so its end was not the
+   * turn's abort cutting it.
    */
   tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean; wentOn?: true }>;
 }

@@ -25,7 +25,7 @@ export class LogModel {
   private text: TextEntry | null = null;
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
-  /** The turn's calls an abort may have cut: those since the last call that started after others ended. */
+  /** The turn's calls an abort may have cut: those no later call or word of the model's came after the end of. */
   private cuttable: ToolEntry[] = [];
   /** Calls whose end the worker never reported (their run's end ended them). */
   private readonly unreported = new WeakSet<ToolEntry>();
@@ -169,6 +169,8 @@ export class LogModel {
   /** `message_update`. */
   private messageUpdate(e: PageEvent, t: number): void {
     if (typeof e.delta !== 'string') return;
+    // The model writing after a call ended went on from it: an abort then cuts the reply, not the call.
+    if (e.delta !== '' && this.cuttable.length) this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
     const kind = e.block_type === 'thinking' ? 'thinking' : 'assistant';
     let entry = kind === 'thinking' ? this.thinking : this.text;
     if (!entry) {

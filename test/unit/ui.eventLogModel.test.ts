@@ -181,6 +181,19 @@ describe('ui event log model', () => {
     assert.deepEqual(turn('done'), ['read: error', 'bash: error', 'grep: ok']);
   });
 
+  it("a call that failed before the model wrote on from it keeps its error when the person aborts the model's reply (as the Sessions view says)", () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('agent_start'),
+      ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }),
+      ev('tool_execution_end', { tool_call_id: 'a', is_error: true, result: 'no such file' }),
+      ev('message_update', { delta: 'The file does not exist; ', block_type: 'text' } as Partial<PageEvent>),
+      ev('agent_end', { end_reason: 'aborted' }),
+      ev('agent_settled', { end_reason: 'aborted', turn: { ends: true } } as Partial<PageEvent>),
+    ]));
+    assert.deepEqual(only(m, 'tool').map((t) => `${t.name}: ${t.stopped ? 'stopped' : t.isError ? 'error' : 'ok'}`), ['read: error']);
+  });
+
   it('tool output: a chunk that begins like the output so far is still added (τ); an ACP update is the whole output so far (issue 25)', () => {
     const acp = (text: string) => slimEvent(updateEvent({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text } }] } as never) as never);
     const m = new LogModel();

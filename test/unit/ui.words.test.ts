@@ -103,6 +103,40 @@ describe('ui words and icons', () => {
     t.observe(ev('agent_end', { end_reason: 'aborted' }));
     assert.equal(t.turns[0].endReason, 'aborted');
     assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped'], 'read failed before the model went on: its own error');
+    // Words after the turn's end (τ's own compaction streams its summary) are not the model going on from its calls.
+    t.observe(ev('message_update', { delta: 'Summary of the conversation', block_type: 'text' }));
+    assert.deepEqual(words(), ['read: error', 'bash: stopped', 'grep: stopped']);
+  });
+
+  it("a call that ran beside others and failed before a later call started keeps its error when the turn is aborted (as the Event Log says)", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    t.observe(ev('agent_start'));
+    // A long bash and a read side by side; the read ends, the model starts a grep while bash runs.
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'read' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'b', tool_name: 'read' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'grep' }));
+    // bash fails on its own; the model goes on to an edit; the person aborts the edit.
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'bash', is_error: true }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'c', tool_name: 'grep' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'edit' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'd', tool_name: 'edit', is_error: true }));
+    t.observe(ev('agent_end', { end_reason: 'aborted' }));
+    assert.deepEqual(words(), ['bash: error', 'read: ok', 'grep: ok', 'edit: stopped'], 'bash failed before the edit started: its own error, not the abort');
+  });
+
+  it("a call that failed before the model wrote on from it keeps its error when the person aborts the model's reply", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'read', is_error: true }));
+    // The model answers the failure; the person aborts the reply, not the read.
+    t.observe(ev('message_update', { delta: 'The file does not exist; ', block_type: 'text' }));
+    t.observe(ev('agent_end', { end_reason: 'aborted' }));
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error', 'the read had failed on its own before the abort');
   });
 
   it("the person's Stop mid-call: the call is stopped, not 'ok' (it never ended) nor an error", () => {
@@ -113,6 +147,16 @@ describe('ui words and icons', () => {
     t.observe(ev('worker_exit', { data: { status: 'stopped' } }));
     assert.equal(t.turns[0].endReason, 'stopped');
     assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'stopped');
+  });
+
+  it("a call cut short by its worker's crash is an error, not 'ok' (it never ended; the Event Log says it was cut short)", () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    t.observe(ev('agent_start'));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
+    t.observe(ev('worker_exit', { data: { status: 'failed', code: 1, signal: null } }));
+    assert.equal(t.turns[0].endReason, 'worker_exited');
+    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error');
   });
 
   it("a turn that ended by itself keeps its calls' errors", () => {

@@ -160,6 +160,36 @@ describe('worktrees: two windows on one repository (real git)', function () {
     }
   });
 
+  it('on git before 2.36 (its worktree list takes no -z): another window lists the worktree and sees the hold on it', async () => {
+    // git as before 2.36: `worktree list` refuses -z as an unknown switch.
+    const bin = mkdtempSync(path.join(tmpdir(), 'rpcw-oldgit-'));
+    const real = path.join(sh(repo, '--exec-path'), 'git');
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\nif [ "$1 $2" = "worktree list" ]; then for a in "$@"; do if [ "$a" = "-z" ]; then echo "error: unknown switch \\\`z'" >&2; exit 129; fi; done; fi\nexec "${real}" "$@"\n`);
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+    try {
+      // A name git quotes on its line: a double quote, an accented letter, an emoji.
+      const name = 'Öld "fix" 🚀';
+      const wt = await created(repo, name);
+      const old = { workerId: 'a4', name, status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+      const a = window('window-a', [old]);
+      a.worktrees.add('a4', wt, repo);
+      await a.worktrees.refresh('a4');
+      const listed = await realCore.worktree.listWorkerWorktrees(repo);
+      assert.deepEqual(listed.map((w) => w.path), [wt.path], 'the worktree another window\'s worker runs in is not listed: no row to see, merge or discard it by');
+      const b = window('window-b');
+      const id = leftoverId(listed[0].branch);
+      b.worktrees.add(id, listed[0], repo);
+      await b.worktrees.refresh(id);
+      assert.equal(rowOf(b.worktrees, id)().contextValue, 'rpcWorkerWorktree.elsewhere');
+      assert.equal(b.worktrees.get(id)?.heldBy?.worker, name);
+    } finally {
+      process.env.PATH = savedPath;
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it('a worktree held by a window whose process is gone (a crash, a reload) is not held: its leftover can be discarded', async () => {
     const wt = await created(repo, 'w');
     // What a window that crashed left: git's lock, naming a process that no longer runs.
@@ -204,6 +234,29 @@ describe('worktrees: two windows on one repository (real git)', function () {
     a.stop({ ...fixer, status: 'exited' });
     await freed;
     assert.equal(row().label, 'Fixer (not running) · worktree worker/fixer');
+  });
+
+  it('the row of a worker that exited (still listed in its window) says another window\'s resumed worker works in it, Merge and Discard not offered', async () => {
+    const wt = await created(repo, 'Fixer');
+    const fixer = { workerId: 'a1', name: 'Fixer', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const a = window('window-a', [fixer]);
+    a.worktrees.add('a1', wt, repo);
+    await a.worktrees.refresh('a1');
+    const exited = { ...fixer, status: 'exited' } as WorkerState;
+    a.stop(exited);
+    await a.worktrees.refresh('a1');
+    // Window B resumes its session in the worktree: its worker holds it now.
+    const id = leftoverId(wt.branch);
+    const resumed = { workerId: 'r1', name: 'Fixer (resumed)', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const b = window('window-b', [resumed]);
+    b.worktrees.add(id, wt, repo);
+    await b.worktrees.refresh(id);
+    await until(a.worktrees, () => a.worktrees.get('a1')?.heldBy !== null);
+    // A's row sits under its exited worker, which A still lists.
+    const rows = worktreeContributor(a.worktrees, () => new Set(['a1']));
+    const row = rows.item(exited, { kind: 'ext', workerId: 'a1', key: 'wt' }) as unknown as { label: string; contextValue: string };
+    assert.match(row.label, /Fixer \(resumed\) works in it in another window/);
+    assert.equal(row.contextValue, 'rpcWorkerWorktree.elsewhere', 'Merge and Discard offered for a worktree a worker works in');
   });
 
   it('a row held by a window whose process then dies (a crash: its lock stays) is free again when the window gets the focus', async () => {
@@ -268,6 +321,28 @@ describe('worktrees: two windows on one repository (real git)', function () {
     assert.equal(later.status, 'discarded', JSON.stringify(later));
   });
 
+  it('a worker resumed into a worktree whose window crashed holding it (its lock stays) holds it: another window does not discard it from under the worker', async () => {
+    const wt = await created(repo, 'w');
+    // What the crashed window left: git's lock, naming a process that no longer runs.
+    sh(repo, 'worktree', 'lock', '--reason', `rpc-workers: ${JSON.stringify({ pid: 2 ** 22 + 17, start: 'gone', window: 'window-x', worker: 'w' })}`, wt.path);
+    const workers: WorkerState[] = [];
+    const a = window('window-a', workers);
+    const id = leftoverId(wt.branch);
+    a.worktrees.add(id, wt, repo);
+    await a.worktrees.refresh(id);
+    const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    workers.push(resumed);
+    a.state(resumed);
+    await a.worktrees.refresh(id);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /"worker":"w \(resumed\)"/, 'the dead window\'s lock stayed in place of the resumed worker\'s hold');
+
+    const b = window('window-b');
+    b.worktrees.add(id, wt, repo);
+    const refused = await b.actions.discard({ workerId: id }, async () => true);
+    assert.notEqual(refused.status, 'discarded', 'window B deleted the folder the resumed worker works in');
+    assert.ok(existsSync(wt.path));
+  });
+
   it('a worktree listed after a resumed worker already runs in it (a resume at reload, before the listing) is held too', async () => {
     const wt = await created(repo, 'w');
     const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: path.join(wt.path, 'sub'), streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
@@ -276,6 +351,44 @@ describe('worktrees: two windows on one repository (real git)', function () {
     a.worktrees.add(id, wt, repo);
     await a.worktrees.refresh(id);
     assert.match(lockReason(repo, wt.path) ?? 'not locked', /"worker":"w \(resumed\)"/);
+  });
+
+  it('a listing of the worktree that failed (no room for its scratch index) does not keep the hold after the worker stops', async () => {
+    const wt = await created(repo, 'w');
+    const own = { workerId: 'a1', name: 'w', status: 'running', cwd: wt.path, streaming: false, compacting: false, pendingInput: [] } as unknown as WorkerState;
+    const workers = [own];
+    let stateListener: (s: WorkerState) => void = () => {};
+    const supervisor = {
+      list: () => workers,
+      state: (id: string) => ({ status: workers[0].status, state: workers.find((x) => x.workerId === id) }),
+      onEvent: () => () => {},
+      onState: (fn: (s: WorkerState) => void) => ((stateListener = fn), () => {}),
+    } as unknown as Supervisor;
+    // The listing at the turn's end fails as the worker stops: its Stop comes while it runs.
+    let fail: (e: Error) => void = () => {};
+    let failing = false;
+    let resolveListing: () => void = () => {};
+    const listed = new Promise<void>((resolve) => { resolveListing = resolve; });
+    const core = { ...realCore.worktree, workerChanges: (x: Parameters<typeof realCore.worktree.workerChanges>[0]) => {
+      if (!failing) return realCore.worktree.workerChanges(x);
+      failing = false;
+      resolveListing();
+      return new Promise<never>((_, reject) => { fail = reject; });
+    } };
+    const worktrees = new WorkerWorktrees(supervisor, () => core, 'window-a');
+    made.push(worktrees);
+    worktrees.add('a1', wt, repo);
+    await worktrees.refresh('a1');
+    assert.notEqual(lockReason(repo, wt.path), null);
+    failing = true;
+    const listing = worktrees.refresh('a1').catch(() => undefined);
+    await listed;
+    workers[0] = { ...own, status: 'exited' } as WorkerState;
+    stateListener(workers[0]);
+    fail(new Error('ENOSPC: no space left on device, mkdtemp'));
+    await listing;
+    await worktrees.refresh('a1');
+    assert.equal(lockReason(repo, wt.path), null, 'held for good: another window refuses Merge and Discard of a worktree no worker runs in');
   });
 
   it('a worker that stops leaves the worktree held while another worker of its window still works there', async () => {

@@ -94,6 +94,8 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
+  /** The current turn's calls no later call has started after the end of: those an abort may yet cut. */
+  private cuttable: ToolSummary[] = [];
   /**
    * The turn that settled on an event other than agent_settled, for the host's agent_settled
    * that `observe` makes right after that event: an outbox, emptied in the same `observe`.
@@ -356,7 +358,21 @@ export class TurnTracker {
       case 'tool_execution_end':
         this.toolEnd(e);
         return;
+      case 'message_update':
+        // The model writing after a call ended went on from it: an abort then cuts the reply, not the
+        // call. In its turn only, and not a compaction's summary (τ streams one inside a run or after it).
+        if (this.cuttable.length && this.inTurn && !this.bracket && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
+        return;
     }
+  }
+
+  /** The calls that ended so far were not cut by an abort that comes later: the model went on from them. */
+  private goneOn(): void {
+    // Each call until now, as calls run side by side and end in any order (the Event Log's too).
+    this.cuttable = this.cuttable.filter((c) => {
+      if (c.ended) c.wentOn = true;
+      return !c.ended;
+    });
   }
 
   private openBracket(e: AgentEvent): void {
@@ -401,6 +417,7 @@ export class TurnTracker {
       if (this.pendingStarts > 0) this.pendingStarts--;
     }
     this.toolsById.clear();
+    this.cuttable = [];
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
     if (e.submission_id) this.dropRecord((p) => p.submissionId === e.submission_id);
@@ -483,11 +500,13 @@ export class TurnTracker {
     if (!this.inTurn) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
-      // The calls that ended before this one started were not cut by an abort that comes later.
-      for (let i = tools.length - 1; i >= 0 && !tools[i].wentOn; i--) if (tools[i].ended) tools[i].wentOn = true;
+      this.goneOn();
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
+      this.cuttable.push(tool);
+      // Calls whose end never comes (an agent that reports none) are held no longer than the turn's list holds them.
+      if (this.cuttable.length > MAX_TOOLS_PER_TURN) this.cuttable.splice(0, this.cuttable.length - MAX_TOOLS_PER_TURN);
       if (!this.toolsById.has(id)) this.toolsById.set(id, tool);
       // Trimmed in steps of a tenth, so a long run does not move the whole list on every call.
       if (tools.length > MAX_TOOLS_PER_TURN + MAX_TOOLS_PER_TURN / 10) {

@@ -22,6 +22,11 @@ export function holderHere(window: string, worker: string): WorktreeHolder {
 }
 
 export async function holdWorktree(wt: WorkerWorktree, holder: WorktreeHolder): Promise<{ ok: true } | { ok: false; reason: string }> {
+  // A hold whose process is gone (a window that crashed or reloaded) holds nothing, but git refuses
+  // a second lock: left in place, a session resumed there ran unheld, and another window, reading
+  // the dead hold as none, discarded the folder from under it.
+  const { holder: was } = await lockOf(wt);
+  if (was && !isRecordedProcessAlive(was)) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
   const r = await git(wt.mainRoot, ['worktree', 'lock', '--reason', PREFIX + JSON.stringify(holder), wt.path]);
   return r.ok ? { ok: true } : { ok: false, reason: gitFailure(r, `git worktree lock ${wt.path}`) };
 }

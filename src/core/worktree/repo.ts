@@ -62,19 +62,53 @@ export interface WorktreeEntry {
 
 /** `git worktree list --porcelain`, the main worktree first. */
 export async function listWorktreeEntries(cwd: string): Promise<WorktreeEntry[] | null> {
-  const r = await git(cwd, ['worktree', 'list', '--porcelain', '-z']);
+  let r = await git(cwd, ['worktree', 'list', '--porcelain', '-z']);
+  let end = '\0';
+  // git before 2.36 refuses -z as an unknown switch (a usage error, 129): read from that alone, no
+  // leftover worktree was listed, nor another window's hold on one. Its lines, then (a path with a
+  // line end in it is misread there, as git itself cannot say it).
+  if (!r.ok && r.code === 129) {
+    r = await git(cwd, ['worktree', 'list', '--porcelain']);
+    end = '\n';
+  }
   if (!r.ok) return null;
   const out: WorktreeEntry[] = [];
   let cur: WorktreeEntry | null = null;
-  for (const line of r.stdout.split('\0')) {
+  for (const line of r.stdout.split(end)) {
     if (line.startsWith('worktree ')) out.push(cur = { path: line.slice(9), head: null, branch: null, bare: false, locked: null });
     else if (!cur) continue;
     else if (line.startsWith('HEAD ')) cur.head = line.slice(5);
     else if (line.startsWith('branch ')) cur.branch = line.slice(7).replace(/^refs\/heads\//, '');
     else if (line === 'bare') cur.bare = true;
-    else if (line === 'locked' || line.startsWith('locked ')) cur.locked = line.slice(7);
+    else if (line === 'locked' || line.startsWith('locked ')) cur.locked = end === '\n' ? unquoteC(line.slice(7)) : line.slice(7);
   }
   return out;
+}
+
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/** A value git quoted on its line (`"a \"b\" \303\251"`, as it says a lock's reason without -z), as it was. */
+function unquoteC(s: string): string {
+  if (s.length < 2 || !s.startsWith('"') || !s.endsWith('"')) return s;
+  const bytes: number[] = [];
+  // By code point: a character beyond the BMP (an emoji, unquoted where core.quotePath is off) is one.
+  const body = Array.from(s.slice(1, -1));
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const octal = /^[0-7]{3}/.exec(body.slice(i + 1, i + 4).join(''));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 3;
+    } else {
+      bytes.push(...(C_ESCAPES[body[i + 1]] !== undefined ? [C_ESCAPES[body[i + 1]]] : Buffer.from(body[i + 1] ?? '', 'utf8')));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 async function mainWorktree(cwd: string, commonDir: string): Promise<string | null> {

@@ -39,6 +39,7 @@ export class ProposedChanges extends Disposable {
 
   /** Opens the change beside the editor; its documents are forgotten when `signal` aborts. */
   async show(diff: ToolDiff, title: string, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
     const n = ++this.seq;
     const name = diff.path.split(/[\\/]/).pop() || 'file';
     const before = vscode.Uri.from({ scheme: SCHEME, path: `/${n}/before/${name}`, query: `${n}-before` });
@@ -56,6 +57,9 @@ export class ProposedChanges extends Disposable {
     // would leave an empty group next to it).
     const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, viewColumn, preserveFocus: true });
+    // Done while it opened (moot as it was asked: an Abort as the agent asked): the close above
+    // found no tab yet, and this one stayed, its sides already let go.
+    if (signal.aborted) await closeDiffTabs(after);
   }
 }
 

@@ -152,23 +152,25 @@ export function turnDescription(t: TurnSummary): string {
   return parts.join(' · ');
 }
 
-/**
- * A tool call that was neither blocked nor flagged: running until the worker reports its end
- * (calls run side by side, and the last one may have ended while the model writes on). A call
- * whose turn ended without its end is not said to run on (the log page says it alike). In a turn
- * the person aborted, or whose worker they stopped, a call cut short is `stopped`, not an error of
- * its own: one without its end, or one that failed with no call after it (pi ends the call it runs
- * with an error on abort).
- */
 /** A turn's end reasons that are the person's doing: its Abort, its Stop of the worker. */
 const CUT_BY_THE_PERSON = new Set(['aborted', 'stopped']);
 
+/**
+ * A tool call that was neither blocked nor flagged: running until the worker reports its end
+ * (calls run side by side, and the last one may have ended while the model writes on). A call
+ * whose turn ended without its end is not said to run on (the log page says it alike), nor to have
+ * ended well when its worker exited under it. In a turn
+ * the person aborted, or whose worker they stopped, a call cut short is `stopped`, not an error of
+ * its own: one without its end, or one that failed with nothing after it, no call and no word of the
+ * model's (pi ends the call it runs with an error on abort).
+ */
 export function toolRunWord(
   t: Pick<TurnSummary, 'endedAt'> & Partial<Pick<TurnSummary, 'endReason'>>,
   tool: Pick<TurnSummary['tools'][number], 'ended'> & Partial<Pick<TurnSummary['tools'][number], 'isError' | 'wentOn'>>,
 ): 'running' | 'ok' | 'error' | 'stopped' {
   if (CUT_BY_THE_PERSON.has(t.endReason ?? '') && (!tool.ended || (tool.isError && !tool.wentOn))) return 'stopped';
-  if (tool.isError) return 'error';
+  // Its worker exited under it (a crash): cut short, as the log page says, not done.
+  if (tool.isError || (t.endReason === 'worker_exited' && !tool.ended)) return 'error';
   return t.endedAt === null && !tool.ended ? 'running' : 'ok';
 }
 

@@ -164,7 +164,8 @@ export class WorkerWorktrees extends Disposable {
 
   /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
   private then(workerId: string, run: () => Promise<unknown>): Promise<void> {
-    const next = (this.pending.get(workerId) ?? Promise.resolve()).then(run).then(() => undefined, () => undefined);
+    // Whatever came of the work before (a listing that threw): a release queued behind it still runs.
+    const next = (this.pending.get(workerId) ?? Promise.resolve()).catch(() => undefined).then(run).then(() => undefined, () => undefined);
     this.pending.set(workerId, next);
     void next.finally(() => { if (this.pending.get(workerId) === next) this.pending.delete(workerId); });
     return next;
@@ -186,7 +187,7 @@ export class WorkerWorktrees extends Disposable {
   /** List the worker's changes again; concurrent calls share one listing and then run once more. */
   refresh(workerId: string): Promise<void> {
     const running = this.pending.get(workerId);
-    const next = (running ?? Promise.resolve()).then(() => this.list(workerId));
+    const next = (running ?? Promise.resolve()).catch(() => undefined).then(() => this.list(workerId));
     this.pending.set(workerId, next);
     void next.finally(() => { if (this.pending.get(workerId) === next) this.pending.delete(workerId); });
     return next;
@@ -196,7 +197,11 @@ export class WorkerWorktrees extends Disposable {
     const e = this.entries.get(workerId);
     // Listing runs `git add -A`, which runs the repository's core.fsmonitor: never untrusted.
     if (!e || !isTrusted()) return;
-    const [r, held] = await Promise.all([this.core().workerChanges(e.worktree), this.core().heldElsewhere(e.worktree, this.window)]);
+    // A listing that throws (no room for its scratch index) is said on the row as one that failed.
+    const [r, held] = await Promise.all([
+      this.core().workerChanges(e.worktree).catch((error: unknown) => ({ status: 'error' as const, reason: `listing the changes failed: ${(error as Error).message}` })),
+      this.core().heldElsewhere(e.worktree, this.window).catch(() => e.heldBy),
+    ]);
     if (this.entries.get(workerId) !== e) return;
     e.heldBy = held;
     if (r.status === 'ok') {

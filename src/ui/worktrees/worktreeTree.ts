@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { appendSafe } from '../views/safeMarkdown';
+import { isLive } from '../views/describe';
 import type { WorkerState } from '../../core/api';
 import type { ChangeCounts, ChangedFile } from '../../core/worktree';
 import type { ExtNode, SessionNode, TreeContributor } from '../views/sessionsTree';
@@ -59,11 +60,12 @@ export function worktreeContributor(worktrees: WorkerWorktrees, live: () => Set<
 }
 
 function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: WorkerState | undefined): vscode.TreeItem {
-  // Another window's worker, known by its hold only: this window cannot see it run.
-  const elsewhere = own || other ? null : e.heldBy;
-  const label = own ? `Worktree ${e.worktree.branch}`
-    : other ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${other.name} works in it)`
-      : elsewhere ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${elsewhere.worker} works in it in another window)`
+  // Another window's worker, known by its hold only: this window cannot see it run. Said under
+  // this window's own worker too once that one has ended (an exited worker stays listed).
+  const elsewhere = (own && isLive(own)) || other ? null : e.heldBy;
+  const label = elsewhere ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${elsewhere.worker} works in it in another window)`
+    : own ? `Worktree ${e.worktree.branch}`
+      : other ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${other.name} works in it)`
         : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
   const s = own ?? other;
   const item = new vscode.TreeItem(label, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
@@ -79,7 +81,7 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   // Menus: merge and discard are offered only while the worker is not writing; neither while
   // another window's worker works in it (they would refuse, saying so: package.json's menus).
   item.contextValue = elsewhere ? 'rpcWorkerWorktree.elsewhere'
-    : `rpcWorkerWorktree${busy ? '.busy' : ''}${s && (s.status === 'running' || s.status === 'starting') ? '.live' : ''}`;
+    : `rpcWorkerWorktree${busy ? '.busy' : ''}${s && isLive(s) ? '.live' : ''}`;
   return item;
 }
 
