@@ -378,7 +378,7 @@ export class LogModel {
     const failed = e.is_error === true;
     entry.phase = d.cancelled === true ? 'cancelled' : failed ? 'failed' : 'done';
     entry.error = failed ? (e.error ?? 'the compaction failed') : null;
-    if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
+    if (d.performed === false && entry.phase === 'done') entry.nothing = true;
     this.compaction = null;
     this.touch(entry);
   }
