@@ -343,7 +343,8 @@ export class LogModel {
       }
       this.touch(entry);
     }
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard${e.blocked === true ? ' (refused before it happened)' : ''}: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+    // The audit judges a call as it runs (τ runs it first): not saying so, the row read as a refusal.
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard (${e.blocked === true ? 'refused before it happened' : 'not prevented: the call may have run'}): ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
   }
 
   /** `agent_end`. */
