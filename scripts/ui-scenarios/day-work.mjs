@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { clickActivityBar, withWorkbench, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
 import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
 import { makeTempDir, repoRoot } from '../lib/paths.mjs';
-import { promptFromPalette, sessionsRow, settleToast, startProfile, widenSideBar, workerName } from './lib/demo.mjs';
+import { expandRow, promptFromPalette, sessionsRow, settleToast, startProfile, widenSideBar } from './lib/demo.mjs';
 
 const GUARDED = 'Guarded demo';
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -67,21 +67,6 @@ async function closeToasts(page) {
   for (const close of await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear').all()) await close.click().catch(() => {});
 }
 
-/**
- * Open a tree row. A click that lands while the tree redraws the row (its turn just ended, its
- * children changed) is lost, and the row stays closed: a person clicks again, and so does this.
- */
-async function expand(page, text) {
-  const row = sessionsRow(page, text);
-  const open = page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]', { hasText: workerName(text) }).first();
-  for (let attempt = 1; ; attempt++) {
-    await row.waitFor({ state: 'visible' });
-    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-    const opened = await open.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, (e) => { if (attempt >= 3) throw e; return false; });
-    if (opened) return;
-  }
-}
-
 async function steps(page, ws) {
   await clickActivityBar(page, 'RPC Workers');
   await widenSideBar(page, 600);
@@ -120,9 +105,9 @@ async function steps(page, ws) {
   // τ's calls are judged as they run: the row says the write was not prevented (it read as a refusal).
   if (!/not prevented/.test(warnText)) throw new Error(`the guard's row does not say the write was not prevented: ${warnText}`);
   // Its turn in the Sessions view, opened: the write flagged there too.
-  await expand(page, GUARDED);
+  await expandRow(page, GUARDED);
   const turnRow = sessionsRow(page, /Turn 1/);
-  await expand(page, /Turn 1/);
+  await expandRow(page, /Turn 1/);
   await sessionsRow(page, /⚠/).waitFor({ state: 'visible' });
   // The turn counts the call as flagged: "1 blocked" said the guard stopped a write that landed.
   const turnText = await turnRow.innerText();
@@ -168,9 +153,9 @@ async function steps(page, ws) {
   await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
   await promptFromPalette(page, 'write: NOTES.md = # Notes from the worktree');
   await log.locator('.kind-end').first().waitFor({ state: 'visible' });
-  await expand(page, 'Demo worker');
+  await expandRow(page, 'Demo worker');
   const wtRow = sessionsRow(page, /worktree worker\/demo-worker/i);
-  await expand(page, /worktree worker\/demo-worker/i);
+  await expandRow(page, /worktree worker\/demo-worker/i);
   await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
   await screenshot(page, 'day-worktree');
   await wtRow.hover();
