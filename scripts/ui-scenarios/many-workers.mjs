@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
 import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
 import { makeTempDir } from '../lib/paths.mjs';
-import { openLogTab, promptWorker, sessionsRow, settleToast, startTwoDemos } from './lib/demo.mjs';
+import { expandRow, openLogTab, promptWorker, sessionsRow, settleToast, startTwoDemos } from './lib/demo.mjs';
 
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -23,13 +23,6 @@ function gitWorkspace() {
   git(ws, 'add', '-A');
   git(ws, 'commit', '-q', '-m', 'The sample workspace');
   return { root, ws };
-}
-
-async function expand(page, text) {
-  const row = sessionsRow(page, text);
-  await row.waitFor({ state: 'visible' });
-  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-  await page.locator('.part.sidebar .monaco-list-row[aria-expanded="true"]', { hasText: text }).first().waitFor({ state: 'visible' });
 }
 
 export default async function manyWorkers({ port } = {}) {
@@ -65,7 +58,7 @@ async function steps(page) {
     // The log beside it says what the row says (its chip once said "idle" here).
     await log.locator('.status-badge.attention-needs-input', { hasText: /^needs input · / }).waitFor({ state: 'visible' });
     // Open what is closed, as a person would (a row first drawn before it had children stays closed).
-    for (const row of ['Demo worker', /Worktree worker\/demo-worker(?!-)/, 'Demo worker #2', /Worktree worker\/demo-worker-2/]) await expand(page, row);
+    for (const row of ['Demo worker', /Worktree worker\/demo-worker(?!-)/, 'Demo worker #2', /Worktree worker\/demo-worker-2/]) await expandRow(page, row);
     await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
     await sessionsRow(page, 'hello.js').waitFor({ state: 'visible' });
     await screenshot(page, 'many-workers-attention');

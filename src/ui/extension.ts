@@ -17,7 +17,7 @@ import { editorFiles } from './host/editorFiles';
 import { COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
-import { hostLimits, limitsNeedingReload, newSettingErrors, SECTION, settingsMessage, type Settings } from './settings/settings';
+import { hostLimits, limitsNeedingReload, newSettingErrors, SECTION, settingsMessage, settingsQuery, type Settings } from './settings/settings';
 import { readConfiguration } from './settings/readConfiguration';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
@@ -235,7 +235,7 @@ export class RpcWorkersExtension extends Disposable {
     // Notified once: a change of another setting does not show the standing ones again.
     if (report && shown.length) {
       void vscode.window.showErrorMessage(settingsMessage(shown), 'Open Settings')
-        .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', SECTION));
+        .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', settingsQuery(shown)));
     }
     return settings;
   }

@@ -53,7 +53,8 @@ export interface QuestionEntry extends Base { kind: 'question'; title: string; c
 export interface PlanEntry extends Base { kind: 'plan'; items: Array<{ content: string; status: string }> }
 /** `login`: how the agent takes a key, for a turn it refused for want of one (WorkerView `login`). */
 export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean; login?: string }
-export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
+/** `nothing`: the worker found nothing to compact (it says so; the title is not "Compacted"). */
+export interface CompactionEntry extends Base { kind: 'compaction'; phase: 'running' | 'done' | 'cancelled' | 'failed'; nothing?: true; reason: string | null; summary: string | null; tokensBefore: number | null; error: string | null; endedAt: number | null }
 export interface QueueEntry extends Base { kind: 'queue'; steering: number; followUp: number; items: string[] }
 export interface RetryEntry extends Base { kind: 'retry'; phase: 'start' | 'end'; text: string }
 export interface WarningEntry extends Base { kind: 'warning'; title: string; text: string }
@@ -71,7 +72,7 @@ export function searchText(e: Entry): string {
     case 'plan': return e.items.map((i) => i.content).join(' ');
     case 'tool': return `${e.name} ${e.title ?? ''} ${e.changes.map((c) => c.path).join(' ')} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
     case 'end': return `${e.reason} ${e.error ?? ''} ${e.login ?? ''}`;
-    case 'compaction': return `compaction ${e.summary ?? ''} ${e.error ?? ''}`;
+    case 'compaction': return `compaction ${e.nothing ? 'nothing to compact ' : ''}${e.summary ?? ''} ${e.error ?? ''}`;
     case 'queue': return `queue ${e.items.join(' ')}`;
     case 'retry': case 'warning': case 'exit': return `${'title' in e ? e.title : ''} ${e.text}`;
     case 'other': return `${e.type} ${e.text}`;

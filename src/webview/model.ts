@@ -345,7 +345,8 @@ export class LogModel {
       }
       this.touch(entry);
     }
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard${e.blocked === true ? ' (refused before it happened)' : ''}: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+    // The audit judges a call as it runs (τ runs it first): not saying so, the row read as a refusal.
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard (${e.blocked === true ? 'refused before it happened' : 'not prevented: the call may have run'}): ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
   }
 
   /** `agent_end`. */
@@ -380,7 +381,7 @@ export class LogModel {
     const failed = e.is_error === true;
     entry.phase = d.cancelled === true ? 'cancelled' : failed ? 'failed' : 'done';
     entry.error = failed ? (e.error ?? 'the compaction failed') : null;
-    if (d.performed === false && entry.phase === 'done' && !entry.summary) entry.summary = 'Nothing to compact.';
+    if (d.performed === false && entry.phase === 'done') entry.nothing = true;
     this.compaction = null;
     this.touch(entry);
   }

@@ -248,7 +248,7 @@ function drawEnd(row: HTMLElement, e: EndEntry): void {
 
 function drawCompaction(row: HTMLElement, e: CompactionEntry): void {
   row.className = `entry kind-compaction compaction-${e.phase}`;
-  const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? 'Compacted' : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
+  const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? (e.nothing ? 'Nothing to compact' : 'Compacted') : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
   const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? duration(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
   // replaceChildren writes a null as the text "null": only nodes go in.
   row.replaceChildren(...nodes(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),

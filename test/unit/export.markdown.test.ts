@@ -21,6 +21,12 @@ describe('session export as Markdown', () => {
     assert.ok(md.includes(`\n\`\`\`\`\n${text}\n\`\`\`\``), 'the result in a fence of four backticks');
   });
 
+  it('a compaction that found nothing to compact says so, not "done"', () => {
+    const md = sessionMarkdown([ev('compaction_start', { data: { reason: 'manual' } }), ev('compaction_end', { is_error: false, data: { performed: false, cancelled: false } })], { title: 'w' });
+    assert.match(md, /^> Compaction: nothing to compact$/m);
+    assert.doesNotMatch(md, /Compaction done/);
+  });
+
   it('says each prompt with its origin, the reply, each tool call with arguments and result, and how the turn ended', () => {
     const md = sessionMarkdown([
       ev('prompt_sent', { source: 'palette', submitter: 'ada', submission_id: 's1', data: { text: 'list the files', streamingBehavior: null } }),

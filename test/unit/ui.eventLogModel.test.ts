@@ -26,6 +26,19 @@ describe('ui event log model', () => {
     assert.equal(w.text, 'a 40.0 MiB line from the worker; the host kept a preview (first and last characters) of result.content[0].text (41,943,000 characters)');
   });
 
+  it('a violation the audit found (τ: the call ran) says it was not prevented; a refusal says it was', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('tool_execution_start', { tool_call_id: 'c1', tool_name: 'write', args: { path: '.env' } }),
+      ev('tool_execution_end', { tool_call_id: 'c1', tool_name: 'write', is_error: false }),
+      ev('guard_violation', { tool_call_id: 'c1', tool_name: 'write', is_error: true, error: 'write ".env": forbidden', data: { action: 'abort' } } as Partial<PageEvent>),
+      ev('guard_violation', { tool_call_id: null, tool_name: 'terminal/create', is_error: true, error: 'no shell', blocked: true, blocked_by: 'rpc-workers-guard' } as Partial<PageEvent>),
+    ]));
+    const [audited, refused] = only(m, 'warning');
+    assert.equal(audited.title, 'Guard (not prevented: the call may have run): write');
+    assert.equal(refused.title, 'Guard (refused before it happened): terminal/create');
+  });
+
   it('what the host ended after an abort is a warning; a long command line shows its start and its end (Codex\'s sandbox puts the command last)', () => {
     const m = new LogModel();
     const sandboxed = `codex-linux-sandbox --sandbox-policy-cwd /tmp/w --permission-profile ${JSON.stringify({ type: 'managed', allow: Array.from({ length: 40 }, (_, i) => `/p${i}`) })} -- bash -lc "sleep 600 marker-42"`;

@@ -9,7 +9,7 @@ import { cardItems, cardProblems } from '../../src/ui/commands/cardItems';
 import { trustLines, workerDescription } from '../../src/ui/views/describe';
 import { guardFromSettings, resolveAgentDirs } from '../../src/ui/settings/guardSpec';
 import { piChoice, profileChoices } from '../../src/ui/settings/profiles';
-import { readSettings, settingsMessage, type GuardSettings } from '../../src/ui/settings/settings';
+import { readSettings, settingsMessage, settingsQuery, type GuardSettings } from '../../src/ui/settings/settings';
 import type { WorkerState } from '../../src/core/api';
 
 const WS = path.resolve('/ws/project');
@@ -54,6 +54,17 @@ describe('ui guard settings', () => {
     // The notification: one sentence each, not run together (issue 28).
     assert.equal(settingsMessage(errors.slice(0, 2)), `RPC Workers settings: ${errors[0]}. ${errors[1]}.`);
     assert.equal(settingsMessage(['Ends already.']), 'RPC Workers settings: Ends already.');
+  });
+
+  it('Open Settings on the notification shows the setting that is wrong, not all twenty', () => {
+    const one = readSettings((k) => (k === 'history.maxSessions' ? 0 : undefined)).errors;
+    assert.equal(settingsQuery(one), 'rpcWorkers.history.maxSessions');
+    const twoProfiles = readSettings((k) => (k === 'profiles' ? [{ name: 'a' }, { name: 'b', dialect: 'pi', command: 'pi', guard: 1 }] : undefined)).errors;
+    assert.equal(settingsQuery(twoProfiles), 'rpcWorkers.profiles');
+    const sizes = readSettings((k) => (k === 'history.maxTotalMiB' ? 1 : k === 'history.maxSessionMiB' ? 8 : undefined)).errors;
+    assert.equal(settingsQuery(sizes), 'rpcWorkers.history.maxTotalMiB');
+    // Several settings: all of the extension's, where each of them is.
+    assert.equal(settingsQuery([...one, ...twoProfiles]), 'rpcWorkers');
   });
 });
 

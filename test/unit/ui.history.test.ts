@@ -1,7 +1,7 @@
 // Pure parts of the history UI: the words a past session and a worker's usage are shown with,
 // what is stored to resume a session (no secrets, no repeated task), and the history settings.
 import * as assert from 'node:assert/strict';
-import { ago, endWords, lastTurnWords, pastDescription, ranAt, tokens, usageWords } from '../../src/ui/history/words';
+import { ago, deleteDetail, endWords, lastTurnWords, pastDescription, pickDetail, ranAt, tokens, usageWords } from '../../src/ui/history/words';
 import { resumeRecordsSchema, resumeSpec, storableSpec } from '../../src/ui/history/resumeRecord';
 import { historyLimits, readSettings } from '../../src/ui/settings/settings';
 import type { WorkerUsage } from '../../src/core/api';
@@ -51,6 +51,12 @@ describe('history words', () => {
     assert.equal(ago(NOW - 5_000, NOW), 'just now');
     assert.equal(ago(NOW - 3 * 3_600_000, NOW), '3 h ago');
     assert.equal(ago(NOW - 4 * 86_400_000, NOW), '4 days ago');
+  });
+
+  it('the Delete confirmation and the session picker count in words: "1 turn", not "1 turns"', () => {
+    assert.equal(deleteDetail({ events: 17, turns: 1 }), 'Its log (17 events, 1 turn) is deleted from this workspace\'s history. The files it changed stay as they are.');
+    assert.equal(deleteDetail({ events: 1, turns: 0 }), 'Its log (1 event, 0 turns) is deleted from this workspace\'s history. The files it changed stay as they are.');
+    assert.equal(pickDetail({ startedAt: 0, turns: 1, dialect: 'tau' }, () => 'then'), 'then · 1 turn · tau');
   });
 
   it('shows usage without inventing what the worker did not report', () => {

@@ -166,6 +166,12 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(row.text, /null/);
   });
 
+  it('a compaction that found nothing to compact says so in its title, not "Compacted"', () => {
+    const [row] = rowsOf([ev('compaction_start', { data: { reason: 'manual' } }), ev('compaction_end', { data: { performed: false, cancelled: false } })]);
+    assert.match(row.text, /^Nothing to compact/);
+    assert.doesNotMatch(row.text, /Compacted/);
+  });
+
   it('a turn ended by stopping the worker says so in words', () => {
     const rows = rowsOf([ev('agent_start'), ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash' }), ev('worker_exit', { data: { status: 'stopped' } })]);
     const end = rows.find((r) => r.e.kind === 'end')!;

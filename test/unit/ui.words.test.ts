@@ -53,6 +53,14 @@ describe('ui words and icons', () => {
     assert.equal(turnDescription({ ...t, endedAt: null, endReason: null, tools: [] }), 'streaming · from Command Palette');
   });
 
+  it('a turn whose call the guard flagged after it ran (τ, audited) does not say it was blocked', () => {
+    const t = { index: 1, submissionId: null, source: 'palette', submitter: 'user', startedAt: 0, endedAt: 129, endReason: 'done', error: null,
+      tools: [{ toolCallId: 'a', toolName: 'write', isError: false, blocked: false, blockedBy: null, violation: 'write ".env": forbidden', ended: true }] };
+    assert.equal(turnDescription(t), 'done · from Command Palette · 129 ms · 1 tool, 1 flagged by the guard');
+    const both = { ...t, tools: [...t.tools, { ...t.tools[0], toolCallId: 'b', blocked: true, blockedBy: 'guard', violation: 'outside' }] };
+    assert.equal(turnDescription(both), 'done · from Command Palette · 129 ms · 2 tools, 1 blocked, 1 flagged by the guard');
+  });
+
   it('status bar: hidden with no worker, counts running and streaming', () => {
     assert.equal(statusText([]), null);
     assert.equal(statusText([{ status: 'stopped', streaming: false }]), null);

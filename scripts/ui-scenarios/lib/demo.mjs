@@ -39,6 +39,26 @@ export function workerName(name) {
   return typeof name === 'string' ? new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\d| #\\d)`) : name;
 }
 
+/**
+ * Open a Sessions row (`text` as sessionsRow takes it). A click that lands while the tree redraws
+ * the row (its turn just ended, its children changed) is lost and the row stays closed: a person
+ * clicks again, and so does this. The open row is matched as sessionsRow matches: "Demo worker"
+ * open is not "Demo worker #2" open (that took a lost click for done).
+ */
+export async function expandRow(page, text) {
+  const row = sessionsRow(page, text);
+  const open = page.locator('.part.sidebar .monaco-list-row[role="treeitem"][aria-expanded="true"]', { hasText: workerName(text) }).first();
+  for (let attempt = 1; ; attempt++) {
+    await row.waitFor({ state: 'visible' });
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+    const opened = await open.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, (e) => {
+      if (attempt >= 3) throw e;
+      return false;
+    });
+    if (opened) return;
+  }
+}
+
 export function sessionsRow(page, text) {
   text = workerName(text);
   return page.locator('.part.sidebar .pane[aria-label^="Sessions"] .monaco-list-row[role="treeitem"], .part.sidebar .monaco-list-row[role="treeitem"]', { hasText: text }).first();

@@ -225,7 +225,7 @@ function noteLine(e: AgentEvent, login: string | null): string[] | null {
       const key = e.data?.needsLogin === true && login ? `. ${plain(login)}` : '';
       return [`_Turn ended: ${plain(e.end_reason ?? 'no reason given')}${error ? ` (${error})` : ''}${key}_`];
     }
-    case 'compaction_end': return [`> Compaction ${e.is_error ? `failed: ${error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
+    case 'compaction_end': return [e.data?.performed === false && !e.is_error && !e.data?.cancelled ? '> Compaction: nothing to compact' : `> Compaction ${e.is_error ? `failed: ${error ?? ''}` : e.data?.cancelled ? 'cancelled' : 'done'}`];
     case 'session_resumed': return ['---', '', `> Resumed session ${code(sessionId())}, ${when(e.timestamp)}`];
     case 'session_changed': return ['---', '', `> ${e.data?.verb === 'fork' ? 'Forked into' : 'New'} session ${code(sessionId())}`];
     case 'model_changed': return [`> Model: ${plain(String(e.data?.model ?? '?'))}`];

@@ -18,7 +18,7 @@ import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
 import { profileOf, resumeEnvChanged, resumeSpec, type ResumeRecord } from './resumeRecord';
-import { endWords } from './words';
+import { deleteDetail, endWords, pickDetail } from './words';
 
 export const HISTORY_COMMANDS = {
   openLog: 'rpcWorkers.history.openLog',
@@ -101,7 +101,7 @@ export class HistoryCommands extends Disposable {
       await this.s.past.load();
       return this.s.past.summary(a.sessionId) ?? this.fail(`no session ${a.sessionId} in this workspace's history`, { status: 'not_found', sessionId: a.sessionId });
     }
-    const items = this.s.past.sessions().filter(filter).map((s) => ({ label: s.name, description: endWords(s), detail: `${new Date(s.startedAt).toLocaleString()} · ${s.turns} turns · ${s.dialect}`, s }));
+    const items = this.s.past.sessions().filter(filter).map((s) => ({ label: s.name, description: endWords(s), detail: pickDetail(s), s }));
     if (!items.length) {
       void vscode.window.showInformationMessage('RPC Workers: no past session to choose from.');
       return { status: 'cancelled' };
@@ -288,7 +288,7 @@ export class HistoryCommands extends Disposable {
     if (a.confirm !== true) {
       const choice = await vscode.window.showWarningMessage(
         `Delete "${session.name}"?`,
-        { modal: true, detail: `Its log (${session.events} events, ${session.turns} turns) is deleted from this workspace's history. The files it changed stay as they are.` },
+        { modal: true, detail: deleteDetail(session) },
         'Delete',
       );
       if (choice !== 'Delete') return { status: 'cancelled', sessionId: session.id };

@@ -119,3 +119,13 @@ export function usageWords(u: WorkerUsage | null): string | null {
   if (u.cost !== null && u.cost !== undefined) parts.push(`$${u.cost < 0.01 ? u.cost.toFixed(4) : u.cost.toFixed(2)}`);
   return parts.length ? parts.join(' · ') : null;
 }
+
+/** The Delete confirmation's detail: what goes and what stays. */
+export function deleteDetail(s: { events: number; turns: number }): string {
+  return `Its log (${plural(s.events, 'event')}, ${plural(s.turns, 'turn')}) is deleted from this workspace's history. The files it changed stay as they are.`;
+}
+
+/** A past session in a picker: when it started (`when`, the locale's words), its turns, its dialect. */
+export function pickDetail(s: { startedAt: number; turns: number; dialect: string }, when: (at: number) => string = (at) => new Date(at).toLocaleString()): string {
+  return `${when(s.startedAt)} · ${plural(s.turns, 'turn')} · ${s.dialect}`;
+}

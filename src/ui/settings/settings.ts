@@ -161,6 +161,17 @@ export function settingsMessage(errors: string[]): string {
 }
 
 /**
+ * What the notification's Open Settings searches for: the one setting its errors are about (each
+ * error starts with the setting's id, readSettings words them so), else the extension's section.
+ * The section alone opened the Settings editor on all twenty, the one that is wrong far below.
+ */
+export function settingsQuery(errors: readonly string[]): string {
+  const keys = new Set(errors.map((e) => new RegExp(`^${SECTION}\\.([A-Za-z]+(?:\\.[A-Za-z]+)*)`).exec(e)?.[1] ?? ''));
+  const [only] = keys;
+  return keys.size === 1 && only ? `${SECTION}.${only}` : SECTION;
+}
+
+/**
  * The errors to notify after a settings change: the ones the last read did not have. Each change
  * of any rpcWorkers.* setting (a toggle, each number the Settings editor writes as you type)
  * showed every standing error again; the log still has them all.

@@ -147,8 +147,10 @@ export function turnDescription(t: TurnSummary): string {
   parts.push(t.endReason ?? (t.endedAt === null ? 'streaming' : 'ended'));
   if (t.source) parts.push(`from ${sourceLabel(t.source)}`);
   if (t.endedAt !== null) parts.push(duration(t.endedAt - t.startedAt));
-  const blocked = t.tools.filter((x) => x.blocked || x.violation).length;
-  if (t.tools.length) parts.push(`${t.tools.length} tool${t.tools.length === 1 ? '' : 's'}${blocked ? `, ${blocked} blocked` : ''}`);
+  // A call the guard flagged after it ran (τ's audit) was not blocked: its write landed.
+  const blocked = t.tools.filter((x) => x.blocked).length;
+  const flagged = t.tools.filter((x) => !x.blocked && x.violation).length;
+  if (t.tools.length) parts.push(`${t.tools.length} tool${t.tools.length === 1 ? '' : 's'}${blocked ? `, ${blocked} blocked` : ''}${flagged ? `, ${flagged} flagged by the guard` : ''}`);
   return parts.join(' · ');
 }
 
