@@ -95,6 +95,12 @@ export class TurnTracker {
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
   /**
+   * The current turn's calls that ended since a call last started: the next call's start marks
+   * them `wentOn`. A list, not a search back through the turn's calls, which a call that never
+   * ends made walk the whole turn (up to MAX_TOOLS_PER_TURN) at every start.
+   */
+  private endedSinceStart: ToolSummary[] = [];
+  /**
    * The turn that settled on an event other than agent_settled, for the host's agent_settled
    * that `observe` makes right after that event: an outbox, emptied in the same `observe`.
    */
@@ -401,6 +407,7 @@ export class TurnTracker {
       if (this.pendingStarts > 0) this.pendingStarts--;
     }
     this.toolsById.clear();
+    this.endedSinceStart = [];
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
     if (e.submission_id) this.dropRecord((p) => p.submissionId === e.submission_id);
@@ -484,7 +491,10 @@ export class TurnTracker {
     const tools = this.current?.tools;
     if (tools) {
       // The calls that ended before this one started were not cut by an abort that comes later.
-      for (let i = tools.length - 1; i >= 0 && !tools[i].wentOn; i--) if (tools[i].ended) tools[i].wentOn = true;
+      if (this.endedSinceStart.length > 0) {
+        for (const ended of this.endedSinceStart) ended.wentOn = true;
+        this.endedSinceStart = [];
+      }
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
@@ -505,6 +515,7 @@ export class TurnTracker {
       ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended)
       : this.tool(e.tool_call_id);
     if (tool) {
+      if (!tool.ended) this.endedSinceStart.push(tool);
       tool.ended = true;
       tool.isError = e.is_error === true;
       tool.blocked = e.blocked === true;
