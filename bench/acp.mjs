@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { buildFloorReader } from './lib/build.mjs';
 import { BareWorker, ROOT, figure, hostFloodRun, inFolder, loadCore, log, mainThreadMark, measured, withFloorHistory } from './lib/common.mjs';
 import { buildFlood } from './lib/acp-flood-agent.mjs';
-import { FLOOR_HISTORY_NAME, FLOOR_HISTORY_NOTE, FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
+import { FLOOR_DELIVERY_NAME, FLOOR_DELIVERY_NOTE, FLOOR_HISTORY_NAME, FLOOR_HISTORY_NOTE, FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE, FLOOR_NAME, FLOOR_NOTE, FLOOR_SIZES, FloorWorker, pacedRounds, ratesTable, STORE_FLOOR_NAME, STORE_FLOOR_NOTE } from './events.mjs';
 
 const AGENT = path.join(ROOT, 'bench/lib/acp-flood-agent.mjs');
 const SIZES = [90, 500, 2048, 'real'];
@@ -58,11 +58,12 @@ class AcpFloorWorker extends FloorWorker {
  * `floor`: read with the product's framer and codec (bench/lib/floor-reader.ts) instead of LF
  * split + JSON.parse; `history` (floor-reader.ts's floorHistory): the floor keeps a history too,
  * its writes awaited before CPU is read; `store` (its floorStore): the floor keeps every event in
- * the product's event store.
+ * the product's event store; `delivery` (its floorDelivery): the floor stamps each event and hands it
+ * to its listener too (bench/events.mjs, FLOOR_DELIVERY_NAME).
  */
-export async function bareSide(size, n, ready, { rate = 0, floor, history, store } = {}) {
+export async function bareSide(size, n, ready, { rate = 0, floor, history, store, delivery } = {}) {
   // Started as the host starts a worker (a session of its own: bench/lib/common.mjs, BareWorker).
-  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate), { history, store }) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
+  const w = floor ? new AcpFloorWorker(floor, 'acp', argsFor(size, n, rate), { history, store, delivery }) : new BareWorker(process.execPath, argsFor(size, n, rate), { detached: true });
   try {
     const send = (m) => w.send({ jsonrpc: '2.0', ...m });
     const init = w.next((v) => v.id === 1, 30_000, 'initialize');
@@ -116,8 +117,9 @@ export async function run({ n = 150_000, rounds = 5, warmup = true, sizes = SIZE
 
 /**
  * Host, bare reader and, for FLOOR_SIZES, the floor, the floor with the store, the host with a
- * history, the floor with the history and the floor with the store and the history (as
- * bench/events.mjs has them for τ and pi), interleaved round by round in a rotating order.
+ * history, the floor with the history, the floor with the store and the history, and that floor
+ * with delivery too (as bench/events.mjs has them for τ and pi), interleaved round by round in a
+ * rotating order.
  */
 async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root }) {
   for (const size of sizes) {
@@ -128,6 +130,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
       sides.hist = inFolder(root, 'hist', (historyDir) => hostSide(core, size, n, undefined, 0, { historyDir }));
       sides.histFloor = inFolder(root, 'hist-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history })));
       sides.histStoreFloor = inFolder(root, 'hist-store-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history, store: bundle.floorStore() })));
+      sides.deliveryFloor = inFolder(root, 'delivery-floor', (dir) => withFloorHistory(bundle, dir, 'acp', (history) => bareSide(size, n, undefined, { floor: bundle.floorReader, history, store: bundle.floorStore(), delivery: bundle.floorDelivery })));
     }
     if (warmup) {
       await hostSide(core, size, Math.min(n, 5000));
@@ -152,6 +155,7 @@ async function runFloods({ core, n, rounds, warmup, sizes, figures, bundle, root
     figures.push(figure({ ...common, name: `${what}: main thread's CPU µs/event incl. the history's writes, host with history vs bare reader`, pairs: pairs('hist'), note }));
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_NAME}`, pairs: pairs('histFloor'), note: FLOOR_HISTORY_NOTE }));
     figures.push(figure({ ...common, name: `${what}: ${FLOOR_HISTORY_STORE_NAME}`, pairs: pairs('histStoreFloor'), note: FLOOR_HISTORY_STORE_NOTE }));
+    figures.push(figure({ ...common, name: `${what}: ${FLOOR_DELIVERY_NAME}`, pairs: pairs('deliveryFloor'), note: FLOOR_DELIVERY_NOTE }));
   }
 }
 

@@ -74,16 +74,25 @@ export class FloorWorker extends BareWorker {
    * `history`: floor-reader.ts's floorHistory, given each event and its line as the host's history
    * is; `store`: its floorStore, given them as a worker's event store is.
    */
-  constructor(reader, dialect, args, { history, store } = {}) {
+  constructor(reader, dialect, args, { history, store, delivery } = {}) {
     super(process.execPath, args, { detached: true });
     const keep = history && store ? (event, bytes) => {
       store(event, bytes);
       history.append(event, bytes);
     } : history ? (event, bytes) => history.append(event, bytes) : store;
-    const onEvent = keep ? (event, _text, bytes) => {
+    let onEvent = keep ? (event, _text, bytes) => {
       keep(event, bytes);
       this.onValue(event, true);
     } : (event) => this.onValue(event, true);
+    if (delivery) {
+      // floor-reader.ts's floorDelivery: stamped before it is kept, then handed to its one listener, the count.
+      const { stamp, deliver } = delivery([(event) => this.onValue(event, true)]);
+      onEvent = (event, _text, bytes) => {
+        stamp(event);
+        keep?.(event, bytes);
+        deliver(event);
+      };
+    }
     this.read = reader(dialect, onEvent, (value) => this.onValue(value));
   }
 
@@ -102,13 +111,26 @@ const floorSide = (reader, s, size, n, rate = 0, store = undefined) => bareRun(n
  * awaited before CPU is read, as the host's with history are. No turn stamp, event store or
  * delivery: the least the host with a history can cost while it validates and writes as it does.
  */
-const floorHistorySide = (bundle, s, size, n, root, withStore = false) => inFolder(root, withStore ? 'floor-history-store' : 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
-  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), { history, store: withStore ? bundle.floorStore() : undefined }), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
+const floorHistorySide = (bundle, s, size, n, root, withStore = false, delivery = false) => inFolder(root, delivery ? 'floor-delivery' : withStore ? 'floor-history-store' : 'floor-history', (dir) => withFloorHistory(bundle, dir, s.dialect,
+  (history) => bareRun(new FloorWorker(bundle.floorReader, s.dialect, floodArgs(s, size, n), { history, store: withStore ? bundle.floorStore() : undefined, delivery: delivery ? bundle.floorDelivery : undefined }), s.dialect, 'flood', undefined, lastOf(s), () => history.flush())));
 export const FLOOR_HISTORY_NAME = "main thread's CPU µs/event with the history's writes, floor with the history (the product's framer, codec and history store alone, nothing delivered) vs bare reader";
 export const FLOOR_HISTORY_NOTE = 'frame + JSON.parse + validate + the history store\'s append and writes: no turn stamp, event store or delivery';
 /** The floor with the history, and the event store too: the host with a history keeps every event in both. */
 export const FLOOR_HISTORY_STORE_NAME = "main thread's CPU µs/event with the history's writes, floor with the store and the history (the product's framer, codec, event store and history store alone, nothing delivered) vs bare reader";
 export const FLOOR_HISTORY_STORE_NOTE = 'frame + JSON.parse + validate + the event store + the history store\'s append and writes: no turn stamp or delivery';
+/**
+ * The floor with the store, the history and delivery: the floor with the store and the history,
+ * plus the least the host must do for each event after it has read, checked and kept it: stamp
+ * it with its turn (one shared frozen stamp, as the host stamps every event inside a turn) and
+ * hand it to its listeners, each in a try/catch (bench/lib/floor-reader.ts, floorDelivery). The
+ * host does all of this for every event (turns.ts stamps before the stores; supervisorFanout.ts
+ * calls each listener so), and more besides: the turn fold's own bookkeeping (tool calls,
+ * settling), the worker's bus, its file and terminal bookkeeping, and its reader's yield (a 2 ms
+ * slice per turn of the event loop). So this floor is a lower bound of the host with a history,
+ * and what lies between the two is those steps alone.
+ */
+export const FLOOR_DELIVERY_NAME = "main thread's CPU µs/event with the history's writes, floor with the store, the history and delivery (the product's framer, codec, event store and history store, a turn stamp and one listener) vs bare reader";
+export const FLOOR_DELIVERY_NOTE = 'frame + JSON.parse + validate + turn stamp + the event store + the history store\'s append and writes + a listener: no turn fold, bus, bookkeeping or yield';
 
 /** The sizes whose flood rows get the floor beside them (each side costs a run per round). */
 export const FLOOR_SIZES = [90];
@@ -232,6 +254,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         sides.hist = historySide(core, s, size, events, root);
         sides.histFloor = floorHistorySide(bundle, s, size, events, root);
         sides.histStoreFloor = floorHistorySide(bundle, s, size, events, root, true);
+        sides.deliveryFloor = floorHistorySide(bundle, s, size, events, root, true, true);
       }
       if (FLOOR_SIZES.includes(size)) {
         sides.floor = () => floorSide(floor, s, size, events);
@@ -277,6 +300,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
       }
       const histFloorRatio = floorFigure('histFloor', FLOOR_HISTORY_NAME, FLOOR_HISTORY_NOTE);
       const histStoreFloorRatio = floorFigure('histStoreFloor', FLOOR_HISTORY_STORE_NAME, FLOOR_HISTORY_STORE_NOTE);
+      const deliveryFloorRatio = floorFigure('deliveryFloor', FLOOR_DELIVERY_NAME, FLOOR_DELIVERY_NOTE);
       const floorRatio = floorFigure('floor', FLOOR_NAME, FLOOR_NOTE);
       const storeFloorRatio = floorFigure('storeFloor', STORE_FLOOR_NAME, STORE_FLOOR_NOTE);
       const cpuParse = results.host.map((p, i) => ({ product: p.cpuUsPerEvent, baseline: parse[i] }));
@@ -292,7 +316,7 @@ async function runStreams({ core, n, rounds, warmup, streams, sizes, historySize
         stream: s.label, size: size === 'real' ? 'as recorded' : `${size} B`, bytes, events: flood.events,
         host: med('host', 'rate'), bare: med('bare', 'rate'), ratio: ratio(bare), rpc: results.rpc ? med('rpc', 'rate') : null, rpcRatio,
         hostCpu: med('host', 'cpuUsPerEvent'), bareCpu: med('bare', 'cpuUsPerEvent'), rpcCpu: results.rpc ? med('rpc', 'cpuUsPerEvent') : null, parseCpu: summary(parse).median, parseRatio: ratio(cpuParse),
-        mainRatio: ratio(mainBare), histRatio, histFloorRatio, histStoreFloorRatio, floorRatio, storeFloorRatio,
+        mainRatio: ratio(mainBare), histRatio, histFloorRatio, histStoreFloorRatio, deliveryFloorRatio, floorRatio, storeFloorRatio,
       });
     }
   }
@@ -303,8 +327,8 @@ const r2 = (v) => (v === null ? '–' : v.toFixed(2));
 
 /** The issue's table: one row per stream and size, medians of the rounds, ratios per pair. */
 export function eventsTable(rows) {
-  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'its floor', 'its floor with the store', 'floor/bare', 'floor with the store/bare'];
-  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.histFloorRatio), r2(r.histStoreFloorRatio), r2(r.floorRatio), r2(r.storeFloorRatio)]);
+  const head = ['stream', 'deltas', 'B/event', 'host ev/s', 'bare ev/s', 'host/bare', 'RpcClient ev/s', 'host/RpcClient', 'CPU µs/event host · bare · RpcClient · JSON.parse', 'host/JSON.parse', 'main thread CPU host/bare', 'the same, history on', 'its floor', 'its floor with the store', 'its floor with the store and delivery', 'floor/bare', 'floor with the store/bare'];
+  const body = rows.map((r) => [r.stream, r.size, String(r.bytes), r0(r.host), r0(r.bare), r2(r.ratio), r0(r.rpc), r2(r.rpcRatio), `${r2(r.hostCpu)} · ${r2(r.bareCpu)} · ${r2(r.rpcCpu)} · ${r2(r.parseCpu)}`, r2(r.parseRatio), r2(r.mainRatio), r2(r.histRatio), r2(r.histFloorRatio), r2(r.histStoreFloorRatio), r2(r.deliveryFloorRatio), r2(r.floorRatio), r2(r.storeFloorRatio)]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 

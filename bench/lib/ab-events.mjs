@@ -6,24 +6,28 @@
 // blocks on libuv's threadpool).
 //   node bench/lib/ab-events.mjs <distA> <distB> [rounds] [streams;...] [sizes,...]
 //   AB_HISTORY=1 node bench/lib/ab-events.mjs ...   the host with a history (a new folder each run, its writes awaited)
+// Streams: bench/events.mjs's labels, and 'ACP' (bench/acp.mjs's flood of claude-agent-acp 0.101.0's lines).
 // Build a dist from a commit with: git worktree add /tmp/x <commit> && node -e "import('/tmp/x/bench/lib/build.mjs').then(m => m.buildBundles('/tmp/x/dist'))"
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { EVENT_SIZES, STREAMS, hostSide } from '../events.mjs';
+import { hostSide as acpHostSide } from '../acp.mjs';
+import { EVENT_SIZES, STREAMS as EVENT_STREAMS, hostSide } from '../events.mjs';
 import { summary } from './common.mjs';
 
+const STREAMS = [...EVENT_STREAMS, { label: 'ACP', acp: true }];
 const [distA, distB, rounds = '5', streams = STREAMS.map((s) => s.label).join(';'), sizes = '90,real'] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
 const cores = { A: require(path.resolve(distA, 'core.js')), B: require(path.resolve(distB, 'core.js')) };
 const n = 60_000;
 /** One host run, with a history in a folder of its own when AB_HISTORY is set. */
 async function hostRun(core, s, size) {
-  if (!process.env.AB_HISTORY) return hostSide(core, s, size, n);
+  const side = (options) => (s.acp ? acpHostSide(core, size, n, undefined, 0, options) : hostSide(core, s, size, n, options));
+  if (!process.env.AB_HISTORY) return side({});
   const historyDir = mkdtempSync(path.join(os.tmpdir(), 'rpc-ab-history-'));
   try {
-    return await hostSide(core, s, size, n, { historyDir });
+    return await side({ historyDir });
   } finally {
     rmSync(historyDir, { recursive: true, force: true });
   }

@@ -72,3 +72,33 @@ export function floorStore(): (event: unknown, bytes: Buffer) => void {
   });
   return (event, bytes) => store.push(event as AgentEvent, lineStandsFor(event as AgentEvent, bytes) ? bytes : undefined);
 }
+
+/** The one stamp the delivery floor gives every event, as the host gives every event inside a turn its turn's one frozen stamp (turns.ts). */
+const FLOOR_STAMP = Object.freeze({ index: 1 });
+
+/**
+ * The least delivery the host can do for an event: stamp it with its turn and hand it to its
+ * listeners, each kept from stopping the others if it throws. The host does at least this for
+ * each event it reads, after the floor's other steps: turns.ts stamps every event inside a turn
+ * with that turn's one frozen stamp, and the supervisor hands each event to every listener in a
+ * try/catch (supervisorFanout.ts). So a floor with it is still below the host, which also folds
+ * the event into its turns, keeps its own bus and bookkeeping, and yields its thread.
+ * `listeners`: the benchmark's count, which the host's side is handed too.
+ */
+export function floorDelivery(listeners: Array<(event: unknown) => void>): { stamp(event: unknown): void; deliver(event: unknown): void } {
+  return {
+    // Before the stores, as the host's fold stamps an event before it is kept.
+    stamp: (event) => {
+      (event as AgentEvent).turn = FLOOR_STAMP;
+    },
+    deliver: (event) => {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          process.emitWarning(`floor listener threw: ${String(error)}`);
+        }
+      }
+    },
+  };
+}

@@ -151,7 +151,9 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     assert.deepEqual(withHistory('floor with the history'), withHistory('host with history'));
     assert.equal(withHistory('floor with the history').length, 4);
     assert.deepEqual(withHistory('floor with the store and the history'), withHistory('host with history'));
+    assert.deepEqual(withHistory('floor with the store, the history and delivery'), withHistory('host with history'));
     for (const r of rows) assert.ok(r.histFloorRatio > 0, `${r.stream}: history floor ratio ${r.histFloorRatio}`);
+    for (const r of rows) assert.ok(r.deliveryFloorRatio > 0, `${r.stream}: delivery floor ratio ${r.deliveryFloorRatio}`);
     assert.equal(tables[0].split('\n').length, 2 + rows.length);
   });
 
@@ -196,6 +198,9 @@ describe('benchmarks (smoke: tiny N, figures produced and sane, no speed asserte
     const historyStoreFloor = rows.findIndex((r, i) => i > historyFloor && r[0] !== '');
     assert.match(rows[historyStoreFloor][0], /its floor with the store and the history/);
     assert.match(rows[historyStoreFloor][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
+    const deliveryFloor = rows.findIndex((r, i) => i > historyStoreFloor && r[0] !== '');
+    assert.match(rows[deliveryFloor][0], /its floor with the store, the history and delivery/);
+    assert.match(rows[deliveryFloor][1], /^ACP \(claude-agent-acp 0\.101\.0 recorded\), 90 B chunks: [\d.]+×$/);
   });
 
   it('decoding off the main thread: bare, decode thread (with and without lines) and host count the same events', async () => {

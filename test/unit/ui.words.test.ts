@@ -147,6 +147,24 @@ describe('ui words and icons', () => {
     assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error', 'the read had failed on its own before the abort');
   });
 
+  it('a call that ended after a later call went on is one the model went on from too, when another call starts after its end', () => {
+    const t = new TurnTracker(() => {}, '/w');
+    const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    t.observe(ev('agent_start'));
+    // Two calls side by side: the second ends first, and the model starts a third before the first ends.
+    t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'grep' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'b', tool_name: 'grep' }));
+    t.observe(ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'ls' }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'read', is_error: true }));
+    t.observe(ev('tool_execution_end', { tool_call_id: 'c', tool_name: 'ls' }));
+    // The read's failure was seen before this call started: the model went on from it.
+    t.observe(ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'bash' }));
+    t.observe(ev('agent_end', { end_reason: 'aborted' }));
+    assert.deepEqual(words(), ['read: error', 'grep: ok', 'ls: ok', 'bash: stopped'], "the read failed before the bash began: its own error, not the Abort's");
+  });
+
   it("the person's Stop mid-call: the call is stopped, not 'ok' (it never ended) nor an error", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });

@@ -58,6 +58,34 @@ describe('LineFramer', () => {
     assert.deepEqual(bytesOf(withBad), ['{"x":"\uFFFD"}', '{"y":"é"}'], 'a region with U+FFFD (the line-by-line path)');
   });
 
+  it('frames a read of many pieces (lines across their seams, a line longer than a piece, bad bytes in one) as line by line, and again after stopping anywhere', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const parts: Buffer[] = [];
+    for (let i = 0; i < 1200; i++) {
+      const kind = rand(20);
+      if (kind === 0) parts.push(Buffer.from('\n'));
+      else if (kind === 1) parts.push(Buffer.concat([Buffer.from(`{"bad":${i},"t":"`), Buffer.from([0xc3, 0x28]), Buffer.from('"}\r\n')]));
+      else if (kind === 2) parts.push(Buffer.from(`{"i":${i},"t":"${'é→𝄞'.repeat(rand(40))}\uFFFD"}\n`));
+      else if (kind === 3 && i % 300 === 3) parts.push(Buffer.from(`{"i":${i},"long":"${'x'.repeat(20_000)}"}\n`));
+      else parts.push(Buffer.from(`{"i":${i},"t":"${'abcdefgh'.repeat(rand(30))}"}${rand(2) ? '\r' : ''}\n`));
+    }
+    const read = Buffer.concat(parts);
+    const show = (l: FramedLine) => (l.kind === 'line' ? `${l.text}|${l.bytes.toString('hex')}` : `<${l.kind}>`);
+    const expected = frame(parts, 64 * 1024).map(show);
+    assert.ok(read.length > 100_000 && expected.length > 900, `${read.length} bytes, ${expected.length} lines`);
+    assert.deepEqual(frame([read], 64 * 1024).map(show), expected, 'the read at once');
+    for (const every of [1, 7, 50, 333]) {
+      const framer = new LineFramer(64 * 1024);
+      const out: string[] = [];
+      let rest: Buffer | undefined = read;
+      let n = 0;
+      while (rest) rest = framer.push(rest, (l) => (out.push(show(l)), ++n % every !== 0));
+      framer.end((l) => out.push(show(l)));
+      assert.deepEqual(out, expected, `stopped every ${every} lines and framed on from the rest`);
+    }
+  });
+
   it('measures a complete over-cap line in one chunk exactly', () => {
     const lines = frame([Buffer.from('x'.repeat(1025) + '\n' + 'y'.repeat(1024) + '\n')], 1024);
     assert.equal(lines[0].kind, 'oversized');

@@ -10,6 +10,13 @@ const CR = 0x0d;
 export const PREVIEW_BYTES = 200;
 /** How much of a line over the cap is kept to tell whether it answered the host (droppedAnswer.ts). */
 export const HEAD_BYTES = 1024;
+/**
+ * Whole lines are decoded this much at a time. A reader whose time slice runs out stops in the
+ * middle of a chunk (jsonlReader.ts) and frames the rest again on its next turn: the text decoded
+ * past the stop is decoded again, up to a whole 64 KiB read at once, about a third more decoding
+ * under a flood. A piece bounds that waste; its own cost is a decode call per piece.
+ */
+const PIECE_BYTES = 8 * 1024;
 
 export type FramedLine =
   // `bytes`: the line as it came (a view of the read buffer, valid only while the line is
@@ -53,13 +60,29 @@ export class LineFramer {
     return undefined;
   }
 
+  /** Whole lines from `start` to the LF at `last`, in pieces of about PIECE_BYTES. Returns where it stopped, if `emit` asked it to. */
+  private region(chunk: Buffer, start: number, last: number, emit: (line: FramedLine) => boolean): number | undefined {
+    while (start <= last) {
+      let end = last;
+      if (last - start > PIECE_BYTES) {
+        end = chunk.lastIndexOf(LF, start + PIECE_BYTES);
+        // One line longer than a piece: the piece is that line.
+        if (end < start) end = chunk.indexOf(LF, start + PIECE_BYTES);
+      }
+      const stopped = this.piece(chunk, start, end, emit);
+      if (stopped !== undefined) return stopped;
+      start = end + 1;
+    }
+    return undefined;
+  }
+
   /**
    * Whole lines from `start` to the LF at `last`: decoded in one call (an LF never falls inside
-   * a multi-byte character, so the region is whole characters), then split. Only a region with
+   * a multi-byte character, so the piece is whole characters), then split. Only a piece with
    * a replacement character is re-read line by line to tell bad bytes from a real U+FFFD.
    * Returns where it stopped, if `emit` asked it to.
    */
-  private region(chunk: Buffer, start: number, last: number, emit: (line: FramedLine) => boolean): number | undefined {
+  private piece(chunk: Buffer, start: number, last: number, emit: (line: FramedLine) => boolean): number | undefined {
     const text = chunk.toString('utf8', start, last);
     if (text.includes('\uFFFD')) return this.regionBytewise(chunk, start, last, emit);
     // Each LF is one '\n' in the text and one 0x0A in the bytes: both are walked side by side,

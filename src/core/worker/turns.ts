@@ -94,8 +94,12 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
-  /** The current turn's calls no later call has started after the end of: those an abort may yet cut. */
-  private cuttable: ToolSummary[] = [];
+  /**
+   * The current turn's calls that ended since a call last started or the model last wrote: the next
+   * start or text marks them `wentOn`. A list of the ended ones only, so a text delta or a start does
+   * nothing when none ended, however many calls are still running (it is on every event's path).
+   */
+  private endedSinceStart: ToolSummary[] = [];
   /**
    * The turn that settled on an event other than agent_settled, for the host's agent_settled
    * that `observe` makes right after that event: an outbox, emptied in the same `observe`.
@@ -105,7 +109,11 @@ export class TurnTracker {
   private inTurnStamp: TurnStamp = Object.freeze({ index: 0 });
 
   /** `turnsBefore`: turns the conversation had before this worker (a resumed session's). */
-  constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string, turnsBefore = 0) {
+  constructor(
+    private readonly onSettled: (s: Settlement) => void,
+    private readonly cwd: string,
+    turnsBefore = 0,
+  ) {
     this.turnCount = turnsBefore;
   }
 
@@ -284,7 +292,14 @@ export class TurnTracker {
       // The host's own events: what it sent, what it found, how the worker went.
       case 'prompt_sent':
         // A plain prompt starts a turn whose agent_start (pi's) will not say who asked.
-        if (!e.data?.streamingBehavior) this.provenance.push({ seq: this.recorded++, source: e.source ?? undefined, submitter: e.submitter ?? undefined, submissionId: e.submission_id ?? undefined, correlation: e.correlation ?? undefined });
+        if (!e.data?.streamingBehavior)
+          this.provenance.push({
+            seq: this.recorded++,
+            source: e.source ?? undefined,
+            submitter: e.submitter ?? undefined,
+            submissionId: e.submission_id ?? undefined,
+            correlation: e.correlation ?? undefined,
+          });
         return;
       case 'state_resync':
         this.lost(e.error ?? 'the worker is idle', e.timestamp);
@@ -361,18 +376,16 @@ export class TurnTracker {
       case 'message_update':
         // The model writing after a call ended went on from it: an abort then cuts the reply, not the
         // call. In its turn only, and not a compaction's summary (τ streams one inside a run or after it).
-        if (this.cuttable.length && this.inTurn && !this.bracket && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
+        if (this.endedSinceStart.length > 0 && this.inTurn && !this.bracket && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
         return;
     }
   }
 
   /** The calls that ended so far were not cut by an abort that comes later: the model went on from them. */
   private goneOn(): void {
-    // Each call until now, as calls run side by side and end in any order (the Event Log's too).
-    this.cuttable = this.cuttable.filter((c) => {
-      if (c.ended) c.wentOn = true;
-      return !c.ended;
-    });
+    // Each call ended until now, as calls run side by side and end in any order (the Event Log's too).
+    for (const ended of this.endedSinceStart) ended.wentOn = true;
+    this.endedSinceStart = [];
   }
 
   private openBracket(e: AgentEvent): void {
@@ -417,7 +430,7 @@ export class TurnTracker {
       if (this.pendingStarts > 0) this.pendingStarts--;
     }
     this.toolsById.clear();
-    this.cuttable = [];
+    this.endedSinceStart = [];
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
     if (e.submission_id) this.dropRecord((p) => p.submissionId === e.submission_id);
@@ -500,13 +513,10 @@ export class TurnTracker {
     if (!this.inTurn) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
-      this.goneOn();
+      if (this.endedSinceStart.length > 0) this.goneOn();
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
-      this.cuttable.push(tool);
-      // Calls whose end never comes (an agent that reports none) are held no longer than the turn's list holds them.
-      if (this.cuttable.length > MAX_TOOLS_PER_TURN) this.cuttable.splice(0, this.cuttable.length - MAX_TOOLS_PER_TURN);
       if (!this.toolsById.has(id)) this.toolsById.set(id, tool);
       // Trimmed in steps of a tenth, so a long run does not move the whole list on every call.
       if (tools.length > MAX_TOOLS_PER_TURN + MAX_TOOLS_PER_TURN / 10) {
@@ -520,10 +530,9 @@ export class TurnTracker {
 
   private toolEnd(e: AgentEvent): void {
     // Calls without an id end in the order they started (the map keeps the first of them only).
-    const tool = e.tool_call_id === null || e.tool_call_id === undefined
-      ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended)
-      : this.tool(e.tool_call_id);
+    const tool = e.tool_call_id === null || e.tool_call_id === undefined ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended) : this.tool(e.tool_call_id);
     if (tool) {
+      if (!tool.ended) this.endedSinceStart.push(tool);
       tool.ended = true;
       tool.isError = e.is_error === true;
       tool.blocked = e.blocked === true;
