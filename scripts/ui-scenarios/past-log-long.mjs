@@ -96,11 +96,16 @@ export default async function pastLogLong({ port } = {}) {
 
     // By keyboard: Page Up on the oldest row shown brings the page before and lands on the row just
     // older, the row it was on next below it (the page before holds it, drawn anew).
-    for (let i = 0; i < 10 && await showMore.isVisible(); i++) await showMore.click();
+    // Page Up pages back only once every row of this page is shown and built and Load older is
+    // offered; pressed before (a loaded machine draws late), it rightly moves within the page.
+    const loadOlder = readOnly.locator('.load-older', { hasText: 'Load older' });
+    for (let i = 0; i < 10 && !(await loadOlder.isVisible()); i++) {
+      await showMore.or(loadOlder).first().waitFor({ state: 'visible' });
+      if (await showMore.isVisible()) await showMore.click();
+    }
     await list.evaluate((el) => { el.scrollTop = 0; });
-    // Page Up pages back only once every row of this page is shown and Load older is offered;
-    // pressed before (a loaded machine redraws late), it rightly moves within the page instead.
-    await readOnly.locator('.load-older', { hasText: 'Load older' }).waitFor({ state: 'visible' });
+    await readOnly.locator('.rows[aria-busy="false"]').waitFor({ state: 'attached' });
+    await loadOlder.waitFor({ state: 'visible' });
     const oldest = readOnly.locator('.rows > .entry').first();
     await oldest.focus();
     const wasOn = await oldest.evaluate((row) => row.querySelector('summary, .title')?.textContent ?? row.textContent);
