@@ -96,16 +96,29 @@ export default async function pastLogLong({ port } = {}) {
 
     // By keyboard: Page Up on the oldest row shown brings the page before and lands on the row just
     // older, the row it was on next below it (the page before holds it, drawn anew).
-    // Page Up pages back only once every row of this page is shown and built and Load older is
-    // offered; pressed before (a loaded machine draws late), it rightly moves within the page.
+    // The newest page's rows are built newest first, a few a frame, each older one put above the
+    // rest: a row focused as the first drawn while they are still coming ends up in the middle
+    // (under load a run focused what became row 38, and Page Up went to row 37, as it should,
+    // leaving 97,529 older). So: Load older offered, every event received drawn, no row waiting.
     const loadOlder = readOnly.locator('.load-older', { hasText: 'Load older' });
     for (let i = 0; i < 10 && !(await loadOlder.isVisible()); i++) {
       await showMore.or(loadOlder).first().waitFor({ state: 'visible' });
       if (await showMore.isVisible()) await showMore.click();
     }
-    await list.evaluate((el) => { el.scrollTop = 0; });
-    await readOnly.locator('.rows[aria-busy="false"]').waitFor({ state: 'attached' });
     await loadOlder.waitFor({ state: 'visible' });
+    await readOnly.locator('body').evaluate(() => new Promise((resolve, reject) => {
+      const app = document.getElementById('app');
+      const ready = () => {
+        const rows = document.querySelector('.rows');
+        const events = /([\d,]+) events?/.exec(document.querySelector('.toolbar .counter')?.textContent ?? '')?.[1]?.replace(/,/g, '');
+        return rows?.getAttribute('aria-busy') === 'false' && events !== undefined && app.dataset.settled === events;
+      };
+      if (ready()) return resolve();
+      const seen = new MutationObserver(() => { if (ready()) { seen.disconnect(); clearTimeout(limit); resolve(); } });
+      seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      const limit = setTimeout(() => { seen.disconnect(); reject(new Error('the newest page never settled: rows still wait to be built')); }, 60_000);
+    }));
+    await list.evaluate((el) => { el.scrollTop = 0; });
     const oldest = readOnly.locator('.rows > .entry').first();
     await oldest.focus();
     const wasOn = await oldest.evaluate((row) => row.querySelector('summary, .title')?.textContent ?? row.textContent);
