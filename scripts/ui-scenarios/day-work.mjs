@@ -5,31 +5,17 @@
 // a file, the person merges it into their branch, stops the worker and discards the worktree; at
 // last a past session is deleted. The scenario's workspace copy is made a git repository first.
 // Screenshots: day-*.png.
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clickActivityBar, withWorkbench, runCommand, screenshot, runScenario, webviewFrame } from '../ui-driver.mjs';
-import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
-import { makeTempDir, repoRoot } from '../lib/paths.mjs';
+import { repoRoot } from '../lib/paths.mjs';
 import { expandRow, promptFromPalette, sessionsRow, settleToast, startProfile, widenSideBar } from './lib/demo.mjs';
+import { git, gitWorkspace } from './lib/gitWorkspace.mjs';
 
 const GUARDED = 'Guarded demo';
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
-
-function gitWorkspace() {
-  const root = makeTempDir('day-work');
-  const ws = join(root, 'workspace');
-  cpSync(SAMPLE_WORKSPACE, ws, { recursive: true });
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'config', 'user.email', 'person@example.com');
-  git(ws, 'config', 'user.name', 'A Person');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-q', '-m', 'The sample workspace');
-  return { root, ws };
-}
 
 export default async function dayWork({ port } = {}) {
-  const { root, ws } = gitWorkspace();
+  const { root, ws } = gitWorkspace('day-work');
   const settings = {
     'rpcWorkers.profiles': [{ name: GUARDED, dialect: 'tau', command: process.execPath, args: [join(repoRoot, 'dist', 'demo-worker.js')], guard: true }],
     // A value out of range, as a person's typo leaves it: said once, with the way to the setting.

@@ -3,30 +3,13 @@
 // a file and ends its turn while the person looks at the other (done, with a notification), the
 // other leaves a question standing (needs input: the badge on the view). Then the diff editor on
 // the first worker's change, base ↔ worktree. Saves docs/screenshots/many-workers-*.png.
-import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { withWorkbench, runCommand, screenshot, runScenario, webviewFrame, QUICK_INPUT } from '../ui-driver.mjs';
-import { SAMPLE_WORKSPACE } from '../lib/code-server.mjs';
-import { makeTempDir } from '../lib/paths.mjs';
 import { expandRow, openLogTab, promptWorker, sessionsRow, settleToast, startTwoDemos } from './lib/demo.mjs';
-
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-
-function gitWorkspace() {
-  const root = makeTempDir('many-workers');
-  const ws = join(root, 'workspace');
-  cpSync(SAMPLE_WORKSPACE, ws, { recursive: true });
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'config', 'user.email', 'person@example.com');
-  git(ws, 'config', 'user.name', 'A Person');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-q', '-m', 'The sample workspace');
-  return { root, ws };
-}
+import { gitWorkspace } from './lib/gitWorkspace.mjs';
 
 export default async function manyWorkers({ port } = {}) {
-  const { root, ws } = gitWorkspace();
+  const { root, ws } = gitWorkspace('many-workers');
   try {
     await withWorkbench({ port, workspace: ws }, ({ page }) => steps(page), { name: 'many-workers' });
   } finally {
