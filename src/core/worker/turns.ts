@@ -109,11 +109,7 @@ export class TurnTracker {
   private inTurnStamp: TurnStamp = Object.freeze({ index: 0 });
 
   /** `turnsBefore`: turns the conversation had before this worker (a resumed session's). */
-  constructor(
-    private readonly onSettled: (s: Settlement) => void,
-    private readonly cwd: string,
-    turnsBefore = 0,
-  ) {
+  constructor(private readonly onSettled: (s: Settlement) => void, private readonly cwd: string, turnsBefore = 0) {
     this.turnCount = turnsBefore;
   }
 
@@ -292,14 +288,7 @@ export class TurnTracker {
       // The host's own events: what it sent, what it found, how the worker went.
       case 'prompt_sent':
         // A plain prompt starts a turn whose agent_start (pi's) will not say who asked.
-        if (!e.data?.streamingBehavior)
-          this.provenance.push({
-            seq: this.recorded++,
-            source: e.source ?? undefined,
-            submitter: e.submitter ?? undefined,
-            submissionId: e.submission_id ?? undefined,
-            correlation: e.correlation ?? undefined,
-          });
+        if (!e.data?.streamingBehavior) this.provenance.push({ seq: this.recorded++, source: e.source ?? undefined, submitter: e.submitter ?? undefined, submissionId: e.submission_id ?? undefined, correlation: e.correlation ?? undefined });
         return;
       case 'state_resync':
         this.lost(e.error ?? 'the worker is idle', e.timestamp);
@@ -530,7 +519,9 @@ export class TurnTracker {
 
   private toolEnd(e: AgentEvent): void {
     // Calls without an id end in the order they started (the map keeps the first of them only).
-    const tool = e.tool_call_id === null || e.tool_call_id === undefined ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended) : this.tool(e.tool_call_id);
+    const tool = e.tool_call_id === null || e.tool_call_id === undefined
+      ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended)
+      : this.tool(e.tool_call_id);
     if (tool) {
       if (!tool.ended) this.endedSinceStart.push(tool);
       tool.ended = true;
