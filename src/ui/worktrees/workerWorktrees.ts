@@ -10,6 +10,7 @@ import { pathWithin } from '../../core/pathWithin';
 import type { ChangeCounts, ChangedFile, WorkerWorktree, WorktreeHolder } from '../../core/worktree';
 import { Disposable, toDisposable } from '../disposable';
 import { isTrusted } from '../settings/trust';
+import { isLive } from '../views/describe';
 
 export type WorktreeCore = typeof import('../../core/index')['worktree'];
 
@@ -29,7 +30,6 @@ export interface WorktreeEntry {
 /** The id of a worktree an earlier window's worker left, listed from git's records. */
 export const leftoverId = (branch: string): string => `worktree:${branch}`;
 const isLeftover = (id: string): boolean => id.startsWith('worktree:');
-const isLive = (s: WorkerState): boolean => s.status === 'running' || s.status === 'starting';
 
 export class WorkerWorktrees extends Disposable {
   private readonly entries = new Map<string, WorktreeEntry>();
