@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { git, gitBytes, gitFailure, zFields } from './git';
 import type { WorkerWorktree } from './create';
+import { mergedInto, type MergedInto } from './merged';
 
 export type ChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
 
@@ -38,6 +39,8 @@ export type ChangesResult =
     status: 'ok'; worktree: string; base: string; files: ChangedFile[]; counts: ChangeCounts;
     /** The tree of the worktree as it is now (what a commit of everything would hold). */
     snapshot: string;
+    /** Nothing left to list because it is all in the branch it came from (workerChanges only). */
+    merged: MergedInto | null;
   }
   | { status: 'error'; worktree: string; reason: string };
 
@@ -79,7 +82,7 @@ export async function listChanges(worktree: string, base: string): Promise<Chang
     if (!nums.ok) return fail(gitFailure(nums, `counting lines against ${base}`));
     const files = parseNameStatus(names.stdout, base, worktree);
     applyNumstat(files, nums.stdout);
-    return { status: 'ok', worktree, base, files, counts: countKinds(files), snapshot: tree.stdout.trim() };
+    return { status: 'ok', worktree, base, files, counts: countKinds(files), snapshot: tree.stdout.trim(), merged: null };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -131,9 +134,12 @@ export function countKinds(files: readonly ChangedFile[]): ChangeCounts {
   return counts;
 }
 
-/** A worker's changes against its base (see baseOf). */
+/** A worker's changes against its base (see baseOf); with none left, whether they were merged back. */
 export async function workerChanges(wt: WorkerWorktree): Promise<ChangesResult> {
-  return listChanges(wt.path, await baseOf(wt));
+  const base = await baseOf(wt);
+  const r = await listChanges(wt.path, base);
+  if (r.status !== 'ok' || r.counts.total > 0) return r;
+  return { ...r, merged: await mergedInto(wt, base) };
 }
 
 export type ContentResult = { status: 'ok'; content: Buffer } | { status: 'missing'; reason: string };

@@ -8,6 +8,7 @@ export {
 } from './create';
 export { baseOf, contentAt, countKinds, listChanges, workerChanges, type ChangeCounts, type ChangedFile, type ChangeKind, type ChangesResult, type ContentResult } from './changes';
 export { abortMerge, commitAll, conflictedFiles, finishMerge, mergeWorktree, type ConflictedFile, type FinishResult, type MergeOptions, type MergeResult } from './merge';
+export { mergedInto, type MergedInto } from './merged';
 export { specInWorktree } from './spec';
 export { discardWorktree, previewDiscard, type DiscardOptions, type DiscardPreview, type DiscardResult, type PreviewResult } from './discard';
 export { heldElsewhere, holderHere, holdWorktree, releaseWorktree, type WorktreeHolder } from './hold';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import { pathWithin } from '../../core/pathWithin';
-import type { ChangeCounts, ChangedFile, WorkerWorktree, WorktreeHolder } from '../../core/worktree';
+import type { ChangeCounts, ChangedFile, MergedInto, WorkerWorktree, WorktreeHolder } from '../../core/worktree';
 import { Disposable, toDisposable } from '../disposable';
 import { isTrusted } from '../settings/trust';
 import { isLive } from '../views/describe';
@@ -21,6 +21,8 @@ export interface WorktreeEntry {
   checkout: string;
   files: ChangedFile[];
   counts: ChangeCounts | null;
+  /** With no changes left: the branch its work was merged into, and by which commit (read from git). */
+  merged: MergedInto | null;
   /** Why the last listing failed, if it did. */
   error: string | null;
   /** The worker of another window that works in it (its live hold), as last read; null when none. */
@@ -100,7 +102,7 @@ export class WorkerWorktrees extends Disposable {
     // git's files change as a worktree is made, so it can be listed as a leftover while its
     // worker still starts; once the worker has it, that leftover row is this worker's (no twin).
     for (const [id, e] of this.entries) if (id !== workerId && isLeftover(id) && e.worktree.path === worktree.path) this.forget(id);
-    this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, error: null, heldBy: null });
+    this.entries.set(workerId, { workerId, worktree, checkout, files: [], counts: null, merged: null, error: null, heldBy: null });
     // Taken for a leftover's occupant while it started: the worktree is its own now.
     this.occupants.delete(workerId);
     this._onDidChange.fire(workerId);
@@ -207,6 +209,7 @@ export class WorkerWorktrees extends Disposable {
     if (r.status === 'ok') {
       e.files = r.files;
       e.counts = r.counts;
+      e.merged = r.merged;
       e.error = null;
     } else {
       e.error = r.reason;

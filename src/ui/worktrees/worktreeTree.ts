@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { appendSafe } from '../views/safeMarkdown';
 import { isLive } from '../views/describe';
 import type { WorkerState } from '../../core/api';
-import type { ChangeCounts, ChangedFile } from '../../core/worktree';
+import type { ChangeCounts, ChangedFile, MergedInto } from '../../core/worktree';
 import type { ExtNode, SessionNode, TreeContributor } from '../views/sessionsTree';
 import { WORKTREE_COMMANDS } from './worktreeIds';
 import type { WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
@@ -18,10 +18,11 @@ const KIND_LOOK: Record<ChangedFile['kind'], { letter: string; color: string }> 
   renamed: { letter: 'R', color: 'gitDecoration.renamedResourceForeground' },
 };
 
-/** "3 changed: 1 added, 1 modified, 1 deleted", or "no changes". */
-export function countsText(c: ChangeCounts | null): string {
+/** "3 changed: 1 added, 1 modified, 1 deleted", "merged into main (1a2b3c4d)", or "no changes". */
+export function countsText(c: ChangeCounts | null, merged: MergedInto | null = null): string {
   if (!c) return 'listing changes…';
-  if (c.total === 0) return 'no changes';
+  // "no changes" after a merge back read as if the work was lost.
+  if (c.total === 0) return merged ? `merged into ${merged.into} (${merged.commit.slice(0, 8)})` : 'no changes';
   const parts = (['added', 'modified', 'deleted', 'renamed'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
   return `${c.total} changed: ${parts.join(', ')}`;
 }
@@ -72,10 +73,11 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   // A new id once it has files: VS Code keeps an id's collapse state, and a row first shown
   // empty would otherwise stay closed when its changes come.
   item.id = `${e.workerId}/worktree${e.files.length ? '' : '/empty'}`;
-  item.description = e.error ? `could not list changes: ${e.error}` : countsText(e.counts);
+  item.description = e.error ? `could not list changes: ${e.error}` : countsText(e.counts, e.merged);
   item.iconPath = new vscode.ThemeIcon('git-branch', e.error ? new vscode.ThemeColor('errorForeground') : undefined);
   item.tooltip = new vscode.MarkdownString(undefined, false);
   appendSafe(item.tooltip, `${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
+  if (e.merged && !e.error) appendSafe(item.tooltip, `\n\nIts work is in ${e.merged.into} (commit ${e.merged.commit.slice(0, 8)}); what it changes from now on is listed here.`);
   if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in another window (process ${elsewhere.pid}): Merge and Discard are offered once it stops there.`);
   const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
   // Menus: merge and discard are offered only while the worker is not writing; neither while
