@@ -25,9 +25,10 @@ describe('worktree menus in the Sessions view', () => {
   const items = pkg.contributes.menus['view/item/context'];
   const offered = (command: string) => ROWS.filter((row) => items.some((m) => m.command === command && viewItemHolds(m.when ?? '', row)));
 
-  it('whole-worktree commands on the worktree row only, Merge not while busy, Discard not while live; Open Changes on file rows', () => {
+  it('whole-worktree commands on the worktree row only, Merge not while busy, Discard while live too (it explains and offers to stop the worker); Open Changes on file rows', () => {
     assert.deepEqual(offered(WORKTREE_COMMANDS.merge), ['rpcWorkerWorktree', 'rpcWorkerWorktree.live']);
-    assert.deepEqual(offered(WORKTREE_COMMANDS.discard), ['rpcWorkerWorktree']);
+    assert.deepEqual(offered(WORKTREE_COMMANDS.discard), ['rpcWorkerWorktree', 'rpcWorkerWorktree.live', 'rpcWorkerWorktree.busy.live']);
+    assert.ok(!items.some((m) => m.command === WORKTREE_COMMANDS.discard && viewItemHolds(m.when ?? '', 'rpcWorkerWorktree.elsewhere')), 'not while another window\'s worker works in it: this window cannot stop it');
     assert.deepEqual(offered(WORKTREE_COMMANDS.openWindow), ['rpcWorkerWorktree', 'rpcWorkerWorktree.live', 'rpcWorkerWorktree.busy.live']);
     assert.deepEqual(offered(WORKTREE_COMMANDS.refresh), ['rpcWorkerWorktree', 'rpcWorkerWorktree.live', 'rpcWorkerWorktree.busy.live']);
     assert.deepEqual(offered(WORKTREE_COMMANDS.openDiff), ['rpcWorkerWorktreeFile']);

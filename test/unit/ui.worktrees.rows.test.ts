@@ -46,7 +46,7 @@ describe('UI worktree rows and the workers in them', function () {
     assert.equal(row().label, 'w · worktree worker/w (w (resumed) works in it)');
     assert.equal(row().contextValue, 'rpcWorkerWorktree.busy.live');
     working = { ...resumed, streaming: false };
-    assert.equal(row().contextValue, 'rpcWorkerWorktree.live', 'idle: Merge offered, Discard not (it runs there)');
+    assert.equal(row().contextValue, 'rpcWorkerWorktree.live', 'idle: Merge offered; Discard too, which says it runs there and offers to stop it');
     working = undefined;
     assert.deepEqual([row().label, row().contextValue], ['w (not running) · worktree worker/w', 'rpcWorkerWorktree']);
   });

@@ -214,10 +214,7 @@ export class WorktreeActions {
     const e = this.entry(arg);
     if (!e) return { status: 'not_found' };
     const occupant = this.occupant(e);
-    if (occupant) {
-      error(`stop ${occupant.name} before discarding this worktree: it still runs in it.`);
-      return { status: 'running' };
-    }
+    if (occupant && !(await this.stopFirst(occupant))) return { status: 'running' };
     const core = this.s.core();
     const preview = await core.previewDiscard(e.worktree, { window: this.s.window });
     if (preview.status !== 'ok') return error(`cannot discard: ${preview.reason}`);
@@ -233,7 +230,26 @@ export class WorktreeActions {
     } else error(`discard failed: ${r.reason}`);
     return { status: r.status, message };
   }
+
+  /**
+   * Discard is offered while the worker runs (hidden, a person looked for it and found nothing):
+   * chosen, it says why it cannot run now and offers to stop the worker first. The modal that
+   * names what would be lost comes after the stop, so it lists what the worker left.
+   */
+  private async stopFirst(occupant: WorkerState): Promise<boolean> {
+    const turn = occupant.streaming || occupant.compacting || occupant.pendingInput.length > 0 ? ' (its turn is cut short)' : '';
+    const choice = await vscode.window.showWarningMessage(`RPC Workers: ${occupant.name} still runs in this worktree, so it cannot be discarded now: it would go on writing in a folder that is gone. Stop it first${turn}, then discard.`, STOP_AND_DISCARD);
+    if (choice !== STOP_AND_DISCARD) return false;
+    const stopped = await this.s.supervisor.stop(occupant.workerId);
+    if (stopped.status !== 'stopped') {
+      error(`could not stop ${occupant.name} (${stopped.status}); nothing was discarded.`);
+      return false;
+    }
+    return true;
+  }
 }
+
+const STOP_AND_DISCARD = 'Stop Worker and Discard';
 
 /** Why a Complete Merge was refused: the files still marked, and the binary files git left at the person's side. */
 function unresolvedWords(conflicts: Array<{ path: string; binary?: true }>): string {

@@ -80,8 +80,9 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   if (e.merged && !e.error) appendSafe(item.tooltip, `\n\nIts work is in ${e.merged.into} (commit ${e.merged.commit.slice(0, 8)}); what it changes from now on is listed here.`);
   if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in another window (process ${elsewhere.pid}): Merge and Discard are offered once it stops there.`);
   const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
-  // Menus: merge and discard are offered only while the worker is not writing; neither while
-  // another window's worker works in it (they would refuse, saying so: package.json's menus).
+  // Menus: merge is offered only while the worker is not writing; discard also while it runs
+  // (it says why it cannot now and offers to stop it); neither while another window's worker
+  // works in it, which this window cannot stop (they would refuse, saying so: package.json's menus).
   item.contextValue = elsewhere ? 'rpcWorkerWorktree.elsewhere'
     : `rpcWorkerWorktree${busy ? '.busy' : ''}${s && isLive(s) ? '.live' : ''}`;
   return item;
