@@ -1,9 +1,13 @@
 // One LogOutputChannel per worker: its stderr, the stdout lines that were not protocol, the
 // protocol errors, and (with rpcWorkers.trace) every message sent and received. Channels outlive
 // their worker a while, so the output of one that failed to start can still be read.
+// Levels, so the channel's filter can hide the chatter: stderr is info, a line of it that reads as
+// an error a warning (stderrLevel.ts), and an exit nobody asked for says its last stderr lines
+// again as an error: the tail the host keeps for the crash message, in the exit's own words.
 import * as vscode from 'vscode';
 import type { OutputKind, Supervisor } from '../../core/api';
 import { Disposable, toDisposable } from '../disposable';
+import { stderrLevel } from './stderrLevel';
 
 const KEEP_RETIRED = 12;
 const MAX_TRACE_CHARS = 8 * 1024;
@@ -15,6 +19,10 @@ export class OutputChannels extends Disposable {
   constructor(private readonly supervisor: Supervisor) {
     super();
     this._register(toDisposable(supervisor.onOutput((id, kind, text) => this.write(id, kind, text))));
+    // worker_exit is an error only for an exit nobody asked for (not a Stop, not code 0).
+    this._register(toDisposable(supervisor.onEvent((id, e) => {
+      if (e.type === 'worker_exit' && e.is_error && e.error) this.channel(id).error(`[exit] ${e.error}`);
+    })));
     this._register(toDisposable(supervisor.onState((s) => {
       if (!this.names.has(s.workerId)) this.names.set(s.workerId, s.name);
     })));
@@ -46,7 +54,7 @@ export class OutputChannels extends Disposable {
   write(workerId: string, kind: OutputKind, text: string): void {
     const ch = this.channel(workerId);
     switch (kind) {
-      case 'stderr': ch.warn(`[stderr] ${text}`); break;
+      case 'stderr': ch[stderrLevel(text)](`[stderr] ${text}`); break;
       case 'stdout': ch.info(`[stdout] ${text}`); break;
       case 'protocol': ch.error(`[protocol] ${text}`); break;
       case 'trace': ch.info(`[trace] ${text}`); break;
