@@ -2,8 +2,8 @@
 // notified and Open Settings shows it; a guarded worker writes
 // where the guard forbids (the log's warning, its row, the turn it ended), its history compacted,
 // its output channel, its log exported to Markdown; then a worker in a worktree of its own writes
-// a file, the person merges it into their branch, stops the worker and discards the worktree; at
-// last a past session is deleted. The scenario's workspace copy is made a git repository first.
+// a file, the person merges it into their branch (the row says so) and discards the worktree while
+// the worker runs (Stop Worker and Discard); at last a past session is deleted. The scenario's workspace copy is made a git repository first.
 // Screenshots: day-*.png.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -117,7 +117,12 @@ async function steps(page, ws) {
   // 3. Its output channel, from its row.
   await fromMenu(page, row, 'Show Worker Output');
   // Its own channel, with what the worker wrote to stderr as it started.
-  await page.locator('.part.panel .view-lines', { hasText: 'demo worker ready' }).first().waitFor({ state: 'visible' });
+  // The panel is narrow: the line wraps, so its words may sit on two view lines.
+  const ready = page.locator('.part.panel .view-lines', { hasText: /demo\s*worker\s*ready/ }).first();
+  await ready.waitFor({ state: 'visible' });
+  // Logged as info: every stderr line was a warning, this one too, and no level hid the chatter.
+  const readyText = (await ready.innerText()).replace(/\s+/g, ' ');
+  if (!/\[info\] \[stderr\] \[τ-rpc\] RPC Workers demo/.test(readyText)) throw new Error(`the worker's stderr is logged as: ${readyText}`);
   await screenshot(page, 'day-output');
 
   // 4. Export its log to Markdown, from its row.
@@ -146,17 +151,21 @@ async function steps(page, ws) {
   await screenshot(page, 'day-worktree');
   await wtRow.hover();
   await wtRow.locator('.actions .action-label[aria-label^="Merge into My Branch"]').click();
-  await toast(page, /merged Demo worker/);
+  const merged = await toast(page, /merged Demo worker/);
+  const commit = /commit ([0-9a-f]{8})/.exec(await merged.innerText())?.[1];
+  // The row says where the work went, with the merge commit: "no changes" read as if it was lost.
+  await wtRow.locator('.label-description', { hasText: `merged into main (${commit})` }).waitFor({ state: 'visible' });
   await screenshot(page, 'day-merged');
   if (!existsSync(join(ws, 'NOTES.md')) || !readFileSync(join(ws, 'NOTES.md'), 'utf8').includes('Notes from the worktree')) throw new Error('the merge did not bring NOTES.md into the checkout');
   await closeToasts(page);
 
-  // 7. Stop the worker; discard its worktree (a modal names what would be lost).
-  await sessionsRow(page, 'Demo worker').hover();
-  await sessionsRow(page, 'Demo worker').locator('.actions .action-label[aria-label^="Stop Worker"]').click();
-  // Discard is offered once the worker no longer runs in it: its row says so first.
-  await wtRow.filter({ hasText: '(not running)' }).waitFor({ state: 'visible' });
+  // 7. Discard its worktree while the worker still runs there: the menu offers it (it was
+  // hidden, with no word why); chosen, it says why it cannot now and offers to stop the worker,
+  // then a modal names what would be lost.
   await fromMenu(page, wtRow, 'Discard Worktree');
+  const why = await toast(page, 'still runs in this worktree');
+  await screenshot(page, 'day-discard-running');
+  await why.locator('.monaco-button', { hasText: 'Stop Worker and Discard' }).click();
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible' });
   await screenshot(page, 'day-discard-confirm');
