@@ -55,7 +55,9 @@ describe('Discard on a worktree its worker still runs in', function () {
     const { wt, actions, stops } = await setUp(true);
     vscodeStub.choices.push('Stop Worker and Discard');
     const asked: string[] = [];
-    const r = await actions.discard({ workerId: 'f1' }, async (m) => (asked.push(m), true));
+    const first = await actions.discard({ workerId: 'f1' }, async (m) => (asked.push(m), true));
+    assert.equal(first.status, 'running', 'answered at once: a caller is not held until the notification is answered');
+    const r = await first.followUp!;
     assert.match(vscodeStub.messages[0], /Fixer still runs in this worktree, so it cannot be discarded now/);
     assert.deepEqual(vscodeStub.buttons[0], ['Stop Worker and Discard']);
     assert.deepEqual(stops, ['f1']);
@@ -70,9 +72,10 @@ describe('Discard on a worktree its worker still runs in', function () {
     vscodeStub.choices.push(undefined);
     const r = await actions.discard({ workerId: 'f1' }, async () => assert.fail('asked to confirm though the worker was not stopped'));
     assert.equal(r.status, 'running');
+    assert.equal((await r.followUp!).status, 'cancelled');
     assert.deepEqual(stops, [], 'stopped without being asked');
     vscodeStub.choices.push('Stop Worker and Discard');
-    const declined = await actions.discard({ workerId: 'f1' }, async () => false);
+    const declined = await (await actions.discard({ workerId: 'f1' }, async () => false)).followUp!;
     assert.equal(declined.status, 'cancelled');
     assert.ok(existsSync(path.join(wt.path, 'draft.txt')));
   });

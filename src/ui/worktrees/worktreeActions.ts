@@ -209,12 +209,19 @@ export class WorktreeActions {
     return { status: 'opened' };
   }
 
-  /** `confirm` stands in for the modal in tests (it gets the modal's message). */
-  async discard(arg: unknown, confirm?: (message: string) => Promise<boolean>): Promise<{ status: string; message?: string }> {
+  /**
+   * `confirm` stands in for the modal in tests (it gets the modal's message). While a worker runs
+   * in the worktree the answer is 'running' at once, and `followUp` is what the explanation's
+   * Stop Worker and Discard then does (a caller is not held until a notification is answered).
+   */
+  async discard(arg: unknown, confirm?: (message: string) => Promise<boolean>): Promise<DiscardOutcome> {
     const e = this.entry(arg);
     if (!e) return { status: 'not_found' };
     const occupant = this.occupant(e);
-    if (occupant && !(await this.stopFirst(occupant))) return { status: 'running' };
+    if (occupant) {
+      const why = `${occupant.name} still runs in this worktree, so it cannot be discarded now: it would go on writing in a folder that is gone. Stop it first${busyWords(occupant)}, then discard.`;
+      return { status: 'running', message: why, followUp: this.stopThenDiscard(arg, occupant, why, confirm) };
+    }
     const core = this.s.core();
     const preview = await core.previewDiscard(e.worktree, { window: this.s.window });
     if (preview.status !== 'ok') return error(`cannot discard: ${preview.reason}`);
@@ -234,20 +241,21 @@ export class WorktreeActions {
   /**
    * Discard is offered while the worker runs (hidden, a person looked for it and found nothing):
    * chosen, it says why it cannot run now and offers to stop the worker first. The modal that
-   * names what would be lost comes after the stop, so it lists what the worker left.
+   * names what would be lost comes after the stop, so it lists what the worker left; the
+   * discard is asked afresh then (the worktree may have gone meanwhile, or another worker come).
    */
-  private async stopFirst(occupant: WorkerState): Promise<boolean> {
-    const turn = occupant.streaming || occupant.compacting || occupant.pendingInput.length > 0 ? ' (its turn is cut short)' : '';
-    const choice = await vscode.window.showWarningMessage(`RPC Workers: ${occupant.name} still runs in this worktree, so it cannot be discarded now: it would go on writing in a folder that is gone. Stop it first${turn}, then discard.`, STOP_AND_DISCARD);
-    if (choice !== STOP_AND_DISCARD) return false;
+  private async stopThenDiscard(arg: unknown, occupant: WorkerState, why: string, confirm?: (message: string) => Promise<boolean>): Promise<DiscardOutcome> {
+    const choice = await vscode.window.showWarningMessage(`RPC Workers: ${why}`, STOP_AND_DISCARD);
+    if (choice !== STOP_AND_DISCARD) return { status: 'cancelled', message: why };
     const stopped = await this.s.supervisor.stop(occupant.workerId);
-    if (stopped.status !== 'stopped') {
-      error(`could not stop ${occupant.name} (${stopped.status}); nothing was discarded.`);
-      return false;
-    }
-    return true;
+    if (stopped.status !== 'stopped') return error(`could not stop ${occupant.name} (${stopped.status}); nothing was discarded.`);
+    return this.discard(arg, confirm);
   }
 }
+
+export type DiscardOutcome = { status: string; message?: string; error?: string; followUp?: Promise<DiscardOutcome> };
+
+const busyWords = (s: WorkerState): string => (s.streaming || s.compacting || s.pendingInput.length > 0 ? ' (its turn is cut short)' : '');
 
 const STOP_AND_DISCARD = 'Stop Worker and Discard';
 
