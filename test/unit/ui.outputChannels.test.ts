@@ -68,11 +68,16 @@ describe('a worker\'s output channel', () => {
       'FATAL: cannot open the session', '[ERROR] the model refused', 'level=error msg="no key"', '{"level":"error","msg":"x"}',
       'error: unexpected argument \'--acp\'', 'Warning: skipping /etc/gemini-cli/settings.json (not owned by root)',
       '(node:12) UnhandledPromiseRejectionWarning: x',
+      // Measured 2026-12-06 (docs/real-workers.md): pi 1.6.0 with no model, τ 0.15.0 with none.
+      'Warning: No models available. Use /login to log into a provider via OAuth or API key. See:',
+      'tau: error: no model specified and no \'default_model\' in config; pass --model NAME or set default_model in /h/.tau/config.json',
     ];
     const info = [
       '[τ-rpc] RPC Workers demo worker ready (pid 7, protocol 1.0)', 'Loaded cached credentials.', 'Debugger attached.',
       'compiled 12 files, 0 errors', 'Info: Request failed due to a transient API error. Retrying...', '{"is_error":false}',
       'session ready', '',
+      '  /opt/pi/node_modules/@earendil-works/pi-coding-agent/docs/providers.md', // pi's lines under its warning
+      'usage: tau [-h] [--version] [--print] [--mode {text,json,rpc,repl}]',
     ];
     assert.deepEqual(warn.filter((l) => stderrLevel(l) !== 'warn'), [], 'read as chatter');
     assert.deepEqual(info.filter((l) => stderrLevel(l) !== 'info'), [], 'read as errors');
