@@ -138,7 +138,8 @@ function markdownOf(worker: Worker | undefined, login: string | null) {
   const s = worker.state();
   // The host keeps the newest events in memory only: what it let go is said, not left out unsaid.
   const evicted = worker.events.evicted;
-  const missing = evicted > 0 ? [`the first ${evicted} events of this worker: the host keeps its newest ${worker.events.length} in memory (the session's history, when on, has them all: export it from the Sessions view once the worker has ended)`] : [];
+  const kept = worker.events.length;
+  const missing = evicted > 0 ? [`the first ${evicted === 1 ? 'event' : `${evicted} events`} of this worker: the host keeps its newest ${kept === 1 ? 'event' : kept} in memory (the session's history, when on, has them all: export it from the Sessions view once the worker has ended)`] : [];
   return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd, missing, login });
 }
 

@@ -103,6 +103,23 @@ describe('a past session\'s events for the export', () => {
     ]);
     past.dispose();
   });
+
+  it('counts one of each in the singular ("1 line", not "1 lines")', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const host = { onState: () => () => undefined, onRemoved: () => () => undefined } as never;
+    const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
+    const past = new PastSessions(host, memento, true);
+    const store = {
+      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 1 } }, events: [], torn: { bytes: 1, offset: 0 }, badLines: { count: 1, first: null } }),
+    } as never;
+    const r = await past.eventsWithEarlier(store, 's1');
+    assert.deepEqual(r.missing, [
+      'the oldest event of "mine": the history\'s size bound (rpcWorkers.history.maxSessionMiB) removed it',
+      'the unfinished last line of "mine" (1 byte: its write was cut short)',
+      '1 line of "mine" that could not be read as an event',
+    ]);
+    past.dispose();
+  });
 });
 
 describe('the profile a resume takes its env from', () => {

@@ -4,7 +4,8 @@
 // it learns otherwise, so that it neither discards the folder a worker works in nor merges (commits
 // its half-done work) from under it. A lock whose process is gone (a crash, a reload) holds nothing.
 // A lock the person made (any other reason) is theirs: never taken away here.
-import { readdir, readFile, realpath } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
@@ -25,8 +26,8 @@ export async function holdWorktree(wt: WorkerWorktree, holder: WorktreeHolder): 
   // A hold whose process is gone (a window that crashed or reloaded) holds nothing, but git refuses
   // a second lock: left in place, a session resumed there ran unheld, and another window, reading
   // the dead hold as none, discarded the folder from under it.
-  const { holder: was } = await lockOf(wt);
-  if (was && !isRecordedProcessAlive(was)) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
+  const was = await lockOf(wt);
+  if (was.holder && !isRecordedProcessAlive(was.holder)) await takeDeadHold(wt, was.reason!);
   const r = await git(wt.mainRoot, ['worktree', 'lock', '--reason', PREFIX + JSON.stringify(holder), wt.path]);
   return r.ok ? { ok: true } : { ok: false, reason: gitFailure(r, `git worktree lock ${wt.path}`) };
 }
@@ -51,29 +52,52 @@ export async function heldElsewhere(wt: WorkerWorktree, window: string | undefin
  * removes no locked worktree); one of a live window, or the person's, stays, and git refuses.
  */
 export async function unlockIfOurs(wt: WorkerWorktree, window: string | undefined): Promise<void> {
-  const { holder } = await lockOf(wt);
-  if (holder && (holder.window === window || !isRecordedProcessAlive(holder))) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
+  const { holder, reason } = await lockOf(wt);
+  if (holder?.window === window) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
+  else if (holder && !isRecordedProcessAlive(holder)) await takeDeadHold(wt, reason!);
+}
+
+/**
+ * Takes away the dead hold `reason` names, if it is still the one there. Another window may have
+ * replaced it since it was read (a session resumed there too): git's unlock would take away that
+ * live hold, and the second window then locked or discarded the worktree from under the first's
+ * worker. The lock's file is moved aside first, which one window alone can do; one that is not the
+ * dead hold is put back.
+ */
+async function takeDeadHold(wt: WorkerWorktree, reason: string): Promise<void> {
+  const file = await lockFileOf(wt);
+  if (!file) return;
+  const aside = `${file}.${process.pid}-${randomUUID().slice(0, 8)}`;
+  if (!(await rename(file, aside).then(() => true, () => false))) return;
+  const was = await readFile(aside, 'utf8').catch(() => null);
+  // Put back only where no lock is yet ('wx': one made meanwhile stands, as git's own would).
+  if (was !== null && was.replace(/\n$/, '') !== reason) await writeFile(file, was, { flag: 'wx' }).catch(() => undefined);
+  await rm(aside, { force: true });
 }
 
 export const heldWords = (h: WorktreeHolder) => `${h.worker} works in it in another window (process ${h.pid}): stop it there first`;
 
-async function lockOf(wt: WorkerWorktree): Promise<{ holder: WorktreeHolder | null }> {
+/** The worktree's lock: its reason as git keeps it (null: none), and the holder it names if it is a window's. */
+async function lockOf(wt: WorkerWorktree): Promise<{ holder: WorktreeHolder | null; reason: string | null }> {
   const entry = (await listWorktreeEntries(wt.mainRoot))?.find((e) => e.path === wt.path);
-  const reason = entry?.locked ?? (await lockFileOf(wt));
-  if (!reason?.startsWith(PREFIX)) return { holder: null };
+  const file = entry?.locked === undefined || entry.locked === null ? await lockFileOf(wt) : null;
+  // git writes the reason with a line end, which its list leaves out.
+  const reason = entry?.locked ?? (file && (await readFile(file, 'utf8').then((r) => r.replace(/\n$/, ''), () => null)));
+  if (!reason?.startsWith(PREFIX)) return { holder: null, reason };
   try {
     const parsed = holderSchema.safeParse(JSON.parse(reason.slice(PREFIX.length)));
-    return { holder: parsed.success ? parsed.data : null };
+    return { holder: parsed.success ? parsed.data : null, reason };
   } catch {
-    return { holder: null };
+    return { holder: null, reason };
   }
 }
 
 /**
- * The lock's reason as git keeps it, `worktrees/<id>/locked` in the repository's common git folder
- * (gitrepository-layout), found by the `gitdir` beside it; null when none. git before 2.31 locks
- * and unlocks as later ones do, but its `worktree list --porcelain` names no lock: read from that
- * list alone, this window's own hold was never let go, and Discard failed on git's refusal.
+ * Where git keeps the lock's reason, `worktrees/<id>/locked` in the repository's common git folder
+ * (gitrepository-layout), found by the `gitdir` beside it; null when no such folder is found. git
+ * before 2.31 locks and unlocks as later ones do, but its `worktree list --porcelain` names no
+ * lock: read from that list alone, this window's own hold was never let go, and Discard failed on
+ * git's refusal.
  */
 async function lockFileOf(wt: WorkerWorktree): Promise<string | null> {
   const common = await git(wt.mainRoot, ['rev-parse', '--git-common-dir']);
@@ -85,8 +109,7 @@ async function lockFileOf(wt: WorkerWorktree): Promise<string | null> {
     if (gitdir === null) continue;
     const folder = path.dirname(gitdir.trim());
     if (folder !== want && (await realpath(folder).catch(() => folder)) !== want) continue;
-    // git writes the reason with a line end, which its list leaves out.
-    return readFile(path.join(admin, id, 'locked'), 'utf8').then((r) => r.replace(/\n$/, ''), () => null);
+    return path.join(admin, id, 'locked');
   }
   return null;
 }
