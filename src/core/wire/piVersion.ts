@@ -8,6 +8,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { launchCommand } from '../worker/launchCommand';
 
 export interface PiPackage {
   name: string;
@@ -129,7 +130,9 @@ function readNodeVersion(node: string): string | null {
 
 function askVersion(command: string, env: Record<string, string | undefined>, cwd: string, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, encoding: 'utf8', windowsHide: true }, (error, stdout) => {
+    // Through cmd.exe on Windows, where pi is npm's pi.cmd (launchCommand.ts).
+    const run = launchCommand(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, windowsHide: true });
+    execFile(run.command, run.args, { ...run.options, encoding: 'utf8' }, (error, stdout) => {
       const m = !error && String(stdout).trim().match(/^v?(\d+\.\d+\.\d+\S*)$/m);
       resolve(m ? m[1] : null);
     });
