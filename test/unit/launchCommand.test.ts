@@ -28,6 +28,7 @@ process.stdout.write(JSON.stringify(out));`;
 
 describe('launchCommand: what the host spawns for a named program', () => {
   let bin: string;
+  let onlyCmd: string;
   before(() => {
     bin = mkdtempSync(path.join(tmpdir(), 'launch-win-'));
     // What `npm install -g @agentclientprotocol/claude-agent-acp` leaves on Windows: a .cmd shim
@@ -36,8 +37,14 @@ describe('launchCommand: what the host spawns for a named program', () => {
     writeFileSync(path.join(bin, 'claude-agent-acp'), '#!/bin/sh\nexec node "$basedir/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js" "$@"\n');
     chmodSync(path.join(bin, 'claude-agent-acp'), 0o755);
     writeFileSync(path.join(bin, 'ffwf-tau.exe'), 'MZ');
+    // A shim made by hand, or by a package manager that writes no sh script.
+    onlyCmd = mkdtempSync(path.join(tmpdir(), 'launch-win-cmd-'));
+    writeFileSync(path.join(onlyCmd, 'claude-agent-acp.cmd'), '@ECHO off\r\n');
   });
-  after(() => rmSync(bin, { recursive: true, force: true }));
+  after(() => {
+    rmSync(bin, { recursive: true, force: true });
+    rmSync(onlyCmd, { recursive: true, force: true });
+  });
 
   // Windows's PATHEXT is upper case on a file system that ignores case; this one does not.
   const winEnv = () => ({ PATH: bin, PATHEXT: '.com;.exe;.bat;.cmd' });
@@ -71,6 +78,22 @@ describe('launchCommand: what the host spawns for a named program', () => {
     assert.equal(out.missing.command, 'C:\\Windows\\system32\\cmd.exe');
     assert.equal(out.missing.file, null);
     assert.deepEqual(out.missing.args, ['/d', '/e:on', '/v:off', '/s', '/c', '""codex-acp""']);
+  });
+
+  it('on Windows, the path look-ups find the .cmd, not the sh script beside it', () => {
+    const out = asWindows(`const { whichOnPath } = await load(${JSON.stringify(src('core/wire/piVersion.ts'))});
+      const { findExecutable } = await load(${JSON.stringify(src('ui/settings/profiles.ts'))});
+      const { spawnFailure } = await load(${JSON.stringify(src('core/worker/workerProcess.ts'))});
+      const enoent = Object.assign(new Error('spawn claude-agent-acp ENOENT'), { code: 'ENOENT' });
+      return {
+        which: whichOnPath('claude-agent-acp', ${JSON.stringify(bin)}),
+        tau: whichOnPath('ffwf-tau', ${JSON.stringify(bin)}),
+        find: findExecutable('claude-agent-acp', [${JSON.stringify(bin)}]),
+        // Said when spawn failed: a .cmd alone on PATH is there, not a program to install.
+        missing: spawnFailure('claude-agent-acp', enoent, { cwd: ${JSON.stringify(bin)}, path: ${JSON.stringify(onlyCmd)} }).missing,
+      };`, winEnv()) as Record<string, unknown>;
+    const shim = path.join(bin, 'claude-agent-acp.cmd');
+    assert.deepEqual(out, { which: shim, tau: path.join(bin, 'ffwf-tau.exe'), find: shim, missing: false });
   });
 
   it('elsewhere, spawns the command and args as given, with our options', async () => {
