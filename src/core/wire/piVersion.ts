@@ -6,8 +6,10 @@
 // find on the worker's PATH is asked for its version. Otherwise (a launcher script, a wrapper)
 // `<command> --version` says the version.
 import { execFile, execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { launchCommand } from '../worker/launchCommand';
+import { windowsNames } from '../pathExt';
 
 export interface PiPackage {
   name: string;
@@ -77,15 +79,22 @@ function shebangInterpreter(file: string): string | null {
   }
 }
 
+/** The file `name` runs from `pathVar`: on Windows through PATHEXT (pathExt.ts), as cross-spawn finds it (launchCommand.ts). */
 export function whichOnPath(name: string, pathVar: string | undefined): string | null {
+  const windows = process.platform === 'win32';
   for (const dir of (pathVar ?? '').split(path.delimiter)) {
     if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
+    for (const file of windows ? windowsNames(name) : [name]) {
+      const candidate = path.join(dir, file);
+      try {
+        // Windows has no executable bit: its X_OK asks only whether the file is there.
+        if (windows) {
+          if (!statSync(candidate).isFile()) continue;
+        } else accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
     }
   }
   return null;
@@ -129,7 +138,9 @@ function readNodeVersion(node: string): string | null {
 
 function askVersion(command: string, env: Record<string, string | undefined>, cwd: string, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, encoding: 'utf8', windowsHide: true }, (error, stdout) => {
+    // Through cmd.exe on Windows, where pi is npm's pi.cmd (launchCommand.ts).
+    const run = launchCommand(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, windowsHide: true });
+    execFile(run.command, run.args, { ...run.options, encoding: 'utf8' }, (error, stdout) => {
       const m = !error && String(stdout).trim().match(/^v?(\d+\.\d+\.\d+\S*)$/m);
       resolve(m ? m[1] : null);
     });

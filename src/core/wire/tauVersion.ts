@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { whichOnPath, type Preflight } from './piVersion';
+import { launchCommand } from '../worker/launchCommand';
 
 const DIST_INFO = /^ffwf_tau_coding_agent-(\d+\.\d+\.\d+[^/]*)\.dist-info$/;
 
@@ -27,7 +28,9 @@ function fromMetadata(script: string): string | null {
 
 function askVersion(command: string, env: Record<string, string | undefined>, cwd: string, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, encoding: 'utf8', windowsHide: true }, (error, stdout) => {
+    // Found as an .exe or .cmd through PATHEXT on Windows, as the worker is (launchCommand.ts).
+    const run = launchCommand(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, windowsHide: true });
+    execFile(run.command, run.args, { ...run.options, encoding: 'utf8' }, (error, stdout) => {
       const m = !error && String(stdout).match(/\b(\d+\.\d+\.\d+\S*)/);
       resolve(m ? m[1] : null);
     });

@@ -2,7 +2,7 @@
 // process group of its own, with its cwd confined to the worker's folder; its output streams
 // into the row of the tool call that names the terminal; kill, release, an abort and a stop end
 // the command's whole tree (its group and every descendant, whatever it did to leave the group).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
@@ -11,6 +11,7 @@ import { pathWithin } from '../pathWithin';
 import { shellLine } from '../shellLine';
 import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
+import { spawnProgram } from './launchCommand';
 import { GUARD_NAME } from '../guard/veto';
 
 export interface TerminalCreate {
@@ -209,8 +210,9 @@ export class Terminals {
     const env: Record<string, string> = { ...process.env as Record<string, string>, ...this.site.env };
     for (const { name, value } of req.env) env[name] = value;
     const id = `term-${++this.seq}`;
-    // A group of its own: the host ends it whole, and the agent's own exit does not.
-    const child = spawn(req.command, req.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A group of its own: the host ends it whole, and the agent's own exit does not. Agents ask
+    // for `npm test` as a person would type it: on Windows npm is npm.cmd (launchCommand.ts).
+    const child = spawnProgram(req.command, req.args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid !== undefined) this.site.spawned?.(child.pid);
     const t = new Terminal(id, shellLine(req.command, req.args), child, req.outputByteLimit ?? HOST_OUTPUT_LIMIT, (x) => this.say(x));
     t.toolCallId = this.callOf.get(id) ?? null;

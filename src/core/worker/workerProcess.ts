@@ -1,6 +1,6 @@
 // A worker's child process, owned by its Worker: the spawn, the JSON-RPC connection over its
 // stdin/stdout, its stderr lines, its exit, and the stop that ends its whole process tree.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import { CUT_LINE_CHARS, cutEvent } from '../events/cutEvent';
@@ -9,6 +9,7 @@ import { JsonlMessageReader, type ProtocolError } from '../wire/jsonlReader';
 import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import { whichOnPath } from '../wire/piVersion';
 import type { Launch } from './launch';
+import { spawnProgram } from './launchCommand';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -118,7 +119,7 @@ export class WorkerProcess {
   constructor(private readonly launch: Launch, private readonly options: ProcessOptions, private readonly listeners: ProcessListeners) {
     this.stderr = new Ring(options.ringLines);
     const { trace } = options;
-    this.child = spawn(launch.command, launch.args, {
+    this.child = spawnProgram(launch.command, launch.args, {
       cwd: options.cwd,
       // Every process the worker starts inherits the mark, so that one that left its tree (a
       // command Codex runs detached) is still known as the worker's.

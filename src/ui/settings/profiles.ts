@@ -5,6 +5,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import type { DialectName, WorkerSpec } from '../../core/api';
 import type { Profile } from './settings';
+import { windowsNames } from '../../core/pathExt';
 
 export const DEMO_PROFILE = 'Demo worker';
 export const PI_PROFILE = 'pi';
@@ -92,13 +93,16 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** The first executable `name` in `dirs` (PATHEXT-aware on Windows). */
+/**
+ * The first executable `name` in `dirs`; on Windows the first of its PATHEXT names (pathExt.ts):
+ * the extensionless sh script npm writes beside claude-agent-acp.cmd was taken before it.
+ */
 export function findExecutable(name: string, dirs: string[], platform = process.platform): string | null {
-  const exts = platform === 'win32' ? ['', '.cmd', '.exe', '.bat'] : [''];
+  const names = platform === 'win32' ? windowsNames(name) : [name];
   for (const dir of dirs) {
     if (!dir) continue;
-    for (const ext of exts) {
-      const candidate = join(dir, name + ext);
+    for (const file of names) {
+      const candidate = join(dir, file);
       if (isExecutable(candidate)) return candidate;
     }
   }

@@ -1,0 +1,10 @@
+// The file names Windows tries for a command on PATH: the name with each of PATHEXT's
+// extensions, in order (npm's claude-agent-acp.cmd, pip's ffwf-tau.exe), or the name alone when it
+// already ends in one. The extensionless file npm writes beside a .cmd (a sh script for Git Bash)
+// is not a program Windows can start, so a bare name is never taken as it is.
+const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+
+export function windowsNames(name: string, pathExt = process.env.PATHEXT): string[] {
+  const exts = (pathExt || DEFAULT_PATHEXT).split(';').filter(Boolean).map((e) => e.toLowerCase());
+  return exts.some((e) => name.toLowerCase().endsWith(e)) ? [name] : exts.map((e) => name + e);
+}
