@@ -43,7 +43,7 @@ export interface ToolEntry extends Base {
   /** Its start was not seen (Gemini sends a command only when it ended; or it fell out of the store): its duration is not known. */
   startUnseen?: true;
   isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
-  /** Cut short by the person's Abort or Stop (core/events/callEnd.ts): not an error of its own. */
+  /** Cut short by the person's Abort or Stop (protocol/callEnd.ts): not an error of its own. */
   stopped?: true;
   /** A later call started, or the model wrote on, after its end. */
   wentOn?: true;

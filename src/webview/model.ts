@@ -11,7 +11,7 @@ import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type New
 import { messageText, resultText } from '../protocol/eventText';
 import { plainText } from '../protocol/plainText';
 import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, obj, provOf, str, terminalsOf } from './payload';
-import { cutByThePerson, guardHeading, WentOn } from '../core/events/callEnd';
+import { cutByThePerson, guardHeading, WentOn } from '../protocol/callEnd';
 
 export const MAX_ENTRIES = 20_000;
 
@@ -26,7 +26,7 @@ export class LogModel {
   private text: TextEntry | null = null;
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
-  /** The turn's calls, for the judgement of those its end cut short (core/events/callEnd.ts). */
+  /** The turn's calls, for the judgement of those its end cut short (protocol/callEnd.ts). */
   private turnCalls: ToolEntry[] = [];
   /** Its calls that ended since the model last went on from them. */
   private readonly wentOn = new WentOn<ToolEntry>();
@@ -447,7 +447,7 @@ export class LogModel {
   /**
    * The turn ended (`endReason`): the calls the person's Abort or Stop cut short are stopped, not
    * errors of their own (pi ends the call it runs with an error on abort, τ's bash may end without
-   * one); the judgement is the core's, as the tree's and the export's.
+   * one); the judgement is protocol/callEnd.ts's, as the tree's and the export's.
    */
   private turnEnded(endReason: string): void {
     const turn = { endedAt: 0, endReason, ...(this.abortSent ? { abortSent: true as const } : {}) };

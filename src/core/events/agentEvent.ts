@@ -41,7 +41,7 @@ export const EXTRA_EVENT_TYPES = [
   // Said by an agent that reports it (Claude's and Codex's adapters): whom it signs in as.
   'auth_status',
   // Host-made: the host sent the running turn an abort (the person's Abort or Redirect, the
-  // guard's): a call that ends after it ran under it (core/events/callEnd.ts).
+  // guard's): a call that ends after it ran under it (protocol/callEnd.ts).
   'abort_sent',
 ] as const;
 

@@ -5,7 +5,7 @@
 import type { AgentEvent } from '../events/agentEvent';
 import { fenceFor, longestTicks } from '../../protocol/backticks';
 import { contentText } from '../../protocol/eventText';
-import { callEnd, callEndWords, guardHeading, WentOn, type CallFacts } from '../events/callEnd';
+import { callEnd, callEndWords, guardHeading, WentOn, type CallFacts } from '../../protocol/callEnd';
 
 export interface MarkdownMeta {
   title?: string;

@@ -55,7 +55,7 @@ export function abortUnreachable(turns: Pick<TurnTracker, 'streaming' | 'compact
 /**
  * Said as the abort goes out, in the stream and so in the history: a call that ends from now on
  * ran under the abort, whatever its end says (τ's aborted bash may end without an error), and a
- * session read back says of it what the live views did (core/events/callEnd.ts).
+ * session read back says of it what the live views did (protocol/callEnd.ts).
  */
 function abortSent(w: InterruptPort, verb: 'abort' | 'redirect'): void {
   if (w.turns.streaming) w.emit({ type: 'abort_sent', data: { verb } });

@@ -20,7 +20,7 @@
 import { resolve } from 'node:path';
 import type { LoginCommand, Provenance, TurnSummary } from '../api';
 import { isKnownEvent, type AgentEvent, type TurnStamp } from '../events/agentEvent';
-import { WentOn } from '../events/callEnd';
+import { WentOn } from '../../protocol/callEnd';
 
 const MAX_TURNS_KEPT = 50;
 const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);

@@ -4,7 +4,7 @@ import type { TurnSummary, WorkerState } from '../../core/api';
 import { shellLine } from '../../core/shellLine';
 import { workerPhase, duration, INPUT_LOST_ADVICE, INPUT_LOST_WORD, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
-import { callEnd, callEndWords, FLAGGED_BY_THE_GUARD, type CallEnd } from '../../core/events/callEnd';
+import { callEnd, callEndWords, FLAGGED_BY_THE_GUARD, type CallEnd } from '../../protocol/callEnd';
 
 /** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
 export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 'running' || s.status === 'starting';
@@ -155,7 +155,7 @@ export function turnDescription(t: TurnSummary): string {
   return parts.join(' · ');
 }
 
-/** A tool call that was neither blocked nor flagged, in the tree's word: the core's judgement (core/events/callEnd.ts). */
+/** A tool call that was neither blocked nor flagged, in the tree's word: the one judgement (protocol/callEnd.ts). */
 export function toolRunWord(
   t: Pick<TurnSummary, 'endedAt'> & Partial<Pick<TurnSummary, 'endReason' | 'abortSent'>>,
   tool: Pick<TurnSummary['tools'][number], 'ended'> & Partial<Pick<TurnSummary['tools'][number], 'isError' | 'wentOn' | 'afterAbort'>>,
@@ -165,7 +165,7 @@ export function toolRunWord(
 }
 
 /**
- * A tool call's row in the tree: its end (the core's judgement, core/events/callEnd.ts) and its
+ * A tool call's row in the tree: its end (the one judgement, protocol/callEnd.ts) and its
  * description in the words the Event Log and the export say it with: `⛔ blocked by NAME`,
  * `⚠ ok, flagged by the guard: finding`, `stopped`, `error`, `ok`, `running`.
  */

@@ -1,6 +1,7 @@
 // How a tool call ended, judged once and said in one set of words by the Sessions tree, the
 // Event Log, the Markdown export and a past session read back (each folds its own events into
-// the facts below and asks here). No vscode and no node import: the Event Log's page bundles it.
+// the facts below and asks here). In src/protocol, which both bundles import and which imports
+// nothing else: the page reaches the extension's code only through it (imports.cycles.test.ts).
 
 /** What a fold keeps of a call for the judgement. */
 export interface CallFacts {
