@@ -130,9 +130,11 @@ export interface TurnSummary {
   /**
    * Its tool calls; `ended`: the worker reported the call's end (tool_execution_end); `wentOn`:
    * a later call started, or the model wrote on, after this one ended, so its end was not the
-   * turn's abort cutting it.
+   * turn's abort cutting it; `afterAbort`: its end came after the host sent the turn an abort.
    */
-  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean; wentOn?: true }>;
+  tools: Array<{ toolCallId: string | null; toolName: string | null; isError: boolean; blocked: boolean; blockedBy: string | null; violation: string | null; ended: boolean; wentOn?: true; afterAbort?: true }>;
+  /** The host sent the turn an abort (the person's, or the guard's): its `abort_sent` event says when. */
+  abortSent?: true;
 }
 
 /** Something a worker waits for the person to answer (see WorkerState.pendingInput). */

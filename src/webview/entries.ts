@@ -43,8 +43,12 @@ export interface ToolEntry extends Base {
   /** Its start was not seen (Gemini sends a command only when it ended; or it fell out of the store): its duration is not known. */
   startUnseen?: true;
   isError: boolean; blocked: boolean; blockedBy: string | null; reason: string | null; violation: string | null;
-  /** Cut short by the person's Abort (its turn ended aborted before the model went on from it): not an error of its own. */
+  /** Cut short by the person's Abort or Stop (protocol/callEnd.ts): not an error of its own. */
   stopped?: true;
+  /** A later call started, or the model wrote on, after its end. */
+  wentOn?: true;
+  /** Its end came after the host sent its turn an abort. */
+  afterAbort?: true;
   /** The host terminals whose output the call shows (ACP), each openable in a VS Code terminal. */
   terminals?: string[];
 }

@@ -11,6 +11,7 @@ import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type New
 import { messageText, resultText } from '../protocol/eventText';
 import { plainText } from '../protocol/plainText';
 import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, obj, provOf, str, terminalsOf } from './payload';
+import { cutByThePerson, guardHeading, WentOn } from '../protocol/callEnd';
 
 export const MAX_ENTRIES = 20_000;
 
@@ -25,8 +26,12 @@ export class LogModel {
   private text: TextEntry | null = null;
   private thinking: TextEntry | null = null;
   private readonly tools = new Map<string, ToolEntry>();
-  /** The turn's calls an abort may have cut: those no later call or word of the model's came after the end of. */
-  private cuttable: ToolEntry[] = [];
+  /** The turn's calls, for the judgement of those its end cut short (protocol/callEnd.ts). */
+  private turnCalls: ToolEntry[] = [];
+  /** Its calls that ended since the model last went on from them. */
+  private readonly wentOn = new WentOn<ToolEntry>();
+  /** The host sent the turn an abort (`abort_sent`): a call that ends from then on ran under it. */
+  private abortSent = false;
   /** Calls whose end the worker never reported (their run's end ended them). */
   private readonly unreported = new WeakSet<ToolEntry>();
   private readonly questions = new Map<string, QuestionEntry>();
@@ -155,6 +160,7 @@ export class LogModel {
       case 'state_resync': return this.notice(e, t, stateResync, true);
       case 'session_resumed': case 'session_changed': case 'model_changed': return this.notice(e, t, sessionMark, true);
       case 'worker_exit': return this.workerExit(e, t);
+      case 'abort_sent': this.abortSent = true; return;
       default: return this.notice(e, t, NOTICES.get(e.type) ?? other, false);
     }
   }
@@ -170,7 +176,7 @@ export class LogModel {
   private messageUpdate(e: PageEvent, t: number): void {
     if (typeof e.delta !== 'string') return;
     // The model writing after a call ended went on from it: an abort then cuts the reply, not the call.
-    if (e.delta !== '' && this.cuttable.length) this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
+    if (e.delta !== '') this.wentOn.goneOn();
     const kind = e.block_type === 'thinking' ? 'thinking' : 'assistant';
     let entry = kind === 'thinking' ? this.thinking : this.text;
     if (!entry) {
@@ -206,13 +212,13 @@ export class LogModel {
   private toolExecutionStart(e: PageEvent, t: number): void {
     this.closeMessage();
     // The calls that ended before this one started were not cut by an abort that comes later.
-    this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
+    this.wentOn.goneOn();
     const entry = this.add<ToolEntry>({
       kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: changesOf(e.diffs), args: e.args ?? null, output: '', result: null,
       startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
-    this.cuttable.push(entry);
+    this.turnCalls.push(entry);
     this.learnTool(entry, e);
   }
 
@@ -229,6 +235,10 @@ export class LogModel {
   private toolExecutionEnd(e: PageEvent, t: number): void {
     const entry = this.tool(e);
     this.learnTool(entry, e);
+    if (entry.endedAt === null) {
+      this.wentOn.end(entry);
+      if (this.abortSent) entry.afterAbort = true;
+    }
     entry.endedAt = t;
     entry.isError = e.is_error === true;
     entry.result = capTail(resultText(e.result), MAX_OUTPUT);
@@ -334,7 +344,7 @@ export class LogModel {
 
   /** `guard_violation`. */
   private guardViolation(e: PageEvent, t: number): void {
-    const entry = e.tool_call_id ? this.tools.get(e.tool_call_id) : undefined;
+    const entry = this.turnCall(e.tool_call_id);
     if (entry) {
       entry.violation = e.error ?? 'guard violation';
       // Refused before it ran (an ACP question or a write through the host): shown as pi's vetoes are.
@@ -346,7 +356,16 @@ export class LogModel {
       this.touch(entry);
     }
     // The audit judges a call as it runs (τ runs it first): not saying so, the row read as a refusal.
-    this.add<WarningEntry>({ kind: 'warning', time: t, title: `Guard (${e.blocked === true ? 'refused before it happened' : 'not prevented: the call may have run'}): ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+    this.add<WarningEntry>({ kind: 'warning', time: t, title: `${guardHeading(e.blocked === true)}: ${e.tool_name ?? 'tool call'}`, text: e.error ?? 'guard violation' });
+  }
+
+  /** A call of the turn by its id, running or ended (τ's audit may judge a call after its end). */
+  private turnCall(id: string | null | undefined): ToolEntry | undefined {
+    if (!id) return undefined;
+    const running = this.tools.get(id);
+    if (running) return running;
+    for (let i = this.turnCalls.length - 1; i >= 0; i--) if (this.turnCalls[i].toolCallId === id) return this.turnCalls[i];
+    return undefined;
   }
 
   /** `agent_end`. */
@@ -398,12 +417,13 @@ export class LogModel {
       if (tool.endedAt !== null) continue;
       tool.endedAt = t;
       tool.isError = true;
+      // Cut short, its end never reported: the stop's (or the crash's), not its own.
+      this.unreported.add(tool);
       if (tool.result === null) tool.result = capTail(`${tool.output ? `${tool.output}\n` : ''}[cut short: the worker ${status === 'failed' ? 'failed' : 'was stopped'}]`, MAX_OUTPUT);
       this.touch(tool);
     }
     this.tools.clear();
-    if (status === 'stopped') this.cutShort();
-    this.cuttable = [];
+    this.turnEnded(e.end_reason ?? (status === 'stopped' ? 'stopped' : 'worker_exited'));
     // A compaction cut short by the exit sends no end either.
     const compaction = this.compaction;
     if (compaction) {
@@ -424,19 +444,24 @@ export class LogModel {
     if (entry) this.add(entry);
   }
 
-  /** The person's Abort or Stop ended the turn: the calls it cut short are stopped, not errors of their own. */
-  private cutShort(): void {
-    for (const c of this.cuttable) {
-      if (c.isError || c.endedAt === null || this.unreported.has(c)) { c.stopped = true; this.touch(c); }
+  /**
+   * The turn ended (`endReason`): the calls the person's Abort or Stop cut short are stopped, not
+   * errors of their own (pi ends the call it runs with an error on abort, τ's bash may end without
+   * one); the judgement is protocol/callEnd.ts's, as the tree's and the export's.
+   */
+  private turnEnded(endReason: string): void {
+    const turn = { endedAt: 0, endReason, ...(this.abortSent ? { abortSent: true as const } : {}) };
+    for (const c of this.turnCalls) {
+      const facts = { ended: c.endedAt !== null && !this.unreported.has(c), isError: c.isError, wentOn: c.wentOn, afterAbort: c.afterAbort };
+      if (!c.stopped && cutByThePerson(turn, facts)) { c.stopped = true; this.touch(c); }
     }
+    this.turnCalls = [];
+    this.wentOn.reset();
+    this.abortSent = false;
   }
 
   private addEnd(e: PageEvent, willRetry: boolean): void {
-    if (!willRetry) {
-      // pi ends the call it runs with an error when the person aborts: that is the abort, not the call.
-      if (e.end_reason === 'aborted') this.cutShort();
-      this.cuttable = [];
-    }
+    if (!willRetry) this.turnEnded(e.end_reason ?? 'ended');
     const login = e.is_error && obj(e.data)?.needsLogin === true && this.login ? { login: this.login } : {};
     this.add<EndEntry>({ kind: 'end', time: e.timestamp, reason: e.end_reason ?? 'ended', error: e.is_error ? (e.error ?? 'the turn ended in an error') : (e.error ?? null), willRetry, ...login });
   }

@@ -203,7 +203,7 @@ describe('session export as Markdown', () => {
     assert.match(md, /^> Model: a_b \\<i\\>$/m, 'an _ inside a word begins nothing: left as it is');
     assert.match(md, /^\*\*Result\*\* of `write` \(blocked by \\<b\\>guard\\<\/b\\>: path \\<outside\\>\)$/m);
     assert.match(md, /^> The worker failed: \\<!-- hidden$/m);
-    assert.match(md, /^> Guard: `bash` \\_all\\_ of it$/m);
+    assert.match(md, /^> Guard \(not prevented: the call may have run\): `bash` \\_all\\_ of it$/m);
     assert.match(md, /^# fix \\<auth\\> \\& \\\*all\\\*$/m);
     assert.match(md, /_Turn ended: error \(expected \\<string\\>, got \\<script\\>alert\(1\)\\<\/script\\> \\\*at\\\* \\\[here\\\]\(javascript:x\)\)_/);
   });
@@ -226,7 +226,7 @@ describe('session export as Markdown', () => {
     ]);
     assert.doesNotMatch(md, /\u241b|\[31m|\[1m/, JSON.stringify(md));
     assert.match(md, /_Turn ended: error \(Error: exit 1\)_/);
-    assert.match(md, /^> Guard: `bash` wrote x$/m);
+    assert.match(md, /^> Guard \(not prevented: the call may have run\): `bash` wrote x$/m);
   });
 
   it('fences text that holds backticks with a longer fence', () => {

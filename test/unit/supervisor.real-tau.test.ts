@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild';
 import type { Supervisor, WorkerSpec } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { createSupervisor } from '../../src/core/supervisor';
+import { toolRow } from '../../src/ui/views/describe';
 import { fakeSpec, ofType, record, stateOf as liveState, unstampedPair, waitFor } from '../helpers/supervisor';
 import { alive, cmdline, describePids, HOST_PROCESS, killAll, ROOT, stat, treeOf, until } from '../fixtures/faults-helpers';
 import { startMockLlm, type ChatRequest, type MockLlm, type MockReply } from '../fixtures/mock-llm.mjs';
@@ -161,6 +162,8 @@ describe('the host driving real τ 0.15.0', function () {
     // of 20 the first, 3 the second): is_error true with "Command killed by signal 15", or
     // is_error false with "Command was aborted". Either is τ's; the call is recorded.
     assert.deepEqual(st.state.turns[0].tools.map((t) => [t.toolCallId, t.toolName]), [['call_sleep', 'bash']]);
+    // Either way the call ran under the host's abort: stopped, not "ok" nor an error of its own.
+    assert.equal(toolRow(st.state.turns[0], st.state.turns[0].tools[0]).description, 'stopped');
 
     const n = llm.requests.length;
     llm.script([{ text: 'carrying on' }]);

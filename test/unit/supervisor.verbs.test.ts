@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
+import { toolRow } from '../../src/ui/views/describe';
 import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
 
 for (const dialect of ['tau', 'pi'] as const) {
@@ -83,6 +84,30 @@ for (const dialect of ['tau', 'pi'] as const) {
       const next = waitFor(supervisor, id!, ofType('agent_end'));
       assert.equal((await supervisor.prompt(id!, 'say still here')).status, 'accepted');
       assert.equal((await next).end_reason, 'done');
+    });
+
+    it("says in the stream when its abort went out: the running call's end comes after it, and the call is stopped whatever its end says", async () => {
+      await start();
+      const events = record(supervisor, () => id);
+      const tool = waitFor(supervisor, id!, ofType('tool_execution_start'));
+      await supervisor.prompt(id!, 'bash sleep 30');
+      await tool;
+      assert.equal((await supervisor.abort(id!)).status, 'aborted');
+      const types = events.map((e) => e.type);
+      const sent = types.indexOf('abort_sent');
+      assert.ok(sent > types.indexOf('tool_execution_start') && sent < types.indexOf('tool_execution_end'), types.join(' '));
+      assert.deepEqual(events[sent].data, { verb: 'abort' });
+      const s = supervisor.state(id!);
+      if (s.status === 'not_found') return assert.fail('worker vanished');
+      const turn = s.state.turns[0];
+      assert.equal(turn.abortSent, true);
+      assert.deepEqual(turn.tools.map((t) => [t.toolName, t.afterAbort, toolRow(turn, t).description]), [['bash', true, 'stopped']]);
+      // A redirect sends the abort too.
+      const again = waitFor(supervisor, id!, ofType('tool_execution_start'));
+      await supervisor.prompt(id!, 'bash sleep 30');
+      await again;
+      assert.equal((await supervisor.redirect(id!, 'say other')).status, 'redirected');
+      assert.deepEqual(events.filter((e) => e.type === 'abort_sent').map((e) => e.data?.verb), ['abort', 'redirect']);
     });
 
     it('says not_streaming for an abort with nothing running', async () => {

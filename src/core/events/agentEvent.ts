@@ -40,6 +40,9 @@ export const EXTRA_EVENT_TYPES = [
   'terminal',
   // Said by an agent that reports it (Claude's and Codex's adapters): whom it signs in as.
   'auth_status',
+  // Host-made: the host sent the running turn an abort (the person's Abort or Redirect, the
+  // guard's): a call that ends after it ran under it (protocol/callEnd.ts).
+  'abort_sent',
 ] as const;
 
 export type KnownEventType = (typeof LOOP_EVENT_TYPES)[number] | (typeof EXTRA_EVENT_TYPES)[number];
@@ -184,6 +187,8 @@ export type AuthStatusEvent = Known<'auth_status', DataOf<{ kind: 'none' | (stri
 export type QueueUpdateEvent = Known<'queue_update', DataOf<{ steering: string[]; followUp: string[] }>>;
 /** The worker tries the model call again (`error`: what failed, on the start; what stayed failed, on the end). */
 export type RetryEvent = Known<'auto_retry_start' | 'auto_retry_end', DataOf<{ attempt: number; max_attempts: number; delay_ms: number; success: boolean }>>;
+/** The host sent the running turn an abort, for an Abort (the person's or the guard's) or a Redirect. */
+export type AbortSentEvent = Known<'abort_sent', DataOf<{ verb: 'abort' | 'redirect' }>>;
 /** An extension in the worker failed (`error`: how). */
 export type ExtensionErrorEvent = Known<'extension_error', DataOf<{ extension_path: string }>>;
 /** Said by the worker beyond the loop, read as they came (their `data` is the worker's own). */
@@ -193,7 +198,7 @@ export type KnownEvent =
   | LoopEvent | AgentEndEvent | AgentSettledEvent | MessageUpdateEvent | PromptSentEvent | WorkerExitEvent | ProtocolErrorEvent | StateResyncEvent | GuardViolationEvent
   | ExtensionRequestEvent | UiDialogEvent | SessionMarkEvent | CompactionEvent | PlanEvent | UserMessageEvent | PermissionRequestEvent
   | PermissionEndEvent | ModeChangedEvent | ProcessesEndedEvent | ClientFileEvent | TerminalEvent | QueueUpdateEvent | RetryEvent | ExtensionErrorEvent
-  | WorkerSaidEvent | AuthStatusEvent;
+  | WorkerSaidEvent | AuthStatusEvent | AbortSentEvent;
 
 /** An event of a type the host does not know: kept whole, its payload in `data`. */
 export type ForeignEvent = EventFields & { type: string };

@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../events/agentEvent';
 import { fenceFor, longestTicks } from '../../protocol/backticks';
 import { contentText } from '../../protocol/eventText';
+import { callEnd, callEndWords, guardHeading, WentOn, type CallFacts } from '../../protocol/callEnd';
 
 export interface MarkdownMeta {
   title?: string;
@@ -141,11 +142,26 @@ export function sessionMarkdown(events: readonly AgentEvent[], meta: MarkdownMet
   return doc.end();
 }
 
-/** The document being written: its lines, the reply being assembled from deltas, the turn count. */
+/** A tool call of the turn being written, and the place of its result line (null: none yet). */
+interface DocCall extends CallFacts {
+  id: string | null;
+  name: string;
+  line: number | null;
+  reason: string | null;
+}
+
+/**
+ * The document being written: its lines, the reply being assembled from deltas, the turn count,
+ * and the turn's calls, whose result lines say their end once the turn's end is known (an abort
+ * that came after a call's own end may have cut it: callEnd.ts judges, as for the tree and the log).
+ */
 class SessionDoc {
   private readonly out: string[];
   private reply = '';
   private turn = 0;
+  private calls: DocCall[] = [];
+  private readonly wentOn = new WentOn<DocCall>();
+  private abortSent = false;
 
   constructor(private readonly meta: MarkdownMeta) {
     this.out = [`# ${plain(meta.title ?? 'Session')}`];
@@ -158,14 +174,22 @@ class SessionDoc {
     switch (e.type) {
       case 'prompt_sent': return this.prompt(e);
       case 'message_update':
+        if (e.delta) this.wentOn.goneOn();
         if (e.block_type === 'text' && e.delta) this.reply = e.replace ? e.delta : this.reply + e.delta;
         return;
+      case 'abort_sent':
+        this.abortSent = true;
+        return;
+      case 'guard_violation':
+        this.flagged(e);
+        break;
       case 'message_end': return this.messageEnd(e);
       case 'tool_execution_start': return this.toolStart(e);
       case 'tool_execution_end': return this.toolEnd(e);
       case 'agent_settled':
       case 'worker_exit':
         this.flushReply();
+        this.turnEnded(e.end_reason ?? (e.type === 'worker_exit' ? (e.data?.status === 'stopped' ? 'stopped' : 'worker_exited') : null));
         break;
     }
     const line = noteLine(e, this.meta.login ?? null);
@@ -201,16 +225,72 @@ class SessionDoc {
 
   private toolStart(e: AgentEvent): void {
     this.flushReply();
+    this.wentOn.goneOn();
+    this.calls.push(this.newCall(e));
     this.out.push('', `**Tool call** ${code(e.tool_name ?? 'unknown tool')}`);
     const args = e.args ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.args : undefined);
     if (args && Object.keys(args).length) this.out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
   }
 
+  private newCall(e: AgentEvent): DocCall {
+    return { id: e.tool_call_id ?? null, name: e.tool_name ?? 'unknown tool', line: null, reason: null, ended: false, isError: false };
+  }
+
+  /** The turn's call `id`, the last of that id; calls without an id end in the order they started. */
+  private call(id: string | null | undefined): DocCall | undefined {
+    if (!id) return this.calls.find((c) => c.id === null && !c.ended);
+    for (let i = this.calls.length - 1; i >= 0; i--) if (this.calls[i]!.id === id) return this.calls[i];
+    return undefined;
+  }
+
   private toolEnd(e: AgentEvent): void {
-    const how = e.blocked ? `blocked by ${plain(e.blocked_by ?? 'a guard')}${e.error ? `: ${plain(e.error)}` : ''}` : e.is_error ? 'failed' : 'ok';
-    this.out.push('', `**Result** of ${code(e.tool_name ?? 'unknown tool')} (${how})`);
+    let call = this.call(e.tool_call_id);
+    // An end whose start is not in these events (a past log's page, an agent that sends only the end).
+    if (!call) this.calls.push((call = this.newCall(e)));
+    if (!call.ended) {
+      this.wentOn.end(call);
+      if (this.abortSent) call.afterAbort = true;
+    }
+    call.ended = true;
+    call.isError = e.is_error === true;
+    // A call the host's guard refused before it ran stays blocked whatever the agent reports after.
+    if (e.blocked && !call.blocked) Object.assign(call, { blocked: true, blockedBy: e.blocked_by ?? null, reason: e.error ?? null });
+    this.out.push('', '');
+    call.line = this.out.length - 1;
+    this.sayEnd(call, null);
     const text = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
     if (text.trim()) this.out.push('', fenced(text));
+  }
+
+  /** The guard's finding on a call: refused before it ran (an ACP question, a write through the host), or flagged after. */
+  private flagged(e: AgentEvent): void {
+    const call = e.tool_call_id ? this.call(e.tool_call_id) : undefined;
+    if (!call) return;
+    call.violation = e.error ?? 'guard violation';
+    if (e.blocked === true) Object.assign(call, { blocked: true, blockedBy: e.blocked_by ?? null, reason: e.error ?? null });
+    if (call.line !== null) this.sayEnd(call, null);
+  }
+
+  /** The turn ended: each call's end as the tree and the log judge it; one that never reported its end is said here. */
+  private turnEnded(endReason: string | null): void {
+    const turn = { endedAt: 0, endReason, ...(this.abortSent ? { abortSent: true as const } : {}) };
+    for (const call of this.calls) {
+      if (call.line === null) {
+        this.out.push('', '');
+        call.line = this.out.length - 1;
+      }
+      this.sayEnd(call, turn);
+    }
+    this.calls = [];
+    this.wentOn.reset();
+    this.abortSent = false;
+  }
+
+  /** The call's result line; `turn` null while its turn runs on. */
+  private sayEnd(call: DocCall, turn: Parameters<typeof callEnd>[0] | null): void {
+    const end = callEnd(turn ?? { endedAt: null }, call);
+    const how = end === 'blocked' ? `blocked by ${plain(call.blockedBy ?? 'a guard')}${call.reason ? `: ${plain(call.reason)}` : ''}` : callEndWords(end, call);
+    this.out[call.line!] = `**Result** of ${code(call.name)} (${how})`;
   }
 }
 
@@ -220,7 +300,7 @@ function noteLine(e: AgentEvent, login: string | null): string[] | null {
   const error = e.error ? plain(e.error) : e.error;
   const sessionId = () => (e.data?.session as { id?: string } | undefined)?.id ?? '?';
   switch (e.type) {
-    case 'guard_violation': return [`> Guard: ${code(e.tool_name ?? '')} ${error ?? 'violation'}`];
+    case 'guard_violation': return [`> ${guardHeading(e.blocked === true)}: ${code(e.tool_name ?? '')} ${error ?? 'violation'}`];
     case 'agent_settled': {
       const key = e.data?.needsLogin === true && login ? `. ${plain(login)}` : '';
       return [`_Turn ended: ${plain(e.end_reason ?? 'no reason given')}${error ? ` (${error})` : ''}${key}_`];

@@ -52,6 +52,15 @@ export function abortUnreachable(turns: Pick<TurnTracker, 'streaming' | 'compact
   return `${versionName}'s abort does not reach ${unasked ? 'a compaction it began on its own' : 'a running compaction'}; it will finish on its own`;
 }
 
+/**
+ * Said as the abort goes out, in the stream and so in the history: a call that ends from now on
+ * ran under the abort, whatever its end says (τ's aborted bash may end without an error), and a
+ * session read back says of it what the live views did (protocol/callEnd.ts).
+ */
+function abortSent(w: InterruptPort, verb: 'abort' | 'redirect'): void {
+  if (w.turns.streaming) w.emit({ type: 'abort_sent', data: { verb } });
+}
+
 export async function abort(w: InterruptPort): Promise<AbortResult> {
   const t0 = performance.now();
   const fail = (error: string): AbortResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
@@ -68,6 +77,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   try {
     // ACP: a question left open would hold the agent's turn; the cancel answers it first.
     w.cancelQuestions('the turn was aborted');
+    abortSent(w, 'abort');
     await w.request(w.dialect.abort(w.connection), 'abort');
     let compactionCancelled: boolean | null = null;
     if (settled) {
@@ -107,6 +117,7 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
       // The host's terminals end with the cancel, and only once the redirect was not refused.
       await w.endTerminals();
       w.cancelQuestions('the turn was redirected');
+      abortSent(w, 'redirect');
       await w.request(w.dialect.abort(w.connection), 'abort');
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
       aborted = s.endReason === 'aborted';

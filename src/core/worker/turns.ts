@@ -20,6 +20,7 @@
 import { resolve } from 'node:path';
 import type { LoginCommand, Provenance, TurnSummary } from '../api';
 import { isKnownEvent, type AgentEvent, type TurnStamp } from '../events/agentEvent';
+import { WentOn } from '../../protocol/callEnd';
 
 const MAX_TURNS_KEPT = 50;
 const WRITE_TOOLS = new Set(['write', 'edit', 'multi_edit', 'apply_patch', 'create_file']);
@@ -94,12 +95,8 @@ export class TurnTracker {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current turn's tool calls by id (the first of an id, as a search from the start finds). */
   private readonly toolsById = new Map<string | null, ToolSummary>();
-  /**
-   * The current turn's calls that ended since a call last started or the model last wrote: the next
-   * start or text marks them `wentOn`. A list of the ended ones only, so a text delta or a start does
-   * nothing when none ended, however many calls are still running (it is on every event's path).
-   */
-  private endedSinceStart: ToolSummary[] = [];
+  /** The current turn's calls that ended since a call last started or the model last wrote (callEnd.ts). */
+  private readonly wentOn = new WentOn<ToolSummary>();
   /**
    * The turn that settled on an event other than agent_settled, for the host's agent_settled
    * that `observe` makes right after that event: an outbox, emptied in the same `observe`.
@@ -365,16 +362,19 @@ export class TurnTracker {
       case 'message_update':
         // The model writing after a call ended went on from it: an abort then cuts the reply, not the
         // call. In its turn only, and not a compaction's summary (τ streams one inside a run or after it).
-        if (this.endedSinceStart.length > 0 && this.inTurn && !this.bracket && typeof e.delta === 'string' && e.delta !== '') this.goneOn();
+        if (this.wentOn.pending && this.inTurn && !this.bracket && typeof e.delta === 'string' && e.delta !== '') this.wentOn.goneOn();
+        return;
+      case 'abort_sent': {
+        // The host's abort went out: a call of the turn that ends from now on was running under it.
+        const turn = this.current;
+        if (turn) turn.abortSent = true;
+        return;
+      }
+      case 'guard_violation':
+        // Folded here, not only marked by the worker's report: a past session read back says it too.
+        if (e.tool_call_id !== undefined) this.markViolation(e.tool_call_id, e.error ?? 'guard violation', e.blocked === true ? (e.blocked_by ?? null) : undefined);
         return;
     }
-  }
-
-  /** The calls that ended so far were not cut by an abort that comes later: the model went on from them. */
-  private goneOn(): void {
-    // Each call ended until now, as calls run side by side and end in any order (the Event Log's too).
-    for (const ended of this.endedSinceStart) ended.wentOn = true;
-    this.endedSinceStart = [];
   }
 
   private openBracket(e: AgentEvent): void {
@@ -402,9 +402,14 @@ export class TurnTracker {
     this.announced = e;
   }
 
-  markViolation(toolCallId: string | null, violation: string): void {
+  /** `blockedBy` (a guard's name, or null) when the guard refused the call before it ran (an ACP question, a write through the host). */
+  private markViolation(toolCallId: string | null, violation: string, blockedBy?: string | null): void {
     const tool = this.tool(toolCallId);
-    if (tool) tool.violation = violation;
+    if (!tool) return;
+    tool.violation = violation;
+    if (blockedBy === undefined) return;
+    tool.blocked = true;
+    tool.blockedBy = blockedBy;
   }
 
   /** `retry`: the turn is a retry the worker began itself (pi 0.73.1's auto_retry_start), no prompt's. */
@@ -419,7 +424,7 @@ export class TurnTracker {
       if (this.pendingStarts > 0) this.pendingStarts--;
     }
     this.toolsById.clear();
-    this.endedSinceStart = [];
+    this.wentOn.reset();
     this.turnCount++;
     // A turn the worker stamps (τ) takes its own origin, and its prompt's record goes with it.
     if (e.submission_id) this.dropRecord((p) => p.submissionId === e.submission_id);
@@ -502,7 +507,7 @@ export class TurnTracker {
     if (!this.inTurn) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
-      if (this.endedSinceStart.length > 0) this.goneOn();
+      this.wentOn.goneOn();
       const id = e.tool_call_id ?? null;
       const tool: ToolSummary = { toolCallId: id, toolName: e.tool_name ?? null, isError: false, blocked: false, blockedBy: null, violation: null, ended: false };
       tools.push(tool);
@@ -523,11 +528,17 @@ export class TurnTracker {
       ? this.current?.tools.find((t) => t.toolCallId === null && !t.ended)
       : this.tool(e.tool_call_id);
     if (tool) {
-      if (!tool.ended) this.endedSinceStart.push(tool);
+      if (!tool.ended) {
+        this.wentOn.end(tool);
+        if (this.current?.abortSent) tool.afterAbort = true;
+      }
       tool.ended = true;
       tool.isError = e.is_error === true;
-      tool.blocked = e.blocked === true;
-      tool.blockedBy = e.blocked_by ?? null;
+      // A call the host's guard refused before it ran stays blocked whatever the agent reports after.
+      if (!tool.blocked) {
+        tool.blocked = e.blocked === true;
+        tool.blockedBy = e.blocked_by ?? null;
+      }
     }
     const args = (e.tool_call_id && this.toolArgs.get(e.tool_call_id)) || e.args;
     if (e.tool_call_id) this.toolArgs.delete(e.tool_call_id);

@@ -407,7 +407,7 @@ export class Worker {
 
   /** For the host's own findings about this worker's calls (guard audits). */
   report(event: Untimed): void {
-    if (event.type === 'guard_violation' && event.tool_call_id !== undefined) this.turns.markViolation(event.tool_call_id ?? null, event.error ?? 'guard violation');
+    // The turn fold marks the finding on its call as the event passes (turns.ts).
     this.emitHostEvent(event);
   }
 

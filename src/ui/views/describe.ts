@@ -4,6 +4,7 @@ import type { TurnSummary, WorkerState } from '../../core/api';
 import { shellLine } from '../../core/shellLine';
 import { workerPhase, duration, INPUT_LOST_ADVICE, INPUT_LOST_WORD, sourceLabel } from '../../protocol/words';
 import { KEYS } from '../commands/ids';
+import { callEnd, callEndWords, FLAGGED_BY_THE_GUARD, type CallEnd } from '../../protocol/callEnd';
 
 /** Running, or starting: the commands offer a starting worker and wait for it to run (pickers.ts). */
 export const isLive = (s: Pick<WorkerState, 'status'>): boolean => s.status === 'running' || s.status === 'starting';
@@ -150,30 +151,29 @@ export function turnDescription(t: TurnSummary): string {
   // A call the guard flagged after it ran (τ's audit) was not blocked: its write landed.
   const blocked = t.tools.filter((x) => x.blocked).length;
   const flagged = t.tools.filter((x) => !x.blocked && x.violation).length;
-  if (t.tools.length) parts.push(`${t.tools.length} tool${t.tools.length === 1 ? '' : 's'}${blocked ? `, ${blocked} blocked` : ''}${flagged ? `, ${flagged} flagged by the guard` : ''}`);
+  if (t.tools.length) parts.push(`${t.tools.length} tool${t.tools.length === 1 ? '' : 's'}${blocked ? `, ${blocked} blocked` : ''}${flagged ? `, ${flagged} ${FLAGGED_BY_THE_GUARD}` : ''}`);
   return parts.join(' · ');
 }
 
-/** A turn's end reasons that are the person's doing: its Abort, its Stop of the worker. */
-const CUT_BY_THE_PERSON = new Set(['aborted', 'stopped']);
+/** A tool call that was neither blocked nor flagged, in the tree's word: the one judgement (protocol/callEnd.ts). */
+export function toolRunWord(
+  t: Pick<TurnSummary, 'endedAt'> & Partial<Pick<TurnSummary, 'endReason' | 'abortSent'>>,
+  tool: Pick<TurnSummary['tools'][number], 'ended'> & Partial<Pick<TurnSummary['tools'][number], 'isError' | 'wentOn' | 'afterAbort'>>,
+): Exclude<CallEnd, 'blocked'> {
+  // No `blocked` passed: the judgement of a call the guard let run.
+  return callEnd(t, { ended: tool.ended, isError: tool.isError ?? false, wentOn: tool.wentOn, afterAbort: tool.afterAbort }) as Exclude<CallEnd, 'blocked'>;
+}
 
 /**
- * A tool call that was neither blocked nor flagged: running until the worker reports its end
- * (calls run side by side, and the last one may have ended while the model writes on). A call
- * whose turn ended without its end is not said to run on (the log page says it alike), nor to have
- * ended well when its worker exited under it. In a turn
- * the person aborted, or whose worker they stopped, a call cut short is `stopped`, not an error of
- * its own: one without its end, or one that failed with nothing after it, no call and no word of the
- * model's (pi ends the call it runs with an error on abort).
+ * A tool call's row in the tree: its end (the one judgement, protocol/callEnd.ts) and its
+ * description in the words the Event Log and the export say it with: `⛔ blocked by NAME`,
+ * `⚠ ok, flagged by the guard: finding`, `stopped`, `error`, `ok`, `running`.
  */
-export function toolRunWord(
-  t: Pick<TurnSummary, 'endedAt'> & Partial<Pick<TurnSummary, 'endReason'>>,
-  tool: Pick<TurnSummary['tools'][number], 'ended'> & Partial<Pick<TurnSummary['tools'][number], 'isError' | 'wentOn'>>,
-): 'running' | 'ok' | 'error' | 'stopped' {
-  if (CUT_BY_THE_PERSON.has(t.endReason ?? '') && (!tool.ended || (tool.isError && !tool.wentOn))) return 'stopped';
-  // Its worker exited under it (a crash): cut short, as the log page says, not done.
-  if (tool.isError || (t.endReason === 'worker_exited' && !tool.ended)) return 'error';
-  return t.endedAt === null && !tool.ended ? 'running' : 'ok';
+export function toolRow(t: TurnSummary, tool: TurnSummary['tools'][number]): { end: CallEnd; description: string } {
+  const end = callEnd(t, tool);
+  const words = callEndWords(end, tool);
+  if (end === 'blocked') return { end, description: `⛔ ${words}` };
+  return { end, description: tool.violation ? `⚠ ${words}: ${tool.violation}` : words };
 }
 
 export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnSummary, Supervisor, WorkerState } from '../../core/api';
 import { duration, signInWords, sourceLabel } from '../../protocol/words';
-import { commandLine, dialectLine, isLive, pidWords, toolRunWord, tooltipWarning, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
+import { commandLine, dialectLine, isLive, pidWords, toolRow, tooltipWarning, trustLines, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon } from './describe';
 import { COMMANDS } from '../commands/ids';
 import { loginWords } from '../commands/resultWords';
 import { loginHint } from '../settings/profiles';
@@ -306,19 +306,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
     // By the call, not its place: VS Code keeps a row's selection by its id.
     item.id = `${s.workerId}/turn/${t.index}/tool/${key}`;
-    if (tool.blocked) {
-      item.description = `⛔ blocked${tool.blockedBy ? ` by ${tool.blockedBy}` : ''}`;
-      item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('errorForeground'));
-    } else if (tool.violation) {
-      item.description = `⚠ ${tool.violation}`;
-      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-    } else {
-      const word = toolRunWord(t, tool);
-      item.description = word;
-      item.iconPath = word === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
-        : word === 'stopped' ? new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-        : new vscode.ThemeIcon('tools');
-    }
+    const { end, description } = toolRow(t, tool);
+    item.description = description;
+    item.iconPath = end === 'blocked' ? new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('errorForeground'))
+      : tool.violation ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+      : end === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+      : end === 'stopped' ? new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+      : new vscode.ThemeIcon('tools');
     item.tooltip = `${name}${tool.toolCallId ? ` (${tool.toolCallId})` : ''}${item.description ? `: ${item.description}` : ''}`;
     item.contextValue = 'rpcWorkerTool';
     return item;
