@@ -27,6 +27,11 @@ export class LogModel {
   private readonly tools = new Map<string, ToolEntry>();
   /** The turn's calls an abort may have cut: those no later call or word of the model's came after the end of. */
   private cuttable: ToolEntry[] = [];
+  /**
+   * A call ended since `cuttable` was last cleared of its ended calls. Until one does, every call
+   * on it is running, so a text delta (many a second, while a call runs) need not walk it.
+   */
+  private cuttableEnded = false;
   /** Calls whose end the worker never reported (their run's end ended them). */
   private readonly unreported = new WeakSet<ToolEntry>();
   private readonly questions = new Map<string, QuestionEntry>();
@@ -170,7 +175,7 @@ export class LogModel {
   private messageUpdate(e: PageEvent, t: number): void {
     if (typeof e.delta !== 'string') return;
     // The model writing after a call ended went on from it: an abort then cuts the reply, not the call.
-    if (e.delta !== '' && this.cuttable.length) this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
+    if (e.delta !== '' && this.cuttableEnded) this.dropEndedCuttable();
     const kind = e.block_type === 'thinking' ? 'thinking' : 'assistant';
     let entry = kind === 'thinking' ? this.thinking : this.text;
     if (!entry) {
@@ -206,7 +211,7 @@ export class LogModel {
   private toolExecutionStart(e: PageEvent, t: number): void {
     this.closeMessage();
     // The calls that ended before this one started were not cut by an abort that comes later.
-    this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
+    if (this.cuttableEnded) this.dropEndedCuttable();
     const entry = this.add<ToolEntry>({
       kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: changesOf(e.diffs), args: e.args ?? null, output: '', result: null,
       startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
@@ -230,6 +235,7 @@ export class LogModel {
     const entry = this.tool(e);
     this.learnTool(entry, e);
     entry.endedAt = t;
+    this.cuttableEnded = true;
     entry.isError = e.is_error === true;
     entry.result = capTail(resultText(e.result), MAX_OUTPUT);
     // A call the host's guard refused before it ran stays blocked whatever the agent reports after.
@@ -354,7 +360,7 @@ export class LogModel {
     // The run ended; the turn ends where the host stamps its end (agent_settled). A run that
     // failed and will be retried is said here, with its error.
     this.closeMessage();
-    for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.unreported.add(tool); this.touch(tool); }
+    for (const tool of this.tools.values()) if (tool.endedAt === null) { tool.endedAt = t; this.cuttableEnded = true; this.unreported.add(tool); this.touch(tool); }
     this.tools.clear();
     if (e.will_retry) this.addEnd(e, true);
   }
@@ -422,6 +428,12 @@ export class LogModel {
     if (closes) this.closeMessage();
     const entry = make(e, t);
     if (entry) this.add(entry);
+  }
+
+  /** The model went on from the calls that ended: an abort no longer cuts them. */
+  private dropEndedCuttable(): void {
+    this.cuttable = this.cuttable.filter((c) => c.endedAt === null);
+    this.cuttableEnded = false;
   }
 
   /** The person's Abort or Stop ended the turn: the calls it cut short are stopped, not errors of their own. */
