@@ -15,6 +15,7 @@ import { WorktreeActions } from '../../src/ui/worktrees/worktreeActions';
 import { connectWorktrees } from '../../src/ui/worktrees/connectWorktrees';
 import { worktreeContributor } from '../../src/ui/worktrees/worktreeTree';
 import { startStamp } from '../../src/core/worker/processTree';
+import { pidSpace } from '../../src/core/worktree/hold';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in vscode's place
@@ -199,6 +200,34 @@ describe('worktrees: two windows on one repository (real git)', function () {
     const r = await b.actions.discard({ workerId: leftoverId(wt.branch) }, async () => true);
     assert.equal(r.status, 'discarded', JSON.stringify(r));
     assert.ok(!existsSync(wt.path));
+  });
+
+  it('a hold written by a window on another machine or in another container is not judged by this process table: kept, and its row says why', async () => {
+    const wt = await created(repo, 'w');
+    // A window elsewhere sharing the repository's folder: its pid means nothing here (none runs here).
+    const afar = { pid: 2 ** 22 + 17, start: '123', window: 'window-x', worker: 'w', space: 'another-host pid:[1]' };
+    sh(repo, 'worktree', 'lock', '--reason', `rpc-workers: ${JSON.stringify(afar)}`, wt.path);
+    const b = window('window-b');
+    const id = leftoverId(wt.branch);
+    b.worktrees.add(id, wt, repo);
+    await b.worktrees.refresh(id);
+    vscodeStub.reset();
+    const r = await b.actions.discard({ workerId: id }, async () => true);
+    assert.notEqual(r.status, 'discarded', 'window B deleted the folder a window elsewhere may be working in');
+    assert.ok(existsSync(wt.path));
+    assert.match(vscodeStub.messages.join('\n'), /w works in it in a window on another machine or container \(process 4194321 there, which cannot be checked from here; if it no longer runs, git worktree unlock frees the worktree\)/);
+    assert.match(rowOf(b.worktrees, id)().tooltip.value, /another machine or container/);
+    assert.match(lockReason(repo, wt.path) ?? 'not locked', /another-host/, 'the hold was taken away');
+  });
+
+  it('a hold written in this process\'s own pid space whose window is gone is still a dead hold: discarded', async () => {
+    const wt = await created(repo, 'w');
+    const here = { pid: 2 ** 22 + 17, start: 'gone', window: 'window-x', worker: 'w', space: pidSpace() };
+    sh(repo, 'worktree', 'lock', '--reason', `rpc-workers: ${JSON.stringify(here)}`, wt.path);
+    const b = window('window-b');
+    b.worktrees.add(leftoverId(wt.branch), wt, repo);
+    const r = await b.actions.discard({ workerId: leftoverId(wt.branch) }, async () => true);
+    assert.equal(r.status, 'discarded', JSON.stringify(r));
   });
 
   it('a worktree the person locked themselves (git worktree lock) is not unlocked by Discard: git\'s refusal is said', async () => {

@@ -5,7 +5,9 @@
 // its half-done work) from under it. A lock whose process is gone (a crash, a reload) holds nothing.
 // A lock the person made (any other reason) is theirs: never taken away here.
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
@@ -14,20 +16,52 @@ import type { WorkerWorktree } from './create';
 import { listWorktreeEntries } from './repo';
 
 const PREFIX = 'rpc-workers: ';
-const holderSchema = z.object({ pid: z.number().int().positive(), start: z.nullable(z.string()), window: z.string(), worker: z.string() });
+// `space`: where the pid means that process (see pidSpace); absent in holds written before it was.
+const holderSchema = z.object({ pid: z.number().int().positive(), start: z.nullable(z.string()), window: z.string(), worker: z.string(), space: z.optional(z.string()) });
 export type WorktreeHolder = z.infer<typeof holderSchema>;
+
+let space: string | undefined;
+/**
+ * Where this process's pids name processes: the machine, and on Linux its pid namespace. A window
+ * in a container or on another machine sharing the repository's folder writes pids this process
+ * table knows nothing of: its live hold would be read as dead here, and taken away.
+ */
+export function pidSpace(): string {
+  if (space === undefined) {
+    let ns = '';
+    try {
+      ns = readlinkSync('/proc/self/ns/pid');
+    } catch {
+      // No /proc (macOS, Windows): the machine's name alone.
+    }
+    space = ns ? `${hostname()} ${ns}` : hostname();
+  }
+  return space;
+}
 
 /** The holder this process writes for a window (`window`: an id of the window's own, one per window). */
 export function holderHere(window: string, worker: string): WorktreeHolder {
-  return { pid: process.pid, start: startStamp(process.pid) ?? null, window, worker };
+  return { pid: process.pid, start: startStamp(process.pid) ?? null, window, worker, space: pidSpace() };
 }
+
+/** The hold was written where this process cannot see its pid (another machine, another container). */
+export const heldFromAfar = (h: WorktreeHolder): boolean => h.space !== undefined && h.space !== pidSpace();
+
+/** Whether the hold's window still runs; one written where this process cannot see its pid is taken to. */
+function holderAlive(h: WorktreeHolder): boolean {
+  return heldFromAfar(h) || isRecordedProcessAlive(h);
+}
+
+/** Where the holding window runs, in words: `another window (process N)`, and if this one cannot check it, what frees it. */
+const holderWhere = (h: WorktreeHolder): string =>
+  heldFromAfar(h) ? `a window on another machine or container (process ${h.pid} there, which cannot be checked from here; if it no longer runs, git worktree unlock frees the worktree)` : `another window (process ${h.pid})`;
 
 export async function holdWorktree(wt: WorkerWorktree, holder: WorktreeHolder): Promise<{ ok: true } | { ok: false; reason: string }> {
   // A hold whose process is gone (a window that crashed or reloaded) holds nothing, but git refuses
   // a second lock: left in place, a session resumed there ran unheld, and another window, reading
   // the dead hold as none, discarded the folder from under it.
   const was = await lockOf(wt);
-  if (was.holder && !isRecordedProcessAlive(was.holder)) await takeDeadHold(wt, was.reason!);
+  if (was.holder && !holderAlive(was.holder)) await takeDeadHold(wt, was.reason!);
   const r = await git(wt.mainRoot, ['worktree', 'lock', '--reason', PREFIX + JSON.stringify(holder), wt.path]);
   return r.ok ? { ok: true } : { ok: false, reason: gitFailure(r, `git worktree lock ${wt.path}`) };
 }
@@ -42,10 +76,13 @@ export async function releaseWorktree(wt: WorkerWorktree, window: string): Promi
  * The worker of another window that holds the worktree, while its process runs; null when none
  * does (no lock, this window's, the person's own, or one whose process is gone).
  */
-export async function heldElsewhere(wt: WorkerWorktree, window: string | undefined): Promise<WorktreeHolder | null> {
+export async function heldElsewhere(wt: WorkerWorktree, window: string | undefined): Promise<HeldBy | null> {
   const { holder } = await lockOf(wt);
-  return holder && holder.window !== window && isRecordedProcessAlive(holder) ? holder : null;
+  return holder && holder.window !== window && holderAlive(holder) ? { ...holder, where: holderWhere(holder) } : null;
 }
+
+/** Another window's hold, with where that window runs in words (holderWhere). */
+export type HeldBy = WorktreeHolder & { where: string };
 
 /**
  * Before the worktree is removed: the lock of this window or of a process that is gone goes (git
@@ -54,7 +91,7 @@ export async function heldElsewhere(wt: WorkerWorktree, window: string | undefin
 export async function unlockIfOurs(wt: WorkerWorktree, window: string | undefined): Promise<void> {
   const { holder, reason } = await lockOf(wt);
   if (holder?.window === window) await git(wt.mainRoot, ['worktree', 'unlock', wt.path]);
-  else if (holder && !isRecordedProcessAlive(holder)) await takeDeadHold(wt, reason!);
+  else if (holder && !holderAlive(holder)) await takeDeadHold(wt, reason!);
 }
 
 /**
@@ -75,7 +112,7 @@ async function takeDeadHold(wt: WorkerWorktree, reason: string): Promise<void> {
   await rm(aside, { force: true });
 }
 
-export const heldWords = (h: WorktreeHolder) => `${h.worker} works in it in another window (process ${h.pid}): stop it there first`;
+export const heldWords = (h: WorktreeHolder) => `${h.worker} works in it in ${holderWhere(h)}: stop it there first`;
 
 /** The worktree's lock: its reason as git keeps it (null: none), and the holder it names if it is a window's. */
 async function lockOf(wt: WorkerWorktree): Promise<{ holder: WorktreeHolder | null; reason: string | null }> {

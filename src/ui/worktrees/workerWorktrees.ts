@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import { pathWithin } from '../../core/pathWithin';
-import type { ChangeCounts, ChangedFile, MergedInto, WorkerWorktree, WorktreeHolder } from '../../core/worktree';
+import type { ChangeCounts, ChangedFile, MergedInto, HeldBy, WorkerWorktree } from '../../core/worktree';
 import { Disposable, toDisposable } from '../disposable';
 import { isTrusted } from '../settings/trust';
 import { isLive } from '../views/describe';
@@ -26,7 +26,7 @@ export interface WorktreeEntry {
   /** Why the last listing failed, if it did. */
   error: string | null;
   /** The worker of another window that works in it (its live hold), as last read; null when none. */
-  heldBy: WorktreeHolder | null;
+  heldBy: HeldBy | null;
 }
 
 /** The id of a worktree an earlier window's worker left, listed from git's records. */

@@ -78,7 +78,7 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   item.tooltip = new vscode.MarkdownString(undefined, false);
   appendSafe(item.tooltip, `${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
   if (e.merged && !e.error) appendSafe(item.tooltip, `\n\nIts work is in ${e.merged.into} (commit ${e.merged.commit.slice(0, 8)}); what it changes from now on is listed here.`);
-  if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in another window (process ${elsewhere.pid}): Merge and Discard are offered once it stops there.`);
+  if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in ${elsewhere.where}: Merge and Discard are offered once it stops there.`);
   const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
   // Menus: merge is offered only while the worker is not writing; discard also while it runs
   // (it says why it cannot now and offers to stop it); neither while another window's worker
