@@ -2,6 +2,7 @@
 // goes in as text.
 import { duration, sourceInfo } from '../protocol/words';
 import { h, icon, iconClass, setText } from './dom';
+import { toolBadge, toolState } from './toolBadge';
 import { endWords, safeJson, stopReasonWords, type Change, type CompactionEntry, type EndEntry, type Entry, type Origin, type PlanEntry, type PromptEntry, type QuestionEntry, type TextEntry, type ToolEntry } from './entries';
 
 export function time(ms: number): string {
@@ -154,11 +155,11 @@ function toolShape(e: ToolEntry, state: string): string {
 }
 
 function drawTool(row: HTMLElement, e: ToolEntry): void {
-  const state = e.blocked ? 'blocked' : e.stopped ? 'stopped' : e.endedAt === null ? 'running' : e.isError ? 'error' : 'ok';
+  const state = toolState(e);
   row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
   const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : state === 'stopped' ? 'debug-stop' : 'tools';
   const spin = state === 'running' ? 'codicon-modifier-spin' : '';
-  const badge = state === 'running' ? 'running…' : state === 'blocked' ? 'blocked' : e.startUnseen ? state : `${state} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;
+  const badge = toolBadge(e, state);
   const out = e.result !== null ? e.result || e.output || '(no output reported)' : e.output;
   const shape = toolShape(e, state);
   const drawn = row.querySelector('details');

@@ -10,6 +10,7 @@ import { slimEvent } from '../../src/protocol/messages';
 import { toolRow } from '../../src/ui/views/describe';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
+import { toolBadge } from '../../src/webview/toolBadge';
 import { hostStream } from '../fixtures/hostStream';
 
 const T = Date.UTC(2026, 11, 6, 15, 0, 0);
@@ -56,18 +57,17 @@ const ROWS: Row[] = [
   { agent: 'ACP', case: 'ok', words: 'ok', events: () => [...start('ACP', 'execute'), ev('tool_execution_end', { tool_call_id: 'c1', is_error: false }), ...doneEnd('ACP')] },
 ];
 
-const FLAGGED = ', flagged by the guard';
-
-/** The Event Log's words for its call, as its row draws the state (render.ts drawTool). */
+/** The Event Log's words for its call, as its row's badge says them (render.ts drawTool). */
 function logWords(events: readonly AgentEvent[]): { words: string; guard: string | null } {
   const m = new LogModel();
   m.apply(events.map((e) => slimEvent(e as unknown as Parameters<typeof slimEvent>[0])));
   const tools = m.all().filter((e): e is ToolEntry => e.kind === 'tool');
   assert.equal(tools.length, 1, 'one call row');
   const t = tools[0];
-  const state = t.blocked ? `blocked by ${t.blockedBy}` : t.stopped ? 'stopped' : t.endedAt === null ? 'running' : t.isError ? 'error' : 'ok';
+  // The row's badge as drawn (its duration cut), and for a refusal the row's blocked line's "by whom".
+  const badge = toolBadge(t).replace(/ · [^·]*$/, '');
   const warning = m.all().find((e): e is WarningEntry => e.kind === 'warning' && e.title.startsWith('Guard'));
-  return { words: `${state}${t.violation && !t.blocked ? FLAGGED : ''}`, guard: warning ? warning.title.replace(/: [^:]*$/, '') : null };
+  return { words: badge === 'blocked' ? `blocked by ${t.blockedBy}` : badge, guard: warning ? warning.title.replace(/: [^:]*$/, '') : null };
 }
 
 /** The export's words on its call's result line, and its guard note's heading. */
