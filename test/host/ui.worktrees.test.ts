@@ -106,7 +106,7 @@ describe('UI worktrees', function () {
     const wb = api.__ui.worktrees.worktrees.get(b)!.worktree;
     assert.notEqual(wa.path, wb.path);
     // git's files change as a worktree is made, so the check listed B's as a leftover while B
-    // still started ("Demo worker (not running) · worktree …" beside the running worker, in
+    // still started ("Demo worker (not running) · worktree …" as the row then read, beside the running worker, in
     // many-workers' screenshot). Once B has it, the leftover row is B's: one row per worktree.
     const wt = api.__ui.worktrees.worktrees;
     wt.add(`worktree:${wb.branch}`, wb, repo);

@@ -42,13 +42,13 @@ describe('UI worktree rows and the workers in them', function () {
     const resumed = { workerId: 'r1', name: 'w (resumed)', status: 'running', cwd: wt.path, streaming: true, compacting: false, pendingInput: [] } as unknown as WorkerState;
     let working: WorkerState | undefined = resumed;
     const rows = worktreeContributor(worktrees, () => new Set(['r1']), (folder) => (working && folder === wt.path ? working : undefined));
-    const row = () => rows.item(undefined, { kind: 'ext', workerId: id, key: 'wt' }) as unknown as { label: string; contextValue: string };
-    assert.equal(row().label, 'w · worktree worker/w (w (resumed) works in it)');
+    const row = () => rows.item(undefined, { kind: 'ext', workerId: id, key: 'wt' }) as unknown as { label: string; description: string; contextValue: string };
+    assert.deepEqual([row().label, row().description.replace(/^.* · /, '')], ['Worktree worker/w', 'w (resumed) works in it']);
     assert.equal(row().contextValue, 'rpcWorkerWorktree.busy.live');
     working = { ...resumed, streaming: false };
     assert.equal(row().contextValue, 'rpcWorkerWorktree.live', 'idle: Merge offered; Discard too, which says it runs there and offers to stop it');
     working = undefined;
-    assert.deepEqual([row().label, row().contextValue], ['w (not running) · worktree worker/w', 'rpcWorkerWorktree']);
+    assert.deepEqual([row().label, row().description.replace(/^.* · /, ''), row().contextValue], ['Worktree worker/w', 'w not running', 'rpcWorkerWorktree']);
   });
 
   it('the worker working in a worktree, as the row and Merge and Discard ask it: a live one whose folder is in it', () => {

@@ -40,7 +40,10 @@ describe('a worktree merged back', function () {
     worktrees.add(id, wt, repo);
     await worktrees.refresh(id);
     const rows = worktreeContributor(worktrees, () => new Set());
-    return (rows.item(undefined, { kind: 'ext', workerId: id, key: 'wt' }) as unknown as { description: string }).description;
+    const { description } = rows.item(undefined, { kind: 'ext', workerId: id, key: 'wt' }) as unknown as { description: string };
+    // After what it holds, who works in it: here no one (the worker is not running).
+    assert.match(description, / · w not running$/);
+    return description.replace(/ · w not running$/, '');
   }
 
   it('says which branch it went into and the merge commit, after a reload too, until new changes come', async () => {

@@ -64,19 +64,21 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   // Another window's worker, known by its hold only: this window cannot see it run. Said under
   // this window's own worker too once that one has ended (an exited worker stays listed).
   const elsewhere = (own && isLive(own)) || other ? null : e.heldBy;
-  const label = elsewhere ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${elsewhere.worker} works in it in another window)`
-    : own ? `Worktree ${e.worktree.branch}`
-      : other ? `${e.worktree.workerName} · worktree ${e.worktree.branch} (${other.name} works in it)`
-        : `${e.worktree.workerName} (not running) · worktree ${e.worktree.branch}`;
+  // Who works in it, after what it holds: a sidebar cuts a row's end, and a long label (the
+  // worker's name, then the branch, then this) left no room for "merged into main".
+  const who = elsewhere ? `${elsewhere.worker} works in it in another window`
+    : own ? null
+      : other ? `${other.name} works in it`
+        : `${e.worktree.workerName} not running`;
   const s = own ?? other;
-  const item = new vscode.TreeItem(label, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(`Worktree ${e.worktree.branch}`, e.files.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   // A new id once it has files: VS Code keeps an id's collapse state, and a row first shown
   // empty would otherwise stay closed when its changes come.
   item.id = `${e.workerId}/worktree${e.files.length ? '' : '/empty'}`;
-  item.description = e.error ? `could not list changes: ${e.error}` : countsText(e.counts, e.merged);
+  item.description = [e.error ? `could not list changes: ${e.error}` : countsText(e.counts, e.merged), who].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon('git-branch', e.error ? new vscode.ThemeColor('errorForeground') : undefined);
   item.tooltip = new vscode.MarkdownString(undefined, false);
-  appendSafe(item.tooltip, `${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
+  appendSafe(item.tooltip, `${e.worktree.workerName}'s worktree${who && !elsewhere ? ` (${who})` : ''}: ${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
   if (e.merged && !e.error) appendSafe(item.tooltip, `\n\nIts work is in ${e.merged.into} (commit ${e.merged.commit.slice(0, 8)}); what it changes from now on is listed here.`);
   if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in ${elsewhere.where}: Merge and Discard are offered once it stops there.`);
   const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
