@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { TurnTracker } from '../../src/core/worker/turns';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { contextValues, dialectLine, statusText, toolRunWord, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
+import { contextValues, dialectLine, statusText, toolRow, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
 import { OPEN_LIMIT, reloadSentence, resultSentence, resultTone, startFailure } from '../../src/ui/commands/resultWords';
 import { atLimitError } from '../../src/core/worker/limits';
 
@@ -81,7 +81,7 @@ describe('ui words and icons', () => {
   it("a tool call's row says running until the worker reports its end, side by side and in any order", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
-    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRow(t.turns[0], tool).end}`);
     t.observe(ev('agent_start'));
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
     t.observe(ev('tool_execution_start', { tool_call_id: 'b', tool_name: 'grep' }));
@@ -99,7 +99,7 @@ describe('ui words and icons', () => {
   it("an aborted turn's unfinished or failed calls are stopped by the person's Abort, not errors of their own", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
-    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRow(t.turns[0], tool).end}`);
     t.observe(ev('agent_start'));
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
     t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'read', is_error: true }));
@@ -119,7 +119,7 @@ describe('ui words and icons', () => {
   it("a call that ran beside others and failed before a later call started keeps its error when the turn is aborted (as the Event Log says)", () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
-    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRow(t.turns[0], tool).end}`);
     t.observe(ev('agent_start'));
     // A long bash and a read side by side; the read ends, the model starts a grep while bash runs.
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
@@ -144,13 +144,13 @@ describe('ui words and icons', () => {
     // The model answers the failure; the person aborts the reply, not the read.
     t.observe(ev('message_update', { delta: 'The file does not exist; ', block_type: 'text' }));
     t.observe(ev('agent_end', { end_reason: 'aborted' }));
-    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error', 'the read had failed on its own before the abort');
+    assert.equal(toolRow(t.turns[0], t.turns[0].tools[0]).end, 'error', 'the read had failed on its own before the abort');
   });
 
   it('a call that ended after a later call went on is one the model went on from too, when another call starts after its end', () => {
     const t = new TurnTracker(() => {}, '/w');
     const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: 1, ...extra });
-    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRunWord(t.turns[0], tool)}`);
+    const words = () => t.turns[0].tools.map((tool) => `${tool.toolName}: ${toolRow(t.turns[0], tool).end}`);
     t.observe(ev('agent_start'));
     // Two calls side by side: the second ends first, and the model starts a third before the first ends.
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'read' }));
@@ -172,7 +172,7 @@ describe('ui words and icons', () => {
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
     t.observe(ev('worker_exit', { data: { status: 'stopped' } }));
     assert.equal(t.turns[0].endReason, 'stopped');
-    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'stopped');
+    assert.equal(toolRow(t.turns[0], t.turns[0].tools[0]).end, 'stopped');
   });
 
   it("a call cut short by its worker's crash is an error, not 'ok' (it never ended; the Event Log says it was cut short)", () => {
@@ -182,7 +182,7 @@ describe('ui words and icons', () => {
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
     t.observe(ev('worker_exit', { data: { status: 'failed', code: 1, signal: null } }));
     assert.equal(t.turns[0].endReason, 'worker_exited');
-    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error');
+    assert.equal(toolRow(t.turns[0], t.turns[0].tools[0]).end, 'error');
   });
 
   it("a turn that ended by itself keeps its calls' errors", () => {
@@ -192,7 +192,7 @@ describe('ui words and icons', () => {
     t.observe(ev('tool_execution_start', { tool_call_id: 'a', tool_name: 'bash' }));
     t.observe(ev('tool_execution_end', { tool_call_id: 'a', tool_name: 'bash', is_error: true }));
     t.observe(ev('agent_end', { end_reason: 'done' }));
-    assert.equal(toolRunWord(t.turns[0], t.turns[0].tools[0]), 'error');
+    assert.equal(toolRow(t.turns[0], t.turns[0].tools[0]).end, 'error');
   });
 
   it('command lines are shell-quoted', () => {

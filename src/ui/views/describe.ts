@@ -155,15 +155,6 @@ export function turnDescription(t: TurnSummary): string {
   return parts.join(' · ');
 }
 
-/** A tool call that was neither blocked nor flagged, in the tree's word: the one judgement (protocol/callEnd.ts). */
-export function toolRunWord(
-  t: Pick<TurnSummary, 'endedAt'> & Partial<Pick<TurnSummary, 'endReason' | 'abortSent'>>,
-  tool: Pick<TurnSummary['tools'][number], 'ended'> & Partial<Pick<TurnSummary['tools'][number], 'isError' | 'wentOn' | 'afterAbort'>>,
-): Exclude<CallEnd, 'blocked'> {
-  // No `blocked` passed: the judgement of a call the guard let run.
-  return callEnd(t, { ended: tool.ended, isError: tool.isError ?? false, wentOn: tool.wentOn, afterAbort: tool.afterAbort }) as Exclude<CallEnd, 'blocked'>;
-}
-
 /**
  * A tool call's row in the tree: its end (the one judgement, protocol/callEnd.ts) and its
  * description in the words the Event Log and the export say it with: `⛔ blocked by NAME`,
