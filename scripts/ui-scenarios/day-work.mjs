@@ -149,8 +149,21 @@ async function steps(page, ws) {
   await expandRow(page, /worktree worker\/demo-worker/i);
   await sessionsRow(page, 'NOTES.md').waitFor({ state: 'visible' });
   await screenshot(page, 'day-worktree');
-  await wtRow.hover();
-  await wtRow.locator('.actions .action-label[aria-label^="Merge into My Branch"]').click();
+  // The row's action bar is drawn again when the tree refreshes the row (the worker's state): a
+  // click on a bar being replaced ran nothing once (no toast in 30 s, the row still unmerged). So it
+  // is clicked again, at most twice more, only while the row still lists its change and no toast
+  // says the merge: never a second merge.
+  const mergedToast = page.locator('.notifications-toasts .notification-toast', { hasText: /merged Demo worker/ }).first();
+  for (let attempt = 1; ; attempt++) {
+    await wtRow.hover();
+    await wtRow.locator('.actions .action-label[aria-label^="Merge into My Branch"]').click();
+    try {
+      await mergedToast.waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (e) {
+      if (attempt === 3 || !(await wtRow.locator('.label-description', { hasText: '1 changed' }).isVisible())) throw e;
+    }
+  }
   const merged = await toast(page, /merged Demo worker/);
   const commit = /commit ([0-9a-f]{8})/.exec(await merged.innerText())?.[1];
   // The row says where the work went, with the merge commit: "no changes" read as if it was lost.
