@@ -14,6 +14,7 @@ import { Containment } from './containment';
 import { createFanout } from './supervisorFanout';
 import { startWorker } from './supervisorStart';
 import { keepNewest } from './keepNewest';
+import { theCount } from '../protocol/words';
 
 /** The history's reader of a dialect's worker lines: a reading codec of its own. */
 function lineReader(dialect: DialectName): LineReader {
@@ -139,7 +140,7 @@ function markdownOf(worker: Worker | undefined, login: string | null) {
   // The host keeps the newest events in memory only: what it let go is said, not left out unsaid.
   const evicted = worker.events.evicted;
   const kept = worker.events.length;
-  const missing = evicted > 0 ? [`the first ${evicted === 1 ? 'event' : `${evicted} events`} of this worker: the host keeps its newest ${kept === 1 ? 'event' : kept} in memory (the session's history, when on, has them all: export it from the Sessions view once the worker has ended)`] : [];
+  const missing = evicted > 0 ? [`the first ${theCount(evicted, 'event')} of this worker: the host keeps its newest ${theCount(kept, 'event')} in memory (the session's history, when on, has them all: export it from the Sessions view once the worker has ended)`] : [];
   return worker.sessions.exportMarkdown(worker.events.toArray(), { title: s.name, dialect: s.workerVersion ? `${s.dialect} ${s.workerVersion}` : s.dialect, model: s.model, cwd: s.cwd, missing, login });
 }
 

@@ -47,6 +47,9 @@ export const INPUT_LOST_ADVICE = 'It no longer reads its input (its stdin closed
 /** "1 turn", "2 turns": a count with its noun, singular for one. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** "event", "2 events": after "the first" or "the oldest", where "the first 1 events" was said. */
+export const theCount = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : `${n} ${many}`);
+
 /** "850 ms", "2.5 s", "1 min 5 s". */
 export function duration(ms: number): string {
   // Rounded first, then split: 119.6 s is "2 min 0 s", never "1 min 60 s".

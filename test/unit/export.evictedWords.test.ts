@@ -31,7 +31,7 @@ describe('export: a live worker\'s events the host no longer keeps, counted in w
     assert.equal(whole.dropped, 0);
     const one = await exported(whole.kept - 1);
     assert.equal(one.dropped, 1);
-    assert.match(one.markdown, new RegExp(`\\*\\*Not in this export:\\*\\* the first event of this worker: the host keeps its newest ${whole.kept - 1} in memory`));
+    assert.match(one.markdown, new RegExp(`\\*\\*Not in this export:\\*\\* the first event of this worker: the host keeps its newest ${whole.kept - 1} events in memory`));
     const many = await exported(1);
     assert.match(many.markdown, new RegExp(`\\*\\*Not in this export:\\*\\* the first ${whole.kept - 1} events of this worker: the host keeps its newest event in memory`));
   });

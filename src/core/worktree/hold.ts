@@ -45,7 +45,7 @@ export function holderHere(window: string, worker: string): WorktreeHolder {
 }
 
 /** The hold was written where this process cannot see its pid (another machine, another container). */
-export const heldFromAfar = (h: WorktreeHolder): boolean => h.space !== undefined && h.space !== pidSpace();
+const heldFromAfar = (h: WorktreeHolder): boolean => h.space !== undefined && h.space !== pidSpace();
 
 /** Whether the hold's window still runs; one written where this process cannot see its pid is taken to. */
 function holderAlive(h: WorktreeHolder): boolean {

@@ -9,7 +9,7 @@ import type { HistoryListing, SessionSummary } from '../../core/history/format';
 import type { HistoryStore } from '../../core/history/store';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { HOST_SHUT_DOWN } from '../../core/shutDownWords';
-import { plural } from '../../protocol/words';
+import { plural, theCount } from '../../protocol/words';
 import { Disposable, toDisposable } from '../disposable';
 import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
@@ -292,7 +292,7 @@ export class PastSessions extends Disposable {
         torn ||= r.torn !== null;
         const name = `"${r.session.name}"`;
         const evicted = r.session.evictedEvents?.events ?? 0;
-        if (evicted > 0) missing.push(`the oldest ${evicted === 1 ? 'event' : `${evicted} events`} of ${name}: the history's size bound (rpcWorkers.history.maxSessionMiB) removed ${evicted === 1 ? 'it' : 'them'}`);
+        if (evicted > 0) missing.push(`the oldest ${theCount(evicted, 'event')} of ${name}: the history's size bound (rpcWorkers.history.maxSessionMiB) removed ${evicted === 1 ? 'it' : 'them'}`);
         if (r.torn) missing.push(`the unfinished last line of ${name} (${plural(r.torn.bytes, 'byte')}: its write was cut short)`);
         if (r.badLines.count > 0) missing.push(`${plural(r.badLines.count, 'line')} of ${name} that could not be read as ${r.badLines.count === 1 ? 'an event' : 'events'}`);
       } else if (id === sessionId) {
