@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { builtinsOnce, vscodeOnce } from './scripts/importsOnce.mjs';
+import { zodBundle, zodLater } from './scripts/zodLater.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -28,7 +29,9 @@ const bundles = [
   // The extension's entry: it loads the adapter below through V8's code cache (src/ui/boot.ts).
   { ...node, entryPoints: ['src/ui/boot.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The VS Code adapter. `vscode` is provided by the extension host; it and node:path/os are read once.
-  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce, builtinsOnce] },
+  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater] },
+  // zod/mini, which the adapter loads on its first schema (scripts/zodLater.mjs).
+  zodBundle(node, 'dist/zod-mini.js'),
   // The host-agnostic core, for scripts and other Node programs.
   { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The built-in demo worker: speaks τ's protocol, needs no LLM.
@@ -43,7 +46,7 @@ const bundles = [
 ];
 
 import { existsSync } from 'node:fs';
-const present = bundles.filter((b) => existsSync(b.entryPoints[0]));
+const present = bundles.filter((b) => !b.entryPoints || existsSync(b.entryPoints[0]));
 
 if (!skipTypecheck && !watch) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });

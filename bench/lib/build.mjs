@@ -3,6 +3,7 @@
 // sources as they are, and start-up reports the minified sizes the .vsix would carry.
 import path from 'node:path';
 import { builtinsOnce, vscodeOnce } from '../../scripts/importsOnce.mjs';
+import { zodBundle, zodLater } from '../../scripts/zodLater.mjs';
 import { ROOT } from './common.mjs';
 
 const options = (production) => {
@@ -18,7 +19,8 @@ export async function buildBundles(outdir, { production = false } = {}) {
   const out = (name) => path.join(outdir, name);
   await Promise.all([
     esbuild.build({ ...node, entryPoints: ['src/ui/boot.ts'], outfile: out('extension.js'), external: ['vscode'] }),
-    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce, builtinsOnce] }),
+    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater] }),
+    esbuild.build(zodBundle(node, out('zod-mini.js'))),
     esbuild.build({ ...node, entryPoints: ['src/core/index.ts'], outfile: out('core.js') }),
     esbuild.build({ ...node, entryPoints: ['src/demo/demoWorker.ts'], outfile: out('demo-worker.js') }),
     esbuild.build({ ...node, entryPoints: ['src/guard/piGuardExtension.ts'], outfile: out('pi-guard.js') }),
