@@ -29,7 +29,11 @@ export function usedZodNames(root = ROOT) {
   const used = new Set();
   for (const file of tsFiles(path.join(root, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    for (const [, alias] of text.matchAll(/^import \* as (\w+) from 'zod\/mini';/gm)) {
+    // Any other import of zod/mini (a name by itself, a default, a re-export) would reach no forwarder.
+    for (const m of text.matchAll(/^(?:import|export)\b(?!(?: type\b| \* as \w+ from))[^;]*['"]zod\/mini['"]/gm)) {
+      throw new Error(`${path.relative(root, file)}: "${m[0]}": the extension's bundle reaches zod/mini only as \`import * as z from 'zod/mini'\` (scripts/zodLater.mjs)`);
+    }
+    for (const [, alias] of text.matchAll(/^import \* as (\w+) from ['"]zod\/mini['"];/gm)) {
       for (const m of text.matchAll(new RegExp(`\\b${alias}\\.([A-Za-z_$][\\w$]*)`, 'g'))) if (typeof zod[m[1]] === 'function') used.add(m[1]);
     }
   }

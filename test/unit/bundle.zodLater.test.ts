@@ -1,0 +1,37 @@
+// scripts/zodLater.mjs: the forwarders the extension's bundle has for zod/mini are the names the
+// sources call, whatever each file calls zod; an import the forwarders cannot serve fails the build.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+const load = () => import('../../scripts/zodLater.mjs');
+
+describe('bundles: zod/mini loaded on first use (scripts/zodLater.mjs)', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'rpc-workers-zodlater-'));
+    mkdirSync(path.join(root, 'src', 'deep'), { recursive: true });
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const write = (file: string, text: string) => writeFileSync(path.join(root, 'src', file), text);
+
+  it('lists the functions called through each file\'s name for zod, and not types or other objects', async () => {
+    write('a.ts', "import * as z from 'zod/mini';\nexport const a = z.object({ n: z.optional(z.string()) });\nexport type A = z.infer<typeof a>;\n");
+    write('deep/b.ts', 'import * as zm from "zod/mini";\nexport const b = zm.enum([\'x\']);\nconst notZod = { string: 1 };\nexport const c = notZod.string;\n');
+    assert.deepEqual((await load()).usedZodNames(root), ['enum', 'object', 'optional', 'string']);
+  });
+
+  it('refuses a name imported by itself, a default import and a re-export, naming the file', async () => {
+    const { usedZodNames } = await load();
+    for (const line of ["import { string } from 'zod/mini';", "import zod from 'zod/mini';", "export * from 'zod/mini';", "export { string } from 'zod/mini';"]) {
+      write('a.ts', `${line}\n`);
+      assert.throws(() => usedZodNames(root), (e: Error) => e.message.startsWith('src/a.ts: ') && e.message.includes(line.slice(0, -1)), line);
+    }
+  });
+
+  it('passes a type-only import', async () => {
+    write('a.ts', "import type * as z from 'zod/mini';\nexport type T = z.ZodMiniType;\n");
+    assert.deepEqual((await load()).usedZodNames(root), []);
+  });
+});
