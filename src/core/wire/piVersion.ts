@@ -1,12 +1,13 @@
 // Which pi a command runs, and whether it can run here, learned before the worker is spawned.
 // pi 1.x (npm @earendil-works/pi-coding-agent) needs Node >= 22.19; on an older Node it dies
 // at load with a SyntaxError about a missing export, which says nothing to a user. Where the
-// command leads to pi's package (node_modules/.bin/pi is a link to its cli.js), its package.json
-// gives the version and the Node it needs, and the `node` its `#!/usr/bin/env node` line would
-// find on the worker's PATH is asked for its version. Otherwise (a launcher script, a wrapper)
+// command leads to pi's package (node_modules/.bin/pi is a link to its cli.js; on Windows npm's
+// pi.cmd names it), its package.json gives the version and the Node it needs, and the `node` its
+// `#!/usr/bin/env node` line would find on the worker's PATH (or the shim's node.exe beside it)
+// is asked for its version. Otherwise (a launcher script, a wrapper)
 // `<command> --version` says the version.
 import { execFile, execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { launchCommand } from '../worker/launchCommand';
 import { windowsNames } from '../pathExt';
@@ -18,6 +19,8 @@ export interface PiPackage {
   node: string | null;
   /** The interpreter its bin names (`node` for `#!/usr/bin/env node`), when it is found by PATH. */
   interpreter: string | null;
+  /** The node.exe beside an npm `.cmd` shim, which the shim runs instead of the one on PATH. */
+  interpreterFile?: string;
 }
 
 /**
@@ -52,12 +55,26 @@ export function findPiPackage(command: string, env: Record<string, string | unde
   } catch {
     return null;
   }
+  // On Windows the command is npm's .cmd shim, not a link to pi's script: the shim names the script.
+  let beside: string | undefined;
+  if (/\.cmd$/i.test(file)) {
+    const target = cmdShimTarget(file);
+    if (!target) return null;
+    const nodeExe = path.join(path.dirname(file), 'node.exe');
+    if (existsSync(nodeExe)) beside = nodeExe;
+    try {
+      file = realpathSync(target);
+    } catch {
+      return null;
+    }
+  }
   let dir = path.dirname(file);
   for (let i = 0; i < 6; i++) {
     try {
       const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown; engines?: { node?: unknown } };
       if (typeof pkg.name === 'string' && PACKAGE_NAME.test(pkg.name) && typeof pkg.version === 'string') {
-        return { name: pkg.name, version: pkg.version, node: typeof pkg.engines?.node === 'string' ? pkg.engines.node : null, interpreter: shebangInterpreter(file) };
+        const found: PiPackage = { name: pkg.name, version: pkg.version, node: typeof pkg.engines?.node === 'string' ? pkg.engines.node : null, interpreter: shebangInterpreter(file) };
+        return beside ? { ...found, interpreterFile: beside } : found;
       }
     } catch {
       // no package.json here, or not JSON: keep walking up
@@ -67,6 +84,19 @@ export function findPiPackage(command: string, env: Record<string, string | unde
     dir = up;
   }
   return null;
+}
+
+/**
+ * The script an npm `.cmd` shim runs: its last `"%dp0%\…" %*` (`"%~dp0\…"` in older npm), as a
+ * path from the shim's folder. null when the file says no such thing.
+ */
+export function cmdShimTarget(shim: string): string | null {
+  try {
+    const m = [...readFileSync(shim, 'utf8').matchAll(/"%~?dp0%?\\([^"]+)"\s+%\*/g)].at(-1);
+    return m ? path.resolve(path.dirname(shim), ...m[1].split('\\')) : null;
+  } catch {
+    return null;
+  }
 }
 
 function shebangInterpreter(file: string): string | null {
@@ -119,7 +149,7 @@ export async function piPreflight(command: string, callerArgs: readonly string[]
   if (pkg) {
     const minimum = minimumOf(pkg.node);
     if (minimum && pkg.interpreter === 'node') {
-      const node = whichOnPath('node', env.PATH);
+      const node = pkg.interpreterFile ?? whichOnPath('node', env.PATH);
       const nodeVersion = node ? readNodeVersion(node) : null;
       if (nodeVersion && compareVersions(nodeVersion, minimum) < 0) return { ok: false, error: nodeTooOld(pkg.version, pkg.node!, nodeVersion, node) };
     }
