@@ -6,10 +6,10 @@
 // `#!/usr/bin/env node` line would find on the worker's PATH (or the shim's node.exe beside it)
 // is asked for its version. Otherwise (a launcher script, a wrapper)
 // `<command> --version` says the version.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { launchCommand } from '../worker/launchCommand';
+import { askVersion } from './askVersion';
 import { windowsNames } from '../pathExt';
 
 export interface PiPackage {
@@ -155,7 +155,7 @@ export async function piPreflight(command: string, callerArgs: readonly string[]
     }
     return { ok: true, version: pkg.version };
   }
-  return { ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs) };
+  return { ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs, (out) => out.trim().match(/^v?(\d+\.\d+\.\d+\S*)$/m)?.[1] ?? null) };
 }
 
 function readNodeVersion(node: string): string | null {
@@ -164,17 +164,6 @@ function readNodeVersion(node: string): string | null {
   } catch {
     return null;
   }
-}
-
-function askVersion(command: string, env: Record<string, string | undefined>, cwd: string, timeoutMs: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    // Through cmd.exe on Windows, where pi is npm's pi.cmd (launchCommand.ts).
-    const run = launchCommand(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, windowsHide: true });
-    execFile(run.command, run.args, { ...run.options, encoding: 'utf8' }, (error, stdout) => {
-      const m = !error && String(stdout).trim().match(/^v?(\d+\.\d+\.\d+\S*)$/m);
-      resolve(m ? m[1] : null);
-    });
-  });
 }
 
 /**

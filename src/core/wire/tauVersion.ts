@@ -2,11 +2,10 @@
 // (a venv's `lib/python3.X/site-packages/ffwf_tau_coding_agent-<version>.dist-info`), which costs
 // no process; else asked with `--version` ("tau 0.15.0") while the worker starts. Never fails
 // for not knowing: an unknown version is null.
-import { execFile } from 'node:child_process';
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { whichOnPath, type Preflight } from './piVersion';
-import { launchCommand } from '../worker/launchCommand';
+import { askVersion } from './askVersion';
 
 const DIST_INFO = /^ffwf_tau_coding_agent-(\d+\.\d+\.\d+[^/]*)\.dist-info$/;
 
@@ -26,22 +25,11 @@ function fromMetadata(script: string): string | null {
   return null;
 }
 
-function askVersion(command: string, env: Record<string, string | undefined>, cwd: string, timeoutMs: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    // Found as an .exe or .cmd through PATHEXT on Windows, as the worker is (launchCommand.ts).
-    const run = launchCommand(command, ['--version'], { env: env as NodeJS.ProcessEnv, cwd, timeout: timeoutMs, windowsHide: true });
-    execFile(run.command, run.args, { ...run.options, encoding: 'utf8' }, (error, stdout) => {
-      const m = !error && String(stdout).match(/\b(\d+\.\d+\.\d+\S*)/);
-      resolve(m ? m[1] : null);
-    });
-  });
-}
-
 /** Only τ's own console scripts are asked; `isTau` says whether `command` is one. */
 export function tauPreflight(command: string, isTau: boolean, env: Record<string, string | undefined>, cwd: string, timeoutMs = 10_000): Promise<Preflight> {
   if (!isTau) return Promise.resolve({ ok: true, version: null });
   const script = path.isAbsolute(command) ? command : whichOnPath(command, env.PATH);
   const known = script ? fromMetadata(script) : null;
   if (known) return Promise.resolve({ ok: true, version: known });
-  return Promise.resolve({ ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs) });
+  return Promise.resolve({ ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs, (out) => out.match(/\b(\d+\.\d+\.\d+\S*)/)?.[1] ?? null) });
 }
