@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 
 const load = () => import('../../scripts/zodLater.mjs');
 
@@ -33,5 +34,20 @@ describe('bundles: zod/mini loaded on first use (scripts/zodLater.mjs)', () => {
   it('passes a type-only import', async () => {
     write('a.ts', "import type * as z from 'zod/mini';\nexport type T = z.ZodMiniType;\n");
     assert.deepEqual((await load()).usedZodNames(root), []);
+  });
+
+  it('reads an import without its semicolon (prettier checks only some files)', async () => {
+    write('a.ts', "import * as z from 'zod/mini'\nexport const a = z.string()\n");
+    assert.deepEqual((await load()).usedZodNames(root), ['string']);
+  });
+
+  it('a name of zod the forwarders lack fails the build, not the first parse', async () => {
+    // A use the scan does not see (here a file outside src/): esbuild only warned, and the name was undefined at run time.
+    write('entry.ts', "import * as z from 'zod/mini';\nexport const a = z.base64();\n");
+    const { zodLater } = await load();
+    await assert.rejects(
+      esbuild.build({ entryPoints: [path.join(root, 'src', 'entry.ts')], bundle: true, write: false, platform: 'node', format: 'cjs', logLevel: 'silent', plugins: [zodLater] }),
+      (e: Error) => /base64/.test(e.message),
+    );
   });
 });
