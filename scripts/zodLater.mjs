@@ -24,6 +24,11 @@ function tsFiles(dir) {
  * imports it as). A name imported by itself (`import { string } from 'zod/mini'`) fails the build:
  * the forwarders export only these names.
  */
+const zodFunctions = () => {
+  const zod = require('zod/mini');
+  return Object.keys(zod).filter((n) => typeof zod[n] === 'function');
+};
+
 export function usedZodNames(root = ROOT) {
   const zod = require('zod/mini');
   const used = new Set();
@@ -63,10 +68,14 @@ export const zodLater = {
   },
 };
 
-/** The options of dist/zod-mini.js, given esbuild.mjs's options for a Node bundle. */
-export const zodBundle = (node, outfile) => ({
+/**
+ * The options of dist/zod-mini.js, given esbuild.mjs's options for a Node bundle. `every`: all of
+ * zod/mini's functions, for `--watch`, which builds this file once while the forwarders follow
+ * each edit (a name first used then would be missing from it until the watch restarted).
+ */
+export const zodBundle = (node, outfile, { every = false } = {}) => ({
   ...node,
   // The names the forwarders call, not zod's whole namespace (its locales alone are 250 KB).
-  stdin: { contents: `export { ${usedZodNames().join(', ')} } from 'zod/mini';`, resolveDir: ROOT, loader: 'js' },
+  stdin: { contents: `export { ${(every ? zodFunctions() : usedZodNames()).join(', ')} } from 'zod/mini';`, resolveDir: ROOT, loader: 'js' },
   outfile,
 });

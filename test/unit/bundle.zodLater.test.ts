@@ -50,4 +50,13 @@ describe('bundles: zod/mini loaded on first use (scripts/zodLater.mjs)', () => {
       (e: Error) => /base64/.test(e.message),
     );
   });
+
+  it('--watch builds a zod/mini with every function, as the forwarders follow each edit and it is built once', async () => {
+    const { zodBundle } = await load();
+    const outfile = path.join(root, 'zod-mini.js');
+    await esbuild.build({ ...zodBundle({ bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' }, outfile, { every: true }) });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundle just built
+    const built = require(outfile) as Record<string, unknown>;
+    assert.equal(typeof built.base64, 'function', 'a function the sources do not call yet');
+  });
 });
