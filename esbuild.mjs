@@ -31,7 +31,7 @@ const bundles = [
   // The VS Code adapter. `vscode` is provided by the extension host; it and node:path/os are read once.
   { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater] },
   // zod/mini, which the adapter loads on its first schema (scripts/zodLater.mjs).
-  zodBundle(node, 'dist/zod-mini.js'),
+  zodBundle(node, 'dist/zod-mini.js', { every: watch }),
   // The host-agnostic core, for scripts and other Node programs.
   { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The built-in demo worker: speaks τ's protocol, needs no LLM.

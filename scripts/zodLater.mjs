@@ -24,16 +24,22 @@ function tsFiles(dir) {
  * imports it as). A name imported by itself (`import { string } from 'zod/mini'`) fails the build:
  * the forwarders export only these names.
  */
+const zodFunctions = () => {
+  const zod = require('zod/mini');
+  return Object.keys(zod).filter((n) => typeof zod[n] === 'function');
+};
+
 export function usedZodNames(root = ROOT) {
   const zod = require('zod/mini');
   const used = new Set();
   for (const file of tsFiles(path.join(root, 'src'))) {
     const text = readFileSync(file, 'utf8');
     // Any other import of zod/mini (a name by itself, a default, a re-export) would reach no forwarder.
-    for (const m of text.matchAll(/^(?:import|export)\b(?!(?: type\b| \* as \w+ from))[^;]*['"]zod\/mini['"]/gm)) {
+    // (`export * as z from` too: the files importing that `z` are not read.)
+    for (const m of text.matchAll(/^(?:import\b(?!(?: type\b| \* as \w+ from))|export\b(?! type\b))[^;]*['"]zod\/mini['"]/gm)) {
       throw new Error(`${path.relative(root, file)}: "${m[0]}": the extension's bundle reaches zod/mini only as \`import * as z from 'zod/mini'\` (scripts/zodLater.mjs)`);
     }
-    for (const [, alias] of text.matchAll(/^import \* as (\w+) from ['"]zod\/mini['"];/gm)) {
+    for (const [, alias] of text.matchAll(/^import \* as (\w+) from ['"]zod\/mini['"]/gm)) {
       for (const m of text.matchAll(new RegExp(`\\b${alias}\\.([A-Za-z_$][\\w$]*)`, 'g'))) if (typeof zod[m[1]] === 'function') used.add(m[1]);
     }
   }
@@ -45,6 +51,8 @@ export const zodLater = {
   name: 'zod-later',
   /** @param {import('esbuild').PluginBuild} build */
   setup(build) {
+    // A `z.X` the scan above missed would be undefined at run time, which esbuild only warns of.
+    build.initialOptions.logOverride = { ...build.initialOptions.logOverride, 'import-is-undefined': 'error' };
     build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: 'zod/mini', namespace: 'zod-later' }));
     build.onResolve({ filter: /^\.\/zod-mini\.js$/, namespace: 'zod-later' }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'zod-later' }, () => {
@@ -61,10 +69,14 @@ export const zodLater = {
   },
 };
 
-/** The options of dist/zod-mini.js, given esbuild.mjs's options for a Node bundle. */
-export const zodBundle = (node, outfile) => ({
+/**
+ * The options of dist/zod-mini.js, given esbuild.mjs's options for a Node bundle. `every`: all of
+ * zod/mini's functions, for `--watch`, which builds this file once while the forwarders follow
+ * each edit (a name first used then would be missing from it until the watch restarted).
+ */
+export const zodBundle = (node, outfile, { every = false } = {}) => ({
   ...node,
   // The names the forwarders call, not zod's whole namespace (its locales alone are 250 KB).
-  stdin: { contents: `export { ${usedZodNames().join(', ')} } from 'zod/mini';`, resolveDir: ROOT, loader: 'js' },
+  stdin: { contents: `export { ${(every ? zodFunctions() : usedZodNames()).join(', ')} } from 'zod/mini';`, resolveDir: ROOT, loader: 'js' },
   outfile,
 });
