@@ -63,6 +63,9 @@ describe('ACP dialect: the fake agent', () => {
     assert.ok(commands, 'the commands sent before the session/new answer were kept');
     assert.deepEqual(commands.data?.commands, ['review']);
     assert.equal(s.compactUnavailable, 'this agent has no compaction (it lists no /compact command)');
+    // Its row offers neither Fork Session (ACP v1 has none) nor Switch Model… (it lists no model choice).
+    assert.equal(s.forkUnavailable, 'ACP v1 has no fork; start a new session instead');
+    assert.match(s.modelUnavailable ?? '', /^this agent offers no model choice over ACP/);
     assert.deepEqual(s.midTurn, { steer: false, followUp: 'host' });
   });
 

@@ -70,12 +70,16 @@ describe('ui words and icons', () => {
   });
 
   it('context keys', () => {
-    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
-    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
     // The worker just started: Prompt and the others are offered, and wait for it (pickers.ts).
-    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
     // One that no longer reads its input: live (Copy PID), but nothing that sends it something.
-    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    // An idle ACP agent (no fork in ACP v1, no model choice listed): idle, but neither verb is offered for it.
+    const acp = st({ dialect: 'acp', forkUnavailable: 'ACP v1 has no fork', modelUnavailable: 'no model choice' });
+    assert.deepEqual(contextValues([acp]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': true, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.equal(contextValues([acp, st({ dialect: 'pi' })])['rpcWorkers.anyForks'], true, 'another idle worker forks');
   });
 
   it("a tool call's row says running until the worker reports its end, side by side and in any order", () => {

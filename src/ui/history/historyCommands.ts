@@ -332,8 +332,16 @@ export class HistoryCommands extends Disposable {
   }
 
   async verb(a: Arg, title: 'New Session' | 'Fork Session' | 'Switch Model'): Promise<HistoryResult> {
-    const w = await this.worker(a, title, SESSION_VERB);
+    // A worker that cannot take the verb at all (an ACP agent's fork, its model when it lists no
+    // choice) is not offered it: asked for a model first, it was then refused in a cut-off line.
+    const cannot = (s: WorkerState) => (title === 'Fork Session' ? s.forkUnavailable : title === 'Switch Model' ? s.modelUnavailable : undefined);
+    const w = await this.worker(a, title, { filter: (s) => isIdle(s) && !cannot(s), none: this.noneFor(title, cannot) });
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
+    const why = cannot(w);
+    if (why) {
+      void vscode.window.showInformationMessage(`${w.name}: ${why}`);
+      return { status: 'unsupported', workerId: w.workerId, error: why };
+    }
     let r;
     if (title === 'Switch Model') {
       const model = a.model ?? await vscode.window.showInputBox({
@@ -352,6 +360,13 @@ export class HistoryCommands extends Disposable {
     else if (r.status === 'unsupported' || r.status === 'cancelled') void vscode.window.showInformationMessage(`RPC Workers: ${title} for ${w.name}: ${r.status === 'cancelled' ? 'the worker\'s extension declined; nothing changed' : `not supported (${'error' in r ? r.error : ''})`}`);
     else void vscode.window.showErrorMessage(`RPC Workers: ${title} for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
     return { ...r };
+  }
+
+  /** What the palette's verb says when no worker can take it: why each idle one cannot, else that none is idle. */
+  private noneFor(title: string, cannot: (s: WorkerState) => string | undefined): string {
+    const unable = this.s.supervisor.list().filter((s) => isIdle(s) && cannot(s));
+    if (!unable.length) return SESSION_VERB.none;
+    return `No worker can take ${title}: ${unable.map((s) => `${s.name}: ${cannot(s)}`).join('; ')}.`;
   }
 
   /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
