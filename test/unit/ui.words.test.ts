@@ -38,7 +38,19 @@ describe('ui words and icons', () => {
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
   });
 
-  it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
+  it('an ACP agent out of its first mode says the mode it is in, after what it does (Switch Mode…\'s "Allow all" was in the tooltip only)', () => {
+    const modes = [{ id: 'default', name: 'Ask' }, { id: 'yolo', name: 'Allow all' }];
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'yolo' })), 'idle · mode: Allow all · m');
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'yolo', streaming: true, model: null })), 'streaming · mode: Allow all');
+    // Its first mode is the one it starts in: the row does not spend its room on it.
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'default' })), 'idle · m');
+    // A mode the agent does not list (its own update) is said by its id.
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'plan' })), 'idle · mode: plan · m');
+    // A worker that is not running is in no mode.
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'yolo', status: 'exited' })), 'exited · m');
+  });
+
+    it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
     assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'retrying after its turn · m');
     assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'compacting after its turn · m');
     assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'settling its turn · m');

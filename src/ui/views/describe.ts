@@ -57,6 +57,10 @@ export function workerDescription(s: WorkerState): string {
   else parts.push(s.streaming ? 'streaming' : 'idle');
   if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
   if (s.signal) parts.push(s.signal);
+  // A mode the person switched to (Allow all, Plan) changes what the agent does unasked: the row
+  // says it. The first mode listed is the one it starts in, and is not spent room on.
+  const mode = s.status === 'running' && s.mode && s.modes?.length && s.mode !== s.modes[0].id ? s.modes.find((m) => m.id === s.mode)?.name ?? s.mode : null;
+  if (mode) parts.push(`mode: ${mode}`);
   if (s.model) parts.push(s.model);
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
