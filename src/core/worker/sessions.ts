@@ -204,7 +204,9 @@ export class WorkerSessions {
     // Tool calls whose events carry no arguments or result (τ) have them from the messages only.
     const bare = without !== null && events.some((e) => (e.type === 'tool_execution_start' && e.args === undefined) || (e.type === 'tool_execution_end' && e.result === undefined));
     const missing = [...(meta.missing ?? []), ...(bare ? [`the arguments and results of tool calls whose events carry none: ${without}`] : [])];
-    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools, missing }), ms: elapsed(t0) };
+    // A turn the worker is still in ends the document saying so (busy: a turn or a compaction).
+    const running = !this.gone && this.site.busy() !== null;
+    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools, missing, running }), ms: elapsed(t0) };
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */
