@@ -175,7 +175,7 @@ describe('worker commands from the palette pick the workers their rows are on', 
       const quiet = () => undefined;
       const acp = worker({ forkUnavailable: 'ACP v1 has no fork; start a new session instead', modelUnavailable: 'this agent offers no model choice over ACP' });
       const supervisor = { ...supervisorOf([acp], calls), fork: async (id: string) => (calls.push(id), { status: 'unsupported' }), setModel: async (id: string) => (calls.push(id), { status: 'unsupported' }) } as unknown as Supervisor;
-      const h = new HistoryCommands({ supervisor, selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices);
+      const h = new HistoryCommands({ supervisor, eventLog: { result: quiet }, selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices);
       // From its row (the worker named) and from the palette (picked): the same.
       for (const arg of [{ workerId: 'w1' }, {}]) {
         vscodeStub.reset();
