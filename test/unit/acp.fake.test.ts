@@ -441,6 +441,21 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);
   });
 
+  it('New Session after a Switch Mode: the new session\'s mode (the agent\'s first again) is said after the new session\'s mark, once', async () => {
+    const r = await start();
+    assert.equal((await supervisor.setMode(r.workerId, 'yolo')).status, 'mode_set');
+    const marks: AgentEvent[] = [];
+    supervisor.onEvent((w, e) => void (w === r.workerId && (e.type === 'mode_changed' || e.type === 'session_changed') && marks.push(e)));
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    // The log and the export said "Mode: Allow all", then "New session": the turns after read as allowed all, which they were not.
+    assert.deepEqual(marks.map((e) => [e.type, e.data?.mode, e.data?.name]), [['session_changed', undefined, undefined], ['mode_changed', 'default', 'Ask']]);
+    assert.equal(stateOf(r.workerId).mode, 'default');
+    // A new session in the mode the last one was in says no mode.
+    marks.length = 0;
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    assert.deepEqual(marks.map((e) => e.type), ['session_changed']);
+  });
+
   it('resumes its session after a restart through session/resume, and the agent still has the history', async () => {
     const env = { FAKE_ACP_RESUME: '1', FAKE_ACP_SESSIONS: path.join(dir, 'sessions') };
     const r = await start(env);

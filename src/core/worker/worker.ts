@@ -171,6 +171,7 @@ export class Worker {
       emit: (event) => this.emitHostEvent(event),
       changed: () => this.stateChanged(),
       output: (text) => this.output('protocol', text),
+      mode: () => this.sessionMode(),
     });
   }
 
@@ -362,6 +363,12 @@ export class Worker {
     const fork = why(this.connection, 'fork');
     const model = why(this.connection, 'model');
     return { ...(fork ? { forkUnavailable: fork } : {}), ...(model ? { modelUnavailable: model } : {}) };
+  }
+
+  /** The mode the session is in and its name, for the session verbs (null: the worker has none). */
+  private sessionMode(): { id: string; name: string | null } | null {
+    const { mode, modes } = this.modeState();
+    return mode === null ? null : { id: mode, name: modes?.find((m) => m.id === mode)?.name ?? null };
   }
 
   private modeState(): Pick<WorkerState, 'mode' | 'modes'> {
