@@ -441,6 +441,17 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);
   });
 
+  it('New Session: the last session\'s context and cost are not shown as the new one\'s', async () => {
+    const r = await start();
+    await supervisor.prompt(r.workerId, 'hello');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    // The fake agent reports its usage with the reply (used 121 of 200,000).
+    await waitUntil(() => stateOf(r.workerId).usage?.contextTokens === 121, 'the reply\'s usage in the state', 10_000);
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    // The chip read "ctx 121/200k · $0.01" on the new session, which had used nothing yet.
+    assert.equal(stateOf(r.workerId).usage, null);
+  });
+
   it('New Session after a Switch Mode: the new session\'s mode (the agent\'s first again) is said after the new session\'s mark, once', async () => {
     const r = await start();
     assert.equal((await supervisor.setMode(r.workerId, 'yolo')).status, 'mode_set');

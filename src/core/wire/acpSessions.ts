@@ -124,6 +124,8 @@ export const acpSessions: SessionVerbs = {
     s.learnSession(result);
     s.sessionId = result.sessionId;
     s.sessions.add(result.sessionId);
+    // The last session's readout is not the new one's: its context and cost wait for the agent's next.
+    s.usage = null;
     return { cancelled: false };
   },
   fork() {
