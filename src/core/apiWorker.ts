@@ -213,6 +213,10 @@ export interface WorkerState {
   allowedAlways?: AllowedRule[];
   /** Why Compact cannot run on this worker at all (an ACP agent without one); null: it can. */
   compactUnavailable: string | null;
+  /** Why Fork Session cannot run on this running worker at all (ACP v1 has no fork); absent: it can, or it does not run. */
+  forkUnavailable?: string;
+  /** Why Switch Model… cannot run on this running worker at all (an ACP agent that lists no model choice); absent: it can, or it does not run. */
+  modelUnavailable?: string;
   /** Why Abort cannot reach what the worker is doing now (a compaction its abort does not end); null: it can, or nothing runs. */
   abortUnavailable: string | null;
   /** What the worker takes while a turn runs (ACP: no steer; follow-ups held by the host). */

@@ -63,6 +63,9 @@ describe('ACP dialect: the fake agent', () => {
     assert.ok(commands, 'the commands sent before the session/new answer were kept');
     assert.deepEqual(commands.data?.commands, ['review']);
     assert.equal(s.compactUnavailable, 'this agent has no compaction (it lists no /compact command)');
+    // Its row offers neither Fork Session (ACP v1 has none) nor Switch Model… (it lists no model choice).
+    assert.equal(s.forkUnavailable, 'ACP v1 has no fork; start a new session instead');
+    assert.match(s.modelUnavailable ?? '', /^this agent offers no model choice over ACP/);
     assert.deepEqual(s.midTurn, { steer: false, followUp: 'host' });
   });
 
@@ -436,6 +439,32 @@ describe('ACP dialect: the fake agent', () => {
     const bad = await supervisor.setMode(r.workerId, 'nonsense');
     assert.equal(bad.status, 'error');
     assert.match(bad.error!, /no mode "nonsense".*default, yolo/);
+  });
+
+  it('New Session: the last session\'s context and cost are not shown as the new one\'s', async () => {
+    const r = await start();
+    await supervisor.prompt(r.workerId, 'hello');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    // The fake agent reports its usage with the reply (used 121 of 200,000).
+    await waitUntil(() => stateOf(r.workerId).usage?.contextTokens === 121, 'the reply\'s usage in the state', 10_000);
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    // The chip read "ctx 121/200k · $0.01" on the new session, which had used nothing yet.
+    assert.equal(stateOf(r.workerId).usage, null);
+  });
+
+  it('New Session after a Switch Mode: the new session\'s mode (the agent\'s first again) is said after the new session\'s mark, once', async () => {
+    const r = await start();
+    assert.equal((await supervisor.setMode(r.workerId, 'yolo')).status, 'mode_set');
+    const marks: AgentEvent[] = [];
+    supervisor.onEvent((w, e) => void (w === r.workerId && (e.type === 'mode_changed' || e.type === 'session_changed') && marks.push(e)));
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    // The log and the export said "Mode: Allow all", then "New session": the turns after read as allowed all, which they were not.
+    assert.deepEqual(marks.map((e) => [e.type, e.data?.mode, e.data?.name]), [['session_changed', undefined, undefined], ['mode_changed', 'default', 'Ask']]);
+    assert.equal(stateOf(r.workerId).mode, 'default');
+    // A new session in the mode the last one was in says no mode.
+    marks.length = 0;
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    assert.deepEqual(marks.map((e) => e.type), ['session_changed']);
   });
 
   it('resumes its session after a restart through session/resume, and the agent still has the history', async () => {

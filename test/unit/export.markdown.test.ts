@@ -21,6 +21,16 @@ describe('session export as Markdown', () => {
     assert.ok(md.includes(`\n\`\`\`\`\n${text}\n\`\`\`\``), 'the result in a fence of four backticks');
   });
 
+  it('a turn still running when exported says so at its end; one that ended, or none at all, says nothing of it', () => {
+    const running = [ev('prompt_sent', { data: { text: 'usage 3' } }), ev('agent_start'), ev('message_update', { delta: 'Working', block_type: 'text' })];
+    const md = sessionMarkdown(running, { title: 'w', running: true });
+    assert.match(md, /\*\*Reply\*\*\n\nWorking\n\n_Turn still running when exported_\n$/);
+    // The worker had ended, or this is a past session's log: its turn is not said to run.
+    assert.doesNotMatch(sessionMarkdown(running, { title: 'w' }), /still running/);
+    assert.doesNotMatch(sessionMarkdown([...running, ev('agent_settled', { end_reason: 'done' })], { title: 'w', running: true }), /still running/);
+    assert.doesNotMatch(sessionMarkdown([], { title: 'w', running: true }), /still running/);
+  });
+
   it('a compaction that found nothing to compact says so, not "done"', () => {
     const md = sessionMarkdown([ev('compaction_start', { data: { reason: 'manual' } }), ev('compaction_end', { is_error: false, data: { performed: false, cancelled: false } })], { title: 'w' });
     assert.match(md, /^> Compaction: nothing to compact$/m);
@@ -157,6 +167,8 @@ describe('session export as Markdown', () => {
       assert.equal(end.result, undefined, 'τ\'s tool events carry no result');
       const md = await supervisor.exportMarkdown(r.workerId);
       assert.match(md.status === 'exported' ? md.markdown : '', /> \*\*Not in this export:\*\* the arguments and results of tool calls whose events carry none: .*busy.*\(export again once it settles\)/);
+      // Its last turn reads as one still running, not as one that ended with its prompt (or its last call).
+      assert.match(md.status === 'exported' ? md.markdown : '', /\n_Turn still running when exported_\n$/);
       await supervisor.abort(r.workerId);
     } finally {
       await supervisor.dispose();

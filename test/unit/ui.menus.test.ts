@@ -20,13 +20,15 @@ const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 
 const dialog = [{ kind: 'dialog' }] as unknown as WorkerState['pendingInput'];
 
 /** One worker in each state the tree shows. */
-const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost'>>> = {
+const STATES: Record<string, Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost' | 'forkUnavailable' | 'modelUnavailable'>>> = {
   starting: { status: 'starting', streaming: false, compacting: false },
   idle: { status: 'running', streaming: false, compacting: false },
   'idle, asking': { status: 'running', streaming: false, compacting: false, pendingInput: dialog },
   // An ACP agent without compaction (Gemini, OpenCode), and one that lists session modes (Claude).
   'idle, no compaction': { status: 'running', streaming: false, compacting: false, compactUnavailable: 'the agent has no compaction' },
   'idle, with modes': { status: 'running', streaming: false, compacting: false, modes: [{ id: 'default', name: 'Default' }] },
+  // An ACP agent (ACP v1 has no fork) that lists no model choice (the fake agent, Copilot's adapter).
+  'idle, no fork or model choice': { status: 'running', streaming: false, compacting: false, forkUnavailable: 'ACP v1 has no fork', modelUnavailable: 'this agent offers no model choice over ACP' },
   streaming: { status: 'running', streaming: true, compacting: false },
   'streaming, asking': { status: 'running', streaming: true, compacting: false, pendingInput: dialog },
   compacting: { status: 'running', streaming: false, compacting: true },
@@ -76,12 +78,22 @@ export function paletteOffers(command: string): string[] {
 
 describe('worker commands: the palette offers what the row offers', () => {
   it('Compact and Switch Mode… are on the rows of the workers they can work on only (the Event Log greys them out alike)', () => {
-    assert.deepEqual(rowOffers('rpcWorkers.compact'), ['idle', 'idle, asking', 'idle, with modes']);
+    assert.deepEqual(rowOffers('rpcWorkers.compact'), ['idle', 'idle, asking', 'idle, with modes', 'idle, no fork or model choice']);
     assert.deepEqual(rowOffers('rpcWorkers.switchMode'), ['idle, with modes']);
   });
 
+  it('Fork Session and Switch Model… are not on the row of a worker that cannot take them at all, nor in the palette when no idle worker can', () => {
+    const idle = ['idle', 'idle, asking', 'idle, no compaction', 'idle, with modes'];
+    assert.deepEqual(rowOffers('rpcWorkers.fork'), idle);
+    assert.deepEqual(rowOffers('rpcWorkers.switchModel'), idle);
+    assert.deepEqual(paletteOffers('rpcWorkers.fork'), idle);
+    assert.deepEqual(paletteOffers('rpcWorkers.switchModel'), idle);
+    // New Session works on every idle worker that reads its input.
+    assert.deepEqual(rowOffers('rpcWorkers.newSession'), [...idle, 'idle, no fork or model choice']);
+  });
+
   it('Forget Always-Allowed Actions: a live worker\'s, on its row and in the palette (the allowances end with the worker)', () => {
-    const live = ['starting', 'idle', 'idle, asking', 'idle, no compaction', 'idle, with modes', 'streaming', 'streaming, asking', 'compacting', 'idle, input lost', 'streaming, input lost'];
+    const live = ['starting', 'idle', 'idle, asking', 'idle, no compaction', 'idle, with modes', 'idle, no fork or model choice', 'streaming', 'streaming, asking', 'compacting', 'idle, input lost', 'streaming, input lost'];
     assert.deepEqual(rowOffers('rpcWorkers.forgetAllowed'), live);
     assert.deepEqual(paletteOffers('rpcWorkers.forgetAllowed'), live);
   });
@@ -115,9 +127,9 @@ describe('worker commands: the palette offers what the row offers', () => {
     'rpcWorkers.redirect': { states: ['starting', 'compacting'], why: 'a starting worker is waited for; no key tells a compacting worker from a streaming one, and its refusal is said' },
     'rpcWorkers.steer': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
     'rpcWorkers.followUp': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
-    'rpcWorkers.answerQuestions': { states: ['starting', 'idle', 'idle, no compaction', 'idle, with modes', 'streaming', 'compacting'], why: 'no key says a question waits; the command says none does' },
+    'rpcWorkers.answerQuestions': { states: ['starting', 'idle', 'idle, no compaction', 'idle, with modes', 'idle, no fork or model choice', 'streaming', 'compacting'], why: 'no key says a question waits; the command says none does' },
     'rpcWorkers.compact': { states: ['idle, no compaction'], why: 'no key says which idle worker compacts; the host\'s refusal says why it cannot' },
-    'rpcWorkers.switchMode': { states: ['idle', 'idle, asking', 'idle, no compaction'], why: 'no key says which idle worker has modes; the command says it has none' },
+    'rpcWorkers.switchMode': { states: ['idle', 'idle, asking', 'idle, no compaction', 'idle, no fork or model choice'], why: 'no key says which idle worker has modes; the command says it has none' },
   };
 
   const rowCommands = [...new Set(pkg.contributes.menus['view/item/context'].filter((m) => /viewItem =~ \/\^rpcWorker\\\./.test(m.when ?? '')).map((m) => m.command))];
@@ -156,6 +168,27 @@ describe('worker commands from the palette pick the workers their rows are on', 
     assert.match(vscodeStub.messages[0] ?? '', /^No worker is idle/);
     h.dispose();
   });
+
+  for (const verb of ['Fork Session', 'Switch Model'] as const) {
+    it(`${verb} on a worker that cannot take it says why before it asks anything, and asks the host nothing`, async () => {
+      const calls: string[] = [];
+      const quiet = () => undefined;
+      const acp = worker({ forkUnavailable: 'ACP v1 has no fork; start a new session instead', modelUnavailable: 'this agent offers no model choice over ACP' });
+      const supervisor = { ...supervisorOf([acp], calls), fork: async (id: string) => (calls.push(id), { status: 'unsupported' }), setModel: async (id: string) => (calls.push(id), { status: 'unsupported' }) } as unknown as Supervisor;
+      const h = new HistoryCommands({ supervisor, eventLog: { result: quiet }, selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices);
+      // From its row (the worker named) and from the palette (picked): the same.
+      for (const arg of [{ workerId: 'w1' }, {}]) {
+        vscodeStub.reset();
+        const r = await h.verb(arg, verb);
+        assert.equal(r.status, arg.workerId ? 'unsupported' : 'cancelled', JSON.stringify(arg));
+        assert.deepEqual(calls, []);
+        assert.deepEqual(vscodeStub.asked, [], 'nothing was asked (no model, no worker)');
+        const said = vscodeStub.messages.join(' | ');
+        assert.match(said, verb === 'Fork Session' ? /W: ACP v1 has no fork; start a new session instead/ : /W: this agent offers no model choice over ACP/, said);
+      }
+      h.dispose();
+    });
+  }
 
   it("Copy PID from the palette with only an exited worker copies nothing: its pid names a process that is gone", async () => {
     const calls: string[] = [];

@@ -15,7 +15,7 @@ function commands(worker: WorkerState) {
     state: (id: string) => (id === worker.workerId ? { status: worker.status, workerId: id, state: worker } : { status: 'not_found', workerId: id }),
     setMode: async (id: string, mode: string) => (set.push(mode), { status: 'mode_set', workerId: id, session: null, model: null, mode, ms: 1 }),
   } as unknown as Supervisor;
-  const s = { supervisor, selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices;
+  const s = { supervisor, eventLog: { result: quiet }, selection: { current: undefined, set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices;
   return { h: new HistoryCommands(s), set };
 }
 

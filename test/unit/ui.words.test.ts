@@ -38,7 +38,19 @@ describe('ui words and icons', () => {
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
   });
 
-  it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
+  it('an ACP agent out of its first mode says the mode it is in, after what it does (Switch Mode…\'s "Allow all" was in the tooltip only)', () => {
+    const modes = [{ id: 'default', name: 'Ask' }, { id: 'yolo', name: 'Allow all' }];
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'yolo' })), 'idle · mode: Allow all · m');
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'yolo', streaming: true, model: null })), 'streaming · mode: Allow all');
+    // Its first mode is the one it starts in: the row does not spend its room on it.
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'default' })), 'idle · m');
+    // A mode the agent does not list (its own update) is said by its id.
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'plan' })), 'idle · mode: plan · m');
+    // A worker that is not running is in no mode.
+    assert.equal(workerDescription(st({ dialect: 'acp', modes, mode: 'yolo', status: 'exited' })), 'exited · m');
+  });
+
+    it('post-turn work (pi 1.x, agent_end → agent_settled) is said as such, not as a running turn; the version shows beside the dialect', () => {
     assert.equal(workerDescription(st({ streaming: true, afterTurn: 'retry' })), 'retrying after its turn · m');
     assert.equal(workerDescription(st({ streaming: true, afterTurn: 'compaction', compacting: true })), 'compacting after its turn · m');
     assert.equal(workerDescription(st({ streaming: true, afterTurn: 'settling' })), 'settling its turn · m');
@@ -70,12 +82,16 @@ describe('ui words and icons', () => {
   });
 
   it('context keys', () => {
-    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
-    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
     // The worker just started: Prompt and the others are offered, and wait for it (pickers.ts).
-    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
     // One that no longer reads its input: live (Copy PID), but nothing that sends it something.
-    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false });
+    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    // An idle ACP agent (no fork in ACP v1, no model choice listed): idle, but neither verb is offered for it.
+    const acp = st({ dialect: 'acp', forkUnavailable: 'ACP v1 has no fork', modelUnavailable: 'no model choice' });
+    assert.deepEqual(contextValues([acp]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': true, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.equal(contextValues([acp, st({ dialect: 'pi' })])['rpcWorkers.anyForks'], true, 'another idle worker forks');
   });
 
   it("a tool call's row says running until the worker reports its end, side by side and in any order", () => {

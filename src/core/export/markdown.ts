@@ -24,6 +24,11 @@ export interface MarkdownMeta {
    * said after a turn it refused for want of one (`data.needsLogin`), as the Event Log's row says it.
    */
   login?: string | null;
+  /**
+   * The worker is in a turn as it is exported: a turn the events leave open ends with a line that
+   * says so. Without it, a turn exported as it streams read as one that said nothing after its prompt.
+   */
+  running?: boolean;
 }
 
 export interface ToolDetail {
@@ -162,6 +167,8 @@ class SessionDoc {
   private calls: DocCall[] = [];
   private readonly wentOn = new WentOn<DocCall>();
   private abortSent = false;
+  /** A turn began and has not ended (no settle, no exit). */
+  private inTurn = false;
 
   constructor(private readonly meta: MarkdownMeta) {
     this.out = [`# ${plain(meta.title ?? 'Session')}`];
@@ -198,6 +205,7 @@ class SessionDoc {
 
   end(): string {
     this.flushReply();
+    if (this.inTurn && this.meta.running) this.out.push('', '_Turn still running when exported_');
     return printable(`${this.out.join('\n')}\n`);
   }
 
@@ -211,6 +219,7 @@ class SessionDoc {
     this.flushReply();
     const queued = e.data?.streamingBehavior === 'steer' || e.data?.streamingBehavior === 'followUp';
     if (!queued) this.out.push('', `## Turn ${++this.turn}`);
+    this.inTurn = true;
     const from = origin(e);
     this.out.push('', `**Prompt**${from ? ` (${from})` : ''}, ${when(e.timestamp)}`, '', fenced(String(e.data?.text ?? '')));
   }
@@ -284,6 +293,7 @@ class SessionDoc {
     this.calls = [];
     this.wentOn.reset();
     this.abortSent = false;
+    this.inTurn = false;
   }
 
   /** The call's result line; `turn` null while its turn runs on. */

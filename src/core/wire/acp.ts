@@ -12,7 +12,7 @@ import { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES, STEER, initializeSchema
 import { states, stateOf, type TurnEnding } from './acpState';
 import { isPlain } from '../../protocol/fastParse';
 import { AcpCodec } from './acpCodec';
-import { call, sessionParams, setModel, setMode, modesOf, openSession, acpSessions, ROOT_ADVICE, ROOT_REFUSAL } from './acpSessions';
+import { call, sessionParams, setModel, setMode, modesOf, openSession, acpSessions, ROOT_ADVICE, ROOT_REFUSAL, NO_FORK, modelUnavailable } from './acpSessions';
 import { writesVetoed, agentRequest } from './acpRequests';
 export { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES } from './acpProtocol';
 export { AcpState } from './acpState';
@@ -97,6 +97,9 @@ export const acpDialect: Dialect = {
     // A notification: the agent answers the running session/prompt with `cancelled`.
     await connection.sendNotification(ACP.cancel, sessionParams(connection));
     return { compactionId: null };
+  },
+  verbUnavailable(connection, verb) {
+    return verb === 'fork' ? NO_FORK : modelUnavailable(connection);
   },
   compactUnavailable(connection) {
     return stateOf(connection).commands.includes('compact') ? null : 'this agent has no compaction (it lists no /compact command)';

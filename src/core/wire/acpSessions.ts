@@ -31,6 +31,16 @@ export async function setOption(connection: MessageConnection, category: 'model'
   return true;
 }
 
+/** ACP v1 has no verb that forks a session. */
+export const NO_FORK = 'ACP v1 has no fork; start a new session instead';
+
+/** Why the agent's model cannot be switched over ACP (it lists no model choice), or null. */
+export function modelUnavailable(connection: MessageConnection): string | null {
+  const s = states.get(connection);
+  if (!s || s.models || s.configOptions.some((o) => o.category === 'model')) return null;
+  return 'this agent offers no model choice over ACP (no model config option, no models list): choose its model the agent\'s own way (its settings or environment)';
+}
+
 export async function setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }> {
   const s = stateOf(connection);
   if (await setOption(connection, 'model', model)) return { model: s.model };
@@ -114,10 +124,12 @@ export const acpSessions: SessionVerbs = {
     s.learnSession(result);
     s.sessionId = result.sessionId;
     s.sessions.add(result.sessionId);
+    // The last session's readout is not the new one's: its context and cost wait for the agent's next.
+    s.usage = null;
     return { cancelled: false };
   },
   fork() {
-    return Promise.reject(new Unsupported('ACP v1 has no fork; start a new session instead'));
+    return Promise.reject(new Unsupported(NO_FORK));
   },
   setModel,
   setMode,

@@ -131,6 +131,8 @@ export interface Dialect {
   readonly sweepsAfterAbort?: boolean;
   /** Why this worker cannot compact now (no compaction at all), or null. */
   compactUnavailable?(connection: MessageConnection): string | null;
+  /** Why this worker cannot take a session verb at all (ACP: no fork; an agent with no model choice), or null: it may. */
+  verbUnavailable?(connection: MessageConnection, verb: 'fork' | 'model'): string | null;
   /** A request from the worker that the host answers (ACP permission requests); null: not one. */
   agentRequest?(method: string, params: unknown): AgentRequest | null;
   /** The agent asks before it writes (in its current mode), so a guard can refuse first (ACP). */

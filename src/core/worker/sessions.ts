@@ -23,6 +23,8 @@ export interface SessionSite {
   busy(): string | null;
   emit(event: Untimed): void;
   changed(): void;
+  /** The session mode the worker is in, with its name where the agent gave one (ACP); null: none known. */
+  mode?(): { id: string; name: string | null } | null;
   output(text: string): void;
 }
 
@@ -204,7 +206,9 @@ export class WorkerSessions {
     // Tool calls whose events carry no arguments or result (τ) have them from the messages only.
     const bare = without !== null && events.some((e) => (e.type === 'tool_execution_start' && e.args === undefined) || (e.type === 'tool_execution_end' && e.result === undefined));
     const missing = [...(meta.missing ?? []), ...(bare ? [`the arguments and results of tool calls whose events carry none: ${without}`] : [])];
-    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools, missing }), ms: elapsed(t0) };
+    // A turn the worker is still in ends the document saying so (busy: a turn or a compaction).
+    const running = !this.gone && this.site.busy() !== null;
+    return { status: 'exported', workerId: this.site.id, markdown: sessionMarkdown(events, { ...meta, tools, missing, running }), ms: elapsed(t0) };
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */
@@ -212,6 +216,7 @@ export class WorkerSessions {
     const t0 = performance.now();
     return this.guarded(t0, async (verbs) => {
       const previous = this.ref;
+      const modeBefore = this.site.mode?.() ?? null;
       const r = await this.site.request((c) => run(verbs, c), verb);
       if (r.cancelled) return { status: 'cancelled', workerId: this.site.id, ms: elapsed(t0) };
       try {
@@ -223,6 +228,10 @@ export class WorkerSessions {
       }
       this.usage = null;
       this.site.emit({ type: 'session_changed', data: { verb, session: this.ref, previous } });
+      // The new session opens in a mode of its own (an ACP agent's first): after "Mode: Allow all"
+      // the log and the export would have its turns read as allowed all. Said when it differs.
+      const modeNow = this.site.mode?.() ?? null;
+      if (modeNow && modeBefore && modeNow.id !== modeBefore.id) this.site.emit({ type: 'mode_changed', data: { mode: modeNow.id, name: modeNow.name } });
       this.site.changed();
       await this.refreshUsage();
       return { status, workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };

@@ -171,6 +171,7 @@ export class Worker {
       emit: (event) => this.emitHostEvent(event),
       changed: () => this.stateChanged(),
       output: (text) => this.output('protocol', text),
+      mode: () => this.sessionMode(),
     });
   }
 
@@ -245,6 +246,7 @@ export class Worker {
       allowedAlways: this.permissions.rules.list(),
       ...this.modeState(),
       compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
+      ...this.verbsUnavailable(),
       abortUnavailable: this.status.value === 'running' ? abortUnreachable(this.turns, this.traits, this.versionName()) : null,
       midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
       ...(this.signIn ? { signIn: { ...this.signIn } } : {}),
@@ -352,6 +354,21 @@ export class Worker {
     }
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
+  }
+
+  /** The session verbs this running worker cannot take at all, each with why (absent: it can, or it does not run). */
+  private verbsUnavailable(): Pick<WorkerState, 'forkUnavailable' | 'modelUnavailable'> {
+    const why = this.status.value === 'running' ? this.ctx.dialect.verbUnavailable : undefined;
+    if (!why) return {};
+    const fork = why(this.connection, 'fork');
+    const model = why(this.connection, 'model');
+    return { ...(fork ? { forkUnavailable: fork } : {}), ...(model ? { modelUnavailable: model } : {}) };
+  }
+
+  /** The mode the session is in and its name, for the session verbs (null: the worker has none). */
+  private sessionMode(): { id: string; name: string | null } | null {
+    const { mode, modes } = this.modeState();
+    return mode === null ? null : { id: mode, name: modes?.find((m) => m.id === mode)?.name ?? null };
   }
 
   private modeState(): Pick<WorkerState, 'mode' | 'modes'> {

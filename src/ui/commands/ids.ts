@@ -43,4 +43,6 @@ export const KEYS = {
   anyReadsInput: 'rpcWorkers.anyReadsInput',
   anyStreaming: 'rpcWorkers.anyStreaming',
   anyIdle: 'rpcWorkers.anyIdle',
+  anyForks: 'rpcWorkers.anyForks',
+  anySwitchesModel: 'rpcWorkers.anySwitchesModel',
 } as const;

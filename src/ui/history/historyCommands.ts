@@ -332,8 +332,16 @@ export class HistoryCommands extends Disposable {
   }
 
   async verb(a: Arg, title: 'New Session' | 'Fork Session' | 'Switch Model'): Promise<HistoryResult> {
-    const w = await this.worker(a, title, SESSION_VERB);
+    // A worker that cannot take the verb at all (an ACP agent's fork, its model when it lists no
+    // choice) is not offered it: asked for a model first, it was then refused in a cut-off line.
+    const cannot = (s: WorkerState) => (title === 'Fork Session' ? s.forkUnavailable : title === 'Switch Model' ? s.modelUnavailable : undefined);
+    const w = await this.worker(a, title, { filter: (s) => isIdle(s) && !cannot(s), none: this.noneFor(title, cannot) });
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
+    const why = cannot(w);
+    if (why) {
+      this.said(w, title, 'unsupported', `${w.name}: ${why}`, 'info');
+      return { status: 'unsupported', workerId: w.workerId, error: why };
+    }
     let r;
     if (title === 'Switch Model') {
       const model = a.model ?? await vscode.window.showInputBox({
@@ -348,10 +356,28 @@ export class HistoryCommands extends Disposable {
     }
     const done = r.status === 'created' || r.status === 'forked' || r.status === 'model_set';
     const what = r.status === 'created' ? 'started a new session' : r.status === 'forked' ? 'forked its session' : r.status === 'model_set' ? `now runs ${'model' in r && r.model ? r.model : 'the model asked for'}` : '';
-    if (done) vscode.window.setStatusBarMessage(`$(check) ${w.name} ${what}`, 4000);
-    else if (r.status === 'unsupported' || r.status === 'cancelled') void vscode.window.showInformationMessage(`RPC Workers: ${title} for ${w.name}: ${r.status === 'cancelled' ? 'the worker\'s extension declined; nothing changed' : `not supported (${'error' in r ? r.error : ''})`}`);
-    else void vscode.window.showErrorMessage(`RPC Workers: ${title} for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
+    if (done) this.said(w, title, r.status, `${w.name} ${what}`, 'ok');
+    else if (r.status === 'unsupported' || r.status === 'cancelled') this.said(w, title, r.status, `${title} for ${w.name}: ${r.status === 'cancelled' ? 'the worker\'s extension declined; nothing changed' : `not supported (${'error' in r ? r.error : ''})`}`, 'info');
+    else this.said(w, title, r.status, `${title} for ${w.name} failed: ${'error' in r ? r.error : r.status}`, 'error');
     return { ...r };
+  }
+
+  /**
+   * What came of a session verb: in the status bar (done) or a notification, and on the line under
+   * the worker's composers, where the action before it ("Prompt accepted by …") stood on otherwise.
+   */
+  private said(w: WorkerState, action: string, status: string, message: string, tone: 'ok' | 'info' | 'error'): void {
+    if (tone === 'ok') vscode.window.setStatusBarMessage(`$(check) ${message}`, 4000);
+    else if (tone === 'info') void vscode.window.showInformationMessage(`RPC Workers: ${message}`);
+    else void vscode.window.showErrorMessage(`RPC Workers: ${message}`);
+    this.s.eventLog.result(w.workerId, { action, status, message, tone });
+  }
+
+  /** What the palette's verb says when no worker can take it: why each idle one cannot, else that none is idle. */
+  private noneFor(title: string, cannot: (s: WorkerState) => string | undefined): string {
+    const unable = this.s.supervisor.list().filter((s) => isIdle(s) && cannot(s));
+    if (!unable.length) return SESSION_VERB.none;
+    return `No worker can take ${title}: ${unable.map((s) => `${s.name}: ${cannot(s)}`).join('; ')}.`;
   }
 
   /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
@@ -367,8 +393,8 @@ export class HistoryCommands extends Disposable {
     const picked = a.mode ?? (await vscode.window.showQuickPick(modes.map((m) => ({ label: m.name, description: m.id === w.mode ? 'current' : m.description, id: m.id })), { title: `Switch Mode of ${w.name}` }))?.id;
     if (picked === undefined) return { status: 'cancelled', workerId: w.workerId };
     const r = await this.s.supervisor.setMode(w.workerId, picked);
-    if (r.status === 'mode_set') vscode.window.setStatusBarMessage(`$(check) ${w.name} is in mode ${modes.find((m) => m.id === r.mode)?.name ?? r.mode}`, 4000);
-    else void vscode.window.showErrorMessage(`RPC Workers: Switch Mode for ${w.name} failed: ${'error' in r ? r.error : r.status}`);
+    if (r.status === 'mode_set') this.said(w, 'Switch Mode', r.status, `${w.name} is in mode ${modes.find((m) => m.id === r.mode)?.name ?? r.mode}`, 'ok');
+    else this.said(w, 'Switch Mode', r.status, `Switch Mode for ${w.name} failed: ${'error' in r ? r.error : r.status}`, 'error');
     return { ...r };
   }
 

@@ -25,18 +25,22 @@ export const runsAndReads = (s: InputState): boolean => s.status === 'running' &
  * and `.asks` while a question of its waits for the person (an agent's permission question, a
  * pi dialog): the row offers Answer Open Questions… then. `.noCompact` (an agent without
  * compaction) and `.modes` (an agent that lists modes) keep Compact and Switch Mode… off the
- * rows where they cannot work: offered there, each only failed with a message. A worker that no
+ * rows where they cannot work: offered there, each only failed with a message; `.noFork` and
+ * `.noModel` (an ACP agent: no fork in ACP v1, and one that lists no model choice) do the same for
+ * Fork Session and Switch Model…. A worker that no
  * longer reads its input is `rpcWorker.deaf.live` whatever it runs: no row command that sends it
  * something matches (each would only fail), while Stop, its log, output, pid and Export still do.
  */
-export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost'>>): string {
+export function workerContextValue(s: Pick<WorkerState, 'status' | 'streaming' | 'compacting'> & Partial<Pick<WorkerState, 'pendingInput' | 'compactUnavailable' | 'modes' | 'inputLost' | 'forkUnavailable' | 'modelUnavailable'>>): string {
   const live = isLive(s);
   if (live && s.inputLost) return 'rpcWorker.deaf.live';
   const phase = workerPhase(s);
   const asks = live && (s.pendingInput ?? []).some((p) => p.kind === 'dialog');
   const noCompact = live && !!s.compactUnavailable;
   const modes = live && (s.modes ?? []).length > 0;
-  return `rpcWorker.${phase}${live ? '.live' : ''}${asks ? '.asks' : ''}${noCompact ? '.noCompact' : ''}${modes ? '.modes' : ''}`;
+  const noFork = live && !!s.forkUnavailable;
+  const noModel = live && !!s.modelUnavailable;
+  return `rpcWorker.${phase}${live ? '.live' : ''}${asks ? '.asks' : ''}${noCompact ? '.noCompact' : ''}${modes ? '.modes' : ''}${noFork ? '.noFork' : ''}${noModel ? '.noModel' : ''}`;
 }
 
 /**
@@ -53,6 +57,10 @@ export function workerDescription(s: WorkerState): string {
   else parts.push(s.streaming ? 'streaming' : 'idle');
   if (s.status === 'failed' && s.exitCode !== null) parts.push(`exit ${s.exitCode}`);
   if (s.signal) parts.push(s.signal);
+  // A mode the person switched to (Allow all, Plan) changes what the agent does unasked: the row
+  // says it. The first mode listed is the one it starts in, and is not spent room on.
+  const mode = s.status === 'running' && s.mode && s.modes?.length && s.mode !== s.modes[0].id ? s.modes.find((m) => m.id === s.mode)?.name ?? s.mode : null;
+  if (mode) parts.push(`mode: ${mode}`);
   if (s.model) parts.push(s.model);
   // A TreeItem description cannot show a codicon, so the word says it (the tooltip has the shield).
   if (s.guarded) parts.push('guarded');
@@ -192,6 +200,9 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
     [KEYS.anyReadsInput]: list.some(readsInput),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
     [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
+    // Fork Session, Switch Model…: an idle worker that can take them at all (not an ACP agent's lack).
+    [KEYS.anyForks]: running.some((s) => !s.streaming && !s.compacting && !s.forkUnavailable),
+    [KEYS.anySwitchesModel]: running.some((s) => !s.streaming && !s.compacting && !s.modelUnavailable),
   };
 }
 
