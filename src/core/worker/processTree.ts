@@ -117,13 +117,25 @@ function signal(target: number, sig: NodeJS.Signals): boolean {
   }
 }
 
-/** Signals every recorded group (never the host's own) and every recorded process still alive. */
+/** The host's own process group, from the process table (`ps` off Linux); undefined when it cannot be read. */
+function ownGroup(): number | undefined {
+  try {
+    return procInfo(process.pid)?.pgid;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Signals every recorded group (never the host's own: off Linux too, where `ps` names it, as a
+ * command spawned without a group of its own shares the host's) and every recorded process still alive.
+ */
 export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
-  const ownGroup = isLinux ? readProcStat(process.pid)?.pgid : undefined;
+  const own = ownGroup();
   let reached = 0;
   const groups = new Set(tree.map((p) => p.pgid));
   for (const g of groups) {
-    if (g > 1 && g !== ownGroup && g !== process.pid && signal(-g, sig)) reached++;
+    if (g > 1 && g !== own && g !== process.pid && signal(-g, sig)) reached++;
   }
   for (const p of tree) {
     if (p.pid !== process.pid && isSameLiveProcess(p) && signal(p.pid, sig)) reached++;
