@@ -32,7 +32,8 @@ function importsOnce(ns, filter, names) {
   };
 }
 
-function tsFiles(dir) {
+/** Every .ts file under `dir` (scripts/zodLater.mjs reads the sources with it too). */
+export function tsFiles(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
     .map((e) => path.join(e.parentPath ?? e.path, e.name));

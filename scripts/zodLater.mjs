@@ -3,32 +3,28 @@
 // 1.5 ms of a first window's activation (issue 24: the first window of a build has no code cache).
 // Here the extension's bundle imports a module of forwarders instead, one for each name the sources
 // call, which requires dist/zod-mini.js (the bundle built from zodBundle below) on the first call.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsFiles } from './importsOnce.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 /** The bundle file, beside the extension's bundle in dist/. */
 export const ZOD_FILE = 'zod-mini.js';
 
-function tsFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => path.join(e.parentPath ?? e.path, e.name));
-}
+/** Every function zod/mini exports (zodBundle's `every`). */
+const zodFunctions = () => {
+  const zod = require('zod/mini');
+  return Object.keys(zod).filter((n) => typeof zod[n] === 'function');
+};
 
 /**
  * The functions of zod/mini that the sources call as `z.X` (through whatever name each file
  * imports it as). A name imported by itself (`import { string } from 'zod/mini'`) fails the build:
  * the forwarders export only these names.
  */
-const zodFunctions = () => {
-  const zod = require('zod/mini');
-  return Object.keys(zod).filter((n) => typeof zod[n] === 'function');
-};
-
 export function usedZodNames(root = ROOT) {
   const zod = require('zod/mini');
   const used = new Set();
