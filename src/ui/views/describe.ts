@@ -192,6 +192,7 @@ export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): {
 export function contextValues(list: WorkerState[]): Record<string, boolean> {
   // One that no longer reads its input is neither streaming nor idle to a verb: it takes none.
   const running = list.filter(runsAndReads);
+  const idle = running.filter((s) => !s.streaming && !s.compacting);
   return {
     [KEYS.hasWorkers]: list.length > 0,
     // Copy PID, Forget Always-Allowed Actions: they send the worker nothing.
@@ -199,10 +200,10 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
     // A worker still starting counts, so Prompt is in the palette for the one just started.
     [KEYS.anyReadsInput]: list.some(readsInput),
     [KEYS.anyStreaming]: running.some((s) => s.streaming || s.compacting),
-    [KEYS.anyIdle]: running.some((s) => !s.streaming && !s.compacting),
+    [KEYS.anyIdle]: idle.length > 0,
     // Fork Session, Switch Model…: an idle worker that can take them at all (not an ACP agent's lack).
-    [KEYS.anyForks]: running.some((s) => !s.streaming && !s.compacting && !s.forkUnavailable),
-    [KEYS.anySwitchesModel]: running.some((s) => !s.streaming && !s.compacting && !s.modelUnavailable),
+    [KEYS.anyForks]: idle.some((s) => !s.forkUnavailable),
+    [KEYS.anySwitchesModel]: idle.some((s) => !s.modelUnavailable),
   };
 }
 
