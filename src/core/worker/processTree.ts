@@ -47,11 +47,19 @@ export function listProcesses(): ProcInfo[] {
   }
   if (process.platform === 'win32') return [];
   const text = childProcess().execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart='], { encoding: 'utf8' });
-  return text.split('\n').filter(Boolean).map((line) => {
+  const table = text.split('\n').filter(Boolean).map((line) => {
     const [pid, ppid, pgid, stat, ...start] = line.trim().split(/\s+/);
     return { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), start: start.join(' '), zombie: stat.startsWith('Z') };
   });
+  seenOwnGroup = table.find((p) => p.pid === process.pid)?.pgid ?? seenOwnGroup;
+  return table;
 }
+
+/**
+ * The host's process group as the last table from `ps` gave it (off Linux): a tree is read from
+ * such a table, so signalTree knows the group to spare even when `ps` fails by the time it signals.
+ */
+let seenOwnGroup: number | undefined;
 
 /** The process and everything below it, from one reading of the process table. */
 export function processTree(rootPid: number, table = listProcesses()): ProcInfo[] {
@@ -117,28 +125,31 @@ function signal(target: number, sig: NodeJS.Signals): boolean {
   }
 }
 
-/** The host's own process group, from the process table (`ps` off Linux); undefined when it cannot be read. */
-function ownGroup(): number | undefined {
-  try {
-    return procInfo(process.pid)?.pgid;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Signals every recorded group (never the host's own: off Linux too, where `ps` names it, as a
- * command spawned without a group of its own shares the host's) and every recorded process still alive.
+ * command spawned without a group of its own shares the host's) and every recorded process still
+ * alive. Off Linux the table is read once for the whole tree (a `ps` each, the editor waited for
+ * every member); when `ps` fails, the groups are still signalled (the host's as the tree's reading
+ * gave it is spared) and no single pid is, as none can be told from a reused one.
  */
 export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
-  const own = ownGroup();
+  let table: ProcInfo[] | undefined;
+  if (!isLinux) {
+    try {
+      table = listProcesses();
+    } catch {
+      table = undefined;
+    }
+  }
+  const own = isLinux ? readProcStat(process.pid)?.pgid : (table?.find((p) => p.pid === process.pid)?.pgid ?? seenOwnGroup);
+  const alive = (p: ProcInfo) => (isLinux ? isSameLiveProcess(p) : !!table?.some((q) => q.pid === p.pid && !q.zombie && q.start === p.start));
   let reached = 0;
   const groups = new Set(tree.map((p) => p.pgid));
   for (const g of groups) {
-    if (g > 1 && g !== own && g !== process.pid && signal(-g, sig)) reached++;
+    if (g > 1 && own !== undefined && g !== own && g !== process.pid && signal(-g, sig)) reached++;
   }
   for (const p of tree) {
-    if (p.pid !== process.pid && isSameLiveProcess(p) && signal(p.pid, sig)) reached++;
+    if (p.pid !== process.pid && alive(p) && signal(p.pid, sig)) reached++;
   }
   return reached;
 }
