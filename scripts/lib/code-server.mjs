@@ -24,6 +24,9 @@ export const DEFAULT_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
   'window.restoreWindows': 'none',
+  // In a browser VS Code saves every edit after a second (files.autoSave: afterDelay); the desktop
+  // does not. Off, as on the desktop, so that a test of what the extension saves sees only its saves.
+  'files.autoSave': 'off',
   // VS Code 1.10x+ opens the Chat view in the secondary side bar by default; it takes ~300 px of
   // every screenshot and is no part of what is tested. (Unknown keys are ignored by 1.100.)
   'workbench.secondarySideBar.defaultVisibility': 'hidden',

@@ -9,7 +9,7 @@ import { startFakeAcp } from './lib/fakeAcp.mjs';
 const PROFILE = 'Agent with files (fake)';
 
 export default async function acpDirtyWrite({ port } = {}) {
-  const { wb, page } = await startFakeAcp({ port, profile: PROFILE, settings: { 'files.autoSave': 'off' } });
+  const { wb, page } = await startFakeAcp({ port, profile: PROFILE });
   try {
     await openHelloJs(page);
     const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines');

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import type { ExtensionApi } from '../../src/ui/extension';
-import { closeEditorsAndProfiles, EXTENSION_ID, extensionApi, nextEvent, startFromProfile, waitFor, workspaceFolder } from './ui.support';
+import { closeEditorsAndProfiles, EXTENSION_ID, extensionApi, nextEvent, startFromProfile, tabDirty, waitFor, workspaceFolder } from './ui.support';
 
 type R = { status: string; workerId?: string; error?: string };
 const PROFILE = 'Fake ACP agent (files)';
@@ -62,7 +62,9 @@ describe('UI: an ACP agent\'s files through the editor', function () {
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(f));
     assert.equal(await said(`write: ${f} = after`), 'wrote');
     assert.equal(editor.document.getText(), 'after');
-    assert.equal(editor.document.isDirty, false, 'saved after the edit, as the README says');
+    // The extension host hears of the save's clean state in a message of its own, which may follow
+    // the write's answer under load: wait for it (a write left unsaved never gets it and fails here).
+    await waitFor(api, () => `saved after the edit, as the README says (document dirty: ${editor.document.isDirty}, tab dirty: ${tabDirty(editor.document.uri)})`, () => !editor.document.isDirty);
     assert.equal(fs.readFileSync(f, 'utf8'), 'after');
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('undo');

@@ -75,6 +75,14 @@ export function waitFor<T>(api: ExtensionApi, what: string | (() => string), pre
   });
 }
 
+/** The tab's dirty mark for `uri` (the workbench's own state, sent to the extension host with the tabs), or null with no tab. */
+export function tabDirty(uri: vscode.Uri): boolean | null {
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()) return tab.isDirty;
+  }
+  return null;
+}
+
 /** The next event of `type` from `workerId` (matching `match`), bounded by `ms`. */
 export function nextEvent(api: ExtensionApi, workerId: string, type: string, match: (e: AgentEvent) => boolean = () => true, ms = 20_000): Promise<AgentEvent> {
   return new Promise((resolve, reject) => {
