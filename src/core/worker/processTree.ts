@@ -93,6 +93,26 @@ export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
 }
 
 /**
+ * Those of `procs` alive and still the processes recorded, from one reading of the table off Linux
+ * (a `ps` for all, not one each: the waits after a kill poll this). When `ps` fails, all of them:
+ * none is known to be gone, so a wait goes on to its deadline and a report names them.
+ */
+export function stillAlive<T extends Pick<ProcInfo, 'pid' | 'start'>>(procs: T[]): T[] {
+  if (procs.length === 0 || isLinux) return procs.filter(isSameLiveProcess);
+  let table: ProcInfo[];
+  try {
+    table = listProcesses();
+  } catch {
+    return procs;
+  }
+  const now = new Map(table.map((p) => [p.pid, p]));
+  return procs.filter((p) => {
+    const q = now.get(p.pid);
+    return !!q && !q.zombie && q.start === p.start;
+  });
+}
+
+/**
  * A process that wrote down who it is (its pid, and its start where startStamp knew it) still runs:
  * a history session's writer, a worktree's holder. Without its start, any process of that pid counts
  * (EPERM: one of another user's, alive all the same), as a pid is all it left.

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isSameLiveProcess, mergeTrees, procInfo, processTree, signalTree, startStamp, type ProcInfo } from './processTree';
+import { isSameLiveProcess, mergeTrees, procInfo, processTree, signalTree, startStamp, stillAlive, type ProcInfo } from './processTree';
 
 export interface RegistryEntry {
   workerId: string;
@@ -152,10 +152,10 @@ async function stopOne(e: RegistryEntry, graceMs: number): Promise<SurvivorStop>
   const killed = workerAlive(e);
   signalTree(tree, 'SIGKILL');
   const gone = performance.now() + graceMs;
-  let remaining = tree.filter(isSameLiveProcess);
+  let remaining = stillAlive(tree);
   while (remaining.length > 0 && performance.now() < gone) {
     await pause(10);
-    remaining = remaining.filter(isSameLiveProcess);
+    remaining = stillAlive(remaining);
   }
   return { ...base, killed, remaining: remaining.map((p) => p.pid), status: remaining.length ? 'failed' : 'stopped' };
 }

@@ -13,7 +13,7 @@ import { spawnProgram } from './launchCommand';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { commandLine, commandName, isSameLiveProcess, listProcesses, procInfo, mergeTrees, processTree, signalTree, taskkill, type ProcInfo } from './processTree';
+import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, signalTree, stillAlive, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
 import { Latch } from './latch';
 
@@ -365,10 +365,10 @@ export class WorkerProcess {
       }
     }
     const until = performance.now() + this.options.killGraceMs;
-    let alive = left.all.filter(isSameLiveProcess);
+    let alive = stillAlive(left.all);
     while (alive.length > 0 && performance.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      alive = alive.filter(isSameLiveProcess);
+      alive = stillAlive(alive);
     }
     return ended;
   }
@@ -393,10 +393,10 @@ export class WorkerProcess {
     const orphans = this.tree.filter((p) => p.pid !== this.pid);
     signalTree(orphans, 'SIGKILL');
     const deadline = performance.now() + this.options.killGraceMs;
-    let left = orphans.filter(isSameLiveProcess);
+    let left = stillAlive(orphans);
     while (left.length > 0 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      left = left.filter(isSameLiveProcess);
+      left = stillAlive(left);
     }
   }
 
