@@ -73,6 +73,22 @@ export async function releaseWorktree(wt: WorkerWorktree, window: string): Promi
 }
 
 /**
+ * This window's hold passes to `holder`, another of its workers still in the worktree, when the one
+ * it names stops: another window would otherwise be told to stop there a worker that no longer runs.
+ * The lock's file is replaced whole (written aside, renamed), so the worktree is never unheld
+ * meanwhile; a lock of another window's or the person's is left as it is.
+ */
+export async function passHold(wt: WorkerWorktree, holder: WorktreeHolder): Promise<void> {
+  const { holder: now } = await lockOf(wt);
+  if (!now || now.window !== holder.window || now.worker === holder.worker) return;
+  const file = await lockFileOf(wt);
+  if (!file) return;
+  const aside = `${file}.${process.pid}-${randomUUID().slice(0, 8)}`;
+  await writeFile(aside, `${PREFIX}${JSON.stringify(holder)}\n`);
+  await rename(aside, file).catch(() => rm(aside, { force: true }));
+}
+
+/**
  * The worker of another window that holds the worktree, while its process runs; null when none
  * does (no lock, this window's, the person's own, or one whose process is gone).
  */

@@ -11,5 +11,5 @@ export { abortMerge, commitAll, conflictedFiles, finishMerge, mergeWorktree, typ
 export { mergedInto, type MergedInto } from './merged';
 export { specInWorktree } from './spec';
 export { discardWorktree, previewDiscard, type DiscardOptions, type DiscardPreview, type DiscardResult, type PreviewResult } from './discard';
-export { heldElsewhere, holderHere, holdWorktree, releaseWorktree, type HeldBy, type WorktreeHolder } from './hold';
+export { heldElsewhere, holderHere, holdWorktree, passHold, releaseWorktree, type HeldBy, type WorktreeHolder } from './hold';
 export { watchHold } from './holdWatch';

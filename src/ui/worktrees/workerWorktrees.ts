@@ -90,12 +90,16 @@ export class WorkerWorktrees extends Disposable {
     if (e) this.release(e, workerId);
   }
 
-  /** This window lets go of the worktree `gone` held, unless another of its workers still works there. */
+  /**
+   * This window lets go of the worktree `gone` held, unless another of its workers still works there:
+   * then the hold names that one (another window says who to stop, and that one runs).
+   */
   private release(e: WorktreeEntry, gone: string): void {
     if (!this.window) return;
     const window = this.window;
-    const still = this.supervisor.list().some((w) => w.workerId !== gone && isLive(w) && pathWithin(e.worktree.path, w.cwd) !== null);
+    const still = this.supervisor.list().find((w) => w.workerId !== gone && isLive(w) && pathWithin(e.worktree.path, w.cwd) !== null);
     if (!still) void this.then(e.workerId, () => this.core().releaseWorktree(e.worktree, window));
+    else void this.then(e.workerId, () => this.core().passHold(e.worktree, this.core().holderHere(window, still.name)));
   }
 
   add(workerId: string, worktree: WorkerWorktree, checkout: string): void {
@@ -165,6 +169,11 @@ export class WorkerWorktrees extends Disposable {
   }
 
   /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
+  /** When the work queued for `workerId` (its listing, its hold) is done, as far as queued by now. */
+  settled(workerId: string): Promise<void> {
+    return this.pending.get(workerId) ?? Promise.resolve();
+  }
+
   private then(workerId: string, run: () => Promise<unknown>): Promise<void> {
     // Whatever came of the work before (a listing that threw): a release queued behind it still runs.
     const next = (this.pending.get(workerId) ?? Promise.resolve()).catch(() => undefined).then(run).then(() => undefined, () => undefined);
