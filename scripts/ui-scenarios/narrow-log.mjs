@@ -101,7 +101,7 @@ function trips(seen, where, before) {
   if (before) {
     for (const [k, b] of boxes) {
       const was = before.controls[k];
-      if (was && (was.left !== b.left || was.top !== b.top || was.right !== b.right || was.bottom !== b.bottom)) found.push(`${k} moved when the chip went from "${before.badge.text}" to "${seen.badge.text}": ${JSON.stringify(was)} → ${JSON.stringify(b)}`);
+      if (was && (was.left !== b.left || was.top !== b.top || was.right !== b.right || was.bottom !== b.bottom)) found.push(`${k} moved between "${before.badge.text}" and "${seen.badge.text}": ${JSON.stringify(was)} → ${JSON.stringify(b)}`);
     }
   }
   return found.map((f) => `${where}: ${f}`);
