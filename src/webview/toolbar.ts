@@ -77,6 +77,8 @@ export class Toolbar {
 
   showCount(text: string): void {
     setText(this.counter, text);
+    // A narrow page may cut the counts: the tooltip has them whole.
+    this.counter.title = text;
   }
 
   private commit(): void {

@@ -15,8 +15,11 @@ export class WorkerPicker {
   private readonly spoken = h('span', { class: 'sr-only', attrs: { role: 'status' } });
 
   constructor(post: (m: WebviewMessage) => void) {
-    this.element = h('div', { class: 'top' }, icon('server-process'), this.select, this.badge, this.spoken);
+    // The chip sits in a slot whose width is the page's to set, never its words': the select
+    // beside it (or above it, on a narrow page) stays put while the chip's words change.
+    this.element = h('div', { class: 'top' }, icon('server-process'), this.select, h('span', { class: 'status-slot' }, this.badge), this.spoken);
     this.select.addEventListener('change', () => {
+      this.nameWhole();
       if (this.select.value) post({ type: 'selectWorker', workerId: this.select.value });
     });
   }
@@ -27,6 +30,12 @@ export class WorkerPicker {
     this.select.replaceChildren(...options);
     this.select.value = msg.selected ?? '';
     this.select.disabled = msg.workers.length === 0;
+    this.nameWhole();
+  }
+
+  /** A narrow page cuts the worker's name in the select: its tooltip says it whole. */
+  private nameWhole(): void {
+    this.select.title = this.select.selectedOptions[0]?.text ?? '';
   }
 
   /** What the chip says now. */
