@@ -65,8 +65,9 @@ export default async function sessionVerbs({ port } = {}) {
     // What the agent cannot take at all is not offered: ACP v1 has no fork, and it lists no model choice.
     for (const verb of ['Fork Session', 'Switch Model…']) if (verbs.includes(verb)) fail(`the row's menu offers ${verb} to an agent that cannot take it: ${verbs.join(' | ')}`);
     for (const verb of ['New Session', 'Switch Mode…', 'Export to Markdown']) if (!verbs.includes(verb)) fail(`the idle row's menu has no ${verb}: ${verbs.join(' | ')}`);
-    await menu.locator('.action-label', { hasText: /^\s*Switch Mode…\s*$/ }).click();
-    await menu.waitFor({ state: 'hidden' });
+    // Run as the other verbs are (menuVerb): a click on the item was once taken by the menu, left open.
+    await closeMenu(page, menu);
+    await menuVerb(page, row, 'Switch Mode…');
     const widget = page.locator(QUICK_INPUT);
     await widget.locator('.quick-input-title', { hasText: `Switch Mode of ${PROFILE}` }).waitFor({ state: 'visible' });
     const items = await widget.locator('.quick-input-list .monaco-list-row').allInnerTexts();
