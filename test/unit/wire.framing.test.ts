@@ -47,6 +47,18 @@ describe('LineFramer', () => {
     assert.ok(over.preview.startsWith('aaaa'));
   });
 
+  it('takes a line of exactly the cap, CRLF or LF, whether it comes in one chunk or split before its end', () => {
+    const line = `{"t":"${'a'.repeat(1024 - 8)}"}`;
+    assert.equal(Buffer.byteLength(line), 1024);
+    for (const eol of ['\n', '\r\n']) {
+      const whole = Buffer.from(line + eol);
+      assert.deepEqual(texts(frame([whole], 1024)), [line], `one chunk, ${JSON.stringify(eol)}`);
+      assert.deepEqual(texts(frame([whole.subarray(0, 1024), whole.subarray(1024)], 1024)), [line], `split at the cap, ${JSON.stringify(eol)}`);
+      assert.deepEqual(texts(frame([whole.subarray(0, whole.length - 1), whole.subarray(whole.length - 1)], 1024)), [line], `split before the LF, ${JSON.stringify(eol)}`);
+    }
+    assert.deepEqual(texts(frame([Buffer.from(line + 'b'), Buffer.from('\n')], 1024)), ['<oversized>'], 'one byte more is over it');
+  });
+
   it('gives each line\'s own bytes as they came (no CR, no LF), whole or reassembled, ASCII or not', () => {
     const input = '{"a":"héllo → 𝄞"}\r\n\n{"b":"\u2028"}\n{"c":1}\r\n{"d":"世界"}';
     const expected = ['{"a":"héllo → 𝄞"}', '{"b":"\u2028"}', '{"c":1}', '{"d":"世界"}'];
