@@ -343,6 +343,20 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(text(events), /2 prompts/);
   });
 
+  it('redirect of a turn that ends by itself as the cancel reaches it says aborted: false, and the new instruction runs', async () => {
+    const r = await start();
+    const chunk = waitFor(supervisor, r.workerId, ofType('message_update'));
+    assert.equal((await supervisor.prompt(r.workerId, 'deaf')).status, 'accepted');
+    await chunk;
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, (e) => e.type === 'agent_settled' && e.turn?.index === 2);
+    const d = await supervisor.redirect(r.workerId, 'count');
+    assert.equal(d.status, 'redirected', JSON.stringify(d));
+    assert.equal(d.aborted, false, 'the turn ended end_turn: nothing was aborted');
+    await settled;
+    assert.match(text(events), /2 prompts/);
+  });
+
   it('compact: an agent without /compact answers error and nothing is sent; one with it compacts', async () => {
     const r = await start();
     const c = await supervisor.compact(r.workerId);

@@ -567,3 +567,30 @@ describe('ACP config_option_update that moves the mode: a mode_changed too', () 
     assert.equal(d.then, undefined);
   });
 });
+
+// Reopening a past session (session/load), the agent replays its conversation before it answers:
+// those events are history, not this worker's turns, its files or its audit (turns.ts,
+// clientFiles.ts, worker.ts read `replayed`), and tell the state nothing new.
+describe('ACP session/load: the replay is marked, and the state is left to what comes after it', () => {
+  it('marks each update before the answer replayed and keeps it from the state; the updates after it are the worker\'s', () => {
+    const codec = new AcpCodec();
+    const update = (u: Record<string, unknown>) => {
+      const d = codec.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: u } });
+      assert.ok(d.kind === 'event', JSON.stringify(d));
+      return d.event;
+    };
+    codec.encode({ jsonrpc: '2.0', id: 1, method: 'session/load', params: { sessionId: 's1', cwd: '/w', mcpServers: [] } } as Message);
+    const replay = [
+      update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } }),
+      update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Write a.txt', kind: 'edit', status: 'completed' }),
+      update({ sessionUpdate: 'usage_update', used: 900, size: 1000 }),
+    ];
+    assert.deepEqual(replay.map((e) => e.replayed), [true, true, true]);
+    assert.equal(codec.state.usage, null, 'a replayed readout is the old session\'s');
+    assert.equal(codec.decode({ jsonrpc: '2.0', id: 1, result: {} }).kind, 'message');
+    assert.ok(codec.state.sessions.has('s1'), 'the loaded session is the worker\'s');
+    const live = [update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } }), update({ sessionUpdate: 'usage_update', used: 20, size: 1000 })];
+    assert.deepEqual(live.map((e) => e.replayed), [undefined, undefined]);
+    assert.deepEqual(codec.state.usage, { used: 20, size: 1000, cost: null });
+  });
+});

@@ -122,6 +122,15 @@ describe('guard policy: a hostile path corpus against real directories and symli
       denied('@/etc/passwd', /^outside/);
       denied('~root/.bashrc', /^refused: "~user"/);
     });
+    it('a name pi reads apart from the OS (a leading @): the OS\'s reading is judged too, for a tool that passes it as is', () => {
+      // pi writes `@at-out/x` to ws/at-out/x (inside); τ, codex and the OS write it through the
+      // symlink `@at-out`, outside.
+      fs.symlinkSync(outside, path.join(ws, '@at-out'));
+      fs.mkdirSync(path.join(ws, 'at-out'));
+      const v = denied('@at-out/x', /^outside the allowed paths/);
+      assert.equal(v.resolved, path.join(outside, 'x'));
+      allowed('@src/y.ts', path.join(ws, 'src/y.ts'));
+    });
     it('a file URL is read the way pi 1.x reads it (fileURLToPath, percent-decoded), not as a folder named "file:"', () => {
       assert.equal(denied('file:///etc/passwd', /^outside/).resolved, '/etc/passwd');
       assert.equal(denied(`file://${outside}/x`, /^outside/).resolved, path.join(outside, 'x'));

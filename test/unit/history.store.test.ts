@@ -259,6 +259,19 @@ describe('history store', () => {
     assert.equal(store.errors.at(-1)?.sessionId, id2);
   });
 
+  it('a full queue (the disk behind the events) counts each event it cannot take as lost, keeps the ones it took, and the session says so', async () => {
+    const store = makeStore({ maxPendingEvents: 10 });
+    const id = openSession(store);
+    // Delivered in one tick: nothing is written before the last, so the queue fills at 10.
+    for (let i = 0; i < 25; i++) store.append(id, ev(i));
+    await store.flush();
+    await store.end(id, { reason: 'exited', code: 0 });
+    const { sessions } = await store.list();
+    const s = sessions.find((x) => x.id === id)!;
+    assert.deepEqual([s.events, s.lost], [10, 15]);
+    assert.deepEqual(seqs((await readOk(store, id)).events), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it('a write the disk refuses (ENOSPC) counts every event of its batches as lost, across batches written together', async function () {
     if (process.platform !== 'linux') this.skip();
     const errors: HistoryError[] = [];

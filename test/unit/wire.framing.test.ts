@@ -47,6 +47,18 @@ describe('LineFramer', () => {
     assert.ok(over.preview.startsWith('aaaa'));
   });
 
+  it('takes a line of exactly the cap, CRLF or LF, whether it comes in one chunk or split before its end', () => {
+    const line = `{"t":"${'a'.repeat(1024 - 8)}"}`;
+    assert.equal(Buffer.byteLength(line), 1024);
+    for (const eol of ['\n', '\r\n']) {
+      const whole = Buffer.from(line + eol);
+      assert.deepEqual(texts(frame([whole], 1024)), [line], `one chunk, ${JSON.stringify(eol)}`);
+      assert.deepEqual(texts(frame([whole.subarray(0, 1024), whole.subarray(1024)], 1024)), [line], `split at the cap, ${JSON.stringify(eol)}`);
+      assert.deepEqual(texts(frame([whole.subarray(0, whole.length - 1), whole.subarray(whole.length - 1)], 1024)), [line], `split before the LF, ${JSON.stringify(eol)}`);
+    }
+    assert.deepEqual(texts(frame([Buffer.from(line + 'b'), Buffer.from('\n')], 1024)), ['<oversized>'], 'one byte more is over it');
+  });
+
   it('gives each line\'s own bytes as they came (no CR, no LF), whole or reassembled, ASCII or not', () => {
     const input = '{"a":"héllo → 𝄞"}\r\n\n{"b":"\u2028"}\n{"c":1}\r\n{"d":"世界"}';
     const expected = ['{"a":"héllo → 𝄞"}', '{"b":"\u2028"}', '{"c":1}', '{"d":"世界"}'];
@@ -220,5 +232,33 @@ describe('PiCodec', () => {
   it('keeps unknown event types with their data', () => {
     const d = new PiCodec().decode({ type: 'mystery_event', foo: 1 });
     assert.deepEqual(d, { kind: 'event', event: { type: 'mystery_event', timestamp: (d as { event: AgentEvent }).event.timestamp, data: { foo: 1 } } });
+  });
+});
+
+describe('TauCodec', () => {
+  it('delivers a response to the request waiting for it once, and reports one nobody waits for', () => {
+    const codec = new TauCodec();
+    codec.encode({ jsonrpc: '2.0', id: 3, method: 'get_state', params: {} } as Message);
+    const answer = { jsonrpc: '2.0', id: 3, result: { ok: true } };
+    assert.deepEqual(codec.decode(answer), { kind: 'message', message: answer });
+    // vscode-jsonrpc would drop these without a word: the codec is where they are told apart.
+    const again = codec.decode(answer);
+    assert.equal(again.kind, 'invalid', 'answered once: a second response for the same id is nobody\'s');
+    assert.match((again as { reason: string }).reason, /id 3, which no request is waiting for/);
+    assert.equal(codec.decode({ jsonrpc: '2.0', id: 99, result: null }).kind, 'invalid', 'an id never sent');
+  });
+
+  it('reads compaction_end\'s outcome: a failed compaction is an error, a cancelled one is not', () => {
+    const codec = new TauCodec();
+    const end = (params: Record<string, unknown>) => {
+      const d = codec.decode({ jsonrpc: '2.0', method: 'compaction_end', params: { compaction_id: 'c1', summary: null, ...params } });
+      assert.equal(d.kind, 'event');
+      return (d as { event: AgentEvent }).event;
+    };
+    const failed = end({ is_error: true, cancelled: false, error: 'model overloaded' });
+    assert.deepEqual([failed.type, failed.is_error, failed.error], ['compaction_end', true, 'model overloaded']);
+    const cancelled = end({ is_error: false, cancelled: true, error: null });
+    assert.deepEqual([cancelled.is_error, cancelled.error, cancelled.data?.cancelled], [false, null, true]);
+    assert.equal(codec.decode({ jsonrpc: '2.0', method: 'compaction_end', params: { compaction_id: 'c1', is_error: 'no' } }).kind, 'invalid', 'a malformed one is refused');
   });
 });

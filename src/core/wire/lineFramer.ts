@@ -141,7 +141,9 @@ export class LineFramer {
     // A copy, because the stream may reuse the chunk's memory.
     this.parts.push(Buffer.from(chunk.subarray(start, end)));
     this.partBytes += end - start;
-    if (this.partBytes > this.maxLineBytes) {
+    // One byte past the cap may be the CR of a CRLF line of exactly the cap, which a whole
+    // chunk takes: decode() strips it and judges the rest when the LF comes.
+    if (this.partBytes > this.maxLineBytes + 1) {
       const head = Buffer.concat(this.parts, this.partBytes);
       emit(oversized(head, this.partBytes, false));
       this.skipping = this.partBytes;
