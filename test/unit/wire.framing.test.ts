@@ -229,6 +229,18 @@ describe('PiCodec', () => {
     assert.equal((plain as { event: AgentEvent }).event.blocked, undefined);
   });
 
+  it('reads a failed compaction as an error (pi says it only in errorMessage), an aborted one as cancelled, under both names', () => {
+    const ev = (raw: Record<string, unknown>) => (new PiCodec().decode(raw) as { event: AgentEvent }).event;
+    for (const type of ['compaction_end', 'auto_compaction_end']) {
+      const failed = ev({ type, aborted: false, willRetry: false, errorMessage: 'Compaction failed: 500 from the model' });
+      assert.deepEqual([failed.type, failed.is_error, failed.error], ['compaction_end', true, 'Compaction failed: 500 from the model'], type);
+      const aborted = ev({ type, aborted: true, willRetry: false, errorMessage: 'Compaction aborted' });
+      assert.deepEqual([aborted.is_error ?? false, aborted.data?.cancelled], [false, true], type);
+      const done = ev({ type, result: { summary: 'pi summary', tokensBefore: 99 }, aborted: false, willRetry: false });
+      assert.deepEqual([done.is_error ?? false, done.data?.summary, done.data?.tokens_before], [false, 'pi summary', 99], type);
+    }
+  });
+
   it('keeps unknown event types with their data', () => {
     const d = new PiCodec().decode({ type: 'mystery_event', foo: 1 });
     assert.deepEqual(d, { kind: 'event', event: { type: 'mystery_event', timestamp: (d as { event: AgentEvent }).event.timestamp, data: { foo: 1 } } });
