@@ -36,6 +36,9 @@ describe('ui words and icons', () => {
     // The tree says what the log's chip says, first (issue 28).
     assert.equal(workerDescription(st({})), 'idle · m');
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
+    // A worker that exited by itself, or was stopped, ended as asked: its code is not said as a failure's.
+    assert.equal(workerDescription(st({ status: 'exited', exitCode: 0, model: null })), 'exited');
+    assert.equal(workerDescription(st({ status: 'stopped', exitCode: 143, model: null })), 'stopped');
   });
 
   it('an ACP agent out of its first mode says the mode it is in, after what it does (Switch Mode…\'s "Allow all" was in the tooltip only)', () => {
