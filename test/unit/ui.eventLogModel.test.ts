@@ -430,4 +430,31 @@ describe('ui event log model', () => {
     ]));
     assert.deepEqual(only(m, 'exit').map((e) => e.text), ['Mode: Plan', 'Mode: Manual', 'Mode: yolo']);
   });
+
+  it("a message that is not the assistant's (pi's toolResult, a custom one) is not shown as the assistant's reply", () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('message_start', { message: { role: 'toolResult', content: [] } }),
+      ev('message_end', { message: { role: 'toolResult', content: [{ type: 'text', text: 'file contents' }] } }),
+      ev('message_end', { message: { role: 'custom', content: [{ type: 'text', text: 'an extension note' }] } }),
+    ]));
+    assert.deepEqual(only(m, 'assistant'), []);
+  });
+
+  it('a cancelled or failed compaction is not "nothing to compact", and only a failed one carries an error', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('compaction_start'),
+      ev('compaction_end', { is_error: false, error: 'aborted by the person', data: { performed: false, cancelled: true } }),
+      ev('compaction_start'),
+      ev('compaction_end', { is_error: true, error: '500 upstream', data: { performed: false, cancelled: false } }),
+      ev('compaction_start'),
+      ev('compaction_end', { is_error: false, data: { performed: false, cancelled: false } }),
+    ]));
+    const [cancelled, failed, nothing] = only(m, 'compaction');
+    assert.deepEqual([cancelled.phase, cancelled.nothing, cancelled.error], ['cancelled', undefined, null]);
+    assert.doesNotMatch(searchText(cancelled), /nothing to compact/);
+    assert.deepEqual([failed.phase, failed.nothing, failed.error], ['failed', undefined, '500 upstream']);
+    assert.deepEqual([nothing.phase, nothing.nothing, nothing.error], ['done', true, null]);
+  });
 });
