@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { stamped } from '../fixtures/hostStream';
-import { endWords, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
+import { endWords, GROUP_OF, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
 import { resultText } from '../../src/protocol/eventText';
 import { normalizePiEvent } from '../../src/core/wire/pi';
@@ -399,6 +399,9 @@ describe('ui event log model', () => {
     assert.equal(stopReasonWords('stop'), '');
     assert.equal(stopReasonWords(null), '');
     assert.equal(stopReasonWords('length'), 'cut off at the length limit');
+    // Anthropic's name for the length limit; its end_turn is a plain stop, said with no badge.
+    assert.equal(stopReasonWords('max_tokens'), 'cut off at the length limit');
+    assert.equal(stopReasonWords('end_turn'), '');
     assert.equal(stopReasonWords('someNewReason'), 'some new reason');
     assert.equal(endWords('max_turns'), 'the turn limit was reached');
     assert.equal(endWords('rate_limited'), 'rate limited');
@@ -456,5 +459,18 @@ describe('ui event log model', () => {
     assert.doesNotMatch(searchText(cancelled), /nothing to compact/);
     assert.deepEqual([failed.phase, failed.nothing, failed.error], ['failed', undefined, '500 upstream']);
     assert.deepEqual([nothing.phase, nothing.nothing, nothing.error], ['done', true, null]);
+  });
+
+  it("each kind of row is under the toolbar's chip that names it: one never shown whatever the filters is a kind no chip holds", () => {
+    assert.deepEqual(GROUP_OF, {
+      prompt: 'messages', assistant: 'messages', plan: 'messages', thinking: 'thinking', tool: 'tools', question: 'tools', turn: 'turns', end: 'turns',
+      queue: 'queue', compaction: 'compaction', warning: 'problems', retry: 'problems', exit: 'problems', other: 'other',
+    });
+  });
+
+  it("a turn's end is found by the way to log in it names, as by its error", () => {
+    const end: Entry = { id: 1, kind: 'end', time: T, version: 0, reason: 'error', error: 'authentication required', willRetry: false, login: 'run claude /login' };
+    assert.match(searchText(end), /authentication required/);
+    assert.match(searchText(end), /claude \/login/);
   });
 });
