@@ -51,6 +51,8 @@ export const vscodeStub = {
   workspaceSettings: new Map<string, unknown>(),
   /** The user's values of rpcWorkers settings (by key, `inspect`'s globalValue). */
   userSettings: new Map<string, unknown>(),
+  /** TreeItemCollapsibleState, as a tree row is made with it. */
+  collapsible: { None: 0, Collapsed: 1, Expanded: 2 },
   /** Trusts the workspace as VS Code does: isTrusted turns true, then the grant event fires. */
   grantTrust(): void {
     vscodeStub.trusted = true;
@@ -151,3 +153,30 @@ vscode.window = {
   createStatusBarItem: () => ({ text: '', tooltip: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 vscode.ProgressLocation = { Notification: 15, Window: 10 };
+// A tree row keeps what it was made with (its label, whether it opens) and its icon's id and
+// colour, so a test reads the row a person sees; the forgiving stub dropped constructor arguments.
+const collapsible = vscodeStub.collapsible;
+vscode.TreeItemCollapsibleState = collapsible;
+vscode.ThemeColor = class { constructor(readonly id: string) {} };
+vscode.ThemeIcon = class {
+  static readonly File = { id: 'file' };
+  static readonly Folder = { id: 'folder' };
+  constructor(readonly id: string, readonly color?: unknown) {}
+};
+// A tooltip's Markdown as text (appendText does not escape here: a test reads the words).
+vscode.MarkdownString = class {
+  isTrusted?: boolean;
+  supportHtml?: boolean;
+  constructor(public value = '', readonly supportThemeIcons = false) {}
+  appendText(v: string) { this.value += v; return this; }
+  appendMarkdown(v: string) { this.value += v; return this; }
+  appendCodeblock(code: string, language = '') { this.value += `\n\`\`\`${language}\n${code}\n\`\`\`\n`; return this; }
+};
+vscode.TreeItem = class {
+  label?: string;
+  resourceUri?: unknown;
+  constructor(labelOrUri: unknown, readonly collapsibleState = collapsible.None) {
+    if (typeof labelOrUri === 'string') this.label = labelOrUri;
+    else this.resourceUri = labelOrUri;
+  }
+};

@@ -5,6 +5,7 @@ import { attentionHost } from '../helpers/attentionHost';
 import assert from 'node:assert/strict';
 import type { TurnSummary, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
+import { badgeFor } from '../../src/ui/attention/attentionLook';
 
 function turn(index: number, over: Partial<TurnSummary> = {}): TurnSummary {
   return { index, submissionId: null, source: null, submitter: null, startedAt: index * 10, endedAt: null, endReason: null, error: null, tools: [], ...over };
@@ -72,5 +73,23 @@ describe('UI attention: notifications of what the person did', () => {
     assert.equal(calls, 5);
     assert.deepEqual(theirs, ['w1', 'w1', 'w1']);
     commands.dispose();
+  });
+
+  it("a worker that failed to start is not notified (the start's own error says it, once); one that ran and then failed is", () => {
+    const { attention, emit } = attentionHost(state({ status: 'starting', pid: null }));
+    emit(state({ status: 'failed', exitCode: 1, pid: null }));
+    assert.deepEqual(attention.notified, []);
+    assert.equal(attention.get('w1')?.attention, 'failed', 'its row still says it failed');
+    attention.dispose();
+    const ran = host();
+    ran.emit(state({ status: 'failed', exitCode: 1 }));
+    assert.equal(ran.attention.notified.length, 1);
+    ran.attention.dispose();
+  });
+
+  it("the view's badge counts the workers that wait for the person, in the right number, and is gone at none", () => {
+    assert.equal(badgeFor(0), undefined);
+    assert.deepEqual(badgeFor(1), { value: 1, tooltip: '1 worker needs your input' });
+    assert.deepEqual(badgeFor(2), { value: 2, tooltip: '2 workers need your input' });
   });
 });

@@ -36,6 +36,18 @@ describe('ui command arguments', () => {
     assert.deepEqual(parseCommandArg(undefined, 'palette'), { arg: {}, source: 'palette', submitter: 'user', programmatic: false });
     const uri = { scheme: 'file', path: '/a', fsPath: '/a' };
     assert.equal(parseCommandArg(uri, 'editor').source, 'editor');
+    // The editor's context menu passes its Uri: nothing was said by a caller, so nothing is taken from it.
+    assert.deepEqual(parseCommandArg(uri, 'editor'), { arg: {}, source: 'editor', submitter: 'user', programmatic: false });
+  });
+
+  it('an empty worker id is refused by name, not read as no worker (which would ask the person to pick one)', () => {
+    assert.match(String(parseCommandArg({ workerId: '', message: 'hi' }, 'palette').error), /invalid command argument: workerId: must not be empty/);
+  });
+
+  it('a caller that does not say who it is: unknown from a keybinding or task, the person from the editor', () => {
+    assert.equal(parseCommandArg({ workerId: 'w1', message: 'hi' }, 'palette').submitter, 'unknown');
+    const fromEditor = parseCommandArg({ workerId: 'w1' }, 'editor');
+    assert.deepEqual([fromEditor.source, fromEditor.submitter], ['editor', 'user']);
   });
 
   it('a tree node: source tree, only its worker', () => {

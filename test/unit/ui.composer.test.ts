@@ -20,6 +20,30 @@ describe('ui event log composer', () => {
     assert.ok(BUTTONS.indexOf('compact') > BUTTONS.indexOf('abort'));
   });
 
+  it('while the worker compacts: no second Compact, no Redirect or Send; Stop stays', () => {
+    const v = composerView(view({ compacting: true }));
+    assert.equal(v.disabled.compact, true);
+    assert.equal(v.disabled.redirect, true);
+    assert.equal(v.disabled.send, true);
+    assert.equal(v.disabled.stop, false);
+    assert.equal(composerView(view()).disabled.redirect, false, 'an idle worker takes a redirect (a prompt)');
+  });
+
+  it('a worker still starting can be stopped (a start that hangs is ended from the log), but takes no message yet', () => {
+    const v = composerView(view({ status: 'starting' }));
+    assert.equal(v.disabled.stop, false);
+    assert.equal(v.disabled.send, true);
+    assert.equal(v.textareaDisabled, true);
+  });
+
+  it("a result without the host's tone: not_streaming and cancelled are information, an unknown status an error", () => {
+    const line = (status: string) => afterResult(null, { action: 'abort', status, message: status, own: true }, '').line.cls;
+    assert.equal(line('not_streaming'), 'info');
+    assert.equal(line('cancelled'), 'info');
+    assert.equal(line('aborted'), 'ok');
+    assert.equal(line('not_found'), 'error');
+  });
+
   it('a stopped worker can be stopped no more, and its text box is off', () => {
     const v = composerView(view({ status: 'stopped' }));
     assert.equal(v.disabled.stop, true);
@@ -66,6 +90,8 @@ describe('ui event log composer', () => {
     assert.equal(stateLine(view(), view({ status: 'failed' }))?.cls, 'error');
     assert.equal(stateLine(view(), view({ streaming: true })), null, 'a turn starting leaves the line alone');
     assert.equal(stateLine(null, view({ status: 'stopped' })), null);
+    // Said once: a later state of the same stopped worker leaves the line (a second Stop's "already stopped") alone.
+    assert.equal(stateLine(view({ status: 'stopped' }), view({ status: 'stopped', pid: null })), null);
   });
 
   it('a worker found no longer reading its input makes the line say so, and that Stop is what is left, not a stale "Prompt sent…"', () => {

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { slimEvent, type PageEvent } from '../../src/protocol/messages';
 import { stamped } from '../fixtures/hostStream';
-import { endWords, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
+import { endWords, GROUP_OF, searchText, stopReasonWords, type Entry } from '../../src/webview/entries';
 import { LogModel } from '../../src/webview/model';
 import { resultText } from '../../src/protocol/eventText';
 import { normalizePiEvent } from '../../src/core/wire/pi';
@@ -399,6 +399,9 @@ describe('ui event log model', () => {
     assert.equal(stopReasonWords('stop'), '');
     assert.equal(stopReasonWords(null), '');
     assert.equal(stopReasonWords('length'), 'cut off at the length limit');
+    // Anthropic's name for the length limit; its end_turn is a plain stop, said with no badge.
+    assert.equal(stopReasonWords('max_tokens'), 'cut off at the length limit');
+    assert.equal(stopReasonWords('end_turn'), '');
     assert.equal(stopReasonWords('someNewReason'), 'some new reason');
     assert.equal(endWords('max_turns'), 'the turn limit was reached');
     assert.equal(endWords('rate_limited'), 'rate limited');
@@ -429,5 +432,45 @@ describe('ui event log model', () => {
       ev('mode_changed', { data: { mode: 'yolo', repeated: true } } as Partial<PageEvent>),
     ]));
     assert.deepEqual(only(m, 'exit').map((e) => e.text), ['Mode: Plan', 'Mode: Manual', 'Mode: yolo']);
+  });
+
+  it("a message that is not the assistant's (pi's toolResult, a custom one) is not shown as the assistant's reply", () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('message_start', { message: { role: 'toolResult', content: [] } }),
+      ev('message_end', { message: { role: 'toolResult', content: [{ type: 'text', text: 'file contents' }] } }),
+      ev('message_end', { message: { role: 'custom', content: [{ type: 'text', text: 'an extension note' }] } }),
+    ]));
+    assert.deepEqual(only(m, 'assistant'), []);
+  });
+
+  it('a cancelled or failed compaction is not "nothing to compact", and only a failed one carries an error', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('compaction_start'),
+      ev('compaction_end', { is_error: false, error: 'aborted by the person', data: { performed: false, cancelled: true } }),
+      ev('compaction_start'),
+      ev('compaction_end', { is_error: true, error: '500 upstream', data: { performed: false, cancelled: false } }),
+      ev('compaction_start'),
+      ev('compaction_end', { is_error: false, data: { performed: false, cancelled: false } }),
+    ]));
+    const [cancelled, failed, nothing] = only(m, 'compaction');
+    assert.deepEqual([cancelled.phase, cancelled.nothing, cancelled.error], ['cancelled', undefined, null]);
+    assert.doesNotMatch(searchText(cancelled), /nothing to compact/);
+    assert.deepEqual([failed.phase, failed.nothing, failed.error], ['failed', undefined, '500 upstream']);
+    assert.deepEqual([nothing.phase, nothing.nothing, nothing.error], ['done', true, null]);
+  });
+
+  it("each kind of row is under the toolbar's chip that names it: one never shown whatever the filters is a kind no chip holds", () => {
+    assert.deepEqual(GROUP_OF, {
+      prompt: 'messages', assistant: 'messages', plan: 'messages', thinking: 'thinking', tool: 'tools', question: 'tools', turn: 'turns', end: 'turns',
+      queue: 'queue', compaction: 'compaction', warning: 'problems', retry: 'problems', exit: 'problems', other: 'other',
+    });
+  });
+
+  it("a turn's end is found by the way to log in it names, as by its error", () => {
+    const end: Entry = { id: 1, kind: 'end', time: T, version: 0, reason: 'error', error: 'authentication required', willRetry: false, login: 'run claude /login' };
+    assert.match(searchText(end), /authentication required/);
+    assert.match(searchText(end), /claude \/login/);
   });
 });

@@ -65,6 +65,8 @@ describe('history words', () => {
     assert.equal(usageWords({ ...u, scope: 'last_call', cost: null, contextTokens: 42 }), 'ctx 42/33k · last call: 1.2k in, 7 out');
     assert.equal(usageWords({ ...u, input: null, output: null, contextTokens: null, cost: null }), null);
     assert.equal(usageWords(null), null);
+    // A cost the worker reported as nothing (a free or local model) is known, and said; only an unreported one is left out.
+    assert.equal(usageWords({ ...u, cost: 0 }), 'ctx 16k/33k (50%) · 1.2k in, 7 out · $0.0000');
     assert.equal(tokens(999), '999');
     assert.equal(tokens(2_500_000), '2.5M');
   });

@@ -11,7 +11,8 @@ const call = (n: number, over: Partial<Tool> = {}): Tool => ({ toolCallId: `call
 
 function state(tools: Tool[]): WorkerState {
   const turn: TurnSummary = { index: 1, submissionId: null, source: null, submitter: null, startedAt: 0, endedAt: null, endReason: null, error: null, tools };
-  return { workerId: 'w1', name: 'Fixer', status: 'running', streaming: true, compacting: false, turns: [turn], filesTouched: [], pendingInput: [] } as unknown as WorkerState;
+  return { workerId: 'w1', name: 'Fixer', status: 'running', streaming: true, compacting: false, turns: [turn], filesTouched: [], pendingInput: [],
+    cwd: '/w', command: 'agent', args: [], dialect: 'pi', guarded: false, startedAt: 0, turnCount: 1, pid: 1 } as unknown as WorkerState;
 }
 
 function tree(first: WorkerState) {
@@ -55,6 +56,53 @@ describe('UI Sessions tree rows', () => {
     const trimmed = { ...before.node, key: 'id:call-50' } as SessionNode;
     assert.notEqual(typeof t.getTreeItem(trimmed).id, 'string');
     assert.notEqual(typeof t.getTreeItem(trimmed).tooltip, 'string');
+    t.dispose();
+  });
+
+  it("a worker's row opens on its files written, then its turns, each newest first", () => {
+    const turn = (index: number): TurnSummary => ({ index, submissionId: null, source: null, submitter: null, startedAt: 0, endedAt: 1, endReason: 'done', error: null, tools: [] });
+    const s = { ...state([]), turns: [turn(1), turn(2), turn(3)], filesTouched: ['/w/a.ts', '/w/b.ts'] } as WorkerState;
+    const { t } = tree(s);
+    const worker: SessionNode = { kind: 'worker', workerId: 'w1' };
+    assert.equal(t.getTreeItem(worker).collapsibleState, vscodeStub.collapsible.Collapsed);
+    const rows = t.getChildren(worker);
+    assert.deepEqual(rows.map((n) => (n.kind === 'turn' ? `turn ${n.index}` : n.kind)), ['files', 'turn 3', 'turn 2', 'turn 1']);
+    assert.equal(t.getTreeItem(rows[0]).label, 'Files written (2)');
+    assert.deepEqual(t.getChildren(rows[0]).map((n) => (n.kind === 'file' ? n.file : n.kind)), ['/w/b.ts', '/w/a.ts']);
+    t.dispose();
+  });
+
+  it('a worker that only wrote files still opens on them; one with nothing under it does not open', async () => {
+    const { t, emit } = tree({ ...state([]), turns: [], filesTouched: ['/w/a.ts'] } as WorkerState);
+    const worker: SessionNode = { kind: 'worker', workerId: 'w1' };
+    assert.equal(t.getTreeItem(worker).collapsibleState, vscodeStub.collapsible.Collapsed);
+    assert.deepEqual(t.getChildren(worker).map((n) => n.kind), ['files']);
+    await emit({ ...state([]), turns: [], filesTouched: [] } as WorkerState);
+    assert.equal(t.getTreeItem(worker).collapsibleState, vscodeStub.collapsible.None);
+    assert.deepEqual(t.getChildren(worker), []);
+    t.dispose();
+  });
+
+  it("a tool call's icon says how it ended: stopped, error, blocked, flagged, or done", () => {
+    const base = { submissionId: null, source: null, submitter: null, startedAt: 0, endedAt: 5, error: null };
+    const aborted: TurnSummary = { ...base, index: 1, endReason: 'aborted', tools: [call(1, { ended: false })] };
+    const done: TurnSummary = { ...base, index: 2, endReason: 'done', tools: [call(2, { isError: true }), call(3, { blocked: true, blockedBy: 'guard' }), call(4, { violation: 'write ".env": forbidden' }), call(5)] };
+    const { t } = tree({ ...state([]), turns: [aborted, done] } as WorkerState);
+    const icons = [1, 2].flatMap((index) => t.getChildren({ kind: 'turn', workerId: 'w1', index }).map((n) => (t.getTreeItem(n).iconPath as { id: string }).id));
+    assert.deepEqual(icons, ['debug-stop', 'error', 'circle-slash', 'warning', 'tools']);
+    t.dispose();
+  });
+
+  it("a worker's tooltip points at Forget Always-Allowed Actions… while it runs, and not once it has exited (its row no longer offers it)", async () => {
+    const allowedAlways = [{ key: 'execute: ls', since: 0 }];
+    const { t, emit } = tree({ ...state([]), allowedAlways } as WorkerState);
+    const worker: SessionNode = { kind: 'worker', workerId: 'w1' };
+    const tip = () => (t.getTreeItem(worker).tooltip as { value: string }).value;
+    assert.match(tip(), /Allowed always \(Forget Always-Allowed Actions… clears them\)/);
+    assert.match(tip(), /execute: ls/);
+    await emit({ ...state([]), status: 'exited', allowedAlways } as WorkerState);
+    assert.match(tip(), /Allowed always while it ran/);
+    assert.doesNotMatch(tip(), /Forget/);
     t.dispose();
   });
 

@@ -109,6 +109,12 @@ describe('ui settings', () => {
     assert.deepEqual(readSettings((k) => (k === 'agentDirs' ? ['${workspaceFolder}/agents'] : undefined)).settings.agentDirs, ['${workspaceFolder}/agents']);
   });
 
+  it('a worktrees folder of blanks is no folder (worktrees go beside the repository), and one with a space around it is trimmed', () => {
+    // Kept as written, "   " resolved to a folder named by the blanks inside the repository.
+    assert.equal(readSettings((k) => (k === 'worktreesDir' ? '   ' : undefined)).settings.worktreesDir, '');
+    assert.equal(readSettings((k) => (k === 'worktreesDir' ? ' ~/wt ' : undefined)).settings.worktreesDir, '~/wt');
+  });
+
   it('a profile that is no object (a name alone, null) is refused saying what a profile is, not "Invalid input"', () => {
     const { errors } = readSettings((k) => (k === 'profiles' ? ['pi', null] : undefined));
     assert.deepEqual(errors, [0, 1].map((i) => `rpcWorkers.profiles[${i}] is invalid (a profile is an object: { "name": …, "dialect": "pi", "tau" or "acp", "command": … }); that profile is ignored`));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { WorkerState } from '../../src/core/api';
 import { TurnTracker } from '../../src/core/worker/turns';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { contextValues, dialectLine, statusText, toolRow, turnDescription, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
+import { contextValues, dialectLine, statusText, toolRow, turnDescription, turnIcon, workerContextValue, workerDescription, workerIcon, commandLine, logWorkerList } from '../../src/ui/views/describe';
 import { OPEN_LIMIT, reloadSentence, resultSentence, resultTone, startFailure } from '../../src/ui/commands/resultWords';
 import { atLimitError } from '../../src/core/worker/limits';
 
@@ -36,6 +36,9 @@ describe('ui words and icons', () => {
     // The tree says what the log's chip says, first (issue 28).
     assert.equal(workerDescription(st({})), 'idle · m');
     assert.equal(workerDescription(st({ status: 'failed', exitCode: 1, model: null })), 'failed · exit 1');
+    // A worker that exited by itself, or was stopped, ended as asked: its code is not said as a failure's.
+    assert.equal(workerDescription(st({ status: 'exited', exitCode: 0, model: null })), 'exited');
+    assert.equal(workerDescription(st({ status: 'stopped', exitCode: 143, model: null })), 'stopped');
   });
 
   it('an ACP agent out of its first mode says the mode it is in, after what it does (Switch Mode…\'s "Allow all" was in the tooltip only)', () => {
@@ -79,6 +82,23 @@ describe('ui words and icons', () => {
     const t = statusText([{ status: 'running', streaming: true }, { status: 'running', streaming: false }])!;
     assert.equal(t.text, '$(sync~spin) 2 · 1 streaming');
     assert.match(t.tooltip, /2 workers running, 1 streaming/);
+    // A worker still starting is counted: the bar shows up as it is started, not once it answers.
+    assert.equal(statusText([{ status: 'starting', streaming: false }])?.text, '$(server-process) 1');
+  });
+
+  it("a guarded worker's row says so in a word (a description cannot show the tooltip's shield)", () => {
+    assert.equal(workerDescription(st({ guarded: true })), 'idle · m · guarded');
+    assert.equal(workerDescription(st({ guarded: false })), 'idle · m');
+  });
+
+  it("a turn's icon says how it ended: an aborted one is not ticked as done, a done one with an error is an error", () => {
+    const t = { index: 1, submissionId: null, source: 'palette', submitter: 'user', startedAt: 0, endedAt: 10, endReason: 'done', error: null, tools: [] };
+    assert.equal(turnIcon(t).id, 'check');
+    assert.equal(turnIcon({ ...t, error: 'model refused' }).id, 'error');
+    assert.deepEqual(turnIcon({ ...t, endReason: 'aborted' }), { id: 'circle-slash', color: 'problemsWarningIcon.foreground' });
+    assert.equal(turnIcon({ ...t, endReason: 'max_turns' }).id, 'warning');
+    assert.equal(turnIcon({ ...t, endReason: 'error' }).id, 'error');
+    assert.equal(turnIcon({ ...t, endedAt: null, endReason: null }).id, 'sync~spin');
   });
 
   it('context keys', () => {
