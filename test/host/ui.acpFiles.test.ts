@@ -82,7 +82,8 @@ describe('UI: an ACP agent\'s files through the editor', function () {
     const events: AgentEvent[] = [];
     assert.equal(await said(`write: ${f} = after`, events), 'wrote');
     assert.equal(editor.document.getText(), 'after');
-    assert.equal(editor.document.isDirty, false);
+    // The save's clean state comes in a message of its own (see above): waited for, not read at once.
+    await waitFor(api, () => `saved over the unsaved edits (document dirty: ${editor.document.isDirty}, tab dirty: ${tabDirty(editor.document.uri)})`, () => !editor.document.isDirty);
     assert.equal(fs.readFileSync(f, 'utf8'), 'after');
     const wrote = events.find((e) => e.type === 'client_file');
     assert.deepEqual(wrote?.data, { op: 'write', path: f, through: 'editor', bytes: 5, replacedUnsaved: true });
@@ -99,7 +100,8 @@ describe('UI: an ACP agent\'s files through the editor', function () {
     assert.equal(await said(`read: ${f}`), `read: ${JSON.stringify('mine, unsaved\n')}`);
     const events: AgentEvent[] = [];
     assert.equal(await said(`write: ${f} = mine, unsaved\nand the agent's line\n`, events), 'wrote');
-    assert.equal(editor.document.isDirty, false);
+    await waitFor(api, () => `saved after the edit (document dirty: ${editor.document.isDirty}, tab dirty: ${tabDirty(editor.document.uri)})`, () => !editor.document.isDirty);
+    assert.equal(fs.readFileSync(f, 'utf8'), "mine, unsaved\nand the agent's line\n");
     assert.deepEqual(events.find((e) => e.type === 'client_file')?.data, { op: 'write', path: f, through: 'editor', bytes: 35 });
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });

@@ -3,6 +3,7 @@
 // tree is read while the worker is alive and every member is recorded with its start time
 // (a pid alone may be reused). pi runs its bash tool in a process group of its own, so one
 // group kill is not enough: each recorded process and each recorded group is signalled.
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 // The extension bundles this file for its exit-time kill (ui/extension.ts killAllSync), so
@@ -134,6 +135,25 @@ export function procInfo(pid: number): ProcInfo | undefined {
 
 export function startStamp(pid: number): string | undefined {
   return isLinux ? readProcStat(pid)?.start : listProcesses().find((q) => q.pid === pid)?.start;
+}
+
+/** The process and everything below it now; null when the table cannot be read (`ps` failing off Linux). */
+export function treeNow(pid: number): ProcInfo[] | null {
+  try {
+    return processTree(pid);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A child of this process leading a group of its own (spawned detached), signalled with that group
+ * without the process table: its pid is no other process's until this process has reaped it.
+ */
+export function signalOwnChild(child: Pick<ChildProcess, 'pid' | 'exitCode' | 'signalCode' | 'kill'>, sig: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  signal(-child.pid, sig);
+  child.kill(sig);
 }
 
 function signal(target: number, sig: NodeJS.Signals): boolean {

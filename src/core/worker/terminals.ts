@@ -9,7 +9,7 @@ import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { pathWithin } from '../pathWithin';
 import { shellLine } from '../shellLine';
-import { mergeTrees, processTree, signalTree, type ProcInfo } from './processTree';
+import { mergeTrees, signalTree, treeNow, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
 import { spawnProgram } from './launchCommand';
 import { GUARD_NAME } from '../guard/veto';
@@ -130,7 +130,8 @@ class Terminal {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.child.pid && this.exit === null) this.seen = mergeTrees(this.seen, processTree(this.child.pid));
+    // A table that cannot be read (`ps` failing off Linux) adds no one: the output is said all the same.
+    if (this.child.pid && this.exit === null) this.seen = mergeTrees(this.seen, treeNow(this.child.pid) ?? []);
     this.say(this);
   }
 
@@ -143,7 +144,8 @@ class Terminal {
   async end(graceMs: number): Promise<void> {
     const pid = this.child.pid;
     if (!pid) return;
-    const tree = mergeTrees(this.seen, processTree(pid));
+    // Its group is ended whole even when the table cannot be read (`ps` failing off Linux).
+    const tree = mergeTrees(this.seen, treeNow(pid) ?? []);
     const group = (sig: NodeJS.Signals) => {
       try {
         process.kill(-pid, sig);
@@ -156,7 +158,7 @@ class Terminal {
     if (await this.closedWithin(graceMs)) return;
     // A descendant that ignored TERM or left the group is killed all the same.
     group('SIGKILL');
-    signalTree(mergeTrees(tree, processTree(pid)), 'SIGKILL');
+    signalTree(mergeTrees(tree, treeNow(pid) ?? []), 'SIGKILL');
     if (await this.closedWithin(graceMs)) return;
     // The close waits for the output pipes too, and a process that left the group unseen (setsid)
     // holds them for as long as it lives: the output ends here, so that Stop goes on (to the

@@ -13,7 +13,7 @@ import { spawnProgram } from './launchCommand';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, signalTree, stillAlive, taskkill, type ProcInfo } from './processTree';
+import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, signalOwnChild, signalTree, stillAlive, taskkill, treeNow, type ProcInfo } from './processTree';
 import { Ring } from './ring';
 import { Latch } from './latch';
 
@@ -254,24 +254,31 @@ export class WorkerProcess {
     clearInterval(this.probeTimer);
     const { killGraceMs } = this.options;
     const pid = this.pid;
-    if (pid !== null) {
-      this.tree = mergeTrees(this.tree, processTree(pid));
-      if (isWindows) taskkill(pid, { force: false });
-      else signalTree(this.tree.filter((p) => p.pid === pid), 'SIGTERM');
-    }
+    if (pid !== null) this.signalWorker(pid, 'SIGTERM', true);
     this.writer.end();
     let exit = await this.waitExit(killGraceMs);
     let killed = false;
     if (!exit && pid !== null) {
       killed = true;
-      this.tree = mergeTrees(this.tree, processTree(pid));
-      if (isWindows) taskkill(pid, { force: true });
-      else signalTree(this.tree, 'SIGKILL');
+      this.signalWorker(pid, 'SIGKILL', false);
       exit = await this.waitExit(killGraceMs);
     }
     await this.reapOrphans();
     this.connection.dispose();
     return { exit, killed };
+  }
+
+  /**
+   * Reads the worker's tree again and signals it (`alone`: the worker and its group only). A tree
+   * never read (`ps` failing off Linux, as a full process table makes it) does not stop Stop: the
+   * worker is this process's child, signalled with the group it leads without the table.
+   */
+  private signalWorker(pid: number, sig: 'SIGTERM' | 'SIGKILL', alone: boolean): void {
+    const now = treeNow(pid);
+    this.tree = mergeTrees(this.tree, now ?? []);
+    if (isWindows) taskkill(pid, { force: sig === 'SIGKILL' });
+    else if (!now && !this.tree.some((p) => p.pid === pid)) signalOwnChild(this.child, sig);
+    else signalTree(alone ? this.tree.filter((p) => p.pid === pid) : this.tree, sig);
   }
 
   /** The processes below the worker now (the worker itself left out): who they are and what runs. */

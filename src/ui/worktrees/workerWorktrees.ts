@@ -168,12 +168,12 @@ export class WorkerWorktrees extends Disposable {
     this.watches.delete(workerId);
   }
 
-  /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
   /** When the work queued for `workerId` (its listing, its hold) is done, as far as queued by now. */
   settled(workerId: string): Promise<void> {
     return this.pending.get(workerId) ?? Promise.resolve();
   }
 
+  /** After what runs for this worker's worktree already (a hold, a listing), in turn. */
   private then(workerId: string, run: () => Promise<unknown>): Promise<void> {
     // Whatever came of the work before (a listing that threw): a release queued behind it still runs.
     const next = (this.pending.get(workerId) ?? Promise.resolve()).catch(() => undefined).then(run).then(() => undefined, () => undefined);
