@@ -26,7 +26,7 @@ import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
 import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
 import { WalkthroughKeys } from './walkthrough/walkthroughKeys';
-import { listProcesses, processTree, signalTree } from '../core/worker/processTree';
+import { killChildTreesSync } from '../core/worker/processTree';
 import { connectAttention, type AttentionParts } from './attention/connectAttention';
 import { connectWorktrees, type WorktreeParts } from './worktrees/connectWorktrees';
 import { historyLimits } from './settings/settings';
@@ -251,10 +251,7 @@ export class RpcWorkersExtension extends Disposable {
       for (const s of live) { try { process.kill(s.pid!, 'SIGKILL'); } catch { /* gone */ } }
       return live.length;
     }
-    const table = listProcesses();
-    let n = 0;
-    for (const s of live) n += signalTree(processTree(s.pid!, table), 'SIGKILL');
-    return n;
+    return killChildTreesSync(live.map((s) => s.pid!));
   }
 
   async shutdown(): Promise<void> {

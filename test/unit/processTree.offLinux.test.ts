@@ -24,7 +24,7 @@ function onDarwin(bin: string, table: string, body: string, { failAfter = Infini
   chmodSync(path.join(bin, 'ps'), 0o755);
   const code = `Object.defineProperty(process, 'platform', { value: 'darwin' });
 process.env.RPC_TEST_HOST_PID = String(process.pid);
-const { signalTree, stillAlive, listProcesses } = (await import(${JSON.stringify(SRC)})).default;
+const { signalTree, stillAlive, listProcesses, killChildTreesSync } = (await import(${JSON.stringify(SRC)})).default;
 if (${readFirst}) listProcesses();
 const sent = [];
 process.kill = (target, sig) => { sent.push({ target, sig }); return true; };
@@ -181,5 +181,29 @@ process.exit(0);`;
       // Ended, as it should be.
     }
     assert.deepEqual(result, { threw: [], alive: false });
+  });
+});
+
+describe('processTree: the exit-time kill off Linux', () => {
+  let bin: string;
+  beforeEach(() => (bin = mkdtempSync(path.join(tmpdir(), 'exit-kill-'))));
+  afterEach(() => rmSync(bin, { recursive: true, force: true }));
+
+  const TABLE = [
+    '  HOST     1  4242 S    Sun Dec  6 09:00:00 2026',
+    '900001  HOST  900001 S    Sun Dec  6 10:00:01 2026',
+    '900002 900001  900002 S    Sun Dec  6 10:00:02 2026',
+  ].join('\n');
+
+  it('kills each worker\'s tree, its groups and its processes, from the table', () => {
+    const { sent, threw } = onDarwin(bin, TABLE, 'killChildTreesSync([900001])');
+    assert.equal(threw, undefined);
+    assert.deepEqual(sent.map((s) => s.target).sort((a, b) => a - b), [-900002, -900001, 900001, 900002]);
+  });
+
+  it('a `ps` that fails: each worker and the group it leads are killed all the same, nothing thrown', () => {
+    const { sent, threw } = onDarwin(bin, TABLE, 'killChildTreesSync([900001])', { failAfter: 0 });
+    assert.equal(threw, undefined);
+    assert.deepEqual(sent, [{ target: -900001, sig: 'SIGKILL' }, { target: 900001, sig: 'SIGKILL' }]);
   });
 });

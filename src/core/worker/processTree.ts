@@ -156,6 +156,27 @@ export function signalOwnChild(child: Pick<ChildProcess, 'pid' | 'exitCode' | 's
   child.kill(sig);
 }
 
+/**
+ * SIGKILLs the trees of these children of this process (each spawned detached, leading a group of
+ * its own), for the host's exit, when there is no time for a graceful stop. When the table cannot
+ * be read (`ps` failing off Linux), each child and the group it leads: a child's pid is no other
+ * process's until this process has reaped it. Returns how many signals landed.
+ */
+export function killChildTreesSync(pids: number[]): number {
+  let table: ProcInfo[] | undefined;
+  try {
+    table = listProcesses();
+  } catch {
+    table = undefined;
+  }
+  let n = 0;
+  for (const pid of pids) {
+    if (table) n += signalTree(processTree(pid, table), 'SIGKILL');
+    else n += Number(signal(-pid, 'SIGKILL')) + Number(signal(pid, 'SIGKILL'));
+  }
+  return n;
+}
+
 function signal(target: number, sig: NodeJS.Signals): boolean {
   try {
     process.kill(target, sig);
