@@ -104,26 +104,42 @@ describe('processTree: stillAlive reads the table once off Linux', () => {
   });
 });
 
-describe('processTree off Linux: Stop with a `ps` that fails', () => {
+/**
+ * Runs `code` (an ES module body that writes `{ pid, ...result }` as JSON) in a Node that believes it
+ * is on darwin, with a `ps` on PATH that always fails (a full process table fails its fork, as a
+ * runaway worker's can); ends the group of the `pid` it names, in case the code under test left it
+ * running, and returns the rest.
+ */
+function withBrokenPs(bin: string, code: string): Record<string, unknown> {
+  writeFileSync(path.join(bin, 'ps'), `#!/bin/sh\necho 'ps: broken' >&2\nexit 1\n`);
+  chmodSync(path.join(bin, 'ps'), 0o755);
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `Object.defineProperty(process, 'platform', { value: 'darwin' });\n${code}`], { cwd: ROOT, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+  const { pid, ...result } = JSON.parse(out) as { pid: number };
+  try {
+    // Left running by a stop that failed: not left behind by the test.
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Ended, as it should be.
+  }
+  return result;
+}
+const ROOT = path.resolve(__dirname, '../..');
+const srcUrl = (f: string) => JSON.stringify(pathToFileURL(path.join(ROOT, f)).href);
+
+describe('processTree off Linux: a `ps` that always fails', () => {
   let bin: string;
-  beforeEach(() => (bin = mkdtempSync(path.join(tmpdir(), 'stop-no-ps-'))));
+  beforeEach(() => (bin = mkdtempSync(path.join(tmpdir(), 'no-ps-'))));
   afterEach(() => rmSync(bin, { recursive: true, force: true }));
 
   it('stop() ends a real worker whose tree could never be read, and does not throw', function () {
     this.timeout(30_000);
-    // A `ps` that fails from its first call (a full process table fails its fork, as a runaway
-    // worker's can): the worker, a child of this process leading its own group, is still ended.
-    writeFileSync(path.join(bin, 'ps'), `#!/bin/sh\necho 'ps: broken' >&2\nexit 1\n`);
-    chmodSync(path.join(bin, 'ps'), 0o755);
-    const root = path.resolve(__dirname, '../..');
-    const src = (f: string) => JSON.stringify(pathToFileURL(path.join(root, f)).href);
-    const code = `Object.defineProperty(process, 'platform', { value: 'darwin' });
-const { WorkerProcess } = (await import(${src('src/core/worker/workerProcess.ts')})).default;
-const { PiCodec } = (await import(${src('src/core/wire/pi.ts')})).default;
+    // The worker, a child of this process leading its own group, is still ended.
+    const result = withBrokenPs(bin, `const { WorkerProcess } = (await import(${srcUrl('src/core/worker/workerProcess.ts')})).default;
+const { PiCodec } = (await import(${srcUrl('src/core/wire/pi.ts')})).default;
 const none = () => {};
 // A program deaf to its stdin's end: only a signal ends it.
 const launch = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {}, guarded: false, tools: null, agent: null, audit: null };
-const worker = new WorkerProcess(launch, { cwd: ${JSON.stringify(root)}, codec: new PiCodec(), maxLineBytes: 1 << 20, ringLines: 10, killGraceMs: 2000, inputProbeMs: 60000 }, {
+const worker = new WorkerProcess(launch, { cwd: ${JSON.stringify(ROOT)}, codec: new PiCodec(), maxLineBytes: 1 << 20, ringLines: 10, killGraceMs: 2000, inputProbeMs: 60000 }, {
   onEvent: none, onProtocolError: none, onRequest: () => Promise.resolve(null), onNotification: none, onStderr: none,
   onConnectionError: none, onExit: none, onOutputLost: none, onInputLost: none,
 });
@@ -135,33 +151,15 @@ try {
 let alive = true;
 try { process.kill(pid, 0); } catch { alive = false; }
 process.stdout.write(JSON.stringify({ pid, threw, ended: !!exit, alive }));
-process.exit(0);`;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
-    const { pid, ...result } = JSON.parse(out) as { pid: number };
-    try {
-      // Left running by a stop that failed: not left behind by the test.
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // Ended, as it should be.
-    }
+process.exit(0);`);
     assert.deepEqual(result, { ended: true, alive: false });
   });
-});
 
-describe('processTree off Linux: a terminal with a `ps` that fails', () => {
-  let bin: string;
-  beforeEach(() => (bin = mkdtempSync(path.join(tmpdir(), 'term-no-ps-'))));
-  afterEach(() => rmSync(bin, { recursive: true, force: true }));
-
-  it('its output is still said and terminal/kill ends its command, nothing thrown', function () {
+  it('an agent\'s host terminal: its output is still said and terminal/kill ends its command, nothing thrown', function () {
     this.timeout(30_000);
-    writeFileSync(path.join(bin, 'ps'), `#!/bin/sh\necho 'ps: broken' >&2\nexit 1\n`);
-    chmodSync(path.join(bin, 'ps'), 0o755);
-    const root = path.resolve(__dirname, '../..');
-    const code = `Object.defineProperty(process, 'platform', { value: 'darwin' });
-const { Terminals } = (await import(${JSON.stringify(pathToFileURL(path.join(root, 'src/core/worker/terminals.ts')).href)})).default;
+    const result = withBrokenPs(bin, `const { Terminals } = (await import(${srcUrl('src/core/worker/terminals.ts')})).default;
 const events = [];
-const terminals = new Terminals({ root: ${JSON.stringify(root)}, cwd: ${JSON.stringify(root)}, env: {}, emit: (e) => events.push(e), killGraceMs: 2000, shellBlocked: false, report: () => {} });
+const terminals = new Terminals({ root: ${JSON.stringify(ROOT)}, cwd: ${JSON.stringify(ROOT)}, env: {}, emit: (e) => events.push(e), killGraceMs: 2000, shellBlocked: false, report: () => {} });
 const { terminalId } = terminals.create({ command: process.execPath, args: ['-e', 'console.log("tick"); setInterval(() => {}, 1000)'], env: [], cwd: null, outputByteLimit: null });
 const pid = events.find((e) => e.data.op === 'create').data.pid;
 while (!terminals.output(terminalId).output.includes('tick')) await new Promise((r) => setTimeout(r, 10));
@@ -172,14 +170,7 @@ try { await terminals.kill(terminalId); } catch (e) { threw.push('kill: ' + e.me
 let alive = true;
 try { process.kill(pid, 0); } catch { alive = false; }
 process.stdout.write(JSON.stringify({ pid, threw, alive }));
-process.exit(0);`;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
-    const { pid, ...result } = JSON.parse(out) as { pid: number };
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // Ended, as it should be.
-    }
+process.exit(0);`);
     assert.deepEqual(result, { threw: [], alive: false });
   });
 });
