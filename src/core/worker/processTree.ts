@@ -89,8 +89,19 @@ export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
     const now = readProcStat(p.pid);
     return !!now && !now.zombie && now.start === p.start;
   }
-  const now = listProcesses().find((q) => q.pid === p.pid);
-  return !!now && !now.zombie && now.start === p.start;
+  return liveIn(listProcesses(), p);
+}
+
+/** `p` is in `table`, alive and the process recorded (not a zombie, not a reused pid). */
+const liveIn = (table: ProcInfo[], p: Pick<ProcInfo, 'pid' | 'start'>): boolean => table.some((q) => q.pid === p.pid && !q.zombie && q.start === p.start);
+
+/** The process table, or undefined when it cannot be read (`ps` failing off Linux). */
+function readableTable(): ProcInfo[] | undefined {
+  try {
+    return listProcesses();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -100,17 +111,8 @@ export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
  */
 export function stillAlive<T extends Pick<ProcInfo, 'pid' | 'start'>>(procs: T[]): T[] {
   if (procs.length === 0 || isLinux) return procs.filter(isSameLiveProcess);
-  let table: ProcInfo[];
-  try {
-    table = listProcesses();
-  } catch {
-    return procs;
-  }
-  const now = new Map(table.map((p) => [p.pid, p]));
-  return procs.filter((p) => {
-    const q = now.get(p.pid);
-    return !!q && !q.zombie && q.start === p.start;
-  });
+  const table = readableTable();
+  return table ? procs.filter((p) => liveIn(table, p)) : procs;
 }
 
 /**
@@ -139,11 +141,8 @@ export function startStamp(pid: number): string | undefined {
 
 /** The process and everything below it now; null when the table cannot be read (`ps` failing off Linux). */
 export function treeNow(pid: number): ProcInfo[] | null {
-  try {
-    return processTree(pid);
-  } catch {
-    return null;
-  }
+  const table = readableTable();
+  return table ? processTree(pid, table) : null;
 }
 
 /**
@@ -163,12 +162,7 @@ export function signalOwnChild(child: Pick<ChildProcess, 'pid' | 'exitCode' | 's
  * process's until this process has reaped it. Returns how many signals landed.
  */
 export function killChildTreesSync(pids: number[]): number {
-  let table: ProcInfo[] | undefined;
-  try {
-    table = listProcesses();
-  } catch {
-    table = undefined;
-  }
+  const table = readableTable();
   let n = 0;
   for (const pid of pids) {
     if (table) n += signalTree(processTree(pid, table), 'SIGKILL');
@@ -194,16 +188,9 @@ function signal(target: number, sig: NodeJS.Signals): boolean {
  * gave it is spared) and no single pid is, as none can be told from a reused one.
  */
 export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
-  let table: ProcInfo[] | undefined;
-  if (!isLinux) {
-    try {
-      table = listProcesses();
-    } catch {
-      table = undefined;
-    }
-  }
+  const table = isLinux ? undefined : readableTable();
   const own = isLinux ? readProcStat(process.pid)?.pgid : (table?.find((p) => p.pid === process.pid)?.pgid ?? seenOwnGroup);
-  const alive = (p: ProcInfo) => (isLinux ? isSameLiveProcess(p) : !!table?.some((q) => q.pid === p.pid && !q.zombie && q.start === p.start));
+  const alive = (p: ProcInfo) => (isLinux ? isSameLiveProcess(p) : !!table && liveIn(table, p));
   let reached = 0;
   const groups = new Set(tree.map((p) => p.pgid));
   for (const g of groups) {
