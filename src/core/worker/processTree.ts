@@ -96,7 +96,7 @@ export function isSameLiveProcess(p: Pick<ProcInfo, 'pid' | 'start'>): boolean {
 const liveIn = (table: ProcInfo[], p: Pick<ProcInfo, 'pid' | 'start'>): boolean => table.some((q) => q.pid === p.pid && !q.zombie && q.start === p.start);
 
 /** The process table, or undefined when it cannot be read (`ps` failing off Linux). */
-function readableTable(): ProcInfo[] | undefined {
+export function readableTable(): ProcInfo[] | undefined {
   try {
     return listProcesses();
   } catch {
@@ -165,7 +165,7 @@ export function killChildTreesSync(pids: number[]): number {
   const table = readableTable();
   let n = 0;
   for (const pid of pids) {
-    if (table) n += signalTree(processTree(pid, table), 'SIGKILL');
+    if (table) n += signalTree(processTree(pid, table), 'SIGKILL', table);
     else n += Number(signal(-pid, 'SIGKILL')) + Number(signal(pid, 'SIGKILL'));
   }
   return n;
@@ -185,10 +185,10 @@ function signal(target: number, sig: NodeJS.Signals): boolean {
  * command spawned without a group of its own shares the host's) and every recorded process still
  * alive. Off Linux the table is read once for the whole tree (a `ps` each, the editor waited for
  * every member); when `ps` fails, the groups are still signalled (the host's as the tree's reading
- * gave it is spared) and no single pid is, as none can be told from a reused one.
+ * gave it is spared) and no single pid is, as none can be told from a reused one. `table`: off
+ * Linux, the one the caller has just read; read here when none is given.
  */
-export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals): number {
-  const table = isLinux ? undefined : readableTable();
+export function signalTree(tree: ProcInfo[], sig: NodeJS.Signals, table = isLinux ? undefined : readableTable()): number {
   const own = isLinux ? readProcStat(process.pid)?.pgid : (table?.find((p) => p.pid === process.pid)?.pgid ?? seenOwnGroup);
   const alive = (p: ProcInfo) => (isLinux ? isSameLiveProcess(p) : !!table && liveIn(table, p));
   let reached = 0;

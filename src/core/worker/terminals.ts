@@ -9,7 +9,7 @@ import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { physicalPath } from '../guard/paths';
 import { pathWithin } from '../pathWithin';
 import { shellLine } from '../shellLine';
-import { mergeTrees, signalTree, treeNow, type ProcInfo } from './processTree';
+import { mergeTrees, processTree, readableTable, signalTree, treeNow, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
 import { spawnProgram } from './launchCommand';
 import { GUARD_NAME } from '../guard/veto';
@@ -158,7 +158,9 @@ class Terminal {
     if (await this.closedWithin(graceMs)) return;
     // A descendant that ignored TERM or left the group is killed all the same.
     group('SIGKILL');
-    signalTree(mergeTrees(tree, treeNow(pid) ?? []), 'SIGKILL');
+    // One reading for the tree and for the signals' check of who is still alive.
+    const table = readableTable();
+    signalTree(mergeTrees(tree, table ? processTree(pid, table) : []), 'SIGKILL', table);
     if (await this.closedWithin(graceMs)) return;
     // The close waits for the output pipes too, and a process that left the group unseen (setsid)
     // holds them for as long as it lives: the output ends here, so that Stop goes on (to the

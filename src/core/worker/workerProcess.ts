@@ -13,7 +13,7 @@ import { spawnProgram } from './launchCommand';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, signalOwnChild, signalTree, stillAlive, taskkill, treeNow, type ProcInfo } from './processTree';
+import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, readableTable, signalOwnChild, signalTree, stillAlive, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
 import { Latch } from './latch';
 
@@ -274,11 +274,12 @@ export class WorkerProcess {
    * worker is this process's child, signalled with the group it leads without the table.
    */
   private signalWorker(pid: number, sig: 'SIGTERM' | 'SIGKILL', alone: boolean): void {
-    const now = treeNow(pid);
-    this.tree = mergeTrees(this.tree, now ?? []);
+    // One reading for the tree and for the signals' check of who is still alive.
+    const table = readableTable();
+    this.tree = mergeTrees(this.tree, table ? processTree(pid, table) : []);
     if (isWindows) taskkill(pid, { force: sig === 'SIGKILL' });
-    else if (!now && !this.tree.some((p) => p.pid === pid)) signalOwnChild(this.child, sig);
-    else signalTree(alone ? this.tree.filter((p) => p.pid === pid) : this.tree, sig);
+    else if (!table && !this.tree.some((p) => p.pid === pid)) signalOwnChild(this.child, sig);
+    else signalTree(alone ? this.tree.filter((p) => p.pid === pid) : this.tree, sig, table);
   }
 
   /** The processes below the worker now (the worker itself left out): who they are and what runs. */
