@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { builtinsOnce, vscodeOnce } from './scripts/importsOnce.mjs';
 import { zodBundle, zodLater } from './scripts/zodLater.mjs';
+import { laterBundle, LATER_FILE, uiLater } from './scripts/uiLater.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -29,7 +30,9 @@ const bundles = [
   // The extension's entry: it loads the adapter below through V8's code cache (src/ui/boot.ts).
   { ...node, entryPoints: ['src/ui/boot.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The VS Code adapter. `vscode` is provided by the extension host; it and node:path/os are read once.
-  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater] },
+  { ...node, entryPoints: ['src/ui/extension.ts'], outfile: 'dist/extension-main.js', external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater, uiLater] },
+  // The parts only a command runs, which the adapter loads on first use (scripts/uiLater.mjs).
+  laterBundle(node, `dist/${LATER_FILE}`),
   // zod/mini, which the adapter loads on its first schema (scripts/zodLater.mjs).
   zodBundle(node, 'dist/zod-mini.js', { every: watch }),
   // The host-agnostic core, for scripts and other Node programs.

@@ -63,7 +63,7 @@ export function checkPackageFiles(files) {
 }
 
 /** Files the .vsix must carry: the manifest names them (main, the demo worker, the icons). */
-export const REQUIRED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/extension-main.js', 'dist/core.js', 'dist/demo-worker.js',
+export const REQUIRED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/extension-main.js', 'dist/extension-later.js', 'dist/core.js', 'dist/demo-worker.js',
   'dist/pi-guard.js', 'dist/webview.js', 'dist/zod-mini.js', 'media/rpc-workers.svg', 'media/icon.png', 'media/eventLog.css', 'media/codicons/codicon.css', 'media/codicons/codicon.ttf'];
 
 /** Every file the manifest names (icon, walkthrough media) must ship too. */

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { builtinsOnce, vscodeOnce } from '../../scripts/importsOnce.mjs';
 import { zodBundle, zodLater } from '../../scripts/zodLater.mjs';
+import { laterBundle, LATER_FILE, uiLater } from '../../scripts/uiLater.mjs';
 import { ROOT } from './common.mjs';
 
 const options = (production) => {
@@ -19,7 +20,8 @@ export async function buildBundles(outdir, { production = false } = {}) {
   const out = (name) => path.join(outdir, name);
   await Promise.all([
     esbuild.build({ ...node, entryPoints: ['src/ui/boot.ts'], outfile: out('extension.js'), external: ['vscode'] }),
-    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater] }),
+    esbuild.build({ ...node, entryPoints: ['src/ui/extension.ts'], outfile: out('extension-main.js'), external: ['vscode'], plugins: [vscodeOnce, builtinsOnce, zodLater, uiLater] }),
+    esbuild.build(laterBundle(node, out(LATER_FILE))),
     esbuild.build(zodBundle(node, out('zod-mini.js'))),
     esbuild.build({ ...node, entryPoints: ['src/core/index.ts'], outfile: out('core.js') }),
     esbuild.build({ ...node, entryPoints: ['src/demo/demoWorker.ts'], outfile: out('demo-worker.js') }),

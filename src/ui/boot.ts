@@ -2,6 +2,8 @@
 // through V8's code cache, kept in the extension's global storage, so that a window after the
 // first does not compile the bundle again. Compiling it was most of activation: 4.3-5.2 ms of
 // its 6-7 ms load, against 0.6-0.9 ms from the cache (bench/startup.mjs measures both windows).
+// The parts only a command runs are a bundle of their own (dist/extension-later.js, loaded on
+// the first such command: scripts/uiLater.mjs), through a cache of its own.
 // Any trouble with the cache and the bundle is compiled as usual; nothing is lost but the time.
 // It imports nothing of the extension and only the types of `vscode`: this file is all that
 // runs before the bundle. Its imports are named, as esbuild copies every name of a module
@@ -52,9 +54,10 @@ async function write(target: string, data: Buffer, bundle: string): Promise<void
 /**
  * Runs the CommonJS bundle `file` as `require` would, compiled from its code cache in `dir` when
  * there is one. `save` writes the cache after the bundle has run, so the functions it compiled
- * meanwhile (activation's) are in it too.
+ * meanwhile (activation's) are in it too. `siblings`: what the bundle's `require` of these
+ * names returns instead of Node's module (another bundle loaded through its own cache).
  */
-export function loadWithCodeCache(file: string, dir: string): Loaded {
+export function loadWithCodeCache(file: string, dir: string, siblings: Record<string, () => unknown> = {}): Loaded {
   const target = cacheFile(dir, file);
   let cachedData: Buffer | undefined;
   try {
@@ -74,39 +77,55 @@ export function loadWithCodeCache(file: string, dir: string): Loaded {
   }
   const cache: CacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} as Record<string, unknown> };
-  run(module.exports, createRequire(file), module, file, dirname(file));
+  const nodeRequire = createRequire(file);
+  const bundleRequire = Object.assign((id: string) => (Object.hasOwn(siblings, id) ? siblings[id]() : nodeRequire(id)), nodeRequire);
+  run(module.exports, bundleRequire, module, file, dirname(file));
   return { exports: module.exports, cache, save: () => (cache === 'used' ? Promise.resolve() : write(target, script.createCachedData(), file)) };
 }
 
-/** How long after activation the cache is written (the first views render meanwhile). */
+/** How long after a bundle's load its cache is written (the first views render meanwhile, or the command runs). */
 const SAVE_AFTER_MS = 3000;
 
-let main: Loaded | undefined;
-let saving: Promise<void> | undefined;
+/** A bundle this window loaded, and its cache's writing (once). */
+class Bundle {
+  private saving: Promise<void> | undefined;
+  constructor(readonly loaded: Loaded) {
+    setTimeout(() => void this.saveOnce(), SAVE_AFTER_MS).unref?.();
+  }
 
-function saveOnce(): Promise<void> {
-  return (saving ??= Promise.resolve().then(() => main?.save()).catch(() => {
-    // A cache that cannot be written costs the next window the compilation, nothing else.
-  }));
+  saveOnce(): Promise<void> {
+    return (this.saving ??= Promise.resolve().then(() => this.loaded.save()).catch(() => {
+      // A cache that cannot be written costs the next window the compilation, nothing else.
+    }));
+  }
 }
+
+let main: Bundle | undefined;
+/** dist/extension-later.js, which the bundle requires on the first command that needs it (src/ui/later.ts). */
+let later: Bundle | undefined;
 
 export function activate(context: vscode.ExtensionContext): unknown {
-  const file = join(__dirname, 'extension-main.js');
-  main = loadWithCodeCache(file, join(context.globalStorageUri.fsPath, 'code-cache'));
-  const api = (main.exports.activate as (c: vscode.ExtensionContext) => unknown)(context);
-  setTimeout(() => void saveOnce(), SAVE_AFTER_MS).unref?.();
-  return api;
+  const dir = join(context.globalStorageUri.fsPath, 'code-cache');
+  const laterFile = join(__dirname, 'extension-later.js');
+  // Through its own cache as well: a later window's first command compiles none of it either.
+  const siblings = { './extension-later.js': () => (later ??= new Bundle(loadWithCodeCache(laterFile, dir))).loaded.exports };
+  main = new Bundle(loadWithCodeCache(join(__dirname, 'extension-main.js'), dir, siblings));
+  return (main.loaded.exports.activate as (c: vscode.ExtensionContext) => unknown)(context);
 }
 
-/** What became of the cache in this window (the activation bench and its tests read it). */
+/** What became of each bundle's cache in this window (the activation bench and its tests read it). */
 export function codeCache(): CacheUse | undefined {
-  return main?.cache;
+  return main?.loaded.cache;
+}
+
+export function laterCodeCache(): CacheUse | undefined {
+  return later?.loaded.cache;
 }
 
 export async function deactivate(): Promise<void> {
   try {
-    await (main?.exports.deactivate as (() => unknown) | undefined)?.();
+    await (main?.loaded.exports.deactivate as (() => unknown) | undefined)?.();
   } finally {
-    await saveOnce();
+    await Promise.all([main?.saveOnce(), later?.saveOnce()]);
   }
 }

@@ -6,15 +6,15 @@ import * as vscode from 'vscode';
 import type { SupervisorOptions, Supervisor } from '../core/api';
 import { LazySupervisor } from './host/lazySupervisor';
 import { createApi, type RpcWorkersApi } from './host/api';
-import { Commands } from './commands/commands';
+import type { Commands } from './commands/commands';
+import { LaunchConfigGate } from './settings/launchConfigGate';
 import { Disposable, toDisposable } from './disposable';
 import { EventLog } from './eventLog/eventLogView';
-import { answerUiRequest, handleUiNotice } from './host/extensionUi';
-import { showQuestion, ProposedChanges } from './host/permissions';
+import { ProposedChanges } from './host/permissions';
 import { QuestionQueue } from './host/questionQueue';
 import { registerHostTerminal } from './host/hostTerminal';
 import { editorFiles } from './host/editorFiles';
-import { COMMANDS } from './commands/ids';
+import { COMMANDS, COMMANDS_OF_COMMANDS } from './commands/ids';
 import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
 import { hostLimits, limitsNeedingReload, newSettingErrors, SECTION, settingsMessage, settingsQuery, type Settings } from './settings/settings';
@@ -32,7 +32,10 @@ import { connectWorktrees, type WorktreeParts } from './worktrees/connectWorktre
 import { historyLimits } from './settings/settings';
 import { PastSessions } from './history/pastSessions';
 import { HistoryTreePart } from './history/historyTree';
-import { HistoryCommands } from './history/historyCommands';
+import type { HistoryCommands } from './history/historyCommands';
+import { HISTORY_COMMANDS } from './history/historyIds';
+import { LaterCommands } from './laterCommands';
+import { later } from './later';
 
 /** The live extension, for the host tests (through `api.__ui` they can reach its parts). */
 export class RpcWorkersExtension extends Disposable {
@@ -42,9 +45,13 @@ export class RpcWorkersExtension extends Disposable {
   readonly tree: SessionsTree;
   readonly eventLog: EventLog;
   readonly statusBar: WorkersStatusBar;
-  readonly commands: Commands;
+  /** The commands, made on the first call of one (dist/extension-later.js, later.ts). */
+  private readonly verbs: LaterCommands<Commands>;
+  /** Asks the person about a change to profiles, guard settings or cards made while a worker ran. */
+  readonly launchConfig: LaunchConfigGate;
   readonly past: PastSessions;
-  readonly historyCommands: HistoryCommands;
+  /** The history commands, made on the first call of one (dist/extension-later.js, later.ts). */
+  private readonly history: LaterCommands<HistoryCommands>;
   /** The automatic resume after a reload (rpcWorkers.history.resumeInterrupted); the host tests await it. */
   resumedInterrupted: Promise<unknown> = Promise.resolve([]);
   readonly log: vscode.LogOutputChannel;
@@ -109,30 +116,33 @@ export class RpcWorkersExtension extends Disposable {
       restorer: (shows) => this.resumedInterrupted.then(() => this.historyCommands.restoreKey(shows)),
       tabRecord: context.workspaceState,
     }));
-    this.commands = this._register(new Commands({
+    // The core is loaded only when the registry names a worker at all (a start loads it anyway).
+    const survivors = () => (registryNamesWorkers(this.registryFile) ? core().findSurvivors(this.registryFile).length : 0);
+    this.launchConfig = this._register(new LaunchConfigGate(this.supervisor, () => this.current, context.workspaceState, survivors));
+    this.verbs = this._register(new LaterCommands(COMMANDS_OF_COMMANDS, (registerCommand) => new (later().Commands)({
       supervisor: this.supervisor, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.
       tauSessionDir: path.join(storage, 'tau-sessions'),
       piSessionDir: path.join(storage, 'pi-sessions'),
       outputs: this.outputs, tree: this.tree, eventLog: this.eventLog, log: this.log, core,
-      workspaceState: context.workspaceState,
-      // The core is loaded only when the registry names a worker at all (a start loads it anyway).
-      survivors: () => (registryNamesWorkers(this.registryFile) ? core().findSurvivors(this.registryFile).length : 0),
       worktreePlacer: (spec) => this.worktrees.actions.place(spec),
       byThePerson: (id, run) => this.attention.attention.byThePerson(id, run),
-    }));
+      launchConfig: this.launchConfig,
+      registerCommand,
+    })));
     this.contextKeys = this._register(new ContextKeys(this.supervisor));
     this._register(registerHostTerminal(this.supervisor, this.eventLog));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
     this.attention = connectAttention({ supervisor: this.supervisor, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register, specOf: (id) => this.past.specOf(id) });
-    this.worktrees = connectWorktrees({ supervisor: this.supervisor, tree: this.tree, settings: () => this.current, core, log: this.log, commands: this.commands, register });
-    this.historyCommands = this._register(new HistoryCommands({
+    this.worktrees = connectWorktrees({ supervisor: this.supervisor, tree: this.tree, settings: () => this.current, core, log: this.log, commands: () => this.commands, register });
+    this.history = this._register(new LaterCommands(Object.values(HISTORY_COMMANDS), (registerCommand) => new (later().HistoryCommands)({
       supervisor: this.supervisor, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
       profiles: () => this.current.profiles,
-      confirmLaunch: (programmatic) => this.commands.launchConfig.confirm(programmatic),
+      confirmLaunch: (programmatic) => this.launchConfig.confirm(programmatic),
       markdown: (events, meta) => core().sessionMarkdown(events, meta),
-    }));
+      registerCommand,
+    })));
     if (this.current.history.resumeInterrupted && historyDir) {
       // After activation: it loads the core and starts workers.
       this.resumedInterrupted = new Promise((resolve) => setTimeout(resolve, 0)).then(() => (trustState.isTrusted() ? this.historyCommands.resumeInterrupted() : []))
@@ -145,13 +155,23 @@ export class RpcWorkersExtension extends Disposable {
     this.log.info(`activated in ${this.activationMs} ms`);
   }
 
+  /** The commands' part: made now if no command has run yet. */
+  get commands(): Commands {
+    return this.verbs.part;
+  }
+
+  /** The history commands' part: made now if no history command has run yet. */
+  get historyCommands(): HistoryCommands {
+    return this.history.part;
+  }
+
   /** What the supervisor is made with, when the first worker starts (the parts it speaks to exist by then). */
   private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
     return {
       clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
       onPermission: (req) => {
         const workerName = this.workerName(req.workerId);
-        return this.questions.ask({ title: req.title, workerName, signal: req.signal, show: () => showQuestion(req, workerName, this.changes), unanswered: { cancelled: true } });
+        return this.questions.ask({ title: req.title, workerName, signal: req.signal, show: () => later().showQuestion(req, workerName, this.changes), unanswered: { cancelled: true } });
       },
       files: editorFiles,
       limits,
@@ -159,8 +179,8 @@ export class RpcWorkersExtension extends Disposable {
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
       onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
       trace: (id, direction, message) => { if (this.current.trace) this.outputs.trace(id, direction, message); },
-      onUiRequest: (req) => answerUiRequest(req, this.workerName(req.workerId), this.questions),
-      onUiNotice: (n) => handleUiNotice(n, {
+      onUiRequest: (req) => later().answerUiRequest(req, this.workerName(req.workerId), this.questions),
+      onUiNotice: (n) => later().handleUiNotice(n, {
         setStatus: (id, key, text) => this.statusBar.setNotice(id, key, text),
         setEditorText: (id, text) => this.eventLog.prefill(id, text),
         log: (id, text) => this.outputs.channel(id).info(text),
@@ -260,7 +280,7 @@ export class RpcWorkersExtension extends Disposable {
       await this.supervisor.dispose();
       // What the launch gate kept as the last worker stopped ("no worker runs") is written only
       // if deactivate() waits for it.
-      await this.commands.launchConfig.saved();
+      await this.launchConfig.saved();
     } finally {
       this.dispose();
     }
@@ -283,7 +303,7 @@ export type ExtensionApi = RpcWorkersApi & { readonly __ui: RpcWorkersExtension;
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const ext = new RpcWorkersExtension(context);
   current = ext;
-  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL, confirmLaunch: () => ext.commands.launchConfig.confirm(true) });
+  const api = createApi(ext.supervisor, { trusted: () => trustState.isTrusted(), untrustedError: UNTRUSTED_REFUSAL, confirmLaunch: () => ext.launchConfig.confirm(true) });
   // Not enumerable: other extensions see the host API; the host tests can still reach the parts.
   Object.defineProperty(api, '__ui', { value: ext, enumerable: false });
   Object.defineProperty(api, '__deactivate', { value: deactivate, enumerable: false });

@@ -67,6 +67,17 @@ describe('UI lifetime', function () {
     console.log(`      (code cache: ${use} at this activation)`);
   });
 
+  it('a command loads the parts only commands run (dist/extension-later.js) through a code cache of its own', async () => {
+    const ext = vscode.extensions.getExtension('rpc-workers.rpc-workers')!;
+    const entry = require.cache[path.join(ext.extensionPath, 'dist', 'extension.js')]?.exports as { laterCodeCache?: () => string | undefined } | undefined;
+    assert.deepEqual(await vscode.commands.executeCommand('rpcWorkers.history.hideArchived'), { status: 'hidden' });
+    const use = entry?.laterCodeCache?.();
+    assert.ok(use === 'none' || use === 'used' || use === 'rejected', `the entry says ${use}`);
+    const dir = path.join(api.__ui.context.globalStorageUri.fsPath, 'code-cache');
+    const file = await waitFor(api, `a code cache of extension-later.js in ${dir}`, () => (fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.startsWith('extension-later-') && f.endsWith('.cache')) : undefined));
+    assert.ok(fs.statSync(path.join(dir, file)).size > 10_000, 'the cache holds the compiled bundle');
+  });
+
   it('the last-resort kill ends every worker and its children at once', async () => {
     const { id, pids } = await busyWorker(api, 'Doomed');
     const n = api.__ui.killAllSync();

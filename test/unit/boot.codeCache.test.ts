@@ -66,4 +66,12 @@ describe('boot: the bundle through its code cache', () => {
     writeFileSync(bundle, '"use strict";\nthrow new Error("the bundle failed");\n');
     assert.throws(() => loadWithCodeCache(bundle, cacheDir), /the bundle failed/);
   });
+
+  it('the bundle\'s require of a sibling named to it returns what the entry gives (dist/extension-later.js), and Node\'s module otherwise', () => {
+    writeFileSync(bundle, '"use strict";\nmodule.exports = { answer: () => require("./sibling").n + require("./later.js").n };\n');
+    const code = `const { loadWithCodeCache } = require(${JSON.stringify(BOOT)});
+const l = loadWithCodeCache(${JSON.stringify(bundle)}, ${JSON.stringify(cacheDir)}, { './later.js': () => ({ n: 1000 }) });
+console.log(l.exports.answer());`;
+    assert.equal(execFileSync(process.execPath, ['--import', 'tsx', '-e', code], { encoding: 'utf8' }).trim(), '1041');
+  });
 });

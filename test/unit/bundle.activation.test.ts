@@ -18,8 +18,8 @@ const ENTRY = path.join(ROOT, 'dist', 'extension.js');
 const BUNDLE = path.join(ROOT, 'dist', 'extension-main.js');
 /**
  * A window's activation under the bench's vscode stub whose registerCommand keeps the handlers;
- * then Open Log of a Past Session with a number for the session's id. Prints the files loaded
- * after activation and after the call, and the call's result.
+ * then the command argv[2] with the argument argv[3] (JSON), the workspace untrusted when
+ * UNTRUSTED is set. Prints the files loaded after activation and after the call, and the call's result.
  */
 const CALL_AFTER_ACTIVATION = `
 const Module = require('node:module');
@@ -30,6 +30,7 @@ Module._resolveFilename = function (request, ...rest) { return request === 'vsco
 const vscode = require(STUB);
 const handlers = new Map();
 vscode.commands.registerCommand = (id, fn) => { handlers.set(id, fn); return { dispose() {} }; };
+vscode.window.showErrorMessage = async () => undefined;
 const storage = vscode.Uri.file(process.env.ACTIVATE_STORAGE);
 const memento = { get: (_k, d) => d, update: async () => {}, keys: () => [] };
 const context = { subscriptions: [], extensionPath: ${JSON.stringify(ROOT)}, extensionUri: vscode.Uri.file(${JSON.stringify(ROOT)}), extensionMode: 1,
@@ -37,10 +38,15 @@ const context = { subscriptions: [], extensionPath: ${JSON.stringify(ROOT)}, ext
   secrets: { get: async () => undefined, store: async () => {}, delete: async () => {} }, asAbsolutePath: (p) => path.join(${JSON.stringify(ROOT)}, p) };
 (async () => {
   const ext = require(path.resolve(process.argv[1]));
-  ext.activate(context);
+  const api = ext.activate(context);
+  if (process.env.UNTRUSTED) api.__ui.trust.isTrusted = () => false;
   const atActivation = Object.keys(require.cache);
-  const result = await handlers.get('rpcWorkers.history.openLog')({ sessionId: 5 });
-  process.stdout.write(JSON.stringify({ atActivation, result, afterCall: Object.keys(require.cache) }) + '\\n');
+  const laterAtActivation = ext.laterCodeCache() ?? null;
+  const result = await handlers.get(process.argv[2])(JSON.parse(process.argv[3]));
+  const afterCall = Object.keys(require.cache);
+  const laterCache = ext.laterCodeCache() ?? null;
+  await ext.deactivate();
+  process.stdout.write(JSON.stringify({ atActivation, result, afterCall, laterAtActivation, laterCache }) + '\\n');
   process.exit(0);
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
@@ -48,6 +54,12 @@ const context = { subscriptions: [], extensionPath: ${JSON.stringify(ROOT)}, ext
 function activation(storage: string, env: NodeJS.ProcessEnv = {}): { builtins: string[]; api: number; codeCache: string | null } {
   const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
   return JSON.parse(out.trim().split('\n').pop()!) as { builtins: string[]; api: number; codeCache: string | null };
+}
+
+/** CALL_AFTER_ACTIVATION's run. */
+function callAfterActivation(storage: string, command: string, arg: unknown, env: NodeJS.ProcessEnv = {}) {
+  const out = execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, ENTRY, command, JSON.stringify(arg)], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
+  return JSON.parse(out.trim().split('\n').pop()!) as { atActivation: string[]; result: { status: string; error?: string }; afterCall: string[]; laterAtActivation: string | null; laterCache: string | null };
 }
 
 describe('bundles: what activation loads', () => {
@@ -79,13 +91,42 @@ describe('bundles: what activation loads', () => {
     // the first schema parse (an Open Log of a Past Session given a number for its id) must.
     const code = readFileSync(BUNDLE, 'utf8');
     assert.doesNotMatch(code, /node_modules\/zod\//, 'zod is bundled into the extension');
-    const out = execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } });
-    const { atActivation, result, afterCall } = JSON.parse(out.trim().split('\n').pop()!) as { atActivation: string[]; result: { status: string; error?: string }; afterCall: string[] };
+    const { atActivation, result, afterCall } = callAfterActivation(storage, 'rpcWorkers.history.openLog', { sessionId: 5 });
     assert.ok(atActivation.some((f) => f.endsWith('dist/extension.js')), `the list is read: ${atActivation.join(', ')}`);
     assert.deepEqual(atActivation.filter((f) => f.endsWith('zod-mini.js')), [], 'zod was loaded at activation');
     assert.equal(result.status, 'error');
     assert.match(result.error ?? '', /^invalid argument: ./);
     assert.deepEqual(afterCall.filter((f) => f.endsWith('zod-mini.js')).map((f) => path.basename(f)), ['zod-mini.js']);
+  });
+
+  it('the commands\' classes are dist/extension-later.js, loaded by the first command, not at activation (scripts/uiLater.mjs)', () => {
+    const code = readFileSync(BUNDLE, 'utf8');
+    // The dev build names each module it carries in a comment.
+    assert.match(code, /^\/\/ src\/ui\/extension\.ts$/m, 'the modules are named');
+    for (const part of ['commands/commands', 'history/historyCommands', 'worktrees/worktreeActions', 'eventLog/logSession', 'host/extensionUi']) {
+      assert.doesNotMatch(code, new RegExp(`^// src/ui/${part}\\.ts$`, 'm'), `${part} is in the extension's bundle`);
+    }
+    // The entry loads it (src/ui/boot.ts), through its code cache: the entry says what became of that.
+    const { laterAtActivation, result, laterCache } = callAfterActivation(storage, 'rpcWorkers.history.openLog', { sessionId: 5 });
+    assert.equal(laterAtActivation, null, 'loaded at activation');
+    assert.match(result.error ?? '', /^invalid argument: ./, 'the command ran');
+    assert.equal(laterCache, 'none', 'loaded by the command, in a first window');
+  });
+
+  it('dist/extension-later.js runs from a code cache of its own from the second window on', () => {
+    const first = callAfterActivation(storage, 'rpcWorkers.history.openLog', { sessionId: 5 });
+    assert.equal(first.laterCache, 'none');
+    assert.equal(readdirSync(path.join(storage, 'code-cache')).filter((f) => f.startsWith('extension-later-') && f.endsWith('.cache')).length, 1);
+    const next = callAfterActivation(storage, 'rpcWorkers.history.openLog', { sessionId: 5 });
+    assert.deepEqual([next.laterCache, next.result.status], ['used', 'error']);
+  });
+
+  it('a command of dist/extension-later.js reads the window\'s trust, which the host tests swap (src/ui/later.ts)', () => {
+    // That bundle has its own copy of trust.ts: unlinked, it would read VS Code's (the stub's: trusted).
+    const untrusted = callAfterActivation(storage, 'rpcWorkers.startDemoWorker', {}, { UNTRUSTED: '1' });
+    assert.equal(untrusted.result.status, 'error');
+    assert.match(untrusted.result.error ?? '', /does not start workers in an untrusted workspace/);
+    assert.equal(untrusted.laterCache, 'none', 'the command ran from dist/extension-later.js');
   });
 
   it('dist/extension-main.js requires vscode once and copies none of its names', () => {

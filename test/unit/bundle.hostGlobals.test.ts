@@ -14,7 +14,7 @@ describe('bundles: globals the extension host traps', () => {
     this.timeout(120_000);
     if (!existsSync(path.join(ROOT, 'dist', 'extension.js'))) execFileSync(process.execPath, ['esbuild.mjs', '--no-typecheck'], { cwd: ROOT, stdio: 'inherit' });
   });
-  for (const bundle of ['dist/extension.js', 'dist/extension-main.js', 'dist/zod-mini.js', 'dist/core.js', 'dist/demo-worker.js']) {
+  for (const bundle of ['dist/extension.js', 'dist/extension-main.js', 'dist/extension-later.js', 'dist/zod-mini.js', 'dist/core.js', 'dist/demo-worker.js']) {
     it(`${bundle} does not read navigator`, () => {
       const code = readFileSync(path.join(ROOT, bundle), 'utf8');
       const reads = [...code.matchAll(/.{0,40}\bnavigator\b.{0,40}/g)].map((m) => m[0]);

@@ -21,7 +21,7 @@ describe('UI worktrees: the workspace folders', function () {
   const connect = () => connectWorktrees({
     supervisor, core: () => realCore, settings: () => ({ worktreesDir: '' }) as never,
     tree: { contributors: [], invalidate() {} } as never,
-    commands: { startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (starts++, { status: 'started', workerId: 'w' }) } as never,
+    commands: () => ({ startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (starts++, { status: 'started', workerId: 'w' }) }) as never,
     log: { info() {}, warn() {}, error() {} } as never,
     register: (d) => (disposables.push(d), d),
   });

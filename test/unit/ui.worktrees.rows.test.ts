@@ -8,7 +8,7 @@ import * as realCore from '../../src/core/index';
 import type { Supervisor, WorkerState } from '../../src/core/api';
 import { leftoverId, WorkerWorktrees } from '../../src/ui/worktrees/workerWorktrees';
 import { worktreeContributor } from '../../src/ui/worktrees/worktreeTree';
-import { workerIn } from '../../src/ui/worktrees/worktreeActions';
+import { workerIn } from '../../src/ui/worktrees/workerWorktrees';
 import { created, makeRepo } from '../helpers/gitRepo';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in vscode's place

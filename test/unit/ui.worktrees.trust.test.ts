@@ -38,7 +38,7 @@ describe('UI worktrees in an untrusted workspace', () => {
   const connect = (): WorktreeParts => connectWorktrees({
     supervisor, core, settings: () => ({ worktreesDir: '' }) as never,
     tree: { contributors: [], invalidate() {} } as never,
-    commands: { startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (started++, { status: 'started', workerId: 'w' }) } as never,
+    commands: () => ({ startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (started++, { status: 'started', workerId: 'w' }) }) as never,
     log: { info() {}, warn() {}, error() {} } as never,
     register: (d) => (disposables.push(d), d),
   });

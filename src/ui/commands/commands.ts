@@ -25,6 +25,7 @@ import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import { LaunchConfigGate } from '../settings/launchConfigGate';
 import type { WorkerSelection } from '../views/workerSelection';
+import type { RegisterCommand } from '../laterCommands';
 
 export interface CommandServices {
   supervisor: Supervisor;
@@ -49,6 +50,13 @@ export interface CommandServices {
   worktreePlacer?: WorktreePlacer;
   /** Runs the person's own Abort or Redirect (WorkerAttention.byThePerson): the turn it aborts is no news to them. */
   byThePerson?<T>(workerId: string, run: () => Promise<T>): Promise<T>;
+  /**
+   * The window's launch configuration gate, which follows the workers from activation on (this
+   * class is made on the first command, extension.ts); without it the class makes its own.
+   */
+  launchConfig?: LaunchConfigGate;
+  /** How the commands are registered: VS Code's own, or LaterCommands'. */
+  registerCommand?: RegisterCommand;
 }
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -75,7 +83,7 @@ export class Commands extends Disposable {
   constructor(private readonly s: CommandServices) {
     super();
     const views = viewCommands(s, (raw, pick) => this.target(raw, pick));
-    this.launchConfig = this._register(new LaunchConfigGate(s.supervisor, s.settings, s.workspaceState, s.survivors));
+    this.launchConfig = s.launchConfig ?? this._register(new LaunchConfigGate(s.supervisor, s.settings, s.workspaceState, s.survivors));
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),
@@ -83,7 +91,7 @@ export class Commands extends Disposable {
     this._register(toDisposable(s.supervisor.onEvent((workerId, e) => {
       if (e.turn?.ends && e.is_error) this.results.turnFailed(workerId);
     })));
-    const reg = (id: string, fn: (arg: unknown) => unknown) => this._register(vscode.commands.registerCommand(id, fn));
+    const reg = (id: string, fn: (arg: unknown) => unknown) => this._register((s.registerCommand ?? vscode.commands.registerCommand)(id, fn));
     reg(COMMANDS.startWorker, (a) => this.startWorker(a));
     reg(COMMANDS.startDemoWorker, (a) => this.startDemoWorker(a));
     reg(COMMANDS.startAgentWorker, (a) => this.startAgentWorker(a));

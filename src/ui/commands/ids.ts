@@ -35,6 +35,11 @@ export const COMMANDS = {
   selectWorker: 'rpcWorkers.selectWorker',
 } as const;
 
+/** The commands the Commands class registers: all but those other rooms register. */
+export const COMMANDS_OF_COMMANDS: readonly string[] = Object.values(COMMANDS).filter(
+  (id) => id !== COMMANDS.openChange && id !== COMMANDS.answerQuestions && id !== COMMANDS.showHostTerminal,
+);
+
 /** The context keys `when` clauses read. */
 export const KEYS = {
   hasWorkers: 'rpcWorkers.hasWorkers',

@@ -19,23 +19,9 @@ import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
 import { profileOf, resumeEnvChanged, resumeSpec, type ResumeRecord } from './resumeRecord';
 import { deleteDetail, endWords, pickDetail } from './words';
+import { HISTORY_COMMANDS } from './historyIds';
+import type { RegisterCommand } from '../laterCommands';
 
-export const HISTORY_COMMANDS = {
-  openLog: 'rpcWorkers.history.openLog',
-  resume: 'rpcWorkers.history.resume',
-  rename: 'rpcWorkers.history.rename',
-  archive: 'rpcWorkers.history.archive',
-  unarchive: 'rpcWorkers.history.unarchive',
-  delete: 'rpcWorkers.history.delete',
-  exportMarkdown: 'rpcWorkers.history.exportMarkdown',
-  showArchived: 'rpcWorkers.history.showArchived',
-  hideArchived: 'rpcWorkers.history.hideArchived',
-  newSession: 'rpcWorkers.newSession',
-  fork: 'rpcWorkers.fork',
-  switchModel: 'rpcWorkers.switchModel',
-  switchMode: 'rpcWorkers.switchMode',
-  exportWorker: 'rpcWorkers.exportMarkdown',
-} as const;
 
 const sessionArg = lazySchema(() => z.looseObject({ sessionId: z.optional(z.string()), workerId: z.optional(z.string()), name: z.optional(z.string()), model: z.optional(z.string()), mode: z.optional(z.string()), confirm: z.optional(z.boolean()), format: z.optional(z.enum(['markdown', 'html'])) }));
 type Arg = LazyInfer<typeof sessionArg>;
@@ -48,6 +34,8 @@ export interface HistoryServices {
   selection: WorkerSelection;
   log: vscode.LogOutputChannel;
   profiles(): Profile[];
+  /** How the commands are registered: VS Code's own, or LaterCommands' (extension.ts makes this class on a history command's first call). */
+  registerCommand?: RegisterCommand;
   /** The launch configuration gate of a normal start (LaunchConfigGate.confirm): a resume reads the same profiles and cards. */
   confirmLaunch(programmatic: boolean): Promise<{ ok: true } | { ok: false; error: string; cancelled?: boolean }>;
   /** dist/core.js (loaded already when a past session is listed). */
@@ -65,7 +53,7 @@ const PAST_KEY = 'history:';
 export class HistoryCommands extends Disposable {
   constructor(private readonly s: HistoryServices) {
     super();
-    const reg = (id: string, fn: (a: Arg) => Promise<HistoryResult>) => this._register(vscode.commands.registerCommand(id, async (raw: unknown) => {
+    const reg = (id: string, fn: (a: Arg) => Promise<HistoryResult>) => this._register((s.registerCommand ?? vscode.commands.registerCommand)(id, async (raw: unknown) => {
       const parsed = sessionArg.safeParse(raw ?? {});
       if (!parsed.success) return this.fail(`invalid argument: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
       return fn(parsed.data);

@@ -11,14 +11,16 @@ import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
 import type { SessionsTree } from '../views/sessionsTree';
 import { BASE_SCHEME, BaseContentProvider } from './baseContent';
-import { WorktreeActions, workerIn } from './worktreeActions';
+import type { WorktreeActions } from './worktreeActions';
+import { later } from '../later';
 import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
 import { worktreeContributor } from './worktreeTree';
-import { leftoverId, WorkerWorktrees } from './workerWorktrees';
+import { leftoverId, workerIn, WorkerWorktrees } from './workerWorktrees';
 
 export interface WorktreeParts {
   worktrees: WorkerWorktrees;
-  actions: WorktreeActions;
+  /** Made on first use (dist/extension-later.js, later.ts). */
+  readonly actions: WorktreeActions;
   /** The last check of the workspace (the host tests await it). */
   checked: Promise<{ available: boolean; reason: string | null }>;
   /** Checks again now (what the watcher and each worktree command do). */
@@ -26,7 +28,7 @@ export interface WorktreeParts {
 }
 
 export function connectWorktrees(o: {
-  supervisor: Supervisor; tree: SessionsTree; settings(): Settings; commands: Commands;
+  supervisor: Supervisor; tree: SessionsTree; settings(): Settings; commands(): Commands;
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): WorktreeParts {
   const core = () => o.core().worktree;
@@ -34,7 +36,8 @@ export function connectWorktrees(o: {
   // unique beside the process's id, which the hold names too. Not node:crypto: activation loads it not.
   const window = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const worktrees = o.register(new WorkerWorktrees(o.supervisor, core, window));
-  const actions = new WorktreeActions({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log, window });
+  let made: WorktreeActions | undefined;
+  const actions = () => (made ??= new (later().WorktreeActions)({ supervisor: o.supervisor, worktrees, core, worktreesDir: () => o.settings().worktreesDir, log: o.log, window }));
   o.register(vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, new BaseContentProvider(core)));
   const live = () => new Set(o.supervisor.list().map((s) => s.workerId));
   o.tree.contributors.push(worktreeContributor(worktrees, live, (folder) => workerIn(o.supervisor, folder)));
@@ -43,7 +46,7 @@ export function connectWorktrees(o: {
   // letting go (a crash) changes no file: its rows are read again as the person comes back here.
   o.register(vscode.window.onDidChangeWindowState((s) => { if (s.focused && isTrusted()) void worktrees.recheckHolds(); }));
 
-  const parts: WorktreeParts = { worktrees, actions, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };
+  const parts: WorktreeParts = { worktrees, get actions() { return actions(); }, checked: Promise.resolve({ available: false, reason: null }), recheck: () => (parts.checked = check()) };
   // Checks overlap (git's file events, a command's own check): each answers from its own reading,
   // and only the latest sets the context key, so an older one that finishes last says nothing.
   let latest = 0;
@@ -113,12 +116,12 @@ export function connectWorktrees(o: {
   const reg = (id: string, fn: (arg: unknown) => unknown) => o.register(vscode.commands.registerCommand(id, fn));
   // Each runs git (a merge runs the repository's hooks) or acts on a worktree git listed.
   const trusted = (fn: (arg: unknown) => unknown) => (a: unknown) => (isTrusted() ? fn(a) : refuseUntrusted(UNTRUSTED_WORKTREE_REFUSAL));
-  reg(WORKTREE_COMMANDS.startInWorktree, async (a) => (await unavailable()) ?? o.commands.startWorker(a, { inWorktree: true }));
-  reg(WORKTREE_COMMANDS.startDemoInWorktree, async (a) => (await unavailable()) ?? o.commands.startDemoWorker(a, { inWorktree: true }));
-  reg(WORKTREE_COMMANDS.openDiff, trusted((a) => actions.openDiff(a)));
-  reg(WORKTREE_COMMANDS.merge, trusted((a) => actions.merge(a)));
-  reg(WORKTREE_COMMANDS.openWindow, trusted((a) => actions.openInNewWindow(a)));
-  reg(WORKTREE_COMMANDS.discard, trusted((a) => actions.discard(a)));
+  reg(WORKTREE_COMMANDS.startInWorktree, async (a) => (await unavailable()) ?? o.commands().startWorker(a, { inWorktree: true }));
+  reg(WORKTREE_COMMANDS.startDemoInWorktree, async (a) => (await unavailable()) ?? o.commands().startDemoWorker(a, { inWorktree: true }));
+  reg(WORKTREE_COMMANDS.openDiff, trusted((a) => actions().openDiff(a)));
+  reg(WORKTREE_COMMANDS.merge, trusted((a) => actions().merge(a)));
+  reg(WORKTREE_COMMANDS.openWindow, trusted((a) => actions().openInNewWindow(a)));
+  reg(WORKTREE_COMMANDS.discard, trusted((a) => actions().discard(a)));
   reg(WORKTREE_COMMANDS.refresh, trusted(async (a) => {
     const id = (a as { workerId?: string } | undefined)?.workerId;
     await Promise.all((id ? [id] : worktrees.all().map((e) => e.workerId)).map((w) => worktrees.refresh(w)));

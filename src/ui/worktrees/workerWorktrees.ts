@@ -12,6 +12,14 @@ import { Disposable, toDisposable } from '../disposable';
 import { isTrusted } from '../settings/trust';
 import { isLive } from '../views/describe';
 
+/**
+ * A live worker working in `folder` (a worktree): a resumed session keeps the folder it ran in,
+ * under a new worker id. The worktree's row asks this as its Merge and Discard do.
+ */
+export function workerIn(supervisor: Pick<Supervisor, 'list'>, folder: string): WorkerState | undefined {
+  return supervisor.list().find((s) => isLive(s) && pathWithin(folder, s.cwd) !== null);
+}
+
 export type WorktreeCore = typeof import('../../core/index')['worktree'];
 
 export interface WorktreeEntry {

@@ -7,10 +7,9 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { StartResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
-import { pathWithin } from '../../core/pathWithin';
 import { isLive } from '../commands/pickers';
 import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
-import type { WorktreeCore, WorkerWorktrees, WorktreeEntry } from './workerWorktrees';
+import { workerIn, type WorktreeCore, type WorkerWorktrees, type WorktreeEntry } from './workerWorktrees';
 import { baseUri } from './baseContent';
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -29,14 +28,6 @@ const error = (message: string): Refused => {
   void vscode.window.showErrorMessage(`RPC Workers: ${message}`);
   return { status: 'error', error: message };
 };
-
-/**
- * A live worker working in `folder` (a worktree): a resumed session keeps the folder it ran in,
- * under a new worker id. The worktree's row asks this as its Merge and Discard do.
- */
-export function workerIn(supervisor: Pick<Supervisor, 'list'>, folder: string): WorkerState | undefined {
-  return supervisor.list().find((s) => isLive(s) && pathWithin(folder, s.cwd) !== null);
-}
 
 /** The worker id in a command's argument: a tree node, `{ workerId }`, or none. */
 export function workerIdOf(arg: unknown): string | undefined {

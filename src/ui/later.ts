@@ -1,0 +1,20 @@
+// The parts of the extension that only a command runs, loaded on the first that needs one: they
+// are a bundle of their own (dist/extension-later.js, scripts/uiLater.mjs), so that a first window,
+// which has no code cache yet, does not compile them at activation (issue 24).
+import { trustState } from './settings/trust';
+
+export type LaterParts = typeof import('./laterParts');
+
+let parts: LaterParts | undefined;
+
+export function later(): LaterParts {
+  if (!parts) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundle makes this require('./extension-later.js')
+    const loaded = require('./laterParts') as LaterParts;
+    // That bundle has copies of the modules both use; trust's is the one with state (the host
+    // tests swap it), so the copy there asks this one.
+    if (loaded.trustState !== trustState) loaded.trustState.isTrusted = () => trustState.isTrusted();
+    parts = loaded;
+  }
+  return parts;
+}
