@@ -118,7 +118,7 @@ export class RpcWorkersExtension extends Disposable {
     }));
     // The core is loaded only when the registry names a worker at all (a start loads it anyway).
     const survivors = () => (registryNamesWorkers(this.registryFile) ? core().findSurvivors(this.registryFile).length : 0);
-    this.launchConfig = this._register(new LaunchConfigGate(this.supervisor, () => this.current, context.workspaceState, survivors));
+    this.launchConfig = this._register(new LaunchConfigGate(this.supervisor, () => this.current, context.workspaceState, survivors, (message) => this.log.warn(message)));
     this.verbs = this._register(new LaterCommands(COMMANDS_OF_COMMANDS, (registerCommand) => new (later().Commands)({
       supervisor: this.supervisor, extensionPath: context.extensionPath, settings: () => this.current, selection: this.selection,
       // τ creates the folder itself; per workspace when there is one, so sessions stay with it.

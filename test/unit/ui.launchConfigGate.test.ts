@@ -146,6 +146,24 @@ describe('launch configuration gate across a reload', () => {
     assert.deepEqual(await gate2.confirm(true), { ok: true });
   });
 
+  it('survivors that cannot be counted (`ps` failing off Linux) count as one running: the start is not failed, a change is asked about', async () => {
+    const state = memento();
+    const warned: string[] = [];
+    let psFails = false;
+    const gate = new LaunchConfigGate(workers().supervisor, settings, state, () => {
+      if (psFails) throw new Error('ps: fork failed');
+      return 0;
+    }, (m) => warned.push(m));
+    assert.deepEqual(await gate.confirm(true), { ok: true });
+    psFails = true;
+    // Unknown: the first reading with `ps` failing finds nothing changed, and the start goes on.
+    assert.deepEqual(await gate.confirm(true), { ok: true });
+    assert.match(warned[0] ?? '', /could not tell whether workers an earlier window left still run \(ps: fork failed\)/);
+    writeFileSync(path.join(cards, 'reviewer.md'), '---\nname: reviewer\ntools: read, bash\n---\nChanged.\n');
+    const refused = await gate.confirm(true);
+    assert.match(!refused.ok ? refused.error : '', /reviewer\.md/, 'a change while a survivor may run is not taken as the person\'s');
+  });
+
   it("the last worker's end is kept once VS Code has it: saved() waits for the workspace state's update", async () => {
     // VS Code's memento hands the value to the main process later (after a 0 ms timer, then a
     // round trip): what deactivate() does not wait for may never be written.

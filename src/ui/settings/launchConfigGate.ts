@@ -77,9 +77,10 @@ export class LaunchConfigGate {
    * change made before a reload, or while the window was closed and a worker still ran, is asked
    * about as one made in this window. `survivors`: how many workers an earlier window left
    * running (its host crashed) are still alive (ui/host/survivors.ts): each runs as this
-   * window's own workers do, and may change what configures the next one as they may.
+   * window's own workers do, and may change what configures the next one as they may. `warn`:
+   * told when the survivors cannot be counted (off Linux they are found through `ps`).
    */
-  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings, private readonly memento?: vscode.Memento, private readonly survivors: () => number = () => 0) {
+  constructor(private readonly supervisor: Supervisor, private readonly settings: () => Settings, private readonly memento?: vscode.Memento, private readonly survivors: () => number = () => 0, private readonly warn: (message: string) => void = () => {}) {
     this.off = supervisor.onState((s) => {
       if (isLive(s)) this.watch.started();
       // A worker's end closes the time it ran: what changed until then is held.
@@ -102,7 +103,20 @@ export class LaunchConfigGate {
    * between is asked about once more than needed, never passed as the person's.
    */
   private live(): number {
-    return this.supervisor.list().filter(isLive).length + this.survivors();
+    return this.supervisor.list().filter(isLive).length + this.survivorCount();
+  }
+
+  /**
+   * Survivors that cannot be counted (a `ps` that fails: a full process table) count as one: a
+   * change is then asked about rather than taken as the person's, and no start fails for it.
+   */
+  private survivorCount(): number {
+    try {
+      return this.survivors();
+    } catch (error) {
+      this.warn(`could not tell whether workers an earlier window left still run (${(error as Error).message}); counted as one running, so a change to what configures workers is asked about`);
+      return 1;
+    }
   }
 
   /**
