@@ -1,7 +1,6 @@
 // What dist/extension-later.js holds (src/ui/later.ts loads it): the classes a command makes on
 // first use, and the bundle's own copy of trust's state, which later.ts links to the window's.
 export { Commands } from './commands/commands';
-export { LogSession } from './eventLog/logSession';
 export { HistoryCommands } from './history/historyCommands';
 export { WorktreeActions } from './worktrees/worktreeActions';
 export { answerUiRequest, handleUiNotice } from './host/extensionUi';

@@ -103,7 +103,7 @@ describe('bundles: what activation loads', () => {
     const code = readFileSync(BUNDLE, 'utf8');
     // The dev build names each module it carries in a comment.
     assert.match(code, /^\/\/ src\/ui\/extension\.ts$/m, 'the modules are named');
-    for (const part of ['commands/commands', 'history/historyCommands', 'worktrees/worktreeActions', 'eventLog/logSession', 'host/extensionUi']) {
+    for (const part of ['commands/commands', 'history/historyCommands', 'worktrees/worktreeActions', 'host/extensionUi']) {
       assert.doesNotMatch(code, new RegExp(`^// src/ui/${part}\\.ts$`, 'm'), `${part} is in the extension's bundle`);
     }
     // The entry loads it (src/ui/boot.ts), through its code cache: the entry says what became of that.

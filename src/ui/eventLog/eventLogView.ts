@@ -15,8 +15,7 @@ import type { WorkerView } from '../../protocol/messages';
 import type { WorkerSelection } from '../views/workerSelection';
 import { webviewOptions } from './html';
 import { LogArchive, type LogContents } from './logArchive';
-import type { LogSession, LogHost } from './logSession';
-import { later } from '../later';
+import { LogSession, type LogHost } from './logSession';
 import { OpenTabs } from './openTabs';
 import type { PastLog } from './pastLog';
 import { readPastPage, type PastPageRead } from './pastPages';
@@ -139,7 +138,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
     this.view = view;
     view.webview.options = webviewOptions(this.extensionUri);
     this.viewSession?.dispose();
-    const session = new (later().LogSession)({ webview: view.webview, log: this, fixed: false, visible: () => view.visible });
+    const session = new LogSession({ webview: view.webview, log: this, fixed: false, visible: () => view.visible });
     this.viewSession = session;
     session.setWorker(this.selection.current ?? this.supervisor.list()[0]?.workerId);
     session.load();
@@ -217,7 +216,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
 
   private adopt(panel: vscode.WebviewPanel, workerId: string): LogSession {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rpc-workers.svg');
-    const session = new (later().LogSession)({ webview: panel.webview, log: this, fixed: true, visible: () => panel.visible, panel });
+    const session = new LogSession({ webview: panel.webview, log: this, fixed: true, visible: () => panel.visible, panel });
     session.setWorker(workerId);
     this.panels.add(session);
     this.lookingChanged();
