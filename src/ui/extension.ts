@@ -169,9 +169,13 @@ export class RpcWorkersExtension extends Disposable {
   private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
     return {
       clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
-      onPermission: (req) => {
+      // async, and dist/extension-later.js loaded before the question is queued: should it fail
+      // to load, the question fails (the core says so) rather than throwing inside the queue's
+      // show(), which would leave it on screen for ever and every later question waiting behind it.
+      onPermission: async (req) => {
         const workerName = this.workerName(req.workerId);
-        return this.questions.ask({ title: req.title, workerName, signal: req.signal, show: () => later().showQuestion(req, workerName, this.changes), unanswered: { cancelled: true } });
+        const { showQuestion } = later();
+        return this.questions.ask({ title: req.title, workerName, signal: req.signal, show: () => showQuestion(req, workerName, this.changes), unanswered: { cancelled: true } });
       },
       files: editorFiles,
       limits,
@@ -179,7 +183,8 @@ export class RpcWorkersExtension extends Disposable {
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
       onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
       trace: (id, direction, message) => { if (this.current.trace) this.outputs.trace(id, direction, message); },
-      onUiRequest: (req) => later().answerUiRequest(req, this.workerName(req.workerId), this.questions),
+      // async: a later bundle that fails to load rejects, which the core answers as cancelled (a throw would escape it).
+      onUiRequest: async (req) => later().answerUiRequest(req, this.workerName(req.workerId), this.questions),
       onUiNotice: (n) => later().handleUiNotice(n, {
         setStatus: (id, key, text) => this.statusBar.setNotice(id, key, text),
         setEditorText: (id, text) => this.eventLog.prefill(id, text),
