@@ -8,7 +8,7 @@
 // runs the bundle (dist/extension-main.js) from V8's code cache from the second window on.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -127,6 +127,18 @@ describe('bundles: what activation loads', () => {
     assert.equal(untrusted.result.status, 'error');
     assert.match(untrusted.result.error ?? '', /does not start workers in an untrusted workspace/);
     assert.equal(untrusted.laterCache, 'none', 'the command ran from dist/extension-later.js');
+  });
+
+  it('a command says what failed when dist/extension-later.js cannot be loaded (src/ui/later.ts)', () => {
+    // The entry and the extension's bundle without the later one beside them (a broken install).
+    const dist = mkdtempSync(path.join(tmpdir(), 'rpc-workers-dist-'));
+    try {
+      for (const f of ['extension.js', 'extension-main.js', 'zod-mini.js']) copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
+      const run = () => execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, path.join(dist, 'extension.js'), 'rpcWorkers.history.hideArchived', '{}'], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
+      assert.throws(run, (e: { stderr?: string }) => /RPC Workers could not load dist\/extension-later\.js, which its commands, questions and Event Log pages run: ENOENT.*Reload the window/.test(e.stderr ?? ''));
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 
   it('dist/extension-main.js requires vscode once and copies none of its names', () => {
