@@ -50,6 +50,24 @@ const context = { subscriptions: [], extensionPath: ${JSON.stringify(ROOT)}, ext
   process.exit(0);
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
+/**
+ * CALL_AFTER_ACTIVATION's window, then two agents' permission questions (the supervisor's
+ * onPermission) one after the other: what became of each within a second.
+ */
+const TWO_QUESTIONS = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.indexOf('(async () => {'))}
+(async () => {
+  const api = require(path.resolve(process.argv[1])).activate(context);
+  const options = api.__ui.supervisorOptions({}, undefined);
+  const outcomes = [];
+  for (const n of [1, 2]) {
+    const asked = Promise.resolve().then(() => options.onPermission({ workerId: 'w', title: 'Q' + n, options: [], signal: new AbortController().signal }));
+    outcomes.push(await Promise.race([asked.then(() => 'answered', (e) => 'failed: ' + e.message), new Promise((r) => setTimeout(() => r('waiting'), 1000))]));
+  }
+  process.stdout.write(JSON.stringify(outcomes) + '\\n');
+  process.exit(0);
+})().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
+`;
+
 /** One window's activation under the bench's vscode stub, its global storage in `storage`. */
 function activation(storage: string, env: NodeJS.ProcessEnv = {}): { builtins: string[]; api: number; codeCache: string | null } {
   const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
@@ -129,13 +147,18 @@ describe('bundles: what activation loads', () => {
     assert.equal(untrusted.laterCache, 'none', 'the command ran from dist/extension-later.js');
   });
 
-  it('a command says what failed when dist/extension-later.js cannot be loaded (src/ui/later.ts)', () => {
+  it('a command, and each agent\'s question, says what failed when dist/extension-later.js cannot be loaded (src/ui/later.ts, extension.ts)', () => {
     // The entry and the extension's bundle without the later one beside them (a broken install).
     const dist = mkdtempSync(path.join(tmpdir(), 'rpc-workers-dist-'));
     try {
       for (const f of ['extension.js', 'extension-main.js', 'zod-mini.js']) copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
       const run = () => execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, path.join(dist, 'extension.js'), 'rpcWorkers.history.hideArchived', '{}'], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
       assert.throws(run, (e: { stderr?: string }) => /RPC Workers could not load dist\/extension-later\.js, which its commands, questions and Event Log pages run: ENOENT.*Reload the window/.test(e.stderr ?? ''));
+      // An agent's question fails too, and says why; the next one is not left waiting behind it.
+      const questions = execFileSync(process.execPath, ['-e', TWO_QUESTIONS, path.join(dist, 'extension.js')], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
+      const outcomes = JSON.parse(questions.trim().split('\n').pop()!) as string[];
+      assert.equal(outcomes.length, 2);
+      for (const o of outcomes) assert.match(o, /^failed: RPC Workers could not load dist\/extension-later\.js/);
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }
