@@ -15,7 +15,7 @@ export function later(): LaterParts {
       loaded = require('./laterParts') as LaterParts;
     } catch (error) {
       // What the command's failure says: Node's own words name a stat or a module, not what failed.
-      throw new Error(`RPC Workers could not load dist/extension-later.js, which its commands, questions and Event Log pages run: ${(error as Error).message}. Reload the window; if that does not help, reinstall the extension.`, { cause: error });
+      throw new Error(`RPC Workers could not load dist/extension-later.js, which its commands and agents' questions run: ${(error as Error).message}. Reload the window; if that does not help, reinstall the extension.`, { cause: error });
     }
     // That bundle has copies of the modules both use; trust's is the one with state (the host
     // tests swap it), so the copy there asks this one.

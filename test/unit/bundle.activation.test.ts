@@ -153,7 +153,7 @@ describe('bundles: what activation loads', () => {
     try {
       for (const f of ['extension.js', 'extension-main.js', 'zod-mini.js']) copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
       const run = () => execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, path.join(dist, 'extension.js'), 'rpcWorkers.history.hideArchived', '{}'], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
-      assert.throws(run, (e: { stderr?: string }) => /RPC Workers could not load dist\/extension-later\.js, which its commands, questions and Event Log pages run: ENOENT.*Reload the window/.test(e.stderr ?? ''));
+      assert.throws(run, (e: { stderr?: string }) => /RPC Workers could not load dist\/extension-later\.js, which its commands and agents' questions run: ENOENT.*Reload the window/.test(e.stderr ?? ''));
       // An agent's question fails too, and says why; the next one is not left waiting behind it.
       const questions = execFileSync(process.execPath, ['-e', TWO_QUESTIONS, path.join(dist, 'extension.js')], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
       const outcomes = JSON.parse(questions.trim().split('\n').pop()!) as string[];
