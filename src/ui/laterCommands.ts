@@ -20,6 +20,8 @@ export class LaterCommands<T extends vscode.Disposable> extends Disposable {
 
   /** The part, made now if no command has made it yet. */
   get part(): T {
+    // The window is closing (a restored log tab's lookup, say): nothing to make it for.
+    if (!this.made && this.isDisposed) throw new Error('the extension is shutting down: its commands are disposed');
     if (!this.made) {
       const made = this.make((id, handler) => {
         if (!this.ids.includes(id)) throw new Error(`${id} is not among the commands registered for it at activation`);

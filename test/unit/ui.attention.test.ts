@@ -5,6 +5,8 @@ import { attentionHost } from '../helpers/attentionHost';
 import assert from 'node:assert/strict';
 import type { TurnSummary, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
+import { LaunchConfigGate } from '../../src/ui/settings/launchConfigGate';
+import type { Settings } from '../../src/ui/settings/settings';
 import { badgeFor } from '../../src/ui/attention/attentionLook';
 
 function turn(index: number, over: Partial<TurnSummary> = {}): TurnSummary {
@@ -61,6 +63,7 @@ describe('UI attention: notifications of what the person did', () => {
     });
     const services = {
       supervisor, outputs: { show() {}, has: () => true }, tree: { reveal: async () => {} }, selection: { current: undefined, set() {} }, settings: () => ({}),
+      launchConfig: new LaunchConfigGate(supervisor, () => ({}) as Settings),
       eventLog: { label: () => 'Fixer', stateOf: () => undefined, result: () => undefined }, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
       byThePerson: <T>(id: string, run: () => Promise<T>) => (theirs.push(id), run()),
     } as unknown as CommandServices;

@@ -5,6 +5,8 @@ import { vscodeStub } from '../helpers/vscodeStub';
 import assert from 'node:assert/strict';
 import type { PromptResult, StartResult, StopResult, Supervisor, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
+import { LaunchConfigGate } from '../../src/ui/settings/launchConfigGate';
+import type { Settings } from '../../src/ui/settings/settings';
 
 type Said = { workerId: string; action: string; status: string; message: string; tone: string };
 
@@ -38,8 +40,10 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
   };
   const outputs = { show: (id: string) => (opened.push(id), true), has: () => true };
   const tree = { reveal: async () => {} };
+  const settings = () => (answers.settings ?? {}) as Settings;
   const services = {
-    supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings: () => answers.settings ?? {}, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
+    supervisor, eventLog, outputs, tree, selection: { current: undefined, set() {} }, settings, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
+    launchConfig: new LaunchConfigGate(supervisor, settings),
   } as unknown as CommandServices;
   const emit = (workerId: string, e: object) => { for (const l of [...eventListeners]) l(workerId, e); };
   return { commands: new Commands(services), said, sent, opened, emit };

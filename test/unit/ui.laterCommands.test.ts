@@ -45,6 +45,14 @@ describe('LaterCommands: commands now, their class on the first call', () => {
     assert.equal(p.counts.made, 1);
   });
 
+  it('disposed before any command ran, it makes nothing and says the extension is shutting down', () => {
+    const p = part(['a']);
+    const later = new LaterCommands(['a'], p.make);
+    later.dispose();
+    assert.throws(() => later.part, /the extension is shutting down/);
+    assert.equal(p.counts.made, 0);
+  });
+
   it('a part that registers an id activation did not, or leaves one without a handler, fails loudly', () => {
     assert.throws(() => new LaterCommands(['a'], part(['a', 'c']).make).part, /c is not among the commands registered for it at activation/);
     assert.throws(() => new LaterCommands(['a', 'b'], part(['a']).make).part, /registered at activation, yet without a handler: b/);
@@ -53,7 +61,7 @@ describe('LaterCommands: commands now, their class on the first call', () => {
   it('activation registers exactly the ids Commands registers', () => {
     const services = {
       supervisor: { onEvent: () => () => {}, onState: () => () => {}, list: () => [] },
-      settings: () => ({}), selection: { current: undefined }, outputs: {}, eventLog: {}, tree: {}, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
+      settings: () => ({}), selection: { current: undefined }, outputs: {}, eventLog: {}, tree: {}, extensionPath: '/ext', tauSessionDir: '/tmp/tau', launchConfig: {},
     } as unknown as CommandServices;
     const commands = new Commands(services);
     assert.deepEqual([...vscodeStub.commands.keys()].sort(), [...COMMANDS_OF_COMMANDS].sort());

@@ -23,7 +23,7 @@ import { buildSelectionMessage, selectedLines } from './selection';
 import type { SessionsTree } from '../views/sessionsTree';
 import type { Settings } from '../settings/settings';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
-import { LaunchConfigGate } from '../settings/launchConfigGate';
+import type { LaunchConfigGate } from '../settings/launchConfigGate';
 import type { WorkerSelection } from '../views/workerSelection';
 import type { RegisterCommand } from '../laterCommands';
 
@@ -42,19 +42,15 @@ export interface CommandServices {
   log: vscode.LogOutputChannel;
   /** dist/core.js, required on first use (it is not loaded at activation). */
   core(): CoreCards;
-  /** The workspace's state: the launch configuration gate keeps what it last read there, across reloads. */
-  workspaceState?: vscode.Memento;
-  /** How many workers an earlier window left running (its host crashed) are alive: the gate counts them as running. */
-  survivors?: () => number;
   /** Start in a New Worktree (from the worktree room); without it such a start is refused. */
   worktreePlacer?: WorktreePlacer;
   /** Runs the person's own Abort or Redirect (WorkerAttention.byThePerson): the turn it aborts is no news to them. */
   byThePerson?<T>(workerId: string, run: () => Promise<T>): Promise<T>;
   /**
-   * The window's launch configuration gate, which follows the workers from activation on (this
-   * class is made on the first command, extension.ts); without it the class makes its own.
+   * The window's launch configuration gate: made at activation, as it follows the workers from
+   * then on, while this class is made on the first command (extension.ts).
    */
-  launchConfig?: LaunchConfigGate;
+  launchConfig: LaunchConfigGate;
   /** How the commands are registered: VS Code's own, or LaterCommands'. */
   registerCommand?: RegisterCommand;
 }
@@ -83,7 +79,7 @@ export class Commands extends Disposable {
   constructor(private readonly s: CommandServices) {
     super();
     const views = viewCommands(s, (raw, pick) => this.target(raw, pick));
-    this.launchConfig = s.launchConfig ?? this._register(new LaunchConfigGate(s.supervisor, s.settings, s.workspaceState, s.survivors));
+    this.launchConfig = s.launchConfig;
     this.results = new ResultPresenter({
       showOutput: (id) => s.outputs.show(id),
       showEventLog: (id) => void views.showEventLog({ workerId: id }),
