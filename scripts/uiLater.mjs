@@ -1,6 +1,6 @@
-// The parts of the extension that activation constructs nothing of, or only names (the history
-// commands, the worktree actions), are a bundle of their own, dist/extension-later.js, which
-// src/ui/later.ts requires on the first command that needs one. A first window has no code cache
+// The parts of the extension that only a command or an agent's question runs (the worker and
+// history commands, the worktree actions, the questions, dialogs and notices) are a bundle of their
+// own, dist/extension-later.js, which src/ui/later.ts requires on first use. A first window has no code cache
 // (src/ui/boot.ts), and V8 pre-parses every function of the bundle it compiles, run or not: about
 // 27 µs a KB here (issue 24), paid at activation for code only a command runs.
 import { builtinsOnce, vscodeOnce } from './importsOnce.mjs';

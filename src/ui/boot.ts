@@ -2,8 +2,8 @@
 // through V8's code cache, kept in the extension's global storage, so that a window after the
 // first does not compile the bundle again. Compiling it was most of activation: 4.3-5.2 ms of
 // its 6-7 ms load, against 0.6-0.9 ms from the cache (bench/startup.mjs measures both windows).
-// The parts only a command runs are a bundle of their own (dist/extension-later.js, loaded on
-// the first such command: scripts/uiLater.mjs), through a cache of its own.
+// The parts only a command or an agent's question runs are a bundle of their own
+// (dist/extension-later.js, loaded on first use: scripts/uiLater.mjs), through a cache of its own.
 // Any trouble with the cache and the bundle is compiled as usual; nothing is lost but the time.
 // It imports nothing of the extension and only the types of `vscode`: this file is all that
 // runs before the bundle. Its imports are named, as esbuild copies every name of a module
@@ -101,7 +101,7 @@ class Bundle {
 }
 
 let main: Bundle | undefined;
-/** dist/extension-later.js, which the bundle requires on the first command that needs it (src/ui/later.ts). */
+/** dist/extension-later.js, which the bundle requires on first use (src/ui/later.ts). */
 let later: Bundle | undefined;
 
 export function activate(context: vscode.ExtensionContext): unknown {

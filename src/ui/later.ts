@@ -1,4 +1,4 @@
-// The parts of the extension that only a command runs, loaded on the first that needs one: they
+// The parts of the extension that only a command or an agent's question runs, loaded on first use: they
 // are a bundle of their own (dist/extension-later.js, scripts/uiLater.mjs), so that a first window,
 // which has no code cache yet, does not compile them at activation (issue 24).
 import { trustState } from './settings/trust';

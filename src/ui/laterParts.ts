@@ -1,5 +1,6 @@
 // What dist/extension-later.js holds (src/ui/later.ts loads it): the classes a command makes on
-// first use, and the bundle's own copy of trust's state, which later.ts links to the window's.
+// first use, what answers an agent's questions, dialogs and notices, and the bundle's own copy of
+// trust's state, which later.ts links to the window's.
 export { Commands } from './commands/commands';
 export { HistoryCommands } from './history/historyCommands';
 export { WorktreeActions } from './worktrees/worktreeActions';
