@@ -84,6 +84,19 @@ export const vscodeStub = {
   },
 };
 
+/** Settings by dotted key as VS Code keeps a layer of them: `{ guard: { allowBash: true } }`; none set, no layer. */
+function nested(values: Map<string, unknown>): Record<string, unknown> | undefined {
+  if (values.size === 0) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of values) {
+    const parts = key.split('.');
+    let at = out;
+    for (const part of parts.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+    at[parts.at(-1)!] = value;
+  }
+  return out;
+}
+
 const show = async (message: unknown, ...buttons: unknown[]) => {
   vscodeStub.messages.push(String(message));
   vscodeStub.buttons.push(buttons.filter((b) => typeof b === 'string') as string[]);
@@ -96,11 +109,14 @@ vscode.workspace = {
     return all.length ? all.map((f, index) => ({ uri: (vscode.Uri as { file(p: string): unknown }).file(f), name: path.basename(f), index })) : undefined;
   },
   onDidGrantWorkspaceTrust: granted.event,
-  getConfiguration: () => ({
+  getConfiguration: (section?: string) => ({
     get: (_key: string, fallback?: unknown) => fallback,
-    inspect: (key: string) => (vscodeStub.workspaceSettings.has(key) || vscodeStub.userSettings.has(key)
-      ? { key, workspaceValue: vscodeStub.workspaceSettings.get(key), globalValue: vscodeStub.userSettings.get(key) }
-      : undefined),
+    // As VS Code answers: a key of the section's, or (the whole configuration's) the section itself, its layers nested by the keys' dots.
+    inspect: (key: string) => (section
+      ? (vscodeStub.workspaceSettings.has(key) || vscodeStub.userSettings.has(key)
+        ? { key, workspaceValue: vscodeStub.workspaceSettings.get(key), globalValue: vscodeStub.userSettings.get(key) }
+        : undefined)
+      : key === 'rpcWorkers' ? { key, workspaceValue: nested(vscodeStub.workspaceSettings), globalValue: nested(vscodeStub.userSettings) } : undefined),
   }),
   onDidChangeWorkspaceFolders: () => disposable,
   registerTextDocumentContentProvider: () => disposable,

@@ -8,7 +8,7 @@ import { LazySupervisor } from '../../src/ui/host/lazySupervisor';
 import { createSupervisor } from '../../src/core/supervisor';
 import { fakeSpec } from '../helpers/supervisor';
 import { historyLimits, hostLimits, limitsNeedingReload, newSettingErrors, readSettings, RESTRICTED_SETTINGS, SETTINGS } from '../../src/ui/settings/settings';
-import { readConfiguration } from '../../src/ui/settings/readConfiguration';
+import { layered, readConfiguration } from '../../src/ui/settings/readConfiguration';
 import { spawnFailure } from '../../src/core/worker/workerProcess';
 import { DEFAULT_HISTORY_LIMITS } from '../../src/core/history/format';
 import * as manifest from '../../package.json';
@@ -244,6 +244,22 @@ describe('ui settings in an untrusted workspace', () => {
     assert.equal(trusted.settings.guard.allowBash, true);
     assert.equal(trusted.errors.length, 1);
     assert.match(trusted.errors[0]!, /^rpcWorkers\.profiles\[0\] is invalid/);
+  });
+});
+
+describe('settings read out of their section\'s layers (one inspect for all)', () => {
+  it('finds a dotted key nested in each layer, takes a list or a value as it is, and a layer not set as no value', () => {
+    const section = {
+      globalValue: { guard: { allowBash: true, allowedPaths: ['src'] }, maxWorkers: 3 },
+      workspaceValue: { guard: { allowedPaths: ['lib'] }, profiles: [{ name: 'p' }] },
+    };
+    assert.deepEqual(layered(section, 'guard.allowBash'), { globalValue: true, workspaceValue: undefined, workspaceFolderValue: undefined });
+    assert.deepEqual(layered(section, 'guard.allowedPaths'), { globalValue: ['src'], workspaceValue: ['lib'], workspaceFolderValue: undefined });
+    assert.deepEqual(layered(section, 'profiles').workspaceValue, [{ name: 'p' }]);
+    assert.equal(layered(section, 'maxWorkers').globalValue, 3);
+    // A value where a section of keys was expected is no value of the key below it.
+    assert.equal(layered({ globalValue: { guard: 'on' } }, 'guard.allowBash').globalValue, undefined);
+    assert.deepEqual(layered(undefined, 'maxWorkers'), { globalValue: undefined, workspaceValue: undefined, workspaceFolderValue: undefined });
   });
 });
 

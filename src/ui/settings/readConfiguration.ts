@@ -1,11 +1,20 @@
 // The extension's settings read from VS Code: each value as configuredValue takes it (workspace
 // trust decides whether a restricted setting's workspace values count), then checked.
 import * as vscode from 'vscode';
-import { configuredValue, readSettings, SECTION, type ReadSettings } from './settings';
+import { configuredValue, readSettings, SECTION, type InspectedSetting, type ReadSettings, type SettingKey } from './settings';
 import { trustState } from './trust';
 
 export function readConfiguration(): ReadSettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
+  // The whole section's layers in one inspect(), each setting then read out of them: an extension
+  // host's inspect() looks through every language override of the configuration on each call,
+  // about a millisecond each, which for the twenty settings was most of activation there.
+  const layers = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>(SECTION);
   const trusted = trustState.isTrusted();
-  return readSettings((key) => configuredValue(key, config.inspect(key), trusted));
+  return readSettings((key) => configuredValue(key, layered(layers, key), trusted));
+}
+
+/** One setting's layers out of its section's: VS Code keeps `a.b.c` nested, as `{ a: { b: { c } } }`. */
+export function layered(section: InspectedSetting | undefined, key: SettingKey): InspectedSetting {
+  const at = (value: unknown) => key.split('.').reduce<unknown>((v, part) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[part] : undefined), value);
+  return { globalValue: at(section?.globalValue), workspaceValue: at(section?.workspaceValue), workspaceFolderValue: at(section?.workspaceFolderValue) };
 }
