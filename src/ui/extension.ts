@@ -130,7 +130,8 @@ export class RpcWorkersExtension extends Disposable {
       launchConfig: this.launchConfig,
       registerCommand,
     })));
-    this.contextKeys = this._register(new ContextKeys(this.supervisor));
+    // An earlier extension host of this window (a restart) that ended with workers on record may have left keys set.
+    this.contextKeys = this._register(new ContextKeys(this.supervisor, !registryNamesWorkers(this.registryFile)));
     this._register(registerHostTerminal(this.supervisor, this.eventLog));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);

@@ -25,6 +25,8 @@ export const vscodeStub = {
   /** A multi-root workspace's folders after `folder`. */
   moreFolders: [] as string[],
   commands: new Map<string, Fn>(),
+  /** Every executeCommand's id and arguments (setContext's among them), in order. */
+  executed: [] as unknown[][],
   /** Every message shown (error, warning, information), in order. */
   messages: [] as string[],
   /** Each message's buttons, in order. */
@@ -67,6 +69,7 @@ export const vscodeStub = {
     vscodeStub.folder = undefined;
     vscodeStub.moreFolders = [];
     vscodeStub.commands.clear();
+    vscodeStub.executed.length = 0;
     vscodeStub.messages.length = 0;
     vscodeStub.statusMessages.length = 0;
     vscodeStub.statusUp.length = 0;
@@ -128,7 +131,7 @@ vscode.commands = {
     vscodeStub.commands.set(id, fn);
     return { dispose: () => vscodeStub.commands.delete(id) };
   },
-  executeCommand: async () => undefined,
+  executeCommand: async (...args: unknown[]) => void vscodeStub.executed.push(args),
   getCommands: async () => [],
 };
 vscode.window = {

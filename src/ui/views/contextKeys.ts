@@ -7,10 +7,17 @@ import { Disposable, toDisposable } from '../disposable';
 export class ContextKeys extends Disposable {
   private readonly last = new Map<string, boolean>();
 
-  constructor(private readonly supervisor: Supervisor) {
+  /**
+   * `unsetBefore`: the window holds none of the keys yet (a new window, or an earlier extension
+   * host of it that ended with no worker on record). The first reading then sets only what is
+   * true: every `when` that names these keys reads an unset one as false, and each setContext
+   * is a message to the window, seven of them at activation otherwise.
+   */
+  constructor(private readonly supervisor: Supervisor, unsetBefore = false) {
     super();
     this._register(toDisposable(supervisor.onState(() => queueMicrotask(() => this.update()))));
     this._register(toDisposable(supervisor.onRemoved(() => this.update())));
+    if (unsetBefore) for (const key of Object.keys(contextValues([]))) this.last.set(key, false);
     this.update();
   }
 
