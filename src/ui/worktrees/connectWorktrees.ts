@@ -83,9 +83,22 @@ export function connectWorktrees(o: {
       if (!known.has(wt.path) && wt.path !== root) worktrees.add(leftoverId(wt.branch), wt, root);
     }
   };
+  // A folder that becomes a repository (git init, its first commit) is one at once, not after a
+  // reload. Watched from the first check's end: making a watcher reads the folder's settings
+  // (files.watcherExclude) and parses its pattern, a fifth of activation in an extension host,
+  // and nothing needs it before there is a first answer to keep up to date.
+  const watchGit = () => {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const git = o.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/{HEAD,refs/heads/**}')));
+      const again = () => { parts.checked = check(); };
+      o.register(git.onDidCreate(again));
+      o.register(git.onDidChange(again));
+      o.register(git.onDidDelete(again));
+    }
+  };
   // After activation: the check loads the core, which activation itself does not. Untrusted, it
   // runs no git and the real check waits for trust (listing a leftover worktree runs git there).
-  parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check);
+  parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check).finally(watchGit);
   if (!isTrusted()) {
     const granted = o.register(vscode.workspace.onDidGrantWorkspaceTrust(() => {
       granted.dispose();
@@ -93,14 +106,6 @@ export function connectWorktrees(o: {
     }));
   }
   o.register(vscode.workspace.onDidChangeWorkspaceFolders(() => { parts.checked = check(); }));
-  // A folder that becomes a repository (git init, its first commit) is one at once, not after a reload.
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const git = o.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/{HEAD,refs/heads/**}')));
-    const again = () => { parts.checked = check(); };
-    o.register(git.onDidCreate(again));
-    o.register(git.onDidChange(again));
-    o.register(git.onDidDelete(again));
-  }
 
   // The commands are never disabled (a disabled command is missing from the palette, and its
   // name typed there runs another); each asks again and, when it cannot run, says why.
