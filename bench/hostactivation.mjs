@@ -3,10 +3,12 @@
 // not yet loaded what an extension host has (perf_hooks, AbortController, node:os, node:vm ...)
 // and `vscode` is a stub; here the minified build is loaded by the extension host as a user's
 // window loads it, and the figures are VS Code's own performance marks around the require of its
-// entry (load) and its activate() (bench/lib/host-activation-runner.cjs), beside a trivial
-// extension activated in the same window. A first window of a build (no code cache: its folder
-// emptied before the window) and a later one (the cache the window before it wrote) alternate,
-// each in a new window (a new extension host) of one code-server.
+// entry (load) and its activate() (bench/lib/host-activation-runner.cjs), beside two extensions
+// activated in the same window, in turn before and after it: a trivial one, and the floor
+// (bench/lib/host-activation-floor.cjs), which asks VS Code at activation for what ours asks and
+// does nothing else, so that what ours takes beyond it is its own. A first window of a build (no
+// code cache: its folder emptied before the window) and a later one (the cache the window before
+// it wrote) alternate, each in a new window (a new extension host) of one code-server.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,7 +57,7 @@ async function extensions(root) {
   return { ours, vsixes: [trivial, floor] };
 }
 
-/** One window: opens the workbench with both extensions, waits for the runner's line and its exit. */
+/** One window: opens the workbench with ours under development (the two others are installed), waits for the runner's line and its exit. */
 async function oneWindow(browser, server, { runnerDir, devPath, folder }, window) {
   writeFileSync(path.join(runnerDir, 'window.json'), JSON.stringify(window));
   const context = await workbenchContext(browser, server.codeServer);
