@@ -48,10 +48,11 @@ export interface JsonlReaderOptions {
 /** Lines read between clock checks: the clock costs more than a short line. */
 const LINES_PER_CHECK = 32;
 /**
- * 2 ms, not 4: under eight floods at once the event-loop delay's p99 was 9-11 ms at 4 ms and
- * 6-9 ms at 2, for the same main-thread CPU per event (bench/stall.mjs, ab-events).
+ * 1 ms: under eight floods at once the event-loop delay's p99 was 9-11 ms at 4 ms and 6-9 ms at
+ * 2 on one machine; on a slower one 10.3-13 ms at 2 and 8.0-9.1 ms at 1, for the same
+ * main-thread CPU per event (bench/stall.mjs; bench/lib/ab-events.mjs: 0.95-1.06 of it).
  */
-const DEFAULT_SLICE_MS = 2;
+const DEFAULT_SLICE_MS = 1;
 
 /**
  * Reading time spent in this turn of the event loop by every reader together: eight workers'
