@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { buildBundles } from './lib/build.mjs';
 import { ROOT, figure, log, round } from './lib/common.mjs';
 import { codeServerCommand, launchBrowser, makeSandbox, startCodeServer, workbenchContext, workbenchUrl } from '../scripts/lib/code-server.mjs';
+import { formatAutomationLog } from '../scripts/run-host-tests.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -70,9 +71,7 @@ async function oneWindow(browser, server, { runnerDir, devPath, folder }, window
       page.on('crash', () => reject(new Error('the workbench page crashed')));
     });
     await page.exposeFunction('codeAutomationLog', (_type, message) => {
-      let text = message;
-      try { const args = JSON.parse(message); if (Array.isArray(args)) text = args.join(' '); } catch { /* plain text */ }
-      for (const line of String(text).split('\n')) {
+      for (const line of formatAutomationLog(message).split('\n')) {
         lines.push(line);
         const m = LINE.exec(line.trim());
         if (m) result = JSON.parse(m[1]);

@@ -1,9 +1,9 @@
 // The extensionTestsPath of one window of bench/hostactivation.mjs, run inside code-server's
 // extension host: it activates the extension under test, a trivial one and the floor
-// (host-activation-floor.cjs), in the order the window's file gives, and reads what VS Code itself timed of each (its performance marks
-// `code/extHost/{will,did}LoadExtensionCode/<id>` around the require of the entry and
-// `{will,did}ActivateExtension/<id>` around activate()). Prints one `HOST-ACTIVATION {json}`
-// line; the page hands it to the bench.
+// (host-activation-floor.cjs), in the order the window's file gives, and reads what VS Code
+// itself timed of each (its performance marks `code/extHost/{will,did}LoadExtensionCode/<id>`
+// around the require of the entry and `{will,did}ActivateExtension/<id>` around activate()).
+// Prints one `HOST-ACTIVATION {json}` line; the page hands it to the bench.
 'use strict';
 const { existsSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
@@ -46,16 +46,16 @@ exports.run = async function run() {
   }
   const perf = globalThis.MonacoPerformanceMarks;
   if (typeof perf?.getMarks !== 'function') throw new Error('this extension host keeps no performance marks (globalThis.MonacoPerformanceMarks)');
-  // VS Code's marks in a Node extension host are Date.now(): whole milliseconds. While the two
+  // VS Code's marks in a Node extension host are Date.now(): whole milliseconds. While the three
   // activations run, Date.now() answers with performance.now()'s fraction, so that the marks
-  // resolve the few ms being measured; it is put back before anything else runs.
+  // resolve the few ms being measured; it is put back once they have run.
   const dateNow = Date.now;
   Date.now = () => performance.timeOrigin + performance.now();
   try {
     for (const id of window.order) {
       const ext = vscode.extensions.getExtension(id);
       if (!ext) throw new Error(`extension ${id} is not in this window (it has ${vscode.extensions.all.map((e) => e.id).filter((e) => !e.startsWith('vscode.')).join(', ')})`);
-      if (ext.isActive) throw new Error(`extension ${id} was activated before the bench asked (by ${window.order.join(', ')})`);
+      if (ext.isActive) throw new Error(`extension ${id} was active before the bench activated it (this window's order: ${window.order.join(', ')})`);
       if (id === window.ids.floor && !globalThis.rpcWorkersFloorCommands) {
         // Ours has run in this window (the bench puts it first in its first): its commands are VS Code's now.
         if (!vscode.extensions.getExtension(window.ids.ours)?.isActive) throw new Error('the floor needs ours\'s commands: ours must come first in the first window');
