@@ -35,7 +35,7 @@ export const SIZES = {
     acp: { n: 150_000, rounds: 5 },
     stall: { n: 60_000, rounds: 3 },
     pastlog: { n: 100_000, rounds: 5, pageRounds: 3 },
-    // A window (a new extension host) takes seconds: 12 of each kind, as VS Code's own marks are steady.
+    // A window (a new extension host) takes seconds: 12 of each kind; their medians moved by a few ms between runs here.
     hostactivation: { windows: 12 },
   },
   quick: {
