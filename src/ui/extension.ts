@@ -130,8 +130,10 @@ export class RpcWorkersExtension extends Disposable {
       launchConfig: this.launchConfig,
       registerCommand,
     })));
+    // Read once: the context keys and the survivors' offer below both ask it.
+    const workersOnRecord = registryNamesWorkers(this.registryFile);
     // An earlier extension host of this window (a restart) that ended with workers on record may have left keys set.
-    this.contextKeys = this._register(new ContextKeys(this.supervisor, !registryNamesWorkers(this.registryFile)));
+    this.contextKeys = this._register(new ContextKeys(this.supervisor, !workersOnRecord));
     this._register(registerHostTerminal(this.supervisor, this.eventLog));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
@@ -151,7 +153,7 @@ export class RpcWorkersExtension extends Disposable {
     }
     this.watch();
     // After activation (it loads the core): offer to stop workers an earlier crash left.
-    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors());
+    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors(workersOnRecord));
     this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
     this.log.info(`activated in ${this.activationMs} ms`);
   }
@@ -224,10 +226,11 @@ export class RpcWorkersExtension extends Disposable {
     this._register(toDisposable(() => process.off('exit', onExit)));
   }
 
-  private async offerSurvivors(): Promise<unknown> {
+  /** `workersOnRecord`: the registry named workers at activation. */
+  private async offerSurvivors(workersOnRecord: boolean): Promise<unknown> {
     // Most activations have nothing to offer: the core is loaded only when the registry names
     // a worker at all.
-    if (!registryNamesWorkers(this.registryFile)) return 'none';
+    if (!workersOnRecord) return 'none';
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above: dist/core.js, not bundled
       const core = require(path.join(this.context.extensionPath, 'dist', 'core.js')) as typeof import('../core/index');
