@@ -117,7 +117,7 @@ export async function run({ windows = 12 } = {}) {
         // Each of the three first, second and third in turn; ours first in the uncounted window, whose runner learns its commands for the floor.
         const turn = (i + 1) * 2 + (kind === 'later' ? 1 : 0);
         const order = [0, 1, 2].map((k) => [OURS, TRIVIAL, FLOOR][(k + turn) % 3]);
-        const r = await oneWindow(browser, server, where, { kind, order, ids: { ours: OURS, trivial: TRIVIAL, floor: FLOOR }, entry: path.join(ours, 'dist', 'extension.js'), cacheDir });
+        const r = await oneWindow(browser, server, where, { kind, order, ids: { ours: OURS, trivial: TRIVIAL, floor: FLOOR }, entry: path.join(ours, 'dist', 'extension.js') });
         const expected = kind === 'first' ? 'none' : 'used';
         if (r.codeCache !== expected) throw new Error(`host activation, ${kind} window: the code cache was ${r.codeCache}, expected ${expected}`);
         if (i >= 0) runs[kind].push(r);

@@ -5,7 +5,7 @@
 // around the require of the entry and `{will,did}ActivateExtension/<id>` around activate()).
 // Prints one `HOST-ACTIVATION {json}` line; the page hands it to the bench.
 'use strict';
-const { existsSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 /** The marks of one extension: load (require) and activate() in ms, from VS Code's own marks. */
@@ -17,14 +17,6 @@ function spans(marks, id) {
   };
   return { loadMs: at('didLoadExtensionCode') - at('willLoadExtensionCode'), activateMs: at('didActivateExtension') - at('willActivateExtension') };
 }
-
-const cacheOf = (dir, bundle) => {
-  try {
-    return readdirSync(dir).some((f) => f.startsWith(`${bundle}-`) && f.endsWith('.cache'));
-  } catch {
-    return false;
-  }
-};
 
 /** Where the runner keeps the ids of ours's commands, which the floor registers renamed (learnt in the bench's first window). */
 const COMMANDS = path.join(__dirname, 'floor-commands.json');
@@ -74,9 +66,9 @@ exports.run = async function run() {
   result.codeCache = require(window.entry).codeCache?.() ?? null;
   result.commands = globalThis.rpcWorkersFloorCommands.length;
   console.log(`HOST-ACTIVATION ${JSON.stringify(result)}`);
-  // A first window leaves its code cache for the next (written 3 s after the bundle's load).
+  // A first window leaves its code cache for the next: written now rather than 3 s after the bundle's load.
   if (window.kind === 'first') {
-    for (let i = 0; i < 100 && !cacheOf(window.cacheDir, 'extension-main'); i++) await new Promise((r) => setTimeout(r, 100));
-    if (!cacheOf(window.cacheDir, 'extension-main')) throw new Error(`the first window wrote no code cache in ${window.cacheDir}`);
+    const file = await require(window.entry).saveCodeCache();
+    if (!file || !existsSync(file)) throw new Error(`the first window wrote no code cache (${file})`);
   }
 };

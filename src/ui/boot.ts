@@ -20,6 +20,8 @@ export type CacheUse = 'used' | 'rejected' | 'none';
 export interface Loaded {
   exports: Record<string, unknown>;
   cache: CacheUse;
+  /** Where its cache is kept. */
+  file: string;
   /** Writes the cache, unless it was used: after activation, off its path, so the functions activation compiled are in it. */
   save(): Promise<void>;
 }
@@ -73,14 +75,14 @@ export function loadWithCodeCache(file: string, dir: string, siblings: Record<st
   } catch {
     // The cache's trouble is not the extension's: the bundle as usual, its own errors surfacing there.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path at run time, which esbuild must not bundle
-    return { exports: require(file) as Record<string, unknown>, cache: 'none', save: () => Promise.resolve() };
+    return { exports: require(file) as Record<string, unknown>, cache: 'none', file: target, save: () => Promise.resolve() };
   }
   const cache: CacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} as Record<string, unknown> };
   const nodeRequire = createRequire(file);
   const bundleRequire = Object.assign((id: string) => (Object.hasOwn(siblings, id) ? siblings[id]() : nodeRequire(id)), nodeRequire);
   run(module.exports, bundleRequire, module, file, dirname(file));
-  return { exports: module.exports, cache, save: () => (cache === 'used' ? Promise.resolve() : write(target, script.createCachedData(), file)) };
+  return { exports: module.exports, cache, file: target, save: () => (cache === 'used' ? Promise.resolve() : write(target, script.createCachedData(), file)) };
 }
 
 /** How long after a bundle's load its cache is written (the first views render meanwhile, or the command runs). */
@@ -120,6 +122,12 @@ export function codeCache(): CacheUse | undefined {
 
 export function laterCodeCache(): CacheUse | undefined {
   return later?.loaded.cache;
+}
+
+/** Writes this window's cache of the bundle now unless it has been (the activation bench's first window waits for it); resolves with its file. */
+export async function saveCodeCache(): Promise<string | undefined> {
+  await main?.saveOnce();
+  return main?.loaded.file;
 }
 
 export async function deactivate(): Promise<void> {
