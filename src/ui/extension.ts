@@ -138,7 +138,7 @@ export class RpcWorkersExtension extends Disposable {
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
     this.attention = connectAttention({ supervisor: this.supervisor, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register, specOf: (id) => this.past.specOf(id) });
-    this.worktrees = connectWorktrees({ supervisor: this.supervisor, tree: this.tree, settings: () => this.current, core, log: this.log, commands: () => this.commands, register });
+    this.worktrees = connectWorktrees({ supervisor: this.supervisor, tree: this.tree, settings: () => this.current, worktree: () => later().worktree, log: this.log, commands: () => this.commands, register });
     this.history = this._register(new LaterCommands(Object.values(HISTORY_COMMANDS), (registerCommand) => new (later().HistoryCommands)({
       supervisor: this.supervisor, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,
       profiles: () => this.current.profiles,

@@ -68,6 +68,24 @@ const TWO_QUESTIONS = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.in
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
 
+/**
+ * CALL_AFTER_ACTIVATION's window with the folder argv[2] open, until its first check of the
+ * workspace for worktrees (git) has answered: what that answered, the files required by then, and
+ * what became of dist/extension-later.js's code cache (null: not loaded; the entry runs the bundles, not require).
+ */
+const FIRST_CHECK = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.indexOf('const handlers'))}
+const stubbed = vscode.workspace;
+vscode.workspace = new Proxy({}, { get: (_t, key) => (key === 'workspaceFolders' ? [{ uri: vscode.Uri.file(process.argv[2]), name: 'w', index: 0 }] : stubbed[key]) });
+${CALL_AFTER_ACTIVATION.slice(CALL_AFTER_ACTIVATION.indexOf('const storage'), CALL_AFTER_ACTIVATION.indexOf('(async () => {'))}
+(async () => {
+  const ext = require(path.resolve(process.argv[1]));
+  const api = ext.activate(context);
+  const checked = await api.__ui.worktrees.checked;
+  process.stdout.write(JSON.stringify({ checked, loaded: Object.keys(require.cache), later: ext.laterCodeCache() ?? null }) + '\\n');
+  process.exit(0);
+})().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
+`;
+
 /** One window's activation under the bench's vscode stub, its global storage in `storage`. */
 function activation(storage: string, env: NodeJS.ProcessEnv = {}): { builtins: string[]; api: number; codeCache: string | null } {
   const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
@@ -129,6 +147,23 @@ describe('bundles: what activation loads', () => {
     assert.equal(laterAtActivation, null, 'loaded at activation');
     assert.match(result.error ?? '', /^invalid argument: ./, 'the command ran');
     assert.equal(laterCache, 'none', 'loaded by the command, in a first window');
+  });
+
+  it('a window\'s first check of its folder for worktrees runs git without loading dist/core.js (900 KB, compiled on the extension host\'s thread)', () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'rpc-workers-first-check-'));
+    try {
+      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, stdio: 'pipe' });
+      git('init', '-q');
+      git('commit', '-q', '--allow-empty', '-m', 'first');
+      const out = execFileSync(process.execPath, ['-e', FIRST_CHECK, ENTRY, repo], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } });
+      const { checked, loaded, later } = JSON.parse(out.trim().split('\n').pop()!) as { checked: { available: boolean; reason: string | null }; loaded: string[]; later: string | null };
+      assert.deepEqual(checked, { available: true, reason: null }, 'the check found the repository');
+      assert.equal(later, 'none', 'git ran from dist/extension-later.js, loaded in this first window');
+      assert.ok(loaded.some((f) => f.endsWith('dist/extension.js')), `the list is read: ${loaded.join(', ')}`);
+      assert.deepEqual(loaded.filter((f) => f.endsWith('dist/core.js')), [], 'the first check loaded the core');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   it('dist/extension-later.js runs from a code cache of its own from the second window on', () => {

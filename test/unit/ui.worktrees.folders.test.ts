@@ -19,7 +19,7 @@ describe('UI worktrees: the workspace folders', function () {
   let starts: number;
   const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
   const connect = () => connectWorktrees({
-    supervisor, core: () => realCore, settings: () => ({ worktreesDir: '' }) as never,
+    supervisor, worktree: () => realCore.worktree, settings: () => ({ worktreesDir: '' }) as never,
     tree: { contributors: [], invalidate() {} } as never,
     commands: () => ({ startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (starts++, { status: 'started', workerId: 'w' }) }) as never,
     log: { info() {}, warn() {}, error() {} } as never,

@@ -36,7 +36,7 @@ describe('UI worktrees in an untrusted workspace', () => {
   const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
   let started: number;
   const connect = (): WorktreeParts => connectWorktrees({
-    supervisor, core, settings: () => ({ worktreesDir: '' }) as never,
+    supervisor, worktree: () => core().worktree, settings: () => ({ worktreesDir: '' }) as never,
     tree: { contributors: [], invalidate() {} } as never,
     commands: () => ({ startWorker: async () => ({ status: 'started', workerId: 'w' }), startDemoWorker: async () => (started++, { status: 'started', workerId: 'w' }) }) as never,
     log: { info() {}, warn() {}, error() {} } as never,

@@ -299,7 +299,7 @@ describe('worktrees: two windows on one repository (real git)', function () {
       vscodeStub.folder = repo;
       const supervisor = { list: () => [], state: () => ({ status: 'not_found' }), onEvent: () => () => {}, onState: () => () => {} } as unknown as Supervisor;
       const parts = connectWorktrees({
-        supervisor, core: () => realCore, settings: () => ({ worktreesDir: '' }) as never, tree: { contributors: [], invalidate() {} } as never,
+        supervisor, worktree: () => realCore.worktree, settings: () => ({ worktreesDir: '' }) as never, tree: { contributors: [], invalidate() {} } as never,
         commands: () => ({}) as never, log: { info() {}, warn() {}, error() {} } as never, register: (d) => (disposables.push(d), d),
       });
       await parts.checked;

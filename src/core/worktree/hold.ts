@@ -9,7 +9,8 @@ import { readlinkSync } from 'node:fs';
 import { readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
 import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
 import { git, gitFailure } from './git';
 import type { WorkerWorktree } from './create';
@@ -17,8 +18,10 @@ import { listWorktreeEntries } from './repo';
 
 const PREFIX = 'rpc-workers: ';
 // `space`: where the pid means that process (see pidSpace); absent in holds written before it was.
-const holderSchema = z.object({ pid: z.number().int().positive(), start: z.nullable(z.string()), window: z.string(), worker: z.string(), space: z.optional(z.string()) });
-export type WorktreeHolder = z.infer<typeof holderSchema>;
+// zod/mini and built on first use: the extension's first check of the workspace loads this module
+// (dist/extension-later.js) at every window's start, and reads a hold only when a worktree is listed.
+const holderSchema = lazySchema(() => z.object({ pid: z.int().check(z.positive()), start: z.nullable(z.string()), window: z.string(), worker: z.string(), space: z.optional(z.string()) }));
+export type WorktreeHolder = LazyInfer<typeof holderSchema>;
 
 let space: string | undefined;
 /**

@@ -15,7 +15,7 @@ import type { WorktreeActions } from './worktreeActions';
 import { later } from '../later';
 import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
 import { worktreeContributor } from './worktreeTree';
-import { leftoverId, workerIn, WorkerWorktrees } from './workerWorktrees';
+import { leftoverId, workerIn, WorkerWorktrees, type WorktreeCore } from './workerWorktrees';
 
 export interface WorktreeParts {
   worktrees: WorkerWorktrees;
@@ -29,9 +29,10 @@ export interface WorktreeParts {
 
 export function connectWorktrees(o: {
   supervisor: Supervisor; tree: SessionsTree; settings(): Settings; commands(): Commands;
-  core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
+  /** The git side (src/core/worktree): the extension's is dist/extension-later.js's copy, not dist/core.js's. */
+  worktree(): WorktreeCore; log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
 }): WorktreeParts {
-  const core = () => o.core().worktree;
+  const core = o.worktree;
   // Names this window in its holds on worktrees (another window on the repository reads them);
   // unique beside the process's id, which the hold names too. Not node:crypto: activation loads it not.
   const window = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -96,7 +97,7 @@ export function connectWorktrees(o: {
       o.register(git.onDidDelete(again));
     }
   };
-  // After activation: the check loads the core, which activation itself does not. Untrusted, it
+  // After activation: the check loads dist/extension-later.js, which activation itself does not. Untrusted, it
   // runs no git and the real check waits for trust (listing a leftover worktree runs git there).
   parts.checked = new Promise((resolve) => setTimeout(resolve, 0)).then(check).finally(watchGit);
   if (!isTrusted()) {
