@@ -71,7 +71,8 @@ const TWO_QUESTIONS = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.in
 /**
  * CALL_AFTER_ACTIVATION's window with the folder argv[2] open, until its first check of the
  * workspace for worktrees (git) has answered: what that answered, the files required by then, and
- * what became of dist/extension-later.js's code cache (null: not loaded; the entry runs the bundles, not require).
+ * what became of dist/extension-later.js's and dist/core.js's code caches (null: not loaded; the
+ * entry runs those bundles itself, not through require).
  */
 const FIRST_CHECK = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.indexOf('const handlers'))}
 const stubbed = vscode.workspace;
@@ -81,7 +82,21 @@ ${CALL_AFTER_ACTIVATION.slice(CALL_AFTER_ACTIVATION.indexOf('const storage'), CA
   const ext = require(path.resolve(process.argv[1]));
   const api = ext.activate(context);
   const checked = await api.__ui.worktrees.checked;
-  process.stdout.write(JSON.stringify({ checked, loaded: Object.keys(require.cache), later: ext.laterCodeCache() ?? null }) + '\\n');
+  process.stdout.write(JSON.stringify({ checked, loaded: Object.keys(require.cache), later: ext.laterCodeCache() ?? null, core: ext.coreCodeCache() ?? null }) + '\\n');
+  process.exit(0);
+})().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
+`;
+
+/** CALL_AFTER_ACTIVATION's window, which loads the core (as a first start does) and ends: what became of the core's code cache. */
+const CORE_LOAD = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.indexOf('(async () => {'))}
+(async () => {
+  const ext = require(path.resolve(process.argv[1]));
+  const api = ext.activate(context);
+  const before = ext.coreCodeCache() ?? null;
+  const host = api.__ui.supervisor.host();
+  const core = ext.coreCodeCache() ?? null;
+  await ext.deactivate();
+  process.stdout.write(JSON.stringify({ before, core, hosts: typeof host.start, required: Object.keys(require.cache).filter((f) => f.endsWith('core.js')) }) + '\\n');
   process.exit(0);
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
@@ -156,14 +171,22 @@ describe('bundles: what activation loads', () => {
       git('init', '-q');
       git('commit', '-q', '--allow-empty', '-m', 'first');
       const out = execFileSync(process.execPath, ['-e', FIRST_CHECK, ENTRY, repo], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } });
-      const { checked, loaded, later } = JSON.parse(out.trim().split('\n').pop()!) as { checked: { available: boolean; reason: string | null }; loaded: string[]; later: string | null };
+      const { checked, loaded, later, core } = JSON.parse(out.trim().split('\n').pop()!) as { checked: { available: boolean; reason: string | null }; loaded: string[]; later: string | null; core: string | null };
       assert.deepEqual(checked, { available: true, reason: null }, 'the check found the repository');
       assert.equal(later, 'none', 'git ran from dist/extension-later.js, loaded in this first window');
       assert.ok(loaded.some((f) => f.endsWith('dist/extension.js')), `the list is read: ${loaded.join(', ')}`);
-      assert.deepEqual(loaded.filter((f) => f.endsWith('dist/core.js')), [], 'the first check loaded the core');
+      assert.deepEqual([core, loaded.filter((f) => f.endsWith('dist/core.js'))], [null, []], 'the first check loaded the core');
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
+  });
+
+  it('dist/core.js, loaded by a first start, runs from a code cache of its own from the second window on', () => {
+    const load = () => JSON.parse(execFileSync(process.execPath, ['-e', CORE_LOAD, ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } }).trim().split('\n').pop()!) as { before: string | null; core: string | null; hosts: string; required: string[] };
+    const first = load();
+    assert.deepEqual(first, { before: null, core: 'none', hosts: 'function', required: [] }, 'the first window compiles the core, through the entry');
+    assert.equal(readdirSync(path.join(storage, 'code-cache')).filter((f) => f.startsWith('core-') && f.endsWith('.cache')).length, 1);
+    assert.deepEqual(load(), { ...first, core: 'used' });
   });
 
   it('dist/extension-later.js runs from a code cache of its own from the second window on', () => {
