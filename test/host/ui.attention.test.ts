@@ -16,7 +16,17 @@ import { extensionApi, startDemo, state, stopAll, waitFor } from './ui.support';
 async function revealRow(api: ExtensionApi, workerId: string): Promise<void> {
   const tree = api.__ui.tree;
   await waitFor(api, `${workerId}'s row in the tree`, () => tree.getChildren().some((n) => n.kind === 'worker' && n.workerId === workerId));
-  await tree.view!.reveal({ kind: 'worker', workerId }, { select: true, focus: false });
+  // VS Code 1.100 refuses a reveal whose fetch of the rows races a refresh of the tree ("Element
+  // with id … is already registered"); the rows are registered by then, so at once again it
+  // lands. The extension's own reveal tries again the same way (sessionsTree.ts).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await tree.view!.reveal({ kind: 'worker', workerId }, { select: true, focus: false });
+      return;
+    } catch (error) {
+      if (attempt === 5 || !/is already registered/.test(String(error))) throw error;
+    }
+  }
 }
 const attentionOf = (api: ExtensionApi, id: string) => api.__ui.attention.attention.get(id)?.attention;
 const readies = (s: LogSession) => s.stats.received.filter((t) => t === 'ready').length;
