@@ -8,5 +8,5 @@ export { answerUiRequest, handleUiNotice } from './host/extensionUi';
 export { showQuestion } from './host/permissions';
 export { trustState } from './settings/trust';
 // The git side of worktrees: the first check of the workspace runs it at every window's start,
-// without the core's 900 KB (dist/core.js), which only a worker's start needs.
+// without loading the core's 900 KB (dist/core.js) for it.
 export * as worktree from '../core/worktree';
