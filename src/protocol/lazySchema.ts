@@ -4,7 +4,7 @@
 import type * as z from 'zod/mini';
 
 export interface LazySchema<T extends z.ZodMiniType> {
-  safeParse(data: unknown): ReturnType<T['safeParse']>;
+  safeParse(data: unknown, params?: Parameters<T['safeParse']>[1]): ReturnType<T['safeParse']>;
 }
 
 /** What a lazy schema parses to (z.infer for a LazySchema). */
@@ -12,5 +12,5 @@ export type LazyInfer<L> = L extends LazySchema<infer T> ? z.infer<T> : never;
 
 export function lazySchema<T extends z.ZodMiniType>(make: () => T): LazySchema<T> {
   let schema: T | undefined;
-  return { safeParse: (data) => (schema ??= make()).safeParse(data) as ReturnType<T['safeParse']> };
+  return { safeParse: (data, params) => (schema ??= make()).safeParse(data, params) as ReturnType<T['safeParse']> };
 }

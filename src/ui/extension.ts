@@ -105,7 +105,11 @@ export class RpcWorkersExtension extends Disposable {
     this.selection = this._register(new WorkerSelection());
     this.outputs = this._register(new OutputChannels(this.supervisor));
     this.statusBar = this._register(new WorkersStatusBar(this.supervisor));
-    this.past = this._register(new PastSessions(lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json')));
+    this.past = this._register(new PastSessions(
+      lazy, context.workspaceState, historyDir !== undefined, historyDir && path.join(storage, 'interrupted.json'),
+      // Nothing was written yet when the folder does not exist: the core makes it when it first writes.
+      historyDir === undefined ? undefined : () => later().listSessions(historyDir, () => false, true),
+    ));
     this.tree = this._register(new SessionsTree(this.supervisor, this.selection, { history: { part: new HistoryTreePart(this.past), onChange: this.past.onDidChange } }));
     this.eventLog = this._register(new EventLog({
       supervisor: this.supervisor, extensionUri: context.extensionUri, selection: this.selection, log: this.log,

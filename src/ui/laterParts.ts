@@ -10,3 +10,5 @@ export { trustState } from './settings/trust';
 // The git side of worktrees: the first check of the workspace runs it at every window's start,
 // without loading the core's 900 KB (dist/core.js) for it.
 export * as worktree from '../core/worktree';
+// The Sessions view's first listing of past sessions, at a window's start, for the same reason.
+export { listSessions } from '../core/history/listing';

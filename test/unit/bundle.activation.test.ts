@@ -8,9 +8,10 @@
 // runs the bundle (dist/extension-main.js) from V8's code cache from the second window on.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { HistoryStore } from '../../src/core/history/store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** What VS Code loads: the entry, which runs the bundle. */
@@ -83,6 +84,21 @@ ${CALL_AFTER_ACTIVATION.slice(CALL_AFTER_ACTIVATION.indexOf('const storage'), CA
   const api = ext.activate(context);
   const checked = await api.__ui.worktrees.checked;
   process.stdout.write(JSON.stringify({ checked, loaded: Object.keys(require.cache), later: ext.laterCodeCache() ?? null, core: ext.coreCodeCache() ?? null }) + '\\n');
+  process.exit(0);
+})().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
+`;
+
+/**
+ * CALL_AFTER_ACTIVATION's window with a workspace storage (argv[2]), until the Sessions view's
+ * first listing of past sessions: what it listed, and whether the core was loaded for it.
+ */
+const FIRST_LISTING = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.indexOf('(async () => {')).replace('storageUri: undefined', 'storageUri: vscode.Uri.file(process.argv[2])')}
+(async () => {
+  const ext = require(path.resolve(process.argv[1]));
+  const api = ext.activate(context);
+  await api.__ui.past.load();
+  const past = api.__ui.past;
+  process.stdout.write(JSON.stringify({ sessions: past.sessions().map((s) => [s.name, s.status, s.turns]), unreadable: past.unreadable, error: past.error, loaded: Object.keys(require.cache), core: ext.coreCodeCache() ?? null }) + '\\n');
   process.exit(0);
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
@@ -178,6 +194,29 @@ describe('bundles: what activation loads', () => {
       assert.deepEqual([core, loaded.filter((f) => f.endsWith('dist/core.js'))], [null, []], 'the first check loaded the core');
     } finally {
       rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('the Sessions view\'s first listing reads past sessions without loading the core, and names a record that does not fit in words', async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), 'rpc-workers-workspace-'));
+    try {
+      const made = HistoryStore.create({ dir: path.join(workspace, 'history') });
+      assert.ok(made.ok);
+      const opened = made.store.open({ workerId: 'w1', name: 'pi #1', dialect: 'pi', cwd: workspace, command: 'pi' });
+      assert.ok(opened.ok);
+      await made.store.end(opened.sessionId, { reason: 'stopped' });
+      await made.store.close();
+      writeFileSync(path.join(workspace, 'history', 's-zzz-0123abcd.meta.json'), JSON.stringify({ version: 1, id: 's-zzz-0123abcd' }));
+      const out = execFileSync(process.execPath, ['-e', FIRST_LISTING, ENTRY, workspace], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } });
+      const shown = JSON.parse(out.trim().split('\n').pop()!) as { sessions: unknown[]; unreadable: Array<{ file: string; error: string }>; error: string | null; loaded: string[]; core: string | null };
+      assert.deepEqual([shown.sessions, shown.error], [[['pi #1', 'ended', 0]], null]);
+      assert.deepEqual(shown.unreadable.map((u) => u.file), ['s-zzz-0123abcd.meta.json']);
+      // zod/mini's own word is "Invalid input" alone: the later bundle has no locale loaded.
+      assert.match(shown.unreadable[0].error, /^workerId: Invalid input: expected string, received undefined/);
+      assert.ok(shown.loaded.some((f) => f.endsWith('dist/extension.js')), `the list is read: ${shown.loaded.join(', ')}`);
+      assert.deepEqual([shown.core, shown.loaded.filter((f) => f.endsWith('dist/core.js'))], [null, []], 'the listing loaded the core');
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,9 @@
 // JSON file against a schema.
 import { randomUUID } from 'node:crypto';
 import { promises as fsp, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { z } from 'zod';
+import { en } from 'zod/locales';
+import type * as z from 'zod/mini';
+import type { LazySchema } from '../../protocol/lazySchema';
 
 const tmpName = (file: string) => `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
 
@@ -31,7 +33,11 @@ export async function replaceFile(file: string, data: string | Uint8Array): Prom
 
 export type JsonRead<T> = { ok: true; value: T } | { ok: false; missing: boolean; error: string };
 
-export async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<JsonRead<T>> {
+// zod/mini says only "Invalid input" unless a locale is loaded, and dist/extension-later.js (which
+// lists past sessions) has none: a record that does not fit is named in English words here.
+let english: z.core.$ZodErrorMap | undefined;
+
+export async function readJson<T extends z.ZodMiniType>(file: string, schema: LazySchema<T>): Promise<JsonRead<z.infer<T>>> {
   let text: string;
   try {
     text = await fsp.readFile(file, 'utf8');
@@ -45,9 +51,9 @@ export async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<J
   } catch (error) {
     return { ok: false, missing: false, error: `not JSON: ${(error as Error).message}` };
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, { error: (english ??= en().localeError) });
   if (!parsed.success) return { ok: false, missing: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
-  return { ok: true, value: parsed.data };
+  return { ok: true, value: parsed.data as z.infer<T> };
 }
 
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

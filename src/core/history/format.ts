@@ -20,19 +20,12 @@
 //   <id>.name.json     a name the person gave it (atomic rename; separate from the archive mark
 //   <id>.archived      and from the meta, so no edit can lose another)
 import { z } from 'zod';
-import { DIALECT_NAMES, type DialectName } from '../dialectName';
 import type { AgentEvent } from '../events/agentEvent';
 
-export const SESSION_ID = /^s-[0-9a-z]+-[0-9a-f]{8}$/;
-export const FILE_OF = {
-  events: (id: string) => `${id}.jsonl`,
-  olderEvents: (id: string) => `${id}.1.jsonl`,
-  meta: (id: string) => `${id}.meta.json`,
-  name: (id: string) => `${id}.name.json`,
-  archived: (id: string) => `${id}.archived`,
-};
-/** Every file a session may have (for delete). */
-export const sessionFiles = (id: string) => [FILE_OF.events(id), FILE_OF.olderEvents(id), FILE_OF.meta(id), FILE_OF.name(id), FILE_OF.archived(id)];
+// The session's records (meta and name) and the listing's shapes: in records.ts, which the later
+// bundle lists past sessions with, without the core.
+export { FILE_OF, SESSION_ID, metaSchema, nameSchema, sessionFiles, type HistoryListing, type SessionMeta, type SessionStatus, type SessionSummary } from './records';
+import type { SessionSummary } from './records';
 
 /** Bounds of the history; settings-like, each with a default. */
 export interface HistoryLimits {
@@ -86,51 +79,6 @@ export function resolveHistoryLimits(input: Partial<HistoryLimits> | undefined):
   return { ok: true, limits: { ...DEFAULT_HISTORY_LIMITS, ...parsed.data } };
 }
 
-const exitSchema = z.object({
-  at: z.number(),
-  /** The worker's end: the `worker_exit` event's status. */
-  reason: z.string(),
-  code: z.number().nullable(),
-  signal: z.string().nullable(),
-  error: z.string().nullable(),
-  /** False: it never became ready (its start failed); absent in files from before 5 Dec 2026. */
-  started: z.boolean().optional(),
-});
-const evictedEventsSchema = z.object({ events: z.number(), bytes: z.number(), times: z.number(), firstAt: z.number(), lastAt: z.number() });
-const removedSchema = z.object({ at: z.number(), reason: z.string(), events: z.number(), bytes: z.number() });
-
-export const metaSchema = z.object({
-  version: z.literal(1),
-  id: z.string().regex(SESSION_ID),
-  workerId: z.string(),
-  name: z.string(),
-  dialect: z.enum(DIALECT_NAMES),
-  cwd: z.string(),
-  command: z.string(),
-  model: z.string().nullable(),
-  workerVersion: z.string().nullable(),
-  /** The process that writes the session (the host), to tell a live session from an interrupted one. */
-  writer: z.object({ pid: z.number().int().positive(), start: z.string().nullable() }),
-  startedAt: z.number(),
-  updatedAt: z.number(),
-  ended: exitSchema.nullable(),
-  /** From the worker's own state at the last summary write (derived once, by the worker). */
-  turns: z.number(),
-  lastTurnEndReason: z.string().nullable(),
-  filesTouched: z.array(z.string()),
-  /** Events written to the file so far, and how many never reached it (a write failed, the queue was full). */
-  events: z.number(),
-  lost: z.number(),
-  lastError: z.string().nullable(),
-  /** The oldest events this session's bound evicted. */
-  evictedEvents: evictedEventsSchema.nullable(),
-  /** Set when the whole session was evicted: its events are gone, this record stays. */
-  removed: removedSchema.nullable(),
-});
-export type SessionMeta = z.infer<typeof metaSchema>;
-
-export const nameSchema = z.object({ name: z.string().min(1).max(500), at: z.number() });
-
 /** A line read back: the host's event shape at its least (type and time); every other field kept whole. */
 export const eventLineSchema = z.looseObject({ type: z.string(), timestamp: z.number() });
 
@@ -149,55 +97,6 @@ export function workerLineHead(timestamp: number, turn: number | undefined): str
 
 /** Reads a worker's line back into its event (the dialect's codec), or says why it cannot. */
 export type LineReader = (raw: unknown) => { ok: true; event: AgentEvent } | { ok: false; error: string };
-
-export type SessionStatus = 'live' | 'ended' | 'interrupted' | 'evicted';
-
-/** One past (or live) session, as the Sessions tree shows it. */
-export interface SessionSummary {
-  id: string;
-  workerId: string;
-  /** The person's name for it when they gave one, else the worker's. */
-  name: string;
-  dialect: DialectName;
-  cwd: string;
-  command: string;
-  model: string | null;
-  workerVersion: string | null;
-  /**
-   * live: its host still runs it (this window or another). ended: its worker exited and the host
-   * recorded why. interrupted: its host went away (window reload, host killed) before the worker
-   * ended. evicted: removed by the history's bound; only this record is left.
-   */
-  status: SessionStatus;
-  startedAt: number;
-  endedAt: number | null;
-  /** The worker's end (`stopped`, `exited`, `failed`), or `interrupted`; null while live. */
-  endReason: string | null;
-  exit: SessionMeta['ended'];
-  /** The events file's last change (for an interrupted session: about when it was cut off). */
-  lastWriteAt: number | null;
-  turns: number;
-  lastTurnEndReason: string | null;
-  filesTouched: string[];
-  /** Events written as of the last summary (exact once ended; `read` counts them exactly). */
-  events: number;
-  lost: number;
-  lastError: string | null;
-  /** Bytes of its events files now. */
-  bytes: number;
-  archived: boolean;
-  evictedEvents: SessionMeta['evictedEvents'];
-  removed: SessionMeta['removed'];
-}
-
-export interface HistoryListing {
-  /** Newest first; archived ones included (flagged), evicted ones as records without events. */
-  sessions: SessionSummary[];
-  /** Whole sessions evicted whose record is still kept, and the latest such eviction. */
-  evictedSessions: { count: number; lastAt: number | null };
-  /** Files of the history that could not be read, and why (the rest are listed regardless). */
-  unreadable: Array<{ file: string; error: string }>;
-}
 
 export type ReadResult =
   | {

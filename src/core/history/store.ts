@@ -12,14 +12,16 @@ import { mkdirSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { DialectName } from '../dialectName';
 import type { AgentEvent } from '../events/agentEvent';
-import { isRecordedProcessAlive, startStamp } from '../worker/processTree';
+import { startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
 import {
-  FILE_OF, SESSION_ID, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
+  FILE_OF, SESSION_ID, type LineReader, metaSchema, resolveHistoryLimits, sessionFiles,
   type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type ReadResult, type SessionMeta,
   type SessionSummary,
 } from './format';
+import { NAME_MAX } from './records';
 import { parseEvents, readSegments } from './lines';
+import { listSessions, readSummary, type SummaryRead } from './listing';
 
 // Read by the tests and embedders from here, where it always was.
 export { parseEvents };
@@ -242,62 +244,15 @@ export class HistoryStore {
   // ---- reader side
 
   /** Every session of this directory, newest first, with the files that could not be read. */
-  async list(): Promise<HistoryListing> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.dir);
-    } catch (error) {
-      return { sessions: [], evictedSessions: { count: 0, lastAt: null }, unreadable: [{ file: this.dir, error: errorText(error) }] };
-    }
-    const present = new Set(names);
-    const ids = names.filter((n) => n.endsWith('.meta.json')).map((n) => n.slice(0, -'.meta.json'.length)).filter((id) => SESSION_ID.test(id));
-    const unreadable: HistoryListing['unreadable'] = [];
-    // An events file whose record is missing cannot be shown as a session; it is named, not hidden.
-    for (const n of names) {
-      const id = n.replace(/(\.1)?\.jsonl$/, '');
-      if (id !== n && SESSION_ID.test(id) && !present.has(FILE_OF.meta(id))) unreadable.push({ file: n, error: 'no session record beside it' });
-    }
-    const read = await Promise.all(ids.map((id) => this.summary(id, present)));
-    const sessions: SessionSummary[] = [];
-    read.forEach((r, i) => {
-      if (r.ok) sessions.push(r.summary);
-      else if (!r.missing) unreadable.push({ file: FILE_OF.meta(ids[i]), error: r.error });
-    });
-    sessions.sort((a, b) => b.startedAt - a.startedAt);
-    const evicted = sessions.filter((s) => s.removed);
-    return {
-      sessions,
-      evictedSessions: { count: evicted.length, lastAt: evicted.length ? Math.max(...evicted.map((s) => s.removed!.at)) : null },
-      unreadable,
-    };
+  list(): Promise<HistoryListing> {
+    return listSessions(this.dir, this.writtenHere);
   }
 
-  private async summary(id: string, present?: Set<string>): Promise<{ ok: true; summary: SessionSummary; meta: SessionMeta } | { ok: false; missing: boolean; error: string }> {
-    const meta = await readJson(path.join(this.dir, FILE_OF.meta(id)), metaSchema);
-    if (!meta.ok) return meta;
-    const m = meta.value;
-    const has = (f: string) => (present ? Promise.resolve(present.has(f)) : fsp.access(path.join(this.dir, f)).then(() => true, () => false));
-    const statOf = (f: string) => (m.removed ? null : fsp.stat(path.join(this.dir, f)).catch(() => null));
-    const [name, archived, stat, olderStat] = await Promise.all([
-      has(FILE_OF.name(id)).then((yes) => (yes ? readJson(path.join(this.dir, FILE_OF.name(id)), nameSchema) : null)),
-      has(FILE_OF.archived(id)),
-      statOf(FILE_OF.events(id)),
-      statOf(FILE_OF.olderEvents(id)),
-    ]);
-    const status = m.removed ? 'evicted' : m.ended ? 'ended' : this.open_.has(id) || isRecordedProcessAlive(m.writer) ? 'live' : 'interrupted';
-    return {
-      ok: true,
-      meta: m,
-      summary: {
-        id, workerId: m.workerId, name: name?.ok ? name.value.name : m.name, dialect: m.dialect, cwd: m.cwd, command: m.command,
-        model: m.model, workerVersion: m.workerVersion, status, startedAt: m.startedAt, endedAt: m.ended?.at ?? null,
-        endReason: m.ended?.reason ?? (status === 'interrupted' ? 'interrupted' : null), exit: m.ended,
-        lastWriteAt: stat?.mtimeMs ?? olderStat?.mtimeMs ?? null, turns: m.turns, lastTurnEndReason: m.lastTurnEndReason, filesTouched: m.filesTouched,
-        events: m.events - (m.evictedEvents?.events ?? 0), lost: m.lost, lastError: m.lastError, bytes: (stat?.size ?? 0) + (olderStat?.size ?? 0), archived,
-        evictedEvents: m.evictedEvents, removed: m.removed,
-      },
-    };
+  private summary(id: string): Promise<SummaryRead> {
+    return readSummary(this.dir, id, this.writtenHere);
   }
+
+  private readonly writtenHere = (id: string) => this.open_.has(id);
 
   /** One session's events in the order they were delivered; a torn last line is left out and reported. */
   async read(sessionId: string): Promise<ReadResult> {
@@ -349,8 +304,7 @@ export class HistoryStore {
 
   async rename(sessionId: string, name: string): Promise<EditResult> {
     const trimmed = name.trim();
-    const valid = nameSchema.shape.name.safeParse(trimmed);
-    if (!valid.success) return { status: 'error', sessionId, error: `a session name must be 1 to 500 characters` };
+    if (!trimmed || trimmed.length > NAME_MAX) return { status: 'error', sessionId, error: `a session name must be 1 to ${NAME_MAX} characters` };
     return this.edit(sessionId, 'renamed', () => replaceFile(path.join(this.dir, FILE_OF.name(sessionId)), JSON.stringify({ name: trimmed, at: Date.now() }) + '\n'));
   }
 

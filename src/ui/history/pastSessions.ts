@@ -1,5 +1,5 @@
-// The workspace's past sessions as the UI sees them: the history store's listing (loaded with
-// the core when the Sessions view first asks, never at activation), the sessions this window
+// The workspace's past sessions as the UI sees them: the history store's listing (read without
+// the core until something loads it, never at activation), the sessions this window
 // hosts left out (they are the live part of the tree), archived ones behind a toggle, and the
 // record that lets a session be resumed later (what was started and on which conversation).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -50,7 +50,10 @@ export class PastSessions extends Disposable {
    * running (the host stops them on the way out, which the store records as `stopped`; for the
    * person they were interrupted by the reload, and those are the ones to resume).
    */
-  constructor(private readonly host: HistoryHost, private readonly memento: vscode.Memento, readonly enabled: boolean, private readonly interruptedFile?: string) {
+  constructor(
+    private readonly host: HistoryHost, private readonly memento: vscode.Memento, readonly enabled: boolean, private readonly interruptedFile?: string,
+    private readonly listWithoutCore?: () => Promise<HistoryListing>,
+  ) {
     super();
     this._register(this.relist);
     this._register(toDisposable(host.onState((s) => {
@@ -102,12 +105,12 @@ export class PastSessions extends Disposable {
     if (this.loading) return this.loading;
     this.loading = (async () => {
       try {
-        const store = this.store();
-        if (!store) {
+        const listing = await this.read();
+        if (!listing) {
           this.listing = { sessions: [], evictedSessions: { count: 0, lastAt: null }, unreadable: [] };
           if (!this.enabled) this.error = 'history is off (rpcWorkers.history.enabled)';
         } else {
-          this.listing = this.withInterrupted(await store.list());
+          this.listing = this.withInterrupted(listing);
           this.error = null;
           // A worker of this window that just ended may be listed before its end is on disk:
           // list again shortly rather than call it "running in another window".
@@ -132,6 +135,16 @@ export class PastSessions extends Disposable {
       }
     })();
     return this.loading;
+  }
+
+  /**
+   * The store's listing. Before anything has loaded the core (the view's first listing, at a
+   * window's start) it is read without it: the core is 900 KB to load, and no worker of this
+   * window writes a session yet.
+   */
+  private read(): Promise<HistoryListing> | null {
+    if (this.enabled && this.listWithoutCore && !this.host.loaded && !this.host.shutDown) return this.listWithoutCore();
+    return this.store()?.list() ?? null;
   }
 
   /** Called at the window's end, before the host stops its workers: synchronous, so it lands. */
