@@ -157,7 +157,7 @@ export class RpcWorkersExtension extends Disposable {
     }
     this.watch();
     // After activation (it loads the core): offer to stop workers an earlier crash left.
-    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors(workersOnRecord));
+    this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors(workersOnRecord, core));
     this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
     this.log.info(`activated in ${this.activationMs} ms`);
   }
@@ -230,17 +230,16 @@ export class RpcWorkersExtension extends Disposable {
     this._register(toDisposable(() => process.off('exit', onExit)));
   }
 
-  /** `workersOnRecord`: the registry named workers at activation. */
-  private async offerSurvivors(workersOnRecord: boolean): Promise<unknown> {
+  /** `workersOnRecord`: the registry named workers at activation. `core` loads dist/core.js (the constructor's). */
+  private async offerSurvivors(workersOnRecord: boolean, core: () => typeof import('../core/index')): Promise<unknown> {
     // Most activations have nothing to offer: the core is loaded only when the registry names
     // a worker at all.
     if (!workersOnRecord) return 'none';
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above: dist/core.js, not bundled
-      const core = require(path.join(this.context.extensionPath, 'dist', 'core.js')) as typeof import('../core/index');
+      const { findSurvivors, stopSurvivors } = core();
       return await offerSurvivorStop(this.registryFile, {
-        find: core.findSurvivors,
-        stop: core.stopSurvivors,
+        find: findSurvivors,
+        stop: stopSurvivors,
         ask: (message, ...buttons) => Promise.resolve(vscode.window.showWarningMessage(message, ...buttons)),
         tell: (message, isError) => void (isError ? vscode.window.showErrorMessage(message) : vscode.window.showInformationMessage(message)),
         log: (message) => this.log.info(message),

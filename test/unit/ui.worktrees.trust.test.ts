@@ -25,7 +25,10 @@ function program(file: string, marker: string): string {
 describe('UI worktrees in an untrusted workspace', () => {
   const dirs: string[] = [];
   const disposables: Array<{ dispose(): void }> = [];
-  /** What the room asked of the core: loads of it, and the repository checks. */
+  /**
+   * What the room asked of the worktree module (the extension passes dist/extension-later.js's
+   * copy, once loaded): each time it was reached for, and the repository checks.
+   */
   let loads: number;
   let detects: number;
   const core = () => {
