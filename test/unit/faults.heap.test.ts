@@ -82,7 +82,9 @@ describe('faults: a worker sends huge event lines', function () {
     assert.ok(grown < 64 * MIB, `the heap grew by ${mb(grown)} and stayed so`);
   });
 
-  // Real pi on the mock model, its bash printing 20 MB: what its lines are, and what is kept.
+  // Real pi on the mock model, its bash printing 20 MB: what its lines are, and what is kept. pi
+  // writes the whole output to a log in its temporary directory (os.tmpdir()), 20 MB a run: the
+  // agent's folder, removed after, rather than the machine's /tmp.
   for (const pi of PI_VERSIONS) {
     it(`real pi ${pi.version}, a bash command printing 20 lines of 1 MB: every line over the cut is kept as a preview, the heap does not grow`, async () => {
       const llm = await startMockLlm();
@@ -96,7 +98,7 @@ describe('faults: a worker sends huge event lines', function () {
         },
       });
       try {
-        const r = await traced.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: piEnv(dir) as Record<string, string> });
+        const r = await traced.start({ dialect: 'pi', command: pi.command(), cwd: ws, model: 'mock/mock-1', env: { ...piEnv(dir), TMPDIR: dir } as Record<string, string> });
         if (r.status !== 'started') throw new Error(r.error);
         pids.push(r.pid);
         gc();
