@@ -62,6 +62,9 @@ describe('UI worktrees in an untrusted workspace', () => {
     started = 0;
   });
   afterEach(() => {
+    // Trust is the stub's, shared by every file a mocha worker runs after this one: left off, a
+    // later file's worktree listing ran nothing (worktree.merged failed, in parallel runs only).
+    vscodeStub.trusted = true;
     for (const d of disposables.splice(0)) d.dispose();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
