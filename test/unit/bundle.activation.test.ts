@@ -261,6 +261,16 @@ describe('bundles: what activation loads', () => {
     }
   });
 
+  it('dist/core.js runs a dialect\'s modules (their schemas) on a first start of that dialect, not when it loads (wire/dialects.ts)', () => {
+    // esbuild wraps a module that is required on use in an init function, called at the top of the
+    // bundle if any module the bundle runs at load imports it.
+    const code = readFileSync(path.join(ROOT, 'dist', 'core.js'), 'utf8');
+    for (const module of ['acp', 'acpProtocol', 'acpEvents', 'pi', 'piMethods', 'tau', 'tauMethods', 'tauEvent']) {
+      assert.match(code, new RegExp(`^var init_${module} = __esm\\(`, 'm'), `${module} is run on first use`);
+      assert.doesNotMatch(code, new RegExp(`^init_${module}\\(\\);`, 'm'), `${module} is run when the core loads`);
+    }
+  });
+
   it('dist/extension-main.js requires vscode once and copies none of its names', () => {
     // esbuild wraps each module's `import * as vscode` in a copy of the API's names of its own
     // (scripts/importsOnce.mjs explains); the modules share one module that reads the names they

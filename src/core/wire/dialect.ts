@@ -6,6 +6,9 @@ import type { DialectName, LoginCommand, PermissionAsk, Provenance, SessionRef, 
 import type { WireCodec } from './codec';
 import type { SessionVerbs } from './sessionVerbs';
 
+/** pi's extension UI requests, as its codec names them on the connection (`ui/select`, ...). */
+export const UI_REQUEST_PREFIX = 'ui/';
+
 export interface ProbeInfo {
   model: string | null;
   sessionId: string | null;

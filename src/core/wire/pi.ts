@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import { GUARD_NAME, parseGuardVeto } from '../guard/veto';
 import type { Decoded, WireCodec } from './codec';
-import { WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
+import { UI_REQUEST_PREFIX, WorkerRefusal, type CompactAck, type Dialect, type ProbeInfo, type PromptRequest } from './dialect';
 import { fastChecker } from '../../protocol/fastParse';
 import { explainLoadFailure, piPreflight, piTraits } from './piVersion';
 import type { SessionVerbs } from './sessionVerbs';
@@ -17,7 +17,6 @@ import { compactResultSchema, PI_METHODS } from './piMethods';
 
 /** Methods of pi's extension UI that wait for an answer; the rest are fire-and-forget. */
 const UI_DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
-export const UI_REQUEST_PREFIX = 'ui/';
 const UI_ID_PREFIX = 'ui:';
 
 const responseSchema = z.looseObject({

@@ -6,7 +6,7 @@ import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrp
 import type { UiNotice, UiRequest, UiResponse } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
-import { UI_REQUEST_PREFIX } from '../wire/pi';
+import { UI_REQUEST_PREFIX } from '../wire/dialect';
 import { ExtensionRequests } from './extensionRequests';
 import type { PendingInputs } from './pendingInput';
 import type { Permissions } from './permissions';
