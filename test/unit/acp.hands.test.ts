@@ -20,6 +20,7 @@ import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import type { PageEvent } from '../../src/protocol/messages';
 import { isAlive, waitUntil, withToken } from '../helpers/supervisor';
+import { commandName } from '../../src/core/worker/processTree';
 import { fakeAcpWorkers } from '../helpers/fakeAcp';
 
 
@@ -286,8 +287,11 @@ describe('ACP: files through the host', () => {
       const token = `rpc-hands-refused-redirect-${process.pid}`;
       const p = await supervisor.prompt(id, `term: python3 -c "import time; time.sleep(600)" ${token}`);
       assert.equal(p.status, 'accepted');
-      await waitUntil(() => withToken(token).length > 0, 'the command to run');
-      const running = withToken(token);
+      // python3 may be a shim (pyenv's bash scripts), whose passing subshells carry the command's
+      // arguments too: the command runs once python itself does, and only its processes are held.
+      const command = () => withToken(token).filter((pid) => /^(sh|dash|python)/.test(commandName(pid) ?? ''));
+      await waitUntil(() => command().some((pid) => commandName(pid)?.startsWith('python')), 'the command to run');
+      const running = command();
       for (const message of ['', 'x'.repeat(supervisor.limits.maxPromptBytes + 1)]) {
         const r = await supervisor.redirect(id, message);
         assert.equal(r.status, 'error');
