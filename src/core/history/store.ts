@@ -15,11 +15,10 @@ import type { AgentEvent } from '../events/agentEvent';
 import { startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
 import {
-  FILE_OF, SESSION_ID, type LineReader, metaSchema, resolveHistoryLimits, sessionFiles,
+  FILE_OF, NAME_MAX, SESSION_ID, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
   type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type ReadResult, type SessionMeta,
   type SessionSummary,
 } from './format';
-import { NAME_MAX } from './records';
 import { parseEvents, readSegments } from './lines';
 import { listSessions, readSummary, type SummaryRead } from './listing';
 
@@ -303,9 +302,10 @@ export class HistoryStore {
   // ---- the person's edits (any window may make them, on any session)
 
   async rename(sessionId: string, name: string): Promise<EditResult> {
-    const trimmed = name.trim();
-    if (!trimmed || trimmed.length > NAME_MAX) return { status: 'error', sessionId, error: `a session name must be 1 to ${NAME_MAX} characters` };
-    return this.edit(sessionId, 'renamed', () => replaceFile(path.join(this.dir, FILE_OF.name(sessionId)), JSON.stringify({ name: trimmed, at: Date.now() }) + '\n'));
+    // Held to the schema the listing reads it back with: a name it would refuse is never written.
+    const record = { name: name.trim(), at: Date.now() };
+    if (!nameSchema.safeParse(record).success) return { status: 'error', sessionId, error: `a session name must be 1 to ${NAME_MAX} characters` };
+    return this.edit(sessionId, 'renamed', () => replaceFile(path.join(this.dir, FILE_OF.name(sessionId)), JSON.stringify(record) + '\n'));
   }
 
   async archive(sessionId: string, archived = true): Promise<EditResult> {
