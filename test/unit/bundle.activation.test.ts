@@ -117,16 +117,20 @@ const CORE_LOAD = `${CALL_AFTER_ACTIVATION.slice(0, CALL_AFTER_ACTIVATION.indexO
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
 
-/** One window's activation under the bench's vscode stub, its global storage in `storage`. */
-function activation(storage: string, env: NodeJS.ProcessEnv = {}): { builtins: string[]; api: number; codeCache: string | null } {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
-  return JSON.parse(out.trim().split('\n').pop()!) as { builtins: string[]; api: number; codeCache: string | null };
+/** A window under the bench's vscode stub (Node run with `argv`), its global storage in `storage`: what its last line printed. */
+function stubWindow<T>(argv: string[], storage: string, env: NodeJS.ProcessEnv = {}): T {
+  const out = execFileSync(process.execPath, argv, { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
+  return JSON.parse(out.trim().split('\n').pop()!) as T;
+}
+
+/** One window's activation. */
+function activation(storage: string, env: NodeJS.ProcessEnv = {}) {
+  return stubWindow<{ builtins: string[]; api: number; codeCache: string | null }>([path.join(ROOT, 'bench', 'lib', 'activate-child.cjs'), ENTRY], storage, env);
 }
 
 /** CALL_AFTER_ACTIVATION's run. */
 function callAfterActivation(storage: string, command: string, arg: unknown, env: NodeJS.ProcessEnv = {}) {
-  const out = execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, ENTRY, command, JSON.stringify(arg)], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage, ...env } });
-  return JSON.parse(out.trim().split('\n').pop()!) as { atActivation: string[]; result: { status: string; error?: string }; afterCall: string[]; laterAtActivation: string | null; laterCache: string | null };
+  return stubWindow<{ atActivation: string[]; result: { status: string; error?: string }; afterCall: string[]; laterAtActivation: string | null; laterCache: string | null }>(['-e', CALL_AFTER_ACTIVATION, ENTRY, command, JSON.stringify(arg)], storage, env);
 }
 
 describe('bundles: what activation loads', () => {
@@ -186,8 +190,7 @@ describe('bundles: what activation loads', () => {
       const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, stdio: 'pipe' });
       git('init', '-q');
       git('commit', '-q', '--allow-empty', '-m', 'first');
-      const out = execFileSync(process.execPath, ['-e', FIRST_CHECK, ENTRY, repo], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } });
-      const { checked, loaded, later, core } = JSON.parse(out.trim().split('\n').pop()!) as { checked: { available: boolean; reason: string | null }; loaded: string[]; later: string | null; core: string | null };
+      const { checked, loaded, later, core } = stubWindow<{ checked: { available: boolean; reason: string | null }; loaded: string[]; later: string | null; core: string | null }>(['-e', FIRST_CHECK, ENTRY, repo], storage);
       assert.deepEqual(checked, { available: true, reason: null }, 'the check found the repository');
       assert.equal(later, 'none', 'git ran from dist/extension-later.js, loaded in this first window');
       assert.ok(loaded.some((f) => f.endsWith('dist/extension.js')), `the list is read: ${loaded.join(', ')}`);
@@ -207,8 +210,7 @@ describe('bundles: what activation loads', () => {
       await made.store.end(opened.sessionId, { reason: 'stopped' });
       await made.store.close();
       writeFileSync(path.join(workspace, 'history', 's-zzz-0123abcd.meta.json'), JSON.stringify({ version: 1, id: 's-zzz-0123abcd' }));
-      const out = execFileSync(process.execPath, ['-e', FIRST_LISTING, ENTRY, workspace], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } });
-      const shown = JSON.parse(out.trim().split('\n').pop()!) as { sessions: unknown[]; unreadable: Array<{ file: string; error: string }>; error: string | null; loaded: string[]; core: string | null };
+      const shown = stubWindow<{ sessions: unknown[]; unreadable: Array<{ file: string; error: string }>; error: string | null; loaded: string[]; core: string | null }>(['-e', FIRST_LISTING, ENTRY, workspace], storage);
       assert.deepEqual([shown.sessions, shown.error], [[['pi #1', 'ended', 0]], null]);
       assert.deepEqual(shown.unreadable.map((u) => u.file), ['s-zzz-0123abcd.meta.json']);
       // zod/mini's own word is "Invalid input" alone: the later bundle has no locale loaded.
@@ -221,7 +223,7 @@ describe('bundles: what activation loads', () => {
   });
 
   it('dist/core.js, loaded by a first start, runs from a code cache of its own from the second window on', () => {
-    const load = () => JSON.parse(execFileSync(process.execPath, ['-e', CORE_LOAD, ENTRY], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: storage } }).trim().split('\n').pop()!) as { before: string | null; core: string | null; hosts: string; required: string[] };
+    const load = () => stubWindow<{ before: string | null; core: string | null; hosts: string; required: string[] }>(['-e', CORE_LOAD, ENTRY], storage);
     const first = load();
     assert.deepEqual(first, { before: null, core: 'none', hosts: 'function', required: [] }, 'the first window compiles the core, through the entry');
     assert.equal(readdirSync(path.join(storage, 'code-cache')).filter((f) => f.startsWith('core-') && f.endsWith('.cache')).length, 1);
@@ -252,8 +254,7 @@ describe('bundles: what activation loads', () => {
       const run = () => execFileSync(process.execPath, ['-e', CALL_AFTER_ACTIVATION, path.join(dist, 'extension.js'), 'rpcWorkers.history.hideArchived', '{}'], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
       assert.throws(run, (e: { stderr?: string }) => /RPC Workers could not load dist\/extension-later\.js, which its commands and agents' questions run: ENOENT.*Reload the window/.test(e.stderr ?? ''));
       // An agent's question fails too, and says why; the next one is not left waiting behind it.
-      const questions = execFileSync(process.execPath, ['-e', TWO_QUESTIONS, path.join(dist, 'extension.js')], { encoding: 'utf8', env: { ...process.env, ACTIVATE_STORAGE: path.join(dist, 'storage') } });
-      const outcomes = JSON.parse(questions.trim().split('\n').pop()!) as string[];
+      const outcomes = stubWindow<string[]>(['-e', TWO_QUESTIONS, path.join(dist, 'extension.js')], path.join(dist, 'storage'));
       assert.equal(outcomes.length, 2);
       for (const o of outcomes) assert.match(o, /^failed: RPC Workers could not load dist\/extension-later\.js/);
     } finally {
