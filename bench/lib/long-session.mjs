@@ -11,10 +11,11 @@ import path from 'node:path';
 
 /**
  * Repeats the turns of session `id` in history directory `dir` until it has `n` events, and
- * says so in its record (`dropped`: events its record says the size bound evicted).
+ * says so in its record (`dropped`: events its record says the size bound evicted; `lost`: events
+ * it says never reached the disk, with the writer's last error `lastError`).
  * Returns the events file's bytes.
  */
-export function inflateSession(dir, id, n, { dropped = 0 } = {}) {
+export function inflateSession(dir, id, n, { dropped = 0, lost = 0, lastError = null } = {}) {
   const file = path.join(dir, `${id}.jsonl`);
   const template = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   if (!template.length) throw new Error(`session ${id} has no events to repeat`);
@@ -48,6 +49,7 @@ export function inflateSession(dir, id, n, { dropped = 0 } = {}) {
   meta.events = n + dropped;
   meta.turns = copies * turns;
   meta.startedAt = Math.min(meta.startedAt - back(0), oldestKept) - Math.ceil(dropped / body.length) * span;
+  if (lost) Object.assign(meta, { lost, lastError });
   meta.evictedEvents = dropped ? { events: dropped, bytes: dropped * Math.round(text.length / n), times: 1, firstAt: oldestKept, lastAt: oldestKept } : null;
   writeFileSync(metaFile, JSON.stringify(meta) + '\n');
   return Buffer.byteLength(text);

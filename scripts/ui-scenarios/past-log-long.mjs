@@ -1,8 +1,9 @@
 // A long past session (issue 24): the demo worker's session, stopped, then its turns repeated to
 // 100,000 events on disk, with 23,456 older events recorded as dropped by the history's size
-// bound; the window is reloaded, so the Sessions view lists it as it is on disk (a session of an
+// bound and 17 as never written (a disk that was full); the window is reloaded, so the Sessions view lists it as it is on disk (a session of an
 // earlier window: nothing tells this one that the files changed). Open Log shows its newest page
-// at once, says how many older events are not shown and how many the bound dropped; Load older
+// at once, says how many older events are not shown, how many the bound dropped and how many never
+// reached the disk, and why; Load older
 // goes back a page (drawn from its top), Show newest comes back, and Page Up on the oldest row shown
 // goes back a page too, landing on the row just older than the one it was on. Resume carries the newest page
 // of it before the new worker's own events, and Load older there reads a page further back.
@@ -50,7 +51,7 @@ export default async function pastLogLong({ port } = {}) {
       if (!found) await page.waitForTimeout(100);
     }
     if (!found) throw new Error('the stopped session\'s end never reached the history');
-    const bytes = inflateSession(found.dir, found.id, 100_000, { dropped: 23_456 });
+    const bytes = inflateSession(found.dir, found.id, 100_000, { dropped: 23_456, lost: 17, lastError: 'ENOSPC: no space left on device, write' });
     const { turns } = JSON.parse(readFileSync(path.join(found.dir, `${found.id}.meta.json`), 'utf8'));
     console.log(`[ui] the session now holds 100,000 events, ${turns} turns (${(bytes / 2 ** 20).toFixed(1)} MiB)`);
     await runCommand(page, 'Developer: Reload Window');
@@ -69,8 +70,9 @@ export default async function pastLogLong({ port } = {}) {
     const readOnly = await webviewFrame(page, /past session/);
     await readOnly.getByText(/9[78],\d{3} older events not shown/).waitFor({ state: 'visible' });
     // The counts stay in the toolbar wherever the log is scrolled; the sentence is at its top.
-    await readOnly.getByText(/9[78],\d{3} older · 23,456 dropped/).waitFor({ state: 'visible' });
+    await readOnly.getByText(/9[78],\d{3} older · 23,456 dropped · 17 lost/).waitFor({ state: 'visible' });
     await readOnly.getByText(/23,456 oldest events were dropped/).waitFor({ state: 'attached' });
+    await readOnly.getByText(/17 events never reached the history and cannot be shown \(the last error: ENOSPC/).waitFor({ state: 'attached' });
     await screenshot(page, 'pastlog-first-page');
 
     // Up, toward older events: the rows loaded first, then the page before.

@@ -77,8 +77,17 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     /** Events the host's store held for this worker and dropped for newer ones. */
     evicted: count(),
     storeLimit: count(),
-    /** A log read from the history a page at a time: events older and newer than those sent, those its bounds dropped, and the lines that were not events. */
-    past: z.optional(z.object({ before: count(), after: count(), dropped: count(), unreadable: z.optional(z.object({ lines: count(), first: z.string() })) })),
+    /**
+     * A log read from the history a page at a time: events older and newer than those sent, those
+     * its bounds dropped (and which bound), those never written, earlier sessions unread, and the
+     * lines that were not events.
+     */
+    past: z.optional(z.object({
+      before: count(), after: count(), dropped: count(), droppedBy: z.optional(z.string()),
+      lost: z.optional(z.object({ events: count(), why: z.string() })),
+      unread: z.optional(z.object({ sessions: count(), first: z.string() })),
+      unreadable: z.optional(z.object({ lines: count(), first: z.string() })),
+    })),
     /** The person went back in the log: its oldest entries are shown first. */
     top: z.optional(z.boolean()),
     /** Events the host sends next as the log so far (its replay): they are not new, and not said as new. */
@@ -111,6 +120,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), seq: z.optional(count()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
+/** What a page is told around a past log's events (`reset.past`): what is older and newer, and what no page has, and why. */
+export type PastCounts = NonNullable<Extract<HostMessage, { type: 'reset' }>['past']>;
 
 // The page may not eval (its CSP), so zod/mini runs without its compiled fast path: a batch of
 // 1,000 events cost more to validate than to draw. The schema's closure-built fast path takes

@@ -102,3 +102,6 @@ export function signInWords(s: { kind?: unknown; label?: unknown; detail?: unkno
   const detail = text(s.detail);
   return { signedIn: true, what: `${text(s.label) ?? text(s.kind) ?? ''}${detail ? ` (${detail})` : ''}` };
 }
+
+/** Why events never reached the history: its writer's last error, or, with none, a queue that was full. */
+export const neverWritten = (lastError: string | null): string => (lastError ? `the last error: ${lastError}` : 'events came faster than the disk took them');

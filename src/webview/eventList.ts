@@ -10,7 +10,8 @@ import { LogModel } from './model';
 import { OlderPageFocus, olderShown } from './feedEdge';
 import { feedKey, feedTarget, focusHeir, olderRows, tabStop, type OlderRows } from './feedKeys';
 import { createRow, updateRow } from './render';
-import { PastPager, type PastPages, type PastTo } from './pastPager';
+import type { PastCounts } from '../protocol/hostMessages';
+import { PastPager, type PastTo } from './pastPager';
 import { listenToLinks, type RowLinks } from './rowLinks';
 import { RowWindow } from './rowWindow';
 
@@ -177,7 +178,7 @@ export class EventList {
    * entries are drawn first, at the top, where they are read. `replay`: the events sent next are
    * the log so far, not new (a screen reader is not told of them as new rows).
    */
-  reset(storeNote: string, past?: PastPages, top = false, replay = 0): void {
+  reset(storeNote: string, past?: PastCounts, top = false, replay = 0): void {
     this.model = new LogModel();
     // What was gathered of the log before is not said over this one.
     this.announcer.stop();

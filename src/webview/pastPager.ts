@@ -2,15 +2,8 @@
 // newest buttons, the ask each makes of the host, and what the host answered. Every ask ends, in a
 // reset (the page came) or in pastFailed (none will come: said beside the button that asked),
 // never in a button that says "Loading…" for ever. eventList.ts places the buttons and the lines.
+import type { PastCounts } from '../protocol/hostMessages';
 import { h, setText } from './dom';
-
-/** A log read from the history a page at a time (hostMessages.ts `reset.past`). */
-export interface PastPages {
-  before: number;
-  after: number;
-  dropped: number;
-  unreadable?: { lines: number; first: string };
-}
 
 export type PastTo = 'older' | 'newest';
 
@@ -21,7 +14,7 @@ export class PastPager {
   /** Below the rows: the newer events a person who went back in a past log does not see. */
   readonly newerRow = h('div', { class: 'hidden-row newer-row', attrs: { role: 'status' } }, h('span', { class: 'hidden-text' }), h('button', { class: 'link show-newest', text: 'Show newest' }));
   readonly showNewest = this.newerRow.querySelector<HTMLElement>('.show-newest')!;
-  past: PastPages | null = null;
+  past: PastCounts | null = null;
   /** Asked for another page, and waits for it. */
   asking = false;
   /** The number of the last ask (its `req`): a failure answer names the ask it answers. */
@@ -37,7 +30,7 @@ export class PastPager {
     this.newerRow.hidden = true;
   }
 
-  reset(past: PastPages | undefined): void {
+  reset(past: PastCounts | undefined): void {
     this.past = past ?? null;
     this.asking = false;
     this.note = null;
@@ -85,7 +78,9 @@ export class PastPager {
     const parts: string[] = [];
     if (past?.before) parts.push(`${plural(past.before, 'older event', 'older events')} not shown${filtered ? ' (the search and filters see only the events loaded)' : ''}`);
     if (note?.to === 'older') parts.push(note.text);
-    if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by the history's size limit (rpcWorkers.history.maxSessionMiB)`);
+    if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by ${past.droppedBy ?? 'the history\'s size limit (rpcWorkers.history.maxSessionMiB)'}`);
+    if (past?.unread) parts.push(`${plural(past.unread.sessions, 'earlier session', 'earlier sessions')} this one resumed could not be read, so ${past.unread.sessions === 1 ? 'its events are' : 'their events are'} not shown (${past.unread.first})`);
+    if (past?.lost) parts.push(`${plural(past.lost.events, 'event', 'events')} never reached the history and cannot be shown (${past.lost.why})`);
     if (past?.unreadable) parts.push(`${plural(past.unreadable.lines, 'line of the history could not be read as an event and is', 'lines of the history could not be read as events and are')} not shown (the first: ${past.unreadable.first})`);
     return parts;
   }
@@ -103,6 +98,6 @@ export class PastPager {
   /** The counts that stay in sight wherever the log is scrolled: what is older, newer, and gone. */
   around(): string[] {
     const past = this.past;
-    return past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`, past.unreadable && `${past.unreadable.lines.toLocaleString('en')} unreadable`].filter((x): x is string => !!x) : [];
+    return past ? [past.before && `${past.before.toLocaleString('en')} older`, past.after && `${past.after.toLocaleString('en')} newer`, past.dropped && `${past.dropped.toLocaleString('en')} dropped`, past.lost && `${past.lost.events.toLocaleString('en')} lost`, past.unread && `${plural(past.unread.sessions, 'session', 'sessions')} unread`, past.unreadable && `${past.unreadable.lines.toLocaleString('en')} unreadable`].filter((x): x is string => !!x) : [];
   }
 }

@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
-import { HistoryStore, SessionPages, SLICE_BYTES, type HistoryLimits } from '../../src/core/history';
+import { HistoryStore, SessionPages, SLICE_BYTES, type HistoryLimits, type LogGaps } from '../../src/core/history';
 
 let dir: string;
 let stores: HistoryStore[] = [];
@@ -41,7 +41,7 @@ async function session(store: HistoryStore, from: number, count: number): Promis
   return r.sessionId;
 }
 
-async function pagesOf(store: HistoryStore, id: string, earlier: string[] = []): Promise<{ pages: SessionPages; dropped: number }> {
+async function pagesOf(store: HistoryStore, id: string, earlier: string[] = []): Promise<{ pages: SessionPages; gaps: LogGaps }> {
   const r = await store.pages(id, earlier);
   if (r.status !== 'read') throw new Error(r.error);
   return r;
@@ -97,8 +97,8 @@ describe('history pages (a past session newest first)', () => {
     const whole = await store.read(id);
     if (whole.status !== 'read') throw new Error(whole.error);
     assert.ok(whole.session.evictedEvents, 'the bound evicted nothing: the test needs it to');
-    const { pages, dropped } = await pagesOf(store, id);
-    assert.equal(dropped, whole.session.evictedEvents!.events);
+    const { pages, gaps } = await pagesOf(store, id);
+    assert.equal(gaps.rotated, whole.session.evictedEvents!.events);
     assert.deepEqual((await readAll(pages, 1000)).flat(), whole.events);
   });
 

@@ -93,13 +93,14 @@ describe('a past session\'s events for the export', () => {
     const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
     const past = new PastSessions(host, memento, true);
     const store = {
-      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 7 } }, events: [], torn: { bytes: 12, offset: 0 }, badLines: { count: 2, first: null } }),
+      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 7 }, lost: 3, lastError: 'ENOSPC: no space left on device' }, events: [], torn: { bytes: 12, offset: 0 }, badLines: { count: 2, first: null } }),
     } as never;
     const r = await past.eventsWithEarlier(store, 's1');
     assert.deepEqual(r.missing, [
       'the oldest 7 events of "mine": the history\'s size bound (rpcWorkers.history.maxSessionMiB) removed them',
       'the unfinished last line of "mine" (12 bytes: its write was cut short)',
       '2 lines of "mine" that could not be read as events',
+      '3 events of "mine" that never reached the history (the last error: ENOSPC: no space left on device)',
     ]);
     past.dispose();
   });
@@ -110,13 +111,14 @@ describe('a past session\'s events for the export', () => {
     const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
     const past = new PastSessions(host, memento, true);
     const store = {
-      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 1 } }, events: [], torn: { bytes: 1, offset: 0 }, badLines: { count: 1, first: null } }),
+      read: async () => ({ status: 'read', session: { name: 'mine', evictedEvents: { events: 1 }, lost: 1, lastError: null }, events: [], torn: { bytes: 1, offset: 0 }, badLines: { count: 1, first: null } }),
     } as never;
     const r = await past.eventsWithEarlier(store, 's1');
     assert.deepEqual(r.missing, [
       'the oldest event of "mine": the history\'s size bound (rpcWorkers.history.maxSessionMiB) removed it',
       'the unfinished last line of "mine" (1 byte: its write was cut short)',
       '1 line of "mine" that could not be read as an event',
+      '1 event of "mine" that never reached the history (events came faster than the disk took them)',
     ]);
     past.dispose();
   });

@@ -4,11 +4,11 @@ import * as assert from 'node:assert/strict';
 import type { StateResult, WorkerState } from '../../src/core/api';
 import type { AgentEvent } from '../../src/core/events/agentEvent';
 import { BoundedMap, LOGS_KEPT, LogArchive } from '../../src/ui/eventLog/logArchive';
-import { PastLog } from '../../src/ui/eventLog/pastLog';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { NO_GAPS, PastLog } from '../../src/ui/eventLog/pastLog';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { HistoryStore } from '../../src/core/history';
+import { HistoryStore, type HistoryLimits } from '../../src/core/history';
 
 function st(workerId: string, over: Partial<WorkerState> = {}): WorkerState {
   return {
@@ -37,6 +37,8 @@ function st(workerId: string, over: Partial<WorkerState> = {}): WorkerState {
   } as WorkerState;
 }
 const ev = (n: number): AgentEvent => ({ type: 'message_update', timestamp: n, delta: `e${n}` });
+/** The words for events the per-session size bound rotated out. */
+const SIZE_BOUND = "the history's size limit (rpcWorkers.history.maxSessionMiB)";
 
 /** A supervisor's two reads, over workers the test adds and removes. */
 function liveLogs() {
@@ -129,17 +131,91 @@ describe('ui event log archive', () => {
     const live = liveLogs();
     live.workers.set('w1', { state: st('w1'), events: [ev(9)] });
     const archive = new LogArchive(live);
-    archive.addPast('past:1', st('past:1', { status: 'stopped' }), new PastLog([ev(4), ev(5)], source, 7), 'a past session');
-    assert.deepEqual(archive.lookup('past:1')!.past, { before: 3, after: 0, dropped: 7 });
+    archive.addPast('past:1', st('past:1', { status: 'stopped' }), new PastLog([ev(4), ev(5)], source, { ...NO_GAPS, rotated: 7 }), 'a past session');
+    assert.deepEqual(archive.lookup('past:1')!.past, { before: 3, after: 0, dropped: 7, droppedBy: SIZE_BOUND });
     assert.deepEqual(archive.lookup('past:1')!.events, [ev(4), ev(5)]);
     // A resumed worker: the earlier sessions' newest page, then its own; Load older reads further back.
-    const earlier = new PastLog([ev(4), ev(5)], source, 7);
+    const earlier = new PastLog([ev(4), ev(5)], source, { ...NO_GAPS, rotated: 7 });
     archive.setEarlier('w1', earlier);
-    assert.deepEqual(archive.lookup('w1')!.past, { before: 3, after: 0, dropped: 7 });
+    assert.deepEqual(archive.lookup('w1')!.past, { before: 3, after: 0, dropped: 7, droppedBy: SIZE_BOUND });
     assert.equal(archive.pastLogOf('w1')!.earlier, true);
     await archive.pastLogOf('w1')!.log.readMore();
     assert.deepEqual(archive.lookup('w1')!.events, [ev(1), ev(2), ev(3), ev(4), ev(5), ev(9)]);
-    assert.deepEqual(archive.lookup('w1')!.past, { before: 0, after: 0, dropped: 7 });
+    assert.deepEqual(archive.lookup('w1')!.past, { before: 0, after: 0, dropped: 7, droppedBy: SIZE_BOUND });
+  });
+
+  describe('what the history could not keep of a past log is said, with its cause (nothing left out unsaid)', () => {
+    let dir: string;
+    let opened: HistoryStore | undefined;
+    beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'rpc-archive-gaps-'))));
+    afterEach(async () => {
+      await opened?.close();
+      opened = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** A store in `dir`, closed after the test. */
+    const storeOf = (limits: Partial<HistoryLimits> = {}) => {
+      const made = HistoryStore.create({ dir, limits });
+      if (!made.ok) throw new Error(made.error);
+      return (opened = made.store);
+    };
+    /** A session of `count` events, ended. */
+    async function session(store: HistoryStore, name: string, count: number): Promise<string> {
+      const started = store.open({ workerId: name, name, dialect: 'pi', cwd: dir, command: 'node' });
+      if (!started.ok) throw new Error(started.error);
+      for (let i = 0; i < count; i++) store.append(started.sessionId, ev(i));
+      await store.end(started.sessionId, { reason: 'exited', code: 0 });
+      return started.sessionId;
+    }
+    /** What the page is given of `id`'s log, read after the sessions it resumed (`earlier`). */
+    async function shown(store: HistoryStore, id: string, earlier: string[] = []) {
+      const r = await store.pages(id, earlier);
+      if (r.status !== 'read') throw new Error(r.error);
+      const archive = new LogArchive(liveLogs());
+      archive.addPast('past:1', st('past:1', { status: 'stopped' }), await PastLog.open(r.pages, r.gaps), 'a past session');
+      return archive.lookup('past:1')!;
+    }
+
+    it('an earlier session of a resumed chain whose record cannot be read: named, not silently left out', async () => {
+      const store = storeOf();
+      const a = await session(store, 'A', 100);
+      const b = await session(store, 'B', 10);
+      // A crash or a disk error cut the earlier session's record short.
+      const meta = path.join(dir, `${a}.meta.json`);
+      writeFileSync(meta, readFileSync(meta, 'utf8').slice(0, 40));
+      const page = await shown(store, b, [a]);
+      assert.equal(page.events.length, 10);
+      assert.equal(page.past?.unread?.sessions, 1, JSON.stringify(page.past));
+      assert.ok(page.past!.unread!.first.startsWith(`${a}: `), page.past!.unread!.first);
+    });
+
+    it('an earlier session deleted in another window: said as no longer in the history', async () => {
+      const store = storeOf();
+      const a = await session(store, 'A', 100);
+      const b = await session(store, 'B', 10);
+      await store.delete(a);
+      const page = await shown(store, b, [a]);
+      assert.deepEqual(page.past?.unread, { sessions: 1, first: `${a}: it is no longer in the history` });
+    });
+
+    it('events that never reached the disk (its queue was full) are counted, with why', async () => {
+      const store = storeOf({ maxPendingEvents: 5 });
+      const a = await session(store, 'A', 50);
+      const page = await shown(store, a);
+      assert.equal(page.events.length, 5);
+      assert.deepEqual(page.past?.lost, { events: 45, why: 'events came faster than the disk took them' });
+    });
+
+    it('an earlier session removed whole by the count bound names that bound, not the per-session size', async () => {
+      const store = storeOf({ maxSessions: 1 });
+      const a = await session(store, 'A', 20);
+      const b = await session(store, 'B', 20);
+      await store.flush();
+      const page = await shown(store, b, [a]);
+      assert.equal(page.past?.dropped, 20);
+      assert.equal(page.past?.droppedBy, 'the history removing earlier sessions whole (more than 1 sessions were kept; rpcWorkers.history.maxSessions, rpcWorkers.history.maxTotalMiB)');
+    });
   });
 
   it('a past log whose file holds a line that is not an event, and a torn last line, says so (nothing read is left out unsaid)', async () => {
@@ -158,7 +234,7 @@ describe('ui event log archive', () => {
       const r = await store.pages(opened.sessionId);
       if (r.status !== 'read') throw new Error(r.error);
       const archive = new LogArchive(liveLogs());
-      archive.addPast('past:1', st('past:1', { status: 'stopped' }), await PastLog.open(r.pages, r.dropped), 'a past session');
+      archive.addPast('past:1', st('past:1', { status: 'stopped' }), await PastLog.open(r.pages, r.gaps), 'a past session');
       const shown = archive.lookup('past:1')!;
       assert.deepEqual(shown.events, [ev(1), ev(2), ev(3)]);
       assert.equal(shown.past?.unreadable?.lines, 2, JSON.stringify(shown.past));

@@ -20,7 +20,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 async function open(): Promise<PastLog> {
   const r = await store.pages(sessionId);
   if (r.status !== 'read') throw new Error(r.error);
-  return PastLog.open(r.pages, r.dropped);
+  return PastLog.open(r.pages, r.gaps);
 }
 
 describe('past log (a past session shown a window at a time)', () => {
@@ -106,7 +106,7 @@ describe('past log (a past session shown a window at a time)', () => {
 
   it('a window starts where a turn starts, so its oldest entry is not the tail of a reply; the tail is older, for Load older', async () => {
     const { source } = turnsOf9(2000);
-    const log = await PastLog.open(source, 0);
+    const log = await PastLog.open(source);
     const first = log.view();
     assert.notEqual(PAGE_EVENTS % 9, 0, 'the newest page would start mid-turn');
     assert.equal(first.events[0].type, 'prompt_sent', 'the first page starts with a turn');
@@ -119,7 +119,7 @@ describe('past log (a past session shown a window at a time)', () => {
 
   it('a window cut short ends where a turn starts, so its last turn is not shown as still streaming', async () => {
     const { all, source } = turnsOf9(2000);
-    const log = await PastLog.open(source, 0);
+    const log = await PastLog.open(source);
     await log.older();
     await log.older();
     const v = log.view();

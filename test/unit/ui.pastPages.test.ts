@@ -37,7 +37,7 @@ describe('ui event log past pages (every ask answered)', () => {
   it('a page that could not be read says why, and may be asked again; the next read moves the window', async () => {
     const archive = new LogArchive(noLive);
     let error: Error | null = null;
-    archive.addPast('past:1', stopped('past:1'), await PastLog.open(source(() => error), 0), 'a past session');
+    archive.addPast('past:1', stopped('past:1'), await PastLog.open(source(() => error)), 'a past session');
     const before = () => archive.lookup('past:1')!.past!.before;
     const was = before();
     error = new Error('ENOENT: the session file is gone');
@@ -50,7 +50,7 @@ describe('ui event log past pages (every ask answered)', () => {
 
   it("a resumed worker's earlier sessions are read a page further back", async () => {
     const archive = new LogArchive(noLive);
-    archive.setEarlier('w1', await PastLog.open(source(() => null), 0));
+    archive.setEarlier('w1', await PastLog.open(source(() => null)));
     const loaded = () => archive.pastLogOf('w1')!.log.loaded.length;
     const was = loaded();
     assert.deepEqual(await readPastPage(archive, 'w1', 'older'), { read: true });

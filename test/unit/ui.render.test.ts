@@ -359,6 +359,22 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.shown.counter, / · 2 unreadable$/);
   });
 
+  it('a past log says which bound dropped its events, the events that never reached the history, and an earlier session it could not read', () => {
+    const l = listOf(() => true);
+    l.list.reset('', {
+      before: 0, after: 0, dropped: 20, droppedBy: 'the history removing earlier sessions whole (more than 1 sessions were kept; rpcWorkers.history.maxSessions, rpcWorkers.history.maxTotalMiB)',
+      lost: { events: 45, why: 'the last error: ENOSPC: no space left on device' },
+      unread: { sessions: 1, first: 'abc: it is no longer in the history' },
+    });
+    l.feed(stamped([ev('auto_retry_start', { data: { attempt: 1 } })]));
+    assert.equal(l.hiddenLine(), [
+      '20 oldest events were dropped by the history removing earlier sessions whole (more than 1 sessions were kept; rpcWorkers.history.maxSessions, rpcWorkers.history.maxTotalMiB)',
+      '1 earlier session this one resumed could not be read, so its events are not shown (abc: it is no longer in the history)',
+      '45 events never reached the history and cannot be shown (the last error: ENOSPC: no space left on device)',
+    ].join(' · '));
+    assert.match(l.shown.counter, / · 20 dropped · 45 lost · 1 session unread$/);
+  });
+
   it('entries the cap drops leave the count and the rows; the hidden-row line counts them once, and Show more only when more can be shown', () => {
     const l = listOf(() => true, 1000);
     const retries = (n: number) => Array.from({ length: n }, () => ev('auto_retry_start', { data: { attempt: 1 } }));

@@ -24,7 +24,7 @@ import type { AgentEvent } from '../events/agentEvent';
 
 // The session's records (meta and name) and the listing's shapes: in records.ts, which the later
 // bundle lists past sessions with, without the core.
-export { FILE_OF, NAME_MAX, SESSION_ID, metaSchema, nameSchema, sessionFiles, type HistoryListing, type SessionMeta, type SessionStatus, type SessionSummary } from './records';
+export { FILE_OF, NAME_MAX, SESSION_ID, metaSchema, nameSchema, sessionFiles, type HistoryListing, type LogGaps, type SessionMeta, type SessionStatus, type SessionSummary } from './records';
 import type { SessionSummary } from './records';
 
 /** Bounds of the history; settings-like, each with a default. */

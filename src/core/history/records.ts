@@ -104,6 +104,23 @@ export interface SessionSummary {
   removed: SessionMeta['removed'];
 }
 
+/**
+ * What a session's log cannot show, and why, so that it is said beside the log (nothing left out
+ * unsaid): the history's bounds, events that never reached the disk, earlier sessions unread.
+ */
+export interface LogGaps {
+  /** The oldest events of these sessions that a session's size bound removed. */
+  rotated: number;
+  /** Events of the earlier sessions the history removed whole, and the first reason it gave. */
+  evicted: number;
+  evictedWhy: string | null;
+  /** Events that never reached the disk (a full queue, a failed write), and the last error said. */
+  lost: number;
+  lostWhy: string | null;
+  /** Earlier sessions that could not be read at all (gone, or their record unreadable), as `id: why`. */
+  unread: string[];
+}
+
 export interface HistoryListing {
   /** Newest first; archived ones included (flagged), evicted ones as records without events. */
   sessions: SessionSummary[];

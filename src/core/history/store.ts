@@ -16,7 +16,7 @@ import { startStamp } from '../worker/processTree';
 import { errorText, readJson, replaceFile } from './files';
 import {
   FILE_OF, NAME_MAX, SESSION_ID, type LineReader, metaSchema, nameSchema, resolveHistoryLimits, sessionFiles,
-  type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type ReadResult, type SessionMeta,
+  type EditResult, type HistoryError, type HistoryLimits, type HistoryListing, type LogGaps, type ReadResult, type SessionMeta,
   type SessionSummary,
 } from './format';
 import { parseEvents, readSegments } from './lines';
@@ -49,7 +49,7 @@ export interface SessionStart {
 }
 
 export type PagesResult =
-  | { status: 'read'; session: SessionSummary; pages: SessionPages; dropped: number }
+  | { status: 'read'; session: SessionSummary; pages: SessionPages; gaps: LogGaps }
   | Exclude<ReadResult, { status: 'read' }>;
 
 export interface WorkerEnd {
@@ -277,8 +277,8 @@ export class HistoryStore {
 
   /**
    * A session's events to read newest first, a page at a time (see pages.ts), after those of the
-   * sessions it resumed (`earlier`, oldest first; one evicted or gone is left out and counted).
-   * `dropped`: events the history's bounds evicted from these sessions, which no page will give.
+   * sessions it resumed (`earlier`, oldest first; one evicted, gone or unreadable is left out and
+   * said). `gaps`: what no page will give, and why.
    */
   async pages(sessionId: string, earlier: string[] = []): Promise<PagesResult> {
     if (!SESSION_ID.test(sessionId)) return { status: 'not_found', sessionId, error: `"${sessionId}" is not a session id` };
@@ -286,14 +286,23 @@ export class HistoryStore {
     const s = await this.summary(sessionId);
     if (!s.ok) return { status: s.missing ? 'not_found' : 'error', sessionId, error: s.missing ? `no session ${sessionId} in ${this.dir}` : s.error };
     if (s.summary.status === 'evicted') return { status: 'evicted', session: s.summary, error: `session ${sessionId} was evicted: ${s.meta.removed!.reason}` };
-    const before = await Promise.all(earlier.filter((id) => id !== sessionId && SESSION_ID.test(id)).map((id) => this.summary(id)));
+    const ids = earlier.filter((id) => id !== sessionId && SESSION_ID.test(id));
+    const before = await Promise.all(ids.map((id) => this.summary(id)));
     const chain = [...before.flatMap((b) => (b.ok ? [b.summary] : [])), s.summary];
     const kept = chain.filter((x) => !x.removed);
-    const dropped = chain.reduce((n, x) => n + (x.evictedEvents?.events ?? 0) + (x.removed?.events ?? 0), 0);
+    const sum = (of: (x: SessionSummary) => number, from = chain) => from.reduce((n, x) => n + of(x), 0);
+    const gaps: LogGaps = {
+      rotated: sum((x) => x.evictedEvents?.events ?? 0),
+      evicted: sum((x) => x.removed?.events ?? 0),
+      evictedWhy: chain.find((x) => x.removed)?.removed?.reason ?? null,
+      lost: sum((x) => x.lost, kept),
+      lostWhy: [...kept].reverse().find((x) => x.lost > 0 && x.lastError)?.lastError ?? null,
+      unread: before.flatMap((b, i) => (b.ok ? [] : [`${ids[i]}: ${b.missing ? 'it is no longer in the history' : b.error}`])),
+    };
     const expected = kept.reduce((n, x) => n + x.events, 0);
     try {
       const pages = await SessionPages.open(this.dir, kept.map((x) => ({ id: x.id, readLine: this.lineReader?.(x.dialect) })), expected);
-      return { status: 'read', session: s.summary, pages, dropped };
+      return { status: 'read', session: s.summary, pages, gaps };
     } catch (error) {
       return { status: 'error', sessionId, error: errorText(error) };
     }

@@ -5,6 +5,9 @@
 // age. No VS Code here: a unit test holds it (test/unit/ui.logArchive.test.ts).
 import type { StateResult, WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
+import type { LogGaps } from '../../core/history/records';
+import type { PastCounts } from '../../protocol/hostMessages';
+import { neverWritten } from '../../protocol/words';
 import { PastLog, type PastView } from './pastLog';
 
 /** Logs kept of each kind: stopped workers', past sessions', resumed sessions' earlier events. */
@@ -59,8 +62,8 @@ export interface LogContents {
   events: AgentEvent[];
   evicted: number;
   note?: string;
-  /** A log read from the history a page at a time: the events on either side of those given. */
-  past?: { before: number; after: number; dropped: number; unreadable?: { lines: number; first: string } };
+  /** A log read from the history a page at a time: the events on either side of those given, and what no page has (hostMessages.ts `reset.past`). */
+  past?: PastCounts;
 }
 
 /** The supervisor's side of it: the live workers' states and events. */
@@ -129,7 +132,7 @@ export class LogArchive {
     const p = this.past.get(workerId);
     if (p) {
       const { events, ...view } = p.log.view();
-      return { state: p.state, events, evicted: 0, note: p.note, ...(paged(p.log) ? { past: pastOf(view) } : {}) };
+      return { state: p.state, events, evicted: 0, note: p.note, ...(paged(p.log) ? { past: pastOf(view, p.log.gaps) } : {}) };
     }
     const st = this.live.state(workerId);
     const kept = st.status !== 'not_found' ? { state: st.state, events: this.live.events(workerId) } : this.retired.get(workerId);
@@ -137,7 +140,7 @@ export class LogArchive {
     const log = this.earlier.get(workerId);
     const earlier = log?.loaded ?? [];
     // The worker's own store is what dropped events; the earlier sessions' are read a page at a time.
-    const past = log && paged(log) ? { past: pastOf({ before: log.notLoaded, after: 0, dropped: log.dropped, unreadable: log.unreadable }) } : {};
+    const past = log && paged(log) ? { past: pastOf({ before: log.notLoaded, after: 0, dropped: log.dropped, unreadable: log.unreadable }, log.gaps) } : {};
     return { state: kept.state, events: earlier.length ? [...earlier, ...kept.events] : kept.events, evicted: kept.state.eventsDropped, ...past };
   }
 
@@ -157,13 +160,25 @@ export class LogArchive {
 }
 
 /** Events given whole (a test's, an older caller's) are a log with nothing more to read. */
-const asLog = (events: AgentEvent[] | PastLog): PastLog => (events instanceof PastLog ? events : new PastLog(events, null, 0));
+const asLog = (events: AgentEvent[] | PastLog): PastLog => (events instanceof PastLog ? events : new PastLog(events, null));
 
-/** A log that has more than it shows, lost some to the history's bounds, or left lines out unread: the page says so. */
-const paged = (log: PastLog): boolean => log.notLoaded > 0 || log.dropped > 0 || log.unreadable !== null || log.view().after > 0 || log.view().before > 0;
+/** A log that has more than it shows, or lacks some of what was received (the history's bounds, a write, a session unread): the page says so. */
+const paged = (log: PastLog): boolean =>
+  log.notLoaded > 0 || log.dropped > 0 || log.gaps.lost > 0 || log.gaps.unread.length > 0 || log.unreadable !== null || log.view().after > 0 || log.view().before > 0;
 
-/** What the page is told around the events; the lines left out only when there are some. */
-function pastOf(v: Omit<PastView, 'events'>): NonNullable<LogContents['past']> {
+/** What the page is told around the events; what is missing, and why, only when something is. */
+function pastOf(v: Omit<PastView, 'events'>, gaps: LogGaps): PastCounts {
   const { unreadable, ...counts } = v;
-  return unreadable ? { ...counts, unreadable } : counts;
+  const by = [
+    gaps.rotated > 0 && "the history's size limit (rpcWorkers.history.maxSessionMiB)",
+    // The store's own words for the bound it applied, then the settings that set the bounds.
+    gaps.evicted > 0 && `the history removing earlier sessions whole (${gaps.evictedWhy ?? 'its bounds'}; rpcWorkers.history.maxSessions, rpcWorkers.history.maxTotalMiB)`,
+  ].filter((x): x is string => !!x);
+  return {
+    ...counts,
+    ...(by.length ? { droppedBy: by.join(' and ') } : {}),
+    ...(gaps.lost > 0 ? { lost: { events: gaps.lost, why: neverWritten(gaps.lostWhy) } } : {}),
+    ...(gaps.unread.length ? { unread: { sessions: gaps.unread.length, first: gaps.unread[0] } } : {}),
+    ...(unreadable ? { unreadable } : {}),
+  };
 }

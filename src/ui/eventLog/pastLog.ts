@@ -4,6 +4,7 @@
 // the page is given only the window, so a 100,000-event session costs the page what one window
 // costs. No VS Code here: a unit test holds it (test/unit/ui.pastLog.test.ts).
 import type { AgentEvent } from '../../core/events/agentEvent';
+import type { LogGaps } from '../../core/history/records';
 
 /** Events read for the first page, and for each "Load older". */
 export const PAGE_EVENTS = 2500;
@@ -26,6 +27,9 @@ export interface OlderSource {
   readonly unreadable?: { lines: number; first: string } | null;
 }
 
+/** A log the history left whole. */
+export const NO_GAPS: LogGaps = Object.freeze({ rotated: 0, evicted: 0, evictedWhy: null, lost: 0, lostWhy: null, unread: [] });
+
 /** The window the page is given, and what lies on either side of it. */
 export interface PastView {
   events: AgentEvent[];
@@ -46,18 +50,24 @@ export class PastLog {
   private size: number;
   private reading: Promise<void> = Promise.resolve();
 
+  /** `gaps`: what the history could not give of these sessions, and why (core/history/records.ts). */
   constructor(
     first: AgentEvent[],
     private readonly source: OlderSource | null,
-    readonly dropped: number,
+    readonly gaps: LogGaps = NO_GAPS,
   ) {
     this.events = first;
     this.size = first.length;
   }
 
   /** The newest page of `source`, read before the log is shown. */
-  static async open(source: OlderSource, dropped: number): Promise<PastLog> {
-    return new PastLog(await source.older(PAGE_EVENTS), source, dropped);
+  static async open(source: OlderSource, gaps: LogGaps = NO_GAPS): Promise<PastLog> {
+    return new PastLog(await source.older(PAGE_EVENTS), source, gaps);
+  }
+
+  /** Events the history's bounds removed from these sessions: no page has them. */
+  get dropped(): number {
+    return this.gaps.rotated + this.gaps.evicted;
   }
 
   /** Every event read so far, oldest first (a resumed worker's log shows them all before its own). */

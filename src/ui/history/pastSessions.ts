@@ -9,7 +9,7 @@ import type { HistoryListing, SessionSummary } from '../../core/history/format';
 import type { HistoryStore } from '../../core/history/store';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { HOST_SHUT_DOWN } from '../../core/shutDownWords';
-import { plural, theCount } from '../../protocol/words';
+import { neverWritten, plural, theCount } from '../../protocol/words';
 import { Disposable, toDisposable } from '../disposable';
 import { PastLog } from '../eventLog/pastLog';
 import { throttle } from '../throttle';
@@ -308,6 +308,8 @@ export class PastSessions extends Disposable {
         if (evicted > 0) missing.push(`the oldest ${theCount(evicted, 'event')} of ${name}: the history's size bound (rpcWorkers.history.maxSessionMiB) removed ${evicted === 1 ? 'it' : 'them'}`);
         if (r.torn) missing.push(`the unfinished last line of ${name} (${plural(r.torn.bytes, 'byte')}: its write was cut short)`);
         if (r.badLines.count > 0) missing.push(`${plural(r.badLines.count, 'line')} of ${name} that could not be read as ${r.badLines.count === 1 ? 'an event' : 'events'}`);
+        const lost = r.session.lost ?? 0;
+        if (lost > 0) missing.push(`${plural(lost, 'event')} of ${name} that never reached the history (${neverWritten(r.session.lastError)})`);
       } else if (id === sessionId) {
         error = r.error;
       } else {
@@ -326,7 +328,7 @@ export class PastSessions extends Disposable {
     const r = await store.pages(sessionId, chain.slice(0, -1));
     if (r.status !== 'read') return { ok: false, error: r.error };
     try {
-      return { ok: true, log: await PastLog.open(r.pages, r.dropped) };
+      return { ok: true, log: await PastLog.open(r.pages, r.gaps) };
     } catch (error) {
       return { ok: false, error: (error as Error).message };
     }
