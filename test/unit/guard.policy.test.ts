@@ -261,6 +261,13 @@ describe('guard policy: a hostile path corpus against real directories and symli
       assert.match(judgePath(p, 'keys/id.pem', ws).rule, /^forbidden ".*\*\*\/\*\.pem"$/);
       assert.equal(judgePath(p, 'keys/id.pub', ws).allowed, true);
     });
+    it('a colon is an ordinary character off Windows: a glob still covers what follows it', () => {
+      const p = resolveGuard(policyFromSettings({ forbidden: ['backups/*.sql'] }, ws), ws) as ResolvedPolicy;
+      for (const name of ['backups/db-2024-01-01.sql', 'backups/db-2024-01-01T10:00.sql', 'a:b.code-workspace', '.git:x/config']) {
+        assert.equal(judgePath(p, name, ws).allowed, false, name);
+      }
+      assert.equal(judgePath(p, 'backups/db-2024-01-01T10:00.txt', ws).allowed, true);
+    });
   });
 
   describe('wire', () => {

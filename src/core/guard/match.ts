@@ -20,8 +20,14 @@ const HFS_IGNORED = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
  * ignored everywhere, since a repository copied to macOS makes `.GIT` the real `.git`.
  * Over-matching here only blocks a write; under-matching leaks one.
  */
-export const forbiddenFold: Fold = (s) => {
+const forbiddenFold: Fold = (s) => {
   const folded = caseFold(s.replace(HFS_IGNORED, '')).replace(/:.*$/s, '').replace(/[. ]+$/, '');
+  return folded.length > 0 ? folded : caseFold(s);
+};
+
+/** forbiddenFold keeping what follows a `:`, which off Windows is part of the name. */
+const streamKeptFold: Fold = (s) => {
+  const folded = caseFold(s.replace(HFS_IGNORED, '')).replace(/[. ]+$/, '');
   return folded.length > 0 ? folded : caseFold(s);
 };
 
@@ -35,6 +41,8 @@ export interface Pattern {
   segments: string[];
   fold: Fold;
   regexes: Array<RegExp | null>;
+  /** Also refuses what this matches: a name is judged under each reading a volume may give it. */
+  also?: Pattern;
 }
 
 function segmentRegex(segment: string): RegExp | null {
@@ -47,6 +55,14 @@ export function compilePattern(text: string, fold: Fold): Pattern {
   const { root, segments } = splitPath(text);
   const folded = segments.map((s) => (s === '**' ? s : fold(s)));
   return { text, root, segments: folded, fold, regexes: folded.map(segmentRegex) };
+}
+
+/**
+ * Windows reads `name:stream` as `name`, Linux and macOS as a name holding a colon, so a
+ * forbidden pattern refuses under both readings: `backups/*.sql` must still cover `T10:00.sql`.
+ */
+export function compileForbidden(text: string): Pattern {
+  return { ...compilePattern(text, forbiddenFold), also: compilePattern(text, streamKeptFold) };
 }
 
 function matchFrom(p: Pattern, i: number, target: string[], j: number): boolean {
@@ -66,5 +82,5 @@ function matchFrom(p: Pattern, i: number, target: string[], j: number): boolean 
 export function matchesPath(p: Pattern, abs: string): boolean {
   const t = splitPath(abs);
   if (caseFold(t.root) !== caseFold(p.root)) return false;
-  return matchFrom(p, 0, t.segments, 0);
+  return matchFrom(p, 0, t.segments, 0) || (p.also !== undefined && matchesPath(p.also, abs));
 }

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { caseFold, compilePattern, exactFold, forbiddenFold, hasGlob, matchesPath, type Pattern } from './match';
+import { caseFold, compileForbidden, compilePattern, exactFold, hasGlob, matchesPath, type Pattern } from './match';
 import {
   MAX_PATH_CHARS, isOtherUsersHome, lexicalReading, literalReading, physicalPath, piReading,
   platformCaseInsensitive, probeCaseInsensitive, splitPath, type Physical,
@@ -101,7 +101,7 @@ function compile(spec: { allowedPaths: string[]; forbiddenPaths: string[]; bash:
   });
   // Forbidden patterns keep their unresolved spelling too: matching more only blocks more.
   const forbiddenTexts = new Set(spec.forbiddenPaths.flatMap((p) => Object.values(resolvePattern(p))));
-  const forbidden = [...forbiddenTexts].map((text) => compilePattern(text, forbiddenFold));
+  const forbidden = [...forbiddenTexts].map(compileForbidden);
   return { root, allowed, forbidden, bash: spec.bash };
 }
 
