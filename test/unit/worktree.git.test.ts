@@ -1,7 +1,7 @@
 // A worktree per worker, on real git repositories made here in a temp folder: create, change,
 // list, diff sides, merge (clean, conflicting, refused for a dirty tree), discard, not-a-repo.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import {
@@ -82,6 +82,20 @@ describe('worktree per worker (real git)', function () {
     assert.deepEqual(spec.guard, { allowedPaths: [wt.path, '/tmp/scratch'], forbiddenPaths: [path.join(wt.path, 'secrets')] });
     assert.equal(specInWorktree({ dialect: 'tau', command: 'tau', cwd: repo, guard: true }, wt, repo).guard, true);
     assert.equal(specInWorktree({ dialect: 'tau', command: 'tau', cwd: '/elsewhere' }, wt, repo).cwd, wt.path);
+  });
+
+  it('moves the guard\'s paths when the workspace folder is opened through a symlink and git names the real one', async () => {
+    const link = path.join(dir, 'link-proj');
+    symlinkSync(repo, link);
+    const found = await detectRepository(link);
+    assert.equal(found.status === 'repository' && found.root, repo);
+    const wt = await created(repo, 'w');
+    const spec = specInWorktree({
+      dialect: 'pi', command: 'pi', cwd: path.join(link, 'sub'), workspaceFolder: link,
+      guard: { allowedPaths: [path.join(link, 'src'), '/tmp/scratch'], forbiddenPaths: [path.join(link, 'secrets/**')] },
+    }, wt, repo);
+    assert.equal(spec.cwd, path.join(wt.path, 'sub'));
+    assert.deepEqual(spec.guard, { allowedPaths: [path.join(wt.path, 'src'), '/tmp/scratch'], forbiddenPaths: [path.join(wt.path, 'secrets/**')] });
   });
 
   it('names branches safely', () => {

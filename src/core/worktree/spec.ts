@@ -5,12 +5,24 @@
 import path from 'node:path';
 import type { WorkerSpec } from '../api';
 import { pathWithin } from '../pathWithin';
+import { physicalPath } from '../guard/paths';
 import type { GuardSpec } from '../guard/policy';
 import type { WorkerWorktree } from './create';
 
+/** `p` relative to `from` as spelled, else with both resolved; null when it lies outside. */
+function within(from: string, p: string): string | null {
+  const rel = pathWithin(from, p);
+  if (rel !== null) return rel;
+  // git names the checkout by its real path, VS Code a folder opened through a symlink by the
+  // link: a guard path left in the person's checkout would let the worker write there.
+  const realFrom = physicalPath(from);
+  const realP = physicalPath(p);
+  return realFrom.ok && realP.ok ? pathWithin(realFrom.path, realP.path) : null;
+}
+
 /** `p` under `from` moved to the same place under `to`; anything else unchanged. */
 function moved(p: string, from: string, to: string): string {
-  const rel = pathWithin(from, p);
+  const rel = within(from, p);
   return rel === null ? p : rel === '' ? to : path.join(to, rel);
 }
 
