@@ -119,6 +119,44 @@ describe('worktree per worker: edges (real git)', function () {
     assert.equal(readFileSync(path.join(repo, 'b.txt'), 'utf8'), 'staged by the person\n');
   });
 
+  // A worker's `git clone` or `git init` under its worktree: `git add -A` takes such a folder as a
+  // pointer to its commit (a gitlink), none of its files.
+  const nestedRepository = (wt: { path: string }): void => {
+    const lib = path.join(wt.path, 'vendor', 'lib');
+    mkdirSync(lib, { recursive: true });
+    sh(lib, 'init', '-q');
+    writeFileSync(path.join(lib, 'lib.c'), 'int the_workers_patch;\n');
+    sh(lib, '-c', 'user.name=a', '-c', 'user.email=a@b', 'add', '-A');
+    sh(lib, '-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '-m', 'lib');
+  };
+
+  it('a repository nested in the worktree that .gitmodules does not list refuses the merge, named, with nothing changed', async () => {
+    const wt = await created(repo, 'w');
+    nestedRepository(wt);
+    writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
+    const head = sh(repo, 'rev-parse', 'HEAD');
+    const r = await mergeWorktree(wt, { into: repo });
+    assert.equal(r.status, 'error');
+    assert.match((r as { reason: string }).reason, /vendor\/lib is a repository of its own .*not listed in \.gitmodules.*nothing was changed/);
+    assert.equal(sh(repo, 'rev-parse', 'HEAD'), head);
+    assert.equal(sh(wt.path, 'status', '--porcelain'), '?? new.txt\n?? vendor/', 'nothing was committed');
+    // Listed in .gitmodules it is a submodule, which the person merges as one.
+    writeFileSync(path.join(wt.path, '.gitmodules'), '[submodule "lib"]\n\tpath = vendor/lib\n\turl = ./lib\n');
+    assert.equal((await mergeWorktree(wt, { into: repo })).status, 'merged');
+  });
+
+  it('discard names a nested repository as lost, though its pointer is committed and merged', async () => {
+    const wt = await created(repo, 'w');
+    nestedRepository(wt);
+    sh(wt.path, 'add', '-A');
+    sh(wt.path, 'commit', '-q', '-m', 'the worker committed it');
+    sh(repo, 'merge', '-q', '--no-ff', '--no-edit', wt.branch);
+    const p = await previewDiscard(wt);
+    if (p.status !== 'ok') return assert.fail(p.reason);
+    assert.deepEqual([p.uncommitted, p.unmergedCommits, p.nested, p.nothingLost], [[], [], ['vendor/lib'], false]);
+    assert.match(discardMessage({ worktree: wt }, p), /This deletes 1 repository of its own \(vendor\/lib\), whose files and commits no branch here holds\. It cannot be undone\./);
+  });
+
   it('discard names the ignored files it would delete with the folder (no branch holds them)', async () => {
     const wt = await created(repo, 'w');
     mkdirSync(path.join(wt.path, 'ignored'));

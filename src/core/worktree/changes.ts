@@ -2,6 +2,7 @@
 // not committed, untracked files included (an agent writes files and rarely commits). Worked out
 // on a copy of the worktree's index (`git add -A` into a temporary GIT_INDEX_FILE), so the
 // worktree's own index and files are never touched, renames are found, and .gitignore applies.
+import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -132,6 +133,26 @@ export function countKinds(files: readonly ChangedFile[]): ChangeCounts {
   const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0, renamed: 0, total: files.length };
   for (const f of files) counts[f.kind]++;
   return counts;
+}
+
+/**
+ * Repositories of their own inside the worktree (a worker's `git clone` or `git init` there) that
+ * .gitmodules does not list: `git add -A` takes each as a pointer to its commit (a gitlink) and
+ * none of its files, so a merge brings nothing of it and removing the worktree loses it whole.
+ * `tree`: the worktree as listChanges staged it (its snapshot). Paths relative, with `/`.
+ */
+export async function nestedRepositories(worktree: string, tree: string): Promise<{ status: 'ok'; paths: string[] } | { status: 'error'; reason: string }> {
+  const listed = await git(worktree, ['ls-tree', '-r', '-z', tree]);
+  if (!listed.ok) return { status: 'error', reason: gitFailure(listed, 'listing the worktree\'s tree') };
+  const gitlinks = zFields(listed.stdout).filter((l) => l.startsWith('160000 ')).map((l) => l.slice(l.indexOf('\t') + 1));
+  // One the worktree's checkout left empty is the person's, not yet checked out; a clone has its .git.
+  const nested = gitlinks.filter((p) => existsSync(path.join(worktree, p, '.git')));
+  if (nested.length === 0 || !existsSync(path.join(worktree, '.gitmodules'))) return { status: 'ok', paths: nested };
+  const modules = await git(worktree, ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$']);
+  // Exit code 1: no submodule's path is set.
+  if (!modules.ok && modules.code !== 1) return { status: 'error', reason: gitFailure(modules, 'reading .gitmodules') };
+  const registered = new Set(zFields(modules.stdout).map((f) => f.slice(f.indexOf('\n') + 1)));
+  return { status: 'ok', paths: nested.filter((p) => !registered.has(p)) };
 }
 
 /** A worker's changes against its base (see baseOf); with none left, whether they were merged back. */

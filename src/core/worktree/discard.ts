@@ -4,7 +4,7 @@
 // since the preview the person confirmed. Stopping a worker never calls either.
 import { existsSync } from 'node:fs';
 import { git, gitFailure, zFields } from './git';
-import { listChanges, type ChangedFile } from './changes';
+import { listChanges, nestedRepositories, type ChangedFile } from './changes';
 import type { WorkerWorktree } from './create';
 import { heldElsewhere, heldWords, unlockIfOurs } from './hold';
 
@@ -21,13 +21,15 @@ export interface DiscardPreview {
   uncommitted: ChangedFile[];
   /** Commits on the branch or the worktree's HEAD that no other branch holds, newest first. */
   unmergedCommits: Array<{ commit: string; subject: string }>;
-  /** Nothing would be lost: no uncommitted change, no commit only this branch has. */
+  /** Nothing would be lost: no uncommitted change, no commit only this branch has, no nested repository. */
   nothingLost: boolean;
   /**
    * Files .gitignore keeps out of git (a folder wholly ignored as one entry, with its `/`): the
    * removal deletes them too, and no branch has them. Not in `nothingLost` (a build's output).
    */
   ignored: string[];
+  /** Repositories of their own inside the worktree (nestedRepositories): lost whole, whatever a branch holds. */
+  nested: string[];
   /** Pass back to discardWorktree: it refuses if the worktree is not the one previewed. */
   fingerprint: string;
   /** The folder was deleted already (by hand): only the branch and git's record of it remain. */
@@ -51,10 +53,12 @@ export async function previewDiscard(wt: WorkerWorktree, options: DiscardOptions
   if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
   const ignored = await git(wt.path, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
   if (!ignored.ok) return fail(gitFailure(ignored, `listing the ignored files in ${wt.path}`));
+  const nested = await nestedRepositories(wt.path, changes.snapshot);
+  if (nested.status !== 'ok') return fail(nested.reason);
   const unmergedCommits = commitsOf(log.stdout);
   return {
-    status: 'ok', path: wt.path, branch: wt.branch, uncommitted: changes.files, unmergedCommits,
-    nothingLost: changes.files.length === 0 && unmergedCommits.length === 0, ignored: zFields(ignored.stdout),
+    status: 'ok', path: wt.path, branch: wt.branch, uncommitted: changes.files, unmergedCommits, nested: nested.paths,
+    nothingLost: changes.files.length === 0 && unmergedCommits.length === 0 && nested.paths.length === 0, ignored: zFields(ignored.stdout),
     fingerprint: `${head.stdout.trim()}:${changes.snapshot}`, folderGone: false,
   };
 }
@@ -71,7 +75,7 @@ async function previewGone(wt: WorkerWorktree): Promise<PreviewResult> {
   if (!log.ok) return fail(gitFailure(log, `listing the commits of ${wt.branch}`));
   const unmergedCommits = commitsOf(log.stdout);
   return {
-    status: 'ok', path: wt.path, branch: wt.branch, uncommitted: [], unmergedCommits, ignored: [],
+    status: 'ok', path: wt.path, branch: wt.branch, uncommitted: [], unmergedCommits, ignored: [], nested: [],
     nothingLost: unmergedCommits.length === 0, fingerprint: `gone:${tip.stdout.trim()}`, folderGone: true,
   };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
-import { listChanges } from './changes';
+import { listChanges, nestedRepositories } from './changes';
 import type { WorkerWorktree } from './create';
 import { heldElsewhere, heldWords } from './hold';
 import { detectRepository, listWorktreeEntries } from './repo';
@@ -70,6 +70,12 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
   if (!mb.ok) return { status: 'error', into: root, reason: gitFailure(mb, `finding where ${wt.branch} and ${targetBranch} parted`) };
   const theirs = await listChanges(wt.path, mb.stdout.trim());
   if (theirs.status !== 'ok') return { status: 'error', into: root, reason: theirs.reason };
+  const nested = await nestedRepositories(wt.path, theirs.snapshot);
+  if (nested.status !== 'ok') return { status: 'error', into: root, reason: nested.reason };
+  if (nested.paths.length > 0) {
+    const [names, one] = [nested.paths.join(', '), nested.paths.length === 1];
+    return { status: 'error', into: root, reason: `${names} ${one ? 'is a repository of its own' : 'are repositories of their own'} in the worktree (a git clone or git init there), not listed in .gitmodules: git would commit only ${one ? 'a pointer to its commit' : 'pointers to their commits'}, and none of ${one ? 'its' : 'their'} files would reach ${targetBranch}. Remove ${one ? 'its' : 'their'} .git to merge the files, or add ${one ? 'it' : 'them'} as a submodule; nothing was changed` };
+  }
   const touched = new Set(theirs.files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])));
   const dirty = await dirtyFiles(root);
   if ('failure' in dirty) return { status: 'error', into: root, reason: dirty.failure };

@@ -264,7 +264,7 @@ function unresolvedWords(conflicts: Array<{ path: string; binary?: true }>): str
 }
 
 /** The confirmation, naming what would be lost. */
-export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean; ignored: string[]; folderGone?: boolean }): string {
+export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommitted: Array<{ path: string; kind: string }>; unmergedCommits: Array<{ commit: string; subject: string }>; nothingLost: boolean; ignored: string[]; nested: string[]; folderGone?: boolean }): string {
   const head = `Discard ${e.worktree.workerName}'s worktree (${e.worktree.path}${p.folderGone ? ', its folder deleted already' : ''}) and its branch ${e.worktree.branch}?`;
   const list = <T>(xs: T[], say: (x: T) => string) => xs.slice(0, 8).map(say).join(', ') + (xs.length > 8 ? `, and ${xs.length - 8} more` : '');
   // git removes them with the folder, and no branch holds them: said, though often a build's output.
@@ -273,5 +273,7 @@ export function discardMessage(e: Pick<WorktreeEntry, 'worktree'>, p: { uncommit
   const parts: string[] = [];
   if (p.uncommitted.length) parts.push(`${p.uncommitted.length} uncommitted file${p.uncommitted.length === 1 ? '' : 's'} (${list(p.uncommitted, (f) => `${f.path} ${f.kind}`)})`);
   if (p.unmergedCommits.length) parts.push(`${p.unmergedCommits.length} commit${p.unmergedCommits.length === 1 ? '' : 's'} no other branch holds (${list(p.unmergedCommits, (c) => `${c.commit.slice(0, 8)} ${c.subject}`)})`);
+  const one = p.nested.length === 1;
+  if (p.nested.length) parts.push(`${p.nested.length} ${one ? 'repository of its' : 'repositories of their'} own (${list(p.nested, (r) => r)}), whose files and commits no branch here holds`);
   return `${head} This deletes ${parts.join(' and ')}.${ignored} It cannot be undone.`;
 }
