@@ -636,6 +636,23 @@ describe('ACP dialect: bad input, each with a clear error and nothing lost', () 
     const said = await waitFor(supervisor, r.workerId, (x) => x.type === 'message_update' && /late answer/.test(x.delta ?? ''));
     assert.match(said.delta!, /"outcome":"cancelled"/);
   });
+
+  it('a tool call reported after the turn ended is shown outside any turn, and opens none: the worker stays idle', async () => {
+    const r = await go();
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    const late = waitFor(supervisor, r.workerId, (e) => e.type === 'tool_execution_start' && e.tool_call_id === 'late-call');
+    await supervisor.prompt(r.workerId, 'late tool call');
+    await settled;
+    const call = await late;
+    assert.equal(call.turn, undefined, 'it belongs to no turn');
+    const s = liveState(supervisor, r.workerId);
+    assert.equal(s.streaming, false);
+    assert.equal(s.turnCount, 1);
+    // Only a prompt's answer ends an ACP turn: one the late call had opened would refuse this prompt.
+    const next = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(r.workerId, 'hello')).status, 'accepted');
+    assert.equal((await next).end_reason, 'done');
+  });
 });
 
 function readText(file: string): string {

@@ -36,7 +36,7 @@ export const acpDialect: Dialect = {
   streaming: (connection) => stateOf(connection).turn !== null,
   // An ACP agent takes its own flags (`--acp`, `acp`) from the profile; the host adds none.
   launchArgs: () => [],
-  traits: () => ({ sendsSettled: false }),
+  traits: () => ({ sendsSettled: false, toolsOpenTurns: false }),
   async probe(connection, ctx): Promise<ProbeInfo> {
     const s = stateOf(connection);
     s.cwd = ctx.cwd;

@@ -182,9 +182,15 @@ export interface DialectTraits {
    * none is its compaction's, not a turn's, even when the worker began it on its own.
    */
   stampsTurns: boolean;
+  /**
+   * A tool event seen outside a turn begins one (pi, τ). Not in ACP, where only the prompt's
+   * answer ends a turn: an update after that answer (Claude sends them after a cancel's) would
+   * open a turn nothing ends.
+   */
+  toolsOpenTurns: boolean;
 }
 
 /** The traits of a worker of this dialect and version. */
 export function traitsOf(dialect: Dialect, version: string | null): DialectTraits {
-  return { abortCancelsCompaction: dialect.abortCancelsCompaction, sendsSettled: null, stampsTurns: false, ...dialect.traits?.(version) };
+  return { abortCancelsCompaction: dialect.abortCancelsCompaction, sendsSettled: null, stampsTurns: false, toolsOpenTurns: true, ...dialect.traits?.(version) };
 }

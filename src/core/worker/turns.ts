@@ -20,6 +20,7 @@
 import { resolve } from 'node:path';
 import type { LoginCommand, Provenance, TurnSummary } from '../api';
 import { isKnownEvent, type AgentEvent, type TurnStamp } from '../events/agentEvent';
+import type { DialectTraits } from '../wire/dialect';
 import { WentOn } from '../../protocol/callEnd';
 
 const MAX_TURNS_KEPT = 50;
@@ -71,6 +72,8 @@ export class TurnTracker {
    * older one) keeps its turns. τ's first turn is a prompt's, stamped, before any compaction.
    */
   private seenStamp = false;
+  /** A tool event outside a turn begins one (not in ACP: see DialectTraits.toolsOpenTurns). */
+  private toolsOpenTurns = true;
   /**
    * A compaction's own agent_start/agent_end pair, while it runs: the phase to go back to at its
    * end, whether the worker began it unasked (the host did not send `compact`), and its error.
@@ -137,6 +140,11 @@ export class TurnTracker {
   /** Set from the worker's dialect (τ: true) before its first turn. */
   setStampsTurns(stamps: boolean): void {
     this.stampsTurns = stamps;
+  }
+
+  /** Set from the worker's dialect and version before its first turn. */
+  setTraits(traits: Pick<DialectTraits, 'sendsSettled' | 'stampsTurns' | 'toolsOpenTurns'>): void {
+    ({ sendsSettled: this.sendsSettled, stampsTurns: this.stampsTurns, toolsOpenTurns: this.toolsOpenTurns } = traits);
   }
 
   /** The running compaction is one the worker began unasked (τ's abort does not reach those). */
@@ -504,7 +512,8 @@ export class TurnTracker {
   }
 
   private toolStart(e: AgentEvent): void {
-    if (!this.inTurn) this.begin(e);
+    // An ACP call outside a turn is shown in none: only a prompt's answer could end a turn it opened.
+    if (!this.inTurn && this.toolsOpenTurns) this.begin(e);
     const tools = this.current?.tools;
     if (tools) {
       this.wentOn.goneOn();

@@ -105,8 +105,7 @@ export class Worker {
     this.turns = new TurnTracker((s) => this.settled(s), spec.cwd, spec.turnsBefore ?? 0);
     this.version = ctx.version ?? null;
     this.traits = traitsOf(ctx.dialect, this.version);
-    this.turns.setSendsSettled(this.traits.sendsSettled);
-    this.turns.setStampsTurns(this.traits.stampsTurns);
+    this.turns.setTraits(this.traits);
     this.resync = new Resync(limits.resyncMs, (d) => checkState(this.inside, d));
     ({ permissions: this.permissions, files: this.files, terminals: this.terminals } = clientServicesFor({
       id, spec, launch, killGraceMs: limits.killGraceMs, onPermission: ctx.onPermission, files: ctx.files,
@@ -386,8 +385,7 @@ export class Worker {
     if (version === this.version) return;
     this.version = version;
     this.traits = traitsOf(this.ctx.dialect, version);
-    this.turns.setSendsSettled(this.traits.sendsSettled);
-    this.turns.setStampsTurns(this.traits.stampsTurns);
+    this.turns.setTraits(this.traits);
     this.stateChanged();
   }
 
