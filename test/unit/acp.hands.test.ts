@@ -134,6 +134,18 @@ describe('ACP: files through the host', () => {
     assert.match(shown?.text ?? '', /Undo in that editor brings your text back/);
   });
 
+  it('a write is put on a tool call of its own turn only, not on an earlier turn\'s call that named the same file', async () => {
+    const id = await start();
+    const file = path.join(dir, 'named-before.txt');
+    const first = await turn(id, `edit: ${file}`);
+    assert.ok(first.events.some((e) => e.type === 'tool_execution_start' && e.locations?.some((l) => l.path === file)), 'turn 1 had a call naming the file');
+    // ACP sends no agent_settled: the host's own ends turn 1, and its calls with it.
+    const second = await turn(id, `ask fs/write_text_file ${JSON.stringify({ path: file, content: 'hi\n' })}`);
+    assert.equal(second.said, 'fs/write_text_file: {}');
+    const write = second.events.find((e) => e.type === 'client_file' && e.data?.op === 'write')!;
+    assert.equal(write.tool_call_id, null);
+  });
+
   it('a read or write outside the worker\'s folder is refused with an error saying why, also through a symlink, and the log says so', async () => {
     const secret = path.join(outside, 'secret.txt');
     writeFileSync(secret, 'not yours\n');

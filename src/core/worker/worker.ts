@@ -341,9 +341,12 @@ export class Worker {
     if (after) void this.deliver(after);
     // A compaction the worker began or ended on its own (τ's): the state says so at once.
     if (after?.type === 'compaction_start' || after?.type === 'compaction_end') this.stateChanged();
-    this.files.observe(event);
-    this.terminals.observe(event);
-    if (this.launch.audit && !event.replayed) this.auditLater.see(event);
+    // The host's agent_settled too: at it the files forget the turn's calls (ACP sends none of its own).
+    for (const e of after ? [event, after] : [event]) {
+      this.files.observe(e);
+      this.terminals.observe(e);
+      if (this.launch.audit && !e.replayed) this.auditLater.see(e);
+    }
     // The agent's usage readout (ACP) is its session's accounting, read within 100 ms (sessions.ts).
     if (event.type === 'usage_update') this.sessions.usageUpdated();
     // The agent says whom it signs in as at its start and when that changes: the tooltip shows the last.
