@@ -19,7 +19,7 @@ import { cgroupSupport } from '../../src/core/worker/cgroup';
 import { LogModel } from '../../src/webview/model';
 import type { ToolEntry, WarningEntry } from '../../src/webview/entries';
 import type { PageEvent } from '../../src/protocol/messages';
-import { isAlive, waitUntil, withToken } from '../helpers/supervisor';
+import { isAlive, waitFor, waitUntil, withToken } from '../helpers/supervisor';
 import { commandName } from '../../src/core/worker/processTree';
 import { fakeAcpWorkers } from '../helpers/fakeAcp';
 
@@ -293,6 +293,17 @@ describe('ACP: files through the host', () => {
         assert.deepEqual(withToken(token), []);
       });
     }
+
+    it('abort ends a command that ignores SIGTERM once, and says so once, though the sweep after the turn comes within its grace', async () => {
+      make({ limits: { killGraceMs: 500 } });
+      const id = await start();
+      const ready = waitFor(supervisor, id, (e) => e.type === 'tool_execution_update' && /ready/.test(JSON.stringify(e.result ?? '')));
+      assert.equal((await supervisor.prompt(id, `term: trap '' TERM; echo ready; sleep 30`)).status, 'accepted');
+      await ready;
+      assert.equal((await supervisor.abort(id)).status, 'aborted');
+      const ended = supervisor.events(id).filter((e) => e.type === 'terminal' && e.data?.op === 'ended');
+      assert.deepEqual(ended.map((e) => e.data?.terminals), [[{ terminalId: 'term-1', command: `sh -c 'trap '\\'''\\'' TERM; echo ready; sleep 30'` }]]);
+    });
 
     it('a redirect refused before it aborts (an empty or oversized message) leaves the turn and its command running', async () => {
       const id = await start();

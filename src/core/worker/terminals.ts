@@ -140,8 +140,19 @@ class Terminal {
     return !this.isClosed;
   }
 
+  /** Its ending under way, or done: one ending signals once, and a second caller waits on the first. */
+  private ending: Promise<void> | null = null;
+
+  get endBegun(): boolean {
+    return this.ending !== null;
+  }
+
   /** Ends the group and every descendant seen: TERM, then KILL after the grace. */
-  async end(graceMs: number): Promise<void> {
+  end(graceMs: number): Promise<void> {
+    return (this.ending ??= this.endNow(graceMs));
+  }
+
+  private async endNow(graceMs: number): Promise<void> {
     const pid = this.child.pid;
     if (!pid) return;
     // Its group is ended whole even when the table cannot be read (`ps` failing off Linux).
@@ -252,8 +263,11 @@ export class Terminals {
 
   /** Every terminal's whole tree ended (an abort, a stop, the worker's exit); says which were running. */
   async endAll(reason: string): Promise<void> {
-    const running = [...this.open.values()].filter((t) => t.running);
-    await Promise.all(running.map((t) => t.end(this.site.killGraceMs)));
+    const open = [...this.open.values()].filter((t) => t.running);
+    // One whose ending is under way (the abort's own, when the sweep after the turn comes within
+    // its grace) is waited on, and said by whoever began it.
+    const running = open.filter((t) => !t.endBegun);
+    await Promise.all(open.map((t) => t.end(this.site.killGraceMs)));
     if (reason !== 'abort') this.open.clear();
     if (running.length) this.site.emit({ type: 'terminal', data: { op: 'ended', reason, terminals: running.map((t) => ({ terminalId: t.id, command: t.command })) } });
   }
