@@ -341,12 +341,9 @@ export class Worker {
     if (after) void this.deliver(after);
     // A compaction the worker began or ended on its own (τ's): the state says so at once.
     if (after?.type === 'compaction_start' || after?.type === 'compaction_end') this.stateChanged();
+    this.observeCalls(event);
     // The host's agent_settled too: at it the files forget the turn's calls (ACP sends none of its own).
-    for (const e of after ? [event, after] : [event]) {
-      this.files.observe(e);
-      this.terminals.observe(e);
-      if (this.launch.audit && !e.replayed) this.auditLater.see(e);
-    }
+    if (after) this.observeCalls(after);
     // The agent's usage readout (ACP) is its session's accounting, read within 100 ms (sessions.ts).
     if (event.type === 'usage_update') this.sessions.usageUpdated();
     // The agent says whom it signs in as at its start and when that changes: the tooltip shows the last.
@@ -356,6 +353,13 @@ export class Worker {
     }
     if (event.type === 'agent_start' && this.ctx.dialect.sweepsAfterAbort && event.turn?.opens) this.turnBaseline = this.process.baseline();
     return delivered;
+  }
+
+  /** What follows the tool calls: the files they name, the host's terminals, the guard's audit. */
+  private observeCalls(event: AgentEvent): void {
+    this.files.observe(event);
+    this.terminals.observe(event);
+    if (this.launch.audit && !event.replayed) this.auditLater.see(event);
   }
 
   /** The session verbs this running worker cannot take at all, each with why (absent: it can, or it does not run). */
@@ -400,15 +404,13 @@ export class Worker {
 
   /** Ends what the agent left running of an aborted turn (afterAbort.ts). */
   private sweepAfterAbort(): Promise<void> {
-    const { terminals, process } = this;
-    return sweepAfterAbort({ terminals, baseline: () => this.turnBaseline, dialect: this.ctx.dialect, process, killGraceMs: this.ctx.limits.killGraceMs, say: (text) => this.output('protocol', text), emit: (event) => this.emitHostEvent(event) });
+    return sweepAfterAbort({ terminals: this.terminals, baseline: () => this.turnBaseline, dialect: this.ctx.dialect, process: this.process, killGraceMs: this.ctx.limits.killGraceMs, say: (text) => this.output('protocol', text), emit: (event) => this.emitHostEvent(event) });
   }
 
   private writeGuard(): WorkerState['writeGuard'] {
     if (!this.launch.guarded) return null;
     if (!this.launch.audit) return 'vetoed';
-    const seen = this.askedBeforeWriting || this.files.writes > 0;
-    return seen || this.ctx.dialect.writesVetoed?.(this.connection) ? 'vetoed' : 'audited';
+    return this.askedBeforeWriting || this.files.writes > 0 || this.ctx.dialect.writesVetoed?.(this.connection) ? 'vetoed' : 'audited';
   }
 
   private deliver(event: AgentEvent, line?: Buffer): void | Promise<void> {
