@@ -8,6 +8,9 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 /** The most of a card the card reader takes (cards/agentCards.ts); the launch gate reads no more of one. */
 export const MAX_CARD_BYTES = 256 * 1024;
 
+/** An agent card's file name: `.md` in any case, as the card loader reads them (the launch gate must watch the same files). */
+export const isCardFileName = (name: string): boolean => name.toLowerCase().endsWith('.md');
+
 export type RegularFileHead = { ok: true; head: Buffer; whole: boolean; size: number; mtimeMs: number } | { ok: false; reason: string };
 
 /**

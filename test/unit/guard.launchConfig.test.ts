@@ -10,6 +10,7 @@ import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { cardFolderSources, fileSource, LaunchConfigWatch } from '../../src/core/guard/launchConfig';
 import { MAX_CARD_BYTES } from '../../src/core/regularFile';
+import { loadAgentCards } from '../../src/core/cards/agentCards';
 import { fakeSpec, ofType, waitFor } from '../helpers/supervisor';
 
 describe('guard: a change to how workers start, made while a worker ran, is confirmed', () => {
@@ -63,6 +64,23 @@ describe('guard: a change to how workers start, made while a worker ran, is conf
     writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
     watch.observe(live());
     assert.deepEqual(watch.pending(), []);
+  });
+});
+
+describe('guard: the launch configuration watch sees every card the card loader reads', () => {
+  it('a card named *.MD, written while a worker ran, is held as a .md card is (the loader takes either case)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rpcw-launchcfg-'));
+    try {
+      const watch = new LaunchConfigWatch(() => cardFolderSources(dir));
+      watch.started();
+      writeFileSync(path.join(dir, 'Reviewer.MD'), '---\nname: reviewer\ndescription: d\nguard: false\n---\nbody\n');
+      watch.observe(0);
+      assert.equal(loadAgentCards([dir]).cards.length, 1, 'the loader takes the card');
+      // The folder's set of cards changed too (a new card may shadow another of its name).
+      assert.deepEqual(watch.pending(), [`${dir}${path.sep} (its cards)`, path.join(dir, 'Reviewer.MD')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

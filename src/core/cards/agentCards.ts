@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { policyFromSettings, type GuardSpec } from '../guard/policy';
 import { nonEmptyText } from '../../protocol/shapes';
-import { MAX_CARD_BYTES, readRegularFileHead } from '../regularFile';
+import { MAX_CARD_BYTES, isCardFileName, readRegularFileHead } from '../regularFile';
 
 export interface AgentCard {
   name: string;
@@ -137,7 +137,7 @@ export function loadAgentCards(dirs: string[]): LoadedCards {
     let names: string[];
     try {
       names = fs.readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.name.toLowerCase().endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+        .filter((e) => isCardFileName(e.name) && (e.isFile() || e.isSymbolicLink()))
         .map((e) => e.name)
         .sort();
     } catch (err) {

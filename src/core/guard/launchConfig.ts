@@ -7,7 +7,7 @@
 // ends, which is enough to place every change either inside or outside the time a worker ran.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_CARD_BYTES, readRegularFileHead } from '../regularFile';
+import { MAX_CARD_BYTES, isCardFileName, readRegularFileHead } from '../regularFile';
 
 /** One thing that configures workers: `read` gives its content, or null when it is absent. */
 export interface ConfigSource {
@@ -45,12 +45,12 @@ export function fileSource(file: string, label = file): ConfigSource {
 export function cardFolderSources(dir: string): ConfigSource[] {
   let names: string[] = [];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+    names = readdirSync(dir).filter(isCardFileName).sort();
   } catch {
     // Absent: the listing source below says so.
   }
   return [
-    { label: `${dir}${path.sep} (its cards)`, read: () => { try { return readdirSync(dir).filter((n) => n.endsWith('.md')).sort().join('\n'); } catch { return null; } } },
+    { label: `${dir}${path.sep} (its cards)`, read: () => { try { return readdirSync(dir).filter(isCardFileName).sort().join('\n'); } catch { return null; } } },
     ...names.map((n) => fileSource(path.join(dir, n))),
   ];
 }
