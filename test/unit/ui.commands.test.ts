@@ -18,6 +18,7 @@ function harness(answers: { prompt?: PromptResult; stop?: StopResult; start?: St
   const eventListeners: Array<(workerId: string, e: object) => void> = [];
   const supervisor = {
     list: () => answers.workers ?? [],
+    limits: { maxPromptBytes: 32 * 1024 },
     state: (workerId: string) => {
       const state = answers.workers?.find((w) => w.workerId === workerId);
       return state ? { status: state.status, workerId, state } : { status: 'not_found', workerId };
@@ -132,7 +133,7 @@ describe('UI commands: what they say', () => {
   });
 
   for (const [id, what] of [['rpcWorkers.prompt', 'Prompt'], ['rpcWorkers.steer', 'Steer'], ['rpcWorkers.followUp', 'Follow Up'], ['rpcWorkers.redirect', 'Redirect']] as const) {
-    it(`${what} from a Sessions row: Escape at its message sends nothing and says nothing; a blank message is refused in the box`, async () => {
+    it(`${what} from a Sessions row: Escape at its message sends nothing and says nothing; a blank message, or one over the host's limit, is refused in the box`, async () => {
       const { commands, said, sent } = harness();
       disposables.push(commands);
       vscodeStub.answers.push(undefined);
@@ -143,6 +144,9 @@ describe('UI commands: what they say', () => {
       const validate = vscodeStub.validators[0]!;
       assert.ok(validate(' \n\t'), 'a blank message is let through');
       assert.equal(validate('go on'), null);
+      // The host's limit is said while the message can still be cut, not after the box took it away.
+      assert.equal(validate('é'.repeat(16 * 1024)), null, 'exactly at the limit (2 bytes a character)');
+      assert.equal(validate('é'.repeat(16 * 1024) + 'x'), 'The message is 32,769 bytes; a message may be at most 32,768 (rpcWorkers.maxPromptBytes)');
     });
   }
 

@@ -236,7 +236,7 @@ export class Commands extends Disposable {
   /** undefined: no task; null: the person cancelled. */
   private async firstTask(p: ParsedArg, title = 'Start Worker: first task (optional)'): Promise<string | undefined | null> {
     if (p.programmatic) return p.arg.task?.trim() ? p.arg.task : undefined;
-    const task = await askMessage({ title, prompt: 'What the worker should do first. Leave empty to start it idle; Escape cancels.', optional: true });
+    const task = await askMessage({ title, prompt: 'What the worker should do first. Leave empty to start it idle; Escape cancels.', optional: true, maxBytes: this.s.supervisor.limits.maxPromptBytes });
     if (task === undefined) return null;
     return task.trim() ? task : undefined;
   }
@@ -307,6 +307,7 @@ export class Commands extends Disposable {
     const message = p.arg.message ?? await askMessage({
       title: `${titles[mode]} ${name}`,
       prompt: mode === 'prompt' ? 'The message to send' : mode === 'steer' ? 'Delivered after the current tool call' : 'Delivered when the current turn ends',
+      maxBytes: this.s.supervisor.limits.maxPromptBytes,
     });
     if (message === undefined) return cancelled;
     const behavior = mode === 'prompt' ? p.arg.streamingBehavior : mode;
@@ -389,7 +390,7 @@ export class Commands extends Disposable {
     const t = await this.target(raw, { title: 'Redirect', filter: isRunning, none: 'No worker is running: start one first.' });
     if (isRefused(t)) return t;
     const { p, workerId } = t;
-    const message = p.arg.message ?? await askMessage({ title: `Redirect ${this.name(workerId)}`, prompt: 'The current turn is aborted and this is sent instead' });
+    const message = p.arg.message ?? await askMessage({ title: `Redirect ${this.name(workerId)}`, prompt: 'The current turn is aborted and this is sent instead', maxBytes: this.s.supervisor.limits.maxPromptBytes });
     if (message === undefined) return cancelled;
     return this.doRedirect(workerId, message, { source: p.source, submitter: p.submitter, reply: p.arg.reply });
   }

@@ -109,14 +109,23 @@ function whenRunning(supervisor: Supervisor, worker: WorkerState, label: string,
   })));
 }
 
-export async function askMessage(opts: { title: string; prompt: string; placeHolder?: string; value?: string; optional?: boolean }): Promise<string | undefined> {
+/**
+ * A message typed for a worker. `maxBytes`: the host's limit on a message (rpcWorkers.maxPromptBytes
+ * as applied), said while typing: the host's refusal came once the box had closed, and the
+ * message typed (or pasted) was gone with it.
+ */
+export async function askMessage(opts: { title: string; prompt: string; placeHolder?: string; value?: string; optional?: boolean; maxBytes?: number }): Promise<string | undefined> {
   return vscode.window.showInputBox({
     title: opts.title,
     prompt: opts.prompt,
     placeHolder: opts.placeHolder,
     value: opts.value,
     ignoreFocusOut: true,
-    validateInput: opts.optional ? undefined : (v) => (v.trim() ? null : 'Type a message (Escape cancels)'),
+    validateInput: (v) => {
+      if (!opts.optional && !v.trim()) return 'Type a message (Escape cancels)';
+      const bytes = opts.maxBytes === undefined ? 0 : Buffer.byteLength(v, 'utf8');
+      return bytes > opts.maxBytes! ? `The message is ${bytes.toLocaleString('en')} bytes; a message may be at most ${opts.maxBytes!.toLocaleString('en')} (rpcWorkers.maxPromptBytes)` : null;
+    },
   });
 }
 
