@@ -28,5 +28,7 @@ export function provenanceFields(named: boolean) {
  * (words, or a function of the issue that says them; zod's own words without).
  */
 export function nonEmptyText(empty: string, notText?: string | z.core.$ZodErrorMap<z.core.$ZodIssueInvalidType>) {
-  return z.string(notText === undefined ? undefined : { error: notText }).check(z.trim(), z.minLength(1, { error: empty }));
+  // A refinement, not minLength: zod measures anything with a length even when it is no string,
+  // so a list was refused twice ("must be a string; must not be empty").
+  return z.string(notText === undefined ? undefined : { error: notText }).check(z.trim(), z.refine((s) => s.length > 0, { error: empty }));
 }

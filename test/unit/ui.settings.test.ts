@@ -120,6 +120,17 @@ describe('ui settings', () => {
     assert.deepEqual(errors, [0, 1].map((i) => `rpcWorkers.profiles[${i}] is invalid (a profile is an object: { "name": …, "dialect": "pi", "tau" or "acp", "command": … }); that profile is ignored`));
   });
 
+  it('a command written as a list is said to be no string (its arguments go in args), not missing; each thing wrong is said once', () => {
+    const said = (profile: object) => readSettings((k) => (k === 'profiles' ? [profile] : undefined)).errors[0]?.replace(/^rpcWorkers\.profiles\[0\] is invalid \((.*)\); that profile is ignored$/, '$1');
+    const list = 'command: command must be a string: the program alone, its arguments go in args';
+    assert.equal(said({ name: 'claude', dialect: 'acp', command: ['npx', '-y', '@agentclientprotocol/claude-agent-acp'] }), list);
+    assert.equal(said({ name: 'claude', dialect: 'acp', command: [] }), list);
+    assert.equal(said({ name: 'claude', dialect: 'acp' }), 'command: a profile needs a command');
+    assert.equal(said({ name: 'claude', dialect: 'acp', command: '  ' }), 'command: a profile needs a command');
+    assert.equal(said({ name: 7, dialect: 'acp', command: 'x' }), 'name: name must be a string');
+    assert.deepEqual(readSettings((k) => (k === 'agentDirs' ? [[]] : undefined)).errors, ['rpcWorkers.agentDirs is invalid (0: directories must be strings); using the default []']);
+  });
+
   it('names every key package.json declares for a profile, and takes each', () => {
     const items = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { items: { properties: Record<string, unknown> } }> } } }).contributes.configuration.properties['rpcWorkers.profiles'].items;
     const { errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'x', dialect: 'pi', command: 'pi', nope: 1 }] : undefined));

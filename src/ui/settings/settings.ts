@@ -12,13 +12,13 @@ import { DIALECT_ERROR, DIALECT_NAMES } from '../../core/dialectName';
 
 export const SECTION = 'rpcWorkers';
 
-const required = (what: string) => nonEmptyText(what, what);
 // Strict: a misspelt key ("gaurd") dropped without a word started the profile's workers without
 // what it asked for (an unguarded worker), so a key the profile does not take refuses the profile.
 const makeProfileSchema = () => z.strictObject({
-  name: required('a profile needs a name'),
+  name: nonEmptyText('a profile needs a name', (issue) => (issue.input === undefined ? 'a profile needs a name' : 'name must be a string')),
   dialect: z.enum(DIALECT_NAMES, { error: DIALECT_ERROR }),
-  command: required('a profile needs a command'),
+  // A list ("command": ["npx", "-y", …]) was said as no command at all.
+  command: nonEmptyText('a profile needs a command', (issue) => (issue.input === undefined ? 'a profile needs a command' : 'command must be a string: the program alone, its arguments go in args')),
   args: z.optional(z.array(z.string({ error: 'args must be strings' }), { error: 'args must be a list of strings' })),
   env: z.optional(z.record(z.string(), z.string({ error: 'env values must be strings' }), { error: 'env must be an object of strings' })),
   model: z.optional(z.string({ error: 'model must be a string' })),
