@@ -86,6 +86,23 @@ describe('dialect differences through the host', () => {
     });
   }
 
+  it('τ: a second follow-up, held by τ behind the first one\'s turn past the command timeout, is answered accepted, as τ runs it', async () => {
+    supervisor = createSupervisor({ limits: { commandTimeoutMs: 1000 } });
+    const id = await started(supervisor, fakeSpec('tau'));
+    const starts: string[] = [];
+    supervisor.onEvent((w, e) => {
+      if (w === id && e.type === 'agent_start') starts.push(String(e.submission_id));
+    });
+    const second = waitFor(supervisor, id, (e) => e.type === 'agent_settled' && starts.includes('fB'), 15_000, 'the second follow-up\'s turn');
+    assert.equal((await supervisor.prompt(id, 'wait 300')).status, 'accepted');
+    const a = supervisor.prompt(id, 'wait 2500\nsay first follow-up done', { streamingBehavior: 'followUp', submissionId: 'fA' });
+    const b = supervisor.prompt(id, 'say second follow-up', { streamingBehavior: 'followUp', submissionId: 'fB' });
+    // τ admits B only when A's turn (2.5 s, past the 1 s command timeout) has ended.
+    assert.deepEqual([(await a).status, (await b).status], ['accepted', 'accepted']);
+    await second;
+    assert.deepEqual(starts.slice(-2), ['fA', 'fB']);
+  });
+
   describe('τ compacting on its own (an agent_start/agent_end pair with no submission)', () => {
     const stateOf = (id: string) => liveState(supervisor, id);
     const compactions = (events: AgentEvent[]) => events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')

@@ -67,24 +67,26 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
 }
 
 /**
- * A follow-up is answered when the running turn ends: τ admits an enqueued prompt then, and the
- * host sends an ACP agent's then. A turn may rightly run for many minutes, so the wait for its
- * end is bounded only by the worker's exit (an abort ends it too); the answer then comes within
- * the command timeout. A fixed bound here answered `error` while τ, or the host itself, still
- * held the message and delivered it later. `heldByHost`: the host holds it (ACP) until every
- * turn before it has ended, a second follow-up behind the first one's whole turn, so its answer
- * is the send itself, bounded by the exit alone.
+ * A follow-up is answered when the turns before it have ended: τ admits an enqueued prompt when
+ * it can start its turn, and the host sends an ACP agent's then. A turn may rightly run for many
+ * minutes, so the wait through a running turn is bounded only by the worker's exit (an abort ends
+ * it too); once none runs, the answer, or the start of a turn admitted before it (an earlier
+ * follow-up's, which this one then waits behind), comes within the command timeout. A fixed bound
+ * here answered `error` while τ, or the host itself, still held the message and ran it later.
+ * `heldByHost`: the host holds it (ACP) until every turn before it has ended, so its answer is the
+ * send itself, bounded by the exit alone.
  */
 async function followUpAck<T>(w: PromptPort, sent: Promise<T>, heldByHost: boolean): Promise<T> {
   if (heldByHost) return w.request(sent, 'follow-up', Infinity);
-  if (w.turns.streaming) {
-    const settled = w.waits.nextSettlement();
+  const answered = sent.then(() => 'answered' as const);
+  for (;;) {
+    const running = w.turns.streaming;
+    const next = running ? w.waits.nextSettlement() : w.waits.nextEvent('agent_start');
     try {
-      const first = await w.request(Promise.race([sent.then(() => 'answered' as const), settled.promise.then(() => 'settled' as const)]), 'follow-up', Infinity);
+      const first = await w.request(Promise.race([answered, next.promise.then(() => 'turn' as const)]), 'follow-up', running ? Infinity : undefined);
       if (first === 'answered') return await sent;
     } finally {
-      settled.cancel();
+      next.cancel();
     }
   }
-  return w.request(sent, 'follow-up');
 }
