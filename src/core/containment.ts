@@ -12,6 +12,8 @@ export class Containment {
   private readonly watchdog: Watchdog | null;
   private readonly registry: WorkerRegistry | null;
   private readonly cgroups = new Map<string, WorkerCgroup>();
+  /** The process the watchdog watches for each worker: its pid may be another worker's later. */
+  private readonly watched = new Map<string, { pid: number; start: string }>();
 
   constructor(private readonly options: SupervisorOptions) {
     this.watchdog = options.watchdog === false ? null : new Watchdog();
@@ -23,7 +25,8 @@ export class Containment {
     if (worker.pid === null) return;
     const cgroup = this.options.cgroups === false ? null : WorkerCgroup.contain(workerId, worker.pid);
     if (cgroup) this.cgroups.set(workerId, cgroup);
-    this.watchdog?.watch(worker.pid, cgroup?.dir ?? null);
+    const start = this.watchdog?.watch(worker.pid, cgroup?.dir ?? null);
+    if (start !== undefined) this.watched.set(workerId, { pid: worker.pid, start });
     this.registry?.record(workerId, worker.pid, record);
   }
 
@@ -37,8 +40,10 @@ export class Containment {
   }
 
   /** After the worker's own stop: what the watchdog saw of it, and its cgroup, are ended too. */
-  async untrack(workerId: string, worker: Worker): Promise<void> {
-    if (worker.pid !== null) await this.watchdog?.end(worker.pid);
+  async untrack(workerId: string): Promise<void> {
+    const watched = this.watched.get(workerId);
+    this.watched.delete(workerId);
+    if (watched) await this.watchdog?.end(watched.pid, watched.start);
     await this.cgroups.get(workerId)?.kill();
     this.cgroups.delete(workerId);
     this.registry?.remove(workerId);

@@ -66,7 +66,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     // A worker that had exited already says nothing on its Stop, and a live one's stopped state
     // comes while it is still listed: lists learn here that it is gone.
     fanout.emitRemoved(workerId);
-    await containment.untrack(workerId, worker);
+    await containment.untrack(workerId);
     stoppedIds.add(workerId);
     keepNewest(stoppedIds, 1000);
     return result;

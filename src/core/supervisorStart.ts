@@ -107,7 +107,7 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
     const stderrTail = worker.state().stderrTail;
     await worker.failStart(probed.error);
     workers.delete(workerId);
-    await containment.untrack(workerId, worker);
+    await containment.untrack(workerId);
     // A program that never started has nothing to become ready, and one that needs a login says
     // so in its own words: the reason alone says it.
     const spawned = worker.spawnFailure;

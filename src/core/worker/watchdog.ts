@@ -42,15 +42,19 @@ export class Watchdog {
     return this.child?.pid ?? null;
   }
 
-  /** `cgroup`: the worker's cgroup folder, killed too if the host dies. */
-  watch(pid: number, cgroup: string | null = null): void {
-    if (isWindows || this.closed) return;
+  /**
+   * `cgroup`: the worker's cgroup folder, killed too if the host dies. Returns the start stamp
+   * watched, which `end` and `forget` must name.
+   */
+  watch(pid: number, cgroup: string | null = null): string | undefined {
+    if (isWindows || this.closed) return undefined;
     const start = startStamp(pid);
-    if (start === undefined) return;
+    if (start === undefined) return undefined;
     this.watched.set(pid, { start, cgroup, adopted: new Map() });
     // A watchdog spawned now is told of every watched worker, this one included.
     if (this.child) this.send({ watch: pid, start, cgroup });
     else this.ensure();
+    return start;
   }
 
   /**
@@ -70,9 +74,12 @@ export class Watchdog {
    * then forget it. Stop calls it after the worker's own stop: a tool's background job whose
    * shell has exited is no longer in the worker's tree, but the watchdog recorded it while it
    * was. Resolves when the watchdog says it is done, or after `timeoutMs` if it does not.
+   * `start` is what `watch` returned: a worker that exited may have left its pid to another
+   * worker since, watched under another start, whose tree this must not end.
    */
-  end(pid: number, timeoutMs = 3_000): Promise<void> {
-    if (!this.watched.has(pid) || !this.child) return Promise.resolve(this.forget(pid));
+  end(pid: number, start: string, timeoutMs = 3_000): Promise<void> {
+    if (this.watched.get(pid)?.start !== start) return Promise.resolve();
+    if (!this.child) return Promise.resolve(this.forget(pid, start));
     this.watched.delete(pid);
     return new Promise((resolve) => {
       const done = () => {
@@ -83,19 +90,20 @@ export class Watchdog {
       const timer = setTimeout(done, timeoutMs);
       this.ending.get(pid)?.();
       this.ending.set(pid, done);
-      this.send({ end: pid });
+      this.send({ end: pid, start });
     });
   }
 
-  forget(pid: number): void {
-    if (!this.watched.delete(pid)) return;
-    this.send({ forget: pid });
+  forget(pid: number, start: string): void {
+    if (this.watched.get(pid)?.start !== start) return;
+    this.watched.delete(pid);
+    this.send({ forget: pid, start });
   }
 
   /** Forgets every worker and lets the watchdog go (it exits on its stdin's end). */
   close(): void {
     this.closed = true;
-    for (const pid of [...this.watched.keys()]) this.forget(pid);
+    for (const [pid, w] of [...this.watched]) this.forget(pid, w.start);
     this.child?.stdin?.end();
     this.child = null;
   }

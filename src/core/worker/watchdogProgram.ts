@@ -217,15 +217,18 @@ process.stdin.on('data', function (chunk) {
       }
     } else if (typeof m.end === 'number') {
       // Stop: end everything ever seen of this worker (a job whose shell exited is out of its
-      // tree by now, but still recorded, and still in its group), then forget it.
+      // tree by now, but still recorded, and still in its group), then forget it. Under another
+      // start the pid is another worker's now, which this Stop does not end.
       const w = workers.get(m.end);
-      const killed = w ? endWorkers([w]) : [];
-      workers.delete(m.end);
+      const mine = !!w && (m.start === undefined || w.start === String(m.start));
+      const killed = mine ? endWorkers([w]) : [];
+      if (mine) workers.delete(m.end);
       if (stateFile) writeState();
       const ended = m.end;
       whenGone(killed, function () { reply({ ended: ended }); });
     } else if (typeof m.forget === 'number') {
-      workers.delete(m.forget);
+      const w = workers.get(m.forget);
+      if (w && (m.start === undefined || w.start === String(m.start))) workers.delete(m.forget);
       if (stateFile) writeState();
     }
   }
