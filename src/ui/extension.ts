@@ -1,6 +1,6 @@
 // Activation and lifetime only: one worker host for the window, the views, commands and status
 // bar around it, and deactivate() stopping every worker. Each piece lives in its own module.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SupervisorOptions, Supervisor } from '../core/api';
@@ -300,6 +300,13 @@ export class RpcWorkersExtension extends Disposable {
 }
 
 function registryNamesWorkers(file: string): boolean {
+  // Each host writes a file of its own in `<file>.d` (see survivors.ts), only while it has workers.
+  try {
+    if (readdirSync(`${file}.d`).some((n) => n.endsWith('.json'))) return true;
+  } catch {
+    // None has.
+  }
+  // An older version's shared file.
   try {
     const workers = (JSON.parse(readFileSync(file, 'utf8')) as { workers?: unknown }).workers;
     return Array.isArray(workers) && workers.length > 0;

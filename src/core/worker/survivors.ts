@@ -5,10 +5,12 @@
 // `findSurvivors` lists the workers that are still the same process (not a reused pid) while
 // the host that started them is gone, and `stopSurvivors` ends their trees.
 //
-// Several hosts (one per window) may share the file: each rewrites only its own entries, keeps
-// the others' while their worker lives, and writes atomically (a temporary file renamed over it).
+// Several hosts (one per window) share the registry. Each writes a file of its own in
+// `<file>.d/` (atomically: a temporary file renamed over it), as one shared file rewritten by
+// every host lost the entries of whichever host wrote at the same moment. `<file>` itself is
+// still read: versions before this one write it.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isSameLiveProcess, mergeTrees, procInfo, processTree, signalTree, startStamp, stillAlive, type ProcInfo } from './processTree';
@@ -42,8 +44,32 @@ const entrySchema = z.object({
 });
 const fileSchema = z.object({ version: z.literal(1), workers: z.array(z.unknown()) });
 
-/** Every well-formed entry of the file; a missing or unreadable file has none. */
+/** The folder of the hosts' own files beside the registry file `file`. */
+export const hostFilesOf = (file: string) => `${file}.d`;
+
+/**
+ * Every well-formed entry of the registry: of `file`, and of each host's file beside it. A host
+ * file whose host is gone and whose workers are all gone names nothing: it is removed, unread.
+ */
 export function readRegistry(file: string): RegistryEntry[] {
+  const out = readFile(file);
+  const dir = hostFilesOf(file);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    // No host has written one.
+  }
+  for (const name of names) {
+    const entries = readFile(path.join(dir, name));
+    if (entries.length > 0 && entries.every((e) => !hostAlive(e) && !workerAlive(e))) rmSync(path.join(dir, name), { force: true });
+    else out.push(...entries);
+  }
+  return out;
+}
+
+/** A missing or unreadable file has no entries. */
+function readFile(file: string): RegistryEntry[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -75,13 +101,18 @@ function writeRegistry(file: string, entries: RegistryEntry[]): void {
 const workerAlive = (e: RegistryEntry) => isSameLiveProcess({ pid: e.pid, start: e.start });
 const hostAlive = (e: Pick<RegistryEntry, 'hostPid' | 'hostStart'>) => isSameLiveProcess({ pid: e.hostPid, start: e.hostStart });
 
-/** One host's entries in the shared file. */
+/** One host's entries, in a file of its own beside the registry file. */
 export class WorkerRegistry {
   private readonly mine = new Map<string, RegistryEntry>();
   private readonly hostStart = startStamp(process.pid) ?? '';
+  /** Its own per instance: two supervisors of one process must not overwrite each other's. */
+  private readonly own: string;
   private warned = false;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    const tag = `${process.pid}-${this.hostStart.replace(/[^0-9A-Za-z]+/g, '_')}-${randomUUID().slice(0, 8)}`;
+    this.own = path.join(hostFilesOf(file), `${tag}.json`);
+  }
 
   record(workerId: string, pid: number, launch: { command: string; args: string[]; cwd: string }): void {
     const info = procInfo(pid);
@@ -98,15 +129,10 @@ export class WorkerRegistry {
     if (this.mine.delete(workerId)) this.write();
   }
 
-  private isMine(e: RegistryEntry): boolean {
-    return e.hostPid === process.pid && e.hostStart === this.hostStart;
-  }
-
   private write(): void {
     try {
-      // Other hosts' entries stay while their worker lives (a crashed host's are the survivors).
-      const others = readRegistry(this.file).filter((e) => !this.isMine(e) && workerAlive(e));
-      writeRegistry(this.file, [...others, ...this.mine.values()]);
+      if (this.mine.size > 0) writeRegistry(this.own, [...this.mine.values()]);
+      else rmSync(this.own, { force: true });
     } catch (error) {
       // The registry is a help after a crash, never a reason for a verb to fail.
       if (!this.warned) process.emitWarning(`could not write the worker registry ${this.file}: ${(error as Error).message}`);
@@ -171,8 +197,11 @@ export async function stopSurvivors(entries: RegistryEntry[], options: { registr
   if (options.registryFile) {
     const ended = new Set(results.filter((r) => r.status === 'stopped' || r.status === 'gone').map((r) => `${r.workerId}:${r.pid}`));
     try {
-      const kept = readRegistry(options.registryFile).filter((e) => !ended.has(`${e.workerId}:${e.pid}`));
-      writeRegistry(options.registryFile, kept);
+      // What an older version wrote; the files of hosts whose workers are all gone now go as read.
+      const old = readFile(options.registryFile);
+      const kept = old.filter((e) => !ended.has(`${e.workerId}:${e.pid}`));
+      if (kept.length < old.length) writeRegistry(options.registryFile, kept);
+      readRegistry(options.registryFile);
     } catch {
       // Already reported by whoever could not write it; the entries are dead and ignored anyway.
     }
