@@ -63,7 +63,7 @@ describe('UI attention: notifications of what the person did', () => {
     });
     const services = {
       supervisor, outputs: { show() {}, has: () => true }, tree: { reveal: async () => {} }, selection: { current: undefined, set() {} }, settings: () => ({}),
-      launchConfig: new LaunchConfigGate(supervisor, () => ({}) as Settings),
+      launchConfig: new LaunchConfigGate(supervisor, () => ({ agentDirs: [], profiles: [] }) as unknown as Settings),
       eventLog: { label: () => 'Fixer', stateOf: () => undefined, result: () => undefined }, extensionPath: '/ext', tauSessionDir: '/tmp/tau',
       byThePerson: <T>(id: string, run: () => Promise<T>) => (theirs.push(id), run()),
     } as unknown as CommandServices;

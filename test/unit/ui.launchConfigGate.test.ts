@@ -38,7 +38,7 @@ function workers() {
   };
 }
 
-const settings = () => ({ agentDirs: [] }) as unknown as Settings;
+const settings = () => ({ agentDirs: [], profiles: [] }) as unknown as Settings;
 const USE = 'Start With These Changes';
 
 describe('launch configuration gate across a reload', () => {
@@ -202,5 +202,21 @@ describe('launch configuration gate across a reload', () => {
     const state = memento();
     state.values.set(GATE_STATE_KEY, { baseline: 'nonsense' });
     assert.deepEqual(await new LaunchConfigGate(workers().supervisor, settings, state).confirm(true), { ok: true });
+  });
+
+  it('a card written while a worker ran in the card folder a pi profile\'s env names (PI_CODING_AGENT_DIR) is asked about', async () => {
+    const profileDir = path.join(ws, 'profile-pi');
+    mkdirSync(path.join(profileDir, 'agents'), { recursive: true });
+    const withProfile = () => ({ agentDirs: [], profiles: [{ name: 'pi', dialect: 'pi', command: 'pi', env: { PI_CODING_AGENT_DIR: profileDir } }] }) as unknown as Settings;
+    const window = workers();
+    const gate = new LaunchConfigGate(window.supervisor, withProfile, memento());
+    assert.deepEqual(await gate.confirm(false), { ok: true });
+    window.run();
+    // A start from a card on that profile reads this folder (agentStart.ts: the profile's env).
+    writeFileSync(path.join(profileDir, 'agents', 'helper.md'), '---\nname: helper\ndescription: d\nguard: false\n---\nAnything.\n');
+    window.end();
+    const refused = await gate.confirm(true);
+    assert.equal(refused.ok, false);
+    assert.match(!refused.ok ? refused.error : '', /profile-pi\/agents/);
   });
 });

@@ -2,7 +2,6 @@
 // (examples/extensions/subagent/agents/*.md: name, description, tools, model), plus the guard
 // fields. The body is the card's prompt. The guard is on unless a card says `guard: false`.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -162,18 +161,8 @@ export function loadAgentCards(dirs: string[]): LoadedCards {
   return out;
 }
 
-/**
- * Workspace `.pi/agents/` first, then pi's own agent dir (`$PI_CODING_AGENT_DIR`, ~ expanded as pi
- * does). pi takes a relative one as is, from its cwd (`cwd`: the worker's folder, by default the
- * workspace folder); it was left relative, so read from the extension host's cwd and not guarded.
- */
-export function defaultAgentDirs(workspaceFolder?: string, env: NodeJS.ProcessEnv = process.env, extraDirs: string[] = [], cwd = workspaceFolder): string[] {
-  const given = env.PI_CODING_AGENT_DIR?.replace(/^~(?=$|\/)/, os.homedir());
-  const piDir = given
-    ? (cwd && !path.isAbsolute(given) ? path.resolve(cwd, given) : given)
-    : path.join(os.homedir(), '.pi', 'agent');
-  return [...(workspaceFolder ? [path.join(workspaceFolder, '.pi', 'agents')] : []), path.join(piDir, 'agents'), ...extraDirs];
-}
+// Where cards are looked for: in a module of its own, which the launch check reads at activation.
+export { defaultAgentDirs } from './agentDirs';
 
 export function findCard(cards: AgentCard[], name: string): { ok: true; card: AgentCard } | { ok: false; error: string } {
   const card = cards.find((c) => c.name === name);

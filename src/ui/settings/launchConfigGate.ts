@@ -2,14 +2,13 @@
 // agent cards) made while a worker ran: it may be the worker's own doing. The core decides
 // which changes those are (core/guard/launchConfig.ts); this reads VS Code's side of them and
 // asks before a start that would use them.
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { lazySchema } from '../../protocol/lazySchema';
 import type { Supervisor } from '../../core/api';
 // A leaf of the core (node built-ins only), so activation does not load the core.
 import { cardFolderSources, LaunchConfigWatch, type ConfigSource, type WatchState, type WatchStore } from '../../core/guard/launchConfig';
+import { defaultAgentDirs } from '../../core/cards/agentDirs';
 import { isLive } from '../views/describe';
 import { resolveAgentDirs } from './guardSpec';
 import type { Settings } from './settings';
@@ -35,11 +34,14 @@ function sources(settings: () => Settings): ConfigSource[] {
       ]),
     });
   }
-  const piDir = process.env.PI_CODING_AGENT_DIR?.replace(/^~(?=$|\/)/, os.homedir()) ?? path.join(os.homedir(), '.pi', 'agent');
-  const dirs = new Set<string>([path.join(piDir, 'agents')]);
-  for (const f of folders) {
-    dirs.add(path.join(f.uri.fsPath, '.pi', 'agents'));
-    for (const d of resolveAgentDirs(settings().agentDirs, f.uri.fsPath)) dirs.add(d);
+  // Every folder a card may be read from: pi's own as the extension's environment names it, and as
+  // each pi profile's `env` does (a start from a card runs on a pi profile, with its environment).
+  const { profiles, agentDirs } = settings();
+  const envs = [process.env, ...profiles.filter((p) => p.dialect === 'pi' && p.env).map((p) => ({ ...process.env, ...p.env }))];
+  const dirs = new Set<string>();
+  for (const env of envs) {
+    if (folders.length === 0) for (const d of defaultAgentDirs(undefined, env)) dirs.add(d);
+    for (const f of folders) for (const d of defaultAgentDirs(f.uri.fsPath, env, resolveAgentDirs(agentDirs, f.uri.fsPath))) dirs.add(d);
   }
   for (const d of dirs) out.push(...cardFolderSources(d));
   return out;
