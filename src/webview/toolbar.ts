@@ -19,6 +19,9 @@ const SEARCH_DEBOUNCE_MS = 120;
 
 export interface Saved { hidden: FilterGroup[]; search: string }
 
+/** What the search box's text matches: typed and restored alike (a restored one kept its spaces, and matched less after a reload). */
+const queryOf = (text: string) => text.trim().toLowerCase();
+
 export class Toolbar {
   readonly element: HTMLElement;
   private readonly hidden: Set<FilterGroup>;
@@ -31,7 +34,7 @@ export class Toolbar {
   /** `changed`: what matches is different now; `save`: keep this across reloads of the page. */
   constructor(saved: Saved, private readonly changed: () => void, private readonly save: (s: Saved) => void) {
     this.hidden = new Set(saved.hidden.filter((g) => g in FILTER_GROUPS));
-    this.query = saved.search.toLowerCase();
+    this.query = queryOf(saved.search);
     this.search.value = saved.search;
     this.element = h('div', { class: 'toolbar' }, this.chips, h('div', { class: 'search-row' }, this.search, this.counter));
     for (const g of Object.keys(FILTER_GROUPS) as FilterGroup[]) {
@@ -50,7 +53,7 @@ export class Toolbar {
     this.search.addEventListener('input', () => {
       clearTimeout(this.searchTimer);
       this.searchTimer = setTimeout(() => {
-        this.query = this.search.value.trim().toLowerCase();
+        this.query = queryOf(this.search.value);
         this.commit();
       }, SEARCH_DEBOUNCE_MS);
     });

@@ -92,4 +92,22 @@ describe('ui event log page channel', () => {
     assert.equal(posted.length, MAX_IN_FLIGHT * 4);
     assert.equal(channel.stats.maxInFlight, MAX_IN_FLIGHT, "the old page's deliveries freed slots of the new one");
   });
+
+  it('a log shown afresh drops the events, states and lists waiting, not an answer the page waits for (issue: "Prompt sent…" for ever, the message lost)', async () => {
+    const { channel, posted, deliver } = setup();
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) channel.post({ type: 'events', workerId: 'w1', events: [] });
+    channel.post({ type: 'events', workerId: 'w1', events: [] });
+    channel.post({ type: 'workers', workers: [], selected: 'w1' } as unknown as HostMessage);
+    channel.reply(42, { type: 'result', workerId: 'w1', action: 'prompt', status: 'error', message: 'the worker refused it', tone: 'error' });
+    channel.post({ type: 'prefill', workerId: 'w1', text: 'from the worker' });
+    channel.dropWaiting();
+    await deliver();
+    assert.deepEqual(
+      posted.slice(MAX_IN_FLIGHT).map((m) => [m.type, (m as { seq?: number }).seq ?? null]),
+      [
+        ['result', 42],
+        ['prefill', null],
+      ],
+    );
+  });
 });

@@ -359,6 +359,17 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.shown.counter, / · 2 unreadable$/);
   });
 
+  it('a search kept across a reload of the page matches what it matched when typed (issue: its spaces were kept, and it hid entries)', async () => {
+    const { Toolbar } = await import('../../src/webview/toolbar');
+    const reply = stamped([ev('message_update', { delta: 'I ran npm test' }), ev('message_end')]);
+    const entry = listOf(() => true);
+    entry.feed(reply);
+    const shown = entry.list.model.all().find((e) => e.kind === 'assistant')!;
+    assert.equal(new Toolbar({ hidden: [], search: 'npm test ' }, () => {}, () => {}).matches(shown), true);
+    assert.equal(new Toolbar({ hidden: [], search: ' NPM Test' }, () => {}, () => {}).matches(shown), true);
+    assert.equal(new Toolbar({ hidden: [], search: 'npm tests' }, () => {}, () => {}).matches(shown), false);
+  });
+
   it('a past log says which bound dropped its events, the events that never reached the history, and an earlier session it could not read', () => {
     const l = listOf(() => true);
     l.list.reset('', {

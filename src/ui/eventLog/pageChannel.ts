@@ -76,9 +76,14 @@ export class PageChannel {
     this.post(req === undefined ? message : { ...message, seq: req });
   }
 
-  /** What waits to be sent is superseded (the page starts afresh). */
+  /**
+   * What waits to be sent is superseded (the page starts afresh): the log's events, states and
+   * lists, which the reset after this says anew. Not the answers and news that no reset repeats
+   * (a verb's result, a worker's prefill, a past page that could not come): the composer waits for
+   * its result, and a failed send puts the message back from it.
+   */
   dropWaiting(): void {
-    this.outbox = [];
+    this.outbox = this.outbox.filter((m) => m.type === 'result' || m.type === 'prefill' || m.type === 'pastPageFailed');
   }
 
   /** The page went away: nothing meant for it is sent, and its deliveries free no slot. */
