@@ -237,6 +237,26 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(done.is_error, false);
   });
 
+  it('a question still open when its turn ends is answered cancelled, and the next turn\'s question is asked', async () => {
+    const r = await start();
+    answer = () => new Promise(() => undefined);
+    const ended = waitFor(supervisor, r.workerId, ofType('permission_end'));
+    await supervisor.prompt(r.workerId, 'question left open');
+    const e = await ended;
+    assert.equal(e.data?.outcome, 'cancelled');
+    assert.equal(e.data?.note, 'the turn ended');
+    assert.equal(asked[0].signal.aborted, true, 'taken off the screen');
+    assert.deepEqual(stateOf(r.workerId).pendingInput, []);
+    const said = await waitFor(supervisor, r.workerId, (x) => x.type === 'message_update' && /left answer/.test(x.delta ?? ''));
+    assert.match(said.delta!, /"outcome":"cancelled"/);
+    // The next turn is not taken for the one that ended: its question is put to the person.
+    answer = async () => ({ optionId: 'allow-once' });
+    const next = waitFor(supervisor, r.workerId, (x) => x.type === 'permission_end' && x.data?.id !== e.data?.id);
+    await supervisor.prompt(r.workerId, 'shell: true');
+    assert.equal((await next).data?.optionKind, 'allow_once');
+    assert.equal(asked.length, 2);
+  });
+
   it('without onPermission the host rejects the question and says so', async () => {
     await supervisor.dispose();
     supervisor = createSupervisor();

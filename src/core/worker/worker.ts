@@ -180,8 +180,7 @@ export class Worker {
 
   /** Why its program never started, and whether there is no such program; null: it started. */
   get spawnFailure(): { error: string; missing: boolean } | null {
-    const error = this.process.spawnError;
-    return error === null ? null : { error, missing: this.process.programMissing };
+    return this.process.spawnError === null ? null : { error: this.process.spawnError, missing: this.process.programMissing };
   }
 
   /** Forgets one "allow always" rule (by key), or all; says how many went. */
@@ -501,6 +500,10 @@ export class Worker {
   }
 
   private settled(s: Settlement): void {
+    // A question the agent left open is moot with its turn: left up, its answer would go to a
+    // finished turn and the worker would show as needing input. Before the count moves on, so
+    // that the next turn's questions are not taken for this one's.
+    this.permissions.cancelAll('the turn ended');
     this.settles++;
     this.waits.settled(s);
     this.stateChanged();
