@@ -61,8 +61,11 @@ export interface UiNotice {
 
 /** The editor's side of an agent's file requests (ACP fs/*); paths are absolute, `workerId` the agent's. */
 export interface ClientFileAccess {
-  /** The text of the open document (unsaved edits included); null: not open, the host reads the disk. */
-  read(path: string, workerId: string): Promise<string | null>;
+  /**
+   * The text of the open document (unsaved edits included); null: not open, the host reads the
+   * disk. `partial`: the agent gets only some lines of it (its line or limit).
+   */
+  read(path: string, workerId: string, how?: { partial?: boolean }): Promise<string | null>;
   /**
    * Written through the open document (and saved), `replacedUnsaved` when the person's unsaved
    * edits were in it and this agent had not read them; false: not open, the host writes the disk.

@@ -62,7 +62,8 @@ export class ClientFiles {
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
     const { file } = this.allowed('fs/read_text_file', raw);
-    let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId)) ?? null;
+    const partial = line !== null || limit !== null;
+    let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId, { partial })) ?? null;
     if (text === null) {
       let bytes: Buffer;
       try {

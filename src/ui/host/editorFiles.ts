@@ -22,9 +22,10 @@ const lastRead = new Map<string, Map<string, string>>();
 const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
 
 export const editorFiles: ClientFileAccess = {
-  async read(path, workerId) {
+  async read(path, workerId, how) {
     const text = openDocument(path)?.getText() ?? null;
-    if (text !== null) {
+    // Some lines say nothing of the person's edits in the others: the write over them is warned about.
+    if (text !== null && !how?.partial) {
       let reads = lastRead.get(workerId);
       if (!reads) lastRead.set(workerId, (reads = new Map()));
       reads.set(path, text);
