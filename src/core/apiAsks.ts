@@ -59,18 +59,21 @@ export interface UiNotice {
   params: Record<string, unknown>;
 }
 
-/** The editor's side of an agent's file requests (ACP fs/*); paths are absolute, `workerId` the agent's. */
+/**
+ * The editor's side of an agent's file requests (ACP fs/*); paths are absolute, `workerId` the
+ * agent's, `real` where the path leads, its links followed (the document may be open there).
+ */
 export interface ClientFileAccess {
   /**
    * The text of the open document (unsaved edits included); null: not open, the host reads the
    * disk. `partial`: the agent gets only some lines of it (its line or limit).
    */
-  read(path: string, workerId: string, how?: { partial?: boolean }): Promise<string | null>;
+  read(path: string, workerId: string, how?: { partial?: boolean; real?: string }): Promise<string | null>;
   /**
    * Written through the open document (and saved), `replacedUnsaved` when the person's unsaved
    * edits were in it and this agent had not read them; false: not open, the host writes the disk.
    */
-  write(path: string, content: string, workerId: string): Promise<false | { replacedUnsaved: boolean }>;
+  write(path: string, content: string, workerId: string, how?: { real?: string }): Promise<false | { replacedUnsaved: boolean }>;
   /** The worker is gone: what is kept of its reads can go. */
   forget?(workerId: string): void;
 }

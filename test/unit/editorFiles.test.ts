@@ -94,4 +94,20 @@ describe('editor files: what the agent read of an open document', () => {
     await cf.write(file, 'ONE\nPERSON UNSAVED\n');
     assert.equal(written()?.replacedUnsaved, undefined);
   });
+
+  it('a document open where a link leads is read and written through the link: the unsaved edits are read, the write goes through the editor', async () => {
+    const real = path.join(dir, 'real.txt');
+    const link = path.join(dir, 'link.txt');
+    fs.writeFileSync(real, 'saved\n');
+    fs.symlinkSync(real, link);
+    const doc = new Doc(vscode.Uri.file(real), 'saved\nPERSON UNSAVED\n', true);
+    docs.push(doc);
+    const cf = files();
+    assert.equal((await cf.read(link, null, null)).content, 'saved\nPERSON UNSAVED\n');
+    await cf.write(link, 'saved\nPERSON UNSAVED\nagent\n');
+    assert.equal(written()?.through, 'editor');
+    assert.equal(written()?.replacedUnsaved, undefined, 'it read them');
+    assert.equal(doc.text, 'saved\nPERSON UNSAVED\nagent\n');
+    assert.equal(fs.readFileSync(real, 'utf8'), doc.text);
+  });
 });

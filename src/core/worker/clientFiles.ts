@@ -61,9 +61,9 @@ export class ClientFiles {
   }
 
   async read(raw: string, line: number | null, limit: number | null): Promise<{ content: string }> {
-    const { file } = this.allowed('fs/read_text_file', raw);
+    const { file, place } = this.allowed('fs/read_text_file', raw);
     const partial = line !== null || limit !== null;
-    let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId, { partial })) ?? null;
+    let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId, { partial, real: place.path })) ?? null;
     if (text === null) {
       let bytes: Buffer;
       try {
@@ -100,7 +100,7 @@ export class ClientFiles {
         throw new ResponseError(REFUSED, `the host's write guard refused this write before anything was written: ${veto}`);
       }
     }
-    const edited = await this.editor('write', () => this.site.files?.write(file, content, this.site.workerId));
+    const edited = await this.editor('write', () => this.site.files?.write(file, content, this.site.workerId, { real: place.path }));
     if (!edited) {
       try {
         await writeJudged(place.path, place.stat, content);

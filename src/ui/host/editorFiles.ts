@@ -8,14 +8,20 @@
 import * as vscode from 'vscode';
 import type { ClientFileAccess } from '../../core/api';
 
-function openDocument(path: string): vscode.TextDocument | undefined {
-  const uri = vscode.Uri.file(path);
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath && !d.isClosed);
+/** Open as the agent spelled the path, or where it leads: a link's target is the file it reads and writes. */
+function openDocument(...paths: string[]): vscode.TextDocument | undefined {
+  for (const path of paths) {
+    const { fsPath } = vscode.Uri.file(path);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath && !d.isClosed);
+    if (doc) return doc;
+  }
+  return undefined;
 }
 
 /**
  * The text each agent last read of each open document, till its write: edits it saw are its own.
- * By agent: another agent's read says nothing of what this one saw.
+ * By agent: another agent's read says nothing of what this one saw. By where the path leads: a
+ * read through a link and a write by the target's name are of one file.
  */
 const lastRead = new Map<string, Map<string, string>>();
 /** Line ends aside: an agent may write back with \n what it read with \r\n. */
@@ -23,20 +29,22 @@ const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n') === b.replac
 
 export const editorFiles: ClientFileAccess = {
   async read(path, workerId, how) {
-    const text = openDocument(path)?.getText() ?? null;
+    const real = how?.real ?? path;
+    const text = openDocument(path, real)?.getText() ?? null;
     // Some lines say nothing of the person's edits in the others: the write over them is warned about.
     if (text !== null && !how?.partial) {
       let reads = lastRead.get(workerId);
       if (!reads) lastRead.set(workerId, (reads = new Map()));
-      reads.set(path, text);
+      reads.set(real, text);
     }
     return text;
   },
-  async write(path, content, workerId) {
-    const doc = openDocument(path);
+  async write(path, content, workerId, how) {
+    const real = how?.real ?? path;
+    const doc = openDocument(path, real);
     const reads = lastRead.get(workerId);
-    const read = reads?.get(path);
-    reads?.delete(path);
+    const read = reads?.get(real);
+    reads?.delete(real);
     if (!doc) return false;
     const now = doc.getText();
     const replacedUnsaved = doc.isDirty && !sameText(now, content) && (read === undefined || !sameText(read, now));
