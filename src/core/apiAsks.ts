@@ -71,9 +71,10 @@ export interface ClientFileAccess {
   read(path: string, workerId: string, how?: { partial?: boolean; real?: string }): Promise<string | null>;
   /**
    * Written through the open document (and saved), `replacedUnsaved` when the person's unsaved
-   * edits were in it and this agent had not read them; false: not open, the host writes the disk.
+   * edits were in it and this agent had not read them, `changedSinceRead` when its saved text is
+   * not what this agent read of it; false: not open, the host writes the disk.
    */
-  write(path: string, content: string, workerId: string, how?: { real?: string }): Promise<false | { replacedUnsaved: boolean }>;
+  write(path: string, content: string, workerId: string, how?: { real?: string }): Promise<false | { replacedUnsaved: boolean; changedSinceRead?: boolean }>;
   /** The worker is gone: what is kept of its reads can go. */
   forget?(workerId: string): void;
 }

@@ -60,6 +60,7 @@ const clientFile: Notice = (e, t) => {
   const d = dataOf(e);
   if (e.is_error) return warning(t, 'A file request of the agent was refused', e.error ?? '');
   if (d.replacedUnsaved === true) return warning(t, `The agent wrote ${str(d.path) ?? 'a file'} over your unsaved edits`, 'It was open in the editor with changes not yet saved; the agent\'s text replaced them and was saved. Undo in that editor brings your text back.');
+  if (d.changedSinceRead === true) return warning(t, `The agent wrote ${str(d.path) ?? 'a file'} over a change made since it read it`, `The file was changed (saved, or written by another program) after the agent read it; the agent's text replaced that change.${d.through === 'editor' ? ' Undo in that editor brings it back.' : ''}`);
   return { kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` };
 };
 

@@ -8,7 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Untimed } from '../../src/core/events/agentEvent';
 import { ClientFiles } from '../../src/core/worker/clientFiles';
+import type { PageEvent } from '../../src/protocol/messages';
 import { editorFiles } from '../../src/ui/host/editorFiles';
+import { LogModel } from '../../src/webview/model';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub the helper put in place of vscode
 const vscode = require('vscode') as Record<string, unknown> & { Uri: { file(p: string): Doc['uri'] }; workspace: Record<string, unknown> };
@@ -109,5 +111,39 @@ describe('editor files: what the agent read of an open document', () => {
     assert.equal(written()?.replacedUnsaved, undefined, 'it read them');
     assert.equal(doc.text, 'saved\nPERSON UNSAVED\nagent\n');
     assert.equal(fs.readFileSync(real, 'utf8'), doc.text);
+  });
+
+  it('an open document saved since the agent read it: the write goes ahead, and the log says the file changed since the agent read it', async () => {
+    const file = path.join(dir, 'c.txt');
+    fs.writeFileSync(file, 'v1\n');
+    const doc = new Doc(vscode.Uri.file(file), 'v1\n');
+    docs.push(doc);
+    const cf = files();
+    await cf.read(file, null, null);
+    doc.text = 'v1\nperson\n';
+    await doc.save();
+    await cf.write(file, 'v1\nagent\n');
+    assert.equal(doc.text, 'v1\nagent\n');
+    assert.equal(written()?.changedSinceRead, true);
+    assert.equal(written()?.replacedUnsaved, undefined);
+  });
+
+  it('a file not open changed on disk since the agent read it: the write goes ahead, and the log says so; unchanged, it says nothing', async () => {
+    const file = path.join(dir, 'a.txt');
+    fs.writeFileSync(file, 'v1\n');
+    const cf = files();
+    await cf.read(file, null, null);
+    fs.writeFileSync(file, 'v1\nperson saved this\n');
+    await cf.write(file, 'v1\nagent\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'v1\nagent\n');
+    assert.equal(written()?.changedSinceRead, true);
+    const m = new LogModel();
+    m.apply([{ ...events.find((e) => e.data?.op === 'write'), timestamp: 1 } as PageEvent]);
+    const shown = m.entries.find((e) => e.kind === 'warning') as { title: string; text: string } | undefined;
+    assert.equal(shown?.title, `The agent wrote ${file} over a change made since it read it`);
+    await cf.read(file, null, null);
+    events.length = 0;
+    await cf.write(file, 'v1\nagent again\n');
+    assert.equal(written()?.changedSinceRead, undefined);
   });
 });

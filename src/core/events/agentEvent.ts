@@ -175,7 +175,7 @@ export type PermissionEndEvent = Known<'permission_end', DataOf<{ id: string; ou
 /** `name`: the mode's as the agent names it, for a person (the id is the program's: Copilot's are URLs); null where it names none. */
 export type ModeChangedEvent = Known<'mode_changed', DataOf<{ mode: string; asked: string; name: string | null; repeated: true }>>;
 export type ProcessesEndedEvent = Known<'processes_ended', DataOf<{ reason: string; processes: Array<{ pid: number; command: string | null }> }>>;
-export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true; replacedUnsaved: true }>>;
+export type ClientFileEvent = Known<'client_file', DataOf<{ op: 'read' | 'write'; path: string; through: 'editor' | 'disk'; bytes: number; refused: true; replacedUnsaved: true; changedSinceRead: true }>>;
 export type TerminalEvent = Known<'terminal', DataOf<{ op: 'create' | 'exit' | 'ended'; terminalId: string; command: string; reason: string; terminals: Array<{ terminalId: string; command: string }> }>>;
 /**
  * Whom the agent signs in as, in its own words: `label` ("Anthropic API key"), `detail` (where the

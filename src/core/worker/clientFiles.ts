@@ -4,6 +4,7 @@
 // worktree, else its cwd); for a guarded worker a write outside the policy is refused before
 // anything is written; for a worker not offered them (clientFiles: false) neither is served.
 // Every refusal is a JSON-RPC error that says why, and is in the log.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
@@ -45,6 +46,12 @@ export interface ClientFilesSite {
 export class ClientFiles {
   /** The running tool call that names each path, so a refused write is shown on its row. */
   private readonly callOf = new Map<string, string>();
+  /**
+   * What the agent last read of each file from disk (a digest, by where the path leads), till its
+   * write: a change made since, by the person or another program, is replaced by text built on
+   * the older one, and the log says so (the editor keeps its own documents' reads).
+   */
+  private readonly readOf = new Map<string, string>();
   /** Writes that came through the host (the agent writes through the client). */
   writes = 0;
 
@@ -64,7 +71,8 @@ export class ClientFiles {
     const { file, place } = this.allowed('fs/read_text_file', raw);
     const partial = line !== null || limit !== null;
     let text = await this.editor('read', () => this.site.files?.read(file, this.site.workerId, { partial, real: place.path })) ?? null;
-    if (text === null) {
+    if (text !== null) this.readOf.delete(place.path);
+    else {
       let bytes: Buffer;
       try {
         bytes = await readFile(file);
@@ -75,6 +83,7 @@ export class ClientFiles {
       }
       try {
         text = UTF8.decode(bytes);
+        this.readOf.set(place.path, digest(bytes));
       } catch {
         return this.refuse('fs/read_text_file', raw, 'the file is not UTF-8 text; the host does not hand it over altered');
       }
@@ -100,6 +109,8 @@ export class ClientFiles {
         throw new ResponseError(REFUSED, `the host's write guard refused this write before anything was written: ${veto}`);
       }
     }
+    // Before the editor's write, whose save changes the disk.
+    const changed = await this.changedSinceRead(place.path);
     const edited = await this.editor('write', () => this.site.files?.write(file, content, this.site.workerId, { real: place.path }));
     if (!edited) {
       try {
@@ -112,13 +123,24 @@ export class ClientFiles {
     }
     const data: ClientFileEvent['data'] = { op: 'write', path: file, through: edited ? 'editor' : 'disk', bytes: Buffer.byteLength(content) };
     if (edited && edited.replacedUnsaved) data.replacedUnsaved = true;
+    else if (changed || (edited && edited.changedSinceRead)) data.changedSinceRead = true;
     this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data });
     return {};
   }
 
   /** The agent is gone: the editor forgets what it read. */
   ended(): void {
+    this.readOf.clear();
     this.site.files?.forget?.(this.site.workerId);
+  }
+
+  /** The file on disk is not what the agent last read of it from disk (not read: nothing to tell). */
+  private async changedSinceRead(place: string): Promise<boolean> {
+    const read = this.readOf.get(place);
+    this.readOf.delete(place);
+    if (read === undefined) return false;
+    // Gone or unreadable: the write that follows says what it finds.
+    return readFile(place).then((bytes) => digest(bytes) !== read, () => false);
   }
 
   /** The editor's side; its failure is the agent's error and a line in the log, never lost. */
@@ -161,6 +183,8 @@ export class ClientFiles {
     return { file, place: real };
   }
 }
+
+const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** `limit` lines from the 1-based `line` on, each with its own line end. */
 export function slice(text: string, line: number | null, limit: number | null): string {

@@ -48,11 +48,14 @@ export const editorFiles: ClientFileAccess = {
     if (!doc) return false;
     const now = doc.getText();
     const replacedUnsaved = doc.isDirty && !sameText(now, content) && (read === undefined || !sameText(read, now));
+    // Saved since the agent read it (the person, or a program the editor reloaded from): the
+    // agent's text is built on the older one, and the change it replaces is not unsaved.
+    const changedSinceRead = !doc.isDirty && read !== undefined && !sameText(read, now) && !sameText(now, content);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(now.length)), content);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the editor refused the edit of ${path}`);
     if (!(await doc.save())) throw new Error(`the editor made the edit of ${path} but could not save it: the agent's text is in the editor, unsaved`);
-    return { replacedUnsaved };
+    return { replacedUnsaved, changedSinceRead };
   },
   forget(workerId) {
     lastRead.delete(workerId);
