@@ -44,13 +44,18 @@ describe('faults: the watchdog ends only the process it watched', () => {
     strays.add(pid);
     watchdog.watch(pid);
     const start = startStamp(pid)!;
-    await until(() => knows(pid), 5_000, () => 'the watchdog never knew the sleep');
+    // Another watched process, whose end is answered after every message sent before it.
+    const marker = spawn('sleep', ['30'], { stdio: 'ignore' }).pid!;
+    strays.add(marker);
+    const markerStart = watchdog.watch(marker)!;
+    await until(() => knows(pid) && knows(marker), 5_000, () => 'the watchdog never knew the sleeps');
 
     await watchdog.end(pid, `${start}0`, 1_000);
     // The watchdog program too: a message of an earlier process with this pid.
     (watchdog as unknown as { send(m: object): void }).send({ end: pid, start: `${start}0` });
     (watchdog as unknown as { send(m: object): void }).send({ forget: pid, start: `${start}0` });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The watchdog reads its messages in order: once the marker's end is answered, those were read.
+    await watchdog.end(marker, markerStart);
     assert.ok(alive(pid), 'a Stop of an earlier process with this pid killed the one now watched');
     assert.ok(knows(pid), 'the watchdog forgot the process it still watches');
 
