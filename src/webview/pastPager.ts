@@ -78,7 +78,8 @@ export class PastPager {
     const parts: string[] = [];
     if (past?.before) parts.push(`${plural(past.before, 'older event', 'older events')} not shown${filtered ? ' (the search and filters see only the events loaded)' : ''}`);
     if (note?.to === 'older') parts.push(note.text);
-    if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by ${past.droppedBy ?? 'the history\'s size limit (rpcWorkers.history.maxSessionMiB)'}`);
+    // The host names the bound that dropped them (logArchive.ts pastOf), with its setting.
+    if (past?.dropped) parts.push(`${plural(past.dropped, 'oldest event was', 'oldest events were')} dropped by ${past.droppedBy ?? 'the history\'s bounds'}`);
     if (past?.unread) parts.push(`${plural(past.unread.sessions, 'earlier session', 'earlier sessions')} this one resumed could not be read, so ${past.unread.sessions === 1 ? 'its events are' : 'their events are'} not shown (${past.unread.first})`);
     if (past?.lost) parts.push(`${plural(past.lost.events, 'event', 'events')} never reached the history and cannot be shown (${past.lost.why})`);
     if (past?.unreadable) parts.push(`${plural(past.unreadable.lines, 'line of the history could not be read as an event and is', 'lines of the history could not be read as events and are')} not shown (the first: ${past.unreadable.first})`);
