@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { created, makeRepo, sh } from '../helpers/gitRepo';
 import * as realCore from '../../src/core/index';
+import { hookSources } from '../../src/core/worktree/hookSources';
 import { discardMessage, WorktreeActions } from '../../src/ui/worktrees/worktreeActions';
 import { createWorktree, detectRepository, discardWorktree, finishMerge, listWorkerWorktrees, mergeWorktree, previewDiscard, workerChanges } from '../../src/core/worktree';
 
@@ -320,6 +321,77 @@ describe('worktree per worker: edges (real git)', function () {
     writeFileSync(path.join(wt.path, 'later.txt'), 'y\n');
     assert.equal((await mergeWorktree(wt, { into: repo })).status, 'merged');
     assert.equal(existsSync(mine), true);
+  });
+
+  it('Merge runs none of the person\'s hooks when the worker changed what they run (husky\'s .husky/post-merge), and says so', async () => {
+    // husky's layout in the person's checkout: core.hooksPath .husky/_ holds generated wrappers
+    // (ignored) that run the tracked scripts beside them, .husky/<hook>, when there is one.
+    sh(repo, 'config', 'core.hooksPath', '.husky/_');
+    const wrappers = path.join(repo, '.husky', '_');
+    mkdirSync(wrappers, { recursive: true });
+    writeFileSync(path.join(wrappers, '.gitignore'), '*\n');
+    for (const hook of ['pre-merge-commit', 'post-merge']) {
+      writeFileSync(path.join(wrappers, hook), `#!/bin/sh\nf="$(git rev-parse --show-toplevel)/.husky/${hook}"\n[ -f "$f" ] && sh "$f"\nexit 0\n`);
+      chmodSync(path.join(wrappers, hook), 0o755);
+    }
+    const wt = await created(repo, 'w');
+    const marker = path.join(dir, 'WORKER-SCRIPT-RAN');
+    mkdirSync(path.join(wt.path, '.husky'), { recursive: true });
+    writeFileSync(path.join(wt.path, '.husky', 'post-merge'), `touch '${marker}'\n`);
+    writeFileSync(path.join(wt.path, 'new.txt'), 'x\n');
+    const m = await mergeWorktree(wt, { into: repo });
+    assert.equal(m.status, 'merged', JSON.stringify(m));
+    assert.equal(readFileSync(path.join(repo, '.husky', 'post-merge'), 'utf8'), `touch '${marker}'\n`, 'the worker\'s script is merged, as any file');
+    assert.equal(existsSync(marker), false, 'the script the worker wrote ran, with the person\'s rights, when the person merged');
+    assert.deepEqual(m.status === 'merged' && m.hooksSkipped, ['.husky/post-merge']);
+
+    // A merge that leaves what hooks run alone runs them (the person's post-merge, as before).
+    const mine = path.join(dir, 'PERSON-SCRIPT-RAN');
+    writeFileSync(path.join(repo, '.husky', 'post-merge'), `touch '${mine}'\n`);
+    sh(repo, 'commit', '-qam', 'my post-merge');
+    sh(wt.path, 'merge', '-q', 'main');
+    writeFileSync(path.join(wt.path, 'later.txt'), 'y\n');
+    const again = await mergeWorktree(wt, { into: repo });
+    assert.equal(again.status, 'merged', JSON.stringify(again));
+    assert.equal(existsSync(mine), true, 'the person\'s own hook did not run');
+    assert.equal(again.status === 'merged' && again.hooksSkipped, undefined);
+    sh(repo, 'config', '--unset', 'core.hooksPath');
+  });
+
+  it('the files that count as what hooks run: the in-repository hooks folder, husky\'s scripts beside its _, hook managers\' configs', async () => {
+    const changed = ['.githooks/post-merge', '.githooks/lib/x.sh', '.husky/pre-commit', '.husky/sub/notes.md', 'lefthook.yml', '.lefthook/a.yml', '.pre-commit-config.yaml', 'src/lefthook.yml', 'a.txt'];
+    const common = ['lefthook.yml', '.lefthook/a.yml', '.pre-commit-config.yaml'];
+    assert.deepEqual(await hookSources(repo, changed), common, 'hooks in .git/hooks');
+    sh(repo, 'config', 'core.hooksPath', '.githooks');
+    assert.deepEqual(await hookSources(repo, changed), ['.githooks/post-merge', '.githooks/lib/x.sh', ...common]);
+    sh(repo, 'config', 'core.hooksPath', '.husky/_');
+    assert.deepEqual(await hookSources(repo, changed), ['.husky/pre-commit', ...common]);
+    sh(repo, 'config', '--unset', 'core.hooksPath');
+    assert.deepEqual(await hookSources(path.join(dir, 'not-a-repo'), ['a.txt']), ['a.txt'], 'git cannot say where the hooks are: every file counts');
+  });
+
+  it('Complete Merge of a conflicted merge runs no hook when the worker changed a hook manager\'s config (lefthook.yml), and both steps say so', async () => {
+    // lefthook's hooks live in .git/hooks, out of the worker's reach, and read lefthook.yml from the checkout.
+    const marker = path.join(dir, 'WORKER-CONFIG-RAN');
+    for (const hook of ['pre-commit', 'commit-msg', 'post-commit', 'pre-merge-commit', 'post-merge']) {
+      writeFileSync(path.join(repo, '.git', 'hooks', hook), `#!/bin/sh\ngrep -q run-me "$(git rev-parse --show-toplevel)/lefthook.yml" 2>/dev/null && touch '${marker}'\nexit 0\n`);
+      chmodSync(path.join(repo, '.git', 'hooks', hook), 0o755);
+    }
+    const wt = await created(repo, 'w');
+    writeFileSync(path.join(wt.path, 'lefthook.yml'), 'post-commit:\n  commands:\n    x:\n      run: run-me\n');
+    writeFileSync(path.join(wt.path, 'b.txt'), 'worker\n');
+    writeFileSync(path.join(repo, 'b.txt'), 'person\n');
+    sh(repo, 'commit', '-qam', 'mine');
+    assert.equal(existsSync(marker), false);
+
+    vscodeStub.reset();
+    const actions = new WorktreeActions({ supervisor: { state: () => ({ status: 'not_found' }), list: () => [] } as never, worktrees: { get: () => ({ workerId: 'w', worktree: wt, checkout: repo, files: [], counts: null, error: null }), refresh: async () => {}, all: () => [] } as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
+    assert.equal((await actions.merge({ workerId: 'w' })).status, 'conflicts');
+    assert.match(vscodeStub.messages[0], /Your git hooks were not run for it: the worker changed lefthook\.yml, which they run or read\.$/);
+    writeFileSync(path.join(repo, 'b.txt'), 'both\n');
+    assert.equal((await actions.finish(repo, false)).status, 'merged');
+    assert.equal(existsSync(marker), false, 'the config the worker wrote was run by the person\'s hooks at Complete Merge');
+    assert.match(vscodeStub.messages.at(-1)!, /^RPC Workers: merge completed, commit \w{8}\. Your git hooks were not run for it: the worker changed lefthook\.yml/);
   });
 });
 

@@ -4,14 +4,13 @@
 // per worker. A merge that conflicts is left in progress, and the conflicted files come back
 // for the merge editor. Refused, with nothing changed, when the person's worktree has
 // uncommitted changes (or untracked files) in files the merge would write, or anything staged.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
 import { listChanges, nestedRepositories } from './changes';
 import type { WorkerWorktree } from './create';
 import { heldElsewhere, heldWords } from './hold';
+import { hookSources, withHooks } from './hookSources';
 import { detectRepository, listWorktreeEntries } from './repo';
 
 export interface ConflictedFile {
@@ -25,9 +24,10 @@ export interface ConflictedFile {
 }
 
 export type MergeResult =
-  | { status: 'merged'; into: string; branch: string; targetBranch: string; commit: string; committed: string | null; files: string[] }
+  /** `hooksSkipped`: the worker changed these files, which the person's hooks run or read, so the merge ran no hook (hookSources.ts). */
+  | { status: 'merged'; into: string; branch: string; targetBranch: string; commit: string; committed: string | null; files: string[]; hooksSkipped?: string[] }
   | { status: 'up_to_date'; into: string; branch: string; targetBranch: string; committed: string | null }
-  | { status: 'conflicts'; into: string; branch: string; targetBranch: string; committed: string | null; conflicts: ConflictedFile[] }
+  | { status: 'conflicts'; into: string; branch: string; targetBranch: string; committed: string | null; conflicts: ConflictedFile[]; hooksSkipped?: string[] }
   | { status: 'dirty'; into: string; reason: string; files: string[] }
   | { status: 'merge_in_progress' | 'detached_head' | 'not_found' | 'error'; into: string; reason: string };
 
@@ -96,14 +96,16 @@ export async function mergeWorktree(wt: WorkerWorktree, options: MergeOptions = 
   const base = { into: root, branch: wt.branch, targetBranch, committed: committed.commit };
   if ((await git(root, ['merge-base', '--is-ancestor', tip.stdout.trim(), 'HEAD'])).ok) return { status: 'up_to_date', ...base };
 
-  const merge = await git(root, ['merge', '--no-ff', '--no-edit', '-m', `Merge ${wt.workerName} (${wt.branch}) into ${targetBranch}`, wt.branch]);
+  const skipped = await hookSources(root, [...touched]);
+  const merge = await withHooks(skipped.length > 0, (config) => git(root, [...config, 'merge', '--no-ff', '--no-edit', '-m', `Merge ${wt.workerName} (${wt.branch}) into ${targetBranch}`, wt.branch]));
+  const hooks = skipped.length > 0 ? { hooksSkipped: skipped } : {};
   if (merge.ok) {
     const head = await git(root, ['rev-parse', 'HEAD']);
     const files = await git(root, ['diff', '--name-only', '-z', 'HEAD^1', 'HEAD']);
-    return { status: 'merged', ...base, commit: head.stdout.trim(), files: zFields(files.stdout) };
+    return { status: 'merged', ...base, commit: head.stdout.trim(), files: zFields(files.stdout), ...hooks };
   }
   const conflicts = await conflictedFiles(root);
-  if (conflicts.length > 0) return { status: 'conflicts', ...base, conflicts };
+  if (conflicts.length > 0) return { status: 'conflicts', ...base, conflicts, ...hooks };
   const failure = gitFailure(merge, `git merge ${wt.branch}`);
   // A pre-merge-commit hook that fails leaves the merge staged, not committed: still in progress.
   if ((await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) {
@@ -128,7 +130,7 @@ export async function conflictedFiles(root: string): Promise<ConflictedFile[]> {
 }
 
 export type FinishResult =
-  | { status: 'merged'; commit: string }
+  | { status: 'merged'; commit: string; hooksSkipped?: string[] }
   | { status: 'conflicts'; conflicts: ConflictedFile[] }
   | { status: 'aborted' }
   | { status: 'no_merge' | 'error'; reason: string };
@@ -149,9 +151,12 @@ export async function finishMerge(root: string): Promise<FinishResult> {
     const add = await git(root, ['add', '--', ...left.map((f) => f.path)]);
     if (!add.ok) return { status: 'error', reason: gitFailure(add, 'staging the resolved files') };
   }
-  const commit = await git(root, ['commit', '--no-edit']);
+  // What the merge brings in is what differs from HEAD now; hooks it changed are not run by its commit.
+  const brought = await git(root, ['diff', '--name-only', '-z', 'HEAD']);
+  const skipped = await hookSources(root, brought.ok ? zFields(brought.stdout) : ['(git could not list the merge\'s files)']);
+  const commit = await withHooks(skipped.length > 0, (config) => git(root, [...config, 'commit', '--no-edit']));
   if (!commit.ok) return { status: 'error', reason: gitFailure(commit, 'committing the merge') };
-  return { status: 'merged', commit: (await git(root, ['rev-parse', 'HEAD'])).stdout.trim() };
+  return { status: 'merged', commit: (await git(root, ['rev-parse', 'HEAD'])).stdout.trim(), ...(skipped.length > 0 ? { hooksSkipped: skipped } : {}) };
 }
 
 /**
@@ -182,16 +187,14 @@ export async function commitAll(wt: WorkerWorktree, message: string): Promise<{ 
   if ((await git(wt.path, ['diff', '--cached', '--quiet'])).ok) return { status: 'ok', commit: null };
   // Hooks found inside the worktree (a relative core.hooksPath, as husky sets: `.husky/_`) are
   // files the worker could write, its guard allowing, and often ignored, so not in its changes:
-  // committing for the person must not run them with the person's rights. Other hooks run.
+  // committing for the person must not run them with the person's rights. Nor hooks that would
+  // run or read what the worker changed (hookSources.ts). Other hooks run.
   const hooks = await git(wt.path, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
-  const workerOwned = !hooks.ok || pathWithin(wt.path, hooks.stdout.trim()) !== null;
-  const none = workerOwned ? await mkdtemp(path.join(tmpdir(), 'rpcw-no-hooks-')) : null;
-  try {
-    const commit = await git(wt.path, [...(none ? ['-c', `core.hooksPath=${none}`] : []), 'commit', '-q', '-m', message]);
-    if (!commit.ok) return { status: 'error', reason: gitFailure(commit, `committing the worker's changes on ${wt.branch}`) };
-  } finally {
-    if (none) await rm(none, { recursive: true, force: true });
-  }
+  const staged = await git(wt.path, ['diff', '--cached', '--name-only', '-z']);
+  const workerOwned = !hooks.ok || !staged.ok || pathWithin(wt.path, hooks.stdout.trim()) !== null;
+  const off = workerOwned || (await hookSources(wt.path, zFields(staged.stdout))).length > 0;
+  const commit = await withHooks(off, (config) => git(wt.path, [...config, 'commit', '-q', '-m', message]));
+  if (!commit.ok) return { status: 'error', reason: gitFailure(commit, `committing the worker's changes on ${wt.branch}`) };
   return { status: 'ok', commit: (await git(wt.path, ['rev-parse', 'HEAD'])).stdout.trim() };
 }
 
