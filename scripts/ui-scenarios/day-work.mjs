@@ -144,6 +144,9 @@ async function steps(page, ws) {
   await sessionsRow(page, 'Demo worker').waitFor({ state: 'visible' });
   await promptFromPalette(page, 'write: NOTES.md = # Notes from the worktree');
   await log.locator('.kind-end').first().waitFor({ state: 'visible' });
+  // And a hook manager's config, which the person's hooks would run at the merge: they are not run, and the toast says why.
+  await promptFromPalette(page, 'write: lefthook.yml = pre-commit: {}');
+  await log.locator('.kind-end').nth(1).waitFor({ state: 'visible' });
   await expandRow(page, 'Demo worker');
   const wtRow = sessionsRow(page, /worktree worker\/demo-worker/i);
   await expandRow(page, /worktree worker\/demo-worker/i);
@@ -161,11 +164,13 @@ async function steps(page, ws) {
       await mergedToast.waitFor({ state: 'visible', timeout: 10_000 });
       break;
     } catch (e) {
-      if (attempt === 3 || !(await wtRow.locator('.label-description', { hasText: '1 changed' }).isVisible())) throw e;
+      if (attempt === 3 || !(await wtRow.locator('.label-description', { hasText: '2 changed' }).isVisible())) throw e;
     }
   }
   const merged = await toast(page, /merged Demo worker/);
-  const commit = /commit ([0-9a-f]{8})/.exec(await merged.innerText())?.[1];
+  const mergedWords = await merged.innerText();
+  const commit = /commit ([0-9a-f]{8})/.exec(mergedWords)?.[1];
+  if (!/into main without running your git hooks: the worker changed lefthook\.yml, which they run or read\. 2 files, commit/.test(mergedWords)) throw new Error(`the merge's toast does not say the hooks were not run: ${mergedWords}`);
   // The row says where the work went, with the merge commit: "no changes" read as if it was lost.
   await wtRow.locator('.label-description', { hasText: `merged into main (${commit})` }).waitFor({ state: 'visible' });
   await screenshot(page, 'day-merged');

@@ -387,11 +387,11 @@ describe('worktree per worker: edges (real git)', function () {
     vscodeStub.reset();
     const actions = new WorktreeActions({ supervisor: { state: () => ({ status: 'not_found' }), list: () => [] } as never, worktrees: { get: () => ({ workerId: 'w', worktree: wt, checkout: repo, files: [], counts: null, error: null }), refresh: async () => {}, all: () => [] } as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
     assert.equal((await actions.merge({ workerId: 'w' })).status, 'conflicts');
-    assert.match(vscodeStub.messages[0], /Your git hooks were not run for it: the worker changed lefthook\.yml, which they run or read\.$/);
+    assert.match(vscodeStub.messages[0], /Your git hooks were not run, nor will Complete Merge run them: the worker changed lefthook\.yml, which they run or read\.$/);
     writeFileSync(path.join(repo, 'b.txt'), 'both\n');
     assert.equal((await actions.finish(repo, false)).status, 'merged');
     assert.equal(existsSync(marker), false, 'the config the worker wrote was run by the person\'s hooks at Complete Merge');
-    assert.match(vscodeStub.messages.at(-1)!, /^RPC Workers: merge completed, commit \w{8}\. Your git hooks were not run for it: the worker changed lefthook\.yml/);
+    assert.equal(vscodeStub.messages.at(-1), `RPC Workers: merge completed without running your git hooks: the worker changed lefthook.yml, which they run or read. Commit ${sh(repo, 'rev-parse', 'HEAD').trim().slice(0, 8)}.`);
   });
 });
 

@@ -136,7 +136,8 @@ export class WorktreeActions {
     void this.s.worktrees.refresh(e.workerId);
     switch (r.status) {
       case 'merged':
-        void vscode.window.showInformationMessage(`RPC Workers: merged ${e.worktree.workerName} (${r.branch}) into ${r.targetBranch}: ${r.files.length} file${r.files.length === 1 ? '' : 's'}, commit ${r.commit.slice(0, 8)}.${hooksWords(r.hooksSkipped)}`);
+        if (r.hooksSkipped?.length) void vscode.window.showWarningMessage(`RPC Workers: merged ${e.worktree.workerName} (${r.branch}) into ${r.targetBranch} without running your git hooks: ${hooksWhy(r.hooksSkipped)}. ${r.files.length} file${r.files.length === 1 ? '' : 's'}, commit ${r.commit.slice(0, 8)}.`);
+        else void vscode.window.showInformationMessage(`RPC Workers: merged ${e.worktree.workerName} (${r.branch}) into ${r.targetBranch}: ${r.files.length} file${r.files.length === 1 ? '' : 's'}, commit ${r.commit.slice(0, 8)}.`);
         break;
       case 'up_to_date':
         void vscode.window.showInformationMessage(`RPC Workers: ${r.targetBranch} already has everything ${e.worktree.workerName} did; nothing to merge.`);
@@ -144,7 +145,7 @@ export class WorktreeActions {
       case 'conflicts':
         await this.openConflicts(r.conflicts.map((c) => c.absPath));
         void vscode.window.showWarningMessage(
-          `RPC Workers: merging ${e.worktree.workerName} into ${r.targetBranch} conflicts in ${r.conflicts.map((c) => c.path).join(', ')}. Nothing was overwritten: resolve each file in the merge editor, then Complete Merge, or Abort Merge to go back.${hooksWords(r.hooksSkipped)}`,
+          `RPC Workers: merging ${e.worktree.workerName} into ${r.targetBranch} conflicts in ${r.conflicts.map((c) => c.path).join(', ')}. Nothing was overwritten: resolve each file in the merge editor, then Complete Merge, or Abort Merge to go back.${r.hooksSkipped?.length ? ` Your git hooks were not run, nor will Complete Merge run them: ${hooksWhy(r.hooksSkipped)}.` : ''}`,
           'Complete Merge', 'Abort Merge',
         ).then((c) => c && this.finish(e.checkout, c === 'Abort Merge'));
         break;
@@ -183,7 +184,8 @@ export class WorktreeActions {
     if (!isTrusted()) return refuseUntrusted(UNTRUSTED_WORKTREE_REFUSAL);
     const core = this.s.core();
     const r = abort ? await core.abortMerge(checkout) : await core.finishMerge(checkout);
-    if (r.status === 'merged') void vscode.window.showInformationMessage(`RPC Workers: merge completed, commit ${r.commit.slice(0, 8)}.${hooksWords(r.hooksSkipped)}`);
+    if (r.status === 'merged' && r.hooksSkipped?.length) void vscode.window.showWarningMessage(`RPC Workers: merge completed without running your git hooks: ${hooksWhy(r.hooksSkipped)}. Commit ${r.commit.slice(0, 8)}.`);
+    else if (r.status === 'merged') void vscode.window.showInformationMessage(`RPC Workers: merge completed, commit ${r.commit.slice(0, 8)}.`);
     else if (r.status === 'aborted') void vscode.window.showInformationMessage('RPC Workers: merge aborted; your branch is as it was.');
     else if (r.status === 'conflicts') {
       void vscode.window.showWarningMessage(`RPC Workers: not completed: ${unresolvedWords(r.conflicts)}`, 'Complete Merge', 'Abort Merge')
@@ -246,8 +248,8 @@ export class WorktreeActions {
 
 export type DiscardOutcome = { status: string; message?: string; error?: string; followUp?: Promise<DiscardOutcome> };
 
-/** A merge that ran none of the person's hooks (hookSources.ts): said, with the files why, so that what they do (an install, a lint) can be run by hand. */
-const hooksWords = (files: string[] | undefined): string => (files?.length ? ` Your git hooks were not run for it: the worker changed ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}, which they run or read.` : '');
+/** Why a merge ran none of the person's hooks (hookSources.ts): said first, as a warning, so that what they do (an install, a lint) is run by hand once the files are read. */
+const hooksWhy = (files: string[]): string => `the worker changed ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}, which they run or read`;
 
 const busyWords = (s: WorkerState): string => (s.streaming || s.compacting || s.pendingInput.length > 0 ? ' (its turn is cut short)' : '');
 
