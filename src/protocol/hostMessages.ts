@@ -114,8 +114,9 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   /**
    * What came of an action on the worker: `message` is the sentence it is said in, `tone` how it
-   * is shown. `seq`: the reply to this page's request of that id; absent, the action came from
-   * elsewhere (the palette, the tree, another page on the same worker).
+   * is shown. `seq`: the reply to this page's request of that id, sent even when the page shows
+   * another worker by now (`workerId` says which it is about); absent, the action came from
+   * elsewhere (the palette, the tree, another page on the same worker), about the worker shown.
    */
   z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), seq: z.optional(count()) }),
 ]);

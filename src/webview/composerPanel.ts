@@ -2,9 +2,10 @@
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
-import { afterResult, composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Pending, type Queued } from './composer';
+import { composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
+import { PendingSends } from './pendingSends';
 import { arrowKeys } from './toolbarKeys';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
@@ -14,21 +15,23 @@ export class ComposerPanel {
   private readonly textarea = h('textarea', { class: 'message', attrs: { rows: '3', placeholder: 'Message the worker (Ctrl+Enter sends)', 'aria-label': 'Message' } });
   private readonly resultLine = h('div', { class: 'result', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly buttons: Record<'send' | 'followUp' | 'redirect' | 'abort' | 'compact' | 'stop', HTMLButtonElement>;
-  /** The message just sent, until its result comes: it goes back into the box if it failed. */
-  private pendingSend: Pending | null = null;
+  /**
+   * The messages sent, each until its result comes: one that failed goes back into the box, or
+   * into its worker's draft when the log shows another worker by then (pendingSends.ts).
+   */
+  private readonly pending: PendingSends;
   /**
    * The id of each request this page makes (`req`); the host's reply carries it back as `seq`.
    * It starts anywhere, so that a page loaded again does not reuse the ids of the page before,
    * whose replies may still be on their way.
    */
   private lastReq = Math.floor(Math.random() * 2 ** 30);
-  /** The request that sent pendingSend. */
-  private pendingReq: number | undefined;
   /** The worker whose draft the text box holds. */
   private draftOf: string | null = null;
 
   /** `worker`: the worker the page shows now; `post`: a message to the extension. */
   constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void, private readonly drafts: Drafts) {
+    this.pending = new PendingSends(drafts);
     const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase(), 'aria-label': label } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
     const b = this.buttons = {
       send: btn('Send', 'send', 'Send as a prompt (Ctrl+Enter)', 'primary'),
@@ -86,19 +89,17 @@ export class ComposerPanel {
   private queued: Queued = null;
 
   /**
-   * The log (re)starts on `w`. Another worker brings its own draft, nothing is pending and the
-   * line is blank; the same worker shown afresh (another page loaded older entries) keeps its
-   * message in flight, so that a failure still gives it back.
+   * The log (re)starts on `w`. Another worker brings its own draft, and its line says what became
+   * of its message while it was not shown (or that one is still on its way), else it is blank; the
+   * messages in flight are kept, to any worker, so that a failure still gives them back.
    */
   reset(w: WorkerView | null): void {
     const id = w?.workerId ?? null;
     if (id === this.draftOf) return;
     this.draftOf = id;
     this.textarea.value = id ? this.drafts.get(id) : '';
-    this.pendingSend = null;
-    this.pendingReq = undefined;
     this.queued = null;
-    this.showLine({ text: '', cls: 'info' });
+    this.showLine((id && this.pending.shownAgain(id)) || { text: '', cls: 'info' });
   }
 
   /** The shown worker's state changed from `before`: a line that went stale says what happened. */
@@ -112,13 +113,14 @@ export class ComposerPanel {
     this.textarea.focus();
   }
 
-  /** A result: the reply to a request of this page when its `seq` says so, news otherwise. */
+  /**
+   * A result: the reply to a request of this page when its `seq` says so, news otherwise. One
+   * about a worker not shown (the reply to a request sent before the log switched) says nothing
+   * here: a failed send goes back into that worker's draft, said when it is shown again.
+   */
   result(msg: Result): void {
-    // Only the reply to the request that sent the pending message may give it back.
-    const own = msg.seq !== undefined && msg.seq === this.pendingReq;
-    const after = afterResult(this.pendingSend, { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own }, this.textarea.value);
-    this.pendingSend = after.pending;
-    if (!after.pending) this.pendingReq = undefined;
+    const after = this.pending.reply(this.draftOf, msg, this.textarea.value);
+    if (!after) return;
     this.queued = queuedAfter(msg);
     if (after.restore !== null) this.setBox(after.restore);
     this.showLine(after.line);
@@ -148,8 +150,7 @@ export class ComposerPanel {
     const req = ++this.lastReq;
     if (kind === 'redirect') this.post({ type: 'redirect', workerId: worker.workerId, text, req });
     else this.post({ type: 'send', workerId: worker.workerId, text, mode: kind, req });
-    this.pendingSend = { action: kind, text };
-    this.pendingReq = req;
+    this.pending.sent(worker.workerId, { action: kind, text }, req);
     this.setBox('');
     this.showLine(pendingLine(kind));
   }

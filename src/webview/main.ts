@@ -135,7 +135,8 @@ function onMessage(msg: HostMessage): void {
       if (worker?.workerId === msg.workerId) list.pastFailed(msg.to, msg.message, msg.held, msg.seq);
       return;
     case 'result':
-      if (worker?.workerId === msg.workerId) composer.result(msg);
+      // Also the reply to a request about a worker no longer shown: the composer gives a failed message back (pendingSends.ts).
+      composer.result(msg);
       return;
     case 'ping':
       post({ type: 'ready' });

@@ -203,9 +203,13 @@ export class LogSession extends Disposable {
     if (this.ready && workerId === this.workerId) this.channel.post({ type: 'pastPageFailed', workerId, to, message, held, ...(seq === undefined ? {} : { seq }) });
   }
 
-  /** What came of an action on the worker; `req`: it answers this page's request of that id. */
+  /**
+   * What came of an action on the worker; `req`: it answers this page's request of that id, and
+   * reaches the page whichever worker it shows now (it may have switched before the reply came:
+   * a send that failed is given back from it). News of a worker not shown is not sent.
+   */
   result(workerId: string, r: Result, req?: number): void {
-    if (this.ready && workerId === this.workerId) this.channel.reply(req, { type: 'result', workerId, ...r });
+    if (this.ready && (workerId === this.workerId || req !== undefined)) this.channel.reply(req, { type: 'result', workerId, ...r });
   }
 
   flush(): void {
