@@ -98,7 +98,19 @@ export function afterResult(pending: Pending | null, r: { action: string; status
   const line = { text: r.message, cls };
   const mine = r.own && pending !== null && CARRIES_TEXT.has(r.action) && pending.action === r.action;
   if (!mine) return { line, restore: null, pending };
-  return { line, restore: cls === 'error' && !boxValue ? pending!.text : null, pending: null };
+  if (cls !== 'error') return { line, restore: null, pending: null };
+  // Typed since it was sent: both are kept (giveBack), and the line says where the message went.
+  const merged = boxValue !== '' ? { text: `${r.message} Your message is back in the box, above what you typed since.`, cls } : line;
+  return { line: merged, restore: giveBack(pending!.text, boxValue), pending: null };
+}
+
+/**
+ * A failed message back in a box (or draft) the person may have typed in since it was sent. It
+ * goes in front, a blank line apart: it was written first, so the box reads in the order written,
+ * and what was typed since is kept whole. Restoring into an empty box only lost it for good.
+ */
+export function giveBack(failed: string, typed: string): string {
+  return typed ? `${failed}\n\n${typed}` : failed;
 }
 
 export function pendingLine(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): Line {

@@ -6,7 +6,7 @@
 // Once one `pendingSend` per page was kept, and switching workers threw it away: a send that then
 // failed was lost for good, with nothing said.
 import type { HostMessage } from '../protocol/messages';
-import { afterResult, pendingLine, type Line, type Pending } from './composer';
+import { afterResult, giveBack, pendingLine, type Line, type Pending } from './composer';
 import type { Drafts } from './drafts';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
@@ -75,16 +75,6 @@ export class PendingSends {
     for (const s of this.sends.values()) if (s.workerId === workerId) waiting = s.pending;
     return waiting ? pendingLine(waiting.action as Parameters<typeof pendingLine>[0]) : null;
   }
-}
-
-/**
- * The failed message back in a draft the person may have written in since it was sent. It goes in
- * front, a blank line apart: it was written first, so the draft reads in the order written, and
- * what was typed since is kept whole (restoring into an empty draft only, as the shown box does,
- * would lose the failed message for good, the very thing this is for).
- */
-export function giveBack(failed: string, draft: string): string {
-  return draft ? `${failed}\n\n${draft}` : failed;
 }
 
 function notSentLine(message: string, merged: boolean): Line {

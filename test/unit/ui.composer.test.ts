@@ -68,12 +68,14 @@ describe('ui event log composer', () => {
     assert.deepEqual(r.pending, inFlight);
   });
 
-  it('the message that failed comes back (into an empty box only), once', () => {
+  it('the message that failed comes back, once, above what was typed since', () => {
     const r = afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'Prompting Demo worker failed: busy', tone: 'error', own: true }, '');
     assert.equal(r.restore, 'hello');
     assert.equal(r.pending, null);
     assert.deepEqual(r.line, { text: 'Prompting Demo worker failed: busy', cls: 'error' });
-    assert.equal(afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'x', own: true }, 'typed since').restore, null);
+    const typed = afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'Prompting Demo worker failed: busy', tone: 'error', own: true }, 'typed since');
+    assert.equal(typed.restore, 'hello\n\ntyped since', 'the failed message was lost: it came back into an empty box only');
+    assert.deepEqual(typed.line, { text: 'Prompting Demo worker failed: busy Your message is back in the box, above what you typed since.', cls: 'error' });
     // A palette prompt that failed is not the composer's message.
     assert.equal(afterResult({ action: 'prompt', text: 'hello' }, { action: 'prompt', status: 'error', message: 'x', own: false }, '').restore, null);
   });

@@ -72,7 +72,7 @@ describe('ui composer: a message in flight to a worker no longer shown', () => {
     const { pending } = composer();
     pending.sent('A', { action: 'steer', text: 'look at b.ts' }, 4);
     assert.deepEqual(pending.reply('A', { ...failed('A', undefined), action: 'abort', message: 'Aborted A', status: 'aborted', tone: 'ok' }, ''), { line: { text: 'Aborted A', cls: 'ok' }, restore: null });
-    assert.equal(pending.reply('A', failed('A', 4, 'steer'), 'typed since')?.restore, null, 'into an empty box only');
+    assert.equal(pending.reply('A', failed('A', 4, 'steer'), 'typed since')?.restore, 'look at b.ts\n\ntyped since', 'above what was typed since');
     assert.equal(pending.size, 0);
   });
 
