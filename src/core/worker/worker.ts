@@ -1,13 +1,15 @@
 // One worker: its state, the path of its events, and the control verbs. Every verb resolves with
 // an honest status; none waits forever: each wait is bounded by a timeout and by the worker's
 // exit (waits.ts), and an exit names its code or signal and the tail of stderr. Its child process
-// is a WorkerProcess (workerProcess.ts); the readiness probe is in readiness.ts, the prompt in
-// prompting.ts, abort, redirect and compact in interrupts.ts, the sweep after an abort in
-// afterAbort.ts, the state check in resync.ts, the tool audit in toolAudit.ts, the worker's
-// requests to the person in workerRequests.ts, what it does for an agent as its client in
-// clientServices.ts, and what the supervisor hands it in workerSetup.ts.
+// is a WorkerProcess (workerProcess.ts); its start and its end (a start that failed, the Stop,
+// the exit, its output or input lost) are in lifecycle.ts, the readiness probe in readiness.ts,
+// what its state says in workerState.ts, the prompt in prompting.ts, abort, redirect and compact
+// in interrupts.ts, the sweep after an abort in afterAbort.ts, the state check in resync.ts, the
+// tool audit in toolAudit.ts, the worker's requests to the person in workerRequests.ts, what it
+// does for an agent as its client in clientServices.ts, and what the supervisor hands it in
+// workerSetup.ts.
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import type { AbortResult, CompactResult, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult, DialectName, StopResult, WorkerSpec, WorkerState } from '../api';
+import type { AbortResult, CompactResult, OutputKind, PromptOptions, PromptResult, Provenance, RedirectResult, StopResult, WorkerSpec, WorkerState } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import { EventBus } from '../events/eventBus';
 import { lineStandsFor } from '../events/workerLine';
@@ -24,15 +26,17 @@ import { Status } from './status';
 import { auditToolCallOf, AuditWhenRun, type AuditPort } from './toolAudit';
 import { WorkerSessions } from './sessions';
 import { TurnTracker, type Settlement } from './turns';
-import { abort, abortUnreachable, compact, elapsed, redirect, type InterruptPort } from './interrupts';
+import { abort, compact, redirect, type InterruptPort } from './interrupts';
 import { sendPrompt, type PromptPort } from './prompting';
-import { probeReadiness, type ProbeOutcome } from './readiness';
+import type { ProbeOutcome } from './readiness';
+import { Lifecycle } from './lifecycle';
 import { clientServicesFor, type ClientServices } from './clientServices';
 import { sweepAfterAbort } from './afterAbort';
 import type { WorkerSetup as Setup } from './workerSetup';
 import { Waits } from './waits';
 import { extensionRequestsFor, uiMessageHandlers, type ExtensionRequestsPort } from './workerRequests';
-import { WorkerProcess, type Baseline, type Exit } from './workerProcess';
+import { WorkerProcess, type Baseline } from './workerProcess';
+import { sessionMode, workerState } from './workerState';
 
 /** What the supervisor hands each worker (workerSetup.ts). */
 export type WorkerSetup = Setup<Worker>;
@@ -48,28 +52,14 @@ export class Worker {
   private readonly inside: InterruptPort & PromptPort & StateCheckPort & AuditPort & ExtensionRequestsPort;
   private readonly turns: TurnTracker;
   private readonly status = new Status('starting', () => this.stateChanged());
-  private stopping = false;
-  /**
-   * Aborted at the exit, or once the worker is found no longer reading its input: what asks the
-   * person for it (a τ request's dialogs) ends then, since no answer can reach it.
-   */
-  private readonly ended = new AbortController();
-  /** What the worker's exit still ends (its terminals); the exit's own host events come until it is done. */
-  private exitWork: Promise<void> = Promise.resolve();
-  /** Why its start failed, when it did (failStart). */
-  private startFailure: string | null = null;
-  /** It answered its readiness probe once: an exit before that is a start that failed, however it came. */
-  private becameReady = false;
-  /** Past its probe and its session's read, waiting for its version (ready). */
-  private readingVersion = false;
+  /** Its start (the readiness probe) and its end (the Stop, the exit, its output or input lost): lifecycle.ts. */
+  private readonly life: Lifecycle;
   private model: string | null;
   private sessionId: string | null = null;
   private protocolErrors = 0;
   /** The agent's last word on whom it signs in as (its auth_status event). */
   private signIn: WorkerState['signIn'];
   private readonly extensionRequests: ExtensionRequests | null;
-  /** Set while the readiness probe waits: a line of the other dialect ends it at once. */
-  private onWrongDialect?: (other: DialectName) => void;
   private readonly startedAt = Date.now();
   /** Turns settled so far (a doubt raised before one is cleared by it). */
   private settles = 0;
@@ -93,8 +83,6 @@ export class Worker {
   private readonly auditLater = new AuditWhenRun((event) => auditToolCallOf(this.inside, this.launch.audit!, event));
   /** The agent was seen asking before a write: its writes meet the wall. */
   private askedBeforeWriting = false;
-  /** Told of the loss of its input before its state says it (the guard's abort: toolAudit.ts). */
-  private readonly inputLostFirst = new Set<() => void>();
 
   constructor(readonly id: string, readonly spec: WorkerSpec, readonly launch: Launch, private readonly ctx: WorkerSetup) {
     const { limits } = ctx;
@@ -124,13 +112,29 @@ export class Worker {
       ...uiMessageHandlers(id, ctx, (event) => this.emitHostEvent(event), this.pendingInput, { dialect: ctx.dialect, permissions: this.permissions, files: this.files, terminals: this.terminals }),
       onStderr: (line) => this.output('stderr', line),
       onConnectionError: (text) => this.output('protocol', text),
-      onExit: (exit) => this.onExit(exit),
-      onOutputLost: () => this.onOutputLost(),
-      onInputLost: () => this.onInputLost(),
+      onExit: (exit) => this.life.exited(exit),
+      onOutputLost: () => this.life.outputLost(),
+      onInputLost: () => this.life.inputLost(),
     });
     this.connection = this.process.connection;
     ctx.dialect.bind?.(codec, this.connection);
     this.waits = new Waits(this.bus, this.process);
+    this.sessions = new WorkerSessions({
+      id, spec, dialect: ctx.dialect,
+      request: (send, what) => this.request(send(this.connection), what),
+      busy: () => this.refuseUnlessRunning() ?? (this.turns.streaming || this.turns.compacting ? 'the worker is busy with a turn or a compaction; abort it or wait for it to settle first' : null),
+      emit: (event) => this.emitHostEvent(event),
+      changed: () => this.stateChanged(),
+      output: (text) => this.output('protocol', text),
+      mode: () => sessionMode(ctx.dialect, this.connection),
+    });
+    this.life = new Lifecycle({
+      id, spec, setup: ctx, connection: this.connection, process: this.process, waits: this.waits, status: this.status, turns: this.turns, resync: this.resync,
+      files: this.files, terminals: this.terminals, sessions: this.sessions, learned: (info) => this.learned(info), cancelQuestions: (reason) => this.cancelQuestions(reason),
+      // A resumed or long-lived session may already stand behind an extension's request.
+      running: () => void this.extensionRequests?.check(),
+      emit: (event) => this.emitHostEvent(event), say: (text) => this.output('protocol', text), stateChanged: () => this.stateChanged(),
+    });
     this.inside = {
       id, limits, cwd: spec.cwd, dialect: ctx.dialect, connection: this.connection, turns: this.turns, waits: this.waits,
       traits: () => this.traits,
@@ -141,11 +145,8 @@ export class Worker {
       abort: () => this.abort(),
       inputLost: () => this.process.inputLost,
       stop: () => this.ctx.stop?.(this) ?? this.stop(),
-      stopping: () => this.stopping,
-      onceInputLost: (listener) => {
-        this.inputLostFirst.add(listener);
-        return () => this.inputLostFirst.delete(listener);
-      },
+      stopping: () => this.life.stopping,
+      onceInputLost: (listener) => this.life.onceInputLost(listener),
       messagesSent: () => this.process.messagesSent,
       firstUnsent: () => this.process.firstUnsent,
       stateChanged: () => this.stateChanged(),
@@ -160,18 +161,9 @@ export class Worker {
       endTerminals: () => this.terminals.endAll('abort'),
       doubt: (doubt) => this.resync.doubt(doubt),
       retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
-      ended: this.ended.signal,
+      ended: this.life.ended.signal,
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
-    this.sessions = new WorkerSessions({
-      id, spec, dialect: ctx.dialect,
-      request: (send, what) => this.request(send(this.connection), what),
-      busy: () => this.refuseUnlessRunning() ?? (this.turns.streaming || this.turns.compacting ? 'the worker is busy with a turn or a compaction; abort it or wait for it to settle first' : null),
-      emit: (event) => this.emitHostEvent(event),
-      changed: () => this.stateChanged(),
-      output: (text) => this.output('protocol', text),
-      mode: () => this.sessionMode(),
-    });
   }
 
   get pid(): number | null {
@@ -180,7 +172,7 @@ export class Worker {
 
   /** Why its program never started, and whether there is no such program; null: it started. */
   get spawnFailure(): { error: string; missing: boolean } | null {
-    return this.process.spawnError === null ? null : { error: this.process.spawnError, missing: this.process.programMissing };
+    return this.life.spawnFailure;
   }
 
   /** Forgets one "allow always" rule (by key), or all; says how many went. */
@@ -192,97 +184,40 @@ export class Worker {
     return this.turns.streaming;
   }
 
-  /** A Stop has begun (or ended) it: what it does from now on is on its way out. */
   /** Its probe answered and its session was read: only the version's read stood before `running` (a Stop since came then). */
   get answeredProbe(): boolean {
-    return this.readingVersion;
+    return this.life.answeredProbe;
   }
 
+  /** A Stop has begun (or ended) it: what it does from now on is on its way out. */
   get stopRequested(): boolean {
-    return this.stopping;
+    return this.life.stopping;
   }
 
   get live(): boolean {
     return this.status.value === 'starting' || this.status.value === 'running';
   }
 
+  /** What its state says (workerState.ts), read from the worker as it is now. */
   state(): WorkerState {
-    return {
-      workerId: this.id,
-      name: this.spec.name ?? this.launch.agent ?? `${this.spec.dialect} worker`,
-      status: this.status.value,
-      streaming: this.live && this.turns.streaming,
-      afterTurn: this.live ? this.turns.afterTurn : null,
-      compacting: this.live && this.turns.compacting,
-      pid: this.pid,
-      cwd: this.spec.cwd,
-      dialect: this.spec.dialect,
-      workerVersion: this.version,
-      command: this.launch.command,
-      args: this.launch.args,
-      model: this.sessions.model ?? this.model,
-      sessionId: this.sessions.ref?.id ?? this.sessionId,
-      session: this.sessions.ref,
-      usage: this.sessions.usage,
-      agent: this.launch.agent,
-      guarded: this.launch.guarded,
-      writeGuard: this.writeGuard(),
-      tools: this.launch.tools,
-      turnCount: this.turns.turnCount,
-      lastEndReason: this.turns.lastEndReason,
-      lastError: this.turns.lastError,
-      exitCode: this.process.exit?.code ?? null,
-      signal: this.process.exit?.signal ?? null,
-      startedAt: this.startedAt,
-      protocolErrors: this.protocolErrors,
-      eventsDropped: this.events.evicted,
-      stderrTail: this.process.stderr.tail(20),
-      stdoutTail: this.stdout.tail(20),
-      filesTouched: [...this.turns.filesTouched],
-      turns: this.turns.turns.map((t) => ({ ...t, tools: t.tools.map((x) => ({ ...x })) })),
-      pendingInput: this.live ? this.pendingInput.list() : [],
-      allowedAlways: this.permissions.rules.list(),
-      ...this.modeState(),
-      compactUnavailable: this.status.value === 'running' ? this.ctx.dialect.compactUnavailable?.(this.connection) ?? null : null,
-      ...this.verbsUnavailable(),
-      abortUnavailable: this.status.value === 'running' ? abortUnreachable(this.turns, this.traits, this.versionName()) : null,
-      midTurn: this.ctx.dialect.midTurn?.(this.connection) ?? { steer: true, followUp: 'worker' },
-      ...(this.signIn ? { signIn: { ...this.signIn } } : {}),
-      ...(this.process.inputLost ? { inputLost: true as const } : {}),
-    };
-  }
-
-  /**
-   * The readiness probe (readiness.ts); the worker is `running` once it answers and `versionRead`
-   * (the version asked of the program while it starts) settles: an exit before then is a start
-   * that failed, as one before the probe's answer is.
-   */
-  probe(versionRead?: Promise<unknown>): Promise<ProbeOutcome> {
-    const { dialect, limits, clientVersion } = this.ctx;
-    return probeReadiness({
-      spec: this.spec, limits, dialect, connection: this.connection, waits: this.waits, clientVersion,
-      onWrongDialect: (listener) => { this.onWrongDialect = listener; },
-      ready: (info) => this.ready(info, versionRead),
+    const { id, spec, launch, connection, live, turns, sessions, events, stdout, protocolErrors, pendingInput, permissions, files, startedAt } = this;
+    const { traits, version, model, sessionId, signIn, askedBeforeWriting } = this;
+    return workerState({
+      id, spec, launch, dialect: this.ctx.dialect, connection, status: this.status.value, live, turns, process: this.process, sessions, events, stdout, protocolErrors,
+      pendingInput, permissions, files, startedAt, traits, version, versionName: this.versionName(), model, sessionId, signIn, askedBeforeWriting,
     });
   }
 
-  private async ready(info: ProbeInfo, versionRead: Promise<unknown> | undefined): Promise<void> {
+  /** The readiness probe; `versionRead`: the version asked of the program while it starts (lifecycle.ts). */
+  probe(versionRead?: Promise<unknown>): Promise<ProbeOutcome> {
+    return this.life.probe(versionRead);
+  }
+
+  /** What the probe's answer says of the worker: its version (unless known already), model and session. */
+  private learned(info: ProbeInfo): void {
     if (info.workerVersion !== undefined && this.version === null) this.setVersion(info.workerVersion);
     this.model = info.model ?? this.model;
     this.sessionId = info.sessionId;
-    await this.sessions.afterProbe(info);
-    if (versionRead) {
-      this.readingVersion = true;
-      await versionRead;
-    }
-    // A failed read of its session does not fail a fresh start, so an exit or a Stop while it was
-    // read (or resumed, or its usage read) is checked here, after the last await: the start
-    // fails as one whose worker exited before the probe's answer, and never becomes `running`.
-    if (this.process.exit || this.stopping) throw new Error(`the readiness probe failed: ${this.process.exit ? this.exitDescription() : 'the worker is being stopped'}`);
-    this.becameReady = true;
-    this.status.set('running');
-    // A resumed or long-lived session may already stand behind an extension's request.
-    void this.extensionRequests?.check();
   }
 
   prompt(message: string, options: PromptOptions = {}): Promise<PromptResult> {
@@ -305,26 +240,14 @@ export class Worker {
     return compact(this.inside, instructions);
   }
 
-  /**
-   * Ends a worker whose start failed (its readiness probe): it ends `failed`, with the reason,
-   * not `stopped`, in its state, its exit event and its history.
-   */
+  /** Ends a worker whose start failed (its readiness probe): it ends `failed`, with the reason (lifecycle.ts). */
   failStart(reason: string): Promise<StopResult> {
-    // A Stop that came first is why the start failed: the worker ends `stopped`, as it does
-    // when the Stop lands before the probe's answer.
-    if (!this.stopping) this.startFailure = reason;
-    return this.stop();
+    return this.life.failStart(reason);
   }
 
   /** Ends the worker's whole process tree (see WorkerProcess.stop). */
-  async stop(): Promise<StopResult> {
-    const t0 = performance.now();
-    const alreadyExited = this.process.exit !== null;
-    if (!alreadyExited) this.stopping = true;
-    // The host's own children first: the agent's exit would not end them.
-    await this.terminals.endAll('stop');
-    const { exit, killed } = await this.process.stop();
-    return { status: 'stopped', workerId: this.id, exitCode: exit?.code ?? null, signal: exit?.signal ?? null, killed, alreadyExited, ms: elapsed(t0) };
+  stop(): Promise<StopResult> {
+    return this.life.stop();
   }
 
   // ---- incoming
@@ -361,26 +284,6 @@ export class Worker {
     if (this.launch.audit && !event.replayed) this.auditLater.see(event);
   }
 
-  /** The session verbs this running worker cannot take at all, each with why (absent: it can, or it does not run). */
-  private verbsUnavailable(): Pick<WorkerState, 'forkUnavailable' | 'modelUnavailable'> {
-    const why = this.status.value === 'running' ? this.ctx.dialect.verbUnavailable : undefined;
-    if (!why) return {};
-    const fork = why(this.connection, 'fork');
-    const model = why(this.connection, 'model');
-    return { ...(fork ? { forkUnavailable: fork } : {}), ...(model ? { modelUnavailable: model } : {}) };
-  }
-
-  /** The mode the session is in and its name, for the session verbs (null: the worker has none). */
-  private sessionMode(): { id: string; name: string | null } | null {
-    const { mode, modes } = this.modeState();
-    return mode === null ? null : { id: mode, name: modes?.find((m) => m.id === mode)?.name ?? null };
-  }
-
-  private modeState(): Pick<WorkerState, 'mode' | 'modes'> {
-    const modes = this.ctx.dialect.modes?.(this.connection);
-    return modes ? { mode: modes.current, modes: modes.available } : { mode: null };
-  }
-
   /** "pi 1.6.0", or the dialect's name when the version is not known. */
   private versionName(): string {
     return this.version ? `${this.spec.dialect} ${this.version}` : this.spec.dialect;
@@ -403,13 +306,17 @@ export class Worker {
 
   /** Ends what the agent left running of an aborted turn (afterAbort.ts). */
   private sweepAfterAbort(): Promise<void> {
-    return sweepAfterAbort({ terminals: this.terminals, baseline: () => this.turnBaseline, dialect: this.ctx.dialect, process: this.process, killGraceMs: this.ctx.limits.killGraceMs, say: (text) => this.output('protocol', text), emit: (event) => this.emitHostEvent(event) });
-  }
-
-  private writeGuard(): WorkerState['writeGuard'] {
-    if (!this.launch.guarded) return null;
-    if (!this.launch.audit) return 'vetoed';
-    return this.askedBeforeWriting || this.files.writes > 0 || this.ctx.dialect.writesVetoed?.(this.connection) ? 'vetoed' : 'audited';
+    const { dialect, limits } = this.ctx;
+    return sweepAfterAbort({
+      terminals: this.terminals,
+      process: this.process,
+      dialect,
+      killGraceMs: limits.killGraceMs,
+      // Read when the sweep runs, after the abort: what was below the worker as the aborted turn began (receive).
+      baseline: () => this.turnBaseline,
+      say: (text) => this.output('protocol', text),
+      emit: (event) => this.emitHostEvent(event),
+    });
   }
 
   private deliver(event: AgentEvent, line?: Buffer): void | Promise<void> {
@@ -431,7 +338,7 @@ export class Worker {
   }
 
   private onProtocolError(error: ProtocolError): void {
-    if (error.otherDialect) this.onWrongDialect?.(error.otherDialect);
+    if (error.otherDialect) this.life.wrongDialect(error.otherDialect);
     this.protocolErrors++;
     const text = `${error.reason} (${error.bytes} bytes): ${error.preview}`;
     this.stdout.push(text);
@@ -444,55 +351,9 @@ export class Worker {
     }
   }
 
-  private onExit(exit: Exit): void {
-    this.cancelQuestions('the worker exited');
-    this.ended.abort('the worker exited');
-    this.exitWork = this.terminals.endAll('exit').catch(() => {});
-    this.files.ended();
-    this.sessions.ended();
-    const status = this.startFailure !== null ? 'failed' : this.stopping ? 'stopped' : exit.code === 0 ? 'exited' : 'failed';
-    this.status.set(status, () => {
-      this.resync.dispose();
-      const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : this.exitDescription();
-      this.emitHostEvent({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status, ...(this.becameReady ? {} : { started: false }) } });
-    });
-  }
-
-  /**
-   * Its output ended and it lives on: the waits it held are released (waits.ts), and a compaction
-   * it runs, asked for or its own, cannot be heard ending: the log ends it, saying why, so that
-   * the state stops saying compacting; a turn it runs (or a prompt it took) cannot either: the turn
-   * fold ends it as for a lost end (state_resync), so that the state stops saying streaming.
-   */
-  private onOutputLost(): void {
-    const why = this.process.outputLostDescription();
-    this.output('protocol', why);
-    if (this.turns.compacting) this.emitHostEvent({ type: 'compaction_end', is_error: true, error: `the compaction cannot be followed to its end: ${why}`, data: { synthesized: true } });
-    if (this.turns.streaming) this.emitHostEvent({ type: 'state_resync', is_error: true, error: `the turn cannot be followed to its end: ${why}`, data: { reason: 'output lost', outputLost: true } });
-    this.stateChanged();
-  }
-
-  /**
-   * Its stdin broke and it lives on: said once; the waits that need it to read are released
-   * (waits.ts), and what it runs is left to end on its own, as its output is still heard.
-   */
-  private onInputLost(): void {
-    this.output('protocol', this.process.inputLostDescription());
-    // No answer can reach it: a question left on screen would be answered to no one, and the
-    // person would take the row for a worker still waiting on them. An extension's request (τ)
-    // stands in the worker all the same; only its dialogs close.
-    const why = `it cannot be answered: ${this.process.inputLostDescription()}`;
-    this.cancelQuestions(why);
-    this.ended.abort(why);
-    const first = [...this.inputLostFirst];
-    this.inputLostFirst.clear();
-    for (const listener of first) listener();
-    this.stateChanged();
-  }
-
   /** Resolves once what the exit ends is ended, and said (after worker_exit: the history waits for it to end the session). */
   afterExit(): Promise<void> {
-    return this.exitWork;
+    return this.life.afterExit();
   }
 
   exitDescription(): string {
@@ -524,7 +385,7 @@ export class Worker {
 
   private refuseUnlessRunning(): string | null {
     // A Stop closed its stdin: what is sent now is lost, and would wait out the kill grace.
-    if (this.stopping && !this.process.exit) return 'the worker is being stopped';
+    if (this.life.stopping && !this.process.exit) return 'the worker is being stopped';
     // The connection is closed: a send would fail as "Connection is closed." (or not at all).
     if (this.process.inputLost) return this.process.inputLostDescription();
     if (this.status.value === 'running') return null;
