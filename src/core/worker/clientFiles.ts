@@ -16,6 +16,7 @@ import type { ResolvedPolicy } from '../guard/policy';
 import { GUARD_NAME } from '../guard/veto';
 import { writeVeto } from '../guard/wall';
 import { ChangedUnderCheck, writeJudged } from './judgedWrite';
+import { hasLoneLf, keepLineEnds } from './lineEnds';
 
 /** ACP's "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -112,16 +113,19 @@ export class ClientFiles {
     // Before the editor's write, whose save changes the disk.
     const changed = await this.changedSinceRead(place.path);
     const edited = await this.editor('write', () => this.site.files?.write(file, content, this.site.workerId, { real: place.path }));
+    // What reaches the disk: the editor keeps an open document's line ends; the host keeps a
+    // file's on disk (lineEnds.ts), the text otherwise the one judged.
+    let written = content;
     if (!edited) {
       try {
-        await writeJudged(place.path, place.stat, content);
+        written = await writeJudged(place.path, place.stat, content, hasLoneLf(content) ? keepLineEnds : undefined);
       } catch (error) {
         // An unguarded worker's write was checked (inside its folder), not judged by a guard.
         if (error instanceof ChangedUnderCheck) return this.refuse('fs/write_text_file', raw, `the file changed ${policy ? "under the guard's check" : 'after it was checked'}: nothing was written (${error.message})`);
         throw new ResponseError(REFUSED, `cannot write ${file}: ${(error as Error).message}`);
       }
     }
-    const data: ClientFileEvent['data'] = { op: 'write', path: file, through: edited ? 'editor' : 'disk', bytes: Buffer.byteLength(content) };
+    const data: ClientFileEvent['data'] = { op: 'write', path: file, through: edited ? 'editor' : 'disk', bytes: Buffer.byteLength(written) };
     if (edited && edited.replacedUnsaved) data.replacedUnsaved = true;
     else if (changed || (edited && edited.changedSinceRead)) data.changedSinceRead = true;
     this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data });
