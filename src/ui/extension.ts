@@ -19,6 +19,7 @@ import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
 import { hostLimits, limitsNeedingReload, newSettingErrors, SECTION, settingsMessage, settingsQuery, type Settings } from './settings/settings';
 import { readConfiguration } from './settings/readConfiguration';
+import { declaredSettings } from './settings/unknownSettings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { reloadSentence } from './commands/resultWords';
@@ -64,6 +65,8 @@ export class RpcWorkersExtension extends Disposable {
   readonly questions: QuestionQueue;
   readonly contextKeys: ContextKeys;
   private current: Settings;
+  /** The settings package.json declares: a key of the section set but not among them is said. */
+  private readonly declaredSettings: readonly string[];
   /** The settings read at activation: the host's limits are these until a reload. */
   private readonly applied: Settings;
   settingErrors: string[] = [];
@@ -81,6 +84,7 @@ export class RpcWorkersExtension extends Disposable {
     super();
     const t0 = performance.now();
     this.log = this._register(vscode.window.createOutputChannel('RPC Workers', { log: true }));
+    this.declaredSettings = declaredSettings(context.extension?.packageJSON);
     this.current = this.readSettings(true);
     this.applied = this.current;
     // Every worker is recorded here, so that the next activation can find the ones a crash left.
@@ -260,7 +264,7 @@ export class RpcWorkersExtension extends Disposable {
   }
 
   private readSettings(report: boolean): Settings {
-    const { settings, errors } = readConfiguration();
+    const { settings, errors } = readConfiguration(this.declaredSettings);
     const shown = newSettingErrors(this.settingErrors, errors);
     this.settingErrors = errors;
     if (report) for (const e of errors) this.log.error(e);

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { policyFromSettings, type GuardSpec } from '../guard/policy';
 import { nonEmptyText } from '../../protocol/shapes';
+import { editDistance } from '../editDistance';
 import { MAX_CARD_BYTES, isCardFileName, readRegularFileHead } from '../regularFile';
 
 export interface AgentCard {
@@ -69,21 +70,7 @@ const OTHER_TOOLS_KEYS: readonly string[] = ['mode'];
 function misspeltKey(key: string): string | null {
   if ((CARD_KEYS as readonly string[]).includes(key) || OTHER_TOOLS_KEYS.includes(key)) return null;
   const bare = (k: string) => k.toLowerCase().replace(/[-_]/g, '');
-  return CARD_KEYS.find((k) => distance(bare(key), bare(k)) <= (k.length <= 6 ? 1 : 2)) ?? null;
-}
-
-/** Edits (insert, delete, change, swap of neighbours) from `a` to `b`. */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[];
-      const up = d[i - 1] as number[];
-      row[j] = Math.min(up[j]! + 1, row[j - 1]! + 1, up[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, (d[i - 2] as number[])[j - 2]! + 1);
-    }
-  }
-  return (d[a.length] as number[])[b.length]!;
+  return CARD_KEYS.find((k) => editDistance(bare(key), bare(k)) <= (k.length <= 6 ? 1 : 2)) ?? null;
 }
 
 function splitFrontMatter(text: string): { yaml: string; body: string } | null {

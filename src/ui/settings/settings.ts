@@ -160,13 +160,19 @@ export function settingsMessage(errors: string[]): string {
   return `RPC Workers settings: ${errors.map((e) => (/[.!?]$/.test(e) ? e : `${e}.`)).join(' ')}`;
 }
 
+/** The words of a key under the section that package.json does not declare (unknownSettings.ts). */
+export const NOT_DECLARED = 'is not a setting of RPC Workers';
+
 /**
  * What the notification's Open Settings searches for: the one setting its errors are about (each
  * error starts with the setting's id, readSettings words them so), else the extension's section.
  * The section alone opened the Settings editor on all twenty, the one that is wrong far below.
+ * An undeclared key is no setting the editor finds: the one it is likely meant for is.
  */
 export function settingsQuery(errors: readonly string[]): string {
-  const keys = new Set(errors.map((e) => new RegExp(`^${SECTION}\\.([A-Za-z]+(?:\\.[A-Za-z]+)*)`).exec(e)?.[1] ?? ''));
+  const KEY = '[A-Za-z]+(?:\\.[A-Za-z]+)*';
+  const keyOf = (e: string) => (e.includes(NOT_DECLARED) ? new RegExp(`did you mean ${SECTION}\\.(${KEY})\\?$`) : new RegExp(`^${SECTION}\\.(${KEY})`)).exec(e)?.[1] ?? '';
+  const keys = new Set(errors.map(keyOf));
   const [only] = keys;
   return keys.size === 1 && only ? `${SECTION}.${only}` : SECTION;
 }
