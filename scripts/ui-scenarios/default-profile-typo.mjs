@@ -1,11 +1,35 @@
 // A defaultProfile that names no profile (a typo): Start Worker says so in its picker, offers the
-// demo first, and the demo starts. Saves docs/screenshots/default-profile-typo.png.
-import { withWorkbench, clickActivityBar, screenshot, runScenario, QUICK_INPUT, openPalette } from '../ui-driver.mjs';
-import { answerInput, sessionsRow } from './lib/demo.mjs';
+// demo first, and the demo starts. Saves docs/screenshots/default-profile-typo.png. And a setting
+// whose key is misspelt: named at activation with the key it is likely meant for, whose page Open
+// Settings shows; one misspelt while the window runs is named too.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withWorkbench, clickActivityBar, screenshot, runScenario, runCommand, QUICK_INPUT, openPalette } from '../ui-driver.mjs';
+import { answerInput, sessionsRow, settleToast } from './lib/demo.mjs';
 
 export default async function defaultProfileTypo({ port } = {}) {
-  await withWorkbench({ port, settings: { 'rpcWorkers.defaultProfile': 'Claud' } }, async ({ page }) => {
+  await withWorkbench({ port, settings: { 'rpcWorkers.defaultProfile': 'Claud', 'rpcWorkers.guard.allowedPath': ['src'] } }, async ({ page, sandbox }) => {
     await clickActivityBar(page, 'RPC Workers');
+    const misspelt = page.locator('.notifications-toasts .notification-toast', { hasText: 'rpcWorkers.guard.allowedPath is not a setting of RPC Workers' }).first();
+    await misspelt.waitFor({ state: 'visible' });
+    await settleToast(misspelt);
+    const said = (await misspelt.innerText()).replace(/\s+/g, ' ');
+    if (!/in the user settings\), so it is ignored: did you mean rpcWorkers\.guard\.allowedPaths\?/.test(said)) throw new Error(`the misspelt setting's notification says: ${said}`);
+    await screenshot(page, 'misspelt-setting');
+    await misspelt.locator('.monaco-button', { hasText: 'Open Settings' }).click();
+    await page.locator('.settings-editor .setting-item-contents', { hasText: 'Allowed Paths' }).first().waitFor({ state: 'visible' });
+    const closeModal = page.locator('.modal-editor-action-container .action-label[aria-label^="Close Modal Editor"]');
+    if (await closeModal.isVisible()) await closeModal.click();
+    else await runCommand(page, 'View: Close Editor');
+    await page.locator('.settings-editor').waitFor({ state: 'hidden' });
+
+    // Misspelt while the window runs: the change names it.
+    const file = join(sandbox.userDataDir, 'User', 'settings.json');
+    writeFileSync(file, `${JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), 'rpcWorkers.maxWorker': 3 }, null, 2)}\n`);
+    const later = page.locator('.notifications-toasts .notification-toast', { hasText: 'rpcWorkers.maxWorker is not a setting of RPC Workers' }).first();
+    await later.waitFor({ state: 'visible' });
+    if (!/did you mean rpcWorkers\.maxWorkers\?/.test(await later.innerText())) throw new Error(`the later misspelt setting's notification says: ${await later.innerText()}`);
+    for (const close of await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear').all()) await close.click().catch(() => {});
     const widget = page.locator(QUICK_INPUT);
     const input = await openPalette(page);
     await input.fill('>RPC Workers: Start Worker');
