@@ -147,12 +147,18 @@ export function sessionMarkdown(events: readonly AgentEvent[], meta: MarkdownMet
   return doc.end();
 }
 
-/** A tool call of the turn being written, and the place of its result line (null: none yet). */
+/**
+ * A tool call of the turn being written: the place of its heading (null: its start is not in the
+ * events) and of its result line (null: none yet), its arguments and the output its updates said.
+ */
 interface DocCall extends CallFacts {
   id: string | null;
   name: string;
+  head: number | null;
   line: number | null;
   reason: string | null;
+  args: Record<string, unknown> | null;
+  output: string;
 }
 
 /**
@@ -192,6 +198,7 @@ class SessionDoc {
         break;
       case 'message_end': return this.messageEnd(e);
       case 'tool_execution_start': return this.toolStart(e);
+      case 'tool_execution_update': return this.toolUpdate(e);
       case 'tool_execution_end': return this.toolEnd(e);
       case 'agent_settled':
       case 'worker_exit':
@@ -235,14 +242,36 @@ class SessionDoc {
   private toolStart(e: AgentEvent): void {
     this.flushReply();
     this.wentOn.goneOn();
-    this.calls.push(this.newCall(e));
-    this.out.push('', `**Tool call** ${code(e.tool_name ?? 'unknown tool')}`);
-    const args = e.args ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.args : undefined);
-    if (args && Object.keys(args).length) this.out.push('', fenced(JSON.stringify(args, null, 2), 'json'));
+    const call = this.newCall(e);
+    this.calls.push(call);
+    this.out.push('', '');
+    call.head = this.out.length - 1;
+    this.learn(call, e);
+  }
+
+  /**
+   * What a call's update or end says of it: its arguments (ACP: Claude and OpenCode open a call
+   * with none and name the command in an update; an update's replace the call's), and its heading
+   * said again with them.
+   */
+  private learn(call: DocCall, e: AgentEvent): void {
+    if (e.args && Object.keys(e.args).length) call.args = e.args;
+    if (call.head === null) return;
+    const args = call.args ?? (call.id ? this.meta.tools?.get(call.id)?.args : undefined);
+    const shown = args && Object.keys(args).length ? `\n\n${fenced(JSON.stringify(args, null, 2), 'json')}` : '';
+    this.out[call.head] = `**Tool call** ${code(call.name)}${shown}`;
+  }
+
+  /** A call's update: what it learnt, and its output so far (the whole of it, or a chunk to add; Codex says a command's output only so). */
+  private toolUpdate(e: AgentEvent): void {
+    const call = this.call(e.tool_call_id);
+    if (!call) return;
+    this.learn(call, e);
+    if (e.result !== undefined && e.result !== null) call.output = e.replace ? contentText(e.result) : call.output + contentText(e.result);
   }
 
   private newCall(e: AgentEvent): DocCall {
-    return { id: e.tool_call_id ?? null, name: e.tool_name ?? 'unknown tool', line: null, reason: null, ended: false, isError: false };
+    return { id: e.tool_call_id ?? null, name: e.tool_name ?? 'unknown tool', head: null, line: null, reason: null, args: null, output: '', ended: false, isError: false };
   }
 
   /** The turn's call `id`, the last of that id; calls without an id end in the order they started. */
@@ -256,6 +285,7 @@ class SessionDoc {
     let call = this.call(e.tool_call_id);
     // An end whose start is not in these events (a past log's page, an agent that sends only the end).
     if (!call) this.calls.push((call = this.newCall(e)));
+    this.learn(call, e);
     if (!call.ended) {
       this.wentOn.end(call);
       if (this.abortSent) call.afterAbort = true;
@@ -267,7 +297,9 @@ class SessionDoc {
     this.out.push('', '');
     call.line = this.out.length - 1;
     this.sayEnd(call, null);
-    const text = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
+    // The end's own result, else the output its updates said (an ACP end often carries none).
+    const ended = contentText(e.result ?? (e.tool_call_id ? this.meta.tools?.get(e.tool_call_id)?.result : undefined));
+    const text = ended.trim() ? ended : call.output;
     if (text.trim()) this.out.push('', fenced(text));
   }
 

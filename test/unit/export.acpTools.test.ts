@@ -1,0 +1,42 @@
+// The Markdown export of ACP agents' tool calls, from their recorded updates: what a call ran,
+// what it printed and what it changed, where the agent says each (its first tool_call, a later
+// update, its end).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { AgentEvent } from '../../src/core/events/agentEvent';
+import { sessionMarkdown } from '../../src/core/export/markdown';
+import { updateEvent } from '../../src/core/wire/acpEvents';
+
+/** The tool calls' events of a recorded ACP transcript, as the host makes them. */
+function toolEvents(transcript: string): AgentEvent[] {
+  const lines = readFileSync(`test/fixtures/acp-transcripts/${transcript}.jsonl`, 'utf8').split('\n').filter(Boolean);
+  return lines.flatMap((l) => {
+    const u = (JSON.parse(l) as { msg: { method?: string; params?: { update?: { sessionUpdate?: string } } } }).msg.params?.update;
+    if (!u || !String(u.sessionUpdate).startsWith('tool_call')) return [];
+    const e = updateEvent(u as Parameters<typeof updateEvent>[0]);
+    return 'invalid' in e ? [] : [e];
+  });
+}
+
+const T = Date.UTC(2026, 11, 3, 7, 0, 0);
+const ev = (type: string, extra: Partial<AgentEvent> = {}): AgentEvent => ({ type, timestamp: T, ...extra });
+
+describe('Markdown export of ACP tool calls', () => {
+  it('says the command Claude and OpenCode name only in an update after the call opened with none', () => {
+    for (const [transcript, command] of [['claude-agent-acp-shell-cancel', "python3 -c 'import time; time.sleep(37.423)'"], ['opencode-shell-cancel', 'sleep 37.623; echo done']] as const) {
+      const md = sessionMarkdown([ev('prompt_sent', { data: { text: 'run it' } }), ...toolEvents(transcript), ev('agent_settled', { end_reason: 'aborted' })], { title: 'w' });
+      assert.ok(md.includes(`"command": ${JSON.stringify(command)}`), `${transcript}: the command is in the export:\n${md}`);
+    }
+  });
+
+  it("says a command's output that came only in updates (Codex's chunks), not an empty result", () => {
+    const md = sessionMarkdown([
+      ev('tool_execution_start', { tool_call_id: 'c1', tool_name: 'execute', args: { command: ['npm', 'test'] } }),
+      ev('tool_execution_update', { tool_call_id: 'c1', result: { output: '3 passing\n' }, data: { outputDelta: true } }),
+      ev('tool_execution_update', { tool_call_id: 'c1', result: { output: '1 failing\n' }, data: { outputDelta: true } }),
+      ev('tool_execution_end', { tool_call_id: 'c1', is_error: true, data: { status: 'failed' } }),
+      ev('agent_settled', { end_reason: 'done' }),
+    ], { title: 'w' });
+    assert.ok(md.includes('```\n3 passing\n1 failing\n```'), `the output is in the export:\n${md}`);
+  });
+});
