@@ -39,4 +39,17 @@ describe('Markdown export of ACP tool calls', () => {
     ], { title: 'w' });
     assert.ok(md.includes('```\n3 passing\n1 failing\n```'), `the output is in the export:\n${md}`);
   });
+
+  it('says the file changes a call made or proposed (its diffs), a new file and an edit alike, not only that it ran', () => {
+    const md = sessionMarkdown([
+      ev('tool_execution_start', { tool_call_id: 'e1', tool_name: 'edit', title: 'Edit src/a.ts', diffs: [{ path: '/w/src/a.ts', oldText: 'one\ntwo\nthree', newText: 'one\n2\nthree' }] }),
+      ev('tool_execution_end', { tool_call_id: 'e1', tool_name: 'edit', is_error: false, data: { status: 'completed' } }),
+      ev('tool_execution_start', { tool_call_id: 'e2', tool_name: 'edit', title: 'Write new.txt' }),
+      ev('tool_execution_update', { tool_call_id: 'e2', diffs: [{ path: '/w/new.txt', oldText: null, newText: 'hello' }] }),
+      ev('tool_execution_end', { tool_call_id: 'e2', tool_name: 'edit', is_error: false, data: { status: 'completed' } }),
+      ev('agent_settled', { end_reason: 'done' }),
+    ], { title: 'w' });
+    assert.ok(md.includes('Change: `/w/src/a.ts` (from line 2)\n\n```diff\n-two\n+2\n```'), `the edit's change is in the export:\n${md}`);
+    assert.ok(md.includes('New file: `/w/new.txt`\n\n```diff\n+hello\n```'), `the new file is in the export:\n${md}`);
+  });
 });

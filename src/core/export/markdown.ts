@@ -2,7 +2,7 @@
 // history): each prompt with where it came from, the replies, each tool call with its arguments
 // and result, how each turn ended, and the session's own marks (resumed, new session, fork,
 // model, compaction, exit). Pure: the same events give the same text, whatever the dialect.
-import type { AgentEvent } from '../events/agentEvent';
+import type { AgentEvent, ToolDiff } from '../events/agentEvent';
 import { fenceFor, longestTicks } from '../../protocol/backticks';
 import { contentText } from '../../protocol/eventText';
 import { callEnd, callEndWords, guardHeading, WentOn, type CallFacts } from '../../protocol/callEnd';
@@ -159,6 +159,7 @@ interface DocCall extends CallFacts {
   reason: string | null;
   args: Record<string, unknown> | null;
   output: string;
+  diffs: ToolDiff[];
 }
 
 /**
@@ -251,15 +252,16 @@ class SessionDoc {
 
   /**
    * What a call's update or end says of it: its arguments (ACP: Claude and OpenCode open a call
-   * with none and name the command in an update; an update's replace the call's), and its heading
-   * said again with them.
+   * with none and name the command in an update; an update's replace the call's), the file
+   * changes it makes or proposes (ACP's diffs), and its heading said again with them.
    */
   private learn(call: DocCall, e: AgentEvent): void {
     if (e.args && Object.keys(e.args).length) call.args = e.args;
+    if (e.diffs?.length) call.diffs = e.diffs;
     if (call.head === null) return;
     const args = call.args ?? (call.id ? this.meta.tools?.get(call.id)?.args : undefined);
     const shown = args && Object.keys(args).length ? `\n\n${fenced(JSON.stringify(args, null, 2), 'json')}` : '';
-    this.out[call.head] = `**Tool call** ${code(call.name)}${shown}`;
+    this.out[call.head] = `**Tool call** ${code(call.name)}${shown}${call.diffs.map((d) => `\n\n${changeText(d)}`).join('')}`;
   }
 
   /** A call's update: what it learnt, and its output so far (the whole of it, or a chunk to add; Codex says a command's output only so). */
@@ -271,7 +273,7 @@ class SessionDoc {
   }
 
   private newCall(e: AgentEvent): DocCall {
-    return { id: e.tool_call_id ?? null, name: e.tool_name ?? 'unknown tool', head: null, line: null, reason: null, args: null, output: '', ended: false, isError: false };
+    return { id: e.tool_call_id ?? null, name: e.tool_name ?? 'unknown tool', head: null, line: null, reason: null, args: null, output: '', diffs: [], ended: false, isError: false };
   }
 
   /** The turn's call `id`, the last of that id; calls without an id end in the order they started. */
@@ -334,6 +336,23 @@ class SessionDoc {
     const how = end === 'blocked' ? `blocked by ${plain(call.blockedBy ?? 'a guard')}${call.reason ? `: ${plain(call.reason)}` : ''}` : callEndWords(end, call);
     this.out[call.line!] = `**Result** of ${code(call.name)} (${how})`;
   }
+}
+
+/**
+ * A file change as the Event Log's row says it: the file, from which line, and the lines that go
+ * and come (those the old and new text share at either end left out), as a diff.
+ */
+function changeText(d: ToolDiff): string {
+  const after = d.newText.split('\n');
+  if (d.oldText === null) return `New file: ${code(d.path)}\n\n${fenced(after.map((l) => `+${l}`).join('\n'), 'diff')}`;
+  const before = d.oldText.split('\n');
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  const lines = [...before.slice(start, before.length - end).map((l) => `-${l}`), ...after.slice(start, after.length - end).map((l) => `+${l}`)];
+  const from = start ? ` (from line ${start + 1})` : '';
+  return `Change: ${code(d.path)}${from}\n\n${lines.length ? fenced(lines.join('\n'), 'diff') : '_(no change in the text)_'}`;
 }
 
 /** The one-line notes some events leave in the document (after a blank line); null for the rest. */
