@@ -124,6 +124,27 @@ describe('a past session\'s events for the export', () => {
   });
 });
 
+describe('a past τ session\'s events for the export', () => {
+  it("name its tool calls' arguments and results as not in them: τ's events carry none, and its messages went with its worker", async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const host = { onState: () => () => undefined, onRemoved: () => () => undefined } as never;
+    const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
+    const past = new PastSessions(host, memento, true);
+    // As τ 0.15.0 sends them (test/fixtures/streams/tau-0.15.0-compaction.jsonl): no args, no result.
+    const events = [
+      { type: 'tool_execution_start', timestamp: 2, tool_call_id: 'call_1', tool_name: 'bash' },
+      { type: 'tool_execution_end', timestamp: 3, tool_call_id: 'call_1', tool_name: 'bash', is_error: false },
+    ];
+    const read = (dialect: string) => ({ read: async () => ({ status: 'read', session: { name: 'mine', dialect }, events, torn: null, badLines: { count: 0, first: null } }) }) as never;
+    assert.deepEqual((await past.eventsWithEarlier(read('tau'), 's1')).missing, [
+      'the arguments and results of the tool calls of "mine": τ\'s events carry none, and its messages, which have them, ended with its worker',
+    ]);
+    // An ACP agent's call may end with no result: it said none, nothing is missing.
+    assert.deepEqual((await past.eventsWithEarlier(read('acp'), 's1')).missing, []);
+    past.dispose();
+  });
+});
+
 describe('the profile a resume takes its env from', () => {
   it('is the first start\'s, not the session\'s name the resumed worker runs under ("mine #2", a rename)', async () => {
     const { h, started } = commands({ env: { KEY: 'k' }, record: { spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine #2' }, profile: 'mine', envDigest: envDigest({ KEY: 'k' }) } });

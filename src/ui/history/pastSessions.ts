@@ -27,6 +27,9 @@ export interface HistoryHost extends Supervisor {
   readonly shutDown: boolean;
 }
 
+/** A tool call's event with neither its arguments (a start) nor its result (an end): τ 0.15.0 sends them so. */
+const bareToolEvent = (e: AgentEvent) => (e.type === 'tool_execution_start' && e.args == null) || (e.type === 'tool_execution_end' && e.result == null);
+
 export class PastSessions extends Disposable {
   private listing: HistoryListing | null = null;
   private loading: Promise<void> | null = null;
@@ -310,6 +313,8 @@ export class PastSessions extends Disposable {
         if (r.badLines.count > 0) missing.push(`${plural(r.badLines.count, 'line')} of ${name} that could not be read as ${r.badLines.count === 1 ? 'an event' : 'events'}`);
         const lost = r.session.lost ?? 0;
         if (lost > 0) missing.push(`${plural(lost, 'event')} of ${name} that never reached the history (${neverWritten(r.session.lastError)})`);
+        // A live τ's export reads them from its messages (get_messages); a past one has only its events.
+        if (r.session.dialect === 'tau' && r.events.some(bareToolEvent)) missing.push(`the arguments and results of the tool calls of ${name}: τ's events carry none, and its messages, which have them, ended with its worker`);
       } else if (id === sessionId) {
         error = r.error;
       } else {
