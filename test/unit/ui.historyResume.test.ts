@@ -145,6 +145,29 @@ describe('a past τ session\'s events for the export', () => {
   });
 });
 
+describe('the export of a session resumed at every reload, more times than the log reads back', () => {
+  it('names the earlier sessions it leaves out, not starting as if the conversation began there', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const host = { onState: () => () => undefined, onRemoved: () => () => undefined } as never;
+    // s1 resumed as s2, …, s10 (rpcWorkers.history.resumeInterrupted after ten reloads).
+    const book: Record<string, unknown> = {};
+    for (let i = 1; i <= 10; i++) {
+      book[`s${i}`] = { spec: { dialect: 'pi', command: 'pi', cwd: '/w' }, session: { id: `c${i}`, file: null }, previous: i > 1 ? `s${i - 1}` : null, resumedInto: i < 10 ? `s${i + 1}` : null, at: i };
+    }
+    const memento = { get: () => book, update: async () => undefined } as never;
+    const past = new PastSessions(host, memento, true);
+    const store = {
+      read: async (id: string) => ({ status: 'read', session: { name: 'mine', dialect: 'pi' }, events: [{ type: 'prompt_sent', timestamp: Number(id.slice(1)), data: { text: `prompt of ${id}` } }], torn: null, badLines: { count: 0, first: null } }),
+    } as never;
+    const r = await past.eventsWithEarlier(store, 's10');
+    const read = r.events.map((e) => (e.data as { text: string }).text);
+    const leftOut = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9'].filter((id) => !read.includes(`prompt of ${id}`));
+    assert.ok(leftOut.length > 0, 'the chain is longer than the log reads back');
+    assert.ok(r.missing.some((m) => m.includes(`${leftOut.length} earlier session`)), `the export says ${leftOut.length} earlier sessions are not in it: ${JSON.stringify(r.missing)}`);
+    past.dispose();
+  });
+});
+
 describe('the profile a resume takes its env from', () => {
   it('is the first start\'s, not the session\'s name the resumed worker runs under ("mine #2", a rename)', async () => {
     const { h, started } = commands({ env: { KEY: 'k' }, record: { spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine #2' }, profile: 'mine', envDigest: envDigest({ KEY: 'k' }) } });

@@ -321,6 +321,9 @@ export class PastSessions extends Disposable {
         missing.push(`the events of the earlier session ${id} that this one resumed: ${r.error}`);
       }
     }
+    // A conversation resumed at every reload goes back further than the log reads: said, not cut unsaid.
+    const before = this.beyond(chain);
+    if (before > 0) missing.push(`${plural(before, 'earlier session')} of this conversation, resumed before the first one here: a log reads at most ${CHAIN_MAX} sessions of one conversation`);
     return { events, chain, error, torn, missing };
   }
 
@@ -344,6 +347,17 @@ export class PastSessions extends Disposable {
     const chain: string[] = [];
     for (let id: string | null = sessionId; id && chain.length < CHAIN_MAX && !chain.includes(id); id = this.resumeRecord(id)?.previous ?? null) chain.unshift(id);
     return chain;
+  }
+
+  /** How many sessions the conversation of `chain` (oldest first) resumed before its first. */
+  private beyond(chain: readonly string[]): number {
+    const seen = new Set(chain);
+    let n = 0;
+    for (let id = this.resumeRecord(chain[0] ?? '')?.previous ?? null; id && !seen.has(id); id = this.resumeRecord(id)?.previous ?? null) {
+      seen.add(id);
+      n++;
+    }
+    return n;
   }
 
   /** The session a resumed start should carry (the newest conversation of that record). */
