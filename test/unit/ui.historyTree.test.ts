@@ -32,6 +32,16 @@ describe('UI Past sessions rows', () => {
     assert.equal(context('d'), 'rpcPastSession.ended.pi');
   });
 
+  it("a session another window still runs: its tooltip says it runs there and that Resume waits, as its menu does (not 'Ended', not 'possible')", () => {
+    const t = part([session('a', { status: 'live', endedAt: null }), session('b', { status: 'evicted' })], ['a', 'b']);
+    const tip = (id: string) => (t.item({ kind: 'past', sessionId: id }).tooltip as { value: string }).value;
+    assert.match(tip('a'), /- Now: running in another window/);
+    assert.doesNotMatch(tip('a'), /Ended/);
+    assert.match(tip('a'), /- Resume: not while it runs in another window/);
+    assert.equal(t.item({ kind: 'past', sessionId: 'a' }).contextValue, 'rpcPastSession.live.pi', 'its menu offers no Resume');
+    assert.match(tip('b'), /- Resume: not possible: the history bound removed its events/);
+  });
+
   it("a click opens a session's log, except an evicted one's, which has none", () => {
     const t = part([session('a'), session('b', { status: 'evicted' })], []);
     assert.deepEqual(t.item({ kind: 'past', sessionId: 'a' }).command?.arguments, [{ sessionId: 'a' }]);

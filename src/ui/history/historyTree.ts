@@ -114,7 +114,8 @@ export class HistoryTreePart {
     md.supportHtml = false;
     const row = (label: string, value: string) => appendSafe(md.appendMarkdown(`- ${label}: `), value).appendMarkdown('\n');
     md.appendMarkdown('**').appendText(s.name).appendMarkdown('**\n\n');
-    row('Ended', endWords(s));
+    // A session another window still runs has not ended: its row says where it runs.
+    row(s.status === 'live' ? 'Now' : 'Ended', endWords(s));
     if (s.exit?.error) row('Error', s.exit.error);
     row('Started', new Date(s.startedAt).toLocaleString());
     if (s.endedAt) row('Ran for', duration(s.endedAt - s.startedAt));
@@ -125,12 +126,20 @@ export class HistoryTreePart {
     row('Folder', s.cwd);
     row('Events kept', `${s.events}${s.lost ? ` (${s.lost} lost: ${s.lastError ?? 'write failed'})` : ''}`);
     if (s.evictedEvents) row('Oldest events removed', `${s.evictedEvents.events} (history bound)`);
-    row('Resume', record ? (record.resumedInto ? 'resumed already (it can be resumed again)' : 'possible') : 'not possible: its worker kept no conversation to return to');
+    row('Resume', resumeWords(s, record));
     if (s.archived) row('Archived', 'yes');
     item.tooltip = md;
     item.accessibilityInformation = { label: `${s.name}, ${item.description}` };
     return item;
   }
+}
+
+/** Whether Resume can take the session up, as the row's menu decides it (`resumable`). */
+function resumeWords(s: SessionSummary, record: { resumedInto?: string | null } | null | undefined): string {
+  if (s.status === 'live') return 'not while it runs in another window';
+  if (s.status === 'evicted') return 'not possible: the history bound removed its events';
+  if (!record) return 'not possible: its worker kept no conversation to return to';
+  return record.resumedInto ? 'resumed already (it can be resumed again)' : 'possible';
 }
 
 function pastIcon(s: SessionSummary): vscode.ThemeIcon {
