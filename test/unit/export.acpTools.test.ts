@@ -52,4 +52,26 @@ describe('Markdown export of ACP tool calls', () => {
     assert.ok(md.includes('Change: `/w/src/a.ts` (from line 2)\n\n```diff\n-two\n+2\n```'), `the edit's change is in the export:\n${md}`);
     assert.ok(md.includes('New file: `/w/new.txt`\n\n```diff\n+hello\n```'), `the new file is in the export:\n${md}`);
   });
+  it("says the questions put to the person and their answers (an ACP permission, a pi extension's dialog), where they were asked", () => {
+    const md = sessionMarkdown([
+      ev('prompt_sent', { data: { text: 'fix it' } }),
+      ev('tool_execution_start', { tool_call_id: 'c1', tool_name: 'edit', args: { path: 'a.ts' } }),
+      ev('message_update', { delta: 'I will edit it.', block_type: 'text' }),
+      ev('permission_request', { tool_call_id: 'c1', title: 'Edit a.ts', data: { id: 'q1', command: null, options: [{ optionId: 'y', name: 'Allow once' }, { optionId: 'n', name: 'Reject' }] } }),
+      ev('permission_end', { tool_call_id: 'c1', title: 'Edit a.ts', is_error: false, error: null, data: { id: 'q1', outcome: 'selected', optionId: 'n', optionName: 'Reject', note: null } }),
+      ev('tool_execution_end', { tool_call_id: 'c1', is_error: true }),
+      ev('ui_dialog', { title: 'Proceed?', data: { id: 'd1', method: 'confirm', message: 'Deploy to prod', options: ['Yes', 'No'] } }),
+      ev('ui_dialog_end', { title: 'Proceed?', data: { id: 'd1', outcome: 'answered', answer: 'No', note: null } }),
+      ev('permission_request', { title: 'Run `rm -rf build`', data: { id: 'q2', command: 'rm -rf build', options: [{ optionId: 'y', name: 'Allow' }] } }),
+      ev('permission_end', { is_error: false, error: null, data: { id: 'q2', outcome: 'cancelled', optionId: null, optionName: null, note: 'the turn ended before an answer' } }),
+      ev('agent_settled', { end_reason: 'done' }),
+    ], { title: 'w' });
+    const at = (text: string) => { const i = md.indexOf(text); assert.ok(i >= 0, `${text} is in the export:\n${md}`); return i; };
+    assert.ok(at('I will edit it.') < at('> Asked: Edit a.ts (Allow once / Reject)'), 'the question comes after what the agent said before it');
+    assert.ok(at('> Asked: Edit a.ts (Allow once / Reject)') < at('> Answer: Reject'));
+    at('> Asked: Proceed?: Deploy to prod (Yes / No)');
+    at('> Answer: No');
+    at('> Asked: Run \\`rm -rf build\\`: `rm -rf build` (Allow)');
+    at('> Answer: none (the turn ended before an answer)');
+  });
 });

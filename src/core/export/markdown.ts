@@ -201,6 +201,11 @@ class SessionDoc {
       case 'tool_execution_start': return this.toolStart(e);
       case 'tool_execution_update': return this.toolUpdate(e);
       case 'tool_execution_end': return this.toolEnd(e);
+      // A question stands where it was asked: after what the agent said so far.
+      case 'permission_request':
+      case 'ui_dialog':
+        this.flushReply();
+        break;
       case 'agent_settled':
       case 'worker_exit':
         this.flushReply();
@@ -355,6 +360,25 @@ function changeText(d: ToolDiff): string {
   return `Change: ${code(d.path)}${from}\n\n${lines.length ? fenced(lines.join('\n'), 'diff') : '_(no change in the text)_'}`;
 }
 
+/**
+ * A question the worker put to the person (an ACP agent's permission, a pi extension's dialog) and
+ * its answer, as the Event Log's question row says them: what the person decided is part of the
+ * session (a rejected edit explains the turn that follows). A typed answer is not kept, so not said.
+ */
+function questionLine(e: AgentEvent): string[] {
+  const d = e.data ?? {};
+  const names = (Array.isArray(d.options) ? d.options : []).map((o) => (typeof o === 'string' ? o : (o as { name?: unknown } | null)?.name)).filter((n): n is string => typeof n === 'string');
+  const options = names.length ? ` (${names.map(plain).join(' / ')})` : '';
+  if (e.type === 'permission_request') {
+    const command = typeof d.command === 'string' && d.command ? `: ${code(d.command)}` : '';
+    return [`> Asked: ${plain(e.title ?? 'a tool call')}${command}${options}`];
+  }
+  if (e.type === 'ui_dialog') return [`> Asked: ${plain(e.title ?? 'an extension asks')}${typeof d.message === 'string' && d.message ? `: ${plain(d.message)}` : ''}${options}`];
+  const answer = e.type === 'permission_end' ? d.optionName : d.outcome === 'answered' ? (d.answer ?? 'answered') : null;
+  const note = e.error ?? d.note;
+  return [`> Answer: ${typeof answer === 'string' ? plain(answer) : 'none'}${typeof note === 'string' && note ? ` (${plain(note)})` : ''}`];
+}
+
 /** The one-line notes some events leave in the document (after a blank line); null for the rest. */
 function noteLine(e: AgentEvent, login: string | null): string[] | null {
   // An error is the worker's text (a stack, stderr): on one line, or its lines would leave the note.
@@ -377,6 +401,11 @@ function noteLine(e: AgentEvent, login: string | null): string[] | null {
       return [`> Mode: ${plain(name ?? '?')}`];
     }
     case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}`];
+    case 'permission_request':
+    case 'ui_dialog':
+    case 'permission_end':
+    case 'ui_dialog_end':
+      return questionLine(e);
     default: return null;
   }
 }
