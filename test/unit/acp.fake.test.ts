@@ -501,6 +501,27 @@ describe('ACP dialect: the fake agent', () => {
     assert.deepEqual(marks.map((e) => e.type), ['session_changed']);
   });
 
+  it('New Session after a Switch Model: the new session\'s model (the agent\'s own again) is the one the state names, and the log says it once', async () => {
+    const r = await start({ FAKE_ACP_MODELS: '1' });
+    assert.equal(stateOf(r.workerId).model, 'fake-large');
+    const set = await supervisor.setModel(r.workerId, 'fake-small');
+    assert.equal(set.status, 'model_set');
+    assert.equal(stateOf(r.workerId).model, 'fake-small');
+    const marks: AgentEvent[] = [];
+    supervisor.onEvent((w, e) => void (w === r.workerId && (e.type === 'model_changed' || e.type === 'session_changed') && marks.push(e)));
+    const fresh = await supervisor.newSession(r.workerId);
+    assert.equal(fresh.status, 'created');
+    // The tree, the tooltip and the result said "fake-small" while the new session ran the agent's own model.
+    assert.equal(fresh.status === 'created' && fresh.model, 'fake-large');
+    assert.equal(stateOf(r.workerId).model, 'fake-large');
+    assert.deepEqual(marks.map((e) => [e.type, e.data?.model]), [['session_changed', undefined], ['model_changed', 'fake-large']]);
+    // A new session on the model the last one ran says no model.
+    marks.length = 0;
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    assert.deepEqual(marks.map((e) => e.type), ['session_changed']);
+    assert.equal(stateOf(r.workerId).model, 'fake-large');
+  });
+
   it('resumes its session after a restart through session/resume, and the agent still has the history', async () => {
     const env = { FAKE_ACP_RESUME: '1', FAKE_ACP_SESSIONS: path.join(dir, 'sessions') };
     const r = await start(env);

@@ -126,7 +126,7 @@ export const acpSessions: SessionVerbs = {
     s.sessions.add(result.sessionId);
     // The last session's readout is not the new one's: its context and cost wait for the agent's next.
     s.usage = null;
-    return { cancelled: false };
+    return { cancelled: false, model: s.model };
   },
   fork() {
     return Promise.reject(new Unsupported(NO_FORK));

@@ -17,7 +17,11 @@ export interface SessionVerbs {
    * the launch itself resumes (pi `--session FILE`).
    */
   resume?(connection: MessageConnection, ref: SessionRef): Promise<{ cancelled: boolean }>;
-  newSession(connection: MessageConnection): Promise<{ cancelled: boolean }>;
+  /**
+   * `model`: the model the new session runs, where a session opens on a model of its own (an ACP
+   * agent's first, whatever the last session was switched to); absent where the worker keeps it.
+   */
+  newSession(connection: MessageConnection): Promise<{ cancelled: boolean; model?: string | null }>;
   fork(connection: MessageConnection, entryId: string | undefined): Promise<{ cancelled: boolean }>;
   /** Returns the model the worker says it now runs, as "provider/id" where it says both. */
   setModel(connection: MessageConnection, model: string): Promise<{ model: string | null }>;

@@ -25,6 +25,8 @@ export interface SessionSite {
   changed(): void;
   /** The session mode the worker is in, with its name where the agent gave one (ACP); null: none known. */
   mode?(): { id: string; name: string | null } | null;
+  /** The model the worker's state names now (the last switch's, else its start's); null: none known. */
+  model?(): string | null;
   output(text: string): void;
 }
 
@@ -212,11 +214,12 @@ export class WorkerSessions {
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */
-  private switching(status: 'created' | 'forked', verb: string, run: (v: SessionVerbs, c: MessageConnection) => Promise<{ cancelled: boolean }>): Promise<SessionVerbResult> {
+  private switching(status: 'created' | 'forked', verb: string, run: (v: SessionVerbs, c: MessageConnection) => Promise<{ cancelled: boolean; model?: string | null }>): Promise<SessionVerbResult> {
     const t0 = performance.now();
     return this.guarded(t0, async (verbs) => {
       const previous = this.ref;
       const modeBefore = this.site.mode?.() ?? null;
+      const modelBefore = this.site.model?.() ?? null;
       const r = await this.site.request((c) => run(verbs, c), verb);
       if (r.cancelled) return { status: 'cancelled', workerId: this.site.id, ms: elapsed(t0) };
       try {
@@ -232,6 +235,11 @@ export class WorkerSessions {
       // the log and the export would have its turns read as allowed all. Said when it differs.
       const modeNow = this.site.mode?.() ?? null;
       if (modeNow && modeBefore && modeNow.id !== modeBefore.id) this.site.emit({ type: 'mode_changed', data: { mode: modeNow.id, name: modeNow.name } });
+      // So does its model (an ACP agent's own): the state named the model the last one was switched to.
+      if (typeof r.model === 'string') {
+        this.model = r.model;
+        if (r.model !== modelBefore) this.site.emit({ type: 'model_changed', data: { model: r.model } });
+      }
       this.site.changed();
       await this.refreshUsage();
       return { status, workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };

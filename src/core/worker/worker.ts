@@ -119,15 +119,7 @@ export class Worker {
     this.connection = this.process.connection;
     ctx.dialect.bind?.(codec, this.connection);
     this.waits = new Waits(this.bus, this.process);
-    this.sessions = new WorkerSessions({
-      id, spec, dialect: ctx.dialect,
-      request: (send, what) => this.request(send(this.connection), what),
-      busy: () => this.refuseUnlessRunning() ?? (this.turns.streaming || this.turns.compacting ? 'the worker is busy with a turn or a compaction; abort it or wait for it to settle first' : null),
-      emit: (event) => this.emitHostEvent(event),
-      changed: () => this.stateChanged(),
-      output: (text) => this.output('protocol', text),
-      mode: () => sessionMode(ctx.dialect, this.connection),
-    });
+    this.sessions = this.sessionsOf(ctx);
     this.life = new Lifecycle({
       id, spec, setup: ctx, connection: this.connection, process: this.process, waits: this.waits, status: this.status, turns: this.turns, resync: this.resync,
       files: this.files, terminals: this.terminals, sessions: this.sessions, learned: (info) => this.learned(info), cancelQuestions: (reason) => this.cancelQuestions(reason),
@@ -164,6 +156,20 @@ export class Worker {
       ended: this.life.ended.signal,
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
+  }
+
+  /** The session module, on this worker's connection (after the process is made). */
+  private sessionsOf(ctx: WorkerSetup): WorkerSessions {
+    return new WorkerSessions({
+      id: this.id, spec: this.spec, dialect: ctx.dialect,
+      request: (send, what) => this.request(send(this.connection), what),
+      busy: () => this.refuseUnlessRunning() ?? (this.turns.streaming || this.turns.compacting ? 'the worker is busy with a turn or a compaction; abort it or wait for it to settle first' : null),
+      emit: (event) => this.emitHostEvent(event),
+      changed: () => this.stateChanged(),
+      output: (text) => this.output('protocol', text),
+      mode: () => sessionMode(ctx.dialect, this.connection),
+      model: () => this.sessions.model ?? this.model,
+    });
   }
 
   get pid(): number | null {
