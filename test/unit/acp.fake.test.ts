@@ -486,6 +486,27 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(stateOf(r.workerId).usage, null);
   });
 
+  it('New Session: a readout the last session sends late is kept as an event, not shown as the new session\'s usage', async () => {
+    const r = await start();
+    const seen: Array<number | null> = [];
+    supervisor.onState((s) => void (s.workerId === r.workerId && seen.push(s.usage?.contextTokens ?? null)));
+    await supervisor.prompt(r.workerId, 'usage later');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    const late = waitFor(supervisor, r.workerId, (e) => e.type === 'usage_update' && e.data?.used === 5000);
+    let settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'count');
+    await late;
+    await settled;
+    // The new session's own readout (its second prompt: used 122) comes after the old one's.
+    settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'hello');
+    await settled;
+    await waitUntil(() => stateOf(r.workerId).usage?.contextTokens === 122, 'the new session\'s readout in the state', 10_000);
+    // The chip read "ctx 5000/200k" for a session that had used a few hundred tokens.
+    assert.ok(!seen.includes(5000), `the state showed the last session's readout: ${seen.join(', ')}`);
+  });
+
   it('New Session after a Switch Mode: the new session\'s mode (the agent\'s first again) is said after the new session\'s mark, once', async () => {
     const r = await start();
     assert.equal((await supervisor.setMode(r.workerId, 'yolo')).status, 'mode_set');

@@ -74,6 +74,9 @@ export class AcpCodec implements WireCodec {
     }
     const event = updateEvent(update);
     if ('invalid' in event) return { kind: 'invalid', reason: event.invalid };
+    // A session this worker left (New Session) may still say something late (Claude's usage after
+    // its turn): kept as the event it is, but its usage, mode or commands are not the current one's.
+    if (this.state.sessions.has(sessionId) && sessionId !== this.state.sessionId) return { kind: 'event', event };
     if (this.repeatsMode(event)) {
       // Kept (nothing received is dropped), marked so that the log and the export say the change
       // once; stored as the event, which a codec reading the line alone could not mark.
@@ -167,7 +170,11 @@ export class AcpCodec implements WireCodec {
     if (!message.error && (asked.method === ACP.newSession || asked.method === ACP.loadSession || asked.method === ACP.resumeSession)) {
       const result = sessionSchema.safeParse(message.result ?? {});
       const id = asked.method === ACP.newSession ? (result.success ? result.data.sessionId : undefined) : asked.sessionId;
-      if (id) this.state.sessions.add(id);
+      // The session the worker is on from now: the updates that follow the answer are its own.
+      if (id) {
+        this.state.sessions.add(id);
+        this.state.sessionId = id;
+      }
     }
     return { kind: 'message', message };
   }
