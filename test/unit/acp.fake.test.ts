@@ -486,6 +486,25 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(stateOf(r.workerId).usage, null);
   });
 
+  it('a prompt sent while New Session opens the new session is refused saying so, not run in the session being left', async () => {
+    const r = await start();
+    await supervisor.prompt(r.workerId, 'hello');
+    await waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    const events = record(supervisor, () => r.workerId);
+    const fresh = supervisor.newSession(r.workerId);
+    const p = await supervisor.prompt(r.workerId, 'count');
+    assert.equal((await fresh).status, 'created');
+    // It was accepted and ran in the session New Session left ("This session has had 2 prompts."),
+    // its turn before the log's "New session" mark, and the next prompt went on without it.
+    assert.equal(p.status, 'error', `the prompt was ${p.status}: ${text(events)}`);
+    assert.match(p.status === 'error' ? p.error : '', /opening another session.*once it is open/);
+    assert.equal(events.filter((e) => e.type === 'agent_start').length, 0);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    assert.equal((await supervisor.prompt(r.workerId, 'count')).status, 'accepted');
+    await settled;
+    assert.match(text(events), /This session has had 1 prompts\./);
+  });
+
   it('New Session: a readout the last session sends late is kept as an event, not shown as the new session\'s usage', async () => {
     const r = await start();
     const seen: Array<number | null> = [];

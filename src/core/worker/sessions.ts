@@ -58,11 +58,18 @@ export function resumeFileOf(spec: WorkerSpec): string | undefined {
   return spec.dialect === 'pi' ? spec.resume?.file ?? undefined : undefined;
 }
 
+/** new_session or fork, sent; `model`: the new session's, where it opens on one of its own. */
+type SwitchRun = (v: SessionVerbs, c: MessageConnection) => Promise<{ cancelled: boolean; model?: string | null }>;
+/** What the state named before a switch: the log says what the new session changed of it. */
+type SwitchBefore = { previous: SessionRef | null; modeBefore: { id: string; name: string | null } | null; modelBefore: string | null };
+
 export class WorkerSessions {
   ref: SessionRef | null = null;
   usage: WorkerUsage | null = null;
   /** The model a set_model switched to; null until one did. */
   model: string | null = null;
+  /** The verb (new_session, fork) moving the worker to another session, until it is there; null: none. */
+  moving: string | null = null;
   private usageAsked = 0;
   /** The read that the agent's latest usage readouts wait for (USAGE_READ_MS). */
   private usageTimer: NodeJS.Timeout | null = null;
@@ -214,36 +221,50 @@ export class WorkerSessions {
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */
-  private switching(status: 'created' | 'forked', verb: string, run: (v: SessionVerbs, c: MessageConnection) => Promise<{ cancelled: boolean; model?: string | null }>): Promise<SessionVerbResult> {
+  private switching(status: 'created' | 'forked', verb: string, run: SwitchRun): Promise<SessionVerbResult> {
     const t0 = performance.now();
     return this.guarded(t0, async (verbs) => {
       const previous = this.ref;
       const modeBefore = this.site.mode?.() ?? null;
       const modelBefore = this.site.model?.() ?? null;
-      const r = await this.site.request((c) => run(verbs, c), verb);
-      if (r.cancelled) return { status: 'cancelled', workerId: this.site.id, ms: elapsed(t0) };
+      // Until the new session's marks are said, a prompt is refused (prompting.ts): sent meanwhile
+      // it would run in the session being left.
+      this.moving = verb;
       try {
-        this.ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
-      } catch (error) {
-        // The move happened: it is not reported as failed for not knowing where it went.
-        this.ref = null;
-        this.site.output(`the worker moved to another session but did not say which: ${(error as Error).message}`);
+        return await this.moveTo(t0, status, verb, verbs, run, { previous, modeBefore, modelBefore });
+      } finally {
+        this.moving = null;
       }
-      this.usage = null;
-      this.site.emit({ type: 'session_changed', data: { verb, session: this.ref, previous } });
-      // The new session opens in a mode of its own (an ACP agent's first): after "Mode: Allow all"
-      // the log and the export would have its turns read as allowed all. Said when it differs.
-      const modeNow = this.site.mode?.() ?? null;
-      if (modeNow && modeBefore && modeNow.id !== modeBefore.id) this.site.emit({ type: 'mode_changed', data: { mode: modeNow.id, name: modeNow.name } });
-      // So does its model (an ACP agent's own): the state named the model the last one was switched to.
-      if (typeof r.model === 'string') {
-        this.model = r.model;
-        if (r.model !== modelBefore) this.site.emit({ type: 'model_changed', data: { model: r.model } });
-      }
-      this.site.changed();
-      await this.refreshUsage();
-      return { status, workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
     });
+  }
+
+  /** The move itself, and what the log and the state say of the session it lands in. */
+  private async moveTo(t0: number, status: 'created' | 'forked', verb: string, verbs: SessionVerbs, run: SwitchRun, before: SwitchBefore): Promise<SessionVerbResult> {
+    const { previous, modeBefore, modelBefore } = before;
+    const r = await this.site.request((c) => run(verbs, c), verb);
+    if (r.cancelled) return { status: 'cancelled', workerId: this.site.id, ms: elapsed(t0) };
+    try {
+      this.ref = await this.site.request((c) => verbs.current(c), 'reading the worker\'s session');
+    } catch (error) {
+      // The move happened: it is not reported as failed for not knowing where it went.
+      this.ref = null;
+      this.site.output(`the worker moved to another session but did not say which: ${(error as Error).message}`);
+    }
+    this.usage = null;
+    this.site.emit({ type: 'session_changed', data: { verb, session: this.ref, previous } });
+    // The new session opens in a mode of its own (an ACP agent's first): after "Mode: Allow all"
+    // the log and the export would have its turns read as allowed all. Said when it differs.
+    const modeNow = this.site.mode?.() ?? null;
+    if (modeNow && modeBefore && modeNow.id !== modeBefore.id) this.site.emit({ type: 'mode_changed', data: { mode: modeNow.id, name: modeNow.name } });
+    // So does its model (an ACP agent's own): the state named the model the last one was switched to.
+    if (typeof r.model === 'string') {
+      this.model = r.model;
+      if (r.model !== modelBefore) this.site.emit({ type: 'model_changed', data: { model: r.model } });
+    }
+    this.site.changed();
+    this.moving = null;
+    await this.refreshUsage();
+    return { status, workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
   }
 
   private async guarded(t0: number, run: (verbs: SessionVerbs) => Promise<SessionVerbResult>): Promise<SessionVerbResult> {

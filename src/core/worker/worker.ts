@@ -153,6 +153,7 @@ export class Worker {
       endTerminals: () => this.terminals.endAll('abort'),
       doubt: (doubt) => this.resync.doubt(doubt),
       retryExtensionRequests: () => void this.extensionRequests?.check({ retry: true }),
+      sessionMove: () => this.sessions.moving,
       ended: this.life.ended.signal,
     };
     this.extensionRequests = extensionRequestsFor(this.inside, ctx);
