@@ -29,6 +29,9 @@ export interface ProfileStartDeps {
 
 export async function startProfileWorker(p: ParsedArg, deps: ProfileStartDeps): Promise<StartResult | Refused> {
   const settings = deps.settings();
+  // Asked before the picker: with no folder open, no profile could start.
+  const cwd = deps.defaultFolder();
+  if (!cwd) return deps.noFolder();
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   const dirs = searchDirs(folders);
   const choices = profileChoices({
@@ -47,8 +50,6 @@ export async function startProfileWorker(p: ParsedArg, deps: ProfileStartDeps): 
     choice = await pickProfile(choices, settings.defaultProfile);
     if (!choice) return { status: 'cancelled' };
   }
-  const cwd = deps.defaultFolder();
-  if (!cwd) return deps.noFolder();
   // A profile with `guard: true` runs under the settings' guard; a setting the guard cannot
   // honour starts nothing (a broken guard must not mean no guard).
   let guard: Pick<WorkerSpec, 'guard' | 'onViolation' | 'workspaceFolder'> = {};
