@@ -31,7 +31,7 @@ describe('ui context keys', () => {
 
   it('where an earlier extension host may have left them set, sets every one, false as well', () => {
     new ContextKeys(host([]).supervisor, false);
-    assert.equal(setContexts().length, 7);
+    assert.equal(setContexts().length, 9);
     assert.ok(setContexts().every(([, v]) => v === false));
   });
 

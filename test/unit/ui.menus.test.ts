@@ -82,6 +82,11 @@ describe('worker commands: the palette offers what the row offers', () => {
     assert.deepEqual(rowOffers('rpcWorkers.switchMode'), ['idle, with modes']);
   });
 
+  it('the palette offers Compact and Switch Mode… only while an idle worker can take them (the demo worker alone has no modes)', () => {
+    assert.deepEqual(paletteOffers('rpcWorkers.compact'), rowOffers('rpcWorkers.compact'));
+    assert.deepEqual(paletteOffers('rpcWorkers.switchMode'), ['idle, with modes']);
+  });
+
   it('Fork Session and Switch Model… are not on the row of a worker that cannot take them at all, nor in the palette when no idle worker can', () => {
     const idle = ['idle', 'idle, asking', 'idle, no compaction', 'idle, with modes'];
     assert.deepEqual(rowOffers('rpcWorkers.fork'), idle);
@@ -128,8 +133,6 @@ describe('worker commands: the palette offers what the row offers', () => {
     'rpcWorkers.steer': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
     'rpcWorkers.followUp': { states: ['compacting'], why: 'no key tells a compacting worker from a streaming one' },
     'rpcWorkers.answerQuestions': { states: ['starting', 'idle', 'idle, no compaction', 'idle, with modes', 'idle, no fork or model choice', 'streaming', 'compacting'], why: 'no key says a question waits; the command says none does' },
-    'rpcWorkers.compact': { states: ['idle, no compaction'], why: 'no key says which idle worker compacts; the host\'s refusal says why it cannot' },
-    'rpcWorkers.switchMode': { states: ['idle', 'idle, asking', 'idle, no compaction', 'idle, no fork or model choice'], why: 'no key says which idle worker has modes; the command says it has none' },
   };
 
   const rowCommands = [...new Set(pkg.contributes.menus['view/item/context'].filter((m) => /viewItem =~ \/\^rpcWorker\\\./.test(m.when ?? '')).map((m) => m.command))];
@@ -189,6 +192,32 @@ describe('worker commands from the palette pick the workers their rows are on', 
       h.dispose();
     });
   }
+
+  it('Switch Mode… from the palette offers only the idle workers that list modes, and names why the others cannot', async () => {
+    const quiet = () => undefined;
+    const demo = worker({ workerId: 'w1', name: 'Demo worker', dialect: 'tau' });
+    const claude = worker({ workerId: 'w2', name: 'Claude', modes: [{ id: 'default', name: 'Manual' }, { id: 'plan', name: 'Plan' }], mode: 'default' });
+    const modes: string[] = [];
+    const workers = [demo, claude];
+    const supervisor = {
+      list: () => workers,
+      state: (id: string) => ({ status: 'running', workerId: id, state: workers.find((w) => w.workerId === id) }),
+      setMode: async (id: string, mode: string) => (modes.push(`${id}:${mode}`), { status: 'mode_set', workerId: id, mode }),
+    } as unknown as Supervisor;
+    const h = new HistoryCommands({ supervisor, eventLog: { result: quiet }, selection: { current: 'w1', set: quiet }, log: { info: quiet, warn: quiet, error: quiet } } as unknown as HistoryServices);
+    // Claude is the one that fits: taken without a worker picker; its modes are asked.
+    vscodeStub.answers.push((items: Array<{ label: string }>) => items.find((i) => i.label === 'Plan'));
+    assert.equal((await h.switchMode({})).status, 'mode_set');
+    assert.deepEqual(vscodeStub.asked, ['Switch Mode of Claude']);
+    assert.deepEqual(modes, ['w2:plan']);
+    // The demo alone: nothing is asked, and the reason is said.
+    workers.splice(1);
+    vscodeStub.reset();
+    assert.equal((await h.switchMode({})).status, 'cancelled');
+    assert.deepEqual(vscodeStub.asked, []);
+    assert.deepEqual(vscodeStub.messages, ['No worker can take Switch Mode: Demo worker: it has no modes to switch between.']);
+    h.dispose();
+  });
 
   it("Copy PID from the palette with only an exited worker copies nothing: its pid names a process that is gone", async () => {
     const calls: string[] = [];

@@ -102,16 +102,19 @@ describe('ui words and icons', () => {
   });
 
   it('context keys', () => {
-    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
-    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.deepEqual(contextValues([]), { 'rpcWorkers.hasWorkers': false, 'rpcWorkers.hasRunningWorkers': false, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false, 'rpcWorkers.anyCompacts': false, 'rpcWorkers.anySwitchesMode': false });
+    assert.deepEqual(contextValues([st({ streaming: true }), st({ status: 'exited' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': true, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false, 'rpcWorkers.anyCompacts': false, 'rpcWorkers.anySwitchesMode': false });
     // The worker just started: Prompt and the others are offered, and wait for it (pickers.ts).
-    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.deepEqual(contextValues([st({ status: 'starting' })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false, 'rpcWorkers.anyCompacts': false, 'rpcWorkers.anySwitchesMode': false });
     // One that no longer reads its input: live (Copy PID), but nothing that sends it something.
-    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.deepEqual(contextValues([st({ streaming: true, inputLost: true })]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': false, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': false, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false, 'rpcWorkers.anyCompacts': false, 'rpcWorkers.anySwitchesMode': false });
     // An idle ACP agent (no fork in ACP v1, no model choice listed): idle, but neither verb is offered for it.
     const acp = st({ dialect: 'acp', forkUnavailable: 'ACP v1 has no fork', modelUnavailable: 'no model choice' });
-    assert.deepEqual(contextValues([acp]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': true, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false });
+    assert.deepEqual(contextValues([acp]), { 'rpcWorkers.hasWorkers': true, 'rpcWorkers.hasRunningWorkers': true, 'rpcWorkers.anyReadsInput': true, 'rpcWorkers.anyStreaming': false, 'rpcWorkers.anyIdle': true, 'rpcWorkers.anyForks': false, 'rpcWorkers.anySwitchesModel': false, 'rpcWorkers.anyCompacts': true, 'rpcWorkers.anySwitchesMode': false });
     assert.equal(contextValues([acp, st({ dialect: 'pi' })])['rpcWorkers.anyForks'], true, 'another idle worker forks');
+    // Compact and Switch Mode…: only while an idle worker can take them (Gemini has no compaction; only an agent that lists modes switches).
+    const gemini = st({ dialect: 'acp', compactUnavailable: 'the agent has no compaction', modes: [{ id: 'default', name: 'Default' }] });
+    assert.deepEqual([contextValues([gemini])['rpcWorkers.anyCompacts'], contextValues([gemini])['rpcWorkers.anySwitchesMode']], [false, true]);
   });
 
   it("a tool call's row says running until the worker reports its end, side by side and in any order", () => {

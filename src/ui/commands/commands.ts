@@ -10,7 +10,7 @@ import { Disposable, toDisposable } from '../disposable';
 import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
-import { askMessage, askStreamingBehavior, canSteer, isIdle, isLive, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
+import { askMessage, askStreamingBehavior, canCompact, canSteer, isIdle, isLive, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
 import { DEMO_PROFILE, demoSpec, installLine, loginHint } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
@@ -448,7 +448,10 @@ export class Commands extends Disposable {
   }
 
   async compact(raw?: unknown) {
-    const t = await this.target(raw, { title: 'Compact', filter: isIdle, none: 'No idle worker to compact (a streaming worker compacts after its turn).' });
+    // An agent without compaction is not offered, as its row does not offer Compact; it is named when it is all there is.
+    const unable = this.s.supervisor.list().filter((s) => isIdle(s) && s.compactUnavailable);
+    const none = unable.length ? `No worker can take Compact: ${unable.map((s) => `${s.name}: ${s.compactUnavailable}`).join('; ')}.` : 'No idle worker to compact (a streaming worker compacts after its turn).';
+    const t = await this.target(raw, { title: 'Compact', filter: canCompact, none });
     if (isRefused(t)) return t;
     const { p, workerId } = t;
     const name = this.name(workerId);

@@ -50,4 +50,7 @@ export const KEYS = {
   anyIdle: 'rpcWorkers.anyIdle',
   anyForks: 'rpcWorkers.anyForks',
   anySwitchesModel: 'rpcWorkers.anySwitchesModel',
+  /** An idle worker that compacts, and one that lists session modes: Compact and Switch Mode… in the palette. */
+  anyCompacts: 'rpcWorkers.anyCompacts',
+  anySwitchesMode: 'rpcWorkers.anySwitchesMode',
 } as const;

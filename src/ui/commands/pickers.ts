@@ -13,6 +13,10 @@ export const isRunning: WorkerFilter = runsAndReads;
 export const isStreaming: WorkerFilter = (s) => isRunning(s) && (s.streaming || s.compacting);
 export const isIdle: WorkerFilter = (s) => isRunning(s) && !s.streaming && !s.compacting;
 export const any: WorkerFilter = () => true;
+/** Idle, and not an agent without compaction (Gemini, OpenCode): Compact can work on it. */
+export const canCompact: WorkerFilter = (s) => isIdle(s) && !s.compactUnavailable;
+/** Idle, and an agent that lists session modes: Switch Mode… can work on it. */
+export const hasModes: WorkerFilter = (s) => isIdle(s) && (s.modes ?? []).length > 0;
 /** Streaming, and it takes a steer inside the turn (ACP v1 has none; Claude's and Codex's adapters add one). */
 export const canSteer: WorkerFilter = (s) => isStreaming(s) && s.midTurn?.steer !== false;
 

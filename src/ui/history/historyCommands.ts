@@ -13,7 +13,7 @@ import type { SessionsTree } from '../views/sessionsTree';
 import type { WorkerSelection } from '../views/workerSelection';
 import type { Profile } from '../settings/settings';
 import { Disposable } from '../disposable';
-import { any, isIdle, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
+import { any, hasModes, isIdle, isRunning, pickWorker, type WorkerFilter } from '../commands/pickers';
 import { isTrusted, refuseUntrusted } from '../settings/trust';
 import type { PastSessions } from './pastSessions';
 import type { PastLog } from '../eventLog/pastLog';
@@ -370,7 +370,8 @@ export class HistoryCommands extends Disposable {
 
   /** An ACP agent's session modes (Claude: default / acceptEdits / plan; Gemini: default / autoEdit / yolo). */
   async switchMode(a: Arg): Promise<HistoryResult> {
-    const w = await this.worker(a, 'Switch Mode', SESSION_VERB);
+    // An agent that lists no modes is not offered, as its row does not offer Switch Mode….
+    const w = await this.worker(a, 'Switch Mode', { filter: hasModes, none: this.noneFor('Switch Mode', (s) => ((s.modes ?? []).length ? undefined : 'it has no modes to switch between')) });
     if (!w) return a.workerId ? this.fail(`no worker with id ${a.workerId}`, { status: 'not_found' }) : { status: 'cancelled' };
     const modes = w.modes ?? [];
     if (modes.length === 0) {

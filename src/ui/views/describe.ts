@@ -204,6 +204,9 @@ export function contextValues(list: WorkerState[]): Record<string, boolean> {
     // Fork Session, Switch Model…: an idle worker that can take them at all (not an ACP agent's lack).
     [KEYS.anyForks]: idle.some((s) => !s.forkUnavailable),
     [KEYS.anySwitchesModel]: idle.some((s) => !s.modelUnavailable),
+    // Compact, Switch Mode…: as their rows offer them (not an agent without compaction, or without modes).
+    [KEYS.anyCompacts]: idle.some((s) => !s.compactUnavailable),
+    [KEYS.anySwitchesMode]: idle.some((s) => (s.modes ?? []).length > 0),
   };
 }
 
