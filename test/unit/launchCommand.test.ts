@@ -96,6 +96,16 @@ describe('launchCommand: what the host spawns for a named program', () => {
     assert.deepEqual(out, { which: shim, tau: path.join(bin, 'ffwf-tau.exe'), find: shim, missing: false });
   });
 
+  it('on Windows, a profile\'s command written with backslashes is a path, not a name on PATH, when it is not there', () => {
+    const out = asWindows(`const { spawnFailure } = await load(${JSON.stringify(src('core/worker/workerProcess.ts'))});
+      const enoent = (c) => Object.assign(new Error('spawn ' + c + ' ENOENT'), { code: 'ENOENT' });
+      const fail = (c) => spawnFailure(c, enoent(c), { cwd: ${JSON.stringify(bin)}, path: ${JSON.stringify(bin)} });
+      return { relative: fail(${JSON.stringify(String.raw`.\bin\agent.cmd`)}), absolute: fail(${JSON.stringify(String.raw`C:\Tools\tau\ffwf-tau.exe`)}) };`, winEnv()) as Record<string, { why: string; missing: boolean }>;
+    assert.match(out.relative.why, new RegExp(`^there is no such file \\(relative to the worker's folder ${bin.replace(/[\\/.]/g, '\\$&')}\\)`), out.relative.why);
+    assert.match(out.absolute.why, /^there is no such file/, out.absolute.why);
+    for (const r of Object.values(out)) assert.doesNotMatch(r.why, /PATH/, r.why);
+  });
+
   it('elsewhere, spawns the command and args as given, with our options', async () => {
     const options = { env: { PATH: bin, RPC_WORKERS_WORKER: 'mark' }, cwd: bin, detached: true, windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] as const };
     const args = ['a b', 'say "hi"', 'x&y', 'a^b', '50%'];
