@@ -3,7 +3,7 @@
 // starts in the same words as elsewhere (not by pi's SyntaxError at load). The shim's own text is
 // read, so this runs here as on Windows (the shim is not run).
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cmdShimTarget, findPiPackage, piPreflight } from '../../src/core/wire/piVersion';
@@ -51,6 +51,18 @@ describe('pi behind an npm .cmd shim (Windows)', () => {
     chmodSync(nodeExe, 0o755);
     const r = await piPreflight(path.join(bin, 'pi.cmd'), [], { PATH: path.dirname(process.execPath) }, bin);
     assert.ok(!r.ok && r.error.includes(`this Node is 18.20.0 (${nodeExe})`), r.ok ? 'started' : r.error);
+  });
+
+  it('a command that is a relative path is pi\'s from the worker\'s folder, not from the extension host\'s', async () => {
+    // npm's link in the workspace: node_modules/.bin/pi -> ../@earendil-works/pi-coding-agent/dist/cli.js
+    mkdirSync(path.join(bin, 'node_modules', '.bin'));
+    symlinkSync(path.join('..', '@earendil-works', 'pi-coding-agent', 'dist', 'cli.js'), path.join(bin, 'node_modules', '.bin', 'pi'));
+    const command = path.join('node_modules', '.bin', 'pi');
+    assert.equal(findPiPackage(command, {}, bin)?.version, '1.6.0');
+    // The host's own folder (this test's) is not the worker's: another pi, or none, may be there.
+    assert.notEqual(process.cwd(), bin);
+    const r = await piPreflight(command, [], { PATH: path.dirname(process.execPath) }, bin);
+    assert.equal(r.ok ? `started, pi ${r.version}` : r.error.split(';')[0], 'pi 1.6.0 needs Node ≥ 99.0.0');
   });
 
   it('a shim whose script is not there is not pi\'s package: its version is asked of the command', async () => {

@@ -45,11 +45,12 @@ export function minimumOf(range: string | null): string | null {
   return m ? m[1] : null;
 }
 
-/** pi's package.json, found from the command by following links and walking up from the file. */
-export function findPiPackage(command: string, env: Record<string, string | undefined>): PiPackage | null {
+/** pi's package.json, found from the command (a relative path from `cwd`) by following links and walking up from the file. */
+export function findPiPackage(command: string, env: Record<string, string | undefined>, cwd?: string): PiPackage | null {
   let file: string;
   try {
-    const resolved = command.includes('/') || command.includes(path.sep) ? command : whichOnPath(command, env.PATH);
+    // A relative path is from the worker's folder (`cwd`), as spawn reads it; not from the host's own.
+    const resolved = command.includes('/') || command.includes(path.sep) ? path.resolve(cwd ?? '.', command) : whichOnPath(command, env.PATH);
     if (!resolved) return null;
     file = realpathSync(resolved);
   } catch {
@@ -145,7 +146,7 @@ export async function piPreflight(command: string, callerArgs: readonly string[]
   // `node some-worker.mjs` is not pi's own command line: its version is not asked (`node
   // --version` would answer Node's, and a worker script might not know the flag at all).
   if (callerArgs.length > 0) return { ok: true, version: null };
-  const pkg = findPiPackage(command, env);
+  const pkg = findPiPackage(command, env, cwd);
   if (pkg) {
     const minimum = minimumOf(pkg.node);
     if (minimum && pkg.interpreter === 'node') {
