@@ -76,9 +76,11 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
  * A follow-up is answered when the turns before it have ended: τ admits an enqueued prompt when
  * it can start its turn, and the host sends an ACP agent's then. A turn may rightly run for many
  * minutes, so the wait through a running turn is bounded only by the worker's exit (an abort ends
- * it too); once none runs, the answer, or the start of a turn admitted before it (an earlier
- * follow-up's, which this one then waits behind), comes within the command timeout. A fixed bound
- * here answered `error` while τ, or the host itself, still held the message and ran it later.
+ * it too), and so is the wait through a compaction τ runs on its own after the turn (a model call
+ * of its own, which holds the turn's lock: τ admits nothing before its end); once neither runs,
+ * the answer, or the start of a turn admitted before it (an earlier follow-up's, which this one
+ * then waits behind), comes within the command timeout. A fixed bound here answered `error`
+ * while τ, or the host itself, still held the message and ran it later.
  * `heldByHost`: the host holds it (ACP) until every turn before it has ended, so its answer is the
  * send itself, bounded by the exit alone.
  */
@@ -86,8 +88,8 @@ async function followUpAck<T>(w: PromptPort, sent: Promise<T>, heldByHost: boole
   if (heldByHost) return w.request(sent, 'follow-up', Infinity);
   const answered = sent.then(() => 'answered' as const);
   for (;;) {
-    const running = w.turns.streaming;
-    const next = running ? w.waits.nextSettlement() : w.waits.nextEvent('agent_start');
+    const running = w.turns.streaming || w.turns.compacting;
+    const next = w.turns.streaming ? w.waits.nextSettlement() : w.turns.compacting ? w.waits.nextEvent('compaction_end') : w.waits.nextEvent('agent_start');
     try {
       const first = await w.request(Promise.race([answered, next.promise.then(() => 'turn' as const)]), 'follow-up', running ? Infinity : undefined);
       if (first === 'answered') return await sent;
