@@ -105,9 +105,13 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   }
   if (!probed.ok) {
     const stderrTail = worker.state().stderrTail;
+    // A Stop during the probe is why it failed (read before failStart, which stops it too): the
+    // exit it caused (a SIGTERM, the end of its stdin) is not the worker's own.
+    const stopped = worker.stopRequested;
     await worker.failStart(probed.error);
     workers.delete(workerId);
     await containment.untrack(workerId);
+    if (stopped) return { status: 'error', workerId, error: 'the worker was stopped before its start was complete', ms: elapsed(t0) };
     // A program that never started has nothing to become ready, and one that needs a login says
     // so in its own words: the reason alone says it.
     const spawned = worker.spawnFailure;

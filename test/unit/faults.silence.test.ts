@@ -59,7 +59,7 @@ for (const dialect of ['pi', 'tau'] as const) {
       ...(dialect === 'tau' ? [{ when: 'while the session is read after the probe', flags: ['--silent', 'get_state@2'], verb: 'get_state', nth: 2 }] : []),
     ];
     for (const { when, flags, verb, nth } of unanswered) {
-      it(`Stop ${when}: start fails naming the exit, the worker ends stopped and is never running`, async () => {
+      it(`Stop ${when}: start fails saying it was stopped (not as a worker that died), the worker ends stopped and is never running`, async () => {
         const statuses: string[] = [];
         const removed: string[] = [];
         supervisor.onState((s) => statuses.push(s.status));
@@ -70,9 +70,9 @@ for (const dialect of ['pi', 'tau'] as const) {
         const r = await within(starting, 15_000, 'start');
         assert.equal(stopped.status, 'stopped');
         assert.equal(r.status, 'error', JSON.stringify(r));
-        // How it ended depends on which the worker saw first: the SIGTERM (before or after its
-        // handler was set) or its stdin's end.
-        assert.match(r.status === 'error' ? r.error : '', /^the worker did not become ready: the readiness probe failed: the worker (exited with code (0|143)|was killed by SIGTERM)/);
+        // The Stop is why it failed, whichever the worker saw first (the SIGTERM or its stdin's
+        // end): "did not become ready: … killed by SIGTERM" read as an agent that died starting.
+        assert.equal(r.status === 'error' && r.error, 'the worker was stopped before its start was complete');
         assert.deepEqual(statuses, ['starting', 'stopped']);
         assert.deepEqual(removed, [asked.workerId]);
         assert.deepEqual(supervisor.list(), []);
