@@ -80,9 +80,11 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
     abortSent(w, 'abort');
     await w.request(w.dialect.abort(w.connection), 'abort');
     let compactionCancelled: boolean | null = null;
+    let turnAborted = false;
     if (settled) {
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
-      if (s.endReason !== 'aborted' && !compactionEnd) {
+      turnAborted = s.endReason === 'aborted';
+      if (!turnAborted && !compactionEnd) {
         return { status: 'not_streaming', workerId: w.id, note: `the turn ended by itself (${s.endReason ?? 'no reason given'}) before the abort landed`, ms: elapsed(t0) };
       }
       await w.sweepAfterAbort();
@@ -91,8 +93,12 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
       const end = await w.waits.bounded(compactionEnd.promise, w.limits.settleTimeoutMs, 'the compaction ending after abort');
       // τ says `cancelled`, pi 1.x `aborted`.
       compactionCancelled = end.data?.cancelled === true || end.data?.aborted === true;
-      // Its end crossed the abort, and no turn ran: nothing was aborted.
-      if (!compactionCancelled && !settled) return { status: 'not_streaming', workerId: w.id, note: 'the compaction ended by itself before the abort landed', compactionCancelled: false, ms: elapsed(t0) };
+      // Its end crossed the abort, and no turn ran, or the turn it ran after settled by itself
+      // too (pi 1.x compacting after its run): nothing was aborted.
+      if (!compactionCancelled && !turnAborted) {
+        const note = settled ? 'the compaction and its turn ended by themselves before the abort landed' : 'the compaction ended by itself before the abort landed';
+        return { status: 'not_streaming', workerId: w.id, note, compactionCancelled: false, ms: elapsed(t0) };
+      }
     }
     return { status: 'aborted', workerId: w.id, settleMs: elapsed(sent), compactionCancelled, ms: elapsed(t0) };
   } catch (error) {
