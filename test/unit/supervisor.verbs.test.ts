@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Supervisor } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { toolRow } from '../../src/ui/views/describe';
-import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, text, waitFor } from '../helpers/supervisor';
+import { fakeSpec, groupMembers, isAlive, ofType, record, ROOT, stateOf, text, waitFor } from '../helpers/supervisor';
 
 for (const dialect of ['tau', 'pi'] as const) {
   describe(`control verbs on the fake worker (${dialect})`, () => {
@@ -181,6 +181,18 @@ for (const dialect of ['tau', 'pi'] as const) {
       const a = await supervisor.abort(id!);
       assert.deepEqual([a.status, a.status === 'not_streaming' && a.note, a.status === 'not_streaming' && a.compactionCancelled], ['not_streaming', 'the compaction ended by itself before the abort landed', false], JSON.stringify(a));
       assert.equal((await compacted).status, 'compacted');
+    });
+
+    if (dialect === 'tau') it('an abort while τ compacts on its own inside the turn (its abort does not reach that): aborted once the compaction ends, however long past the settle bound', async () => {
+      await supervisor.dispose();
+      supervisor = createSupervisor({ limits: { settleTimeoutMs: 1000 } });
+      await start(['--auto-compact', 'mid', '--compact-ms', '2500']);
+      const compacting = waitFor(supervisor, id!, ofType('compaction_start'));
+      await supervisor.prompt(id!, 'bash true\nsay after');
+      await compacting;
+      const a = await supervisor.abort(id!);
+      assert.equal(a.status, 'aborted', JSON.stringify(a));
+      assert.equal(stateOf(supervisor, id!).lastEndReason, 'aborted');
     });
 
     if (dialect === 'tau') it('a compaction τ refuses ends in the log with τ\'s reason (the host said it began)', async () => {

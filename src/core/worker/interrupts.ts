@@ -73,6 +73,9 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   const cancels = w.traits().abortCancelsCompaction && !w.turns.compactingUnasked;
   const settled = w.turns.streaming ? w.waits.nextSettlement() : null;
   const compactionEnd = compacting && cancels ? w.waits.nextEvent('compaction_end') : null;
+  // A compaction inside the turn that the abort does not reach (τ's own) holds the turn: the
+  // abort lands once it ends, however long its model call takes.
+  const holding = settled && compacting && !cancels ? w.waits.nextEvent('compaction_end') : null;
   const sent = performance.now();
   try {
     // ACP: a question left open would hold the agent's turn; the cancel answers it first.
@@ -82,6 +85,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
     let compactionCancelled: boolean | null = null;
     let turnAborted = false;
     if (settled) {
+      if (holding) await w.waits.bounded(Promise.race([holding.promise, settled.promise]), Infinity, 'the compaction the turn runs');
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
       turnAborted = s.endReason === 'aborted';
       if (!turnAborted && !compactionEnd) {
@@ -106,6 +110,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   } finally {
     settled?.cancel();
     compactionEnd?.cancel();
+    holding?.cancel();
   }
 }
 
