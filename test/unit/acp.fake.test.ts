@@ -541,6 +541,27 @@ describe('ACP dialect: the fake agent', () => {
     assert.deepEqual(marks.map((e) => e.type), ['session_changed']);
   });
 
+  it('New Session with a profile\'s mode and model: the new session is set to them too, as the first was (Claude\'s adapter opens each in `auto`)', async () => {
+    const r = await start({ FAKE_ACP_MODELS: '1' }, { mode: 'yolo', model: 'fake-small' });
+    assert.equal(stateOf(r.workerId).mode, 'yolo');
+    assert.equal(stateOf(r.workerId).model, 'fake-small');
+    const marks: AgentEvent[] = [];
+    // What the log says (a mode the agent says again is kept, marked repeated, and not said).
+    supervisor.onEvent((w, e) => void (w === r.workerId && ['mode_changed', 'model_changed', 'session_changed'].includes(e.type) && e.data?.repeated !== true && marks.push(e)));
+    const fresh = await supervisor.newSession(r.workerId);
+    assert.equal(fresh.status, 'created');
+    // The new session ran in the agent's first mode and model, the profile's asked for the first session only.
+    assert.equal(stateOf(r.workerId).mode, 'yolo', 'the new session is not in the profile\'s mode');
+    assert.equal(fresh.status === 'created' && fresh.model, 'fake-small');
+    assert.deepEqual(marks.map((e) => e.type), ['session_changed'], 'the mode and model did not change: nothing more is said');
+    // The person switched away from it: the new session is the profile's again, and the log says the move once.
+    assert.equal((await supervisor.setMode(r.workerId, 'default')).status, 'mode_set');
+    marks.length = 0;
+    assert.equal((await supervisor.newSession(r.workerId)).status, 'created');
+    assert.equal(stateOf(r.workerId).mode, 'yolo');
+    assert.deepEqual(marks.map((e) => [e.type, e.data?.mode]), [['session_changed', undefined], ['mode_changed', 'yolo']]);
+  });
+
   it('New Session after a Switch Model: the new session\'s model (the agent\'s own again) is the one the state names, and the log says it once', async () => {
     const r = await start({ FAKE_ACP_MODELS: '1' });
     assert.equal(stateOf(r.workerId).model, 'fake-large');

@@ -12,7 +12,7 @@ import { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES, STEER, initializeSchema
 import { states, stateOf, type TurnEnding } from './acpState';
 import { isPlain } from '../../protocol/fastParse';
 import { AcpCodec } from './acpCodec';
-import { call, sessionParams, setModel, setMode, modesOf, openSession, acpSessions, ROOT_ADVICE, ROOT_REFUSAL, NO_FORK, modelUnavailable } from './acpSessions';
+import { asProfiled, call, sessionParams, modesOf, openSession, acpSessions, ROOT_ADVICE, ROOT_REFUSAL, NO_FORK, modelUnavailable } from './acpSessions';
 import { writesVetoed, agentRequest } from './acpRequests';
 export { ACP_PROTOCOL_VERSION, ACP, CLIENT_CAPABILITIES } from './acpProtocol';
 export { AcpState } from './acpState';
@@ -57,8 +57,8 @@ export const acpDialect: Dialect = {
     s.canResume = init.agentCapabilities?.sessionCapabilities?.resume != null;
     s.steers = init._meta?.steering?.supported === true;
     await openSession(connection, ctx);
-    if (ctx.mode) await setMode(connection, ctx.mode);
-    if (ctx.model && ctx.model !== s.model) await setModel(connection, ctx.model);
+    s.profile = { mode: ctx.mode ?? null, model: ctx.model ?? null };
+    await asProfiled(connection);
     return { model: s.model, sessionId: s.sessionId, sessionFile: null, streaming: false, protocolVersion: String(init.protocolVersion), workerVersion: s.agentVersion };
   },
   async prompt(connection, request) {

@@ -117,6 +117,8 @@ export class AcpCodec implements WireCodec {
    */
   private repeatsMode(event: AgentEvent): boolean {
     if (event.type !== 'mode_changed' || this.loading > 0 || this.creating > 0) return false;
+    // New Session setting the profile's mode: the session's opening, said after its mark if it differs.
+    if (this.state.opening) return true;
     const now = this.state.mode;
     return now !== null && event.data?.mode === now;
   }

@@ -50,6 +50,14 @@ export async function setModel(connection: MessageConnection, model: string): Pr
   return { model };
 }
 
+/** The session just opened set to the profile's mode and model, where the profile names them (AcpState.profile). */
+export async function asProfiled(connection: MessageConnection): Promise<void> {
+  const s = stateOf(connection);
+  const { mode, model } = s.profile;
+  if (mode && mode !== s.mode) await setMode(connection, mode);
+  if (model && model !== s.model) await setModel(connection, model);
+}
+
 export async function setMode(connection: MessageConnection, mode: string): Promise<{ mode: string | null; name: string | null; said: boolean }> {
   const s = stateOf(connection);
   const before = s.mode;
@@ -126,6 +134,12 @@ export const acpSessions: SessionVerbs = {
     s.sessions.add(result.sessionId);
     // The last session's readout is not the new one's: its context and cost wait for the agent's next.
     s.usage = null;
+    s.opening = true;
+    try {
+      await asProfiled(connection);
+    } finally {
+      s.opening = false;
+    }
     return { cancelled: false, model: s.model };
   },
   fork() {

@@ -19,6 +19,14 @@ export class AcpState {
   sessionId: string | null = null;
   /** The session's folder, for a new session asked for later. */
   cwd: string | null = null;
+  /**
+   * The profile's mode and model, set on each session the worker opens (its first, New Session):
+   * Claude's adapter opens every session in `auto`, which ran commands without asking, and a
+   * profile that asks for `default` asks for it for the worker, not for its first session only.
+   */
+  profile: { mode: string | null; model: string | null } = { mode: null, model: null };
+  /** New Session is setting its session to the profile's: the mode the agent then says is no change of the worker's. */
+  opening = false;
   /** Sessions this connection opened; an update for another is refused. */
   readonly sessions = new Set<string>();
   loadSession = false;
