@@ -195,6 +195,19 @@ for (const dialect of ['tau', 'pi'] as const) {
       assert.equal(stateOf(supervisor, id!).lastEndReason, 'aborted');
     });
 
+    if (dialect === 'tau') it('a redirect while τ compacts on its own inside the turn: the new instruction is sent once that compaction and the turn end, not refused by the settle bound', async () => {
+      await supervisor.dispose();
+      supervisor = createSupervisor({ limits: { settleTimeoutMs: 1000 } });
+      await start(['--auto-compact', 'mid', '--compact-ms', '2500']);
+      const compacting = waitFor(supervisor, id!, ofType('compaction_start'));
+      await supervisor.prompt(id!, 'bash true\nsay after');
+      await compacting;
+      const r = await supervisor.redirect(id!, 'say instead');
+      // It said "settling after abort: no answer…; the new instruction was not sent", and the turn then ended aborted all the same.
+      assert.equal(r.status, 'redirected', JSON.stringify(r));
+      assert.equal(r.status === 'redirected' && r.aborted, true);
+    });
+
     if (dialect === 'tau') it('a compaction τ refuses ends in the log with τ\'s reason (the host said it began)', async () => {
       await start(['--no-session']);
       const events = record(supervisor, () => id);

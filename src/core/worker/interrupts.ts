@@ -124,12 +124,15 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   const hadTurn = w.turns.streaming;
   if (hadTurn) {
     const settled = w.waits.nextSettlement();
+    // As for abort: a compaction of the turn's own that the abort does not reach holds the turn till it ends.
+    const holding = w.turns.compacting && !(w.traits().abortCancelsCompaction && !w.turns.compactingUnasked) ? w.waits.nextEvent('compaction_end') : null;
     try {
       // The host's terminals end with the cancel, and only once the redirect was not refused.
       await w.endTerminals();
       w.cancelQuestions('the turn was redirected');
       abortSent(w, 'redirect');
       await w.request(w.dialect.abort(w.connection), 'abort');
+      if (holding) await w.waits.bounded(Promise.race([holding.promise, settled.promise]), Infinity, 'the compaction the turn runs');
       const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
       aborted = s.endReason === 'aborted';
       if (aborted) await w.sweepAfterAbort();
@@ -137,6 +140,7 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
       return fail(`${(error as Error).message}; the new instruction was not sent`);
     } finally {
       settled.cancel();
+      holding?.cancel();
     }
   }
   const settleMs = elapsed(sent);
