@@ -124,7 +124,9 @@ export function exitLine(e: PageEvent, t: number): NewEntry {
   // not, and read above a resumed session like a crash; a stop that had to kill still says so.
   const asked = status === 'stopped' && (d.signal === 'SIGTERM' || d.code === 143 || d.code === 0);
   const how = asked ? '' : d.signal ? `killed by ${d.signal}` : d.code !== null && d.code !== undefined ? `exit code ${d.code}` : '';
-  return { kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}` };
+  const n = typeof d.undelivered === 'number' && d.undelivered > 0 ? d.undelivered : 0;
+  const lost = n ? `. ${n === 1 ? 'A queued message (steer or follow-up) was' : `${n} queued messages (steer or follow-up) were`} never delivered` : '';
+  return { kind: 'exit', time: t, failed: status === 'failed', text: `Worker ${status}${how ? ` (${how})` : ''}${e.error ? `: ${e.error}` : ''}${lost}` };
 }
 
 /** Any other event: shown as its fields (unless it is one of the quiet ones). */

@@ -400,7 +400,11 @@ function noteLine(e: AgentEvent, login: string | null): string[] | null {
       const name = [e.data?.name, e.data?.mode].find((v): v is string => typeof v === 'string' && v !== '');
       return [`> Mode: ${plain(name ?? '?')}`];
     }
-    case 'worker_exit': return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}`];
+    case 'worker_exit': {
+      const n = typeof e.data?.undelivered === 'number' ? e.data.undelivered : 0;
+      const lost = n > 0 ? ` (${n} queued message${n === 1 ? '' : 's'} never delivered)` : '';
+      return [`> The worker ${e.data?.status === 'stopped' ? 'was stopped' : e.is_error ? `failed: ${error ?? ''}` : 'exited'}${lost}`];
+    }
     case 'permission_request':
     case 'ui_dialog':
     case 'permission_end':

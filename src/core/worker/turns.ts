@@ -82,6 +82,11 @@ export class TurnTracker {
   /** The host's compaction_start or _end for a compaction the worker began unasked: an outbox, as `unannounced`. */
   private announced: AgentEvent | null = null;
   private queued = 0;
+
+  /** Messages the worker last said it holds queued (steer and follow-up): at its exit, never delivered. */
+  get queuedCount(): number {
+    return this.queued;
+  }
   /** A compaction runs (the worker's own, or one the host asked for): beside a turn or alone. */
   compacting = false;
   turnCount = 0;
