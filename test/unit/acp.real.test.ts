@@ -189,8 +189,11 @@ for (const name of ACP_AGENT_NAMES) {
       const tree = processTree(pid);
       assert.equal((await rig.supervisor.stop(workerId)).status, 'stopped');
       await waitUntil(() => tree.every((p) => !isAlive(p.pid)), 'every process of the agent to be gone', 10_000);
+      const seen: AgentEvent[] = [];
+      const off = rig.supervisor.onEvent((_w, e) => void seen.push(e));
       const r = await rig.supervisor.start(rig.spec({ resume: session ?? undefined }));
       if (r.status === 'error') {
+        off();
         // Said plainly: an agent without either verb, or Gemini 0.61.0, whose session/load now
         // and then answers -32603 after a stop on a loaded machine (docs/real-workers.md).
         const why = name === 'gemini' ? /cannot resume a session: it offers neither|the agent refused session\/load \(-32603\)/ : /cannot resume a session: it offers neither session\/resume nor session\/load/;
@@ -206,6 +209,11 @@ for (const name of ACP_AGENT_NAMES) {
       await rig.supervisor.prompt(workerId, 'Are you there?');
       assert.equal((await settled).end_reason, 'done');
       assert.match(JSON.stringify(rig.mock.requests.slice(n0)), /Say hello/, 'the resumed session carries the history');
+      off();
+      // What the agent replayed (Gemini's after its session/load answer too) is marked so, not taken for this worker's own.
+      const before = seen.slice(0, seen.findIndex((e) => e.type === 'prompt_sent'));
+      const conversation = before.filter((e) => e.type === 'message_update' || e.type.startsWith('tool_execution'));
+      assert.ok(conversation.every((e) => e.replayed === true), `unmarked replay: ${JSON.stringify(conversation.filter((e) => e.replayed !== true).map((e) => e.type))}`);
       const tree2 = processTree(pid);
       await rig.supervisor.stop(workerId);
       await waitUntil(() => tree2.every((p) => !isAlive(p.pid)), 'every process of the resumed agent to be gone', 10_000);

@@ -589,8 +589,37 @@ describe('ACP session/load: the replay is marked, and the state is left to what 
     assert.equal(codec.state.usage, null, 'a replayed readout is the old session\'s');
     assert.equal(codec.decode({ jsonrpc: '2.0', id: 1, result: {} }).kind, 'message');
     assert.ok(codec.state.sessions.has('s1'), 'the loaded session is the worker\'s');
-    const live = [update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } }), update({ sessionUpdate: 'usage_update', used: 20, size: 1000 })];
-    assert.deepEqual(live.map((e) => e.replayed), [undefined, undefined]);
+    // Its readouts after the answer are the session's now; its conversation is the next prompt's.
+    assert.equal(update({ sessionUpdate: 'usage_update', used: 20, size: 1000 }).replayed, undefined);
     assert.deepEqual(codec.state.usage, { used: 20, size: 1000, cost: null });
+    codec.encode({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'go on' }] } } as Message);
+    const live = [update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } }), update({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Write b.txt', kind: 'edit', status: 'pending' })];
+    assert.deepEqual(live.map((e) => e.replayed), [undefined, undefined]);
+  });
+
+  it('Gemini answers session/load before most of its replay: the conversation it sends after the answer, before the next prompt, is replay too', () => {
+    const codec = new AcpCodec();
+    const update = (u: Record<string, unknown>) => {
+      const d = codec.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: u } });
+      assert.ok(d.kind === 'event', JSON.stringify(d));
+      return d.event;
+    };
+    codec.encode({ jsonrpc: '2.0', id: 1, method: 'session/load', params: { sessionId: 's1', cwd: '/w', mcpServers: [] } } as Message);
+    assert.equal(update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } }).replayed, true);
+    codec.decode({ jsonrpc: '2.0', id: 1, result: {} });
+    // docs/acp-agents-findings.md: its replayed tool calls ("Shell", "WriteFile") came after the answer.
+    const late = [
+      update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'WriteFile', kind: 'edit', status: 'completed' }),
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done.' } }),
+      update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'and then' } }),
+    ];
+    assert.deepEqual(late.map((e) => e.replayed), [true, true, true], 'the replay after the answer was taken for the worker\'s own (its files, its audit, its turn)');
+    // A session/load that failed replays nothing that stays: what follows is not marked.
+    const failed = new AcpCodec();
+    failed.encode({ jsonrpc: '2.0', id: 1, method: 'session/load', params: { sessionId: 's2', cwd: '/w', mcpServers: [] } } as Message);
+    failed.decode({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
+    failed.state.sessions.add('s2');
+    const d = failed.decode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's2', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } } });
+    assert.ok(d.kind === 'event' && d.event.replayed === undefined);
   });
 });

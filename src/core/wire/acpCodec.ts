@@ -18,6 +18,9 @@ export interface OpenRequest {
   sessionId: string | null;
 }
 
+/** The updates that are a session's conversation (what a replay repeats), not its readouts, modes or commands. */
+const REPLAYED_UPDATES = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
+
 /** The tail of a chunked command output the host keeps for the call's end (the page keeps 256 KiB). */
 const OUTPUT_KEPT = 1024 * 1024;
 
@@ -27,6 +30,11 @@ export class AcpCodec implements WireCodec {
   private loading = 0;
   /** session/new requests not answered yet: the updates of a session being made may come before its id does. */
   private creating = 0;
+  /**
+   * A session/load was answered and no prompt sent since: Gemini 0.61.0 answers before most of its
+   * replay (docs/acp-agents-findings.md), so the conversation it says until the next prompt is replay.
+   */
+  private replaying = false;
   /** A command's output said only in chunks (Codex's), by tool call, until the call ends: its end carries the whole. */
   private readonly chunked = new Map<string, string>();
 
@@ -86,8 +94,8 @@ export class AcpCodec implements WireCodec {
     }
     const modeBefore = event.type === 'config_changed' ? this.state.modeOptionValue : null;
     const joined = (this.joins && event.tool_call_id !== undefined && (event.data?.outputDelta === true || this.chunked.size > 0) && this.joinChunks(event)) || this.nameMode(event);
-    // While session/load is answered, the agent replays the conversation so far.
-    if (this.loading > 0) event.replayed = true;
+    // While session/load is answered, the agent replays the conversation so far (and after, till a prompt).
+    if (this.loading > 0 || (this.replaying && REPLAYED_UPDATES.has(update.sessionUpdate))) event.replayed = true;
     else this.state.observe(event);
     const then = modeBefore !== null && this.loading === 0 ? this.modeMoved(modeBefore) : undefined;
     const decoded: Decoded = joined ? { kind: 'event', event, lineStands: false } : { kind: 'event', event };
@@ -162,7 +170,10 @@ export class AcpCodec implements WireCodec {
     const asked = this.open.get(message.id);
     if (!asked) return { kind: 'invalid', reason: `ACP response with id ${message.id}, which no request is waiting for` };
     this.open.delete(message.id);
-    if (asked.method === ACP.loadSession) this.loading--;
+    if (asked.method === ACP.loadSession) {
+      this.loading--;
+      if (!message.error) this.replaying = true;
+    }
     if (asked.method === ACP.newSession) this.creating--;
     if (asked.method === ACP.prompt) {
       // A call the turn left unended (an abort) keeps no output.
@@ -201,6 +212,7 @@ export class AcpCodec implements WireCodec {
       const params = (message.params ?? {}) as { sessionId?: unknown };
       this.open.set(message.id, { method: message.method, sessionId: typeof params.sessionId === 'string' ? params.sessionId : null });
       if (message.method === ACP.loadSession) this.loading++;
+      if (message.method === ACP.prompt) this.replaying = false;
       if (message.method === ACP.newSession) this.creating++;
     }
     return message;
