@@ -65,6 +65,42 @@ describe('attention states', () => {
     assert.equal(board.markSeen('w1')?.change, null);
   });
 
+  it('two things waiting at once: the oldest named, the others counted; an agent\'s question is a question', () => {
+    const question = { kind: 'dialog' as const, id: 'permission-1', method: 'permission', title: 'Run `ls`', since: 1 };
+    const request = { kind: 'extension_request' as const, id: 'r', method: null, title: 'gate: review', asking: true, since: 2 };
+    assert.equal(attentionOf(state({ pendingInput: [question] })).reason, 'waits for your answer to a permission question: Run `ls`');
+    assert.equal(attentionOf(state({ pendingInput: [question, dialog] })).reason, 'waits for your answer to a permission question: Run `ls` (and 1 more)');
+    assert.equal(attentionOf(state({ pendingInput: [dialog, question, request] })).reason, 'waits for your answer to a confirm dialog: Write x.txt? (and 2 more)');
+    // The first answered: the next one is named, and it still needs input.
+    const board = new AttentionBoard();
+    board.update(state({ streaming: true, pendingInput: [question, dialog] }));
+    const { info, change } = board.update(state({ streaming: true, pendingInput: [dialog] }));
+    assert.equal(change, null);
+    assert.equal(info.reason, 'waits for your answer to a confirm dialog: Write x.txt?');
+    assert.equal(board.badge(), 1, 'one worker, however many questions');
+  });
+
+  it('what a turn\'s end says is marked as that turn\'s; a crash or an exit is the worker\'s own', () => {
+    const refused = turn(2, { error: 'no key', endReason: 'error', needsLogin: true });
+    assert.equal(attentionOf(state({ turns: [turn(1), refused] })).turn, 2);
+    assert.equal(attentionOf(state({ turns: [turn(1)] })).turn, 1);
+    assert.equal(attentionOf(state({ status: 'failed', exitCode: 3, turns: [refused] })).turn, undefined);
+    assert.equal(attentionOf(state({ inputLost: true, turns: [refused] })).turn, undefined);
+    assert.equal(attentionOf(state({ status: 'exited', exitCode: 0 })).exited, true);
+    assert.equal(attentionOf(state({ status: 'stopped' })).exited, undefined);
+  });
+
+  it('the board: a worker that had failed and fails anew is a change again; the same failure repeated is not', () => {
+    const board = new AttentionBoard();
+    board.update(state({ streaming: true, turns: [turn(1, { endedAt: null })] }));
+    const erred = [turn(1, { error: 'overloaded', endReason: 'error' })];
+    assert.equal(board.update(state({ turns: erred })).change?.to.attention, 'failed');
+    assert.equal(board.update(state({ turns: erred })).change, null);
+    const crash = board.update(state({ status: 'failed', exitCode: 3, turns: erred })).change;
+    assert.deepEqual(crash && { from: crash.from, to: crash.to.reason, again: crash.again }, { from: 'failed', to: 'failed (exit code 3)', again: true });
+    assert.equal(board.update(state({ status: 'failed', exitCode: 3, turns: erred })).change, null);
+  });
+
   it('the board: working → needs-input → working → done → (seen) idle → working → failed; badge and counts', () => {
     const board = new AttentionBoard();
     const steps: Array<[WorkerState, string | null]> = [
@@ -133,6 +169,17 @@ describe('notification policy', () => {
       }
     });
   }
+
+  it('an exit on its own is news (info, under all); a Stop is not; a new failure of a failed worker is', () => {
+    const exited: AttentionChange = { workerId: 'w1', name: 'Fixer', from: 'idle', to: { attention: 'stopped', reason: 'exited on its own (exit code 0)', exited: true } };
+    assert.deepEqual(decideNotification('all', exited, false), { notify: true, level: 'info', message: 'Fixer exited on its own (exit code 0)' });
+    assert.equal(decideNotification('needsInputAndFailures', exited, false).notify, false);
+    assert.equal(decideNotification('all', exited, true).notify, false, 'its log is visible');
+    assert.equal(decideNotification('all', { ...exited, to: { attention: 'stopped', reason: 'stopped' } }, false).notify, false);
+    const again: AttentionChange = { workerId: 'w1', name: 'Fixer', from: 'failed', to: { attention: 'failed', reason: 'failed (exit code 3)' }, again: true };
+    assert.deepEqual(decideNotification('needsInputAndFailures', again, false), { notify: true, level: 'error', message: 'Fixer failed (exit code 3)' });
+    assert.equal(decideNotification('all', { ...again, again: undefined }, false).notify, false);
+  });
 
   it('reads the setting, falling back with a reason', () => {
     assert.deepEqual(parseNotifySetting('none'), { setting: 'none', error: null });

@@ -90,6 +90,61 @@ describe('UI attention: notifications of what the person did', () => {
     ran.attention.dispose();
   });
 
+  it('a crash after a turn refused for want of a login is said as a crash: no login words, no login button', () => {
+    const { attention, emit } = attentionHost(state(), { loginHint: () => 'run `claude /login`' });
+    const refused = turn(1, { endedAt: 15, endReason: 'error', error: 'no key', needsLogin: true, login: { label: 'Claude Login', line: 'claude /login' } });
+    emit(streaming(1));
+    emit(state({ turns: [refused] }));
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: Fixer: its turn ended in an error: no key. For Fixer: run `claude /login`']);
+    // Unseen, then its process dies: news again, and not for want of a login.
+    emit(state({ status: 'failed', exitCode: 3, turns: [refused] }));
+    assert.deepEqual(attention.notified.map((n) => n.message), ['Fixer: its turn ended in an error: no key. For Fixer: run `claude /login`', 'Fixer: failed (exit code 3)']);
+    attention.dispose();
+    // Seen (its log looked at), then it crashes.
+    vscodeStub.reset();
+    const seen = attentionHost(state(), { loginHint: () => 'run `claude /login`' });
+    seen.emit(streaming(1));
+    seen.emit(state({ turns: [refused] }));
+    seen.attention.board.markSeen('w1');
+    seen.emit(state({ status: 'failed', exitCode: 3, turns: [refused] }));
+    assert.equal(seen.attention.notified.at(-1)?.message, 'Fixer: failed (exit code 3)');
+    seen.attention.dispose();
+  });
+
+  it('a worker that exits on its own is told (a question it left open with it); one that exits before it ran is left to its start', () => {
+    const { attention, emit } = host();
+    emit(state({ streaming: true, turns: [turn(1)], pendingInput: [{ kind: 'dialog', id: 'q', method: 'permission', title: 'Run `ls`', since: 1 }] }));
+    emit(state({ status: 'exited', exitCode: 0, turns: [turn(1, { endedAt: 15, endReason: 'worker_exited' })] }));
+    assert.deepEqual(attention.notified.map((n) => [n.level, n.message]), [['warning', 'Fixer: waits for your answer to a permission question: Run `ls`'], ['info', 'Fixer: exited on its own (exit code 0)']]);
+    assert.equal(attention.badge, 0);
+    attention.dispose();
+    const early = attentionHost(state({ status: 'starting', pid: null }));
+    early.emit(state({ status: 'exited', exitCode: 0 }));
+    assert.deepEqual(early.attention.notified, []);
+    early.attention.dispose();
+  });
+
+  it('several workers and two questions on one: the badge counts the workers waiting, as their rows do, and each answer or end takes it down', () => {
+    const badges: Array<number | undefined> = [];
+    // Each badge set, the same one set again left out.
+    const { attention, emit } = attentionHost(state(), { setBadge: (b) => b?.value !== badges.at(-1) && badges.push(b?.value) });
+    const ask = (id: string) => ({ kind: 'dialog' as const, id, method: 'permission', title: id, since: 1 });
+    const other = (over: Partial<WorkerState>) => state({ workerId: 'w2', name: 'Other', ...over });
+    emit(other({ status: 'starting' }));
+    emit(state({ streaming: true, turns: [turn(1)], pendingInput: [ask('a'), ask('b')] }));
+    emit(other({ streaming: true, turns: [turn(1)], pendingInput: [ask('c')] }));
+    assert.equal(attention.badge, 2);
+    emit(state({ streaming: true, turns: [turn(1)], pendingInput: [ask('b')] }));
+    assert.equal(attention.badge, 2, 'one of two answered: still waiting');
+    assert.equal(attention.get('w1')?.reason, 'waits for your answer to a permission question: b');
+    emit(state({ streaming: true, turns: [turn(1)] }));
+    assert.equal(attention.badge, 1);
+    emit(other({ status: 'stopped', turns: [turn(1, { endedAt: 15, endReason: 'stopped' })] }));
+    assert.equal(attention.badge, 0);
+    assert.deepEqual(badges, [1, 2, 1, undefined]);
+    attention.dispose();
+  });
+
   it("the view's badge counts the workers that wait for the person, in the right number, and is gone at none", () => {
     assert.equal(badgeFor(0), undefined);
     assert.deepEqual(badgeFor(1), { value: 1, tooltip: '1 worker needs your input' });

@@ -4,7 +4,7 @@
 //   failed       the process failed, or no longer reads its input, or its last turn ended in an
 //                error the person has not seen
 //   done         its last turn ended and the person has not looked since
-//   stopped      stopped by the person, or exited on its own
+//   stopped      stopped by the person, or exited on its own (that one is news: notified)
 //   idle         running, nothing new since the person last looked (or no turn yet)
 // Pure: no clock, no I/O, so every transition can be tested on hand-made states.
 import type { TurnSummary, WorkerState } from '../api';
@@ -16,6 +16,14 @@ export interface AttentionInfo {
   attention: Attention;
   /** Why, in a few words, for a tooltip or a notification. */
   reason: string;
+  /**
+   * The turn whose end it is (TurnSummary.index): `done`, or `failed` for that turn's error. Absent
+   * where the state is the worker's own (a crash, its input lost), so that what a turn said (a login
+   * it needs) is not taken for why the process failed.
+   */
+  turn?: number;
+  /** `stopped` because it exited on its own (no Stop asked for it): news, where a Stop is not. */
+  exited?: true;
 }
 
 /** The last ended turn the person has seen, by TurnSummary.index (0: none). */
@@ -50,7 +58,7 @@ export function attentionOf(state: WorkerState, seen: SeenMark = NOTHING_SEEN): 
     case 'stopped':
       return { attention: 'stopped', reason: 'stopped' };
     case 'exited':
-      return { attention: 'stopped', reason: exitWords(state, 'exited on its own') };
+      return { attention: 'stopped', reason: exitWords(state, 'exited on its own'), exited: true };
     case 'starting':
       return { attention: 'working', reason: 'starting' };
   }
@@ -59,16 +67,24 @@ export function attentionOf(state: WorkerState, seen: SeenMark = NOTHING_SEEN): 
   if (state.inputLost) return { attention: 'failed', reason: INPUT_LOST_REASON };
   const waiting = state.pendingInput[0];
   if (waiting) {
-    const what = waiting.kind === 'dialog' ? `a ${waiting.method ?? 'dialog'} dialog` : 'an extension\'s request';
-    return { attention: 'needs-input', reason: `waits for your answer to ${what}${waiting.title ? `: ${waiting.title}` : ''}` };
+    // Two at once (an agent asking about two calls, a dialog beside a standing request): the
+    // oldest is named, and the others counted, so the row does not read as one question left.
+    const more = state.pendingInput.length - 1;
+    return { attention: 'needs-input', reason: `waits for your answer to ${askedWords(waiting)}${waiting.title ? `: ${waiting.title}` : ''}${more ? ` (and ${more} more)` : ''}` };
   }
   if (state.streaming || state.compacting) return { attention: 'working', reason: state.compacting ? 'compacting' : 'working on a turn' };
   const last = lastEndedTurn(state);
   if (last && last.index > seen.turn) {
-    if (last.error) return { attention: 'failed', reason: `its turn ended in an error: ${last.error}` };
-    return { attention: 'done', reason: last.endReason === 'aborted' ? 'its turn was aborted' : 'its turn ended' };
+    if (last.error) return { attention: 'failed', reason: `its turn ended in an error: ${last.error}`, turn: last.index };
+    return { attention: 'done', reason: last.endReason === 'aborted' ? 'its turn was aborted' : 'its turn ended', turn: last.index };
   }
   return { attention: 'idle', reason: last ? 'waiting for a prompt' : 'started, no turn yet' };
+}
+
+/** What waits, as the person met it: an agent's permission question, a pi dialog, a τ extension's request. */
+function askedWords(p: WorkerState['pendingInput'][number]): string {
+  if (p.kind === 'extension_request') return 'an extension\'s request';
+  return p.method === 'permission' ? 'a permission question' : `a ${p.method ?? 'dialog'} dialog`;
 }
 
 function exitWords(state: WorkerState, how: string): string {

@@ -24,7 +24,11 @@ export class AttentionBoard {
     const info = attentionOf(state, seen);
     this.entries.set(state.workerId, { seen, info, state });
     const from = was?.info.attention ?? null;
-    return { info, change: from === info.attention ? null : { workerId: state.workerId, name: state.name, from, to: info } };
+    // A worker that had failed and fails anew (its turn's error unseen, then its process crashed;
+    // its input lost, then it died) is news again, though its state's word is the same.
+    const again = from === 'failed' && info.attention === 'failed' && was?.info.reason !== info.reason;
+    if (from === info.attention && !again) return { info, change: null };
+    return { info, change: { workerId: state.workerId, name: state.name, from, to: info, ...(again ? { again: true as const } : {}) } };
   }
 
   /** The person looked at the worker: what ended so far is no longer news. */

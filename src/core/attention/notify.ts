@@ -1,6 +1,7 @@
 // Whether an attention change is worth a notification. The person chooses how much in a setting;
 // whatever it says, nothing is announced about a worker whose log they are looking at, and
-// nothing about their own doing (a stop, a new prompt) or a state the worker merely repeats.
+// nothing about their own doing (a stop, a new prompt) or a state the worker merely repeats (a
+// failure that is a new one, a crash after a turn's error, is announced again).
 import { z } from 'zod';
 import type { Attention, AttentionInfo } from './attention';
 
@@ -14,6 +15,8 @@ export interface AttentionChange {
   /** null: the first state seen for this worker (it just started, or the window just opened). */
   from: Attention | null;
   to: AttentionInfo;
+  /** The same state for a new reason: a worker that had failed failed anew (its crash after its turn's error). */
+  again?: true;
 }
 
 export type NotifyDecision =
@@ -23,7 +26,7 @@ export type NotifyDecision =
 export function decideNotification(setting: NotifySetting, change: AttentionChange, logVisible: boolean): NotifyDecision {
   const to = change.to.attention;
   if (setting === 'none') return { notify: false, why: 'notifications are off' };
-  if (change.from === to) return { notify: false, why: 'no change' };
+  if (change.from === to && !change.again) return { notify: false, why: 'no change' };
   if (change.from === null) return { notify: false, why: 'first sight of the worker' };
   if (logVisible) return { notify: false, why: 'its log is visible' };
   const message = `${change.name} ${change.to.reason}`;
@@ -33,6 +36,11 @@ export function decideNotification(setting: NotifySetting, change: AttentionChan
     case 'failed':
       return { notify: true, level: 'error', message };
     case 'done':
+      return setting === 'all' ? { notify: true, level: 'info', message } : { notify: false, why: 'only needs-input and failures are notified' };
+    case 'stopped':
+      // A Stop is the person's own doing; an exit on its own is not: the worker is gone, and a
+      // prompt to it would only fail. Said as news, as a turn's end is (a crash is a failure).
+      if (!change.to.exited) return { notify: false, why: 'a stop is not announced' };
       return setting === 'all' ? { notify: true, level: 'info', message } : { notify: false, why: 'only needs-input and failures are notified' };
     default:
       return { notify: false, why: `${to} is not announced` };

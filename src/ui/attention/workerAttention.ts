@@ -132,8 +132,8 @@ export class WorkerAttention extends Disposable {
       this.s.log?.(`attention: ${change.name} ${change.from ?? 'new'} → ${change.to.attention} (not notified: the guard's stop said it)`);
       return;
     }
-    if (state.status === 'failed' && !ran) {
-      this.s.log?.(`attention: ${change.name} failed to start (not notified: the start's own error says so)`);
+    if ((state.status === 'failed' || state.status === 'exited') && !ran) {
+      this.s.log?.(`attention: ${change.name} ${state.status === 'failed' ? 'failed' : 'exited'} before it ran (not notified: the start's own error says so)`);
       return;
     }
     const decision = this.s.decide(this.s.setting(), change, this.s.visibleLogs().has(state.workerId));
@@ -144,7 +144,8 @@ export class WorkerAttention extends Disposable {
     // The core's decision, said with the name that tells this worker apart from its namesakes;
     // a turn refused for want of a key says how this agent takes one, and offers to run the login
     // it names, as its start would.
-    const refused = change.to.attention === 'failed' ? lastEndedTurn(state) : undefined;
+    // Only a failure that is that turn's error: a crash after it is not for want of a login.
+    const refused = change.to.attention === 'failed' && change.to.turn !== undefined ? state.turns.find((t) => t.index === change.to.turn) : undefined;
     const login = refused?.needsLogin ? loginWords(state.name, this.s.loginHint?.(state) ?? null) : '';
     const name = this.s.label(state.workerId) ?? state.name;
     this.notify(state.workerId, decision.level, `${name}: ${change.to.reason}${login}`, refused?.needsLogin && refused.login ? this.logIn(state, name, refused.login) : undefined);
