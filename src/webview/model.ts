@@ -158,7 +158,12 @@ export class LogModel {
       case 'compaction_start': return this.compactionStart(e, t);
       case 'compaction_end': return this.compactionEnd(e, t);
       case 'state_resync': return this.notice(e, t, stateResync, true);
-      case 'session_resumed': case 'session_changed': case 'model_changed': return this.notice(e, t, sessionMark, true);
+      case 'session_resumed':
+        // A new worker's log (a resumed session's): what the earlier one asked is moot, and its
+        // ids (permission-1…) are the new worker's again.
+        this.closeQuestions('the worker that asked has ended', true);
+        return this.notice(e, t, sessionMark, true);
+      case 'session_changed': case 'model_changed': return this.notice(e, t, sessionMark, true);
       case 'worker_exit': return this.workerExit(e, t);
       case 'abort_sent': this.abortSent = true; return;
       default: return this.notice(e, t, NOTICES.get(e.type) ?? other, false);
@@ -434,7 +439,22 @@ export class LogModel {
       this.touch(compaction);
     }
     if (e.turn?.ends) this.add<EndEntry>({ kind: 'end', time: t, reason: e.end_reason ?? 'stopped', error: null, willRetry: false });
+    // Nothing it asked waits any longer: a question whose end the log never got (a host that
+    // went down, a session cut off) no longer reads "waiting for you" with an Answer… that finds
+    // nothing. Kept findable: the end the exit's own cancel sends comes after this, and says it.
+    this.closeQuestions(`closed: the worker ${status === 'failed' ? 'failed' : status === 'stopped' ? 'was stopped' : 'exited'}`, false);
     this.add(exitLine(e, t));
+  }
+
+  /** Every question still open, ended without an answer (`forget`: no later end is theirs). */
+  private closeQuestions(note: string, forget: boolean): void {
+    for (const q of this.questions.values()) {
+      if (q.answer !== null || q.dismissed) continue;
+      q.dismissed = true;
+      q.note = note;
+      this.touch(q);
+    }
+    if (forget) this.questions.clear();
   }
 
   /** An event that is one entry of its own (notices.ts); `closes`: it ends the message being streamed. */

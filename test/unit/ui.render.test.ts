@@ -189,6 +189,27 @@ describe('ui event log rows', () => {
     assert.doesNotMatch(answered.text, /Answer…/);
   });
 
+  it('a question whose end the log never got is not left waiting once its worker has ended, or another has taken the log on (a resumed session)', () => {
+    const asked = ev('permission_request', { title: 'Run `ls`', data: { id: 'permission-1', command: 'ls', options: [{ name: 'Allow once' }] } });
+    // A log cut off after the exit (its host went down): the question ends with the worker.
+    const [cut] = rowsOf([asked, ev('worker_exit', { data: { status: 'failed' } })]).filter((r) => r.e.kind === 'question');
+    assert.doesNotMatch(cut.text, /waiting for you|Answer…/);
+    assert.match(cut.text, /no answer \(cancelled\)/);
+    assert.match(cut.text, /closed: the worker failed/);
+    // The exit's own cancel comes after worker_exit, and is the question's end still.
+    const ended = ev('permission_end', { data: { id: 'permission-1', outcome: 'cancelled', optionName: null, note: 'the worker exited' } });
+    const [late] = rowsOf([asked, ev('worker_exit', { data: { status: 'stopped' } }), ended]).filter((r) => r.e.kind === 'question');
+    assert.match(late.text, /the worker exited/);
+    // A resumed session's log: the earlier worker's open question is moot, and the new worker's
+    // question of the same id is its own, answered on its own row.
+    const again = ev('permission_request', { title: 'Run `pwd`', data: { id: 'permission-1', command: 'pwd', options: [{ name: 'Allow once' }] } });
+    const rows = rowsOf([asked, ev('session_resumed', { data: { session: { id: 's1', file: null } } }), again, ev('permission_end', { data: { id: 'permission-1', optionName: 'Allow once', outcome: 'selected' } })]).filter((r) => r.e.kind === 'question');
+    assert.equal(rows.length, 2);
+    assert.match(rows[0].text, /Run `ls`[\s\S]*no answer \(cancelled\)/);
+    assert.doesNotMatch(rows[0].text, /Answer…/);
+    assert.match(rows[1].text, /Run `pwd`[\s\S]*→ Allow once/);
+  });
+
   it("a pi extension's dialog is a question row: its options, then the pick, or why no answer came; typed text is not shown", () => {
     const asked = ev('ui_dialog', { title: 'Write a.txt?', data: { id: 'd1', method: 'select', message: null, options: ['Write it', 'Skip'] } });
     const [open] = rowsOf([asked]);
