@@ -145,7 +145,7 @@ export class RpcWorkersExtension extends Disposable {
     this._register(registerHostTerminal(this.supervisor, this.eventLog));
     this.walkthrough = this._register(new WalkthroughKeys(this.supervisor));
     const register = <T extends vscode.Disposable>(d: T) => this._register(d);
-    this.attention = connectAttention({ supervisor: this.supervisor, tree: this.tree, eventLog: this.eventLog, selection: this.selection, settings: () => this.current, core, log: this.log, register, specOf: (id) => this.past.specOf(id) });
+    this.attention = connectAttention({ supervisor: this.supervisor, tree: this.tree, eventLog: this.eventLog, selection: this.selection, statusBar: this.statusBar, settings: () => this.current, core, log: this.log, register, specOf: (id) => this.past.specOf(id) });
     this.worktrees = connectWorktrees({ supervisor: this.supervisor, tree: this.tree, settings: () => this.current, worktree: () => later().worktree, log: this.log, commands: () => this.commands, register });
     this.history = this._register(new LaterCommands(Object.values(HISTORY_COMMANDS), (registerCommand) => new (later().HistoryCommands)({
       supervisor: this.supervisor, past: this.past, eventLog: this.eventLog, tree: this.tree, selection: this.selection, log: this.log,

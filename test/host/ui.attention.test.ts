@@ -243,6 +243,8 @@ describe('UI attention', function () {
     assert.equal(api.__ui.attention.attention.badge, 1);
     assert.equal(api.__ui.tree.view?.badge?.value, 1);
     assert.match(api.__ui.tree.view?.badge?.tooltip ?? '', /1 worker needs your input/);
+    // The status bar says the badge's number too, where the view's container may be out of sight.
+    assert.match(api.__ui.statusBar.item.text, / · \$\(bell-dot\) 1 needs input$/);
     assert.equal(rowIcon(api, a), 'bell-dot');
     const warn = notifiedFor(api, a).filter((n) => n.level === 'warning');
     assert.equal(warn.length, 1, JSON.stringify(notifiedFor(api, a)));

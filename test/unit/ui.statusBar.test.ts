@@ -39,6 +39,20 @@ describe('UI status bar', () => {
     assert.equal(notices().visible, false);
   });
 
+  it('the count says the workers waiting for the person (the badge\'s number), and stands out while any does', () => {
+    const live = { ...supervisor, list: () => [{ status: 'running', streaming: false }, { status: 'running', streaming: true }] } as unknown as Supervisor;
+    const own = new WorkersStatusBar(live);
+    const item = own.item as unknown as Item & { backgroundColor?: { id: string } };
+    assert.equal(item.text, '$(sync~spin) 2 · 1 streaming');
+    own.setWaiting(1);
+    assert.equal(item.text, '$(sync~spin) 2 · 1 streaming · $(bell-dot) 1 needs input');
+    assert.equal(item.backgroundColor?.id, 'statusBarItem.warningBackground');
+    own.setWaiting(0);
+    assert.equal(item.text, '$(sync~spin) 2 · 1 streaming');
+    assert.equal(item.backgroundColor, undefined);
+    own.dispose();
+  });
+
   it("an extension's notification in its theme's colours is said as plain text", () => {
     vscodeStub.reset();
     const sinks = { setStatus() {}, setEditorText() {}, log() {}, workerName: () => 'pi' };

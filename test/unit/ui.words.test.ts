@@ -84,6 +84,12 @@ describe('ui words and icons', () => {
     assert.match(t.tooltip, /2 workers running, 1 streaming/);
     // A worker still starting is counted: the bar shows up as it is started, not once it answers.
     assert.equal(statusText([{ status: 'starting', streaming: false }])?.text, '$(server-process) 1');
+    // The workers waiting for the person: the view's badge's number, said here too.
+    const asks = statusText([{ status: 'running', streaming: true }, { status: 'running', streaming: true }], 2)!;
+    assert.equal(asks.text, '$(sync~spin) 2 · 2 streaming · $(bell-dot) 2 need input');
+    assert.match(asks.tooltip, /2 workers running, 2 streaming, 2 waiting for your answer\./);
+    assert.equal(asks.waiting, true);
+    assert.equal(statusText([{ status: 'running', streaming: false }], 1)?.text, '$(server-process) 1 · $(bell-dot) 1 needs input');
   });
 
   it("a guarded worker's row says so in a word (a description cannot show the tooltip's shield)", () => {

@@ -1,4 +1,5 @@
-// Puts the attention room together: the board, the tree's look, the badge, the log tabs' titles.
+// Puts the attention room together: the board, the tree's look, the badge (and the status bar's
+// count of it), the log tabs' titles.
 import * as vscode from 'vscode';
 import type { Supervisor, WorkerSpec } from '../../core/api';
 import type { EventLog } from '../eventLog/eventLogView';
@@ -14,6 +15,8 @@ export interface AttentionParts { attention: WorkerAttention; tabs: LogTabs }
 
 export function connectAttention(o: {
   supervisor: Supervisor; tree: SessionsTree; eventLog: EventLog; selection: WorkerSelection; settings(): Settings;
+  /** The status bar's count says the workers waiting too, the badge's number. */
+  statusBar?: { setWaiting(count: number): void };
   core(): typeof import('../../core/index'); log: vscode.LogOutputChannel; register<T extends vscode.Disposable>(d: T): T;
   /** The spec a worker of this window started with (PastSessions keeps it). */
   specOf?(workerId: string): WorkerSpec | undefined;
@@ -29,7 +32,10 @@ export function connectAttention(o: {
     label: (id) => o.eventLog.label(id),
     loginHint: (state) => loginHint(state.command, state.args),
     specOf: o.specOf,
-    setBadge: (badge) => { if (view) view.badge = badge; },
+    setBadge: (badge) => {
+      if (view) view.badge = badge;
+      o.statusBar?.setWaiting(badge?.value ?? 0);
+    },
     log: (m) => o.log.debug(m),
   }));
   o.tree.contributors.push(attentionContributor(attention));

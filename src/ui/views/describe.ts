@@ -180,13 +180,19 @@ export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
 }
 
 /** The status bar's text: how many workers run and how many stream; null hides it. */
-export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[]): { text: string; tooltip: string } | null {
+/**
+ * The status bar's count: workers running, streaming, and (`waiting`, the view's badge: workers
+ * whose rows say "needs input") those waiting for the person's answer, with the badge's bell.
+ */
+export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[], waiting = 0): { text: string; tooltip: string; waiting: boolean } | null {
   const running = list.filter(isLive);
   if (running.length === 0) return null;
   const streaming = running.filter((s) => s.streaming).length;
-  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}`;
-  const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming. Click to show the Sessions view.`;
-  return { text, tooltip };
+  const asks = waiting > 0 ? ` · $(bell-dot) ${waiting} need${waiting === 1 ? 's' : ''} input` : '';
+  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}${asks}`;
+  const wait = waiting > 0 ? `, ${waiting} waiting for your answer` : '';
+  const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming${wait}. Click to show the Sessions view.`;
+  return { text, tooltip, waiting: waiting > 0 };
 }
 
 export function contextValues(list: WorkerState[]): Record<string, boolean> {

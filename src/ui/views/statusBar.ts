@@ -1,4 +1,5 @@
-// The status bar item: how many workers run and how many stream; hidden when there are none.
+// The status bar item: how many workers run, how many stream and how many wait for the person's
+// answer; hidden when there are none.
 // A second item carries the text pi's extensions set with setStatus.
 import * as vscode from 'vscode';
 import type { Supervisor } from '../../core/api';
@@ -11,6 +12,8 @@ export class WorkersStatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly notices: vscode.StatusBarItem;
   private readonly noticeTexts = new Map<string, string>();
+  /** Workers waiting for the person's answer (the Sessions view's badge: attention's count). */
+  private waiting = 0;
   private readonly update = throttle(() => this.render(), 100);
 
   constructor(private readonly supervisor: Supervisor) {
@@ -54,14 +57,24 @@ export class WorkersStatusBar extends Disposable {
     this.setNotice(workerId, '', undefined);
   }
 
+  /** How many workers wait for the person's answer, as the view's badge says (workerAttention.ts). */
+  setWaiting(count: number): void {
+    if (count === this.waiting) return;
+    this.waiting = count;
+    this.render();
+  }
+
   render(): void {
-    const t = statusText(this.supervisor.list());
+    const t = statusText(this.supervisor.list(), this.waiting);
     if (!t) {
       this.item.hide();
       return;
     }
     this.item.text = t.text;
     this.item.tooltip = t.tooltip;
+    // A worker waiting on the person stands out where the badge may be out of sight (the view's
+    // container closed, the activity bar hidden).
+    this.item.backgroundColor = t.waiting ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: t.tooltip, role: 'button' };
     this.item.show();
   }
