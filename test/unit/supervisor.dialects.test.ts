@@ -191,4 +191,28 @@ describe('dialect differences through the host', () => {
     await settled2;
     assert.ok(notices.some((m) => /confirmed: false/.test(m)), JSON.stringify(notices));
   });
+
+  // pi's own timer ends a timed dialog and tells the host nothing (rpc-mode createDialogPromise).
+  it('pi: a timed dialog nobody answers is closed when its time runs out: the worker no longer needs input, and the log says why', async () => {
+    const asked: UiRequest[] = [];
+    const notices: string[] = [];
+    // A person away: the dialog stays up until the host closes it.
+    supervisor = createSupervisor({ onUiRequest: (req) => (asked.push(req), new Promise(() => {})), onUiNotice: (n) => void notices.push(String(n.params.message)) });
+    const id = await started(supervisor, fakeSpec('pi', ['--ui', '--ui-timeout-ms', '600']));
+    const events = record(supervisor, () => id);
+    const shown = waitFor(supervisor, id, ofType('ui_dialog'));
+    const ended = waitFor(supervisor, id, ofType('ui_dialog_end'), 10_000);
+    const turnEnd = waitFor(supervisor, id, ofType('agent_end'), 10_000);
+    await supervisor.prompt(id, 'say hi');
+    await shown;
+    assert.equal(liveState(supervisor, id).pendingInput.length, 1, 'it needs input while the dialog is up');
+    const end = await ended;
+    assert.equal(end.data?.outcome, 'closed');
+    assert.equal(end.data?.note, 'closed: its time ran out (0.6 s): the worker went on without an answer');
+    assert.deepEqual(liveState(supervisor, id).pendingInput, []);
+    assert.equal(asked[0].signal?.aborted, true, 'the dialog on screen is told to go away');
+    await turnEnd;
+    assert.ok(notices.some((m) => /confirmed: false/.test(m)), 'the worker went on with its default');
+    assert.equal(events.filter(ofType('ui_dialog_end')).length, 1);
+  });
 });

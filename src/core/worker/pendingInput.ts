@@ -4,7 +4,8 @@
 // are up at this moment. Both are invisible in the event stream while they wait, so the worker
 // records them here and the attention state ("needs input") is derived from this list. A dialog
 // open when its turn is aborted is moot: pi's abort waits for it (the extension awaits the answer
-// before the tool goes on), so the abort closes it, answered `cancelled`.
+// before the tool goes on), so the abort closes it, answered `cancelled`. So does its timeout: pi
+// takes its default then and tells the host nothing, so the host keeps the time itself.
 import type { PendingInput } from '../api';
 
 export class PendingInputs {
@@ -30,6 +31,11 @@ export class PendingInputs {
   dialogClosed(id: string): void {
     this.moot.delete(id);
     if (this.dialogs.delete(id)) this.changed();
+  }
+
+  /** One open pi dialog closed, with the reason (its timeout passed: pi went on without it). */
+  cancelDialog(id: string, reason: string): void {
+    this.moot.get(id)?.abort(reason);
   }
 
   /** Every open pi dialog closed (its turn aborted, redirected, the worker gone), with the reason. */

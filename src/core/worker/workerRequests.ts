@@ -54,6 +54,11 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
       // While the dialog is up, the worker waits for the person (its attention state says so),
       // and the log shows the question, then its answer.
       const signal = pending.piDialogOpened(req.id, req.method, req.title ?? null);
+      // pi's own timer ends a timed dialog without a word to the host (it drops the request and
+      // takes its default): the host closes it then too, or the worker needed input for ever.
+      const expiry = typeof req.timeout === 'number' && req.timeout > 0
+        ? setTimeout(() => pending.cancelDialog(req.id, `its time ran out (${secondsOf(req.timeout!)}): the worker went on without an answer`), req.timeout)
+        : undefined;
       const title = req.title ?? req.method;
       const options = req.method === 'select' ? (req.options ?? []) : req.method === 'confirm' ? ['Yes', 'No'] : [];
       emit({ type: 'ui_dialog', title, data: { id: req.id, method: req.method, message: req.message ?? null, options } });
@@ -63,6 +68,7 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
         emit({ type: 'ui_dialog_end', title, data: { id: req.id, ...dialogOutcome(req.method, answer, signal) } });
         return answer;
       } finally {
+        clearTimeout(expiry);
         pending.dialogClosed(req.id);
       }
     },
@@ -75,6 +81,11 @@ export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pe
       emit({ type: method, data: { params } });
     },
   };
+}
+
+/** "30 s", "1.5 s": a dialog's timeout (ms) in words. */
+function secondsOf(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** How a dialog ended, for the log: the option picked, not the text typed (it may be a secret). */
