@@ -151,7 +151,7 @@ export class Lifecycle {
       w.resync.dispose();
       const detail = this.startFailure !== null ? `it did not become ready: ${this.startFailure}` : w.process.exitDescription();
       // A steer or follow-up the worker took (pi answers it accepted when queued) dies with it: said, not lost unsaid.
-      const undelivered = w.turns.queuedCount;
+      const undelivered = w.turns.queued;
       w.emit({ type: 'worker_exit', is_error: status === 'failed', error: status === 'failed' ? detail : null, data: { code: exit.code, signal: exit.signal, status, ...(this.becameReady ? {} : { started: false }), ...(undelivered > 0 ? { undelivered } : {}) } });
     });
   }

@@ -81,12 +81,8 @@ export class TurnTracker {
   private bracket: { outer: TurnPhase; unasked: boolean; error: string | null } | null = null;
   /** The host's compaction_start or _end for a compaction the worker began unasked: an outbox, as `unannounced`. */
   private announced: AgentEvent | null = null;
-  private queued = 0;
-
-  /** Messages the worker last said it holds queued (steer and follow-up): at its exit, never delivered. */
-  get queuedCount(): number {
-    return this.queued;
-  }
+  /** Messages the worker last said it holds queued (steer and follow-up): at its exit, never delivered. Set by its queue_update only. */
+  queued = 0;
   /** A compaction runs (the worker's own, or one the host asked for): beside a turn or alone. */
   compacting = false;
   turnCount = 0;
