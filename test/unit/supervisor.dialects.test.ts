@@ -200,12 +200,12 @@ describe('dialect differences through the host', () => {
     supervisor = createSupervisor({ onUiRequest: (req) => (asked.push(req), new Promise(() => {})), onUiNotice: (n) => void notices.push(String(n.params.message)) });
     const id = await started(supervisor, fakeSpec('pi', ['--ui', '--ui-timeout-ms', '600']));
     const events = record(supervisor, () => id);
-    const shown = waitFor(supervisor, id, ofType('ui_dialog'));
+    // Read as the dialog is said: a loaded machine may answer the prompt after its 0.6 s are up.
+    const shown = new Promise<number>((resolve) => supervisor.onEvent((w, e) => void (w === id && e.type === 'ui_dialog' && resolve(liveState(supervisor, id).pendingInput.length))));
     const ended = waitFor(supervisor, id, ofType('ui_dialog_end'), 10_000);
     const turnEnd = waitFor(supervisor, id, ofType('agent_end'), 10_000);
     await supervisor.prompt(id, 'say hi');
-    await shown;
-    assert.equal(liveState(supervisor, id).pendingInput.length, 1, 'it needs input while the dialog is up');
+    assert.equal(await shown, 1, 'it needs input while the dialog is up');
     const end = await ended;
     assert.equal(end.data?.outcome, 'closed');
     assert.equal(end.data?.note, 'closed: its time ran out (0.6 s): the worker went on without an answer');
