@@ -61,6 +61,23 @@ function abortSent(w: InterruptPort, verb: 'abort' | 'redirect'): void {
   if (w.turns.streaming) w.emit({ type: 'abort_sent', data: { verb } });
 }
 
+/** The abort ends the compaction running now (pi 1.x's; τ's asked for with Compact), not only the turn. */
+const abortCancels = (w: InterruptPort): boolean => w.traits().abortCancelsCompaction && !w.turns.compactingUnasked;
+
+/**
+ * A compaction inside the turn that the abort does not reach (τ's own) holds the turn: the abort
+ * lands once it ends. Its end, waited for from before the abort is sent; null when none holds it.
+ */
+function holdingCompaction(w: InterruptPort): ReturnType<Waits['nextEvent']> | null {
+  return w.turns.compacting && !abortCancels(w) ? w.waits.nextEvent('compaction_end') : null;
+}
+
+/** The turn settled after the abort: through a compaction holding it, however long its model call takes, then within the settle bound. */
+async function settledAfterAbort(w: InterruptPort, settled: ReturnType<Waits['nextSettlement']>, holding: ReturnType<Waits['nextEvent']> | null) {
+  if (holding) await w.waits.bounded(Promise.race([holding.promise, settled.promise]), Infinity, 'the compaction the turn runs');
+  return w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
+}
+
 export async function abort(w: InterruptPort): Promise<AbortResult> {
   const t0 = performance.now();
   const fail = (error: string): AbortResult => ({ status: 'error', workerId: w.id, error, ms: elapsed(t0) });
@@ -70,12 +87,9 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   if (!w.turns.streaming && !compacting) return { status: 'not_streaming', workerId: w.id, ms: elapsed(t0) };
   const unreachable = abortUnreachable(w.turns, w.traits(), w.versionName());
   if (unreachable) return fail(unreachable);
-  const cancels = w.traits().abortCancelsCompaction && !w.turns.compactingUnasked;
   const settled = w.turns.streaming ? w.waits.nextSettlement() : null;
-  const compactionEnd = compacting && cancels ? w.waits.nextEvent('compaction_end') : null;
-  // A compaction inside the turn that the abort does not reach (τ's own) holds the turn: the
-  // abort lands once it ends, however long its model call takes.
-  const holding = settled && compacting && !cancels ? w.waits.nextEvent('compaction_end') : null;
+  const compactionEnd = compacting && abortCancels(w) ? w.waits.nextEvent('compaction_end') : null;
+  const holding = settled ? holdingCompaction(w) : null;
   const sent = performance.now();
   try {
     // ACP: a question left open would hold the agent's turn; the cancel answers it first.
@@ -85,8 +99,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
     let compactionCancelled: boolean | null = null;
     let turnAborted = false;
     if (settled) {
-      if (holding) await w.waits.bounded(Promise.race([holding.promise, settled.promise]), Infinity, 'the compaction the turn runs');
-      const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
+      const s = await settledAfterAbort(w, settled, holding);
       turnAborted = s.endReason === 'aborted';
       if (!turnAborted && !compactionEnd) {
         return { status: 'not_streaming', workerId: w.id, note: `the turn ended by itself (${s.endReason ?? 'no reason given'}) before the abort landed`, ms: elapsed(t0) };
@@ -124,16 +137,14 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   const hadTurn = w.turns.streaming;
   if (hadTurn) {
     const settled = w.waits.nextSettlement();
-    // As for abort: a compaction of the turn's own that the abort does not reach holds the turn till it ends.
-    const holding = w.turns.compacting && !(w.traits().abortCancelsCompaction && !w.turns.compactingUnasked) ? w.waits.nextEvent('compaction_end') : null;
+    const holding = holdingCompaction(w);
     try {
       // The host's terminals end with the cancel, and only once the redirect was not refused.
       await w.endTerminals();
       w.cancelQuestions('the turn was redirected');
       abortSent(w, 'redirect');
       await w.request(w.dialect.abort(w.connection), 'abort');
-      if (holding) await w.waits.bounded(Promise.race([holding.promise, settled.promise]), Infinity, 'the compaction the turn runs');
-      const s = await w.waits.bounded(settled.promise, w.limits.settleTimeoutMs, 'settling after abort');
+      const s = await settledAfterAbort(w, settled, holding);
       aborted = s.endReason === 'aborted';
       if (aborted) await w.sweepAfterAbort();
     } catch (error) {
