@@ -18,17 +18,23 @@ const CONFIG_FOLDERS = ['.lefthook/', '.lefthook-local/'];
  * inside the hooks folder when it lies in the repository, beside it when it is husky's `_`, or a
  * hook manager's config. When git cannot say where the hooks are, every changed file counts.
  */
-export async function hookSources(root: string, changed: readonly string[]): Promise<string[]> {
+export async function hookSources(root: string, changed: readonly string[], hooksPath?: string): Promise<string[]> {
   if (changed.length === 0) return [];
-  const r = await git(root, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
-  if (!r.ok) return [...changed];
-  const inside = pathWithin(root, r.stdout.trim());
+  const where = hooksPath ?? (await hooksFolder(root));
+  if (where === null) return [...changed];
+  const inside = pathWithin(root, where);
   const hooks = inside ? `${inside.split(path.sep).join('/')}/` : null;
   const husky = hooks?.endsWith('/_/') ? hooks.slice(0, -2) : null;
   return changed.filter((p) =>
     CONFIG_FILES.has(p) || CONFIG_FOLDERS.some((f) => p.startsWith(f))
     || (hooks !== null && p.startsWith(hooks))
     || (husky !== null && p.startsWith(husky) && !p.slice(husky.length).includes('/')));
+}
+
+/** Where git runs `root`'s hooks from, absolute; null when git cannot say. */
+export async function hooksFolder(root: string): Promise<string | null> {
+  const r = await git(root, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
+  return r.ok ? r.stdout.trim() : null;
 }
 
 /** `run` with git's config args that turn hooks off when `off`: an empty hooks folder of its own, removed after. */

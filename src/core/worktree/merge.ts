@@ -10,7 +10,7 @@ import { git, gitFailure, zFields } from './git';
 import { listChanges, nestedRepositories } from './changes';
 import type { WorkerWorktree } from './create';
 import { heldElsewhere, heldWords } from './hold';
-import { hookSources, withHooks } from './hookSources';
+import { hookSources, hooksFolder, withHooks } from './hookSources';
 import { detectRepository, listWorktreeEntries } from './repo';
 
 export interface ConflictedFile {
@@ -184,15 +184,15 @@ export async function abortMerge(root: string): Promise<FinishResult> {
 export async function commitAll(wt: WorkerWorktree, message: string): Promise<{ status: 'ok'; commit: string | null } | { status: 'error'; reason: string }> {
   const add = await git(wt.path, ['add', '-A', '--', '.']);
   if (!add.ok) return { status: 'error', reason: gitFailure(add, `staging the changes in ${wt.path}`) };
-  if ((await git(wt.path, ['diff', '--cached', '--quiet'])).ok) return { status: 'ok', commit: null };
   // Hooks found inside the worktree (a relative core.hooksPath, as husky sets: `.husky/_`) are
   // files the worker could write, its guard allowing, and often ignored, so not in its changes:
   // committing for the person must not run them with the person's rights. Nor hooks that would
   // run or read what the worker changed (hookSources.ts). Other hooks run.
-  const hooks = await git(wt.path, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
   const staged = await git(wt.path, ['diff', '--cached', '--name-only', '-z']);
-  const workerOwned = !hooks.ok || !staged.ok || pathWithin(wt.path, hooks.stdout.trim()) !== null;
-  const off = workerOwned || (await hookSources(wt.path, zFields(staged.stdout))).length > 0;
+  if (staged.ok && staged.stdout === '') return { status: 'ok', commit: null };
+  const hooks = await hooksFolder(wt.path);
+  const workerOwned = hooks === null || !staged.ok || pathWithin(wt.path, hooks) !== null;
+  const off = workerOwned || (await hookSources(wt.path, zFields(staged.stdout), hooks)).length > 0;
   const commit = await withHooks(off, (config) => git(wt.path, [...config, 'commit', '-q', '-m', message]));
   if (!commit.ok) return { status: 'error', reason: gitFailure(commit, `committing the worker's changes on ${wt.branch}`) };
   return { status: 'ok', commit: (await git(wt.path, ['rev-parse', 'HEAD'])).stdout.trim() };
