@@ -179,10 +179,10 @@ export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
   return shellLine(s.command, s.args);
 }
 
-/** The status bar's text: how many workers run and how many stream; null hides it. */
 /**
  * The status bar's count: workers running, streaming, and (`waiting`, the view's badge: workers
- * whose rows say "needs input") those waiting for the person's answer, with the badge's bell.
+ * whose rows say "needs input") those waiting for the person's answer, with the badge's bell;
+ * null hides it.
  */
 export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[], waiting = 0): { text: string; tooltip: string; waiting: boolean } | null {
   const running = list.filter(isLive);
