@@ -72,9 +72,10 @@ export interface ClientFileAccess {
   /**
    * Written through the open document (and saved), `replacedUnsaved` when the person's unsaved
    * edits were in it and this agent had not read them, `changedSinceRead` when its saved text is
-   * not what this agent read of it; false: not open, the host writes the disk.
+   * not what this agent read of it, `savedBytes` the size of the file the editor saved (its line
+   * ends and encoding are the document's, not the agent's); false: not open, the host writes the disk.
    */
-  write(path: string, content: string, workerId: string, how?: { real?: string }): Promise<false | { replacedUnsaved: boolean; changedSinceRead?: boolean }>;
+  write(path: string, content: string, workerId: string, how?: { real?: string }): Promise<false | { replacedUnsaved: boolean; changedSinceRead?: boolean; savedBytes?: number }>;
   /** The worker is gone: what is kept of its reads can go. */
   forget?(workerId: string): void;
 }

@@ -77,6 +77,26 @@ describe('editor files: what the agent read of an open document', () => {
   }
   const written = () => events.find((e) => e.data?.op === 'write')?.data;
 
+  it('a write to an open CRLF document says the bytes the editor saved, not the agent\'s text\'s', async () => {
+    const file = path.join(dir, 'crlf.txt');
+    fs.writeFileSync(file, 'one\r\ntwo\r\n');
+    const doc = new Doc(vscode.Uri.file(file), 'one\r\ntwo\r\n');
+    // As VS Code applies an edit to a CRLF document: the inserted text takes its line ends.
+    doc.save = async () => {
+      doc.text = doc.text.replace(/\r?\n/g, '\r\n');
+      fs.writeFileSync(file, doc.text);
+      doc.isDirty = false;
+      return true;
+    };
+    docs.push(doc);
+    const cf = files();
+    await cf.read(file, null, null);
+    await cf.write(file, 'ONE\ntwo\n');
+    assert.equal(written()?.through, 'editor');
+    assert.equal(written()?.bytes, fs.statSync(file).size);
+    assert.equal(written()?.bytes, 10);
+  });
+
   it('a read of some lines does not count as having read the unsaved edits elsewhere: the write over them is warned about', async () => {
     const file = path.join(dir, 'b.txt');
     fs.writeFileSync(file, 'one\ntwo\n');

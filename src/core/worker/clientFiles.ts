@@ -125,7 +125,7 @@ export class ClientFiles {
         throw new ResponseError(REFUSED, `cannot write ${file}: ${(error as Error).message}`);
       }
     }
-    const data: ClientFileEvent['data'] = { op: 'write', path: file, through: edited ? 'editor' : 'disk', bytes: Buffer.byteLength(written) };
+    const data: ClientFileEvent['data'] = { op: 'write', path: file, through: edited ? 'editor' : 'disk', bytes: (edited ? edited.savedBytes : undefined) ?? Buffer.byteLength(written) };
     if (edited && edited.replacedUnsaved) data.replacedUnsaved = true;
     else if (changed || (edited && edited.changedSinceRead)) data.changedSinceRead = true;
     this.site.emit({ type: 'client_file', tool_call_id: this.callOf.get(file) ?? null, data });

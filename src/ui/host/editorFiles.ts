@@ -5,6 +5,7 @@
 // unsaved edits the agent has not read it says so: the log tells the person Undo brings their
 // text back (edits it read, it built on: ACP agents read a file before they write it). A file
 // that is not open is left to the core (the disk).
+import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ClientFileAccess } from '../../core/api';
 
@@ -55,7 +56,9 @@ export const editorFiles: ClientFileAccess = {
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(now.length)), content);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the editor refused the edit of ${path}`);
     if (!(await doc.save())) throw new Error(`the editor made the edit of ${path} but could not save it: the agent's text is in the editor, unsaved`);
-    return { replacedUnsaved, changedSinceRead };
+    // The log says the size of what reached the disk: a CRLF document saves the agent's \n as \r\n.
+    const savedBytes = await stat(doc.uri.fsPath).then((s) => s.size, () => undefined);
+    return { replacedUnsaved, changedSinceRead, savedBytes };
   },
   forget(workerId) {
     lastRead.delete(workerId);
