@@ -170,6 +170,10 @@ interface DocCall extends CallFacts {
 class SessionDoc {
   private readonly out: string[];
   private reply = '';
+  /** The reply being assembled is one the agent replays from an earlier session (ACP session/load). */
+  private replyReplayed = false;
+  /** The person's words the agent says back (ACP user_message_chunk: its replay), being assembled, and when they began. */
+  private said: { text: string; at: number; replayed: boolean } | null = null;
   private turn = 0;
   private calls: DocCall[] = [];
   private readonly wentOn = new WentOn<DocCall>();
@@ -189,8 +193,9 @@ class SessionDoc {
       case 'prompt_sent': return this.prompt(e);
       case 'message_update':
         if (e.delta) this.wentOn.goneOn();
-        if (e.block_type === 'text' && e.delta) this.reply = e.replace ? e.delta : this.reply + e.delta;
+        if (e.block_type === 'text' && e.delta) this.replyDelta(e);
         return;
+      case 'user_message': return this.userMessage(e);
       case 'abort_sent':
         this.abortSent = true;
         return;
@@ -204,6 +209,11 @@ class SessionDoc {
       // A question stands where it was asked: after what the agent said so far.
       case 'permission_request':
       case 'ui_dialog':
+        this.flushReply();
+        break;
+      // The conversation an agent replayed as the session reopened stands before the mark.
+      case 'session_resumed':
+      case 'session_changed':
         this.flushReply();
         break;
       case 'agent_settled':
@@ -222,10 +232,36 @@ class SessionDoc {
     return printable(`${this.out.join('\n')}\n`);
   }
 
+  /** What the person or the agent said so far (one of them: each flushes the other as it begins). */
   private flushReply(full?: string): void {
+    if (this.said) {
+      const { text, at, replayed } = this.said;
+      this.said = null;
+      this.promptBlock(replayed ? 'replayed' : '', at, text);
+    }
     const text = (full ?? this.reply).trim();
     this.reply = '';
-    if (text) this.out.push('', '**Reply**', '', closeOpenFence(text));
+    if (text) this.out.push('', `**Reply**${this.replyReplayed ? ' (replayed)' : ''}`, '', closeOpenFence(text));
+    this.replyReplayed = false;
+  }
+
+  /** A chunk of the agent's reply; a replayed one and the worker's own are two replies, never one. */
+  private replyDelta(e: AgentEvent): void {
+    const replayed = e.replayed === true;
+    if (this.said || (this.reply && replayed !== this.replyReplayed)) this.flushReply();
+    this.replyReplayed = replayed;
+    this.reply = e.replace ? e.delta! : this.reply + e.delta!;
+  }
+
+  /** A chunk of the person's words as the agent says them back: the Event Log's prompt row, here a prompt. */
+  private userMessage(e: AgentEvent): void {
+    if (!e.delta) return;
+    const replayed = e.replayed === true;
+    if (!this.said || this.said.replayed !== replayed) {
+      this.flushReply();
+      this.said = { text: '', at: e.timestamp, replayed };
+    }
+    this.said.text += e.delta;
   }
 
   private prompt(e: AgentEvent): void {
@@ -233,8 +269,11 @@ class SessionDoc {
     const queued = e.data?.streamingBehavior === 'steer' || e.data?.streamingBehavior === 'followUp';
     if (!queued) this.out.push('', `## Turn ${++this.turn}`);
     this.inTurn = true;
-    const from = origin(e);
-    this.out.push('', `**Prompt**${from ? ` (${from})` : ''}, ${when(e.timestamp)}`, '', fenced(String(e.data?.text ?? '')));
+    this.promptBlock(origin(e), e.timestamp, String(e.data?.text ?? ''));
+  }
+
+  private promptBlock(from: string, at: number, text: string): void {
+    this.out.push('', `**Prompt**${from ? ` (${from})` : ''}, ${when(at)}`, '', fenced(text));
   }
 
   private messageEnd(e: AgentEvent): void {
