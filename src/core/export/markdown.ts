@@ -6,6 +6,7 @@ import type { AgentEvent, ToolDiff } from '../events/agentEvent';
 import { fenceFor, longestTicks } from '../../protocol/backticks';
 import { contentText } from '../../protocol/eventText';
 import { callEnd, callEndWords, guardHeading, WentOn, type CallFacts } from '../../protocol/callEnd';
+import { replyMarkdown } from './replyMarkdown';
 
 export interface MarkdownMeta {
   title?: string;
@@ -84,30 +85,6 @@ const oneLine = (text: string) => text.replace(TERMINAL_CODES, '').replace(/\s*[
  * code span the other escapes would show. An `_` inside a word (ANTHROPIC_API_KEY) begins nothing.
  */
 const plain = (text: string) => oneLine(text).replace(/[\\`*[\]<>&~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
-
-/**
- * A reply is the model's own Markdown, kept as such; one cut off inside a code block (a turn
- * aborted or stopped mid-reply, a worker still streaming) would leave its fence open, and every
- * turn after it would read as that block's code. The open fence is closed (CommonMark's rule: the
- * same character, at least as long, nothing after it).
- */
-function closeOpenFence(text: string): string {
-  let open: { ch: string; len: number } | null = null;
-  // Any line ending Markdown takes (a worker's CRLF, a lone CR); the rest of a line is any text.
-  for (const line of text.split(/\r\n?|\n/)) {
-    const m = /^ {0,3}(`{3,}|~{3,})([^]*)$/.exec(line);
-    if (!m) continue;
-    const run = m[1]!;
-    const ch = run[0]!;
-    if (!open) {
-      // A backtick fence's info string holds no backtick (else it is inline code, not a fence).
-      if (!(ch === '`' && m[2]!.includes('`'))) open = { ch, len: run.length };
-    } else if (ch === open.ch && run.length >= open.len && m[2]!.trim() === '') {
-      open = null;
-    }
-  }
-  return open ? `${text}\n${open.ch.repeat(open.len)}` : text;
-}
 
 /**
  * Inline code of any text (a folder, a tool's name, a session id, all the worker's or the
@@ -241,7 +218,7 @@ class SessionDoc {
     }
     const text = (full ?? this.reply).trim();
     this.reply = '';
-    if (text) this.out.push('', `**Reply**${this.replyReplayed ? ' (replayed)' : ''}`, '', closeOpenFence(text));
+    if (text) this.out.push('', `**Reply**${this.replyReplayed ? ' (replayed)' : ''}`, '', replyMarkdown(text));
     this.replyReplayed = false;
   }
 
