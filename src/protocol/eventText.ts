@@ -6,6 +6,12 @@
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
+/** The names of the options a question offers: a pi dialog's strings, an ACP permission's options' `name`s. */
+export function optionNames(options: unknown): string[] {
+  if (!Array.isArray(options)) return [];
+  return options.map((o) => str(o) ?? str(obj(o)?.name)).filter((n): n is string => n !== null);
+}
+
 /** The readable text of a tool result in any dialect's shape (a string, τ's and ACP's {output}, pi's {content:[{text}]}), as the log shows it. */
 export function resultText(result: unknown): string {
   if (result === undefined || result === null) return '';

@@ -8,7 +8,7 @@
 import type { PageEvent } from '../protocol/messages';
 import type { CompactionEntry, EndEntry, Entry, PlanEntry, PromptEntry, QuestionEntry, TextEntry, ToolEntry, TurnEntry, WarningEntry } from './entries';
 import { cutNotice, exitLine, NOTICES, other, sessionMark, stateResync, type NewEntry } from './notices';
-import { messageText, resultText } from '../protocol/eventText';
+import { messageText, optionNames, resultText } from '../protocol/eventText';
 import { plainText } from '../protocol/plainText';
 import { capTail, changesOf, MAX_OUTPUT, MAX_TEXT, obj, provOf, str, terminalsOf } from './payload';
 import { cutByThePerson, guardHeading, WentOn } from '../protocol/callEnd';
@@ -260,8 +260,7 @@ export class LogModel {
   /** `permission_request`: the worker asks the person before a tool runs. */
   private permissionRequest(e: PageEvent, t: number): void {
     const d = obj(e.data) ?? {};
-    const options = Array.isArray(d.options) ? d.options.map((o) => str(obj(o)?.name)).filter((n): n is string => n !== null) : [];
-    this.openQuestion(str(d.id), { time: t, title: e.title ?? 'A tool call', command: str(d.command), options, note: null });
+    this.openQuestion(str(d.id), { time: t, title: e.title ?? 'A tool call', command: str(d.command), options: optionNames(d.options), note: null });
     if (e.tool_call_id) {
       const tool = this.tools.get(e.tool_call_id);
       if (tool) this.learnTool(tool, e);
@@ -280,7 +279,7 @@ export class LogModel {
    */
   private uiDialog(e: PageEvent, t: number): void {
     const d = obj(e.data) ?? {};
-    const options = Array.isArray(d.options) ? d.options.filter((o): o is string => typeof o === 'string').map(plainText) : [];
+    const options = optionNames(d.options).map(plainText);
     const message = str(d.message);
     this.openQuestion(str(d.id), { time: t, title: plainText(e.title ?? 'An extension asks'), command: null, options, note: message === null ? null : plainText(message) });
   }

@@ -4,7 +4,7 @@
 // model, compaction, exit). Pure: the same events give the same text, whatever the dialect.
 import type { AgentEvent, ToolDiff } from '../events/agentEvent';
 import { fenceFor, longestTicks } from '../../protocol/backticks';
-import { contentText } from '../../protocol/eventText';
+import { contentText, optionNames } from '../../protocol/eventText';
 import { callEnd, callEndWords, guardHeading, WentOn, type CallFacts } from '../../protocol/callEnd';
 import { replyMarkdown } from './replyMarkdown';
 
@@ -383,7 +383,7 @@ function changeText(d: ToolDiff): string {
  */
 function questionLine(e: AgentEvent): string[] {
   const d = e.data ?? {};
-  const names = (Array.isArray(d.options) ? d.options : []).map((o) => (typeof o === 'string' ? o : (o as { name?: unknown } | null)?.name)).filter((n): n is string => typeof n === 'string');
+  const names = optionNames(d.options);
   const options = names.length ? ` (${names.map(plain).join(' / ')})` : '';
   if (e.type === 'permission_request') {
     const command = typeof d.command === 'string' && d.command ? `: ${code(d.command)}` : '';
