@@ -8,3 +8,11 @@ export function windowsNames(name: string, pathExt = process.env.PATHEXT): strin
   const exts = (pathExt || DEFAULT_PATHEXT).split(';').filter(Boolean).map((e) => e.toLowerCase());
   return exts.some((e) => name.toLowerCase().endsWith(e)) ? [name] : exts.map((e) => name + e);
 }
+
+/**
+ * Whether a command names a file (from the worker's folder when relative) rather than a program
+ * to look up on the PATH: on Windows "\\" separates folders too (`C:\\Tools\\pi.exe`, `.\\bin\\agent.cmd`).
+ */
+export function isPathCommand(command: string, platform = process.platform): boolean {
+  return command.includes('/') || (platform === 'win32' && command.includes('\\'));
+}

@@ -193,6 +193,27 @@ describe('UI commands: what they say', () => {
     assert.deepEqual(sent.map((spec) => (spec as { name?: string }).name), ['Reviewer', 'Lead', 'Demo worker']);
   });
 
+  it('a profile whose command is a path that is not there: the install is said with where it puts the program, and the command to write', async () => {
+    const guard = { allowedPaths: [], forbiddenPaths: [], allowBash: false, onViolation: 'abort' };
+    const profiles = [{ name: 'my pi', dialect: 'pi', command: '/opt/pi/bin/pi' }, { name: 'plain pi', dialect: 'pi', command: 'pi' }];
+    const error = (c: string) => ({ status: 'error' as const, error: `there is no such file (spawn ${c} ENOENT)`, missing: true as const, ms: 0 });
+    const { commands } = harness({ settings: { profiles, defaultProfile: '', agentDirs: [], guard }, start: error('/opt/pi/bin/pi') });
+    disposables.push(commands);
+    commands.launchConfig.confirm = async () => ({ ok: true });
+    vscodeStub.folder = '/tmp';
+    await commands.startWorker({ profile: 'my pi' });
+    // npm installs pi into its own global bin folder, never at the path the profile names.
+    assert.match(vscodeStub.messages[0], /^Could not start my pi: there is no such file \(spawn \/opt\/pi\/bin\/pi ENOENT\)\. Install it: npm install -g @earendil-works\/pi-coding-agent \(pi 1\.x needs Node ≥ 22\.19\), which puts "pi" in npm's global bin folder \(on the PATH\), not at \/opt\/pi\/bin\/pi: then set the profile's command to "pi"$/, vscodeStub.messages[0]);
+    // A bare name is what the install fills: the line alone.
+    vscodeStub.reset();
+    vscodeStub.folder = '/tmp';
+    const bare = harness({ settings: { profiles, defaultProfile: '', agentDirs: [], guard }, start: error('pi') });
+    disposables.push(bare.commands);
+    bare.commands.launchConfig.confirm = async () => ({ ok: true });
+    await bare.commands.startWorker({ profile: 'plain pi' });
+    assert.equal(vscodeStub.messages[0], 'Could not start plain pi: there is no such file (spawn pi ENOENT). Install it: npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)');
+  });
+
   it('Forget Always-Allowed Actions for an id the host does not have says so', async () => {
     const { commands } = harness();
     disposables.push(commands);

@@ -10,6 +10,7 @@ import { JsonlMessageWriter } from '../wire/jsonlWriter';
 import { whichOnPath } from '../wire/piVersion';
 import type { Launch } from './launch';
 import { spawnProgram } from './launchCommand';
+import { isPathCommand } from '../pathExt';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -509,9 +510,7 @@ export class WorkerProcess {
  */
 export function spawnFailure(command: string, error: Error, where: { cwd?: string; path: string }): { why: string; missing: boolean } {
   const code = (error as NodeJS.ErrnoException).code;
-  // On Windows "\\" separates folders too: `C:\\Tools\\pi.exe`, `.\\bin\\agent.cmd` are paths, not names on PATH.
-  const isPath = (c: string) => c.includes('/') || (process.platform === 'win32' && c.includes('\\'));
-  const bare = !isPath(command);
+  const bare = !isPathCommand(command);
   // No shell runs the command: a `~` stays a folder named "~" under the worker's folder, so the
   // program may well be there, and "install it" would send the person the wrong way.
   if (code === 'ENOENT' && /^~(?=$|[/\\])/.test(command)) return { why: `a leading "~" is not expanded (no shell runs the command): write the full path (${error.message})`, missing: false };
@@ -520,7 +519,7 @@ export function spawnFailure(command: string, error: Error, where: { cwd?: strin
   const found = bare ? whichOnPath(command, where.path) !== null : existsSync(target);
   // "pi --mode rpc" in the command: one program's name, its words belong in args.
   const first = command.trim().split(/\s+/)[0] as string;
-  const withArgs = code === 'ENOENT' && !found && first !== command.trim() && (isPath(first) ? isFile(pathResolve(where.cwd ?? '.', first)) : whichOnPath(first, where.path) !== null);
+  const withArgs = code === 'ENOENT' && !found && first !== command.trim() && (isPathCommand(first) ? isFile(pathResolve(where.cwd ?? '.', first)) : whichOnPath(first, where.path) !== null);
   const missing = code === 'ENOENT' && !found && !withArgs;
   const relative = !bare && !isAbsolute(command) ? ` (relative to the worker's folder ${where.cwd ?? process.cwd()})` : '';
   const words = code === 'ENOENT'

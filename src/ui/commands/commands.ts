@@ -11,7 +11,7 @@ import { COMMANDS } from './ids';
 import type { EventLog } from '../eventLog/eventLogView';
 import type { OutputChannels } from '../views/outputChannels';
 import { askMessage, askStreamingBehavior, canCompact, canSteer, isIdle, isLive, isRunning, isStreaming, any, pickWorker, type WorkerFilter } from './pickers';
-import { DEMO_PROFILE, demoSpec, installLine, loginHint } from '../settings/profiles';
+import { DEMO_PROFILE, demoSpec, installAdvice, loginHint } from '../settings/profiles';
 import { startProfileWorker } from './profileStart';
 import { forgetAllowed, hasRules, type ForgetOutcome } from './forgetAllowed';
 import { provenance } from '../host/provenance';
@@ -263,7 +263,7 @@ export class Commands extends Disposable {
       if (!p.programmatic) void this.s.eventLog.show(r.workerId, { preserveFocus: true });
     } else {
       // A program that is not there: how to install it, where Start Worker knows.
-      const install = r.missing ? installLine(full.command) : null;
+      const install = r.missing ? installAdvice(full.command) : null;
       const { message, login, buttons } = startFailure(name, r, install, !!r.workerId && this.s.outputs.has(r.workerId), r.needsLogin ? loginHint(full.command, full.args) : null);
       void vscode.window.showErrorMessage(message, ...buttons).then((c) => {
         if (c === login && r.login) this.logIn(name, r.login, full, () => this.launch(spec, task, p, how));

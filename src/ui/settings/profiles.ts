@@ -5,7 +5,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import type { DialectName, WorkerSpec } from '../../core/api';
 import type { Profile } from './settings';
-import { windowsNames } from '../../core/pathExt';
+import { isPathCommand, windowsNames } from '../../core/pathExt';
 
 export const DEMO_PROFILE = 'Demo worker';
 export const PI_PROFILE = 'pi';
@@ -41,6 +41,19 @@ export function installLine(command: string): string | null {
   if (name === 'pi') return 'npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)';
   if (TAU_COMMANDS.includes(name)) return 'pipx install ffwf-tau-coding-agent (Python 3.12 or newer)';
   return null;
+}
+
+/**
+ * The install to offer for a program that is not there. A command that is a path (a profile's
+ * `/opt/pi/bin/pi`) is not filled by it: npm and pipx put the program in their own bin folder, so
+ * the words say where, and what to write as the command instead; null where no install is known.
+ */
+export function installAdvice(command: string, platform = process.platform): string | null {
+  const line = installLine(command);
+  if (!line || !isPathCommand(command, platform)) return line;
+  const name = basename(command);
+  const folder = line.startsWith('pipx') ? "pipx's bin folder" : "npm's global bin folder";
+  return `${line}, which puts "${name}" in ${folder} (on the PATH), not at ${command}: then set the profile's command to "${name}"`;
 }
 
 /** How a known ACP agent that names no login command takes its key or login; null for another. */
