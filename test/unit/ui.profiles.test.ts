@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoSpec, findExecutable, findFirstExecutable, installLine, loginHint, knownAcpAgent, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
+import { demoSpec, findExecutable, findFirstExecutable, installAdvice, installLine, loginHint, knownAcpAgent, profileChoices, searchDirs, TAU_COMMANDS, unknownDefault } from '../../src/ui/settings/profiles';
 
 describe('ui profiles', () => {
   it('offers the configured profiles, pi when found, and the demo worker', () => {
@@ -107,6 +107,20 @@ describe('ui profiles', () => {
     assert.match(installLine('pi') ?? '', /^npm install -g @earendil-works\/pi-coding-agent/);
     assert.match(installLine('ffwf-tau') ?? '', /^pipx install ffwf-tau-coding-agent/);
     assert.equal(installLine('my-agent'), null);
+  });
+
+  it('knows the install of a command written with its Windows extension (npm\'s .cmd and .ps1, pip\'s .exe), in any case, and in a Windows path', () => {
+    const pi = installLine('pi');
+    assert.equal(installLine('pi.cmd'), pi);
+    assert.equal(installLine('pi.PS1'), pi);
+    assert.equal(installLine('ffwf-tau.exe'), installLine('ffwf-tau'));
+    assert.equal(installLine('claude-agent-acp.CMD'), 'npm install -g @agentclientprotocol/claude-agent-acp');
+    assert.equal(installLine('codex-acp.bat'), 'npm install -g @agentclientprotocol/codex-acp');
+    assert.equal(installLine(String.raw`C:\Users\me\AppData\Roaming\npm\pi.cmd`, 'win32'), pi);
+    assert.equal(installLine('my-agent.exe'), null);
+    assert.equal(installLine('pi.sh'), null, 'not a Windows executable extension');
+    // A Windows path the install does not fill: the command to write is the bare name.
+    assert.match(installAdvice(String.raw`C:\Tools\pi.exe`, 'win32') ?? '', /, which puts "pi" in npm's global bin folder \(on the PATH\), not at C:\\Tools\\pi\.exe: then set the profile's command to "pi"$/);
   });
 
   it('says how Claude, Codex and Gemini take a key or a login (they name no command for it), through npx too, and nothing for another', () => {

@@ -2,7 +2,7 @@
 // or in the workspace's node_modules/.bin), and the built-in demo worker. Pure apart from the
 // filesystem look-ups, which take their inputs as arguments.
 import { accessSync, constants, statSync } from 'node:fs';
-import { basename, delimiter, join } from 'node:path';
+import { basename, delimiter, join, win32 } from 'node:path';
 import type { DialectName, WorkerSpec } from '../../core/api';
 import type { Profile } from './settings';
 import { isPathCommand, windowsNames } from '../../core/pathExt';
@@ -33,10 +33,19 @@ export const ACP_AGENTS = [
   { name: 'OpenCode', command: 'opencode', args: ['acp'], npm: 'opencode-ai' },
 ] as const satisfies ReadonlyArray<{ name: string; command: string; args: string[]; mode?: string; clientFiles?: boolean; npm: string; login?: string }>;
 
+/**
+ * The program a command runs, by the name its install gives it: the file's name without a Windows
+ * executable extension (npm's `pi.cmd` and `pi.ps1`, pip's `ffwf-tau.exe`), in any case.
+ */
+function programName(command: string, platform = process.platform): string {
+  // On Windows "\\" separates folders too; Node's own basename does so only there.
+  return (platform === 'win32' ? win32.basename(command) : basename(command)).replace(/\.(cmd|exe|bat|ps1)$/i, '');
+}
+
 /** The one-line install of a program Start Worker knows, by its command's name; null for another. */
-export function installLine(command: string): string | null {
-  const name = basename(command);
-  const acp = knownAcpAgent(command);
+export function installLine(command: string, platform = process.platform): string | null {
+  const name = programName(command, platform);
+  const acp = ACP_AGENTS.find((a) => a.command === name);
   if (acp) return `npm install -g ${acp.npm}`;
   if (name === 'pi') return 'npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)';
   if (TAU_COMMANDS.includes(name)) return 'pipx install ffwf-tau-coding-agent (Python 3.12 or newer)';
@@ -49,9 +58,9 @@ export function installLine(command: string): string | null {
  * the words say where, and what to write as the command instead; null where no install is known.
  */
 export function installAdvice(command: string, platform = process.platform): string | null {
-  const line = installLine(command);
+  const line = installLine(command, platform);
   if (!line || !isPathCommand(command, platform)) return line;
-  const name = basename(command);
+  const name = programName(command, platform);
   const folder = line.startsWith('pipx') ? "pipx's bin folder" : "npm's global bin folder";
   return `${line}, which puts "${name}" in ${folder} (on the PATH), not at ${command}: then set the profile's command to "${name}"`;
 }
@@ -68,7 +77,7 @@ export function loginHint(command: string, args: readonly string[] = []): string
  * hold for a profile that only adds a key or `IS_SANDBOX=1`, unless the profile says otherwise.
  */
 export function knownAcpAgent(command: string, args: readonly string[] = []): (typeof ACP_AGENTS)[number] | null {
-  const name = basename(command).replace(/\.(cmd|exe)$/i, '');
+  const name = programName(command);
   const direct = ACP_AGENTS.find((a) => a.command === name);
   if (direct) return direct;
   if (!['npx', 'bunx', 'pnpm', 'pnpx'].includes(name)) return null;
