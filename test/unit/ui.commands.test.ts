@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { PromptResult, StartResult, StopResult, Supervisor, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 import { LaunchConfigGate } from '../../src/ui/settings/launchConfigGate';
-import type { Settings } from '../../src/ui/settings/settings';
+import { readSettings, type Settings } from '../../src/ui/settings/settings';
 
 type Said = { workerId: string; action: string; status: string; message: string; tone: string };
 
@@ -212,6 +212,23 @@ describe('UI commands: what they say', () => {
     bare.commands.launchConfig.confirm = async () => ({ ok: true });
     await bare.commands.startWorker({ profile: 'plain pi' });
     assert.equal(vscodeStub.messages[0], 'Could not start plain pi: there is no such file (spawn pi ENOENT). Install it: npm install -g @earendil-works/pi-coding-agent (pi 1.x needs Node ≥ 22.19)');
+  });
+
+  it('a defaultProfile that names a profile of the settings that is invalid says so, and why, and offers to open the settings', async () => {
+    // As the settings are read: the profile has no command, so it is not offered.
+    const { settings } = readSettings((k) => (k === 'profiles' ? [{ name: 'mine', dialect: 'pi' }] : k === 'defaultProfile' ? 'mine' : undefined));
+    const { commands } = harness({ settings });
+    disposables.push(commands);
+    vscodeStub.folder = '/tmp';
+    vscodeStub.choices.push('Open Settings');
+    const r = await commands.startWorker();
+    assert.equal(r.status, 'cancelled');
+    const said = 'rpcWorkers.defaultProfile "mine" names a profile of your settings that is invalid (command: a profile needs a command), so it is not offered';
+    assert.deepEqual(vscodeStub.placeHolders, ['rpcWorkers.defaultProfile "mine" is invalid: which worker to start?']);
+    assert.deepEqual(vscodeStub.messages, [`RPC Workers: ${said}`]);
+    assert.deepEqual(vscodeStub.buttons, [['Open Settings']]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(vscodeStub.executed, [['workbench.action.openSettings', 'rpcWorkers.profiles']]);
   });
 
   it('Forget Always-Allowed Actions for an id the host does not have says so', async () => {

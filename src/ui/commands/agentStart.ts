@@ -74,7 +74,7 @@ export async function startAgentWorker(p: ParsedArg, deps: AgentStartDeps): Prom
   const choices = profileChoices({ configured: settings.profiles, extensionPath: deps.extensionPath, piPath: findExecutable('pi', searchDirs(folders)) });
   const pi = piChoice(choices, { requested: p.arg.profile, defaultName: settings.defaultProfile });
   if (!pi.ok) return refuse(pi.error, openSettings('rpcWorkers.profiles'));
-  const unknown = p.arg.profile ? null : unknownDefault(choices, settings.defaultProfile);
+  const unknown = p.arg.profile ? null : unknownDefault(choices, settings.defaultProfile, settings.invalidProfiles);
   if (unknown) deps.log.warn(`${unknown}; the agent runs on the pi profile "${pi.choice.name}"`);
   const base = pi.choice.spec(folder);
 

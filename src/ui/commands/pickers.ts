@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Supervisor, WorkerState } from '../../core/api';
 import { isDeaf, isLive, runsAndReads, workerDescription, workerIcon, workerPickDetail } from '../views/describe';
 import { DEMO_PROFILE, unknownDefault, type ProfileChoice } from '../settings/profiles';
+import type { InvalidProfile } from '../settings/settings';
 
 export type WorkerFilter = (s: WorkerState) => boolean;
 export { isLive } from '../views/describe';
@@ -135,9 +136,19 @@ export async function askMessage(opts: { title: string; prompt: string; placeHol
 
 interface ProfilePick extends vscode.QuickPickItem { choice: ProfileChoice }
 
-/** `configured`: rpcWorkers.defaultProfile; unset or naming nothing here, the demo (it needs no model) comes first. */
-export async function pickProfile(choices: ProfileChoice[], configured: string): Promise<ProfileChoice | undefined> {
-  const unknown = unknownDefault(choices, configured);
+/**
+ * `configured`: rpcWorkers.defaultProfile; unset or naming nothing here, the demo (it needs no model) comes first.
+ * `invalid`: the settings' profiles refused for their errors; one the default names is said, with its error.
+ */
+export async function pickProfile(choices: ProfileChoice[], configured: string, invalid: readonly InvalidProfile[] = []): Promise<ProfileChoice | undefined> {
+  const unknown = unknownDefault(choices, configured, invalid);
+  const broken = !!unknown && invalid.some((p) => p.name === configured);
+  // The error is too long for the picker's line, and the fix is in the settings: a notification
+  // says it whole, with the way there, while the person picks another.
+  if (broken) {
+    void vscode.window.showWarningMessage(`RPC Workers: ${unknown}`, 'Open Settings')
+      .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.profiles'));
+  }
   const defaultName = configured && !unknown ? configured : DEMO_PROFILE;
   const items: ProfilePick[] = choices.map((c) => ({
     choice: c,
@@ -149,7 +160,7 @@ export async function pickProfile(choices: ProfileChoice[], configured: string):
   const def = items.findIndex((i) => i.choice.name === defaultName);
   if (def > 0) items.unshift(...items.splice(def, 1));
   // A default that names nothing is said where the person is looking, not passed over in silence.
-  const picked = await vscode.window.showQuickPick(items, { title: 'Start Worker', placeHolder: unknown ? `${unknown}: which worker to start?` : 'Which worker to start' });
+  const picked = await vscode.window.showQuickPick(items, { title: 'Start Worker', placeHolder: unknown ? `${broken ? `rpcWorkers.defaultProfile "${configured}" is invalid` : unknown}: which worker to start?` : 'Which worker to start' });
   return picked?.choice;
 }
 

@@ -47,7 +47,7 @@ export async function startProfileWorker(p: ParsedArg, deps: ProfileStartDeps): 
       return { status: 'error', error };
     }
   } else {
-    choice = await pickProfile(choices, settings.defaultProfile);
+    choice = await pickProfile(choices, settings.defaultProfile, settings.invalidProfiles);
     if (!choice) return { status: 'cancelled' };
   }
   // A profile with `guard: true` runs under the settings' guard; a setting the guard cannot

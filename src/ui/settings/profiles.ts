@@ -4,7 +4,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, join, win32 } from 'node:path';
 import type { DialectName, WorkerSpec } from '../../core/api';
-import type { Profile } from './settings';
+import type { InvalidProfile, Profile } from './settings';
 import { isPathCommand, windowsNames } from '../../core/pathExt';
 
 export const DEMO_PROFILE = 'Demo worker';
@@ -221,9 +221,15 @@ function acpDefaults(p: Profile): Pick<WorkerSpec, 'mode' | 'clientFiles'> {
   return out;
 }
 
-/** Why rpcWorkers.defaultProfile is not used: it names no profile of this machine (a typo, an agent not installed). */
-export function unknownDefault(choices: ProfileChoice[], defaultName: string): string | null {
+/**
+ * Why rpcWorkers.defaultProfile is not used: it names a profile of the settings that is invalid
+ * (said with its error: "not a profile here" sent the person looking for a typo), or no profile
+ * of this machine (a typo, an agent not installed).
+ */
+export function unknownDefault(choices: ProfileChoice[], defaultName: string, invalid: readonly InvalidProfile[] = []): string | null {
   if (!defaultName || choices.some((c) => c.name === defaultName)) return null;
+  const refused = invalid.find((p) => p.name === defaultName);
+  if (refused) return `rpcWorkers.defaultProfile "${defaultName}" names a profile of your settings that is invalid (${refused.error}), so it is not offered`;
   return `rpcWorkers.defaultProfile "${defaultName}" is not a profile here`;
 }
 

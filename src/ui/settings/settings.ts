@@ -109,8 +109,16 @@ export function configuredValue(key: SettingKey, inspected: InspectedSetting | u
 
 export type SettingKey = keyof typeof SETTINGS;
 
+/** A profile of the settings that is not used: its name, and why (its validation error). */
+export interface InvalidProfile {
+  name: string;
+  error: string;
+}
+
 export interface Settings {
   profiles: Profile[];
+  /** The profiles refused for their errors, by name: said when rpcWorkers.defaultProfile names one. */
+  invalidProfiles: InvalidProfile[];
   defaultProfile: string;
   maxWorkers: number;
   maxPromptBytes: number;
@@ -187,6 +195,34 @@ export function newSettingErrors(previous: readonly string[], current: readonly 
   return current.filter((e) => !before.has(e));
 }
 
+// The name alone of a profile refused for its other keys, as the profile's schema reads it:
+// rpcWorkers.defaultProfile may name it, and is then told why it is not offered.
+const namedSchema = lazySchema(() => z.object({ name: nonEmptyText('a profile needs a name') }));
+
+/** The valid profiles, the first of each name; the others' errors added to `errors`. */
+function readProfiles(raws: unknown[], errors: string[]): Pick<Settings, 'profiles' | 'invalidProfiles'> {
+  const profiles: Profile[] = [];
+  const invalidProfiles: InvalidProfile[] = [];
+  const seen = new Set<string>();
+  raws.forEach((raw, i) => {
+    const parsed = profileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const error = describe(parsed.error);
+      errors.push(`${SECTION}.profiles[${i}] is invalid (${error}); that profile is ignored`);
+      const named = namedSchema.safeParse(raw);
+      if (named.success) invalidProfiles.push({ name: named.data.name, error });
+      return;
+    }
+    if (seen.has(parsed.data.name)) {
+      errors.push(`${SECTION}.profiles[${i}]: a profile named "${parsed.data.name}" comes earlier; this one is ignored`);
+      return;
+    }
+    seen.add(parsed.data.name);
+    profiles.push(parsed.data);
+  });
+  return { profiles, invalidProfiles };
+}
+
 export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
   const errors: string[] = [];
   const value = <K extends SettingKey>(key: K) => {
@@ -198,23 +234,10 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
     errors.push(`${SECTION}.${key} is invalid (${describe(parsed.error)}); using the default ${JSON.stringify(spec.default)}`);
     return spec.default;
   };
-  const profiles: Profile[] = [];
-  const seen = new Set<string>();
-  (value('profiles') as unknown[]).forEach((raw, i) => {
-    const parsed = profileSchema.safeParse(raw);
-    if (!parsed.success) {
-      errors.push(`${SECTION}.profiles[${i}] is invalid (${describe(parsed.error)}); that profile is ignored`);
-      return;
-    }
-    if (seen.has(parsed.data.name)) {
-      errors.push(`${SECTION}.profiles[${i}]: a profile named "${parsed.data.name}" comes earlier; this one is ignored`);
-      return;
-    }
-    seen.add(parsed.data.name);
-    profiles.push(parsed.data);
-  });
+  const { profiles, invalidProfiles } = readProfiles(value('profiles') as unknown[], errors);
   const settings: Settings = {
     profiles,
+    invalidProfiles,
     defaultProfile: value('defaultProfile') as string,
     maxWorkers: value('maxWorkers') as number,
     maxPromptBytes: value('maxPromptBytes') as number,
