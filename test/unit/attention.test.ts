@@ -101,6 +101,19 @@ describe('attention states', () => {
     assert.equal(board.update(state({ status: 'failed', exitCode: 3, turns: erred })).change, null);
   });
 
+  it("the board: a turn's end come back to after a question asked after it is marked told; a new turn's is not", () => {
+    const board = new AttentionBoard();
+    const erred = [turn(1, { error: 'overloaded', endReason: 'error' })];
+    board.update(state({ streaming: true, turns: [turn(1, { endedAt: null })] }));
+    assert.equal(board.update(state({ turns: erred })).change?.retold, undefined);
+    board.update(state({ turns: erred, pendingInput: [dialog] }));
+    const back = board.update(state({ turns: erred })).change;
+    assert.deepEqual(back && { to: back.to.attention, retold: back.retold }, { to: 'failed', retold: true });
+    assert.equal(back && decideNotification('all', back, false).notify, false);
+    board.update(state({ streaming: true, turns: [...erred, turn(2, { endedAt: null })] }));
+    assert.equal(board.update(state({ turns: [...erred, turn(2)] })).change?.retold, undefined);
+  });
+
   it('the board: working → needs-input → working → done → (seen) idle → working → failed; badge and counts', () => {
     const board = new AttentionBoard();
     const steps: Array<[WorkerState, string | null]> = [

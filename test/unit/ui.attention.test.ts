@@ -124,6 +124,24 @@ describe('UI attention: notifications of what the person did', () => {
     early.attention.dispose();
   });
 
+  it("a question asked after a turn's end is told once, and its answer does not tell that turn's end again", () => {
+    const { attention, emit } = host();
+    const request = { kind: 'extension_request' as const, id: 'r', method: null, title: 'gate: review', asking: true, since: 1 };
+    const ended = [turn(1, { endedAt: 15, endReason: 'done' })];
+    emit(streaming(1));
+    emit(state({ turns: ended }));
+    // τ looks for a request as the turn settles: one stands, and the person answers it.
+    emit(state({ turns: ended, pendingInput: [request] }));
+    emit(state({ turns: ended }));
+    assert.deepEqual(attention.notified.map((n) => n.message), ['Fixer: its turn ended', "Fixer: waits for your answer to an extension's request: gate: review"]);
+    assert.equal(attention.get('w1')?.attention, 'done', 'the row still says the turn ended unseen');
+    // A turn that ends after that is news again.
+    emit(state({ streaming: true, turns: [...ended, turn(2)] }));
+    emit(state({ turns: [...ended, turn(2, { endedAt: 25, endReason: 'done' })] }));
+    assert.equal(attention.notified.length, 3);
+    attention.dispose();
+  });
+
   it('several workers and two questions on one: the badge counts the workers waiting, as their rows do, and each answer or end takes it down', () => {
     const badges: Array<number | undefined> = [];
     // Each badge set, the same one set again left out.

@@ -9,6 +9,8 @@ interface Entry {
   seen: SeenMark;
   info: AttentionInfo;
   state: WorkerState;
+  /** The last turn whose end (done, or its error) this board has reported (TurnSummary.index; 0: none). */
+  told: number;
 }
 
 export class AttentionBoard {
@@ -22,13 +24,17 @@ export class AttentionBoard {
     const was = this.entries.get(state.workerId);
     const seen = this.seenFor(state, looking);
     const info = attentionOf(state, seen);
-    this.entries.set(state.workerId, { seen, info, state });
+    const told = was?.told ?? 0;
+    this.entries.set(state.workerId, { seen, info, state, told: Math.max(told, info.turn ?? 0) });
     const from = was?.info.attention ?? null;
     // A worker that had failed and fails anew (its turn's error unseen, then its process crashed;
     // its input lost, then it died) is news again, though its state's word is the same.
     const again = from === 'failed' && info.attention === 'failed' && was?.info.reason !== info.reason;
     if (from === info.attention && !again) return { info, change: null };
-    return { info, change: { workerId: state.workerId, name: state.name, from, to: info, ...(again ? { again: true as const } : {}) } };
+    // Back to a turn's end reported before (a question asked after it, then answered): the row
+    // says it again, but it is no news.
+    const retold = info.turn !== undefined && info.turn <= told;
+    return { info, change: { workerId: state.workerId, name: state.name, from, to: info, ...(again ? { again: true as const } : {}), ...(retold ? { retold: true as const } : {}) } };
   }
 
   /** The person looked at the worker: what ended so far is no longer news. */

@@ -17,6 +17,8 @@ export interface AttentionChange {
   to: AttentionInfo;
   /** The same state for a new reason: a worker that had failed failed anew (its crash after its turn's error). */
   again?: true;
+  /** The end of a turn reported before, come back to once a question asked after it was answered. */
+  retold?: true;
 }
 
 export type NotifyDecision =
@@ -28,6 +30,7 @@ export function decideNotification(setting: NotifySetting, change: AttentionChan
   if (setting === 'none') return { notify: false, why: 'notifications are off' };
   if (change.from === to && !change.again) return { notify: false, why: 'no change' };
   if (change.from === null) return { notify: false, why: 'first sight of the worker' };
+  if (change.retold) return { notify: false, why: "that turn's end was told already" };
   if (logVisible) return { notify: false, why: 'its log is visible' };
   const message = `${change.name} ${change.to.reason}`;
   switch (to) {
