@@ -8,6 +8,8 @@ import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 import { LaunchConfigGate } from '../../src/ui/settings/launchConfigGate';
 import type { Settings } from '../../src/ui/settings/settings';
 import { badgeFor } from '../../src/ui/attention/attentionLook';
+import { LogTabs } from '../../src/ui/attention/logTabs';
+import type { EventLog } from '../../src/ui/eventLog/eventLogView';
 
 function turn(index: number, over: Partial<TurnSummary> = {}): TurnSummary {
   return { index, submissionId: null, source: null, submitter: null, startedAt: index * 10, endedAt: null, endReason: null, error: null, tools: [], ...over };
@@ -139,6 +141,39 @@ describe('UI attention: notifications of what the person did', () => {
     emit(state({ streaming: true, turns: [...ended, turn(2)] }));
     emit(state({ turns: [...ended, turn(2, { endedAt: 25, endReason: 'done' })] }));
     assert.equal(attention.notified.length, 3);
+    attention.dispose();
+  });
+
+  it('a worker removed is forgotten: no row state, no count, no badge of it is kept', () => {
+    const badges: Array<number | undefined> = [];
+    const { attention, emit, remove } = attentionHost(state(), { setBadge: (b) => badges.push(b?.value) });
+    const changed: string[] = [];
+    attention.onDidChange((id) => changed.push(id));
+    emit(state({ streaming: true, turns: [turn(1)], pendingInput: [{ kind: 'dialog', id: 'q', method: 'permission', title: 'Run `ls`', since: 1 }] }));
+    assert.equal(attention.badge, 1);
+    emit(state({ status: 'exited', exitCode: 0, turns: [turn(1, { endedAt: 15, endReason: 'worker_exited' })] }));
+    assert.equal(attention.badge, 0);
+    changed.length = 0;
+    remove('w1');
+    assert.equal(attention.get('w1'), null);
+    assert.deepEqual(attention.board.counts(), { 'needs-input': 0, working: 0, failed: 0, done: 0, stopped: 0, idle: 0 });
+    assert.deepEqual(changed, ['w1'], 'its row and tab are told');
+    assert.equal(badges.at(-1), undefined);
+    attention.dispose();
+  });
+
+  it("a removed worker's log kept in its tab is still titled for how it ended", () => {
+    const { attention, emit, remove } = host();
+    const stopped = state({ status: 'stopped', turns: [turn(1, { endedAt: 15, endReason: 'stopped' })] });
+    const panel = { title: '' };
+    const none = () => ({ dispose() {} });
+    const eventLog = { panelSessions: [{ panel, workerId: 'w1' }], stateOf: () => stopped, label: () => 'Fixer', isPast: () => false, onDidOpenPanel: none, onDidChangeLooking: none } as unknown as EventLog;
+    const tabs = new LogTabs(eventLog, attention);
+    emit(stopped);
+    assert.equal(panel.title, 'Fixer · stopped');
+    remove('w1');
+    assert.equal(panel.title, 'Fixer · stopped');
+    tabs.dispose();
     attention.dispose();
   });
 

@@ -30,7 +30,7 @@ describe('a turn refused for want of a key, as the notification says it', () => 
   beforeEach(() => {
     vscodeStub.reset();
     opened = [];
-    const supervisor = { onState: (l: (s: WorkerState) => void) => ((fire = l), () => {}), onEvent: () => () => {}, list: () => [] } as unknown as Supervisor;
+    const supervisor = { onState: (l: (s: WorkerState) => void) => ((fire = l), () => {}), onEvent: () => () => {}, onRemoved: () => () => {}, list: () => [] } as unknown as Supervisor;
     const noEvent = () => ({ dispose() {} });
     attention = new WorkerAttention({
       supervisor, setting: () => 'all', visibleLogs: () => new Set(), onDidChangeLooking: noEvent, decide: decideNotification,

@@ -30,7 +30,9 @@ export class LogTabs extends Disposable {
       const state = this.eventLog.stateOf(id);
       const name = this.eventLog.label(id) ?? state?.name ?? id;
       // A past session's read-only log is told apart from a live worker of the same name.
-      const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, this.attention.get(id)?.attention ?? null, state);
+      // A removed worker's kept log: its board entry is gone, its last state still says how it ended.
+      const info = this.attention.get(id) ?? (state ? this.attention.current(state) : null);
+      const title = this.eventLog.isPast(id) ? `${name} · past session` : tabTitle(name, info?.attention ?? null, state);
       if (panel.title !== title) panel.title = title;
     }
   }

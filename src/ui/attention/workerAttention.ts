@@ -65,6 +65,7 @@ export class WorkerAttention extends Disposable {
     super();
     this._register(toDisposable(s.supervisor.onState((state) => this.onState(state))));
     this._register(toDisposable(s.supervisor.onEvent((workerId, e) => this.onEvent(workerId, e))));
+    this._register(toDisposable(s.supervisor.onRemoved((workerId) => this.onRemoved(workerId))));
     this._register(s.onDidChangeLooking(() => this.lookSoon()));
     this._register(toDisposable(() => clearTimeout(this.lookTimer)));
     for (const state of s.supervisor.list()) {
@@ -149,6 +150,15 @@ export class WorkerAttention extends Disposable {
     const login = refused?.needsLogin ? loginWords(state.name, this.s.loginHint?.(state) ?? null) : '';
     const name = this.s.label(state.workerId) ?? state.name;
     this.notify(state.workerId, decision.level, `${name}: ${change.to.reason}${login}`, refused?.needsLogin && refused.login ? this.logIn(state, name, refused.login) : undefined);
+  }
+
+  /** Gone from the lists (Remove, Clear Exited): nothing of it is counted, badged or kept. */
+  private onRemoved(workerId: string): void {
+    if (!this.board.get(workerId)) return;
+    this.board.forget(workerId);
+    this.ran.delete(workerId);
+    this.guardStops.delete(workerId);
+    this.changed(workerId);
   }
 
   /**
