@@ -7,7 +7,7 @@ import type { TurnSummary, WorkerState } from '../../src/core/api';
 import { Commands, type CommandServices } from '../../src/ui/commands/commands';
 import { LaunchConfigGate } from '../../src/ui/settings/launchConfigGate';
 import type { Settings } from '../../src/ui/settings/settings';
-import { badgeFor } from '../../src/ui/attention/attentionLook';
+import { badgeFor, tabTitle } from '../../src/ui/attention/attentionLook';
 import { LogTabs } from '../../src/ui/attention/logTabs';
 import type { EventLog } from '../../src/ui/eventLog/eventLogView';
 
@@ -172,6 +172,27 @@ describe('UI attention: notifications of what the person did', () => {
     emit(stopped);
     assert.equal(panel.title, 'Fixer · stopped');
     remove('w1');
+    assert.equal(panel.title, 'Fixer · stopped');
+    tabs.dispose();
+    attention.dispose();
+  });
+
+  it("a worker that exited on its own has its tab say so, in its row's word; only the person's Stop says stopped", () => {
+    const { attention, emit, remove } = host();
+    const exited = state({ status: 'exited', exitCode: 0, turns: [turn(1, { endedAt: 15, endReason: 'worker_exited' })] });
+    const panel = { title: '' };
+    const none = () => ({ dispose() {} });
+    let shown = exited;
+    const eventLog = { panelSessions: [{ panel, workerId: 'w1' }], stateOf: () => shown, label: () => 'Fixer', isPast: () => false, onDidOpenPanel: none, onDidChangeLooking: none } as unknown as EventLog;
+    const tabs = new LogTabs(eventLog, attention);
+    emit(exited);
+    assert.equal(panel.title, 'Fixer · exited');
+    remove('w1');
+    assert.equal(panel.title, 'Fixer · exited', 'its kept log, once it is removed');
+    assert.equal(tabTitle('Fixer', 'stopped', state({ status: 'stopped' })), 'Fixer · stopped');
+    assert.equal(tabTitle('Fixer', 'failed', state({ status: 'failed', exitCode: 3 })), 'Fixer · failed');
+    shown = state({ status: 'stopped' });
+    tabs.retitle();
     assert.equal(panel.title, 'Fixer · stopped');
     tabs.dispose();
     attention.dispose();

@@ -26,10 +26,12 @@ type InputState = Pick<WorkerState, 'status'> & Partial<Pick<WorkerState, 'input
  * The word for a worker's attention where a state is said in words (its tab's title, its
  * tooltip's state line). A worker that no longer reads its input is `failed` (notified as an
  * error, until a Stop), but its process runs on and may still stream its turn: "failed" read as
- * if it had exited or crashed, so it is said in its row's and chip's words.
+ * if it had exited or crashed, so it is said in its row's and chip's words. One that exited on
+ * its own is `stopped` too, but "stopped" read as the person's Stop: it says "exited", as its row does.
  */
 export function stateWord(s: InputState | null | undefined, attention: Attention): string {
-  return s && isDeaf(s) ? INPUT_LOST_WORD : ATTENTION_LOOK[attention].word;
+  if (s && isDeaf(s)) return INPUT_LOST_WORD;
+  return attention === 'stopped' && s?.status === 'exited' ? 'exited' : ATTENTION_LOOK[attention].word;
 }
 
 /**
