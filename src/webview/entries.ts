@@ -53,7 +53,11 @@ export interface ToolEntry extends Base {
   terminals?: string[];
 }
 /** The worker asks the person before a tool runs; `answer` once answered (or cancelled). */
-export interface QuestionEntry extends Base { kind: 'question'; title: string; command: string | null; options: string[]; answer: string | null; note: string | null; dismissed: boolean }
+export interface QuestionEntry extends Base {
+  kind: 'question'; title: string; command: string | null; options: string[]; answer: string | null; note: string | null; dismissed: boolean;
+  /** Asked in a past session: nothing waits, and an answer not among the events given (a newer page's, or never written) is not in view. */
+  past?: true;
+}
 export interface PlanEntry extends Base { kind: 'plan'; items: Array<{ content: string; status: string }> }
 /** `login`: how the agent takes a key, for a turn it refused for want of one (WorkerView `login`). */
 export interface EndEntry extends Base { kind: 'end'; reason: string; error: string | null; willRetry: boolean; login?: string }

@@ -63,6 +63,8 @@ function showWorker(): void {
   list.showWorker(worker !== null);
   // A turn the agent refused for want of a key says how this agent takes one (the row's words).
   list.model.login = worker?.login ?? null;
+  // The composer's note is a past session's (no worker behind it): nothing in its log waits.
+  list.model.pastSession = worker?.note !== undefined;
 }
 
 /**

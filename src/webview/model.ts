@@ -49,6 +49,11 @@ export class LogModel {
   private watched: { event: number; made: number[]; touched: number[] } | null = null;
   /** How the worker's agent takes a key (WorkerView `login`), for a turn it refused for want of one. */
   login: string | null = null;
+  /**
+   * The log is a past session's (no worker behind it, read a page at a time): a question in it
+   * waits for no one, and its answer may lie on a page not drawn.
+   */
+  pastSession = false;
 
   constructor(readonly maxEntries = MAX_ENTRIES) {}
 
@@ -293,7 +298,7 @@ export class LogModel {
   /** A question's row, open, found again by `id` when its answer comes. */
   private openQuestion(id: string | null, fields: Pick<QuestionEntry, 'time' | 'title' | 'command' | 'options' | 'note'>): void {
     this.closeMessage();
-    const q = this.add<QuestionEntry>({ kind: 'question', ...fields, answer: null, dismissed: false });
+    const q = this.add<QuestionEntry>({ kind: 'question', ...fields, answer: null, dismissed: false, ...(this.pastSession ? { past: true as const } : {}) });
     if (id) this.questions.set(id, q);
   }
 

@@ -201,11 +201,11 @@ function grow(el: Element, text: string): void {
 }
 
 function drawQuestion(row: HTMLElement, e: QuestionEntry): void {
-  const state = e.answer !== null ? 'answered' : e.dismissed ? 'dismissed' : 'open';
+  const state = e.answer !== null ? 'answered' : e.dismissed ? 'dismissed' : e.past ? 'unseen' : 'open';
   row.className = `entry kind-question question-${state}`;
   const title = `${state === 'open' ? 'Asks' : 'Asked'}: ${e.title}`;
-  const answer = e.answer !== null ? `→ ${e.answer}` : e.dismissed ? '→ no answer (cancelled)' : e.options.length ? `waiting for you: ${e.options.join(' · ')}` : 'waiting for you';
-  row.replaceChildren(...nodes(header(state === 'open' ? 'question' : state === 'answered' ? 'pass' : 'circle-slash', title, e.time, h('span', { class: 'badge', text: answer })),
+  const answer = e.answer !== null ? `→ ${e.answer}` : e.dismissed ? '→ no answer (cancelled)' : e.past ? 'answer not in view' : e.options.length ? `waiting for you: ${e.options.join(' · ')}` : 'waiting for you';
+  row.replaceChildren(...nodes(header(state === 'open' || state === 'unseen' ? 'question' : state === 'answered' ? 'pass' : 'circle-slash', title, e.time, h('span', { class: 'badge', text: answer })),
     e.command ? h('pre', { class: 'pre', text: `$ ${e.command}` }) : null,
     e.note ? h('div', { class: 'body text', text: e.note }) : null,
     // A question put aside (its pick hidden unanswered) comes back from here.

@@ -210,6 +210,23 @@ describe('ui event log rows', () => {
     assert.match(rows[1].text, /Run `pwd`[\s\S]*→ Allow once/);
   });
 
+  it('a past session\'s question whose answer is not on the page drawn does not say it waits, and offers no Answer…', () => {
+    const asked = ev('permission_request', { title: 'Run `ls`', data: { id: 'permission-1', command: 'ls', options: [{ name: 'Allow once' }] } });
+    const past = (events: PageEvent[]) => {
+      const m = new model.LogModel();
+      m.pastSession = true;
+      m.apply(stamped(events));
+      return m.all().filter((e) => e.kind === 'question').map((e) => (render.createRow(e) as unknown as FakeElement).textContent);
+    };
+    // Its answer lies on a newer page, not drawn yet (or was never written).
+    const [unseen] = past([asked]);
+    assert.doesNotMatch(unseen, /waiting for you|Answer…|Asks:/);
+    assert.match(unseen, /Asked: Run `ls`[\s\S]*answer not in view/);
+    // Its answer on the same page: said as in a live log.
+    const [answered] = past([asked, ev('permission_end', { data: { id: 'permission-1', optionName: 'Allow once', outcome: 'selected' } })]);
+    assert.match(answered, /→ Allow once/);
+  });
+
   it("a pi extension's dialog is a question row: its options, then the pick, or why no answer came; typed text is not shown", () => {
     const asked = ev('ui_dialog', { title: 'Write a.txt?', data: { id: 'd1', method: 'select', message: null, options: ['Write it', 'Skip'] } });
     const [open] = rowsOf([asked]);
