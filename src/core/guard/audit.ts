@@ -150,18 +150,26 @@ export function extractRelativeNames(args: unknown): string[] {
 }
 
 /**
+ * What befalls what a folder holds when a call of this kind names it. A move's destination is
+ * among its paths too, and the call does not say which one is: a folder already there may be
+ * replaced.
+ */
+const TAKEN: Readonly<Record<string, string>> = { delete: 'deleted', move: 'moved or replaced' };
+
+/**
  * A path a change of an ACP agent's names, judged both where a link at it leads and at the name
  * itself (judgePath's `replaces`): an edit writes through a link, but a delete, a move's source
  * and a write renamed over the name remove or replace the link itself, and the call does not say
  * which it is (codex-acp asks about a move as kind edit, its source among the locations). So a
  * link outside the policy to a file inside (a dotfiles repository's ~/.bashrc) deleted or moved
  * away, or a forbidden name that is a link to an allowed file, is refused. The first refusal, else
- * the place the link leads.
+ * the place the link leads. A delete or a move (`kind`) takes a folder there whole, so the folder
+ * is judged by what it holds too; an edit changes files only.
  */
-export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string): Verdict {
+export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string, kind = ''): Verdict {
   const through = judgePath(policy, raw, cwd);
   if (!through.allowed) return through;
-  const own = judgePath(policy, raw, cwd, { replaces: true });
+  const own = judgePath(policy, raw, cwd, { replaces: true, verb: TAKEN[kind] ?? '' });
   return own.allowed ? through : own;
 }
 
@@ -269,7 +277,7 @@ export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: strin
   let violation: string | null = null;
   const resolved: string[] = [];
   for (const raw of paths) {
-    const verdict = judgeChange(policy, raw, cwd);
+    const verdict = judgeChange(policy, raw, cwd, kind);
     if (verdict.resolved) resolved.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
   }

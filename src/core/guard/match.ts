@@ -72,15 +72,31 @@ function matchFrom(p: Pattern, i: number, target: string[], j: number): boolean 
     return false;
   }
   if (j === target.length) return false;
-  const seg = p.fold(target[j] as string);
+  const seg = target[j] as string;
   const re = p.regexes[i];
   const ok = re ? re.test(seg) : seg === p.segments[i];
   return ok && matchFrom(p, i + 1, target, j + 1);
 }
 
+/**
+ * `abs`, to be matched against many patterns (p => does p match it or one of its ancestors?).
+ * Its segments are folded once for each fold, not at each place a `**` tries: a folder's walk
+ * (contents.ts) asks this of every entry under every forbidden pattern.
+ */
+export function pathMatcher(abs: string): (p: Pattern) => boolean {
+  const t = splitPath(abs);
+  const root = caseFold(t.root);
+  const folded = new Map<Fold, string[]>();
+  const test = (p: Pattern): boolean => {
+    if (root !== caseFold(p.root)) return false;
+    let segments = folded.get(p.fold);
+    if (segments === undefined) folded.set(p.fold, (segments = t.segments.map(p.fold)));
+    return matchFrom(p, 0, segments, 0) || (p.also !== undefined && test(p.also));
+  };
+  return test;
+}
+
 /** Does the pattern match `abs` or one of its ancestors? */
 export function matchesPath(p: Pattern, abs: string): boolean {
-  const t = splitPath(abs);
-  if (caseFold(t.root) !== caseFold(p.root)) return false;
-  return matchFrom(p, 0, t.segments, 0) || (p.also !== undefined && matchesPath(p.also, abs));
+  return pathMatcher(abs)(p);
 }

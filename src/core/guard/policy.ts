@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { forbiddenInside } from './contents';
 import { caseFold, compileForbidden, compilePattern, exactFold, hasGlob, matchesPath, type Pattern } from './match';
 import {
   MAX_PATH_CHARS, isOtherUsersHome, lexicalReading, literalReading, physicalPath, piReading,
@@ -141,6 +142,22 @@ function refuse(reason: string, resolved = ''): Verdict {
   return { allowed: false, rule: `refused: ${reason}`, resolved };
 }
 
+/** A delete or a move (judgePath's `takes`): the name given, and what befalls what a folder there holds. */
+interface Taking {
+  raw: string;
+  verb: string;
+}
+
+/** A folder taken along whole is judged by every name it holds (contents.ts), links not followed. */
+function judgeHeld(policy: ResolvedPolicy, verdict: Verdict, stat: fs.Stats | null, takes: Taking | null): Verdict {
+  if (!verdict.allowed || takes === null || !stat?.isDirectory()) return verdict;
+  const found = forbiddenInside(policy.forbidden, verdict.resolved);
+  if (found === null) return verdict;
+  if (found.kind === 'unchecked') return refuse(found.reason, verdict.resolved);
+  const shown = path.join(/^file:\/\//i.test(takes.raw) ? verdict.resolved : takes.raw, found.entry);
+  return { allowed: false, rule: `the folder holds ${q(shown)}, which would be ${takes.verb} with it: forbidden ${q(found.pattern)}`, resolved: verdict.resolved };
+}
+
 function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(): boolean; nlink: number } | null, forbiddenOnly: boolean): Verdict {
   const forbidden = policy.forbidden.find((p) => matchesPath(p, resolved));
   if (forbidden) return { allowed: false, rule: `forbidden ${q(forbidden.text)}`, resolved };
@@ -157,9 +174,11 @@ function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(
  * file over the name (τ's write): a symlink there is replaced, not written through, so the
  * name's own place is judged (its folder resolved, the last name as it stands). `forbiddenOnly`:
  * for a string that may name no file at all (a relative word under a field the guard does not
- * know), only whether it lands on a forbidden place is asked, not whether it is allowed.
+ * know), only whether it lands on a forbidden place is asked, not whether it is allowed. `verb`:
+ * the call deletes or moves the name ("deleted", "moved or replaced"), so a real folder there
+ * (not a link to one) is judged by what it holds too.
  */
-export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false, forbiddenOnly = false } = {}): Verdict {
+export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false, forbiddenOnly = false, verb = '' } = {}): Verdict {
   if (typeof raw !== 'string') return refuse('path is not a string');
   if (raw.length === 0) return refuse('empty path');
   if (raw.includes('\0')) return refuse('NUL byte in path');
@@ -174,7 +193,7 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { r
   }
   let first: Verdict | null = null;
   for (const reading of new Set([pi, literalReading(raw, cwd)])) {
-    const verdict = judgeReading(policy, reading, replaces, forbiddenOnly);
+    const verdict = judgeReading(policy, reading, { replaces, forbiddenOnly, takes: verb ? { raw, verb } : null });
     if (!verdict.allowed) return verdict;
     first ??= verdict;
   }
@@ -195,17 +214,18 @@ function saying(verdict: Verdict, words: string): Verdict {
  * as codex), Node's path.resolve removes `..` as text first (pi, the Node-based ACP agents). The
  * guard cannot tell which a worker does, so both places must be allowed.
  */
-function judgeReading(policy: ResolvedPolicy, reading: string, replaces: boolean, forbiddenOnly: boolean): Verdict {
-  const land = (abs: string): Physical => (replaces ? replacedPath(abs) : physicalPath(abs));
+function judgeReading(policy: ResolvedPolicy, reading: string, how: { replaces: boolean; forbiddenOnly: boolean; takes: Taking | null }): Verdict {
+  const land = (abs: string): Physical => (how.replaces ? replacedPath(abs) : physicalPath(abs));
+  const judge = (p: Physical & { ok: true }) => judgeHeld(policy, judgeResolved(policy, p.path, p.stat, how.forbiddenOnly), p.stat, how.takes);
   const kernel = land(reading);
   if (!kernel.ok) return refuse(kernel.reason, reading);
-  const byKernel = judgeResolved(policy, kernel.path, kernel.stat, forbiddenOnly);
+  const byKernel = judge(kernel);
   const textual = lexicalReading(reading);
   if (textual === null) return byKernel;
   const node = land(textual);
   if (!node.ok) return refuse(node.reason, textual);
   if (node.path === kernel.path) return byKernel;
-  const byNode = judgeResolved(policy, node.path, node.stat, forbiddenOnly);
+  const byNode = judge(node);
   if (!byKernel.allowed) return saying(byKernel, KERNEL_WORDS);
   if (!byNode.allowed) return saying(byNode, NODE_WORDS);
   // Both allowed: the place pi writes, as a relative path was always reported.

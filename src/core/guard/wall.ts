@@ -60,7 +60,7 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
     return { veto: `${what} names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
   }
   for (const raw of paths) {
-    const v = judgeChange(policy, raw, cwd);
+    const v = judgeChange(policy, raw, cwd, kind);
     if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };
   }
   if (forbidden) return { veto: `${what} ${JSON.stringify(forbidden.raw)}: ${forbidden.rule}`, judged: true };

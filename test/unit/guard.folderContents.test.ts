@@ -1,0 +1,83 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { auditKindCall } from '../../src/core/guard/audit';
+import { forbiddenInside } from '../../src/core/guard/contents';
+import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
+import { permissionVerdict } from '../../src/core/guard/wall';
+
+describe('guard: a delete or a move of a folder is judged by what the folder holds', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  const put = (rel: string, text = 'x') => {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  };
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-folder-')));
+    ws = path.join(tmp, 'ws');
+    put('pkg/src/a.ts');
+    put('pkg/.env', 'K=v');
+    put('web/index.html');
+    put('web/node_modules/x/index.js');
+    put('conf/.vscode/settings.json', '{}');
+    put('vendor/lib/.git/config');
+    put('notes/a.md');
+    put('plain/a/b.txt');
+    policy = resolveGuard(true, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const ask = (toolKind: string, paths: string[]) => ({ toolKind, args: null, diffs: [], locations: paths.map((p) => ({ path: p, line: null })) });
+
+  it('deleting a folder that holds a forbidden name is refused by the wall and flagged by the audit, naming the file inside', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['pkg', /^delete "pkg": the folder holds "pkg\/\.env", which would be deleted with it: forbidden ".*\*\*\/\.env"$/],
+      ['web', /^delete "web": the folder holds "web\/node_modules", which would be deleted with it: forbidden ".*\*\*\/node_modules"$/],
+      ['conf', /^delete "conf": the folder holds "conf\/\.vscode", .*forbidden ".*\*\*\/\.vscode"$/],
+      ['vendor', /^delete "vendor": the folder holds "vendor\/lib\/\.git", .*forbidden ".*\*\*\/\.git"$/],
+      [ws, /^delete ".*ws": the folder holds ".*ws\/\.git", .*forbidden/],
+    ];
+    fs.mkdirSync(path.join(ws, '.git'), { recursive: true });
+    for (const [raw, expected] of cases) {
+      assert.match(permissionVerdict(policy, ask('delete', [raw]), ws).veto ?? '', expected, raw);
+      assert.match(auditKindCall(policy, 'delete', [raw], ws).violation ?? '', expected, raw);
+    }
+  });
+
+  it('moving such a folder away is refused too; a folder holding nothing forbidden is deleted or moved freely', () => {
+    const veto = permissionVerdict(policy, ask('move', ['pkg', 'pkg2']), ws).veto ?? '';
+    assert.match(veto, /^move "pkg": the folder holds "pkg\/\.env", which would be moved or replaced with it: forbidden/);
+    assert.match(auditKindCall(policy, 'move', [path.join(ws, 'web'), path.join(ws, 'site')], ws).violation ?? '', /holds ".*web\/node_modules"/);
+    assert.deepEqual(permissionVerdict(policy, ask('delete', ['plain']), ws), { veto: null, judged: true });
+    assert.deepEqual(permissionVerdict(policy, ask('move', ['plain', 'plain2']), ws), { veto: null, judged: true });
+    assert.equal(auditKindCall(policy, 'delete', ['plain'], ws).violation, null);
+  });
+
+  it('a move whose new name makes its contents forbidden is refused by the destination\'s name', () => {
+    assert.match(permissionVerdict(policy, ask('move', ['notes', '.vscode']), ws).veto ?? '', /^move "\.vscode": forbidden/);
+    assert.match(auditKindCall(policy, 'move', ['notes', 'a/.git'], ws).violation ?? '', /^move "a\/\.git": forbidden/);
+  });
+
+  it('a symlink inside is judged by its own name, not followed: a link to a forbidden file passes, a link named .env does not', () => {
+    put('links/keep.txt');
+    fs.symlinkSync(path.join(ws, 'pkg'), path.join(ws, 'links', 'to-pkg'));
+    fs.symlinkSync(path.join(ws, 'pkg', '.env'), path.join(ws, 'links', 'env-link'));
+    assert.deepEqual(permissionVerdict(policy, ask('delete', ['links']), ws), { veto: null, judged: true });
+    fs.symlinkSync(path.join(ws, 'plain', 'a', 'b.txt'), path.join(ws, 'links', '.env'));
+    assert.match(permissionVerdict(policy, ask('delete', ['links']), ws).veto ?? '', /holds "links\/\.env"/);
+    // A delete of a link to a folder removes the link: what the folder holds stays.
+    fs.symlinkSync(path.join(ws, 'pkg'), path.join(ws, 'pkg-link'));
+    assert.deepEqual(permissionVerdict(policy, ask('delete', ['pkg-link']), ws), { veto: null, judged: true });
+  });
+
+  it('a folder too big to walk is refused, saying so, rather than passed unchecked; entries at any depth count', () => {
+    put('big/a/b/c.txt');
+    put('big/d.txt');
+    // big holds a, a/b, a/b/c.txt and d.txt.
+    assert.equal(forbiddenInside(policy.forbidden, path.join(ws, 'big'), 4), null);
+    assert.deepEqual(forbiddenInside(policy.forbidden, path.join(ws, 'big'), 3), { kind: 'unchecked', reason: 'the folder holds more than 3 entries, more than the guard walks to look for a forbidden one' });
+  });
+});
