@@ -77,7 +77,45 @@ describe('guard: a delete or a move of a folder is judged by what the folder hol
     put('big/a/b/c.txt');
     put('big/d.txt');
     // big holds a, a/b, a/b/c.txt and d.txt.
-    assert.equal(forbiddenInside(policy.forbidden, path.join(ws, 'big'), 4), null);
-    assert.deepEqual(forbiddenInside(policy.forbidden, path.join(ws, 'big'), 3), { kind: 'unchecked', reason: 'the folder holds more than 3 entries, more than the guard walks to look for a forbidden one' });
+    assert.equal(forbiddenInside(policy.forbidden, path.join(ws, 'big'), { limit: 4 }), null);
+    assert.deepEqual(forbiddenInside(policy.forbidden, path.join(ws, 'big'), { limit: 3 }), { kind: 'unchecked', reason: 'the folder holds more than 3 entries, more than the guard walks to look for a forbidden one' });
+  });
+});
+
+describe('guard: a folder moved is judged by where what it holds lands', () => {
+  let tmp: string;
+  let ws: string;
+  let policy: ResolvedPolicy;
+  before(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-moved-')));
+    ws = path.join(tmp, 'ws');
+    fs.mkdirSync(path.join(ws, 'drafts'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'drafts', '001_drop_users.sql'), 'DROP TABLE users;');
+    fs.mkdirSync(path.join(ws, 'notes'));
+    fs.writeFileSync(path.join(ws, 'notes', 'a.md'), '');
+    // A forbidden pattern with a wildcard under its folder: the folder itself is not forbidden.
+    fs.mkdirSync(path.join(ws, 'vault'));
+    const forbiddenPaths = [path.join(ws, 'migrations', '*.sql'), path.join(ws, 'vault', '*', '*.sql')];
+    policy = resolveGuard({ allowedPaths: [ws], forbiddenPaths }, ws) as ResolvedPolicy;
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const ask = (paths: string[]) => ({ toolKind: 'move', args: null, diffs: [], locations: paths.map((p) => ({ path: p, line: null })) });
+
+  it('moving a folder to a name under which a file it holds is forbidden is refused, naming that file', () => {
+    const expected = /^move "drafts": the folder holds "drafts\/001_drop_users\.sql", which would land at "migrations\/001_drop_users\.sql": forbidden ".*migrations\/\*\.sql"$/;
+    assert.match(permissionVerdict(policy, ask(['drafts', 'migrations']), ws).veto ?? '', expected);
+    assert.match(auditKindCall(policy, 'move', ['drafts', 'migrations'], ws).violation ?? '', expected);
+    // A file moved there itself is judged by its new name, as before.
+    assert.match(permissionVerdict(policy, ask(['drafts/001_drop_users.sql', 'migrations/001.sql']), ws).veto ?? '', /^move "migrations\/001\.sql": forbidden/);
+  });
+
+  it('moved to a folder that is there already, it is judged where `mv` puts it too: inside that folder, under its own name', () => {
+    assert.match(permissionVerdict(policy, ask(['drafts', 'vault']), ws).veto ?? '', /^move "drafts": the folder holds "drafts\/001_drop_users\.sql", which would land at "vault\/drafts\/001_drop_users\.sql": forbidden/);
+  });
+
+  it('a folder whose files are not forbidden under the new name moves freely', () => {
+    assert.deepEqual(permissionVerdict(policy, ask(['notes', 'migrations']), ws), { veto: null, judged: true });
+    assert.deepEqual(permissionVerdict(policy, ask(['drafts', 'archive']), ws), { veto: null, judged: true });
   });
 });

@@ -1,7 +1,9 @@
 // For workers the host cannot load a guard into (τ, others): judge a tool call from its arguments
 // as it is reported. This reports a violation; only an in-process guard can prevent one. It
 // fails closed: what it does not know (a tool, an argument) is a violation, not a pass.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { forbiddenInside } from './contents';
 import { isOtherUsersHome, MAX_PATH_CHARS, splitPath } from './paths';
 import { judgePath, type ResolvedPolicy, type Verdict } from './policy';
 
@@ -173,6 +175,40 @@ export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string, ki
   return own.allowed ? through : own;
 }
 
+/** Whether `place` is a folder itself, not a link to one. */
+function isRealFolder(place: string): boolean {
+  try {
+    return fs.lstatSync(place).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why a move of a folder is refused for where what it holds lands; null: it is not. A move names
+ * its source and its destination and does not say which is which, so a real folder among its
+ * paths is judged as if under each other name, and under the folder of its own name in one that
+ * is a folder already (where `mv` puts it): `drafts/` holding `001.sql` moved to `migrations/`
+ * lands a file on a forbidden `migrations/*.sql` that neither name matches.
+ */
+export function movedFolderVeto(policy: ResolvedPolicy, paths: readonly string[], cwd: string): { raw: string; rule: string } | null {
+  const places = paths.map((raw) => ({ raw, place: judgePath(policy, raw, cwd, { replaces: true }).resolved })).filter((p) => p.place !== '');
+  for (const from of places) {
+    if (!isRealFolder(from.place)) continue;
+    const name = path.basename(from.place);
+    const landings = places
+      .filter((to) => to.place !== from.place)
+      .flatMap((to) => [to, ...(isRealFolder(to.place) ? [{ raw: path.join(to.raw, name), place: path.join(to.place, name) }] : [])]);
+    const found = landings.length > 0 ? forbiddenInside(policy.forbidden, from.place, { bases: landings.map((l) => l.place) }) : null;
+    if (found?.kind === 'unchecked') return { raw: from.raw, rule: `refused: ${found.reason}` };
+    if (found) {
+      const at = path.join((landings[found.base] as { raw: string }).raw, found.entry);
+      return { raw: from.raw, rule: `the folder holds ${JSON.stringify(path.join(from.raw, found.entry))}, which would land at ${JSON.stringify(at)}: forbidden ${JSON.stringify(found.pattern)}` };
+    }
+  }
+  return null;
+}
+
 /** Why the first of `names` that lands on a forbidden place is refused (judgePath's `forbiddenOnly`); null: none does. */
 export function forbiddenName(policy: ResolvedPolicy, names: readonly string[], cwd: string): { raw: string; rule: string } | null {
   for (const raw of names) {
@@ -281,6 +317,8 @@ export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: strin
     if (verdict.resolved) resolved.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
   }
+  const moved = violation === null && kind === 'move' ? movedFolderVeto(policy, paths, cwd) : null;
+  if (moved) violation = `${kind} ${JSON.stringify(moved.raw)}: ${moved.rule}`;
   const named = violation === null ? forbiddenName(policy, relative, cwd) : null;
   if (named) violation = `${kind} ${JSON.stringify(named.raw)}: ${named.rule}`;
   return { violation, paths: resolved };

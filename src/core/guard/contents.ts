@@ -13,12 +13,15 @@ import { pathMatcher, type Pattern } from './match';
 export const MAX_FOLDER_ENTRIES = 20_000;
 
 export type Inside =
-  /** The first forbidden entry found (nearest the top first), relative to the folder. */
-  | { kind: 'forbidden'; entry: string; pattern: string }
+  /** The first forbidden entry found (nearest the top first), relative to the folder, and under which of the bases. */
+  | { kind: 'forbidden'; entry: string; pattern: string; base: number }
   | { kind: 'unchecked'; reason: string };
 
-/** The first entry under the real folder `dir` that a forbidden pattern matches; null: none. */
-export function forbiddenInside(forbidden: readonly Pattern[], dir: string, limit = MAX_FOLDER_ENTRIES): Inside | null {
+/**
+ * The first entry under the real folder `dir` that a forbidden pattern matches, judged as if
+ * under each of `bases` (its own place, or where a move puts it); null: none.
+ */
+export function forbiddenInside(forbidden: readonly Pattern[], dir: string, { bases = [dir], limit = MAX_FOLDER_ENTRIES }: { bases?: readonly string[]; limit?: number } = {}): Inside | null {
   // Breadth first: a forbidden name near the top (`web/node_modules`) is found, and said, before
   // the walk spends its bound on the rest of the tree.
   const queue: string[] = [''];
@@ -36,8 +39,10 @@ export function forbiddenInside(forbidden: readonly Pattern[], dir: string, limi
     for (const entry of entries) {
       if (++seen > limit) return { kind: 'unchecked', reason: `the folder holds more than ${limit} entries, more than the guard walks to look for a forbidden one` };
       const child = rel === '' ? entry.name : path.join(rel, entry.name);
-      const pattern = forbidden.find(pathMatcher(path.join(dir, child)));
-      if (pattern) return { kind: 'forbidden', entry: child, pattern: pattern.text };
+      for (const [base, place] of bases.entries()) {
+        const pattern = forbidden.find(pathMatcher(path.join(place, child)));
+        if (pattern) return { kind: 'forbidden', entry: child, pattern: pattern.text, base };
+      }
       if (entry.isDirectory()) queue.push(child);
     }
   }

@@ -1,6 +1,6 @@
 // The guard as a wall, for agents that ask before they act or write through the host (ACP): a
 // write outside the policy is refused before it happens, not reported after it landed.
-import { extractPaths, extractRelativeNames, forbiddenName, judgeChange, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
+import { extractPaths, extractRelativeNames, forbiddenName, judgeChange, movedFolderVeto, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
 import { judgePath, type ResolvedPolicy } from './policy';
 import type { PermissionAsk } from '../api';
 
@@ -63,6 +63,8 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
     const v = judgeChange(policy, raw, cwd, kind);
     if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };
   }
+  const moved = kind === 'move' ? movedFolderVeto(policy, paths, cwd) : null;
+  if (moved) return { veto: `${what} ${JSON.stringify(moved.raw)}: ${moved.rule}`, judged: true };
   if (forbidden) return { veto: `${what} ${JSON.stringify(forbidden.raw)}: ${forbidden.rule}`, judged: true };
   return { veto: null, judged: true };
 }
