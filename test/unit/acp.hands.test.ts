@@ -326,6 +326,34 @@ describe('ACP: files through the host', () => {
       assert.equal((await supervisor.abort(id)).status, 'aborted');
       await waitUntil(() => running.every((pid) => !isAlive(pid)), 'the abort to end the command', 5_000);
     });
+
+    it('an abort refused as the worker no longer reads its input (its cancel cannot reach it) ends none of its commands', async () => {
+      // Probed often, so that the test waits on the finding, not on the period.
+      make({ limits: { inputProbeMs: 20 } });
+      const id = await start({ env: { FAKE_ACP_ON_SIGUSR2: 'close-stdin' } });
+      const token = `rpc-hands-deaf-abort-${process.pid}`;
+      assert.equal((await supervisor.prompt(id, `term: python3 -c "import time; time.sleep(600)" ${token}`)).status, 'accepted');
+      const command = () => withToken(token).filter((pid) => /^(sh|dash|python)/.test(commandName(pid) ?? ''));
+      await waitUntil(() => command().some((pid) => commandName(pid)?.startsWith('python')), 'the command to run');
+      const running = command();
+      const deaf = new Promise<void>((resolve) => {
+        const off = supervisor.onState((s) => {
+          if (s.workerId !== id || !s.inputLost) return;
+          off();
+          resolve();
+        });
+      });
+      process.kill(stateOf(id).pid!, 'SIGUSR2');
+      await deaf;
+      const r = await supervisor.abort(id);
+      assert.equal(r.status, 'error');
+      assert.match(r.status === 'error' ? r.error : '', /no longer reads its input/);
+      assert.ok(running.every(isAlive), 'the refused abort ended nothing');
+      const ended = supervisor.events(id).filter((e) => e.type === 'terminal' && e.data?.op === 'ended');
+      assert.deepEqual(ended, [], 'and the log says nothing was ended');
+      await supervisor.stop(id);
+      await waitUntil(() => running.every((pid) => !isAlive(pid)), 'the stop to end the command', 5_000);
+    });
   });
 
   describe('a host terminal is the worker\'s', () => {

@@ -34,6 +34,9 @@ export interface InterruptPort {
   sweepAfterAbort(): Promise<void>;
   /** Ends the commands the host runs for the agent (ACP terminals), as an abort is sent. */
   endTerminals(): Promise<void>;
+  /** Messages written to its stdin so far, and the number of the first it refused (null: none); see WorkerProcess. */
+  messagesSent(): number;
+  firstUnsent(): number | null;
 }
 
 /** Milliseconds since `since` (performance.now()), to the microsecond. */
@@ -59,6 +62,25 @@ export function abortUnreachable(turns: Pick<TurnTracker, 'streaming' | 'compact
  */
 function abortSent(w: InterruptPort, verb: 'abort' | 'redirect'): void {
   if (w.turns.streaming) w.emit({ type: 'abort_sent', data: { verb } });
+}
+
+/**
+ * Sends the worker's abort, the questions it left open answered first (ACP: one left open would
+ * hold its turn). A turn's commands the host runs for the agent end with it (not when the agent
+ * gets round to it), once it got out: a cancel its stdin refused (its input lost, found by this
+ * very write or before) reached no one, and the verb's error says so with nothing ended.
+ * Returns their ending (null: none begun), wrapped so that it is not awaited here.
+ */
+async function sendAbort(w: InterruptPort, verb: 'abort' | 'redirect'): Promise<{ terminalsEnding: Promise<void> | null }> {
+  const turn = w.turns.streaming;
+  w.cancelQuestions(verb === 'abort' ? 'the turn was aborted' : 'the turn was redirected');
+  abortSent(w, verb);
+  const sending = w.dialect.abort(w.connection);
+  // The connection writes as it sends: the cancel is the last message numbered so far.
+  const cancel = w.messagesSent();
+  await w.request(sending, 'abort');
+  const unsent = w.firstUnsent();
+  return { terminalsEnding: turn && (unsent === null || unsent > cancel) ? w.endTerminals() : null };
 }
 
 /** The abort ends the compaction running now (pi 1.x's; τ's asked for with Compact), not only the turn. */
@@ -91,11 +113,9 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
   const compactionEnd = compacting && abortCancels(w) ? w.waits.nextEvent('compaction_end') : null;
   const holding = settled ? holdingCompaction(w) : null;
   const sent = performance.now();
+  let terminalsEnding: Promise<void> | null = null;
   try {
-    // ACP: a question left open would hold the agent's turn; the cancel answers it first.
-    w.cancelQuestions('the turn was aborted');
-    abortSent(w, 'abort');
-    await w.request(w.dialect.abort(w.connection), 'abort');
+    ({ terminalsEnding } = await sendAbort(w, 'abort'));
     let compactionCancelled: boolean | null = null;
     let turnAborted = false;
     if (settled) {
@@ -124,6 +144,7 @@ export async function abort(w: InterruptPort): Promise<AbortResult> {
     settled?.cancel();
     compactionEnd?.cancel();
     holding?.cancel();
+    await terminalsEnding;
   }
 }
 
@@ -138,12 +159,9 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
   if (hadTurn) {
     const settled = w.waits.nextSettlement();
     const holding = holdingCompaction(w);
+    let terminalsEnding: Promise<void> | null = null;
     try {
-      // The host's terminals end with the cancel, and only once the redirect was not refused.
-      await w.endTerminals();
-      w.cancelQuestions('the turn was redirected');
-      abortSent(w, 'redirect');
-      await w.request(w.dialect.abort(w.connection), 'abort');
+      ({ terminalsEnding } = await sendAbort(w, 'redirect'));
       const s = await settledAfterAbort(w, settled, holding);
       aborted = s.endReason === 'aborted';
       if (aborted) await w.sweepAfterAbort();
@@ -152,6 +170,7 @@ export async function redirect(w: InterruptPort, message: string, provenance: Pr
     } finally {
       settled.cancel();
       holding?.cancel();
+      await terminalsEnding;
     }
   }
   const settleMs = elapsed(sent);

@@ -231,12 +231,8 @@ export class Worker {
     return sendPrompt(this.inside, message, options);
   }
 
-  async abort(): Promise<AbortResult> {
-    // The host's terminals end with the cancel, not when the agent gets round to it.
-    const ended = this.turns.streaming ? this.terminals.endAll('abort') : null;
-    const r = await abort(this.inside);
-    await ended;
-    return r;
+  abort(): Promise<AbortResult> {
+    return abort(this.inside);
   }
 
   redirect(message: string, provenance: Provenance = {}): Promise<RedirectResult> {
