@@ -505,6 +505,24 @@ describe('ACP dialect: the fake agent', () => {
     assert.match(text(events), /This session has had 1 prompts\./);
   });
 
+  it('Switch Mode, Set Model, Compact and New Session again while New Session opens the new session are refused saying so, sent to neither session', async () => {
+    const r = await start({ FAKE_ACP_MODELS: '1', FAKE_ACP_COMPACT: '1' });
+    const events = record(supervisor, () => r.workerId);
+    const fresh = supervisor.newSession(r.workerId);
+    const [mode, model, compact, again] = await Promise.all([
+      supervisor.setMode(r.workerId, 'yolo'), supervisor.setModel(r.workerId, 'fake-small'), supervisor.compact(r.workerId), supervisor.newSession(r.workerId),
+    ]);
+    assert.equal((await fresh).status, 'created');
+    // The switches went to the session being left, and the state named them for the new one
+    // (which is in its own first mode and model); a second session/new raced the first.
+    for (const [verb, result] of Object.entries({ mode, model, compact, again })) {
+      assert.equal(result.status, 'error', `${verb} was ${result.status}`);
+      assert.match(result.status === 'error' ? result.error ?? '' : '', /^the worker is opening another session \(new_session\); .* once it is open$/, verb);
+    }
+    assert.deepEqual([stateOf(r.workerId).mode, stateOf(r.workerId).model], ['default', 'fake-large']);
+    assert.deepEqual(events.filter((e) => e.type === 'session_changed' || e.type === 'compaction_start').map((e) => e.type), ['session_changed']);
+  });
+
   it('New Session: a readout the last session sends late is kept as an event, not shown as the new session\'s usage', async () => {
     const r = await start();
     const seen: Array<number | null> = [];

@@ -34,7 +34,7 @@ function worker(onAbort: (say: (e: Untimed) => void) => void): { port: Interrupt
     traits: () => traits, versionName: () => 'pi 1.6.0', refuseUnlessRunning: () => null,
     request: (pending, what) => waits.bounded(pending, 1000, what),
     prompt: () => assert.fail('no prompt'), stateChanged: () => {}, cancelQuestions: () => {}, sweepAfterAbort: async () => {}, endTerminals: async () => {},
-    messagesSent: () => 0, firstUnsent: () => null,
+    messagesSent: () => 0, firstUnsent: () => null, sessionMove: () => null,
   };
   return { port, say };
 }

@@ -7,6 +7,7 @@ import type { AbortResult, CompactResult, PromptResult, Provenance, RedirectResu
 import type { Untimed } from '../events/agentEvent';
 import type { Dialect, DialectTraits } from '../wire/dialect';
 import { checkPrompt } from './limits';
+import { openingAnother } from './sessions';
 import type { TurnTracker } from './turns';
 import { NoAnswer, type Waits } from './waits';
 
@@ -37,6 +38,8 @@ export interface InterruptPort {
   /** Messages written to its stdin so far, and the number of the first it refused (null: none); see WorkerProcess. */
   messagesSent(): number;
   firstUnsent(): number | null;
+  /** The session verb moving the worker to another session, while it runs (sessions.ts); null: none. */
+  sessionMove(): string | null;
 }
 
 /** Milliseconds since `since` (performance.now()), to the microsecond. */
@@ -191,6 +194,9 @@ export async function compact(w: InterruptPort, instructions?: string): Promise<
   const unavailable = w.dialect.compactUnavailable?.(w.connection);
   if (unavailable) return fail(unavailable);
   if (w.turns.compacting) return fail('a compaction is already running');
+  // ACP's /compact is a prompt: it would run in the session being left, or in the new one unmarked.
+  const moving = w.sessionMove();
+  if (moving) return fail(openingAnother(moving, 'compact'));
   if (w.turns.streaming) return fail('the worker is streaming a turn; abort it or wait for it to end before compacting');
   // The summary is a model call, which may rightly take minutes: the verb answers within the
   // settle bound, while the compaction is followed to its end (or the worker's exit, or the loss

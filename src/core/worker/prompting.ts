@@ -5,6 +5,7 @@ import type { PromptOptions, PromptResult, Provenance } from '../api';
 import { WorkerRefusal } from '../wire/dialect';
 import { elapsed, type InterruptPort } from './interrupts';
 import { checkPrompt } from './limits';
+import { openingAnother } from './sessions';
 import type { Doubt } from './resync';
 import type { AfterTurn } from './turns';
 
@@ -14,8 +15,6 @@ export interface PromptPort extends Omit<InterruptPort, 'prompt' | 'cancelQuesti
   doubt(doubt: Doubt): void;
   /** The worker refused for an extension's lock: put its request to the person again. */
   retryExtensionRequests(): void;
-  /** The session verb moving the worker to another session, while it runs (sessions.ts); null: none. */
-  sessionMove(): string | null;
 }
 
 const AFTER_TURN_WORDS: Record<AfterTurn, string> = {
@@ -33,7 +32,7 @@ export async function sendPrompt(w: PromptPort, message: string, options: Prompt
   // Sent now, it would run in the session being left (an ACP prompt names its session), before
   // the new one's mark, and the next prompt would go on without it.
   const moving = w.sessionMove();
-  if (moving) return fail(`the worker is opening another session (${moving}); send the message once it is open`);
+  if (moving) return fail(openingAnother(moving, 'send the message'));
   // As the composer's Send is: an ACP agent would take the prompt as a turn run beside its
   // compaction (itself a prompt), and the fold would count the one as the other.
   if (w.turns.compacting && !w.turns.streaming) return fail('the worker is compacting its conversation; prompt again once the compaction ends');

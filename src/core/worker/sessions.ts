@@ -36,6 +36,13 @@ export const USAGE_READ_MS = 100;
 const elapsed = (since: number) => Math.round((performance.now() - since) * 1000) / 1000;
 
 /**
+ * Why a verb is refused while `moving` (new_session, fork) takes the worker to another session:
+ * sent meanwhile it would go to the session being left, or race the one being opened. `then`:
+ * what the person may do once it is open ("send the message").
+ */
+export const openingAnother = (moving: string, then: string): string => `the worker is opening another session (${moving}); ${then} once it is open`;
+
+/**
  * A resume the launch can honour, or why not. A pi session file must be in the spec's
  * sessionDir (pi would write beside it, and nothing of the host's goes elsewhere) and must
  * exist: pi starts a fresh session at a path that does not, which would be no resume at all.
@@ -153,11 +160,11 @@ export class WorkerSessions {
   }
 
   newSession(): Promise<SessionVerbResult> {
-    return this.switching('created', 'new_session', (v, c) => v.newSession(c));
+    return this.switching('created', 'new_session', (v, c) => v.newSession(c), 'start a new session');
   }
 
   fork(entryId?: string): Promise<SessionVerbResult> {
-    return this.switching('forked', 'fork', (v, c) => v.fork(c, entryId));
+    return this.switching('forked', 'fork', (v, c) => v.fork(c, entryId), 'fork');
   }
 
   async setModel(model: string): Promise<SessionVerbResult> {
@@ -168,7 +175,7 @@ export class WorkerSessions {
       this.site.emit({ type: 'model_changed', data: { model: this.model, asked: model } });
       this.site.changed();
       return { status: 'model_set', workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
-    });
+    }, 'set the model');
   }
 
   /** Moves the session into another of the agent's modes (ACP); its mode_changed is the agent's, or made here when the agent said none. */
@@ -181,7 +188,7 @@ export class WorkerSessions {
       if (r.said !== true) this.site.emit({ type: 'mode_changed', data: { mode: r.mode ?? mode, asked: mode, name: r.name ?? null } });
       this.site.changed();
       return { status: 'mode_set', workerId: this.site.id, session: this.ref, model: this.model, mode: r.mode ?? mode, ms: elapsed(t0) };
-    });
+    }, 'switch the mode');
   }
 
   async exportHtml(outputPath?: string): Promise<SessionVerbResult> {
@@ -190,7 +197,7 @@ export class WorkerSessions {
     return this.guarded(t0, async (verbs) => {
       const r = await this.site.request((c) => verbs.exportHtml(c, outputPath), 'export_html');
       return { status: 'exported', workerId: this.site.id, path: r.path, ms: elapsed(t0) };
-    });
+    }, 'export it');
   }
 
   /** Tool details come from the worker's messages while it runs; a gone worker's events stand alone. */
@@ -221,21 +228,22 @@ export class WorkerSessions {
   }
 
   /** new_session and fork: the worker moves to another session, which the state then names. */
-  private switching(status: 'created' | 'forked', verb: string, run: SwitchRun): Promise<SessionVerbResult> {
+  private switching(status: 'created' | 'forked', verb: string, run: SwitchRun, then: string): Promise<SessionVerbResult> {
     const t0 = performance.now();
     return this.guarded(t0, async (verbs) => {
       const previous = this.ref;
       const modeBefore = this.site.mode?.() ?? null;
       const modelBefore = this.site.model?.() ?? null;
-      // Until the new session's marks are said, a prompt is refused (prompting.ts): sent meanwhile
-      // it would run in the session being left.
+      // Until the new session's marks are said, a prompt (prompting.ts), a compaction
+      // (interrupts.ts) and every verb here are refused: sent meanwhile each would go to the
+      // session being left, or race the one being opened.
       this.moving = verb;
       try {
         return await this.moveTo(t0, status, verb, verbs, run, { previous, modeBefore, modelBefore });
       } finally {
         this.moving = null;
       }
-    });
+    }, then);
   }
 
   /** The move itself, and what the log and the state say of the session it lands in. */
@@ -267,11 +275,12 @@ export class WorkerSessions {
     return { status, workerId: this.site.id, session: this.ref, model: this.model, ms: elapsed(t0) };
   }
 
-  private async guarded(t0: number, run: (verbs: SessionVerbs) => Promise<SessionVerbResult>): Promise<SessionVerbResult> {
+  /** `then`: what the person may do once a move under way is over (openingAnother). */
+  private async guarded(t0: number, run: (verbs: SessionVerbs) => Promise<SessionVerbResult>, then: string): Promise<SessionVerbResult> {
     const workerId = this.site.id;
     const verbs = this.verbs;
     if (!verbs) return { status: 'unsupported', workerId, error: `a ${this.site.spec.dialect} worker has no session verbs`, ms: 0 };
-    const busy = this.site.busy();
+    const busy = this.site.busy() ?? (this.moving ? openingAnother(this.moving, then) : null);
     if (busy) return { status: 'error', workerId, error: busy, ms: elapsed(t0) };
     try {
       return await run(verbs);
