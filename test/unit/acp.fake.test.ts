@@ -257,6 +257,37 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal(asked.length, 2);
   });
 
+  it('a question the agent withdraws ($/cancel_request) is closed as withdrawn and answered -32800 once, though the person answers it later; a withdrawal of no open request is kept in the log', async () => {
+    const r = await start();
+    const gate = path.join(dir, `withdraw-${Date.now()}`);
+    let late!: () => void;
+    // The question is open in the editor when the agent withdraws it; the person then answers it all the same.
+    answer = (req) => {
+      writeFileSync(gate, '');
+      return new Promise((resolve) => (late = () => resolve({ optionId: req.options[0].optionId })));
+    };
+    const events = record(supervisor, () => r.workerId);
+    const settled = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    // Its second withdrawal, after the answer: a notification, which comes after the turn's events.
+    const again = waitFor(supervisor, r.workerId, ofType('$/cancel_request'));
+    assert.equal((await supervisor.prompt(r.workerId, `withdrawn question when ${gate}`)).status, 'accepted');
+    await settled;
+    const end = events.find((e) => e.type === 'permission_end');
+    // The question stayed open in the log and the worker's attention ("waiting for you") for good.
+    assert.deepEqual([end?.data?.outcome, end?.data?.note], ['cancelled', 'the agent withdrew the question']);
+    assert.equal(asked[0].signal.aborted, true, 'taken off the screen');
+    assert.deepEqual(stateOf(r.workerId).pendingInput, []);
+    assert.match(text(events), /withdrawn answer: \{"code":-32800,"message":"Request cancelled"\}/);
+    // The agent's first request of its own (id 0), withdrawn again once answered: kept, as found.
+    assert.deepEqual((await again).data?.params, { requestId: 0 });
+    late();
+    const strays = waitFor(supervisor, r.workerId, ofType('agent_settled'));
+    await supervisor.prompt(r.workerId, 'strays');
+    await strays;
+    assert.match(text(events), /stray answers: 0/);
+    assert.equal(events.filter((e) => e.type === '$/cancel_request').length, 1, 'only the withdrawal of no open request is logged');
+  });
+
   it('without onPermission the host rejects the question and says so', async () => {
     await supervisor.dispose();
     supervisor = createSupervisor();

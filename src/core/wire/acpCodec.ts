@@ -1,12 +1,12 @@
 // ACP's codec: lines to events and messages, messages to lines; a session/prompt answer is the
 // turn's end.
-import { Message, type ResponseMessage } from 'vscode-jsonrpc/node';
+import { Message, type NotificationMessage, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import type { Decoded, WireCodec } from './codec';
 import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
-import { ACP, AUTH_REQUIRED, AUTH_STATUS, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
+import { ACP, AUTH_REQUIRED, AUTH_STATUS, CANCEL_REQUEST, cancelRequestSchema, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
 import { authStatusEvent, updateEvent } from './acpEvents';
 
@@ -26,6 +26,8 @@ const OUTPUT_KEPT = 1024 * 1024;
 
 export class AcpCodec implements WireCodec {
   private readonly open = new Map<number | string, OpenRequest>();
+  /** The agent's requests the host has not answered yet, by id: the ones it may withdraw. */
+  private readonly asked = new Set<number | string>();
   /** session/load requests not answered yet. */
   private loading = 0;
   /** session/new requests not answered yet: the updates of a session being made may come before its id does. */
@@ -57,9 +59,23 @@ export class AcpCodec implements WireCodec {
     if (Message.isResponse(message)) return this.response(message);
     if (Message.isRequest(message) || Message.isNotification(message)) {
       if (typeof message.method !== 'string') return { kind: 'invalid', reason: 'a JSON-RPC message whose method is not a string' };
+      if (Message.isRequest(message) && message.id !== null) this.asked.add(message.id);
+      if (message.method === CANCEL_REQUEST && Message.isNotification(message)) return { kind: 'message', message: this.withdrawal(message) };
       return { kind: 'message', message };
     }
     return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
+  }
+
+  /**
+   * The agent withdraws a request still unanswered: in vscode-jsonrpc's words (`$/cancelRequest`
+   * {id}), which cancel the token its handler holds, so that the handler answers it (once) as
+   * withdrawn. One for a request already answered (it crossed the answer) or never sent changes
+   * nothing, and goes on as the notification it is, kept in the log.
+   */
+  private withdrawal(message: NotificationMessage): NotificationMessage {
+    const parsed = cancelRequestSchema.safeParse(message.params);
+    if (!parsed.success || !this.asked.has(parsed.data.requestId)) return message;
+    return { jsonrpc: '2.0', method: '$/cancelRequest', params: { id: parsed.data.requestId } };
   }
 
   private update(params: unknown): Decoded {
@@ -206,8 +222,10 @@ export class AcpCodec implements WireCodec {
 
   encode(message: Message): unknown {
     // ACP's cancellation of a request is `$/cancel_request`, and only some agents take it; the
-    // host ends a turn with session/cancel instead, so vscode-jsonrpc's is not sent.
+    // host ends a turn with session/cancel instead, so vscode-jsonrpc's is not sent. (The
+    // agent's withdrawal of its own requests is read in decode: see withdrawal.)
     if (Message.isNotification(message) && message.method.startsWith('$/')) return undefined;
+    if (Message.isResponse(message) && message.id !== null) this.asked.delete(message.id);
     if (Message.isRequest(message) && message.id !== null) {
       const params = (message.params ?? {}) as { sessionId?: unknown };
       this.open.set(message.id, { method: message.method, sessionId: typeof params.sessionId === 'string' ? params.sessionId : null });

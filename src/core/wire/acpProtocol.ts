@@ -46,6 +46,16 @@ export const AUTH_STATUS = '_auth/status_update';
 
 /** JSON-RPC error codes ACP gives a meaning. */
 export const AUTH_REQUIRED = -32000;
+/** The answer to a request its sender cancelled (`$/cancel_request`), as LSP's. */
+export const REQUEST_CANCELLED = -32800;
+
+/**
+ * Either side's withdrawal of a request it sent and still waits for (ACP's request cancellation,
+ * stabilized after v1; agents may send it before they say a version that has it). The receiver
+ * answers that request once, with a result or REQUEST_CANCELLED.
+ */
+export const CANCEL_REQUEST = '$/cancel_request';
+export const cancelRequestSchema = z.looseObject({ requestId: z.union([z.number(), z.string()]) });
 
 // ---- the agent's answers, checked where the host reads them; every object is loose, as ACP
 // asks of a client (fields and `_meta` may be added by any agent).

@@ -1,11 +1,11 @@
 // The agent's requests of the client (permission, files, terminals) in the host's terms, and
 // which agents ask before writing.
-import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { PermissionOption } from '../events/agentEvent';
 import type { AgentRequest } from './dialect';
 import { isPlain } from '../../protocol/fastParse';
-import { ACP, permissionSchema, readFileSchema, terminalCreateSchema, terminalIdSchema, TERMINAL_OPS, writeFileSchema } from './acpProtocol';
+import { ACP, permissionSchema, readFileSchema, REQUEST_CANCELLED, terminalCreateSchema, terminalIdSchema, TERMINAL_OPS, writeFileSchema } from './acpProtocol';
 import { states } from './acpState';
 import { toolEvent } from './acpEvents';
 
@@ -36,6 +36,7 @@ export function permissionRequest(params: unknown): AgentRequest {
       options: options.map((o): PermissionOption => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     },
     answer: permissionAnswer,
+    withdrawn: () => new ResponseError(REQUEST_CANCELLED, 'Request cancelled'),
   };
 }
 

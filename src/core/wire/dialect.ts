@@ -35,7 +35,8 @@ export interface ProbeContext {
 
 /** A request the agent sends the host, read by its dialect; `answer` says it on the wire. */
 export type AgentRequest =
-  | { kind: 'permission'; sessionId: string; ask: PermissionAsk; answer: (optionId: string | null) => unknown }
+  /** `withdrawn`: the error answer to a question the agent withdrew while it was open (ACP's `$/cancel_request`). */
+  | { kind: 'permission'; sessionId: string; ask: PermissionAsk; answer: (optionId: string | null) => unknown; withdrawn: () => Error }
   /** `fs/read_text_file`: the text of `path` (absolute), from its 1-based `line`, at most `limit` lines. */
   | { kind: 'readFile'; sessionId: string; path: string; line: number | null; limit: number | null }
   /** `fs/write_text_file`: `content` as the whole new text of `path` (absolute). */

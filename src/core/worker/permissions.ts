@@ -2,6 +2,8 @@
 // question goes to whoever answers for the person (the editor's UI, or a headless host's
 // `onPermission`), the worker shows as needing input while it is open, the log shows both the
 // question and the answer, and an abort answers every open question `cancelled`, as ACP asks.
+// A question the agent withdraws while it is open is closed, and answered as withdrawn.
+import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { PermissionAnswer, PermissionRequest } from '../api';
 import type { PermissionOption, Untimed } from '../events/agentEvent';
 import type { PermissionAsk } from '../api';
@@ -30,6 +32,9 @@ export interface PermissionSite {
 
 type Permission = Extract<AgentRequest, { kind: 'permission' }>;
 
+/** What the log says of a question the agent withdrew (ACP's `$/cancel_request`) while the person had it. */
+const WITHDRAWN = 'the agent withdrew the question';
+
 export class Permissions {
   private readonly open = new Map<string, AbortController>();
   /**
@@ -51,7 +56,8 @@ export class Permissions {
     return this.open.size;
   }
 
-  async handle(request: Permission): Promise<unknown> {
+  /** `withdrawal`: cancelled when the agent withdraws the question (vscode-jsonrpc's token of the request). */
+  async handle(request: Permission, withdrawal?: CancellationToken): Promise<unknown> {
     const { ask } = request;
     const id = `permission-${++this.seq}`;
     const { site } = this;
@@ -96,6 +102,8 @@ export class Permissions {
     this.open.set(id, controller);
     site.pending.dialogOpened(id, 'permission', ask.title);
     const cancelled = new Promise<PermissionAnswer>((resolve) => controller.signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true }));
+    // Closed as the worker's exit closes one: off the screen, out of the worker's attention.
+    const withdrawn = withdrawal?.onCancellationRequested(() => controller.abort(WITHDRAWN));
     let failure: string | null = null;
     try {
       const shown = site.ask({ ...ask, options: offered, workerId: site.workerId, id, signal: controller.signal }).catch((error: unknown): PermissionAnswer => {
@@ -103,7 +111,12 @@ export class Permissions {
         return { cancelled: true };
       });
       const answer = await Promise.race([shown, cancelled]);
-      if (controller.signal.aborted) return end(null, String(controller.signal.reason ?? 'cancelled'));
+      if (controller.signal.aborted) {
+        const closed = end(null, String(controller.signal.reason ?? 'cancelled'));
+        // Answered once, as withdrawn: the person's answer, should it come, goes nowhere.
+        if (controller.signal.reason === WITHDRAWN) throw request.withdrawn();
+        return closed;
+      }
       // The person saw nothing: not "dismissed".
       if (failure !== null) return end(null, `the question could not be put to the person (${failure}): answered cancelled`, { isError: true });
       const picked = 'optionId' in answer ? ask.options.find((o) => o.optionId === answer.optionId) : undefined;
@@ -113,6 +126,7 @@ export class Permissions {
       }
       return end(null, 'the person dismissed the question');
     } finally {
+      withdrawn?.dispose();
       this.open.delete(id);
       site.pending.dialogClosed(id);
     }

@@ -1,7 +1,7 @@
 // A worker's child process, owned by its Worker: the spawn, the JSON-RPC connection over its
 // stdin/stdout, its stderr lines, its exit, and the stop that ends its whole process tree.
 import type { ChildProcess } from 'node:child_process';
-import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { AgentEvent } from '../events/agentEvent';
 import { CUT_LINE_CHARS, cutEvent } from '../events/cutEvent';
 import type { WireCodec } from '../wire/codec';
@@ -38,7 +38,8 @@ export interface ProcessListeners {
    */
   onEvent: (event: AgentEvent, line?: Buffer) => void | Promise<void>;
   onProtocolError: (error: ProtocolError) => void;
-  onRequest: (method: string, params: unknown) => Promise<unknown>;
+  /** `token`: cancelled when the worker withdraws the request (vscode-jsonrpc's, fed by the codec). */
+  onRequest: (method: string, params: unknown, token?: CancellationToken) => Promise<unknown>;
   onNotification: (method: string, params: unknown) => void;
   /** A complete stderr line, or the reason the program could not be started. */
   onStderr: (line: string) => void;

@@ -2,7 +2,7 @@
 // (a dialog request to answer, or a notice such as notify or setStatus); τ's extensions leave
 // requests that the worker polls for (extensionRequests.ts). Any other notification the worker
 // sends is kept as an event, never dropped for being unknown.
-import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import { ErrorCodes, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { UiNotice, UiRequest, UiResponse } from '../api';
 import type { AgentEvent, Untimed } from '../events/agentEvent';
 import type { Dialect } from '../wire/dialect';
@@ -24,9 +24,10 @@ type Emit = (event: Untimed<AgentEvent>) => void;
 /** The connection's handlers for what the worker sends outside its events. */
 export function uiMessageHandlers(workerId: string, ui: PersonUi, emit: Emit, pending: PendingInputs, agent: { dialect: Dialect; permissions: Permissions; files: ClientFiles; terminals: Terminals }) {
   return {
-    async onRequest(method: string, params: unknown): Promise<unknown> {
+    /** `token`: cancelled when the worker withdraws the request (ACP's `$/cancel_request`, acpCodec.ts). */
+    async onRequest(method: string, params: unknown, token?: CancellationToken): Promise<unknown> {
       const request = agent.dialect.agentRequest?.(method, params);
-      if (request?.kind === 'permission') return agent.permissions.handle(request);
+      if (request?.kind === 'permission') return agent.permissions.handle(request, token);
       if (request?.kind === 'readFile') return agent.files.read(request.path, request.line, request.limit);
       if (request?.kind === 'writeFile') return agent.files.write(request.path, request.content);
       if (request?.kind === 'terminal') {
