@@ -105,6 +105,46 @@ describe('history store', () => {
     await writer.end(null);
   });
 
+  it('a tick writes what was queued when it came; what is queued during its write waits for the next tick (one write per interval under a flood)', async () => {
+    const meta = {
+      version: 1, id: 's-due-1', workerId: 'w1', name: 'one', dialect: 'pi', cwd: dir, command: 'node', model: null, workerVersion: null, writer: null,
+      startedAt: 0, updatedAt: 0, ended: null, turns: 0, lastTurnEndReason: null, filesTouched: [], events: 0, lost: 0, lastError: null, evictedEvents: null, removed: null,
+    } as unknown as SessionMeta;
+    const writer = new SessionWriter(meta, dir, DEFAULT_HISTORY_LIMITS, null, (e) => assert.fail(e.error));
+    writer.append(ev(0));
+    const writing = writer.writeDue();
+    writer.append(ev(1));
+    await writing;
+    assert.equal(writer.hasPending, true, 'the event queued during the write is left for the next tick');
+    const seqs = () => readFileSync(path.join(dir, 's-due-1.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as AgentEvent).data!.seq);
+    assert.deepEqual(seqs(), [0]);
+    await writer.pump();
+    assert.deepEqual(seqs(), [0, 1]);
+    await writer.end(null);
+  });
+
+  it('an event queued while a tick writes is written by a later tick with no append after it (no flush needed)', async () => {
+    const store = makeStore({ writeIntervalMs: 0, metaIntervalMs: 0 });
+    let reads = 0;
+    let id = '';
+    const secondWrite = new Promise<void>((resolve) => {
+      const r = store.open({
+        workerId: 'w1', name: 'one', dialect: 'pi', cwd: dir, command: 'node',
+        // Read as each write's record is written: the first time, the worker's next event comes just then.
+        snapshot: () => {
+          if (++reads === 1) store.append(id, ev(1));
+          if (reads === 2) resolve();
+          return { turns: 0, lastTurnEndReason: null, filesTouched: [], model: null, workerVersion: null };
+        },
+      });
+      if (!r.ok) throw new Error(r.error);
+      id = r.sessionId;
+    });
+    store.append(id, ev(0));
+    await secondWrite;
+    assert.deepEqual(readFileSync(path.join(dir, `${id}.jsonl`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as AgentEvent).data!.seq), [0, 1]);
+  });
+
   it('a session starts at the wall clock\'s time, not the host\'s start plus a monotonic clock that stood still while the machine slept', async () => {
     const store = makeStore();
     // A laptop that slept 8 hours after the host started: the monotonic clock (performance.now,

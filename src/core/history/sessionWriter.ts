@@ -197,18 +197,36 @@ export class SessionWriter {
 
   /** Writes what is queued (and the summary when due); resolves when the queue is empty. */
   pump(): Promise<void> {
-    if (!this.pumping) {
-      this.pumping = this.drain().finally(() => {
-        this.pumping = null;
-      });
-    }
+    return this.start(true);
+  }
+
+  /**
+   * The store's tick: writes what is queued now (and the summary when due), and leaves what comes
+   * meanwhile to the next tick (`hasPending` says whether there is some). Under a flood, writing
+   * again as soon as a write ended made one write per turn of the reader's slices: ten times the
+   * writes of one per interval, each a call into the pool and its promise on the main thread.
+   */
+  writeDue(): Promise<void> {
+    return this.start(false);
+  }
+
+  private start(all: boolean): Promise<void> {
+    this.untilEmpty ||= all;
+    this.pumping ??= this.drain().finally(() => {
+      this.pumping = null;
+      this.untilEmpty = false;
+    });
     return this.pumping;
   }
+
+  /** A caller waits for the queue to be empty (a read, a flush, the end): the drain goes on until it is. */
+  private untilEmpty = false;
 
   private async drain(): Promise<void> {
     let written = 0;
     for (;;) {
-      while (this.queued > 0) {
+      do {
+        if (this.queued === 0) break;
         this.seal();
         const batches = this.pending;
         this.pending = [];
@@ -216,13 +234,11 @@ export class SessionWriter {
         await this.writeBatches(batches);
         for (const batch of batches) this.recycle(batch.bytes);
         written += batches.length;
-      }
+      } while (this.untilEmpty);
       // As many spare batches as this pump wrote, the largest: a flood keeps its batches, a quiet worker lets them go.
       while (this.spare.length > written) this.spare.splice(this.smallestSpare(), 1);
       if (this.metaDirty && !this.closed) await this.metaWhenDue();
-      // Events queued while the summary was written are this pump's too: the store's tick found
-      // it busy then and left them to it, and no later tick may come.
-      if (this.queued === 0) return;
+      if (this.queued === 0 || !this.untilEmpty) return;
     }
   }
 

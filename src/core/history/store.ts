@@ -130,14 +130,17 @@ export class HistoryStore {
     const session = this.open_.get(sessionId);
     if (!session) return;
     session.append(event, line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      // One write per session per interval, whatever the number of events: each write call
-      // costs the event loop about as much as serialising many events, so writing every tick
-      // (a few events each) cost the event path more than all the serialising.
-      if (this.limits.writeIntervalMs === 0) setImmediate(this.tick);
-      else setTimeout(this.tick, this.limits.writeIntervalMs);
-    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // One write per session per interval, whatever the number of events: each write call
+    // costs the event loop about as much as serialising many events, so writing every tick
+    // (a few events each) cost the event path more than all the serialising.
+    if (this.limits.writeIntervalMs === 0) setImmediate(this.tick);
+    else setTimeout(this.tick, this.limits.writeIntervalMs);
   }
 
   /** The session's summary changed; it is rewritten when due. */
@@ -148,7 +151,9 @@ export class HistoryStore {
   private readonly tick = () => {
     this.scheduled = false;
     for (const session of this.open_.values()) {
-      if (session.hasPending && !session.busy) void session.pump();
+      // What is queued while the write runs waits for the next interval: a tick that finds the
+      // session busy leaves it alone, so the write's end asks for that tick.
+      if (session.hasPending && !session.busy) void session.writeDue().then(() => session.hasPending && this.schedule());
     }
   };
 
