@@ -69,7 +69,8 @@ export async function readSummary(dir: string, id: string, writtenHere: WrittenH
       model: m.model, workerVersion: m.workerVersion, status, startedAt: m.startedAt, endedAt: m.ended?.at ?? null,
       endReason: m.ended?.reason ?? (status === 'interrupted' ? 'interrupted' : null), exit: m.ended,
       lastWriteAt: stat?.mtimeMs ?? olderStat?.mtimeMs ?? null, turns: m.turns, lastTurnEndReason: m.lastTurnEndReason, filesTouched: m.filesTouched,
-      events: m.events - (m.evictedEvents?.events ?? 0), lost: m.lost, lastError: m.lastError, bytes: (stat?.size ?? 0) + (olderStat?.size ?? 0), archived,
+      // An evicted session keeps its record only: none of its events is kept (removed.events counts them).
+      events: m.removed ? 0 : m.events - (m.evictedEvents?.events ?? 0), lost: m.lost, lastError: m.lastError, bytes: (stat?.size ?? 0) + (olderStat?.size ?? 0), archived,
       evictedEvents: m.evictedEvents, removed: m.removed,
     },
   };

@@ -124,7 +124,8 @@ export class HistoryTreePart {
     row('Files touched', String(s.filesTouched.length));
     row('Worker', `${DIALECT_TITLES[s.dialect]}${s.workerVersion ? ` ${s.workerVersion}` : ''}${s.model ? ` · ${s.model}` : ''}`);
     row('Folder', s.cwd);
-    row('Events kept', `${s.events}${s.lost ? ` (${s.lost} lost: ${s.lastError ?? 'write failed'})` : ''}`);
+    if (s.removed) row('Events kept', `none (${s.removed.events} removed by the history bound: ${s.removed.reason})`);
+    else row('Events kept', `${s.events}${s.lost ? ` (${s.lost} lost: ${s.lastError ?? 'write failed'})` : ''}`);
     if (s.evictedEvents) row('Oldest events removed', `${s.evictedEvents.events} (history bound)`);
     row('Resume', resumeWords(s, record));
     if (s.archived) row('Archived', 'yes');

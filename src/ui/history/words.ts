@@ -121,7 +121,9 @@ export function usageWords(u: WorkerUsage | null): string | null {
 }
 
 /** The Delete confirmation's detail: what goes and what stays. */
-export function deleteDetail(s: { events: number; turns: number }): string {
+export function deleteDetail(s: { events: number; turns: number; removed?: unknown }): string {
+  // An evicted session has no log left to delete: only its record goes.
+  if (s.removed) return 'Its record is deleted from this workspace\'s history (the history bound removed its log already). The files it changed stay as they are.';
   return `Its log (${plural(s.events, 'event')}, ${plural(s.turns, 'turn')}) is deleted from this workspace's history. The files it changed stay as they are.`;
 }
 
