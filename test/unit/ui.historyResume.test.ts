@@ -7,6 +7,9 @@ import { HistoryCommands, type HistoryServices } from '../../src/ui/history/hist
 import { envDigest, type ResumeRecord } from '../../src/ui/history/resumeRecord';
 import type { SessionSummary } from '../../src/core/history/format';
 import type { WorkerSpec } from '../../src/core/api';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const session = { id: 's1', name: 'mine', status: 'interrupted', endReason: 'interrupted', exit: null, turns: 2, archived: false, dialect: 'pi', startedAt: 1, filesTouched: [] } as unknown as SessionSummary;
 
@@ -193,6 +196,31 @@ describe('the profile a resume takes its env from', () => {
     await past.resumed('old', 'w2');
     assert.equal(past.resumeRecord('new')?.profile, 'mine');
     assert.equal(past.resumeRecord('old')?.profile, 'mine');
+    past.dispose();
+  });
+});
+
+describe('the resume records of sessions a listing could not read', () => {
+  it('are kept: a history folder or a session record unreadable for a moment does not take Resume away for good', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const { listSessions } = await import('../../src/core/history/listing');
+    const record = { spec: { dialect: 'pi', command: 'pi', cwd: '/w' }, session: { id: 'c1', file: null }, previous: null, resumedInto: null, at: 1 };
+    const book: Record<string, unknown> = { 'rpcWorkers.history.resume': { 's-abc-0123abcd': record } };
+    const memento = { get: (k: string, d: unknown) => book[k] ?? d, update: async (k: string, v: unknown) => void (book[k] = v) } as never;
+    const host = { loaded: false, shutDown: false, list: () => [], onState: () => () => undefined, onRemoved: () => () => undefined } as never;
+    // The history's folder is not a folder that can be read now (ENOTDIR: the listing names it unreadable).
+    let dir = __filename;
+    const past = new PastSessions(host, memento, true, undefined, () => listSessions(dir, () => false));
+    await past.load();
+    assert.equal(past.unreadable.length, 1);
+    assert.ok(past.resumeRecord('s-abc-0123abcd'), 'its resume record is kept while the folder cannot be read');
+    // Its own record half-read (not JSON): the session is named unreadable, not gone.
+    dir = mkdtempSync(path.join(tmpdir(), 'rpc-history-'));
+    writeFileSync(path.join(dir, 's-abc-0123abcd.meta.json'), '{"version":1,');
+    await past.load();
+    assert.deepEqual(past.unreadable.map((u) => u.file), ['s-abc-0123abcd.meta.json']);
+    assert.ok(past.resumeRecord('s-abc-0123abcd'), 'its resume record is kept while its session record cannot be read');
+    rmSync(dir, { recursive: true, force: true });
     past.dispose();
   });
 });

@@ -3,9 +3,11 @@
 // hosts left out (they are the live part of the tree), archived ones behind a toggle, and the
 // record that lets a session be resumed later (what was started and on which conversation).
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRef, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import type { HistoryListing, SessionSummary } from '../../core/history/format';
+import { SESSION_ID } from '../../core/history/records';
 import type { HistoryStore } from '../../core/history/store';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { HOST_SHUT_DOWN } from '../../core/shutDownWords';
@@ -281,10 +283,16 @@ export class PastSessions extends Disposable {
     await this.write((b) => { delete b[sessionId]; });
   }
 
-  /** Records whose session the history no longer has (deleted or evicted elsewhere) go. */
+  /**
+   * Records whose session the history no longer has (deleted or evicted elsewhere) go. A session
+   * whose files could not be read is not known to be gone: its record stays, and while the
+   * folder itself cannot be read, every record does.
+   */
   private async prune(): Promise<void> {
     if (!this.listing) return;
-    const known = new Set(this.listing.sessions.filter((s) => s.status !== 'evicted').map((s) => s.id));
+    const unread = this.listing.unreadable.map((u) => path.basename(u.file).replace(/(\.meta\.json|\.1\.jsonl|\.jsonl)$/, ''));
+    if (unread.some((id) => !SESSION_ID.test(id))) return;
+    const known = new Set([...this.listing.sessions.filter((s) => s.status !== 'evicted').map((s) => s.id), ...unread]);
     const book = this.book();
     const gone = Object.keys(book).filter((id) => !known.has(id));
     if (gone.length) await this.write((b) => { for (const id of gone) delete b[id]; });
