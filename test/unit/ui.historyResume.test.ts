@@ -224,3 +224,26 @@ describe('the resume records of sessions a listing could not read', () => {
     past.dispose();
   });
 });
+
+describe('resuming a session already resumed in this window', () => {
+  it('says the worker of this window that runs its conversation, not "running in another window"', async () => {
+    vscodeStub.reset();
+    const old = { id: 's1', name: 'mine', status: 'interrupted', endReason: 'interrupted', exit: null, turns: 2, archived: false, dialect: 'pi', startedAt: 1, filesTouched: [] } as unknown as SessionSummary;
+    // Its resume (rpcWorkers.history.resumeInterrupted after the reload) runs here: its session is listed live, as this window writes it.
+    const now = { ...old, id: 's2', status: 'live', endReason: null } as SessionSummary;
+    const rec = (over: Partial<ResumeRecord>): ResumeRecord => ({ spec: { dialect: 'pi', command: '/bin/pi', cwd: '/ws', name: 'mine' }, session: { id: 'a', file: null }, previous: null, resumedInto: null, at: 1, ...over });
+    const records: Record<string, ResumeRecord> = { s1: rec({ resumedInto: 's2' }), s2: rec({ previous: 's1' }) };
+    const started: WorkerSpec[] = [];
+    const s = {
+      supervisor: { list: () => [{ workerId: 'w2', name: 'mine', status: 'running' }], start: async (spec: WorkerSpec) => (started.push(spec), { status: 'started', workerId: 'w3' }) },
+      past: { loaded: true, load: async () => undefined, sessions: () => [old], summary: (id: string) => [old, now].find((x) => x.id === id), resumeRecord: (id: string) => records[id], sessionOf: (w: string) => (w === 'w2' ? 's2' : null), store: () => null },
+      log: { info: () => undefined },
+      confirmLaunch: async () => ({ ok: true }),
+    } as unknown as HistoryServices;
+    const r = await new HistoryCommands(s).resume({ sessionId: 's1', kind: 'past' });
+    assert.equal(started.length, 0);
+    assert.deepEqual([r.status, r.workerId], ['live', 'w2']);
+    assert.match(String(r.error), /"mine" is already resumed: mine runs on its conversation/);
+    assert.doesNotMatch(vscodeStub.messages.join('\n'), /another window/);
+  });
+});

@@ -172,6 +172,9 @@ export class HistoryCommands extends Disposable {
     // one's now (its turns, its log), so that is what goes on, not the older part of it.
     const session = this.newestOf(asked);
     if (session !== asked) this.s.log.info(`resuming ${asked.id} as ${session.id}, the session its conversation went on in`);
+    // That session may be a worker of this window's (its resume here): it is listed live, and runs here, not in another window.
+    const here = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === session.id);
+    if (session !== asked && here) return this.fail(`"${asked.name}" is already resumed: ${here.name} runs on its conversation`, { status: 'live', sessionId: asked.id, workerId: here.workerId });
     if (session.status === 'live') return this.fail(`"${session.name}" is still running in another window`, { status: 'live', sessionId: session.id });
     const record = this.s.past.resumeRecord(session.id);
     if (!record) return this.fail(`"${session.name}" cannot be resumed: its worker kept no conversation to return to (pi without a session folder, or a worker that offers no sessions)`, { status: 'unsupported', sessionId: session.id });
