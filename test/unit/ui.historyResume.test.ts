@@ -247,3 +247,20 @@ describe('resuming a session already resumed in this window', () => {
     assert.doesNotMatch(vscodeStub.messages.join('\n'), /another window/);
   });
 });
+
+describe('resuming a session the history evicted', () => {
+  it('is refused with the bound that removed it, not as a worker that kept no conversation', async () => {
+    vscodeStub.reset();
+    const gone = { id: 's1', name: 'mine', status: 'evicted', endReason: 'exited', exit: null, turns: 2, archived: false, dialect: 'pi', startedAt: 1, filesTouched: [], removed: { at: 5, reason: 'more than 200 sessions were kept', events: 40, bytes: 4000 } } as unknown as SessionSummary;
+    const s = {
+      supervisor: { list: () => [], start: async () => assert.fail('nothing is started') },
+      past: { loaded: true, load: async () => undefined, sessions: () => [gone], summary: (id: string) => (id === 's1' ? gone : undefined), resumeRecord: () => undefined, sessionOf: () => null, store: () => null },
+      log: { info: () => undefined },
+      confirmLaunch: async () => ({ ok: true }),
+    } as unknown as HistoryServices;
+    const r = await new HistoryCommands(s).resume({ sessionId: 's1' });
+    assert.equal(r.status, 'evicted');
+    assert.equal(r.error, '"mine" cannot be resumed: the history removed it (more than 200 sessions were kept)');
+    assert.doesNotMatch(vscodeStub.messages.join('\n'), /kept no conversation/);
+  });
+});

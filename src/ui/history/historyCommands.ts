@@ -175,6 +175,8 @@ export class HistoryCommands extends Disposable {
     // That session may be a worker of this window's (its resume here): it is listed live, and runs here, not in another window.
     const here = this.s.supervisor.list().find((w) => (w.status === 'running' || w.status === 'starting') && this.s.past.sessionOf(w.workerId) === session.id);
     if (session !== asked && here) return this.fail(`"${asked.name}" is already resumed: ${here.name} runs on its conversation`, { status: 'live', sessionId: asked.id, workerId: here.workerId });
+    // Its record went with its events (the tree offers no Resume): its own reason, not "no conversation".
+    if (session.status === 'evicted') return this.fail(`"${session.name}" cannot be resumed: the history removed it (${session.removed?.reason ?? 'its bound'})`, { status: 'evicted', sessionId: session.id });
     if (session.status === 'live') return this.fail(`"${session.name}" is still running in another window`, { status: 'live', sessionId: session.id });
     const record = this.s.past.resumeRecord(session.id);
     if (!record) return this.fail(`"${session.name}" cannot be resumed: its worker kept no conversation to return to (pi without a session folder, or a worker that offers no sessions)`, { status: 'unsupported', sessionId: session.id });
