@@ -522,75 +522,75 @@ describe('ACP: the wall\'s judgement of a question', () => {
   const policy = () => resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: false }, dir)!;
   const ask = (over: Partial<Parameters<typeof permissionVeto>[1]>) => ({ toolKind: 'edit', args: null, diffs: [], locations: [], ...over });
 
-  it('judges locations, diffs and path fields of the input; names the rule', () => {
-    assert.equal(permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, 'a.ts'), line: null }] }), dir), null);
-    assert.match(permissionVeto(policy(), ask({ diffs: [{ path: path.join(outside, 'a.ts'), oldText: null, newText: 'x' }] }), dir)!, /outside the allowed paths/);
-    assert.match(permissionVeto(policy(), ask({ toolKind: 'delete', args: { file_path: path.join(outside, 'b') } }), dir)!, /^delete ".*b": outside/);
-    assert.match(permissionVeto(policy(), ask({ toolKind: 'move', args: { from: path.join(dir, 'a'), to: path.join(outside, 'a') } }), dir)!, /^move/);
+  it('judges locations, diffs and path fields of the input; names the rule', async () => {
+    assert.equal(await permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, 'a.ts'), line: null }] }), dir), null);
+    assert.match((await permissionVeto(policy(), ask({ diffs: [{ path: path.join(outside, 'a.ts'), oldText: null, newText: 'x' }] }), dir))!, /outside the allowed paths/);
+    assert.match((await permissionVeto(policy(), ask({ toolKind: 'delete', args: { file_path: path.join(outside, 'b') } }), dir))!, /^delete ".*b": outside/);
+    assert.match((await permissionVeto(policy(), ask({ toolKind: 'move', args: { from: path.join(dir, 'a'), to: path.join(outside, 'a') } }), dir))!, /^move/);
     // Copilot's question carries a unified diff in rawInput.diff.
-    assert.match(permissionVeto(policy(), ask({ args: { diff: '--- a/../elsewhere/c.ts\n+++ b/../elsewhere/c.ts\n@@\n+x\n' } }), dir)!, /elsewhere/);
-    assert.match(permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, '.git', 'config'), line: null }] }), dir)!, /forbidden/);
+    assert.match((await permissionVeto(policy(), ask({ args: { diff: '--- a/../elsewhere/c.ts\n+++ b/../elsewhere/c.ts\n@@\n+x\n' } }), dir))!, /elsewhere/);
+    assert.match((await permissionVeto(policy(), ask({ locations: [{ path: path.join(dir, '.git', 'config'), line: null }] }), dir))!, /forbidden/);
   });
 
-  it('Copilot\'s create inside the policy passes: its diff names a/dev/null and the absolute path with git\'s prefix for its slash', () => {
+  it('Copilot\'s create inside the policy passes: its diff names a/dev/null and the absolute path with git\'s prefix for its slash', async () => {
     // Allowed: src/ only, so neither dev/null nor tmp/… read under the worker's folder passes.
     const srcOnly = resolveGuard({ allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [], bash: false }, dir)!;
     const target = path.join(dir, 'src', 'new.txt');
     const diff = `--- a/dev/null\n+++ b/${target.slice(1)}\n@@ -0,0 +1 @@\n+x\n`;
-    assert.equal(permissionVeto(srcOnly, ask({ locations: [{ path: target, line: null }], args: { diff } }), dir), null);
+    assert.equal(await permissionVeto(srcOnly, ask({ locations: [{ path: target, line: null }], args: { diff } }), dir), null);
     // Outside, the named path is refused whatever the patch text says.
     const away = path.join(outside, 'new.txt');
-    assert.match(permissionVeto(policy(), ask({ locations: [{ path: away, line: null }], args: { diff: `--- a/dev/null\n+++ b/${away.slice(1)}\n` } }), dir)!, /outside the allowed paths/);
+    assert.match((await permissionVeto(policy(), ask({ locations: [{ path: away, line: null }], args: { diff: `--- a/dev/null\n+++ b/${away.slice(1)}\n` } }), dir))!, /outside the allowed paths/);
   });
 
-  it('an edit naming no path cannot be confined; a shell is rejected unless bash is allowed; a read is not judged', () => {
-    assert.match(permissionVeto(policy(), ask({}), dir)!, /names no path/);
-    assert.match(permissionVeto(policy(), ask({ toolKind: 'execute', args: { command: 'ls' } }), dir)!, /shell/);
-    assert.equal(permissionVeto(resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: true }, dir)!, ask({ toolKind: 'execute' }), dir), null);
-    assert.equal(permissionVeto(policy(), ask({ toolKind: 'read', locations: [{ path: '/etc/passwd', line: null }] }), dir), null);
+  it('an edit naming no path cannot be confined; a shell is rejected unless bash is allowed; a read is not judged', async () => {
+    assert.match((await permissionVeto(policy(), ask({}), dir))!, /names no path/);
+    assert.match((await permissionVeto(policy(), ask({ toolKind: 'execute', args: { command: 'ls' } }), dir))!, /shell/);
+    assert.equal(await permissionVeto(resolveGuard({ allowedPaths: [dir], forbiddenPaths: [], bash: true }, dir)!, ask({ toolKind: 'execute' }), dir), null);
+    assert.equal(await permissionVeto(policy(), ask({ toolKind: 'read', locations: [{ path: '/etc/passwd', line: null }] }), dir), null);
   });
 
-  it('a call of another kind is judged by the paths it names (Claude\'s NotebookEdit, kind "other", names its notebook only in rawInput); one naming none is left unjudged', () => {
+  it('a call of another kind is judged by the paths it names (Claude\'s NotebookEdit, kind "other", names its notebook only in rawInput); one naming none is left unjudged', async () => {
     // As claude-agent-acp 0.101.0 asks: no locations, no diff, the notebook in rawInput.notebook_path.
     const notebook = (nb: string) => ask({ toolKind: 'other', title: 'NotebookEdit', args: { notebook_path: nb, new_source: 'x', edit_mode: 'replace' } });
-    assert.match(permissionVeto(policy(), notebook(path.join(outside, 'n.ipynb')), dir)!, /^NotebookEdit \(kind "other"\) ".*n\.ipynb": outside the allowed paths/);
-    assert.deepEqual(permissionVerdict(policy(), notebook(path.join(dir, 'n.ipynb')), dir), { veto: null, judged: true });
-    assert.match(permissionVeto(policy(), ask({ toolKind: 'other', title: 'mcp__fs__save', locations: [{ path: path.join(outside, 'a'), line: null }] }), dir)!, /outside the allowed paths/);
-    assert.match(permissionVeto(policy(), ask({ toolKind: null, title: 'save', args: { path: path.join(dir, '.git', 'hooks', 'pre-commit') } }), dir)!, /forbidden/);
+    assert.match((await permissionVeto(policy(), notebook(path.join(outside, 'n.ipynb')), dir))!, /^NotebookEdit \(kind "other"\) ".*n\.ipynb": outside the allowed paths/);
+    assert.deepEqual(await permissionVerdict(policy(), notebook(path.join(dir, 'n.ipynb')), dir), { veto: null, judged: true });
+    assert.match((await permissionVeto(policy(), ask({ toolKind: 'other', title: 'mcp__fs__save', locations: [{ path: path.join(outside, 'a'), line: null }] }), dir))!, /outside the allowed paths/);
+    assert.match((await permissionVeto(policy(), ask({ toolKind: null, title: 'save', args: { path: path.join(dir, '.git', 'hooks', 'pre-commit') } }), dir))!, /forbidden/);
     // Nothing to judge it by: asked, and audited when it runs (the verdict says so).
-    assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'other', title: 'mcp__db__query', args: { sql: 'drop table t' } }), dir), { veto: null, judged: false });
-    assert.deepEqual(permissionVerdict(policy(), ask({ toolKind: 'search', args: { path: outside } }), dir), { veto: null, judged: true });
+    assert.deepEqual(await permissionVerdict(policy(), ask({ toolKind: 'other', title: 'mcp__db__query', args: { sql: 'drop table t' } }), dir), { veto: null, judged: false });
+    assert.deepEqual(await permissionVerdict(policy(), ask({ toolKind: 'search', args: { path: outside } }), dir), { veto: null, judged: true });
   });
 
-  it('a path under a field the guard does not know is judged too, at any depth, when it is absolute, ~ or has ".."; text fields are not read as paths', () => {
+  it('a path under a field the guard does not know is judged too, at any depth, when it is absolute, ~ or has ".."; text fields are not read as paths', async () => {
     // An MCP tool (Claude asks it as kind "other", its input as the tool takes it): a field named
     // for the guard inside, the file it really writes under a name the guard does not know.
     const mcp = (input: Record<string, unknown>) => ask({ toolKind: 'other', title: 'mcp__files__export', args: input });
     const inside = path.join(dir, 'a.ts');
-    assert.match(permissionVeto(policy(), mcp({ path: inside, output_file: path.join(outside, 'x') }), dir)!, /^mcp__files__export \(kind "other"\) ".*elsewhere\/x": outside the allowed paths/);
-    assert.match(permissionVeto(policy(), mcp({ path: inside, save_to: '../elsewhere/y' }), dir)!, /"\.\.\/elsewhere\/y": outside/);
-    assert.match(permissionVeto(policy(), mcp({ path: inside, out: 'file:///etc/z' }), dir)!, /outside/);
-    assert.match(permissionVeto(policy(), mcp({ path: inside, target_file: `${dir}/.git/hooks/pre-commit` }), dir)!, /forbidden/);
+    assert.match((await permissionVeto(policy(), mcp({ path: inside, output_file: path.join(outside, 'x') }), dir))!, /^mcp__files__export \(kind "other"\) ".*elsewhere\/x": outside the allowed paths/);
+    assert.match((await permissionVeto(policy(), mcp({ path: inside, save_to: '../elsewhere/y' }), dir))!, /"\.\.\/elsewhere\/y": outside/);
+    assert.match((await permissionVeto(policy(), mcp({ path: inside, out: 'file:///etc/z' }), dir))!, /outside/);
+    assert.match((await permissionVeto(policy(), mcp({ path: inside, target_file: `${dir}/.git/hooks/pre-commit` }), dir))!, /forbidden/);
     // Nested deeper than the guard used to look (it stopped at four levels, without a word).
     const deep = { a: { b: { c: { d: { e: { f: [{ where: path.join(outside, 'deep') }] } } } } } };
-    assert.match(permissionVeto(policy(), mcp({ path: inside, options: deep }), dir)!, /deep": outside/);
+    assert.match((await permissionVeto(policy(), mcp({ path: inside, options: deep }), dir))!, /deep": outside/);
     // What an edit writes is text, not a file it names, and a URL or a plain word is no path.
     const edit = ask({ toolKind: 'edit', args: { path: inside, old_str: '/etc/passwd', new_str: '../x', content: '/* c */', newString: '~/x', url: 'https://example.com/a', mode: 'fast' } });
-    assert.equal(permissionVeto(policy(), edit, dir), null);
-    assert.deepEqual(permissionVerdict(policy(), mcp({ path: inside, branch: 'feature/x', url: 'https://example.com' }), dir), { veto: null, judged: true });
+    assert.equal(await permissionVeto(policy(), edit, dir), null);
+    assert.deepEqual(await permissionVerdict(policy(), mcp({ path: inside, branch: 'feature/x', url: 'https://example.com' }), dir), { veto: null, judged: true });
   });
 
-  it('a relative name under a field the guard does not know is judged against the forbidden names only: a config file is refused, a word outside the allowed paths is not', () => {
+  it('a relative name under a field the guard does not know is judged against the forbidden names only: a config file is refused, a word outside the allowed paths is not', async () => {
     const mcp = (input: Record<string, unknown>, toolKind = 'other') => ask({ toolKind, title: 'mcp__files__export', args: input });
     const srcOnly = resolveGuard({ allowedPaths: [path.join(dir, 'src')], forbiddenPaths: [], bash: false }, dir)!;
-    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', target_file: '.vscode/settings.json' }), dir)!, /^mcp__files__export \(kind "other"\) "\.vscode\/settings\.json": forbidden/);
-    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', out: { list: ['docs/x', 'src/.git/hooks/pre-commit'] } }), dir)!, /"src\/\.git\/hooks\/pre-commit": forbidden/);
-    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', save: '.env' }), dir)!, /"\.env": forbidden/);
+    assert.match((await permissionVeto(srcOnly, mcp({ path: 'src/a', target_file: '.vscode/settings.json' }), dir))!, /^mcp__files__export \(kind "other"\) "\.vscode\/settings\.json": forbidden/);
+    assert.match((await permissionVeto(srcOnly, mcp({ path: 'src/a', out: { list: ['docs/x', 'src/.git/hooks/pre-commit'] } }), dir))!, /"src\/\.git\/hooks\/pre-commit": forbidden/);
+    assert.match((await permissionVeto(srcOnly, mcp({ path: 'src/a', save: '.env' }), dir))!, /"\.env": forbidden/);
     // An edit too, and one naming nothing else (it is refused, not left unjudged).
-    assert.match(permissionVeto(srcOnly, mcp({ path: 'src/a', also: '.git/config' }, 'edit'), dir)!, /^edit "\.git\/config": forbidden/);
-    assert.match(permissionVeto(srcOnly, mcp({ query: '.vscode/launch.json' }), dir)!, /forbidden/);
+    assert.match((await permissionVeto(srcOnly, mcp({ path: 'src/a', also: '.git/config' }, 'edit'), dir))!, /^edit "\.git\/config": forbidden/);
+    assert.match((await permissionVeto(srcOnly, mcp({ query: '.vscode/launch.json' }), dir))!, /forbidden/);
     // Not judged against the allowed paths (a branch, a glob, a route are no files), nor a URL or words with spaces.
-    assert.deepEqual(permissionVerdict(srcOnly, mcp({ path: 'src/a', branch: 'feature/x', glob: './docs/*.md', route: 'api/v1', url: 'https://example.com/.env', note: 'see .git/config please' }), dir), { veto: null, judged: true });
-    assert.deepEqual(permissionVerdict(srcOnly, mcp({ branch: 'feature/x' }), dir), { veto: null, judged: false });
+    assert.deepEqual(await permissionVerdict(srcOnly, mcp({ path: 'src/a', branch: 'feature/x', glob: './docs/*.md', route: 'api/v1', url: 'https://example.com/.env', note: 'see .git/config please' }), dir), { veto: null, judged: true });
+    assert.deepEqual(await permissionVerdict(srcOnly, mcp({ branch: 'feature/x' }), dir), { veto: null, judged: false });
   });
 });

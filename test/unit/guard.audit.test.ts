@@ -48,7 +48,7 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     assert.equal(auditToolCall(policy, 'edit', { path: path.join(home, '.bashrc'), old_string: 'x', new_string: 'y' }, ws).violation, null);
   });
 
-  it('.. after a symlink is judged as the kernel and as Node read it, for a write that replaces too', () => {
+  it('.. after a symlink is judged as the kernel and as Node read it, for a write that replaces too', async () => {
     // pnpm's layout: node_modules/foo links two folders down; `..` climbs back differently.
     fs.mkdirSync(path.join(ws, 'node_modules/.pnpm/foo@1.0.0/node_modules/foo'), { recursive: true });
     fs.symlinkSync('.pnpm/foo@1.0.0/node_modules/foo', path.join(ws, 'node_modules/foo'));
@@ -57,7 +57,7 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
     for (const tool of ['write', 'edit']) {
       assert.match(auditToolCall(policy, tool, { path: raw }, ws).violation ?? '', /: outside the allowed paths .*removed as text first/, tool);
     }
-    assert.match(auditKindCall(policy, 'edit', [raw], ws).violation ?? '', /^edit ".*": outside the allowed paths .*removed as text first/);
+    assert.match((await auditKindCall(policy, 'edit', [raw], ws)).violation ?? '', /^edit ".*": outside the allowed paths .*removed as text first/);
   });
 
   it('nested edits and patch text are looked into', () => {
@@ -116,35 +116,35 @@ describe('guard audit: a call the agent says the kind of (ACP)', () => {
   const policy = resolveGuard(true, ws) as ResolvedPolicy;
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
-  it('reading kinds pass; a shell passes only with bash; an edit is judged by every path it names; any other kind fails closed', () => {
-    for (const kind of ['read', 'search', 'think', 'fetch']) assert.equal(auditKindCall(policy, kind, [], ws).violation, null, kind);
-    assert.match(auditKindCall(policy, 'execute', [], ws).violation ?? '', /bash is not allowed/);
+  it('reading kinds pass; a shell passes only with bash; an edit is judged by every path it names; any other kind fails closed', async () => {
+    for (const kind of ['read', 'search', 'think', 'fetch']) assert.equal((await auditKindCall(policy, kind, [], ws)).violation, null, kind);
+    assert.match((await auditKindCall(policy, 'execute', [], ws)).violation ?? '', /bash is not allowed/);
     const withBash = resolveGuard({ allowedPaths: [ws], forbiddenPaths: [], bash: true }, ws) as ResolvedPolicy;
-    assert.equal(auditKindCall(withBash, 'execute', [], ws).violation, null);
-    assert.equal(auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws).violation, null);
-    assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'ok.ts'), '/etc/passwd'], ws).violation ?? '', /^edit "\/etc\/passwd"/);
-    assert.match(auditKindCall(policy, 'delete', [], ws).violation ?? '', /names no path/);
-    assert.match(auditKindCall(policy, 'other', [], ws).violation ?? '', /does not say it only reads/);
+    assert.equal((await auditKindCall(withBash, 'execute', [], ws)).violation, null);
+    assert.equal((await auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws)).violation, null);
+    assert.match((await auditKindCall(policy, 'edit', [path.join(ws, 'ok.ts'), '/etc/passwd'], ws)).violation ?? '', /^edit "\/etc\/passwd"/);
+    assert.match((await auditKindCall(policy, 'delete', [], ws)).violation ?? '', /names no path/);
+    assert.match((await auditKindCall(policy, 'other', [], ws)).violation ?? '', /does not say it only reads/);
   });
 
-  it('a Gemini subagent (kind think, "Delegating to agent ...") fails closed: its own calls are never reported', () => {
+  it('a Gemini subagent (kind think, "Delegating to agent ...") fails closed: its own calls are never reported', async () => {
     // Gemini CLI 0.61.0's invoke_agent, where the host's policy denying it did not take: the
     // subagent's writes would run unseen by the guard. Any other think call still passes.
     const title = "Delegating to agent 'generalist'";
-    assert.match(auditKindCall(policy, 'think', [], ws, [], title).violation ?? '', /^a subagent \("generalist"\): its tool calls are not reported/);
-    assert.equal(auditKindCall(policy, 'think', [], ws, [], 'Thinking about the plan').violation, null);
-    assert.equal(auditKindCall(policy, 'read', [], ws, [], title).violation, null);
+    assert.match((await auditKindCall(policy, 'think', [], ws, [], title)).violation ?? '', /^a subagent \("generalist"\): its tool calls are not reported/);
+    assert.equal((await auditKindCall(policy, 'think', [], ws, [], 'Thinking about the plan')).violation, null);
+    assert.equal((await auditKindCall(policy, 'read', [], ws, [], title)).violation, null);
     const ask = { toolKind: 'think', title, args: null, diffs: [], locations: [] };
-    assert.deepEqual(permissionVerdict(policy, ask, ws), { veto: null, judged: false }, 'put to the person, audited when it runs');
-    assert.match(permissionVerdict(policy, ask, ws, true).veto ?? '', /^a subagent \("generalist"\).*abort its turn$/);
+    assert.deepEqual(await permissionVerdict(policy, ask, ws), { veto: null, judged: false }, 'put to the person, audited when it runs');
+    assert.match((await permissionVerdict(policy, ask, ws, true)).veto ?? '', /^a subagent \("generalist"\).*abort its turn$/);
   });
 
-  it('an edit is judged by the relative names its input holds under other fields too, against the forbidden names only', () => {
+  it('an edit is judged by the relative names its input holds under other fields too, against the forbidden names only', async () => {
     const names = extractRelativeNames({ path: 'src/a.ts', target_file: '.vscode/settings.json', branch: 'feature/x', old_string: '.git/x' });
     assert.deepEqual(names, ['.vscode/settings.json', 'feature/x']);
-    assert.match(auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws, names).violation ?? '', /^edit "\.vscode\/settings\.json": forbidden/);
+    assert.match((await auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws, names)).violation ?? '', /^edit "\.vscode\/settings\.json": forbidden/);
     const narrow = resolveGuard({ allowedPaths: [path.join(ws, 'src')], forbiddenPaths: [], bash: false }, ws) as ResolvedPolicy;
-    assert.equal(auditKindCall(narrow, 'edit', [path.join(ws, 'src', 'a.ts')], ws, ['feature/x', 'docs/y']).violation, null);
+    assert.equal((await auditKindCall(narrow, 'edit', [path.join(ws, 'src', 'a.ts')], ws, ['feature/x', 'docs/y'])).violation, null);
   });
 });
 
@@ -165,24 +165,24 @@ describe('guard: a call that says its own cwd', () => {
 
   const ask = (toolKind: string, args: Record<string, unknown>) => ({ toolKind, title: 'mcp__fs__save', args, diffs: [], locations: [] });
 
-  it('a relative path is judged from the call\'s cwd, not the worker\'s: a link beside that cwd, or ".." from it, leads out', () => {
+  it('a relative path is judged from the call\'s cwd, not the worker\'s: a link beside that cwd, or ".." from it, leads out', async () => {
     const sub = path.join(ws, 'pkg', 'sub');
     for (const kind of ['other', 'edit']) {
       // From the worker's folder "out/x.txt" is ws/out/x.txt, inside; the tool writes sub/out/x.txt, outside.
-      assert.match(permissionVerdict(policy, ask(kind, { cwd: sub, path: 'out/x.txt' }), ws).veto ?? '', /"[^"]*\/pkg\/sub\/out\/x\.txt": outside the allowed paths/, kind);
+      assert.match((await permissionVerdict(policy, ask(kind, { cwd: sub, path: 'out/x.txt' }), ws)).veto ?? '', /"[^"]*\/pkg\/sub\/out\/x\.txt": outside the allowed paths/, kind);
     }
     // The worker in a subfolder, the call's cwd the workspace itself: "../x" is outside.
-    assert.match(permissionVerdict(policy, ask('other', { cwd: ws, target: '../x' }), path.join(ws, 'pkg')).veto ?? '', /outside the allowed paths/);
+    assert.match((await permissionVerdict(policy, ask('other', { cwd: ws, target: '../x' }), path.join(ws, 'pkg'))).veto ?? '', /outside the allowed paths/);
     // Nested under the object that says the cwd, and a relative cwd read from the worker's folder.
-    assert.match(permissionVerdict(policy, ask('other', { cwd: 'pkg/sub', edits: [{ file_path: 'out/y' }] }), ws).veto ?? '', /outside the allowed paths/);
+    assert.match((await permissionVerdict(policy, ask('other', { cwd: 'pkg/sub', edits: [{ file_path: 'out/y' }] }), ws)).veto ?? '', /outside the allowed paths/);
     // The audit after the fact reads the same paths.
     const args = { workdir: sub, path: 'out/z' };
-    assert.match(auditKindCall(policy, 'edit', extractPaths(args), ws, extractRelativeNames(args)).violation ?? '', /^edit ".*\/sub\/out\/z": outside/);
+    assert.match((await auditKindCall(policy, 'edit', extractPaths(args), ws, extractRelativeNames(args))).violation ?? '', /^edit ".*\/sub\/out\/z": outside/);
   });
 
-  it('a relative name under an unknown field is judged against the forbidden names from the call\'s cwd; paths from a cwd inside pass', () => {
-    assert.match(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), save: '.git/config' }), tmp).veto ?? '', /forbidden/);
-    assert.deepEqual(permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), path: 'sub/a.txt', branch: 'feature/x' }), ws), { veto: null, judged: true });
+  it('a relative name under an unknown field is judged against the forbidden names from the call\'s cwd; paths from a cwd inside pass', async () => {
+    assert.match((await permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), save: '.git/config' }), tmp)).veto ?? '', /forbidden/);
+    assert.deepEqual(await permissionVerdict(policy, ask('other', { cwd: path.join(ws, 'pkg'), path: 'sub/a.txt', branch: 'feature/x' }), ws), { veto: null, judged: true });
     assert.deepEqual(extractPaths({ cwd: '/w', path: 'a', abs: '/b', home: '~/c' }), ['/w', `/w${path.sep}a`, '/b', '~/c']);
   });
 });
@@ -219,7 +219,7 @@ describe('guard audit: a Codex move applied without a question', () => {
     }
     // Asked (Zed's codex-acp puts the same map in its question's rawInput), the wall refuses it.
     const ask = { toolKind: 'edit', args: { changes: { [path.join(ws, '.env')]: { type: 'update', move_path: dest } } }, diffs: [], locations: [{ path: dest, line: null }] };
-    assert.match(permissionVerdict(policy, ask, ws).veto ?? '', /\.env": forbidden/);
+    assert.match((await permissionVerdict(policy, ask, ws)).veto ?? '', /\.env": forbidden/);
     // A move inside passes.
     const inside = { changes: { [path.join(ws, 'a.txt')]: { type: 'update', unified_diff: '', move_path: dest } } };
     assert.deepEqual(await audited({ type: 'tool_execution_start', timestamp: 0, tool_call_id: 'c2', tool_kind: 'edit', args: inside, diffs: [{ path: dest, oldText: '', newText: '' }] }), []);
@@ -237,18 +237,18 @@ describe('guard: which strings of a call\'s input are judged as paths', () => {
 
   const mcp = (v: string) => ({ toolKind: 'other', title: 'mcp__search__grep', args: { path: path.join(ws, 'a.txt'), v }, diffs: [], locations: [] });
 
-  it('words with a slash, a URL and a regular expression literal are no paths: the call is not refused', () => {
+  it('words with a slash, a URL and a regular expression literal are no paths: the call is not refused', async () => {
     for (const s of ['and/or', '1/2', 'text/plain', 'feature/x', 'https://x/y', '/a+/', '/^v\\d+$/i', '/(foo|bar)/g', '/[a-z]*/']) {
-      assert.deepEqual(permissionVerdict(policy, mcp(s), ws), { veto: null, judged: true }, s);
+      assert.deepEqual(await permissionVerdict(policy, mcp(s), ws), { veto: null, judged: true }, s);
     }
   });
 
-  it('absolute, ~, file:// and ".." stay judged, also when they hold a pattern character but are no single-body literal', () => {
+  it('absolute, ~, file:// and ".." stay judged, also when they hold a pattern character but are no single-body literal', async () => {
     for (const s of ['/etc/passwd', '/etc/', '/', '//x', '~/x', '~', 'file:///etc/x', '../x', '..', 'a/../../x', '/tmp/a+b/c', '/a+/b/', '/a+/x.txt']) {
-      assert.match(permissionVerdict(policy, mcp(s), ws).veto ?? '', /outside the allowed paths/, s);
+      assert.match((await permissionVerdict(policy, mcp(s), ws)).veto ?? '', /outside the allowed paths/, s);
     }
     // A field named for a path is judged whatever its shape.
-    assert.match(permissionVerdict(policy, { ...mcp('x'), args: { path: '/a+/' } }, ws).veto ?? '', /outside the allowed paths/);
+    assert.match((await permissionVerdict(policy, { ...mcp('x'), args: { path: '/a+/' } }, ws)).veto ?? '', /outside the allowed paths/);
   });
 });
 
@@ -275,29 +275,29 @@ describe('guard: a delete or a move removes the name it is given, not what a lin
 
   const ask = (toolKind: string, paths: string[]) => ({ toolKind, args: null, diffs: [], locations: paths.map((p) => ({ path: p, line: null })) });
 
-  it('a link outside (or under a forbidden name) to a file inside, deleted or moved away, is a write outside (or forbidden): refused and flagged', () => {
+  it('a link outside (or under a forbidden name) to a file inside, deleted or moved away, is a write outside (or forbidden): refused and flagged', async () => {
     const bashrc = path.join(home, '.bashrc');
     const env = path.join(ws, '.env');
     const dest = path.join(ws, 'moved');
     // codex-acp 2.6.0 asks about a move as kind edit, its source in the locations.
     for (const [kind, paths] of [['delete', [bashrc]], ['move', [bashrc, dest]], ['edit', [bashrc, dest]]] as const) {
-      assert.match(permissionVerdict(policy, ask(kind, [...paths]), ws).veto ?? '', /\.bashrc": outside the allowed paths/, kind);
-      assert.match(auditKindCall(policy, kind, [...paths], ws).violation ?? '', /\.bashrc": outside the allowed paths/, kind);
+      assert.match((await permissionVerdict(policy, ask(kind, [...paths]), ws)).veto ?? '', /\.bashrc": outside the allowed paths/, kind);
+      assert.match((await auditKindCall(policy, kind, [...paths], ws)).violation ?? '', /\.bashrc": outside the allowed paths/, kind);
     }
-    assert.match(permissionVerdict(policy, ask('delete', [env]), ws).veto ?? '', /\.env": forbidden/);
-    assert.match(auditKindCall(policy, 'move', [env, dest], ws).violation ?? '', /\.env": forbidden/);
+    assert.match((await permissionVerdict(policy, ask('delete', [env]), ws)).veto ?? '', /\.env": forbidden/);
+    assert.match((await auditKindCall(policy, 'move', [env, dest], ws)).violation ?? '', /\.env": forbidden/);
   });
 
-  it('a move over an existing file or link: outside, or a link inside leading outside, is refused; a file inside to a new name passes', () => {
+  it('a move over an existing file or link: outside, or a link inside leading outside, is refused; a file inside to a new name passes', async () => {
     fs.writeFileSync(path.join(tmp, 'outside.txt'), 'o');
     fs.symlinkSync(path.join(tmp, 'outside.txt'), path.join(ws, 'out-link'));
     fs.writeFileSync(path.join(ws, 'a.txt'), 'a');
     for (const to of [path.join(tmp, 'outside.txt'), path.join(ws, 'out-link')]) {
-      assert.match(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), to], ws).violation ?? '', /outside the allowed paths/, to);
+      assert.match((await auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), to], ws)).violation ?? '', /outside the allowed paths/, to);
     }
-    assert.match(auditKindCall(policy, 'move', [path.join(ws, '.git', 'config'), path.join(ws, 'c')], ws).violation ?? '', /forbidden/);
-    assert.equal(auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')], ws).violation, null);
-    assert.deepEqual(permissionVerdict(policy, ask('move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')]), ws), { veto: null, judged: true });
+    assert.match((await auditKindCall(policy, 'move', [path.join(ws, '.git', 'config'), path.join(ws, 'c')], ws)).violation ?? '', /forbidden/);
+    assert.equal((await auditKindCall(policy, 'move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')], ws)).violation, null);
+    assert.deepEqual(await permissionVerdict(policy, ask('move', [path.join(ws, 'a.txt'), path.join(ws, 'b.txt')]), ws), { veto: null, judged: true });
   });
 });
 

@@ -3,7 +3,7 @@
 // fails closed: what it does not know (a tool, an argument) is a violation, not a pass.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { forbiddenInside } from './contents';
+import { judgedWithLooks, NOT_LOOKED, type FolderLooks } from './contents';
 import { isOtherUsersHome, MAX_PATH_CHARS, splitPath } from './paths';
 import { judgePath, type ResolvedPolicy, type Verdict } from './policy';
 
@@ -166,12 +166,12 @@ const TAKEN: Readonly<Record<string, string>> = { delete: 'deleted', move: 'move
  * link outside the policy to a file inside (a dotfiles repository's ~/.bashrc) deleted or moved
  * away, or a forbidden name that is a link to an allowed file, is refused. The first refusal, else
  * the place the link leads. A delete or a move (`kind`) takes a folder there whole, so the folder
- * is judged by what it holds too; an edit changes files only.
+ * is judged by what it holds too, as `looks` found it (judgedWithLooks); an edit changes files only.
  */
-export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string, kind = ''): Verdict {
+export function judgeChange(policy: ResolvedPolicy, raw: string, cwd: string, kind = '', looks: FolderLooks = NOT_LOOKED): Verdict {
   const through = judgePath(policy, raw, cwd);
   if (!through.allowed) return through;
-  const own = judgePath(policy, raw, cwd, { replaces: true, verb: TAKEN[kind] ?? '' });
+  const own = judgePath(policy, raw, cwd, { replaces: true, verb: TAKEN[kind] ?? '', looks });
   return own.allowed ? through : own;
 }
 
@@ -189,9 +189,10 @@ function isRealFolder(place: string): boolean {
  * its source and its destination and does not say which is which, so a real folder among its
  * paths is judged as if under each other name, and under the folder of its own name in one that
  * is a folder already (where `mv` puts it): `drafts/` holding `001.sql` moved to `migrations/`
- * lands a file on a forbidden `migrations/*.sql` that neither name matches.
+ * lands a file on a forbidden `migrations/*.sql` that neither name matches. What the folder holds
+ * is as `looks` found it (judgedWithLooks).
  */
-export function movedFolderVeto(policy: ResolvedPolicy, paths: readonly string[], cwd: string): { raw: string; rule: string } | null {
+export function movedFolderVeto(policy: ResolvedPolicy, paths: readonly string[], cwd: string, looks: FolderLooks = NOT_LOOKED): { raw: string; rule: string } | null {
   const places = paths.map((raw) => ({ raw, place: judgePath(policy, raw, cwd, { replaces: true }).resolved })).filter((p) => p.place !== '');
   for (const from of places) {
     if (!isRealFolder(from.place)) continue;
@@ -199,7 +200,7 @@ export function movedFolderVeto(policy: ResolvedPolicy, paths: readonly string[]
     const landings = places
       .filter((to) => to.place !== from.place)
       .flatMap((to) => [to, ...(isRealFolder(to.place) ? [{ raw: path.join(to.raw, name), place: path.join(to.place, name) }] : [])]);
-    const found = landings.length > 0 ? forbiddenInside(policy.forbidden, from.place, { bases: landings.map((l) => l.place) }) : null;
+    const found = landings.length > 0 ? looks.inside(from.place, landings.map((l) => l.place)) : null;
     if (found?.kind === 'unchecked') return { raw: from.raw, rule: `refused: ${found.reason}` };
     if (found) {
       const at = path.join((landings[found.base] as { raw: string }).raw, found.entry);
@@ -301,7 +302,12 @@ export function subagentCall(kind: string, title: string | null | undefined): st
  * path fields of its input) and by the forbidden names for its `relative` strings
  * (extractRelativeNames), and any other kind fails closed.
  */
-export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string, relative: readonly string[] = [], title?: string | null): AuditResult {
+export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: string[], cwd: string, relative: readonly string[] = [], title?: string | null): Promise<AuditResult> {
+  return judgedWithLooks(policy.forbidden, (looks) => judgeKindCall(policy, { kind, paths, relative, title }, cwd, looks));
+}
+
+function judgeKindCall(policy: ResolvedPolicy, call: { kind: string; paths: string[]; relative: readonly string[]; title?: string | null }, cwd: string, looks: FolderLooks): AuditResult {
+  const { kind, paths, relative, title } = call;
   const subagent = subagentCall(kind, title);
   if (subagent) return { violation: subagent, paths: [] };
   if (READING_KINDS.has(kind)) return { violation: null, paths: [] };
@@ -313,11 +319,11 @@ export function auditKindCall(policy: ResolvedPolicy, kind: string, paths: strin
   let violation: string | null = null;
   const resolved: string[] = [];
   for (const raw of paths) {
-    const verdict = judgeChange(policy, raw, cwd, kind);
+    const verdict = judgeChange(policy, raw, cwd, kind, looks);
     if (verdict.resolved) resolved.push(verdict.resolved);
     if (!verdict.allowed && violation === null) violation = `${kind} ${JSON.stringify(raw)}: ${verdict.rule}`;
   }
-  const moved = violation === null && kind === 'move' ? movedFolderVeto(policy, paths, cwd) : null;
+  const moved = violation === null && kind === 'move' ? movedFolderVeto(policy, paths, cwd, looks) : null;
   if (moved) violation = `${kind} ${JSON.stringify(moved.raw)}: ${moved.rule}`;
   const named = violation === null ? forbiddenName(policy, relative, cwd) : null;
   if (named) violation = `${kind} ${JSON.stringify(named.raw)}: ${named.rule}`;

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { forbiddenInside } from './contents';
+import { NOT_LOOKED, type FolderLooks } from './contents';
 import { caseFold, compileForbidden, compilePattern, exactFold, hasGlob, matchesPath, type Pattern } from './match';
 import {
   MAX_PATH_CHARS, isOtherUsersHome, lexicalReading, literalReading, physicalPath, piReading,
@@ -146,12 +146,13 @@ function refuse(reason: string, resolved = ''): Verdict {
 interface Taking {
   raw: string;
   verb: string;
+  looks: FolderLooks;
 }
 
-/** A folder taken along whole is judged by every name it holds (contents.ts), links not followed. */
-function judgeHeld(policy: ResolvedPolicy, verdict: Verdict, stat: fs.Stats | null, takes: Taking | null): Verdict {
+/** A folder taken along whole is judged by every name it holds (contents.ts, walked before), links not followed. */
+function judgeHeld(verdict: Verdict, stat: fs.Stats | null, takes: Taking | null): Verdict {
   if (!verdict.allowed || takes === null || !stat?.isDirectory()) return verdict;
-  const found = forbiddenInside(policy.forbidden, verdict.resolved);
+  const found = takes.looks.inside(verdict.resolved);
   if (found === null) return verdict;
   if (found.kind === 'unchecked') return refuse(found.reason, verdict.resolved);
   const shown = path.join(/^file:\/\//i.test(takes.raw) ? verdict.resolved : takes.raw, found.entry);
@@ -176,9 +177,9 @@ function judgeResolved(policy: ResolvedPolicy, resolved: string, stat: { isFile(
  * for a string that may name no file at all (a relative word under a field the guard does not
  * know), only whether it lands on a forbidden place is asked, not whether it is allowed. `verb`:
  * the call deletes or moves the name ("deleted", "moved or replaced"), so a real folder there
- * (not a link to one) is judged by what it holds too.
+ * (not a link to one) is judged by what it holds too, as `looks` found it (judgedWithLooks walks it).
  */
-export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false, forbiddenOnly = false, verb = '' } = {}): Verdict {
+export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { replaces = false, forbiddenOnly = false, verb = '', looks = NOT_LOOKED }: { replaces?: boolean; forbiddenOnly?: boolean; verb?: string; looks?: FolderLooks } = {}): Verdict {
   if (typeof raw !== 'string') return refuse('path is not a string');
   if (raw.length === 0) return refuse('empty path');
   if (raw.includes('\0')) return refuse('NUL byte in path');
@@ -193,7 +194,7 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { r
   }
   let first: Verdict | null = null;
   for (const reading of new Set([pi, literalReading(raw, cwd)])) {
-    const verdict = judgeReading(policy, reading, { replaces, forbiddenOnly, takes: verb ? { raw, verb } : null });
+    const verdict = judgeReading(policy, reading, { replaces, forbiddenOnly, takes: verb ? { raw, verb, looks } : null });
     if (!verdict.allowed) return verdict;
     first ??= verdict;
   }
@@ -216,7 +217,7 @@ function saying(verdict: Verdict, words: string): Verdict {
  */
 function judgeReading(policy: ResolvedPolicy, reading: string, how: { replaces: boolean; forbiddenOnly: boolean; takes: Taking | null }): Verdict {
   const land = (abs: string): Physical => (how.replaces ? replacedPath(abs) : physicalPath(abs));
-  const judge = (p: Physical & { ok: true }) => judgeHeld(policy, judgeResolved(policy, p.path, p.stat, how.forbiddenOnly), p.stat, how.takes);
+  const judge = (p: Physical & { ok: true }) => judgeHeld(judgeResolved(policy, p.path, p.stat, how.forbiddenOnly), p.stat, how.takes);
   const kernel = land(reading);
   if (!kernel.ok) return refuse(kernel.reason, reading);
   const byKernel = judge(kernel);

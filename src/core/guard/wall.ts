@@ -1,6 +1,7 @@
 // The guard as a wall, for agents that ask before they act or write through the host (ACP): a
 // write outside the policy is refused before it happens, not reported after it landed.
 import { extractPaths, extractRelativeNames, forbiddenName, judgeChange, movedFolderVeto, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
+import { judgedWithLooks, type FolderLooks } from './contents';
 import { judgePath, type ResolvedPolicy } from './policy';
 import type { PermissionAsk } from '../api';
 
@@ -31,9 +32,14 @@ type WallAsk = Pick<PermissionAsk, 'toolKind' | 'args' | 'diffs' | 'locations'> 
  * Claude's NotebookEdit, an MCP tool) is judged by the paths it names too, and is not judged when
  * it names none, unless `refuseUnjudged` (a worker whose violations abort its turn: asked and
  * allowed, such a call would run, be flagged by the audit, and end the turn), then it is rejected.
- * A shell is rejected unless the policy allows bash, as pi's guard drops it.
+ * A shell is rejected unless the policy allows bash, as pi's guard drops it. A folder deleted or
+ * moved is judged by what it holds, walked off the thread first (judgedWithLooks).
  */
-export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string, refuseUnjudged = false): WallVerdict {
+export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string, refuseUnjudged = false): Promise<WallVerdict> {
+  return judgedWithLooks(policy.forbidden, (looks) => wallVerdict(policy, ask, cwd, { refuseUnjudged, looks }));
+}
+
+function wallVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string, { refuseUnjudged, looks }: { refuseUnjudged: boolean; looks: FolderLooks }): WallVerdict {
   const kind = ask.toolKind ?? '';
   if (kind === 'execute') return { veto: policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed', judged: true };
   // A subagent's own calls are never seen: as unjudged as an MCP tool naming no path.
@@ -60,16 +66,16 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
     return { veto: `${what} names no path the guard can judge, and this worker's violations abort its turn (rpcWorkers.guard.onViolation "flag" puts such a call to you, flagged when it runs)`, judged: true };
   }
   for (const raw of paths) {
-    const v = judgeChange(policy, raw, cwd, kind);
+    const v = judgeChange(policy, raw, cwd, kind, looks);
     if (!v.allowed) return { veto: `${what} ${JSON.stringify(raw)}: ${v.rule}`, judged: true };
   }
-  const moved = kind === 'move' ? movedFolderVeto(policy, paths, cwd) : null;
+  const moved = kind === 'move' ? movedFolderVeto(policy, paths, cwd, looks) : null;
   if (moved) return { veto: `${what} ${JSON.stringify(moved.raw)}: ${moved.rule}`, judged: true };
   if (forbidden) return { veto: `${what} ${JSON.stringify(forbidden.raw)}: ${forbidden.rule}`, judged: true };
   return { veto: null, judged: true };
 }
 
 /** Why the guard rejects a call the agent asks about; null: the person may be asked (see permissionVerdict). */
-export function permissionVeto(policy: ResolvedPolicy, ask: WallAsk, cwd: string): string | null {
-  return permissionVerdict(policy, ask, cwd).veto;
+export async function permissionVeto(policy: ResolvedPolicy, ask: WallAsk, cwd: string): Promise<string | null> {
+  return (await permissionVerdict(policy, ask, cwd)).veto;
 }

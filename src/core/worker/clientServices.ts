@@ -47,11 +47,11 @@ export function clientServicesFor(w: ClientServicesSite): ClientServices {
   const permissions = new Permissions({
     workerId: w.id, ask: w.onPermission, emit: (event) => w.emit(event), pending: w.pendingInput,
     inTurn: () => w.inTurn(), turnsSettled: () => w.turnsSettled(),
-    wall: launch.audit ? (ask) => {
+    wall: launch.audit ? async (ask) => {
       // What the call's own reports named is judged with the question (a move's other end).
       const reported = w.auditLater.namedBy(ask.toolCallId).filter((p) => !ask.locations.some((l) => l.path === p));
       const judged = reported.length > 0 ? { ...ask, locations: [...ask.locations, ...reported.map((p) => ({ path: p, line: null }))] } : ask;
-      const verdict = permissionVerdict(launch.audit!.policy, judged, spec.cwd, launch.audit!.onViolation === 'abort');
+      const verdict = await permissionVerdict(launch.audit!.policy, judged, spec.cwd, launch.audit!.onViolation === 'abort');
       // Judged here, before the person is asked: the audit after the fact is not needed for it.
       // One the wall could not judge (kind "other" naming no path: an MCP tool, where violations
       // are only flagged) is audited when it runs, as any call the agent did not ask about, and

@@ -23,7 +23,7 @@ export interface PermissionSite {
   /** How many turns have settled: the running turn's place, told apart from the next one's. */
   turnsSettled(): number;
   /** The guard's wall: its reason to reject the call without asking, and whether it judged it. Absent: no guard. */
-  wall?: (ask: PermissionAsk) => WallVerdict;
+  wall?: (ask: PermissionAsk) => WallVerdict | Promise<WallVerdict>;
   /** The guard's finding, marked on its tool call. */
   report?: (event: Untimed) => void;
   /** The worker's state changed (a rule remembered or forgotten). */
@@ -74,9 +74,12 @@ export class Permissions {
       });
       return request.answer(option ? option.optionId : null);
     };
-    if (!site.inTurn()) return end(null, 'the agent asked after its turn had ended; the host answered cancelled', { isError: true });
-    if (this.cancelledTurn?.turn === site.turnsSettled()) return end(null, `${this.cancelledTurn.reason} (asked as the cancel reached the agent)`);
-    const verdict = site.wall?.(ask) ?? null;
+    const tooLate = this.tooLate();
+    if (tooLate) return end(null, tooLate.note, { isError: tooLate.isError });
+    const verdict = site.wall ? await site.wall(ask) : null;
+    // The wall may have walked a folder for a while: the turn may have ended or been cancelled meanwhile.
+    const endedMeanwhile = this.tooLate();
+    if (endedMeanwhile) return end(null, endedMeanwhile.note, { isError: endedMeanwhile.isError });
     const veto = verdict?.veto ?? null;
     if (veto !== null) {
       // Refused before it could run, as pi's guard blocks a call: the person is not asked.
@@ -130,6 +133,13 @@ export class Permissions {
       this.open.delete(id);
       site.pending.dialogClosed(id);
     }
+  }
+
+  /** Why a question is answered cancelled without asking, as its turn is over or cancelled; null: it is not. */
+  private tooLate(): { note: string; isError: boolean } | null {
+    if (!this.site.inTurn()) return { note: 'the agent asked after its turn had ended; the host answered cancelled', isError: true };
+    if (this.cancelledTurn?.turn === this.site.turnsSettled()) return { note: `${this.cancelledTurn.reason} (asked as the cancel reached the agent)`, isError: false };
+    return null;
   }
 
   /** Every open question answered `cancelled` (an abort, a stop), and any the running turn asks from now on. */

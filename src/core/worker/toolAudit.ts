@@ -96,7 +96,7 @@ export async function auditToolCallOf(w: AuditPort, audit: NonNullable<Launch['a
   }
   // An agent that says what its call does (ACP's kinds) is judged by that and every path it names.
   const verdict = event.tool_kind
-    ? auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}), event.title)
+    ? await auditKindCall(policy, event.tool_kind, [...new Set([...(event.locations ?? []).map((l) => l.path), ...(event.diffs ?? []).map((d) => d.path), ...extractPaths(args ?? {})])], w.cwd, extractRelativeNames(args ?? {}), event.title)
     : auditToolCall(policy, toolName, args ?? {}, w.cwd);
   if (!verdict.violation) return;
   if (mustEnd() && w.inputLost()) return stopUntold(verdict.violation);
