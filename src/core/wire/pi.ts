@@ -295,6 +295,9 @@ function inModelNames(event: AgentEvent, data: Record<string, unknown>): void {
   if (Object.keys(data).length) event.data = data;
 }
 
+/** pi 1.x refuses a manual compact with nothing to fold: the host says so as a compaction not performed. */
+const NOTHING_TO_COMPACT = /Nothing to compact|Already compacted/;
+
 /**
  * compaction_end (auto_compaction_end before pi 0.59): its outcome said in the model's names
  * (τ's: `summary`, `tokens_before`, `cancelled`; a failure's text as `error`) beside pi's own
@@ -305,6 +308,13 @@ function compactionOutcome(event: AgentEvent, data: Record<string, unknown>): vo
   if (typeof r?.summary === 'string') data.summary ??= r.summary;
   if (typeof r?.tokensBefore === 'number') data.tokens_before ??= r.tokensBefore;
   if (data.aborted === true) data.cancelled ??= true;
+  // pi 1.x refuses a compaction with nothing to fold in the same words as a failure ("Compaction
+  // failed: Nothing to compact (session too small)"): a compaction not performed, as the verb says.
+  if (typeof data.errorMessage === 'string' && data.aborted !== true && NOTHING_TO_COMPACT.test(data.errorMessage)) {
+    data.performed ??= false;
+    if (Object.keys(data).length) event.data = data;
+    return;
+  }
   // pi says a failed compaction only in errorMessage ("Auto-compaction failed: …", "Compaction
   // failed: …"; none when it was aborted), never with isError: without this it read as done.
   if (typeof data.errorMessage === 'string' && data.aborted !== true) event.is_error = true;
@@ -356,9 +366,6 @@ export const piSessions: SessionVerbs = {
     };
   },
 };
-
-/** pi 1.x refuses a manual compact with nothing to fold: the host says so as a compaction not performed. */
-const NOTHING_TO_COMPACT = /Nothing to compact|Already compacted/;
 
 export const piDialect: Dialect = {
   name: 'pi',
