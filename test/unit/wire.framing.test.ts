@@ -223,6 +223,10 @@ describe('PiCodec', () => {
     assert.deepEqual([(upd as { event: AgentEvent }).event.delta, (upd as { event: AgentEvent }).event.block_type], ['Hel', 'text']);
     const end = codec.decode({ type: 'agent_end', messages: [{ role: 'user' }, { role: 'assistant', stopReason: 'aborted' }] });
     assert.equal((end as { event: AgentEvent }).event.end_reason, 'aborted');
+    // A reply the model's length limit cut off (pi's stopReason "length") did not end "done": it
+    // ends as ACP's max_tokens does, which the log says as "Turn ended: max tokens".
+    const cut = codec.decode({ type: 'agent_end', messages: [{ role: 'user' }, { role: 'assistant', stopReason: 'length' }] });
+    assert.equal((cut as { event: AgentEvent }).event.end_reason, 'max_tokens');
     const veto = codec.decode({ type: 'tool_execution_end', toolCallId: 't', toolName: 'write', isError: true, result: { content: [{ type: 'text', text: '[rpc-workers guard] outside the workspace' }] } });
     assert.equal((veto as { event: AgentEvent }).event.blocked, true);
     const plain = codec.decode({ type: 'tool_execution_end', toolCallId: 't', toolName: 'write', isError: true, result: { content: [{ type: 'text', text: 'EACCES' }] } });

@@ -210,7 +210,8 @@ function agentEnd(event: AgentEvent, messages: PiEvent['messages'], willRetry: u
   event.messages = messages ?? null;
   const last = lastAssistant(messages);
   const stop = last?.stopReason;
-  event.end_reason = stop === 'aborted' ? 'aborted' : stop === 'error' ? 'error' : 'done';
+  // A reply cut off at the model's length limit ("length") ends as ACP's max_tokens does, not done.
+  event.end_reason = stop === 'aborted' ? 'aborted' : stop === 'error' ? 'error' : stop === 'length' ? 'max_tokens' : 'done';
   if (stop === 'error') {
     event.is_error = true;
     event.error = typeof last?.errorMessage === 'string' ? last.errorMessage : 'the model call failed';
