@@ -79,7 +79,9 @@ const retry: Notice = (e, t) => {
   const attempt = typeof d.attempt === 'number' ? `attempt ${d.attempt}${typeof d.max_attempts === 'number' ? ` of ${d.max_attempts}` : ''}` : 'another attempt';
   const text = start
     ? `Retrying (${attempt})${typeof d.delay_ms === 'number' ? ` in ${Math.round(d.delay_ms / 100) / 10} s` : ''}${e.error ? `: ${e.error}` : ''}`
-    : d.success === true ? `Retry succeeded (${attempt})` : `Retries gave up (${attempt})${e.error ? `: ${e.error}` : ''}`;
+    : d.success === true ? `Retry succeeded (${attempt})`
+    // An abort in the retry's wait cancels it ("Retry cancelled"): the retries did not give up (turns.ts reads it so too).
+    : /cancel/i.test(e.error ?? '') ? `Retry cancelled (${attempt})` : `Retries gave up (${attempt})${e.error ? `: ${e.error}` : ''}`;
   return { kind: 'retry', time: t, phase: start ? 'start' : 'end', text };
 };
 

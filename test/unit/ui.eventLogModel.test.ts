@@ -283,6 +283,13 @@ describe('ui event log model', () => {
     assert.deepEqual([w.title, w.text], ['Extension error in /ext/guard.ts', 'boom']);
   });
 
+  it('pi\'s retry that an abort cancelled says it was cancelled, not that the retries gave up', () => {
+    // pi 0.73.1 and 1.x alike, on an abort in the retry's wait (docs/real-workers.md).
+    const m = new LogModel();
+    m.apply(stamped([slimEvent(normalizePiEvent({ type: 'auto_retry_end', success: false, attempt: 1, finalError: 'Retry cancelled' }) as never)]));
+    assert.deepEqual(only(m, 'retry').map((r) => r.text), ['Retry cancelled (attempt 1)']);
+  });
+
   it('a stop says "stopped" without the SIGTERM or 143 the stop itself caused; a forced kill and a crash say how', () => {
     const exits = (data: Record<string, unknown>) => {
       const m = new LogModel();
