@@ -139,13 +139,11 @@ export function nodeTooOld(piVersion: string, needs: string, nodeVersion: string
 }
 
 /**
- * Learns the version of pi behind `command` (run without arguments of the caller's own) and refuses, in plain words, a pi whose Node is too
+ * Learns the version of pi behind `command` (asked of it only when it runs without arguments of the caller's own) and refuses, in plain words, a pi whose Node is too
  * old. Never fails for not knowing: an unknown version is `null`.
  */
 export async function piPreflight(command: string, callerArgs: readonly string[], env: Record<string, string | undefined>, cwd: string, timeoutMs = 10_000): Promise<Preflight> {
-  // `node some-worker.mjs` is not pi's own command line: its version is not asked (`node
-  // --version` would answer Node's, and a worker script might not know the flag at all).
-  if (callerArgs.length > 0) return { ok: true, version: null };
+  // pi's package is read whatever the args (a profile's `-e ./guard.ts` still runs pi itself).
   const pkg = findPiPackage(command, env, cwd);
   if (pkg) {
     const minimum = minimumOf(pkg.node);
@@ -156,6 +154,9 @@ export async function piPreflight(command: string, callerArgs: readonly string[]
     }
     return { ok: true, version: pkg.version };
   }
+  // `node some-worker.mjs` is not pi's own command line: its version is not asked (`node
+  // --version` would answer Node's, and a worker script might not know the flag at all).
+  if (callerArgs.length > 0) return { ok: true, version: null };
   return { ok: true, version: null, later: askVersion(command, env, cwd, timeoutMs, (out) => out.trim().match(/^v?(\d+\.\d+\.\d+\S*)$/m)?.[1] ?? null) };
 }
 
