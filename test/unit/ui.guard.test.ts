@@ -43,7 +43,10 @@ describe('ui guard settings', () => {
       profiles: [{ name: 'g', dialect: 'pi', command: 'pi', guard: 'on' }],
     };
     const { settings, errors } = readSettings((k) => values[k]);
-    assert.deepEqual(settings.guard, noGuard);
+    // The path lists' errors are kept with them: a guarded start is refused (see below).
+    const { invalid, ...read } = settings.guard;
+    assert.deepEqual(read, noGuard);
+    assert.deepEqual(invalid, ['rpcWorkers.guard.allowedPaths is invalid (must be a list of paths)', 'rpcWorkers.guard.forbiddenPaths is invalid (1: paths must not be empty)']);
     assert.deepEqual(settings.agentDirs, []);
     assert.equal(settings.profiles.length, 0);
     for (const key of ['guard.allowedPaths', 'guard.forbiddenPaths', 'guard.allowBash', 'guard.onViolation', 'agentDirs', 'profiles[0]']) {
@@ -101,6 +104,16 @@ describe('ui guard spec from settings', () => {
     assert.deepEqual(bad, { ok: false, error: 'rpcWorkers.guard.allowedPaths and rpcWorkers.guard.allowBash: the lists clash' });
     const all = guardFromSettings({ ...noGuard, allowedPaths: ['src/**'], forbiddenPaths: ['src/gen'], allowBash: true }, WS, together);
     assert.deepEqual(all, { ok: false, error: 'rpcWorkers.guard.allowedPaths, rpcWorkers.guard.forbiddenPaths and rpcWorkers.guard.allowBash: the lists clash' });
+  });
+
+  it('an invalid guard path list refuses the guard rather than starting under a wider one', () => {
+    // One empty entry made the whole list its default: forbidden nothing, or allowed the whole workspace.
+    for (const [key, value] of [['guard.forbiddenPaths', ['secrets/**', '']], ['guard.allowedPaths', 'src/**']] as const) {
+      const { settings } = readSettings((k) => (k === key ? value : undefined));
+      const g = guardFromSettings(settings.guard, WS, policyFromSettings);
+      assert.equal(g.ok, false, `${key} ${JSON.stringify(value)} started under ${JSON.stringify(g)}`);
+      assert.match((g as { error: string }).error, new RegExp(`^rpcWorkers\\.${key.replace('.', '\\.')} is invalid \\(`));
+    }
   });
 
   it('agentDirs: ${workspaceFolder}, ~ and relative entries become absolute', () => {

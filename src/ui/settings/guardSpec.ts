@@ -18,6 +18,8 @@ export type GuardChoice =
  * quietly become a wider one, nor no guard.
  */
 export function guardFromSettings(g: GuardSettings, workspaceFolder: string, fromSettings: PolicyFromSettings): GuardChoice {
+  // An invalid list was read as empty: the workspace folder allowed, nothing more forbidden.
+  if (g.invalid?.length) return { ok: false, error: g.invalid.join('; ') };
   const onViolation = g.onViolation;
   if (g.allowedPaths.length === 0 && g.forbiddenPaths.length === 0 && !g.allowBash) return { ok: true, guard: true, onViolation };
   // Each list on its own first, so that the error names the setting that holds the bad entry.

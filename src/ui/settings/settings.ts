@@ -150,6 +150,11 @@ export interface GuardSettings {
   forbiddenPaths: string[];
   allowBash: boolean;
   onViolation: 'abort' | 'flag';
+  /**
+   * A path list that was invalid, in its error's words: its default (no entries) is a wider guard
+   * than the one asked for, so a guarded start is refused (guardFromSettings). Absent when none.
+   */
+  invalid?: string[];
 }
 
 export interface ReadSettings {
@@ -225,13 +230,15 @@ function readProfiles(raws: unknown[], errors: string[]): Pick<Settings, 'profil
 
 export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
   const errors: string[] = [];
+  const invalid = new Map<SettingKey, string>();
   const value = <K extends SettingKey>(key: K) => {
     const raw = get(key);
     const spec = SETTINGS[key];
     if (raw === undefined || raw === null) return spec.default;
     const parsed = spec.schema.safeParse(raw);
     if (parsed.success) return parsed.data;
-    errors.push(`${SECTION}.${key} is invalid (${describe(parsed.error)}); using the default ${JSON.stringify(spec.default)}`);
+    invalid.set(key, `${SECTION}.${key} is invalid (${describe(parsed.error)})`);
+    errors.push(`${invalid.get(key)}; using the default ${JSON.stringify(spec.default)}`);
     return spec.default;
   };
   const { profiles, invalidProfiles } = readProfiles(value('profiles') as unknown[], errors);
@@ -262,6 +269,8 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
       resumeInterrupted: value('history.resumeInterrupted') as boolean,
     },
   };
+  const badPaths = (['guard.allowedPaths', 'guard.forbiddenPaths'] as const).flatMap((k) => invalid.get(k) ?? []);
+  if (badPaths.length) settings.guard.invalid = badPaths;
   // historyLimits raises the total to one session's bound (the history holds at least one whole
   // session): a smaller total is said, not taken in silence for a bound it is not.
   const h = settings.history;
