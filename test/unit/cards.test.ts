@@ -182,6 +182,18 @@ describe('agent cards', () => {
     assert.deepEqual(defaultAgentDirs('/w', { PI_CODING_AGENT_DIR: 'pi-home' }, [], '/w/sub'), ['/w/.pi/agents', '/w/sub/pi-home/agents']);
   });
 
+  it('guard paths the guard cannot honour make the card invalid, named with the card\'s key, not offered to fail at its start', () => {
+    fs.writeFileSync(path.join(wsDir, 'home.md'), card('name: home\ndescription: d\nallowed_paths: ~/notes'));
+    fs.writeFileSync(path.join(wsDir, 'empty.md'), card('name: empty\ndescription: d\nforbidden_paths: [secrets, ""]'));
+    fs.writeFileSync(path.join(wsDir, 'ok.md'), card('name: ok\ndescription: d\nallowed_paths: [src, "${workspaceFolder}/test"]'));
+    const { cards, errors } = loadAgentCards([wsDir]);
+    assert.deepEqual(cards.map((c) => c.name), ['ok']);
+    assert.deepEqual(errors, [
+      { file: path.join(wsDir, 'empty.md'), reason: 'forbidden_paths: "": empty or NUL byte' },
+      { file: path.join(wsDir, 'home.md'), reason: 'allowed_paths: "~/notes": "~" is not expanded, write an absolute path' },
+    ]);
+  });
+
   it('findCard: the card, or an error naming the available ones', () => {
     fs.writeFileSync(path.join(wsDir, 'a.md'), card('name: scout\ndescription: d'));
     fs.writeFileSync(path.join(wsDir, 'b.md'), card('name: planner\ndescription: d'));

@@ -97,12 +97,30 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
   const parsed = FrontMatterSchema.safeParse(fields);
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'card'}: ${i.message}`).join('; ') };
   const f = parsed.data;
+  const unguardable = pathsError(f.allowed_paths, f.forbidden_paths);
+  if (unguardable) return { ok: false, reason: unguardable };
   const card: AgentCard = { name: f.name, description: f.description, guard: f.guard !== false, prompt: parts.body.trim(), file };
   if (f.tools && f.tools.length > 0) card.tools = [...new Set(f.tools)];
   if (f.model) card.model = f.model;
   if (f.allowed_paths) card.allowedPaths = f.allowed_paths;
   if (f.forbidden_paths) card.forbiddenPaths = f.forbidden_paths;
   return { ok: true, card };
+}
+
+/**
+ * Why the guard cannot honour a card's paths ("~/notes", an empty entry), in the card's key; null
+ * when it can. Such a card was offered, and its start failed on a "guard setting" it does not have.
+ * Whether an entry is honoured does not depend on the folder it is rooted in.
+ */
+function pathsError(allowed: string[] | undefined, forbidden: string[] | undefined): string | null {
+  for (const [key, part] of [['allowed_paths', { allowed }], ['forbidden_paths', { forbidden }]] as const) {
+    try {
+      policyFromSettings(part, path.resolve('/'));
+    } catch (error) {
+      return `${key}: ${(error as Error).message.replace(/^guard setting /, '')}`;
+    }
+  }
+  return null;
 }
 
 function readCard(file: string): { ok: true; card: AgentCard } | { ok: false; reason: string } {
