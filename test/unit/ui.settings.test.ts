@@ -57,6 +57,23 @@ describe('ui settings', () => {
     assert.match(errors[0], /that profile is ignored$/);
   });
 
+  it('refuses a profile with a switch its dialect does not have, rather than start its workers without it', () => {
+    const profiles = [
+      { name: 'careful tau', dialect: 'tau', command: 'tau', mode: 'default' },
+      { name: 'pi files', dialect: 'pi', command: 'pi', clientFiles: false },
+      { name: 'quiet pi', dialect: 'pi', command: 'pi', discovery: false },
+      { name: 'claude', dialect: 'acp', command: 'claude-agent-acp', mode: 'plan', clientFiles: true },
+      { name: 'tau', dialect: 'tau', command: 'tau', discovery: true },
+    ];
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? profiles : undefined));
+    assert.deepEqual(settings.profiles.map((p) => p.name), ['claude', 'tau']);
+    assert.deepEqual(errors, [
+      'rpcWorkers.profiles[0] is invalid (mode: mode is for ACP profiles ("dialect": "acp"); a tau profile has none); that profile is ignored',
+      'rpcWorkers.profiles[1] is invalid (clientFiles: clientFiles is for ACP profiles ("dialect": "acp"); a pi profile has none); that profile is ignored',
+      'rpcWorkers.profiles[2] is invalid (discovery: discovery is for τ profiles ("dialect": "tau"); a pi profile has none); that profile is ignored',
+    ]);
+  });
+
   it('refuses a profile whose mode is empty, naming it, where the host would refuse its start in other words', () => {
     const { settings, errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'claude', dialect: 'acp', command: 'claude-agent-acp', mode: ' ' }] : undefined));
     assert.deepEqual(settings.profiles, []);

@@ -33,7 +33,17 @@ const makeProfileSchema = () => z.strictObject({
   clientFiles: z.optional(z.boolean({ error: 'clientFiles must be true or false' })),
   /** Start this profile's workers each in a new git worktree of the workspace. */
   worktree: z.optional(z.boolean({ error: 'worktree must be true or false' })),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : issue.code === 'invalid_type' ? NOT_AN_OBJECT : undefined) });
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : issue.code === 'invalid_type' ? NOT_AN_OBJECT : undefined) })
+  // A switch of another dialect was taken and ignored: a τ profile's `mode: "default"` started
+  // workers that never asked, a pi profile's `discovery: false` ones that loaded everything.
+  .check(z.superRefine((p, ctx) => {
+    for (const [key, dialect, words] of DIALECT_SWITCHES) {
+      if (p[key] !== undefined && p.dialect !== dialect) ctx.addIssue({ code: 'custom', path: [key], input: p[key], message: `${key} is for ${words} profiles ("dialect": "${dialect}"); a ${p.dialect} profile has none` });
+    }
+  }));
+
+/** The profile switches that one dialect alone has. */
+const DIALECT_SWITCHES = [['mode', 'acp', 'ACP'], ['clientFiles', 'acp', 'ACP'], ['discovery', 'tau', 'τ']] as const;
 
 const PROFILE_KEYS = 'name, dialect, command, args, env, model, guard, discovery, mode, clientFiles, worktree';
 // zod's own word for a profile that is no object (a string, null) was "Invalid input".
