@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, parseAgentCard } from '../../src/core/cards/agentCards';
 import { MAX_CARD_BYTES } from '../../src/core/regularFile';
+import { buildLaunch } from '../../src/core/worker/launch';
 
 const card = (front: string, body = 'You are a helper.') => `---\n${front}\n---\n\n${body}\n`;
 
@@ -192,6 +193,14 @@ describe('agent cards', () => {
       { file: path.join(wsDir, 'empty.md'), reason: 'forbidden_paths: "": empty or NUL byte' },
       { file: path.join(wsDir, 'home.md'), reason: 'allowed_paths: "~/notes": "~" is not expanded, write an absolute path' },
     ]);
+  });
+
+  it('a start naming a card that did not load says why it did not, not only that it is unknown', () => {
+    fs.writeFileSync(path.join(wsDir, 'scout.md'), card('name: scout\ndescription: d\ntool: read'));
+    fs.writeFileSync(path.join(wsDir, 'planner.md'), card('name: planner\ndescription: d'));
+    const built = buildLaunch({ dialect: 'pi', command: 'pi', cwd: tmp, agent: 'scout', agentDirs: [wsDir] }, {});
+    assert.deepEqual(built, { ok: false, error: `unknown agent "scout"; available: planner; not loaded: ${path.join(wsDir, 'scout.md')}: unknown key "tool" (did you mean "tools"?)` });
+    assert.deepEqual(findCard([], 'x', [{ file: '/w/x.md', reason: 'no YAML front matter' }]), { ok: false, error: 'unknown agent "x"; no agent card loaded; not loaded: /w/x.md: no YAML front matter' });
   });
 
   it('findCard: the card, or an error naming the available ones', () => {

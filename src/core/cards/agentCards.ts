@@ -169,15 +169,20 @@ export function loadAgentCards(dirs: string[]): LoadedCards {
 // Where cards are looked for: in a module of its own, which the launch check reads at activation.
 export { defaultAgentDirs } from './agentDirs';
 
-export function findCard(cards: AgentCard[], name: string): { ok: true; card: AgentCard } | { ok: false; error: string } {
+/**
+ * `errors`: the cards that did not load, named after the others: the one asked for may be among
+ * them, and "unknown" alone sent the person looking for a typo in a card that was there.
+ */
+export function findCard(cards: AgentCard[], name: string, errors: readonly CardError[] = []): { ok: true; card: AgentCard } | { ok: false; error: string } {
   const card = cards.find((c) => c.name === name);
   if (card) return { ok: true, card };
   const available = cards.map((c) => c.name).sort();
+  const notLoaded = errors.length > 0 ? `; not loaded: ${errors.map((e) => `${e.file}: ${e.reason}`).join('; ')}` : '';
   return {
     ok: false,
-    error: available.length > 0
+    error: (available.length > 0
       ? `unknown agent ${JSON.stringify(name)}; available: ${available.join(', ')}`
-      : `unknown agent ${JSON.stringify(name)}; no agent cards were found`,
+      : `unknown agent ${JSON.stringify(name)}; ${errors.length > 0 ? 'no agent card loaded' : 'no agent cards were found'}`) + notLoaded,
   };
 }
 

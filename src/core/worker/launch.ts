@@ -37,7 +37,7 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
   const cardDirs = spec.agentDirs ?? options.agentDirs ?? defaultAgentDirs(root, { ...process.env, ...spec.env }, [], spec.cwd);
   if (spec.agent) {
     const loaded = loadAgentCards(cardDirs);
-    const found = findCard(loaded.cards, spec.agent);
+    const found = findCard(loaded.cards, spec.agent, loaded.errors);
     if (!found.ok) return { ok: false, error: found.error };
     card = found.card;
     if (spec.dialect !== 'pi') return { ok: false, error: `agent cards configure pi (system prompt, tools, model); a ${spec.dialect} worker cannot take card "${card.name}"` };
