@@ -40,7 +40,7 @@ describe('an evicted past session', () => {
     assert.equal(old.events, 0, 'its events are gone');
     const past = { sessions: () => sessions, summary: (id: string) => sessions.find((s) => s.id === id), resumeRecord: () => undefined } as unknown as PastSessions;
     const tip = (new HistoryTreePart(past).item({ kind: 'past', sessionId: old.id }).tooltip as { value: string }).value;
-    assert.match(tip, /- Events kept: none \(3 removed by the history bound: more than 1 sessions were kept\)/);
+    assert.match(tip, /- Events kept: none \(3 removed by the history bound: more than 1 session was kept\)/);
     assert.equal(deleteDetail(old), 'Its record is deleted from this workspace\'s history (the history bound removed its log already). The files it changed stay as they are.');
   });
 });

@@ -89,6 +89,26 @@ describe('history resume', () => {
   });
 });
 
+describe('the past sessions\' listing', () => {
+  it('redraws the tree when what a row\'s tooltip says changes (events, lost, last turn, model), not only its name or status', async () => {
+    const { PastSessions } = await import('../../src/ui/history/pastSessions');
+    const host = { onState: () => () => undefined, onRemoved: () => () => undefined, loaded: false, shutDown: false } as never;
+    const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined } as never;
+    const row = { id: 's-abc-0123abcd', name: 'mine', status: 'live', endReason: null, exit: null, turns: 2, archived: false, dialect: 'pi', startedAt: 1, endedAt: null, filesTouched: [], events: 10, lost: 0, lastTurnEndReason: 'done', model: 'm1' };
+    let listed = row;
+    const past = new PastSessions(host, memento, true, undefined, async () => ({ sessions: [listed as never], evictedSessions: { count: 0, lastAt: null }, unreadable: [] }));
+    let redraws = 0;
+    past.onDidChange(() => redraws++);
+    await past.load();
+    await past.load();
+    assert.equal(redraws, 1, 'the same listing redraws nothing');
+    listed = { ...row, events: 500, lost: 3, lastTurnEndReason: 'error', model: 'm2' };
+    await past.load();
+    assert.equal(redraws, 2, 'a listing whose counts changed redraws the rows');
+    past.dispose();
+  });
+});
+
 describe('a past session\'s events for the export', () => {
   it('name what the history no longer has of it: evicted, a torn last line, unreadable lines', async () => {
     const { PastSessions } = await import('../../src/ui/history/pastSessions');

@@ -214,7 +214,7 @@ describe('ui event log archive', () => {
       await store.flush();
       const page = await shown(store, b, [a]);
       assert.equal(page.past?.dropped, 20);
-      assert.equal(page.past?.droppedBy, 'the history removing earlier sessions whole (more than 1 sessions were kept; rpcWorkers.history.maxSessions, rpcWorkers.history.maxTotalMiB)');
+      assert.equal(page.past?.droppedBy, 'the history removing earlier sessions whole (more than 1 session was kept; rpcWorkers.history.maxSessions, rpcWorkers.history.maxTotalMiB)');
     });
   });
 

@@ -219,7 +219,7 @@ export class HistoryStore {
       const overBytes = total > this.limits.maxTotalBytes;
       const overCount = count > this.limits.maxSessions;
       if (!overBytes && !overCount) break;
-      const reason = overBytes ? `all sessions together held more than ${this.limits.maxTotalBytes} bytes` : `more than ${this.limits.maxSessions} sessions were kept`;
+      const reason = overBytes ? `all sessions together held more than ${this.limits.maxTotalBytes} bytes` : `more than ${this.limits.maxSessions} ${this.limits.maxSessions === 1 ? 'session was' : 'sessions were'} kept`;
       await this.evictSession(s, reason);
       total -= s.bytes;
       count--;

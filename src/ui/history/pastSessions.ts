@@ -130,9 +130,10 @@ export class PastSessions extends Disposable {
         this.error = (error as Error).message;
       } finally {
         this.loading = null;
-        // Only a listing that differs redraws the tree: each redraw races the tree's own
-        // updates of live workers (VS Code's "Data tree node not found" when one is removed).
-        const now = JSON.stringify([this.error, this.listing?.sessions.map((x) => [x.id, x.name, x.status, x.turns, x.archived, x.filesTouched.length, x.endedAt, this.resumeRecord(x.id)?.resumedInto ?? null])]);
+        // Only a listing that differs in what a row or its tooltip says redraws the tree: each
+        // redraw races the tree's own updates of live workers (VS Code's "Data tree node not
+        // found" when one is removed).
+        const now = JSON.stringify([this.error, this.listing?.sessions.map((x) => [x.id, x.name, x.status, x.turns, x.archived, x.filesTouched.length, x.endedAt, x.events, x.lost, x.lastTurnEndReason, x.endReason, x.exit, x.model, this.resumeRecord(x.id)?.resumedInto ?? null])]);
         if (now !== this.shown) {
           this.shown = now;
           this._onDidChange.fire();
