@@ -76,6 +76,20 @@ export function paletteOffers(command: string): string[] {
   return Object.keys(STATES).filter((k) => holds(entry?.when, { ...ALWAYS, ...contextValues([STATES[k] as WorkerState]) }));
 }
 
+describe('past session rows', () => {
+  /** The commands a past session's row offers, for the contextValue the tree gives it (historyTree.ts). */
+  const offered = (viewItem: string) => [...new Set(pkg.contributes.menus['view/item/context'].filter((m) => m.command.startsWith('rpcWorkers.history.') && holds(m.when, { ...ALWAYS, view: 'rpcWorkers.sessions', viewItem })).map((m) => m.command))].sort();
+  it('an evicted session offers neither Open Log nor Export (its events are gone), an ended one does', () => {
+    const evicted = offered('rpcPastSession.evicted.pi');
+    const ended = offered('rpcPastSession.ended.resumable.pi');
+    for (const command of ['rpcWorkers.history.openLog', 'rpcWorkers.history.exportMarkdown']) {
+      assert.ok(!evicted.includes(command), `${command} on an evicted row`);
+      assert.ok(ended.includes(command), `${command} on an ended row`);
+    }
+    assert.ok(evicted.includes('rpcWorkers.history.delete'), 'its record can still be deleted');
+  });
+});
+
 describe('worker commands: the palette offers what the row offers', () => {
   it('Compact and Switch Mode… are on the rows of the workers they can work on only (the Event Log greys them out alike)', () => {
     assert.deepEqual(rowOffers('rpcWorkers.compact'), ['idle', 'idle, asking', 'idle, with modes', 'idle, no fork or model choice']);
