@@ -79,12 +79,18 @@ export function searchText(e: Entry): string {
     case 'question': return `${e.title} ${e.command ?? ''} ${e.options.join(' ')} ${e.answer ?? ''} ${e.note ?? ''}`;
     case 'plan': return e.items.map((i) => i.content).join(' ');
     case 'tool': return `${e.name} ${e.title ?? ''} ${e.changes.map((c) => c.path).join(' ')} ${safeJson(e.args)} ${e.output} ${e.result ?? ''} ${e.reason ?? ''} ${e.blocked ? 'blocked' : ''}`;
-    case 'end': return `${e.reason} ${e.error ?? ''} ${e.login ?? ''}`;
-    case 'compaction': return `compaction ${e.nothing ? 'nothing to compact ' : ''}${e.summary ?? ''} ${e.error ?? ''}`;
+    // The words the row shows (its title), as well as the worker's own (max_turns).
+    case 'end': return `Turn ended: ${endWords(e.reason)} ${e.reason} ${e.error ?? ''} ${e.login ?? ''}`;
+    case 'compaction': return `compaction ${compactionTitle(e)} ${e.summary ?? ''} ${e.error ?? ''}`;
     case 'queue': return `queue ${e.items.join(' ')}`;
     case 'retry': case 'warning': case 'exit': return `${'title' in e ? e.title : ''} ${e.text}`;
     case 'other': return `${e.type} ${e.text}`;
   }
+}
+
+/** A compaction row's title: how it went. */
+export function compactionTitle(e: CompactionEntry): string {
+  return e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? (e.nothing ? 'Nothing to compact' : 'Compacted') : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
 }
 
 export function safeJson(v: unknown): string {

@@ -3,7 +3,7 @@
 import { duration, sourceInfo } from '../protocol/words';
 import { h, icon, iconClass, setText } from './dom';
 import { toolBadge, toolState } from './toolBadge';
-import { endWords, safeJson, stopReasonWords, type Change, type CompactionEntry, type EndEntry, type Entry, type Origin, type PlanEntry, type PromptEntry, type QuestionEntry, type TextEntry, type ToolEntry } from './entries';
+import { compactionTitle, endWords, safeJson, stopReasonWords, type Change, type CompactionEntry, type EndEntry, type Entry, type Origin, type PlanEntry, type PromptEntry, type QuestionEntry, type TextEntry, type ToolEntry } from './entries';
 
 export function time(ms: number): string {
   const d = new Date(ms);
@@ -249,7 +249,7 @@ function drawEnd(row: HTMLElement, e: EndEntry): void {
 
 function drawCompaction(row: HTMLElement, e: CompactionEntry): void {
   row.className = `entry kind-compaction compaction-${e.phase}`;
-  const title = e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? (e.nothing ? 'Nothing to compact' : 'Compacted') : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
+  const title = compactionTitle(e);
   const extra = [e.reason, e.tokensBefore !== null ? `${e.tokensBefore} tokens before` : null, e.endedAt ? duration(e.endedAt - e.time) : null].filter(Boolean).join(' · ');
   // replaceChildren writes a null as the text "null": only nodes go in.
   row.replaceChildren(...nodes(header('fold', title, e.time, extra ? h('span', { class: 'badge', text: extra }) : null),

@@ -475,6 +475,24 @@ describe('ui event log model', () => {
     });
   });
 
+  it('a search finds a turn\'s end and a compaction by the words their rows show ("Turn ended", "the turn limit", "Compacted", "Compaction failed")', () => {
+    const m = new LogModel();
+    m.apply(stamped([
+      ev('agent_start'), ev('agent_end', { end_reason: 'max_turns' }),
+      ev('compaction_start'), ev('compaction_end', { data: { summary: 'short' } }),
+      ev('compaction_start'), ev('compaction_end', { is_error: true, error: '500 upstream' }),
+      ev('compaction_start'), ev('compaction_end', { data: { cancelled: true } }),
+    ]));
+    const [end] = only(m, 'end');
+    const [done, failed, cancelled] = only(m, 'compaction');
+    const finds = (e: Entry, words: string) => assert.ok(searchText(e).toLowerCase().includes(words), `"${words}" in: ${searchText(e)}`);
+    finds(end, 'turn ended');
+    finds(end, 'the turn limit was reached');
+    finds(done, 'compacted');
+    finds(failed, 'compaction failed');
+    finds(cancelled, 'compaction cancelled');
+  });
+
   it("a turn's end is found by the way to log in it names, as by its error", () => {
     const end: Entry = { id: 1, kind: 'end', time: T, version: 0, reason: 'error', error: 'authentication required', willRetry: false, login: 'run claude /login' };
     assert.match(searchText(end), /authentication required/);
