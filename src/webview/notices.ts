@@ -148,7 +148,8 @@ export const other: Notice = (e, t) => {
 export const NOTICES = new Map<string, Notice>(Object.entries({
   // The name the wire gave the mode (Claude's "default" is "Manual", Copilot's ids are URLs), else its id.
   // `repeated`: the mode the worker was already in, said again (kept in the log's data, not a row).
-  mode_changed: (e, t) => obj(e.data)?.repeated === true ? null : ({ kind: 'exit', time: t, failed: false, text: `Mode: ${str(obj(e.data)?.name) ?? str(obj(e.data)?.mode) ?? 'changed'}` }),
+  // A mark, as the session marks are: not a problem (the Problems chip held it), nor the stop sign.
+  mode_changed: (e, t) => obj(e.data)?.repeated === true ? null : ({ kind: 'other', time: t, type: `Mode: ${str(obj(e.data)?.name) ?? str(obj(e.data)?.mode) ?? 'changed'}`, icon: 'settings', text: '' }),
   processes_ended: processesEnded,
   auth_status: authStatus,
   terminal,

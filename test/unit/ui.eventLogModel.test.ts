@@ -438,7 +438,15 @@ describe('ui event log model', () => {
       // The mode it was already in, said again by the agent: kept in the log's data, not a second row.
       ev('mode_changed', { data: { mode: 'yolo', repeated: true } } as Partial<PageEvent>),
     ]));
-    assert.deepEqual(only(m, 'exit').map((e) => e.text), ['Mode: Plan', 'Mode: Manual', 'Mode: yolo']);
+    assert.deepEqual(only(m, 'other').map((e) => e.type), ['Mode: Plan', 'Mode: Manual', 'Mode: yolo']);
+  });
+
+  it('a mode change is a mark, not a problem: the Problems chip neither shows nor hides it, and its row is not the stopped worker\'s', () => {
+    const m = new LogModel();
+    m.apply(stamped([ev('mode_changed', { data: { mode: 'plan', name: 'Plan' } } as Partial<PageEvent>)]));
+    const [row] = m.all();
+    assert.notEqual(GROUP_OF[row.kind], 'problems', `a "${row.kind}" row, under the chip of ${GROUP_OF[row.kind]}`);
+    assert.match(searchText(row), /Mode: Plan/);
   });
 
   it("a message that is not the assistant's (pi's toolResult, a custom one) is not shown as the assistant's reply", () => {
