@@ -517,7 +517,7 @@ export class EventList {
     const hidden = Math.max(0, matchingTotal - win.size);
     const parts: string[] = [];
     if (hidden) parts.push(`${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} hidden`);
-    if (model.dropped) parts.push(`${model.dropped} older entries dropped from this view`);
+    if (model.dropped) parts.push(`${model.dropped} older entr${model.dropped === 1 ? 'y' : 'ies'} dropped from this view`);
     if (this.storeNote) parts.push(this.storeNote);
     parts.push(...this.pager.lineParts(!!this.filter.why()));
     setText(this.hiddenRow.querySelector('.hidden-text')!, parts.join(' · '));
@@ -527,7 +527,8 @@ export class EventList {
     // A log that has entries but shows none says why, and how to see them again.
     this.filteredEmpty.hidden = !this.hasWorker || matchingTotal > 0 || model.length === 0;
     if (!this.filteredEmpty.hidden) {
-      setText(this.filteredEmpty.querySelector('.filtered-text')!, `None of the ${model.length} entries is shown: ${this.filter.why() || 'the filters hide them'}. `);
+      const none = model.length === 1 ? 'The one entry is not shown' : `None of the ${model.length} entries is shown`;
+      setText(this.filteredEmpty.querySelector('.filtered-text')!, `${none}: ${this.filter.why() || 'the filters hide them'}. `);
     }
     // A past log's counts stay in sight wherever it is scrolled: what is older, newer, and gone.
     const around = this.pager.around();

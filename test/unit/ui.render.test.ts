@@ -457,6 +457,15 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.match(l.emptyLine(), /^None of the 100 entries is shown/);
   });
 
+  it('one entry hidden or dropped is said as one ("None of the 1 entries", "1 older entries" were said)', () => {
+    const l = listOf(searching('nothing matches this'));
+    l.feed(stamped([ev('prompt_sent', { data: { text: 'hello' } })]));
+    assert.match(l.emptyLine(), /^The one entry is not shown: the search matches nothing/);
+    const capped = listOf(() => true, 2);
+    capped.feed(Array.from({ length: 3 }, () => ev('auto_retry_start', { data: { attempt: 1 } })));
+    assert.equal(capped.hiddenLine(), '1 older entry dropped from this view');
+  });
+
   it('a log button pressed by keyboard that hides itself (Show everything, Show more, Jump to latest) hands the focus to the log\'s row, not the page', () => {
     let everything = false;
     const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {}, {}, undefined, stopped);
