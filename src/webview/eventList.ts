@@ -9,11 +9,12 @@ import type { Entry } from './entries';
 import { LogModel } from './model';
 import { OlderPageFocus, olderShown } from './feedEdge';
 import { feedKey, feedTarget, focusHeir, olderRows, tabStop, type OlderRows } from './feedKeys';
-import { createRow, updateRow } from './render';
+import { createRow, openToShow, updateRow } from './render';
 import type { PastCounts } from '../protocol/hostMessages';
 import { PastPager, type PastTo } from './pastPager';
 import { listenToLinks, type RowLinks } from './rowLinks';
 import { RowWindow } from './rowWindow';
+import type { ListFilter } from './toolbar';
 
 /** Rows kept in the DOM (more on request, up to the max). */
 const DOM_ROWS = 500;
@@ -26,15 +27,6 @@ const BOTTOM_SLACK_PX = 40;
 const ROW_CONTROLS = 'summary, button, a[href], input, select, textarea';
 /** What the focus may go to on leaving the feed (Ctrl+End, Ctrl+Home). */
 const TABBABLE = 'button, [href], input, select, textarea, summary, [tabindex]';
-
-export interface ListFilter {
-  matches(e: Entry): boolean;
-  /** Why entries are hidden, '' when nothing is filtered. */
-  why(): string;
-  showAll(): void;
-  showCount(text: string): void;
-}
-
 
 export class EventList {
   readonly element: HTMLElement;
@@ -92,7 +84,7 @@ export class EventList {
     this.announcer = new Announcer(clock, () => this.listening(), (text) => this.sayNew(text));
     listenToLinks(rows, links, () => this.model);
     this.win = new RowWindow<HTMLElement>({
-      create: (e) => this.tame(createRow(e), false),
+      create: (e) => this.tame(openToShow(createRow(e), this.filter.searching?.() ?? ''), false),
       update: (r, e) => {
         updateRow(r, e);
         this.tame(r, r === this.stop);

@@ -192,6 +192,20 @@ function drawTool(row: HTMLElement, e: ToolEntry): void {
   if (e.blocked) row.prepend(h('div', { class: 'blocked-banner', text: blocked }));
 }
 
+/**
+ * A search (`query`, lower case) that matches what a folded row hides (a call's output, its
+ * thinking) opens it: the match is in sight, not behind its expander. A row whose summary has
+ * the match stays as it was.
+ */
+export function openToShow(row: HTMLElement, query: string): HTMLElement {
+  const details = row.querySelector('details');
+  const summary = details?.querySelector('summary');
+  if (!query || !details || !summary || details.open) return row;
+  const has = (el: Element) => (el.textContent ?? '').toLowerCase().includes(query);
+  if (!has(summary) && has(details)) details.open = true;
+  return row;
+}
+
 /** Output that grew by its end gets only the new end: a selection in what was there stays. */
 function grow(el: Element, text: string): void {
   const was = el.textContent ?? '';

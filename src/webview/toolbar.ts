@@ -19,10 +19,21 @@ const SEARCH_DEBOUNCE_MS = 120;
 
 export interface Saved { hidden: FilterGroup[]; search: string }
 
+/** What the log's list (eventList.ts) draws under: the toolbar, or a test's stand-in. */
+export interface ListFilter {
+  matches(e: Entry): boolean;
+  /** Why entries are hidden, '' when nothing is filtered. */
+  why(): string;
+  showAll(): void;
+  showCount(text: string): void;
+  /** The search typed, in lower case ('' for none): a folded row it matches inside is opened. */
+  searching?(): string;
+}
+
 /** What the search box's text matches: typed and restored alike (a restored one kept its spaces, and matched less after a reload). */
 const queryOf = (text: string) => text.trim().toLowerCase();
 
-export class Toolbar {
+export class Toolbar implements ListFilter {
   readonly element: HTMLElement;
   private readonly hidden: Set<FilterGroup>;
   private query: string;
@@ -61,6 +72,11 @@ export class Toolbar {
 
   matches(e: Entry): boolean {
     return !this.hidden.has(GROUP_OF[e.kind]) && (!this.query || searchText(e).toLowerCase().includes(this.query));
+  }
+
+  /** The search, as it matches (lower case, trimmed); '' for none. */
+  searching(): string {
+    return this.query;
   }
 
   /** Why entries are hidden, '' when nothing is filtered. */

@@ -466,6 +466,24 @@ describe('ui event log list: what it counts and shows as a live log changes', ()
     assert.equal(capped.hiddenLine(), '1 older entry dropped from this view');
   });
 
+  it('a search that matches what a folded row hides (a call\'s output, thinking) opens the row: the match is in sight, not behind its expander', () => {
+    const filter = { matches: (e: Entry) => searchText(e).toLowerCase().includes('enoent'), why: () => '', showAll() {}, showCount() {}, searching: () => 'enoent' };
+    const list = new eventList.EventList(filter, () => {}, {}, {}, undefined, stopped);
+    list.showWorker(true);
+    list.model.apply(stamped([
+      ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash', args: { command: 'cat x' } }),
+      ev('tool_execution_end', { tool_call_id: 'c', result: { output: 'cat: x: ENOENT' }, is_error: true }),
+      ev('tool_execution_start', { tool_call_id: 'd', tool_name: 'enoent-probe' }),
+      ev('tool_execution_end', { tool_call_id: 'd', result: { output: 'fine' } }),
+    ]));
+    list.full();
+    while (list.draw(Infinity));
+    const rows = (list.element as unknown as FakeElement).querySelector('.rows')!.children as FakeElement[];
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0].querySelector('details')!.open, true, 'the call whose output matches is open');
+    assert.equal(rows[1].querySelector('details')!.open, false, 'a call whose title matches stays folded');
+  });
+
   it('a log button pressed by keyboard that hides itself (Show everything, Show more, Jump to latest) hands the focus to the log\'s row, not the page', () => {
     let everything = false;
     const list = new eventList.EventList({ matches: (e) => everything || searchText(e).includes('nothing like it'), why: () => 'the search matches nothing', showAll() { everything = true; list.full(); }, showCount() {} }, () => {}, {}, {}, undefined, stopped);
