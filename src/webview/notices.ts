@@ -52,7 +52,7 @@ const terminal: Notice = (e, t) => {
     const list = Array.isArray(d.terminals) ? d.terminals.map((x) => str(obj(x)?.command) ?? 'a command') : [];
     return warning(t, `The host ended the agent's terminal commands (${str(d.reason) ?? 'stop'})`, list.join('\n'));
   }
-  return d.op === 'create' ? { kind: 'other', time: t, type: 'terminal', text: `runs in a host terminal: ${str(d.command) ?? ''}` } : null;
+  return d.op === 'create' ? { kind: 'other', time: t, type: 'Runs in a host terminal', icon: 'terminal', text: str(d.command) ?? '' } : null;
 };
 
 /** `client_file`: a file the agent wrote through the host, or a file request refused. */
@@ -61,7 +61,8 @@ const clientFile: Notice = (e, t) => {
   if (e.is_error) return warning(t, 'A file request of the agent was refused', e.error ?? '');
   if (d.replacedUnsaved === true) return warning(t, `The agent wrote ${str(d.path) ?? 'a file'} over your unsaved edits`, 'It was open in the editor with changes not yet saved; the agent\'s text replaced them and was saved. Undo in that editor brings your text back.');
   if (d.changedSinceRead === true) return warning(t, `The agent wrote ${str(d.path) ?? 'a file'} over a change made since it read it`, `The file was changed (saved, or written by another program) after the agent read it; the agent's text replaced that change.${d.through === 'editor' ? ' Undo in that editor brings it back.' : ''}`);
-  return { kind: 'other', time: t, type: 'client_file', text: `wrote ${str(d.path) ?? 'a file'} through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${typeof d.bytes === 'number' ? d.bytes : '?'} bytes)` };
+  const size = typeof d.bytes === 'number' ? `${d.bytes.toLocaleString('en-US')} ${d.bytes === 1 ? 'byte' : 'bytes'}` : 'size not known';
+  return { kind: 'other', time: t, type: `Wrote ${str(d.path) ?? 'a file'}`, icon: 'save', text: `through the ${d.through === 'editor' ? 'editor (its open document)' : 'host, to disk'} (${size})` };
 };
 
 /** `queue_update`: the texts still queued, in the model's shape (core/events/agentEvent.ts QueueUpdateEvent). */

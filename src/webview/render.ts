@@ -138,7 +138,7 @@ function drawThinking(row: HTMLElement, e: TextEntry): void {
     details = h('details', {}, h('summary', {}, icon('lightbulb'), h('span', { class: 'title', text: 'Thinking' }), h('span', { class: 'badge' }), h('span', { class: 'time', text: time(e.time) })), h('div', { class: 'body text' }));
     row.replaceChildren(details);
   }
-  setText(details.querySelector('.badge')!, e.streaming ? 'streaming…' : `${e.text.length} characters`);
+  setText(details.querySelector('.badge')!, e.streaming ? 'streaming…' : `${e.text.length} ${e.text.length === 1 ? 'character' : 'characters'}`);
   setText(details.querySelector('.body')!, e.text);
 }
 

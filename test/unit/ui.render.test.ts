@@ -104,6 +104,21 @@ describe('ui event log rows', () => {
     return m.all().map((e) => ({ e, text: (render.createRow(e) as unknown as FakeElement).textContent }));
   };
 
+  it('a file the agent wrote, a host terminal and a one-character thought are said in words, not event names, and one is one', () => {
+    const [file, one, terminal, thought] = rowsOf([
+      ev('client_file', { data: { op: 'write', path: 'a.ts', through: 'disk', bytes: 4200 } }),
+      ev('client_file', { data: { op: 'write', path: 'b.ts', through: 'editor', bytes: 1 } }),
+      ev('terminal', { data: { op: 'create', command: 'ls -la' } }),
+      ev('message_update', { block_type: 'thinking', delta: '.' } as Partial<PageEvent>),
+      ev('message_end', {}),
+    ]);
+    assert.match(file!.text, /^Wrote a\.ts.*through the host, to disk \(4,200 bytes\)/);
+    assert.match(one!.text, /through the editor \(its open document\) \(1 byte\)/);
+    assert.match(terminal!.text, /^Runs in a host terminal.*ls -la/);
+    for (const row of [file, one, terminal]) assert.doesNotMatch(row!.text, /client_file|^terminal/);
+    assert.match(thought!.text, /1 character(?!s)/);
+  });
+
   it('a running tool\'s growing output is updated in place: the row, its output box and a selection in it stay (issue: it jumped to the top)', () => {
     const m = new model.LogModel();
     m.apply(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'bash', args: { command: 'make' } }), ev('tool_execution_update', { tool_call_id: 'c', result: { output: 'one\n' } })]));
