@@ -339,6 +339,22 @@ describe('ACP dialect: the fake agent', () => {
     assert.equal((await supervisor.abort(r.workerId)).status, 'not_streaming');
   });
 
+  it('the person\'s Stop closes the open question saying the worker was stopped, not that it exited', async () => {
+    const r = await start();
+    let signal: AbortSignal | undefined;
+    answer = (req) => {
+      signal = req.signal;
+      return new Promise(() => {});
+    };
+    const asking = waitFor(supervisor, r.workerId, ofType('permission_request'));
+    await supervisor.prompt(r.workerId, 'shell: echo never');
+    await asking;
+    const events = record(supervisor, () => r.workerId);
+    assert.equal((await supervisor.stop(r.workerId)).status, 'stopped');
+    assert.equal(events.find((e) => e.type === 'permission_end')?.data?.note, 'the worker was stopped');
+    assert.equal(signal?.reason, 'the worker was stopped', 'what the question put aside says when its Answer… is clicked');
+  });
+
   it('after an abort the host ends the command the agent left running (codex-acp does), and says so', async () => {
     const r = await start();
     const pidFile = path.join(dir, `orphan-${Date.now()}.pid`);

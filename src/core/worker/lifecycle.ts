@@ -141,8 +141,10 @@ export class Lifecycle {
 
   exited(exit: Exit): void {
     const { w } = this;
-    w.cancelQuestions('the worker exited');
-    this.ended.abort('the worker exited');
+    // A question the person's Stop ended says so: "exited" read as the worker leaving on its own.
+    const why = this.stopping ? 'the worker was stopped' : 'the worker exited';
+    w.cancelQuestions(why);
+    this.ended.abort(why);
     this.exitWork = w.terminals.endAll('exit').catch(() => {});
     w.files.ended();
     w.sessions.ended();
