@@ -51,6 +51,8 @@ export interface ToolEntry extends Base {
   afterAbort?: true;
   /** The host terminals whose output the call shows (ACP), each openable in a VS Code terminal. */
   terminals?: string[];
+  /** Started in a past session: nothing runs, and an end not among the events given is not in view. */
+  past?: true;
 }
 /** The worker asks the person before a tool runs; `answer` once answered (or cancelled). */
 export interface QuestionEntry extends Base {

@@ -225,7 +225,7 @@ export class LogModel {
     this.wentOn.goneOn();
     const entry = this.add<ToolEntry>({
       kind: 'tool', time: t, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: changesOf(e.diffs), args: e.args ?? null, output: '', result: null,
-      startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
+      startedAt: t, endedAt: null, isError: false, blocked: false, blockedBy: null, reason: null, violation: null, ...this.pastMark(),
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
     this.turnCalls.push(entry);
@@ -295,10 +295,15 @@ export class LogModel {
     this.endQuestion(str(d.id), d.outcome === 'answered' ? plainText(str(d.answer) ?? 'answered') : null, str(d.note) ?? undefined);
   }
 
+  /** What a row opened in a past session's log carries: its end may lie on a page not drawn. */
+  private pastMark(): { past?: true } {
+    return this.pastSession ? { past: true } : {};
+  }
+
   /** A question's row, open, found again by `id` when its answer comes. */
   private openQuestion(id: string | null, fields: Pick<QuestionEntry, 'time' | 'title' | 'command' | 'options' | 'note'>): void {
     this.closeMessage();
-    const q = this.add<QuestionEntry>({ kind: 'question', ...fields, answer: null, dismissed: false, ...(this.pastSession ? { past: true as const } : {}) });
+    const q = this.add<QuestionEntry>({ kind: 'question', ...fields, answer: null, dismissed: false, ...this.pastMark() });
     if (id) this.questions.set(id, q);
   }
 
@@ -496,7 +501,7 @@ export class LogModel {
     // An update or end whose start fell out of the store (or never came).
     const entry = this.add<ToolEntry>({
       kind: 'tool', time: e.timestamp, toolCallId: e.tool_call_id ?? null, name: e.tool_name ?? 'tool', title: e.title ?? null, changes: [], args: e.args ?? null, output: '', result: null,
-      startedAt: e.timestamp, endedAt: null, startUnseen: true, isError: false, blocked: false, blockedBy: null, reason: null, violation: null,
+      startedAt: e.timestamp, endedAt: null, startUnseen: true, isError: false, blocked: false, blockedBy: null, reason: null, violation: null, ...this.pastMark(),
     });
     if (entry.toolCallId) this.tools.set(entry.toolCallId, entry);
     return entry;

@@ -157,8 +157,10 @@ function toolShape(e: ToolEntry, state: string): string {
 function drawTool(row: HTMLElement, e: ToolEntry): void {
   const state = toolState(e);
   row.className = `entry kind-tool tool-${state}${e.violation ? ' tool-violation' : ''}`;
-  const kindIcon = state === 'blocked' ? 'circle-slash' : state === 'running' ? 'loading' : state === 'error' ? 'error' : state === 'stopped' ? 'debug-stop' : 'tools';
-  const spin = state === 'running' ? 'codicon-modifier-spin' : '';
+  // In a past session nothing runs: a call whose end is on a page not drawn does not spin.
+  const moving = state === 'running' && !e.past;
+  const kindIcon = state === 'blocked' ? 'circle-slash' : moving ? 'loading' : state === 'error' ? 'error' : state === 'stopped' ? 'debug-stop' : 'tools';
+  const spin = moving ? 'codicon-modifier-spin' : '';
   const badge = toolBadge(e, state);
   const out = e.result !== null ? e.result || e.output || '(no output reported)' : e.output;
   const shape = toolShape(e, state);

@@ -13,7 +13,7 @@ export function toolState(e: ToolEntry): ToolState {
 
 /** `running…`, `blocked` (its line in the row names by whom), or the end's words and how long it took. */
 export function toolBadge(e: ToolEntry, state: ToolState = toolState(e)): string {
-  if (state === 'running') return 'running…';
+  if (state === 'running') return e.past ? 'end not in view' : 'running…';
   if (state === 'blocked') return 'blocked';
   const words = callEndWords(state, e);
   return e.startUnseen ? words : `${words} · ${duration((e.endedAt ?? e.startedAt) - e.startedAt)}`;

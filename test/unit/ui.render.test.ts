@@ -242,6 +242,23 @@ describe('ui event log rows', () => {
     assert.match(answered, /→ Allow once/);
   });
 
+  it('a past session\'s tool call whose end is not on the page drawn does not spin "running…": nothing runs in a past session', () => {
+    const started = ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'execute', title: 'Run `make`', args: { command: 'make' } });
+    const past = (events: PageEvent[]) => {
+      const m = new model.LogModel();
+      m.pastSession = true;
+      m.apply(stamped(events));
+      return m.all().filter((e) => e.kind === 'tool').map((e) => render.createRow(e) as unknown as FakeElement);
+    };
+    const [unseen] = past([started]);
+    assert.doesNotMatch(unseen.textContent, /running…/);
+    assert.match(unseen.textContent, /Run `make`[\s\S]*end not in view/);
+    const classes = (el: FakeElement): string[] => [el.className, ...el.children.flatMap((c) => (c instanceof FakeElement ? classes(c) : []))];
+    assert.ok(!classes(unseen).some((c) => c.includes('modifier-spin')), 'no spinner');
+    const [ended] = past([started, ev('tool_execution_end', { tool_call_id: 'c', result: { output: 'done' } })]);
+    assert.doesNotMatch(ended.textContent, /not in view/);
+  });
+
   it("a pi extension's dialog is a question row: its options, then the pick, or why no answer came; typed text is not shown", () => {
     const asked = ev('ui_dialog', { title: 'Write a.txt?', data: { id: 'd1', method: 'select', message: null, options: ['Write it', 'Skip'] } });
     const [open] = rowsOf([asked]);
