@@ -9,6 +9,7 @@ import { LaunchConfigGate } from '../../src/ui/settings/launchConfigGate';
 import type { Settings } from '../../src/ui/settings/settings';
 import { badgeFor, tabTitle } from '../../src/ui/attention/attentionLook';
 import { LogTabs } from '../../src/ui/attention/logTabs';
+import { workerTooltip } from '../../src/ui/views/sessionsTree';
 import type { EventLog } from '../../src/ui/eventLog/eventLogView';
 
 function turn(index: number, over: Partial<TurnSummary> = {}): TurnSummary {
@@ -196,6 +197,12 @@ describe('UI attention: notifications of what the person did', () => {
     assert.equal(panel.title, 'Fixer · stopped');
     tabs.dispose();
     attention.dispose();
+  });
+
+  it("an exited worker's tooltip says its last turn's end in words, not the host's token", () => {
+    const tip = workerTooltip(state({ status: 'exited', exitCode: 0, lastEndReason: 'worker_exited', turns: [turn(1, { endedAt: 15, endReason: 'worker_exited' })] })).value;
+    assert.doesNotMatch(tip, /worker_exited/);
+    assert.match(tip, /Last end reason: worker exited/);
   });
 
   it('several workers and two questions on one: the badge counts the workers waiting, as their rows do, and each answer or end takes it down', () => {

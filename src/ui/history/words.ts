@@ -3,6 +3,9 @@ import type { WorkerUsage } from '../../core/api';
 import { endWords as turnEndWords } from '../../webview/entries';
 import { plural } from '../../protocol/words';
 
+/** A turn's end reason in words, as the Event Log says it ("worker exited", not "worker_exited"). */
+export { turnEndWords };
+
 interface EndFacts {
   status: 'live' | 'ended' | 'interrupted' | 'evicted';
   endReason: string | null;

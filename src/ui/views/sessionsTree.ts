@@ -13,7 +13,7 @@ import { throttle } from '../throttle';
 import { appendSafe } from './safeMarkdown';
 import type { WorkerSelection } from './workerSelection';
 import type { HistoryTreePart, PastNode } from '../history/historyTree';
-import { usageWords } from '../history/words';
+import { turnEndWords, usageWords } from '../history/words';
 import { toolKeys } from './toolKeys';
 
 export const SESSIONS_VIEW = 'rpcWorkers.sessions';
@@ -378,7 +378,7 @@ export function workerTooltip(s: WorkerState): vscode.MarkdownString {
   row('Working directory', s.cwd);
   row('Started', new Date(s.startedAt).toLocaleString());
   row('Turns', String(s.turnCount));
-  row('Last end reason', s.lastEndReason ?? 'none yet');
+  row('Last end reason', s.lastEndReason ? turnEndWords(s.lastEndReason) : 'none yet');
   const usage = usageWords(s.usage);
   if (usage) row(s.usage?.scope === 'last_call' ? 'Tokens (last model call)' : 'Tokens', usage);
   if (s.lastError) row('Last error', `${s.lastError}${[...s.turns].reverse().find((t) => t.endedAt !== null)?.needsLogin ? turnLogin(s) : ''}`);
