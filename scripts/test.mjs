@@ -55,13 +55,13 @@ const UNIT_JOBS = 2;
  * redirect, stop, names, a question, the editor as the agent's hands, a bad setting, a missing
  * program, a protocol warning, an untrusted folder, history after a reload, a long past log, many
  * workers, the walkthrough, real τ, pi and ACP agents, a turn refused for a login, a day's work with the
- * guard, compact, export, a worktree merged and discarded, a past session deleted, an ACP worker's session verbs, the log at narrow widths). The others (themes, the driver's self-test,
+ * guard, compact, export, a worktree merged and discarded, a past session deleted, an ACP worker's session verbs, the log at narrow widths, a withdrawn question, a past question's answer not in view, an exit on its own, one turn end). The others (themes, the driver's self-test,
  * the slow reload and quiet-turn ones) are run by hand.
  */
 export const UI_SCENARIOS = ['activity-bar', 'walkthrough', 'demo-stream', 'demo-abort', 'demo-redirect-selection', 'demo-stop', 'stop-and-names',
   'acp-approval', 'acp-hands', 'acp-question-aside', 'composer-drafts', 'default-profile-typo', 'missing-agent', 'protocol-warning', 'untrusted',
   'reload-history', 'past-log-long', 'many-workers', 'tau-worker', 'pi-dialog', 'real-workers', 'claude-no-key', 'keyboard', 'turn-login',
-  'day-work', 'session-verbs', 'narrow-log'];
+  'day-work', 'session-verbs', 'narrow-log', 'todays-fixes'];
 const UI_TIMEOUT_MS = 25 * 60_000;
 
 const results = []; // { suite, host, passed, failed, pending, seconds, error }
