@@ -48,7 +48,7 @@ export function pickHost(requested = 'auto') {
 const colorEnv = () => (process.stdout.isTTY && !process.env.NO_COLOR ? '1' : '0');
 
 function readStats(file) {
-  try { const s = JSON.parse(readFileSync(file, 'utf8')); return { passed: s.passed, failed: s.failed, pending: s.pending }; } catch { return null; }
+  try { const s = JSON.parse(readFileSync(file, 'utf8')); return { passed: s.passed, failed: s.failed, pending: s.pending, failures: Array.isArray(s.failures) ? s.failures : [] }; } catch { return null; }
 }
 
 function withTimeout(promise, ms, what) {

@@ -89,10 +89,10 @@ export async function runPackageTest({ timeoutMs = DEFAULT_TIMEOUT_MS, carrier =
   console.log('[package] npm run package');
   rmSync(VSIX, { force: true });
   try {
-    const vsixStep = { row: 'vsix', t0, totals: { passed: 0, failed: 0, pending: 0 }, exitCode: 0 };
+    const vsixStep = { row: 'vsix', t0, totals: { passed: 0, failed: 0, pending: 0, failures: [] }, exitCode: 0 };
     out.push(vsixStep);
     const count = (name, problems) => {
-      if (problems.length) { vsixStep.totals.failed++; console.log(`  ✘ ${name}\n      ${problems.join('\n      ')}`); }
+      if (problems.length) { vsixStep.totals.failed++; vsixStep.totals.failures.push(`${name}: ${problems[0]}`); console.log(`  ✘ ${name}\n      ${problems.join('\n      ')}`); }
       else { vsixStep.totals.passed++; console.log(`  ✔ ${name}`); }
     };
     const built = run('npm', ['run', 'package'], 'npm run package');

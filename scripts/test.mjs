@@ -64,7 +64,7 @@ export const UI_SCENARIOS = ['activity-bar', 'walkthrough', 'demo-stream', 'demo
   'day-work', 'session-verbs', 'narrow-log', 'todays-fixes'];
 const UI_TIMEOUT_MS = 25 * 60_000;
 
-const results = []; // { suite, host, passed, failed, pending, seconds, error }
+const results = []; // { suite, host, passed, failed, pending, failures?, seconds, error }
 
 function banner(text) {
   console.log(`\n===== ${text} =====`);
@@ -267,6 +267,10 @@ const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('suite', 9)}${pad('host', 23)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}time`);
 for (const r of results) {
   console.log(`${pad(r.suite, 9)}${pad(r.host, 23)}${pad(r.passed, 8)}${pad(r.failed, 8)}${pad(r.pending, 9)}${r.seconds.toFixed(1)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+}
+// Each failed test by name, above the totals line: CI shows only the run's tail.
+for (const r of results) {
+  for (const line of r.failures ?? []) console.log(`failed in ${r.suite} (${r.host}): ${line}`);
 }
 if (!bundled) console.log('the build failed: no suite ran');
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);

@@ -25,7 +25,13 @@ function testFiles(dir: string, rel = ''): string[] {
   return out.sort();
 }
 
-export interface HostTotals { passed: number; failed: number; pending: number }
+export interface HostTotals { passed: number; failed: number; pending: number; failures: string[] }
+
+/** `Suite test: first line of the message`: the runner's summary names each failure (CI keeps only the tail). */
+function failureLine(test: Mocha.Runnable, err: unknown): string {
+  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 300);
+  return message ? `${test.fullTitle()}: ${message}` : test.fullTitle();
+}
 
 export function run(): Promise<void> {
   // Stack traces in failures point at test/host/*.ts, not at the bundle.
@@ -53,12 +59,14 @@ export function run(): Promise<void> {
 
   return new Promise((resolve, reject) => {
     try {
+      const failureLines: string[] = [];
       const runner = mocha.run((failures) => {
         const stats = runner.stats;
         const totals: HostTotals = {
           passed: stats?.passes ?? 0,
           failed: Math.max(failures, stats?.failures ?? 0),
           pending: stats?.pending ?? 0,
+          failures: failureLines,
         };
         // The machine-readable result: one line the runners parse, and a file when asked for.
         console.log(`HOST-TOTALS passed=${totals.passed} failed=${totals.failed} pending=${totals.pending}`);
@@ -70,6 +78,7 @@ export function run(): Promise<void> {
         else if (totals.passed + totals.pending === 0) reject(new Error('the host suite ran no test'));
         else resolve();
       });
+      runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test, err) => failureLines.push(failureLine(test, err)));
     } catch (err) {
       console.error(err);
       reject(err instanceof Error ? err : new Error(String(err)));
