@@ -225,8 +225,7 @@ export class SessionWriter {
   private async drain(): Promise<void> {
     let written = 0;
     for (;;) {
-      do {
-        if (this.queued === 0) break;
+      while (this.queued > 0) {
         this.seal();
         const batches = this.pending;
         this.pending = [];
@@ -234,7 +233,8 @@ export class SessionWriter {
         await this.writeBatches(batches);
         for (const batch of batches) this.recycle(batch.bytes);
         written += batches.length;
-      } while (this.untilEmpty);
+        if (!this.untilEmpty) break;
+      }
       // As many spare batches as this pump wrote, the largest: a flood keeps its batches, a quiet worker lets them go.
       while (this.spare.length > written) this.spare.splice(this.smallestSpare(), 1);
       if (this.metaDirty && !this.closed) await this.metaWhenDue();
