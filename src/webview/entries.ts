@@ -95,10 +95,11 @@ export function compactionTitle(e: CompactionEntry): string {
   return e.phase === 'running' ? 'Compacting…' : e.phase === 'done' ? (e.nothing ? 'Nothing to compact' : 'Compacted') : e.phase === 'cancelled' ? 'Compaction cancelled' : 'Compaction failed';
 }
 
-export function safeJson(v: unknown): string {
+/** `v` as JSON, indented by `indent` spaces; 0: on one line. */
+export function safeJson(v: unknown, indent = 2): string {
   if (v === null || v === undefined) return '';
   try {
-    return JSON.stringify(v, null, 2);
+    return JSON.stringify(v, null, indent);
   } catch {
     return String(v);
   }

@@ -288,10 +288,15 @@ function section(label: string, text: string, preClass = ''): HTMLElement {
   return h('div', { class: 'section' }, h('div', { class: 'label', text: label }), h('pre', { class: `pre${preClass ? ` ${preClass}` : ''}`, text }));
 }
 
+/**
+ * A call's main argument on its row's title line, which is one line (and the row's name a screen
+ * reader says): an object or a list as JSON on one line, not indented over many; a command of
+ * many lines with its line breaks as spaces.
+ */
 function brief(args: unknown): string {
   if (!args || typeof args !== 'object') return '';
   const o = args as Record<string, unknown>;
   const first = o.command ?? o.path ?? o.file_path ?? o.pattern ?? o.query ?? Object.values(o)[0];
-  const s = typeof first === 'string' ? first : safeJson(first);
+  const s = (typeof first === 'string' ? first : safeJson(first, 0)).replace(/\s*[\r\n]+\s*/g, ' ');
   return s.length > 120 ? `${s.slice(0, 120)}…` : s;
 }

@@ -150,6 +150,21 @@ describe('ui event log rows', () => {
     assert.match(tool([opened, ev('tool_execution_update', { tool_call_id: 'c', args: { command: 'ls -la' } })]), /Arguments.*ls -la/s);
   });
 
+  it('a call whose first argument is an object or a list shows it on one line in its brief, cut short, never as indented JSON', () => {
+    const briefOf = (args: Record<string, unknown>) => {
+      const m = new model.LogModel();
+      m.apply(stamped([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'configure', args })]));
+      const row = render.createRow(m.all().find((x) => x.kind === 'tool')!) as unknown as FakeElement;
+      return row.querySelector('.args-brief')!.textContent;
+    };
+    assert.equal(briefOf({ options: { a: 1, b: [1, 2] } }), '{"a":1,"b":[1,2]}');
+    assert.equal(briefOf({ paths: ['a.ts', 'b.ts'] }), '["a.ts","b.ts"]');
+    const long = briefOf({ options: { text: 'x'.repeat(300) } });
+    assert.doesNotMatch(long, /\n/);
+    assert.ok(long.length <= 121 && long.endsWith('…'), `cut short: ${long.length} characters`);
+    assert.equal(briefOf({ command: 'make \\\n  all' }), 'make \\ all', 'a command of more lines than one is one line');
+  });
+
   // Gemini 0.61.0 ends a command with no content: the command may have printed plenty.
   it('a finished call the worker reported no output for says so, not that the output was empty', () => {
     const row = rowsOf([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'execute', title: 'printf' }), ev('tool_execution_end', { tool_call_id: 'c', result: { output: '' } })]).find((r) => r.e.kind === 'tool')!;
