@@ -229,6 +229,11 @@ function drawQuestion(row: HTMLElement, e: QuestionEntry): void {
 }
 
 function drawPlan(row: HTMLElement, e: PlanEntry): void {
+  // Each plan event is the whole plan, so one with no entries has no steps: "0 of 0 done" said nothing.
+  if (!e.items.length) {
+    row.replaceChildren(header('checklist', 'Plan: no steps', e.time));
+    return;
+  }
   const done = e.items.filter((i) => i.status === 'completed').length;
   const list = h('ul', { class: 'plan' }, ...e.items.map((i) => h('li', { class: `plan-${i.status}` },
     icon(i.status === 'completed' ? 'pass-filled' : i.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'),

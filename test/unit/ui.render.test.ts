@@ -165,6 +165,21 @@ describe('ui event log rows', () => {
     assert.equal(briefOf({ command: 'make \\\n  all' }), 'make \\ all', 'a command of more lines than one is one line');
   });
 
+  it('an empty plan says it has no steps and shows no empty list, not "0 of 0 done"; a plan with steps counts them', () => {
+    const planRow = (entries: unknown[]) => {
+      const m = new model.LogModel();
+      m.apply(stamped([ev('plan', { data: { entries } } as Partial<PageEvent>)]));
+      return render.createRow(m.all().find((x) => x.kind === 'plan')!) as unknown as FakeElement;
+    };
+    const empty = planRow([]);
+    assert.match(empty.textContent, /^Plan: no steps/);
+    assert.doesNotMatch(empty.textContent, /0 of 0/);
+    assert.equal(empty.querySelector('ul'), null, 'no empty list');
+    const two = planRow([{ content: 'Read', status: 'completed' }, { content: 'Write', status: 'pending' }]);
+    assert.match(two.textContent, /^Plan: 1 of 2 done/);
+    assert.equal(two.querySelector('ul')!.children.length, 2);
+  });
+
   // Gemini 0.61.0 ends a command with no content: the command may have printed plenty.
   it('a finished call the worker reported no output for says so, not that the output was empty', () => {
     const row = rowsOf([ev('tool_execution_start', { tool_call_id: 'c', tool_name: 'execute', title: 'printf' }), ev('tool_execution_end', { tool_call_id: 'c', result: { output: '' } })]).find((r) => r.e.kind === 'tool')!;
