@@ -75,3 +75,20 @@ describe('Markdown export of ACP tool calls', () => {
     at('> Answer: none (the turn ended before an answer)');
   });
 });
+
+describe('Markdown export of an agent plan', () => {
+  it("says the plan each turn came to, as a checklist before the turn's end, not every update of it", () => {
+    const md = sessionMarkdown([
+      ev('prompt_sent', { data: { text: 'fix it' } }),
+      ev('plan', { data: { entries: [{ content: 'Read a.ts', status: 'in_progress', priority: 'high' }, { content: 'Fix the bug', status: 'pending', priority: 'high' }] } }),
+      ev('plan', { data: { entries: [{ content: 'Read a.ts', status: 'completed', priority: 'high' }, { content: 'Fix the bug', status: 'in_progress', priority: 'high' }] } }),
+      ev('agent_settled', { end_reason: 'done' }),
+      ev('prompt_sent', { data: { text: 'and now?' } }),
+      ev('plan', { data: { entries: [] } }),
+      ev('agent_settled', { end_reason: 'done' }),
+    ], { title: 'w' });
+    assert.ok(md.includes('**Plan:** 1 of 2 done\n\n- [x] Read a.ts\n- [ ] Fix the bug _(in progress)_\n\n_Turn ended: done_'), `the first turn's last plan, before its end:\n${md}`);
+    assert.equal(md.split('Read a.ts').length - 1, 1, `one plan for the turn, not one per update:\n${md}`);
+    assert.ok(md.includes('**Plan:** no steps\n\n_Turn ended: done_'), `the second turn's empty plan:\n${md}`);
+  });
+});

@@ -157,6 +157,8 @@ class SessionDoc {
   private abortSent = false;
   /** A turn began and has not ended (no settle, no exit). */
   private inTurn = false;
+  /** The agent's plan as it last sent it: each update replaces the whole list, so the turn's last one is what it came to. */
+  private plan: PlanEntry[] | null = null;
 
   constructor(private readonly meta: MarkdownMeta) {
     this.out = [`# ${plain(meta.title ?? 'Session')}`];
@@ -180,6 +182,9 @@ class SessionDoc {
         this.flagged(e);
         break;
       case 'message_end': return this.messageEnd(e);
+      case 'plan':
+        this.plan = Array.isArray(e.data?.entries) ? (e.data.entries as PlanEntry[]) : null;
+        return;
       case 'tool_execution_start': return this.toolStart(e);
       case 'tool_execution_update': return this.toolUpdate(e);
       case 'tool_execution_end': return this.toolEnd(e);
@@ -196,6 +201,7 @@ class SessionDoc {
       case 'agent_settled':
       case 'worker_exit':
         this.flushReply();
+        this.flushPlan();
         this.turnEnded(e.end_reason ?? (e.type === 'worker_exit' ? (e.data?.status === 'stopped' ? 'stopped' : 'worker_exited') : null));
         break;
     }
@@ -205,8 +211,20 @@ class SessionDoc {
 
   end(): string {
     this.flushReply();
+    this.flushPlan();
     if (this.inTurn && this.meta.running) this.out.push('', '_Turn still running when exported_');
     return printable(`${this.out.join('\n')}\n`);
+  }
+
+  /** The plan the turn came to, as a checklist (a step under way says so); an empty one as such. */
+  private flushPlan(): void {
+    const plan = this.plan;
+    if (plan === null) return;
+    this.plan = null;
+    if (plan.length === 0) return void this.out.push('', '**Plan:** no steps');
+    const done = plan.filter((i) => i.status === 'completed').length;
+    this.out.push('', `**Plan:** ${done} of ${plan.length} done`, '');
+    for (const i of plan) this.out.push(`- [${i.status === 'completed' ? 'x' : ' '}] ${plain(String(i.content ?? ''))}${i.status === 'in_progress' ? ' _(in progress)_' : ''}`);
   }
 
   /** What the person or the agent said so far (one of them: each flushes the other as it begins). */
@@ -394,6 +412,9 @@ function questionLine(e: AgentEvent): string[] {
   const note = e.error ?? d.note;
   return [`> Answer: ${typeof answer === 'string' ? plain(answer) : 'none'}${typeof note === 'string' && note ? ` (${plain(note)})` : ''}`];
 }
+
+/** A step of an agent's plan, as the plan event carries it. */
+interface PlanEntry { content: string; status: string }
 
 /** The one-line notes some events leave in the document (after a blank line); null for the rest. */
 function noteLine(e: AgentEvent, login: string | null): string[] | null {
