@@ -91,4 +91,14 @@ describe('Markdown export of an agent plan', () => {
     assert.equal(md.split('Read a.ts').length - 1, 1, `one plan for the turn, not one per update:\n${md}`);
     assert.ok(md.includes('**Plan:** no steps\n\n_Turn ended: done_'), `the second turn's empty plan:\n${md}`);
   });
+
+  it('says a replayed plan before the resume mark, not at the end of the next turn', () => {
+    const md = sessionMarkdown([
+      ev('plan', { data: { entries: [{ content: 'Old step', status: 'completed', priority: 'low' }] } }),
+      ev('session_resumed', { data: { session: { id: 's1' } } }),
+      ev('prompt_sent', { data: { text: 'go on' } }),
+      ev('agent_settled', { end_reason: 'done' }),
+    ], { title: 'w' });
+    assert.ok(md.indexOf('Old step') < md.indexOf('Resumed session'), `the replayed plan stands before the mark:\n${md}`);
+  });
 });

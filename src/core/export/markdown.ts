@@ -197,6 +197,7 @@ class SessionDoc {
       case 'session_resumed':
       case 'session_changed':
         this.flushReply();
+        this.flushPlan();
         break;
       case 'agent_settled':
       case 'worker_exit':
