@@ -1,7 +1,7 @@
 // How a spec becomes a command line. For pi the host builds the hermetic shape itself
-// (`--mode rpc --no-session --no-extensions`, model, agent card, guard extension, tools); to τ
-// itself (`ffwf-tau`, `tau`) the dialect adds `--mode rpc -ne -nc --session-dir DIR` where the
-// caller did not, and any other program is run as given. A guard on τ or another program is an
+// (`--mode rpc`, `--session-dir` or `--no-session`, `--no-extensions`, model, agent card, guard
+// extension, tools); to τ itself (`ffwf-tau`, `tau`) the dialect adds `--mode rpc -ne -nc
+// --session-dir DIR` where the caller did not, and any other program is run as given. A guard on τ or another program is an
 // audit of each tool call by the host (see worker.ts), not an adapter inside the worker; a
 // guarded Gemini CLI is also given a policy that denies its subagents (guard/geminiLaunch.ts).
 import { existsSync } from 'node:fs';

@@ -19,6 +19,8 @@ type Refused = { status: 'cancelled' | 'error'; error?: string };
 export interface AgentStartDeps {
   settings(): Settings;
   extensionPath: string;
+  /** Where pi workers keep their sessions: a card's worker is resumable as a profile's is. */
+  piSessionDir?: string;
   core(): CoreCards;
   log: vscode.LogOutputChannel;
   /** The folder a palette start runs in (the active editor's, else the first). */
@@ -71,7 +73,7 @@ export async function startAgentWorker(p: ParsedArg, deps: AgentStartDeps): Prom
   const folder = where.folder;
   // Cards configure pi; which pi is found as Start Worker finds it, or named by `profile`.
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const choices = profileChoices({ configured: settings.profiles, extensionPath: deps.extensionPath, piPath: findExecutable('pi', searchDirs(folders)) });
+  const choices = profileChoices({ configured: settings.profiles, extensionPath: deps.extensionPath, piPath: findExecutable('pi', searchDirs(folders)), piSessionDir: deps.piSessionDir });
   const pi = piChoice(choices, { requested: p.arg.profile, defaultName: settings.defaultProfile });
   if (!pi.ok) return refuse(pi.error, openSettings('rpcWorkers.profiles'));
   const unknown = p.arg.profile ? null : unknownDefault(choices, settings.defaultProfile, settings.invalidProfiles);

@@ -194,6 +194,7 @@ export class Commands extends Disposable {
     if (isRefused(p)) return p;
     return startAgentWorker(p, {
       ...this.startDeps(),
+      piSessionDir: this.s.piSessionDir,
       log: this.s.log,
       launch: (spec, task, q, dirs, worktree) => this.launch(spec, task, q, { agentDirs: dirs, inWorktree: worktree }),
     });
