@@ -76,7 +76,7 @@ export interface WorkerSpec {
    * open documents, confined to the worker's folder, walled by the guard). Default true.
    */
   clientFiles?: boolean;
-  /** Extra tools list for pi (`--tools`). */
+  /** The tools pi enables (`--tools`); empty: none (`--no-tools`); left out, pi's defaults. */
   tools?: string[];
   appendSystemPrompt?: string;
 }

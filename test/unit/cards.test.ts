@@ -113,6 +113,28 @@ describe('agent cards', () => {
     assert.equal(reason('name: x\ndescription: d\nmodel: ""'), 'model: model is empty (leave it out for the pi profile\'s model)');
   });
 
+  it('an empty tools list is no tools (pi --no-tools), not pi\'s defaults; tools left out or blank is the defaults', () => {
+    const tools = (front: string) => {
+      const r = parseAgentCard(card(`name: x\ndescription: d\nguard: false\n${front}`), 'x.md');
+      assert.ok(r.ok, r.ok ? '' : r.reason);
+      return r.card.tools;
+    };
+    assert.deepEqual(tools('tools: []'), []);
+    assert.deepEqual(tools('tools: ""'), []);
+    assert.equal(tools('tools:'), undefined);
+    assert.equal(tools(''), undefined);
+    fs.writeFileSync(path.join(wsDir, 'none.md'), card('name: none\ndescription: d\nguard: false\ntools: []'));
+    const built = buildLaunch({ dialect: 'pi', command: 'pi', cwd: tmp, agent: 'none', agentDirs: [wsDir] }, {});
+    assert.ok(built.ok, built.ok ? '' : built.error);
+    assert.ok(built.launch.args.includes('--no-tools'), built.launch.args.join(' '));
+    assert.ok(!built.launch.args.includes('--tools'), built.launch.args.join(' '));
+    assert.deepEqual(built.launch.tools, []);
+    // Guarded, the guard's own launch says the same.
+    const guarded = buildLaunch({ dialect: 'pi', command: 'pi', cwd: tmp, agent: 'none', agentDirs: [wsDir], guard: true }, { piGuardPath: __filename });
+    assert.ok(guarded.ok, guarded.ok ? '' : guarded.error);
+    assert.ok(guarded.launch.args.includes('--no-tools') && !guarded.launch.args.includes('--tools'), guarded.launch.args.join(' '));
+  });
+
   it('a key of another tool\'s cards (color, permissionMode, OpenCode\'s mode) is not taken for a misspelling: the card loads', () => {
     fs.writeFileSync(path.join(wsDir, 'claude.md'), card('name: cl\ndescription: d\ncolor: blue\npermissionMode: plan\ntools: read'));
     fs.writeFileSync(path.join(wsDir, 'opencode.md'), card('name: oc\ndescription: d\nmode: subagent\ntools: read'));

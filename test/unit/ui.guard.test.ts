@@ -130,11 +130,13 @@ describe('ui agent card items', () => {
       card({ name: 'reviewer', description: 'Reviews', tools: ['read', 'grep'] }),
       card({ name: 'impl', description: 'Implements', model: 'm/x', guard: false, file: '/home/me/.pi/agent/agents/impl.md' }),
       card({ name: 'scoped', allowedPaths: ['src/**'] }),
+      card({ name: 'talker', tools: [] }),
     ], WS);
-    assert.deepEqual(items.map((i) => [i.label, i.description]), [['reviewer', 'Reviews'], ['impl', 'Implements'], ['scoped', 'd']]);
+    assert.deepEqual(items.map((i) => [i.label, i.description]), [['reviewer', 'Reviews'], ['impl', 'Implements'], ['scoped', 'd'], ['talker', 'd']]);
     assert.equal(items[0].detail, `tools: read, grep · model: from the pi profile · guarded (paths from settings) · ${path.join('.pi', 'agents', 'c.md')}`);
     assert.equal(items[1].detail, "tools: pi's defaults · model: m/x · not guarded (the card says guard: false) · /home/me/.pi/agent/agents/impl.md");
     assert.match(items[2].detail, /guarded \(paths from the card\)/);
+    assert.match(items[3].detail, /^tools: none · /);
     assert.equal(items[0].card.name, 'reviewer');
   });
 

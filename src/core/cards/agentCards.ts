@@ -13,6 +13,7 @@ import { MAX_CARD_BYTES, isCardFileName, readRegularFileHead } from '../regularF
 export interface AgentCard {
   name: string;
   description: string;
+  /** pi's defaults when left out; empty: no tools at all (`--no-tools`). */
   tools?: string[];
   model?: string;
   guard: boolean;
@@ -100,7 +101,9 @@ export function parseAgentCard(text: string, file: string): { ok: true; card: Ag
   const unguardable = pathsError(f.allowed_paths, f.forbidden_paths);
   if (unguardable) return { ok: false, reason: unguardable };
   const card: AgentCard = { name: f.name, description: f.description, guard: f.guard !== false, prompt: parts.body.trim(), file };
-  if (f.tools && f.tools.length > 0) card.tools = [...new Set(f.tools)];
+  // Given empty, a card asks for no tools (a talker, a planner that only answers); pi's
+  // subagent example took it for pi's defaults, which gave such a card bash and write.
+  if (f.tools) card.tools = [...new Set(f.tools)];
   if (f.model) card.model = f.model;
   if (f.allowed_paths) card.allowedPaths = f.allowed_paths;
   if (f.forbidden_paths) card.forbiddenPaths = f.forbidden_paths;

@@ -75,7 +75,7 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
       args.push(...guard.args);
       Object.assign(env, guard.env);
       shownTools = guardedTools(tools, policy);
-    } else if (tools) args.push('--tools', tools.join(','));
+    } else if (tools) args.push(...(tools.length > 0 ? ['--tools', tools.join(',')] : ['--no-tools']));
   }
   // Gemini's subagents write where the guard cannot see (guard/geminiLaunch.ts): denied.
   if (policy && spec.dialect === 'acp' && isGeminiCli(spec.command, own)) args.push(...geminiGuardArgs());

@@ -25,7 +25,7 @@ export function cardItems(cards: AgentCard[], workspaceFolder: string | undefine
     const guard = !card.guard ? 'not guarded (the card says guard: false)'
       : card.allowedPaths || card.forbiddenPaths ? 'guarded (paths from the card)' : 'guarded (paths from settings)';
     const parts = [
-      `tools: ${card.tools?.join(', ') ?? "pi's defaults"}`,
+      `tools: ${card.tools ? card.tools.join(', ') || 'none' : "pi's defaults"}`,
       `model: ${card.model ?? 'from the pi profile'}`,
       guard,
       shown(card.file, workspaceFolder),
