@@ -74,6 +74,13 @@ describe('ui settings', () => {
     ]);
   });
 
+  it('refuses a profile whose model is empty, naming the setting, as a card\'s empty model is refused', () => {
+    const profiles = [{ name: 'pi blank', dialect: 'pi', command: 'pi', model: '' }, { name: 'tau blank', dialect: 'tau', command: 'tau', model: '  ' }, { name: 'ok', dialect: 'pi', command: 'pi', model: 'a/b' }];
+    const { settings, errors } = readSettings((k) => (k === 'profiles' ? profiles : undefined));
+    assert.deepEqual(settings.profiles.map((p) => [p.name, p.model]), [['ok', 'a/b']]);
+    assert.deepEqual(errors, [0, 1].map((i) => `rpcWorkers.profiles[${i}] is invalid (model: model must not be empty (leave it out for the worker's default model)); that profile is ignored`));
+  });
+
   it('refuses a profile whose mode is empty, naming it, where the host would refuse its start in other words', () => {
     const { settings, errors } = readSettings((k) => (k === 'profiles' ? [{ name: 'claude', dialect: 'acp', command: 'claude-agent-acp', mode: ' ' }] : undefined));
     assert.deepEqual(settings.profiles, []);

@@ -21,7 +21,9 @@ const makeProfileSchema = () => z.strictObject({
   command: nonEmptyText('a profile needs a command', (issue) => (issue.input === undefined ? 'a profile needs a command' : 'command must be a string: the program alone, its arguments go in args')),
   args: z.optional(z.array(z.string({ error: 'args must be strings' }), { error: 'args must be a list of strings' })),
   env: z.optional(z.record(z.string(), z.string({ error: 'env values must be strings' }), { error: 'env must be an object of strings' })),
-  model: z.optional(z.string({ error: 'model must be a string' })),
+  // Empty, it passed here and its workers started on the program's default model, where a
+  // card's empty model is refused.
+  model: z.optional(nonEmptyText('model must not be empty (leave it out for the worker\'s default model)', 'model must be a string')),
   /** Off by default: an unguarded worker has exactly the trust of your own tools. */
   guard: z.optional(z.boolean({ error: 'guard must be true or false' })),
   /** τ: let it discover extensions and context files (AGENTS.md); off launches it with `-ne -nc`. */
