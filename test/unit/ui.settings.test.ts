@@ -34,6 +34,17 @@ describe('ui settings', () => {
     assert.match(errors.join('\n'), /rpcWorkers\.commandTimeoutMs is invalid \(must be a whole number\)/);
   });
 
+  it('a number too large to be an exact whole number is said to be too large, and only that', () => {
+    const values: Record<string, unknown> = { maxPromptBytes: 1e20, maxWorkers: 2 ** 53 + 2, eventLogSize: 150.5, commandTimeoutMs: 0.5 };
+    const { errors } = readSettings((k) => values[k]);
+    assert.deepEqual(errors, [
+      'rpcWorkers.maxWorkers is invalid (must be at most 64); using the default 8',
+      'rpcWorkers.maxPromptBytes is invalid (must be at most 16777216); using the default 32768',
+      'rpcWorkers.commandTimeoutMs is invalid (must be a whole number); using the default 30000',
+      'rpcWorkers.eventLogSize is invalid (must be a whole number); using the default 10000',
+    ]);
+  });
+
   it('keeps the valid profiles and names each invalid or duplicate one', () => {
     const profiles = [
       { name: 'tau', dialect: 'tau', command: 'tau', args: ['--mode', 'rpc'] },

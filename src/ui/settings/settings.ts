@@ -56,7 +56,13 @@ export type Profile = LazyInfer<typeof profileSchema>;
 
 const pathList = (what: string) => z.array(nonEmptyText(`${what} must not be empty`, `${what} must be strings`), { error: `must be a list of ${what}` });
 
-const int = (min: number, max: number) => z.int({ error: 'must be a whole number' }).check(z.minimum(min, { error: `must be at least ${min}` }), z.maximum(max, { error: `must be at most ${max}` }));
+// Not z.int(): it calls a whole number above 2^53 (1e20) not whole, beside "at most". Every bound
+// here is far below 2^53, so the range check alone says what is wrong with such a number.
+const int = (min: number, max: number) => z.number({ error: 'must be a whole number' }).check(
+  z.refine(Number.isInteger, { error: 'must be a whole number', abort: true }),
+  z.minimum(min, { error: `must be at least ${min}` }),
+  z.maximum(max, { error: `must be at most ${max}` }),
+);
 
 /** Each key: its schema and its default (the host's limits from the core's one copy). package.json's contributes declare the same. */
 export const SETTINGS = {
