@@ -245,6 +245,9 @@ export class Commands extends Disposable {
   /** `agentDirs`: where the host looks for `spec.agent` (the directories the card was offered from). */
   private async launch(spec: WorkerSpec, task: string | undefined, p: ParsedArg, how: { agentDirs?: string[]; inWorktree?: boolean } = {}): Promise<StartResult | Refused> {
     const { agentDirs } = how;
+    // A start that fails removes its fresh worktree (place's started): a login and Start Again
+    // go by the person's own folder, and Start Again makes a new worktree from there.
+    const asked = spec;
     const placed = how.inWorktree ? await (this.s.worktreePlacer ?? noWorktrees)(spec) : undefined;
     if (placed && 'status' in placed) return placed;
     if (placed) spec = placed.spec;
@@ -267,7 +270,7 @@ export class Commands extends Disposable {
       const install = r.missing ? installAdvice(full.command) : null;
       const { message, login, buttons } = startFailure(name, r, install, !!r.workerId && this.s.outputs.has(r.workerId), r.needsLogin ? loginHint(full.command, full.args) : null);
       void vscode.window.showErrorMessage(message, ...buttons).then((c) => {
-        if (c === login && r.login) this.logIn(name, r.login, full, () => this.launch(spec, task, p, how));
+        if (c === login && r.login) this.logIn(name, r.login, { ...full, cwd: asked.cwd }, () => this.launch(asked, task, p, how));
         else if (c === OPEN_LIMIT) void vscode.commands.executeCommand('workbench.action.openSettings', 'rpcWorkers.maxWorkers');
         else if (c && r.workerId) this.s.outputs.show(r.workerId);
       });
