@@ -287,7 +287,7 @@ describe('worktree per worker: edges (real git)', function () {
     const scratch = path.join(repo, 'ignored', 'scratch');
     mkdirSync(scratch, { recursive: true });
     vscodeStub.reset();
-    const actions = new WorktreeActions({ supervisor: {} as never, worktrees: {} as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
+    const actions = new WorktreeActions({ supervisor: {} as never, worktrees: { all: () => [] } as never, core: () => realCore.worktree, worktreesDir: () => '', log: { info() {}, warn() {} } as never });
     const placed = await actions.place({ dialect: 'tau', command: 'tau', cwd: scratch, name: 'w' });
     assert.equal('status' in placed && placed.status, 'error', JSON.stringify(placed));
     assert.ok(vscodeStub.messages[0]?.includes(`its folder ${scratch} holds no file git tracks`), vscodeStub.messages[0]);

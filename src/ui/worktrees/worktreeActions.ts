@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { StartResult, Supervisor, WorkerSpec, WorkerState } from '../../core/api';
 import { isLive } from '../commands/pickers';
 import { isTrusted, refuseUntrusted, UNTRUSTED_WORKTREE_REFUSAL } from '../settings/trust';
-import { workerIn, type WorktreeCore, type WorkerWorktrees, type WorktreeEntry } from './workerWorktrees';
+import { leftoverId, workerIn, type WorktreeCore, type WorkerWorktrees, type WorktreeEntry } from './workerWorktrees';
+import type { WorkerWorktree } from '../../core/worktree';
 import { baseUri } from './baseContent';
 
 type Refused = { status: 'cancelled' | 'error'; error?: string };
@@ -62,8 +63,7 @@ export class WorktreeActions {
     // A folder git does not track (untracked, ignored, empty) is not in the worktree: the start
     // would fail with "cwd … does not exist", naming neither the worktree nor why.
     if (!existsSync(moved.cwd)) {
-      const preview = await core.previewDiscard(wt);
-      if (preview.status === 'ok' && preview.nothingLost) await core.discardWorktree(wt, preview.fingerprint);
+      await this.unstarted(wt, repo.root);
       return error(`cannot start ${spec.name ?? 'the worker'} in a new worktree: its folder ${spec.cwd} holds no file git tracks at ${wt.baseCommit.slice(0, 8)} (untracked or ignored), so the worktree has no such folder; start it from a folder git tracks`);
     }
     this.s.log.info(`worktree ${wt.path} on branch ${wt.branch} from ${wt.target ?? 'HEAD'} at ${wt.baseCommit.slice(0, 8)}`);
@@ -75,12 +75,27 @@ export class WorktreeActions {
       spec: moved,
       started: async (r) => {
         if (r.status === 'started') return this.s.worktrees.add(r.workerId, wt, repo.root);
-        // Nothing was written there yet: the fresh worktree goes, unless something is in it.
-        const preview = await core.previewDiscard(wt);
-        if (preview.status === 'ok' && preview.nothingLost) await core.discardWorktree(wt, preview.fingerprint);
-        else this.s.log.warn(`the start failed; the worktree ${wt.path} is kept (it is not empty)`);
+        await this.unstarted(wt, repo.root);
       },
     };
+  }
+
+  /**
+   * A fresh worktree no worker runs in (its start failed or was refused): it goes while nothing is
+   * in it, and with it the row the window may have listed it under meanwhile (git's files change
+   * as it is made: adoptLeftovers). One the worker wrote in is kept, and listed to review or discard.
+   */
+  private async unstarted(wt: WorkerWorktree, checkout: string): Promise<void> {
+    const core = this.s.core();
+    const preview = await core.previewDiscard(wt);
+    const gone = preview.status === 'ok' && preview.nothingLost && (await core.discardWorktree(wt, preview.fingerprint)).status === 'discarded';
+    const rows = this.s.worktrees.all().filter((e) => e.worktree.path === wt.path);
+    if (gone) {
+      for (const e of rows) this.s.worktrees.remove(e.workerId);
+      return;
+    }
+    this.s.log.warn(`the start failed; the worktree ${wt.path} is kept (it is not empty)`);
+    if (rows.length === 0) this.s.worktrees.add(leftoverId(wt.branch), wt, checkout);
   }
 
   private entry(arg: unknown): WorktreeEntry | undefined {
