@@ -74,5 +74,20 @@ describe('UI worktrees: the workspace folders', function () {
     assert.deepEqual(await parts.checked, { available: true, reason: null });
     assert.deepEqual(parts.worktrees.all().map((e) => [e.worktree.path, e.checkout]), [[other.path, opened.path]]);
   });
-});
 
+  it('a leftover another window discarded (or git worktree remove) leaves the list at the next check; one whose folder alone was deleted stays', async () => {
+    const { dir, repo } = makeRepo();
+    dirs.push(dir);
+    const gone = await created(repo, 'gone');
+    const folderless = await created(repo, 'folderless');
+    vscodeStub.folder = repo;
+    const parts = connect();
+    await parts.checked;
+    assert.deepEqual(parts.worktrees.all().map((e) => e.worktree.branch).sort(), ['worker/folderless', 'worker/gone']);
+    const preview = await realCore.worktree.previewDiscard(gone);
+    assert.equal((await realCore.worktree.discardWorktree(gone, (preview as { fingerprint: string }).fingerprint)).status, 'discarded');
+    rmSync(folderless.path, { recursive: true, force: true });
+    await parts.recheck();
+    assert.deepEqual(parts.worktrees.all().map((e) => e.worktree.branch), ['worker/folderless'], 'git no longer has the discarded one: its row said "the folder does not exist", and Discard "nothing is left"');
+  });
+});

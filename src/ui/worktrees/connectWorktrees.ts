@@ -15,7 +15,7 @@ import type { WorktreeActions } from './worktreeActions';
 import { later } from '../later';
 import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
 import { worktreeContributor } from './worktreeTree';
-import { leftoverId, workerIn, WorkerWorktrees, type WorktreeCore } from './workerWorktrees';
+import { isLeftover, leftoverId, workerIn, WorkerWorktrees, type WorktreeCore, type WorktreeEntry } from './workerWorktrees';
 
 export interface WorktreeParts {
   worktrees: WorkerWorktrees;
@@ -69,13 +69,15 @@ export function connectWorktrees(o: {
     if (n === latest) await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
     if (reason) o.log.info(`worktrees are not available: ${reason}`);
     // One after another: two folders of one repository list the same worktrees.
-    for (const r of repos) await adoptLeftovers(r.root);
+    for (const r of repos) await adoptLeftovers(r.root, r.mainRoot);
     return { available: reason === null, reason };
   };
   // Worktrees that workers of an earlier window left (stop and reload delete nothing): listed
   // again from git's own records, so they can still be reviewed, merged or discarded.
-  const adoptLeftovers = async (root: string) => {
-    const listed = await core().listWorkerWorktrees(root);
+  const adoptLeftovers = async (root: string, mainRoot: string) => {
+    // The rows as they were before git was asked (left to right: read before the await).
+    const [before, [listed, registered]] = [worktrees.all(), await Promise.all([core().listWorkerWorktrees(root), core().listWorktreeEntries(root)])];
+    if (registered) dropRemoved(worktrees, before, mainRoot, registered);
     // Known as the listing ends, not as it began: a worker may have started in one meanwhile.
     const known = new Set(worktrees.all().map((e) => e.worktree.path));
     for (const wt of listed) {
@@ -134,4 +136,17 @@ export function connectWorktrees(o: {
     return { status: 'refreshed' };
   }));
   return parts;
+}
+
+/**
+ * The leftovers of the repository at `mainRoot` (listed before git was asked) that git no longer
+ * has (discarded in another window, git worktree remove): a row could only say its folder is gone,
+ * and its Discard that nothing is left. One whose folder alone was deleted is still git's, its
+ * branch too: it stays, to discard.
+ */
+function dropRemoved(worktrees: WorkerWorktrees, before: WorktreeEntry[], mainRoot: string, registered: Array<{ path: string }>): void {
+  const paths = new Set(registered.map((e) => e.path));
+  for (const e of before) {
+    if (isLeftover(e.workerId) && e.worktree.mainRoot === mainRoot && !paths.has(e.worktree.path) && worktrees.get(e.workerId) === e) worktrees.remove(e.workerId);
+  }
 }

@@ -39,7 +39,7 @@ export interface WorktreeEntry {
 
 /** The id of a worktree an earlier window's worker left, listed from git's records. */
 export const leftoverId = (branch: string): string => `worktree:${branch}`;
-const isLeftover = (id: string): boolean => id.startsWith('worktree:');
+export const isLeftover = (id: string): boolean => id.startsWith('worktree:');
 
 export class WorkerWorktrees extends Disposable {
   private readonly entries = new Map<string, WorktreeEntry>();
