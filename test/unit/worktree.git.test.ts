@@ -71,6 +71,12 @@ describe('worktree per worker (real git)', function () {
     assert.deepEqual(branches, ['worker/twin', 'worker/twin-2']);
   });
 
+  it('many starts at once with the same name (Start Demo Worker in New Worktree clicked on and on) each get a branch', async () => {
+    const all = await Promise.all(Array.from({ length: 8 }, () => createWorktree({ folder: repo, workerName: 'Demo worker' })));
+    assert.deepEqual(all.map((r) => r.status), Array(8).fill('created'), JSON.stringify(all.filter((r) => r.status !== 'created')));
+    assert.equal(new Set(all.map((r) => (r.status === 'created' ? r.worktree.branch : ''))).size, 8);
+  });
+
   it('moves a worker\'s spec into its worktree: cwd, workspace folder, the guard\'s paths', async () => {
     const wt = await created(repo, 'w');
     const spec = specInWorktree({

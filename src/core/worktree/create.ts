@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathWithin } from '../pathWithin';
 import { git, gitFailure, zFields } from './git';
 import { branchFree, prefixBlocker, slugFor, uniqueName } from './names';
-import { detectRepository, listWorktreeEntries, type RepositoryCheck } from './repo';
+import { detectRepository, listWorktreeEntries, type Repository, type RepositoryCheck } from './repo';
 
 export const DEFAULT_BRANCH_PREFIX = 'worker/';
 const CONFIG = { base: 'rpcWorkersBase', target: 'rpcWorkersTarget', worker: 'rpcWorkersWorker' } as const;
@@ -57,6 +57,25 @@ export function defaultWorktreesDir(mainRoot: string): string {
 export async function createWorktree(options: CreateOptions): Promise<CreateResult> {
   const repo = await detectRepository(options.folder);
   if (repo.status !== 'repository') return repo;
+  return oneAtATime(repo.commonDir, () => createIn(repo, options));
+}
+
+/**
+ * The worktrees of one repository are made one at a time in this process. Else starts at once
+ * (a start command run again and again, each under the same name) all took one free name, and
+ * each round of the retry below gave it to one of them alone: the rest failed on git's "already
+ * exists". Another window's start still races, and the retry is for that.
+ */
+const making = new Map<string, Promise<void>>();
+function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const result = (making.get(key) ?? Promise.resolve()).then(run);
+  const done = result.then(() => undefined, () => undefined);
+  making.set(key, done);
+  void done.then(() => { if (making.get(key) === done) making.delete(key); });
+  return result;
+}
+
+async function createIn(repo: Repository, options: CreateOptions): Promise<CreateResult> {
   const fail = (reason: string) => ({ status: 'error' as const, folder: repo.folder, reason });
   let dir = path.resolve(options.worktreesDir ?? defaultWorktreesDir(repo.mainRoot));
   const prefix = options.branchPrefix ?? DEFAULT_BRANCH_PREFIX;
