@@ -5,7 +5,7 @@ import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../prot
 import { composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
-import { PendingSends } from './pendingSends';
+import { PendingSends, type SavedSend } from './pendingSends';
 import { arrowKeys } from './toolbarKeys';
 
 type Result = Extract<HostMessage, { type: 'result' }>;
@@ -29,9 +29,13 @@ export class ComposerPanel {
   /** The worker whose draft the text box holds. */
   private draftOf: string | null = null;
 
-  /** `worker`: the worker the page shows now; `post`: a message to the extension. */
-  constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void, private readonly drafts: Drafts) {
-    this.pending = new PendingSends(drafts);
+  /**
+   * `worker`: the worker the page shows now; `post`: a message to the extension; `sends`: the
+   * messages in flight the page's state held, and how it keeps them (a hidden log's page is built
+   * anew when shown, and a send that fails meanwhile is given back from them).
+   */
+  constructor(private readonly worker: () => WorkerView | null, private readonly post: (m: WebviewMessage) => void, private readonly drafts: Drafts, sends?: { saved: unknown; save: (s: SavedSend[]) => void }) {
+    this.pending = new PendingSends(drafts, sends?.saved, sends?.save);
     const btn = (label: string, iconName: string, title: string, cls = 'secondary') => h('button', { class: cls, title, attrs: { 'data-action': label.toLowerCase(), 'aria-label': label } }, icon(iconName), h('span', { class: 'label', text: ` ${label}` }));
     const b = this.buttons = {
       send: btn('Send', 'send', 'Send as a prompt (Ctrl+Enter)', 'primary'),

@@ -7,6 +7,7 @@ import { parseHostMessage, type HostMessage, type WorkerView } from '../protocol
 import { VSCODE_API_GLOBAL, type WebviewMessage } from '../protocol/messages';
 import { ComposerPanel } from './composerPanel';
 import { Drafts } from './drafts';
+import type { SavedSend } from './pendingSends';
 import { EventList } from './eventList';
 import { RenderScheduler } from './scheduler';
 import { Toolbar, type Saved } from './toolbar';
@@ -26,9 +27,9 @@ let worker: WorkerView | null = null;
 
 const picker = new WorkerPicker(post);
 /** The page's state, kept by VS Code across reloads: the toolbar's, and (for a tab) what it shows. */
-const saveState = (part: Partial<Saved> | { shows: string | null } | { drafts: Record<string, string> }) => vscode.setState({ ...(vscode.getState() as object | undefined), ...part });
+const saveState = (part: Partial<Saved> | { shows: string | null } | { drafts: Record<string, string> } | { sends: SavedSend[] }) => vscode.setState({ ...(vscode.getState() as object | undefined), ...part });
 // The state may hold only `shows` (a tab restored before its toolbar saved anything).
-const saved = (vscode.getState() ?? {}) as Partial<Saved> & { drafts?: unknown };
+const saved = (vscode.getState() ?? {}) as Partial<Saved> & { drafts?: unknown; sends?: unknown };
 const toolbar = new Toolbar({ hidden: Array.isArray(saved.hidden) ? saved.hidden : [], search: typeof saved.search === 'string' ? saved.search : '' }, () => list.full(), saveState);
 const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.dataset, {
   openChange: (change) => {
@@ -43,7 +44,7 @@ const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.d
   post({ type: 'pastPage', workerId: worker.workerId, to, req });
   return true;
 });
-const composer = new ComposerPanel(() => worker, post, new Drafts(saved.drafts, (drafts) => saveState({ drafts })));
+const composer = new ComposerPanel(() => worker, post, new Drafts(saved.drafts, (drafts) => saveState({ drafts })), { saved: saved.sends, save: (sends) => saveState({ sends }) });
 const scheduler: RenderScheduler = new RenderScheduler({
   fold: (events) => list.model.apply(events),
   draw: (deadline) => list.draw(deadline),

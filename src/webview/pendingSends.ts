@@ -20,13 +20,45 @@ export interface Shown {
   restore: string | null;
 }
 
+/** A message in flight as the page's state keeps it: VS Code builds a hidden log's page anew when it is shown again. */
+export interface SavedSend {
+  req: number;
+  workerId: string;
+  action: string;
+  text: string;
+}
+
+const SENDS = new Set(['prompt', 'steer', 'followUp', 'redirect']);
+
+/** What the page's state held (anything: it is checked). */
+function savedSends(saved: unknown): SavedSend[] {
+  if (!Array.isArray(saved)) return [];
+  return saved.filter((s): s is SavedSend => {
+    const o = (s && typeof s === 'object' ? s : {}) as Record<string, unknown>;
+    return Number.isInteger(o.req) && typeof o.workerId === 'string' && typeof o.action === 'string' && SENDS.has(o.action) && typeof o.text === 'string';
+  });
+}
+
 export class PendingSends {
   /** By the request id (`req`) that sent each: its reply carries it back as `seq`. */
   private readonly sends = new Map<number, { workerId: string; pending: Pending }>();
   /** What the line says when the worker is shown again: its message came back while it was not. */
   private readonly notes = new Map<string, Line>();
 
-  constructor(private readonly drafts: Pick<Drafts, 'get' | 'set'>) {}
+  /**
+   * Messages that came with the page's state: the page before this one sent them, and their
+   * replies, which the host keeps for a page not loaded, may still come. They give a failed message
+   * back, but say no "sent…" line: after a window's reload no reply comes for them.
+   */
+  private readonly restored = new Set<number>();
+
+  /** `saved`: the messages in flight the page's state held; `save`: keeps them there, as they change. */
+  constructor(private readonly drafts: Pick<Drafts, 'get' | 'set'>, saved?: unknown, private readonly save: (sends: SavedSend[]) => void = () => {}) {
+    for (const s of savedSends(saved).slice(-MAX_PENDING)) {
+      this.sends.set(s.req, { workerId: s.workerId, pending: { action: s.action, text: s.text } });
+      this.restored.add(s.req);
+    }
+  }
 
   get size(): number {
     return this.sends.size;
@@ -36,6 +68,7 @@ export class PendingSends {
   sent(workerId: string, pending: Pending, req: number): void {
     this.sends.set(req, { workerId, pending });
     bound(this.sends);
+    this.keep();
   }
 
   /**
@@ -47,7 +80,11 @@ export class PendingSends {
   reply(shown: string | null, msg: Result, boxValue: string): Shown | null {
     const entry = msg.seq === undefined ? undefined : this.sends.get(msg.seq);
     const own = entry !== undefined && entry.workerId === msg.workerId;
-    if (own) this.sends.delete(msg.seq!);
+    if (own) {
+      this.sends.delete(msg.seq!);
+      this.restored.delete(msg.seq!);
+      this.keep();
+    }
     const r = { action: msg.action, status: msg.status, message: msg.message, tone: msg.tone, own };
     if (msg.workerId === shown) {
       const after = afterResult(own ? entry.pending : null, r, boxValue);
@@ -72,8 +109,13 @@ export class PendingSends {
       return note;
     }
     let waiting: Pending | undefined;
-    for (const s of this.sends.values()) if (s.workerId === workerId) waiting = s.pending;
+    for (const [req, s] of this.sends) if (s.workerId === workerId && !this.restored.has(req)) waiting = s.pending;
     return waiting ? pendingLine(waiting.action as Parameters<typeof pendingLine>[0]) : null;
+  }
+
+  private keep(): void {
+    for (const req of this.restored) if (!this.sends.has(req)) this.restored.delete(req);
+    this.save([...this.sends].map(([req, s]) => ({ req, workerId: s.workerId, action: s.pending.action, text: s.pending.text })));
   }
 }
 

@@ -36,7 +36,7 @@ function readyPage(workerId: string) {
   session.setWorker(workerId);
   listeners.forEach((l) => l({ type: 'ready' }));
   const results = () => posted.filter((m) => m.type === 'result');
-  return { session, results };
+  return { session, results, say: (raw: unknown) => listeners.forEach((l) => l(raw)) };
 }
 
 const failed = { action: 'prompt', status: 'error', message: 'Prompting A failed: busy', tone: 'error' as const };
@@ -48,6 +48,24 @@ describe('ui event log: the reply to a page switched to another worker', () => {
     const { session, results } = readyPage('B');
     session.result('A', failed, 7);
     session.result('A', { ...failed, message: 'Prompting A failed: from the palette' });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(results(), [{ type: 'result', workerId: 'A', ...failed, seq: 7 }]);
+    session.dispose();
+  });
+});
+
+describe('ui event log: the reply to a page that is not loaded', () => {
+  beforeEach(() => vscodeStub.reset());
+
+  it('waits for the page to be ready again, then reaches it with its request id', async () => {
+    const { session, results, say } = readyPage('A');
+    // The log's tab is hidden (VS Code unloads its page) while a follow-up waits for the turn to end.
+    session.unload();
+    session.result('A', failed, 7);
+    session.result('A', { ...failed, message: 'news from the palette' });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(results(), []);
+    say({ type: 'ready' });
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(results(), [{ type: 'result', workerId: 'A', ...failed, seq: 7 }]);
     session.dispose();

@@ -91,3 +91,24 @@ describe('ui composer: a message in flight to a worker no longer shown', () => {
     assert.equal(drafts.get('w2'), 'again\n\nto 2');
   });
 });
+
+describe('ui composer: a message in flight when the page is loaded again', () => {
+  it("the log's page reloaded (its tab hidden and shown) before the reply: a failure that then comes gives the message back", () => {
+    const drafts = new Drafts(undefined, () => {});
+    let kept: unknown;
+    const before = new PendingSends(drafts, undefined, (sends) => (kept = JSON.parse(JSON.stringify(sends))));
+    before.sent('A', { action: 'followUp', text: 'then run the tests' }, 41);
+    // VS Code builds the hidden page anew when it is shown: only its saved state is left.
+    const after = new PendingSends(drafts, kept, () => {});
+    assert.equal(after.size, 1);
+    assert.deepEqual(after.reply('A', failed('A', 41, 'followUp'), ''), { line: { text: 'Prompting A failed: busy', cls: 'error' }, restore: 'then run the tests' });
+    assert.equal(after.size, 0);
+  });
+
+  it('what the state held is checked: anything else is no message in flight', () => {
+    const drafts = new Drafts(undefined, () => {});
+    for (const saved of [null, 'x', { 1: 'A' }, [{ req: 'x', workerId: 'A', action: 'prompt', text: 't' }, { req: 2, workerId: 'A', action: 'stop', text: 't' }, 7]]) {
+      assert.equal(new PendingSends(drafts, saved, () => {}).size, 0, JSON.stringify(saved));
+    }
+  });
+});

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { WorkerState } from '../../core/api';
 import type { AgentEvent } from '../../core/events/agentEvent';
-import { slimEvent, type PageEvent, type WebviewMessage, type WorkerView } from '../../protocol/messages';
+import { slimEvent, type HostMessage, type PageEvent, type WebviewMessage, type WorkerView } from '../../protocol/messages';
 import { COMMANDS } from '../commands/ids';
 import { Disposable, toDisposable } from '../disposable';
 import { throttle } from '../throttle';
@@ -20,6 +20,8 @@ export const FLUSH_MS = 50;
 export const FLUSH_EVENTS = 1000;
 /** Replay of the store goes out in messages of this many events. */
 export const REPLAY_CHUNK = 1000;
+/** Replies kept for a page that is not loaded (see LogSession.held). */
+export const HELD_REPLIES = 20;
 
 /** What a log's page needs of the event log around it (eventLogView.ts). */
 export interface LogHost {
@@ -56,6 +58,7 @@ export interface LogSessionOptions {
 }
 
 type Result = { action: string; status: string; message: string; tone: 'ok' | 'info' | 'error' };
+type ResultMessage = Extract<HostMessage, { type: 'result' }>;
 
 /** One webview showing one worker's log at a time. */
 export class LogSession extends Disposable {
@@ -67,6 +70,13 @@ export class LogSession extends Disposable {
   readonly pageLoad: PageLoadPolicy;
   private readonly log: LogHost;
   private ready = false;
+  /**
+   * Replies to this page's requests that came while it was not loaded (its tab or the view hidden:
+   * VS Code builds its page anew when shown). Its composer keeps what it sent in the page's state,
+   * and gives a failed message back from the reply once it is ready again; dropped, a follow-up
+   * that waited for its turn and failed meanwhile was lost, with "Follow-up waits…" on the line.
+   */
+  private held: ResultMessage[] = [];
   private buffer: PageEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The attention the page was last told (so a change the state already carried is not sent twice). */
@@ -97,6 +107,7 @@ export class LogSession extends Disposable {
           this.pageLoad.heardFromPage();
           this.ready = true;
           this.replay();
+          this.sayHeld();
         },
         loadFailed: (m) => {
           this.pageLoad.heardFromPage();
@@ -169,7 +180,8 @@ export class LogSession extends Disposable {
   unload(): void {
     this.ready = false;
     this.buffer = [];
-    this.channel.pageGone();
+    // A reply posted and not yet delivered waits for the page too.
+    for (const m of this.channel.pageGone()) if (m.seq !== undefined) this.hold(m);
     this.pageLoad.unloaded();
   }
 
@@ -209,7 +221,23 @@ export class LogSession extends Disposable {
    * a send that failed is given back from it). News of a worker not shown is not sent.
    */
   result(workerId: string, r: Result, req?: number): void {
-    if (this.ready && (workerId === this.workerId || req !== undefined)) this.channel.reply(req, { type: 'result', workerId, ...r });
+    if (!this.ready) {
+      if (req !== undefined) this.hold({ type: 'result', workerId, ...r, seq: req });
+      return;
+    }
+    if (workerId === this.workerId || req !== undefined) this.channel.reply(req, { type: 'result', workerId, ...r });
+  }
+
+  private hold(reply: ResultMessage): void {
+    this.held.push(reply);
+    // A page never shown again must not keep them all: the newest are what it still waits for.
+    if (this.held.length > HELD_REPLIES) this.held.shift();
+  }
+
+  private sayHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const reply of held) this.channel.post(reply);
   }
 
   flush(): void {

@@ -86,11 +86,13 @@ export class PageChannel {
     this.outbox = this.outbox.filter((m) => m.type === 'result' || m.type === 'prefill' || m.type === 'pastPageFailed');
   }
 
-  /** The page went away: nothing meant for it is sent, and its deliveries free no slot. */
-  pageGone(): void {
+  /** The page went away: nothing meant for it is sent, and its deliveries free no slot. Returns the replies it was not sent. */
+  pageGone(): Array<Extract<HostMessage, { type: 'result' }>> {
+    const replies = this.outbox.filter((m): m is Extract<HostMessage, { type: 'result' }> => m.type === 'result');
     this.outbox = [];
     this.inFlight = 0;
     this.generation++;
+    return replies;
   }
 
   close(): void {
