@@ -19,6 +19,8 @@ export interface ComposerView {
   abortTitle: string | null;
   /** Every button, always present; only whether it can be pressed changes. */
   disabled: Record<ButtonName, boolean>;
+  /** Each button's tooltip: what it does, or, greyed out, why it cannot be pressed now. */
+  titles: Record<ButtonName, string>;
   textareaDisabled: boolean;
   placeholder: string;
 }
@@ -31,24 +33,39 @@ export function composerView(w: WorkerView | null): ComposerView {
   const streaming = !!(live && w!.streaming);
   const compacting = !!(live && w!.compacting);
   const noSteer = streaming && w!.noSteer === true;
+  // Why the worker takes nothing (null: it takes messages): the box and every greyed-out button say it.
+  const off = !w ? 'No worker selected' : w.note ? w.note : deaf ? INPUT_LOST_PLACEHOLDER : !live ? notRunning(w) : null;
+  const sendTitle = noSteer ? 'This agent cannot be steered inside its turn: Follow-up sends it when the turn ends, Redirect aborts the turn and sends it now'
+    : streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)';
+  // Its turn runs on, followed to its end: the Abort greyed out says why, and what ends it.
+  const abortTitle = deaf && (w!.streaming || w!.compacting) ? INPUT_LOST_ABORT : compacting && !streaming ? w!.noAbort ?? null : null;
+  const disabled = {
+    send: !live || compacting || noSteer,
+    followUp: !streaming,
+    redirect: !live || compacting,
+    abort: !(streaming || (compacting && !w!.noAbort)),
+    compact: !live || streaming || compacting || !!w?.noCompact,
+    stop: !w || (w.status !== 'running' && w.status !== 'starting'),
+  };
+  const waitCompaction = 'The worker is compacting: send when the compaction has ended';
   return {
     phase,
     sendLabel: streaming ? 'Steer' : 'Send',
-    sendTitle: noSteer ? 'This agent cannot be steered inside its turn: Follow-up sends it when the turn ends, Redirect aborts the turn and sends it now'
-      : streaming ? 'Steer: delivered after the current tool call (Ctrl+Enter)' : 'Send as a prompt (Ctrl+Enter)',
+    sendTitle,
     compactTitle: w?.noCompact ?? null,
-    // Its turn runs on, followed to its end: the Abort greyed out says why, and what ends it.
-    abortTitle: deaf && (w!.streaming || w!.compacting) ? INPUT_LOST_ABORT : compacting && !streaming ? w!.noAbort ?? null : null,
-    disabled: {
-      send: !live || compacting || noSteer,
-      followUp: !streaming,
-      redirect: !live || compacting,
-      abort: !(streaming || (compacting && !w!.noAbort)),
-      compact: !live || streaming || compacting || !!w?.noCompact,
-      stop: !w || (w.status !== 'running' && w.status !== 'starting'),
+    abortTitle,
+    disabled,
+    // A greyed-out button that only said what it does read as broken: it says why it is greyed out.
+    titles: {
+      send: off ?? (compacting && !streaming ? waitCompaction : sendTitle),
+      followUp: off ?? (streaming ? 'Deliver when the current turn ends' : compacting ? 'The worker is compacting, not in a turn: send when the compaction has ended' : 'No turn is running: Send delivers the message now'),
+      redirect: off ?? (compacting ? waitCompaction : streaming ? 'Abort the current turn and send this instead' : 'Send this now (no turn is running to abort)'),
+      abort: abortTitle ?? off ?? (streaming ? 'Abort the current turn' : compacting ? 'Abort the compaction' : 'No turn is running: there is nothing to abort'),
+      compact: w?.noCompact ?? off ?? (compacting ? 'The worker is compacting already' : streaming ? 'The worker is in a turn: compact when it ends' : 'Compact the conversation'),
+      stop: disabled.stop ? off ?? notRunning(w!) : 'Stop the worker',
     },
     textareaDisabled: !live,
-    placeholder: !w ? 'No worker selected' : w.note ? w.note : deaf ? INPUT_LOST_PLACEHOLDER : !live ? notRunning(w) : noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)',
+    placeholder: off ?? (noSteer ? 'Follow up (sent when the turn ends) or redirect' : streaming ? 'Steer or follow up (Ctrl+Enter steers)' : 'Message the worker (Ctrl+Enter sends)'),
   };
 }
 

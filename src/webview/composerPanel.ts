@@ -74,11 +74,11 @@ export class ComposerPanel {
     const focused = document.activeElement;
     const send = this.buttons.send;
     setText(send.querySelector('.label')!, ` ${v.sendLabel}`);
-    send.title = v.sendTitle;
     send.setAttribute('aria-label', v.sendLabel);
-    for (const [name, b] of Object.entries(this.buttons)) b.disabled = v.disabled[name as keyof typeof this.buttons];
-    this.buttons.compact.title = v.compactTitle ?? 'Compact the conversation';
-    this.buttons.abort.title = v.abortTitle ?? 'Abort the current turn';
+    for (const [name, b] of Object.entries(this.buttons)) {
+      b.disabled = v.disabled[name as keyof typeof this.buttons];
+      b.title = v.titles[name as keyof typeof this.buttons];
+    }
     this.textarea.disabled = v.textareaDisabled;
     this.textarea.placeholder = v.placeholder;
     // A button pressed by keyboard and now greyed out (Abort once the turn ended) drops the focus

@@ -152,3 +152,36 @@ describe('ui composer: a queued message taken up', () => {
     assert.equal(keySendRefusal(view({ status: 'exited' }))?.text, 'The worker has exited: nothing was sent');
   });
 });
+
+describe('ui event log composer: a greyed-out button says why', () => {
+  /** The tooltip of each button that cannot be pressed in `w`'s state. */
+  const greyed = (w: WorkerView | null) => {
+    const v = composerView(w);
+    return Object.fromEntries(BUTTONS.filter((b) => v.disabled[b]).map((b) => [b, v.titles[b]]));
+  };
+
+  it('an idle worker: Follow-up and Abort say no turn is running; Redirect does not promise to abort one', () => {
+    const v = composerView(view());
+    assert.deepEqual(greyed(view()), { followUp: 'No turn is running: Send delivers the message now', abort: 'No turn is running: there is nothing to abort' });
+    assert.equal(v.titles.redirect, 'Send this now (no turn is running to abort)');
+    assert.equal(v.titles.send, 'Send as a prompt (Ctrl+Enter)');
+  });
+
+  it('a streaming worker: Compact waits for the turn to end', () => {
+    assert.deepEqual(greyed(view({ streaming: true })), { compact: 'The worker is in a turn: compact when it ends' });
+  });
+
+  it('a compacting worker: the sends wait for the compaction', () => {
+    const g = greyed(view({ compacting: true }));
+    assert.equal(g.send, 'The worker is compacting: send when the compaction has ended');
+    assert.equal(g.redirect, 'The worker is compacting: send when the compaction has ended');
+    assert.equal(g.compact, 'The worker is compacting already');
+  });
+
+  it('a worker that exited, a past session, no worker: every greyed-out button says so', () => {
+    for (const b of BUTTONS) assert.equal(greyed(view({ status: 'exited' }))[b], 'The worker has exited', b);
+    const note = 'Past session (ended): read-only.';
+    for (const b of BUTTONS) assert.equal(greyed(view({ status: 'stopped', note }))[b], note, b);
+    for (const b of BUTTONS) assert.equal(greyed(null)[b], 'No worker selected', b);
+  });
+});
