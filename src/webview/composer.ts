@@ -80,6 +80,15 @@ function notRunning(w: WorkerView): string {
   return `The worker ${w.status === 'starting' ? 'is starting' : `has ${w.status}`}`;
 }
 
+/**
+ * Ctrl+Enter (Cmd+Enter) sends; Enter alone is a new line. Not the Enter that ends an IME's
+ * composition (Japanese, Chinese, Korean input): it confirms the word being composed, and a send
+ * then went with the word half-typed. Chromium marks such a key with keyCode 229.
+ */
+export function isSendKey(ev: { key: string; ctrlKey: boolean; metaKey: boolean; isComposing?: boolean; keyCode?: number }): boolean {
+  return ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.isComposing && ev.keyCode !== 229;
+}
+
 /** Ctrl+Enter while Send is greyed out: what the line says instead of sending (null: it sends). */
 export function keySendRefusal(w: WorkerView | null): Line | null {
   const v = composerView(w);

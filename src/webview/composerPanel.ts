@@ -2,7 +2,7 @@
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
-import { composerView, emptySendLine, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
+import { composerView, emptySendLine, isSendKey, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
 import { PendingSends, type SavedSend } from './pendingSends';
@@ -58,7 +58,7 @@ export class ComposerPanel {
     b.stop.addEventListener('click', act('stop'));
     this.textarea.addEventListener('input', () => this.keepDraft());
     this.textarea.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+      if (isSendKey(ev)) {
         ev.preventDefault();
         // The shortcut asks no more than the button would: greyed out, it says why.
         const refused = keySendRefusal(worker());

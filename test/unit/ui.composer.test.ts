@@ -2,7 +2,7 @@
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
-import { afterResult, BUTTONS, composerView, emptySendLine, keySendRefusal, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
+import { afterResult, BUTTONS, composerView, emptySendLine, isSendKey, keySendRefusal, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
 
@@ -183,5 +183,21 @@ describe('ui event log composer: a greyed-out button says why', () => {
     const note = 'Past session (ended): read-only.';
     for (const b of BUTTONS) assert.equal(greyed(view({ status: 'stopped', note }))[b], note, b);
     for (const b of BUTTONS) assert.equal(greyed(null)[b], 'No worker selected', b);
+  });
+});
+
+describe('ui composer: the send key', () => {
+  const key = (over: Partial<{ key: string; ctrlKey: boolean; metaKey: boolean; isComposing: boolean; keyCode: number }>) => ({ key: 'Enter', ctrlKey: false, metaKey: false, isComposing: false, keyCode: 13, ...over });
+
+  it('Ctrl+Enter (Cmd+Enter) sends; Enter and Shift+Enter are a new line', () => {
+    assert.equal(isSendKey(key({ ctrlKey: true })), true);
+    assert.equal(isSendKey(key({ metaKey: true })), true);
+    assert.equal(isSendKey(key({})), false);
+  });
+
+  it('an Enter that ends an IME composition (Japanese, Chinese, Korean input) confirms the word and sends nothing', () => {
+    assert.equal(isSendKey(key({ ctrlKey: true, isComposing: true })), false);
+    // Chromium and Safari mark a key the IME took with keyCode 229, at times without isComposing.
+    assert.equal(isSendKey(key({ metaKey: true, keyCode: 229 })), false);
   });
 });
