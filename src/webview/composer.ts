@@ -69,6 +69,19 @@ export function composerView(w: WorkerView | null): ComposerView {
   };
 }
 
+/**
+ * Where the focus goes when the composer's control holding it is greyed out (Abort once the turn
+ * ended, Stop once the worker stopped), of the text box and the buttons in order (`usable`): the
+ * first that can still take it, else the log. Stop pressed by keyboard greys out all of them, and
+ * the focus fell to the page, where a screen reader says nothing and Tab starts from the top. The
+ * text box (`fromBox`: its worker stopped while the person typed) hands it to the log, never to a
+ * button, which their next space would press.
+ */
+export function focusHeir(usable: readonly boolean[], fromBox = false): number | 'log' {
+  const i = usable.indexOf(true);
+  return i >= 0 && !fromBox ? i : 'log';
+}
+
 export type LineClass = 'ok' | 'info' | 'error' | 'pending';
 export interface Line { text: string; cls: LineClass }
 

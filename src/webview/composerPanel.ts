@@ -2,7 +2,7 @@
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
-import { composerView, emptySendLine, isSendKey, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
+import { composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
 import { PendingSends, type SavedSend } from './pendingSends';
@@ -26,6 +26,8 @@ export class ComposerPanel {
    * whose replies may still be on their way.
    */
   private lastReq = Math.floor(Math.random() * 2 ** 30);
+  /** Takes the focus for the log, when no control of the composer can (main.ts sets it). */
+  focusLog: (() => void) | undefined;
   /** The worker whose draft the text box holds. */
   private draftOf: string | null = null;
 
@@ -81,10 +83,13 @@ export class ComposerPanel {
     }
     this.textarea.disabled = v.textareaDisabled;
     this.textarea.placeholder = v.placeholder;
-    // A button pressed by keyboard and now greyed out (Abort once the turn ended) drops the focus
-    // to the page: it goes to the text box, or the first button that can still be pressed.
-    if (focused instanceof HTMLButtonElement && focused.disabled && this.element.contains(focused)) {
-      [this.textarea, ...Object.values(this.buttons)].find((el) => !el.disabled)?.focus();
+    // A control greyed out with the focus (Abort pressed by keyboard once the turn ended, the text
+    // box of a worker that stopped) drops it to the page: it goes where focusHeir says.
+    const order = [this.textarea, ...Object.values(this.buttons)];
+    if ((focused instanceof HTMLButtonElement || focused instanceof HTMLTextAreaElement) && focused.disabled && order.includes(focused)) {
+      const to = focusHeir(order.map((el) => !el.disabled), focused === this.textarea);
+      if (to === 'log') this.focusLog?.();
+      else order[to].focus();
     }
     return v;
   }

@@ -312,7 +312,7 @@ export class EventList {
   }
 
   /** The log's focus: its Tab stop row, or the log itself while it shows no row. */
-  private focusFeed(): void {
+  focusFeed(): void {
     (this.stop ?? this.list).focus({ preventScroll: true });
   }
 

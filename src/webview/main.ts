@@ -45,6 +45,7 @@ const list: EventList = new EventList(toolbar, () => scheduler.schedule(), app.d
   return true;
 });
 const composer = new ComposerPanel(() => worker, post, new Drafts(saved.drafts, (drafts) => saveState({ drafts })), { saved: saved.sends, save: (sends) => saveState({ sends }) });
+composer.focusLog = () => list.focusFeed();
 const scheduler: RenderScheduler = new RenderScheduler({
   fold: (events) => list.model.apply(events),
   draw: (deadline) => list.draw(deadline),

@@ -2,7 +2,7 @@
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
-import { afterResult, BUTTONS, composerView, emptySendLine, isSendKey, keySendRefusal, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
+import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
 
@@ -199,5 +199,16 @@ describe('ui composer: the send key', () => {
     assert.equal(isSendKey(key({ ctrlKey: true, isComposing: true })), false);
     // Chromium and Safari mark a key the IME took with keyCode 229, at times without isComposing.
     assert.equal(isSendKey(key({ metaKey: true, keyCode: 229 })), false);
+  });
+});
+
+describe('ui composer: the focus when its control is greyed out', () => {
+  it('goes to the text box, else the first button still usable; with none (a worker stopped by keyboard), to the log, not the page', () => {
+    // The text box, then Send, Follow-up, Redirect, Abort, Compact, Stop.
+    assert.equal(focusHeir([true, true, false, true, false, true, true]), 0);
+    assert.equal(focusHeir([false, false, false, false, false, false, true]), 6, "a deaf worker's Stop");
+    assert.equal(focusHeir([false, false, false, false, false, false, false]), 'log');
+    // The worker stopped reading its input while the person typed: not to Stop, which a space would press.
+    assert.equal(focusHeir([false, false, false, false, false, false, true], true), 'log');
   });
 });
