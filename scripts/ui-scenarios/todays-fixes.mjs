@@ -1,5 +1,6 @@
 // Today's fixes, as a person meets them: an ACP agent that withdraws the question it asked (the
-// question closes, the worker no longer needs input, its pick goes away); a question the person's
+// question closes, the worker no longer needs input, its pick goes away); an emptied plan in words
+// and a call's object argument on its one line; a question the person's
 // Stop ended says the worker was stopped; a past session whose question's answer never reached the
 // history (a host that went down) reads "answer not in view", with no Answer…, and its call "end not
 // in view", not spinning; a worker that exits on its own is said to have exited, not to have been
@@ -35,6 +36,7 @@ export default async function todaysFixes({ port } = {}) {
     await sessionsRow(page, ACP).waitFor({ state: 'visible' });
     const log = await webviewFrame(page, 'Event Log');
     await withdrawnQuestion(page, log);
+    await planAndBrief(page, log);
     await unseenAnswer(page, log, wb.sandbox.userDataDir);
     await exitedOnItsOwn(page);
     await oneTurnEnd(page);
@@ -63,6 +65,27 @@ async function withdrawnQuestion(page, log) {
   await screenshot(page, 'todays-fixes-question-withdrawn');
 }
 
+/** An agent's plan, then an emptied one, and a tool call whose argument is an object: each on its lines, in words. */
+async function planAndBrief(page, log) {
+  await promptFromPalette(page, 'plan', ACP);
+  await log.locator('.kind-plan', { hasText: 'Plan: 1 of 3 done' }).waitFor({ state: 'visible' });
+  await promptFromPalette(page, 'plan none', ACP);
+  const empty = log.locator('.kind-plan', { hasText: 'Plan: no steps' });
+  await empty.waitFor({ state: 'visible' });
+  if (await empty.locator('li').count()) fail('the empty plan draws a list');
+  await promptFromPalette(page, 'other as Configure: {"options":{"depth":2,"paths":["src","test"]}}', ACP, { next: 'asks:' });
+  // The first answer, "Allow" (a string would match "Always allow" too, case aside).
+  const allow = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).first();
+  await allow.waitFor({ state: 'visible' });
+  await allow.click();
+  await quickInputClosed(page);
+  const call = log.locator('.kind-tool', { hasText: 'Configure' }).last();
+  await call.waitFor({ state: 'visible' });
+  const brief = await call.locator('.args-brief').innerText();
+  if (/\n/.test(brief) || !brief.includes('{"depth":2,"paths":["src","test"]}')) fail(`the call's brief reads "${brief}"`);
+  await screenshot(page, 'todays-fixes-plan-and-brief');
+}
+
 /**
  * A question left open, the worker stopped, and the answer and the end never written (the
  * history cut after the question, as a host that went down leaves it): its past log does not
@@ -88,7 +111,7 @@ async function unseenAnswer(page, log, userDataDir) {
   const session = await waitFor(() => endedSession(userDataDir), 'the stopped session\'s end never reached the history');
   cutAfterLastQuestion(session);
   await expandPast(page);
-  const past = sessionsRow(page, /stopped · 2 turns/);
+  const past = sessionsRow(page, /stopped · \d+ turns/);
   await past.click();
   const pastLog = await webviewFrame(page, /past session/);
   const row = pastLog.locator('.kind-question', { hasText: 'echo never answered' });
