@@ -7,6 +7,7 @@ import { git, gitFailure, zFields } from './git';
 import { listChanges, nestedRepositories, type ChangedFile } from './changes';
 import type { WorkerWorktree } from './create';
 import { heldElsewhere, heldWords, unlockIfOurs } from './hold';
+import { listWorktreeEntries } from './repo';
 
 /** `window`: the asking window's id (holdWorktree); a worktree another window's live worker holds is refused. */
 export interface DiscardOptions {
@@ -89,6 +90,8 @@ function commitsOf(out: string): Array<{ commit: string; subject: string }> {
 
 export type DiscardResult =
   | { status: 'discarded'; path: string; branch: string; lost: DiscardPreview }
+  /** The worktree is gone, but git kept its branch (checked out in another worktree): `reason` is git's. */
+  | { status: 'branch_kept'; path: string; branch: string; reason: string }
   | { status: 'changed_since_preview'; path: string; preview: DiscardPreview; reason: string }
   | { status: 'error'; path: string; reason: string };
 
@@ -99,10 +102,15 @@ export async function discardWorktree(wt: WorkerWorktree, expectedFingerprint: s
     return { status: 'changed_since_preview', path: wt.path, preview: now, reason: `the worktree changed since you were asked (${now.uncommitted.length} uncommitted, ${now.unmergedCommits.length} unmerged commits now); nothing was removed` };
   }
   await unlockIfOurs(wt, options.window);
+  // A folder gone that git no longer lists either (an earlier Discard removed it, then could not
+  // delete the branch): only the branch is left, and `worktree remove` would fail on it.
+  const registered = !now.folderGone || (await listWorktreeEntries(wt.mainRoot))?.some((e) => e.path === wt.path) !== false;
   // From the main worktree: git will not remove the worktree it runs in.
-  const remove = await git(wt.mainRoot, ['worktree', 'remove', '--force', wt.path]);
-  if (!remove.ok) return { status: 'error', path: wt.path, reason: gitFailure(remove, `git worktree remove ${wt.path}`) };
+  const remove = registered ? await git(wt.mainRoot, ['worktree', 'remove', '--force', wt.path]) : null;
+  if (remove && !remove.ok) return { status: 'error', path: wt.path, reason: gitFailure(remove, `git worktree remove ${wt.path}`) };
   const branch = await git(wt.mainRoot, ['branch', '-D', wt.branch]);
-  if (!branch.ok) return { status: 'error', path: wt.path, reason: gitFailure(branch, `the worktree is gone, but deleting its branch ${wt.branch} failed`) };
+  // Said apart from an error: the worktree is gone whatever the caller tries again, and only the
+  // person can free the branch (it is checked out in another worktree, say).
+  if (!branch.ok) return { status: 'branch_kept', path: wt.path, branch: wt.branch, reason: gitFailure(branch, `git branch -D ${wt.branch}`) };
   return { status: 'discarded', path: wt.path, branch: wt.branch, lost: now };
 }

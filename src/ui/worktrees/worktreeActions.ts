@@ -88,7 +88,9 @@ export class WorktreeActions {
   private async unstarted(wt: WorkerWorktree, checkout: string): Promise<void> {
     const core = this.s.core();
     const preview = await core.previewDiscard(wt);
-    const gone = preview.status === 'ok' && preview.nothingLost && (await core.discardWorktree(wt, preview.fingerprint)).status === 'discarded';
+    const r = preview.status === 'ok' && preview.nothingLost ? await core.discardWorktree(wt, preview.fingerprint) : null;
+    if (r?.status === 'branch_kept') this.s.log.warn(`the start failed; its worktree ${wt.path} is gone, but its branch ${r.branch} is kept: ${r.reason}`);
+    const gone = r?.status === 'discarded' || r?.status === 'branch_kept';
     const rows = this.s.worktrees.all().filter((e) => e.worktree.path === wt.path);
     if (gone) {
       for (const e of rows) this.s.worktrees.remove(e.workerId);
@@ -240,6 +242,10 @@ export class WorktreeActions {
     if (r.status === 'discarded') {
       this.s.worktrees.remove(e.workerId);
       void vscode.window.showInformationMessage(`RPC Workers: discarded ${e.worktree.workerName}'s worktree and branch ${r.branch}.`);
+    } else if (r.status === 'branch_kept') {
+      // The worktree is gone: its row could only offer a Discard that fails the same way.
+      this.s.worktrees.remove(e.workerId);
+      void vscode.window.showWarningMessage(`RPC Workers: discarded ${e.worktree.workerName}'s worktree, but its branch ${r.branch} is kept, as git would not delete it (${r.reason}). Delete the branch yourself once nothing holds it.`);
     } else if (r.status === 'changed_since_preview') {
       void vscode.window.showWarningMessage(`RPC Workers: nothing was discarded: ${r.reason}. Look again and discard once more if you still mean it.`);
     } else error(`discard failed: ${r.reason}`);
