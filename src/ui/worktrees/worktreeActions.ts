@@ -117,12 +117,13 @@ export class WorktreeActions {
     return workerIn(this.s.supervisor, e.worktree.path) ?? null;
   }
 
-  /** A worker that is writing or waits for an answer: merging or discarding now would race it. */
+  /** A worker that starts, writes or waits for an answer: merging now would race it. */
   private busy(e: WorktreeEntry): string | null {
     const s = this.occupant(e);
     if (!s) return null;
     if (s.pendingInput.length) return `${s.name} waits for your answer; answer it first`;
-    if (s.streaming || s.compacting || s.status === 'starting') return `${s.name} is working; wait for its turn to end (or abort it) first`;
+    if (s.status === 'starting') return `${s.name} is still starting; merge once it has started`;
+    if (s.streaming || s.compacting) return `${s.name} is working; wait for its turn to end (or abort it) first`;
     return null;
   }
 

@@ -81,8 +81,9 @@ function worktreeItem(e: WorktreeEntry, own: WorkerState | undefined, other: Wor
   appendSafe(item.tooltip, `${e.worktree.workerName}'s worktree${who && !elsewhere ? ` (${who})` : ''}: ${e.worktree.path}\nbranch ${e.worktree.branch}, from ${e.worktree.target ?? 'a detached HEAD'} at ${e.worktree.baseCommit.slice(0, 8)}`);
   if (e.merged && !e.error) appendSafe(item.tooltip, `\n\nIts work is in ${e.merged.into} (commit ${e.merged.commit.slice(0, 8)}); what it changes from now on is listed here.`);
   if (elsewhere) appendSafe(item.tooltip, `\n\n${elsewhere.worker} works in it in ${elsewhere.where}: Merge and Discard are offered once it stops there.`);
-  const busy = s && (s.streaming || s.compacting || s.pendingInput.length > 0);
-  // Menus: merge is offered only while the worker is not writing; discard also while it runs
+  // A worker still starting counts: it has no turn yet, but one may begin as soon as it runs.
+  const busy = s && (s.status === 'starting' || s.streaming || s.compacting || s.pendingInput.length > 0);
+  // Menus: merge is offered only while the worker is not writing or starting; discard also while it runs
   // (it says why it cannot now and offers to stop it); neither while another window's worker
   // works in it, which this window cannot stop (they would refuse, saying so: package.json's menus).
   item.contextValue = elsewhere ? 'rpcWorkerWorktree.elsewhere'
