@@ -213,9 +213,20 @@ export class WorktreeActions {
     return { status: r.status };
   }
 
-  async openInNewWindow(arg: unknown): Promise<{ status: string }> {
+  /** `followUp`: what the refusal's Discard Worktree… then does, as for discard. */
+  async openInNewWindow(arg: unknown): Promise<DiscardOutcome> {
     const e = this.entry(arg);
     if (!e) return { status: 'not_found' };
+    // VS Code opens a window on a missing folder without a word: an empty window, no files.
+    if (!existsSync(e.worktree.path)) {
+      const why = `cannot open ${e.worktree.workerName}'s worktree in a new window: its folder ${e.worktree.path} does not exist (deleted or moved).`;
+      // Another window's worker holds it: Discard would refuse, and its row does not offer it.
+      if (e.heldBy) return error(`${why} ${e.heldBy.worker} works in it in ${e.heldBy.where}.`);
+      const message = `${why} Discard it to remove what git keeps of it, and its branch ${e.worktree.branch}.`;
+      const followUp = Promise.resolve(vscode.window.showErrorMessage(`RPC Workers: ${message}`, DISCARD_WORKTREE))
+        .then((c): DiscardOutcome | Promise<DiscardOutcome> => (c === DISCARD_WORKTREE ? this.discard(arg) : { status: 'cancelled', message }));
+      return { status: 'missing', message, followUp };
+    }
     await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(e.worktree.path), { forceNewWindow: true });
     return { status: 'opened' };
   }
@@ -276,6 +287,7 @@ const hooksWhy = (files: string[]): string => `the worker changed ${files.slice(
 const busyWords = (s: WorkerState): string => (s.streaming || s.compacting || s.pendingInput.length > 0 ? ' (its turn is cut short)' : '');
 
 const STOP_AND_DISCARD = 'Stop Worker and Discard';
+const DISCARD_WORKTREE = 'Discard Worktree…';
 
 /** Why a Complete Merge was refused: the files still marked, and the binary files git left at the person's side. */
 function unresolvedWords(conflicts: Array<{ path: string; binary?: true }>): string {
