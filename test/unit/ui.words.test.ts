@@ -84,6 +84,9 @@ describe('ui words and icons', () => {
     assert.match(t.tooltip, /2 workers running, 1 streaming/);
     // A worker still starting is counted: the bar shows up as it is started, not once it answers.
     assert.equal(statusText([{ status: 'starting', streaming: false }])?.text, '$(server-process) 1');
+    // Counted as starting, not as running: it has not started yet.
+    assert.equal(statusText([{ status: 'starting', streaming: false }])?.tooltip, 'RPC Workers: 1 worker starting. Click to show the Sessions view.');
+    assert.equal(statusText([{ status: 'running', streaming: true }, { status: 'starting', streaming: false }, { status: 'starting', streaming: false }])?.tooltip, 'RPC Workers: 1 worker running, 2 starting, 1 streaming. Click to show the Sessions view.');
     // The workers waiting for the person: the view's badge's number, said here too.
     const asks = statusText([{ status: 'running', streaming: true }, { status: 'running', streaming: true }], 2)!;
     assert.equal(asks.text, '$(sync~spin) 2 · 2 streaming · $(bell-dot) 2 need input');

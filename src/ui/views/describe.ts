@@ -180,18 +180,23 @@ export function commandLine(s: Pick<WorkerState, 'command' | 'args'>): string {
 }
 
 /**
- * The status bar's count: workers running, streaming, and (`waiting`, the view's badge: workers
+ * The status bar's count: workers running or starting, streaming, and (`waiting`, the view's badge: workers
  * whose rows say "needs input") those waiting for the person's answer, with the badge's bell;
  * null hides it.
  */
 export function statusText(list: Pick<WorkerState, 'status' | 'streaming'>[], waiting = 0): { text: string; tooltip: string; waiting: boolean } | null {
-  const running = list.filter(isLive);
-  if (running.length === 0) return null;
-  const streaming = running.filter((s) => s.streaming).length;
+  const live = list.filter(isLive);
+  if (live.length === 0) return null;
+  const streaming = live.filter((s) => s.streaming).length;
   const asks = waiting > 0 ? ` · $(bell-dot) ${waiting} need${waiting === 1 ? 's' : ''} input` : '';
-  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${running.length}${streaming ? ` · ${streaming} streaming` : ''}${asks}`;
+  const text = `$(${streaming ? 'sync~spin' : 'server-process'}) ${live.length}${streaming ? ` · ${streaming} streaming` : ''}${asks}`;
+  // A starting worker is in the bar's number (it shows as the worker is started), but it is not running yet.
+  const running = live.filter((s) => s.status === 'running').length;
+  const starting = live.length - running;
+  const workers = (n: number) => `${n} worker${n === 1 ? '' : 's'}`;
+  const counts = !running ? `${workers(starting)} starting` : `${workers(running)} running${starting ? `, ${starting} starting` : ''}, ${streaming} streaming`;
   const wait = waiting > 0 ? `, ${waiting} waiting for your answer` : '';
-  const tooltip = `RPC Workers: ${running.length} worker${running.length === 1 ? '' : 's'} running, ${streaming} streaming${wait}. Click to show the Sessions view.`;
+  const tooltip = `RPC Workers: ${counts}${wait}. Click to show the Sessions view.`;
   return { text, tooltip, waiting: waiting > 0 };
 }
 
