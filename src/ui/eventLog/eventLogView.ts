@@ -8,6 +8,7 @@ import type { Supervisor, WorkerState } from '../../core/api';
 import type { AttentionInfo } from '../../core/attention/attention';
 import type { AgentEvent } from '../../core/events/agentEvent';
 import { COMMANDS } from '../commands/ids';
+import { resultSentence } from '../commands/resultWords';
 import { logWorkerList } from '../views/describe';
 import { isTrusted } from '../settings/trust';
 import { Disposable, toDisposable } from '../disposable';
@@ -64,7 +65,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
   private readonly archive: LogArchive;
   private readonly tabs: OpenTabs;
   /** The composers' requests on their way through a command: the reply address each result is said to. */
-  private readonly asking = new Map<string, { from: LogSession; req: number }>();
+  private readonly asking = new Map<string, { from: LogSession; req: number; answered: boolean }>();
   private nextAsk = 0;
   private readonly _onDidResolve = this._register(new vscode.EventEmitter<LogSession>());
   /** Fires when the view's webview exists (tests wait for it). */
@@ -341,6 +342,7 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
    */
   result(workerId: string, r: ActionResult, reply?: string): void {
     const to = reply !== undefined ? this.asking.get(reply) : undefined;
+    if (to) to.answered = true;
     this.each((s) => s.result(workerId, r, s === to?.from ? to.req : undefined));
   }
 
@@ -355,10 +357,20 @@ export class EventLog extends Disposable implements vscode.WebviewViewProvider, 
    */
   async act(from: LogSession, msg: PageRequest): Promise<void> {
     const reply = msg.req !== undefined ? `event-log:${++this.nextAsk}` : undefined;
-    if (reply) this.asking.set(reply, { from, req: msg.req! });
+    const asked = { from, req: msg.req!, answered: false };
+    if (reply) this.asking.set(reply, asked);
+    const action = msg.type === 'send' ? msg.mode : msg.type;
     const base = { workerId: msg.workerId, source: 'event-log', submitter: 'user', ...(reply ? { reply } : {}) };
     try {
-      await vscode.commands.executeCommand(COMMAND_OF[msg.type === 'send' ? msg.mode : msg.type], 'text' in msg ? { ...base, message: msg.text } : base);
+      await vscode.commands.executeCommand(COMMAND_OF[action], 'text' in msg ? { ...base, message: msg.text } : base);
+    } catch (error) {
+      // The command never got to say its result (the core failed to load, the window is closing):
+      // unanswered, the page said "sent…" for ever and its message was lost. It is answered as a
+      // failure, so the page gives the message back, and the error is kept in the log.
+      const detail = error instanceof Error ? error.message : String(error);
+      const name = this.label(msg.workerId) ?? 'the worker';
+      this.log.error(`the Event Log's ${action} of ${name} went wrong: ${detail}`);
+      if (reply && !asked.answered) from.result(msg.workerId, { action, status: 'error', message: resultSentence(action, name, { status: 'error', error: detail }), tone: 'error' }, asked.req);
     } finally {
       if (reply) this.asking.delete(reply);
     }
