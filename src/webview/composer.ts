@@ -152,6 +152,18 @@ export function giveBack(failed: string, typed: string): string {
   return typed ? `${failed}\n\n${typed}` : failed;
 }
 
+/**
+ * The worker's text for the box (pi's set_editor_text) and what the line says of it. It used to
+ * replace the box: a draft being typed vanished with nothing said. A box with a draft keeps it
+ * whole, with the worker's text below it (in the order written, as giveBack), and the line says
+ * so; an empty box simply takes it. Text that is already there, or none, changes nothing.
+ */
+export function prefillBox(typed: string, offered: string, name: string): { value: string; line: Line | null } {
+  if (!typed.trim()) return { value: offered, line: null };
+  if (!offered.trim() || typed.endsWith(offered)) return { value: typed, line: null };
+  return { value: `${typed}\n\n${offered}`, line: { text: `${name} put its text in the box, below what you had typed.`, cls: 'info' } };
+}
+
 export function pendingLine(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): Line {
   // A follow-up is answered when the turn ends, which may be minutes away.
   if (kind === 'followUp') return { text: 'Follow-up waits for the turn to end…', cls: 'pending' };

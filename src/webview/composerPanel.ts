@@ -2,7 +2,7 @@
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
-import { composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, pendingLine, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
+import { composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, pendingLine, prefillBox, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
 import { PendingSends, type SavedSend } from './pendingSends';
@@ -117,8 +117,11 @@ export class ComposerPanel {
     if (line) this.showLine(line);
   }
 
+  /** The worker's text for the box (pi's set_editor_text): a draft in it is kept (see prefillBox). */
   prefill(text: string): void {
-    this.setBox(text);
+    const r = prefillBox(this.textarea.value, text, this.worker()?.name ?? 'The worker');
+    this.setBox(r.value);
+    if (r.line) this.showLine(r.line);
     this.textarea.focus();
   }
 

@@ -2,7 +2,7 @@
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
-import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
+import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, prefillBox, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
 
@@ -210,5 +210,23 @@ describe('ui composer: the focus when its control is greyed out', () => {
     assert.equal(focusHeir([false, false, false, false, false, false, false]), 'log');
     // The worker stopped reading its input while the person typed: not to Stop, which a space would press.
     assert.equal(focusHeir([false, false, false, false, false, false, true], true), 'log');
+  });
+});
+
+describe("ui composer: the worker's text for the box (pi's set_editor_text)", () => {
+  it('an empty box takes it as it is, with nothing said', () => {
+    assert.deepEqual(prefillBox('', 'Review the diff', 'Demo worker'), { value: 'Review the diff', line: null });
+    assert.deepEqual(prefillBox(' \n', 'Review the diff', 'Demo worker'), { value: 'Review the diff', line: null });
+  });
+
+  it('a draft typed and not sent is kept whole: the text goes below it, and the line says so', () => {
+    const r = prefillBox('half a thought', 'Review the diff', 'Demo worker');
+    assert.equal(r.value, 'half a thought\n\nReview the diff');
+    assert.deepEqual(r.line, { text: 'Demo worker put its text in the box, below what you had typed.', cls: 'info' });
+  });
+
+  it('the same text again (already in the box) is not put in twice', () => {
+    assert.deepEqual(prefillBox('Review the diff', 'Review the diff', 'Demo worker'), { value: 'Review the diff', line: null });
+    assert.deepEqual(prefillBox('mine\n\nReview the diff', 'Review the diff', 'Demo worker'), { value: 'mine\n\nReview the diff', line: null });
   });
 });
