@@ -111,10 +111,11 @@ export class ComposerPanel {
     this.showLine((id && this.pending.shownAgain(id)) || { text: '', cls: 'info' });
   }
 
-  /** The shown worker's state changed from `before`: a line that went stale says what happened. */
-  stateChanged(before: WorkerView, after: WorkerView): void {
+  /** The shown worker's state changed from `before`: a line that went stale says what happened (returns whether it did). */
+  stateChanged(before: WorkerView, after: WorkerView): boolean {
     const line = stateLine(before, after);
     if (line) this.showLine(line);
+    return line !== null;
   }
 
   /** The worker's text for the box (pi's set_editor_text): a draft in it is kept (see prefillBox). */

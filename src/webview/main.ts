@@ -55,13 +55,14 @@ const scheduler: RenderScheduler = new RenderScheduler({
 app.replaceChildren(picker.element, toolbar.element, list.element, composer.element);
 app.removeAttribute('aria-busy');
 
-function showWorker(): void {
+/** `saidInLine`: the composer's line has just said the worker's change of state (the chip's live line does not say it again). */
+function showWorker(saidInLine = false): void {
   const v = composer.show(worker);
   if (v.phase !== lastPhase && isBusyPhase(v.phase)) heardAt = Date.now();
   lastPhase = v.phase;
   app.dataset.phase = v.phase;
   app.dataset.attention = worker?.attention ?? '';
-  picker.show(worker, v.phase, quietMs());
+  picker.show(worker, v.phase, quietMs(), saidInLine);
   list.showWorker(worker !== null);
   // A turn the agent refused for want of a key says how this agent takes one (the row's words).
   list.model.login = worker?.login ?? null;
@@ -118,14 +119,15 @@ function onMessage(msg: HostMessage): void {
       scheduler.push(msg.events);
       composer.events(msg.events);
       return;
-    case 'state':
+    case 'state': {
       if (!worker || msg.worker.workerId !== worker.workerId) return;
-      composer.stateChanged(worker, msg.worker);
+      const saidInLine = composer.stateChanged(worker, msg.worker);
       worker = msg.worker;
-      showWorker();
+      showWorker(saidInLine);
       // A frame, so that once it is drawn the `rendered` report says the chip as it is now.
       scheduler.schedule();
       return;
+    }
     case 'workers':
       picker.list(msg);
       list.trust(msg.untrusted === true);

@@ -49,3 +49,15 @@ export function statusChip(w: WorkerView | null, phase: string, quietMs = 0): St
   const look = deaf ? ' input-lost' : news ? ` attention-${w.attention}` : '';
   return { text, title, cls: `status-badge phase-${phase}${look}`, spoken: `${w.name}: ${state}${quiet ? ', quiet' : ''}` };
 }
+
+/**
+ * What the chip's hidden live line is set to when its words go from `last` to `words` (null: it
+ * is left as it is, having nothing new to say). `saidInLine`: the composer's line says this change
+ * already (composer.ts's stateLine), and a screen reader heard it twice, "Fixer exited." and then
+ * "Fixer: exited"; the live line is then emptied, not left saying the state before (a removal is
+ * not read out), and stays so until its words change again.
+ */
+export function spokenLine(last: string, words: string, saidInLine: boolean): string | null {
+  if (words === last) return null;
+  return saidInLine ? '' : words;
+}

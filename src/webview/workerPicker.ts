@@ -2,7 +2,7 @@
 // lists) and a chip with that worker's state (statusChip.ts), model and pid.
 import type { HostMessage, WebviewMessage, WorkerView } from '../protocol/messages';
 import { h, icon, setText } from './dom';
-import { statusChip } from './statusChip';
+import { spokenLine, statusChip } from './statusChip';
 
 type Workers = Extract<HostMessage, { type: 'workers' }>;
 
@@ -43,11 +43,17 @@ export class WorkerPicker {
     return this.badge.textContent ?? '';
   }
 
-  show(w: WorkerView | null, phase: string, quietMs = 0): void {
+  /** The words the hidden line last had to say (it may hold none: see spokenLine). */
+  private words = '';
+
+  /** `saidInLine`: the composer's line has just said this change of state (its live line says it once). */
+  show(w: WorkerView | null, phase: string, quietMs = 0, saidInLine = false): void {
     const chip = statusChip(w, phase, quietMs);
     setText(this.badge, chip.text);
     this.badge.title = chip.title;
     this.badge.className = chip.cls;
-    setText(this.spoken, chip.spoken);
+    const next = spokenLine(this.words, chip.spoken, saidInLine);
+    this.words = chip.spoken;
+    if (next !== null) setText(this.spoken, next);
   }
 }

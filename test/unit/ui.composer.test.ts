@@ -2,7 +2,9 @@
 // message that comes back only when it was the one that failed.
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
+import { workerPhase } from '../../src/protocol/words';
 import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, prefillBox, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
+import { spokenLine, statusChip } from '../../src/webview/statusChip';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
 
@@ -228,5 +230,29 @@ describe("ui composer: the worker's text for the box (pi's set_editor_text)", ()
   it('the same text again (already in the box) is not put in twice', () => {
     assert.deepEqual(prefillBox('Review the diff', 'Review the diff', 'Demo worker'), { value: 'Review the diff', line: null });
     assert.deepEqual(prefillBox('mine\n\nReview the diff', 'Review the diff', 'Demo worker'), { value: 'mine\n\nReview the diff', line: null });
+  });
+});
+
+describe('ui composer: a worker that exits is said once to a screen reader', () => {
+  const spoken = (w: WorkerView) => statusChip(w, workerPhase(w)).spoken;
+
+  it('the composer\'s line says it; the chip\'s live line, which said "Demo worker: exited" after it, is emptied', () => {
+    const before = view({ streaming: true });
+    const after = view({ status: 'exited' });
+    const line = stateLine(before, after);
+    assert.deepEqual(line, { text: 'Demo worker exited.', cls: 'info' });
+    assert.equal(spoken(after), 'Demo worker: exited', 'the same news, were it said');
+    assert.equal(spokenLine(spoken(before), spoken(after), line !== null), '');
+    // Its next state (the pid cleared) says nothing new: the chip's line stays quiet.
+    const later = view({ status: 'exited', pid: null });
+    assert.equal(spokenLine(spoken(after), spoken(later), stateLine(after, later) !== null), null);
+  });
+
+  it('a change the line does not say is heard from the chip, as before', () => {
+    const before = view({ streaming: true });
+    const after = view();
+    assert.equal(stateLine(before, after), null);
+    assert.equal(spokenLine(spoken(before), spoken(after), false), 'Demo worker: idle');
+    assert.equal(spokenLine(spoken(after), spoken(after), false), null, 'the same words again are not said again');
   });
 });
