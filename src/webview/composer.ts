@@ -164,6 +164,19 @@ export function prefillBox(typed: string, offered: string, name: string): { valu
   return { value: `${typed}\n\n${offered}`, line: { text: `${name} put its text in the box, below what you had typed.`, cls: 'info' } };
 }
 
+/** Seen as a space, read as nothing. */
+const REPEAT_MARK = '\u00a0';
+
+/**
+ * The text put in the composer's line (`shown`: what it holds now). A live region speaks only when
+ * its text changes, so the same line twice in a row (Send pressed again on an empty box, a refused
+ * Ctrl+Enter again) was silent the second time, as if nothing had happened. A repeat toggles a
+ * trailing no-break space: the text changes, the words do not. Blank stays blank.
+ */
+export function lineText(shown: string, text: string): string {
+  return text !== '' && shown === text ? text + REPEAT_MARK : text;
+}
+
 export function pendingLine(kind: 'prompt' | 'steer' | 'followUp' | 'redirect'): Line {
   // A follow-up is answered when the turn ends, which may be minutes away.
   if (kind === 'followUp') return { text: 'Follow-up waits for the turn to end…', cls: 'pending' };

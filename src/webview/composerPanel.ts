@@ -2,7 +2,7 @@
 // pressed and what the line says are composer.ts's rules; this applies them to the DOM and
 // sends what the person asks for.
 import type { HostMessage, PageEvent, WebviewMessage, WorkerView } from '../protocol/messages';
-import { composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, pendingLine, prefillBox, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
+import { composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, lineText, pendingLine, prefillBox, queuedAfter, queueLine, stateLine, type ComposerView, type Line, type Queued } from './composer';
 import { h, icon, setText } from './dom';
 import type { Drafts } from './drafts';
 import { PendingSends, type SavedSend } from './pendingSends';
@@ -180,6 +180,6 @@ export class ComposerPanel {
   private showLine(line: Line): void {
     this.resultLine.className = `result result-${line.cls}`;
     this.resultLine.title = line.text;
-    setText(this.resultLine, line.text);
+    setText(this.resultLine, lineText(this.resultLine.textContent ?? '', line.text));
   }
 }

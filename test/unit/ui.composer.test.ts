@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
 import { workerPhase } from '../../src/protocol/words';
-import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, prefillBox, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
+import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, lineText, prefillBox, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 import { spokenLine, statusChip } from '../../src/webview/statusChip';
 
 const view = (over: Partial<WorkerView> = {}): WorkerView => ({ workerId: 'w1-a', name: 'Demo worker', status: 'running', streaming: false, compacting: false, model: null, dialect: 'tau', pid: 1, ...over });
@@ -254,5 +254,27 @@ describe('ui composer: a worker that exits is said once to a screen reader', () 
     assert.equal(stateLine(before, after), null);
     assert.equal(spokenLine(spoken(before), spoken(after), false), 'Demo worker: idle');
     assert.equal(spokenLine(spoken(after), spoken(after), false), null, 'the same words again are not said again');
+  });
+});
+
+describe('ui composer: the same line again is read out again', () => {
+  it('Send pressed twice on an empty box, or a refused Ctrl+Enter twice: the second line differs from the first, unseen, so its live region speaks', () => {
+    const refusal = emptySendLine(view()).text;
+    const first = lineText('', refusal);
+    const second = lineText(first, refusal);
+    const third = lineText(second, refusal);
+    assert.equal(first, refusal);
+    assert.notEqual(second, first, 'a live region says nothing when its text does not change');
+    assert.equal(second.trim(), refusal, 'the difference is a space no one sees or hears');
+    assert.notEqual(third, second);
+    const stopped = keySendRefusal(view({ status: 'stopped' }))!.text;
+    assert.equal(lineText(lineText('', stopped), stopped).trim(), stopped);
+    assert.notEqual(lineText(lineText('', stopped), stopped), stopped);
+  });
+
+  it('another line, or a blank one, is put as it is', () => {
+    assert.equal(lineText('Prompt sent…', 'Prompt accepted by Demo worker'), 'Prompt accepted by Demo worker');
+    assert.equal(lineText(lineText('x', 'Type a message first, then send it.'), 'Prompt sent…'), 'Prompt sent…');
+    assert.equal(lineText('', ''), '');
   });
 });
