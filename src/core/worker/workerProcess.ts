@@ -14,6 +14,7 @@ import { isPathCommand } from '../pathExt';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, readableTable, signalOwnChild, signalTree, stillAlive, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
 import { Latch } from './latch';
@@ -112,6 +113,8 @@ export class WorkerProcess {
   /** It never started because there is no such program (not its interpreter, not its mode). */
   programMissing = false;
   private stderrPartial = '';
+  /** A character whose bytes come in two reads is held until it is whole, not said as two U+FFFD. */
+  private readonly stderrDecoder = new StringDecoder('utf8');
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
   private tree: ProcInfo[] = [];
 
@@ -411,7 +414,7 @@ export class WorkerProcess {
   }
 
   private onStderr(chunk: Buffer): void {
-    const text = this.stderrPartial + chunk.toString('utf8');
+    const text = this.stderrPartial + this.stderrDecoder.write(chunk);
     const lines = text.split('\n');
     this.stderrPartial = lines.pop() ?? '';
     if (this.stderrPartial.length > 64 * 1024) {
