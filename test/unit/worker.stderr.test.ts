@@ -41,4 +41,10 @@ describe('a worker\'s stderr', () => {
     assert.deepEqual(lines.slice(0, 2), ['go', 'caf\u00e9t']);
     assert.match(description, /caf\u00e9t/);
   });
+
+  it('shows a last line with no newline, as the exit\'s description does', async () => {
+    const { lines, description } = await run('fatal: out of memory');
+    assert.equal(lines.at(-1), 'fatal: out of memory');
+    assert.match(description, /fatal: out of memory$/);
+  });
 });

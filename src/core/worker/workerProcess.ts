@@ -14,9 +14,9 @@ import { isPathCommand } from '../pathExt';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve as pathResolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { StringDecoder } from 'node:string_decoder';
 import { commandLine, commandName, listProcesses, procInfo, mergeTrees, processTree, readableTable, signalOwnChild, signalTree, stillAlive, taskkill, type ProcInfo } from './processTree';
 import { Ring } from './ring';
+import { StderrLines } from './stderrLines';
 import { Latch } from './latch';
 
 /** What ran below a worker at one moment (see WorkerProcess.baseline). */
@@ -112,9 +112,10 @@ export class WorkerProcess {
   spawnError: string | null = null;
   /** It never started because there is no such program (not its interpreter, not its mode). */
   programMissing = false;
-  private stderrPartial = '';
-  /** A character whose bytes come in two reads is held until it is whole, not said as two U+FFFD. */
-  private readonly stderrDecoder = new StringDecoder('utf8');
+  private readonly stderrLines = new StderrLines((line) => {
+    this.stderr.push(line);
+    this.listeners.onStderr(line);
+  });
   /** Every process seen in the tree while it was alive (pids die; their children are re-parented). */
   private tree: ProcInfo[] = [];
 
@@ -136,7 +137,9 @@ export class WorkerProcess {
     });
     this.child.on('error', (error) => this.onSpawnError(error));
     this.child.on('exit', (code, signal) => this.exitAfterOutput({ code, signal }));
-    this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.stderrLines.push(chunk));
+    // Its last words may come after the exit is reported (stderr is not waited for, stdout is).
+    this.child.stderr!.on('end', () => this.stderrLines.end());
     const reader = new JsonlMessageReader(this.child.stdout!, {
       maxLineBytes: options.maxLineBytes,
       codec: options.codec,
@@ -413,21 +416,6 @@ export class WorkerProcess {
     }
   }
 
-  private onStderr(chunk: Buffer): void {
-    const text = this.stderrPartial + this.stderrDecoder.write(chunk);
-    const lines = text.split('\n');
-    this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > 64 * 1024) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = '';
-    }
-    for (const line of lines) {
-      const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
-      this.stderr.push(clean);
-      this.listeners.onStderr(clean);
-    }
-  }
-
   private onSpawnError(error: Error): void {
     const failure = spawnFailure(this.launch.command, error, { cwd: this.options.cwd, path: this.launch.env.PATH ?? process.env.PATH ?? '' });
     const said = `could not start ${this.launch.command}: ${failure.why}`;
@@ -500,10 +488,7 @@ export class WorkerProcess {
     clearInterval(this.probeTimer);
     this.lost.close();
     this.deaf.close();
-    if (this.stderrPartial) {
-      this.stderr.push(this.stderrPartial);
-      this.stderrPartial = '';
-    }
+    this.stderrLines.end();
     this.exited.fire(exit);
   }
 }
