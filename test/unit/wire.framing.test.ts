@@ -134,6 +134,25 @@ describe('JsonlMessageReader', () => {
     assert.equal(errors[0].preview, 'banner: starting up');
   });
 
+  it('reads a first line that begins with a byte order mark, and says why a later one is refused', async () => {
+    const codec = new PiCodec();
+    const events: AgentEvent[] = [];
+    const { stream, errors, messages } = reader(codec, (e) => void events.push(e));
+    codec.encode({ jsonrpc: '2.0', id: 1, method: 'get_state', params: {} } as Message);
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const answer = Buffer.from(JSON.stringify({ id: '1', type: 'response', command: 'get_state', success: true, data: {} }) + '\n');
+    // The mark cut across reads, as a pipe may split it.
+    stream.write(bom.subarray(0, 1));
+    stream.write(Buffer.concat([bom.subarray(1), answer]));
+    stream.write(Buffer.concat([bom, Buffer.from('{"type":"agent_start"}\n')]));
+    stream.end();
+    await new Promise((r) => stream.on('end', r));
+    assert.equal(messages.length, 1, 'the answer the mark began is read');
+    assert.deepEqual(events, []);
+    assert.deepEqual(errors.map((e) => e.reason), ['line begins with a byte order mark (U+FEFF), which is allowed only at the start of the output']);
+    assert.equal(errors[0].preview, String.raw`\ufeff{\"type\":\"agent_start\"}`);
+  });
+
   it('pauses the stream while an event handler is busy and keeps order', async () => {
     const seen: string[] = [];
     let release!: () => void;

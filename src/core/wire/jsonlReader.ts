@@ -53,6 +53,7 @@ const LINES_PER_CHECK = 32;
  * main-thread CPU per event (bench/stall.mjs; bench/lib/ab-events.mjs: 0.95-1.06 of it).
  */
 const DEFAULT_SLICE_MS = 1;
+const BOM = 0xfeff;
 
 /**
  * Reading time spent in this turn of the event loop by every reader together: eight workers'
@@ -84,6 +85,8 @@ export class JsonlMessageReader extends AbstractMessageReader {
   /** The stream ended while lines still waited: the close comes after them. */
   private ended = false;
   private readonly sliceMs: number;
+  /** A line was framed: a byte order mark is the output's first character or a fault. */
+  private begun = false;
 
   constructor(private readonly stream: Readable, private readonly options: JsonlReaderOptions) {
     super();
@@ -155,6 +158,8 @@ export class JsonlMessageReader extends AbstractMessageReader {
   }
 
   private handle(line: FramedLine): Promise<void> | undefined {
+    const first = !this.begun;
+    this.begun = true;
     if (line.kind === 'oversized') {
       const reason = line.complete
         ? `line of ${line.bytes} bytes is over the ${this.options.maxLineBytes}-byte cap`
@@ -172,6 +177,16 @@ export class JsonlMessageReader extends AbstractMessageReader {
     if (line.kind === 'invalid_utf8') {
       this.options.onProtocolError({ reason: 'line is not valid UTF-8', preview: line.preview, bytes: line.bytes });
       return undefined;
+    }
+    if (line.text.charCodeAt(0) === BOM) {
+      // A program that writes UTF-8 "with signature" (.NET, Python's utf-8-sig) starts its output
+      // with one; JSON may not begin with it, and a preview does not show it.
+      if (!first) {
+        this.options.onProtocolError({ reason: 'line begins with a byte order mark (U+FEFF), which is allowed only at the start of the output', preview: '\\ufeff' + head(line.text.slice(1)), bytes: line.bytes.length });
+        return undefined;
+      }
+      line = { kind: 'line', text: line.text.slice(1), bytes: line.bytes.subarray(3) };
+      if (/^[ \t]*$/.test(line.text)) return undefined;
     }
     let value: unknown;
     try {
