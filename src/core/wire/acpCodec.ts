@@ -3,7 +3,7 @@
 import { Message, type NotificationMessage, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
-import type { Decoded, WireCodec } from './codec';
+import { wholeError, type Decoded, type WireCodec } from './codec';
 import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
 import { ACP, AUTH_REQUIRED, AUTH_STATUS, CANCEL_REQUEST, cancelRequestSchema, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
@@ -56,7 +56,7 @@ export class AcpCodec implements WireCodec {
       if (event) return { kind: 'event', event };
     }
     const message = value as unknown as Message;
-    if (Message.isResponse(message)) return this.response(message);
+    if (Message.isResponse(message)) return this.response(wholeError(message));
     if (Message.isRequest(message) || Message.isNotification(message)) {
       if (typeof message.method !== 'string') return { kind: 'invalid', reason: 'a JSON-RPC message whose method is not a string' };
       if (Message.isRequest(message) && message.id !== null) this.asked.add(message.id);

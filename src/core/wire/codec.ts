@@ -4,6 +4,7 @@
 // wire object. Correlation, timeouts and dispatch then belong to vscode-jsonrpc for both
 // dialects; events skip its one-macrotask-per-message queue because they are the volume.
 import type { Message, ResponseMessage } from 'vscode-jsonrpc/node';
+import { isPlain } from '../../protocol/fastParse';
 import type { DialectName } from '../api';
 import type { AgentEvent } from '../events/agentEvent';
 import type { DroppedLineError, HeadMembers } from './droppedAnswer';
@@ -55,4 +56,22 @@ export function redecode(codec: WireCodec, line: string): AgentEvent {
   const read = readBack(codec, JSON.parse(line));
   // The line was an event when it came; a codec that changed its mind is the host's bug, said so.
   return read.ok ? read.event : { type: 'protocol_error', timestamp: 0, is_error: true, error: `a stored event could not be read again (${read.error})` };
+}
+
+/** JSON-RPC's code for an error of the worker's own; said for an error that came without a code. */
+const INTERNAL_ERROR = -32603;
+
+/**
+ * An error answer that is not JSON-RPC's {code, message} (a bare string, an object without them),
+ * made whole: vscode-jsonrpc would reject the request with a code of its own (-32001, which τ
+ * uses for another refusal) and no words, and what the worker said would be lost.
+ */
+export function wholeError(message: ResponseMessage): ResponseMessage {
+  const error: unknown = message.error;
+  if (!error) return message;
+  const e = isPlain(error) ? error : {};
+  const code = Number.isInteger(e.code) ? (e.code as number) : INTERNAL_ERROR;
+  if (code === e.code && typeof e.message === 'string') return message;
+  const said = typeof error === 'string' ? error : `the error is not JSON-RPC's {code, message}: ${JSON.stringify(error).slice(0, 200)}`;
+  return { ...message, error: { code, message: said, ...(e.data !== undefined ? { data: e.data } : {}) } };
 }

@@ -4,7 +4,7 @@
 // request with -32601, as τ's protocol asks of a host).
 import { Message, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
-import type { Decoded, WireCodec } from './codec';
+import { wholeError, type Decoded, type WireCodec } from './codec';
 import { jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
@@ -67,9 +67,10 @@ export class TauCodec implements WireCodec {
     if (!envelope.success) return { kind: 'invalid', reason: `not a JSON-RPC 2.0 message: ${z.prettifyError(envelope.error)}` };
     const message = value as Message;
     if (Message.isResponse(message)) {
-      if (message.id === null) return { kind: 'invalid', reason: `τ error without a request id: ${describeError(message.error)}` };
-      if (!this.open.delete(message.id)) return { kind: 'invalid', reason: `τ response with id ${message.id}, which no request is waiting for` };
-      return { kind: 'message', message };
+      const answer = wholeError(message);
+      if (answer.id === null) return { kind: 'invalid', reason: `τ error without a request id: ${describeError(answer.error)}` };
+      if (!this.open.delete(answer.id)) return { kind: 'invalid', reason: `τ response with id ${answer.id}, which no request is waiting for` };
+      return { kind: 'message', message: answer };
     }
     if (Message.isRequest(message) || Message.isNotification(message)) return { kind: 'message', message };
     return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
