@@ -261,6 +261,15 @@ describe('guard policy: a hostile path corpus against real directories and symli
       assert.match(judgePath(p, 'keys/id.pem', ws).rule, /^forbidden ".*\*\*\/\*\.pem"$/);
       assert.equal(judgePath(p, 'keys/id.pub', ws).allowed, true);
     });
+    it('a backslash between folders (settings written on Windows) is a separator on every system', () => {
+      // Read as one name with a backslash in it, `secrets\\**` forbade nothing on Linux and macOS.
+      const p = resolveGuard(policyFromSettings({ allowed: ['src\\**'], forbidden: ['src\\secrets\\**', '${workspaceFolder}\\src\\*.pem'] }, ws), ws) as ResolvedPolicy;
+      assert.match(judgePath(p, 'src/secrets/key', ws).rule, /^forbidden ".*secrets\/\*\*"$/);
+      assert.equal(judgePath(p, 'src/id.pem', ws).allowed, false);
+      assert.equal(judgePath(p, 'src/a.ts', ws).allowed, true);
+      // A folder whose own name holds a backslash (Linux allows one) keeps it.
+      assert.deepEqual(policyFromSettings({ allowed: ['${workspaceFolder}\\src', 'lib'] }, '/w/a\\b').allowedPaths, ['/w/a\\b/src', '/w/a\\b/lib']);
+    });
     it('a colon is an ordinary character off Windows: a glob still covers what follows it', () => {
       const p = resolveGuard(policyFromSettings({ forbidden: ['backups/*.sql'] }, ws), ws) as ResolvedPolicy;
       for (const name of ['backups/db-2024-01-01.sql', 'backups/db-2024-01-01T10:00.sql', 'a:b.code-workspace', '.git:x/config']) {

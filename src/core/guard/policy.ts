@@ -256,7 +256,10 @@ export interface GuardSettings {
 }
 
 function settingToPath(entry: string, folder: string): string {
-  const p = entry.replaceAll('${workspaceFolder}', folder);
+  // Settings are shared between systems: `secrets\\**` written on Windows was, on Linux and macOS,
+  // one name holding a backslash, and forbade nothing. No glob here escapes a character, so a
+  // backslash is a separator everywhere, as Windows reads it (in the entry, not the folder's name).
+  const p = entry.replaceAll('\\', '/').replaceAll('${workspaceFolder}', folder);
   if (p.length === 0 || p.includes('\0')) throw new GuardSpecError(`guard setting ${q(entry)}: empty or NUL byte`);
   if (p.includes('${')) throw new GuardSpecError(`guard setting ${q(entry)}: only \${workspaceFolder} is substituted`);
   if (p.startsWith('~')) throw new GuardSpecError(`guard setting ${q(entry)}: "~" is not expanded, write an absolute path`);
