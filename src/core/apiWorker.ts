@@ -229,6 +229,11 @@ export interface WorkerState {
    */
   inputLost?: true;
   /**
+   * A guarded worker that may run a shell (rpcWorkers.guard.allowBash, a guard spec's `bash`): what
+   * the shell writes is not confined by the guard. Absent otherwise.
+   */
+  guardAllowsBash?: true;
+  /**
    * Whom the agent last said it signs in as (its `auth_status` event: Claude's and Codex's
    * adapters say it); kind `none`: signed in as nobody. Absent where the agent has not said.
    */

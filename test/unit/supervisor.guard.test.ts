@@ -139,6 +139,17 @@ describe('guarded workers through the host', function () {
     }
   });
 
+  it('says in its state when the guard lets a worker run a shell, whose writes it does not confine', async () => {
+    const spec = { allowedPaths: [ws], forbiddenPaths: [], bash: true };
+    const tau = await supervisor.start({ ...fakeSpec('tau'), cwd: ws, guard: spec });
+    const pi = await supervisor.start({ ...fakeSpec('pi'), cwd: ws, guard: spec });
+    const plain = await supervisor.start({ ...fakeSpec('tau'), cwd: ws, guard: true });
+    const unguarded = await supervisor.start({ ...fakeSpec('pi'), cwd: ws });
+    for (const r of [tau, pi, plain, unguarded]) if (r.status !== 'started') return assert.fail(r.error);
+    const states = [tau, pi, plain, unguarded].map((r) => (r.status === 'started' ? r.state.guardAllowsBash : 'not started'));
+    assert.deepEqual(states, [true, true, undefined, undefined]);
+  });
+
   it('audits a τ worker: a write outside the workspace is flagged and its turn aborted', async () => {
     const outsideDir = mkdtempSync(path.join(tmpdir(), 'rpcw-outside-'));
     const outside = path.join(outsideDir, 'x.txt');

@@ -182,6 +182,16 @@ describe('ui trust words', () => {
     assert.equal(tau.guard, 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged');
     assert.deepEqual(tau.lines, ["tools: the worker's own; the host checks each call after it is made and may abort the turn"]);
   });
+  it('a guarded worker given bash is not said to have its writes confined', () => {
+    // With rpcWorkers.guard.allowBash on, a shell writes anywhere; "writes are confined" was said all the same.
+    const pi = trustLines(s({ guarded: true, tools: ['read', 'bash', 'edit', 'write'], guardAllowsBash: true }));
+    assert.equal(pi.guard, 'guarded: write and edit are confined to the allowed paths; bash is on, and what a shell writes is not');
+    assert.deepEqual(pi.lines, ['tools: read, bash, edit, write', 'bash: on (rpcWorkers.guard.allowBash): the guard cannot confine what a shell writes']);
+    const tau = trustLines(s({ guarded: true, dialect: 'tau', guardAllowsBash: true }));
+    assert.match(tau.guard, /^guarded \(audited after the call\): .*; a shell command passes unchecked \(bash is allowed\)$/);
+    const acp = trustLines(s({ guarded: true, dialect: 'acp', writeGuard: 'vetoed', guardAllowsBash: true }));
+    assert.equal(acp.guard, 'guarded: writes outside the allowed paths are refused before they happen; a shell command passes unchecked (bash is allowed)');
+  });
   it('the description ends with "guarded" for a guarded worker only', () => {
     const base = { status: 'running', streaming: false, compacting: false, model: 'm', exitCode: null, signal: null } as const;
     assert.equal(workerDescription({ ...base, guarded: true } as WorkerState), 'idle · m · guarded');

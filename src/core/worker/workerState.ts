@@ -71,6 +71,8 @@ export function workerState(w: StateReads): WorkerState {
     agent: launch.agent,
     guarded: launch.guarded,
     writeGuard: writeGuard(w),
+    // pi's guard is inside the worker (no audit): bash among its tools is the policy's bash.
+    ...((launch.audit?.policy.bash ?? (launch.guarded && launch.tools?.includes('bash'))) ? { guardAllowsBash: true as const } : {}),
     tools: launch.tools,
     turnCount: turns.turnCount,
     lastEndReason: turns.lastEndReason,

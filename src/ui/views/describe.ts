@@ -108,21 +108,26 @@ export const WRITE_GUARD_WORDS: Record<NonNullable<WorkerState['writeGuard']>, s
 };
 
 /** What a worker may do, for its tooltip: its card, whether the guard confines it, its tools. */
-export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'> & Partial<Pick<WorkerState, 'writeGuard'>>): { guard: string; lines: string[] } {
+export function trustLines(s: Pick<WorkerState, 'agent' | 'guarded' | 'tools' | 'dialect'> & Partial<Pick<WorkerState, 'writeGuard' | 'guardAllowsBash'>>): { guard: string; lines: string[] } {
   const lines: string[] = [];
   if (s.agent) lines.push(`agent card: ${s.agent}`);
   if (s.tools) lines.push(`tools: ${s.tools.length ? s.tools.join(', ') : 'none'}`);
   if (!s.guarded) return { guard: 'not guarded: the worker has the trust of your own tools', lines };
   // pi's guard drops bash unless allowed; a τ worker keeps its tools and the host audits each call.
   if (s.tools && !s.tools.includes('bash')) lines.push('bash: off (the guard cannot confine a shell)');
+  // A shell the guard lets run writes anywhere: "confined" must not be said of such a worker.
+  const shell = s.guardAllowsBash === true;
+  if (shell && s.dialect === 'pi') lines.push('bash: on (rpcWorkers.guard.allowBash): the guard cannot confine what a shell writes');
   if (s.writeGuard) lines.push(WRITE_GUARD_WORDS[s.writeGuard]);
   // τ and others: an audit after the call, which says what it checks (tools it does not know are
   // flagged); an ACP agent that asks or writes through the host meets a wall before the write.
   if (s.dialect !== 'pi') {
+    const unchecked = shell ? '; a shell command passes unchecked (bash is allowed)' : '';
     if (!s.tools) lines.push("tools: the worker's own; the host checks each call after it is made and may abort the turn");
-    if (s.writeGuard === 'vetoed') return { guard: 'guarded: writes outside the allowed paths are refused before they happen', lines };
-    return { guard: 'guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged', lines };
+    if (s.writeGuard === 'vetoed') return { guard: `guarded: writes outside the allowed paths are refused before they happen${unchecked}`, lines };
+    return { guard: `guarded (audited after the call): write and edit paths are checked, any other tool but read, grep, find, ls is flagged${unchecked}`, lines };
   }
+  if (shell) return { guard: 'guarded: write and edit are confined to the allowed paths; bash is on, and what a shell writes is not', lines };
   return { guard: 'guarded: writes are confined to the allowed paths', lines };
 }
 
