@@ -93,6 +93,14 @@ describe('guard policy: a hostile path corpus against real directories and symli
       assert.equal(denied('out-file', /^outside/).resolved, path.join(outside, 'secret.txt'));
       assert.equal(denied('rel-up/new.txt', /^outside/).resolved, path.join(outside, 'new.txt'));
     });
+    it('a refusal through a symlink says where the path leads, not only the rule', () => {
+      // `write "out-dir/x": outside the allowed paths ["…/ws"]` read as a contradiction: out-dir is in ws.
+      assert.equal(denied('out-dir/x', /^outside/).rule, `outside the allowed paths ${JSON.stringify([ws])} (it leads to ${JSON.stringify(path.join(outside, 'x'))})`);
+      assert.match(denied(path.join(ws, 'gitlink/config'), /^forbidden/).rule, /^forbidden ".*\*\*\/\.git" \(it leads to ".*\/ws\/\.git\/config"\)$/);
+      // A path that lands where it reads says nothing more.
+      assert.equal(denied('/etc/passwd', /^outside/).rule, `outside the allowed paths ${JSON.stringify([ws])}`);
+      assert.equal(denied('src/../../outside/x', /^outside/).rule, `outside the allowed paths ${JSON.stringify([ws])}`);
+    });
     it('a dangling symlink is judged where the write would create the file', () => {
       assert.equal(denied('dangling', /^outside/).resolved, path.join(outside, 'not-yet.txt'));
     });
@@ -110,7 +118,7 @@ describe('guard policy: a hostile path corpus against real directories and symli
     });
     it('.. after a symlink pointing out: the text stays inside, the kernel lands outside: refused, naming the kernel\'s reading', () => {
       for (const raw of [path.join(ws, 'out-dir') + '/../escaped.txt', 'out-dir/../escaped.txt']) {
-        const v = denied(raw, /^outside the allowed paths .* \(read with symlinks followed before "\.\.", as the OS writes it for a tool that passes the path as is\)$/);
+        const v = denied(raw, /^outside the allowed paths .* \(read with symlinks followed before "\.\.", as the OS writes it for a tool that passes the path as is: it leads to ".*\/escaped\.txt"\)$/);
         assert.equal(v.resolved, path.join(tmp, 'escaped.txt'), raw);
       }
       // Apart but both inside: allowed, where pi writes it.

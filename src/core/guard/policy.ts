@@ -201,12 +201,25 @@ export function judgePath(policy: ResolvedPolicy, raw: unknown, cwd: string, { r
   return first as Verdict;
 }
 
+/**
+ * Where a refused path lands, when that is not where it reads (a symlink on the way): `write
+ * "gen/x.ts": outside the allowed paths ["/ws"]` read as a contradiction, `gen` being in /ws.
+ * null when it lands where it reads, or the refusal is not about where it lands.
+ */
+function landing(verdict: Verdict, plain: string): string | null {
+  const judged = verdict.rule.startsWith('forbidden ') || verdict.rule.startsWith('outside the allowed paths ');
+  return judged && verdict.resolved !== '' && verdict.resolved !== plain ? `it leads to ${q(verdict.resolved)}` : null;
+}
+
 /** Said of a refused reading when a path's two readings land apart, so the refusal says which. */
 const KERNEL_WORDS = 'read with symlinks followed before "..", as the OS writes it for a tool that passes the path as is';
 const NODE_WORDS = 'read with ".." removed as text first, as pi and Node-based agents write it';
 
-function saying(verdict: Verdict, words: string): Verdict {
-  return { ...verdict, rule: `${verdict.rule} (${words})` };
+/** The refusal with what is said of its reading (`words`, if any) and where it lands. */
+function saying(verdict: Verdict, plain: string, words?: string): Verdict {
+  if (verdict.allowed) return verdict;
+  const said = [words, landing(verdict, plain)].filter((w): w is string => !!w).join(': ');
+  return said ? { ...verdict, rule: `${verdict.rule} (${said})` } : verdict;
 }
 
 /**
@@ -222,13 +235,13 @@ function judgeReading(policy: ResolvedPolicy, reading: string, how: { replaces: 
   if (!kernel.ok) return refuse(kernel.reason, reading);
   const byKernel = judge(kernel);
   const textual = lexicalReading(reading);
-  if (textual === null) return byKernel;
+  if (textual === null) return saying(byKernel, path.resolve(reading));
   const node = land(textual);
   if (!node.ok) return refuse(node.reason, textual);
-  if (node.path === kernel.path) return byKernel;
+  if (node.path === kernel.path) return saying(byKernel, textual);
   const byNode = judge(node);
-  if (!byKernel.allowed) return saying(byKernel, KERNEL_WORDS);
-  if (!byNode.allowed) return saying(byNode, NODE_WORDS);
+  if (!byKernel.allowed) return saying(byKernel, textual, KERNEL_WORDS);
+  if (!byNode.allowed) return saying(byNode, textual, NODE_WORDS);
   // Both allowed: the place pi writes, as a relative path was always reported.
   return byNode;
 }
