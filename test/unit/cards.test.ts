@@ -58,6 +58,16 @@ describe('agent cards', () => {
     assert.equal(cardGuard(off.card, '/w'), false);
   });
 
+  it('allowed_paths: [] allows no write at all, not the whole workspace', () => {
+    // As `tools: []` is no tools: the empty list a card writes is what it asks for, not a default.
+    const none = parseAgentCard(card('name: r\ndescription: d\nallowed_paths: []\nforbidden_paths: []'), 'r.md');
+    assert.ok(none.ok);
+    assert.deepEqual(cardGuard(none.card, '/w'), { allowedPaths: [], forbiddenPaths: [], bash: false });
+    const onlyForbidden = parseAgentCard(card('name: f\ndescription: d\nforbidden_paths: [dist]'), 'f.md');
+    assert.ok(onlyForbidden.ok);
+    assert.deepEqual(cardGuard(onlyForbidden.card, '/w'), { allowedPaths: ['/w'], forbiddenPaths: ['/w/dist'], bash: false });
+  });
+
   it('invalid cards are reported with file and reason; the others still load', () => {
     const bad: Record<string, string> = {
       'no-front.md': 'just text',

@@ -192,5 +192,8 @@ export function findCard(cards: AgentCard[], name: string, errors: readonly Card
 /** The card's guard as a spec for a workspace folder; false when the card turns it off. */
 export function cardGuard(card: AgentCard, workspaceFolder: string): GuardSpec | false {
   if (!card.guard) return false;
-  return policyFromSettings({ allowed: card.allowedPaths, forbidden: card.forbiddenPaths }, workspaceFolder);
+  const spec = policyFromSettings({ allowed: card.allowedPaths, forbidden: card.forbiddenPaths }, workspaceFolder);
+  // `allowed_paths: []` says the card may write nowhere (a reviewer), as `tools: []` is no tools;
+  // the settings' empty list, the default, means the folder, which gave it the whole workspace.
+  return card.allowedPaths?.length === 0 ? { ...spec, allowedPaths: [] } : spec;
 }
