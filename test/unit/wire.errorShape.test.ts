@@ -20,11 +20,11 @@ const errorOf = (d: { message: Message }) => (d.message as ResponseMessage).erro
 for (const [name, make, method] of [['τ', () => new TauCodec(), 'get_state'], ['ACP', () => new AcpCodec(), 'session/set_mode']] as const) {
   describe(`${name}: an error answer that is not JSON-RPC's shape`, () => {
     it('a bare string is its message, under JSON-RPC\'s code for an internal error', () => {
-      assert.deepEqual(errorOf(answer(make(), method, 'model overloaded')), { code: -32603, message: 'model overloaded' });
+      assert.deepEqual(errorOf(answer(make(), method, 'model overloaded')), { code: -32603, message: 'model overloaded (sent without an error code)' });
     });
 
     it('an object without a code or a message is quoted, its code kept when it has one', () => {
-      assert.deepEqual(errorOf(answer(make(), method, { reason: 'busy' })), { code: -32603, message: 'the error is not JSON-RPC\'s {code, message}: {"reason":"busy"}' });
+      assert.deepEqual(errorOf(answer(make(), method, { reason: 'busy' })), { code: -32603, message: 'the error is not JSON-RPC\'s {code, message}: {"reason":"busy"} (sent without an error code)' });
       assert.deepEqual(errorOf(answer(make(), method, { code: -32000, data: 1 })), { code: -32000, message: 'the error is not JSON-RPC\'s {code, message}: {"code":-32000,"data":1}', data: 1 });
     });
 
@@ -38,7 +38,7 @@ for (const [name, make, method] of [['τ', () => new TauCodec(), 'get_state'], [
 describe('ACP: a prompt answered with an error that is a bare string', () => {
   it('ends the turn saying what the agent sent', () => {
     const decoded = answer(new AcpCodec(), 'session/prompt', 'rate limited');
-    assert.match(String(decoded.event?.error), /the agent answered the prompt with an error \(-32603 rate limited\)/);
+    assert.match(String(decoded.event?.error), /the agent answered the prompt with an error \(-32603 rate limited \(sent without an error code\)\)/);
   });
 });
 
@@ -47,7 +47,7 @@ describe('an error without a request id that is a bare string', () => {
     for (const codec of [new TauCodec(), new AcpCodec()]) {
       const decoded = codec.decode({ jsonrpc: '2.0', id: null, error: 'cannot parse' });
       assert.equal(decoded.kind, 'invalid');
-      assert.match((decoded as { reason: string }).reason, /error without a request id: -32603 cannot parse$/);
+      assert.match((decoded as { reason: string }).reason, /error without a request id: -32603 cannot parse \(sent without an error code\)$/);
     }
   });
 });

@@ -73,5 +73,7 @@ export function wholeError(message: ResponseMessage): ResponseMessage {
   const code = Number.isInteger(e.code) ? (e.code as number) : INTERNAL_ERROR;
   if (code === e.code && typeof e.message === 'string') return message;
   const said = typeof error === 'string' ? error : `the error is not JSON-RPC's {code, message}: ${JSON.stringify(error).slice(0, 200)}`;
-  return { ...message, error: { code, message: said, ...(e.data !== undefined ? { data: e.data } : {}) } };
+  // Without a code of the worker's, the code is ours: the words say so, lest it be read as the worker's.
+  const words = code === e.code ? said : `${said} (sent without an error code)`;
+  return { ...message, error: { code, message: words, ...(e.data !== undefined ? { data: e.data } : {}) } };
 }
