@@ -4,6 +4,7 @@ import { Message, type NotificationMessage, type ResponseMessage } from 'vscode-
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import { wholeError, type Decoded, type WireCodec } from './codec';
+import { isMalformedAnswer, readAnswer } from './answerShape';
 import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
 import { ACP, AUTH_REQUIRED, AUTH_STATUS, CANCEL_REQUEST, cancelRequestSchema, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
@@ -54,6 +55,13 @@ export class AcpCodec implements WireCodec {
       // Typed here, so that the log words it; one of another shape goes on as the notification it is.
       const event = authStatusEvent(value.params);
       if (event) return { kind: 'event', event };
+    }
+    const answer = readAnswer(value, 'ACP', (id) => this.open.has(id));
+    if (answer && 'invalid' in answer) return { kind: 'invalid', reason: answer.invalid };
+    if (answer) {
+      const decoded = this.response(answer.message);
+      if (answer.protocolError && decoded.kind === 'message') decoded.protocolError = answer.protocolError;
+      return decoded;
     }
     const message = value as unknown as Message;
     if (Message.isResponse(message)) return this.response(wholeError(message));
@@ -184,7 +192,7 @@ export class AcpCodec implements WireCodec {
   private response(message: ResponseMessage): Decoded {
     if (message.id === null) return { kind: 'invalid', reason: `ACP error without a request id: ${describeError(message.error)}` };
     const asked = this.open.get(message.id);
-    if (!asked) return { kind: 'invalid', reason: `ACP response with id ${message.id}, which no request is waiting for` };
+    if (!asked) return { kind: 'invalid', reason: `ACP response with id ${JSON.stringify(message.id)}, which no request is waiting for` };
     this.open.delete(message.id);
     if (asked.method === ACP.loadSession) {
       this.loading--;
@@ -270,7 +278,7 @@ export function turnEnd(message: ResponseMessage, state: AcpState): AgentEvent {
       const login = state.loginCommand();
       return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error, needsLogin: true, ...(login ? { login } : {}) } };
     }
-    const error = isDroppedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
+    const error = isDroppedAnswer(message.error) || isMalformedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
       : `the agent answered the prompt with an error (${describeError(message.error)})`;
     return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error } };
   }

@@ -12,7 +12,9 @@ import type { DroppedLineError, HeadMembers } from './droppedAnswer';
 export type Decoded =
   // `event`: what the message means for the turn, delivered before it (ACP's session/prompt
   // answer is the turn's end); such an event has no line of its own to stand for it.
-  | { kind: 'message'; message: Message; event?: AgentEvent }
+  // `protocolError`: the message broke the protocol and is passed on as the host reads it (a
+  // malformed answer fails the request it meant); the reason is reported as a bad line's is.
+  | { kind: 'message'; message: Message; event?: AgentEvent; protocolError?: string }
   // `lineStands: false`: the event carries more than its line (ACP's command output joined from
   // earlier lines), so the store and the history keep the event, not the line.
   // `then`: an event the line also means, delivered after `event`, with no line of its own (ACP: a

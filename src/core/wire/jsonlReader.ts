@@ -205,6 +205,7 @@ export class JsonlMessageReader extends AbstractMessageReader {
         return pending instanceof Promise ? pending : also instanceof Promise ? also : undefined;
       }
       case 'message':
+        if (decoded.protocolError) this.options.onProtocolError({ reason: decoded.protocolError, preview: head(line.text), bytes: line.bytes.length });
         this.deliver(decoded);
         return undefined;
       case 'invalid':

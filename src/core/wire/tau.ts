@@ -5,6 +5,7 @@
 import { Message, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { wholeError, type Decoded, type WireCodec } from './codec';
+import { readAnswer } from './answerShape';
 import { jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { WorkerRefusal, type CompactAck, type Dialect, type ExtensionRequest, type ProbeInfo } from './dialect';
 import { currentNames, tauProtocol, type TauProtocol } from './tauProtocols';
@@ -65,13 +66,14 @@ export class TauCodec implements WireCodec {
     }
     const envelope = envelopeSchema.safeParse(value);
     if (!envelope.success) return { kind: 'invalid', reason: `not a JSON-RPC 2.0 message: ${z.prettifyError(envelope.error)}` };
-    const message = value as Message;
-    if (Message.isResponse(message)) {
-      const answer = wholeError(message);
-      if (answer.id === null) return { kind: 'invalid', reason: `τ error without a request id: ${describeError(answer.error)}` };
-      if (!this.open.delete(answer.id)) return { kind: 'invalid', reason: `τ response with id ${answer.id}, which no request is waiting for` };
-      return { kind: 'message', message: answer };
+    const answer = readAnswer(value as Record<string, unknown>, 'τ', (id) => this.open.has(id));
+    if (answer && 'invalid' in answer) return { kind: 'invalid', reason: answer.invalid };
+    if (answer) {
+      this.open.delete(answer.message.id!);
+      return { kind: 'message', message: answer.message, ...(answer.protocolError ? { protocolError: answer.protocolError } : {}) };
     }
+    const message = value as Message;
+    if (Message.isResponse(message)) return { kind: 'invalid', reason: `τ error without a request id: ${describeError(wholeError(message).error)}` };
     if (Message.isRequest(message) || Message.isNotification(message)) return { kind: 'message', message };
     return { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' };
   }

@@ -1,0 +1,44 @@
+// A τ or ACP worker's answer that breaks JSON-RPC's rules for one. vscode-jsonrpc matches an
+// answer by its id as it is, so one whose id has another type than the request's would be dropped
+// without a word and the request would wait out its timeout. Such an answer is a protocol error,
+// and the request it meant is failed at once, with the reason, as an error answer the host makes
+// (never accepted as if its id were right: the worker broke the protocol).
+import type { ResponseMessage } from 'vscode-jsonrpc/node';
+import { isPlain } from '../../protocol/fastParse';
+import { wholeError } from './codec';
+
+/** The error code of the host's answer for a worker's answer it would not take: never read as the worker's refusal. */
+export const ANSWER_MALFORMED = -32091;
+
+/** A request failed for the worker's answer that broke the protocol (the host failed it, the worker did not refuse). */
+export class AnswerMalformed extends Error {}
+
+/** Whether an error answer is one the host made for a malformed answer (not the worker's own). */
+export function isMalformedAnswer(e: { code?: unknown; data?: unknown }): boolean {
+  return e.code === ANSWER_MALFORMED && isPlain(e.data) && e.data.malformedAnswer === true;
+}
+
+function malformedAnswer(id: number | string, reason: string): ResponseMessage {
+  return { jsonrpc: '2.0', id, error: { code: ANSWER_MALFORMED, message: reason, data: { malformedAnswer: true } } };
+}
+
+/** What a worker's answer is to the host: one for an open request (maybe with the protocol error it made), or none. */
+export type AnswerRead = { message: ResponseMessage; protocolError?: string } | { invalid: string };
+
+/**
+ * A message with an id and without a method, read for the open request it answers (`isOpen` says
+ * which ids still wait). Undefined for anything else (a request, a notification, an id of null),
+ * which the codec reads as before.
+ */
+export function readAnswer(value: Record<string, unknown>, whose: string, isOpen: (id: number | string) => boolean): AnswerRead | undefined {
+  const { id } = value;
+  if (value.method !== undefined || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
+  if (value.result === undefined && !value.error) return undefined;
+  const said = `${whose} response with id ${JSON.stringify(id)}`;
+  if (isOpen(id)) return { message: wholeError(value as unknown as ResponseMessage) };
+  const twin = typeof id === 'number' ? String(id) : String(Number(id)) === id ? Number(id) : undefined;
+  if (twin === undefined || !isOpen(twin)) return { invalid: `${said}, which no request is waiting for` };
+  // JSON-RPC: the id "MUST be the same as the value of the id member in the Request Object".
+  const reason = `${said} (a ${typeof id}), but request ${JSON.stringify(twin)} was sent with a ${typeof twin} id`;
+  return { message: malformedAnswer(twin, reason), protocolError: reason };
+}
