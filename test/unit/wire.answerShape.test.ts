@@ -104,6 +104,32 @@ for (const [name, make] of [['τ', () => new TauCodec()], ['ACP', () => new AcpC
   });
 }
 
+for (const [name, make] of [['τ', () => new TauCodec()], ['ACP', () => new AcpCodec()]] as const) {
+  describe(`${name}: an answer with neither a result nor an error`, () => {
+    for (const [what, bad] of [['no error member', (n: number) => ({ jsonrpc: '2.0', id: n })], ['an error of null', (n: number) => ({ jsonrpc: '2.0', id: n, error: null })]] as const) {
+      it(`(${what}) is reported as such, naming its id, and the request fails at once with that reason`, async () => {
+        const { id, outcome, errors } = await answeredWith(make(), bad);
+        const reason = `${name} response with id ${id} has neither a result nor an error`;
+        assert.deepEqual(errors, [reason]);
+        assert.ok(outcome instanceof Error, `the request is ${JSON.stringify(outcome)}`);
+        assert.ok(!(outcome instanceof Refused), "not the worker's refusal");
+        assert.equal(outcome.message, reason);
+      });
+    }
+
+    it('for an id no request is waiting for, says both', () => {
+      const decoded = make().decode({ jsonrpc: '2.0', id: 7 });
+      assert.deepEqual(decoded, { kind: 'invalid', reason: `${name} response with id 7 has neither a result nor an error, and no request is waiting for it` });
+    });
+
+    it('without an id, is still neither a request, a response nor a notification', () => {
+      for (const value of [{ jsonrpc: '2.0', id: null }, { jsonrpc: '2.0' }]) {
+        assert.deepEqual(make().decode(value), { kind: 'invalid', reason: 'JSON-RPC message that is neither a request, a response nor a notification' });
+      }
+    });
+  });
+}
+
 describe('ACP: a session/prompt answered with an id of another type', () => {
   it("ends the turn saying its end is not known, not that the agent answered with an error", () => {
     const codec = new AcpCodec();

@@ -1,8 +1,9 @@
 // A τ or ACP worker's answer that breaks JSON-RPC's rules for one. vscode-jsonrpc matches an
-// answer by its id as it is, so one whose id has another type than the request's would be dropped
+// answer by its id as it is, and reads as one only a message with a result or an error, so an
+// answer whose id has another type than the request's, or that has neither, would be dropped
 // without a word and the request would wait out its timeout. Such an answer is a protocol error,
 // and the request it meant is failed at once, with the reason, as an error answer the host makes
-// (never accepted as if its id were right: the worker broke the protocol).
+// (never accepted as if it were right: the worker broke the protocol).
 import type { ResponseMessage } from 'vscode-jsonrpc/node';
 import { isPlain } from '../../protocol/fastParse';
 import { wholeError } from './codec';
@@ -33,11 +34,17 @@ export type AnswerRead = { message: ResponseMessage; protocolError?: string } | 
 export function readAnswer(value: Record<string, unknown>, whose: string, isOpen: (id: number | string) => boolean): AnswerRead | undefined {
   const { id } = value;
   if (value.method !== undefined || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
-  if (value.result === undefined && !value.error) return undefined;
+  // A null error is none, as vscode-jsonrpc reads it.
+  const empty = value.result === undefined && !value.error;
   const said = `${whose} response with id ${JSON.stringify(id)}`;
-  if (isOpen(id)) return { message: wholeError(value as unknown as ResponseMessage) };
+  if (isOpen(id)) {
+    if (!empty) return { message: wholeError(value as unknown as ResponseMessage) };
+    // vscode-jsonrpc would not read it as an answer at all, and the request would wait out its timeout.
+    const reason = `${said} has neither a result nor an error`;
+    return { message: malformedAnswer(id, reason), protocolError: reason };
+  }
   const twin = typeof id === 'number' ? String(id) : String(Number(id)) === id ? Number(id) : undefined;
-  if (twin === undefined || !isOpen(twin)) return { invalid: `${said}, which no request is waiting for` };
+  if (twin === undefined || !isOpen(twin)) return { invalid: empty ? `${said} has neither a result nor an error, and no request is waiting for it` : `${said}, which no request is waiting for` };
   // JSON-RPC: the id "MUST be the same as the value of the id member in the Request Object".
   const reason = `${said} (a ${typeof id}), but request ${JSON.stringify(twin)} was sent with a ${typeof twin} id`;
   return { message: malformedAnswer(twin, reason), protocolError: reason };
