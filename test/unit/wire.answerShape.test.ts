@@ -130,6 +130,34 @@ for (const [name, make] of [['τ', () => new TauCodec()], ['ACP', () => new AcpC
   });
 }
 
+for (const [name, make] of [['τ', () => new TauCodec()], ['ACP', () => new AcpCodec()]] as const) {
+  describe(`${name}: an answer with both a result and an error`, () => {
+    it('is reported as such, and the request gets the error (the safer reading)', async () => {
+      const { id, outcome, errors } = await answeredWith(make(), (n) => ({ jsonrpc: '2.0', id: n, result: { ok: true }, error: { code: -32000, message: 'busy' } }));
+      assert.deepEqual(errors, [`${name} response with id ${id} has both a result and an error, which a response must not; read as the error, so that the request is not taken as done`]);
+      assert.ok(outcome instanceof Refused, `the request is ${JSON.stringify(outcome)}`);
+      assert.equal(outcome.message, '-32000 busy');
+    });
+
+    it('the message passed on carries the error alone', () => {
+      const codec = make();
+      codec.encode({ jsonrpc: '2.0', id: 7, method: 'get_state', params: {} } as Message);
+      const decoded = codec.decode({ jsonrpc: '2.0', id: 7, result: { ok: true }, error: 'busy' });
+      assert.deepEqual((decoded as { message: Message }).message, { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'busy (sent without an error code)' } });
+    });
+
+    it('a null beside the other (JSON-RPC 1.0\'s "none") is no protocol error', () => {
+      for (const value of [{ result: null, error: { code: 1, message: 'no' } }, { result: { ok: true }, error: null }]) {
+        const codec = make();
+        codec.encode({ jsonrpc: '2.0', id: 7, method: 'get_state', params: {} } as Message);
+        const decoded = codec.decode({ jsonrpc: '2.0', id: 7, ...value });
+        assert.equal(decoded.kind, 'message');
+        assert.equal((decoded as { protocolError?: string }).protocolError, undefined);
+      }
+    });
+  });
+}
+
 describe('ACP: a session/prompt answered with an id of another type', () => {
   it("ends the turn saying its end is not known, not that the agent answered with an error", () => {
     const codec = new AcpCodec();

@@ -3,7 +3,8 @@
 // answer whose id has another type than the request's, or that has neither, would be dropped
 // without a word and the request would wait out its timeout. Such an answer is a protocol error,
 // and the request it meant is failed at once, with the reason, as an error answer the host makes
-// (never accepted as if it were right: the worker broke the protocol).
+// (never accepted as if it were right: the worker broke the protocol). One with both is a
+// protocol error too, and its request gets the error.
 import type { ResponseMessage } from 'vscode-jsonrpc/node';
 import { isPlain } from '../../protocol/fastParse';
 import { wholeError } from './codec';
@@ -38,6 +39,13 @@ export function readAnswer(value: Record<string, unknown>, whose: string, isOpen
   const empty = value.result === undefined && !value.error;
   const said = `${whose} response with id ${JSON.stringify(id)}`;
   if (isOpen(id)) {
+    // A null beside the other member is JSON-RPC 1.0's "none": nothing is lost, no protocol error.
+    if (value.result !== undefined && value.result !== null && value.error) {
+      // vscode-jsonrpc would take the error and drop the result without a word. The error is the
+      // safer reading: a request the worker also said failed is not taken as done.
+      const reason = `${said} has both a result and an error, which a response must not; read as the error, so that the request is not taken as done`;
+      return { message: wholeError({ jsonrpc: '2.0', id, error: value.error as ResponseMessage['error'] }), protocolError: reason };
+    }
     if (!empty) return { message: wholeError(value as unknown as ResponseMessage) };
     // vscode-jsonrpc would not read it as an answer at all, and the request would wait out its timeout.
     const reason = `${said} has neither a result nor an error`;
