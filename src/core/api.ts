@@ -60,6 +60,11 @@ export interface SupervisorOptions {
   onUiNotice?: (notice: UiNotice) => void;
   /** Directories searched for agent cards, in order (workspace first). */
   agentDirs?: string[];
+  /**
+   * The running editor's own settings folders (its `User` folder, wherever `--user-data-dir` put
+   * it), forbidden to guarded workers besides the usual locations (guard/editorDirs.ts).
+   */
+  editorSettingsDirs?: string[];
   /** This host's version, for handshakes that name the client (ACP's clientInfo). */
   clientVersion?: string;
   /**

@@ -19,6 +19,7 @@ import { OutputChannels } from './views/outputChannels';
 import { SessionsTree } from './views/sessionsTree';
 import { hostLimits, limitsNeedingReload, newSettingErrors, SECTION, settingsMessage, settingsQuery, type Settings } from './settings/settings';
 import { readConfiguration } from './settings/readConfiguration';
+import { editorSettingsDirsOf } from './settings/guardSpec';
 import { declaredSettings } from './settings/unknownSettings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
@@ -190,6 +191,8 @@ export class RpcWorkersExtension extends Disposable {
       },
       files: editorFiles,
       limits,
+      // Guarded workers must not write the settings their guard comes from, wherever this editor keeps them.
+      editorSettingsDirs: editorSettingsDirsOf(this.context.globalStorageUri.fsPath),
       registryFile: this.registryFile,
       ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
       onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),

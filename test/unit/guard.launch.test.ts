@@ -4,9 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createPiGuard } from '../../src/core/guard/piGuard';
 import { buildLaunch } from '../../src/core/worker/launch';
+import { editorSettingsDirs } from '../../src/core/guard/editorDirs';
 import { GEMINI_AGENT_TOOL } from '../../src/core/guard/geminiLaunch';
 import { GUARD_ENV, guardedTools, piGuardLaunch } from '../../src/core/guard/piLaunch';
-import { resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
+import { judgePath, resolveGuard, type ResolvedPolicy } from '../../src/core/guard/policy';
 import { GUARD_MARKER, formatGuardVeto, parseGuardVeto } from '../../src/core/guard/veto';
 
 describe('guard launch: pi tool list, env, veto text and the extension decision', () => {
@@ -39,6 +40,33 @@ describe('guard launch: pi tool list, env, veto text and the extension decision'
     assert.equal(built.launch.agent, 'local');
     const wire = JSON.parse(built.launch.env[GUARD_ENV] as string) as { forbiddenPaths: string[] };
     assert.ok(wire.forbiddenPaths.includes(path.join(cwd, 'pi-home')), wire.forbiddenPaths.join('\n'));
+  });
+
+  it('VS Code\'s user settings (rpcWorkers.profiles, rpcWorkers.guard.*) are forbidden wherever the editor keeps them', () => {
+    // An allowed path covering the home folder let a guarded worker rewrite them and loosen the next worker's guard.
+    const linux = editorSettingsDirs('/h', {}, 'linux');
+    for (const dir of ['/h/.config/Code/User', '/h/.config/Code - Insiders/User', '/h/.config/VSCodium/User', '/h/.local/share/code-server/User', '/h/.vscode-server/data/Machine']) {
+      assert.ok(linux.includes(dir), `${dir} in ${linux.join(', ')}`);
+    }
+    assert.ok(editorSettingsDirs('/h', { XDG_CONFIG_HOME: '/x' }, 'linux').includes('/x/Code/User'));
+    assert.ok(editorSettingsDirs('/h', {}, 'darwin').includes('/h/Library/Application Support/Code/User'));
+    assert.ok(editorSettingsDirs('/h', { APPDATA: '/roaming' }, 'win32').includes(path.join('/roaming', 'Code', 'User')));
+
+    const home = os.homedir();
+    const userSettings = process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'Code', 'User', 'settings.json') : path.join(home, '.config', 'Code', 'User', 'settings.json');
+    // The editor's own User folder, wherever its --user-data-dir put it, as the extension learns it.
+    const ownUser = path.join(tmp, 'user-data', 'User');
+    const guard = { allowedPaths: [home, tmp], forbiddenPaths: [], bash: false };
+    const pi = buildLaunch({ dialect: 'pi', command: 'pi', cwd: tmp, guard }, { piGuardPath: __filename, editorSettingsDirs: [ownUser] });
+    if (!pi.ok) return assert.fail(pi.error);
+    const decide = createPiGuard(pi.launch.env[GUARD_ENV]);
+    for (const file of [userSettings, path.join(ownUser, 'settings.json'), path.join(ownUser, 'profiles', 'p1', 'settings.json')]) {
+      assert.match(parseGuardVeto(decide('write', { path: file, content: '{}' })?.reason)?.rule ?? 'allowed', /^forbidden ".*User"$/, file);
+    }
+    assert.equal(decide('write', { path: path.join(tmp, 'a.txt'), content: '' }), undefined);
+    const acp = buildLaunch({ dialect: 'acp', command: 'copilot', args: ['--acp'], cwd: tmp, guard }, { editorSettingsDirs: [ownUser] });
+    if (!acp.ok || !acp.launch.audit) return assert.fail('an audited launch');
+    assert.equal(judgePath(acp.launch.audit.policy, path.join(ownUser, 'settings.json'), tmp).allowed, false);
   });
 
   it('a guarded Gemini is started with an admin policy that denies invoke_agent; an unguarded one, another ACP agent or pi is not', () => {

@@ -7,7 +7,7 @@ import type { AgentCard } from '../../src/core/cards/agentCards';
 import { policyFromSettings } from '../../src/core/guard/policy';
 import { cardItems, cardProblems } from '../../src/ui/commands/cardItems';
 import { trustLines, workerDescription } from '../../src/ui/views/describe';
-import { guardFromSettings, resolveAgentDirs } from '../../src/ui/settings/guardSpec';
+import { editorSettingsDirsOf, guardFromSettings, resolveAgentDirs } from '../../src/ui/settings/guardSpec';
 import { piChoice, profileChoices } from '../../src/ui/settings/profiles';
 import { readSettings, settingsMessage, settingsQuery, type GuardSettings } from '../../src/ui/settings/settings';
 import type { WorkerState } from '../../src/core/api';
@@ -72,6 +72,12 @@ describe('ui guard settings', () => {
 });
 
 describe('ui guard spec from settings', () => {
+  it('the running editor\'s settings folders come from the extension\'s global storage, whatever --user-data-dir said', () => {
+    const data = path.resolve('/d/user-data');
+    assert.deepEqual(editorSettingsDirsOf(path.join(data, 'User', 'globalStorage', 'pub.rpc-workers')), [path.join(data, 'User'), path.join(data, 'Machine')]);
+    assert.deepEqual(editorSettingsDirsOf(path.resolve('/elsewhere/pub.rpc-workers')), []);
+  });
+
   it('nothing configured: true (the workspace defaults), with onViolation', () => {
     assert.deepEqual(guardFromSettings(noGuard, WS, policyFromSettings), { ok: true, guard: true, onViolation: 'abort' });
   });

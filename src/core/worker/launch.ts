@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SupervisorOptions, WorkerSpec } from '../api';
 import { cardGuard, defaultAgentDirs, findCard, loadAgentCards, type AgentCard } from '../cards/agentCards';
+import { editorSettingsDirs } from '../guard/editorDirs';
 import { geminiGuardArgs, isGeminiCli } from '../guard/geminiLaunch';
 import { guardedTools, piGuardLaunch } from '../guard/piLaunch';
 import { resolveGuard, type ResolvedPolicy } from '../guard/policy';
@@ -46,10 +47,14 @@ export function buildLaunch(spec: WorkerSpec, options: SupervisorOptions): Built
   try {
     // A specialist worker is guarded unless its card or the spec says otherwise.
     const guard = spec.guard ?? (card ? cardGuard(card, root) : undefined);
-    // Where cards are read, and pi's and τ's own config, wherever they are: a guarded worker
-    // must not write the card or settings the next worker starts from.
+    // Where cards are read, pi's and τ's own config and the editor's user settings, wherever they
+    // are: a guarded worker must not write the card or settings the next worker starts from. The
+    // editor's are where the editor (this host's env) reads them, not the worker's env.
     const home = os.homedir();
-    const configDirs = [...cardDirs, ...defaultAgentDirs(root, { ...process.env, ...spec.env }, [], spec.cwd).map((d) => path.dirname(d)), path.join(home, '.tau'), path.join(home, '.pi')];
+    const configDirs = [
+      ...cardDirs, ...defaultAgentDirs(root, { ...process.env, ...spec.env }, [], spec.cwd).map((d) => path.dirname(d)), path.join(home, '.tau'), path.join(home, '.pi'),
+      ...editorSettingsDirs(home, process.env), ...(options.editorSettingsDirs ?? []),
+    ];
     policy = resolveGuard(guard, root, { alsoForbidden: [...new Set(configDirs)] });
   } catch (error) {
     return { ok: false, error: `invalid guard: ${(error as Error).message}` };

@@ -53,3 +53,15 @@ export function resolveAgentDirs(entries: string[], workspaceFolder: string, hom
     return path.isAbsolute(p) ? path.normalize(p) : path.join(workspaceFolder, p);
   });
 }
+
+/**
+ * The running editor's settings folders, from the extension's global storage
+ * (`<user data>/User/globalStorage/<extension id>`): its `User` folder and, beside it, `Machine`
+ * (a remote's). None when the storage lies elsewhere: the core forbids the usual places anyway.
+ */
+export function editorSettingsDirsOf(globalStorage: string): string[] {
+  const storage = path.dirname(globalStorage);
+  if (path.basename(storage) !== 'globalStorage') return [];
+  const user = path.dirname(storage);
+  return [user, path.join(path.dirname(user), 'Machine')];
+}
