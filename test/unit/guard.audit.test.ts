@@ -78,6 +78,8 @@ describe('guard audit: judging reported tool calls of workers without an in-proc
 
   it('bash cannot be audited by path: a violation unless the policy allows bash', () => {
     assert.match(auditToolCall(policy, 'bash', { command: 'echo hi > src/a' }, ws).violation ?? '', /cannot be audited by path/);
+    // The refusal names the setting that would allow it, and its price.
+    assert.match(auditToolCall(policy, 'bash', { command: 'ls' }, ws).violation ?? '', /rpcWorkers\.guard\.allowBash allows it, and what a shell writes is then not confined/);
     const withBash = resolveGuard({ allowedPaths: [ws], forbiddenPaths: [], bash: true }, ws) as ResolvedPolicy;
     assert.equal(auditToolCall(withBash, 'bash', { command: 'rm -rf /' }, ws).violation, null);
   });
@@ -119,6 +121,7 @@ describe('guard audit: a call the agent says the kind of (ACP)', () => {
   it('reading kinds pass; a shell passes only with bash; an edit is judged by every path it names; any other kind fails closed', async () => {
     for (const kind of ['read', 'search', 'think', 'fetch']) assert.equal((await auditKindCall(policy, kind, [], ws)).violation, null, kind);
     assert.match((await auditKindCall(policy, 'execute', [], ws)).violation ?? '', /bash is not allowed/);
+    assert.match((await auditKindCall(policy, 'execute', [], ws)).violation ?? '', /rpcWorkers\.guard\.allowBash allows it, and what a shell writes is then not confined/);
     const withBash = resolveGuard({ allowedPaths: [ws], forbiddenPaths: [], bash: true }, ws) as ResolvedPolicy;
     assert.equal((await auditKindCall(withBash, 'execute', [], ws)).violation, null);
     assert.equal((await auditKindCall(policy, 'edit', [path.join(ws, 'src', 'a.ts')], ws)).violation, null);

@@ -120,7 +120,7 @@ describe('guard launch: pi tool list, env, veto text and the extension decision'
     const git = guard('edit', { path: '.git/config', edits: [] });
     assert.deepEqual(parseGuardVeto(git?.reason), { rule: `forbidden ${JSON.stringify(path.join(tmp, '**/.git'))}` });
     assert.match(guard('write', { path: '/etc/x', content: '' })?.reason ?? '', /^\[rpc-workers guard\] outside the allowed paths/);
-    assert.match(guard('bash', { command: 'ls' })?.reason ?? '', /^\[rpc-workers guard\] bash is off under the guard/);
+    assert.match(guard('bash', { command: 'ls' })?.reason ?? '', /^\[rpc-workers guard\] bash is off under the guard \(rpcWorkers\.guard\.allowBash allows it, and what a shell writes is then not confined\)\n/);
     assert.match(guard('my_tool', {})?.reason ?? '', /^\[rpc-workers guard\] unknown tool "my_tool"/);
     assert.match(guard('write', {})?.reason ?? '', /refused: path is not a string/);
   });

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { judgedWithLooks, NOT_LOOKED, type FolderLooks } from './contents';
 import { isOtherUsersHome, MAX_PATH_CHARS, splitPath } from './paths';
 import { judgePath, type ResolvedPolicy, type Verdict } from './policy';
+import { SHELL_ALLOWED_BY } from './veto';
 
 /** Tools that only read: their paths are not judged, a guard confines writes. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read', 'grep', 'find', 'ls']);
@@ -249,7 +250,7 @@ export function auditToolCall(policy: ResolvedPolicy, toolName: string, args: un
   if (SHELL_TOOLS.has(toolName)) {
     return policy.bash
       ? { violation: null, paths: [] }
-      : { violation: `${toolName} under the guard: a shell cannot be audited by path, and bash is not allowed`, paths: [] };
+      : { violation: `${toolName} under the guard: a shell cannot be audited by path, and bash is not allowed ${SHELL_ALLOWED_BY}`, paths: [] };
   }
   const keys = WRITERS[toolName] ?? PATCHERS[toolName];
   if (!keys) return { violation: `${toolName}: not a tool the audit knows (${KNOWN}), so what it writes cannot be checked`, paths: [] };
@@ -312,7 +313,7 @@ function judgeKindCall(policy: ResolvedPolicy, call: { kind: string; paths: stri
   if (subagent) return { violation: subagent, paths: [] };
   if (READING_KINDS.has(kind)) return { violation: null, paths: [] };
   if (kind === 'execute') {
-    return policy.bash ? { violation: null, paths: [] } : { violation: 'a shell command under the guard: a shell cannot be audited by path, and bash is not allowed', paths: [] };
+    return policy.bash ? { violation: null, paths: [] } : { violation: `a shell command under the guard: a shell cannot be audited by path, and bash is not allowed ${SHELL_ALLOWED_BY}`, paths: [] };
   }
   if (!WRITING_KINDS.has(kind)) return { violation: `a call of kind "${kind}": the agent does not say it only reads, so what it writes cannot be checked`, paths: [] };
   if (paths.length === 0) return { violation: `${kind}: it names no path the audit can judge`, paths: [] };

@@ -2,7 +2,7 @@
 // without a model. Fails closed: a policy it cannot read blocks every tool that is not read-only.
 import { READ_ONLY_TOOLS } from './audit';
 import { judgePath, policyFromWire, type ResolvedPolicy } from './policy';
-import { formatGuardVeto } from './veto';
+import { formatGuardVeto, SHELL_ALLOWED_BY } from './veto';
 
 export type GuardDecision = { block: true; reason: string } | undefined;
 export type PiGuard = (toolName: string, input: unknown, ctxCwd?: string) => GuardDecision;
@@ -34,7 +34,7 @@ export function createPiGuard(envValue: string | undefined): PiGuard {
     if (!parsed.ok) return block(`invalid guard policy: ${parsed.error}`, `Every ${toolName} call is blocked until the host passes a valid policy.`);
     const { policy, cwd } = parsed;
     if (toolName === 'bash') {
-      return policy.bash ? undefined : block('bash is off under the guard', 'A shell cannot be confined by path checks.');
+      return policy.bash ? undefined : block(`bash is off under the guard ${SHELL_ALLOWED_BY}`, 'A shell cannot be confined by path checks.');
     }
     const key = PI_WRITERS[toolName];
     if (key === undefined) return block(`unknown tool ${JSON.stringify(toolName)}`, 'The guard cannot tell what this tool writes.');

@@ -5,6 +5,12 @@ export const GUARD_MARKER = '[rpc-workers guard]';
 /** What a host puts in `blocked_by` for a veto of this guard. */
 export const GUARD_NAME = 'rpc-workers-guard';
 
+/**
+ * Said of every shell the guard refuses: the setting that would allow it, and what that costs, so a
+ * person does not have to look for why the worker cannot run `npm test`.
+ */
+export const SHELL_ALLOWED_BY = '(rpcWorkers.guard.allowBash allows it, and what a shell writes is then not confined)';
+
 /** First line: marker and rule, so a host can parse it; the rest is for the model. */
 export function formatGuardVeto(rule: string, detail: string): string {
   return `${GUARD_MARKER} ${rule.replace(/[\r\n]+/g, ' ')}\n${detail}`;

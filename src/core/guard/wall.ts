@@ -3,6 +3,7 @@
 import { extractPaths, extractRelativeNames, forbiddenName, judgeChange, movedFolderVeto, READING_KINDS, subagentCall, WRITING_KINDS } from './audit';
 import { judgedWithLooks, type FolderLooks } from './contents';
 import { judgePath, type ResolvedPolicy } from './policy';
+import { SHELL_ALLOWED_BY } from './veto';
 import type { PermissionAsk } from '../api';
 
 /** Why the guard refuses a write of `raw` (relative to `cwd`); null: allowed. */
@@ -41,7 +42,7 @@ export function permissionVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: str
 
 function wallVerdict(policy: ResolvedPolicy, ask: WallAsk, cwd: string, { refuseUnjudged, looks }: { refuseUnjudged: boolean; looks: FolderLooks }): WallVerdict {
   const kind = ask.toolKind ?? '';
-  if (kind === 'execute') return { veto: policy.bash ? null : 'a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed', judged: true };
+  if (kind === 'execute') return { veto: policy.bash ? null : `a shell command under the guard: a shell cannot be confined by path checks, and bash is not allowed ${SHELL_ALLOWED_BY}`, judged: true };
   // A subagent's own calls are never seen: as unjudged as an MCP tool naming no path.
   const subagent = subagentCall(kind, ask.title);
   if (subagent) return refuseUnjudged ? { veto: `${subagent}, and this worker's violations abort its turn`, judged: true } : { veto: null, judged: false };

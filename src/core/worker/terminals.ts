@@ -12,7 +12,7 @@ import { shellLine } from '../shellLine';
 import { mergeTrees, processTree, readableTable, signalTree, treeNow, type ProcInfo } from './processTree';
 import { REFUSED } from './clientFiles';
 import { spawnProgram } from './launchCommand';
-import { GUARD_NAME } from '../guard/veto';
+import { GUARD_NAME, SHELL_ALLOWED_BY } from '../guard/veto';
 
 export interface TerminalCreate {
   command: string;
@@ -217,7 +217,7 @@ export class Terminals {
   create(req: TerminalCreate): { terminalId: string } {
     const commandLine = [req.command, ...req.args].join(' ');
     if (this.site.shellBlocked) {
-      const veto = `terminal command ${JSON.stringify(commandLine)} under the guard: a shell cannot be confined by path checks, and bash is not allowed`;
+      const veto = `terminal command ${JSON.stringify(commandLine)} under the guard: a shell cannot be confined by path checks, and bash is not allowed ${SHELL_ALLOWED_BY}`;
       this.site.report({ type: 'guard_violation', tool_call_id: null, tool_name: 'terminal/create', is_error: true, error: veto, blocked: true, blocked_by: GUARD_NAME, data: { action: 'refused' } });
       throw new ResponseError(REFUSED, `the host's guard refused this command before it ran: ${veto}`);
     }
