@@ -267,10 +267,11 @@ export class RpcWorkersExtension extends Disposable {
   }
 
   private readSettings(report: boolean): Settings {
-    const { settings, errors } = readConfiguration(this.declaredSettings);
+    const { settings, errors, warnings } = readConfiguration(this.declaredSettings);
     const shown = newSettingErrors(this.settingErrors, errors);
     this.settingErrors = errors;
     if (report) for (const e of errors) this.log.error(e);
+    if (report) for (const w of warnings) this.log.warn(w);
     // Notified once: a change of another setting does not show the standing ones again.
     if (report && shown.length) {
       void vscode.window.showErrorMessage(settingsMessage(shown), 'Open Settings')

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { AgentCard } from '../../src/core/cards/agentCards';
-import { policyFromSettings } from '../../src/core/guard/policy';
+import { judgePath, policyFromSettings, resolveGuard } from '../../src/core/guard/policy';
+import * as manifest from '../../package.json';
 import { cardItems, cardProblems } from '../../src/ui/commands/cardItems';
 import { trustLines, workerDescription } from '../../src/ui/views/describe';
 import { editorSettingsDirsOf, guardFromSettings, resolveAgentDirs } from '../../src/ui/settings/guardSpec';
@@ -110,6 +111,28 @@ describe('ui guard spec from settings', () => {
     assert.deepEqual(bad, { ok: false, error: 'rpcWorkers.guard.allowedPaths and rpcWorkers.guard.allowBash: the lists clash' });
     const all = guardFromSettings({ ...noGuard, allowedPaths: ['src/**'], forbiddenPaths: ['src/gen'], allowBash: true }, WS, together);
     assert.deepEqual(all, { ok: false, error: 'rpcWorkers.guard.allowedPaths, rpcWorkers.guard.forbiddenPaths and rpcWorkers.guard.allowBash: the lists clash' });
+  });
+
+  it('a forbidden pattern is read from the workspace folder, as the setting\'s description says; an absolute one outside it is warned of', () => {
+    // `*.pem` is the folder's own top level, `**/*.pem` any depth: the description said names were
+    // forbidden "at any depth", which read as if `*.pem` were too.
+    const policy = resolveGuard(policyFromSettings({ forbidden: ['*.pem', '**/*.key'] }, WS), WS)!;
+    const forbidden = (rel: string) => !judgePath(policy, path.join(WS, rel), WS).allowed;
+    assert.deepEqual(['a.pem', 'src/a.pem', 'a.key', 'src/a.key'].map(forbidden), [true, false, true, true]);
+    const props = (manifest as unknown as { contributes: { configuration: { properties: Record<string, { markdownDescription: string }> } } }).contributes.configuration.properties;
+    const described = props['rpcWorkers.guard.forbiddenPaths'].markdownDescription;
+    for (const words of ['relative to the workspace folder', '`**/*.pem`', 'a leading `/`']) assert.ok(described.includes(words), `${words} in: ${described}`);
+    // "/secrets" is the file system's /secrets: it forbids nothing in the workspace, and the log says so.
+    const values: Record<string, unknown> = { 'guard.forbiddenPaths': ['/secrets', 'secrets', `${WS}/gen`, '/ws/**/*.pem', '${workspaceFolder}/y', '/elsewhere/*.key'] };
+    const { errors, warnings } = readSettings((k) => values[k], [WS]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(warnings, [
+      'rpcWorkers.guard.forbiddenPaths: "/secrets" is an absolute path outside the workspace folder, so it forbids nothing in the workspace (write "secrets" for the workspace\'s own)',
+      'rpcWorkers.guard.forbiddenPaths: "/elsewhere/*.key" is an absolute path outside the workspace folder, so it forbids nothing in the workspace (write "elsewhere/*.key" for the workspace\'s own)',
+    ]);
+    assert.match(readSettings((k) => values[k], [WS, path.resolve('/other')]).warnings[0] ?? '', /outside every workspace folder/);
+    assert.deepEqual(readSettings((k) => values[k], [path.resolve('/')]).warnings, []);
+    assert.deepEqual(readSettings((k) => values[k]).warnings, [], 'no folder open: no workspace to speak of');
   });
 
   it('an invalid guard path list refuses the guard rather than starting under a wider one', () => {

@@ -15,7 +15,8 @@ export function readConfiguration(declared: readonly string[] = []): ReadSetting
   // about a millisecond each: for the twenty settings, two fifths of activation there.
   const layers = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>(SECTION);
   const trusted = trustState.isTrusted();
-  const read = readSettings((key) => configuredValue(key, layered(layers, key), trusted));
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  const read = readSettings((key) => configuredValue(key, layered(layers, key), trusted), folders);
   read.errors.push(...unknownSettingErrors(layers, declared, trusted));
   return read;
 }

@@ -4,6 +4,7 @@
 // zod/mini: the same checks, a fraction of the bundle (activation stays quick). Each schema is
 // built on its first parse (lazySchema): activation reads settings that are mostly unset, and
 // building these schemas was about 2 ms of it.
+import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { lazySchema, type LazyInfer } from '../../protocol/lazySchema';
 import { nonEmptyText } from '../../protocol/shapes';
@@ -179,6 +180,33 @@ export interface ReadSettings {
   settings: Settings;
   /** One sentence per value that was not used, naming the setting. */
   errors: string[];
+  /** Values used as they are, that likely do not do what was meant (for the log). */
+  warnings: string[];
+}
+
+/**
+ * A forbidden entry with a leading `/` is the file system's path: `/secrets`, meant for the
+ * workspace's `secrets`, forbade nothing there, in silence. Said of an absolute entry whose fixed
+ * part (before any wildcard) neither holds nor lies in a workspace folder; none open, nothing said.
+ */
+function forbiddenOutside(entries: readonly string[], folders: readonly string[]): string[] {
+  if (folders.length === 0) return [];
+  const within = (root: string, p: string) => {
+    const rel = path.relative(root, p);
+    return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+  };
+  const where = folders.length === 1 ? 'the workspace folder' : 'every workspace folder';
+  return entries.flatMap((entry) => {
+    // As the core reads a setting: a backslash is a separator everywhere (policyFromSettings).
+    const p = entry.replaceAll('\\', '/');
+    if (!path.isAbsolute(p)) return [];
+    const segments = p.split('/');
+    const glob = segments.findIndex((s) => s.includes('*') || s.includes('?'));
+    const fixed = path.resolve(glob < 0 ? p : segments.slice(0, glob).join('/') || '/');
+    if (folders.some((f) => within(f, fixed) || within(fixed, f))) return [];
+    const own = p.startsWith('/') ? ` (write ${JSON.stringify(p.replace(/^\/+/, ''))} for the workspace's own)` : '';
+    return [`${SECTION}.guard.forbiddenPaths: ${JSON.stringify(entry)} is an absolute path outside ${where}, so it forbids nothing in the workspace${own}`];
+  });
 }
 
 function describe(error: z.core.$ZodError): string {
@@ -246,7 +274,8 @@ function readProfiles(raws: unknown[], errors: string[]): Pick<Settings, 'profil
   return { profiles, invalidProfiles };
 }
 
-export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
+/** `workspaceFolders`: the open folders, for what the guard's paths mean there. */
+export function readSettings(get: (key: SettingKey) => unknown, workspaceFolders: readonly string[] = []): ReadSettings {
   const errors: string[] = [];
   const invalid = new Map<SettingKey, string>();
   const value = <K extends SettingKey>(key: K) => {
@@ -293,7 +322,7 @@ export function readSettings(get: (key: SettingKey) => unknown): ReadSettings {
   // session): a smaller total is said, not taken in silence for a bound it is not.
   const h = settings.history;
   if (h.enabled && h.maxTotalMiB < h.maxSessionMiB) errors.push(`${SECTION}.history.maxTotalMiB (${h.maxTotalMiB}) is less than ${SECTION}.history.maxSessionMiB (${h.maxSessionMiB}): the history holds at least one whole session, so ${h.maxSessionMiB} is used`);
-  return { settings, errors };
+  return { settings, errors, warnings: forbiddenOutside(settings.guard.forbiddenPaths, workspaceFolders) };
 }
 
 /** The settings that the host takes when it is created (a change applies after a reload). */
