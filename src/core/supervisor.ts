@@ -15,6 +15,7 @@ import { createFanout } from './supervisorFanout';
 import { startWorker } from './supervisorStart';
 import { keepNewest } from './keepNewest';
 import { theCount } from '../protocol/words';
+import { compactArg, forkArg, messageArg, modeArg, modelArg, pathArg, promptArg, provenanceArg, refusal } from './verbArgs';
 
 /** The history's reader of a dialect's worker lines: a reading codec of its own. */
 function lineReader(dialect: DialectName): LineReader {
@@ -75,16 +76,16 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
   const supervisor: Supervisor = {
     limits,
     start,
-    prompt: async (workerId: string, message: string, opts?: PromptOptions) => get(workerId)?.prompt(message, opts) ?? missing(workerId),
+    prompt: async (workerId: string, message: string, opts?: PromptOptions) => refused(workerId, refusal(messageArg, message) ?? refusal(promptArg, opts)) ?? get(workerId)?.prompt(message, opts) ?? missing(workerId),
     abort: async (workerId: string) => get(workerId)?.abort() ?? missing(workerId),
-    redirect: async (workerId: string, message: string, provenance?: Provenance) => get(workerId)?.redirect(message, provenance) ?? missing(workerId),
-    compact: async (workerId: string, opts?: { instructions?: string }) => get(workerId)?.compact(opts?.instructions) ?? missing(workerId),
+    redirect: async (workerId: string, message: string, provenance?: Provenance) => refused(workerId, refusal(messageArg, message) ?? refusal(provenanceArg, provenance)) ?? get(workerId)?.redirect(message, provenance) ?? missing(workerId),
+    compact: async (workerId: string, opts?: { instructions?: string }) => refused(workerId, refusal(compactArg, opts)) ?? get(workerId)?.compact(opts?.instructions) ?? missing(workerId),
     newSession: async (workerId: string) => get(workerId)?.sessions.newSession() ?? missing(workerId),
-    fork: async (workerId: string, opts?: { entryId?: string }) => get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
-    setModel: async (workerId: string, model: string) => get(workerId)?.sessions.setModel(model) ?? missing(workerId),
-    setMode: async (workerId: string, mode: string) => get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
+    fork: async (workerId: string, opts?: { entryId?: string }) => refused(workerId, refusal(forkArg, opts)) ?? get(workerId)?.sessions.fork(opts?.entryId) ?? missing(workerId),
+    setModel: async (workerId: string, model: string) => refused(workerId, refusal(modelArg, model)) ?? get(workerId)?.sessions.setModel(model) ?? missing(workerId),
+    setMode: async (workerId: string, mode: string) => refused(workerId, refusal(modeArg, mode)) ?? get(workerId)?.sessions.setMode(mode) ?? missing(workerId),
     forgetAllowed: async (workerId: string, key?: string) => forgotten(get(workerId), workerId, key) ?? missing(workerId),
-    exportHtml: async (workerId: string, outputPath?: string) => get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
+    exportHtml: async (workerId: string, outputPath?: string) => refused(workerId, refusal(pathArg, outputPath)) ?? get(workerId)?.sessions.exportHtml(outputPath) ?? missing(workerId),
     exportMarkdown: async (workerId: string, opts?: { login?: string | null }) => markdownOf(get(workerId), opts?.login ?? null) ?? missing(workerId),
     state(workerId: string): StateResult {
       const worker = get(workerId);
@@ -114,6 +115,11 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     },
   };
   return supervisor;
+}
+
+/** A verb refused for its argument (a script's slip: plain JavaScript has no types to catch it), before any worker is asked. */
+function refused(workerId: string, error: string | null) {
+  return error === null ? undefined : { status: 'error' as const, workerId, error, ms: 0 };
 }
 
 /** The persisted history, when `historyDir` was given and could be used (else a warning says why). */

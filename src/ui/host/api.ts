@@ -4,33 +4,11 @@
 // checked here (zod at the boundary): another extension's mistake (a number for a model, a
 // relative path given as an object, no spec at all) is answered `error` with the reason, not
 // thrown back at it as a TypeError nor sent on to the worker.
-import * as z from 'zod/mini';
-import { lazySchema } from '../../protocol/lazySchema';
-import { nonEmptyText, provenanceFields } from '../../protocol/shapes';
 import type { PromptOptions, Provenance, StartResult, Supervisor, WorkerSpec } from '../../core/api';
+import { compactArg, forkArg, modeArg, modelArg, pathArg, promptArg, provenanceArg, refusal } from '../../core/verbArgs';
 import { provenance } from './provenance';
 
 export type RpcWorkersApi = Omit<Supervisor, 'dispose'>;
-
-const text = (what: string) => z.string({ error: `${what} must be a string` });
-// Built on first use, not when the extension loads (activation time).
-const provenanceArg = lazySchema(() => z.optional(z.looseObject(provenanceFields(true), { error: 'the provenance must be an object' })));
-const promptArg = lazySchema(() => z.optional(z.looseObject({
-  ...provenanceFields(true),
-  streamingBehavior: z.optional(z.enum(['steer', 'followUp'], { error: 'streamingBehavior must be "steer" or "followUp"' })),
-}, { error: 'the options must be an object' })));
-const compactArg = lazySchema(() => z.optional(z.looseObject({ instructions: z.optional(text('instructions')) }, { error: 'the options must be an object' })));
-const forkArg = lazySchema(() => z.optional(z.looseObject({ entryId: z.optional(text('entryId')) }, { error: 'the options must be an object' })));
-const nonEmpty = (what: string) => lazySchema(() => nonEmptyText(`${what} must not be empty`, `${what} must be a string`));
-const modelArg = nonEmpty('the model');
-const modeArg = nonEmpty('the mode');
-const pathArg = lazySchema(() => z.optional(text('the output path')));
-
-/** Why `value` is refused, or null when `schema` takes it. */
-function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ message: string }> } } }, value: unknown): string | null {
-  const r = schema.safeParse(value);
-  return r.success ? null : `invalid argument: ${r.error?.issues[0]?.message ?? 'not accepted'}`;
-}
 
 export interface ApiOptions {
   trusted(): boolean;
