@@ -31,4 +31,11 @@ describe('npm start: its options, written with or without npm\'s --', () => {
     assert.throws(() => parseStartArgs(['nine'], {}), /unknown argument: nine.*npm start -- --port N/);
     assert.equal(parseStartArgs(['--workspace', tmpdir()], {}).workspace, tmpdir());
   });
+
+  it('a port that is no number, or an option left without its value, is said as typed', () => {
+    assert.throws(() => parseStartArgs(['--port', 'abc'], {}), (e: Error) => /not a port: abc \(/.test(e.message) && !/NaN/.test(e.message));
+    assert.throws(() => parseStartArgs([], { RPC_WORKERS_PORT: 'eighty' }), /not a port: eighty \(RPC_WORKERS_PORT/);
+    assert.throws(() => parseStartArgs(['--port'], {}), /--port needs a value/);
+    assert.throws(() => parseStartArgs(['--workspace'], {}), /--workspace needs a value/);
+  });
 });
