@@ -18,6 +18,16 @@ export class Waits {
 
   constructor(private readonly bus: EventBus<AgentEvent>, private readonly process: WorkerProcess) {}
 
+  /**
+   * Why a wait ended with the worker's exit. A Stop is named first: a verb still waiting when the
+   * caller stopped the worker would otherwise read as if the worker had died on its own ("exited
+   * with code 143").
+   */
+  private exitWords(): string {
+    const how = this.process.exitDescription();
+    return this.process.stopRequested ? `the worker was stopped: ${how}` : how;
+  }
+
   /** A turn settled: every wait for it ends. */
   settled(s: Settlement): void {
     for (const waiter of [...this.settleWaiters]) waiter(s);
@@ -63,7 +73,7 @@ export class Waits {
     const unsent = (first: number | null) => first !== null && first <= sent;
     if (this.process.exit || this.process.outputLost || (this.process.inputLost && unsent(this.process.firstUnsent))) {
       pending.catch(() => {});
-      const why = this.process.exit ? this.process.exitDescription() : this.process.outputLost ? this.process.outputLostDescription() : this.process.inputLostDescription();
+      const why = this.process.exit ? this.exitWords() : this.process.outputLost ? this.process.outputLostDescription() : this.process.inputLostDescription();
       return Promise.reject(new Error(`${what} failed: ${why}`));
     }
     return new Promise<T>((resolve, reject) => {
@@ -98,7 +108,7 @@ export class Waits {
       };
       offExit = this.process.onceExit(() => {
         cleanup();
-        reject(new Error(`${what} failed: ${this.process.exitDescription()}`));
+        reject(new Error(`${what} failed: ${this.exitWords()}`));
       });
       offLost = this.process.onceOutputLost(() => {
         cleanup();

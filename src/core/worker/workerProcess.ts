@@ -389,6 +389,11 @@ export class WorkerProcess {
     return ended;
   }
 
+  /** The host stopped it (a Stop, Stop All, the host's end): its exit is that Stop's, not its own. */
+  get stopRequested(): boolean {
+    return this.stopping;
+  }
+
   /** Why it is gone: code or signal, the dialect's reading of stderr, and stderr's tail. */
   exitDescription(): string {
     const e = this.exit;
