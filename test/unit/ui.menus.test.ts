@@ -88,6 +88,16 @@ describe('past session rows', () => {
     }
     assert.ok(evicted.includes('rpcWorkers.history.delete'), 'its record can still be deleted');
   });
+
+  it('the palette offers Show Archived Sessions or Hide Archived Sessions, whichever the view title offers, never the one that would change nothing', () => {
+    const palette = (command: string, shown: boolean) => holds(pkg.contributes.menus.commandPalette.find((m) => m.command === command)?.when, { ...ALWAYS, 'rpcWorkers.history.showArchived': shown });
+    const title = (command: string, shown: boolean) => pkg.contributes.menus['view/title'].some((m) => m.command === command && holds(m.when, { ...ALWAYS, view: 'rpcWorkers.sessions', 'rpcWorkers.history.showArchived': shown }));
+    for (const shown of [false, true]) {
+      for (const command of ['rpcWorkers.history.showArchived', 'rpcWorkers.history.hideArchived']) {
+        assert.equal(palette(command, shown), title(command, shown), `${command} with archived sessions ${shown ? 'shown' : 'hidden'}`);
+      }
+    }
+  });
 });
 
 describe('worker commands: the palette offers what the row offers', () => {
