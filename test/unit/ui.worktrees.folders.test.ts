@@ -90,4 +90,28 @@ describe('UI worktrees: the workspace folders', function () {
     await parts.recheck();
     assert.deepEqual(parts.worktrees.all().map((e) => e.worktree.branch), ['worker/folderless'], 'git no longer has the discarded one: its row said "the folder does not exist", and Discard "nothing is left"');
   });
+
+  it('Refresh Worktree Changes from the palette with no worker worktree says there is none, rather than nothing at all', async () => {
+    const { dir, repo } = makeRepo();
+    dirs.push(dir);
+    vscodeStub.folder = repo;
+    const parts = connect();
+    assert.equal((await parts.checked).available, true);
+    const r = await (vscodeStub.commands.get(WORKTREE_COMMANDS.refresh)!(undefined) as Promise<{ status: string }>);
+    assert.equal(r.status, 'none');
+    assert.deepEqual(vscodeStub.messages, ['RPC Workers: no worker has a worktree to refresh. Start Worker in New Worktree starts one in a worktree of its own.']);
+  });
+
+  it('Refresh Worktree Changes with a worker worktree listed refreshes it and says nothing (its rows show it)', async () => {
+    const { dir, repo } = makeRepo();
+    dirs.push(dir);
+    await created(repo, 'w1');
+    vscodeStub.folder = repo;
+    const parts = connect();
+    await parts.checked;
+    assert.equal(parts.worktrees.all().length, 1);
+    const r = await (vscodeStub.commands.get(WORKTREE_COMMANDS.refresh)!(undefined) as Promise<{ status: string }>);
+    assert.equal(r.status, 'refreshed');
+    assert.deepEqual(vscodeStub.messages, []);
+  });
 });

@@ -130,11 +130,7 @@ export function connectWorktrees(o: {
   reg(WORKTREE_COMMANDS.merge, trusted((a) => actions().merge(a)));
   reg(WORKTREE_COMMANDS.openWindow, trusted((a) => actions().openInNewWindow(a)));
   reg(WORKTREE_COMMANDS.discard, trusted((a) => actions().discard(a)));
-  reg(WORKTREE_COMMANDS.refresh, trusted(async (a) => {
-    const id = (a as { workerId?: string } | undefined)?.workerId;
-    await Promise.all((id ? [id] : worktrees.all().map((e) => e.workerId)).map((w) => worktrees.refresh(w)));
-    return { status: 'refreshed' };
-  }));
+  reg(WORKTREE_COMMANDS.refresh, trusted((a) => refreshWorktrees(worktrees, a)));
   return parts;
 }
 
@@ -149,4 +145,18 @@ function dropRemoved(worktrees: WorkerWorktrees, before: WorktreeEntry[], mainRo
   for (const e of before) {
     if (isLeftover(e.workerId) && e.worktree.mainRoot === mainRoot && !paths.has(e.worktree.path) && worktrees.get(e.workerId) === e) worktrees.remove(e.workerId);
   }
+}
+
+/** Refresh Worktree Changes: the worker's named, else every one listed. */
+async function refreshWorktrees(worktrees: WorkerWorktrees, a: unknown) {
+  const id = (a as { workerId?: string } | undefined)?.workerId;
+  const ids = id ? [id] : worktrees.all().map((e) => e.workerId);
+  // From the palette with no worker worktree listed: said, or the command looks as if it did not run.
+  if (!ids.length) {
+    const message = 'no worker has a worktree to refresh. Start Worker in New Worktree starts one in a worktree of its own.';
+    void vscode.window.showInformationMessage(`RPC Workers: ${message}`);
+    return { status: 'none', message };
+  }
+  await Promise.all(ids.map((w) => worktrees.refresh(w)));
+  return { status: 'refreshed' };
 }
