@@ -34,12 +34,12 @@ describe('a window with no folder open', () => {
   beforeEach(() => vscodeStub.reset());
 
   it('the Sessions view offers to open a folder, not starts that can only fail', () => {
-    const shown = welcome({ isWorkspaceTrusted: true, workspaceFolderCount: 0, 'rpcWorkers.worktreesAvailable': false });
+    const shown = welcome({ isWorkspaceTrusted: true, workspaceFolderCount: 0, 'rpcWorkers.worktreesUnavailable': true });
     assert.doesNotMatch(shown, /command:rpcWorkers\.start/, shown);
     assert.doesNotMatch(shown, /this folder/, 'there is no folder to speak of');
     assert.match(shown, /\(command:workbench\.action\.files\.openFolder\)/);
     // With a folder, the starts are offered as before.
-    const open = welcome({ isWorkspaceTrusted: true, workspaceFolderCount: 1, 'rpcWorkers.worktreesAvailable': true });
+    const open = welcome({ isWorkspaceTrusted: true, workspaceFolderCount: 1, 'rpcWorkers.worktreesUnavailable': false });
     assert.match(open, /command:rpcWorkers\.startWorker\)/);
     assert.match(open, /command:rpcWorkers\.startDemoWorker\)/);
     assert.doesNotMatch(open, /openFolder/);

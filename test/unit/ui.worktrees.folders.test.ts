@@ -4,13 +4,37 @@
 // listed after a reload. A worker's worktree opened as the workspace is not a leftover there.
 import { vscodeStub } from '../helpers/vscodeStub';
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as realCore from '../../src/core/index';
 import type { Supervisor } from '../../src/core/api';
 import { connectWorktrees } from '../../src/ui/worktrees/connectWorktrees';
 import { WORKTREE_COMMANDS } from '../../src/ui/worktrees/worktreeIds';
 import { created, makeRepo } from '../helpers/gitRepo';
+
+const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+  contributes: { viewsWelcome: Array<{ view: string; contents: string; when?: string }> };
+};
+
+/** The Sessions view's welcome contents for these context keys (`a && b`, `!a`, `key`, `key != n`). */
+function welcome(ctx: Record<string, unknown>): string {
+  const holds = (when = '') => when.split('&&').every((raw) => {
+    const term = raw.trim();
+    const cmp = /^(\S+) (==|!=) (\S+)$/.exec(term);
+    if (cmp) return (String(ctx[cmp[1]]) === cmp[3]) === (cmp[2] === '==');
+    if (term.startsWith('!')) return !ctx[term.slice(1)];
+    assert.ok(/^[\w.]+$/.test(term), `a when term this test does not read: ${term}`);
+    return ctx[term] === true;
+  });
+  return pkg.contributes.viewsWelcome.filter((w) => w.view === 'rpcWorkers.sessions' && holds(w.when)).map((w) => w.contents).join('\n');
+}
+
+/** The context keys a trusted window with one folder holds: VS Code's, and those set since the stub's reset. */
+function windowKeys(): Record<string, unknown> {
+  const ctx: Record<string, unknown> = { isWorkspaceTrusted: true, workspaceFolderCount: 1 };
+  for (const [id, key, value] of vscodeStub.executed) if (id === 'setContext') ctx[key as string] = value;
+  return ctx;
+}
 
 describe('UI worktrees: the workspace folders', function () {
   this.timeout(30_000);
@@ -113,5 +137,22 @@ describe('UI worktrees: the workspace folders', function () {
     const r = await (vscodeStub.commands.get(WORKTREE_COMMANDS.refresh)!(undefined) as Promise<{ status: string }>);
     assert.equal(r.status, 'refreshed');
     assert.deepEqual(vscodeStub.messages, []);
+  });
+
+  it('the Sessions view says a folder is no git repository only once the check has found so, not while a new window waits for it', async () => {
+    const NOT_A_REPO = /needs this folder to be a git repository/;
+    // A new window: no key set yet, the check not answered (it waits for activation, then git).
+    assert.doesNotMatch(welcome(windowKeys()), NOT_A_REPO);
+    const { dir, repo } = makeRepo();
+    dirs.push(dir);
+    vscodeStub.folder = repo;
+    await connect().checked;
+    assert.doesNotMatch(welcome(windowKeys()), NOT_A_REPO, 'said of a repository');
+    vscodeStub.reset();
+    const notes = path.join(dir, 'notes');
+    mkdirSync(notes);
+    vscodeStub.folder = notes;
+    await connect().checked;
+    assert.match(welcome(windowKeys()), NOT_A_REPO);
   });
 });

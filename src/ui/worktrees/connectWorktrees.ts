@@ -13,7 +13,7 @@ import type { SessionsTree } from '../views/sessionsTree';
 import { BASE_SCHEME, BaseContentProvider } from './baseContent';
 import type { WorktreeActions } from './worktreeActions';
 import { later } from '../later';
-import { GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
+import { NO_GIT_REPO_KEY, WORKTREE_COMMANDS } from './worktreeIds';
 import { worktreeContributor } from './worktreeTree';
 import { isLeftover, leftoverId, workerIn, WorkerWorktrees, type WorktreeCore, type WorktreeEntry } from './workerWorktrees';
 
@@ -56,7 +56,7 @@ export function connectWorktrees(o: {
     if (!isTrusted()) {
       // Not even `git rev-parse`: nothing visible needs the answer while untrusted (the welcome
       // text that uses the key shows only in a trusted workspace, and starts are refused).
-      if (n === latest) await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, false);
+      if (n === latest) await vscode.commands.executeCommand('setContext', NO_GIT_REPO_KEY, false);
       o.log.info('worktrees wait for workspace trust: git runs nothing here until then');
       return { available: false, reason: 'the workspace is not trusted' };
     }
@@ -66,7 +66,7 @@ export function connectWorktrees(o: {
     const found = await Promise.all(folders.map((f) => core().detectRepository(f)));
     const repos = found.filter((r) => r.status === 'repository');
     const reason = repos.length > 0 ? null : folders.length === 0 ? 'no folder is open' : found.map((r) => (r.status === 'repository' ? '' : r.reason)).join('; ');
-    if (n === latest) await vscode.commands.executeCommand('setContext', GIT_REPO_KEY, reason === null);
+    if (n === latest) await vscode.commands.executeCommand('setContext', NO_GIT_REPO_KEY, reason !== null);
     if (reason) o.log.info(`worktrees are not available: ${reason}`);
     // One after another: two folders of one repository list the same worktrees.
     for (const r of repos) await adoptLeftovers(r.root, r.mainRoot);

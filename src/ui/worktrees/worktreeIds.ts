@@ -9,5 +9,9 @@ export const WORKTREE_COMMANDS = {
   refresh: 'rpcWorkers.worktree.refresh',
 } as const;
 
-/** True when the workspace folder is a git repository with a commit. */
-export const GIT_REPO_KEY = 'rpcWorkers.worktreesAvailable';
+/**
+ * True once the check has found no workspace folder a git repository with a commit. Unset (false)
+ * until then: the Sessions view's welcome says the folder is none only when that is known, not in
+ * each new window while the check waits for activation and git.
+ */
+export const NO_GIT_REPO_KEY = 'rpcWorkers.worktreesUnavailable';
