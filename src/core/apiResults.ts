@@ -70,7 +70,7 @@ export type MarkdownResult =
  */
 export type StopResult =
   | { status: 'stopped'; workerId: string; exitCode: number | null; signal: string | null; killed: boolean; alreadyExited: boolean; ms: number }
-  | { status: 'not_found'; workerId: string; ms: number };
+  | { status: 'not_found'; workerId: string; error: string; ms: number };
 
 export type StateResult =
   | { status: WorkerStatus; workerId: string; state: WorkerState }

@@ -55,7 +55,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
     const running = stopping.get(workerId);
     if (running) return running;
     const worker = get(workerId);
-    if (!worker) return Promise.resolve({ status: 'not_found', workerId, ms: 0 });
+    if (!worker) return Promise.resolve(missing(workerId));
     const done = stopOnce(workerId, worker).finally(() => stopping.delete(workerId));
     stopping.set(workerId, done);
     return done;

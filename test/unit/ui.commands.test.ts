@@ -117,7 +117,7 @@ describe('UI commands: what they say', () => {
   });
 
   it("an id no worker of the window ever had (a keybinding's from an earlier window) is said so, not as already stopped", async () => {
-    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w9-0ld1d000', ms: 0 } });
+    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w9-0ld1d000', error: 'no worker with id w9-0ld1d000', ms: 0 } });
     disposables.push(commands);
     await commands.stop({ workerId: 'w9-0ld1d000' });
     const sentence = 'No worker has the id w9-0ld1d000: worker ids are given anew in each window';
@@ -126,7 +126,7 @@ describe('UI commands: what they say', () => {
   });
 
   it('a second Stop of a worker the window knows still says it is already stopped', async () => {
-    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w1', ms: 0 } });
+    const { commands, said } = harness({ stop: { status: 'not_found', workerId: 'w1', error: 'worker w1 was stopped', ms: 0 } });
     disposables.push(commands);
     await commands.stop({ workerId: 'w1' });
     assert.deepEqual(said.map((s) => [s.message, s.tone]), [['Demo worker is already stopped', 'info']]);

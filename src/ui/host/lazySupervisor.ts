@@ -163,7 +163,7 @@ export class LazySupervisor implements Supervisor {
   }
 
   stop(workerId: string) {
-    return this.real ? this.real.stop(workerId) : Promise.resolve({ status: 'not_found' as const, workerId, ms: 0 });
+    return this.real ? this.real.stop(workerId) : Promise.resolve({ status: 'not_found' as const, workerId, error: `no worker with id ${workerId}`, ms: 0 });
   }
 
   stopAll() {
