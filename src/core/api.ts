@@ -91,6 +91,11 @@ export interface SupervisorOptions {
   historyLimits?: Partial<HistoryLimits>;
   /** A history write that failed (the event path goes on; default: a process warning). */
   onHistoryError?: (error: HistoryError) => void;
+  /**
+   * How a start asked for after `dispose()` says the host ended (default "the supervisor was
+   * disposed"; the extension says its window closed or reloaded).
+   */
+  disposedReason?: string;
 }
 
 /** The host's persisted history, when `historyDir` was given and could be used. */

@@ -9,7 +9,7 @@ import { buildLaunch } from './worker/launch';
 import { Worker } from './worker/worker';
 import { uniqueWorkerName } from './worker/names';
 import { DIALECTS } from './wire/dialects';
-import { SHUT_DOWN_ERROR } from './shutDownWords';
+import { DISPOSED, shutDownError } from './shutDownWords';
 import type { Containment } from './containment';
 import type { Fanout } from './supervisorFanout';
 
@@ -57,7 +57,7 @@ export async function startWorker(ctx: StartContext, input: WorkerSpec): Promise
   if (!preflight.ok) return { status: 'error', error: preflight.error, ms: elapsed(t0) };
   // Disposed during the waits (the window closing or reloading as a start was asked for): its
   // stopAll did not see this worker, which would outlive the host, so it is not spawned.
-  if (ctx.disposed()) return { status: 'error', error: SHUT_DOWN_ERROR, ms: elapsed(t0) };
+  if (ctx.disposed()) return { status: 'error', error: shutDownError(options.disposedReason ?? DISPOSED), ms: elapsed(t0) };
   // Counted after the last wait, so that starts racing each other cannot pass the limit together.
   const live = [...workers.values()].filter((w) => w.live).length;
   if (live >= limits.maxWorkers) {

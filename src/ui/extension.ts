@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SupervisorOptions, Supervisor } from '../core/api';
 import { LazySupervisor } from './host/lazySupervisor';
+import { HOST_SHUT_DOWN } from '../core/shutDownWords';
 import { createApi, type RpcWorkersApi } from './host/api';
 import type { Commands } from './commands/commands';
 import { LaunchConfigGate } from './settings/launchConfigGate';
@@ -180,6 +181,7 @@ export class RpcWorkersExtension extends Disposable {
   /** What the supervisor is made with, when the first worker starts (the parts it speaks to exist by then). */
   private supervisorOptions(limits: SupervisorOptions['limits'], historyDir: string | undefined): SupervisorOptions {
     return {
+      disposedReason: HOST_SHUT_DOWN,
       clientVersion: String((this.context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0.0.0'),
       // async, and dist/extension-later.js loaded before the question is queued: should it fail
       // to load, the question fails (the core says so) rather than throwing inside the queue's
