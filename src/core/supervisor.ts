@@ -109,9 +109,7 @@ export function createSupervisor(options: SupervisorOptions = {}): Supervisor {
       await supervisor.stopAll();
       await history?.store.close();
       containment.close();
-      eventListeners.length = 0;
-      stateListeners.length = 0;
-      outputListeners.length = 0;
+      for (const listeners of [eventListeners, stateListeners, outputListeners, fanout.removedListeners]) listeners.length = 0;
     },
   };
   return supervisor;

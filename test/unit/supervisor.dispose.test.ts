@@ -2,7 +2,9 @@
 // a worker was asked for): the start spawns nothing, since dispose's Stop All did not see it and
 // nothing after it would end that worker.
 import assert from 'node:assert/strict';
-import type { WorkerState } from '../../src/core/api';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Supervisor, WorkerState } from '../../src/core/api';
 import { createSupervisor } from '../../src/core/supervisor';
 import { HOST_SHUT_DOWN, SHUT_DOWN_ERROR } from '../../src/core/shutDownWords';
 import { fakeSpec } from '../helpers/supervisor';
@@ -35,4 +37,30 @@ describe('supervisor dispose', () => {
     const h = await host.start(fakeSpec('tau'));
     assert.equal('error' in h ? h.error : '', SHUT_DOWN_ERROR);
   });
+
+  // A script that disposes a supervisor and keeps it (a field of a long-lived object) must not keep
+  // every listener it gave, and all they hold, alive with it.
+  it('dispose lets go of every listener, onRemoved\'s too', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const supervisor = createSupervisor({ watchdog: false });
+    const held = listenTo(supervisor);
+    await supervisor.dispose();
+    // A WeakRef's target lives until the job that made it ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    assert.deepEqual([...held].filter(([, ref]) => ref.deref() !== undefined).map(([on]) => on), []);
+    assert.equal(typeof supervisor.list, 'function', 'the supervisor itself is still held');
+  });
 });
+
+/** A listener on each of the supervisor's fan-outs, held only weakly here (made in a frame of its own, which no await keeps). */
+function listenTo(supervisor: Supervisor): Map<string, WeakRef<object>> {
+  const held = new Map<string, WeakRef<object>>();
+  for (const on of ['onRemoved', 'onEvent', 'onState', 'onOutput'] as const) {
+    const listener = () => undefined;
+    held.set(on, new WeakRef(listener));
+    supervisor[on](listener);
+  }
+  return held;
+}
