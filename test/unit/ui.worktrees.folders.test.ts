@@ -139,8 +139,9 @@ describe('UI worktrees: the workspace folders', function () {
     assert.deepEqual(vscodeStub.messages, []);
   });
 
-  it('the Sessions view says a folder is no git repository only once the check has found so, not while a new window waits for it', async () => {
+  it('the Sessions view says a folder is no git repository only once the check has found so, and then offers no Start Worker in New Worktree', async () => {
     const NOT_A_REPO = /needs this folder to be a git repository/;
+    const START_IN_WORKTREE = /command:rpcWorkers\.startWorkerInWorktree\)/;
     // A new window: no key set yet, the check not answered (it waits for activation, then git).
     assert.doesNotMatch(welcome(windowKeys()), NOT_A_REPO);
     const { dir, repo } = makeRepo();
@@ -148,11 +149,15 @@ describe('UI worktrees: the workspace folders', function () {
     vscodeStub.folder = repo;
     await connect().checked;
     assert.doesNotMatch(welcome(windowKeys()), NOT_A_REPO, 'said of a repository');
+    assert.match(welcome(windowKeys()), START_IN_WORKTREE, 'not offered in a repository');
     vscodeStub.reset();
     const notes = path.join(dir, 'notes');
     mkdirSync(notes);
     vscodeStub.folder = notes;
     await connect().checked;
     assert.match(welcome(windowKeys()), NOT_A_REPO);
+    // Its button could only explain why it cannot run: the line above says so already.
+    assert.doesNotMatch(welcome(windowKeys()), START_IN_WORKTREE, 'offered in a folder that is no repository');
+    assert.match(welcome(windowKeys()), /command:rpcWorkers\.startDemoWorker\)/, 'the other starts are still offered');
   });
 });
