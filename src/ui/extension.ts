@@ -69,7 +69,7 @@ export class RpcWorkersExtension extends Disposable {
   private current: Settings;
   /** The settings package.json declares: a key of the section set but not among them is said. */
   private readonly declaredSettings: readonly string[];
-  /** The settings read at activation: the host's limits are these until a reload. */
+  /** The settings read at activation: the host's limits and the history's are these until a reload. */
   private readonly applied: Settings;
   settingErrors: string[] = [];
   /** Where trust is read (the host tests swap it; their bundle has its own copy of trust.ts). */
@@ -196,7 +196,8 @@ export class RpcWorkersExtension extends Disposable {
       // Guarded workers must not write the settings their guard comes from, wherever this editor keeps them.
       editorSettingsDirs: editorSettingsDirsOf(this.context.globalStorageUri.fsPath),
       registryFile: this.registryFile,
-      ...(historyDir ? { historyDir, historyLimits: historyLimits(this.current.history) } : {}),
+      // The bounds read at activation, as the host limits: a change says it applies after a reload.
+      ...(historyDir ? { historyDir, historyLimits: historyLimits(this.applied.history) } : {}),
       onHistoryError: (e) => this.log.warn(`history: ${e.op}${e.sessionId ? ` ${e.sessionId}` : ''}: ${e.error}`),
       trace: (id, direction, message) => { if (this.current.trace) this.outputs.trace(id, direction, message); },
       // async: a later bundle that fails to load rejects, which the core answers as cancelled (a throw would escape it).

@@ -132,6 +132,20 @@ describe('ui settings', () => {
     assert.deepEqual(limitsNeedingReload(applied, raised, read({ maxWorkers: 10, trace: true })), []);
   });
 
+  it('asks for a reload for the history\'s settings too (the host takes them when it is created), all of a change in one list', () => {
+    const read = (values: Record<string, unknown>) => readSettings((k) => values[k]).settings;
+    const applied = read({});
+    const changed = read({ maxWorkers: 10, 'history.maxSessions': 50, 'history.maxSessionMiB': 8, 'history.maxTotalMiB': 64 });
+    assert.deepEqual(limitsNeedingReload(applied, applied, changed), ['maxWorkers', 'history.maxSessions', 'history.maxSessionMiB', 'history.maxTotalMiB']);
+    assert.deepEqual(limitsNeedingReload(applied, applied, read({ 'history.enabled': false })), ['history.enabled']);
+    assert.deepEqual(limitsNeedingReload(applied, changed, applied), [], 'set back: the window runs with these already');
+    // Resuming interrupted sessions is read when the window opens: nothing to reload for.
+    assert.deepEqual(limitsNeedingReload(applied, applied, read({ 'history.resumeInterrupted': true })), []);
+    // With the history off (before and after the reload), its bounds bound nothing: no reload is asked for them.
+    const off = read({ 'history.enabled': false });
+    assert.deepEqual(limitsNeedingReload(off, off, read({ 'history.enabled': false, 'history.maxSessions': 50 })), []);
+  });
+
   it('refuses a variable the folder settings do not substitute, naming it, instead of making or seeking a folder of that name', () => {
     const values: Record<string, unknown> = { worktreesDir: '${workspaceFolder}/wt', agentDirs: ['${workspaceFolder}/agents', '${userHome}/agents'] };
     const { settings, errors } = readSettings((k) => values[k]);

@@ -328,13 +328,25 @@ export function readSettings(get: (key: SettingKey) => unknown, workspaceFolders
 /** The settings that the host takes when it is created (a change applies after a reload). */
 export const HOST_LIMIT_KEYS = ['maxWorkers', 'maxPromptBytes', 'commandTimeoutMs', 'settleTimeoutMs', 'eventLogSize'] as const satisfies readonly (SettingKey & keyof Settings)[];
 
+/** The history's settings the host takes when it is created (`history.resumeInterrupted` is read when a window opens). */
+export const HISTORY_RELOAD_KEYS = ['history.enabled', 'history.maxSessions', 'history.maxSessionMiB', 'history.maxTotalMiB'] as const satisfies readonly SettingKey[];
+
+type ReloadKey = (typeof HOST_LIMIT_KEYS)[number] | (typeof HISTORY_RELOAD_KEYS)[number];
+
+const reloadValue = (s: Settings, k: ReloadKey): unknown => (k.startsWith('history.') ? s.history[k.slice('history.'.length) as keyof HistorySettings] : s[k as (typeof HOST_LIMIT_KEYS)[number]]);
+
 /**
- * The host limits a settings change asks a reload for: changed by it, and not what the host runs
- * with (`applied`, read at activation). A limit set back to that value needs no reload: "Reload
- * Window" would have stopped the workers for nothing.
+ * The settings a change asks a reload for (host limits, the history's): changed by it, and not
+ * what the host runs with (`applied`, read at activation). One set back to that value needs no
+ * reload: "Reload Window" would have stopped the workers for nothing. The history's bounds bound
+ * nothing while it is off, before the reload and after.
  */
-export function limitsNeedingReload(applied: Settings, before: Settings, after: Settings): (typeof HOST_LIMIT_KEYS)[number][] {
-  return HOST_LIMIT_KEYS.filter((k) => before[k] !== after[k] && after[k] !== applied[k]);
+export function limitsNeedingReload(applied: Settings, before: Settings, after: Settings): ReloadKey[] {
+  const historyOff = !applied.history.enabled && !after.history.enabled;
+  return [...HOST_LIMIT_KEYS, ...HISTORY_RELOAD_KEYS].filter((k) => {
+    if (historyOff && k !== 'history.enabled' && k.startsWith('history.')) return false;
+    return reloadValue(before, k) !== reloadValue(after, k) && reloadValue(after, k) !== reloadValue(applied, k);
+  });
 }
 
 /** The history's bounds for the host (bytes from the MiB a person sets); a change applies after a reload. */
