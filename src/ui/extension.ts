@@ -25,6 +25,7 @@ import { declaredSettings } from './settings/unknownSettings';
 import { WorkersStatusBar } from './views/statusBar';
 import { offerSurvivorStop } from './host/survivors';
 import { reloadSentence } from './commands/resultWords';
+import { InterruptedResume } from './history/interruptedResume';
 import { trustState, UNTRUSTED_REFUSAL } from './settings/trust';
 import { WorkerSelection } from './views/workerSelection';
 import { ContextKeys } from './views/contextKeys';
@@ -55,8 +56,8 @@ export class RpcWorkersExtension extends Disposable {
   readonly past: PastSessions;
   /** The history commands, made on the first call of one (dist/extension-later.js, later.ts). */
   private readonly history: LaterCommands<HistoryCommands>;
-  /** The automatic resume after a reload (rpcWorkers.history.resumeInterrupted); the host tests await it. */
-  resumedInterrupted: Promise<unknown> = Promise.resolve([]);
+  /** The automatic resume after a reload (rpcWorkers.history.resumeInterrupted), or after the trust grant. */
+  private readonly interrupted: InterruptedResume;
   readonly log: vscode.LogOutputChannel;
   readonly attention: AttentionParts;
   readonly walkthrough: WalkthroughKeys;
@@ -95,6 +96,12 @@ export class RpcWorkersExtension extends Disposable {
     // core creates the folders when it first writes (nothing is touched at activation).
     const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
     const historyDir = this.current.history.enabled && context.storageUri ? path.join(storage, 'history') : undefined;
+    this.interrupted = new InterruptedResume({
+      isTrusted: () => trustState.isTrusted(),
+      wanted: () => this.current.history.resumeInterrupted && historyDir !== undefined,
+      resume: () => this.historyCommands.resumeInterrupted(),
+      logError: (message) => this.log.error(message),
+    });
     this.changes = this._register(new ProposedChanges(COMMANDS.openChange));
     this.questions = this._register(new QuestionQueue());
     // dist/core.js is loaded on the first start (see lazySupervisor.ts), not at activation; so are the
@@ -156,16 +163,17 @@ export class RpcWorkersExtension extends Disposable {
       markdown: (events, meta) => core().sessionMarkdown(events, meta),
       registerCommand,
     })));
-    if (this.current.history.resumeInterrupted && historyDir) {
-      // After activation: it loads the core and starts workers.
-      this.resumedInterrupted = new Promise((resolve) => setTimeout(resolve, 0)).then(() => (trustState.isTrusted() ? this.historyCommands.resumeInterrupted() : []))
-        .catch((error) => this.log.error(`could not resume interrupted sessions: ${(error as Error).message}`));
-    }
+    this.interrupted.activated();
     this.watch();
     // After activation (it loads the core): offer to stop workers an earlier crash left.
     this.survivorsChecked = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.offerSurvivors(workersOnRecord, core));
     this.activationMs = Math.round((performance.now() - t0) * 10) / 10;
     this.log.info(`activated in ${this.activationMs} ms`);
+  }
+
+  /** The automatic resume's run (the host tests await it); ends at once while none runs. */
+  get resumedInterrupted(): Promise<unknown> {
+    return this.interrupted.done;
   }
 
   /** The commands' part: made now if no command has run yet. */
@@ -222,6 +230,8 @@ export class RpcWorkersExtension extends Disposable {
       this.log.info('workspace trusted: workers may start');
       // The workspace's own values of the restricted settings count from now on.
       this.current = this.readSettings(true);
+      // Untrusted at activation, the interrupted sessions were left for now.
+      this.interrupted.trustGranted();
     }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
