@@ -68,6 +68,12 @@ export class PiCodec implements WireCodec {
     }
     const type = (value as { type?: unknown }).type;
     if ((value as { jsonrpc?: unknown }).jsonrpc === '2.0' && type === undefined) {
+      // ACP's methods are paths (session/update, fs/read_text_file); τ's are words (event). An
+      // answer alone cannot tell them apart: τ, the JSON-RPC worker most often set up as pi, is named.
+      const method = (value as { method?: unknown }).method;
+      if (typeof method === 'string' && method.includes('/') && !method.startsWith('$/')) {
+        return { kind: 'invalid', reason: 'a JSON-RPC 2.0 message of ACP (the Agent Client Protocol): this worker speaks ACP, not pi\'s protocol', otherDialect: 'acp' };
+      }
       return { kind: 'invalid', reason: 'a JSON-RPC 2.0 message: this worker speaks τ\'s protocol, not pi\'s', otherDialect: 'tau' };
     }
     if (type === 'response') return this.decodeResponse(value);
