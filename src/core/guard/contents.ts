@@ -5,8 +5,8 @@
 //
 // The walk runs on the extension host's only thread, so it is asynchronous: each folder is read
 // off the thread, and the matching yields the event loop every few milliseconds. The judgement
-// that needs its findings (judgePath) is synchronous; judgedWithLooks runs it, walks the folders
-// it asked about, and runs it again with their findings.
+// that needs its findings (judgePath) is synchronous; judgedWithLooks runs it once to learn the
+// folders it takes along, walks them, and runs it again with their findings.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -85,41 +85,30 @@ export interface FolderLooks {
 /** For a judgement that was handed no looks: a folder it takes along is refused, not passed. */
 export const NOT_LOOKED: FolderLooks = { inside: () => ({ kind: 'unchecked', reason: 'what the folder holds was not looked at' }) };
 
-/** How many times a judgement is run with what the walks found before a folder still unwalked is refused. */
-const MAX_ROUNDS = 4;
-
-/** The walks one judgement asked for, and what they found. */
-class Looks implements FolderLooks {
-  private readonly found = new Map<string, Inside | null>();
-  readonly wanted = new Map<string, { dir: string; bases: readonly string[] }>();
-  last = false;
-
-  constructor(private readonly forbidden: readonly Pattern[]) {}
-
-  inside(dir: string, bases: readonly string[] = [dir]): Inside | null {
-    const key = JSON.stringify([dir, bases]);
-    if (this.found.has(key)) return this.found.get(key) as Inside | null;
-    this.wanted.set(key, { dir, bases });
-    // Passed for now, so the same round asks for the other folders the judgement reaches.
-    return this.last ? { kind: 'unchecked', reason: 'the folder changed while the guard looked at what it holds' } : null;
-  }
-
-  async walkWanted(): Promise<void> {
-    for (const [key, { dir, bases }] of this.wanted) this.found.set(key, await forbiddenInside(this.forbidden, dir, { bases }));
-    this.wanted.clear();
-  }
-}
+/** Said of a folder the judgement takes along that was not there to walk. */
+const CHANGED: Inside = { kind: 'unchecked', reason: 'the folder changed while the guard looked at what it holds' };
 
 /**
- * `judge` (synchronous) with what every folder it takes along holds: run once to learn which
- * folders it asks about, they are walked, and it is run again until it asks about none unwalked.
+ * `judge` (synchronous) with what every folder it takes along holds. A first run, told that every
+ * folder holds nothing forbidden, names them all (a finding only ever cuts a judgement short);
+ * they are walked, and a second run judges with what the walks found. A folder the second run
+ * names that the first did not appeared while the walks ran, and is refused.
  */
 export async function judgedWithLooks<T>(forbidden: readonly Pattern[], judge: (looks: FolderLooks) => T): Promise<T> {
-  const looks = new Looks(forbidden);
-  for (let round = 1; ; round++) {
-    looks.last = round === MAX_ROUNDS;
-    const verdict = judge(looks);
-    if (looks.wanted.size === 0 || looks.last) return verdict;
-    await looks.walkWanted();
-  }
+  const wanted = new Map<string, { dir: string; bases: readonly string[] }>();
+  const first = judge({
+    inside(dir, bases = [dir]) {
+      wanted.set(JSON.stringify([dir, bases]), { dir, bases });
+      return null;
+    },
+  });
+  if (wanted.size === 0) return first;
+  const found = new Map<string, Inside | null>();
+  for (const [key, { dir, bases }] of wanted) found.set(key, await forbiddenInside(forbidden, dir, { bases }));
+  return judge({
+    inside(dir, bases = [dir]) {
+      const key = JSON.stringify([dir, bases]);
+      return found.has(key) ? (found.get(key) as Inside | null) : CHANGED;
+    },
+  });
 }
