@@ -118,7 +118,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
    * another worker by now (`workerId` says which it is about); absent, the action came from
    * elsewhere (the palette, the tree, another page on the same worker), about the worker shown.
    */
-  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), seq: z.optional(count()) }),
+  z.object({ type: z.literal('result'), workerId: z.string(), action: z.string(), status: z.string(), message: z.string(), tone: z.optional(z.enum(['ok', 'info', 'error'])), handled: z.optional(z.boolean()), seq: z.optional(count()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 /** What a page is told around a past log's events (`reset.past`): what is older and newer, and what no page has, and why. */

@@ -208,9 +208,12 @@ export function stateLine(before: WorkerView | null, after: WorkerView): Line | 
 /** What a queued steer or follow-up waits for: the worker's queue of that kind to empty. */
 export type Queued = 'steer' | 'followUp' | null;
 
-/** A result that queues a message starts the wait; any other result ends it (it said something newer). */
-export function queuedAfter(r: { action: string; status: string }): Queued {
-  return (r.action === 'steer' || r.action === 'followUp') && r.status === 'accepted' ? r.action : null;
+/**
+ * A result that queues a message starts the wait; any other result ends it (it said something newer).
+ * One an extension of the worker handled (`handled`) was never queued: no "delivered" is to come.
+ */
+export function queuedAfter(r: { action: string; status: string; handled?: boolean }): Queued {
+  return (r.action === 'steer' || r.action === 'followUp') && r.status === 'accepted' && !r.handled ? r.action : null;
 }
 
 /**

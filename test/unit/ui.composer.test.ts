@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { WorkerView } from '../../src/protocol/messages';
 import { workerPhase } from '../../src/protocol/words';
+import { parseHostMessage } from '../../src/protocol/hostMessages';
 import { afterResult, BUTTONS, composerView, emptySendLine, focusHeir, isSendKey, keySendRefusal, lineText, prefillBox, queuedAfter, queueLine, stateLine } from '../../src/webview/composer';
 import { spokenLine, statusChip } from '../../src/webview/statusChip';
 
@@ -139,6 +140,13 @@ describe('ui composer: a queued message taken up', () => {
     assert.equal(queuedAfter({ action: 'steer', status: 'accepted' }), 'steer');
     assert.equal(queuedAfter({ action: 'abort', status: 'aborted' }), null);
     assert.equal(queuedAfter({ action: 'followUp', status: 'error' }), null);
+    // One an extension of the worker handled was never queued: no "delivered" is to come.
+    assert.equal(queuedAfter({ action: 'followUp', status: 'accepted', handled: true }), null);
+    assert.equal(queuedAfter({ action: 'steer', status: 'accepted', handled: true }), null);
+    // The page's parse of the host's result keeps `handled`, or the page would wait all the same.
+    const parsed = parseHostMessage({ type: 'result', workerId: 'w1', action: 'steer', status: 'accepted', message: "W's extension handled the steer", tone: 'ok', handled: true });
+    assert.ok(parsed.success && parsed.data.type === 'result');
+    assert.equal(queuedAfter(parsed.data), null);
     const pi = (steering: string[], followUp: string[]) => ({ type: 'queue_update', data: { steering, followUp } });
     assert.deepEqual(queueLine('followUp', [pi([], ['x']), { type: 'turn_end' }], 'W'), { line: null, queued: 'followUp' });
     assert.deepEqual(queueLine('followUp', [pi(['x'], [])], 'W'), { line: { text: 'Follow-up delivered to W', cls: 'ok' }, queued: null });

@@ -258,6 +258,15 @@ describe('ui words and icons', () => {
     assert.equal(resultSentence('compact', 'W', { status: 'compacted', performed: false, note: 'Already compacted' }), 'Nothing to compact in W (Already compacted)');
   });
 
+  it('a message an extension of the worker handled (pi 1.x disposition "handled") says no turn started, not "accepted" or "queued"', () => {
+    const handled = { status: 'accepted', handled: true };
+    assert.equal(resultSentence('prompt', 'W', handled), "W's extension handled the prompt; no turn started");
+    assert.equal(resultSentence('steer', 'W', handled), "W's extension handled the steer; nothing was queued for the turn");
+    assert.equal(resultSentence('followUp', 'W', handled), "W's extension handled the follow-up; nothing was queued for the turn");
+    assert.equal(resultTone('prompt', handled), 'ok');
+    assert.equal(resultSentence('steer', 'W', { status: 'accepted' }), 'Steer queued for W');
+  });
+
   it('an abort that met a compaction says what became of it', () => {
     assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: null }), 'Aborted the turn of W');
     assert.equal(resultSentence('abort', 'W', { status: 'aborted', compactionCancelled: true }), 'Aborted W: its compaction was cancelled');

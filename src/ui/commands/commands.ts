@@ -132,7 +132,7 @@ export class Commands extends Disposable {
     const message = unknown ? unknownWorkerSentence(workerId) : resultSentence(action, known ?? 'the worker', r);
     const tone = unknown ? 'error' : resultTone(action, r);
     this.results.say(message, tone, unknown ? undefined : r.workerId, workerId);
-    this.s.eventLog.result(workerId, { action, status: r.status, message, tone }, asked.reply);
+    this.s.eventLog.result(workerId, { action, status: r.status, message, tone, ...(r.handled ? { handled: true as const } : {}) }, asked.reply);
   }
 
   private argError(p: ParsedArg): Refused | undefined {

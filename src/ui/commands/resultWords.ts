@@ -1,7 +1,7 @@
 // The words a result is said in: the notification, the status bar and the event log's composer
 // use the same sentence. Pure, for the unit tests.
 
-export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean; compactionCancelled?: boolean | null; alreadyExited?: boolean };
+export type AnyResult = { status: string; workerId?: string; error?: string; note?: string; performed?: boolean; compactionCancelled?: boolean | null; alreadyExited?: boolean; handled?: boolean };
 
 export type Action = 'start' | 'prompt' | 'steer' | 'followUp' | 'abort' | 'redirect' | 'compact' | 'stop' | 'stopAll';
 
@@ -9,6 +9,8 @@ const DONE: Record<Action, string> = {
   start: 'Started', prompt: 'Prompt accepted by', steer: 'Steer queued for', followUp: 'Follow-up queued for', abort: 'Aborted the turn of',
   redirect: 'Redirected', compact: 'Compacted', stop: 'Stopped', stopAll: 'Stopped',
 };
+
+const HANDLED: Partial<Record<Action, string>> = { prompt: 'prompt', steer: 'steer', followUp: 'follow-up' };
 
 export const QUIET_STATUSES = new Set(['started', 'accepted', 'aborted', 'redirected', 'compacted', 'stopped']);
 
@@ -21,6 +23,9 @@ export function resultSentence(action: Action, name: string, r: AnyResult): stri
     // What the log's compaction row says too: a compaction the worker did not perform compacted nothing.
     // A Stop of a worker that had exited ended no process: it took the row away, and says so.
     if (action === 'stop' && r.alreadyExited) return `Removed ${name} (it had already exited)`;
+    // pi 1.x: an extension consumed the message (disposition "handled"); "accepted"/"queued" read as if a turn would take it.
+    const message = HANDLED[action];
+    if (r.handled && message) return `${name}'s extension handled the ${message}; ${action === 'prompt' ? 'no turn started' : 'nothing was queued for the turn'}`;
     if (action === 'compact' && r.performed === false) return `Nothing to compact in ${name}${r.note ? ` (${r.note})` : ''}`;
     return `${DONE[action]} ${name}`;
   }

@@ -38,6 +38,8 @@ export interface ActionResult {
   status: string;
   message: string;
   tone: 'ok' | 'info' | 'error';
+  /** An extension of the worker consumed the message (pi 1.x): the composer awaits no delivery. */
+  handled?: true;
 }
 
 export interface EventLogOptions {

@@ -57,7 +57,7 @@ export interface LogSessionOptions {
   panel?: vscode.WebviewPanel;
 }
 
-type Result = { action: string; status: string; message: string; tone: 'ok' | 'info' | 'error' };
+type Result = { action: string; status: string; message: string; tone: 'ok' | 'info' | 'error'; handled?: true };
 type ResultMessage = Extract<HostMessage, { type: 'result' }>;
 
 /** One webview showing one worker's log at a time. */
