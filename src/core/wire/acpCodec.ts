@@ -4,8 +4,8 @@ import { Message, type NotificationMessage, type ResponseMessage } from 'vscode-
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agentEvent';
 import { wholeError, type Decoded, type WireCodec } from './codec';
-import { isMalformedAnswer, readAnswer } from './answerShape';
-import { isDroppedAnswer, jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
+import { isHostAnswer, readAnswer } from './answerShape';
+import { jsonRpcAnswerId, jsonRpcRequestRefusal, type DroppedLineError, type HeadMembers } from './droppedAnswer';
 import { isPlain } from '../../protocol/fastParse';
 import { ACP, AUTH_REQUIRED, AUTH_STATUS, CANCEL_REQUEST, cancelRequestSchema, sessionSchema, promptResultSchema, updateSchema, updateParamsSchema } from './acpProtocol';
 import { AcpState } from './acpState';
@@ -278,7 +278,7 @@ export function turnEnd(message: ResponseMessage, state: AcpState): AgentEvent {
       const login = state.loginCommand();
       return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error, needsLogin: true, ...(login ? { login } : {}) } };
     }
-    const error = isDroppedAnswer(message.error) || isMalformedAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
+    const error = isHostAnswer(message.error) ? `the prompt's end is not known: ${message.error.message}`
       : `the agent answered the prompt with an error (${describeError(message.error)})`;
     return { type: 'agent_end', timestamp, end_reason: 'error', is_error: true, error, data: { error: message.error } };
   }

@@ -8,16 +8,19 @@
 import type { ResponseMessage } from 'vscode-jsonrpc/node';
 import { isPlain } from '../../protocol/fastParse';
 import { wholeError } from './codec';
+import { isDroppedAnswer } from './droppedAnswer';
 
 /** The error code of the host's answer for a worker's answer it would not take: never read as the worker's refusal. */
 export const ANSWER_MALFORMED = -32091;
 
-/** A request failed for the worker's answer that broke the protocol (the host failed it, the worker did not refuse). */
-export class AnswerMalformed extends Error {}
-
 /** Whether an error answer is one the host made for a malformed answer (not the worker's own). */
-export function isMalformedAnswer(e: { code?: unknown; data?: unknown }): boolean {
+function isMalformedAnswer(e: { code?: unknown; data?: unknown }): boolean {
   return e.code === ANSWER_MALFORMED && isPlain(e.data) && e.data.malformedAnswer === true;
+}
+
+/** Whether an error answer is the host's, made in the worker's place (its answer dropped for size, or malformed), not the worker's refusal. */
+export function isHostAnswer(e: { code?: unknown; data?: unknown }): boolean {
+  return isDroppedAnswer(e) || isMalformedAnswer(e);
 }
 
 function malformedAnswer(id: number | string, reason: string): ResponseMessage {

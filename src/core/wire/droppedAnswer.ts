@@ -12,7 +12,10 @@ export const ANSWER_DROPPED = -32090;
 /** The error the host makes for a line it dropped for its size: the answer it stood for, or the refusal of the request it was. */
 export type DroppedLineError = { code: number; message: string; data: { droppedBytes: number } };
 
-/** A request whose answer was dropped for its size (the reader failed it, the worker did not). */
+/**
+ * A request the host failed for an answer it could not take (dropped for its size, or one that
+ * broke JSON-RPC's rules: answerShape.ts): the reader failed it, the worker refused nothing.
+ */
 export class AnswerDropped extends Error {}
 
 export function droppedAnswerError(maxLineBytes: number, bytes: number): DroppedLineError {

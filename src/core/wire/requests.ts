@@ -7,8 +7,8 @@ import { ConnectionError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { WorkerRefusal } from './dialect';
 import { Unsupported } from './sessionVerbs';
-import { AnswerDropped, isDroppedAnswer } from './droppedAnswer';
-import { AnswerMalformed, isMalformedAnswer } from './answerShape';
+import { AnswerDropped } from './droppedAnswer';
+import { isHostAnswer } from './answerShape';
 
 /** What vscode-jsonrpc rejects with when the worker answered an error. */
 export interface AnsweredError {
@@ -43,9 +43,8 @@ export async function request(connection: MessageConnection, method: string, par
     return await connection.sendRequest(method, params);
   } catch (error) {
     const e = error as Partial<AnsweredError> | undefined;
-    // The host's own answer for an answer too big to read: the worker refused nothing.
-    if (e && isDroppedAnswer(e)) throw new AnswerDropped(e.message ?? 'the worker\'s answer was dropped');
-    if (e && isMalformedAnswer(e)) throw new AnswerMalformed(e.message ?? 'the worker\'s answer broke the protocol');
+    // The host's own answer for an answer too big to read or malformed: the worker refused nothing.
+    if (e && isHostAnswer(e)) throw new AnswerDropped(e.message ?? 'the worker\'s answer was dropped');
     if (typeof e?.code === 'number' && !(error instanceof ConnectionError)) throw refusal(e as AnsweredError);
     throw error instanceof Error ? error : new Error(String(error));
   }

@@ -8,7 +8,6 @@ import type { EventBus } from '../events/eventBus';
 import type { Settlement } from './turns';
 import type { WorkerProcess } from './workerProcess';
 import { AnswerDropped } from '../wire/droppedAnswer';
-import { AnswerMalformed } from '../wire/answerShape';
 
 /** A wait that ran out of time (not the worker's exit, nor its refusal). */
 export class NoAnswer extends Error {}
@@ -134,9 +133,7 @@ export class Waits {
           }
           cleanup();
           // Said as the timeout is: what waited for it, then why it failed.
-          if (error instanceof AnswerDropped) reject(new AnswerDropped(`${what}: ${error.message}`));
-          else if (error instanceof AnswerMalformed) reject(new AnswerMalformed(`${what}: ${error.message}`));
-          else reject(error);
+          reject(error instanceof AnswerDropped ? new AnswerDropped(`${what}: ${error.message}`) : error);
         },
       );
     });
